@@ -1,0 +1,124 @@
+"""The game contract: what every game hands to the registry.
+
+A game is a *decider* (functional event sourcing) plus the views a server needs:
+
+    setup(options, n_seats, rng)        -> [event, ...]   the first events; all chance written in
+    decide(state, actor, move, rng)     -> [event, ...]   or raise MoveRejected; never changes state
+    evolve(state, event)                -> state          pure and total; state is None before event 1
+    legal_moves(state, actor)           -> [move, ...]    each can be sent back to decide as is
+    actors(state)                       -> [actor, ...]   who may act now; [SYSTEM] when the server must
+    view(state, viewer)                 -> dict           what a viewer may see (JSON-able)
+    redact(event, viewer)               -> dict           how an event looks to a viewer (JSON-able)
+    result(state)                       -> dict | None    the typed outcome once the game is over
+    secrets(state)                      -> {token: seats} the leak oracle used by the contract tests
+
+Events and moves are plain JSON-able dicts with a "type" key: they are stored as JSON and
+replayed with no schema library in the way. State is whatever the game likes (frozen
+dataclasses and tuples are the house style) as long as `evolve` never mutates its input and
+two states built from the same events compare equal.
+
+Actors are seat numbers (0-based ints) or SYSTEM. Viewers are seat numbers, SPECTATOR (None)
+or EVERYONE (a finished game's history is opened to all).
+
+Chance happens only in `setup` and `decide`, with the `random.Random` they are given; its
+outcome is written into the events, so replay never draws a random number.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+SYSTEM = "system"
+SPECTATOR = None
+EVERYONE = "*"
+
+Actor = Union[int, str]
+Viewer = Union[int, None, str]
+Event = dict
+Move = dict
+State = Any
+
+
+class MoveRejected(Exception):
+    """A command `decide` refuses. `code` is stable and machine-readable (`not_your_turn`,
+    `cannot_afford`, ...); `message` is a sentence a person understands."""
+
+    def __init__(self, code: str, message: str, details: Optional[dict] = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+class InvalidOptions(MoveRejected):
+    """Options or seats a game cannot be created with (code `invalid_options`)."""
+
+    def __init__(self, message: str, details: Optional[dict] = None):
+        super().__init__("invalid_options", message, details)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One creation option of a game, declared up front so the API and OpenAPI can show it."""
+
+    name: str
+    type: str  # "integer" | "boolean" | "string"
+    default: Any
+    description: str
+    choices: Optional[Sequence[Any]] = None
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+
+
+Policy = Callable[[State, int, random.Random], Move]
+
+
+def _never_stale_ok(state_then: State, state_now: State, actor: Actor) -> bool:
+    return False
+
+
+def _no_options_check(options: dict, n_seats: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """Everything the server knows about one game. See the module docstring."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    rules_version: str
+    setup: Callable[[dict, int, random.Random], list]
+    decide: Callable[[State, Actor, Move, random.Random], list]
+    evolve: Callable[[Optional[State], Event], State]
+    legal_moves: Callable[[State, Actor], list]
+    actors: Callable[[State], list]
+    view: Callable[[State, Viewer], dict]
+    redact: Callable[[Event, Viewer], dict]
+    result: Callable[[State], Optional[dict]]
+    secrets: Callable[[State], Mapping[str, frozenset]]
+    bots: Mapping[str, Policy]
+    options: Sequence[Option] = ()
+    # Cross-option checks the declarations cannot express (e.g. "team play needs 4 seats").
+    check_options: Callable[[dict, int], None] = _no_options_check
+    # Seat counts and options the game-contract suite plays, e.g. ((3, {}), (4, {}), ...).
+    test_configs: Sequence[tuple] = ()
+    # A move decided against an older version may still be appended when the events since
+    # then cannot have changed the actor's choice (simultaneous phases: passing cards).
+    stale_ok: Callable[[State, State, Actor], bool] = _never_stale_ok
+    # Upper bound on events in one game, so playouts can prove that games end.
+    max_events: int = 5000
+    # Free text for GET /game-types (e.g. which races are implemented so far).
+    notes: str = ""
+    # Move types, with a one-line description each, for GET /game-types.
+    move_types: Mapping[str, str] = field(default_factory=dict)
+
+    def default_options(self) -> dict:
+        return {o.name: o.default for o in self.options}
+
+
+def is_seat(actor: Actor) -> bool:
+    return isinstance(actor, int) and not isinstance(actor, bool)

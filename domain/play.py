@@ -1,0 +1,22 @@
+"""Pure helpers shared by the server and the tests: folding events and seeding chance."""
+from __future__ import annotations
+
+import random
+from typing import Iterable, Optional
+
+from .contract import GameDef, State
+
+
+def fold(game: GameDef, events: Iterable[dict], state: Optional[State] = None) -> State:
+    """Replays events over a state (None = before the first event)."""
+    evolve = game.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def rng_for(seed: object, version: int, salt: str = "") -> random.Random:
+    """The RNG a decision at `version` uses: a pure function of the game's seed, so a game
+    created with a seed replays the same shuffles and bot choices every time. Its outcomes are
+    written into events anyway; this only makes *new* decisions reproducible."""
+    return random.Random(f"{seed}|{version}|{salt}")

@@ -1,0 +1,168 @@
+"""The game-contract suite, run over every registered game and every seat configuration it
+declares (OpenSpiel's random_sim_test, as an event-sourced decider).
+
+For each configuration, seeded random playouts (bots included) check that:
+- every listed legal move is accepted by `decide`, and every move `decide` accepts was listed;
+- seats that are not actors have no legal moves and are refused;
+- `decide` never changes the state it is given;
+- replaying the events (also after a JSON round trip) rebuilds the live state exactly;
+- views and redacted events are JSON and never show a viewer another seat's secret;
+- the game ends within `max_events`, with a result.
+
+CONTRACT_SEEDS (default 3) sets how many seeded games each configuration plays.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+
+import pytest
+
+from domain import registry
+from domain.contract import SPECTATOR, SYSTEM, MoveRejected, is_seat
+from domain.play import fold
+
+SEEDS = int(os.environ.get("CONTRACT_SEEDS", "3"))
+# Checking every legal move of every state is quadratic; sample to keep the suite quick.
+MOVES_CHECKED_PER_STATE = 12
+STATES_DEEP_CHECKED = 40
+
+CASES = [
+    pytest.param(game, n, options, id=f"{game.name}-{n}{'-' + '-'.join(f'{k}={v}' for k, v in options.items()) if options else ''}")
+    for game in registry.all_games()
+    for (n, options) in game.test_configs
+]
+
+
+def _options(game, options):
+    merged = {**game.default_options(), **options}
+    return merged
+
+
+def _json(value):
+    return json.dumps(value, sort_keys=True)
+
+
+def _check_no_leak(game, state, n, events):
+    secrets = game.secrets(state)
+    viewers = list(range(n)) + [SPECTATOR]
+    for viewer in viewers:
+        hidden = [token for token, allowed in secrets.items() if viewer not in allowed]
+        if not hidden:
+            continue
+        seen = _json(game.view(state, viewer))
+        redacted = [_json(game.redact(e, viewer)) for e in events]
+        for token in hidden:
+            needle = json.dumps(token)
+            assert needle not in seen, f"view for {viewer!r} leaks {token}"
+            for text in redacted:
+                assert needle not in text, f"event for {viewer!r} leaks {token}: {text[:300]}"
+
+
+def _choose(game, state, actor, rng, bot_seats):
+    if is_seat(actor) and actor in bot_seats:
+        return game.bots[bot_seats[actor]](state, actor, rng)
+    return rng.choice(game.legal_moves(state, actor))
+
+
+def playout(game, n, options, seed, bot_seats=None, deep=True):
+    """Plays one seeded game to its end, checking the contract at every step."""
+    rng = random.Random(seed)
+    bot_seats = bot_seats or {}
+    opts = _options(game, options)
+    game.check_options(opts, n)
+    events = game.setup(opts, n, random.Random(seed))
+    assert events and all(isinstance(e, dict) and "type" in e for e in events)
+    state = fold(game, events)
+    _check_no_leak(game, state, n, events)
+    move_pool = []  # moves seen legal at some time: candidates for "accepted but unlisted"
+    deep_left = STATES_DEEP_CHECKED if deep else 0
+    while True:
+        actors = game.actors(state)
+        if not actors:
+            break
+        assert len(events) < game.max_events, f"{game.name} did not end within {game.max_events} events"
+        for seat in range(n):
+            if seat not in actors:
+                assert game.legal_moves(state, seat) == [], f"seat {seat} is not an actor but has moves"
+        actor = rng.choice(actors)
+        moves = game.legal_moves(state, actor)
+        assert moves, f"actor {actor!r} has no legal move"
+        _json(moves)
+        if deep_left > 0:
+            deep_left -= 1
+            _deep_check(game, state, actor, moves, move_pool, rng, n, actors)
+        move_pool.extend(rng.sample(moves, min(3, len(moves))))
+        move = _choose(game, state, actor, rng, bot_seats)
+        assert move in moves, f"bot move {move} is not among the legal moves"
+        new = game.decide(state, actor, move, rng)
+        assert new, "an accepted move must cause at least one event"
+        _json(new)
+        for event in new:
+            state = game.evolve(state, event)
+        events.extend(new)
+        _check_no_leak(game, state, n, new)
+    result = game.result(state)
+    assert result is not None, "a game with no actors left must have a result"
+    _json(result)
+    return events, state
+
+
+def _deep_check(game, state, actor, moves, move_pool, rng, n, actors):
+    before = copy.deepcopy(state)
+    for move in rng.sample(moves, min(MOVES_CHECKED_PER_STATE, len(moves))):
+        out = game.decide(state, actor, move, random.Random(1))
+        assert out, f"legal move {move} caused no event"
+        fold(game, out, state)
+    assert state == before, "decide or evolve changed the state it was given"
+    for candidate in rng.sample(move_pool, min(20, len(move_pool))):
+        try:
+            game.decide(state, actor, candidate, random.Random(2))
+        except MoveRejected as rejected:
+            assert rejected.code and rejected.message
+            continue
+        assert candidate in moves, f"decide accepted {candidate} which legal_moves did not list"
+    for seat in range(n):
+        if seat not in actors and moves:
+            with pytest.raises(MoveRejected):
+                game.decide(state, seat, moves[0], random.Random(3))
+    for viewer in list(range(n)) + [SPECTATOR]:
+        _json(game.view(state, viewer))
+    if SYSTEM not in actors and moves:
+        with pytest.raises(MoveRejected):
+            game.decide(state, SYSTEM, moves[0], random.Random(4))
+
+
+@pytest.mark.parametrize("game,n,options", CASES)
+def test_random_playouts_keep_the_contract(game, n, options):
+    for seed in range(SEEDS):
+        events, state = playout(game, n, options, seed)
+        assert fold(game, events) == state, "replay differs from the live state"
+        assert fold(game, json.loads(json.dumps(events))) == state, "replay after JSON differs"
+
+
+@pytest.mark.parametrize("game,n,options", CASES)
+def test_setup_is_deterministic_for_a_seed(game, n, options):
+    opts = _options(game, options)
+    assert game.setup(opts, n, random.Random(42)) == game.setup(opts, n, random.Random(42))
+
+
+@pytest.mark.parametrize("game,n,options", CASES)
+def test_every_bot_plays_legal_moves_to_the_end(game, n, options):
+    for level in game.bots:
+        bot_seats = {seat: level for seat in range(n)}
+        playout(game, n, options, seed=100, bot_seats=bot_seats, deep=False)
+
+
+@pytest.mark.parametrize("game", registry.all_games(), ids=lambda g: g.name)
+def test_game_declares_what_the_api_needs(game):
+    assert game.min_seats <= game.max_seats
+    assert {"random"} <= set(game.bots), "every game has at least a random bot"
+    assert len(game.bots) >= 2, "and a stronger one"
+    assert game.test_configs, "the contract suite needs seat configurations to play"
+    for n, _ in game.test_configs:
+        assert game.min_seats <= n <= game.max_seats
+    for option in game.options:
+        assert option.type in ("integer", "boolean", "string")
