@@ -40,3 +40,9 @@ def get(name: str) -> GameDef | None:
 def all_games() -> list[GameDef]:
     _load()
     return list(_games.values())
+
+
+def register(game: GameDef) -> None:
+    """Adds a game that does not live under domain/ (the platform tests' own small game)."""
+    _load()
+    _games[game.name] = game

@@ -1,0 +1,23 @@
+"""Small helpers shared by the blueprints: the service, JSON bodies and query strings."""
+from __future__ import annotations
+
+from flask import current_app, request
+
+from .errors import ValidationFailed
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def json_body():
+    if not request.data:
+        raise ValidationFailed("The request needs a JSON body.", code="validation_error")
+    body = request.get_json(force=True, silent=True)
+    if body is None:
+        raise ValidationFailed("The request body is not valid JSON.", code="malformed_json")
+    return body
+
+
+def query(schema):
+    return schema.load(request.args.to_dict())

@@ -1,0 +1,59 @@
+"""What the server hosts, whether it is healthy, and its contract."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app
+
+from domain import registry
+
+from .http import games
+from .problems import problem
+
+bp = Blueprint("meta", __name__)
+
+SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def describe_type(game) -> dict:
+    return {
+        "type": game.name,
+        "title": game.title,
+        "min_seats": game.min_seats,
+        "max_seats": game.max_seats,
+        "rules_version": game.rules_version,
+        "bots": list(game.bots),
+        "options": [
+            {k: v for k, v in {"name": o.name, "type": o.type, "default": o.default, "description": o.description,
+                               "choices": list(o.choices) if o.choices is not None else None,
+                               "minimum": o.minimum, "maximum": o.maximum}.items() if v is not None}
+            for o in game.options
+        ],
+        "move_types": dict(game.move_types),
+        "notes": game.notes,
+    }
+
+
+@bp.get("/game-types")
+def game_types():
+    return {"game_types": [describe_type(g) for g in registry.all_games()]}
+
+
+@bp.get("/health")
+def health():
+    try:
+        games().store.ping()
+    except Exception:  # noqa: BLE001 - any failure to reach Redis is "unhealthy"
+        return problem(503, "store_unavailable", "Redis cannot be reached.", headers={"Retry-After": "2"})
+    return {"status": "ok", "redis": "ok"}
+
+
+@bp.get("/openapi.yaml")
+def openapi():
+    return Response(SPEC.read_text(), mimetype="application/yaml")
+
+
+@bp.get("/")
+def index():
+    return {"name": current_app.config.get("SERVER_NAME_TEXT", "game server"),
+            "docs": "/openapi.yaml", "game_types": "/game-types"}

@@ -1,0 +1,73 @@
+"""marshmallow schemas for request bodies: the API's edge. Nothing on the replay path uses them."""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+NAME = validate.Length(min=1, max=40)
+
+
+class SeatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(validate=NAME)
+    bot = fields.String(validate=validate.Length(min=1, max=40))
+
+    @validates_schema
+    def _one_of(self, data, **kwargs):
+        if ("name" in data) == ("bot" in data):
+            raise ValidationError("A seat is either a person ({'name': ...}) or a bot ({'bot': level}).")
+
+
+class SeedField(fields.Field):
+    """An integer or a short string."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ValidationError("The seed is an integer or a string.")
+        if isinstance(value, str) and not 1 <= len(value) <= 64:
+            raise ValidationError("A string seed has 1 to 64 characters.")
+        if isinstance(value, int) and abs(value) >= 2 ** 63:
+            raise ValidationError("An integer seed fits in 64 bits.")
+        return value
+
+
+class CreateGameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(min=1, max=12))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = SeedField(load_default=None, allow_none=True)
+
+
+class MoveRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=2 ** 31))
+    move = fields.Dict(required=True)
+
+
+class HistoryQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class MovesQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
+
+
+class StateQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    version = fields.Integer(required=True, validate=validate.Range(min=0, max=2 ** 31))

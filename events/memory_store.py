@@ -1,0 +1,123 @@
+"""An in-memory event store: a real implementation (a lock, the same checks in the same order
+as the Lua scripts), used by unit tests and as the second backend of the store contract suite."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Optional, Sequence
+
+from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent
+
+
+class InMemoryEventStore:
+    def __init__(self):
+        self._lock = threading.Condition()
+        self._streams: dict[str, list[StoredEvent]] = {}
+        self._meta: dict[str, dict] = {}
+        self._credentials: dict[str, dict] = {}
+        self._idempotency: dict[tuple, tuple[str, str]] = {}
+        self._snapshots: dict[str, tuple[int, str, bytes]] = {}
+        self._active: set[str] = set()
+
+    def _stored(self, stream, events: Sequence[NewEvent]):
+        at = int(time.time() * 1000)
+        for e in events:
+            # Through JSON, as Redis stores it: callers must not rely on tuples surviving.
+            data = json.loads(json.dumps(e.data))
+            stream.append(StoredEvent(len(stream) + 1, e.type, data, json.loads(json.dumps(e.actor)), at))
+
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int:
+        with self._lock:
+            if game_id in self._streams:
+                raise GameExists(game_id)
+            self._streams[game_id] = []
+            self._meta[game_id] = {k: str(v) for k, v in meta.items()}
+            self._credentials[game_id] = dict(credentials)
+            self._stored(self._streams[game_id], events)
+            self._active.add(game_id)
+            self._lock.notify_all()
+            return len(self._streams[game_id])
+
+    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response=""):
+        with self._lock:
+            if idempotency_key is not None and (game_id, idempotency_key) in self._idempotency:
+                fp, first = self._idempotency[(game_id, idempotency_key)]
+                if fp != fingerprint:
+                    raise DuplicateRequest(idempotency_key)
+                return AppendResult(version=-1, response=first, duplicate=True)
+            stream = self._streams.get(game_id)
+            if not stream:
+                raise KeyError(game_id)
+            if expected_version != len(stream):
+                raise Conflict(len(stream))
+            self._stored(stream, events)
+            if idempotency_key is not None:
+                self._idempotency[(game_id, idempotency_key)] = (fingerprint, response)
+            self._lock.notify_all()
+            return AppendResult(version=len(stream), response=None)
+
+    def recall(self, game_id, idempotency_key):
+        with self._lock:
+            return self._idempotency.get((game_id, idempotency_key))
+
+    def read(self, game_id, after=0, limit=None):
+        with self._lock:
+            stream = self._streams.get(game_id, [])
+            end = len(stream) if limit is None else after + limit
+            return stream[after:end]
+
+    def read_range(self, game_id, first, last):
+        with self._lock:
+            return self._streams.get(game_id, [])[max(first, 1) - 1:last]
+
+    def version(self, game_id):
+        with self._lock:
+            return len(self._streams.get(game_id, []))
+
+    def meta(self, game_id):
+        with self._lock:
+            meta = self._meta.get(game_id)
+            return dict(meta) if meta else None
+
+    def credentials(self, game_id):
+        with self._lock:
+            return dict(self._credentials.get(game_id, {}))
+
+    def follow(self, game_id, after, block_ms):
+        deadline = time.monotonic() + block_ms / 1000
+        with self._lock:
+            while len(self._streams.get(game_id, [])) <= after:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                self._lock.wait(left)
+            return self._streams[game_id][after:after + 100]
+
+    def save_snapshot(self, game_id, version, code, blob):
+        with self._lock:
+            current = self._snapshots.get(game_id)
+            if current is None or current[0] < version:
+                self._snapshots[game_id] = (version, code, blob)
+
+    def load_snapshot(self, game_id, code) -> Optional[tuple[int, bytes]]:
+        with self._lock:
+            snap = self._snapshots.get(game_id)
+            if snap is None or snap[1] != code:
+                return None
+            return snap[0], snap[2]
+
+    def delete_snapshot(self, game_id):
+        with self._lock:
+            self._snapshots.pop(game_id, None)
+
+    def active_games(self):
+        with self._lock:
+            return sorted(self._active)
+
+    def mark_finished(self, game_id):
+        with self._lock:
+            self._active.discard(game_id)
+
+    def ping(self):
+        return True

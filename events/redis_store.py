@@ -1,0 +1,179 @@
+"""The event store on Redis Streams.
+
+One stream per game with explicit ids `0-<version>`: event N is `XRANGE key 0-N 0-N`, and
+Redis itself refuses an out-of-order id. Appends and creation are single Lua scripts.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Optional, Sequence
+
+import redis
+
+from . import scripts
+from .keys import Keys
+from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent, StoreUnavailable
+
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _flat(events: Sequence[NewEvent], at: int) -> list:
+    args: list = []
+    for e in events:
+        args += [e.type, json.dumps(e.data, separators=(",", ":")), json.dumps(e.actor), at]
+    return args
+
+
+def _decode(entry_id: bytes, fields: dict) -> StoredEvent:
+    return StoredEvent(
+        version=int(entry_id.split(b"-")[1]),
+        type=fields[b"type"].decode(),
+        data=json.loads(fields[b"data"]),
+        actor=json.loads(fields[b"actor"]),
+        at=int(fields[b"at"]),
+    )
+
+
+def _unavailable(method):
+    """Any Redis connection failure becomes StoreUnavailable: callers answer 503."""
+
+    def wrapper(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
+            raise StoreUnavailable(str(e)) from e
+
+    wrapper.__name__ = method.__name__
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+class RedisEventStore:
+    def __init__(self, client: redis.Redis, prefix: str = ""):
+        self.redis = client
+        self.keys = Keys(prefix)
+        self._create = client.register_script(scripts.CREATE)
+        self._append = client.register_script(scripts.APPEND)
+
+    @_unavailable
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int:
+        k = self.keys
+        args: list = [len(meta)]
+        for key, value in meta.items():
+            args += [key, value]
+        args.append(len(credentials))
+        for key, value in credentials.items():
+            args += [key, value]
+        args.append(len(events))
+        args += _flat(events, _now_ms())
+        reply = self._create(keys=[k.events(game_id), k.meta(game_id), k.credentials(game_id)], args=args)
+        if reply[0] == b"exists":
+            raise GameExists(game_id)
+        self.redis.sadd(k.active(), game_id)
+        return int(reply[1])
+
+    @_unavailable
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: Optional[str] = None,
+        fingerprint: str = "",
+        response: str = "",
+    ) -> AppendResult:
+        k = self.keys
+        idem_key = k.idempotency(game_id, idempotency_key or "-")
+        args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
+                IDEMPOTENCY_TTL_SECONDS, len(events)] + _flat(events, _now_ms())
+        reply = self._append(keys=[k.events(game_id), idem_key], args=args)
+        status = reply[0]
+        if status == b"duplicate":
+            if reply[1].decode() != fingerprint:
+                raise DuplicateRequest(idempotency_key)
+            return AppendResult(version=-1, response=reply[2].decode(), duplicate=True)
+        if status == b"conflict":
+            raise Conflict(int(reply[1]))
+        if status == b"missing":
+            raise KeyError(game_id)
+        return AppendResult(version=int(reply[1]), response=None)
+
+    @_unavailable
+    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
+        """The (fingerprint, response) remembered for an idempotency key, if any."""
+        fp, resp = self.redis.hmget(self.keys.idempotency(game_id, idempotency_key), "fingerprint", "response")
+        if fp is None:
+            return None
+        return fp.decode(), resp.decode()
+
+    @_unavailable
+    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
+        entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
+        return [_decode(i, f) for i, f in entries]
+
+    @_unavailable
+    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
+        if last < first:
+            return []
+        entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{first}", max=f"0-{last}")
+        return [_decode(i, f) for i, f in entries]
+
+    @_unavailable
+    def version(self, game_id: str) -> int:
+        return self.redis.xlen(self.keys.events(game_id))
+
+    @_unavailable
+    def meta(self, game_id: str) -> Optional[dict]:
+        raw = self.redis.hgetall(self.keys.meta(game_id))
+        if not raw:
+            return None
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    @_unavailable
+    def credentials(self, game_id: str) -> dict:
+        raw = self.redis.hgetall(self.keys.credentials(game_id))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    @_unavailable
+    def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
+        """Events after `after`, waiting up to block_ms for the first one (XREAD BLOCK)."""
+        reply = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, block=block_ms, count=100)
+        if not reply:
+            return []
+        return [_decode(i, f) for i, f in reply[0][1]]
+
+    @_unavailable
+    def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
+        key = self.keys.snapshot(game_id)
+        current = self.redis.hget(key, "version")
+        if current is not None and int(current) >= version:
+            return
+        self.redis.hset(key, mapping={"version": version, "code": code, "blob": blob})
+
+    @_unavailable
+    def load_snapshot(self, game_id: str, code: str) -> Optional[tuple[int, bytes]]:
+        version, stored_code, blob = self.redis.hmget(self.keys.snapshot(game_id), "version", "code", "blob")
+        if version is None or stored_code is None or stored_code.decode() != code:
+            return None  # a snapshot made by other code is a stale cache: ignore it
+        return int(version), blob
+
+    @_unavailable
+    def delete_snapshot(self, game_id: str) -> None:
+        self.redis.delete(self.keys.snapshot(game_id))
+
+    @_unavailable
+    def active_games(self) -> list[str]:
+        return [g.decode() for g in self.redis.sscan_iter(self.keys.active(), count=500)]
+
+    @_unavailable
+    def mark_finished(self, game_id: str) -> None:
+        self.redis.srem(self.keys.active(), game_id)
+
+    @_unavailable
+    def ping(self) -> bool:
+        return bool(self.redis.ping())

@@ -1,0 +1,90 @@
+"""The event-store port: the types every backend speaks, and the interface they implement.
+
+Version = number of events; the first event is version 1 and event N is addressable directly.
+An append names the version the writer last saw (optimistic concurrency) and, optionally, an
+idempotency key: a retried append with the same key is answered with the first answer and
+writes nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Protocol, Sequence
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    version: int
+    type: str
+    data: dict
+    actor: object  # a seat number, "system", or None for the server's own setup events
+    at: int  # milliseconds since the epoch, when appended
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    data: dict
+    actor: object
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    version: int  # the stream's version after the append (or after the first append, on a retry)
+    response: Optional[str]  # what the first request answered, on a retry; else None
+    duplicate: bool = False
+
+
+class Conflict(Exception):
+    """The stream is not at the version the writer expected."""
+
+    def __init__(self, current_version: int):
+        super().__init__(f"stream is at version {current_version}")
+        self.current_version = current_version
+
+
+class DuplicateRequest(Exception):
+    """The idempotency key was used before with a different request."""
+
+
+class GameExists(Exception):
+    """A game with this id already exists."""
+
+
+class StoreUnavailable(Exception):
+    """The backing store cannot be reached; nothing was written."""
+
+
+class EventStore(Protocol):
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int: ...
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: Optional[str] = None,
+        fingerprint: str = "",
+        response: str = "",
+    ) -> AppendResult: ...
+
+    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]: ...
+
+    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def meta(self, game_id: str) -> Optional[dict]: ...
+
+    def credentials(self, game_id: str) -> dict: ...
+
+    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]: ...
+
+    def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]: ...
+
+    def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None: ...
+
+    def load_snapshot(self, game_id: str, code: str) -> Optional[tuple[int, bytes]]: ...
+
+    def active_games(self) -> list[str]: ...
+
+    def mark_finished(self, game_id: str) -> None: ...

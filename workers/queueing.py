@@ -1,0 +1,81 @@
+"""Enqueueing turns with deterministic job ids, so a turn is queued once however often asked.
+
+A job id names the game, the version the turn is due at and the actor:
+`turn:<game>:<version>:<actor>`. RQ refuses a second job with that id while the first
+exists; `ensure(..., repair=True)` (the reconciler) replaces one that failed or was lost with
+its worker.
+"""
+from __future__ import annotations
+
+import time
+
+from rq import Queue
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+DEFAULT_QUEUE = "turns"
+JOB_TIMEOUT_S = 60
+# A job started this long ago whose game has not moved is taken as lost with its worker.
+LOST_AFTER_S = 20
+
+
+def job_id(prefix: str, game_id: str, version: int, actor) -> str:
+    return f"{prefix}turn:{game_id}:{version}:{actor}"
+
+
+class TurnScheduler:
+    """The service's scheduler: hands the turns of bots and of the system to RQ."""
+
+    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE):
+        self.connection = connection
+        self.prefix = prefix
+        self.queue = Queue(queue_name, connection=connection)
+
+    def __call__(self, game_id: str, version: int, actors: list) -> None:
+        for actor in actors:
+            self.ensure(game_id, version, actor)
+
+    def ensure(self, game_id: str, version: int, actor, repair: bool = False) -> bool:
+        """Enqueues the turn unless it already is; True when a job was (re)enqueued."""
+        jid = job_id(self.prefix, game_id, version, actor)
+        try:
+            self._enqueue(jid, game_id, version, actor)
+            return True
+        except DuplicateJobError:
+            if not repair or not self._lost(jid):
+                return False
+        try:
+            Job.fetch(jid, connection=self.connection).delete()
+        except NoSuchJobError:
+            pass
+        try:
+            self._enqueue(jid, game_id, version, actor)
+            return True
+        except DuplicateJobError:
+            return False
+
+    def _enqueue(self, jid, game_id, version, actor):
+        self.queue.enqueue_call(
+            "workers.jobs.take_turn",
+            args=(self.prefix, game_id, version, actor),
+            job_id=jid,
+            unique=True,
+            timeout=JOB_TIMEOUT_S,
+            result_ttl=0,
+            failure_ttl=3600,
+            description=f"turn of {actor} in {game_id} at version {version}",
+        )
+
+    def _lost(self, jid: str) -> bool:
+        try:
+            job = Job.fetch(jid, connection=self.connection)
+        except NoSuchJobError:
+            return True
+        status = job.get_status(refresh=False)
+        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
+            return True
+        if status == JobStatus.QUEUED:
+            return jid not in self.queue.get_job_ids()  # queued in name only: its entry is gone
+        if status == JobStatus.STARTED and job.started_at is not None:
+            return time.time() - job.started_at.timestamp() > LOST_AFTER_S
+        return False
