@@ -24,6 +24,7 @@ from flask import Flask
 
 from api import problems, routes_games, routes_meta, stream
 from api.service import GameService
+from domain import registry
 from events.redis_store import RedisEventStore
 from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
@@ -44,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
     if not app.config["REDIS_URL"]:
         raise RuntimeError("REDIS_URL is not set: run `python app.py`, which starts a Redis for you.")
     connection = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)

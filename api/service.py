@@ -22,6 +22,7 @@ from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent, StoredEvent
 
 from .errors import (
+    ApiError,
     IdempotencyKeyReused,
     IllegalMove,
     InvalidToken,
@@ -154,6 +155,9 @@ class GameService:
         if meta is None:
             raise UnknownGame(f"There is no game '{game_id}'.")
         definition = registry.get(meta["type"])
+        if definition is None:
+            raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
+                           code="game_type_unavailable", status=503)
         entry = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
         self._meta[game_id] = entry
         return entry

@@ -46,3 +46,10 @@ def register(game: GameDef) -> None:
     """Adds a game that does not live under domain/ (the platform tests' own small game)."""
     _load()
     _games[game.name] = game
+
+
+def register_modules(module_names) -> None:
+    """Registers the GAME of each named module (games hosted from outside domain/)."""
+    for name in module_names:
+        if name:
+            register(import_module(name).GAME)

@@ -54,7 +54,8 @@ class Workers:
 
     def __init__(self, redis_url, prefix, queue):
         self.env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": queue,
-                    "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+                    "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
+                    "EXTRA_GAME_MODULES": "tests.platform.high_card"}
         self.procs: list[subprocess.Popen] = []
 
     def start(self, mode="worker"):

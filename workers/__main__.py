@@ -1,7 +1,8 @@
 """`python -m workers [worker|reconciler]`: an RQ worker for turns, or the reconciler loop.
 
 Configuration from the environment: REDIS_URL (required here; app.py sets it), KEY_PREFIX
-(default none), TURN_QUEUE (default "turns"), RECONCILE_INTERVAL (seconds, default 2).
+(default none), TURN_QUEUE (default "turns"), RECONCILE_INTERVAL (seconds, default 2),
+EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain/'s games).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import redis
 from rq import SimpleWorker
 
 from api.service import GameService
+from domain import registry
 from events.redis_store import RedisEventStore
 
 from .queueing import DEFAULT_QUEUE, TurnScheduler
@@ -23,6 +25,7 @@ def main(argv: list[str]) -> None:
     logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     mode = argv[0] if argv else "worker"
+    registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
     connection = redis.Redis.from_url(os.environ["REDIS_URL"])
     prefix = os.environ.get("KEY_PREFIX", "")
     queue_name = os.environ.get("TURN_QUEUE", DEFAULT_QUEUE)

@@ -1,12 +1,13 @@
 """Enqueueing turns with deterministic job ids, so a turn is queued once however often asked.
 
 A job id names the game, the version the turn is due at and the actor:
-`turn:<game>:<version>:<actor>`. RQ refuses a second job with that id while the first
+`turn-<game>-<version>-<actor>`. RQ refuses a second job with that id while the first
 exists; `ensure(..., repair=True)` (the reconciler) replaces one that failed or was lost with
 its worker.
 """
 from __future__ import annotations
 
+import re
 import time
 
 from rq import Queue
@@ -20,7 +21,9 @@ LOST_AFTER_S = 20
 
 
 def job_id(prefix: str, game_id: str, version: int, actor) -> str:
-    return f"{prefix}turn:{game_id}:{version}:{actor}"
+    # RQ allows letters, digits, "_" and "-" in job ids; game ids are URL-safe base64 already.
+    safe_prefix = re.sub(r"[^A-Za-z0-9_-]", "_", prefix)
+    return f"{safe_prefix}turn-{game_id}-{version}-{actor}"
 
 
 class TurnScheduler:
