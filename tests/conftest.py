@@ -97,6 +97,9 @@ def app(redis_url, session_prefix):
 
 @pytest.fixture
 def client(app):
+    from tests.api.spec import SpecCheckingClient
+
+    app.test_client_class = SpecCheckingClient
     return app.test_client()
 
 

@@ -35,11 +35,11 @@ def server(redis_url):
 
     def up():
         try:
-            return requests.get(f"{base}/health", timeout=1).status_code == 200
-        except requests.ConnectionError:
+            return requests.get(f"{base}/health", timeout=2).status_code == 200
+        except requests.RequestException:
             return False
 
-    wait_for(up, timeout=30, interval=0.2)
+    wait_for(up, timeout=60, interval=0.2)
     yield base
     proc.terminate()
     proc.wait(timeout=20)

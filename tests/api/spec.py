@@ -1,0 +1,83 @@
+"""Holds real responses to openapi.yaml: every response the API tests receive is checked
+against the operation's documented status and schema (and a game's view, events and result
+against that game's schemas, named under x-games)."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import jsonschema
+import yaml
+from flask.testing import FlaskClient
+
+from tests.conftest import ROOT
+
+
+@lru_cache(maxsize=1)
+def spec() -> dict:
+    return yaml.safe_load((ROOT / "openapi.yaml").read_text())
+
+
+@lru_cache(maxsize=None)
+def _path_patterns():
+    patterns = []
+    for template in spec()["paths"]:
+        regex = "^" + re.sub(r"\{[^}]+\}", r"[^/]+", template) + "$"
+        patterns.append((re.compile(regex), template))
+    return patterns
+
+
+def _validate(schema_ref_or_schema, value):
+    document = spec()
+    schema = dict(schema_ref_or_schema)
+    schema["components"] = document["components"]
+    jsonschema.Draft202012Validator(schema).validate(value)
+
+
+def validate_named(name: str, value) -> None:
+    _validate({"$ref": f"#/components/schemas/{name}"}, value)
+
+
+def check_response(method: str, path: str, status: int, mimetype: str, body) -> None:
+    template = next((t for regex, t in _path_patterns() if regex.match(path)), None)
+    if template is None:
+        assert status == 404, f"{method} {path} is not in openapi.yaml"
+        return
+    operation = spec()["paths"][template].get(method.lower())
+    if operation is None:
+        assert status == 405, f"{method} {template} is not documented"
+        return
+    documented = operation["responses"].get(str(status))
+    assert documented is not None, f"{method} {template} answered {status}, which is not documented"
+    if "$ref" in documented:
+        documented = spec()["components"]["responses"][documented["$ref"].rsplit("/", 1)[1]]
+    content = documented.get("content", {})
+    assert mimetype in content, f"{method} {template} {status}: {mimetype} is not documented"
+    schema = content[mimetype].get("schema")
+    if schema and mimetype.endswith("json"):
+        _validate(schema, body)
+        _check_game_parts(body)
+
+
+def _check_game_parts(body) -> None:
+    """Checks a game's own parts against its x-games schemas, where the spec names them."""
+    if not isinstance(body, dict):
+        return
+    games = spec().get("x-games") or {}
+    type_ = body.get("type")
+    if type_ in games and "view" in body:
+        validate_named(games[type_]["view"], body["view"])
+        if body.get("result") is not None:
+            validate_named(games[type_]["result"], body["result"])
+
+
+class SpecCheckingClient(FlaskClient):
+    """A test client that checks every response against openapi.yaml."""
+
+    def open(self, *args, **kwargs):
+        response = super().open(*args, **kwargs)
+        request = response.request
+        if request.path != "/openapi.yaml" and not response.is_streamed:
+            body = response.get_json(silent=True)
+            check_response(request.method, request.path, response.status_code, response.mimetype, body)
+        return response
