@@ -11,9 +11,8 @@ from ..contract import SYSTEM, MoveRejected, is_seat
 from .data import (CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLE_BY_ID, NOBLE_IDS,
                    RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES, sparse_tokens)
 from .moves import PASS, play_moves, take_gem_choices
-from .rules import evolve, outcome
-from .state import (EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, need_after_bonuses,
-                    qualifying_nobles)
+from .rules import outcome
+from .state import NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
 
 
 def _reject(code: str, message: str):
@@ -125,7 +124,7 @@ def _buy(state, seat, move):
     else:
         _reject("card_not_available", "You can buy a face-up card or one of your own reserved cards only.")
     paid = _token_map(move["payment"], "payment")
-    need = need_after_bonuses(CARDS[card].cost, player.bonuses)
+    need = tuple(max(0, c - b) for c, b in zip(CARDS[card].cost, player.bonuses))
     for i in range(6):
         if paid[i] > player.tokens[i]:
             _reject("cannot_afford", f"You do not have {paid[i]} {TOKEN_NAMES[i]} tokens.")
@@ -164,7 +163,7 @@ def _return_tokens(state, seat, move):
 def _choose_noble(state, seat, move):
     _shape(move, noble=str)
     noble = NOBLE_BY_ID.get(move["noble"])
-    if noble is None or noble not in qualifying_nobles(state.players[seat], state.nobles):
+    if noble is None or noble not in qualifying_nobles(state.players[seat].bonuses, state.nobles):
         _reject("illegal_move", "That noble is not on the table or your bonuses do not meet its requirement.")
     return [{"type": "noble_visited", "seat": seat, "noble": NOBLE_IDS[noble]}]
 
@@ -178,15 +177,32 @@ WAITING = {RETURN: ("must_return_tokens", "You hold more than 10 tokens: return 
            NOBLE: ("must_choose_noble", "Several nobles want to visit you: choose one first.")}
 
 
-def _auto_noble(state: State, events: list) -> list:
-    """Appends the one noble that must visit, when the turn now waits for exactly one."""
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    if after.phase == NOBLE:
-        nobles = qualifying_nobles(after.players[after.seat], after.nobles)
-        if len(nobles) == 1:
-            events.append({"type": "noble_visited", "seat": after.seat, "noble": NOBLE_IDS[nobles[0]]})
+def _auto_noble(state: State, seat: int, events: list) -> list:
+    """Appends the one noble that must visit when the action ends the turn with exactly one
+    qualifying (several: the seat chooses; over 10 tokens: returning comes first). Computed
+    from the event rather than by evolving it: this runs on every move."""
+    event = events[-1]
+    kind = event["type"]
+    if kind == "noble_visited":
+        return events
+    player = state.players[seat]
+    bonuses = player.bonuses
+    total = sum(player.tokens)
+    if kind == "gems_taken":
+        total += sum(event["tokens"].values())
+    elif kind == "card_reserved":
+        total += event["gold"]
+    elif kind == "card_bought":
+        total -= sum(event["payment"].values())
+        bonuses = list(bonuses)
+        bonuses[CARDS[CARD_BY_ID[event["card"]]].bonus] += 1
+    elif kind == "tokens_returned":
+        total -= sum(event["tokens"].values())
+    if total > TOKEN_LIMIT:
+        return events
+    nobles = qualifying_nobles(bonuses, state.nobles)
+    if len(nobles) == 1:
+        events.append({"type": "noble_visited", "seat": seat, "noble": NOBLE_IDS[nobles[0]]})
     return events
 
 
@@ -211,4 +227,4 @@ def decide(state: State, actor, move, rng=None) -> list:
         if state.phase in WAITING:
             _reject(*WAITING[state.phase])
         _reject("illegal_move", f"A {kind} move is not possible now.")
-    return _auto_noble(state, handler(state, actor, move))
+    return _auto_noble(state, actor, handler(state, actor, move))

@@ -15,36 +15,55 @@ from __future__ import annotations
 from itertools import combinations
 
 from .data import CARD_IDS, CARDS, COLORS, GOLD, NOBLE_IDS, RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES
-from .state import (EMPTY, NOBLE, PLAY, RETURN, SCORE, State, gold_shortfall,
-                    need_after_bonuses, qualifying_nobles)
+from .state import EMPTY, NOBLE, PLAY, RETURN, SCORE, State, qualifying_nobles
 
+COSTS = tuple(card.cost for card in CARDS)
 PASS = {"type": "pass"}
 SCORE_GAME = {"type": "score_game"}
+
+
+def _choices_for(available: tuple) -> tuple:
+    if len(available) >= 3:
+        return tuple(combinations(available, 3))
+    return (available,) if available else ()
+
+
+# The colour sets take_gems may name, per bitmask of the colours left in the supply.
+_CHOICES = {mask: _choices_for(tuple(c for i, c in enumerate(COLORS) if mask >> i & 1)) for mask in range(32)}
 
 
 def take_gem_choices(state: State) -> list:
     """The colour sets a take_gems move may name: 3 distinct colours, or, when fewer than 3
     colours are left (and the option strict_take_three is off), one of each colour left."""
-    available = [c for i, c in enumerate(COLORS) if state.supply[i] > 0]
-    if len(available) >= 3:
-        return [list(combo) for combo in combinations(available, 3)]
-    if available and not state.strict:
-        return [available]
-    return []
-
-
-def payments(need: tuple, tokens: tuple) -> list:
-    """Every distinct payment (as a sparse token map) of `need` (5 colours) from `tokens`
-    (6 slots): gold stands in for any colour, never for more than is needed."""
-    gold = tokens[GOLD]
-    if gold_shortfall(need, tokens) > gold:
+    supply = state.supply
+    mask = sum(1 << i for i in range(5) if supply[i] > 0)
+    choices = _CHOICES[mask]
+    if state.strict and choices and len(choices[0]) < 3:
         return []
-    # For each colour: how many of its tokens gold replaces, from the least possible up.
-    ranges = []
+    return [list(c) for c in choices]
+
+
+def payments(cost: tuple, bonuses: tuple, tokens: tuple) -> list:
+    """Every distinct payment (a sparse token map) for a card of this cost: the cost minus the
+    bonuses, gold standing in for any colour, never more gold than needed. [] if unaffordable.
+    Hot path of random playouts: one pass over the colours, no intermediate tuples."""
+    gold = tokens[GOLD]
+    short = 0
+    ranges = []  # (colour, tokens needed, least gold for it)
     for i in range(5):
-        n = need[i]
-        if n:
-            ranges.append((i, n, n - tokens[i] if n > tokens[i] else 0))
+        n = cost[i] - bonuses[i]
+        if n > 0:
+            t = tokens[i]
+            low = n - t if n > t else 0
+            short += low
+            ranges.append((i, n, low))
+    if short > gold:
+        return []
+    if short == gold or not ranges:  # no choice: gold exactly fills the gaps
+        pay = {COLORS[i]: n - low for i, n, low in ranges if n > low}
+        if short:
+            pay["gold"] = short
+        return [pay]
     out = []
 
     def walk(k, gold_left, paid):
@@ -59,7 +78,7 @@ def payments(need: tuple, tokens: tuple) -> list:
         for g in range(low, min(n, low + gold_left) + 1):
             walk(k + 1, gold_left - (g - low), paid + ((i, n - g),))
 
-    walk(0, gold - sum(r[2] for r in ranges), ())
+    walk(0, gold - short, ())
     return out
 
 
@@ -84,9 +103,9 @@ def play_moves(state: State, seat: int) -> list:
         for row in state.market:
             moves += [{"type": "reserve", "card": CARD_IDS[c]} for c in row if c != EMPTY]
         moves += [{"type": "reserve_blind", "level": i + 1} for i, deck in enumerate(state.decks) if deck]
+    bonuses, tokens = player.bonuses, player.tokens
     for card, _ in buyable(state, seat):
-        need = need_after_bonuses(CARDS[card].cost, player.bonuses)
-        for pay in payments(need, player.tokens):
+        for pay in payments(COSTS[card], bonuses, tokens):
             moves.append({"type": "buy", "card": CARD_IDS[card], "payment": pay})
     return moves or [dict(PASS)]
 
@@ -121,5 +140,5 @@ def legal_moves(state: State, actor) -> list:
         return [{"type": "return_tokens", "tokens": t} for t in return_choices(tokens, sum(tokens) - TOKEN_LIMIT)]
     if phase == NOBLE:
         return [{"type": "choose_noble", "noble": NOBLE_IDS[x]}
-                for x in qualifying_nobles(state.players[actor], state.nobles)]
+                for x in qualifying_nobles(state.players[actor].bonuses, state.nobles)]
     return []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .data import (CARD_BY_ID, CARDS, COLOR_INDEX, GEMS_PER_COLOR, GOLD, GOLD_TOKENS,
+from .data import (CARD_BY_ID, CARDS, COLOR_INDEX, GEMS_PER_COLOR, GOLD_TOKENS,
                    LEVEL_CARDS, LEVELS, MARKET_SLOTS, NOBLE_BY_ID, NOBLE_POINTS, NOBLES,
                    TOKEN_LIMIT, WINNING_POINTS, CARD_IDS, NOBLE_IDS, tokens_json)
 from .state import (EMPTY, NEW_PLAYER, NOBLE, OVER, PLAY, RETURN, SCORE, Player, State,
@@ -73,7 +73,7 @@ def after_action(state: State) -> State:
 
 def noble_check(state: State) -> State:
     """Step 2: a noble visits (possibly deferred from an earlier turn: one per turn)."""
-    if qualifying_nobles(state.players[state.seat], state.nobles):
+    if qualifying_nobles(state.players[state.seat].bonuses, state.nobles):
         return state._replace(phase=NOBLE)
     return end_turn(state)
 
@@ -231,6 +231,7 @@ def outcome(state: State) -> dict:
         "scores": scores,
         "cards_bought": cards,
         "nobles": [len(p.nobles) for p in state.players],
-        "reason": "blocked" if state.passes >= state.n else "points",
+        # Someone reached 15 (the usual end), or a full round of passes ended a stuck game.
+        "reason": "points" if state.last_round else "blocked",
         "tie_break": ("shared" if len(winners) > 1 else "fewest_cards") if tied else "none",
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .data import GOLD, NOBLES
+from .data import NOBLES
 
 # Phases. PLAY: the seat to act picks one of the four actions (or pass).
 # RETURN: that seat holds more than 10 tokens and must return the excess.
@@ -51,9 +51,8 @@ def token_count(player: Player) -> int:
     return sum(player.tokens)
 
 
-def qualifying_nobles(player: Player, nobles: tuple) -> list:
-    """Nobles on the table whose requirement the player's bonuses (never tokens) meet."""
-    bonuses = player.bonuses
+def qualifying_nobles(bonuses: tuple, nobles: tuple) -> list:
+    """Nobles on the table whose requirement these bonuses (never tokens) meet."""
     out = []
     for index in nobles:
         requires = NOBLES[index].requires
@@ -70,7 +69,3 @@ def need_after_bonuses(cost: tuple, bonuses: tuple) -> tuple:
 def gold_shortfall(need: tuple, tokens: tuple) -> int:
     """The least gold a payment needs: the coloured tokens the player lacks."""
     return sum(n - t for n, t in zip(need, tokens) if n > t)
-
-
-def can_afford(player: Player, cost: tuple) -> bool:
-    return gold_shortfall(need_after_bonuses(cost, player.bonuses), player.tokens) <= player.tokens[GOLD]

@@ -47,7 +47,7 @@ def _pending(state: State) -> dict | None:
         player = state.players[state.seat]
         return {"seat": state.seat, "return_tokens": sum(player.tokens) - TOKEN_LIMIT}
     if state.phase == NOBLE:
-        nobles = qualifying_nobles(state.players[state.seat], state.nobles)
+        nobles = qualifying_nobles(state.players[state.seat].bonuses, state.nobles)
         return {"seat": state.seat, "nobles": [NOBLE_IDS[x] for x in nobles]}
     return None
 
