@@ -75,14 +75,16 @@ def view(state: State, viewer) -> dict:
 
 
 def redact(event: dict, viewer) -> dict:
+    """A shallow copy (the caller may add fields such as the version) without what the viewer
+    may not see: the deck order in game_started, the card of another seat's blind reserve."""
     if viewer == EVERYONE:
-        return event
+        return dict(event)
     kind = event["type"]
     if kind == "game_started":
         return {k: v for k, v in event.items() if k != "decks"}
     if kind == "card_reserved" and event["source"] == "deck" and viewer != event["seat"]:
         return {k: v for k, v in event.items() if k != "card"}
-    return event
+    return dict(event)
 
 
 def secrets(state: State) -> dict:

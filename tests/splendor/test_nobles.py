@@ -81,3 +81,15 @@ def test_a_noble_that_is_gone_cannot_visit_again():
     _, state = act(state, 0, BUY_WHITE)  # seat 0 takes sp-noble-01
     events, state = act(state, 1, TAKE)
     assert [e["type"] for e in events] == ["gems_taken"] and state.players[1].points == 0
+
+
+def test_one_bonus_short_is_not_enough():
+    state = with_player(start(), 0, bonuses=bonus(white=2, blue=3, black=3))  # sp-noble-01: W3 U3 K3
+    events, state = act(state, 0, TAKE)
+    assert [e["type"] for e in events] == ["gems_taken"] and state.players[0].points == 0
+
+
+def test_more_bonuses_than_required_qualify():
+    state = with_player(start(), 0, bonuses=bonus(white=5, blue=4, black=3))
+    events, _ = act(state, 0, TAKE)
+    assert events[-1] == {"type": "noble_visited", "seat": 0, "noble": "sp-noble-01"}
