@@ -6,15 +6,17 @@ Rule decisions where the spec is silent or leaves a choice:
   colours left, take_gems is always exactly 3 colours.
 - Moves have one canonical shape (listed by legal_moves): take_gems colours in the order white,
   blue, green, red, black; buy names the exact payment (tokens paid, gold included, non-zero
-  entries only), one move per distinct way to spend gold; return_tokens likewise. A move in
-  another shape (other order, zero entries, extra keys) is rejected with `invalid_move`.
+  entries only), one move per distinct way to spend gold (an amount of gold alone would not
+  say which coloured tokens the player keeps); return_tokens likewise. A move in another shape
+  (other order, zero entries, extra keys) is rejected with `invalid_move`.
 - The end of a turn runs: token limit (phase return_tokens), then nobles (one visits by itself,
   several -> phase choose_noble), then the turn passes. A noble that qualified but was not
   chosen may visit at the end of a later turn (one per turn), also after a pass.
 - Reaching 15 points is checked at the end of every turn; seat 0 starts, so the round is over
   when seat 0 would play next. Then SYSTEM sends `score_game`, whose event carries the result.
 - `pass` is legal only when no other action is possible. If every seat passes in a row (a full
-  round of passes), nothing can ever change again: the game goes to scoring ("blocked").
+  round of passes), nothing can ever change again: the game goes to scoring (result reason
+  "blocked"; scored like any other end).
 - Tie after points and fewest bought cards: a shared win (all tied seats are winners).
 - The card that refills the market is named in the event (it is face up at once); a blind
   reserve names its card only to its owner (others see its level).
