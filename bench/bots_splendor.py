@@ -6,9 +6,11 @@
    in even games, seat 1 in odd ones). A shared win counts as half a win.
 2. Engine speed: random playouts with 2 seats, counting steps of
    legal_moves + pick one + decide + evolve (every event the move caused).
+3. Replay speed: events folded per second when rebuilding a finished game from JSON.
 """
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -77,8 +79,30 @@ def speed(seconds: float = 3.0) -> None:
           f"{steps / took:,.0f} steps/s (legal_moves + choice + decide + evolve)")
 
 
+def replay(seconds: float = 2.0) -> None:
+    """Rebuilding state from stored events (what the server does without a snapshot)."""
+    rng = random.Random(7)
+    events = GAME.setup(GAME.default_options(), 2, random.Random(7))
+    state = fold(GAME, events)
+    while GAME.actors(state):
+        actor = GAME.actors(state)[0]
+        new = GAME.decide(state, actor, rng.choice(GAME.legal_moves(state, actor)), rng)
+        events += new
+        state = fold(GAME, new, state)
+    stored = json.loads(json.dumps(events))
+    folds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        assert fold(GAME, stored) == state
+        folds += 1
+    took = time.perf_counter() - start
+    print(f"replay: a {len(stored)}-event game rebuilt {folds} times in {took:.2f}s = "
+          f"{folds * len(stored) / took:,.0f} events/s")
+
+
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if "--speed-only" not in sys.argv:
         strength(int(args[0]) if args else 200)
     speed()
+    replay()
