@@ -19,6 +19,12 @@ def _reject(code: str, message: str):
     raise MoveRejected(code, message)
 
 
+def _quote(value) -> str:
+    """A client's value quoted in a message, cut short (it may be anything, of any size)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _shape(move: dict, **fields) -> None:
     """The move has exactly these keys ("type" plus `fields`) with values of these types."""
     if set(move) != {"type", *fields}:
@@ -39,7 +45,7 @@ def _token_map(value, what: str) -> tuple:
     counts = [0] * 6
     for name, n in value.items():
         if name not in COLOR_INDEX:
-            _reject("invalid_move", f"{name!r} is not a token colour (white, blue, green, red, black, gold).")
+            _reject("invalid_move", f"{_quote(name)} is not a token colour (white, blue, green, red, black, gold).")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n > 99:
             _reject("invalid_move", f"The {what} lists each colour with a positive number; leave out colours you do not use.")
         counts[COLOR_INDEX[name]] = n
@@ -70,7 +76,7 @@ def _take_two(state, seat, move):
     _shape(move, color=str)
     color = move["color"]
     if color not in COLORS:
-        _reject("invalid_move", f"{color!r} is not a gem colour (gold cannot be taken).")
+        _reject("invalid_move", f"{_quote(color)} is not a gem colour (gold cannot be taken).")
     if state.supply[COLOR_INDEX[color]] < 4:
         _reject("not_enough_gems", f"Taking 2 {color} gems needs at least 4 of them in the supply.")
     return [{"type": "gems_taken", "seat": seat, "tokens": {color: 2}}]
@@ -213,7 +219,7 @@ def decide(state: State, actor, move, rng=None) -> list:
         _reject("invalid_move", "A move is a JSON object with a string field \"type\".")
     kind = move["type"]
     if kind not in ALL_TYPES:
-        _reject("unknown_move_type", f"There is no move called {kind!r} in Splendor.")
+        _reject("unknown_move_type", f"There is no move called {_quote(kind)} in Splendor.")
     if state.phase == SCORE:
         if actor != SYSTEM:
             _reject("not_your_turn", "The game is over and waits to be scored.")

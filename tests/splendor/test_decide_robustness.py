@@ -73,3 +73,9 @@ def test_fuzzed_mutations_of_legal_moves_never_crash():
                     assert move in moves and events
             for event in decide(state, actor, rng.choice(moves), rng):
                 state = GAME.evolve(state, event)
+
+
+def test_messages_quote_client_values_briefly():
+    with pytest.raises(MoveRejected) as info:
+        decide(start(), 0, {"type": "x" * 100000}, None)
+    assert info.value.code == "unknown_move_type" and len(info.value.message) < 120
