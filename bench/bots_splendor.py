@@ -1,0 +1,108 @@
+"""Measures Splendor's bots and engine speed (pure, in-process).
+
+    python bench/bots_splendor.py [games] [--speed-only]
+
+1. Bot strength: `greedy` against `random` in 2-seat games, seats alternating (greedy is seat 0
+   in even games, seat 1 in odd ones). A shared win counts as half a win.
+2. Engine speed: random playouts with 2 seats, counting steps of
+   legal_moves + pick one + decide + evolve (every event the move caused).
+3. Replay speed: events folded per second when rebuilding a finished game from JSON.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.play import fold  # noqa: E402
+from domain.splendor import GAME  # noqa: E402
+
+
+def play(policies: dict, n: int, seed: int):
+    """One game; policies maps seat -> bot name. Returns (result, steps)."""
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), n, random.Random(seed)))
+    steps = 0
+    while True:
+        actors = GAME.actors(state)
+        if not actors:
+            return GAME.result(state), steps
+        actor = actors[0]
+        if actor in policies:
+            move = GAME.bots[policies[actor]](state, actor, rng)
+        else:
+            move = GAME.legal_moves(state, actor)[0]  # the system move
+        for event in GAME.decide(state, actor, move, rng):
+            state = GAME.evolve(state, event)
+        steps += 1
+
+
+def strength(games: int) -> None:
+    wins = 0.0
+    points = [0, 0]
+    start = time.perf_counter()
+    for game in range(games):
+        greedy_seat = game % 2
+        result, _ = play({greedy_seat: "greedy", 1 - greedy_seat: "random"}, 2, seed=game)
+        if greedy_seat in result["winners"]:
+            wins += 1 / len(result["winners"])
+        points[0] += result["scores"][greedy_seat]
+        points[1] += result["scores"][1 - greedy_seat]
+    took = time.perf_counter() - start
+    print(f"greedy vs random, 2 seats: {games} games, greedy won {wins:g} "
+          f"({100 * wins / games:.1f}%), average points greedy {points[0] / games:.1f} "
+          f"vs random {points[1] / games:.1f} ({took:.1f}s)")
+
+
+def speed(seconds: float = 3.0) -> None:
+    steps = games = 0
+    start = time.perf_counter()
+    legal, decide, evolve, actors = GAME.legal_moves, GAME.decide, GAME.evolve, GAME.actors
+    while time.perf_counter() - start < seconds:
+        rng = random.Random(games)
+        state = fold(GAME, GAME.setup(GAME.default_options(), 2, random.Random(games)))
+        while True:
+            who = actors(state)
+            if not who:
+                break
+            move = rng.choice(legal(state, who[0]))
+            for event in decide(state, who[0], move, rng):
+                state = evolve(state, event)
+            steps += 1
+        games += 1
+    took = time.perf_counter() - start
+    print(f"random playouts, 2 seats: {games} games, {steps} steps in {took:.2f}s = "
+          f"{steps / took:,.0f} steps/s (legal_moves + choice + decide + evolve)")
+
+
+def replay(seconds: float = 2.0) -> None:
+    """Rebuilding state from stored events (what the server does without a snapshot)."""
+    rng = random.Random(7)
+    events = GAME.setup(GAME.default_options(), 2, random.Random(7))
+    state = fold(GAME, events)
+    while GAME.actors(state):
+        actor = GAME.actors(state)[0]
+        new = GAME.decide(state, actor, rng.choice(GAME.legal_moves(state, actor)), rng)
+        events += new
+        state = fold(GAME, new, state)
+    stored = json.loads(json.dumps(events))
+    folds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        assert fold(GAME, stored) == state
+        folds += 1
+    took = time.perf_counter() - start
+    print(f"replay: a {len(stored)}-event game rebuilt {folds} times in {took:.2f}s = "
+          f"{folds * len(stored) / took:,.0f} events/s")
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--speed-only" not in sys.argv:
+        strength(int(args[0]) if args else 200)
+    speed()
+    replay()

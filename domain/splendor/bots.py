@@ -1,0 +1,123 @@
+"""Bot policies: `random` and `greedy`. A policy returns one of legal_moves(state, seat).
+
+greedy: buys the most valuable card it can afford (points, then usefulness for nobles, spending
+as little gold as possible); otherwise picks a target card (value per missing token) and takes
+the gems that bring it closest; reserves a strong target only when gems cannot help; returns
+the tokens it needs least. It reads only what its seat may see (the public state and its own
+reserve), never deck order.
+"""
+from __future__ import annotations
+
+import random
+
+from .data import CARDS, CARD_BY_ID, COLOR_INDEX, GOLD, NOBLES
+from .moves import legal_moves
+from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
+
+
+def random_policy(state: State, seat: int, rng: random.Random) -> dict:
+    return rng.choice(legal_moves(state, seat))
+
+
+def _card_value(state: State, seat: int, card: int) -> float:
+    """Points, plus a little for the bonus (an engine) and more when a noble wants it."""
+    info = CARDS[card]
+    bonuses = state.players[seat].bonuses
+    noble_help = sum(1 for x in state.nobles if NOBLES[x].requires[info.bonus] > bonuses[info.bonus])
+    return info.points + 0.6 + 0.3 * noble_help
+
+
+def _missing(state: State, seat: int, card: int, tokens=None) -> int:
+    """Tokens the seat still lacks for a card, gold counted."""
+    player = state.players[seat]
+    tokens = player.tokens if tokens is None else tokens
+    need = need_after_bonuses(CARDS[card].cost, player.bonuses)
+    return max(0, gold_shortfall(need, tokens) - tokens[GOLD])
+
+
+def _candidates(state: State, seat: int) -> list:
+    cards = [c for row in state.market for c in row if c != EMPTY]
+    return cards + list(state.players[seat].reserved)
+
+
+def _target(state: State, seat: int):
+    """The card worth most per missing token (face-up or own reserve)."""
+    best, best_score = None, -1.0
+    for card in _candidates(state, seat):
+        score = _card_value(state, seat, card) / (1 + _missing(state, seat, card))
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def _gain(state: State, seat: int, taken: dict, targets: list) -> float:
+    """How much a set of taken gems reduces what the target cards lack (first target counts most)."""
+    tokens = list(state.players[seat].tokens)
+    for name, n in taken.items():
+        tokens[COLOR_INDEX[name]] += n
+    gain = 0.0
+    for weight, card in zip((3.0, 1.0, 0.5), targets):
+        gain += weight * (_missing(state, seat, card) - _missing(state, seat, card, tuple(tokens)))
+    return gain
+
+
+def _play(state: State, seat: int, moves: list, rng: random.Random) -> dict:
+    buys = [m for m in moves if m["type"] == "buy"]
+    if buys:
+        return max(buys, key=lambda m: (_card_value(state, seat, CARD_BY_ID[m["card"]]),
+                                        -m["payment"].get("gold", 0), rng.random()))
+    ranked = sorted(_candidates(state, seat),
+                    key=lambda c: -_card_value(state, seat, c) / (1 + _missing(state, seat, c)))
+    targets = ranked[:3]
+    best, best_gain = None, 0.0
+    for m in moves:
+        if m["type"] == "take_gems":
+            taken = {c: 1 for c in m["colors"]}
+        elif m["type"] == "take_two":
+            taken = {m["color"]: 2}
+        else:
+            continue
+        gain = _gain(state, seat, taken, targets) + 0.01 * rng.random()
+        if gain > best_gain:
+            best, best_gain = m, gain
+    if best is not None:
+        return best
+    reserves = [m for m in moves if m["type"] == "reserve"]
+    if reserves and targets:
+        wanted = {CARDS[targets[0]].id}
+        for m in reserves:
+            if m["card"] in wanted:
+                return m
+    gems = [m for m in moves if m["type"] in ("take_gems", "take_two")]
+    return rng.choice(gems or moves)
+
+
+def _return(state: State, seat: int, moves: list, rng: random.Random) -> dict:
+    """Keep what the target card needs: return the tokens whose loss hurts it least (gold last)."""
+    target = _target(state, seat)
+    tokens = state.players[seat].tokens
+
+    def cost(move):
+        left = list(tokens)
+        for name, n in move["tokens"].items():
+            left[COLOR_INDEX[name]] -= n
+        hurt = _missing(state, seat, target, tuple(left)) if target is not None else 0
+        return (hurt, move["tokens"].get("gold", 0), rng.random())
+
+    return min(moves, key=cost)
+
+
+def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
+    moves = legal_moves(state, seat)
+    if len(moves) == 1:
+        return moves[0]
+    if state.phase == PLAY:
+        return _play(state, seat, moves, rng)
+    if state.phase == RETURN:
+        return _return(state, seat, moves, rng)
+    if state.phase == NOBLE:
+        return moves[0]
+    return rng.choice(moves)
+
+
+BOTS = {"random": random_policy, "greedy": greedy_policy}

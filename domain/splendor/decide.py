@@ -1,0 +1,236 @@
+"""decide: checks a move from an untrusted client and returns the events it causes.
+
+Every path either returns events or raises MoveRejected with a stable code. Moves must have
+exactly the canonical shape `legal_moves` lists (see moves.py), so a move is accepted if and
+only if it is listed. After the action event, when exactly one noble qualifies and the turn
+is not waiting for returned tokens, `noble_visited` follows at once (it cannot be refused).
+"""
+from __future__ import annotations
+
+from ..contract import SYSTEM, MoveRejected, is_seat
+from .data import (CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLE_BY_ID, NOBLE_IDS,
+                   RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES, sparse_tokens)
+from .moves import PASS, play_moves, take_gem_choices
+from .rules import outcome
+from .state import NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
+
+
+def _reject(code: str, message: str):
+    raise MoveRejected(code, message)
+
+
+def _quote(value) -> str:
+    """A client's value quoted in a message, cut short (it may be anything, of any size)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _shape(move: dict, **fields) -> None:
+    """The move has exactly these keys ("type" plus `fields`) with values of these types."""
+    if set(move) != {"type", *fields}:
+        wanted = ", ".join(sorted(fields)) or "no other field"
+        _reject("invalid_move", f"A {move['type']} move takes exactly: type, {wanted}.")
+    for name, kind in fields.items():
+        value = move[name]
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            _reject("invalid_move", f"The field {name} must be a whole number.")
+        if not isinstance(value, kind):
+            _reject("invalid_move", f"The field {name} has the wrong type.")
+
+
+def _token_map(value, what: str) -> tuple:
+    """A sparse {colour: positive int} map as a 6-slot tuple; anything else is invalid_move."""
+    if not isinstance(value, dict):
+        _reject("invalid_move", f"The {what} must be a map from token colour to a number.")
+    counts = [0] * 6
+    for name, n in value.items():
+        if name not in COLOR_INDEX:
+            _reject("invalid_move", f"{_quote(name)} is not a token colour (white, blue, green, red, black, gold).")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n > 99:
+            _reject("invalid_move", f"The {what} lists each colour with a positive number; leave out colours you do not use.")
+        counts[COLOR_INDEX[name]] = n
+    return tuple(counts)
+
+
+def _take_gems(state, seat, move):
+    _shape(move, colors=list)
+    colors = move["colors"]
+    if not all(isinstance(c, str) for c in colors):
+        _reject("invalid_move", "colors must be a list of colour names.")
+    if "gold" in colors:
+        _reject("illegal_move", "Gold can only be gained by reserving a card.")
+    if any(c not in COLORS for c in colors) or len(set(colors)) != len(colors):
+        _reject("invalid_move", "Name distinct gem colours: white, blue, green, red, black.")
+    if colors not in take_gem_choices(state):
+        for c in colors:
+            if state.supply[COLOR_INDEX[c]] == 0:
+                _reject("not_enough_gems", f"There is no {c} gem left in the supply.")
+        if len(colors) != 3:
+            _reject("illegal_move", "Take 3 gems of different colours (fewer only when fewer than 3 colours "
+                    "are left and the game allows it, and then one of each colour left).")
+        _reject("invalid_move", "List the colours in the order white, blue, green, red, black.")
+    return [{"type": "gems_taken", "seat": seat, "tokens": {c: 1 for c in colors}}]
+
+
+def _take_two(state, seat, move):
+    _shape(move, color=str)
+    color = move["color"]
+    if color not in COLORS:
+        _reject("invalid_move", f"{_quote(color)} is not a gem colour (gold cannot be taken).")
+    if state.supply[COLOR_INDEX[color]] < 4:
+        _reject("not_enough_gems", f"Taking 2 {color} gems needs at least 4 of them in the supply.")
+    return [{"type": "gems_taken", "seat": seat, "tokens": {color: 2}}]
+
+
+def _check_reserve_limit(state, seat):
+    if len(state.players[seat].reserved) >= RESERVE_LIMIT:
+        _reject("reserve_limit", f"You already hold {RESERVE_LIMIT} reserved cards: buy one before reserving again.")
+
+
+def _gold_for(state) -> int:
+    return 1 if state.supply[GOLD] > 0 else 0
+
+
+def _refill(state, level) -> object:
+    deck = state.decks[level - 1]
+    return CARD_IDS[deck[0]] if deck else None
+
+
+def _reserve(state, seat, move):
+    _shape(move, card=str)
+    card = CARD_BY_ID.get(move["card"])
+    if card is None or card not in state.market[CARDS[card].level - 1]:
+        _reject("card_not_available", "That card is not face up on the table.")
+    _check_reserve_limit(state, seat)
+    level = CARDS[card].level
+    return [{"type": "card_reserved", "seat": seat, "card": CARD_IDS[card], "level": level,
+             "source": "market", "gold": _gold_for(state), "refill": _refill(state, level)}]
+
+
+def _reserve_blind(state, seat, move):
+    _shape(move, level=int)
+    level = move["level"]
+    if level not in (1, 2, 3):
+        _reject("invalid_move", "The level is 1, 2 or 3.")
+    if not state.decks[level - 1]:
+        _reject("deck_empty", f"The level {level} deck is empty.")
+    _check_reserve_limit(state, seat)
+    return [{"type": "card_reserved", "seat": seat, "card": CARD_IDS[state.decks[level - 1][0]],
+             "level": level, "source": "deck", "gold": _gold_for(state), "refill": None}]
+
+
+def _buy(state, seat, move):
+    _shape(move, card=str, payment=dict)
+    card = CARD_BY_ID.get(move["card"])
+    player = state.players[seat]
+    if card is not None and card in player.reserved:
+        source = "reserve"
+    elif card is not None and card in state.market[CARDS[card].level - 1]:
+        source = "market"
+    else:
+        _reject("card_not_available", "You can buy a face-up card or one of your own reserved cards only.")
+    paid = _token_map(move["payment"], "payment")
+    need = tuple(max(0, c - b) for c, b in zip(CARDS[card].cost, player.bonuses))
+    for i in range(6):
+        if paid[i] > player.tokens[i]:
+            _reject("cannot_afford", f"You do not have {paid[i]} {TOKEN_NAMES[i]} tokens.")
+    for i in range(5):
+        if paid[i] > need[i]:
+            _reject("wrong_payment", f"The card needs only {need[i]} {COLORS[i]} after your bonuses.")
+    gold_needed = sum(need) - sum(paid[:5])
+    if paid[GOLD] > gold_needed:
+        _reject("wrong_payment", "You pay more gold than the card needs.")
+    if paid[GOLD] < gold_needed:
+        _reject("cannot_afford", "The payment does not cover the card's cost after your bonuses.")
+    refill = _refill(state, CARDS[card].level) if source == "market" else None
+    return [{"type": "card_bought", "seat": seat, "card": CARD_IDS[card], "source": source,
+             "payment": sparse_tokens(paid), "points": CARDS[card].points, "refill": refill}]
+
+
+def _pass(state, seat, move):
+    _shape(move)
+    if play_moves(state, seat) != [PASS]:
+        _reject("illegal_move", "You can still act: pass is allowed only when no other action is possible.")
+    return [{"type": "turn_passed", "seat": seat}]
+
+
+def _return_tokens(state, seat, move):
+    _shape(move, tokens=dict)
+    back = _token_map(move["tokens"], "tokens")
+    player = state.players[seat]
+    if any(b > t for b, t in zip(back, player.tokens)):
+        _reject("illegal_move", "You cannot return tokens you do not hold.")
+    excess = sum(player.tokens) - TOKEN_LIMIT
+    if sum(back) != excess:
+        _reject("wrong_return", f"Return exactly {excess} token(s) to keep {TOKEN_LIMIT}.")
+    return [{"type": "tokens_returned", "seat": seat, "tokens": sparse_tokens(back)}]
+
+
+def _choose_noble(state, seat, move):
+    _shape(move, noble=str)
+    noble = NOBLE_BY_ID.get(move["noble"])
+    if noble is None or noble not in qualifying_nobles(state.players[seat].bonuses, state.nobles):
+        _reject("illegal_move", "That noble is not on the table or your bonuses do not meet its requirement.")
+    return [{"type": "noble_visited", "seat": seat, "noble": NOBLE_IDS[noble]}]
+
+
+PLAY_ACTIONS = {"take_gems": _take_gems, "take_two": _take_two, "reserve": _reserve,
+                "reserve_blind": _reserve_blind, "buy": _buy, "pass": _pass}
+PHASE_ACTIONS = {PLAY: PLAY_ACTIONS, RETURN: {"return_tokens": _return_tokens},
+                 NOBLE: {"choose_noble": _choose_noble}}
+ALL_TYPES = set(PLAY_ACTIONS) | {"return_tokens", "choose_noble", "score_game"}
+WAITING = {RETURN: ("must_return_tokens", "You hold more than 10 tokens: return tokens first."),
+           NOBLE: ("must_choose_noble", "Several nobles want to visit you: choose one first.")}
+
+
+def _auto_noble(state: State, seat: int, events: list) -> list:
+    """Appends the one noble that must visit when the action ends the turn with exactly one
+    qualifying (several: the seat chooses; over 10 tokens: returning comes first). Computed
+    from the event rather than by evolving it: this runs on every move."""
+    event = events[-1]
+    kind = event["type"]
+    if kind == "noble_visited":
+        return events
+    player = state.players[seat]
+    bonuses = player.bonuses
+    total = sum(player.tokens)
+    if kind == "gems_taken":
+        total += sum(event["tokens"].values())
+    elif kind == "card_reserved":
+        total += event["gold"]
+    elif kind == "card_bought":
+        total -= sum(event["payment"].values())
+        bonuses = list(bonuses)
+        bonuses[CARDS[CARD_BY_ID[event["card"]]].bonus] += 1
+    elif kind == "tokens_returned":
+        total -= sum(event["tokens"].values())
+    if total > TOKEN_LIMIT:
+        return events
+    nobles = qualifying_nobles(bonuses, state.nobles)
+    if len(nobles) == 1:
+        events.append({"type": "noble_visited", "seat": seat, "noble": NOBLE_IDS[nobles[0]]})
+    return events
+
+
+def decide(state: State, actor, move, rng=None) -> list:
+    if state.phase == OVER:
+        _reject("game_over", "The game is over.")
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        _reject("invalid_move", "A move is a JSON object with a string field \"type\".")
+    kind = move["type"]
+    if kind not in ALL_TYPES:
+        _reject("unknown_move_type", f"There is no move called {_quote(kind)} in Splendor.")
+    if state.phase == SCORE:
+        if actor != SYSTEM:
+            _reject("not_your_turn", "The game is over and waits to be scored.")
+        if kind != "score_game" or set(move) != {"type"}:
+            _reject("invalid_move", "The only move now is {\"type\": \"score_game\"}.")
+        return [{"type": "game_scored", **outcome(state)}]
+    if not is_seat(actor) or actor != state.seat:
+        _reject("not_your_turn", f"It is seat {state.seat}'s turn.")
+    handler = PHASE_ACTIONS[state.phase].get(kind)
+    if handler is None:
+        if state.phase in WAITING:
+            _reject(*WAITING[state.phase])
+        _reject("illegal_move", f"A {kind} move is not possible now.")
+    return _auto_noble(state, actor, handler(state, actor, move))
