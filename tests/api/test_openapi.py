@@ -36,3 +36,10 @@ def test_game_type_options_match_the_spec():
         if game.name == "high-card":
             continue
         validate_named(spec()["x-games"][game.name]["options"], game.default_options())
+
+
+def test_the_game_fragments_are_merged():
+    """openapi.yaml holds each api/openapi/<game>.yaml exactly (python api/openapi/merge.py)."""
+    from api.openapi.merge import SPEC, merged_text
+
+    assert merged_text() == SPEC.read_text(), "run: python api/openapi/merge.py"
