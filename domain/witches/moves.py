@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.contract import SYSTEM
+from domain.contract import SYSTEM, is_seat
 
 from .cards import COLOUR, WIZARD
 from .state import OVER, PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, to_play
@@ -40,7 +40,7 @@ def playable(state: State, seat: int) -> tuple:
 
 
 def legal_moves(state: State, actor) -> list:
-    if actor not in actors(state):
+    if not (is_seat(actor) or actor == SYSTEM) or actor not in actors(state):
         return []
     phase = state.phase
     if phase == PLAYING:

@@ -9,7 +9,7 @@ from domain.witches import GAME, stale_ok
 from domain.witches.cards import DECK
 from domain.witches.state import PASSING, PLAYING, direction_for, pass_target
 
-from .helpers import options
+from .helpers import options, started
 
 HAND = {3: 20, 4: 15, 5: 12, 6: 10}
 PASS = {3: 4, 4: 3, 5: 3, 6: 2}
@@ -175,3 +175,18 @@ def test_stale_ok_only_for_other_seats_passes_in_the_same_passing_phase():
     assert not stale_ok(then, now, 1)  # it already passed
     after, _ = pass_all(now, order=[0, 3])
     assert not stale_ok(then, after, 0)  # the exchange happened: the phase is over
+
+
+@pytest.mark.parametrize("n,round_no,step", [(6, 3, 3), (4, 3, 2), (5, 2, -1), (3, 2, -1), (6, 4, 1)])
+def test_the_exchange_follows_the_rounds_direction(n, round_no, step):
+    deck = list(DECK)
+    size = 60 // n
+    state = started(n, [deck[i * size:(i + 1) * size] for i in range(n)], round_no=round_no)
+    assert state.dealer == (round_no - 1) % n
+    passed = {}
+    for seat in range(n):
+        move = GAME.legal_moves(state, seat)[-1]
+        passed[seat] = set(move["cards"])
+        state = fold(GAME, GAME.decide(state, seat, move, random.Random()), state)
+    for seat in range(n):
+        assert set(state.received[seat]) == passed[(seat - step) % n]
