@@ -19,7 +19,11 @@ Rules: `shared/rules/witches.md`. Decisions where the rules are silent:
   of rounds points never end the game, so the spell simply hits the others.
 - The caster chooses before the system scores the round (phase `spell_choice`).
 - `rounds` > 0 plays that many rounds and ignores `target_score`; ties for the lowest total
-  share the win.
+  share the win. Option ranges: target_score 10-200, rounds 0-50 (so every game ends well within
+  `max_events`).
+- `round_scored.points` is what each total changed by (negative for the Earth Witch variant or a
+  spell taken "on self"); totals never go below 0.
+- The cards taken in tricks are public (every played card and who took each trick are).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import random
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
-from .cards import DECK, sort_cards
+from .cards import DECK, DECK_SET, describe, sort_cards
 from .moves import SPELL_CHOICES, actors, playable
 from .scoring import game_end, score_round, winners
 from .state import OVER, PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, dealer_for, direction_for, led_colour, pass_target, to_play, trick_winner
@@ -76,7 +76,8 @@ def _wait_message(state: State, actor) -> str:
 def _play(state: State, seat: int, move: dict, rng) -> list:
     card = move["card"]
     if not isinstance(card, str) or card not in state.hands[seat]:
-        raise MoveRejected("card_not_in_hand", "You do not hold that card.")
+        what = describe(card) if isinstance(card, str) and card in DECK_SET else "that card"
+        raise MoveRejected("card_not_in_hand", f"You do not hold {what}.")
     if card not in playable(state, seat):
         colour = led_colour(state.trick)
         raise MoveRejected("must_follow_suit", f"You must follow suit: you hold a {colour} card (or play a wizard).")
