@@ -143,3 +143,28 @@ def test_a_spell_on_self_never_goes_below_zero():
 def test_with_a_fixed_number_of_rounds_the_caster_is_not_asked():
     state = spell_state([30, 60, 20], rounds=5)
     assert state.phase == SCORING
+
+
+def test_a_whole_round_where_one_seat_takes_every_trick_casts_the_great_fire_spell():
+    from domain.witches.cards import DECK
+
+    from .helpers import playing
+
+    strong = list(RED_CARDS) + [c("green", v) for v in range(9, 15)]
+    rest = [card for card in DECK if card not in strong]
+    state = playing(3, [strong, rest[:20], rest[20:]], leader=0)
+    state = replace(state, totals=(0, 60, 50))
+    rng = random.Random(9)
+    while GAME.actors(state) != [SYSTEM] and state.phase != SPELL_CHOICE:
+        (seat,) = GAME.actors(state)
+        state = fold(GAME, GAME.decide(state, seat, GAME.bots["random"](state, seat, rng), rng), state)
+    assert state.tricks_won == (20, 0, 0)
+    assert state.spell == (0, "great_fire", 30)
+    assert GAME.actors(state) == [0]  # 60 + 30 would end the game: the caster chooses
+    move = GAME.bots["careful"](state, 0, rng)
+    assert move == {"type": "choose_spell", "choice": "others"}  # 0 against 90 and 80: a win
+    state = fold(GAME, GAME.decide(state, 0, move, rng), state)
+    state, events = score(state)
+    assert events[0]["points"] == [0, 30, 30]
+    assert GAME.result(state) == {"winners": [0], "scores": [0, 90, 80], "reason": "target_reached",
+                                  "rounds_played": 1, "round_points": [[0, 30, 30]]}
