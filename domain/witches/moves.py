@@ -1,0 +1,60 @@
+"""Who may act now, and the complete moves each may send."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from domain.contract import SYSTEM, is_seat
+
+from .cards import COLOUR, WIZARD
+from .state import OVER, PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, to_play
+
+SPELL_CHOICES = ("others", "self")
+
+
+def actors(state: State) -> list:
+    phase = state.phase
+    if phase == PLAYING:
+        return [to_play(state)]
+    if phase == PASSING:
+        # Simultaneous: every seat that has not passed yet.
+        return [s for s, p in enumerate(state.passed) if p is None]
+    if phase == SCORING:
+        return [SYSTEM]
+    if phase == SPELL_CHOICE:
+        return [state.spell[0]]
+    return []
+
+
+def playable(state: State, seat: int) -> tuple:
+    """The cards `seat` may play into the current trick: any card when leading (or when only
+    wizards were played so far); else a card of the led colour if it holds one, or a wizard
+    (always allowed); with no card of that colour, anything."""
+    hand = state.hands[seat]
+    colour = led_colour(state.trick)
+    if colour is None:
+        return hand
+    follow = tuple(c for c in hand if COLOUR[c] == colour or COLOUR[c] == WIZARD)
+    if any(COLOUR[c] == colour for c in follow):
+        return follow
+    return hand
+
+
+def legal_moves(state: State, actor) -> list:
+    if not (is_seat(actor) or actor == SYSTEM) or actor not in actors(state):
+        return []
+    phase = state.phase
+    if phase == PLAYING:
+        return [{"type": "play", "card": c} for c in playable(state, actor)]
+    if phase == PASSING:
+        # A pass is a set of cards: listed once, in hand order (decide accepts any order).
+        k = PASS_COUNT[state.n]
+        return [{"type": "pass_cards", "cards": list(combo)} for combo in combinations(state.hands[actor], k)]
+    if phase == SPELL_CHOICE:
+        return [{"type": "choose_spell", "choice": c} for c in SPELL_CHOICES]
+    if phase == SCORING:
+        return [{"type": "score_round"}]
+    return []
+
+
+def is_over(state: State) -> bool:
+    return state.phase == OVER
