@@ -29,7 +29,7 @@ def main(game_type="witches", min_events=1000, repeats=20):
         definition = registry.get(game_type)
         bots = list(definition.bots)
         seats = [{"bot": bots[i % len(bots)]} for i in range(definition.min_seats)]
-        options = {"target_score": 10_000} if game_type == "witches" else {}
+        options = {"rounds": 50} if game_type == "witches" else {}
         options = {k: v for k, v in options.items() if k in definition.default_options()}
         game = service.create(game_type, seats, options, seed=1)
         gid = game["id"]
