@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional
 
 from domain import registry
 from domain.contract import EVERYONE, SYSTEM, GameDef, MoveRejected, is_seat
-from domain.play import fold, rng_for
+from domain.play import fold, rng_for, upcast
 from events.store import Conflict, DuplicateRequest, NewEvent, StoredEvent
 
 from .errors import (
@@ -340,7 +340,7 @@ class GameService:
             if viewer != EVERYONE:
                 shown.pop("seed", None)  # the seed would tell every future shuffle
         else:
-            shown = game.definition.redact(data, viewer)
+            shown = game.definition.redact(upcast(game.definition, data), viewer)
         return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
     def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:

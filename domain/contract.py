@@ -115,6 +115,10 @@ class GameDef:
     notes: str = ""
     # Move types, with a one-line description each, for GET /game-types.
     move_types: Mapping[str, str] = field(default_factory=dict)
+    # Upcasters keep old histories replayable when an event's shape changes: the key is
+    # (event type, schema version the event has; an event without "v" is version 1) and the
+    # function returns the event one version newer. Stored events are never rewritten.
+    upcasters: Mapping[tuple, Callable[[Event], Event]] = field(default_factory=dict)
 
     def default_options(self) -> dict:
         return {o.name: o.default for o in self.options}

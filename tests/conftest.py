@@ -55,7 +55,7 @@ class Workers:
     def __init__(self, redis_url, prefix, queue):
         self.env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": queue,
                     "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
-                    "EXTRA_GAME_MODULES": "tests.platform.high_card"}
+                    "EXTRA_GAME_MODULES": "tests.platform.high_card", "RATE_LIMIT": "1000000"}
         self.procs: list[subprocess.Popen] = []
 
     def start(self, mode="worker"):
@@ -92,7 +92,7 @@ def app(redis_url, session_prefix):
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
                        "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
-                       "SSE_MAX_SECONDS": 30, "TESTING": True})
+                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000})
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ def server(redis_url):
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
            "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "WEB_WORKERS": "2",
            "EXTRA_GAME_MODULES": "tests.platform.high_card", "SSE_KEEPALIVE_S": "0.5",
-           "PYTHONPATH": str(ROOT)}
+           "PYTHONPATH": str(ROOT), "RATE_LIMIT": "1000000"}
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
