@@ -199,6 +199,8 @@ class GameService:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
+        if game.state is None:
+            return
         self.store.save_snapshot(game.id, game.version, self._snapshot_code(game.definition),
                                  pickle.dumps(game.state, protocol=pickle.HIGHEST_PROTOCOL))
         game.snapshot_version = game.version
@@ -217,9 +219,18 @@ class GameService:
                 code="version_out_of_range", version=current.version)
         if version == current.version:
             return current
-        events = self.store.read(game_id, after=0, limit=version)
-        state = fold(current.definition, _game_events(events))
-        return Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
+        # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
+        state, start = None, 0
+        snapshot = self.store.load_snapshot(game_id, self._snapshot_code(current.definition), at_most=version)
+        if snapshot is not None:
+            start, state = snapshot[0], pickle.loads(snapshot[1])
+        events = self.store.read(game_id, after=start, limit=version - start)
+        state = fold(current.definition, _game_events(events), state)
+        past = Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        if version - start >= SNAPSHOT_EVERY:
+            self.snapshot(past)  # the next read near this version starts here
+        return past
 
     # ---- who is asking --------------------------------------------------------------------
 
