@@ -81,3 +81,27 @@ def rejected(state, actor, move):
     except MoveRejected as r:
         return r.code
     raise AssertionError(f"{move} was accepted")
+
+
+class FixedRng:
+    """An rng whose choices are scripted: the die face, then marker draws, in order."""
+
+    def __init__(self, *picks):
+        self.picks = list(picks)
+
+    def choice(self, seq):
+        want = self.picks.pop(0)
+        assert want in seq
+        return want
+
+
+def play_with(state, actor, move, rng):
+    events = GAME.decide(state, actor, move, rng)
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state, events
+
+
+def orcs(hand=10, **kw):
+    """Seat 0 with an ability-free combo for cost tests (Orcs only add coins)."""
+    return {0: {"race": "orcs", "power": "farmer", "hand": hand, **kw}}
