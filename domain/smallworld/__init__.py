@@ -9,8 +9,10 @@ box), `islands` (validated map data), `abilities/` (race, power and marker hooks
 Decisions where the rules are silent:
 - Only races, powers and markers with a hook are in play: the display and the face-down
   markers draw from those alone (see NOTES).
-- Chance is drawn when it happens, into the event: the combo that refills the display is drawn
-  in `decide` when a combo is picked (the piles are unordered sets), a face-down marker's
+- Chance is drawn when it happens, into the event: combos that refill the display are drawn
+  in `decide` whenever the display is short of 6 and the piles are not empty (after a pick, or
+  when a banner goes back under the pile), as a `display_refilled` event; the piles are
+  unordered sets. A face-down marker's
   identity is drawn from the markers not yet on the map when its region is first entered, the
   die when a final conquest is declared. This is the same distribution as a shuffled pile and
   leaves no hidden order to leak.
@@ -49,6 +51,8 @@ NOTES = (
     + "; powers " + ", ".join(catalog.POWERS[p]["name"] for p in sorted(abilities.POWERS))
     + "; markers " + ", ".join(catalog.MARKERS[m]["name"] for m in sorted(abilities.MARKERS))
     + ". The combo display and the face-down markers draw only from these until the rest land."
+    " With 4-5 seats and only these 8 races, the display can run empty; a seat with no combo to"
+    " pick then skips its pick and scores its declined race."
     " The islands are the server's own (the printed maps were not available). No team game yet."
 )
 

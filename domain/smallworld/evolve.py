@@ -28,17 +28,18 @@ def _picked(s: State, e) -> State:
     k = e["index"]
     race, power, lying = s.display[k]
     display = tuple((r, p, c + 1) for r, p, c in s.display[:k]) + s.display[k + 1:]
-    race_pile, power_pile = s.race_pile, s.power_pile
-    if e.get("drawn"):
-        d = e["drawn"]
-        display += ((d["race"], d["power"], 0),)
-        race_pile = tuple(x for x in race_pile if x != d["race"])
-        power_pile = tuple(x for x in power_pile if x != d["power"])
     p = s.players[e["seat"]]
     p = p._replace(coins=p.coins - k + lying, race=race, power=power, hand=e["tokens"])
-    s = s.with_(display=display, race_pile=race_pile, power_pile=power_pile,
-                turn=s.turn._replace(step=CONQUER))
+    s = s.with_(display=display, turn=s.turn._replace(step=CONQUER))
     return s.set_player(e["seat"], p)
+
+
+def _refilled(s: State, e) -> State:
+    races = {c["race"] for c in e["combos"]}
+    powers = {c["power"] for c in e["combos"]}
+    return s.with_(display=s.display + tuple((c["race"], c["power"], 0) for c in e["combos"]),
+                   race_pile=tuple(x for x in s.race_pile if x not in races),
+                   power_pile=tuple(x for x in s.power_pile if x not in powers))
 
 
 def _readied(s: State, e) -> State:
@@ -116,6 +117,7 @@ def _over(s: State, e) -> State:
 HANDLERS = {
     "game_started": _started,
     "combo_picked": _picked,
+    "display_refilled": _refilled,
     "troops_readied": _readied,
     "declined": _declined,
     "region_abandoned": _abandoned,

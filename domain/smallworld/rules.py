@@ -77,11 +77,8 @@ def _pick(state, seat, move, rng):
         _reject("cannot_afford", f"This combo costs {k} coins: 1 on each combo above it.")
     race, power, lying = state.display[k]
     tokens = min(catalog.RACES[race]["banner"] + catalog.POWERS[power]["badge"], query.supply(state, race))
-    drawn = None
-    if state.race_pile and state.power_pile:
-        drawn = {"race": rng.choice(state.race_pile), "power": rng.choice(state.power_pile)}
     return [{"type": "combo_picked", "seat": seat, "index": k, "race": race, "power": power,
-             "paid": k, "took": lying, "tokens": tokens, "drawn": drawn}]
+             "paid": k, "took": lying, "tokens": tokens}]
 
 
 def _skip_pick(state, seat, move, rng):
@@ -217,4 +214,20 @@ def decide(state: State, actor, move, rng) -> list:
     steps = SHAPES[move["type"]][0]
     if state.turn.step not in steps:
         _reject("wrong_step", f"A {move['type']} move is not possible now (step: {state.turn.step}).")
-    return HANDLERS[move["type"]](state, actor, move, rng)
+    return _refill(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
+
+
+def _refill(state, events, rng):
+    """Whenever the display is short and the piles are not empty (after a pick, or when a
+    banner went back under the pile), new combos are drawn into an event of their own."""
+    after = state
+    for e in events:
+        after = evolve(after, e)
+    races, powers = list(after.race_pile), list(after.power_pile)
+    combos = []
+    while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and races and powers:
+        race, power = rng.choice(races), rng.choice(powers)
+        races.remove(race)
+        powers.remove(power)
+        combos.append({"race": race, "power": power})
+    return events + [{"type": "display_refilled", "combos": combos}] if combos else events

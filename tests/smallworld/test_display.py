@@ -47,7 +47,8 @@ def test_a_lower_combo_costs_one_coin_on_each_combo_above_and_takes_its_coins():
 
 def test_the_display_slides_up_and_refills_from_the_piles():
     state, events = play(picking(), 0, {"type": "pick", "index": 1})
-    drawn = events[0]["drawn"]
+    assert events[1]["type"] == "display_refilled" and len(events[1]["combos"]) == 1
+    drawn = events[1]["combos"][0]
     assert drawn["race"] in ("blood_elves", "night_elves") and drawn["power"] in ("explorer", "herbalist")
     assert [r for r, _, _ in state.display] == ["orcs", "trolls", "naga", "kobolds", "worgen", drawn["race"]]
     assert state.display[-1][2] == 0
@@ -57,8 +58,21 @@ def test_the_display_slides_up_and_refills_from_the_piles():
 def test_the_refill_is_in_the_event_so_replay_draws_nothing():
     base = picking()
     _, events = play(base, 0, {"type": "pick", "index": 1}, seed=1)
-    event = dict(events[0], drawn={"race": "night_elves", "power": "herbalist"})
-    assert GAME.evolve(base, event).display[-1] == ("night_elves", "herbalist", 0)
+    event = dict(events[1], combos=[{"race": "night_elves", "power": "herbalist"}])
+    after = GAME.evolve(GAME.evolve(base, events[0]), event)
+    assert after.display[-1] == ("night_elves", "herbalist", 0) and after.race_pile == ("blood_elves",)
+
+
+def test_a_banner_back_under_the_pile_refills_a_short_display():
+    from .helpers import mine
+    state = make_state(step="start", display=(), power_pile=("farmer",),
+                       regions={"T-1": mine(0, "orcs", 2), "T-2": Region(0, "kobolds", 1, True)},
+                       players={0: {"race": "orcs", "power": "ranger", "declined": "kobolds"}})
+    state, events = play(state, 0, {"type": "decline"})
+    assert events[-1]["type"] == "display_refilled"
+    # the old declined Kobolds' banner came back: one combo with one of the two badges
+    assert len(state.display) == 1 and state.display[0][0] == "kobolds"
+    assert state.display[0][1] in ("farmer", "ranger") and not state.race_pile
 
 
 def test_a_combo_beyond_ones_coins_cannot_be_picked():
