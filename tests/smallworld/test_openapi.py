@@ -35,9 +35,9 @@ def test_playout_values_match_the_schemas():
         while GAME.actors(state):
             actor = GAME.actors(state)[0]
             moves = GAME.legal_moves(state, actor)
-            for m in moves:
+            for m in moves[:3] + moves[-2:]:
                 check("SmallWorldMove", m)
-            if k % 7 == 0:
+            if k % 40 == 0:
                 for v in viewers:
                     check("SmallWorldView", GAME.view(state, v))
             policy = GAME.bots["greedy" if seed % 2 else "random"]
@@ -47,8 +47,11 @@ def test_playout_values_match_the_schemas():
                 state = GAME.evolve(state, e)
             events += new
             k += 1
-        seen |= {e["type"] for e in events}
-        for e in events:
+        samples = {}
+        for e in events:  # a few of each event type, as every viewer sees them
+            samples.setdefault(e["type"], []).append(e)
+        seen |= set(samples)
+        for e in [e for group in samples.values() for e in group[:4]]:
             for v in viewers + [EVERYONE]:
                 check("SmallWorldEvent", GAME.redact(e, v))
         for v in viewers + [EVERYONE]:
