@@ -26,6 +26,11 @@ Decisions where the rules are silent:
   target is in the move, the die roll in the event. Conquests end after it either way.
 - Worgen choose their form with `ready` at the start of each turn they begin with the Worgen
   active (not on the turn they are picked, nor when declining); the worgen form needs 1 coin.
+- Markers that move (Heart of Azeroth so far) are placed by their owner in a step of their
+  own after the redeployments (`move_marker`; naming its current region keeps it there), as
+  decision 6 orders. Payments other seats owe at the end of the turn (the Heart's 1 coin from
+  each opponent whose active race is adjacent) are public, in the `turn_scored` event; a seat
+  with no coin pays nothing.
 - Spirit Healer's extra token comes at the start of its holder's own redeployment.
 - Frostmourne is used by naming it in a conquest (`"use": "frostmourne"`); it is offered only
   when it lowers the cost. A failed final conquest still spends it.
@@ -93,6 +98,7 @@ GAME = GameDef(
         "final_conquest": "Last conquest of the turn on `region`, 1-3 tokens short: the reinforcement die is rolled.",
         "end_conquests": "Stop conquering and redeploy.",
         "place": "Redeploy `count` tokens from hand to `region`.",
+        "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth) in `region`.",
         "score_turn": "System: score the turn that just ended.",
     },
 )

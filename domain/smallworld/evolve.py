@@ -99,11 +99,19 @@ def _placed(s: State, e) -> State:
     return flow.place(s, e["seat"], s.map.index[e["region"]], e["count"])
 
 
+def _marker_moved(s: State, e) -> State:
+    index = s.map.index
+    return flow.move_marker(s, e["marker"], index[e["from"]], index[e["to"]])
+
+
 def _passed(s: State, e) -> State:
     return flow.next_defender(s)
 
 
 def _scored(s: State, e) -> State:
+    for payment in e.get("payments", ()):
+        payer = s.players[payment["seat"]]
+        s = s.set_player(payment["seat"], payer._replace(coins=payer.coins - payment["coins"]))
     p = s.players[e["seat"]]
     s = s.set_player(e["seat"], p._replace(coins=e["total"]))
     return flow.next_turn(s)
@@ -126,6 +134,7 @@ HANDLERS = {
     "conquest_failed": _failed,
     "conquests_ended": _ended,
     "tokens_placed": _placed,
+    "marker_moved": _marker_moved,
     "turn_passed": _passed,
     "turn_scored": _scored,
     "game_over": _over,

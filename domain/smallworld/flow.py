@@ -4,7 +4,8 @@ redeployment in seat order after the active seat, then the scoring by the system
 from __future__ import annotations
 
 from . import query
-from .state import DEFEND, OVER, PICK, REDEPLOY, SCORE, START, Region, State, Turn
+from .abilities import MARKERS as MARKER_HOOKS
+from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, SCORE, START, Region, State, Turn
 
 
 def _return_banner(s: State, race: str) -> State:
@@ -96,7 +97,28 @@ def next_defender(s: State) -> State:
         if not done:
             return s.with_(turn=s.turn._replace(step=DEFEND, defenders=defenders))
         defenders = defenders[1:]
-    return s.with_(turn=s.turn._replace(step=SCORE, defenders=()))
+    return markers_or_score(s.with_(turn=s.turn._replace(defenders=())))
+
+
+def movable_markers(s: State) -> list:
+    """(key, region) of the markers the active seat still places this turn."""
+    race = s.players[s.seat].race
+    if race is None:
+        return []
+    return [(r.marker, i) for i, r in enumerate(s.regions)
+            if r.race == race and not r.declined and r.marker in MARKER_HOOKS
+            and MARKER_HOOKS[r.marker].moved_by_owner and r.marker not in s.turn.placed]
+
+
+def markers_or_score(s: State) -> State:
+    step = MARKERS if movable_markers(s) else SCORE
+    return s.with_(turn=s.turn._replace(step=step))
+
+
+def move_marker(s: State, key: str, source: int, target: int) -> State:
+    s = s.set_region(source, s.regions[source]._replace(marker=None))
+    s = s.set_region(target, s.regions[target]._replace(marker=key))
+    return markers_or_score(s.with_(turn=s.turn._replace(placed=s.turn.placed + (key,))))
 
 
 def place(s: State, seat: int, i: int, count: int, auto: bool = False) -> State:

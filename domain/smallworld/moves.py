@@ -5,9 +5,10 @@ from . import query
 from .abilities import RACES, Ctx
 from .contract_bits import SYSTEM
 from .costs import DIE_MAX, offers
-from .state import CONQUER, DEFEND, PICK, REDEPLOY, SCORE, START, State
+from .flow import movable_markers
+from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, SCORE, START, State
 
-PLAYING = (PICK, START, CONQUER, REDEPLOY)
+PLAYING = (PICK, START, CONQUER, REDEPLOY, MARKERS)
 
 
 def actors(state: State) -> list:
@@ -56,6 +57,13 @@ def placements(state: State, seat: int) -> list:
             for i in query.active_regions(state, seat) for k in range(1, hand + 1)]
 
 
+def marker_moves(state: State, seat: int) -> list:
+    """Where the first marker still to place may go: its region or a marker-free one."""
+    key, at = movable_markers(state)[0]
+    return [{"type": "move_marker", "marker": key, "region": state.map.ids[j]}
+            for j in query.active_regions(state, seat) if j == at or state.regions[j].marker is None]
+
+
 def legal_moves(state: State, actor) -> list:
     if actor not in actors(state):
         return []
@@ -74,4 +82,6 @@ def legal_moves(state: State, actor) -> list:
         if can_abandon(state):
             out += [{"type": "abandon", "region": state.map.ids[i]} for i in query.active_regions(state, actor)]
         return out + [{"type": "end_conquests"}]
+    if step == MARKERS:
+        return marker_moves(state, actor)
     return placements(state, actor)

@@ -9,8 +9,9 @@ from .abilities import hooks_for
 from .contract_bits import SYSTEM, MoveRejected, is_seat
 from .costs import DIE_MAX, offer_for
 from .evolve import evolve
-from .moves import actors, can_abandon, start_options
-from .state import CONQUER, DEFEND, OVER, PICK, REDEPLOY, SCORE, START, State
+from .flow import movable_markers
+from .moves import actors, can_abandon, marker_moves, start_options
+from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, SCORE, START, State
 
 
 def _reject(code: str, message: str):
@@ -28,6 +29,7 @@ SHAPES = {
     "final_conquest": ((CONQUER,), {"region": str}, {"use": str}),
     "end_conquests": ((CONQUER,), {}, {}),
     "place": ((REDEPLOY, DEFEND), {"region": str, "count": int}, {}),
+    "move_marker": ((MARKERS,), {"marker": str, "region": str}, {}),
     "score_turn": ((SCORE,), {}, {}),
 }
 
@@ -187,12 +189,20 @@ def _place(state, seat, move, rng):
     return [{"type": "tokens_placed", "seat": seat, "region": move["region"], "count": move["count"]}]
 
 
+def _move_marker(state, seat, move, rng):
+    if move not in marker_moves(state, seat):
+        _reject("illegal_move", "Place the marker in one of your active race's regions without another marker.")
+    at = movable_markers(state)[0][1]
+    return [{"type": "marker_moved", "seat": seat, "marker": move["marker"],
+             "from": state.map.ids[at], "to": move["region"]}]
+
+
 def _score(state, seat, move, rng):
-    breakdown = scoring.turn_breakdown(state)
+    breakdown, payments = scoring.turn_breakdown(state), scoring.payments(state)
     gained = sum(breakdown.values())
     total = state.players[state.seat].coins + gained
     scored = {"type": "turn_scored", "seat": state.seat, "gained": gained, "total": total,
-              "breakdown": breakdown}
+              "breakdown": breakdown, "payments": payments}
     after = evolve(state, scored)
     if after.turn.step != OVER:
         return [scored]
@@ -202,7 +212,7 @@ def _score(state, seat, move, rng):
 HANDLERS = {
     "pick": _pick, "skip_pick": _skip_pick, "decline": _decline, "ready": _ready,
     "abandon": _abandon, "conquer": _conquer, "final_conquest": _final, "end_conquests": _end,
-    "place": _place, "score_turn": _score,
+    "place": _place, "move_marker": _move_marker, "score_turn": _score,
 }
 
 

@@ -25,10 +25,37 @@ def turn_breakdown(state: State) -> dict:
         coins = hook.turn_coins(ctx) + sum(hook.conquest_coins(ctx, c) for c in state.turn.conquests)
         if coins:
             out[hook.key] = out.get(hook.key, 0) + coins
+    for key, coins in _payments_by_source(state).items():
+        out[key] = out.get(key, 0) + sum(coins.values())
     bonus = faction_bonus(state, seat) if state.players[seat].race else 0
     if bonus:
         out["faction"] = bonus
     return out
+
+
+def _payments_by_source(state: State) -> dict:
+    """{hook key: {payer: coins}}, each payer paying no more than it has (payments are made
+    one after the other, in hook order)."""
+    if state.turn.declined:
+        return {}
+    left = [p.coins for p in state.players]
+    out: dict = {}
+    for hook, ctx in hooks_for(state, state.seat):
+        for payer, coins in sorted(hook.payments(ctx).items()):
+            paid = min(coins, left[payer])
+            if paid:
+                left[payer] -= paid
+                out.setdefault(hook.key, {})[payer] = out.get(hook.key, {}).get(payer, 0) + paid
+    return out
+
+
+def payments(state: State) -> list:
+    """The coins other seats pay the scoring seat (public, like any payment on the table)."""
+    total: dict = {}
+    for by_payer in _payments_by_source(state).values():
+        for payer, coins in by_payer.items():
+            total[payer] = total.get(payer, 0) + coins
+    return [{"seat": payer, "coins": coins} for payer, coins in sorted(total.items())]
 
 
 def final_result(state: State) -> dict:

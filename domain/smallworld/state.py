@@ -10,9 +10,10 @@ from typing import NamedTuple, Optional
 
 from .islands import Map
 
-# Steps of a seat's turn. "defend": a seat that lost tokens redeploys them (end of turn).
-PICK, START, CONQUER, REDEPLOY, DEFEND, SCORE, OVER = (
-    "pick", "start", "conquer", "redeploy", "defend", "score", "over")
+# Steps of a seat's turn. "defend": a seat that lost tokens redeploys them (end of turn);
+# "markers": the active seat places the markers it moves at the end of its turn.
+PICK, START, CONQUER, REDEPLOY, DEFEND, MARKERS, SCORE, OVER = (
+    "pick", "start", "conquer", "redeploy", "defend", "markers", "score", "over")
 
 
 class Region(NamedTuple):
@@ -49,6 +50,7 @@ class Turn(NamedTuple):
     declined: bool = False    # the seat went into decline this turn
     readied: bool = False     # the seat readied its troops (may abandon until it conquers)
     defenders: tuple = ()     # seats still to redeploy lost tokens, in order
+    placed: tuple = ()        # markers the active seat placed at the end of this turn
 
 
 @dataclass(frozen=True)

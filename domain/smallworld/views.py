@@ -32,7 +32,7 @@ def _turn(state: State) -> dict:
     return {"conquests": [{"region": ids[c.region], "race": c.race, "seat": c.seat,
                            "tokens": c.tokens, "declined": c.declined} for c in t.conquests],
             "used": list(t.used), "form": t.form, "declined": t.declined,
-            "defenders": list(t.defenders)}
+            "defenders": list(t.defenders), "placed": list(t.placed)}
 
 
 def _player(state: State, seat: int, viewer) -> dict:
@@ -76,7 +76,7 @@ def redact(event: dict, viewer) -> dict:
         if event.get("type") == "turn_scored":
             return {**event, "coins_token": coins_token(event["seat"], event["total"])}
         return event
-    return {"type": "turn_scored", "seat": event["seat"]}
+    return {"type": "turn_scored", "seat": event["seat"], "payments": event.get("payments", [])}
 
 
 def secrets(state: State) -> dict:

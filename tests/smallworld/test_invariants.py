@@ -40,7 +40,7 @@ def test_bot_games_keep_the_invariants_and_the_secrets(n):
             check(state)
             if e["type"] == "turn_scored":
                 for viewer in [s for s in range(n) if s != e["seat"]] + [SPECTATOR]:
-                    assert GAME.redact(e, viewer) == {"type": "turn_scored", "seat": e["seat"]}
+                    assert GAME.redact(e, viewer) == {"type": "turn_scored", "seat": e["seat"], "payments": e["payments"]}
         if state.turn.step != "over":
             for viewer in range(n):
                 shown = GAME.view(state, viewer)["players"]

@@ -10,7 +10,7 @@ from domain.smallworld.state import REDEPLOY, SCORE
 
 from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with, rejected
 
-MARKERS = {"dark_portal", "karazhan", "spirit_healer", "meeting_stone", "frostmourne"}
+MARKERS = {"dark_portal", "karazhan", "spirit_healer", "meeting_stone", "frostmourne", "heart_of_azeroth"}
 
 
 def test_the_markers_of_this_issue_are_registered():
@@ -106,3 +106,54 @@ def test_frostmourne_needs_its_region_held_by_the_active_race():
     state = make_state(players={0: {"race": "orcs", "power": "farmer", "hand": 9}},
                        regions={"T-1": mine(0, "orcs", 1), "T-4": mine(1, "naga", 1, marker="frostmourne")})
     assert cost_of(state, 0, "T-2", use="frostmourne") is None
+
+
+# --- markers that move: the Heart of Azeroth ------------------------------------------------
+
+def heart_turn():
+    """Seat 0 (orcs) holds the Heart in T-1 and ends its conquests; seat 1's active naga hold
+    T-3 (next to T-1), seat 2's declined kobolds hold T-2."""
+    regions = {"T-1": mine(0, "orcs", 1, marker="heart_of_azeroth"), "T-4": mine(0, "orcs", 1),
+               "T-5": mine(0, "orcs", 1, marker="dark_portal"),
+               "T-3": mine(1, "naga", 1), "T-2": mine(2, "kobolds", 1, True)}
+    players = {0: {"race": "orcs", "power": "farmer"}, 1: {"race": "naga", "power": "mining", "coins": 3},
+               2: {"declined": "kobolds"}}
+    return make_state(n=3, regions=regions, players=players)
+
+
+def test_the_owner_places_a_moving_marker_at_the_end_of_its_turn():
+    state, _ = play(heart_turn(), 0, {"type": "end_conquests"})
+    assert state.turn.step == "markers" and GAME.actors(state) == [0]
+    moves = GAME.legal_moves(state, 0)
+    # its own region (stay) or a region without another marker; not T-5 (Dark Portal)
+    assert {m["region"] for m in moves} == {"T-1", "T-4"}
+    assert rejected(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-5"}) == "illegal_move"
+    state, events = play(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-4"})
+    assert events == [{"type": "marker_moved", "seat": 0, "marker": "heart_of_azeroth", "from": "T-1", "to": "T-4"}]
+    assert state.regions[R("T-4")].marker == "heart_of_azeroth" and state.regions[R("T-1")].marker is None
+    assert state.turn.step == SCORE
+
+
+def test_opponents_active_races_next_to_the_heart_pay_its_owner_1_coin():
+    state, _ = play(heart_turn(), 0, {"type": "end_conquests"})
+    state, _ = play(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-1"})
+    state, events = play(state, SYSTEM, {"type": "score_turn"})
+    assert events[0]["payments"] == [{"seat": 1, "coins": 1}]  # declined kobolds do not pay
+    assert events[0]["breakdown"]["heart_of_azeroth"] == 1
+    assert state.players[1].coins == 2 and state.players[0].coins == 5 + events[0]["gained"]
+    # payments are public, totals are not
+    assert GAME.redact(events[0], 2) == {"type": "turn_scored", "seat": 0, "payments": [{"seat": 1, "coins": 1}]}
+
+
+def test_a_seat_without_coins_pays_nothing():
+    state = heart_turn()
+    state = state.set_player(1, state.players[1]._replace(coins=0)).with_(turn=state.turn._replace(step=SCORE))
+    _, events = play(state, SYSTEM, {"type": "score_turn"})
+    assert events[0]["payments"] == [] and "heart_of_azeroth" not in events[0]["breakdown"]
+
+
+def test_markers_of_a_declined_race_do_not_move():
+    state = heart_turn().set_region(R("T-2"), mine(2, "kobolds", 1, True, marker="heart_of_azeroth"))
+    state = state.set_region(R("T-1"), mine(0, "orcs", 1))
+    state, _ = play(state, 0, {"type": "end_conquests"})
+    assert state.turn.step == SCORE

@@ -57,4 +57,21 @@ def test_playout_values_match_the_schemas():
         for v in viewers + [EVERYONE]:
             check("SmallWorldView", GAME.view(state, v))
         check("SmallWorldResult", GAME.result(state))
+    for e in scripted_events():
+        seen.add(e["type"])
+        for v in (0, 1, SPECTATOR, EVERYONE):
+            check("SmallWorldEvent", GAME.redact(e, v))
     assert seen == set(HANDLERS), set(HANDLERS) - seen
+
+
+def scripted_events():
+    """Events too rare in short playouts (a Heart of Azeroth moved, then paid for)."""
+    from .test_markers import heart_turn
+    from .helpers import play
+    state, events = play(heart_turn(), 0, {"type": "end_conquests"})
+    check("SmallWorldView", GAME.view(state, 0))
+    for m in GAME.legal_moves(state, 0):
+        check("SmallWorldMove", m)
+    state, more = play(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-4"})
+    state, last = play(state, SYSTEM, {"type": "score_turn"})
+    return events + more + last

@@ -65,7 +65,7 @@ def test_coins_are_secret_to_other_seats_until_the_end():
     mine_view = GAME.redact(events[0], 0)
     assert mine_view["total"] == 6 and mine_view["coins_token"] == "coins-s0-6"
     for viewer in (1, SPECTATOR):
-        assert GAME.redact(events[0], viewer) == {"type": "turn_scored", "seat": 0}
+        assert GAME.redact(events[0], viewer) == {"type": "turn_scored", "seat": 0, "payments": []}
         seen = GAME.view(state, viewer)
         assert "coins" not in seen["players"][0] and "coins-s0-6" not in json.dumps(seen)
     assert GAME.view(state, 0)["players"][0]["coins"] == 6

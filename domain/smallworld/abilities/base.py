@@ -67,6 +67,10 @@ class Ability:
         """Extra tokens from the tray at the start of the active seat's redeployment."""
         return 0
 
+    # --- markers that move -----------------------------------------------------------------
+    # At the end of its owner's turn, the owner places this marker in one of its regions.
+    moved_by_owner = False
+
     # --- scoring --------------------------------------------------------------------------
     def conquest_coins(self, ctx: Ctx, conquest) -> int:
         """Coins for one conquest of this turn (paid in the end-of-turn scoring)."""
@@ -75,6 +79,10 @@ class Ability:
     def turn_coins(self, ctx: Ctx) -> int:
         """Coins at the end of the turn for what the active race holds."""
         return 0
+
+    def payments(self, ctx: Ctx) -> dict:
+        """{seat: coins} other seats pay the acting seat at the end of its turn."""
+        return {}
 
 
 def _register(table: dict, key: str):

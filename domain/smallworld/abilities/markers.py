@@ -36,6 +36,23 @@ class MeetingStone(Ability):
         return True
 
 
+@marker("heart_of_azeroth")
+class HeartOfAzeroth(Ability):
+    """Placed by its owner at the end of each turn; every opponent whose active race holds a
+    region adjacent to it then pays the owner 1 coin (decision 7)."""
+    moved_by_owner = True
+
+    def payments(self, ctx):
+        s = ctx.state
+        near = s.map.adj[ctx.at]
+        out = {}
+        for seat, p in enumerate(s.players):
+            if seat != ctx.seat and p.race and any(
+                    s.regions[j].race == p.race and not s.regions[j].declined for j in near):
+                out[seat] = 1
+        return out
+
+
 @marker("frostmourne")
 class Frostmourne(Ability):
     """Once per turn, one conquest costs 2 tokens less."""
