@@ -3,7 +3,7 @@
     /work/venv/bin/python bench/bots_smallworld.py [games]
 
 Plays `games` 2-seat games greedy against random (seats alternate), prints the greedy bot's
-win rate and both bots' average coins; then times random play (legal_moves + decide +
+win rate and both bots' average coins; the same with one greedy seat among 3-5; then times random play (legal_moves + decide +
 evolve steps per second) over 2-5 seat games.
 """
 from __future__ import annotations
@@ -56,6 +56,22 @@ def strength(games):
           f" shared {ties}; average coins greedy {g_coins / games:.1f}, random {r_coins / games:.1f}")
 
 
+def strength_many(games):
+    """One greedy seat against random ones, 3-5 seats (the greedy seat rotates)."""
+    greedy, rand = GAME.bots["greedy"], GAME.bots["random"]
+    for n in (3, 4, 5):
+        wins = g_coins = r_coins = 0
+        for seed in range(games):
+            g = seed % n
+            result, _ = play(n, {s: greedy if s == g else rand for s in range(n)}, seed)
+            wins += result["winners"] == [g]
+            g_coins += result["scores"][g]
+            r_coins += (sum(result["scores"]) - result["scores"][g]) / (n - 1)
+        print(f"{n} seats, 1 greedy vs {n - 1} random: {games} games, greedy won {wins}"
+              f" ({100 * wins / games:.0f}%); average coins greedy {g_coins / games:.1f},"
+              f" random {r_coins / games:.1f}")
+
+
 def speed(games):
     steps = 0
     start = time.perf_counter()
@@ -79,4 +95,5 @@ def speed(games):
 if __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     strength(games)
+    strength_many(max(10, games // 4))
     speed(max(20, games // 5))
