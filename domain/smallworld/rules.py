@@ -144,7 +144,8 @@ def _conquest_event(state, seat, i, tokens, use, rng, final=False) -> dict:
 def _conquer(state, seat, move, rng):
     offer = _offer(state, seat, move)
     if state.players[seat].hand < offer.cost:
-        _reject("not_enough_tokens", f"You need {offer.cost} tokens in hand to conquer this region.")
+        _reject("not_enough_tokens", f"You need {offer.cost} tokens in hand to conquer this region"
+                f" (you have {state.players[seat].hand}; a final conquest may try with the die).")
     return [_conquest_event(state, seat, offer.region, offer.cost, offer.use, rng)]
 
 
