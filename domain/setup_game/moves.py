@@ -1,0 +1,167 @@
+"""legal_moves: every legal play and swap, enumerated without trying every placement.
+
+A play's tiles must all lie in one set, so with 2+ tiles they all share a number (a number
+set) or a suit (a run): the enumerator works group by group.
+- Number sets: every tile of the number joins every other one, so legality depends only on
+  WHICH squares get tiles (they must be connected through squares showing that number), not on
+  which tile goes where: each good square set yields all its tile arrangements at once.
+- Runs: the same square sets are necessary (squares showing the suit, linked), and the tiles'
+  numbers must leave no gap the board cannot fill; each arrangement left is checked in full.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from domain.contract import is_seat
+
+from .data import NEIGHBOURS, NUMBER, N_SQUARES, SQUARE_IDS, SUIT, TILE_IDS
+from .state import State, playable_squares, tops
+
+
+def legal_moves(state: State, actor) -> list:
+    if state.over or not is_seat(actor) or actor != state.turn:
+        return []
+    moves = play_moves(state, actor) + swap_moves(state, actor)
+    return moves or [{"type": "pass"}]
+
+
+def play_moves(state: State, seat: int) -> list:
+    return [play_move(pairs) for pairs in placements(state, seat)]
+
+
+def play_move(pairs) -> dict:
+    return {"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[t] for q, t in pairs}}
+
+
+def swap_moves(state: State, seat: int) -> list:
+    rack = sorted(state.racks[seat])
+    return [{"type": "swap", "tiles": [TILE_IDS[t] for t in chosen]}
+            for k in range(1, min(4, len(rack)) + 1) for chosen in combinations(rack, k)]
+
+
+def placements(state: State, seat: int) -> list:
+    """Every legal play as a tuple of (square, tile) pairs sorted by square."""
+    top = tops(state)
+    squares = playable_squares(state.n, seat)
+    avail = state.racks[seat] + state.market
+    out = _singles(top, squares, avail)
+    by_number: dict = {}
+    by_suit: dict = {}
+    for t in avail:
+        by_number.setdefault(NUMBER[t], []).append(t)
+        by_suit.setdefault(SUIT[t], []).append(t)
+    for number, group in by_number.items():
+        if len(group) >= 2:
+            out += _number_sets(top, squares, number, group)
+    for suit, group in by_suit.items():
+        if len(group) >= 2:
+            out += _runs(top, squares, suit, group)
+    return out
+
+
+def _singles(top: list, squares, avail) -> list:
+    """One tile is legal where a linked top tile shows its number or its suit one number away
+    (only the chosen square changes, so its neighbours are read as they are)."""
+    out = []
+    for q in squares:
+        near = {(SUIT[t], NUMBER[t]) for t in (top[r] for r in NEIGHBOURS[q]) if t >= 0}
+        numbers = {number for _, number in near}
+        for t in avail:
+            suit, number = SUIT[t], NUMBER[t]
+            if number in numbers or (suit, number - 1) in near or (suit, number + 1) in near:
+                out.append(((q, t),))
+    return out
+
+
+def _number_sets(top: list, squares, number: int, group: list) -> list:
+    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    out = []
+    for k in range(2, min(len(group), len(squares)) + 1):
+        for chosen in _joined_square_sets(squares, showing, k):
+            for tiles in combinations(group, k):
+                for order in permutations(tiles):
+                    out.append(tuple(zip(chosen, order)))
+    return out
+
+
+def _mask(squares) -> int:
+    m = 0
+    for q in squares:
+        m |= 1 << q
+    return m
+
+
+@lru_cache(maxsize=None)
+def _square_sets(squares: tuple, k: int) -> tuple:
+    return tuple((chosen, _mask(chosen)) for chosen in combinations(squares, k))
+
+
+@lru_cache(maxsize=None)
+def _reach(region: int, start: int) -> int:
+    """The squares of `region` (a bit mask) linked to `start` through `region`."""
+    seen, todo = 1 << start, [start]
+    while todo:
+        q = todo.pop()
+        for r in NEIGHBOURS[q]:
+            bit = 1 << r
+            if region & bit and not seen & bit:
+                seen |= bit
+                todo.append(r)
+    return seen
+
+
+def _joined_square_sets(squares, showing: int, k: int) -> list:
+    """The k-sets of playable squares linked to each other through squares that will show the
+    group's number or suit: the chosen ones and those already showing it."""
+    return [chosen for chosen, m in _square_sets(squares, k)
+            if not m & ~_reach(showing | m, chosen[0])]
+
+
+def _runs(top: list, squares, suit: int, group: list) -> list:
+    showing = [q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit]
+    on_board = {NUMBER[top[q]] for q in showing}
+    out = []
+    for k in range(2, min(len(group), len(squares)) + 1):
+        square_sets = None
+        for tiles in combinations(group, k):
+            numbers = {NUMBER[t] for t in tiles}
+            # A run is consecutive: every number between the lowest and highest played must be
+            # played or already showing in this suit, or the tiles can never join up.
+            if any(x not in numbers and x not in on_board
+                   for x in range(min(numbers), max(numbers) + 1)):
+                continue
+            if square_sets is None:
+                square_sets = _joined_square_sets(squares, _mask(showing), k)
+            out += _run_placements(top, showing, square_sets, tiles)
+    return out
+
+
+def _run_placements(top: list, showing: list, square_sets: list, tiles) -> list:
+    """Which arrangements of `tiles` on each candidate square set leave them in one run."""
+    out = []
+    shown = [-99] * N_SQUARES  # the numbers the suit shows after the play (-99: not the suit)
+    for q in showing:
+        shown[q] = NUMBER[top[q]]
+    for chosen in square_sets:
+        for order in permutations(tiles):
+            after = list(shown)
+            for q, t in zip(chosen, order):
+                after[q] = NUMBER[t]
+            if _one_run(after, chosen):
+                out.append(tuple(zip(chosen, order)))
+    return out
+
+
+def _one_run(shown: list, chosen) -> bool:
+    """Whether the `chosen` squares are connected by steps of one number (one suit's squares)."""
+    start = chosen[0]
+    seen, todo = {start}, [start]
+    while todo:
+        q = todo.pop()
+        number = shown[q]
+        for r in NEIGHBOURS[q]:
+            if r not in seen and (shown[r] - number == 1 or number - shown[r] == 1):
+                seen.add(r)
+                todo.append(r)
+    return all(q in seen for q in chosen)
