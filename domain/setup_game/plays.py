@@ -1,5 +1,5 @@
-"""Checking and scoring one set play: the pure core of `decide`, of the greedy bot and of a
-dry-run the API can expose (`preview`)."""
+"""Checking and scoring one set play: the pure core of `decide`, of the greedy bot and of the
+dry run `rules.preview`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -99,16 +99,3 @@ def score(state: State, seat: int, pairs: list, after: list) -> Play:
         points=len(scored),
         bonus=tuple(bonus),
     )
-
-
-def preview(state: State, seat: int, move) -> dict:
-    """A dry run of a play for clients: {"ok": True, "points", "bonus", "set_tiles"} or
-    {"ok": False, "code", "message"}. Never raises; changes nothing."""
-    try:
-        if not isinstance(move, dict) or move.get("type") != "play":
-            raise MoveRejected("invalid_move", "Only a play can be previewed.")
-        play = check_play(state, seat, parse_place(move.get("place")))
-    except MoveRejected as rejected:
-        return {"ok": False, "code": rejected.code, "message": rejected.message}
-    return {"ok": True, "points": play.points, "bonus": list(play.bonus),
-            "set_tiles": [TILE_IDS[t] for t in play.set_tiles]}

@@ -41,7 +41,8 @@ def setup(options: dict, n_seats: int, rng: random.Random) -> list:
              "order": order, "board": board, "racks": racks, "market": market}]
 
 
-def decide(state: State, actor, move, rng: random.Random) -> list:
+def gate(state: State, actor, move) -> None:
+    """The checks every move passes first: game running, actor's turn, a JSON object."""
     if state.over:
         raise MoveRejected("game_over", "The game is over.")
     if not is_seat(actor):
@@ -49,8 +50,12 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
                            "turn it is may act.")
     if actor != state.turn:
         raise MoveRejected("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
-    if not isinstance(move, dict):
+    if not isinstance(move, dict) or "type" not in move:
         raise MoveRejected("invalid_move", "A move must be a JSON object with a \"type\".")
+
+
+def decide(state: State, actor, move, rng: random.Random) -> list:
+    gate(state, actor, move)
     kind = move.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
@@ -61,6 +66,22 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
     if extra:
         raise MoveRejected("invalid_move", f"A {kind} move has no field {sorted(extra)[0]!r}.")
     return handle(state, actor, move, rng)
+
+
+def preview(state: State, seat, move) -> dict:
+    """A dry run of a play for clients (the API can expose it): {"ok": True, "points",
+    "bonus", "set_tiles"} or {"ok": False, "code", "message"}. Never raises, changes nothing,
+    draws nothing."""
+    try:
+        gate(state, seat, move)
+        if move.get("type") != "play" or set(move) != {"type", "place"}:
+            raise MoveRejected("invalid_move", "Only a play ({\"type\": \"play\", \"place\": {...}}) "
+                               "can be previewed.")
+        play = check_play(state, seat, parse_place(move.get("place")))
+    except MoveRejected as rejected:
+        return {"ok": False, "code": rejected.code, "message": rejected.message}
+    return {"ok": True, "points": play.points, "bonus": list(play.bonus),
+            "set_tiles": [TILE_IDS[t] for t in play.set_tiles]}
 
 
 def _play(state: State, seat: int, move: dict, rng: random.Random) -> list:
