@@ -5,8 +5,8 @@ set) or a suit (a run): the enumerator works group by group.
 - Number sets: every tile of the number joins every other one, so legality depends only on
   WHICH squares get tiles (they must be connected through squares showing that number), not on
   which tile goes where: each good square set yields all its tile arrangements at once.
-- Runs: the same square sets are necessary (squares showing the suit, linked), and the tiles'
-  numbers must leave no gap the board cannot fill; each arrangement left is checked in full.
+- Runs: tiles of a suit are all different, so a run is a chain of consecutive numbers along
+  links; the enumerator walks that chain number by number (see `_runs`).
 """
 from __future__ import annotations
 
@@ -111,57 +111,47 @@ def _reach(region: int, start: int) -> int:
     return seen
 
 
-def _joined_square_sets(squares, showing: int, k: int) -> list:
+@lru_cache(maxsize=1 << 16)
+def _joined_square_sets(squares: tuple, showing: int, k: int) -> tuple:
     """The k-sets of playable squares linked to each other through squares that will show the
-    group's number or suit: the chosen ones and those already showing it."""
-    return [chosen for chosen, m in _square_sets(squares, k)
-            if not m & ~_reach(showing | m, chosen[0])]
+    number: the chosen ones and those already showing it (`showing`, a bit mask)."""
+    return tuple(chosen for chosen, m in _square_sets(squares, k)
+                 if not m & ~_reach(showing | m, chosen[0]))
 
 
 def _runs(top: list, squares, suit: int, group: list) -> list:
-    showing = [q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit]
-    on_board = {NUMBER[top[q]] for q in showing}
+    # Tiles of one suit are all different, and a run joins only numbers one apart: so a run
+    # is a chain low, low+1, ..., high whose consecutive squares are linked. All played tiles
+    # are in one run exactly when every number from their lowest to their highest is played or
+    # already showing ("bridge"), and each number's square is linked to the next one's.
+    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
     out = []
     for k in range(2, min(len(group), len(squares)) + 1):
-        square_sets = None
         for tiles in combinations(group, k):
-            numbers = {NUMBER[t] for t in tiles}
-            # A run is consecutive: every number between the lowest and highest played must be
-            # played or already showing in this suit, or the tiles can never join up.
-            if any(x not in numbers and x not in on_board
-                   for x in range(min(numbers), max(numbers) + 1)):
+            played = {NUMBER[t]: t for t in tiles}
+            low, high = min(played), max(played)
+            if any(x not in played and x not in showing for x in range(low, high + 1)):
                 continue
-            if square_sets is None:
-                square_sets = _joined_square_sets(squares, _mask(showing), k)
-            out += _run_placements(top, showing, square_sets, tiles)
+            bridges = {showing[x] for x in range(low, high + 1) if x not in played}
+            free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
+            _chain(low, high, played, showing, free, None, [], out)
     return out
 
 
-def _run_placements(top: list, showing: list, square_sets: list, tiles) -> list:
-    """Which arrangements of `tiles` on each candidate square set leave them in one run."""
-    out = []
-    shown = [-99] * N_SQUARES  # the numbers the suit shows after the play (-99: not the suit)
-    for q in showing:
-        shown[q] = NUMBER[top[q]]
-    for chosen in square_sets:
-        for order in permutations(tiles):
-            after = list(shown)
-            for q, t in zip(chosen, order):
-                after[q] = NUMBER[t]
-            if _one_run(after, chosen):
-                out.append(tuple(zip(chosen, order)))
-    return out
-
-
-def _one_run(shown: list, chosen) -> bool:
-    """Whether the `chosen` squares are connected by steps of one number (one suit's squares)."""
-    start = chosen[0]
-    seen, todo = {start}, [start]
-    while todo:
-        q = todo.pop()
-        number = shown[q]
-        for r in NEIGHBOURS[q]:
-            if r not in seen and (shown[r] - number == 1 or number - shown[r] == 1):
-                seen.add(r)
-                todo.append(r)
-    return all(q in seen for q in chosen)
+def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pairs: list,
+           out: list) -> None:
+    """Extends the chain with number x, linked to the square `prev` of number x-1."""
+    if x > high:
+        out.append(tuple(sorted(pairs)))
+        return
+    if x not in played:
+        q = showing[x]
+        if q in NEIGHBOURS[prev]:
+            _chain(x + 1, high, played, showing, free, q, pairs, out)
+        return
+    tile = played[x]
+    for q in (free if prev is None else NEIGHBOURS[prev]):
+        if q in free and all(q != used for used, _ in pairs):
+            pairs.append((q, tile))
+            _chain(x + 1, high, played, showing, free, q, pairs, out)
+            pairs.pop()
