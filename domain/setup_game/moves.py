@@ -155,3 +155,19 @@ def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pai
             pairs.append((q, tile))
             _chain(x + 1, high, played, showing, free, q, pairs, out)
             pairs.pop()
+
+
+def summary(state: State, seat: int) -> dict:
+    """A compact alternative to the full list, for clients: how many plays and swaps there
+    are, and for each rack or market tile the squares where some legal play puts it (a client
+    can offer those and check the whole play with `rules.preview` before sending it)."""
+    if state.over or seat != state.turn:
+        return {"play_count": 0, "swap_count": 0, "tiles": {}}
+    where: dict = {}
+    count = 0
+    for pairs in placements(state, seat):
+        count += 1
+        for q, t in pairs:
+            where.setdefault(t, set()).add(q)
+    return {"play_count": count, "swap_count": len(swap_moves(state, seat)),
+            "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in sorted(qs)] for t, qs in sorted(where.items())}}

@@ -110,3 +110,14 @@ def test_greedy_plays_the_highest_scoring_set():
 def test_greedy_swaps_when_no_set_can_be_made():
     state = start(board={"C1": "h1", "C2": "s3", "C3": "c6", "C4": "h8"}, racks=[["d5"], []])
     assert greedy_policy(state, 0, random.Random(0)) == {"type": "swap", "tiles": [tid("d5")]}
+
+
+def test_summary_counts_plays_and_shows_where_each_tile_can_go():
+    from domain.setup_game.moves import summary
+    state = start(n=4, board={**QUIET, "N1": "d10"}, racks=[["st10", "h2"], [], [], []],
+                  market=["c10"])
+    got = summary(state, 0)
+    assert got["play_count"] == len(placements(state, 0)) and got["swap_count"] == 3
+    assert got["tiles"][tid("h2")] == ["C2", "C3"]  # heart 2 only next to the heart 1 on C1
+    assert set(got["tiles"]) == {tid("st10"), tid("h2"), tid("c10")}
+    assert summary(state, 1) == {"play_count": 0, "swap_count": 0, "tiles": {}}

@@ -7,6 +7,7 @@ from openapi_spec_validator import validate
 
 from domain.contract import EVERYONE, SPECTATOR
 from domain.setup_game import GAME
+from domain.setup_game.moves import summary
 from domain.setup_game.rules import preview
 from domain.play import fold
 from tests.schema_check import _document, validator_for
@@ -40,6 +41,7 @@ def test_playout_values_match_the_schemas(n, options):
             if move["type"] == "play":
                 check("SetUpPreview", preview(state, seat, move))
         check("SetUpPreview", preview(state, (seat + 1) % n, moves[0]))
+        check("SetUpMoveSummary", summary(state, seat))
         if step % 3 == 0:
             for viewer in viewers:
                 check("SetUpView", GAME.view(state, viewer))
