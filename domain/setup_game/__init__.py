@@ -9,8 +9,10 @@ Moves (see `api/openapi/setup.yaml`):
 - `{"type": "swap", "tiles": ["su-club-2", ...]}`: 1-4 rack tiles (any order is accepted;
   legal_moves lists them in the components file's order).
 - `{"type": "pass"}`: only when neither is possible (never with the standard components).
-`plays.preview(state, seat, move)` is a pure dry run of a play (points, bonus, or the reason
-it is illegal) for the API to expose.
+For the API (pure, cheap): `rules.preview(state, seat, move)` is a dry run of a play (points,
+bonus, or the rejection code and sentence); `moves.summary(state, seat)` gives the number of
+plays and swaps and, per tile, the squares where some legal play puts it. Legal-move lists are
+usually ~100 moves but reach ~15,000 (five tiles of one number in rack + market): page them.
 
 Decisions where the spec is silent (or only implies):
 - The bag has no order: each draw is picked at random by `decide` and written into a `drew`

@@ -16,7 +16,7 @@ from itertools import combinations, permutations
 from domain.contract import is_seat
 
 from .data import NEIGHBOURS, NUMBER, N_SQUARES, SQUARE_IDS, SUIT, TILE_IDS
-from .state import State, playable_squares, tops
+from .state import MAX_SWAP, State, playable_squares, tops
 
 
 def legal_moves(state: State, actor) -> list:
@@ -37,7 +37,7 @@ def play_move(pairs) -> dict:
 def swap_moves(state: State, seat: int) -> list:
     rack = sorted(state.racks[seat])
     return [{"type": "swap", "tiles": [TILE_IDS[t] for t in chosen]}
-            for k in range(1, min(4, len(rack)) + 1) for chosen in combinations(rack, k)]
+            for k in range(1, min(MAX_SWAP, len(rack)) + 1) for chosen in combinations(rack, k)]
 
 
 def placements(state: State, seat: int) -> list:

@@ -137,7 +137,7 @@ def parse_swap(state: State, seat: int, tiles) -> list:
 
 
 def _pass(state: State, seat: int, move: dict, rng: random.Random) -> list:
-    if state.racks[seat] or _moves.play_moves(state, seat):
+    if state.racks[seat] or _moves.placements(state, seat):
         raise MoveRejected("illegal_move", "You may only pass when you can neither make a set "
                            "nor swap.")
     return [{"type": "passed", "seat": seat}, _next_turn(state)]

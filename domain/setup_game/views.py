@@ -6,7 +6,7 @@ it has no order at all (draws happen in `decide`, written into `drew` events).
 """
 from __future__ import annotations
 
-from domain.contract import EVERYONE, SPECTATOR, is_seat
+from domain.contract import EVERYONE, is_seat
 
 from .data import LINKS, N_SQUARES, SQUARE_IDS, TILE_IDS, tile_face
 from .state import TEAMS, State, bonus_owner, playable_squares

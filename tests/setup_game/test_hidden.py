@@ -4,7 +4,7 @@ import random
 
 from domain.contract import EVERYONE, SPECTATOR
 from domain.setup_game import GAME
-from domain.play import fold
+from domain.setup_game.data import TILE_IDS as GAME_IDS
 
 from .helpers import apply, start, tid
 
@@ -67,6 +67,3 @@ def test_market_draws_are_public():
     events, _ = apply(state, {"type": "play", "place": {"S1": tid("st10"), "S2": tid("c10")}})
     market = next(e for e in events if e["type"] == "drew" and e["to"] == "market")
     assert GAME.redact(market, 1) == market
-
-
-from domain.setup_game.data import TILE_IDS as GAME_IDS  # noqa: E402
