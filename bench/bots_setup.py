@@ -56,25 +56,36 @@ def greedy_vs_random(games: int) -> None:
 
 def random_speed(games: int) -> None:
     configs = [(2, {}), (3, {}), (4, {}), (4, {"teams": True})]
-    steps, sizes = 0, []
+    steps, sizes, histories = 0, [], []
     spent = 0.0
     for i in range(games):
         n, options = configs[i % len(configs)]
         rng = random.Random(i)
-        state = fold(GAME, GAME.setup({**GAME.default_options(), **options}, n, rng))
+        events = GAME.setup({**GAME.default_options(), **options}, n, rng)
+        state = fold(GAME, events)
         start = time.perf_counter()
         while GAME.actors(state):
             seat = GAME.actors(state)[0]
             moves = GAME.legal_moves(state, seat)
             sizes.append(len(moves))
-            for event in GAME.decide(state, seat, rng.choice(moves), rng):
+            new = GAME.decide(state, seat, rng.choice(moves), rng)
+            for event in new:
                 state = GAME.evolve(state, event)
+            events += new
             steps += 1
         spent += time.perf_counter() - start
+        histories.append(events)
     sizes.sort()
     pick = lambda q: sizes[min(len(sizes) - 1, int(q * len(sizes)))]  # noqa: E731
     print(f"random play: {games} games, {steps} steps, {steps / spent:,.0f} steps/s "
           "(legal_moves + decide + evolve)")
+    start = time.perf_counter()
+    for events in histories:
+        fold(GAME, events)
+    replay = time.perf_counter() - start
+    count = sum(len(events) for events in histories)
+    print(f"  replay (evolve only): {count / replay:,.0f} events/s, "
+          f"{count / len(histories):.0f} events per game")
     print(f"  legal moves per turn: mean {sum(sizes) / len(sizes):.0f}, median {pick(0.5)}, "
           f"p90 {pick(0.9)}, p99 {pick(0.99)}, max {sizes[-1]}")
 

@@ -31,7 +31,10 @@ Decisions where the spec is silent (or only implies):
   "Tied between the teams" means both teams have a player on that (lowest / highest) score.
 - Tiles repeat no suit-and-number pair (checked at load), so "same number" implies
   "different suits" and every set is unambiguous.
-- Covered tiles are shown in views (everyone saw them go down face up).
+- Covered tiles are shown in views (everyone saw them go down face up). The `bag_refilled`
+  event carries only their count: evolve knows which they are, and naming them in an event
+  could name a tile the same turn then deals into a secret rack.
+- Seat 0 starts. Unknown or malformed moves are rejected (extra fields too).
 """
 from __future__ import annotations
 
