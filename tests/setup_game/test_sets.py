@@ -147,3 +147,16 @@ def test_bonus_to_the_partner_in_the_team_game():
     state = start(n=4, teams=True, board={**QUIET, "W1": "d1"}, racks=[["s1"], [], [], []])
     _, after = apply(state, play({"C1": "s1"}))  # next to partner seat 1's W1 (diamond 1)
     assert after.scores == (2, 1, 0, 0)
+
+
+def test_a_run_may_be_bridged_by_a_board_tile_but_not_by_a_covered_one():
+    from domain.setup_game.moves import placements
+    # heart 4 on C1; hearts 3 and 5 played on either side of it (C2 and C3) make 3-4-5.
+    state = start(board={"C1": "h4", "C2": "s9", "C3": "c1", "C4": "d7"}, racks=[["h3", "h5"], []])
+    events, _ = apply(state, play({"C2": "h3", "C3": "h5"}))
+    assert first(events, "set_made")["points"] == 3
+    listed = placements(state, 0)
+    assert ((SQUARE_INDEX["C2"], tix("h3")), (SQUARE_INDEX["C3"], tix("h5"))) in listed
+    # covering the heart 4 breaks the bridge: heart 3 on C1, heart 5 on C4 are not one run
+    assert rejected(state, play({"C1": "h3", "C4": "h5"})).code == "not_a_set"
+    assert ((SQUARE_INDEX["C1"], tix("h3")), (SQUARE_INDEX["C4"], tix("h5"))) not in listed
