@@ -60,16 +60,17 @@ def _last(state: State):
 
 
 def redact(event: dict, viewer) -> dict:
-    """Other seats' rack tiles become null (their count stays visible)."""
+    """A shallow copy (the caller may add fields such as the version) in which other seats'
+    rack tiles are null (their count stays visible)."""
     if viewer == EVERYONE:
-        return event
+        return dict(event)
     kind = event["type"]
     if kind == "setup":
         racks = [r if viewer == seat else [None] * len(r) for seat, r in enumerate(event["racks"])]
         return {**event, "racks": racks}
     if kind in ("swapped", "drew") and event.get("seat") is not None and event["seat"] != viewer:
         return {**event, "tiles": [None] * len(event["tiles"])}
-    return event
+    return dict(event)
 
 
 def secrets(state: State) -> dict:

@@ -62,6 +62,15 @@ def test_draws_and_swaps_of_another_seat_show_only_a_count():
     assert secrets[tid("st1") if events[0]["tiles"][0] != tid("st1") else tid("st2")] == frozenset()
 
 
+def test_redact_returns_copies_the_caller_may_extend():
+    event, = GAME.setup({"teams": False}, 2, random.Random(2))
+    for viewer in (0, 1, SPECTATOR, EVERYONE):
+        out = GAME.redact(event, viewer)
+        assert out is not event
+        out["version"] = 1
+    assert "version" not in event
+
+
 def test_market_draws_are_public():
     state = start(board={**QUIET, "C3": "d10"}, racks=[["st10"], []], market=["c10"])
     events, _ = apply(state, {"type": "play", "place": {"S1": tid("st10"), "S2": tid("c10")}})
