@@ -26,6 +26,12 @@ class Play:
     bonus: tuple        # per seat: tiles of the scoring sets on that seat's own bonus squares
 
 
+def quote(value) -> str:
+    """A client's value, quoted briefly for a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def tile_name(tile: int) -> str:
     return f"the {SUITS[SUIT[tile]]} {NUMBER[tile]} ({TILE_IDS[tile]})"
 
@@ -40,11 +46,11 @@ def parse_place(place) -> list:
     for square_id, tile_id in place.items():
         square = SQUARE_INDEX.get(square_id) if isinstance(square_id, str) else None
         if square is None:
-            raise MoveRejected("unknown_square", f"There is no square {square_id!r} on the board; "
+            raise MoveRejected("unknown_square", f"There is no square {quote(square_id)} on the board; "
                                f"squares are {', '.join(SQUARE_IDS)}.")
         tile = TILE_INDEX.get(tile_id) if isinstance(tile_id, str) else None
         if tile is None:
-            raise MoveRejected("invalid_move", f"{tile_id!r} is not a SetUp tile id.")
+            raise MoveRejected("invalid_move", f"{quote(tile_id)} is not a SetUp tile id.")
         if tile in used:
             raise MoveRejected("tile_used_twice", f"You placed {tile_name(tile)} on two squares.")
         used.add(tile)

@@ -8,7 +8,7 @@ from domain.contract import InvalidOptions, MoveRejected, is_seat
 from .data import N_SQUARES, OWNER, SQUARE_IDS, TILE_IDS, TILE_INDEX, N_TILES
 from .draws import Bag
 from .finish import finish_detail
-from .plays import Play, check_play, parse_place, tile_name
+from .plays import Play, check_play, parse_place, quote, tile_name
 from .state import (FINISH, MARKET_SIZE, MAX_SWAP, RACK_SIZE, TEAM_ORDER, State, covered,
                     next_seat)
 from . import moves as _moves
@@ -59,12 +59,12 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
     kind = move.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise MoveRejected("unknown_move_type", f"Unknown move type {kind!r}: use "
+        raise MoveRejected("unknown_move_type", f"Unknown move type {quote(kind)}: use "
                            "\"play\", \"swap\" or, when nothing else is possible, \"pass\".")
     keys, handle = handler
     extra = set(move) - keys
     if extra:
-        raise MoveRejected("invalid_move", f"A {kind} move has no field {sorted(extra)[0]!r}.")
+        raise MoveRejected("invalid_move", f"A {kind} move has no field {quote(sorted(map(str, extra))[0])}.")
     return handle(state, actor, move, rng)
 
 
@@ -127,7 +127,7 @@ def parse_swap(state: State, seat: int, tiles) -> list:
     for tile_id in tiles:
         tile = TILE_INDEX.get(tile_id) if isinstance(tile_id, str) else None
         if tile is None:
-            raise MoveRejected("invalid_move", f"{tile_id!r} is not a SetUp tile id.")
+            raise MoveRejected("invalid_move", f"{quote(tile_id)} is not a SetUp tile id.")
         if tile in out:
             raise MoveRejected("tile_used_twice", f"You listed {tile_name(tile)} twice.")
         if tile not in state.racks[seat]:

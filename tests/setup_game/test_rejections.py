@@ -85,3 +85,10 @@ def test_decide_never_raises_anything_but_move_rejected_on_garbage():
     for move in GARBAGE:
         with pytest.raises(MoveRejected):
             GAME.decide(state, 0, move, random.Random(0))
+
+
+def test_messages_quote_client_values_briefly():
+    state = _state()
+    for move in ({"type": "x" * 5000}, {"type": "play", "place": {"y" * 5000: "z"}},
+                 {"type": "swap", "tiles": ["w" * 5000]}, {"type": "pass", "v" * 5000: 1}):
+        assert len(rejected(state, move).message) < 200
