@@ -5,7 +5,8 @@
 1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
    them and on seat 1 in the other half (seat 0 moves first), seeded, so the run repeats.
 2. random play speed: steps per second, one step = legal_moves + decide + evolve, over
-   random 2/3/4-seat and team games; and the sizes of the legal-move lists seen.
+   random 2/3/4-seat and team games; and the sizes of the legal-move lists seen. Times are
+   this process's CPU time (the machine is shared: wall-clock figures swing with its load).
 """
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def random_speed(games: int) -> None:
         rng = random.Random(i)
         events = GAME.setup({**GAME.default_options(), **options}, n, rng)
         state = fold(GAME, events)
-        start = time.perf_counter()
+        start = time.process_time()
         while GAME.actors(state):
             seat = GAME.actors(state)[0]
             moves = GAME.legal_moves(state, seat)
@@ -73,16 +74,16 @@ def random_speed(games: int) -> None:
                 state = GAME.evolve(state, event)
             events += new
             steps += 1
-        spent += time.perf_counter() - start
+        spent += time.process_time() - start
         histories.append(events)
     sizes.sort()
     pick = lambda q: sizes[min(len(sizes) - 1, int(q * len(sizes)))]  # noqa: E731
     print(f"random play: {games} games, {steps} steps, {steps / spent:,.0f} steps/s "
           "(legal_moves + decide + evolve)")
-    start = time.perf_counter()
+    start = time.process_time()
     for events in histories:
         fold(GAME, events)
-    replay = time.perf_counter() - start
+    replay = time.process_time() - start
     count = sum(len(events) for events in histories)
     print(f"  replay (evolve only): {count / replay:,.0f} events/s, "
           f"{count / len(histories):.0f} events per game")
