@@ -55,6 +55,25 @@ def greedy_vs_random(games: int) -> None:
           f"mean turns per game {turns / games:.1f}")
 
 
+def greedy_among_randoms(games: int) -> None:
+    """One greedy seat (rotating) against random seats with 3 and 4 players, and a greedy team
+    (rotating) against a random team in the team game."""
+    for n, options in ((3, {}), (4, {}), (4, {"teams": True})):
+        wins = 0
+        for i in range(games):
+            if options:
+                team = ((0, 1), (2, 3))[i % 2]
+                policies = {s: "greedy" if s in team else "random" for s in range(4)}
+                ours = set(team)
+            else:
+                policies = {s: "greedy" if s == i % n else "random" for s in range(n)}
+                ours = {i % n}
+            result, _ = play_game(policies, n, options, seed=20_000 + i)
+            wins += bool(ours & set(result["winners"]))
+        label = "greedy team vs random team" if options else f"1 greedy vs {n - 1} random"
+        print(f"  {label} ({n} seats): {games} games, won {wins} ({100 * wins / games:.1f}%)")
+
+
 def random_speed(games: int) -> None:
     configs = [(2, {}), (3, {}), (4, {}), (4, {"teams": True})]
     steps, sizes, histories = 0, [], []
@@ -93,4 +112,5 @@ def random_speed(games: int) -> None:
 
 if __name__ == "__main__":
     greedy_vs_random(int(sys.argv[1]) if len(sys.argv) > 1 else 400)
+    greedy_among_randoms(100)
     random_speed(200)
