@@ -40,6 +40,7 @@ def view(state: State, viewer) -> dict:
         out["your_squares"] = [SQUARE_IDS[q] for q in playable_squares(state.n, viewer)]
     if viewer == EVERYONE:
         out["racks"] = [[tile_face(t) for t in r] for r in state.racks]
+        out["bag"] = [tile_face(t) for t in sorted(state.bag)]
     return out
 
 

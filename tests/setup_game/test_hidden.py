@@ -36,7 +36,9 @@ def test_spectators_see_no_rack_and_nobody_sees_the_bag():
 
 
 def test_everyone_sees_all_racks_once_allowed():
-    assert [len(r) for r in GAME.view(_state(), EVERYONE)["racks"]] == [2, 2]
+    view = GAME.view(_state(), EVERYONE)
+    assert [len(r) for r in view["racks"]] == [2, 2]
+    assert len(view["bag"]) == view["bag_count"] == len(_state().bag)
 
 
 def test_setup_event_shows_each_seat_its_own_rack_only():
