@@ -60,8 +60,21 @@ def can_complete(kingdom, positions: dict, tree) -> bool:
     return kingdom._cached(key, lambda: _search(kingdom, positions, tree, figures, moving))
 
 
+def _single(kingdom, positions, figure, choice) -> Context:
+    _, h, moved, passed = choice
+    pos = {**positions, figure: h}
+    return Context(kingdom, pos, frozenset([figure]) if moved else frozenset(),
+                   frozenset([figure]) if passed else frozenset())
+
+
 def _search(kingdom, positions, tree, figures, moving) -> bool:
     choices = [_outcomes(kingdom, f, reachable(kingdom, f, positions[f]), f in moving) for f in figures]
+    # Parts of an "and" that name one figure only narrow that figure's outcomes on their own.
+    parts = tree[1] if tree[0] == "and" else (tree,)
+    for i, f in enumerate(figures):
+        own = [p for p in parts if figures_in(p) == {f}]
+        if own:
+            choices[i] = [c for c in choices[i] if all(holds(p, _single(kingdom, positions, f, c)) for p in own)]
     pos = dict(positions)
     for combo in product(*choices):
         if sum(c[0] for c in combo) > 2:
