@@ -39,7 +39,7 @@ def test_kingdom_tiles_mix_terrains_with_some_castles_and_rivers():
     terrains = [h["terrain"] for f in faces for h in f]
     assert {terrains.count(t) > 0 for t in TERRAINS} == {True}
     assert 4 <= terrains.count("castle") <= 8
-    assert 6 <= sum(1 for f in faces if any(h["river"] for h in f)) <= 12
+    assert 10 <= sum(1 for f in faces if any(h["river"] for h in f)) <= 16
 
 
 def test_start_tiles_meet_at_their_white_dots_with_one_river_through_all_three():

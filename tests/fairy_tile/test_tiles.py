@@ -10,7 +10,7 @@ from domain.fairy_tile.tiles import outline, placed_hexes, shape
 
 from .helpers import kingdom, make
 
-PLAIN = "ft-tile-1", "a"    # forest, forest, plain; no river
+PLAIN = "ft-tile-3", "a"    # plain, castle, forest; no river
 RIVER = "ft-tile-2", "b"    # plain, plain, forest; a river west-east through h0 and h1
 
 

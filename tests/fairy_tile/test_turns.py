@@ -128,7 +128,7 @@ def test_laying_a_tile_can_make_see_true_but_never_arrive_or_meet():
     # The Dragon on (0,0) cannot see the Knight on (3,0) across the gap (1,0)-(2,0).
     gap = kingdom({(0, 0): "p", (3, 0): "p", (0, 1): "p", (1, 1): "p", (2, 1): "p"})
     state = make(gap, (0, 1), (3, 0), (0, 0), hands=[SEE_KNIGHT, SEE_KNIGHT],
-                 pile=[("ft-tile-1", "a")])
+                 pile=[("ft-tile-3", "a")])
     fill = {"type": "lay_tile", "at": [2, 0], "rotation": 3}   # covers (2,0), (1,0), (2,-1)
     assert fill in GAME.legal_moves(state, 0)
     _, events = step(state, fill)
@@ -136,7 +136,7 @@ def test_laying_a_tile_can_make_see_true_but_never_arrive_or_meet():
 
     castle = kingdom({(0, 0): "c", (1, 0): "p", (2, 0): "p", (3, 0): "p"})
     state = make(castle, (0, 0), (0, 0), (3, 0), hands=[ARRIVE_CASTLE, SEE_KNIGHT],
-                 pile=[("ft-tile-1", "a")])
+                 pile=[("ft-tile-3", "a")])
     lay = next(m for m in GAME.legal_moves(state, 0) if m["type"] == "lay_tile")
     _, events = step(state, lay)
     assert "card_told" not in types(events)
@@ -168,7 +168,7 @@ def test_a_player_whose_last_card_can_never_be_completed_is_out():
 def test_a_player_is_not_out_while_tiles_remain_or_cards_are_left():
     big_river = card("dragon arrive big river")
     state = make(K, (0, 0), (3, 0), (4, 0), hands=[big_river, SEE_KNIGHT],
-                 books=[(), ("ft-card-30",)], pile=[("ft-tile-1", "a")])
+                 books=[(), ("ft-card-30",)], pile=[("ft-tile-3", "a")])
     _, events = step(state, princess_to(0, 1))
     assert "player_out" not in types(events)
     state = make(K, (0, 0), (3, 0), (4, 0), hands=[big_river, SEE_KNIGHT],
@@ -208,7 +208,7 @@ BAD = [None, [], "move", 7, {}, {"type": 3}, {"type": "fly"},
 
 @pytest.mark.parametrize("move", BAD)
 def test_decide_refuses_anything_malformed_or_illegal_with_a_code(move):
-    state = make(K, (0, 0), (3, 0), (0, 0), hands=[SEE_KNIGHT, SEE_KNIGHT], pile=[("ft-tile-1", "a")])
+    state = make(K, (0, 0), (3, 0), (0, 0), hands=[SEE_KNIGHT, SEE_KNIGHT], pile=[("ft-tile-3", "a")])
     with pytest.raises(MoveRejected) as e:
         GAME.decide(state, 0, move, R)
     assert e.value.code in {"invalid_move", "unknown_move_type", "illegal_move", "illegal_figure_move",
