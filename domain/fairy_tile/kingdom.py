@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .hexgrid import DIRS, neighbor, neighbors, opposite, ray, sight
-from .tiles import outline, placed_hexes, shape
+from .tiles import layout, placed_hexes, shape
 
 
 @dataclass(frozen=True)
@@ -117,21 +117,21 @@ class Kingdom:
     def placement_tier(self, tile_id: str, side: str, at, rotation: int):
         """0, 1 or 2 (see `placements`) for a tile laid there, None when it overlaps or floats."""
         cells = self.cells
-        placed = placed_hexes(tile_id, side, at, rotation)
-        if any(h in cells for h, _, _, _ in placed):
-            return None
+        q, r = at
+        offsets, edges = layout(tile_id, side, rotation)
+        for dq, dr in offsets:
+            if (q + dq, r + dr) in cells:
+                return None
         touch, rivers_ok = [], True
-        for i, d in outline(rotation):
-            h, _, rivers, _ = placed[i]
-            n = neighbor(h, d)
-            touching = n in cells
-            touch.append(touching)
-            if touching and ((d in rivers) != (opposite(d) in cells[n][1])):
+        for (dq, dr), river, back in edges:
+            cell = cells.get((q + dq, r + dr))
+            touch.append(cell is not None)
+            if cell is not None and river != (back in cell[1]):
                 rivers_ok = False
         count = sum(touch)
         if count == 0:
             return None
-        runs = sum(1 for i in range(len(touch)) if touch[i] and not touch[i - 1])
+        runs = sum(1 for i in range(12) if touch[i] and not touch[i - 1])
         if rivers_ok and count >= 2 and runs <= 1:
             return 0
         return 1 if rivers_ok else 2

@@ -8,6 +8,7 @@ names every way a tile can lie.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from .hexgrid import DIRS, add, neighbor, rotate
@@ -66,3 +67,16 @@ def placed_hexes(tile_id: str, side: str, at, rotation: int) -> list:
 
 
 assert len(DIRS) == 6 and len(_OUTLINE0) == 12
+
+
+@lru_cache(maxsize=None)
+def layout(tile_id: str, side: str, rotation: int) -> tuple:
+    """Precomputed geometry for fast placement checks: (hex offsets from `at`, and per outline
+    edge in order: (offset of the outside neighbour, river on the tile's side, direction back))."""
+    cells = placed_hexes(tile_id, side, (0, 0), rotation)
+    offsets = tuple(h for h, _, _, _ in cells)
+    edges = []
+    for i, d in outline(rotation):
+        h, _, rivers, _ = cells[i]
+        edges.append((neighbor(h, d), d in rivers, (d + 3) % 6))
+    return offsets, tuple(edges)
