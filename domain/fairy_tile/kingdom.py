@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .hexgrid import DIRS, neighbor, neighbors, opposite, ray, sight
+from .hexgrid import neighbor, neighbors, opposite, ray, sight
 from .tiles import layout, placed_hexes, shape
 
 
@@ -136,5 +136,3 @@ class Kingdom:
             return 0
         return 1 if rivers_ok else 2
 
-
-assert len(DIRS) == 6

@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .hexgrid import DIRS, add, neighbor, rotate
+from .hexgrid import add, neighbor, rotate
 
 TERRAINS = ("plain", "forest", "mountain", "castle")
 FIGURES = ("princess", "knight", "dragon")
@@ -65,8 +65,6 @@ def placed_hexes(tile_id: str, side: str, at, rotation: int) -> list:
         out.append((add(tuple(at), offset), cell["terrain"], rivers, cell.get("emblem")))
     return out
 
-
-assert len(DIRS) == 6 and len(_OUTLINE0) == 12
 
 
 @lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ from domain.contract import EVERYONE, is_seat
 from .data import card_public
 from .hexgrid import DIR_NAMES
 from .moves import actors
-from .tiles import FIGURES, TILES, face
+from .tiles import FIGURES, face
 
 
 def _hex_cells(kingdom) -> list:
@@ -91,5 +91,3 @@ def result(state):
             "reason": state.reason, "out": [i for i, s in enumerate(state.seats) if s.out],
             "turns": state.turn}
 
-
-assert TILES

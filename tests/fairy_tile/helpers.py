@@ -1,13 +1,10 @@
 """Small builders for Fairy Tile test states."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.fairy_tile.data import CARDS
 from domain.fairy_tile.kingdom import Kingdom
 from domain.fairy_tile.rules import evolve, setup
 from domain.fairy_tile.state import Seat, State
-from domain.fairy_tile.tiles import FIGURES
 from domain.play import fold
 
 SHORT = {"p": "plain", "f": "forest", "m": "mountain", "c": "castle"}
@@ -55,9 +52,3 @@ def apply(state, events):
         state = evolve(state, e)
     return state
 
-
-def moved(state, **kw):
-    return replace(state, **kw)
-
-
-assert FIGURES

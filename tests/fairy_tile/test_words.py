@@ -105,8 +105,7 @@ def test_big_river_is_five_hexes_along_the_river():
     four = {(q, 0): ("p", [3, 0]) for q in range(4)}
     assert not kingdom(four).big_river()
     # five river hexes side by side, but two rivers that do not meet on their shared edge
-    broken = {**four, (0, 1): ("p", [1, 4])}
-    broken[(0, 1)] = ("p", [1, 2])
+    broken = {**four, (0, 1): ("p", [1, 2])}  # touches (0,0) and (1,0), its river runs elsewhere
     assert not kingdom(broken).big_river()
     k = kingdom(course)
     assert check("knight see big river", ctx(k, (0, 0), (4, 0), (0, 0)))
