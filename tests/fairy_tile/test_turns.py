@@ -223,3 +223,22 @@ def test_only_the_seat_to_play_may_act():
             GAME.decide(state, actor, {"type": "turn_page"}, R)
         assert e.value.code == "not_your_turn"
     assert GAME.legal_moves(state, 1) == [] and GAME.legal_moves(state, SYSTEM) == []
+
+
+def test_decide_survives_random_garbage():
+    rng = random.Random(7)
+    values = [None, True, 0, -1, 2 ** 70, 1.5, "", "e", "princess", "knight", "dragon", [], [0], [0, 1],
+              [1, 0, 0], ["a", "b"], {}, {"q": 0}, [None, None], [0.0, 1.0]]
+    keys = ["type", "figure", "to", "via", "direction", "at", "rotation", "x"]
+    types_ = ["move", "lay_tile", "turn_page", "finish", "MOVE", 5]
+    state = make(K, (0, 0), (3, 0), (0, 0), hands=[NEUTRAL, NEUTRAL], pile=[("ft-tile-3", "a")], magic={0})
+    for _ in range(3000):
+        move = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, 5))}
+        if rng.random() < 0.8:
+            move["type"] = rng.choice(types_)
+        try:
+            events = GAME.decide(state, 0, move, R)
+        except MoveRejected as e:
+            assert e.code and e.message
+        else:
+            assert move in GAME.legal_moves(state, 0) and events
