@@ -20,20 +20,31 @@ from domain.fairy_tile import GAME  # noqa: E402
 from domain.play import fold  # noqa: E402
 
 
+ENGINE = {"steps": 0, "seconds": 0.0, "events": []}
+
+
 def play(seed: int, levels: dict, n: int, round_limit: int):
+    """One bot game; also times the engine's own work (legal_moves + decide + evolve)."""
     rng = random.Random(seed)
     events = GAME.setup({"round_limit": round_limit}, n, rng)
     state = fold(GAME, events)
     while GAME.actors(state):
         seat = GAME.actors(state)[0]
         move = GAME.bots[levels[seat]](state, seat, rng)
-        for event in GAME.decide(state, seat, move, rng):
+        start = time.perf_counter()
+        GAME.legal_moves(state, seat)
+        new = GAME.decide(state, seat, move, rng)
+        for event in new:
             state = GAME.evolve(state, event)
+        ENGINE["seconds"] += time.perf_counter() - start
+        ENGINE["steps"] += 1
+        events += new
+    ENGINE["events"].append(events)
     return GAME.result(state)
 
 
 def strength(games: int, round_limit: int) -> None:
-    wins, reasons, turns, told = 0, Counter(), [], [0, 0]
+    wins, overall, reasons, turns, told = 0, 0, Counter(), [], [0, 0]
     start = time.time()
     for g in range(games):
         smart = g % 2
@@ -43,13 +54,22 @@ def strength(games: int, round_limit: int) -> None:
         turns.append(result["turns"])
         if result["reason"] == "book_finished" and result["winners"] == [smart]:
             wins += 1
+        overall += smart in result["winners"]
         told[0] += result["scores"][smart]
         told[1] += result["scores"][1 - smart]
     print(f"storyteller vs random, 2 seats, {games} games (seats alternating, round limit {round_limit}):")
     print(f"  storyteller finished its book first in {wins}/{games} = {wins / games:.1%}")
+    print(f"  storyteller among the winners (round-limit endings included): {overall}/{games} = {overall / games:.1%}")
     print(f"  endings: {dict(reasons)}; mean turns {sum(turns) / games:.1f}")
     print(f"  mean cards told: storyteller {told[0] / games:.1f}, random {told[1] / games:.1f}")
     print(f"  ({time.time() - start:.1f}s)")
+    print(f"engine in those games: {ENGINE['steps']} steps, {ENGINE['steps'] / ENGINE['seconds']:,.0f} "
+          f"(legal_moves + decide + evolve) steps/s, bot thinking excluded")
+    start, count = time.perf_counter(), 0
+    for events in ENGINE["events"]:
+        fold(GAME, events)
+        count += len(events)
+    print(f"replay: {count / (time.perf_counter() - start):,.0f} events/s (evolve only)")
 
 
 def speed(games: int) -> None:

@@ -36,17 +36,22 @@ from .moves import actors, legal_moves
 from .rules import evolve, setup
 from .views import redact, result, secrets, view
 
+MAX_ROUNDS = 200
+# A turn makes at most 4 events of its own (magic_used, an adventure, card_told, turn_ended) plus
+# one player_out per seat: the bound every game stays within.
+MAX_EVENTS = 1 + MAX_ROUNDS * 4 * (4 + 4)
+
 OPTIONS = (
     Option("round_limit", "integer", 100,
            "Rounds after which the game stops (a server safeguard so games always end): the players "
-           "still in with the most told cards share the win.", minimum=10, maximum=500),
+           "still in with the most told cards share the win.", minimum=10, maximum=MAX_ROUNDS),
 )
 
 
 def check_options(options: dict, n_seats: int) -> None:
     limit = options.get("round_limit")
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 10 <= limit <= 500:
-        raise InvalidOptions("round_limit must be an integer from 10 to 500.")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 10 <= limit <= MAX_ROUNDS:
+        raise InvalidOptions(f"round_limit must be an integer from 10 to {MAX_ROUNDS}.")
     if not 2 <= n_seats <= 4:
         raise InvalidOptions("Fairy Tile is for 2 to 4 players.")
 
@@ -70,7 +75,7 @@ GAME = GameDef(
     options=OPTIONS,
     check_options=check_options,
     test_configs=((2, {}), (3, {}), (4, {})),
-    max_events=3000,
+    max_events=MAX_EVENTS,
     notes="Tiles and 36 story cards are the server's own data (the printed ones are not public); "
           "the attested cards of the published deck are among them.",
     move_types={

@@ -9,7 +9,7 @@ from .conditions import Context, holds
 from .data import CONDITIONS
 from .feasibility import can_complete
 from .hexgrid import DIR_NAMES
-from .moves import figure_moves
+from .movement import MOVERS
 from .rules import evolve
 from .tiles import FIGURES
 
@@ -53,20 +53,26 @@ def _figure_move(state, move):
         _keys(move, {"figure", "direction"})
         if move["direction"] not in DIR_NAMES:
             raise MoveRejected("invalid_move", "\"direction\" must be one of e, se, sw, w, nw, ne.")
-        wanted = {"direction": move["direction"]}
+        key = DIR_NAMES.index(move["direction"])
     else:
         _keys(move, {"figure", "to", "via"}, *([{"figure", "to"}] if figure == "princess" else []))
-        wanted = {"to": list(_hex(move["to"], "to"))}
-        if "via" in move:
-            wanted["via"] = list(_hex(move["via"], "via"))
+        key = (_hex(move["to"], "to"), _hex(move["via"], "via") if "via" in move else None)
     _check_phase(state)
-    for listed, to, path, passed in figure_moves(state, figure):
-        if all(listed.get(k) == v for k, v in wanted.items()) and set(listed) == set(move):
-            event = {"type": "figure_moved", "seat": state.current, "figure": figure,
-                     "from": list(state.position(figure)), "to": list(to),
-                     "path": [list(h) for h in path], "passed_castle": passed}
-            return _adventure(state, event)
-    raise MoveRejected("illegal_figure_move", _why_not(figure))
+    found = move_table(state.kingdom, figure, state.position(figure)).get(key)
+    if found is None:
+        raise MoveRejected("illegal_figure_move", _why_not(figure))
+    to, path, passed = found
+    event = {"type": "figure_moved", "seat": state.current, "figure": figure,
+             "from": list(state.position(figure)), "to": list(to),
+             "path": [list(h) for h in path], "passed_castle": passed}
+    return _adventure(state, event)
+
+
+def move_table(kingdom, figure, at) -> dict:
+    """{key: (to, path, passed_castle)} of a figure's moves, cached on the kingdom."""
+    def build():
+        return {key: (to, path, passed) for key, to, path, passed in MOVERS[figure](kingdom, at)}
+    return kingdom._cached(("table", figure, at), build)
 
 
 def _why_not(figure):

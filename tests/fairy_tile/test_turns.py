@@ -242,3 +242,24 @@ def test_decide_survives_random_garbage():
             assert e.code and e.message
         else:
             assert move in GAME.legal_moves(state, 0) and events
+
+
+def test_options_are_checked():
+    from domain.contract import InvalidOptions
+    GAME.check_options({"round_limit": 100}, 3)
+    for bad, n in [({"round_limit": 5}, 2), ({"round_limit": 201}, 2), ({"round_limit": "9"}, 2),
+                   ({"round_limit": True}, 2), ({"round_limit": 100}, 5), ({"round_limit": 100}, 1)]:
+        with pytest.raises(InvalidOptions):
+            GAME.check_options(bad, n)
+
+
+def test_games_end_within_max_events_even_at_the_longest_round_limit():
+    state, events = started(4, seed=3, round_limit=200)
+    rng = random.Random(3)
+    count = len(events)
+    while GAME.actors(state):
+        seat = GAME.actors(state)[0]
+        new = GAME.decide(state, seat, {"type": "turn_page"}, rng)  # nobody ever tells a card
+        state = apply(state, new)
+        count += len(new)
+    assert GAME.result(state)["reason"] == "round_limit" and count < GAME.max_events
