@@ -23,8 +23,13 @@ Decisions where the rules are silent:
 - A player is out as soon as their last card is in hand, the pile is empty and no reachable
   positions of the figures and no final turn (up to two adventures) can complete it; it is
   checked at the end of every turn. Out players are skipped.
-- So that every game ends, the server adds a round limit (option `round_limit`, default 100
-  rounds): when it is reached the players still in with the most told cards share the win.
+- A player left alone (the others out) plays on until they finish their book or are out too.
+- So that every game ends, the server adds a round limit (option `round_limit`, default 100,
+  at most 200 rounds): when it is reached the players still in with the most told cards share
+  the win. Real games end long before (storyteller against random: about 50 turns each).
+- Bots: `random` (uniform over kinds of move, then moves) and `storyteller` (bots.py), which
+  completes its card in one or two adventures when it can, else walks the figures towards the
+  nearest way to complete it (feasibility.plan), builds the land, or turns the page.
 """
 from __future__ import annotations
 
