@@ -12,6 +12,8 @@ names, and tiles when the card looks at the land: sight, big regions, rivers):
 5. else, if the card cannot be completed in this kingdom, lay a tile (one that makes it
    possible, if any);
 6. else turn the page (a new card, and the magic token for next time).
+Plans that span turns (2 without a token, 4, 5) give way to turning the page one time in four,
+so that two storytellers never tug the same figure to and fro for ever.
 """
 from __future__ import annotations
 
@@ -98,7 +100,9 @@ def storyteller_policy(state, seat, rng):
                 plans.append(move)
                 if len(plans) >= 3:
                     break
-        if plans:
+        # A plan that spans turns can be undone by the others (two storytellers would tug a
+        # figure to and fro for ever): now and then turn the page instead.
+        if plans and (second_now or rng.random() >= PATIENCE_LOSS):
             return rng.choice(plans)
     if state.phase == "second":
         return {"type": "finish"}
@@ -126,6 +130,7 @@ def _invest(state, rng):
 
 
 WALK = 4
+PATIENCE_LOSS = 0.25
 
 
 def _walk_or_build(state, seat, tree, sim, first, rng):
@@ -146,7 +151,7 @@ def _walk_or_build(state, seat, tree, sim, first, rng):
     # Cards that need the land (big regions, rivers) are worked on while tiles remain: once the
     # pile is empty the land may never allow them again.
     urgent = len(state.seats[seat].book) <= 2 or (state.pile and _needs_land(tree))
-    if total == 0 or (total > WALK and not urgent):
+    if total == 0 or (total > WALK and not urgent) or (not urgent and rng.random() < PATIENCE_LOSS):
         return None
     figure = min((f for f in targets if targets[f] != positions[f]),
                  key=lambda f: distances(state.kingdom, f, positions[f])[0][targets[f]])
