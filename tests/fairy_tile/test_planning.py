@@ -83,3 +83,18 @@ def test_storyteller_beats_random_in_most_two_seat_games():
                 state = GAME.evolve(state, e)
         wins += GAME.result(state)["winners"] == [smart]
     assert wins >= 4
+
+
+def test_two_storytellers_do_not_tug_a_figure_to_and_fro_for_ever():
+    finished = 0
+    for g in range(3):
+        rng = random.Random(g)
+        state = None
+        for e in GAME.setup({"round_limit": 100}, 2, rng):
+            state = GAME.evolve(state, e)
+        while GAME.actors(state):
+            seat = GAME.actors(state)[0]
+            for e in GAME.decide(state, seat, storyteller_policy(state, seat, rng), rng):
+                state = GAME.evolve(state, e)
+        finished += GAME.result(state)["reason"] == "book_finished"
+    assert finished >= 2
