@@ -290,7 +290,10 @@ class GameService:
         game = self.load(game_id)
         self._check_version(game, actor, expected_version)
         self._decide(game, actor, move)
-        return {"valid": True, "version": game.version}
+        answer = {"valid": True, "version": game.version}
+        if game.definition.preview is not None:
+            answer["preview"] = game.definition.preview(game.state, actor, move)
+        return answer
 
     @staticmethod
     def _replayed(prior, fingerprint, key) -> dict:
@@ -374,6 +377,11 @@ class GameService:
             "view": definition.view(game.state, viewer),
             "result": definition.result(game.state) if game.finished else None,
         }
+
+    def moves_summary(self, game: Game, seat: Optional[int]) -> Optional[dict]:
+        if game.definition.summary is None or seat is None or game.finished:
+            return None
+        return game.definition.summary(game.state, seat)
 
     def legal_moves(self, game: Game, seat: Optional[int]) -> list:
         if seat is None or game.finished:

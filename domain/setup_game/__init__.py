@@ -42,11 +42,13 @@ from domain.contract import GameDef, Option
 
 from .bots import BOTS
 from .evolve import evolve
-from .moves import legal_moves
-from .rules import check_options, decide, setup
+from .moves import legal_moves, summary
+from .rules import check_options, decide, preview, setup
 from .views import actors, redact, result, secrets, view
 
 GAME = GameDef(
+    preview=preview,
+    summary=summary,
     name="setup",
     title="SetUp",
     min_seats=2,
