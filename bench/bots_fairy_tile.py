@@ -1,6 +1,6 @@
 """Measures Fairy Tile's bots and engine speed.
 
-    /work/venv/bin/python bench/bots_fairy_tile.py [games] [round_limit]
+    python bench/bots_fairy_tile.py [games] [round_limit]
 
 1. Bot strength: `storyteller` against `random` over many 2-seat games, seats alternating; how
    often the storyteller finishes its book first (wins by book_finished), and how games end.

@@ -1,6 +1,6 @@
 """SetUp bot strength and engine speed.
 
-    /work/venv/bin/python bench/bots_setup.py [games]
+    python bench/bots_setup.py [games]
 
 1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
    them and on seat 1 in the other half (seat 0 moves first), seeded, so the run repeats.

@@ -1,6 +1,6 @@
 """Bot strength and speed for Small World of Warcraft.
 
-    /work/venv/bin/python bench/bots_smallworld.py [games]
+    python bench/bots_smallworld.py [games]
 
 Plays `games` 2-seat games greedy against random (seats alternate), prints the greedy bot's
 win rate and both bots' average coins; the same with one greedy seat among 3-5; then times random play (legal_moves + decide +
