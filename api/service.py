@@ -253,13 +253,26 @@ class GameService:
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
              idempotency_key: Optional[str] = None) -> dict:
-        """Decides and appends one move. Returns {"version", "events"} as the actor sees them."""
+        """Decides and appends one move. Returns {"version", "events"} as the actor sees them.
+
+        With an idempotency key, a request whose twin already succeeded answers what the twin
+        did, also when the twin lands while this one is being judged (a refusal caused by the
+        twin's own events is not the answer)."""
         fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
         if idempotency_key:
             self._game_meta(game_id)
             prior = self.store.recall(game_id, idempotency_key)
             if prior is not None:
                 return self._replayed(prior, fingerprint, idempotency_key)
+        try:
+            return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint)
+        except (VersionConflict, IllegalMove):
+            prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
+            if prior is None:
+                raise
+            return self._replayed(prior, fingerprint, idempotency_key)
+
+    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint) -> dict:
         for _ in range(20):
             game = self.load(game_id)
             self._check_version(game, actor, expected_version)

@@ -75,3 +75,29 @@ def test_moves_after_the_end_are_refused_and_stale_versions_conflict():
     assert over.value.code == "game_over"
     with pytest.raises(VersionConflict):
         service.move(gid, 0, {"type": "bid", "chips": 0}, game.version - 1)
+
+
+def test_a_retry_racing_its_twin_answers_what_the_twin_did():
+    """The twin lands between the retry's idempotency check and its judgement: the retry must
+    answer the twin's answer, not a version conflict caused by the twin itself."""
+    store = InMemoryEventStore()
+    service = GameService(store)
+    created = service.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
+    gid, version = created["id"], created["version"]
+    move_ = {"type": "bid", "chips": 1}
+    recall = store.recall
+    calls = []
+
+    def recall_then_twin_lands(game_id, key):
+        calls.append(key)
+        if len(calls) == 1:  # the retry's first look: nothing yet; then its twin lands
+            answer = recall(game_id, key)
+            twin_answers.append(GameService(store).move(gid, 0, move_, version, "key"))
+            return answer
+        return recall(game_id, key)
+
+    twin_answers = []
+    store.recall = recall_then_twin_lands
+    answer = service.move(gid, 0, move_, version, "key")
+    assert answer == twin_answers[0]
+    assert store.version(gid) == version + 1
