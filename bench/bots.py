@@ -22,7 +22,7 @@ import redis
 import requests
 from rq import Queue
 
-from bench.common import ROOT, configs, percentile, private_redis, running_server, table
+from bench.common import ROOT, configs, hosted_games, percentile, private_redis, running_server, table
 from events.scripts import APPEND
 
 # A person's think time between seeing the bot's move and sending theirs. It matters: after a job
@@ -113,8 +113,6 @@ def play(base: str, url: str, game: str, seats: int, options: dict, level: str, 
 
 
 def run(quick: bool = False) -> dict:
-    from domain import registry
-
     seconds = 2.5 if quick else 10
     per_row = 12 if quick else 50
     results, rows, pooled = {}, [], []
@@ -122,7 +120,7 @@ def run(quick: bool = False) -> dict:
         floor = Floor(url)
         try:
             with running_server(url) as base:
-                for d in registry.all_games():
+                for d in hosted_games():
                     n, options = configs(d)[0]
                     for level in d.bots:
                         near = floor.samples(per_row)  # the floor, measured beside each row

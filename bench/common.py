@@ -197,3 +197,10 @@ def ratio(value: float, floor: float) -> str:
     if not floor or floor != floor or value != value:
         return "-"
     return f"{value / floor:.2f}"
+
+
+def hosted_games() -> list:
+    """The games the server hosts (every game in domain.registry), without the bench's own."""
+    from domain import registry
+
+    return [g for g in registry.all_games() if not g.name.startswith("bench-")]

@@ -19,7 +19,7 @@ import json
 import random
 import time
 
-from bench.common import configs, random_history, table
+from bench.common import configs, hosted_games, random_history, table
 
 SPLENDOR_TARGET = 10_000  # actions/s, 2 seats (issue 8)
 
@@ -193,11 +193,9 @@ def marshmallow_on_replay_path(definition, n_seats: int, options: dict) -> tuple
 
 
 def run(quick: bool = False) -> dict:
-    from domain import registry
-
     seconds = 0.6 if quick else 3.0
     rows, results = [], {}
-    for d in registry.all_games():
+    for d in hosted_games():
         for n, options in configs(d):
             actions, games, took, _ = playouts(d, n, options, seconds)
             _, _, _, phases = playouts(d, n, options, seconds / 3, timed=True)
@@ -215,7 +213,7 @@ def run(quick: bool = False) -> dict:
                        "floor", "ratio")))
     print()
     rows = []
-    for d in registry.all_games():
+    for d in hosted_games():
         n, options = configs(d)[0]
         count, decode_us, evolve_us, replay_us, mm_us = per_event(d, n, options, seconds / 2)
         calls, replayed = marshmallow_on_replay_path(d, n, options)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import redis
 
-from bench.common import grow_game, percentile, private_redis, running_server, table
+from bench.common import grow_game, hosted_games, percentile, private_redis, running_server, table
 
 LENGTHS = (100, 1000, 10000)
 
@@ -61,10 +61,9 @@ class Client:
 
 def build_games(service, quick: bool) -> list[dict]:
     from bench.common import configs
-    from domain import registry
 
     built = []
-    for d in registry.all_games():
+    for d in hosted_games():
         n, options = configs(d)[0]
         if "rounds" in options:  # the longest games a hosted game plays
             declared = {o.name: o for o in d.options}
@@ -88,7 +87,7 @@ def run(quick: bool = False) -> dict:
     from events.redis_store import RedisEventStore
 
     registry.register(long_game.GAME)
-    budget = 1.0 if quick else 4.0
+    budget = 0.5 if quick else 4.0
     at_most = 30 if quick else 200
     results = {}
     with private_redis() as url:

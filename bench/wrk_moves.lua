@@ -30,32 +30,18 @@ end
 local mode, game_type, seats, run_id
 local phase, game_id, tokens, seat, misses
 local version, chosen, sent_at, sent_kind
-local post_lat, get_lat, counts, keyn
--- wrk copies only strings, numbers and booleans between threads: the samples are kept in
--- strings (flushed from a buffer every FLUSH samples; at most FLUSH-1 last samples are dropped)
--- and the counts in numbers.
-local FLUSH = 32
+local counts, keyn
+-- wrk copies only strings, numbers and booleans between threads: each thread keeps its samples
+-- in one string (a few thousand per thread at most) and its counts in numbers.
 post_str, get_str = "", ""
 n_moves, n_games, n_conflicts, n_errors, n_empty, n_gets = 0, 0, 0, 0, 0, 0
 
-local function sample(buf, took)
-  buf[#buf + 1] = math.floor(took)
-  if #buf >= FLUSH then
-    local s = table.concat(buf, " ")
-    for i = #buf, 1, -1 do buf[i] = nil end
-    return s
-  end
-  return nil
-end
-
 local function keep_post(took)
-  local s = sample(post_lat, took)
-  if s then post_str = post_str .. " " .. s end
+  post_str = post_str .. " " .. math.floor(took)
 end
 
 local function keep_get(took)
-  local s = sample(get_lat, took)
-  if s then get_str = get_str .. " " .. s end
+  get_str = get_str .. " " .. math.floor(took)
 end
 
 function init(args)
@@ -64,7 +50,6 @@ function init(args)
   seats = tonumber(os.getenv("BENCH_SEATS") or "2")
   run_id = os.getenv("BENCH_RUN") or "r"
   math.randomseed(tid * 7919)
-  post_lat, get_lat = {}, {}
   counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0}
   keyn = 0
   version = 1
