@@ -9,6 +9,10 @@ runs it with app.py's own gunicorn command line).
          of Splendor's first legal moves, with the stream's version (one XLEN): the floor of a
          client's read-then-move loop.
     GET  /health
+
+`?extra=N` on the POST adds N read round trips before the append, the reads the API's move path
+makes (HGETALL of the seat credentials, HMGET of the idempotency record, XRANGE of the tail):
+the price of a round trip (bench/experiments.py).
 """
 from __future__ import annotations
 
@@ -48,6 +52,14 @@ def create_app() -> Flask:
         body = request.get_json(force=True)
         key = request.headers.get("Idempotency-Key")
         event = body["move"]
+        extra = int(request.args.get("extra", 0))
+        for i in range(extra):
+            if i % 3 == 0:
+                client.hgetall(f"floor:{{{stream}}}:credentials")
+            elif i % 3 == 1:
+                client.hmget(f"floor:{{{stream}}}:idem:{key or '-'}", "fingerprint", "response")
+            else:
+                client.xrange(events_key(stream), min=f"0-{body['expected_version'] + 1}", max="+")
         response = {"version": body["expected_version"] + 1, "events": [event]}
         args = [body["expected_version"], 1 if key else 0, key or "", json.dumps(response),
                 24 * 3600, 1, event.get("type", "move"), json.dumps(event, separators=(",", ":")), "0",

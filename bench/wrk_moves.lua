@@ -93,6 +93,7 @@ function request()
   if mode ~= "game" then
     local path = "/floor/" .. game_id .. "/moves"
     if phase == "moves" then return wrk.format("GET", path) end
+    path = path .. (os.getenv("BENCH_FLOOR_QUERY") or "")
     keyn = keyn + 1
     return wrk.format("POST", path, { ["Content-Type"] = "application/json",
       ["Idempotency-Key"] = tid .. "-" .. keyn },
