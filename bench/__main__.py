@@ -16,6 +16,8 @@ import json
 import os
 import platform
 import shutil
+import signal
+import sys
 import time
 
 PARTS = ("engines", "read", "bots", "http", "memory")
@@ -35,7 +37,9 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown part(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}")
 
-    from bench import common  # noqa: F401 - puts the repository on sys.path
+    # SIGTERM unwinds like Ctrl-C: the servers and Redis this suite started are stopped
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+    import bench.common  # noqa: F401 - puts the repository on sys.path
     from domain import registry
 
     print(f"# bench: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, Python {platform.python_version()}, "

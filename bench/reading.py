@@ -62,8 +62,10 @@ class Client:
 def build_games(service, quick: bool) -> list[dict]:
     from bench.common import configs
 
+    from bench import long_game
+
     built = []
-    for d in hosted_games():
+    for d in hosted_games() + [long_game.GAME]:
         n, options = configs(d)[0]
         if "rounds" in options:  # the longest games a hosted game plays
             declared = {o.name: o for o in d.options}
