@@ -301,7 +301,10 @@ def categorize(path: str) -> str:
             procs[f"{kind}: busy"] += n
             leaf, joined = code[-1], ";".join(code)
             if kind != "web worker":
-                cats[f"{kind}: " + ("GameService.load" if "GameService.load" in joined else leaf.split(" (")[0])] += n
+                if "_read_from_socket" in leaf or "readline" in leaf:  # a blocking recv: waiting on Redis
+                    cats[f"{kind}: waiting for a Redis reply (blocking recv; py-spy counts it busy)"] += n
+                else:
+                    cats[f"{kind}: " + ("GameService.load" if "GameService.load" in joined else leaf.split(" (")[0])] += n
             elif "wsgi_app" in joined:
                 if "redis/" in joined:
                     cats["app: Redis round trips, " + ("send syscall" if "SocketMixin.send" in leaf or "send_chunk" in leaf
