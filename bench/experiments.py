@@ -1,7 +1,7 @@
 """Experiments behind the recommendations in bench/README.md: what a change to the platform
 would buy, measured without changing the platform.
 
-    python -m bench.experiments [serving] [hiredis] [snapshots]
+    python -m bench.experiments [serving] [hiredis] [snapshots] [fsync]
 
 serving:   the floor (bench/floor_app.py) under wrk at 16 connections, served as app.py serves
            the API (gevent x (2 x cores + 1), access log to stdout), then without the access log,
@@ -12,6 +12,7 @@ hiredis:   reading a 10,000-event stream (XRANGE + the store's decode) with redi
            and the same events stored as one field per entry instead of four.
 snapshots: state at version N of a 10,000-event game: the service's replay from the start, and a
            replay from a snapshot kept every 100 versions (what `at_version` could do).
+fsync:     appendfsync always against everysec, on the floor and on bot-only games at once.
 """
 from __future__ import annotations
 
@@ -183,6 +184,33 @@ def snapshots(n: int = 10000, every: int = 100) -> None:
           f"({size / stream * 100:.0f}%)")
 
 
+def fsync(seconds: float = 4, conns: int = 16, games: int = 8) -> None:
+    """appendfsync always (the server's promise) against everysec: the floor's POSTs, and bot-only
+    games at once (RQ's own writes are fsynced too)."""
+    from bench import bots
+    from bench.common import hosted_games, percentile, running_server
+    from bench.http_moves import _redis_pid, load
+
+    rows = []
+    for policy in ("always", "everysec", "always", "everysec"):
+        os.environ["BENCH_FSYNC"] = policy
+        try:
+            with private_redis() as url:
+                rpid = _redis_pid(url)
+                with running_wsgi("bench.floor_app:create_app()", {"REDIS_URL": url}) as (base, proc):
+                    res = load(base, "floor", conns, seconds, proc.pid, rpid)
+                with running_server(url) as base:
+                    hops, took, _ = bots.concurrent_bot_games(base, url, hosted_games()[0], games, 30)
+        finally:
+            os.environ.pop("BENCH_FSYNC", None)
+        rows.append((policy, f"{res['rate']:,.0f}", f"{res['p50'] * 1000:.1f}", f"{res['p99'] * 1000:.1f}",
+                     f"{percentile(hops, 0.5) * 1000:.0f}", f"{percentile(hops, 0.99) * 1000:.0f}",
+                     f"{len(hops) / took:.0f}"))
+    print(f"appendfsync: the floor at {conns} connections ({seconds:g} s) and {games} bot-only games at once")
+    print(table(rows, ("appendfsync", "floor POSTs/s", "p50 ms", "p99 ms", "bot hop median ms", "bot hop p99 ms",
+                       "bot moves/s")))
+
+
 def _times(fn, k):
     out = []
     for _ in range(k):
@@ -193,7 +221,7 @@ def _times(fn, k):
 
 
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["serving", "hiredis", "snapshots"]
+    parts = sys.argv[1:] or ["serving", "hiredis", "snapshots", "fsync"]
     for part in parts:
-        {"serving": serving, "hiredis": hiredis, "snapshots": snapshots}[part]()
+        {"serving": serving, "hiredis": hiredis, "snapshots": snapshots, "fsync": fsync}[part]()
         print()
