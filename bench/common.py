@@ -46,8 +46,8 @@ def running_server(redis_url: str, **env_extra):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
            "RATE_LIMIT": "1000000000", **env_extra}
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(os.environ["BENCH_SERVER_LOG"], "ab") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -71,3 +71,137 @@ def table(rows: list[tuple], header: tuple) -> str:
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths))  # noqa: E731
     return "\n".join([line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows])
+
+
+# ---- helpers shared by the suite (python -m bench) -------------------------------------------
+
+def percentile(values, q: float) -> float:
+    """The q-quantile (0..1) by nearest rank; nan for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(q * (len(ordered) - 1)))))
+    return ordered[k]
+
+
+def configs(definition) -> list[tuple[int, dict]]:
+    """The seat counts a game is benchmarked with: each distinct seat count of its test
+    configurations with default options (or its minimum seat count)."""
+    seen = []
+    for n, opts in definition.test_configs or ():
+        if not opts and n not in seen:
+            seen.append(n)
+    if not seen:
+        seen = [definition.min_seats]
+    return [(n, definition.default_options()) for n in seen]
+
+
+def random_step(definition, state, rng, version_rng=None):
+    """One random action: (actor, move, events) with legal moves listed and one picked."""
+    actor = definition.actors(state)[0]
+    move = rng.choice(definition.legal_moves(state, actor))
+    return actor, move, definition.decide(state, actor, move, version_rng or rng)
+
+
+def random_history(definition, n_seats: int, options: dict, seed: int, limit: int = 10 ** 6):
+    """A random playout's events (as stored: JSON round trip) and its final state."""
+    import json
+    import random
+
+    from domain.play import fold
+
+    rng = random.Random(seed)
+    events = definition.setup(options, n_seats, random.Random(seed))
+    state = fold(definition, events)
+    while definition.actors(state) and len(events) < limit:
+        _, _, new = random_step(definition, state, rng)
+        events += new
+        state = fold(definition, new, state)
+    return json.loads(json.dumps(events)), state
+
+
+def grow_game(service, game_id: str, target: int, seed: int = 0, chunk: int = 500) -> int:
+    """Appends random legal moves to a stored game, decided by its own engine on its own state,
+    until it has `target` events or ends; returns the version reached. Fast: in-process decisions,
+    one atomic append per chunk of events."""
+    import random
+
+    from domain.play import rng_for
+    from events.store import NewEvent
+
+    game = service.load(game_id)
+    d, state, version = game.definition, game.state, game.version
+    rng = random.Random(seed)
+    batch: list = []
+    while version + len(batch) < target and d.actors(state):
+        at = version + len(batch)
+        actor, _, new = random_step(d, state, rng, rng_for(game.seed, at, str(actor_of(d, state))))
+        for e in new:
+            state = d.evolve(state, e)
+            batch.append(NewEvent(e["type"], e, actor))
+        if len(batch) >= chunk:
+            service.store.append(game_id, version, batch)
+            version += len(batch)
+            batch = []
+    if batch:
+        service.store.append(game_id, version, batch)
+        version += len(batch)
+    service.forget(game_id)
+    return version
+
+
+def actor_of(definition, state):
+    return definition.actors(state)[0]
+
+
+def server_command(app_spec: str, env: dict) -> list[str]:
+    """The web command `python app.py` runs (same worker class, counts, flags), for another app."""
+    sys.path.insert(0, str(ROOT))
+    import app as app_module
+
+    cmd = list(app_module._children(env)["web"])
+    cmd[-1] = app_spec
+    return cmd
+
+
+@contextmanager
+def running_wsgi(app_spec: str, env_extra: dict | None = None, health: str = "/health"):
+    """Serves app_spec the way `python app.py` serves the API (gunicorn, same flags)."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", **(env_extra or {})}
+    proc = subprocess.Popen(server_command(app_spec, env), cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(f"{base}{health}", timeout=2).status_code == 200:
+                break
+        except requests.RequestException:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError(f"{app_spec} did not start")
+        time.sleep(0.2)
+    try:
+        yield base, proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def ratio(value: float, floor: float) -> str:
+    if not floor or floor != floor or value != value:
+        return "-"
+    return f"{value / floor:.2f}"
+
+
+def hosted_games() -> list:
+    """The games the server hosts (every game in domain.registry), without the bench's own."""
+    from domain import registry
+
+    return [g for g in registry.all_games() if not g.name.startswith("bench-")]

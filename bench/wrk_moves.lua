@@ -1,0 +1,187 @@
+-- wrk script: each wrk thread holds ONE connection (run with -t C -c C) and plays on it.
+--   BENCH_MODE=game       real games: POST /games, then loop GET /games/{id}/moves with the token of
+--                         the seat to act (legal moves read from the API), pick one at random,
+--                         POST it with its expected version and an Idempotency-Key; a new game
+--                         when one ends (the last move, scoring, is the RQ worker's).
+--   BENCH_MODE=floor      the floor: POST /floor/{stream}/moves only (the bare Lua append)
+--   BENCH_MODE=floorloop  the floor of the read-then-move loop: GET then POST on the floor app
+-- POST-move and GET latencies are timed here (CLOCK_MONOTONIC through LuaJIT's ffi) and written
+-- with the counts to BENCH_OUT by done().
+local ffi = require("ffi")
+ffi.cdef [[
+typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+int clock_gettime(int clk_id, bench_timespec *tp);
+]]
+local ts = ffi.new("bench_timespec")
+local function now_us()
+  ffi.C.clock_gettime(1, ts)
+  return tonumber(ts.tv_sec) * 1000000 + tonumber(ts.tv_nsec) / 1000
+end
+
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  counter = counter + 1
+  thread:set("tid", counter)
+  table.insert(threads, thread)
+end
+
+local mode, game_type, seats, run_id
+local phase, game_id, tokens, seat, misses
+local version, chosen, sent_at, sent_kind
+local counts, keyn
+-- wrk copies only strings, numbers and booleans between threads: each thread keeps its samples
+-- in one string (a few thousand per thread at most) and its counts in numbers.
+post_str, get_str = "", ""
+n_moves, n_games, n_conflicts, n_errors, n_empty, n_gets = 0, 0, 0, 0, 0, 0
+
+local function keep_post(took)
+  post_str = post_str .. " " .. math.floor(took)
+end
+
+local function keep_get(took)
+  get_str = get_str .. " " .. math.floor(took)
+end
+
+function init(args)
+  mode = os.getenv("BENCH_MODE") or "game"
+  game_type = os.getenv("BENCH_GAME") or "splendor"
+  seats = tonumber(os.getenv("BENCH_SEATS") or "2")
+  run_id = os.getenv("BENCH_RUN") or "r"
+  math.randomseed(tid * 7919)
+  counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0}
+  keyn = 0
+  version = 1
+  if mode == "game" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
+  if mode ~= "game" then game_id = run_id .. "-" .. tid; chosen = '{"type":"take_gems","colors":["white","blue","green"]}' end
+end
+
+-- the top-level objects of the JSON array that follows `"moves":`
+local function moves_of(body)
+  local start = string.find(body, '"moves":%s*%[')
+  local out = {}
+  if not start then return out end
+  local i = string.find(body, "%[", start) + 1
+  local n = #body
+  local depth, in_str, obj_start = 0, false, nil
+  while i <= n do
+    local c = string.byte(body, i)
+    if in_str then
+      if c == 92 then i = i + 1 elseif c == 34 then in_str = false end
+    elseif c == 34 then in_str = true
+    elseif c == 123 or c == 91 then
+      if depth == 0 then obj_start = i end
+      depth = depth + 1
+    elseif c == 125 or c == 93 then
+      if depth == 0 then break end
+      depth = depth - 1
+      if depth == 0 then table.insert(out, string.sub(body, obj_start, i)) end
+    end
+    i = i + 1
+  end
+  return out
+end
+
+local function auth()
+  return { ["Authorization"] = "Bearer " .. tokens[seat], ["Content-Type"] = "application/json" }
+end
+
+function request()
+  sent_at = now_us()
+  sent_kind = phase
+  if mode ~= "game" then
+    local path = "/floor/" .. game_id .. "/moves"
+    if phase == "moves" then return wrk.format("GET", path) end
+    path = path .. (os.getenv("BENCH_FLOOR_QUERY") or "")
+    keyn = keyn + 1
+    return wrk.format("POST", path, { ["Content-Type"] = "application/json",
+      ["Idempotency-Key"] = tid .. "-" .. keyn },
+      '{"expected_version":' .. version .. ',"move":' .. chosen .. '}')
+  end
+  if phase == "create" then
+    local s = {}
+    for i = 1, seats do s[i] = '{"name":"p' .. i .. '"}' end
+    return wrk.format("POST", "/games", { ["Content-Type"] = "application/json" },
+      '{"type":"' .. game_type .. '","seats":[' .. table.concat(s, ",") .. ']}')
+  elseif phase == "moves" then
+    return wrk.format("GET", "/games/" .. game_id .. "/moves", auth())
+  elseif phase == "status" then
+    return wrk.format("GET", "/games/" .. game_id, auth())
+  else
+    keyn = keyn + 1
+    local h = auth()
+    h["Idempotency-Key"] = run_id .. "-" .. tid .. "-" .. keyn
+    return wrk.format("POST", "/games/" .. game_id .. "/moves", h,
+      '{"expected_version":' .. version .. ',"move":' .. chosen .. '}')
+  end
+end
+
+function response(status, headers, body)
+  local took = now_us() - sent_at
+  if sent_kind == "post" then
+    if status == 201 then
+      counts.moves = counts.moves + 1
+      n_moves = counts.moves
+      keep_post(took)
+      version = tonumber(string.match(body, '"version":%s*(%d+)')) or version + 1
+      if mode == "game" then seat = seat % #tokens + 1; misses = 0 end
+    elseif status == 409 then
+      counts.conflicts = counts.conflicts + 1
+      n_conflicts = counts.conflicts
+      version = tonumber(string.match(body, '"version":%s*(%d+)')) or version
+    else
+      counts.errors = counts.errors + 1
+      n_errors = counts.errors
+    end
+    if mode ~= "floor" then phase = "moves" end
+    return
+  end
+  if sent_kind == "moves" then
+    counts.gets = counts.gets + 1
+    n_gets = counts.gets
+    keep_get(took)
+    if status ~= 200 then counts.errors = counts.errors + 1; n_errors = counts.errors; return end
+    version = tonumber(string.match(body, '"version":%s*(%d+)'))
+    local moves = moves_of(body)
+    if #moves > 0 then
+      chosen = moves[math.random(#moves)]
+      phase = "post"
+      return
+    end
+    counts.empty = counts.empty + 1
+    n_empty = counts.empty
+    seat = seat % #tokens + 1
+    misses = misses + 1
+    if misses >= #tokens then phase = "status" end
+    return
+  end
+  if sent_kind == "status" then
+    misses = 0
+    if string.find(body, '"status":%s*"finished"') then phase = "create" else phase = "moves" end
+    return
+  end
+  if sent_kind == "create" then
+    if status ~= 201 then counts.errors = counts.errors + 1; n_errors = counts.errors; return end
+    game_id = string.match(body, '"id":%s*"([^"]+)"')
+    tokens = {}
+    for t in string.gmatch(body, '"token":%s*"([^"]+)"') do tokens[#tokens + 1] = t end
+    counts.games = counts.games + 1
+    n_games = counts.games
+    seat, misses = 1, 0
+    phase = "moves"
+  end
+end
+
+function done(summary, latency, requests)
+  local out = io.open(os.getenv("BENCH_OUT") or "/dev/stdout", "w")
+  out:write("duration_us " .. summary.duration .. "\n")
+  out:write("requests " .. summary.requests .. "\n")
+  for _, t in ipairs(threads) do
+    out:write("counts " .. t:get("n_moves") .. " " .. t:get("n_games") .. " " .. t:get("n_conflicts") .. " "
+      .. t:get("n_errors") .. " " .. t:get("n_empty") .. " " .. t:get("n_gets") .. "\n")
+    out:write("post" .. t:get("post_str") .. "\n")
+    out:write("get" .. t:get("get_str") .. "\n")
+  end
+  out:close()
+end
