@@ -23,20 +23,20 @@ def _now_ms() -> int:
 
 
 def _flat(events: Sequence[NewEvent], at: int) -> list:
-    args: list = []
-    for e in events:
-        args += [e.type, json.dumps(e.data, separators=(",", ":")), json.dumps(e.actor), at]
-    return args
+    """One JSON field per stream entry: {"t": type, "d": data, "a": actor, "at": ms}."""
+    dumps = json.dumps
+    return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}, separators=(",", ":")) for e in events]
 
 
 def _decode(entry_id: bytes, fields: dict) -> StoredEvent:
-    return StoredEvent(
-        version=int(entry_id.split(b"-")[1]),
-        type=fields[b"type"].decode(),
-        data=json.loads(fields[b"data"]),
-        actor=json.loads(fields[b"actor"]),
-        at=int(fields[b"at"]),
-    )
+    version = int(entry_id[2:]) if entry_id[:2] == b"0-" else int(entry_id.split(b"-")[1])
+    entry = fields.get(b"e")
+    if entry is not None:
+        e = json.loads(entry)
+        return StoredEvent(version, e["t"], e["d"], e["a"], e["at"])
+    # The first layout (a field each), still read so that no stored history is rewritten.
+    return StoredEvent(version, fields[b"type"].decode(), json.loads(fields[b"data"]),
+                       json.loads(fields[b"actor"]), int(fields[b"at"]))
 
 
 def _unavailable(method):

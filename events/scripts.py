@@ -1,7 +1,7 @@
 """The Lua scripts that make writes atomic. Each touches the keys of one game only."""
 
 # KEYS: events, meta, credentials
-# ARGV: n_meta_pairs, meta k/v..., n_cred_pairs, cred k/v..., n_events, (type, data, actor, at)...
+# ARGV: n_meta_pairs, meta k/v..., n_cred_pairs, cred k/v..., n_events, entry JSON...
 CREATE = """
 if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then
   return {'exists'}
@@ -13,16 +13,15 @@ n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
 n = tonumber(ARGV[i]); i = i + 1
 for v = 1, n do
-  redis.call('XADD', KEYS[1], '0-' .. v, 'type', ARGV[i], 'data', ARGV[i + 1],
-             'actor', ARGV[i + 2], 'at', ARGV[i + 3])
-  i = i + 4
+  redis.call('XADD', KEYS[1], '0-' .. v, 'e', ARGV[i])
+  i = i + 1
 end
 return {'ok', tostring(n)}
 """
 
 # KEYS: events, idempotency key (may be a never-written placeholder of the same game)
 # ARGV: expected_version, use_idempotency (0/1), fingerprint, response, ttl_seconds,
-#       n_events, (type, data, actor, at)...
+#       n_events, entry JSON... (one field per stream entry: one decode per event on replay)
 # The idempotency key and the expected version are both checked before the first write, so a
 # refused append writes nothing; the events and the remembered answer are written together.
 APPEND = """
@@ -36,9 +35,8 @@ if tonumber(ARGV[1]) ~= version then return {'conflict', tostring(version)} end
 local n = tonumber(ARGV[6])
 local i = 7
 for v = version + 1, version + n do
-  redis.call('XADD', KEYS[1], '0-' .. v, 'type', ARGV[i], 'data', ARGV[i + 1],
-             'actor', ARGV[i + 2], 'at', ARGV[i + 3])
-  i = i + 4
+  redis.call('XADD', KEYS[1], '0-' .. v, 'e', ARGV[i])
+  i = i + 1
 end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[2], 'fingerprint', ARGV[3], 'response', ARGV[4])
