@@ -249,6 +249,18 @@ class GameService:
             prior = self.store.recall(game_id, idempotency_key)
             if prior is not None:
                 return self._replayed(prior, fingerprint, idempotency_key)
+        try:
+            return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint)
+        except (VersionConflict, IllegalMove):
+            # A copy of this request (a client's retry) may have been appended between our
+            # recall and our judgement: then its answer is ours, not a conflict.
+            if idempotency_key:
+                prior = self.store.recall(game_id, idempotency_key)
+                if prior is not None:
+                    return self._replayed(prior, fingerprint, idempotency_key)
+            raise
+
+    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint) -> dict:
         for _ in range(20):
             game = self.load(game_id)
             self._check_version(game, actor, expected_version)
