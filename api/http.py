@@ -13,7 +13,10 @@ def games():
 def json_body():
     if not request.data:
         raise ValidationFailed("The request needs a JSON body.", code="validation_error")
-    body = request.get_json(force=True, silent=True)
+    try:
+        body = request.get_json(force=True, silent=True)
+    except RecursionError:  # nested deeper than the parser goes: not a body we accept
+        body = None
     if body is None:
         raise ValidationFailed("The request body is not valid JSON.", code="malformed_json")
     return body
