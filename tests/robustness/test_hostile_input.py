@@ -100,6 +100,32 @@ def test_wrong_types_and_unknown_fields(game):
     _unchanged(base, gid, version)
 
 
+def test_huge_bodies_are_refused_with_413_even_when_chunked(api, game):
+    base, gid, t = game
+    version = read(base, gid)["version"]
+    filler = "x" * (1 << 20)
+    big = json.dumps({"expected_version": version, "move": {"type": "take_gems", "pad": filler}})
+    r = session().post(_moves_url(base, gid), data=big, headers={**auth(t[0]), "Content-Type": "application/json"})
+    _problem(r, 413, "body_too_large")
+    r = session().post(f"{base}/games", data=big, headers={"Content-Type": "application/json"})
+    _problem(r, 413, "body_too_large")
+
+    def chunks():  # no Content-Length: Transfer-Encoding: chunked
+        for i in range(0, len(big), 8192):
+            yield big[i:i + 8192].encode()
+
+    r = requests.post(_moves_url(base, gid), data=chunks(), timeout=15,
+                      headers={**auth(t[0]), "Content-Type": "application/json"})
+    _problem(r, 413, "body_too_large")
+    # A body announced as 100 MB is refused before it is read.
+    with socket.create_connection(("127.0.0.1", api.port), timeout=10) as s:
+        s.sendall(f"POST /games/{gid}/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  f"Authorization: Bearer {t[0]}\r\nContent-Length: 100000000\r\n\r\n".encode() + b"{" * 70_000)
+        answer = s.recv(4096).decode(errors="replace")
+    assert answer.startswith("HTTP/1.1 413"), answer[:200]
+    _unchanged(base, gid, version)
+
+
 def test_huge_and_wrong_query_values(game):
     base, gid, t = game
     for path, name in (("events", "limit"), ("events", "after"), ("moves", "limit"), ("moves", "offset"),
