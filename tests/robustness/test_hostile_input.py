@@ -171,6 +171,19 @@ def test_bad_headers(game):
     _unchanged(base, gid, version)
 
 
+def test_a_dry_run_flag_the_server_does_not_know_appends_nothing(game):
+    base, gid, t = game
+    version = read(base, gid)["version"]
+    legal = session().get(_moves_url(base, gid), headers=auth(t[0])).json()["moves"][0]
+    for flag in ("yes", "True", "on", "2", ""):
+        r = session().post(_moves_url(base, gid), params={"dry_run": flag}, headers=auth(t[0]),
+                           json={"expected_version": version, "move": legal})
+        _problem(r, 400)
+    _unchanged(base, gid, version)
+
+
+# ---- every game: moves meant for other games, and mangled moves --------------------------------
+
 def _seats(game_def):
     return [{"name": f"P{i}"} for i in range(game_def.min_seats)]
 
