@@ -22,7 +22,14 @@ from tests.robustness import slow_game
 from tests.robustness.servers import WorkerProcess
 from workers.queueing import LOST_AFTER_S, TurnScheduler
 
-registry.register(slow_game.GAME)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _slow_game_hosted():
+    """Hosts the stalling game for this module only (other tests list every hosted game)."""
+    registry.register(slow_game.GAME)
+    yield
+    registry._games.pop(slow_game.GAME.name, None)  # the registry has no unregister of its own
 
 
 class Scenario:
