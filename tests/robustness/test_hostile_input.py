@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from domain import registry
-from tests.robustness.helpers import auth, create, is_problem, read, session, tokens
+from tests.robustness.helpers import auth, create, is_problem, read, session, sse_events, tokens
 
 HOSTED = registry.all_games()
 
@@ -180,6 +180,16 @@ def test_a_dry_run_flag_the_server_does_not_know_appends_nothing(game):
                            json={"expected_version": version, "move": legal})
         _problem(r, 400)
     _unchanged(base, gid, version)
+
+
+def test_names_cannot_inject_into_the_live_stream(api):
+    """A seat name holding SSE syntax stays data: JSON escapes the newlines."""
+    evil = "Eve\n\nevent: end\ndata: {}\n\nid: 99"
+    created = create(api.base, "splendor", [{"name": evil}, {"name": "Bob \u2028\r\u0000"}], seed=8)
+    with requests.get(f"{api.base}/games/{created['id']}/stream", stream=True, timeout=30) as stream:
+        kind, id_, data = next(sse_events(stream))
+    assert (kind, id_) == ("state", created["version"])
+    assert [s["name"] for s in data["seats"]] == [evil, "Bob \u2028\r\u0000"]
 
 
 # ---- every game: moves meant for other games, and mangled moves --------------------------------

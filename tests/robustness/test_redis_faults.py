@@ -20,7 +20,7 @@ import requests
 
 from tests.conftest import wait_for
 from tests.robustness.helpers import (auth, check_history_accounts_for_every_answer, create, history, is_problem,
-                                      post_move, read, session, tokens)
+                                      post_move, read, session, sse_events, tokens)
 from tests.robustness.servers import APPENDFSYNC, ApiServer, RedisServer
 
 
@@ -172,3 +172,23 @@ def test_redis_killed_under_load_loses_no_acknowledged_move(stack):
     for gid, seat_tokens in games:
         histories = {seat: history(base, gid, tok) for seat, tok in seat_tokens.items()}
         check_history_accounts_for_every_answer(histories, answers[gid], set(seat_tokens))
+
+
+def test_a_live_stream_outlives_a_redis_outage_and_misses_nothing(stack):
+    redis_server, api = stack
+    base = api.base
+    created = create(base, "splendor", [{"name": "Ann"}, {"name": "Bob"}], seed=12)
+    gid, t = created["id"], tokens(created)
+    with requests.get(f"{base}/games/{gid}/stream", headers=auth(t[1]), stream=True, timeout=30) as stream:
+        events = sse_events(stream)
+        kind, version, _ = next(events)
+        assert kind == "state"
+        redis_server.stop()
+        time.sleep(1.5)  # the stream keeps the connection with comments meanwhile
+        redis_server.start()
+        wait_for(lambda: session().get(f"{base}/health").status_code == 200, timeout=30, interval=0.2)
+        listed = session().get(f"{base}/games/{gid}/moves", headers=auth(t[0])).json()
+        r = post_move(base, gid, t[0], listed["moves"][0], listed["version"])
+        assert r.status_code == 201, r.text
+        kind, id_, data = next(events)
+        assert (kind, id_) == ("game_event", version + 1) and data["actor"] == 0
