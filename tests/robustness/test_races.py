@@ -99,3 +99,41 @@ def test_32_clients_over_five_api_processes_sharing_one_redis(apis):
     # The bot's moves (the server's own) are in the history too, between the people's.
     events = histories[0]
     assert any(e["actor"] == 2 for e in events)
+
+
+def test_32_clients_retrying_freely_leave_a_history_that_accounts_for_every_answer(apis):
+    """No barrier: each client reads, sends, and on 409 reads again and retries, until it has
+    had a move accepted (at most 60 tries), over all five API processes."""
+    base = apis[0]
+    created = create(base, "splendor", [{"name": "Ann"}, {"name": "Bob"}], seed=23)
+    gid, seat_tokens = created["id"], tokens(created)
+    answers, conflicts, lock = [], [], threading.Lock()
+
+    def client(i):
+        rng = random.Random(i)
+        own = apis[i % len(apis)]
+        other = apis[(i + 1) % len(apis)]  # read from one process, write through another
+        for _ in range(60):
+            game = session().get(f"{own}/games/{gid}", timeout=15).json()
+            seat = game["to_act"][0]
+            listed = session().get(f"{own}/games/{gid}/moves", headers=auth(seat_tokens[seat]), timeout=15).json()
+            if not listed["moves"]:
+                continue  # the turn passed between the two reads
+            r = post_move(other, gid, seat_tokens[seat], rng.choice(listed["moves"]), listed["version"])
+            if r.status_code == 201:
+                with lock:
+                    answers.append((seat, r.json()))
+                return True
+            assert r.status_code == 409 and is_problem(r), r.text
+            assert r.json()["version"] > listed["version"]
+            with lock:
+                conflicts.append(r.json()["version"])
+        return False
+
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        won = list(pool.map(client, range(CLIENTS)))
+    assert all(won), f"{won.count(False)} clients never got a move in"
+    assert conflicts, "the clients never collided"
+    histories = {s: history(base, gid, seat_tokens[s]) for s in seat_tokens}
+    check_history_accounts_for_every_answer(histories, answers, set(seat_tokens))
+    assert len(histories[0]) == created["version"] + CLIENTS
