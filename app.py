@@ -22,7 +22,7 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import problems, routes_games, routes_meta, stream
+from api import problems, ratelimit, routes_games, routes_meta, stream
 from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore
@@ -41,6 +41,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
         SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", 15)),
         SSE_MAX_SECONDS=float(os.environ.get("SSE_MAX_SECONDS", 3600)),
+        RATE_LIMIT=int(os.environ.get("RATE_LIMIT", 100)),
+        RATE_WINDOW_S=int(os.environ.get("RATE_WINDOW_S", 10)),
         JSON_SORT_KEYS=False,
     )
     if test_config:
@@ -55,6 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["games"] = GameService(store, scheduler)
     app.json.sort_keys = False
     problems.install(app)
+    ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
+                                                 app.config["RATE_WINDOW_S"]))
     for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
         app.register_blueprint(blueprint)
     return app

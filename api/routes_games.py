@@ -40,8 +40,12 @@ def legal_moves(game_id):
     game = service.load(game_id)
     moves = service.legal_moves(game, seat)
     end = page["offset"] + page["limit"]
-    return {"version": game.version, "seat": seat, "total": len(moves),
-            "offset": page["offset"], "moves": moves[page["offset"]:end]}
+    answer = {"version": game.version, "seat": seat, "total": len(moves),
+              "offset": page["offset"], "moves": moves[page["offset"]:end]}
+    summary = service.moves_summary(game, seat)
+    if summary is not None:
+        answer["summary"] = summary
+    return answer
 
 
 @bp.post("/games/<game_id>/moves")

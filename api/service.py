@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 
 from domain import registry
 from domain.contract import EVERYONE, SYSTEM, GameDef, MoveRejected, is_seat
-from domain.play import fold, rng_for
+from domain.play import fold, rng_for, upcast
 from events.store import Conflict, DuplicateRequest, NewEvent, StoredEvent
 
 from .errors import (
@@ -201,6 +201,8 @@ class GameService:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
+        if game.state is None:
+            return
         self.store.save_snapshot(game.id, game.version, self._snapshot_code(game.definition),
                                  pickle.dumps(game.state, protocol=pickle.HIGHEST_PROTOCOL))
         game.snapshot_version = game.version
@@ -219,9 +221,18 @@ class GameService:
                 code="version_out_of_range", version=current.version)
         if version == current.version:
             return current
-        events = self.store.read(game_id, after=0, limit=version)
-        state = fold(current.definition, _game_events(events))
-        return Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
+        # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
+        state, start = None, 0
+        snapshot = self.store.load_snapshot(game_id, self._snapshot_code(current.definition), at_most=version)
+        if snapshot is not None:
+            start, state = snapshot[0], pickle.loads(snapshot[1])
+        events = self.store.read(game_id, after=start, limit=version - start)
+        state = fold(current.definition, _game_events(events), state)
+        past = Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        if version - start >= SNAPSHOT_EVERY:
+            self.snapshot(past)  # the next read near this version starts here
+        return past
 
     # ---- who is asking --------------------------------------------------------------------
 
@@ -244,7 +255,11 @@ class GameService:
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
              idempotency_key: Optional[str] = None) -> dict:
-        """Decides and appends one move. Returns {"version", "events"} as the actor sees them."""
+        """Decides and appends one move. Returns {"version", "events"} as the actor sees them.
+
+        With an idempotency key, a request whose twin already succeeded answers what the twin
+        did, also when the twin lands while this one is being judged (a refusal caused by the
+        twin's own events is not the answer)."""
         fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
         if idempotency_key:
             self._game_meta(game_id)
@@ -254,13 +269,10 @@ class GameService:
         try:
             return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint)
         except (VersionConflict, IllegalMove):
-            # A copy of this request (a client's retry) may have been appended between our
-            # recall and our judgement: then its answer is ours, not a conflict.
-            if idempotency_key:
-                prior = self.store.recall(game_id, idempotency_key)
-                if prior is not None:
-                    return self._replayed(prior, fingerprint, idempotency_key)
-            raise
+            prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
+            if prior is None:
+                raise
+            return self._replayed(prior, fingerprint, idempotency_key)
 
     def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint) -> dict:
         for _ in range(20):
@@ -293,7 +305,10 @@ class GameService:
         game = self.load(game_id)
         self._check_version(game, actor, expected_version)
         self._decide(game, actor, move)
-        return {"valid": True, "version": game.version}
+        answer = {"valid": True, "version": game.version}
+        if game.definition.preview is not None:
+            answer["preview"] = game.definition.preview(game.state, actor, move)
+        return answer
 
     @staticmethod
     def _replayed(prior, fingerprint, key) -> dict:
@@ -361,7 +376,7 @@ class GameService:
             if viewer != EVERYONE:
                 shown.pop("seed", None)  # the seed would tell every future shuffle
         else:
-            shown = game.definition.redact(data, viewer)
+            shown = game.definition.redact(upcast(game.definition, data), viewer)
         return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
     def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
@@ -384,6 +399,11 @@ class GameService:
             "view": definition.view(game.state, viewer),
             "result": definition.result(game.state) if game.finished else None,
         }
+
+    def moves_summary(self, game: Game, seat: Optional[int]) -> Optional[dict]:
+        if game.definition.summary is None or seat is None or game.finished:
+            return None
+        return game.definition.summary(game.state, seat)
 
     def legal_moves(self, game: Game, seat: Optional[int]) -> list:
         if seat is None or game.finished:

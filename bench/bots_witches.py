@@ -1,6 +1,6 @@
 """Bot strength and speed for Witches.
 
-    /work/venv/bin/python bench/bots_witches.py [rounds] [seats]
+    python bench/bots_witches.py [rounds] [seats]
 
 Plays many rounds with one `careful` seat (rotating) among `random` seats and prints the
 average fire points per round of each bot, then random-play steps per second

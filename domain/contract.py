@@ -115,6 +115,15 @@ class GameDef:
     notes: str = ""
     # Move types, with a one-line description each, for GET /game-types.
     move_types: Mapping[str, str] = field(default_factory=dict)
+    # Upcasters keep old histories replayable when an event's shape changes: the key is
+    # (event type, schema version the event has; an event without "v" is version 1) and the
+    # function returns the event one version newer. Stored events are never rewritten.
+    upcasters: Mapping[tuple, Callable[[Event], Event]] = field(default_factory=dict)
+    # Optional help for clients of games with very many legal moves: `preview(state, actor,
+    # move)` says what a legal move would bring (e.g. points) without drawing anything, and
+    # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).
+    preview: Optional[Callable[[State, Actor, Move], dict]] = None
+    summary: Optional[Callable[[State, Actor], dict]] = None
 
     def default_options(self) -> dict:
         return {o.name: o.default for o in self.options}

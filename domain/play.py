@@ -8,11 +8,23 @@ from .contract import GameDef, State
 
 
 def fold(game: GameDef, events: Iterable[dict], state: Optional[State] = None) -> State:
-    """Replays events over a state (None = before the first event)."""
+    """Replays events over a state (None = before the first event), upcasting old events."""
     evolve = game.evolve
+    if game.upcasters:
+        events = (upcast(game, e) for e in events)
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def upcast(game: GameDef, event: dict) -> dict:
+    """The event in its current shape: applies the game's upcasters one version at a time."""
+    upcasters = game.upcasters
+    while True:
+        step = upcasters.get((event["type"], event.get("v", 1)))
+        if step is None:
+            return event
+        event = step(event)
 
 
 def rng_for(seed: object, version: int, salt: str = "") -> random.Random:

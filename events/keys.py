@@ -16,8 +16,11 @@ class Keys:
     def credentials(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:credentials"
 
-    def snapshot(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:snapshot"
+    def snapshots(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:snapshots"
+
+    def snapshot_index(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:snapshot-index"
 
     def idempotency(self, game_id: str, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{key}"

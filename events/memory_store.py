@@ -17,7 +17,7 @@ class InMemoryEventStore:
         self._meta: dict[str, dict] = {}
         self._credentials: dict[str, dict] = {}
         self._idempotency: dict[tuple, tuple[str, str]] = {}
-        self._snapshots: dict[str, tuple[int, str, bytes]] = {}
+        self._snapshots: dict[str, tuple[str, dict[int, bytes]]] = {}
         self._active: set[str] = set()
 
     def _stored(self, stream, events: Sequence[NewEvent]):
@@ -96,16 +96,19 @@ class InMemoryEventStore:
 
     def save_snapshot(self, game_id, version, code, blob):
         with self._lock:
-            current = self._snapshots.get(game_id)
-            if current is None or current[0] < version:
-                self._snapshots[game_id] = (version, code, blob)
+            stored_code, by_version = self._snapshots.get(game_id, (None, {}))
+            if stored_code != code:
+                by_version = {}
+            by_version[version] = blob
+            self._snapshots[game_id] = (code, by_version)
 
-    def load_snapshot(self, game_id, code) -> Optional[tuple[int, bytes]]:
+    def load_snapshot(self, game_id, code, at_most=None) -> Optional[tuple[int, bytes]]:
         with self._lock:
-            snap = self._snapshots.get(game_id)
-            if snap is None or snap[1] != code:
+            stored_code, by_version = self._snapshots.get(game_id, (None, {}))
+            versions = [v for v in by_version if at_most is None or v <= at_most]
+            if stored_code != code or not versions:
                 return None
-            return snap[0], snap[2]
+            return max(versions), by_version[max(versions)]
 
     def delete_snapshot(self, game_id):
         with self._lock:

@@ -59,6 +59,8 @@ class RedisEventStore:
         self.keys = Keys(prefix)
         self._create = client.register_script(scripts.CREATE)
         self._append = client.register_script(scripts.APPEND)
+        self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
+        self._load_snapshot = client.register_script(scripts.LOAD_SNAPSHOT)
 
     @_unavailable
     def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int:
@@ -149,22 +151,22 @@ class RedisEventStore:
 
     @_unavailable
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
-        key = self.keys.snapshot(game_id)
-        current = self.redis.hget(key, "version")
-        if current is not None and int(current) >= version:
-            return
-        self.redis.hset(key, mapping={"version": version, "code": code, "blob": blob})
+        keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]
+        self._save_snapshot(keys=keys, args=[code, version, blob])
 
     @_unavailable
-    def load_snapshot(self, game_id: str, code: str) -> Optional[tuple[int, bytes]]:
-        version, stored_code, blob = self.redis.hmget(self.keys.snapshot(game_id), "version", "code", "blob")
-        if version is None or stored_code is None or stored_code.decode() != code:
-            return None  # a snapshot made by other code is a stale cache: ignore it
-        return int(version), blob
+    def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]:
+        """The newest snapshot made by `code` at a version <= at_most (any version if None);
+        a snapshot made by other code is a stale cache and is never returned."""
+        keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]
+        found = self._load_snapshot(keys=keys, args=[code, "+inf" if at_most is None else at_most])
+        if not found:
+            return None
+        return int(found[0]), found[1]
 
     @_unavailable
     def delete_snapshot(self, game_id: str) -> None:
-        self.redis.delete(self.keys.snapshot(game_id))
+        self.redis.delete(self.keys.snapshot_index(game_id), self.keys.snapshots(game_id))
 
     @_unavailable
     def active_games(self) -> list[str]:

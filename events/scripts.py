@@ -46,3 +46,23 @@ if ARGV[2] == '1' then
 end
 return {'ok', tostring(version + n)}
 """
+
+# KEYS: snapshot index (sorted set of versions), snapshot blobs (hash: "code", "v:<version>")
+# ARGV: code, version, blob. Snapshots made by other code are dropped first: a cache.
+SAVE_SNAPSHOT = """
+if redis.call('HGET', KEYS[2], 'code') ~= ARGV[1] then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('HSET', KEYS[2], 'code', ARGV[1])
+end
+redis.call('HSET', KEYS[2], 'v:' .. ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[2])
+return 1
+"""
+
+# KEYS: as above. ARGV: code, at_most ("+inf" for the newest). Returns {version, blob} or nil.
+LOAD_SNAPSHOT = """
+if redis.call('HGET', KEYS[2], 'code') ~= ARGV[1] then return nil end
+local found = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[2], '-inf', 'LIMIT', 0, 1)
+if #found == 0 then return nil end
+return {found[1], redis.call('HGET', KEYS[2], 'v:' .. found[1])}
+"""

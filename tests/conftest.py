@@ -10,11 +10,13 @@ import os
 import subprocess
 import sys
 import time
+import socket
 import uuid
 from pathlib import Path
 
 import pytest
 import redis
+import requests
 
 from domain import registry
 from tests.platform import high_card
@@ -55,7 +57,7 @@ class Workers:
     def __init__(self, redis_url, prefix, queue):
         self.env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": queue,
                     "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
-                    "EXTRA_GAME_MODULES": "tests.platform.high_card"}
+                    "EXTRA_GAME_MODULES": "tests.platform.high_card", "RATE_LIMIT": "1000000"}
         self.procs: list[subprocess.Popen] = []
 
     def start(self, mode="worker"):
@@ -92,7 +94,7 @@ def app(redis_url, session_prefix):
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
                        "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
-                       "SSE_MAX_SECONDS": 30, "TESTING": True})
+                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000})
 
 
 @pytest.fixture
@@ -111,3 +113,34 @@ def wait_for(predicate, timeout=20.0, interval=0.02):
             return value
         time.sleep(interval)
     raise AssertionError("condition not reached in time")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def http_server(redis_url):
+    """`python app.py` (gunicorn + gevent, RQ workers, the reconciler) on a free port."""
+    port = _free_port()
+    prefix = f"http{uuid.uuid4().hex[:6]}:"
+    env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
+           "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "WEB_WORKERS": "2",
+           "EXTRA_GAME_MODULES": "tests.platform.high_card", "SSE_KEEPALIVE_S": "0.5",
+           "PYTHONPATH": str(ROOT), "RATE_LIMIT": "1000000"}
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+
+    def up():
+        try:
+            return requests.get(f"{base}/health", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    wait_for(up, timeout=60, interval=0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=20)

@@ -177,3 +177,19 @@ def test_dry_run_judges_without_appending(client):
 
 def test_health_checks_redis(client):
     assert client.get("/health").get_json() == {"status": "ok", "redis": "ok"}
+
+
+def test_setup_serves_a_summary_of_its_many_plays_and_previews_a_play(client):
+    created = create(client, "setup", [{"name": "A"}, {"name": "B"}], seed=4)
+    t = tokens(created)
+    gid = created["id"]
+    listed = client.get(f"/games/{gid}/moves?limit=1", headers=auth(t[0])).get_json()
+    assert listed["total"] > 1 and len(listed["moves"]) == 1
+    assert listed["summary"]["play_count"] + listed["summary"]["swap_count"] == listed["total"]
+    play = next(m for m in client.get(f"/games/{gid}/moves?limit=5000", headers=auth(t[0])).get_json()["moves"]
+                if m["type"] == "play")
+    r = client.post(f"/games/{gid}/moves?dry_run=true", json={"expected_version": listed["version"], "move": play},
+                    headers=auth(t[0]))
+    assert r.status_code == 200
+    assert r.get_json()["preview"]["ok"] is True and r.get_json()["preview"]["points"] >= 1
+    assert read(client, gid)["version"] == listed["version"]

@@ -129,6 +129,13 @@ def test_snapshots_are_a_cache_keyed_by_code(store):
     assert store.load_snapshot(gid, "v2") is None  # made by other code: ignored
     store.save_snapshot(gid, 1, "v1", b"older")
     assert store.load_snapshot(gid, "v1") == (2, b"state")
+    assert store.load_snapshot(gid, "v1", at_most=1) == (1, b"older")
+    assert store.load_snapshot(gid, "v1", at_most=0) is None
+    store.save_snapshot(gid, 5, "v2", b"new code")  # other code: the old cache is dropped
+    assert store.load_snapshot(gid, "v2", at_most=2) is None
+    assert store.load_snapshot(gid, "v2") == (5, b"new code")
+    store.delete_snapshot(gid)
+    assert store.load_snapshot(gid, "v2") is None
 
 
 def test_finished_games_leave_the_active_set(store):

@@ -80,7 +80,7 @@ def decide(state, actor, move, rng):
         raise MoveRejected("illegal_move", "You cannot make that move now.")
     if actor == SYSTEM:
         return _score(state, rng)
-    return [{"type": "bid", "seat": actor, "chips": move["chips"]}]
+    return [{"type": "bid", "v": 2, "seat": actor, "chips": move["chips"]}]
 
 
 def _score(state, rng):
@@ -115,7 +115,7 @@ def redact(event, viewer):
     if event["type"] == "dealt" and viewer != EVERYONE:
         return {**event, "cards": [c if s == viewer else None for s, c in enumerate(event["cards"])]}
     if event["type"] == "bid" and viewer != EVERYONE and viewer != event["seat"]:
-        return {"type": "bid", "seat": event["seat"], "chips": None}
+        return {"type": "bid", "v": 2, "seat": event["seat"], "chips": None}
     return event
 
 
@@ -137,6 +137,11 @@ def stale_ok(then, now, actor):
     return is_seat(actor) and then.round == now.round and now.bids[actor] is None and not now.over
 
 
+def _bid_v1_to_v2(event):
+    """Version 1 of `bid` named the chips `amount`; histories recorded then still replay."""
+    return {"type": "bid", "v": 2, "seat": event["seat"], "chips": event["amount"]}
+
+
 def _random(state, seat, rng):
     return rng.choice(legal_moves(state, seat))
 
@@ -153,4 +158,5 @@ GAME = GameDef(
     options=(Option("rounds", "integer", ROUNDS, "Rounds to play.", minimum=1, maximum=9),),
     test_configs=((2, {}), (3, {}), (4, {})), stale_ok=stale_ok, max_events=100,
     move_types={"bid": "Bid 0-2 chips", "score_round": "System: score the round"},
+    upcasters={("bid", 1): _bid_v1_to_v2},
 )

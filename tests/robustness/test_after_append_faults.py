@@ -21,7 +21,7 @@ def app(redis_url):
 
     prefix = f"after{uuid.uuid4().hex[:6]}:"
     app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                      "TESTING": True})
+                      "TESTING": True, "RATE_LIMIT": 1_000_000})
     app.test_client_class = SpecCheckingClient
     return app
 

@@ -226,7 +226,7 @@ def inproc(redis_url):
 
     prefix = f"hostile{uuid.uuid4().hex[:6]}:"
     app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                      "TESTING": True})
+                      "TESTING": True, "RATE_LIMIT": 1_000_000})
     app.test_client_class = SpecCheckingClient  # every answer is also checked against openapi.yaml
     return app.test_client()
 

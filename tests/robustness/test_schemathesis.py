@@ -34,7 +34,7 @@ def fuzzed_app(redis_url):
 
     prefix = f"fuzz{uuid.uuid4().hex[:6]}:"
     app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                      "SSE_KEEPALIVE_S": 0.02, "SSE_MAX_SECONDS": 0.05, "TESTING": True})
+                      "SSE_KEEPALIVE_S": 0.02, "SSE_MAX_SECONDS": 0.05, "TESTING": True, "RATE_LIMIT": 1_000_000})
     service = app.extensions["games"]
     for type_, seats in (("splendor", [{"name": "A"}, {"name": "B"}]),
                          ("witches", [{"name": "A"}, {"name": "B"}, {"bot": "random"}]),

@@ -1,0 +1,116 @@
+"""SetUp bot strength and engine speed.
+
+    python bench/bots_setup.py [games]
+
+1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
+   them and on seat 1 in the other half (seat 0 moves first), seeded, so the run repeats.
+2. random play speed: steps per second, one step = legal_moves + decide + evolve, over
+   random 2/3/4-seat and team games; and the sizes of the legal-move lists seen. Times are
+   this process's CPU time (the machine is shared: wall-clock figures swing with its load).
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.play import fold  # noqa: E402
+from domain.setup_game import GAME  # noqa: E402
+
+
+def play_game(policies: dict, n: int, options: dict, seed: int):
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup({**GAME.default_options(), **options}, n, rng))
+    while GAME.actors(state):
+        seat = GAME.actors(state)[0]
+        move = GAME.bots[policies[seat]](state, seat, rng)
+        for event in GAME.decide(state, seat, move, rng):
+            state = GAME.evolve(state, event)
+    return GAME.result(state), state
+
+
+def greedy_vs_random(games: int) -> None:
+    wins = shared = 0
+    margin = 0
+    turns = 0
+    for i in range(games):
+        greedy_seat = i % 2
+        policies = {greedy_seat: "greedy", 1 - greedy_seat: "random"}
+        result, state = play_game(policies, 2, {}, seed=10_000 + i)
+        winners = result["winners"]
+        if greedy_seat in winners:
+            if len(winners) > 1:
+                shared += 1
+            else:
+                wins += 1
+        margin += result["scores"][greedy_seat] - result["scores"][1 - greedy_seat]
+        turns += state.turns
+    print(f"greedy vs random, 2 seats: {games} games (greedy moves first in half of them)")
+    print(f"  greedy won {wins} ({100 * wins / games:.1f}%), shared {shared}, "
+          f"lost {games - wins - shared}")
+    print(f"  mean score margin greedy - random: {margin / games:+.1f} points; "
+          f"mean turns per game {turns / games:.1f}")
+
+
+def greedy_among_randoms(games: int) -> None:
+    """One greedy seat (rotating) against random seats with 3 and 4 players, and a greedy team
+    (rotating) against a random team in the team game."""
+    for n, options in ((3, {}), (4, {}), (4, {"teams": True})):
+        wins = 0
+        for i in range(games):
+            if options:
+                team = ((0, 1), (2, 3))[i % 2]
+                policies = {s: "greedy" if s in team else "random" for s in range(4)}
+                ours = set(team)
+            else:
+                policies = {s: "greedy" if s == i % n else "random" for s in range(n)}
+                ours = {i % n}
+            result, _ = play_game(policies, n, options, seed=20_000 + i)
+            wins += bool(ours & set(result["winners"]))
+        label = "greedy team vs random team" if options else f"1 greedy vs {n - 1} random"
+        print(f"  {label} ({n} seats): {games} games, won {wins} ({100 * wins / games:.1f}%)")
+
+
+def random_speed(games: int) -> None:
+    configs = [(2, {}), (3, {}), (4, {}), (4, {"teams": True})]
+    steps, sizes, histories = 0, [], []
+    spent = 0.0
+    for i in range(games):
+        n, options = configs[i % len(configs)]
+        rng = random.Random(i)
+        events = GAME.setup({**GAME.default_options(), **options}, n, rng)
+        state = fold(GAME, events)
+        start = time.process_time()
+        while GAME.actors(state):
+            seat = GAME.actors(state)[0]
+            moves = GAME.legal_moves(state, seat)
+            sizes.append(len(moves))
+            new = GAME.decide(state, seat, rng.choice(moves), rng)
+            for event in new:
+                state = GAME.evolve(state, event)
+            events += new
+            steps += 1
+        spent += time.process_time() - start
+        histories.append(events)
+    sizes.sort()
+    pick = lambda q: sizes[min(len(sizes) - 1, int(q * len(sizes)))]  # noqa: E731
+    print(f"random play: {games} games, {steps} steps, {steps / spent:,.0f} steps/s "
+          "(legal_moves + decide + evolve)")
+    start = time.process_time()
+    for events in histories:
+        fold(GAME, events)
+    replay = time.process_time() - start
+    count = sum(len(events) for events in histories)
+    print(f"  replay (evolve only): {count / replay:,.0f} events/s, "
+          f"{count / len(histories):.0f} events per game")
+    print(f"  legal moves per turn: mean {sum(sizes) / len(sizes):.0f}, median {pick(0.5)}, "
+          f"p90 {pick(0.9)}, p99 {pick(0.99)}, max {sizes[-1]}")
+
+
+if __name__ == "__main__":
+    greedy_vs_random(int(sys.argv[1]) if len(sys.argv) > 1 else 400)
+    greedy_among_randoms(100)
+    random_speed(200)

@@ -1,0 +1,99 @@
+"""Bot strength and speed for Small World of Warcraft.
+
+    python bench/bots_smallworld.py [games]
+
+Plays `games` 2-seat games greedy against random (seats alternate), prints the greedy bot's
+win rate and both bots' average coins; the same with one greedy seat among 3-5; then times random play (legal_moves + decide +
+evolve steps per second) over 2-5 seat games.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.play import fold  # noqa: E402
+from domain.smallworld import GAME  # noqa: E402
+from domain.contract import SYSTEM  # noqa: E402
+
+
+def play(n, policies, seed):
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup({}, n, random.Random(seed)))
+    steps = 0
+    while True:
+        actors = GAME.actors(state)
+        if not actors:
+            return GAME.result(state), steps
+        actor = actors[0]
+        if actor == SYSTEM:
+            move = GAME.legal_moves(state, actor)[0]
+        else:
+            move = policies[actor](state, actor, rng)
+        for event in GAME.decide(state, actor, move, rng):
+            state = GAME.evolve(state, event)
+        steps += 1
+
+
+def strength(games):
+    greedy, rand = GAME.bots["greedy"], GAME.bots["random"]
+    wins = ties = 0
+    g_coins = r_coins = 0
+    for seed in range(games):
+        g = seed % 2
+        policies = {g: greedy, 1 - g: rand}
+        result, _ = play(2, policies, seed)
+        if result["winners"] == [g]:
+            wins += 1
+        elif g in result["winners"]:
+            ties += 1
+        g_coins += result["scores"][g]
+        r_coins += result["scores"][1 - g]
+    print(f"2 seats, greedy vs random: {games} games, greedy won {wins} ({100 * wins / games:.0f}%),"
+          f" shared {ties}; average coins greedy {g_coins / games:.1f}, random {r_coins / games:.1f}")
+
+
+def strength_many(games):
+    """One greedy seat against random ones, 3-5 seats (the greedy seat rotates)."""
+    greedy, rand = GAME.bots["greedy"], GAME.bots["random"]
+    for n in (3, 4, 5):
+        wins = g_coins = r_coins = 0
+        for seed in range(games):
+            g = seed % n
+            result, _ = play(n, {s: greedy if s == g else rand for s in range(n)}, seed)
+            wins += result["winners"] == [g]
+            g_coins += result["scores"][g]
+            r_coins += (sum(result["scores"]) - result["scores"][g]) / (n - 1)
+        print(f"{n} seats, 1 greedy vs {n - 1} random: {games} games, greedy won {wins}"
+              f" ({100 * wins / games:.0f}%); average coins greedy {g_coins / games:.1f},"
+              f" random {r_coins / games:.1f}")
+
+
+def speed(games):
+    steps = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        n = 2 + seed % 4
+        rng = random.Random(seed)
+        state = fold(GAME, GAME.setup({}, n, random.Random(seed)))
+        while True:
+            actors = GAME.actors(state)
+            if not actors:
+                break
+            moves = GAME.legal_moves(state, actors[0])
+            for event in GAME.decide(state, actors[0], rng.choice(moves), rng):
+                state = GAME.evolve(state, event)
+            steps += 1
+    elapsed = time.perf_counter() - start
+    print(f"random play: {games} games (2-5 seats), {steps} steps in {elapsed:.2f}s ="
+          f" {steps / elapsed:,.0f} (legal_moves + decide + evolve) steps/s")
+
+
+if __name__ == "__main__":
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    strength(games)
+    strength_many(max(10, games // 4))
+    speed(max(20, games // 5))

@@ -1,0 +1,173 @@
+"""legal_moves: every legal play and swap, enumerated without trying every placement.
+
+A play's tiles must all lie in one set, so with 2+ tiles they all share a number (a number
+set) or a suit (a run): the enumerator works group by group.
+- Number sets: every tile of the number joins every other one, so legality depends only on
+  WHICH squares get tiles (they must be connected through squares showing that number), not on
+  which tile goes where: each good square set yields all its tile arrangements at once.
+- Runs: tiles of a suit are all different, so a run is a chain of consecutive numbers along
+  links; the enumerator walks that chain number by number (see `_runs`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from domain.contract import is_seat
+
+from .data import NEIGHBOURS, NUMBER, N_SQUARES, SQUARE_IDS, SUIT, TILE_IDS
+from .state import MAX_SWAP, State, playable_squares, tops
+
+
+def legal_moves(state: State, actor) -> list:
+    if state.over or not is_seat(actor) or actor != state.turn:
+        return []
+    moves = play_moves(state, actor) + swap_moves(state, actor)
+    return moves or [{"type": "pass"}]
+
+
+def play_moves(state: State, seat: int) -> list:
+    return [play_move(pairs) for pairs in placements(state, seat)]
+
+
+def play_move(pairs) -> dict:
+    return {"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[t] for q, t in pairs}}
+
+
+def swap_moves(state: State, seat: int) -> list:
+    rack = sorted(state.racks[seat])
+    return [{"type": "swap", "tiles": [TILE_IDS[t] for t in chosen]}
+            for k in range(1, min(MAX_SWAP, len(rack)) + 1) for chosen in combinations(rack, k)]
+
+
+def placements(state: State, seat: int) -> list:
+    """Every legal play as a tuple of (square, tile) pairs sorted by square."""
+    top = tops(state)
+    squares = playable_squares(state.n, seat)
+    avail = state.racks[seat] + state.market
+    out = _singles(top, squares, avail)
+    by_number: dict = {}
+    by_suit: dict = {}
+    for t in avail:
+        by_number.setdefault(NUMBER[t], []).append(t)
+        by_suit.setdefault(SUIT[t], []).append(t)
+    for number, group in by_number.items():
+        if len(group) >= 2:
+            out += _number_sets(top, squares, number, group)
+    for suit, group in by_suit.items():
+        if len(group) >= 2:
+            out += _runs(top, squares, suit, group)
+    return out
+
+
+def _singles(top: list, squares, avail) -> list:
+    """One tile is legal where a linked top tile shows its number or its suit one number away
+    (only the chosen square changes, so its neighbours are read as they are)."""
+    out = []
+    for q in squares:
+        near = {(SUIT[t], NUMBER[t]) for t in (top[r] for r in NEIGHBOURS[q]) if t >= 0}
+        numbers = {number for _, number in near}
+        for t in avail:
+            suit, number = SUIT[t], NUMBER[t]
+            if number in numbers or (suit, number - 1) in near or (suit, number + 1) in near:
+                out.append(((q, t),))
+    return out
+
+
+def _number_sets(top: list, squares, number: int, group: list) -> list:
+    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    out = []
+    for k in range(2, min(len(group), len(squares)) + 1):
+        for chosen in _joined_square_sets(squares, showing, k):
+            for tiles in combinations(group, k):
+                for order in permutations(tiles):
+                    out.append(tuple(zip(chosen, order)))
+    return out
+
+
+def _mask(squares) -> int:
+    m = 0
+    for q in squares:
+        m |= 1 << q
+    return m
+
+
+@lru_cache(maxsize=None)
+def _square_sets(squares: tuple, k: int) -> tuple:
+    return tuple((chosen, _mask(chosen)) for chosen in combinations(squares, k))
+
+
+@lru_cache(maxsize=None)
+def _reach(region: int, start: int) -> int:
+    """The squares of `region` (a bit mask) linked to `start` through `region`."""
+    seen, todo = 1 << start, [start]
+    while todo:
+        q = todo.pop()
+        for r in NEIGHBOURS[q]:
+            bit = 1 << r
+            if region & bit and not seen & bit:
+                seen |= bit
+                todo.append(r)
+    return seen
+
+
+@lru_cache(maxsize=1 << 16)
+def _joined_square_sets(squares: tuple, showing: int, k: int) -> tuple:
+    """The k-sets of playable squares linked to each other through squares that will show the
+    number: the chosen ones and those already showing it (`showing`, a bit mask)."""
+    return tuple(chosen for chosen, m in _square_sets(squares, k)
+                 if not m & ~_reach(showing | m, chosen[0]))
+
+
+def _runs(top: list, squares, suit: int, group: list) -> list:
+    # Tiles of one suit are all different, and a run joins only numbers one apart: so a run
+    # is a chain low, low+1, ..., high whose consecutive squares are linked. All played tiles
+    # are in one run exactly when every number from their lowest to their highest is played or
+    # already showing ("bridge"), and each number's square is linked to the next one's.
+    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
+    out = []
+    for k in range(2, min(len(group), len(squares)) + 1):
+        for tiles in combinations(group, k):
+            played = {NUMBER[t]: t for t in tiles}
+            low, high = min(played), max(played)
+            if any(x not in played and x not in showing for x in range(low, high + 1)):
+                continue
+            bridges = {showing[x] for x in range(low, high + 1) if x not in played}
+            free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
+            _chain(low, high, played, showing, free, None, [], out)
+    return out
+
+
+def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pairs: list,
+           out: list) -> None:
+    """Extends the chain with number x, linked to the square `prev` of number x-1."""
+    if x > high:
+        out.append(tuple(sorted(pairs)))
+        return
+    if x not in played:
+        q = showing[x]
+        if q in NEIGHBOURS[prev]:
+            _chain(x + 1, high, played, showing, free, q, pairs, out)
+        return
+    tile = played[x]
+    for q in (free if prev is None else NEIGHBOURS[prev]):
+        if q in free and all(q != used for used, _ in pairs):
+            pairs.append((q, tile))
+            _chain(x + 1, high, played, showing, free, q, pairs, out)
+            pairs.pop()
+
+
+def summary(state: State, seat: int) -> dict:
+    """A compact alternative to the full list, for clients: how many plays and swaps there
+    are, and for each rack or market tile the squares where some legal play puts it (a client
+    can offer those and check the whole play with `rules.preview` before sending it)."""
+    if state.over or seat != state.turn:
+        return {"play_count": 0, "swap_count": 0, "tiles": {}}
+    where: dict = {}
+    count = 0
+    for pairs in placements(state, seat):
+        count += 1
+        for q, t in pairs:
+            where.setdefault(t, set()).add(q)
+    return {"play_count": count, "swap_count": len(swap_moves(state, seat)),
+            "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in sorted(qs)] for t, qs in sorted(where.items())}}

@@ -1,0 +1,106 @@
+"""Small World of Warcraft: area control with races, powers, decline (2-5 seats).
+
+The binding rules are `shared/rules/smallworld-of-warcraft.md` (decisions 1-8), then the
+full rules in `sources/smallworld-of-warcraft.sources.md`. Modules: `data/` (islands and the
+box), `islands` (validated map data), `abilities/` (race, power and marker hooks), `costs`
+(eligibility and cost), `rules` (decide), `evolve` + `flow` (state changes), `scoring`,
+`moves`, `views`, `bots`.
+
+Decisions where the rules are silent:
+- Only races, powers and markers with a hook are in play: the display and the face-down
+  markers draw from those alone (see NOTES).
+- Chance is drawn when it happens, into the event: combos that refill the display are drawn
+  in `decide` whenever the display is short of 6 and the piles are not empty (after a pick, or
+  when a banner goes back under the pile), as a `display_refilled` event; the piles are
+  unordered sets. A face-down marker's
+  identity is drawn from the markers not yet on the map when its region is first entered, the
+  die when a final conquest is declared. This is the same distribution as a shuffled pile and
+  leaves no hidden order to leak.
+- Ready your troops is one move (`ready`): every active token but 1 per region returns to
+  hand; regions may then be abandoned until the first conquest of the turn.
+- Redeployment lifts every active token but 1 per region into hand after the conquests, then
+  the seat places them (`place`, region + count); with one region left it is automatic, with
+  none the tokens stay in hand for a first conquest next turn. Defenders redeploy the same way,
+  in seat order after the active seat.
+- A final conquest (`final_conquest`) is offered only when 1 to 3 tokens are missing; the
+  target is in the move, the die roll in the event. Conquests end after it either way.
+- Worgen choose their form with `ready` at the start of each turn they begin with the Worgen
+  active (not on the turn they are picked, nor when declining); the worgen form needs 1 coin.
+- Markers that move (Heart of Azeroth so far) are placed by their owner in a step of their
+  own after the redeployments (`move_marker`; naming its current region keeps it there), as
+  decision 6 orders. Payments other seats owe at the end of the turn (the Heart's 1 coin from
+  each opponent whose active race is adjacent) are public, in the `turn_scored` event; a seat
+  with no coin pays nothing.
+- Spirit Healer's extra token comes at the start of its holder's own redeployment.
+- Frostmourne is used by naming it in a conquest (`"use": "frostmourne"`); it is offered only
+  when it lowers the cost. A failed final conquest still spends it.
+- If the display is empty (possible with 5 seats while few races exist), the seat skips its
+  pick (`skip_pick`) and scores its declined race only.
+- A race in decline with no region left returns under the banner pile at once.
+"""
+from __future__ import annotations
+
+from . import abilities, catalog
+from .bots import BOTS
+from .contract_bits import GameDef
+from .evolve import evolve
+from .moves import actors, legal_moves
+from .rules import decide
+from .scoring import final_result
+from .setup import setup
+from .state import OVER
+from .views import redact, secrets, view
+
+NOTES = (
+    "First half of the game: playable races " + ", ".join(catalog.RACES[r]["name"] for r in sorted(abilities.RACES))
+    + "; powers " + ", ".join(catalog.POWERS[p]["name"] for p in sorted(abilities.POWERS))
+    + "; markers " + ", ".join(catalog.MARKERS[m]["name"] for m in sorted(abilities.MARKERS))
+    + ". The combo display and the face-down markers draw only from these until the rest land."
+    " With 4-5 seats and only these 8 races, the display can run empty; a seat with no combo to"
+    " pick then skips its pick and scores its declined race."
+    " The islands are the server's own (the printed maps were not available). No team game yet."
+)
+
+
+def result(state):
+    if state.turn.step != OVER or state.final is None:
+        return None
+    return state.final
+
+
+GAME = GameDef(
+    name="smallworld-of-warcraft",
+    title="Small World of Warcraft",
+    min_seats=2,
+    max_seats=5,
+    rules_version="swow-1",
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_moves=legal_moves,
+    actors=actors,
+    view=view,
+    redact=redact,
+    result=result,
+    secrets=secrets,
+    bots=BOTS,
+    options=(),
+    test_configs=((2, {}), (3, {}), (4, {}), (5, {})),
+    max_events=5000,
+    notes=NOTES,
+    move_types={
+        "pick": "Pick the combo at `index` of the display (costs `index` coins, 1 on each combo above).",
+        "skip_pick": "Pass the turn when the display is empty.",
+        "decline": "Put the active race into decline (start of turn, instead of conquering).",
+        "ready": "Ready your troops for an expansion turn (Worgen also choose a `form`).",
+        "abandon": "Empty a region of your active race (before your first conquest of the turn).",
+        "conquer": "Conquer `region` with the tokens it costs (optionally `use` a marker such as Frostmourne).",
+        "final_conquest": "Last conquest of the turn on `region`, 1-3 tokens short: the reinforcement die is rolled.",
+        "end_conquests": "Stop conquering and redeploy.",
+        "place": "Redeploy `count` tokens from hand to `region`.",
+        "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth) in `region`.",
+        "score_turn": "System: score the turn that just ended.",
+    },
+)
+
+__all__ = ["GAME", "final_result"]

@@ -1,0 +1,80 @@
+"""The state of a game: immutable named tuples and one frozen dataclass, replaced on change.
+
+Regions, players and the turn are NamedTuples (cheap `_replace`, equal after a JSON round
+trip because `evolve` always rebuilds tuples). The static map is shared and compared by sides.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple, Optional
+
+from .islands import Map
+
+# Steps of a seat's turn. "defend": a seat that lost tokens redeploys them (end of turn);
+# "markers": the active seat places the markers it moves at the end of its turn.
+PICK, START, CONQUER, REDEPLOY, DEFEND, MARKERS, SCORE, OVER = (
+    "pick", "start", "conquer", "redeploy", "defend", "markers", "score", "over")
+
+
+class Region(NamedTuple):
+    seat: Optional[int] = None     # owning seat; None when empty or Murlocs
+    race: Optional[str] = None     # a race key, "murlocs", or None when empty
+    tokens: int = 0
+    declined: bool = False
+    wall: bool = False             # a Night Elves Wisp Wall
+    marker: Optional[str] = None   # None, "hidden" (face down) or a marker key
+
+
+class Player(NamedTuple):
+    coins: int
+    race: Optional[str] = None      # the active race
+    power: Optional[str] = None     # its special power
+    hand: int = 0                   # active-race tokens not on the map
+    declined: Optional[str] = None  # the race in decline (one at most)
+
+
+class Conquest(NamedTuple):
+    """What a conquest took, kept for the end-of-turn bonuses."""
+    region: int
+    race: Optional[str]      # the defending race (or "murlocs"), None for an empty region
+    seat: Optional[int]
+    tokens: int              # defending race tokens
+    declined: bool
+
+
+class Turn(NamedTuple):
+    step: str
+    conquests: tuple = ()     # Conquest records of this turn
+    used: tuple = ()          # once-per-turn things used (e.g. "frostmourne")
+    form: Optional[str] = None  # Worgen form chosen this turn
+    declined: bool = False    # the seat went into decline this turn
+    readied: bool = False     # the seat readied its troops (may abandon until it conquers)
+    defenders: tuple = ()     # seats still to redeploy lost tokens, in order
+    placed: tuple = ()        # markers the active seat placed at the end of this turn
+
+
+@dataclass(frozen=True)
+class State:
+    n: int
+    rounds: int
+    round: int
+    seat: int                 # whose turn it is
+    map: Map
+    regions: tuple            # Region per map index
+    players: tuple            # Player per seat
+    display: tuple            # (race, power, coins) from the top (free) down
+    race_pile: tuple          # sorted keys of the banners not in play nor shown
+    power_pile: tuple
+    turn: Turn
+    final: Optional[dict] = None  # the revealed result once over
+
+    def with_(self, **changes) -> "State":
+        return replace(self, **changes)
+
+    def set_region(self, i: int, region: Region) -> "State":
+        regions = self.regions
+        return replace(self, regions=regions[:i] + (region,) + regions[i + 1:])
+
+    def set_player(self, seat: int, player: Player) -> "State":
+        players = self.players
+        return replace(self, players=players[:seat] + (player,) + players[seat + 1:])

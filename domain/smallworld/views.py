@@ -1,0 +1,85 @@
+"""What each viewer may see (rules "What others see"): everything is public except each
+seat's coin total (and what a turn's scoring gained), until the game is over."""
+from __future__ import annotations
+
+from . import query
+from .contract_bits import EVERYONE, is_seat
+from .moves import actors
+from .state import OVER, State
+
+
+def coins_token(seat: int, coins: int) -> str:
+    """A distinctive string for a secret coin total, so leak checks can look for it."""
+    return f"coins-s{seat}-{coins}"
+
+
+def _map(state: State) -> list:
+    m = state.map
+    return [{"id": m.ids[i], "island": m.sides[m.island[i]], "terrain": m.terrain[i],
+             "symbols": sorted(m.symbols[i]), "adjacent": [m.ids[j] for j in m.adj[i]]}
+            for i in range(len(m.ids))]
+
+
+def _regions(state: State) -> list:
+    return [{"id": state.map.ids[i], "seat": r.seat, "race": r.race, "tokens": r.tokens,
+             "declined": r.declined, "wisp_wall": r.wall, "marker": r.marker}
+            for i, r in enumerate(state.regions)]
+
+
+def _turn(state: State) -> dict:
+    t = state.turn
+    ids = state.map.ids
+    return {"conquests": [{"region": ids[c.region], "race": c.race, "seat": c.seat,
+                           "tokens": c.tokens, "declined": c.declined} for c in t.conquests],
+            "used": list(t.used), "form": t.form, "declined": t.declined,
+            "defenders": list(t.defenders), "placed": list(t.placed)}
+
+
+def _player(state: State, seat: int, viewer) -> dict:
+    p = state.players[seat]
+    out = {"seat": seat, "race": p.race, "power": p.power, "hand": p.hand,
+           "declined_race": p.declined, "tokens_on_board": query.tokens_on_board(state, seat)}
+    if viewer == seat or viewer == EVERYONE or state.turn.step == OVER:
+        out["coins"] = p.coins
+        out["coins_token"] = coins_token(seat, p.coins)
+    return out
+
+
+def view(state: State, viewer) -> dict:
+    out = {
+        "phase": state.turn.step,
+        "to_act": actors(state),
+        "round": state.round,
+        "rounds": state.rounds,
+        "current_seat": state.seat,
+        "islands": list(state.map.sides),
+        "map": _map(state),
+        "regions": _regions(state),
+        "players": [_player(state, s, viewer) for s in range(state.n)],
+        "display": [{"race": r, "power": p, "coins": c, "cost": k}
+                    for k, (r, p, c) in enumerate(state.display)],
+        "race_pile": len(state.race_pile),
+        "power_pile": len(state.power_pile),
+        "turn": _turn(state),
+        "wisp_walls_left": query.walls_left(state),
+    }
+    if is_seat(viewer):
+        out["you"] = viewer
+    if state.final is not None:
+        out["result"] = state.final
+    return out
+
+
+def redact(event: dict, viewer) -> dict:
+    """Only a turn's scoring is secret: others learn that it happened, not what it gave."""
+    if event.get("type") != "turn_scored" or viewer == EVERYONE or viewer == event.get("seat"):
+        if event.get("type") == "turn_scored":
+            return {**event, "coins_token": coins_token(event["seat"], event["total"])}
+        return event
+    return {"type": "turn_scored", "seat": event["seat"], "payments": event.get("payments", [])}
+
+
+def secrets(state: State) -> dict:
+    if state.turn.step == OVER:
+        return {}
+    return {coins_token(s, p.coins): frozenset({s}) for s, p in enumerate(state.players)}

@@ -1,0 +1,103 @@
+"""The application service over the in-memory store: snapshots, replays, caching."""
+from __future__ import annotations
+
+import pytest
+
+from api import service as service_module
+from api.errors import IllegalMove, VersionConflict
+from api.service import GameService
+from domain.play import fold
+from events.memory_store import InMemoryEventStore
+from workers.jobs import play_turn
+
+
+@pytest.fixture
+def small_snapshots(monkeypatch):
+    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 5)
+
+
+def _bot_game(service, rounds=9):
+    created = service.create("high-card", [{"bot": "random"}, {"bot": "bold"}], {"rounds": rounds}, seed=4)
+    gid = created["id"]
+    while True:
+        game = service.load(gid)
+        actors = service.automatic_actors(game)
+        if not actors:
+            return gid
+        play_turn(service, gid, game.version, actors[0])
+
+
+def test_every_past_version_reads_the_same_with_snapshots_as_by_full_replay(small_snapshots):
+    store = InMemoryEventStore()
+    service = GameService(store)
+    gid = _bot_game(service)
+    final = service.load(gid)
+    assert final.finished and final.version > 20
+    events = [e.data for e in store.read(gid) if e.type != "game_created"]
+    setup_version = int(final.meta["setup_version"])
+    for version in range(setup_version, final.version + 1):
+        cold = GameService(store)
+        expected = fold(final.definition, events[: version - 1])
+        assert cold.at_version(gid, version).state == expected
+    assert store.load_snapshot(gid, service._snapshot_code(final.definition), at_most=10) is not None
+
+
+def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
+    store = InMemoryEventStore()
+    service = GameService(store)
+    gid = _bot_game(service)
+    definition = service.load(gid).definition
+    truth = fold(definition, [e.data for e in store.read(gid) if e.type != "game_created"])
+    version, _ = store.load_snapshot(gid, service._snapshot_code(definition))
+    assert version > 5
+    # Spoil the events the snapshot covers: a cold load must not need them.
+    stream = store._streams[gid]
+    for i in range(1, version):
+        stream[i] = stream[i].__class__(stream[i].version, "spoiled", {"type": "spoiled"}, None, 0)
+    assert GameService(store).load(gid).state == truth
+
+
+def test_a_stale_snapshot_from_other_code_is_ignored(small_snapshots):
+    store = InMemoryEventStore()
+    gid = _bot_game(GameService(store), rounds=2)
+    truth = GameService(store).load(gid).state
+    store.save_snapshot(gid, 6, "other-code", b"not a pickle")
+    assert GameService(store).load(gid).state == truth
+
+
+def test_moves_after_the_end_are_refused_and_stale_versions_conflict():
+    store = InMemoryEventStore()
+    service = GameService(store)
+    gid = _bot_game(service, rounds=1)
+    game = service.load(gid)
+    with pytest.raises(IllegalMove) as over:
+        service.move(gid, 0, {"type": "bid", "chips": 0}, game.version)
+    assert over.value.code == "game_over"
+    with pytest.raises(VersionConflict):
+        service.move(gid, 0, {"type": "bid", "chips": 0}, game.version - 1)
+
+
+def test_a_retry_racing_its_twin_answers_what_the_twin_did():
+    """The twin lands between the retry's idempotency check and its judgement: the retry must
+    answer the twin's answer, not a version conflict caused by the twin itself."""
+    store = InMemoryEventStore()
+    service = GameService(store)
+    created = service.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
+    gid, version = created["id"], created["version"]
+    move_ = {"type": "bid", "chips": 1}
+    recall = store.recall
+    calls = []
+
+    def recall_then_twin_lands(game_id, key):
+        calls.append(key)
+        if len(calls) == 1:  # the retry's first look: nothing yet; then its twin lands
+            answer = recall(game_id, key)
+            twin_answers.append(GameService(store).move(gid, 0, move_, version, "key"))
+            return answer
+        return recall(game_id, key)
+
+    twin_answers = []
+    store.recall = recall_then_twin_lands
+    answer = service.move(gid, 0, move_, version, "key")
+    assert answer == twin_answers[0]
+    assert store.version(gid) == version + 1

@@ -1,0 +1,77 @@
+"""The OpenAPI fragment matches real values from seeded playouts."""
+import random
+
+import yaml
+
+from domain.contract import EVERYONE, SPECTATOR, SYSTEM
+from domain.play import fold
+from domain.smallworld import GAME, catalog
+from tests.schema_check import ROOT, validator_for
+
+PATH = "api/openapi/smallworld-of-warcraft.yaml"
+check = validator_for(PATH)
+
+
+def test_enums_match_the_catalog():
+    schemas = yaml.safe_load((ROOT / PATH).read_text())["components"]["schemas"]
+    assert sorted(schemas["SmallWorldRace"]["enum"]) == sorted(catalog.RACES)
+    assert sorted(schemas["SmallWorldPower"]["enum"]) == sorted(catalog.POWERS)
+    assert sorted(schemas["SmallWorldMarker"]["enum"]) == sorted(catalog.MARKERS)
+
+
+def test_options_schema():
+    check("SmallWorldOptions", GAME.default_options())
+
+
+def test_playout_values_match_the_schemas():
+    from domain.smallworld.evolve import HANDLERS
+    seen = set()
+    for n, seed in ((2, 1), (5, 2), (3, 3), (4, 4)):
+        rng = random.Random(seed)
+        events = GAME.setup({}, n, random.Random(seed))
+        state = fold(GAME, events)
+        viewers = list(range(n)) + [SPECTATOR]
+        k = 0
+        while GAME.actors(state):
+            actor = GAME.actors(state)[0]
+            moves = GAME.legal_moves(state, actor)
+            for m in moves[:3] + moves[-2:]:
+                check("SmallWorldMove", m)
+            if k % 40 == 0:
+                for v in viewers:
+                    check("SmallWorldView", GAME.view(state, v))
+            policy = GAME.bots["greedy" if seed % 2 else "random"]
+            move = moves[0] if actor == SYSTEM else policy(state, actor, rng)
+            new = GAME.decide(state, actor, move, rng)
+            for e in new:
+                state = GAME.evolve(state, e)
+            events += new
+            k += 1
+        samples = {}
+        for e in events:  # a few of each event type, as every viewer sees them
+            samples.setdefault(e["type"], []).append(e)
+        seen |= set(samples)
+        for e in [e for group in samples.values() for e in group[:4]]:
+            for v in viewers + [EVERYONE]:
+                check("SmallWorldEvent", GAME.redact(e, v))
+        for v in viewers + [EVERYONE]:
+            check("SmallWorldView", GAME.view(state, v))
+        check("SmallWorldResult", GAME.result(state))
+    for e in scripted_events():
+        seen.add(e["type"])
+        for v in (0, 1, SPECTATOR, EVERYONE):
+            check("SmallWorldEvent", GAME.redact(e, v))
+    assert seen == set(HANDLERS), set(HANDLERS) - seen
+
+
+def scripted_events():
+    """Events too rare in short playouts (a Heart of Azeroth moved, then paid for)."""
+    from .test_markers import heart_turn
+    from .helpers import play
+    state, events = play(heart_turn(), 0, {"type": "end_conquests"})
+    check("SmallWorldView", GAME.view(state, 0))
+    for m in GAME.legal_moves(state, 0):
+        check("SmallWorldMove", m)
+    state, more = play(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-4"})
+    state, last = play(state, SYSTEM, {"type": "score_turn"})
+    return events + more + last
