@@ -56,7 +56,10 @@ def send_move(game_id):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code="validation_error")
-    if request.args.get("dry_run") in ("1", "true"):
+    dry_run = request.args.get("dry_run")
+    if dry_run not in (None, "1", "true", "0", "false"):
+        raise ValidationFailed("dry_run is one of true, false, 1, 0.", code="validation_error")
+    if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
     return service.move(game_id, seat, body["move"], body["expected_version"], key), 201
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import pickle
 import secrets
 from collections import OrderedDict
@@ -39,6 +40,7 @@ CACHE_SIZE = 2000
 SNAPSHOT_FORMAT = "1"
 
 Scheduler = Callable[[str, int, list], None]
+log = logging.getLogger(__name__)
 
 
 def hash_token(token: str) -> str:
@@ -339,10 +341,17 @@ class GameService:
         state = fold(game.definition, events, game.state)
         updated = Game(game.id, game.definition, game.meta, game.seats, game.seed, new_version, state,
                        game.snapshot_version)
-        self._remember(updated)
-        if updated.finished:
-            self.store.mark_finished(game.id)
-        self.scheduler(game.id, new_version, self._automatic_actors(updated))
+        # The move is appended and durable: a failure from here on (Redis gone while saving a
+        # snapshot or enqueueing the next turn) must not answer "nothing was changed". The
+        # reconciler enqueues a turn that was missed and marks finished games.
+        try:
+            self._remember(updated)
+            if updated.finished:
+                self.store.mark_finished(game.id)
+            self.scheduler(game.id, new_version, self._automatic_actors(updated))
+        except Exception:  # noqa: BLE001
+            log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
+                        game.id, new_version, exc_info=True)
 
     @staticmethod
     def _automatic_actors(game: Game) -> list:

@@ -1,0 +1,182 @@
+"""No leaks, on every channel: for every hosted game and every seat count, a random playout
+through the API (all seats people, the system's moves played by the worker's own job function)
+checks, for every seat and for a spectator, that nothing the server gives them holds a secret
+of another seat: GET /games/{id}, the legal moves, history pages, `state?version=N`, the live
+stream (SSE), the answers to their own moves, and error bodies.
+
+The oracle is each game's `secrets(state)` (domain/contract.py): token -> the seats allowed to
+know it (a deck's order: nobody). A token hidden from a viewer at version V must not appear, as
+a JSON string, in what that viewer receives about version V: the game now against the secrets
+now, an event against the secrets right after it (as the game-contract suite judges events: a
+tile a seat once held and swapped back into the bag is secret now, but the event of its draw
+rightly showed it to that seat).
+"""
+from __future__ import annotations
+
+import json
+import random
+import uuid
+
+import pytest
+
+from domain import registry
+from domain.contract import SPECTATOR, SYSTEM
+from domain.play import fold
+from tests.api.helpers import auth
+from workers.jobs import play_turn
+
+CONFIGS = [pytest.param(g, n, id=f"{g.name}-{n}") for g in registry.all_games()
+           for n in range(g.min_seats, g.max_seats + 1)]
+FULL_CHECK_EVERY = 15  # steps between the costlier checks (whole history, streams, past states)
+
+
+@pytest.fixture(scope="module")
+def app(redis_url):
+    from app import create_app
+    from tests.api.spec import SpecCheckingClient
+
+    prefix = f"leak{uuid.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 5, "TESTING": True, "RATE_LIMIT": 1_000_000})
+    app.test_client_class = SpecCheckingClient
+    return app
+
+
+def _short(game) -> dict:
+    """Options for a shorter game where the game has a number of rounds (one round holds every
+    kind of secret there is)."""
+    for option in game.options:
+        if option.name == "rounds" and option.type == "integer":
+            return {"rounds": max(1, option.minimum or 1)}
+    return {}
+
+
+class Oracle:
+    """hidden[version][viewer] = the JSON needles that viewer must not see at that version."""
+
+    def __init__(self, game, n, events):
+        self.game, self.viewers = game, list(range(n)) + [SPECTATOR]
+        self.hidden: dict[int, dict] = {}
+        state = None
+        for version, data in events:
+            state = game.evolve(state, data) if data is not None else state
+            self.record(version, state)
+
+    def record(self, version, state):
+        if state is None:
+            self.hidden[version] = {v: set() for v in self.viewers}
+            return
+        secrets = self.game.secrets(state)
+        self.hidden[version] = {v: {json.dumps(tok) for tok, allowed in secrets.items() if v not in allowed}
+                                for v in self.viewers}
+
+    def check(self, text: str, viewer, *versions, where="", sent: str = ""):
+        for version in versions:
+            for needle in self.hidden[version][viewer]:
+                if needle in sent:
+                    continue  # the viewer sent it themselves
+                assert needle not in text, f"{where}: viewer {viewer!r} sees {needle} (secret at version {version})"
+
+
+def _sse_until(client, gid, token, last_id, version):
+    """Reads the live stream from Last-Event-ID until the event of `version`."""
+    headers = {**auth(token)}
+    if last_id is not None:
+        headers["Last-Event-ID"] = str(last_id)
+    response = client.get(f"/games/{gid}/stream", headers=headers, buffered=False)
+    assert response.status_code == 200
+    events, buffer = [], ""
+    try:
+        for chunk in response.response:
+            buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+                if "event" in fields:
+                    events.append((fields["event"], int(fields["id"]) if "id" in fields else None, fields["data"]))
+            if events and (events[-1][1] == version or events[-1][0] == "end"):
+                break
+    finally:
+        response.close()
+    return events
+
+
+@pytest.mark.parametrize("game,n", CONFIGS)
+def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
+    client = app.test_client()
+    service = app.extensions["games"]
+    rng = random.Random(n * 31 + len(game.name))
+    created = client.post("/games", json={"type": game.name, "seats": [{"name": f"P{i}"} for i in range(n)],
+                                          "options": _short(game), "seed": rng.randrange(10 ** 6)}).get_json()
+    gid = created["id"]
+    token = {s["seat"]: s["token"] for s in created["seats"]}
+    token[SPECTATOR] = None
+    viewers = list(range(n)) + [SPECTATOR]
+    stored = service.store.read(gid)
+    oracle = Oracle(game, n, [(e.version, e.data if e.type != "game_created" else None) for e in stored])
+    setup_version = created["version"]
+    seen = {v: setup_version for v in viewers}  # history read up to, per viewer
+    streamed = {v: None for v in viewers}
+    state = fold(game, [e.data for e in stored if e.type != "game_created"])
+
+    for step in range(game.max_events):
+        current = service.load(gid)
+        version = current.version
+        full = step % FULL_CHECK_EVERY == 0
+        for viewer in viewers:
+            check = oracle.check
+            body = client.get(f"/games/{gid}", headers=auth(token[viewer])).get_data(as_text=True)
+            if not current.finished:
+                check(body, viewer, version, where="GET /games/{id}")
+            moves = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[viewer])).get_data(as_text=True)
+            check(moves, viewer, version, where="GET /moves")
+            if current.finished:
+                continue  # a finished game is open to everyone
+            page = client.get(f"/games/{gid}/events?after={seen[viewer]}&limit=1000",
+                              headers=auth(token[viewer])).get_json()["events"]
+            for e in page:
+                check(json.dumps(e), viewer, e["version"], where=f"event {e['version']}")
+            seen[viewer] = version
+            if full:
+                for e in client.get(f"/games/{gid}/events?limit=1000", headers=auth(token[viewer])).get_json()["events"]:
+                    check(json.dumps(e), viewer, e["version"], where=f"history page, event {e['version']}")
+                past = rng.randint(setup_version, version)
+                then = client.get(f"/games/{gid}/state?version={past}", headers=auth(token[viewer])).get_data(as_text=True)
+                check(then, viewer, past, where=f"state?version={past}")
+                for kind, id_, data in _sse_until(client, gid, token[viewer], streamed[viewer], version):
+                    versions = (version,) if id_ is None or kind == "state" else (id_,)
+                    check(data, viewer, *versions, where=f"SSE {kind} {id_}")
+                streamed[viewer] = version
+            # Error bodies: a stale version, an out-of-turn or garbage move, a dry run.
+            if viewer is not SPECTATOR:
+                own = json.loads(moves)["moves"]
+                for attempt in ([{"type": "nonsense"}] + own[:1]):
+                    sent = json.dumps({"expected_version": version + 1, "move": attempt})  # a 409
+                    r = client.post(f"/games/{gid}/moves", data=sent, content_type="application/json",
+                                    headers={**auth(token[viewer]), "Idempotency-Key": uuid.uuid4().hex})
+                    assert r.status_code == 409, r.get_json()
+                    check(r.get_data(as_text=True), viewer, version, where=f"error {r.status_code}", sent=sent)
+                    sent = json.dumps({"expected_version": version, "move": attempt})
+                    r = client.post(f"/games/{gid}/moves?dry_run=true", data=sent, content_type="application/json",
+                                    headers=auth(token[viewer]))
+                    check(r.get_data(as_text=True), viewer, version, where=f"dry run {r.status_code}", sent=sent)
+        if current.finished:
+            break
+        # Move: a random actor plays a random legal move; the system's move as the worker plays it.
+        actor = rng.choice(current.actors())
+        if actor == SYSTEM:
+            assert play_turn(service, gid, version, SYSTEM) == "played"
+        else:
+            listed = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[actor])).get_json()["moves"]
+            r = client.post(f"/games/{gid}/moves", json={"expected_version": version, "move": rng.choice(listed)},
+                            headers={**auth(token[actor]), "Idempotency-Key": uuid.uuid4().hex})
+            assert r.status_code == 201, r.get_json()
+        for e in service.store.read(gid, after=version):
+            state = game.evolve(state, e.data)
+            oracle.record(e.version, state)
+        if actor != SYSTEM:
+            for e in r.get_json()["events"]:
+                oracle.check(json.dumps(e), actor, e["version"], where="the answer to one's own move")
+    else:
+        raise AssertionError("the game did not end")
+    assert service.load(gid).finished
