@@ -140,7 +140,9 @@ def http_server(redis_url):
         except requests.RequestException:
             return False
 
-    wait_for(up, timeout=60, interval=0.2)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        wait_for(up, timeout=60, interval=0.2)
+        yield base
+    finally:  # also when it never came up: leave nothing running
+        proc.terminate()
+        proc.wait(timeout=20)
