@@ -20,8 +20,8 @@ class InMemoryEventStore:
         self._snapshots: dict[str, tuple[str, dict[int, bytes]]] = {}
         self._active: set[str] = set()
 
-    def _stored(self, stream, events: Sequence[NewEvent]):
-        at = int(time.time() * 1000)
+    def _stored(self, stream, events: Sequence[NewEvent], at=None):
+        at = at or int(time.time() * 1000)
         for e in events:
             # Through JSON, as Redis stores it: callers must not rely on tuples surviving.
             data = json.loads(json.dumps(e.data))
@@ -39,7 +39,7 @@ class InMemoryEventStore:
             self._lock.notify_all()
             return len(self._streams[game_id])
 
-    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response=""):
+    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response="", at=None):
         with self._lock:
             if idempotency_key is not None and (game_id, idempotency_key) in self._idempotency:
                 fp, first = self._idempotency[(game_id, idempotency_key)]
@@ -51,7 +51,7 @@ class InMemoryEventStore:
                 raise KeyError(game_id)
             if expected_version != len(stream):
                 raise Conflict(len(stream))
-            self._stored(stream, events)
+            self._stored(stream, events, at)
             if idempotency_key is not None:
                 self._idempotency[(game_id, idempotency_key)] = (fingerprint, response)
             self._lock.notify_all()

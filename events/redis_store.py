@@ -88,11 +88,12 @@ class RedisEventStore:
         idempotency_key: Optional[str] = None,
         fingerprint: str = "",
         response: str = "",
+        at: Optional[int] = None,
     ) -> AppendResult:
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
-                IDEMPOTENCY_TTL_SECONDS, len(events)] + _flat(events, _now_ms())
+                IDEMPOTENCY_TTL_SECONDS, len(events)] + _flat(events, at or _now_ms())
         reply = self._append(keys=[k.events(game_id), idem_key], args=args)
         status = reply[0]
         if status == b"duplicate":

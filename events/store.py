@@ -65,6 +65,7 @@ class EventStore(Protocol):
         idempotency_key: Optional[str] = None,
         fingerprint: str = "",
         response: str = "",
+        at: Optional[int] = None,
     ) -> AppendResult: ...
 
     def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]: ...

@@ -1,0 +1,171 @@
+"""Games as rebuilt from their events: loading, a per-process cache of states, snapshots.
+
+The events are the truth; everything here is a cache that can be thrown away. A process keeps
+the newest state of the games it served and reads only the events appended since; a cold
+process starts from the newest snapshot (one every SNAPSHOT_EVERY events, pickled with the code
+version that made it: a snapshot from other code is never used).
+"""
+from __future__ import annotations
+
+import json
+import pickle
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from domain import registry
+from domain.contract import GameDef
+from domain.play import fold
+from events.store import StoredEvent
+
+from .errors import ApiError, UnknownGame, ValidationFailed
+
+CREATED = "game_created"  # the server's own first event: type, seats, options, seed
+SNAPSHOT_EVERY = 100
+CACHE_SIZE = 2000
+# Bump when the shape of pickled states changes for reasons the games' rules_version misses.
+SNAPSHOT_FORMAT = "1"
+
+
+@dataclass
+class Game:
+    """A game as rebuilt at one version."""
+
+    id: str
+    definition: GameDef
+    meta: dict
+    seats: list  # [{"name": str} | {"bot": level}]
+    seed: Any
+    version: int
+    state: Any  # None until the setup events
+    snapshot_version: int = 0  # the version of the newest snapshot saved of this game
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.definition.result(self.state) is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "active"
+
+    def actors(self) -> list:
+        return [] if self.state is None else self.definition.actors(self.state)
+
+    def bot_level(self, seat: int) -> Optional[str]:
+        return self.seats[seat].get("bot")
+
+
+def _game_events(stored: list[StoredEvent]) -> list[dict]:
+    return [e.data for e in stored if e.type != CREATED]
+
+
+def _game_events(stored: list[StoredEvent]) -> list[dict]:
+    return [e.data for e in stored if e.type != CREATED]
+
+
+def snapshot_code(definition: GameDef) -> str:
+    return f"{definition.name}|{definition.rules_version}|{SNAPSHOT_FORMAT}"
+
+
+class GameRepository:
+    def __init__(self, store):
+        self.store = store
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._meta: dict[str, tuple] = {}
+        self._credentials: dict[str, dict] = {}
+
+    def meta(self, game_id: str) -> tuple:
+        """(meta, definition, seats, seed) of a game: immutable once created, so cached."""
+        cached = self._meta.get(game_id)
+        if cached:
+            return cached
+        meta = self.store.meta(game_id)
+        if meta is None:
+            raise UnknownGame(f"There is no game '{game_id}'.")
+        definition = registry.get(meta["type"])
+        if definition is None:
+            raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
+                           code="game_type_unavailable", status=503)
+        entry = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
+        self._meta[game_id] = entry
+        return entry
+
+    def load(self, game_id: str) -> Game:
+        """The game at its current version: cached state + the events since, or snapshot +
+        tail, or a full replay; a snapshot is saved once the tail grows long."""
+        meta, definition, seats, seed = self.meta(game_id)
+        cached = self._cache.get(game_id)
+        if cached is None:
+            cached = self._cold_start(game_id, definition, meta, seats, seed)
+        tail = self.store.read(game_id, after=cached.version)
+        if tail:
+            state = fold(definition, _game_events(tail), cached.state)
+            cached = Game(game_id, definition, meta, seats, seed, tail[-1].version, state,
+                          cached.snapshot_version)
+        self.remember(cached)
+        return cached
+
+    def _cold_start(self, game_id, definition, meta, seats, seed) -> Game:
+        snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
+        if snapshot is not None:
+            version, blob = snapshot
+            return Game(game_id, definition, meta, seats, seed, version, pickle.loads(blob), version)
+        return Game(game_id, definition, meta, seats, seed, 0, None)
+
+    def remember(self, game: Game) -> None:
+        """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions)."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached.version > game.version:
+            return  # another request of this process already saw a newer version
+        self._cache[game.id] = game
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
+            self.snapshot(game)
+
+    def snapshot(self, game: Game) -> None:
+        if game.state is None:
+            return
+        self.store.save_snapshot(game.id, game.version, snapshot_code(game.definition),
+                                 pickle.dumps(game.state, protocol=pickle.HIGHEST_PROTOCOL))
+        game.snapshot_version = game.version
+
+    def forget(self, game_id: str) -> None:
+        """Drops the process cache of a game (tests and benchmarks of cold reads)."""
+        self._cache.pop(game_id, None)
+
+    def at_version(self, game_id: str, version: int) -> Game:
+        """The game as it was at `version` (a replay of the events up to it)."""
+        current = self.load(game_id)
+        setup_version = int(current.meta["setup_version"])
+        if not setup_version <= version <= current.version:
+            raise ValidationFailed(
+                f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
+                code="version_out_of_range", version=current.version)
+        if version == current.version:
+            return current
+        # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
+        # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
+        state, start = None, 0
+        snapshot = self.store.load_snapshot(game_id, snapshot_code(current.definition), at_most=version)
+        if snapshot is not None:
+            start, state = snapshot[0], pickle.loads(snapshot[1])
+        events = self.store.read(game_id, after=start, limit=version - start)
+        state = fold(current.definition, _game_events(events), state)
+        past = Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        if version - start >= SNAPSHOT_EVERY:
+            self.snapshot(past)  # the next read near this version starts here
+        return past
+
+    def cached(self, game_id: str) -> Optional[Game]:
+        """The newest state this process has seen of a game (it may be behind the store)."""
+        return self._cache.get(game_id)
+
+    def credentials(self, game_id: str) -> dict:
+        """The seats' token hashes: immutable once created, so cached."""
+        creds = self._credentials.get(game_id)
+        if creds is None:
+            self.meta(game_id)
+            creds = self._credentials[game_id] = self.store.credentials(game_id)
+        return creds
