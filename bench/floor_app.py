@@ -60,19 +60,20 @@ def create_app() -> Flask:
                 client.hmget(f"floor:{{{stream}}}:idem:{key or '-'}", "fingerprint", "response")
             else:
                 client.xrange(events_key(stream), min=f"0-{body['expected_version'] + 1}", max="+")
-        response = {"version": body["expected_version"] + 1, "events": [event]}
-        args = [body["expected_version"], 1 if key else 0, key or "", json.dumps(response),
-                24 * 3600, 1, event.get("type", "move"), json.dumps(event, separators=(",", ":")), "0",
-                int(time.time() * 1000)]
+        version = body["expected_version"] + 1
+        response = {"version": version, "events": [event]}
+        entry = {"t": event.get("type", "move"), "d": event, "a": 0, "at": int(time.time() * 1000)}
+        args = [body["expected_version"], 1 if key else 0, key or "", f"{version}:{version}",
+                24 * 3600, 1, json.dumps(entry, separators=(",", ":"))]
         keys = [events_key(stream), f"floor:{{{stream}}}:idem:{key or '-'}"]
         reply = append(keys=keys, args=args)
         if reply[0] == b"missing":  # a new stream: its first event, then the move
-            client.xadd(keys[0], {"type": "created", "data": "{}", "actor": "null", "at": 0}, id="0-1")
+            client.xadd(keys[0], {"e": '{"t":"created","d":{},"a":null,"at":0}'}, id="0-1")
             return {"code": "version_conflict", "version": 1}, 409
         if reply[0] == b"conflict":
             return {"code": "version_conflict", "version": int(reply[1])}, 409
         if reply[0] == b"duplicate":
-            return json.loads(reply[2]), 201
+            return {"version": int(reply[2].split(b":")[1]), "events": [event]}, 201
         return response, 201
 
     return app

@@ -116,6 +116,8 @@ class RedisEventStore:
 
     @_unavailable
     def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
+        if limit is not None and limit <= 0:
+            return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
         return [_decode(i, f) for i, f in entries]
 

@@ -67,6 +67,7 @@ def test_event_n_is_addressable_and_ranges_page(store):
     assert [e.version for e in store.read_range(gid, 3, 3)] == [3]
     assert [e.version for e in store.read(gid, after=1, limit=2)] == [2, 3]
     assert store.read(gid, after=5) == []
+    assert store.read(gid, after=2, limit=0) == []
 
 
 def test_idempotent_retry_returns_the_first_answer_and_writes_nothing(store):
