@@ -59,10 +59,6 @@ def _game_events(stored: list[StoredEvent]) -> list[dict]:
     return [e.data for e in stored if e.type != CREATED]
 
 
-def _game_events(stored: list[StoredEvent]) -> list[dict]:
-    return [e.data for e in stored if e.type != CREATED]
-
-
 def snapshot_code(definition: GameDef) -> str:
     return f"{definition.name}|{definition.rules_version}|{SNAPSHOT_FORMAT}"
 

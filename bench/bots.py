@@ -12,7 +12,6 @@ in it, i.e. a Lua append, an RQ enqueue, and an RQ SimpleWorker job doing one Lu
 """
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -23,7 +22,9 @@ import requests
 from rq import Queue
 
 from bench.common import ROOT, configs, hosted_games, percentile, private_redis, running_server, table
+from events.redis_store import decode_entry, encode_entries
 from events.scripts import APPEND
+from events.store import NewEvent
 
 # A person's think time between seeing the bot's move and sending theirs. It matters: after a job
 # an RQ worker spends tens of ms on its own bookkeeping writes (each fsynced under
@@ -44,7 +45,7 @@ class Floor:
         self.queue = Queue(floor_jobs.QUEUE, connection=self.conn)
         self.key = "bench:floor:{bots}:events"
         self.conn.delete(self.key)
-        self.conn.xadd(self.key, {"type": "created", "data": "{}", "actor": "null", "at": 0}, id="0-1")
+        self.conn.xadd(self.key, {"e": encode_entries([NewEvent("created", {}, None)], 0)[0]}, id="0-1")
         self.script = self.conn.register_script(APPEND)
         self.version = 1
 
@@ -53,14 +54,16 @@ class Floor:
         deadline = time.monotonic() + 30
         while len(lat) < n and time.monotonic() < deadline:
             self.script(keys=[self.key, self.key + ":idem:-"],
-                        args=[self.version, 0, "", "", 0, 1, "move", "{}", "0", int(time.time() * 1000)])
+                        args=[self.version, 0, "", "", 0, 1,
+                              *encode_entries([NewEvent("move", {}, 0)], int(time.time() * 1000))])
             self.version += 1
             self.queue.enqueue_call("bench.floor_jobs.append", args=(self.key, self.version), result_ttl=0)
             if not self.conn.xread({self.key: f"0-{self.version}"}, block=5000):
                 continue
             self.version += 1
             entries = self.conn.xrange(self.key, f"0-{self.version - 1}", f"0-{self.version}")
-            lat.append((int(entries[1][1][b"at"]) - int(entries[0][1][b"at"])) / 1000)
+            first, second = (decode_entry(i, f) for i, f in entries)
+            lat.append((second.at - first.at) / 1000)
             time.sleep(THINK_S)
         return lat
 
@@ -105,7 +108,7 @@ def play(base: str, url: str, game: str, seats: int, options: dict, level: str, 
     hops = {"after a person": [], "after a bot": [], "system": []}
     events_n = 0
     for key in played:
-        events = [(int(f[b"at"]), json.loads(f[b"actor"])) for _, f in conn.xrange(key)]
+        events = [(e.at, e.actor) for e in (decode_entry(i, f) for i, f in conn.xrange(key))]
         events_n += len(events)
         for i in range(1, len(events)):
             at, actor = events[i]
@@ -138,7 +141,7 @@ def concurrent_bot_games(base: str, url: str, game, k: int, deadline_s: float = 
     took = time.monotonic() - started
     hops = []
     for gid in ids:
-        events = [(int(f[b"at"]), json.loads(f[b"actor"])) for _, f in conn.xrange(Keys("").events(gid))]
+        events = [(e.at, e.actor) for e in (decode_entry(i, f) for i, f in conn.xrange(Keys("").events(gid)))]
         for i in range(1, len(events)):
             (at, actor), (prev_at, prev_actor) = events[i], events[i - 1]
             if prev_actor is not None and not (actor == prev_actor and at == prev_at):

@@ -3,13 +3,14 @@ run by the same RQ SimpleWorker class the server uses (`python -m bench.floor_jo
 starts one on the queue `bench-floor`)."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 import redis
 
+from events.redis_store import encode_entries
 from events.scripts import APPEND
+from events.store import NewEvent
 
 QUEUE = "bench-floor"
 
@@ -20,8 +21,8 @@ def append(key: str, expected_version: int) -> str:
     connection = get_current_job().connection
     reply = connection.register_script(APPEND)(
         keys=[key, key + ":idem:-"],
-        args=[expected_version, 0, "", "", 0, 1, "bot_move", json.dumps({"type": "bot_move"}), "1",
-              int(time.time() * 1000)])
+        args=[expected_version, 0, "", "", 0, 1,
+              *encode_entries([NewEvent("bot_move", {"type": "bot_move"}, 1)], int(time.time() * 1000))])
     return reply[0].decode()
 
 

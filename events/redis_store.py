@@ -22,13 +22,13 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _flat(events: Sequence[NewEvent], at: int) -> list:
+def encode_entries(events: Sequence[NewEvent], at: int) -> list:
     """One JSON field per stream entry: {"t": type, "d": data, "a": actor, "at": ms}."""
     dumps = json.dumps
     return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}, separators=(",", ":")) for e in events]
 
 
-def _decode(entry_id: bytes, fields: dict) -> StoredEvent:
+def decode_entry(entry_id: bytes, fields: dict) -> StoredEvent:
     version = int(entry_id[2:]) if entry_id[:2] == b"0-" else int(entry_id.split(b"-")[1])
     entry = fields.get(b"e")
     if entry is not None:
@@ -72,7 +72,7 @@ class RedisEventStore:
         for key, value in credentials.items():
             args += [key, value]
         args.append(len(events))
-        args += _flat(events, _now_ms())
+        args += encode_entries(events, _now_ms())
         reply = self._create(keys=[k.events(game_id), k.meta(game_id), k.credentials(game_id)], args=args)
         if reply[0] == b"exists":
             raise GameExists(game_id)
@@ -93,7 +93,7 @@ class RedisEventStore:
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
-                IDEMPOTENCY_TTL_SECONDS, len(events)] + _flat(events, at or _now_ms())
+                IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
         reply = self._append(keys=[k.events(game_id), idem_key], args=args)
         status = reply[0]
         if status == b"duplicate":
@@ -119,14 +119,14 @@ class RedisEventStore:
         if limit is not None and limit <= 0:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
-        return [_decode(i, f) for i, f in entries]
+        return [decode_entry(i, f) for i, f in entries]
 
     @_unavailable
     def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
         if last < first:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{first}", max=f"0-{last}")
-        return [_decode(i, f) for i, f in entries]
+        return [decode_entry(i, f) for i, f in entries]
 
     @_unavailable
     def version(self, game_id: str) -> int:
@@ -150,7 +150,7 @@ class RedisEventStore:
         reply = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, block=block_ms, count=100)
         if not reply:
             return []
-        return [_decode(i, f) for i, f in reply[0][1]]
+        return [decode_entry(i, f) for i, f in reply[0][1]]
 
     @_unavailable
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
