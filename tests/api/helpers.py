@@ -1,6 +1,7 @@
 """Small helpers for API tests: create a game, send moves, read as a seat."""
 from __future__ import annotations
 
+import json
 import uuid
 
 
@@ -29,3 +30,19 @@ def move(client, gid, token, move_, version, key=None):
     headers = auth(token)
     headers["Idempotency-Key"] = key or uuid.uuid4().hex
     return client.post(f"/games/{gid}/moves", json={"expected_version": version, "move": move_}, headers=headers)
+
+
+def sse_events(response):
+    """Parses a streamed SSE response into (event, id, data) as they arrive (comments skipped)."""
+    event, id_, data = None, None, []
+    for line in response.iter_lines(decode_unicode=True):
+        if line == "":
+            if event:
+                yield event, id_, json.loads("\n".join(data))
+            event, id_, data = None, None, []
+        elif line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("id: "):
+            id_ = int(line[4:])
+        elif line.startswith("data: "):
+            data.append(line[6:])

@@ -2,25 +2,9 @@
 reconciler) against the tests' Redis, driven with `requests`, including the live stream."""
 from __future__ import annotations
 
-import json
-
 import requests
 
-
-def sse_events(response):
-    """Parses an SSE response into (event, id, data) tuples as they arrive."""
-    event, id_, data = None, None, []
-    for line in response.iter_lines(decode_unicode=True):
-        if line == "":
-            if event:
-                yield event, id_, json.loads("\n".join(data))
-            event, id_, data = None, None, []
-        elif line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("id: "):
-            id_ = int(line[4:])
-        elif line.startswith("data: "):
-            data.append(line[6:])
+from tests.api.helpers import sse_events
 
 
 def test_bots_play_a_whole_game_over_http_and_the_stream_tells_it(http_server):

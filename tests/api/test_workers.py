@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rq import Queue
 
-from tests.api.helpers import auth, create, move, read, tokens
+from tests.api.helpers import create, move, read, tokens
 from tests.conftest import wait_for
 
 

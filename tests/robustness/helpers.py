@@ -6,6 +6,8 @@ import uuid
 
 import requests
 
+from tests.api.helpers import sse_events  # noqa: F401  (re-exported for the robustness tests)
+
 _local = threading.local()
 
 
@@ -93,20 +95,3 @@ def check_history_accounts_for_every_answer(histories: dict, answers: list, peop
                 f"version {v} ({e['type']} by seat {e['actor']}) was appended but no 201 answered it"
     assert max(claimed, default=0) <= len(some), "a 201 answered an event that is not in the history"
 
-
-def sse_events(response):
-    """Parses a streamed SSE response into (event, id, data) as they arrive (comments skipped)."""
-    import json
-
-    event, id_, data = None, None, []
-    for line in response.iter_lines(decode_unicode=True):
-        if line == "":
-            if event:
-                yield event, id_, json.loads("\n".join(data))
-            event, id_, data = None, None, []
-        elif line.startswith("event: "):
-            event = line[7:]
-        elif line.startswith("id: "):
-            id_ = int(line[4:])
-        elif line.startswith("data: "):
-            data.append(line[6:])

@@ -6,7 +6,6 @@ Over real HTTP (gunicorn + gevent, the session's `python app.py`) where the tran
 (body limits, chunked bodies); in-process against the real Redis for the per-game move fuzz."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 import socket

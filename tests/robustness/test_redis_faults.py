@@ -123,14 +123,20 @@ def test_redis_killed_under_load_loses_no_acknowledged_move(stack):
             try:
                 game = session().get(f"{base}/games/{gid}", timeout=10)
                 if game.status_code != 200:
+                    with lock:
+                        outcomes["503" if game.status_code == 503 else "conn"] += 1
                     time.sleep(0.05)
                     continue
                 seat = game.json()["to_act"][0]
                 listed = session().get(f"{base}/games/{gid}/moves", headers=auth(seat_tokens[seat]), timeout=10)
                 if listed.status_code != 200:
+                    with lock:
+                        outcomes["503" if listed.status_code == 503 else "conn"] += 1
                     continue
                 listed = listed.json()
             except requests.RequestException:
+                with lock:
+                    outcomes["conn"] += 1
                 continue
             move, version, key = listed["moves"][0], listed["version"], uuid.uuid4().hex
             for _attempt in range(200):  # the same request until it has a definite answer
