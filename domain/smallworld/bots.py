@@ -37,7 +37,6 @@ def _region_value(state, seat, i) -> float:
 def _conquest(state, seat, moves, rng):
     hand = state.players[seat].hand
     best, best_score = None, None
-    ids = state.map.ids
     costs = {(o.region, o.use): o.cost for o in offers(state, seat)}
     for m in moves:
         if m["type"] not in ("conquer", "final_conquest"):

@@ -2,7 +2,7 @@
 from domain.smallworld import GAME
 from domain.smallworld.state import PICK, SCORE, START, Region
 
-from .helpers import R, cost_of, make_state, mine, play, rejected
+from .helpers import R, cost_of, make_state, mine, play
 
 
 def declining(**kw):
