@@ -28,3 +28,16 @@ def test_a_token_over_its_budget_gets_429_with_retry_after(redis_url):
     # Another seat's token has its own budget, and spectators are not limited by tokens.
     assert client.get(f"/games/{gid}", headers=auth(t[1])).status_code == 200
     assert client.get(f"/games/{gid}").status_code == 200
+
+
+def test_processes_share_the_budget_through_redis(redis_client):
+    """Two API processes (two limiters on one Redis) together let through the limit, give or
+    take what one of them has not yet synced (at most SYNC_EVERY - 1 requests)."""
+    from api.ratelimit import SYNC_EVERY, RateLimiter
+
+    prefix = f"rl{uuid.uuid4().hex[:6]}:"
+    a, b = (RateLimiter(redis_client, prefix, limit=50, window_s=3600) for _ in range(2))
+    allowed = sum(1 for i in range(200) if not (a if i % 2 else b).retry_after("token:x"))
+    assert 50 <= allowed <= 50 + SYNC_EVERY - 1
+    assert a.retry_after("token:x") > 0 and b.retry_after("token:x") > 0
+    assert not a.retry_after("token:other")  # every token has its own budget
