@@ -6,8 +6,10 @@ work). Data is kept on disk in `data_dir` with the append-only file, fsynced on 
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +29,16 @@ def _alive(url: str) -> bool:
         return False
 
 
+def _socket_path(data: Path) -> Path:
+    """The socket lives beside the data, unless that path is too long for a unix socket
+    (about 107 bytes); then in the temporary directory, named after the data directory."""
+    beside = data / "redis.sock"
+    if len(str(beside).encode()) <= 100:
+        return beside
+    digest = hashlib.sha256(str(data).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"game-server-redis-{digest}.sock"
+
+
 def start(data_dir: str | os.PathLike, fsync: str = "always") -> tuple[str, subprocess.Popen | None]:
     """Starts (or reuses) the Redis server whose data lives in data_dir.
 
@@ -34,7 +46,7 @@ def start(data_dir: str | os.PathLike, fsync: str = "always") -> tuple[str, subp
     """
     data = Path(data_dir).resolve()
     data.mkdir(parents=True, exist_ok=True)
-    socket = data / "redis.sock"
+    socket = _socket_path(data)
     url = f"unix://{socket}"
     if socket.exists() and _alive(url):
         return url, None
