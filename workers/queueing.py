@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timezone
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -18,6 +19,7 @@ DEFAULT_QUEUE = "turns"
 JOB_TIMEOUT_S = 60
 # A job started this long ago whose game has not moved is taken as lost with its worker.
 LOST_AFTER_S = 20
+QUEUED_GRACE_S = 5
 
 
 def job_id(prefix: str, game_id: str, version: int, actor) -> str:
@@ -78,7 +80,18 @@ class TurnScheduler:
         if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
             return True
         if status == JobStatus.QUEUED:
-            return jid not in self.queue.get_job_ids()  # queued in name only: its entry is gone
+            # Queued in name only (its queue entry is gone) and for a while: a worker that has
+            # just popped the job has not yet marked it started, and must not lose it to us.
+            return _age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
         if status == JobStatus.STARTED and job.started_at is not None:
-            return time.time() - job.started_at.timestamp() > LOST_AFTER_S
+            return _age_s(job.started_at) > LOST_AFTER_S
         return False
+
+
+def _age_s(moment) -> float:
+    """Seconds since an RQ timestamp (RQ writes UTC, naive in some versions)."""
+    if moment is None:
+        return float("inf")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return time.time() - moment.timestamp()

@@ -21,16 +21,23 @@ def reconcile_once(service: GameService, scheduler: TurnScheduler) -> int:
     repaired = 0
     for game_id in service.store.active_games():
         try:
-            game = service.load(game_id)
+            repaired += _reconcile_game(service, scheduler, game_id)
+        except StoreUnavailable:
+            raise
         except ApiError:
             continue
-        if game.finished:
-            service.store.mark_finished(game_id)
-            continue
-        for actor in service.automatic_actors(game):
-            if scheduler.ensure(game_id, game.version, actor, repair=True):
-                repaired += 1
+        except Exception:  # noqa: BLE001 - one broken game must not stop the others' repair
+            log.exception("reconciler: game %s could not be reconciled", game_id)
     return repaired
+
+
+def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str) -> int:
+    game = service.load(game_id)
+    if game.finished:
+        service.store.mark_finished(game_id)
+        return 0
+    return sum(1 for actor in service.automatic_actors(game)
+               if scheduler.ensure(game_id, game.version, actor, repair=True))
 
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0) -> None:
@@ -41,4 +48,6 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
                 log.info("reconciler enqueued %d turn(s)", n)
         except StoreUnavailable as e:
             log.warning("reconciler: store unavailable (%s)", e)
+        except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
+            log.exception("reconciler: pass failed")
         time.sleep(interval_s)

@@ -1,8 +1,6 @@
 """Bots and the system play through real RQ worker processes; the reconciler repairs losses."""
 from __future__ import annotations
 
-from rq import Queue
-
 from tests.api.helpers import create, move, read, tokens
 from tests.conftest import wait_for
 
@@ -31,8 +29,7 @@ def test_a_person_moves_then_the_bot_and_the_system_follow(client, workers):
     assert final["view"]["hands"] is not None  # a finished game is open to everyone
 
 
-def test_the_reconciler_re_enqueues_a_lost_turn(client, workers, app, redis_client):
-    queue_name = app.config["TURN_QUEUE"]
+def test_the_reconciler_re_enqueues_a_lost_turn(client, workers, app):
     # Simulate the dual-write crash: a game whose bot turn was never enqueued.
     service = app.extensions["games"]
     original = service.scheduler
@@ -41,5 +38,16 @@ def test_the_reconciler_re_enqueues_a_lost_turn(client, workers, app, redis_clie
         created = create(client, seats=[{"bot": "random"}, {"bot": "random"}])
     finally:
         service.scheduler = original
-    assert Queue(queue_name, connection=redis_client) is not None
-    wait_for(lambda: read(client, created["id"])["status"] == "finished", timeout=30)
+    seen = []
+
+    def finished():
+        seen.append(read(client, created["id"]))
+        return seen[-1]["status"] == "finished"
+
+    try:
+        wait_for(finished, timeout=60)
+    except AssertionError:
+        last = seen[-1]
+        alive = [p.poll() is None for p in workers.procs]
+        raise AssertionError(f"stalled at version {last['version']}, to act {last['to_act']}; "
+                             f"workers and reconciler alive: {alive}")
