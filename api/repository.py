@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import pickle
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 from domain import registry
@@ -96,8 +96,7 @@ class GameRepository:
         tail = self.store.read(game_id, after=cached.version)
         if tail:
             state = fold(definition, _game_events(tail), cached.state)
-            cached = Game(game_id, definition, meta, seats, seed, tail[-1].version, state,
-                          cached.snapshot_version)
+            cached = replace(cached, version=tail[-1].version, state=state)
         self.remember(cached)
         return cached
 
@@ -116,7 +115,10 @@ class GameRepository:
         self._cache[game.id] = game
         self._cache.move_to_end(game.id)
         while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+            evicted, _ = self._cache.popitem(last=False)
+            # Meta and credentials go with the state, so no cache of a process grows unbounded.
+            self._meta.pop(evicted, None)
+            self._credentials.pop(evicted, None)
         if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
             self.snapshot(game)
 
@@ -149,7 +151,7 @@ class GameRepository:
             start, state = snapshot[0], pickle.loads(snapshot[1])
         events = self.store.read(game_id, after=start, limit=version - start)
         state = fold(current.definition, _game_events(events), state)
-        past = Game(game_id, current.definition, current.meta, current.seats, current.seed, version, state)
+        past = replace(current, version=version, state=state, snapshot_version=start)
         if version - start >= SNAPSHOT_EVERY:
             self.snapshot(past)  # the next read near this version starts here
         return past

@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 import time
+from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from domain import registry
@@ -150,10 +151,9 @@ class GameService:
         if prior[1].startswith("{"):
             return json.loads(prior[1])  # a record of the first format kept the whole answer
         first, last = (int(v) for v in prior[1].split(":"))
-        game = self.games.load(game_id)
         after = self.games.at_version(game_id, last)
         return {"version": last, "to_act": after.actors(),
-                "events": [presenting.present(game, actor, e.type, e.data, e.version, e.actor, e.at)
+                "events": [presenting.present(after, actor, e.type, e.data, e.version, e.actor, e.at)
                            for e in self.store.read_range(game_id, first, last)]}
 
     def check_move(self, game_id: str, actor, move: Any, expected_version: int) -> dict:
@@ -188,8 +188,7 @@ class GameService:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
     def _after_append(self, game: Game, events: list, new_version: int) -> Game:
-        updated = Game(game.id, game.definition, game.meta, game.seats, game.seed, new_version,
-                       fold(game.definition, events, game.state), game.snapshot_version)
+        updated = replace(game, version=new_version, state=fold(game.definition, events, game.state))
         # The move is appended and durable: a failure from here on (Redis gone while saving a
         # snapshot or enqueueing the next turn) must not answer "nothing was changed". The
         # reconciler enqueues a turn that was missed and marks finished games.

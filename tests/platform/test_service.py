@@ -92,3 +92,13 @@ def test_a_retry_answers_what_its_twin_did_whatever_this_process_has_seen():
     service.load(gid)  # now it has
     assert service.move(gid, 0, move_, version, "key") == twin
     assert store.version(gid) == version + 1
+
+
+def test_a_process_keeps_at_most_cache_size_games_with_their_meta_and_credentials(monkeypatch):
+    monkeypatch.setattr(repository_module, "CACHE_SIZE", 2)
+    service = GameService(InMemoryEventStore())
+    for _ in range(5):
+        created = service.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
+        service.seat_for_token(created["id"], created["seats"][0]["token"])
+    games = service.games
+    assert len(games._cache) == 2 and len(games._meta) <= 2 and len(games._credentials) <= 2
