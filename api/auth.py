@@ -8,14 +8,22 @@ from flask import request
 from .errors import InvalidToken, TokenRequired
 
 
+def parse_bearer(header: Optional[str]) -> Optional[str]:
+    """The token of an `Authorization: Bearer <token>` header; None when it is not one."""
+    scheme, _, token = (header or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
 def bearer_token() -> Optional[str]:
     header = request.headers.get("Authorization")
     if header is None:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or len(token) > 200:
+    token = parse_bearer(header)
+    if token is None or len(header.partition(" ")[2]) > 200:
         raise InvalidToken("Send the seat's token as 'Authorization: Bearer <token>'.")
-    return token.strip()
+    return token
 
 
 def seat_of(service, game_id: str, required: bool = False) -> Optional[int]:

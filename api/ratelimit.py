@@ -18,6 +18,7 @@ import time
 
 from flask import Flask, current_app, request
 
+from .auth import parse_bearer
 from .errors import ApiError
 
 
@@ -74,11 +75,10 @@ def install(app: Flask, limiter: RateLimiter) -> None:
 
     @app.before_request
     def _limit():
-        header = request.headers.get("Authorization", "")
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
+        token = parse_bearer(request.headers.get("Authorization"))
+        if token is None:
             return None
-        subject = "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+        subject = "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
         wait = current_app.extensions["rate_limiter"].retry_after(subject)
         if wait:
             raise RateLimited(
