@@ -23,6 +23,7 @@ import redis
 from flask import Flask
 
 from api import problems, ratelimit, routes_games, routes_meta, stream
+from api.json_provider import FastJSONProvider
 from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent
 def create_app(test_config: dict | None = None) -> Flask:
     """The app factory (Flask tutorial style); test_config overrides the environment."""
     app = Flask(__name__)
+    app.json = FastJSONProvider(app)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL"),
         KEY_PREFIX=os.environ.get("KEY_PREFIX", ""),
@@ -55,7 +57,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     store = RedisEventStore(connection, prefix)
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     app.extensions["games"] = GameService(store, scheduler)
-    app.json.sort_keys = False
     problems.install(app)
     ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
                                                  app.config["RATE_WINDOW_S"]))

@@ -1,9 +1,11 @@
 """Per-token rate limiting: a fixed window counted in Redis, so every API process shares it.
 
-Each process counts locally and adds its count to Redis every SYNC_EVERY requests of a token
-(or once a second), learning the shared total at the same time: a round trip per ten requests
-instead of one per request. One process limits exactly; with several, each may let at most
-SYNC_EVERY - 1 requests past the limit before its next sync tells it the shared total.
+Each process counts locally and adds its count to Redis once a second, or sooner as the
+token's budget runs short: after a tenth of what is left of it (at most SYNC_EVERY requests),
+learning the shared total at the same time. A token far from its limit costs a round trip a
+second at most, not one per request; near the limit every request syncs. One process limits
+exactly; with several, each may let at most a tenth of the remaining budget past the limit
+before its next sync tells it the shared total.
 
 A request with a bearer token counts against that token (by its hash, never the token
 itself); over the limit it is answered `429 rate_limited` with `Retry-After` and a typed body
@@ -26,7 +28,7 @@ class RateLimited(ApiError):
     status, code = 429, "rate_limited"
 
 
-SYNC_EVERY = 10
+SYNC_EVERY = 100
 SYNC_AFTER_S = 1.0
 
 
@@ -50,7 +52,8 @@ class RateLimiter:
         if entry[1] + entry[2] >= self.limit:
             return max(1, math.ceil((window + 1) * self.window_s - now))
         entry[2] += 1
-        if entry[2] >= SYNC_EVERY or now - entry[3] >= SYNC_AFTER_S or entry[1] + entry[2] >= self.limit:
+        due = min(SYNC_EVERY, max(1, (self.limit - entry[1]) // 10))
+        if entry[2] >= due or now - entry[3] >= SYNC_AFTER_S or entry[1] + entry[2] >= self.limit:
             self._sync(subject, entry, now)
             if entry[1] > self.limit:  # other processes spent the budget meanwhile
                 return max(1, math.ceil((window + 1) * self.window_s - now))

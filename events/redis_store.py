@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 
 import redis
 
-from . import scripts
+from . import codec, scripts
 from .keys import Keys
 from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent, StoreUnavailable
 
@@ -24,15 +24,15 @@ def _now_ms() -> int:
 
 def encode_entries(events: Sequence[NewEvent], at: int) -> list:
     """One JSON field per stream entry: {"t": type, "d": data, "a": actor, "at": ms}."""
-    dumps = json.dumps
-    return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}, separators=(",", ":")) for e in events]
+    dumps = codec.dumps_bytes
+    return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}) for e in events]
 
 
 def decode_entry(entry_id: bytes, fields: dict) -> StoredEvent:
     version = int(entry_id[2:]) if entry_id[:2] == b"0-" else int(entry_id.split(b"-")[1])
     entry = fields.get(b"e")
     if entry is not None:
-        e = json.loads(entry)
+        e = codec.loads(entry)
         return StoredEvent(version, e["t"], e["d"], e["a"], e["at"])
     # The first layout (a field each), still read so that no stored history is rewritten.
     return StoredEvent(version, fields[b"type"].decode(), json.loads(fields[b"data"]),

@@ -1,0 +1,30 @@
+"""JSON in and out of the server, fast: orjson (about ten times the standard library's speed on
+the move path's payloads), with the standard library's json for what orjson refuses (integers
+beyond 64 bits). Output is compact and UTF-8; keys keep their order."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS  # {1: ...} becomes {"1": ...}, as json.dumps does
+
+JSONDecodeError = orjson.JSONDecodeError  # a ValueError, as json's is
+
+
+def dumps_bytes(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value, option=_OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, or a type json knows
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def dumps(value: Any) -> str:
+    return dumps_bytes(value).decode()
+
+
+def loads(data: bytes | str) -> Any:
+    """Parses JSON; raises JSONDecodeError (a ValueError) on bad input, including nesting deeper
+    than 1,024 levels and the NaN/Infinity that are not JSON."""
+    return orjson.loads(data)
