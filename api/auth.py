@@ -1,11 +1,18 @@
-"""Who is asking: a seat's bearer token, or nobody (a spectator)."""
+"""Who is asking: a seat's bearer token, the game's table token, or nobody (a spectator).
+
+A table token (pass-and-play on one device, an integration that runs a whole table) holds
+every person seat of its game: the creator receives it beside the seats' tokens, so it grants
+nothing the creator does not already hold. It names the seat it acts or looks as with
+`?seat=N`; without one it acts as the one person seat to act (legal moves, moves) and looks as
+a spectator (the game, history, stream).
+"""
 from __future__ import annotations
 
 from typing import Optional
 
 from flask import request
 
-from .errors import InvalidToken, TokenRequired
+from .errors import InvalidToken, TokenRequired, ValidationFailed
 
 
 def parse_bearer(header: Optional[str]) -> Optional[str]:
@@ -26,8 +33,29 @@ def bearer_token() -> Optional[str]:
     return token
 
 
-def seat_of(service, game_id: str, required: bool = False) -> Optional[int]:
+def requested_seat() -> Optional[int]:
+    """The seat named by `?seat=N`, if any."""
+    if not request.environ.get("QUERY_STRING"):
+        return None
+    raw = request.args.get("seat")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 3:
+        raise ValidationFailed("`seat` is a seat number: 0, 1, ...", code="validation_error",
+                               details={"fields": {"seat": ["Not a seat number."]}})
+    return int(raw)
+
+
+def caller(service, game_id: str, required: bool = False, acting: bool = False) -> tuple:
+    """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
+    answered as (None: a spectator). `acting`: a table token without `?seat=` acts as the
+    person seat to act."""
     token = bearer_token()
     if token is None and required:
         raise TokenRequired("This needs a seat's token: 'Authorization: Bearer <token>'.")
-    return service.seat_for_token(game_id, token)
+    holder = service.seat_for_token(game_id, token)
+    return holder, service.resolve_seat(game_id, holder, requested_seat(), acting=acting)
+
+
+def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:
+    return caller(service, game_id, required, acting)[1]

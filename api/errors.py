@@ -45,6 +45,14 @@ class TokenRequired(ApiError):
     status, code = 401, "token_required"
 
 
+class SeatNotYours(ApiError):
+    status, code = 403, "seat_not_yours"
+
+
+class SeatRequired(ApiError):
+    status, code = 400, "seat_required"
+
+
 class VersionConflict(ApiError):
     status, code = 409, "version_conflict"
 

@@ -34,9 +34,11 @@ _defaults: dict = {}
 def query(schema):
     """The query string loaded by `schema`; without one, the schema's defaults (computed once:
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
-    if not request.environ.get("QUERY_STRING"):  # request.args would parse it: cheaper to look
+    args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
+    args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
+    if not args:
         cached = _defaults.get(id(schema))
         if cached is None:
             cached = _defaults[id(schema)] = (schema, schema.load({}))
         return dict(cached[1])
-    return schema.load(request.args.to_dict())
+    return schema.load(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from .auth import seat_of
+from .auth import caller, seat_of
 from .errors import ValidationFailed
 from .http import games, json_body, query
 from .schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
@@ -35,7 +35,7 @@ def read_game(game_id):
 @bp.get("/games/<game_id>/moves")
 def legal_moves(game_id):
     service = games()
-    seat = seat_of(service, game_id)
+    seat = seat_of(service, game_id, acting=True)
     page = query(_moves_page)
     game = service.load(game_id)
     moves = service.legal_moves(game, seat)
@@ -51,7 +51,7 @@ def legal_moves(game_id):
 @bp.post("/games/<game_id>/moves")
 def send_move(game_id):
     service = games()
-    seat = seat_of(service, game_id, required=True)
+    holder, seat = caller(service, game_id, required=True, acting=True)
     body = _move.load(json_body())
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
@@ -59,9 +59,16 @@ def send_move(game_id):
     dry_run = request.args.get("dry_run")
     if dry_run not in (None, "1", "true", "0", "false"):
         raise ValidationFailed("dry_run is one of true, false, 1, 0.", code="validation_error")
+    include = request.args.get("include")
+    if include not in (None, "next_moves"):
+        raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
+                               code="validation_error")
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
-    return service.move(game_id, seat, body["move"], body["expected_version"], key), 201
+    answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
+    if include:
+        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"])
+    return answer, 201
 
 
 @bp.get("/games/<game_id>/events")

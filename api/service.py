@@ -23,12 +23,16 @@ from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
 from . import presenting
-from .errors import IdempotencyKeyReused, IllegalMove, InvalidToken, UnknownGameType, ValidationFailed, VersionConflict
+from .errors import (IdempotencyKeyReused, IllegalMove, InvalidToken, SeatNotYours, SeatRequired, TokenRequired,
+                     UnknownGameType, ValidationFailed, VersionConflict)
 from .game_options import merged_options
 from .repository import CREATED, Game, GameRepository, snapshot_code
 
 Scheduler = Callable[[str, int, list], None]
 log = logging.getLogger(__name__)
+
+TABLE = "table"  # the holder of a game's table token (every person seat), and its credentials key
+NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
 
 
 def hash_token(token: str) -> str:
@@ -67,6 +71,9 @@ class GameService:
         game_id = secrets.token_urlsafe(9)
         tokens = {i: f"{game_id}.{i}.{secrets.token_urlsafe(24)}" for i, s in enumerate(seats) if "bot" not in s}
         credentials = {str(i): hash_token(token) for i, token in tokens.items()}
+        table_token = f"{game_id}.{TABLE}.{secrets.token_urlsafe(24)}" if tokens else None
+        if table_token:
+            credentials[TABLE] = hash_token(table_token)
         created = {"type": CREATED, "game_type": type_name, "rules_version": definition.rules_version,
                    "seats": seats, "options": merged, "seed": seed}
         events = [NewEvent(CREATED, created, None)] + [NewEvent(e["type"], e, None) for e in setup_events]
@@ -76,12 +83,14 @@ class GameService:
         self.scheduler(game_id, version, automatic_actors(self.games.load(game_id)))
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
-                           "token": tokens.get(i)} for i, s in enumerate(seats)]}
+                           "token": tokens.get(i)} for i, s in enumerate(seats)],
+                "table_token": table_token}
 
     # ---- who is asking --------------------------------------------------------------------
 
-    def seat_for_token(self, game_id: str, token: Optional[str]) -> Optional[int]:
-        """The seat a bearer token belongs to; None for no token (a spectator)."""
+    def seat_for_token(self, game_id: str, token: Optional[str]):
+        """The seat a bearer token belongs to, TABLE for the game's table token; None for no
+        token (a spectator)."""
         if token is None:
             return None
         credentials = self.games.credentials(game_id)
@@ -90,10 +99,54 @@ class GameService:
         for key, stored in credentials.items():
             # Constant time per comparison, and every seat is compared: no early exit to time.
             if hmac.compare_digest(stored, digest):
-                seat = int(key)
+                seat = TABLE if key == TABLE else int(key)
         if seat is None:
             raise InvalidToken("This token does not belong to a seat of this game.")
         return seat
+
+    def resolve_seat(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
+        """The seat a request is answered as, from its token's holder and `?seat=` (asked)."""
+        if holder is None:
+            if asked is not None:
+                raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
+            return None
+        if holder != TABLE:
+            if asked is not None and asked != holder:
+                raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
+            return holder
+        if asked is not None:
+            _, _, seats, _ = self.games.meta(game_id)
+            if asked >= len(seats) or "bot" in seats[asked]:
+                raise SeatNotYours(f"Seat {asked} is not a person's seat of this game: the table token holds "
+                                   f"seats {', '.join(str(i) for i, s in enumerate(seats) if 'bot' not in s)}.")
+            return asked
+        if not acting:
+            return None  # a table token looks as a spectator unless it names a seat
+        people = self._people_to_act(self.games.load(game_id))
+        if len(people) != 1:
+            raise SeatRequired("Name the seat to act as with ?seat=N: " + (
+                f"seats {', '.join(map(str, people))} are all to act." if people else "no person's seat is to act."),
+                details={"to_act": people})
+        return people[0]
+
+    @staticmethod
+    def _people_to_act(game: Game) -> list[int]:
+        return [a for a in game.actors() if is_seat(a) and not game.bot_level(a)]
+
+    def next_moves(self, game_id: str, holder, version: int) -> Optional[dict]:
+        """After a move: the legal moves of the seat the caller acts as next (its own seat, or
+        for a table token the first person seat to act), so a client need not ask for them."""
+        game = self.games.cached(game_id)
+        if game is None or game.version < version:
+            game = self.games.load(game_id)
+        if game.finished:
+            return None
+        people = self._people_to_act(game)
+        seats = people if holder == TABLE else [s for s in people if s == holder]
+        if not seats:
+            return None
+        moves = game.definition.legal_moves(game.state, seats[0])
+        return {"seat": seats[0], "version": game.version, "total": len(moves), "moves": moves[:NEXT_MOVES_LIMIT]}
 
     # ---- moves ----------------------------------------------------------------------------
 

@@ -32,12 +32,16 @@ def client(app):
     return app.test_client()
 
 
-def _create(client, game, n=None):
+def _create(client, game, n=None, with_table=False):
+    """(id, {seat: token} (and "table": the table token, if asked), version)."""
     n = n or game.min_seats
     r = client.post("/games", json={"type": game.name, "seats": [{"name": f"P{i}"} for i in range(n)], "seed": 5})
     assert r.status_code == 201
     body = r.get_json()
-    return body["id"], {s["seat"]: s["token"] for s in body["seats"]}, body["version"]
+    tokens = {s["seat"]: s["token"] for s in body["seats"]}
+    if with_table:
+        tokens["table"] = body["table_token"]
+    return body["id"], tokens, body["version"]
 
 
 def _version(client, gid):
@@ -123,7 +127,7 @@ def test_tokens_are_stored_only_as_hashes(client, app, redis_client):
     prefix = app.config["KEY_PREFIX"]
     created = {}
     for game in HOSTED:
-        gid, tokens, version = _create(client, game)
+        gid, tokens, version = _create(client, game, with_table=True)
         created[gid] = tokens
         moves = client.get(f"/games/{gid}/moves", headers=auth(tokens[0])).get_json()["moves"]
         client.post(f"/games/{gid}/moves", json={"expected_version": version, "move": moves[0]},
@@ -158,13 +162,14 @@ def test_tokens_are_stored_only_as_hashes(client, app, redis_client):
 
 
 def test_tokens_are_compared_in_constant_time(app, client, monkeypatch):
-    """Every seat's stored digest is compared with hmac.compare_digest against the digest of
-    the token sent (fixed length, whatever was sent), with no early exit: the work is the same
-    for the first seat's token, the last seat's, and a wrong one."""
+    """Every seat's stored digest (and the table token's) is compared with hmac.compare_digest
+    against the digest of the token sent (fixed length, whatever was sent), with no early exit:
+    the work is the same for the first seat's token, the last seat's, the table's and a wrong one."""
     import api.service as service_module
 
     game = max(HOSTED, key=lambda g: g.max_seats)
-    gid, tokens, _ = _create(client, game, game.max_seats)
+    gid, tokens, _ = _create(client, game, game.max_seats, with_table=True)
+    table = tokens.pop("table")
     calls = []
     real = service_module.hmac.compare_digest
 
@@ -174,11 +179,11 @@ def test_tokens_are_compared_in_constant_time(app, client, monkeypatch):
 
     monkeypatch.setattr(service_module.hmac, "compare_digest", spy)
     counts = {}
-    for label, token in (("first", tokens[0]), ("last", tokens[len(tokens) - 1]), ("wrong", "w" * 40),
-                         ("long", "x" * 199)):
+    for label, token in (("first", tokens[0]), ("last", tokens[len(tokens) - 1]), ("table", table),
+                         ("wrong", "w" * 40), ("long", "x" * 199)):
         calls.clear()
         client.get(f"/games/{gid}", headers=auth(token))
         counts[label] = list(calls)
     assert len({len(c) for c in counts.values()}) == 1, counts
-    assert len(counts["first"]) == len(tokens)
+    assert len(counts["first"]) == len(tokens) + 1
     assert all(c == (64, 64) for c in counts["wrong"] + counts["long"] + counts["first"])

@@ -111,6 +111,7 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
     gid = created["id"]
     token = {s["seat"]: s["token"] for s in created["seats"]}
     token[SPECTATOR] = None
+    table = created["table_token"]
     viewers = list(range(n)) + [SPECTATOR]
     stored = service.store.read(gid)
     oracle = Oracle(game, n, [(e.version, e.data if e.type != "game_created" else None) for e in stored])
@@ -130,6 +131,13 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
                 check(body, viewer, version, where="GET /games/{id}")
             moves = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[viewer])).get_data(as_text=True)
             check(moves, viewer, version, where="GET /moves")
+            # The table token naming a seat sees what that seat's token sees, and naming none
+            # what a spectator sees: not a byte more.
+            named = "" if viewer is SPECTATOR else f"?seat={viewer}"
+            assert client.get(f"/games/{gid}{named}", headers=auth(table)).get_data(as_text=True) == body
+            if viewer is not SPECTATOR:
+                assert client.get(f"/games/{gid}/moves?limit=5000&seat={viewer}",
+                                  headers=auth(table)).get_data(as_text=True) == moves
             if current.finished:
                 continue  # a finished game is open to everyone
             page = client.get(f"/games/{gid}/events?after={seen[viewer]}&limit=1000",
@@ -168,15 +176,20 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
             assert play_turn(service, gid, version, SYSTEM) == "played"
         else:
             listed = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[actor])).get_json()["moves"]
-            r = client.post(f"/games/{gid}/moves", json={"expected_version": version, "move": rng.choice(listed)},
+            r = client.post(f"/games/{gid}/moves?include=next_moves",
+                            json={"expected_version": version, "move": rng.choice(listed)},
                             headers={**auth(token[actor]), "Idempotency-Key": uuid.uuid4().hex})
             assert r.status_code == 201, r.get_json()
         for e in service.store.read(gid, after=version):
             state = game.evolve(state, e.data)
             oracle.record(e.version, state)
         if actor != SYSTEM:
-            for e in r.get_json()["events"]:
+            answer = r.get_json()
+            for e in answer["events"]:
                 oracle.check(json.dumps(e), actor, e["version"], where="the answer to one's own move")
+            if answer["next_moves"] is not None:
+                oracle.check(json.dumps(answer["next_moves"]), actor, answer["next_moves"]["version"],
+                             where="the next moves in the answer")
     else:
         raise AssertionError("the game did not end")
     assert service.load(gid).finished
