@@ -1,7 +1,13 @@
 """Moves over HTTP: many concurrent clients, each on one keep-alive connection, playing real games
-against `python app.py` (legal moves read from GET /games/{id}/moves, one picked at random and sent
-with its expected version and an Idempotency-Key), beside the floor: bench/floor_app.py (a bare
-Flask endpoint doing the same atomic Lua append) served with app.py's own gunicorn command line.
+against `python app.py`, beside the floor: bench/floor_app.py (a bare Flask endpoint doing the same
+atomic Lua append) served with app.py's own gunicorn command line. Two kinds of client, both
+reading their legal moves from the API and sending one at random with its expected version and
+an Idempotency-Key:
+- `game`: each seat's own token; per move, GET /games/{id}/moves as the seat to act, then the
+  POST (two requests per move);
+- `game 1 req`: the game's table token plays every seat; each POST asks
+  `?include=next_moves&seat=S` and the answer carries the next seat's legal moves, so a move is
+  one request (a GET of the moves only when a game starts or after a conflict).
 
     python -m bench --only http [--quick] [--conns 16,64] [--seconds 10]
 
@@ -124,6 +130,8 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
         version, n = 1, 0
         stream = f"{run_id}-{tid}"
         tokens, gid, seat = [], None, 0
+        if mode == "table":
+            return table_client(tid, rng, call, post, get, local)
         while time.monotonic() < stop:
             if mode == "game" and gid is None:
                 status, body = call("POST", "/games", {"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]})
@@ -152,12 +160,48 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
                 post.append(took)
                 local["moves"] += 1
                 version = body["version"]
-                seat = (seat + 1) % max(1, len(tokens))
+                nxt = [a for a in body["to_act"] if isinstance(a, int)] if mode == "game" else []
+                seat = nxt[0] if nxt else (seat + 1) % max(1, len(tokens))
             elif status == 409:
                 local["conflicts"] += 1
                 version = body.get("version", version)
             else:
                 local["errors"] += 1
+        finish(post, get, local)
+
+    def table_client(tid, rng, call, post, get, local):
+        """One request per move: the table token, the next move from the answer's next_moves."""
+        n, gid = 0, None
+        while time.monotonic() < stop:
+            if gid is None:
+                status, body = call("POST", "/games", {"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]})
+                gid, auth = body["id"], {"Authorization": f"Bearer {body['table_token']}"}
+                local["games"] += 1
+                t0 = time.perf_counter()
+                status, page = call("GET", f"/games/{gid}/moves", headers=auth)
+                get.append(time.perf_counter() - t0)
+                local["gets"] += 1
+                if status != 200:
+                    gid = None
+                    continue
+            n += 1
+            t0 = time.perf_counter()
+            status, body = call("POST", f"/games/{gid}/moves?include=next_moves&seat={page['seat']}",
+                                {"expected_version": page["version"], "move": rng.choice(page["moves"])},
+                                {**auth, "Idempotency-Key": f"{run_id}-{tid}-{n}"})
+            took = time.perf_counter() - t0
+            if status == 201:
+                post.append(took)
+                local["moves"] += 1
+                page = body["next_moves"]
+                if not page or not page["moves"]:
+                    gid = None
+            else:
+                local["conflicts" if status == 409 else "errors"] += 1
+                gid = None
+        finish(post, get, local)
+
+    def finish(post, get, local):
         with lock:
             res["post"] += post
             res["get"] += get
@@ -254,18 +298,19 @@ def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, round
                         load(base, "floorloop", c, seconds, proc.pid, rpid))
             with running_server(url) as base:
                 pid = _server_pid(base)
-                for c in conns:
-                    rows_by_name.setdefault(f"game @{c}", []).append(
-                        load(base, "game", c, seconds, pid, rpid, game=game, seats=seats))
-                if sse:
-                    live = LiveStreams(base, sse)
-                    c = conns[-1]
-                    try:
-                        res = load(base, "game", c, seconds, pid, rpid, game=game, seats=seats)
-                        res["sse_open"] = live.open_count()
-                    finally:
-                        live.close()
-                    rows_by_name.setdefault(f"game @{c} + {sse} SSE", []).append(res)
+                for mode, label in (("game", "game"), ("table", "game 1 req")):
+                    for c in conns:
+                        rows_by_name.setdefault(f"{label} @{c}", []).append(
+                            load(base, mode, c, seconds, pid, rpid, game=game, seats=seats))
+                    if sse:
+                        live = LiveStreams(base, sse)
+                        c = conns[-1]
+                        try:
+                            res = load(base, mode, c, seconds, pid, rpid, game=game, seats=seats)
+                            res["sse_open"] = live.open_count()
+                        finally:
+                            live.close()
+                        rows_by_name.setdefault(f"{label} @{c} + {sse} SSE", []).append(res)
         if not quick:  # the serving setup: the floor under gunicorn sync workers, 2 x cores
             cmd = server_command("bench.floor_app:create_app()", {**os.environ, "PORT": "0"})
             if "gevent" in cmd:

@@ -3,6 +3,10 @@
 --                         the seat to act (legal moves read from the API), pick one at random,
 --                         POST it with its expected version and an Idempotency-Key; a new game
 --                         when one ends (the last move, scoring, is the RQ worker's).
+--   BENCH_MODE=table      real games, one request per move: the game's table token plays every
+--                         seat; each POST asks ?include=next_moves&seat=S and the answer's
+--                         next_moves (seat, version, legal moves) chooses the next move; a GET of
+--                         the moves only at a game's start and after a conflict
 --   BENCH_MODE=floor      the floor: POST /floor/{stream}/moves only (the bare Lua append)
 --   BENCH_MODE=floorloop  the floor of the read-then-move loop: GET then POST on the floor app
 -- POST-move and GET latencies are timed here (CLOCK_MONOTONIC through LuaJIT's ffi) and written
@@ -28,7 +32,7 @@ function setup(thread)
 end
 
 local mode, game_type, seats, run_id
-local phase, game_id, tokens, seat, misses
+local phase, game_id, tokens, seat, misses, table_token
 local version, chosen, sent_at, sent_kind
 local counts, keyn
 -- wrk copies only strings, numbers and booleans between threads: each thread keeps its samples
@@ -53,8 +57,8 @@ function init(args)
   counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0}
   keyn = 0
   version = 1
-  if mode == "game" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
-  if mode ~= "game" then game_id = run_id .. "-" .. tid; chosen = '{"type":"take_gems","colors":["white","blue","green"]}' end
+  if mode == "game" or mode == "table" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
+  if mode ~= "game" and mode ~= "table" then game_id = run_id .. "-" .. tid; chosen = '{"type":"take_gems","colors":["white","blue","green"]}' end
 end
 
 -- the top-level objects of the JSON array that follows `"moves":`
@@ -84,13 +88,14 @@ local function moves_of(body)
 end
 
 local function auth()
-  return { ["Authorization"] = "Bearer " .. tokens[seat], ["Content-Type"] = "application/json" }
+  local token = table_token or tokens[seat]
+  return { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }
 end
 
 function request()
   sent_at = now_us()
   sent_kind = phase
-  if mode ~= "game" then
+  if mode ~= "game" and mode ~= "table" then
     local path = "/floor/" .. game_id .. "/moves"
     if phase == "moves" then return wrk.format("GET", path) end
     path = path .. (os.getenv("BENCH_FLOOR_QUERY") or "")
@@ -112,7 +117,9 @@ function request()
     keyn = keyn + 1
     local h = auth()
     h["Idempotency-Key"] = run_id .. "-" .. tid .. "-" .. keyn
-    return wrk.format("POST", "/games/" .. game_id .. "/moves", h,
+    local path = "/games/" .. game_id .. "/moves"
+    if mode == "table" then path = path .. "?include=next_moves&seat=" .. (seat - 1) end
+    return wrk.format("POST", path, h,
       '{"expected_version":' .. version .. ',"move":' .. chosen .. '}')
   end
 end
@@ -125,7 +132,23 @@ function response(status, headers, body)
       n_moves = counts.moves
       keep_post(took)
       version = tonumber(string.match(body, '"version":%s*(%d+)')) or version + 1
-      if mode == "game" then seat = seat % #tokens + 1; misses = 0 end
+      if mode == "table" then
+        -- the next move comes from the answer itself: next_moves is its last member
+        local at = string.find(body, '"next_moves":%s*{')
+        local moves = at and moves_of(string.sub(body, at)) or {}
+        if #moves == 0 then phase = "create"; return end  -- over (the worker scores it)
+        local rest = string.sub(body, at)
+        seat = tonumber(string.match(rest, '"seat":%s*(%d+)')) + 1
+        version = tonumber(string.match(rest, '"version":%s*(%d+)'))
+        chosen = moves[math.random(#moves)]
+        return
+      end
+      if mode == "game" then
+        -- the next seat from the answer's to_act (a seat may act twice: a discard, a noble)
+        local nxt = string.match(body, '"to_act":%s*%[%s*(%d+)')
+        seat = nxt and (tonumber(nxt) + 1) or (seat % #tokens + 1)
+        misses = 0
+      end
     elseif status == 409 then
       counts.conflicts = counts.conflicts + 1
       n_conflicts = counts.conflicts
@@ -141,9 +164,17 @@ function response(status, headers, body)
     counts.gets = counts.gets + 1
     n_gets = counts.gets
     keep_get(took)
-    if status ~= 200 then counts.errors = counts.errors + 1; n_errors = counts.errors; return end
+    if status ~= 200 then
+      -- a table token with no person seat to act (the game is being scored): the next game
+      if mode == "table" and status == 400 then phase = "create"; return end
+      counts.errors = counts.errors + 1; n_errors = counts.errors; return
+    end
     version = tonumber(string.match(body, '"version":%s*(%d+)'))
     local moves = moves_of(body)
+    if mode == "table" then
+      local s = string.match(body, '"seat":%s*(%d+)')
+      if s then seat = tonumber(s) + 1 end
+    end
     if #moves > 0 then
       chosen = moves[math.random(#moves)]
       phase = "post"
@@ -166,6 +197,7 @@ function response(status, headers, body)
     game_id = string.match(body, '"id":%s*"([^"]+)"')
     tokens = {}
     for t in string.gmatch(body, '"token":%s*"([^"]+)"') do tokens[#tokens + 1] = t end
+    if mode == "table" then table_token = string.match(body, '"table_token":%s*"([^"]+)"') end
     counts.games = counts.games + 1
     n_games = counts.games
     seat, misses = 1, 0
