@@ -75,6 +75,10 @@ class InMemoryEventStore:
         with self._lock:
             return len(self._streams.get(game_id, []))
 
+    def versions(self, game_ids):
+        with self._lock:
+            return {g: len(self._streams.get(g, [])) for g in game_ids}
+
     def meta(self, game_id):
         with self._lock:
             meta = self._meta.get(game_id)

@@ -133,6 +133,14 @@ class RedisEventStore:
         return self.redis.xlen(self.keys.events(game_id))
 
     @_unavailable
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The versions of many games in one round trip (0 for a game with no stream)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xlen(self.keys.events(game_id))
+        return dict(zip(game_ids, pipe.execute()))
+
+    @_unavailable
     def meta(self, game_id: str) -> Optional[dict]:
         raw = self.redis.hgetall(self.keys.meta(game_id))
         if not raw:

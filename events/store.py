@@ -74,6 +74,9 @@ class EventStore(Protocol):
 
     def version(self, game_id: str) -> int: ...
 
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """Many games' versions at once (0 for an unknown game)."""
+
     def meta(self, game_id: str) -> Optional[dict]: ...
 
     def credentials(self, game_id: str) -> dict: ...

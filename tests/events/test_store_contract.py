@@ -39,6 +39,13 @@ def test_create_writes_the_first_events_and_meta(store):
     assert gid in store.active_games()
 
 
+def test_versions_of_many_games_at_once(store):
+    a, b = new_game(store, 2), new_game(store, 3)
+    store.append(a, 2, [ev(10)])
+    assert store.versions([a, b, "no-such-game"]) == {a: 3, b: 3, "no-such-game": 0}
+    assert store.versions([]) == {}
+
+
 def test_create_twice_is_refused(store):
     gid = new_game(store)
     with pytest.raises(GameExists):
