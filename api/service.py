@@ -80,7 +80,8 @@ class GameService:
         meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed),
                 "setup_version": str(len(events))}
         version = self.store.create(game_id, meta, credentials, events)
-        self.scheduler(game_id, version, automatic_actors(self.games.load(game_id)))
+        game = self.games.created(game_id, meta, credentials, setup_events)
+        self.scheduler(game_id, version, automatic_actors(game))
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
                            "token": tokens.get(i)} for i, s in enumerate(seats)],
