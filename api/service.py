@@ -152,7 +152,7 @@ class GameService:
     # ---- moves ----------------------------------------------------------------------------
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
-             idempotency_key: Optional[str] = None) -> dict:
+             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None) -> dict:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
 
@@ -161,14 +161,16 @@ class GameService:
         events make look stale or illegal looks the key up before refusing."""
         fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
         try:
-            return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint)
+            return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint,
+                                           scheduler or self.scheduler)
         except (VersionConflict, IllegalMove):
             prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
             if prior is None:
                 raise
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
-    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint) -> dict:
+    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
+                           scheduler: Scheduler) -> dict:
         game = self.games.cached(game_id)
         for _ in range(20):
             # The state this process already holds is decided on when it is the version the
@@ -190,7 +192,7 @@ class GameService:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
-            updated = self._after_append(game, events, last)
+            updated = self._after_append(game, events, last, scheduler)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
                                for i, e in enumerate(events)]}
@@ -241,7 +243,7 @@ class GameService:
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, game: Game, events: list, new_version: int) -> Game:
+    def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler) -> Game:
         updated = replace(game, version=new_version, state=fold(game.definition, events, game.state))
         # The move is appended and durable: a failure from here on (Redis gone while saving a
         # snapshot or enqueueing the next turn) must not answer "nothing was changed". The
@@ -250,7 +252,7 @@ class GameService:
             self.games.remember(updated)
             if updated.finished:
                 self.store.mark_finished(game.id)
-            self.scheduler(game.id, new_version, automatic_actors(updated))
+            scheduler(game.id, new_version, automatic_actors(updated))
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, new_version, exc_info=True)

@@ -51,3 +51,57 @@ def test_the_reconciler_re_enqueues_a_lost_turn(client, workers, app):
         alive = [p.poll() is None for p in workers.procs]
         raise AssertionError(f"stalled at version {last['version']}, to act {last['to_act']}; "
                              f"workers and reconciler alive: {alive}")
+
+
+def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client):
+    """One RQ job plays a run of bot turns (up to the chain's budget) instead of one job a
+    turn; the turns after the budget go back to the queue, and the game still ends."""
+    import uuid
+
+    from rq import Queue, SimpleWorker
+
+    from api.service import GameService
+    from events.redis_store import RedisEventStore
+    from workers.queueing import TurnScheduler
+
+    prefix = f"chain{uuid.uuid4().hex[:6]}:"
+    scheduler = TurnScheduler(redis_client, prefix, f"{prefix}turns")
+    service = GameService(RedisEventStore(redis_client, prefix), scheduler)
+    created = service.create("splendor", [{"bot": "random"}, {"bot": "greedy"}], {}, 8)
+    worker = SimpleWorker([Queue(f"{prefix}turns", connection=redis_client)], connection=redis_client)
+    worker.work(burst=True)
+    game = service.load(created["id"])
+    assert game.finished
+    moves = game.version - created["version"]
+    # Every job but the last played a full chain (or up to its time budget).
+    assert worker.successful_job_count < moves / 5, (worker.successful_job_count, moves)
+    assert worker.failed_job_count == 0
+
+
+def test_a_failing_turn_in_a_chain_is_queued_as_a_job_of_its_own(monkeypatch):
+    from api.service import GameService
+    from events.memory_store import InMemoryEventStore
+    from workers import jobs
+
+    queued = []
+    service = GameService(InMemoryEventStore(), lambda g, v, actors: queued.append((v, actors)))
+    created = service.create("splendor", [{"bot": "random"}, {"bot": "random"}], {}, 8)
+    real = jobs.choose_move
+    calls = []
+
+    def flaky(game, actor):
+        calls.append(game.version)
+        if len(calls) == 3:
+            raise RuntimeError("the policy broke")
+        return real(game, actor)
+
+    monkeypatch.setattr(jobs, "choose_move", flaky)
+    queued.clear()
+    try:
+        jobs.play_chain(service, created["id"], created["version"], 0)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the failure was swallowed")
+    assert service.load(created["id"]).version == created["version"] + 2  # two turns played
+    assert queued == [(created["version"] + 2, [0])]  # the third is queued for its own job
