@@ -24,6 +24,7 @@ import redis
 from flask import Flask
 
 from api import problems, ratelimit, routes_games, routes_meta, stream
+from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
 from domain import registry
@@ -47,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_LIMIT=int(os.environ.get("RATE_LIMIT", 100)),
         RATE_WINDOW_S=int(os.environ.get("RATE_WINDOW_S", 10)),
         JSON_SORT_KEYS=False,
+        DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
     )
     if test_config:
         app.config.update(test_config)
@@ -57,7 +59,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     prefix = app.config["KEY_PREFIX"]
     store = RedisEventStore(connection, prefix)
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
-    app.extensions["games"] = GameService(store, scheduler)
+    defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
+    app.extensions["games"] = GameService(store, scheduler, defer)
     problems.install(app)
     ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
                                                  app.config["RATE_WINDOW_S"]))

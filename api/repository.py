@@ -120,8 +120,9 @@ class GameRepository:
             return Game(game_id, definition, meta, seats, seed, version, pickle.loads(blob), version)
         return Game(game_id, definition, meta, seats, seed, 0, None)
 
-    def remember(self, game: Game) -> None:
-        """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions)."""
+    def remember(self, game: Game, snapshot: bool = True) -> None:
+        """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions, unless
+        the caller will: `snapshot_if_due`)."""
         cached = self._cache.get(game.id)
         if cached is not None and cached.version > game.version:
             return  # another request of this process already saw a newer version
@@ -132,6 +133,10 @@ class GameRepository:
             # Meta and credentials go with the state, so no cache of a process grows unbounded.
             self._meta.pop(evicted, None)
             self._credentials.pop(evicted, None)
+        if snapshot:
+            self.snapshot_if_due(game)
+
+    def snapshot_if_due(self, game: Game) -> None:
         if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
             self.snapshot(game)
 

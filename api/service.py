@@ -25,6 +25,7 @@ from events.store import Conflict, DuplicateRequest, NewEvent
 from . import presenting
 from .errors import (IdempotencyKeyReused, IllegalMove, InvalidToken, SeatNotYours, SeatRequired, TokenRequired,
                      UnknownGameType, ValidationFailed, VersionConflict)
+from .deferred import immediately
 from .game_options import merged_options
 from .repository import CREATED, Game, GameRepository, snapshot_code
 
@@ -49,10 +50,11 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Optional[Scheduler] = None):
+    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately):
         self.store = store
         self.games = GameRepository(store)
         self.scheduler = scheduler or (lambda game_id, version, actors: None)
+        self.defer = defer  # how the after-append writes run: now, or after the answer (deferred.py)
 
     # ---- creation -------------------------------------------------------------------------
 
@@ -81,7 +83,7 @@ class GameService:
                 "setup_version": str(len(events))}
         version = self.store.create(game_id, meta, credentials, events)
         game = self.games.created(game_id, meta, credentials, setup_events)
-        self.scheduler(game_id, version, automatic_actors(game))
+        self.defer(self._outbox, game, self.scheduler)
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
                            "token": tokens.get(i)} for i, s in enumerate(seats)],
@@ -245,18 +247,22 @@ class GameService:
 
     def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler) -> Game:
         updated = replace(game, version=new_version, state=fold(game.definition, events, game.state))
-        # The move is appended and durable: a failure from here on (Redis gone while saving a
-        # snapshot or enqueueing the next turn) must not answer "nothing was changed". The
-        # reconciler enqueues a turn that was missed and marks finished games.
+        self.games.remember(updated, snapshot=False)
+        self.defer(self._outbox, updated, scheduler)
+        return updated
+
+    def _outbox(self, game: Game, scheduler: Scheduler) -> None:
+        """The writes that follow a durable append. A failure here (Redis gone while saving a
+        snapshot or enqueueing the next turn) must not answer "nothing was changed": it is
+        logged, and the reconciler enqueues a missed turn and marks finished games."""
         try:
-            self.games.remember(updated)
-            if updated.finished:
+            self.games.snapshot_if_due(game)
+            if game.finished:
                 self.store.mark_finished(game.id)
-            scheduler(game.id, new_version, automatic_actors(updated))
+            scheduler(game.id, game.version, automatic_actors(game))
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
-                        game.id, new_version, exc_info=True)
-        return updated
+                        game.id, game.version, exc_info=True)
 
     # ---- reading (the repository's and presenting's, for routes and workers) -------------
 
