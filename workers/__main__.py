@@ -26,6 +26,7 @@ def main(argv: list[str]) -> None:
                         format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     mode = argv[0] if argv else "worker"
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
+    registry.all_games()  # loaded now, not in the first job (a bot's first reply)
     connection = redis.Redis.from_url(os.environ["REDIS_URL"])
     prefix = os.environ.get("KEY_PREFIX", "")
     queue_name = os.environ.get("TURN_QUEUE", DEFAULT_QUEUE)
