@@ -42,3 +42,38 @@ def test_the_stream_resumes_after_last_event_id_and_hides_others_cards(http_serv
 def test_spec_is_served(http_server):
     r = requests.get(f"{http_server}/openapi.yaml")
     assert r.status_code == 200 and "openapi:" in r.text
+
+
+def test_a_table_token_plays_a_splendor_game_to_the_end_one_request_per_move(http_server):
+    """Pass-and-play over real HTTP: each answer's next_moves is the next move's menu; the
+    worker scores the game once nobody is left to play."""
+    import random
+    import time
+
+    rng = random.Random(4)
+    created = requests.post(f"{http_server}/games", json={"type": "splendor", "seats": [{"name": "A"}, {"name": "B"}],
+                                                          "seed": 4}).json()
+    gid = created["id"]
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {created['table_token']}"
+    page = session.get(f"{http_server}/games/{gid}/moves").json()
+    nxt = {"seat": page["seat"], "version": page["version"], "moves": page["moves"]}
+    posts = 0
+    while nxt is not None:
+        r = session.post(f"{http_server}/games/{gid}/moves?include=next_moves&seat={nxt['seat']}",
+                         json={"expected_version": nxt["version"], "move": rng.choice(nxt["moves"])},
+                         headers={"Idempotency-Key": f"m{posts}"}, timeout=10)
+        assert r.status_code == 201, r.json()
+        posts += 1
+        nxt = r.json()["next_moves"]
+        assert posts < 500
+    final = session.get(f"{http_server}/games/{gid}").json()
+    for _ in range(100):  # the system's scoring move is the worker's
+        if final["status"] == "finished":
+            break
+        time.sleep(0.1)
+        final = session.get(f"{http_server}/games/{gid}").json()
+    assert final["status"] == "finished" and final["result"]["winners"]
+    events = session.get(f"{http_server}/games/{gid}/events?after={created['version']}&limit=1000").json()["events"]
+    assert len({e["version"] for e in events if e["actor"] != "system"}) >= posts  # every move landed
+    assert events[-1]["actor"] == "system"  # then the scoring
