@@ -151,9 +151,10 @@ class GameRepository:
         """Drops the process cache of a game (tests and benchmarks of cold reads)."""
         self._cache.pop(game_id, None)
 
-    def at_version(self, game_id: str, version: int) -> Game:
-        """The game as it was at `version` (a replay of the events up to it)."""
-        current = self.load(game_id)
+    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+        """The game as it was at `version` (a replay of the events up to it); `current`: the
+        game as just loaded, if the caller has it (saves reading its tail again)."""
+        current = current if current is not None and current.id == game_id else self.load(game_id)
         setup_version = int(current.meta["setup_version"])
         if not setup_version <= version <= current.version:
             raise ValidationFailed(

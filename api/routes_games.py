@@ -88,7 +88,7 @@ def state_at(game_id):
     seat = seat_of(service, game_id)
     version = query(_state_at)["version"]
     current = service.load(game_id)
-    past = service.at_version(game_id, version)
+    past = service.at_version(game_id, version, current)
     # The viewer is judged by the game now: a finished game is open at every version.
     shown = service.describe(past, seat)
     if current.finished and not past.finished:

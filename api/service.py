@@ -229,7 +229,7 @@ class GameService:
         if expected == game.version:
             return
         if 0 < expected < game.version and game.state is not None:
-            then = self.games.at_version(game.id, max(expected, int(game.meta["setup_version"])))
+            then = self.games.at_version(game.id, max(expected, int(game.meta["setup_version"])), game)
             if game.definition.stale_ok(then.state, game.state, actor):
                 return
         raise VersionConflict(
@@ -269,8 +269,8 @@ class GameService:
     def load(self, game_id: str) -> Game:
         return self.games.load(game_id)
 
-    def at_version(self, game_id: str, version: int) -> Game:
-        return self.games.at_version(game_id, version)
+    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+        return self.games.at_version(game_id, version, current)
 
     def forget(self, game_id: str) -> None:
         self.games.forget(game_id)

@@ -88,12 +88,29 @@ def play_api(app, meter: Meter, n_moves: int, game: str, seats: int, rng: random
                 "POST", f"/games/{gid}/moves", move, {**auth, "Idempotency-Key": f"k{key}"}))
             if status == 201:
                 moves += 1
-            if status != 201 or gid not in out.decode():
-                pass
-            if status == 201 and not json.loads(out)["to_act"]:
-                break  # the last move: the scoring is the worker's
             if status == 201:
-                seat = (seat + 1) % len(tokens)
+                people = [a for a in json.loads(out)["to_act"] if isinstance(a, int)]
+                if not people:
+                    break  # the last move: the scoring is the worker's
+                seat = people[0]
+
+
+def play_table(app, meter: Meter, n_moves: int, game: str, seats: int, rng: random.Random) -> None:
+    """One request per move: the table token, the next move from the answer's next_moves."""
+    moves = key = 0
+    while moves < n_moves:
+        body = json.dumps({"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}).encode()
+        created = json.loads(call(app, environ("POST", "/games", body))[1])
+        gid, auth = created["id"], {"Authorization": f"Bearer {created['table_token']}"}
+        page = json.loads(call(app, environ("GET", f"/games/{gid}/moves", headers=auth))[1])
+        while page and moves < n_moves:
+            key += 1
+            move = json.dumps({"expected_version": page["version"], "move": rng.choice(page["moves"])}).encode()
+            status, out = meter("POST ...?include=next_moves (table)", app, environ(
+                "POST", f"/games/{gid}/moves", move, {**auth, "Idempotency-Key": f"t{key}"},
+                query=f"include=next_moves&seat={page['seat']}"))
+            moves += status == 201
+            page = json.loads(out)["next_moves"] if status == 201 else None
 
 
 def play_floor(app, meter: Meter, n_moves: int) -> None:
@@ -126,12 +143,14 @@ def main() -> None:
         floor = create_floor()
         warm = Meter()
         play_api(api, warm, 200, args.game, args.seats, random.Random(0))
+        play_table(api, warm, 200, args.game, args.seats, random.Random(0))
         play_floor(floor, warm, 200)
         meter = Meter()
         rng = random.Random(1)
         for _ in range(10):  # interleaved, so drifting machine load falls on both alike
             play_floor(floor, meter, args.moves // 10)
             play_api(api, meter, args.moves // 10, args.game, args.seats, rng)
+            play_table(api, meter, args.moves // 10, args.game, args.seats, rng)
         floor_move = meter.ms("floor GET") + meter.ms("floor POST")
         gets_per_move = meter.n["GET /games/{id}/moves"] / meter.n["POST /games/{id}/moves"]
         api_move = meter.ms("GET /games/{id}/moves") * gets_per_move + meter.ms("POST /games/{id}/moves")
@@ -140,6 +159,8 @@ def main() -> None:
         rows.append((f"API: one move ({gets_per_move:.2f} GET + POST)", "", f"{api_move:.3f}"))
         rows.append(("API move / floor loop move", "", f"{api_move / floor_move:.2f}x"))
         rows.append(("API move / floor POST", "", f"{api_move / meter.ms('floor POST'):.2f}x"))
+        table_move = meter.ms("POST ...?include=next_moves (table)")
+        rows.append(("API one-request move / floor POST", "", f"{table_move / meter.ms('floor POST'):.2f}x"))
         print(f"CPU per request in-process ({args.game}, {args.seats} seats, {args.moves} moves)")
         print(table(rows, ("request", "n", "CPU ms")))
 
