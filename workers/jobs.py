@@ -28,8 +28,8 @@ from .queueing import TurnScheduler
 log = logging.getLogger(__name__)
 _services: dict = {}
 
-CHAIN_TURNS = 50
-CHAIN_SECONDS = 0.25
+CHAIN_TURNS = 20
+CHAIN_SECONDS = 0.05
 
 
 def service_for(connection, prefix: str, queue_name: str) -> GameService:
@@ -53,10 +53,10 @@ class Chain:
     """A job's scheduler: keeps the next turn to play it in the same job when it is a single
     actor's and the chain's budget allows; anything else goes to the queue."""
 
-    def __init__(self, queue: Scheduler, turns: int = CHAIN_TURNS, seconds: float = CHAIN_SECONDS):
+    def __init__(self, queue: Scheduler):
         self.queue = queue
-        self.turns_left = turns
-        self.deadline = time.monotonic() + seconds
+        self.turns_left = CHAIN_TURNS
+        self.deadline = time.monotonic() + CHAIN_SECONDS
         self.kept: Optional[tuple] = None
 
     def __call__(self, game_id: str, version: int, actors: list) -> None:
