@@ -88,7 +88,7 @@ def _children(env: dict) -> dict[str, list[str]]:
     }
     if env.get("ACCESS_LOG") == "1":  # off by default: it cost 16% of the floor's throughput
         commands["web"][-1:-1] = ["--access-logfile", "-", "--access-logformat",
-                                  '%(h)s "%(r)s" %(s)s %(B)s %(M)sms']
+                                  '%(h)s "%(r)s" %(s)s %(B)s %(M)sms pid=%(p)s']
     for i in range(int(env.get("TURN_WORKERS", "2"))):
         commands[f"worker-{i}"] = [sys.executable, "-m", "workers", "worker"]
     return commands
