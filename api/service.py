@@ -4,12 +4,11 @@ HTTP routes and RQ jobs both call it; it holds no Flask. Commands go through the
 `decide`, their events are appended with the version they were decided on (the store's Lua
 script refuses a stale one), and whoever must act next without a person (bots, the system) is
 handed to the scheduler. Loading and caching games is the repository's (repository.py); what
-each viewer sees is presenting.py's.
+each viewer sees is presenting.py's; who is asking, seats.py's.
 """
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import secrets
@@ -23,21 +22,16 @@ from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
 from . import presenting
-from .errors import (IdempotencyKeyReused, IllegalMove, InvalidToken, SeatNotYours, SeatRequired, TokenRequired,
-                     UnknownGameType, ValidationFailed, VersionConflict)
+from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
 from .repository import CREATED, Game, GameRepository, snapshot_code
+from .seats import TABLE, Seats, hash_token, people_to_act
 
 Scheduler = Callable[[str, int, list], None]
 log = logging.getLogger(__name__)
 
-TABLE = "table"  # the holder of a game's table token (every person seat), and its credentials key
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def canonical(value: Any) -> str:
@@ -53,6 +47,7 @@ class GameService:
     def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately):
         self.store = store
         self.games = GameRepository(store)
+        self.seats = Seats(self.games)
         self.scheduler = scheduler or (lambda game_id, version, actors: None)
         self.defer = defer  # how the after-append writes run: now, or after the answer (deferred.py)
 
@@ -92,49 +87,11 @@ class GameService:
     # ---- who is asking --------------------------------------------------------------------
 
     def seat_for_token(self, game_id: str, token: Optional[str]):
-        """The seat a bearer token belongs to, TABLE for the game's table token; None for no
-        token (a spectator)."""
-        if token is None:
-            return None
-        credentials = self.games.credentials(game_id)
-        digest = hash_token(token)
-        seat = None
-        for key, stored in credentials.items():
-            # Constant time per comparison, and every seat is compared: no early exit to time.
-            if hmac.compare_digest(stored, digest):
-                seat = TABLE if key == TABLE else int(key)
-        if seat is None:
-            raise InvalidToken("This token does not belong to a seat of this game.")
-        return seat
+        """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
+        return self.seats.holder(game_id, token)
 
     def resolve_seat(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
-        """The seat a request is answered as, from its token's holder and `?seat=` (asked)."""
-        if holder is None:
-            if asked is not None:
-                raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
-            return None
-        if holder != TABLE:
-            if asked is not None and asked != holder:
-                raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
-            return holder
-        if asked is not None:
-            _, _, seats, _ = self.games.meta(game_id)
-            if asked >= len(seats) or "bot" in seats[asked]:
-                raise SeatNotYours(f"Seat {asked} is not a person's seat of this game: the table token holds "
-                                   f"seats {', '.join(str(i) for i, s in enumerate(seats) if 'bot' not in s)}.")
-            return asked
-        if not acting:
-            return None  # a table token looks as a spectator unless it names a seat
-        people = self._people_to_act(self.games.load(game_id))
-        if len(people) != 1:
-            raise SeatRequired("Name the seat to act as with ?seat=N: " + (
-                f"seats {', '.join(map(str, people))} are all to act." if people else "no person's seat is to act."),
-                details={"to_act": people})
-        return people[0]
-
-    @staticmethod
-    def _people_to_act(game: Game) -> list[int]:
-        return [a for a in game.actors() if is_seat(a) and not game.bot_level(a)]
+        return self.seats.resolve(game_id, holder, asked, acting)
 
     def next_moves(self, game_id: str, holder, version: int) -> Optional[dict]:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
@@ -144,7 +101,7 @@ class GameService:
             game = self.games.load(game_id)
         if game.finished:
             return None
-        people = self._people_to_act(game)
+        people = people_to_act(game)
         seats = people if holder == TABLE else [s for s in people if s == holder]
         if not seats:
             return None

@@ -165,19 +165,19 @@ def test_tokens_are_compared_in_constant_time(app, client, monkeypatch):
     """Every seat's stored digest (and the table token's) is compared with hmac.compare_digest
     against the digest of the token sent (fixed length, whatever was sent), with no early exit:
     the work is the same for the first seat's token, the last seat's, the table's and a wrong one."""
-    import api.service as service_module
+    import api.seats as seats_module
 
     game = max(HOSTED, key=lambda g: g.max_seats)
     gid, tokens, _ = _create(client, game, game.max_seats, with_table=True)
     table = tokens.pop("table")
     calls = []
-    real = service_module.hmac.compare_digest
+    real = seats_module.hmac.compare_digest
 
     def spy(a, b):
         calls.append((len(a), len(b)))
         return real(a, b)
 
-    monkeypatch.setattr(service_module.hmac, "compare_digest", spy)
+    monkeypatch.setattr(seats_module.hmac, "compare_digest", spy)
     counts = {}
     for label, token in (("first", tokens[0]), ("last", tokens[len(tokens) - 1]), ("table", table),
                          ("wrong", "w" * 40), ("long", "x" * 199)):
