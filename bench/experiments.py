@@ -4,7 +4,7 @@ would buy, measured without changing the platform.
     python -m bench.experiments [serving] [hiredis] [snapshots] [fsync]
 
 serving:   the floor (bench/floor_app.py) under wrk at 16 connections, served as app.py serves
-           the API (gevent x (2 x cores + 1), access log to stdout), then without the access log,
+           the API (app.py's gevent workers, access log to stdout), then without the access log,
            then with gunicorn sync workers (2 x cores), then with 3 extra read round trips per
            POST (the reads the API's move path makes before its append).
 hiredis:   reading a 10,000-event stream (XRANGE + the store's decode) with redis-py's Python
