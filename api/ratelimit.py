@@ -15,7 +15,6 @@ prose. Requests without a token (spectators) are not limited here.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 
@@ -23,6 +22,7 @@ from flask import Flask, current_app, request
 
 from .auth import parse_bearer
 from .errors import ApiError
+from .seats import hash_token
 
 
 class RateLimited(ApiError):
@@ -81,7 +81,7 @@ def install(app: Flask, limiter: RateLimiter) -> None:
         token = parse_bearer(request.headers.get("Authorization"))
         if token is None:
             return None
-        subject = "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+        subject = "token:" + hash_token(token)[:32]
         wait = current_app.extensions["rate_limiter"].retry_after(subject)
         if wait:
             raise RateLimited(

@@ -78,12 +78,14 @@ class GameRepository:
         meta = self.store.meta(game_id)
         if meta is None:
             raise UnknownGame(f"There is no game '{game_id}'.")
+        return self._keep_meta(game_id, meta)
+
+    def _keep_meta(self, game_id: str, meta: dict) -> tuple:
         definition = registry.get(meta["type"])
         if definition is None:
             raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
                            code="game_type_unavailable", status=503)
-        entry = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
-        self._meta[game_id] = entry
+        entry = self._meta[game_id] = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
         return entry
 
     def load(self, game_id: str) -> Game:
@@ -104,10 +106,8 @@ class GameRepository:
         """Caches a game this process has just created, as a load would find it, without
         reading back what it wrote (a new game's first requests usually come to its creator's
         process: that saves them four round trips)."""
-        definition = registry.get(meta["type"])
-        self._meta[game_id] = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
+        _, definition, seats, seed = self._keep_meta(game_id, meta)
         self._credentials[game_id] = dict(credentials)
-        _, _, seats, seed = self._meta[game_id]
         game = Game(game_id, definition, meta, seats, seed, int(meta["setup_version"]),
                     fold(definition, setup_events) if setup_events else None)
         self.remember(game)

@@ -99,13 +99,11 @@ class GameService:
         game = self.games.cached(game_id)
         if game is None or game.version < version:
             game = self.games.load(game_id)
-        if game.finished:
-            return None
-        people = people_to_act(game)
+        people = [] if game.finished else people_to_act(game)
         seats = people if holder == TABLE else [s for s in people if s == holder]
         if not seats:
             return None
-        moves = game.definition.legal_moves(game.state, seats[0])
+        moves = presenting.legal_moves(game, seats[0])
         return {"seat": seats[0], "version": game.version, "total": len(moves), "moves": moves[:NEXT_MOVES_LIMIT]}
 
     # ---- moves ----------------------------------------------------------------------------
