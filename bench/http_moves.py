@@ -127,11 +127,17 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
             r = conn.getresponse()
             return r.status, json.loads(r.read() or b"null")
 
+        def timed(method, path, body=None, headers=None):
+            """call() and how long it took."""
+            t0 = time.perf_counter()
+            status, answer = call(method, path, body, headers)
+            return status, answer, time.perf_counter() - t0
+
         version, n = 1, 0
         stream = f"{run_id}-{tid}"
         tokens, gid, seat = [], None, 0
         if mode == "table":
-            return table_client(tid, rng, call, post, get, local)
+            return table_client(tid, rng, call, timed, post, get, local)
         while time.monotonic() < stop:
             if mode == "game" and gid is None:
                 status, body = call("POST", "/games", {"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]})
@@ -141,9 +147,8 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
             path = f"/games/{gid}/moves" if mode == "game" else f"/floor/{stream}/moves"
             move = {"type": "take_gems", "colors": ["white", "blue", "green"]}
             if mode != "floor":
-                t0 = time.perf_counter()
-                status, body = call("GET", path, headers=auth)
-                get.append(time.perf_counter() - t0)
+                status, body, took = timed("GET", path, headers=auth)
+                get.append(took)
                 local["gets"] += 1
                 if not body.get("moves"):
                     seat = (seat + 1) % max(1, len(tokens))
@@ -152,12 +157,10 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
                     continue
                 version, move = body["version"], rng.choice(body["moves"])
             n += 1
-            t0 = time.perf_counter()
-            status, body = call("POST", path, {"expected_version": version, "move": move},
-                                {**auth, "Idempotency-Key": f"{run_id}-{tid}-{n}"})
-            took = time.perf_counter() - t0
+            status, body, took = timed("POST", path, {"expected_version": version, "move": move},
+                                       {**auth, "Idempotency-Key": f"{run_id}-{tid}-{n}"})
             if status == 201:
-                post.append(took)
+                post.append(took)  # as wrk_moves.lua: the latency of accepted moves
                 local["moves"] += 1
                 version = body["version"]
                 nxt = [a for a in body["to_act"] if isinstance(a, int)] if mode == "game" else []
@@ -169,7 +172,7 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
                 local["errors"] += 1
         finish(post, get, local)
 
-    def table_client(tid, rng, call, post, get, local):
+    def table_client(tid, rng, call, timed, post, get, local):
         """One request per move: the table token, the next move from the answer's next_moves."""
         n, gid = 0, None
         while time.monotonic() < stop:
@@ -177,19 +180,16 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
                 status, body = call("POST", "/games", {"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]})
                 gid, auth = body["id"], {"Authorization": f"Bearer {body['table_token']}"}
                 local["games"] += 1
-                t0 = time.perf_counter()
-                status, page = call("GET", f"/games/{gid}/moves", headers=auth)
-                get.append(time.perf_counter() - t0)
+                status, page, took = timed("GET", f"/games/{gid}/moves", headers=auth)
+                get.append(took)
                 local["gets"] += 1
                 if status != 200:
                     gid = None
                     continue
             n += 1
-            t0 = time.perf_counter()
-            status, body = call("POST", f"/games/{gid}/moves?include=next_moves&seat={page['seat']}",
-                                {"expected_version": page["version"], "move": rng.choice(page["moves"])},
-                                {**auth, "Idempotency-Key": f"{run_id}-{tid}-{n}"})
-            took = time.perf_counter() - t0
+            status, body, took = timed("POST", f"/games/{gid}/moves?include=next_moves&seat={page['seat']}",
+                                       {"expected_version": page["version"], "move": rng.choice(page["moves"])},
+                                       {**auth, "Idempotency-Key": f"{run_id}-{tid}-{n}"})
             if status == 201:
                 post.append(took)
                 local["moves"] += 1
