@@ -49,6 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATE_WINDOW_S=int(os.environ.get("RATE_WINDOW_S", 10)),
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
+        TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
     )
     if test_config:
         app.config.update(test_config)

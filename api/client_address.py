@@ -1,0 +1,55 @@
+"""Who is on the other end of a request, for limits that apply to callers without a token.
+
+The socket's peer is the client unless it is one of the proxies named in TRUSTED_PROXIES
+(comma-separated addresses or CIDR networks, e.g. `127.0.0.1,10.0.0.0/8`). Only then is
+`X-Forwarded-For` read, from the right: each hop a trusted proxy added is skipped, and the first
+address not trusted is the client. A client cannot forge its way past a limit by sending the
+header itself: an untrusted peer's header is ignored, and a trusted proxy appends the real peer
+after whatever the client wrote.
+"""
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+from flask import current_app, request
+
+
+@lru_cache(maxsize=16)
+def trusted_networks(setting: str) -> tuple:
+    networks = []
+    for part in setting.split(","):
+        part = part.strip()
+        if part:
+            networks.append(ipaddress.ip_network(part, strict=False))
+    return tuple(networks)
+
+
+def _trusted(address: str, networks: tuple) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def resolve(peer: str, forwarded_for: str | None, setting: str) -> str:
+    """The client's address from the socket peer, the X-Forwarded-For header and the setting
+    (pure, for tests)."""
+    networks = trusted_networks(setting or "")
+    if not networks or not _trusted(peer, networks) or not forwarded_for:
+        return peer
+    hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, networks):
+            try:
+                return str(ipaddress.ip_address(hop))
+            except ValueError:
+                return peer  # garbage where an address should be: the proxy is the client
+    return hops[0] if hops else peer
+
+
+def client_address() -> str:
+    """The address of the client of the current request."""
+    peer = request.remote_addr or "unknown"
+    return resolve(peer, request.headers.get("X-Forwarded-For"), current_app.config.get("TRUSTED_PROXIES", ""))
