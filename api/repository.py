@@ -39,6 +39,7 @@ class Game:
     version: int
     state: Any  # None until the setup events
     snapshot_version: int = 0  # the version of the newest snapshot saved of this game
+    last_at: Optional[int] = None  # when the newest event was appended (ms), if this process read it
 
     @property
     def finished(self) -> bool:
@@ -98,7 +99,7 @@ class GameRepository:
         tail = self.store.read(game_id, after=cached.version)
         if tail:
             state = fold(definition, _game_events(tail), cached.state)
-            cached = replace(cached, version=tail[-1].version, state=state)
+            cached = replace(cached, version=tail[-1].version, state=state, last_at=tail[-1].at)
         self.remember(cached)
         return cached
 

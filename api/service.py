@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import presenting
+from . import metrics, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -143,13 +143,15 @@ class GameService:
                     game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
                     idempotency_key, fingerprint, f"{first}:{last}", at=at)
             except Conflict:
+                metrics.conflicts.labels("race").inc()
                 game = None  # someone appended between our read and our write: judge again
                 continue
             except DuplicateRequest:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
-            updated = self._after_append(game, events, last, scheduler)
+            metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
+            updated = self._after_append(game, events, last, scheduler, at)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
                                for i, e in enumerate(events)]}
@@ -187,6 +189,7 @@ class GameService:
             then = self.games.at_version(game.id, max(expected, int(game.meta["setup_version"])), game)
             if game.definition.stale_ok(then.state, game.state, actor):
                 return
+        metrics.conflicts.labels("stale").inc()
         raise VersionConflict(
             f"The game is at version {game.version}, not {expected}: read it again and retry.",
             version=game.version)
@@ -200,8 +203,8 @@ class GameService:
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler) -> Game:
-        updated = replace(game, version=new_version, state=fold(game.definition, events, game.state))
+    def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler, at: int) -> Game:
+        updated = replace(game, version=new_version, state=fold(game.definition, events, game.state), last_at=at)
         self.games.remember(updated, snapshot=False)
         self.defer(self._outbox, updated, scheduler)
         return updated

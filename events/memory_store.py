@@ -122,6 +122,10 @@ class InMemoryEventStore:
         with self._lock:
             return sorted(self._active)
 
+    def active_count(self):
+        with self._lock:
+            return len(self._active)
+
     def mark_finished(self, game_id):
         with self._lock:
             self._active.discard(game_id)

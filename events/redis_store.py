@@ -184,6 +184,10 @@ class RedisEventStore:
         return [g.decode() for g in self.redis.sscan_iter(self.keys.active(), count=500)]
 
     @_unavailable
+    def active_count(self) -> int:
+        return self.redis.scard(self.keys.active())
+
+    @_unavailable
     def mark_finished(self, game_id: str) -> None:
         self.redis.srem(self.keys.active(), game_id)
 

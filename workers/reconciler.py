@@ -14,10 +14,14 @@ import logging
 import time
 from typing import Optional
 
+import redis
+
+from api import metrics
 from api.errors import ApiError
 from api.service import GameService
 from events.store import StoreUnavailable
 
+from . import heartbeat
 from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
@@ -76,12 +80,15 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0) -> None:
     watch = Watch()
+    log.info("reconciler started: a pass every %s s", interval_s)
     while True:
         try:
             n = reconcile_once(service, scheduler, watch)
             if n:
                 log.info("reconciler enqueued %d turn(s)", n)
-        except StoreUnavailable as e:
+            heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
+        except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
+            metrics.redis_errors.labels("reconciler").inc()
             log.warning("reconciler: store unavailable (%s)", e)
         except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
             log.exception("reconciler: pass failed")

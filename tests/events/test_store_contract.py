@@ -147,9 +147,12 @@ def test_snapshots_are_a_cache_keyed_by_code(store):
 
 
 def test_finished_games_leave_the_active_set(store):
+    before = store.active_count()
     gid = new_game(store)
+    assert store.active_count() == before + 1
     store.mark_finished(gid)
     assert gid not in store.active_games()
+    assert store.active_count() == before
 
 
 def test_events_come_back_as_json(store):
