@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from . import abilities, catalog
 from .bots import BOTS
-from .contract_bits import GameDef
-from .evolve import evolve
+from .contract_bits import GameDef, InvalidOptions, Option
+from .evolve import UPCASTERS, evolve
 from .moves import actors, legal_moves
 from .rules import decide
 from .scoring import final_result
@@ -52,14 +52,19 @@ from .state import OVER
 from .views import redact, secrets, view
 
 NOTES = (
-    "First half of the game: playable races " + ", ".join(catalog.RACES[r]["name"] for r in sorted(abilities.RACES))
-    + "; powers " + ", ".join(catalog.POWERS[p]["name"] for p in sorted(abilities.POWERS))
-    + "; markers " + ", ".join(catalog.MARKERS[m]["name"] for m in sorted(abilities.MARKERS))
-    + ". The combo display and the face-down markers draw only from these until the rest land."
-    " With 4-5 seats and only these 8 races, the display can run empty; a seat with no combo to"
-    " pick then skips its pick and scores its declined race."
-    " The islands are the server's own (the printed maps were not available). No team game yet."
+    f"The whole box: {len(abilities.RACES)} races, {len(abilities.POWERS)} special powers,"
+    f" {len(abilities.MARKERS)} artifacts and legendary places, and every special token"
+    " (Wisp Walls, Military Objectives, Harmony, bombs, Forts, Beasts, Watch Towers, the Champion)."
+    " Option `team` plays Battle for Azeroth: Alliance against Horde (a Neutral seat with odd seats),"
+    " faction-only picks from a 4-row display paid to the bank, a faction scoring its lower member's"
+    " coins (`team_score`: `lowest`, or `highest`)."
+    " The islands are the server's own (the printed maps were not available)."
 )
+
+
+def _check_options(options: dict, n_seats: int) -> None:
+    if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
+        raise InvalidOptions("team_score applies to the team game only (set team: true).")
 
 
 def result(state):
@@ -73,7 +78,7 @@ GAME = GameDef(
     title="Small World of Warcraft",
     min_seats=2,
     max_seats=5,
-    rules_version="swow-1",
+    rules_version="swow-2",
     setup=setup,
     decide=decide,
     evolve=evolve,
@@ -84,8 +89,15 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
-    options=(),
-    test_configs=((2, {}), (3, {}), (4, {}), (5, {})),
+    options=(
+        Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
+        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's.",
+               choices=("lowest", "highest")),
+    ),
+    check_options=_check_options,
+    upcasters=UPCASTERS,
+    test_configs=((2, {}), (3, {}), (4, {}), (5, {}), (2, {"team": True}), (3, {"team": True}),
+                  (4, {"team": True}), (5, {"team": True, "team_score": "highest"})),
     max_events=5000,
     notes=NOTES,
     move_types={
@@ -98,7 +110,13 @@ GAME = GameDef(
         "final_conquest": "Last conquest of the turn on `region`, 1-3 tokens short: the reinforcement die is rolled.",
         "end_conquests": "Stop conquering and redeploy.",
         "place": "Redeploy `count` tokens from hand to `region`.",
-        "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth) in `region`.",
+        "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth, Aegis) in `region`.",
+        "steal_artifact": "Ethereals: move a face-up artifact `from` an adjacent region `to` yours (once a turn).",
+        "intimidate": "Intimidating: move 1 token out of the adjacent `region` (`to` another region of its race).",
+        "portal": "Portal Mage: swap what regions `a` and `b` (both Magic) hold.",
+        "buy_tokens": "Forsaken: buy `count` tokens at 1 coin each after the last conquest.",
+        "place_piece": "Place a Military Objective or a bomb (`piece`) in `region` at the end of your turn.",
+        "done_placing": "Place no more of `piece` this turn.",
         "score_turn": "System: score the turn that just ended.",
     },
 )

@@ -2,7 +2,7 @@
 declines and redeployment)."""
 from __future__ import annotations
 
-from . import catalog, query
+from . import catalog, query, team
 from .costs import offers
 from .moves import legal_moves
 from .state import CONQUER, PICK, REDEPLOY, DEFEND, START
@@ -12,8 +12,12 @@ def random_bot(state, seat, rng):
     return rng.choice(legal_moves(state, seat))
 
 
-def _pick_value(state, k) -> float:
-    race, power, coins = state.display[k]
+def _pick_value(state, k, seat=None) -> float:
+    if state.team:
+        row = state.rows[k]
+        race, power, coins = row[team.COLUMNS.index(state.players[seat].faction)], row[0], 0
+    else:
+        race, power, coins = state.display[k]
     tokens = catalog.RACES[race]["banner"] + catalog.POWERS[power]["badge"]
     return tokens + coins - k * 1.2
 
@@ -75,7 +79,7 @@ def greedy_bot(state, seat, rng):
     moves = legal_moves(state, seat)
     step = state.turn.step
     if step == PICK and moves[0]["type"] == "pick":
-        return max(moves, key=lambda m: _pick_value(state, m["index"]))
+        return max(moves, key=lambda m: _pick_value(state, m["index"], seat))
     if step == START:
         if _should_decline(state, seat):
             return {"type": "decline"}
