@@ -95,6 +95,15 @@ def redact(event: dict, viewer) -> dict:
 
 
 def secrets(state: State) -> dict:
+    """The leak oracle: each seat's coin total (team game too: teammates do not see each
+    other's), known to that seat alone until the game is over.
+
+    Face-down artifact/place markers and unrevealed Goblin bombs are hidden things with no
+    face in the state: a marker's identity is drawn when its region is entered and a bomb's
+    (live or dud) when it is revealed, from what is left, into the event (tests/smallworld/
+    test_secrets.py proves the state does not fix them). Until then every view shows only
+    their back (`"hidden"`, `"bomb": true`), the server's included, so they have no token
+    here: there is nothing a viewer could be sent."""
     if state.turn.step == OVER:
         return {}
     return {coins_token(s, p.coins): frozenset({s}) for s, p in enumerate(state.players)}
