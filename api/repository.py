@@ -19,6 +19,7 @@ from domain.play import fold
 from events.store import StoredEvent
 
 from .errors import ApiError, UnknownGame, ValidationFailed
+from .input_rules import is_game_id
 
 CREATED = "game_created"  # the server's own first event: type, seats, options, seed
 SNAPSHOT_EVERY = 100
@@ -75,6 +76,8 @@ class GameRepository:
         cached = self._meta.get(game_id)
         if cached:
             return cached
+        if not is_game_id(game_id):  # before any key is built from it
+            raise UnknownGame(f"There is no game '{game_id[:64]}'.")
         meta = self.store.meta(game_id)
         if meta is None:
             raise UnknownGame(f"There is no game '{game_id}'.")

@@ -3,14 +3,27 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from .input_rules import name_problem, normal_name
+
 NAME = validate.Length(min=1, max=40)
+
+
+class NameField(fields.String):
+    """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = normal_name(super()._deserialize(value, attr, data, **kwargs))
+        problem = name_problem(name)
+        if problem:
+            raise ValidationError(problem)
+        return name
 
 
 class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=NAME)
+    name = NameField(validate=NAME)
     bot = fields.String(validate=validate.Length(min=1, max=40))
 
     @validates_schema

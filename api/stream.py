@@ -17,6 +17,7 @@ from events.store import StoreUnavailable
 from .auth import seat_of
 from .errors import ValidationFailed
 from .http import games
+from .input_rules import DIGITS
 
 bp = Blueprint("stream", __name__)
 
@@ -30,7 +31,7 @@ def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if raw is None:
         return None
-    if not raw.isdigit():
+    if DIGITS.fullmatch(raw) is None:  # ASCII, 10 digits at most: "²" and 4,300 digits crashed int()
         raise ValidationFailed("Last-Event-ID is the version of the last event received.")
     return int(raw)
 
