@@ -50,6 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
+        ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
     )
     if test_config:
         app.config.update(test_config)

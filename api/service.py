@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import presenting
+from . import fairness, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -60,7 +60,7 @@ class GameService:
         _check_seats(definition, seats)
         merged = merged_options(definition, options, len(seats))
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = fairness.server_seed()
         try:
             setup_events = definition.setup(merged, len(seats), rng_for(seed, 0, "setup"))
         except MoveRejected as e:
@@ -82,7 +82,7 @@ class GameService:
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
                            "token": tokens.get(i)} for i, s in enumerate(seats)],
-                "table_token": table_token}
+                "table_token": table_token, "seed_sha256": fairness.commitment(seed)}
 
     # ---- who is asking --------------------------------------------------------------------
 

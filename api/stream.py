@@ -55,7 +55,7 @@ def live(game_id):
         yield "retry: 1000\n\n"
         while time.monotonic() - started < max_s:
             if game.finished and cursor >= game.version:
-                yield _sse("end", {"version": game.version, "result": game.definition.result(game.state)})
+                yield _sse("end", {"version": game.version, "result": game.result})
                 return
             try:
                 new = service.store.follow(game_id, cursor, block_ms=int(keepalive_s * 1000))

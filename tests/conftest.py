@@ -24,6 +24,11 @@ from tests.platform import high_card
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
 
+# The suites pass seeds for determinism: every app they build and every server they start (the
+# environment is inherited) accepts client seeds. The tests of the refusal set it back to "0".
+TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1"}
+os.environ.update(TEST_SETTINGS)
+
 
 @pytest.fixture(scope="session")
 def redis_url():
@@ -97,7 +102,8 @@ def app(redis_url, session_prefix):
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
                        "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
-                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000})
+                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                       "ALLOW_CLIENT_SEEDS": True})
 
 
 @pytest.fixture
