@@ -23,7 +23,7 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import problems, ratelimit, routes_games, routes_meta, stream
+from api import limits, problems, routes_games, routes_meta, stream
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
@@ -51,6 +51,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
+        ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
+        ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
+        ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
+        ADDRESS_CREATE_LIMIT=int(os.environ.get("ADDRESS_CREATE_LIMIT", 30)),
+        ADDRESS_AUTH_FAILURES=int(os.environ.get("ADDRESS_AUTH_FAILURES", 30)),
     )
     if test_config:
         app.config.update(test_config)
@@ -64,8 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     app.extensions["games"] = GameService(store, scheduler, defer)
     problems.install(app)
-    ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
-                                                 app.config["RATE_WINDOW_S"]))
+    limits.install(app, limits.Budgets(connection, prefix, app.config))
     for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
         app.register_blueprint(blueprint)
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)

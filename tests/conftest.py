@@ -24,9 +24,11 @@ from tests.platform import high_card
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
 
-# The suites pass seeds for determinism: every app they build and every server they start (the
-# environment is inherited) accepts client seeds. The tests of the refusal set it back to "0".
-TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1"}
+# The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
+# build and every server they start (the environment is inherited) accepts client seeds and
+# opens the per-address budgets. The tests of those features set them back.
+TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "ADDRESS_STREAM_LIMIT": "100000000",
+                 "ADDRESS_CREATE_LIMIT": "100000000", "ADDRESS_AUTH_FAILURES": "100000000"}
 os.environ.update(TEST_SETTINGS)
 
 
