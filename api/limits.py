@@ -66,25 +66,27 @@ def _headers(key: str, decision: Decision) -> dict:
 
 
 def _charge(budgets: Budgets) -> None:
-    if request.path in UNLIMITED_PATHS:
+    environ = request.environ  # read directly: this runs before every request
+    path = environ.get("PATH_INFO", "")
+    if path in UNLIMITED_PATHS:
         return
-    token = parse_bearer(request.headers.get("Authorization"))
-    has_credentials = "Authorization" in request.headers
+    header = environ.get("HTTP_AUTHORIZATION")
+    creating = path == "/games" and environ.get("REQUEST_METHOD") == "POST"
     address = None
-    if has_credentials:
+    if header is not None and budgets.auth_failures.any_exhausted():
         address = client_address()
         if budgets.auth_failures.exhausted("auth:" + address):
-            decision = Decision(False, budgets.auth_failures.limit, 0, budgets.auth_failures.window_s,
-                                budgets.auth_failures.window_s)
-            raise _refuse("auth_failures", decision)
-    if request.method == "POST" and request.path == "/games":
+            window = budgets.auth_failures.window_s
+            raise _refuse("auth_failures", Decision(False, budgets.auth_failures.limit, 0, window, window))
+    if creating:
         address = address or client_address()
         _admit(budgets.create, "create", "create:" + address)
+    token = parse_bearer(header) if header is not None else None
     if token is not None:
         _admit(budgets.token, "token", "token:" + hash_token(token)[:32])
-    elif request.path.endswith("/stream"):
+    elif path.endswith("/stream"):
         _admit(budgets.stream, "stream", "stream:" + (address or client_address()))
-    elif request.method != "POST" or request.path != "/games":
+    elif not creating:
         _admit(budgets.read, "address", "addr:" + (address or client_address()))
 
 
@@ -106,7 +108,9 @@ def install(app: Flask, budgets: Budgets) -> None:
     def _tell(response):
         charged = g.get("ratelimit")
         if charged is not None and "RateLimit" not in response.headers:
-            response.headers.update(_headers(*charged))
+            key, decision = charged
+            response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
+            response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
         if response.status_code == 401 and "Authorization" in request.headers:
             try:
                 app.extensions["budgets"].auth_failures.count("auth:" + client_address())

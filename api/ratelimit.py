@@ -56,6 +56,7 @@ class RateLimiter:
         self.limit = limit
         self.window_s = window_s
         self._local: dict[str, _Entry] = {}
+        self._spent_in = -1  # the last window in which some subject's budget was spent
 
     def take(self, subject: str) -> Decision:
         """Counts one request of `subject` and says whether it is admitted."""
@@ -84,6 +85,10 @@ class RateLimiter:
         """Adds one event (a failed authentication) to the shared count; returns the total."""
         entry = self._entry(subject, int(time.time() // self.window_s))
         return self._send(subject, entry, entry.pending + 1, this_one=True)
+
+    def any_exhausted(self) -> bool:
+        """Whether any subject's budget is known spent this window (one comparison)."""
+        return self._spent_in == int(time.time() // self.window_s)
 
     def exhausted(self, subject: str) -> bool:
         """Whether this process knows the subject's budget is spent this window (no round trip)."""
@@ -115,4 +120,6 @@ class RateLimiter:
             raise
         entry.in_flight -= n
         entry.shared = max(entry.shared, total)
+        if total >= self.limit:
+            self._spent_in = entry.window
         return total
