@@ -28,7 +28,7 @@ from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
 from domain import registry
-from events.redis_store import RedisEventStore
+from events.redis_store import RedisEventStore, finished_ttl_from_env
 from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
 ROOT = Path(__file__).resolve().parent
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
+        FINISHED_TTL=finished_ttl_from_env(),
         ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
         ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
@@ -64,7 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         raise RuntimeError("REDIS_URL is not set: run `python app.py`, which starts a Redis for you.")
     connection = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)
     prefix = app.config["KEY_PREFIX"]
-    store = RedisEventStore(connection, prefix)
+    store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     app.extensions["games"] = GameService(store, scheduler, defer)

@@ -76,8 +76,8 @@ class GameService:
         events = [NewEvent(CREATED, created, None)] + [NewEvent(e["type"], e, None) for e in setup_events]
         meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed),
                 "setup_version": str(len(events))}
-        version = self.store.create(game_id, meta, credentials, events)
         game = self.games.created(game_id, meta, credentials, setup_events)
+        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)))
         self.defer(self._outbox, game, self.scheduler)
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
@@ -138,10 +138,11 @@ class GameService:
             events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
             first, last = game.version + 1, game.version + len(events)
+            updated = replace(game, version=last, state=fold(game.definition, events, game.state))
             try:
                 result = self.store.append(
                     game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
-                    idempotency_key, fingerprint, f"{first}:{last}", at=at)
+                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)))
             except Conflict:
                 game = None  # someone appended between our read and our write: judge again
                 continue
@@ -149,7 +150,7 @@ class GameService:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
-            updated = self._after_append(game, events, last, scheduler)
+            self._after_append(updated, scheduler)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
                                for i, e in enumerate(events)]}
@@ -200,11 +201,9 @@ class GameService:
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler) -> Game:
-        updated = replace(game, version=new_version, state=fold(game.definition, events, game.state))
+    def _after_append(self, updated: Game, scheduler: Scheduler) -> None:
         self.games.remember(updated, snapshot=False)
         self.defer(self._outbox, updated, scheduler)
-        return updated
 
     def _outbox(self, game: Game, scheduler: Scheduler) -> None:
         """The writes that follow a durable append. A failure here (Redis gone while saving a
