@@ -174,7 +174,7 @@ class GameRepository:
         if not setup_version <= version <= current.version:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
-                code="version_out_of_range", version=current.version)
+                code="version_out_of_range", status=404, version=current.version)
         if version == current.version:
             return current
         # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
