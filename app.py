@@ -93,7 +93,7 @@ def _children(env: dict) -> dict[str, list[str]]:
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
                 "--worker-connections", "1000", "--bind", f"{host}:{port}", "--timeout", "60",
-                "--graceful-timeout", "5", "app:create_app()"],
+                "--graceful-timeout", "5", "--config", "python:api.gunicorn_config", "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }
     if env.get("ACCESS_LOG") == "1":  # off by default: it cost 16% of the floor's throughput
