@@ -23,12 +23,12 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import logs, metrics, observe, problems, ratelimit, routes_games, routes_meta, stream
+from api import limits, logs, metrics, observe, problems, routes_games, routes_meta, stream
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
 from domain import registry
-from events.redis_store import RedisEventStore
+from events.redis_store import RedisEventStore, finished_ttl_from_env
 from workers import heartbeat, supervisor
 from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
@@ -52,6 +52,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
         ACCESS_LOG=os.environ.get("ACCESS_LOG") == "1",
+        ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
+        FINISHED_TTL=finished_ttl_from_env(),
+        ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
+        ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
+        ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
+        ADDRESS_CREATE_LIMIT=int(os.environ.get("ADDRESS_CREATE_LIMIT", 30)),
+        ADDRESS_AUTH_FAILURES=int(os.environ.get("ADDRESS_AUTH_FAILURES", 30)),
     )
     if test_config:
         app.config.update(test_config)
@@ -60,7 +67,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         raise RuntimeError("REDIS_URL is not set: run `python app.py`, which starts a Redis for you.")
     connection = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)
     prefix = app.config["KEY_PREFIX"]
-    store = RedisEventStore(connection, prefix)
+    store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     app.extensions["games"] = GameService(store, scheduler, defer)
@@ -71,8 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     ])
     observe.install(app)
     problems.install(app)
-    ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
-                                                 app.config["RATE_WINDOW_S"]))
+    limits.install(app, limits.Budgets(connection, prefix, app.config))
     for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
         app.register_blueprint(blueprint)
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)
@@ -95,7 +101,7 @@ def _children(env: dict) -> dict[str, list[str]]:
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
                 "--worker-connections", "1000", "--bind", f"{host}:{port}", "--timeout", "60",
-                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.gunicorn_conf",
+                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.gunicorn_config",
                 "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }

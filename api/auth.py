@@ -13,6 +13,7 @@ from typing import Optional
 from flask import request
 
 from .errors import InvalidToken, TokenRequired, ValidationFailed
+from .input_rules import DIGITS
 
 
 def parse_bearer(header: Optional[str]) -> Optional[str]:
@@ -40,7 +41,7 @@ def requested_seat() -> Optional[int]:
     raw = request.args.get("seat")
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 3:
+    if DIGITS.fullmatch(raw) is None or len(raw) > 3:  # ASCII: "²".isdigit() is True
         raise ValidationFailed("`seat` is a seat number: 0, 1, ...", code="validation_error",
                                details={"fields": {"seat": ["Not a seat number."]}})
     return int(raw)

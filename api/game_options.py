@@ -25,6 +25,8 @@ def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
 
 def _checked(option, value):
     kind = option.type
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        value = int(value)  # 37.0 is the integer 37 in JSON (and in the JSON Schema of the options)
     ok = {"integer": isinstance(value, int) and not isinstance(value, bool),
           "boolean": isinstance(value, bool),
           "string": isinstance(value, str)}[kind]

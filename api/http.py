@@ -6,7 +6,15 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from events import codec
 
-from .errors import ValidationFailed
+from .errors import ApiError, ValidationFailed
+from .input_rules import MAX_DEPTH, depth_within, digits
+
+# Query parameters that are integers: ASCII digits by pattern before marshmallow's int().
+INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
+
+
+class UnsupportedMediaType(ApiError):
+    status, code = 415, "unsupported_media_type"
 
 
 def games():
@@ -14,6 +22,11 @@ def games():
 
 
 def json_body():
+    # Only JSON, declared as such: a browser may send text/plain or a form to any site without
+    # asking first, so accepting those would let any web page create games and send moves as
+    # its visitors (a CSRF shape); application/json needs a CORS preflight this server never grants.
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType("Send the body as JSON with 'Content-Type: application/json'.")
     # get_data, not request.data: .data runs Werkzeug's form parser first, a third of the
     # cost of reading a move's body.
     data = request.get_data(cache=True)
@@ -23,9 +36,12 @@ def json_body():
     if request.content_length is None and limit is not None and len(data) >= limit:
         raise RequestEntityTooLarge()  # a chunked body, which the server cut at the limit
     try:
-        return codec.loads(data)
+        body = codec.loads(data)
     except (codec.JSONDecodeError, RecursionError):
         raise ValidationFailed("The request body is not valid JSON.", code="malformed_json") from None
+    if not depth_within(body):
+        raise ValidationFailed(f"The request body nests deeper than {MAX_DEPTH} levels.", code="too_deeply_nested")
+    return body
 
 
 _defaults: dict = {}
@@ -36,6 +52,8 @@ def query(schema):
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
     args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
     args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
+    for name in INTEGER_ARGS.intersection(args):
+        digits(args[name], name)
     if not args:
         cached = _defaults.get(id(schema))
         if cached is None:

@@ -10,6 +10,8 @@ from typing import Optional
 from domain.contract import EVERYONE
 from domain.play import upcast
 
+from .fairness import commitment, fairness
+from .platform_events import PLATFORM_EVENTS
 from .repository import CREATED, Game
 
 
@@ -22,8 +24,11 @@ def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None
     """One event as `viewer` may see it, in the shape of a history page's element."""
     if type_ == CREATED:
         shown = dict(data)
+        shown["seed_sha256"] = commitment(data.get("seed"))  # seen by all from the start
         if viewer != EVERYONE:
             shown.pop("seed", None)  # the seed would tell every future shuffle
+    elif type_ in PLATFORM_EVENTS:
+        shown = dict(data)  # the platform's own events hold no one's secrets
     else:
         shown = game.definition.redact(upcast(game.definition, data), viewer)
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
@@ -42,7 +47,8 @@ def describe(game: Game, seat: Optional[int]) -> dict:
                   for i, s in enumerate(game.seats)],
         "you": seat,
         "view": definition.view(game.state, viewer_for(game, seat)),
-        "result": definition.result(game.state) if game.finished else None,
+        "result": game.result if game.finished else None,
+        "fairness": fairness(game.seed, game.finished),
     }
 
 

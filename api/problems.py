@@ -53,7 +53,9 @@ def install(app: Flask) -> None:
         detail = {413: "The request body is too large.",
                   404: "There is no such resource.",
                   405: "This method is not allowed here."}.get(e.code, e.description)
-        return problem(e.code, code, detail)
+        # A 405 names the methods the resource has (RFC 9110 requires Allow).
+        allow = {k: v for k, v in e.get_headers() if k == "Allow"} if e.code == 405 else None
+        return problem(e.code, code, detail, headers=allow)
 
     @app.errorhandler(Exception)
     def _unexpected(e: Exception):

@@ -18,13 +18,15 @@ from domain.contract import GameDef
 from domain.play import fold
 from events.store import StoredEvent
 
+from . import platform_events
 from .errors import ApiError, UnknownGame, ValidationFailed
+from .input_rules import is_game_id
 
-CREATED = "game_created"  # the server's own first event: type, seats, options, seed
+CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
 SNAPSHOT_EVERY = 100
 CACHE_SIZE = 2000
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
-SNAPSHOT_FORMAT = "1"
+SNAPSHOT_FORMAT = "2"  # 2: (game state, platform state)
 
 
 @dataclass
@@ -40,24 +42,32 @@ class Game:
     state: Any  # None until the setup events
     snapshot_version: int = 0  # the version of the newest snapshot saved of this game
     last_at: Optional[int] = None  # when the newest event was appended (ms), if this process read it
+    platform: platform_events.Platform = platform_events.START  # what the platform events say
 
     @property
     def finished(self) -> bool:
-        return self.state is not None and self.definition.result(self.state) is not None
+        """Over: by the game's rules, or ended by the platform (abandoned)."""
+        return self.platform.ended is not None or (
+            self.state is not None and self.definition.result(self.state) is not None)
 
     @property
     def status(self) -> str:
-        return "finished" if self.finished else "active"
+        return platform_events.status(self.platform, self._game_result())
+
+    @property
+    def result(self) -> Optional[dict]:
+        return platform_events.result(self.platform, self._game_result())
+
+    def _game_result(self) -> Optional[dict]:
+        return None if self.state is None else self.definition.result(self.state)
 
     def actors(self) -> list:
-        return [] if self.state is None else self.definition.actors(self.state)
+        if self.state is None or self.platform.ended is not None:
+            return []
+        return self.definition.actors(self.state)
 
     def bot_level(self, seat: int) -> Optional[str]:
         return self.seats[seat].get("bot")
-
-
-def _game_events(stored: list[StoredEvent]) -> list[dict]:
-    return [e.data for e in stored if e.type != CREATED]
 
 
 def snapshot_code(definition: GameDef) -> str:
@@ -76,6 +86,8 @@ class GameRepository:
         cached = self._meta.get(game_id)
         if cached:
             return cached
+        if not is_game_id(game_id):  # before any key is built from it
+            raise UnknownGame(f"There is no game '{game_id[:64]}'.")
         meta = self.store.meta(game_id)
         if meta is None:
             raise UnknownGame(f"There is no game '{game_id}'.")
@@ -98,8 +110,9 @@ class GameRepository:
             cached = self._cold_start(game_id, definition, meta, seats, seed)
         tail = self.store.read(game_id, after=cached.version)
         if tail:
-            state = fold(definition, _game_events(tail), cached.state)
-            cached = replace(cached, version=tail[-1].version, state=state, last_at=tail[-1].at)
+            state, platform = platform_events.fold_stored(definition, tail, cached.state, cached.platform)
+            cached = replace(cached, version=tail[-1].version, state=state, platform=platform,
+                             last_at=tail[-1].at)
         self.remember(cached)
         return cached
 
@@ -118,7 +131,8 @@ class GameRepository:
         snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
         if snapshot is not None:
             version, blob = snapshot
-            return Game(game_id, definition, meta, seats, seed, version, pickle.loads(blob), version)
+            state, platform = pickle.loads(blob)
+            return Game(game_id, definition, meta, seats, seed, version, state, version, platform)
         return Game(game_id, definition, meta, seats, seed, 0, None)
 
     def remember(self, game: Game, snapshot: bool = True) -> None:
@@ -138,14 +152,16 @@ class GameRepository:
             self.snapshot_if_due(game)
 
     def snapshot_if_due(self, game: Game) -> None:
-        if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
+        if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY and not game.finished:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
-        if game.state is None:
+        """Saves a game's state as a cache (never for a finished game: its snapshots are dropped
+        when it ends, and its rare reads replay it)."""
+        if game.state is None or game.finished:
             return
         self.store.save_snapshot(game.id, game.version, snapshot_code(game.definition),
-                                 pickle.dumps(game.state, protocol=pickle.HIGHEST_PROTOCOL))
+                                 pickle.dumps((game.state, game.platform), protocol=pickle.HIGHEST_PROTOCOL))
         game.snapshot_version = game.version
 
     def forget(self, game_id: str) -> None:
@@ -160,19 +176,19 @@ class GameRepository:
         if not setup_version <= version <= current.version:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
-                code="version_out_of_range", version=current.version)
+                code="version_out_of_range", status=404, version=current.version)
         if version == current.version:
             return current
         # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
         # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
-        state, start = None, 0
+        state, platform, start = None, platform_events.START, 0
         snapshot = self.store.load_snapshot(game_id, snapshot_code(current.definition), at_most=version)
         if snapshot is not None:
-            start, state = snapshot[0], pickle.loads(snapshot[1])
+            start, (state, platform) = snapshot[0], pickle.loads(snapshot[1])
         events = self.store.read(game_id, after=start, limit=version - start)
-        state = fold(current.definition, _game_events(events), state)
-        past = replace(current, version=version, state=state, snapshot_version=start)
-        if version - start >= SNAPSHOT_EVERY:
+        state, platform = platform_events.fold_stored(current.definition, events, state, platform)
+        past = replace(current, version=version, state=state, snapshot_version=start, platform=platform)
+        if version - start >= SNAPSHOT_EVERY and not current.finished:
             self.snapshot(past)  # the next read near this version starts here
         return past
 

@@ -2,9 +2,10 @@
 call the service, shape the answer."""
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from .auth import caller, seat_of
+from .fairness import check_client_seed
 from .errors import ValidationFailed
 from .http import games, json_body, query
 from .schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
@@ -21,6 +22,7 @@ _state_at = StateQuerySchema()
 @bp.post("/games")
 def create_game():
     body = _create.load(json_body())
+    check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
     created = games().create(body["type"], body["seats"], body["options"], body["seed"])
     return created, 201, {"Location": f"/games/{created['id']}"}
 

@@ -3,14 +3,27 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from .input_rules import name_problem, normal_name
+
 NAME = validate.Length(min=1, max=40)
+
+
+class NameField(fields.String):
+    """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = normal_name(super()._deserialize(value, attr, data, **kwargs))
+        problem = name_problem(name)
+        if problem:
+            raise ValidationError(problem)
+        return name
 
 
 class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=NAME)
+    name = NameField(validate=NAME)
     bot = fields.String(validate=validate.Length(min=1, max=40))
 
     @validates_schema
@@ -23,6 +36,8 @@ class SeedField(fields.Field):
     """An integer or a short string."""
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON's integer 7.0
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise ValidationError("The seed is an integer or a string.")
         if isinstance(value, str) and not 1 <= len(value) <= 64:
@@ -42,11 +57,22 @@ class CreateGameSchema(Schema):
     seed = SeedField(load_default=None, allow_none=True)
 
 
+class WholeNumber(fields.Integer):
+    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not an integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class MoveRequestSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=2 ** 31))
+    expected_version = WholeNumber(required=True, strict=True, validate=validate.Range(min=0, max=2 ** 31))
     move = fields.Dict(required=True)
 
 

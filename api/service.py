@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import metrics, presenting
+from . import fairness, metrics, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -60,7 +60,7 @@ class GameService:
         _check_seats(definition, seats)
         merged = merged_options(definition, options, len(seats))
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = fairness.server_seed()
         try:
             setup_events = definition.setup(merged, len(seats), rng_for(seed, 0, "setup"))
         except MoveRejected as e:
@@ -76,13 +76,13 @@ class GameService:
         events = [NewEvent(CREATED, created, None)] + [NewEvent(e["type"], e, None) for e in setup_events]
         meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed),
                 "setup_version": str(len(events))}
-        version = self.store.create(game_id, meta, credentials, events)
         game = self.games.created(game_id, meta, credentials, setup_events)
+        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)))
         self.defer(self._outbox, game, self.scheduler)
         return {"id": game_id, "version": version,
                 "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
                            "token": tokens.get(i)} for i, s in enumerate(seats)],
-                "table_token": table_token}
+                "table_token": table_token, "seed_sha256": fairness.commitment(seed)}
 
     # ---- who is asking --------------------------------------------------------------------
 
@@ -138,10 +138,11 @@ class GameService:
             events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
             first, last = game.version + 1, game.version + len(events)
+            updated = replace(game, version=last, state=fold(game.definition, events, game.state), last_at=at)
             try:
                 result = self.store.append(
                     game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
-                    idempotency_key, fingerprint, f"{first}:{last}", at=at)
+                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)))
             except Conflict:
                 metrics.conflicts.labels("race").inc()
                 game = None  # someone appended between our read and our write: judge again
@@ -151,7 +152,7 @@ class GameService:
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
             metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
-            updated = self._after_append(game, events, last, scheduler, at)
+            self._after_append(updated, scheduler)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
                                for i, e in enumerate(events)]}
@@ -203,11 +204,9 @@ class GameService:
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, game: Game, events: list, new_version: int, scheduler: Scheduler, at: int) -> Game:
-        updated = replace(game, version=new_version, state=fold(game.definition, events, game.state), last_at=at)
+    def _after_append(self, updated: Game, scheduler: Scheduler) -> None:
         self.games.remember(updated, snapshot=False)
         self.defer(self._outbox, updated, scheduler)
-        return updated
 
     def _outbox(self, game: Game, scheduler: Scheduler) -> None:
         """The writes that follow a durable append. A failure here (Redis gone while saving a

@@ -17,6 +17,7 @@ from events.store import StoreUnavailable
 from .auth import seat_of
 from .errors import ValidationFailed
 from .http import games
+from .input_rules import DIGITS
 
 bp = Blueprint("stream", __name__)
 
@@ -27,12 +28,15 @@ def _sse(event: str, data: dict, id_: int | None = None) -> str:
 
 
 def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    if raw is None:
-        return None
-    if not raw.isdigit():
-        raise ValidationFailed("Last-Event-ID is the version of the last event received.")
-    return int(raw)
+    """The version to resume after: the `Last-Event-ID` header, else `?last_event_id=`; each one
+    sent must be ASCII digits (10 at most: "²" and 4,300 digits crashed int())."""
+    header = request.headers.get("Last-Event-ID")
+    query = request.args.get("last_event_id") if request.environ.get("QUERY_STRING") else None
+    for raw in (header, query):
+        if raw is not None and DIGITS.fullmatch(raw) is None:
+            raise ValidationFailed("Last-Event-ID is the version of the last event received.")
+    raw = header if header is not None else query
+    return None if raw is None else int(raw)
 
 
 @bp.get("/games/<game_id>/stream")
@@ -54,7 +58,7 @@ def live(game_id):
         yield "retry: 1000\n\n"
         while time.monotonic() - started < max_s:
             if game.finished and cursor >= game.version:
-                yield _sse("end", {"version": game.version, "result": game.definition.result(game.state)})
+                yield _sse("end", {"version": game.version, "result": game.result})
                 return
             try:
                 new = service.store.follow(game_id, cursor, block_ms=int(keepalive_s * 1000))

@@ -45,7 +45,8 @@ def running_server(redis_url: str, **env_extra):
     """`python app.py` as the README runs it, against redis_url."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "RATE_LIMIT": "1000000000", **env_extra}
+           "RATE_LIMIT": "1000000000", "ADDRESS_READ_LIMIT": "1000000000", "ADDRESS_STREAM_LIMIT": "1000000000",
+           "ADDRESS_CREATE_LIMIT": "1000000000", "ADDRESS_AUTH_FAILURES": "1000000000", **env_extra}
     log = open(os.environ["BENCH_SERVER_LOG"], "ab") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

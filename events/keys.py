@@ -25,5 +25,16 @@ class Keys:
     def idempotency(self, game_id: str, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{key}"
 
+    # The two global sets. Each is touched by single-key commands only (never beside a game's
+    # keys in one script), so they may live in any cluster slot.
+    def owing(self) -> str:
+        """Games that may owe a worker's turn (sorted set; score: the version it was marked at)."""
+        return f"{self.prefix}games:owing"
+
+    def idle(self) -> str:
+        """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
+        return f"{self.prefix}games:idle"
+
     def active(self) -> str:
+        """The first layout's set of unfinished games, migrated into the two above."""
         return f"{self.prefix}games:active"

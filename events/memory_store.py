@@ -18,7 +18,8 @@ class InMemoryEventStore:
         self._credentials: dict[str, dict] = {}
         self._idempotency: dict[tuple, tuple[str, str]] = {}
         self._snapshots: dict[str, tuple[str, dict[int, bytes]]] = {}
-        self._active: set[str] = set()
+        self._owing: dict[str, int] = {}  # game -> the version it was marked owing at
+        self._idle: dict[str, int] = {}  # unfinished game -> last activity known (ms)
 
     def _stored(self, stream, events: Sequence[NewEvent], at=None):
         at = at or int(time.time() * 1000)
@@ -27,7 +28,8 @@ class InMemoryEventStore:
             data = json.loads(json.dumps(e.data))
             stream.append(StoredEvent(len(stream) + 1, e.type, data, json.loads(json.dumps(e.actor)), at))
 
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int:
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
+               owing: bool = False) -> int:
         with self._lock:
             if game_id in self._streams:
                 raise GameExists(game_id)
@@ -35,12 +37,17 @@ class InMemoryEventStore:
             self._meta[game_id] = {k: str(v) for k, v in meta.items()}
             self._credentials[game_id] = dict(credentials)
             self._stored(self._streams[game_id], events)
-            self._active.add(game_id)
+            self._idle[game_id] = int(time.time() * 1000)
+            if owing:
+                self._owing[game_id] = len(events)
             self._lock.notify_all()
             return len(self._streams[game_id])
 
-    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response="", at=None):
+    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response="", at=None,
+               owing=False):
         with self._lock:
+            if owing:
+                self._owing[game_id] = max(self._owing.get(game_id, 0), expected_version + len(events))
             if idempotency_key is not None and (game_id, idempotency_key) in self._idempotency:
                 fp, first = self._idempotency[(game_id, idempotency_key)]
                 if fp != fingerprint:
@@ -120,15 +127,43 @@ class InMemoryEventStore:
 
     def active_games(self):
         with self._lock:
-            return sorted(self._active)
+            return sorted(self._idle)
+
+    def owing_games(self):
+        with self._lock:
+            return sorted(self._owing.items(), key=lambda item: (item[1], item[0]))
+
+    def settle(self, game_id, version):
+        with self._lock:
+            if game_id in self._owing and self._owing[game_id] <= version:
+                del self._owing[game_id]
+
+    def idle_since(self, before_ms, limit=500):
+        with self._lock:
+            return sorted(((g, at) for g, at in self._idle.items() if at <= before_ms), key=lambda i: i[1])[:limit]
+
+    def touch(self, game_id, at_ms):
+        with self._lock:
+            if game_id in self._idle:
+                self._idle[game_id] = at_ms
+
+    def last_event(self, game_id):
+        with self._lock:
+            stream = self._streams.get(game_id)
+            return stream[-1] if stream else None
 
     def active_count(self):
         with self._lock:
-            return len(self._active)
+            return len(self._idle)
 
     def mark_finished(self, game_id):
         with self._lock:
-            self._active.discard(game_id)
+            self._owing.pop(game_id, None)
+            self._idle.pop(game_id, None)
+            self._snapshots.pop(game_id, None)
+
+    def migrate_active(self, batch=1000):
+        return 0
 
     def ping(self):
         return True

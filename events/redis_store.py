@@ -6,6 +6,7 @@ Redis itself refuses an out-of-order id. Appends and creation are single Lua scr
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Optional, Sequence
 
@@ -53,17 +54,29 @@ def _unavailable(method):
     return wrapper
 
 
+def finished_ttl_from_env() -> Optional[int]:
+    raw = os.environ.get("FINISHED_TTL", "")
+    return int(raw) if raw.strip() else None
+
+
 class RedisEventStore:
-    def __init__(self, client: redis.Redis, prefix: str = ""):
+    """`finished_ttl`: seconds a finished game is kept (None: forever; default: $FINISHED_TTL)."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "", finished_ttl: Optional[int] = -1):
         self.redis = client
         self.keys = Keys(prefix)
+        self.finished_ttl = finished_ttl_from_env() if finished_ttl == -1 else finished_ttl
         self._create = client.register_script(scripts.CREATE)
         self._append = client.register_script(scripts.APPEND)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
         self._load_snapshot = client.register_script(scripts.LOAD_SNAPSHOT)
+        self._settle = client.register_script(scripts.SETTLE)
+        self._finish = client.register_script(scripts.FINISH)
 
     @_unavailable
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int:
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
+               owing: bool = False) -> int:
+        """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts)."""
         k = self.keys
         args: list = [len(meta)]
         for key, value in meta.items():
@@ -76,7 +89,11 @@ class RedisEventStore:
         reply = self._create(keys=[k.events(game_id), k.meta(game_id), k.credentials(game_id)], args=args)
         if reply[0] == b"exists":
             raise GameExists(game_id)
-        self.redis.sadd(k.active(), game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(k.idle(), {game_id: _now_ms()})
+        if owing:
+            pipe.zadd(k.owing(), {game_id: int(reply[1])})
+        pipe.execute()
         return int(reply[1])
 
     @_unavailable
@@ -89,12 +106,22 @@ class RedisEventStore:
         fingerprint: str = "",
         response: str = "",
         at: Optional[int] = None,
+        owing: bool = False,
     ) -> AppendResult:
+        """`owing`: after these events a worker owes a turn. The game is then marked in the owing
+        set first, in the same round trip: if the append is written, so is the mark (a crash
+        before the turn is enqueued cannot hide the game from the reconciler)."""
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
                 IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
-        reply = self._append(keys=[k.events(game_id), idem_key], args=args)
+        if owing:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(k.owing(), {game_id: expected_version + len(events)}, gt=True)
+            self._append(keys=[k.events(game_id), idem_key], args=args, client=pipe)
+            reply = pipe.execute()[1]
+        else:
+            reply = self._append(keys=[k.events(game_id), idem_key], args=args)
         status = reply[0]
         if status == b"duplicate":
             if reply[1].decode() != fingerprint:
@@ -181,15 +208,68 @@ class RedisEventStore:
 
     @_unavailable
     def active_games(self) -> list[str]:
-        return [g.decode() for g in self.redis.sscan_iter(self.keys.active(), count=500)]
+        """Every unfinished game (a full scan: for tools and tests, not for a pass)."""
+        return [g.decode() for g, _ in self.redis.zscan_iter(self.keys.idle(), count=500)]
+
+    @_unavailable
+    def owing_games(self) -> list[tuple[str, int]]:
+        """(game, version it was marked at) of the games that may owe a worker's turn."""
+        return [(g.decode(), int(v)) for g, v in self.redis.zrange(self.keys.owing(), 0, -1, withscores=True)]
+
+    @_unavailable
+    def settle(self, game_id: str, version: int) -> None:
+        """Takes a game judged at `version` to owe nothing out of the owing set (unless a later
+        move marked it again)."""
+        self._settle(keys=[self.keys.owing()], args=[game_id, version])
+
+    @_unavailable
+    def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        """(game, last activity known) of unfinished games not known active since before_ms."""
+        found = self.redis.zrangebyscore(self.keys.idle(), "-inf", before_ms, start=0, num=limit, withscores=True)
+        return [(g.decode(), int(at)) for g, at in found]
+
+    @_unavailable
+    def touch(self, game_id: str, at_ms: int) -> None:
+        """Records a game's last activity found (only for a game still in the idle set)."""
+        self.redis.zadd(self.keys.idle(), {game_id: at_ms}, xx=True)
+
+    @_unavailable
+    def last_event(self, game_id: str) -> Optional[StoredEvent]:
+        found = self.redis.xrevrange(self.keys.events(game_id), "+", "-", count=1)
+        return decode_entry(*found[0]) if found else None
 
     @_unavailable
     def active_count(self) -> int:
-        return self.redis.scard(self.keys.active())
+        return self.redis.zcard(self.keys.idle())
 
     @_unavailable
     def mark_finished(self, game_id: str) -> None:
-        self.redis.srem(self.keys.active(), game_id)
+        """A finished game leaves the sets of games that may owe work, its snapshots are dropped,
+        and with a finished_ttl its keys expire."""
+        k = self.keys
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(k.owing(), game_id)
+        pipe.zrem(k.idle(), game_id)
+        pipe.srem(k.active(), game_id)
+        self._finish(keys=[k.snapshot_index(game_id), k.snapshots(game_id), k.events(game_id), k.meta(game_id),
+                           k.credentials(game_id)], args=[self.finished_ttl or 0], client=pipe)
+        pipe.execute()
+
+    @_unavailable
+    def migrate_active(self, batch: int = 1000) -> int:
+        """Moves the first layout's set of unfinished games into the owing and idle sets (each
+        is judged at the next pass); returns how many were moved."""
+        k, moved = self.keys, 0
+        while True:
+            games = self.redis.srandmember(k.active(), batch)
+            if not games:
+                return moved
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(k.owing(), {g: 0 for g in games}, nx=True)
+            pipe.zadd(k.idle(), {g: 0 for g in games}, nx=True)
+            pipe.srem(k.active(), *games)
+            pipe.execute()
+            moved += len(games)
 
     @_unavailable
     def ping(self) -> bool:

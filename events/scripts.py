@@ -64,3 +64,25 @@ local found = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[2], '-inf', 'LIMIT', 
 if #found == 0 then return nil end
 return {found[1], redis.call('HGET', KEYS[2], 'v:' .. found[1])}
 """
+
+# KEYS: owing set. ARGV: game id, version judged. Removes the game only if it was not marked at
+# a later version meanwhile (a move that made it owe a turn again after the judgement).
+SETTLE = """
+local marked = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if marked and tonumber(marked) <= tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
+# KEYS: the game's snapshot index, snapshots, events, meta, credentials. ARGV: ttl seconds (0:
+# keep). A finished game's snapshots are dropped (its rare reads replay it); with a TTL, the
+# game's history, meta and credentials expire together.
+FINISH = """
+redis.call('DEL', KEYS[1], KEYS[2])
+local ttl = tonumber(ARGV[1])
+if ttl > 0 then
+  for i = 3, 5 do redis.call('EXPIRE', KEYS[i], ttl) end
+end
+return 1
+"""

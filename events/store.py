@@ -55,7 +55,8 @@ class StoreUnavailable(Exception):
 
 
 class EventStore(Protocol):
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent]) -> int: ...
+    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
+               owing: bool = False) -> int: ...
 
     def append(
         self,
@@ -66,6 +67,7 @@ class EventStore(Protocol):
         fingerprint: str = "",
         response: str = "",
         at: Optional[int] = None,
+        owing: bool = False,
     ) -> AppendResult: ...
 
     def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]: ...
@@ -91,8 +93,27 @@ class EventStore(Protocol):
 
     def delete_snapshot(self, game_id: str) -> None: ...
 
-    def active_games(self) -> list[str]: ...
+    def active_games(self) -> list[str]:
+        """Every unfinished game (a full scan)."""
 
-    def active_count(self) -> int: ...
+    def owing_games(self) -> list[tuple[str, int]]:
+        """(game, version marked at) of games that may owe a worker's turn: those whose last
+        append or creation said so, until the reconciler settles them."""
 
-    def mark_finished(self, game_id: str) -> None: ...
+    def settle(self, game_id: str, version: int) -> None:
+        """Unmarks a game judged at `version` to owe nothing, unless marked at a later version."""
+
+    def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        """(game, last activity known) of unfinished games with none known since before_ms."""
+
+    def touch(self, game_id: str, at_ms: int) -> None: ...
+
+    def last_event(self, game_id: str) -> Optional[StoredEvent]: ...
+
+    def active_count(self) -> int:
+        """How many games are unfinished."""
+
+    def mark_finished(self, game_id: str) -> None:
+        """Out of the owing and idle sets, snapshots dropped (and the keys expire, with a TTL)."""
+
+    def migrate_active(self, batch: int = 1000) -> int: ...

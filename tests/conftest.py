@@ -24,6 +24,13 @@ from tests.platform import high_card
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
 
+# The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
+# build and every server they start (the environment is inherited) accepts client seeds and
+# opens the per-address budgets. The tests of those features set them back.
+TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "ADDRESS_STREAM_LIMIT": "100000000",
+                 "ADDRESS_CREATE_LIMIT": "100000000", "ADDRESS_AUTH_FAILURES": "100000000"}
+os.environ.update(TEST_SETTINGS)
+
 
 @pytest.fixture(scope="session")
 def redis_url():
@@ -97,7 +104,8 @@ def app(redis_url, session_prefix):
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
                        "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
-                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000})
+                       "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                       "ALLOW_CLIENT_SEEDS": True})
 
 
 @pytest.fixture

@@ -1,16 +1,21 @@
-"""The reconciler: the outbox's safety net. Appending a move and enqueueing the next bot turn
-are two writes; a crash between them (or a worker killed mid-job) would stall a game. Every
-few seconds the reconciler makes sure each turn a worker owes is queued.
+"""The reconciler: the outbox's safety net, and the end of abandoned games.
 
-A stalled game is one that has not moved, so a pass costs one round trip for the versions of
-all active games, and only games that have not moved since the last pass are loaded and
-judged: once per version when they owe nothing (a game waiting for a person costs nothing
-after that), every pass while they owe a worker's turn. Games played right now are never
-loaded, however many there are.
+Appending a move and enqueueing the next bot turn are two writes; a crash between them (or a
+worker killed mid-job) would stall a game. Every few seconds the reconciler makes sure each
+turn a worker owes is queued.
+
+A pass costs what the games owing work cost, not what all games cost: an append whose game then
+owes a worker's turn marks it in the owing set in the same round trip (events/redis_store.py),
+and only those games are looked at. A game that has moved since the last pass is alive and not
+loaded; one that stopped is loaded and judged: its owed turns are (re)enqueued, and once it
+owes nothing (a person is to act) it leaves the set, unless a later move marked it again.
+Games waiting for a person cost nothing; 100,000 of them cost two commands a pass
+(bench/idle_games.py). Then the games idle for ABANDON_AFTER are ended (workers/abandon.py).
 """
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Optional
 
@@ -22,35 +27,34 @@ from api.service import GameService
 from events.store import StoreUnavailable
 
 from . import heartbeat
+from .abandon import ABANDON_AFTER_S, abandon_idle
 from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
 
 
 class Watch:
-    """What the last pass saw: game id -> (version, whether it owes a worker's turn; None
-    when not yet judged at that version)."""
+    """What the last pass saw: game id -> the version it was at."""
 
     def __init__(self):
-        self.seen: dict[str, tuple[int, Optional[bool]]] = {}
+        self.seen: dict[str, int] = {}
 
 
-def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Optional[Watch] = None) -> int:
-    """Re-enqueues lost turns; returns how many were (re)enqueued. Without a Watch every active
-    game is judged now."""
+def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Optional[Watch] = None,
+                   abandon_after_s: Optional[float] = None) -> int:
+    """Re-enqueues lost turns of the games that may owe one; returns how many were (re)enqueued.
+    Without a Watch every such game is judged now. With abandon_after_s, ends idle games too."""
     repaired = 0
-    game_ids = service.store.active_games()
-    versions = service.store.versions(game_ids) if watch is not None else {}
-    for game_id in game_ids:
+    owing = [game_id for game_id, _ in service.store.owing_games()]
+    versions = service.store.versions(owing) if watch is not None and owing else {}
+    for game_id in owing:
         if watch is not None:
             last = watch.seen.get(game_id)
-            if last is None or last[0] != versions[game_id]:
-                watch.seen[game_id] = (versions[game_id], None)  # moving (or new to us): alive
-                continue
-            if last[1] is False:
-                continue  # judged at this version: it owes no worker's turn
+            watch.seen[game_id] = versions[game_id]
+            if last is None or last != versions[game_id]:
+                continue  # moving (or new to us): alive
         try:
-            n, version, owes = _reconcile_game(service, scheduler, game_id)
+            repaired += _reconcile_game(service, scheduler, game_id)
         except StoreUnavailable:
             raise
         except ApiError:
@@ -58,32 +62,42 @@ def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Option
         except Exception:  # noqa: BLE001 - one broken game must not stop the others' repair
             log.exception("reconciler: game %s could not be reconciled", game_id)
             continue
-        repaired += n
-        if watch is not None:
-            watch.seen[game_id] = (version, owes)
-    if watch is not None and len(watch.seen) > len(game_ids):
-        active = set(game_ids)
-        watch.seen = {g: v for g, v in watch.seen.items() if g in active}
+    if watch is not None and len(watch.seen) > len(owing):
+        marked = set(owing)
+        watch.seen = {g: v for g, v in watch.seen.items() if g in marked}
+    if abandon_after_s is not None:
+        abandon_idle(service, abandon_after_s)
     return repaired
 
 
-def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str) -> tuple[int, int, bool]:
-    """(turns (re)enqueued, the version judged, whether a worker owes a turn there)."""
+def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str) -> int:
+    """Turns (re)enqueued for one game; a game that owes nothing leaves the owing set."""
     game = service.load(game_id)
     if game.finished:
         service.store.mark_finished(game_id)
-        return 0, game.version, False
+        return 0
     actors = service.automatic_actors(game)
-    return (sum(1 for actor in actors if scheduler.ensure(game_id, game.version, actor, repair=True)),
-            game.version, bool(actors))
+    if not actors:
+        service.store.settle(game_id, game.version)
+        return 0
+    return sum(1 for actor in actors if scheduler.ensure(game_id, game.version, actor, repair=True))
 
 
-def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0) -> None:
+def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
+                abandon_after_s: Optional[float] = None) -> None:
+    if abandon_after_s is None:
+        abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))
     watch = Watch()
     log.info("reconciler started: a pass every %s s", interval_s)
+    migrated = False
     while True:
         try:
-            n = reconcile_once(service, scheduler, watch)
+            if not migrated:  # the first layout's set of active games, once
+                moved = service.store.migrate_active()
+                migrated = True
+                if moved:
+                    log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
+            n = reconcile_once(service, scheduler, watch, abandon_after_s)
             if n:
                 log.info("reconciler enqueued %d turn(s)", n)
             heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)

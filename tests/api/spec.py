@@ -67,7 +67,7 @@ def _check_game_parts(body) -> None:
     type_ = body.get("type")
     if type_ in games and "view" in body:
         validate_named(games[type_]["view"], body["view"])
-        if body.get("result") is not None:
+        if body.get("result") is not None and body.get("status") != "abandoned":
             validate_named(games[type_]["result"], body["result"])
 
 

@@ -159,7 +159,7 @@ def test_state_at_a_past_version(client):
     now = client.get(f"/games/{gid}/state?version=4", headers=auth(t[0])).get_json()
     assert now["view"]["has_bid"] == [True, False]
     r = client.get(f"/games/{gid}/state?version=99")
-    assert r.status_code == 400 and r.get_json()["code"] == "version_out_of_range"
+    assert r.status_code == 404 and r.get_json()["code"] == "version_out_of_range"
 
 
 def test_dry_run_judges_without_appending(client):

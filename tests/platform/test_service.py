@@ -16,23 +16,56 @@ def small_snapshots(monkeypatch):
     monkeypatch.setattr(repository_module, "SNAPSHOT_EVERY", 5)
 
 
-def _bot_game(service, rounds=9):
+def _bot_game(service, rounds=9, turns=10 ** 6):
     created = service.create("high-card", [{"bot": "random"}, {"bot": "bold"}], {"rounds": rounds}, seed=4)
     gid = created["id"]
-    while True:
+    for _ in range(turns):
         game = service.load(gid)
         actors = service.automatic_actors(game)
         if not actors:
             return gid
+        play_turn(service, gid, game.version, actors[0])
+    return gid
+
+
+def _unfinished_bot_game(service):
+    """The bot game of `_bot_game` (38 events), stopped at version 30 or just after, running."""
+    created = service.create("high-card", [{"bot": "random"}, {"bot": "bold"}], {"rounds": 9}, seed=4)
+    gid = created["id"]
+    while (game := service.load(gid)).version < 30:
+        play_turn(service, gid, game.version, service.automatic_actors(game)[0])
+    assert not service.load(gid).finished
+    return gid
+
+
+def test_a_finished_games_snapshots_are_dropped(small_snapshots):
+    store = InMemoryEventStore()
+    service = GameService(store)
+    gid = _unfinished_bot_game(service)
+    code = service._snapshot_code(service.load(gid).definition)
+    assert store.load_snapshot(gid, code) is not None  # running: snapshots bound its replay
+    _bot_game_rest(service, gid)
+    assert service.load(gid).finished
+    assert store.load_snapshot(gid, code) is None
+    cold = GameService(store)
+    assert cold.at_version(gid, 12).version == 12 and store.load_snapshot(gid, code) is None  # no new ones
+
+
+def _bot_game_rest(service, gid):
+    while True:
+        game = service.load(gid)
+        actors = service.automatic_actors(game)
+        if not actors:
+            return
         play_turn(service, gid, game.version, actors[0])
 
 
 def test_every_past_version_reads_the_same_with_snapshots_as_by_full_replay(small_snapshots):
     store = InMemoryEventStore()
     service = GameService(store)
-    gid = _bot_game(service)
+    gid = _unfinished_bot_game(service)  # running: a finished game keeps no snapshots
     final = service.load(gid)
-    assert final.finished and final.version > 20
+    assert not final.finished and final.version > 20
     events = [e.data for e in store.read(gid) if e.type != "game_created"]
     setup_version = int(final.meta["setup_version"])
     for version in range(setup_version, final.version + 1):
@@ -45,7 +78,7 @@ def test_every_past_version_reads_the_same_with_snapshots_as_by_full_replay(smal
 def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
     store = InMemoryEventStore()
     service = GameService(store)
-    gid = _bot_game(service)
+    gid = _unfinished_bot_game(service)
     definition = service.load(gid).definition
     truth = fold(definition, [e.data for e in store.read(gid) if e.type != "game_created"])
     version, _ = store.load_snapshot(gid, service._snapshot_code(definition))

@@ -6,8 +6,10 @@ sleeps (SLOW_GAME_SLEEP seconds, default 60):
 
 - `bot`:         inside the `slow` bot's policy (a bot turn, before anything is appended);
 - `score`:       inside `decide` for the system's scoring move (before anything is appended);
-- `after-score`: inside `evolve` of a `scored` event, which a worker runs right after appending
-                 the scoring and before it enqueues the next turn (the dual-write gap).
+- `after-score`: when a worker, having appended the scoring, asks who acts next to enqueue their
+                 turn (the dual-write gap): the second time `actors` is asked of the state
+                 after a `scored` event (the first is before the append: whether a worker
+                 will owe a turn, which the append records).
 
 Elsewhere (the tests' own process, a fresh worker) the game is plain High Card.
 """
@@ -43,12 +45,24 @@ def _decide(state, actor, move, rng):
     return high_card.decide(state, actor, move, rng)
 
 
+_after_scored = {"asked": None}  # per process: how often `actors` was asked since a scoring
+
+
 def _evolve(state, event):
     if event["type"] == "scored":
-        _hook("after-score")
+        _after_scored["asked"] = 0
     return high_card.evolve(state, event)
+
+
+def _actors(state):
+    if _after_scored["asked"] is not None:
+        _after_scored["asked"] += 1
+        if _after_scored["asked"] == 2:
+            _after_scored["asked"] = None
+            _hook("after-score")
+    return high_card.actors(state)
 
 
 GAME = dataclasses.replace(
     high_card.GAME, name="high-card-slow", title="High Card with stalls (worker fault tests)",
-    decide=_decide, evolve=_evolve, bots={**high_card.GAME.bots, "slow": _slow_bot})
+    decide=_decide, evolve=_evolve, actors=_actors, bots={**high_card.GAME.bots, "slow": _slow_bot})

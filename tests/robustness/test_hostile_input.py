@@ -70,7 +70,7 @@ def test_wrong_types_and_unknown_fields(game):
     version = read(base, gid)["version"]
     legal = session().get(_moves_url(base, gid), headers=auth(t[0])).json()["moves"][0]
     for body in ({"expected_version": str(version), "move": legal},
-                 {"expected_version": float(version), "move": legal},
+                 {"expected_version": version + 0.5, "move": legal},
                  {"expected_version": True, "move": legal},
                  {"expected_version": None, "move": legal},
                  {"expected_version": version, "move": [legal]},
@@ -182,13 +182,17 @@ def test_a_dry_run_flag_the_server_does_not_know_appends_nothing(game):
 
 
 def test_names_cannot_inject_into_the_live_stream(api):
-    """A seat name holding SSE syntax stays data: JSON escapes the newlines."""
-    evil = "Eve\n\nevent: end\ndata: {}\n\nid: 99"
-    created = create(api.base, "splendor", [{"name": evil}, {"name": "Bob \u2028\r\u0000"}], seed=8)
+    """A seat name holding SSE syntax is refused (line breaks and control characters are), and
+    what a name may hold stays data on the stream."""
+    for evil in ("Eve\n\nevent: end\ndata: {}\n\nid: 99", "Bob \u2028\r\u0000"):
+        r = session().post(f"{api.base}/games", json={"type": "splendor", "seats": [{"name": evil}, {"name": "B"}]})
+        _problem(r, 400, "validation_error")
+    odd = 'Eve: end "data" {}'
+    created = create(api.base, "splendor", [{"name": odd}, {"name": "Bob"}], seed=8)
     with requests.get(f"{api.base}/games/{created['id']}/stream", stream=True, timeout=30) as stream:
         kind, id_, data = next(sse_events(stream))
     assert (kind, id_) == ("state", created["version"])
-    assert [s["name"] for s in data["seats"]] == [evil, "Bob \u2028\r\u0000"]
+    assert [s["name"] for s in data["seats"]] == [odd, "Bob"]
 
 
 # ---- every game: moves meant for other games, and mangled moves --------------------------------

@@ -1,0 +1,104 @@
+"""schemathesis hooks for the CI run against `python app.py` (tests/robustness/test_schemathesis.py):
+loaded by the schemathesis CLI through SCHEMATHESIS_HOOKS, with the server at GAME_SERVER_URL.
+
+Generated game ids are replaced, for schema-valid (positive) cases, by ids of real games (a
+running Splendor, a running Witches with a bot, a finished High Card) and the case gets a real
+seat token of that game, sometimes the game's current version and a legal move: the fuzzing
+reaches past 401/404/409 into the games. Negative cases are sent as generated (replacing their
+id could turn them valid). Every error must be application/problem+json with a code and a
+detail (a check of our own, run beside schemathesis's).
+"""
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import requests
+import schemathesis
+
+BASE = os.environ.get("GAME_SERVER_URL", "http://127.0.0.1:8000")
+_rng = random.Random(14)
+_games: list = []
+
+
+def _create(type_, seats):
+    r = requests.post(f"{BASE}/games", json={"type": type_, "seats": seats}, timeout=30)
+    r.raise_for_status()
+    created = r.json()
+    return created["id"], [s["token"] for s in created["seats"] if s["token"]]
+
+
+def _play_to_end(gid, tokens):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        game = requests.get(f"{BASE}/games/{gid}", timeout=30).json()
+        if game["status"] == "finished":
+            return
+        for token in tokens:
+            moves = requests.get(f"{BASE}/games/{gid}/moves", headers=_auth(token), timeout=30).json()
+            if moves["moves"]:
+                requests.post(f"{BASE}/games/{gid}/moves", headers=_auth(token), timeout=30,
+                              json={"expected_version": moves["version"], "move": moves["moves"][0]})
+        time.sleep(0.02)  # the system scores a round in a worker
+    raise AssertionError("the High Card game did not end")
+
+
+def _auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def games() -> list:
+    if not _games:
+        _games.append(_create("splendor", [{"name": "A"}, {"name": "B"}]))
+        _games.append(_create("witches", [{"name": "A"}, {"name": "B"}, {"bot": "random"}]))
+        finished = _create("high-card", [{"name": "A"}, {"name": "B"}])
+        _play_to_end(*finished)
+        _games.append(finished)
+    return _games
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return
+    if not case.path_parameters or "id" not in case.path_parameters:
+        return
+    known = games()
+    if case.path_parameters["id"] in {gid for gid, _ in known}:
+        return  # aimed already: a check's probe of this case (its auth removed or spoiled), sent as is
+    pick = _rng.randrange(len(known) + 1)
+    if pick == len(known):
+        return  # as generated
+    gid, tokens = known[pick]
+    case.path_parameters["id"] = gid
+    seat = _rng.randrange(len(tokens) + 1)
+    token = tokens[seat] if seat < len(tokens) else None
+    if token:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+        # A real credential, as `--auth` would give: the auth checks then probe the case without
+        # it and with a spoiled one, and expect 401s there.
+        object.__setattr__(case, "_has_explicit_auth", True)
+    current = _rng.random() < 0.5
+    label = case.operation.label
+    if current and label == "GET /games/{id}/state":
+        case.query = {**(case.query or {}), "version": requests.get(f"{BASE}/games/{gid}", timeout=30).json()["version"]}
+    if label == "POST /games/{id}/moves" and isinstance(case.body, dict) and token:
+        moves = requests.get(f"{BASE}/games/{gid}/moves", headers=_auth(token), timeout=30).json()
+        if current:
+            case.body["expected_version"] = moves["version"]
+        if moves["moves"] and _rng.random() < 0.5:
+            case.body["move"] = moves["moves"][0]
+
+
+@schemathesis.check
+def errors_are_problem_json(ctx, response, case):
+    if response.status_code >= 400:
+        content_type = response.headers.get("content-type", [""])
+        content_type = content_type[0] if isinstance(content_type, list) else content_type
+        assert content_type.startswith("application/problem+json"), \
+            f"{response.status_code} answered as {content_type!r}, not application/problem+json"
+        body = response.json()
+        assert body["status"] == response.status_code and body["code"] and body["detail"]
+    return None

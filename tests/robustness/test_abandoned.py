@@ -1,0 +1,53 @@
+"""Abandoned games end (issue 14): under `python app.py` with ABANDON_AFTER=2, a game nobody
+moves in is ended by the system (`game_abandoned`, status and result `abandoned`), leaves the
+sets of unfinished games, reveals its seed, and refuses moves; a game being played is kept.
+Before: abandoned games stayed in `games:active` for ever and the reconciler read them all."""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+import requests
+
+from tests.api.spec import check_response
+from tests.conftest import wait_for
+from tests.robustness.helpers import auth, create, post_move, read, tokens
+from tests.robustness.servers import ApiServer
+
+
+@pytest.fixture(scope="module")
+def short_lived(redis_url, tmp_path_factory):
+    api = ApiServer(redis_url, f"aband{uuid.uuid4().hex[:6]}:", tmp_path_factory.mktemp("abandon"),
+                    ABANDON_AFTER=2, RECONCILE_INTERVAL=0.3).start()
+    yield api
+    api.stop()
+
+
+def test_a_game_nobody_moves_in_is_abandoned_and_a_played_one_is_not(short_lived, redis_client):
+    base = short_lived.base
+    idle = create(base, "high-card", [{"name": "A"}, {"name": "B"}])
+    played = create(base, "high-card", [{"name": "A"}, {"name": "B"}])
+    prefix = short_lived.env["KEY_PREFIX"]
+    deadline = time.monotonic() + 6
+    while time.monotonic() < deadline:  # keep one game moving: a bid from each seat, round after round
+        game = read(base, played["id"])
+        for seat, token in tokens(played).items():
+            moves = requests.get(f"{base}/games/{played['id']}/moves", headers=auth(token), timeout=10).json()
+            if moves["moves"]:
+                post_move(base, played["id"], token, moves["moves"][0], moves["version"])
+        if read(base, idle["id"])["status"] == "abandoned":
+            break
+        time.sleep(0.3)
+    over = wait_for(lambda: (g := read(base, idle["id"]))["status"] == "abandoned" and g, timeout=10)
+    check_response("GET", f"/games/{idle['id']}", 200, "application/json", over)
+    assert over["result"]["outcome"] == "abandoned" and over["to_act"] == []
+    assert over["fairness"]["seed"] is not None  # over: the seed is revealed
+    history = requests.get(f"{base}/games/{idle['id']}/events", timeout=10).json()
+    check_response("GET", f"/games/{idle['id']}/events", 200, "application/json", history)
+    assert (history["events"][-1]["type"], history["events"][-1]["actor"]) == ("game_abandoned", "system")
+    refused = post_move(base, idle["id"], tokens(idle)[0], {"type": "bid", "chips": 1}, over["version"])
+    assert refused.status_code == 422 and refused.json()["code"] == "game_over"
+    assert read(base, played["id"])["status"] in ("active", "finished")
+    idle_set = {g.decode() for g in redis_client.zrange(f"{prefix}games:idle", 0, -1)}
+    assert idle["id"] not in idle_set

@@ -1,0 +1,1 @@
+"""Command-line tools for the server's users (`python -m tools.<name>`)."""

@@ -1,0 +1,59 @@
+"""Ending abandoned games: a game nobody has moved in for ABANDON_AFTER seconds (default 7
+days) is ended by the system with the platform event `game_abandoned` (api/platform_events.py)
+and leaves the sets of unfinished games, so neither Redis nor the reconciler carries it on.
+
+The idle set's score is the last activity the server knows of (creation, then whatever a check
+found), so a check costs a round trip per game *due*, never a walk over every game: a game
+still played is found due at most once per ABANDON_AFTER, its newest event's time read, and
+its score moved there. The event is appended at the version just read (the store refuses it if
+anyone moved meanwhile); it replays from the history like every event.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Optional
+
+from api.platform_events import ABANDONED, abandoned_event
+from api.service import GameService
+from domain.contract import SYSTEM
+from events.store import Conflict, NewEvent
+
+log = logging.getLogger(__name__)
+
+ABANDON_AFTER_S = 7 * 24 * 3600
+BATCH = 500
+
+
+def abandon_idle(service: GameService, abandon_after_s: float, now_ms: Optional[int] = None) -> int:
+    """Ends the games idle for abandon_after_s; returns how many were ended."""
+    store = service.store
+    now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+    cutoff = now_ms - int(abandon_after_s * 1000)
+    ended = 0
+    for game_id, _ in store.idle_since(cutoff, BATCH):
+        last = store.last_event(game_id)
+        if last is None:  # expired or never written: nothing to keep track of
+            store.mark_finished(game_id)
+            continue
+        if last.type == ABANDONED:  # ended before a crash took the rest of the step
+            store.mark_finished(game_id)
+            continue
+        if last.at > cutoff:
+            store.touch(game_id, last.at)  # played since: due again ABANDON_AFTER after its last move
+            continue
+        game = service.load(game_id)
+        if game.finished:
+            store.mark_finished(game_id)
+            continue
+        idle_s = (now_ms - last.at) // 1000
+        try:
+            store.append(game_id, game.version, [NewEvent(ABANDONED, abandoned_event(idle_s), SYSTEM)], at=now_ms)
+        except Conflict:
+            continue  # a move just came: the next pass finds it
+        store.mark_finished(game_id)
+        service.forget(game_id)
+        ended += 1
+    if ended:
+        log.info("abandoned %d idle game(s)", ended)
+    return ended
