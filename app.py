@@ -23,7 +23,9 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import problems, ratelimit, routes_games, routes_meta, stream
+from api import cors, problems, ratelimit, routes_games, routes_meta, stream
+from api.live.limits import raise_open_files_limit
+from api.live.tickets import Tickets
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
@@ -50,6 +52,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
+        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", 5000)),
+        SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
+        SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
+        SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
+        CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
     )
     if test_config:
         app.config.update(test_config)
@@ -65,8 +72,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     problems.install(app)
     ratelimit.install(app, ratelimit.RateLimiter(connection, prefix, app.config["RATE_LIMIT"],
                                                  app.config["RATE_WINDOW_S"]))
-    for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp):
         app.register_blueprint(blueprint)
+    app.extensions["tickets"] = Tickets(connection, prefix)
+    stream.install(app)
+    cors.install(app, app.config["CORS_ORIGINS"])
+    raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)
     # What is loaded by now (modules, game tables, the app) lives as long as the process: moved
     # out of the collector's sight, a full collection no longer walks it (measured: 25 ms
