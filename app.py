@@ -24,7 +24,7 @@ import redis
 from flask import Flask
 
 from api import cors, problems, ratelimit, routes_games, routes_meta, stream
-from api.live.limits import raise_open_files_limit
+from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS, raise_open_files_limit
 from api.live.tickets import Tickets
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
@@ -52,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
-        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", 5000)),
+        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
         SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
         SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
@@ -95,9 +95,12 @@ def _children(env: dict) -> dict[str, list[str]]:
     # more evenly (a keep-alive connection stays with the worker that accepted it). Measured on
     # 2 cores against 5 workers: 10-20% more moves/s and a p99 a third lower (bench/README.md).
     web_workers = env.get("WEB_WORKERS", str(max(2, os.cpu_count() or 1)))
+    # A gevent worker stops accepting at --worker-connections: room for its live streams and
+    # as many requests besides, so that streams can never keep a move from being accepted.
+    connections = int(env.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)) + REQUEST_CONNECTIONS
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
-                "--worker-connections", "1000", "--bind", f"{host}:{port}", "--timeout", "60",
+                "--worker-connections", str(connections), "--bind", f"{host}:{port}", "--timeout", "60",
                 "--graceful-timeout", "5", "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }
