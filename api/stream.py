@@ -89,6 +89,12 @@ def _who(live: LivePath, game_id: str) -> tuple:
 def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
     resume_from = _last_event_id()
+    if resume_from is not None and "ticket" in request.args:
+        # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
+        # a finished game is open to all, so it is told it is over, not that its ticket is.
+        game = live.hub.games.load(game_id)
+        if game.finished and resume_from >= game.version:
+            return Response(status=204)
     holder, seat = _who(live, game_id)
     release = live.limits.acquire(client_address(), None if holder is None else (game_id, holder))
     try:

@@ -187,6 +187,8 @@ def test_a_ticket_opens_one_stream_as_its_seat(app, client, redis_client):
         s.close()
     r = client.get(answer["stream"])
     assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"  # single use
+    r = client.get(answer["stream"], headers={"Last-Event-ID": str(created["version"])})
+    assert r.status_code == 401  # an EventSource's own reconnect mid-game: a new ticket is needed
     # the table token names the seat; without a token there is no ticket
     r = client.post(f"/games/{gid}/stream-tickets?seat=0", headers=auth(created["table_token"]))
     assert r.status_code == 201 and r.get_json()["seat"] == 0
