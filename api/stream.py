@@ -37,8 +37,8 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets):
-        self.hub = Hub(store)
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0):
+        self.hub = Hub(store, tick_s=tick_s)
         self.seats = Seats(self.hub.games)
         self.limits = limits
         self.tickets = tickets
@@ -56,12 +56,14 @@ def install(app: Flask) -> None:
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
     pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=5, health_check_interval=30)
+                                                 timeout=5, health_check_interval=30, client_name="live")
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
                           config["SSE_MAX_STREAMS_PER_SEAT"])
-    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix))
+    # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
+    tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
     app.register_blueprint(bp)
 
 

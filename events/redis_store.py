@@ -208,6 +208,7 @@ class RedisFollower:
         # No silent retry: a reconnected connection has a new client id, which interrupt() needs.
         kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)}
         kwargs.pop("maint_notifications_pool_handler", None)
+        kwargs["client_name"] = (kwargs.get("client_name") or "events") + "-follower"
         self.redis = redis.Redis(connection_pool=redis.ConnectionPool(
             connection_class=pool.connection_class, max_connections=1, **kwargs))
         self._client_id: Optional[int] = None

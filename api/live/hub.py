@@ -106,6 +106,11 @@ class Feed:
             changed.set()
         return added
 
+    def wake(self) -> None:
+        with self._lock:
+            changed, self.changed = self.changed, threading.Event()
+        changed.set()
+
     def buffered_after(self, cursor: int) -> Optional[list[Entry]]:
         """The entries after `cursor`, or None when the ring no longer holds the next one."""
         with self._lock:
@@ -113,17 +118,20 @@ class Feed:
                 return []
             if not self.entries or self.entries[0].event.version > cursor + 1:
                 return None
-            first = self.entries[0].event.version
-            return list(self.entries)[cursor + 1 - first:]
+            entries = self.entries
+            first = entries[0].event.version
+            return [entries[i] for i in range(cursor + 1 - first, len(entries))]
 
 
 class Hub:
     """The feeds of one process and the reader that fills them."""
 
-    def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS):
+    def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
+                 tick_s: float = 1.0):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
         self.block_ms = block_ms
+        self.tick_s = tick_s  # how often waiting streams are woken to check their keep-alive
         self.renders = 0  # redactions done (each event once per distinct viewer)
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
@@ -172,6 +180,14 @@ class Hub:
         self._wake.set()
         threading.Thread(target=self._interrupt_until_read, args=(generation,), daemon=True).start()
         return feed
+
+    def tick(self) -> None:
+        """Wakes every subscriber (its keep-alive is due, or its stream's time is up): one
+        timer for the process instead of one per waiting stream."""
+        with self._lock:
+            feeds = list(self._feeds.values())
+        for feed in feeds:
+            feed.wake()
 
     def unsubscribe(self, feed: Feed) -> None:
         with self._lock:
@@ -235,6 +251,13 @@ class Hub:
             self._follower = self._follower or self.store.follower()
             self._reader = threading.Thread(target=self._run, name="live-hub", daemon=True)
             self._reader.start()
+            threading.Thread(target=self._tick, name="live-hub-ticks", daemon=True).start()
+
+    def _tick(self) -> None:
+        pid = self._pid
+        while self._pid == pid:
+            time.sleep(self.tick_s)
+            self.tick()
 
     def _interrupt_until_read(self, generation: int) -> None:
         """Makes the reader re-issue its read with the new game: a read blocked on the old set
@@ -293,9 +316,10 @@ def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
 
 def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
-    nothing happens, `end` once the game is over (the caller unsubscribes when it closes)."""
-    started = time.monotonic()
-    while time.monotonic() - started < max_s:
+    nothing happens, `end` once the game is over (the caller unsubscribes when it closes).
+    It waits with no timer of its own: new events or the hub's tick wake it."""
+    started = last = time.monotonic()
+    while True:
         changed = feed.changed
         try:
             frames, cursor = hub.frames_after(feed, cursor, seat)
@@ -305,6 +329,7 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
             continue
         if frames:
             yield b"".join(frames)
+            last = time.monotonic()
             continue
         game = feed.game
         if game.finished and cursor >= game.version:
@@ -313,5 +338,10 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
             yield sse("end", {"version": game.version, "result": game.definition.result(game.state)},
                       game.version)
             return
-        if not changed.wait(keepalive_s):
+        now = time.monotonic()
+        if now - started >= max_s:
+            return
+        if now - last >= keepalive_s:
             yield b": keep-alive\n\n"
+            last = now
+        changed.wait()

@@ -40,7 +40,7 @@ class Crowd:
     def __init__(self, port, path, n):
         self.loop = asyncio.new_event_loop()
         self.stop = None
-        self.watchers = [Watcher("127.0.0.1", port, path, keep_data=False) for _ in range(n)]
+        self.watchers = [Watcher("127.0.0.1", port, path) for _ in range(n)]
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.tasks = self._call(self._start())
