@@ -23,7 +23,9 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import limits, logs, metrics, observe, problems, routes_games, routes_meta, stream
+from api import cors, limits, logs, metrics, observe, problems, routes_games, routes_meta, stream
+from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS, raise_open_files_limit
+from api.live.tickets import Tickets
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
@@ -59,6 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
         ADDRESS_CREATE_LIMIT=int(os.environ.get("ADDRESS_CREATE_LIMIT", 30)),
         ADDRESS_AUTH_FAILURES=int(os.environ.get("ADDRESS_AUTH_FAILURES", 30)),
+        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
+        SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
+        SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
+        SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
+        CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
     )
     if test_config:
         app.config.update(test_config)
@@ -79,8 +86,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp):
         app.register_blueprint(blueprint)
+    app.extensions["tickets"] = Tickets(connection, prefix)
+    stream.install(app)
+    cors.install(app, app.config["CORS_ORIGINS"])
+    raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)
     # What is loaded by now (modules, game tables, the app) lives as long as the process: moved
     # out of the collector's sight, a full collection no longer walks it (measured: 25 ms
@@ -98,9 +109,12 @@ def _children(env: dict) -> dict[str, list[str]]:
     # more evenly (a keep-alive connection stays with the worker that accepted it). Measured on
     # 2 cores against 5 workers: 10-20% more moves/s and a p99 a third lower (bench/README.md).
     web_workers = env.get("WEB_WORKERS", str(max(2, os.cpu_count() or 1)))
+    # A gevent worker stops accepting at --worker-connections: room for its live streams and
+    # as many requests besides, so that streams can never keep a move from being accepted.
+    connections = int(env.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)) + REQUEST_CONNECTIONS
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
-                "--worker-connections", "1000", "--bind", f"{host}:{port}", "--timeout", "60",
+                "--worker-connections", str(connections), "--bind", f"{host}:{port}", "--timeout", "60",
                 "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.gunicorn_config",
                 "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
