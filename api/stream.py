@@ -19,10 +19,10 @@ from flask import Blueprint, Flask, Response, current_app, request
 
 from events.redis_store import RedisEventStore
 
+from . import metrics
 from .auth import bearer_token, caller, requested_seat
 from .client_address import client_address
-from .errors import TokenRequired, ValidationFailed
-from . import metrics
+from .errors import SeatNotYours, TokenRequired, ValidationFailed
 from .http import games
 from .input_rules import DIGITS
 from .live import hub as live_hub
@@ -30,7 +30,7 @@ from .live.hub import Hub, sse
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, Tickets
 from .presenting import describe
-from .seats import Seats
+from .seats import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
 
@@ -86,9 +86,15 @@ def _who(live: LivePath, game_id: str) -> tuple:
     ticket = request.args.get("ticket")
     if ticket is None:
         return caller(live, game_id)
-    if bearer_token() is not None or requested_seat() is not None:
-        raise ValidationFailed("A stream ticket names its seat: send no token and no ?seat= with it.")
+    # A token or ?seat= sent beside a ticket must agree with it (a ticket is its own credential;
+    # the others are redundant, not a way to widen it).
+    holder = live.seat_for_token(game_id, bearer_token())
+    asked = requested_seat()
     seat = live.tickets.redeem(game_id, ticket)
+    if asked is not None and asked != seat:
+        raise SeatNotYours(f"This ticket opens seat {seat}'s stream, not seat {asked}'s.")
+    if holder is not None and holder not in (seat, TABLE):
+        raise SeatNotYours(f"This ticket opens seat {seat}'s stream; the token sent with it is seat {holder}'s.")
     return seat, seat
 
 

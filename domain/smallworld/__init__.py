@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from . import abilities, catalog
 from .bots import BOTS
-from .contract_bits import GameDef, InvalidOptions, Option
+from .contract_bits import GameDef, Option
 from .evolve import UPCASTERS, evolve
 from .moves import actors, legal_moves
 from .rules import decide
@@ -92,11 +92,6 @@ NOTES = (
     " coins (`team_score`: `lowest`, or `highest`)."
     " The islands are the server's own (the printed maps were not available)."
 )
-
-
-def _check_options(options: dict, n_seats: int) -> None:
-    if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
-        raise InvalidOptions("team_score applies to the team game only (set team: true).")
 
 
 def result(state):
@@ -123,10 +118,9 @@ GAME = GameDef(
     bots=BOTS,
     options=(
         Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
-        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's.",
+        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's (without `team`, it has no effect).",
                choices=("lowest", "highest")),
     ),
-    check_options=_check_options,
     upcasters=UPCASTERS,
     test_configs=((2, {}), (3, {}), (4, {}), (5, {}), (2, {"team": True}), (3, {"team": True}),
                   (4, {"team": True}), (5, {"team": True, "team_score": "highest"})),
