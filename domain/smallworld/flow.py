@@ -36,7 +36,7 @@ def _drop_declined(s: State, seat: int) -> State:
     return _return_badge(_return_banner(s, p.declined), p.declined_power)
 
 
-def _drop_declined_if_gone(s: State, seat: int) -> State:
+def drop_declined_if_gone(s: State, seat: int) -> State:
     """A declined race with no region left goes back under the banner pile."""
     race = s.players[seat].declined
     if race is None or query.race_regions(s, race):
@@ -44,7 +44,7 @@ def _drop_declined_if_gone(s: State, seat: int) -> State:
     return _drop_declined(s, seat)
 
 
-def _spares(s: State, seat: int, i: int) -> str | None:
+def spared_by(s: State, seat: int, i: int) -> str | None:
     """Why the active race of `seat` loses no token when region i is attacked, if it does not:
     Light's Hope Chapel held (region i included), or the Draenei's Holy Light (first loss in
     each opponent's turn)."""
@@ -57,7 +57,7 @@ def _spares(s: State, seat: int, i: int) -> str | None:
     return None
 
 
-def _add_defender(s: State, seat: int) -> State:
+def add_defender(s: State, seat: int) -> State:
     if seat in s.turn.defenders or seat == s.seat:
         return s
     order = sorted(s.turn.defenders + (seat,), key=lambda d: (d - s.seat) % s.n)
@@ -70,23 +70,23 @@ def defeat(s: State, i: int) -> State:
     end-of-turn redeployment; declined and Murloc tokens are all discarded."""
     region = s.regions[i]
     seat = region.seat
-    spared = None if seat is None or region.declined else _spares(s, seat, i)
+    spared = None if seat is None or region.declined else spared_by(s, seat, i)
     s = s.set_region(i, emptied(region))
     if seat is None or region.declined:
-        s = _forced(s, seat, region.tokens)
-        return s if seat is None else _drop_declined_if_gone(s, seat)
+        s = count_forced(s, seat, region.tokens)
+        return s if seat is None else drop_declined_if_gone(s, seat)
     lost = 0 if (region.champion or spared) else 1
     beasts_back = region.beasts - (1 if lost and region.beasts else 0)
     if spared == "holy_light":
         s = s.with_(turn=s.turn._replace(spared=s.turn.spared + (seat,)))
-    s = _forced(s, seat, lost)
+    s = count_forced(s, seat, lost)
     p = s.players[seat]
     back = region.tokens - lost
     s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back))
-    return _add_defender(s, seat) if back else s
+    return add_defender(s, seat) if back else s
 
 
-def _forced(s: State, seat, lost: int) -> State:
+def count_forced(s: State, seat, lost: int) -> State:
     """Count the opponent tokens the active seat made leave the game (Forsaken)."""
     if seat is None or seat == s.seat or not lost:
         return s
@@ -149,7 +149,7 @@ def decline(s: State, seat: int) -> State:
     s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0,
                                                      declined=p.race, declined_power=kept))
     s = s if kept else _return_badge(s, p.power)
-    return _drop_declined_if_gone(s, seat)
+    return drop_declined_if_gone(s, seat)
 
 
 def _settle(s: State, seat: int) -> tuple:

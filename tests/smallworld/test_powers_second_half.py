@@ -251,3 +251,12 @@ def test_portal_mage_ends_with_the_decline():
                        players={0: {"race": "orcs", "power": "portal_mage"}})
     state, _ = play(state, 0, {"type": "decline"})
     assert state.players[0].power is None and "portal_mage" in state.power_pile
+
+
+def test_a_watch_tower_shields_from_portals_airborne_assaults_and_the_champion():
+    regions = {"T-4": mine(1, "trolls", 1, tower=True), "U-2": mine(0, "gnomes", 1), "T-2": mine(0, "gnomes", 1)}
+    state = make_state(map_=MAGIC, regions=regions, players={0: {"race": "gnomes", "power": "portal_mage", "hand": 5},
+                                                             1: {"race": "trolls", "power": "defensive"}})
+    assert not [m for m in GAME.legal_moves(state, 0) if m.get("region") == "T-4" or m.get("a") == "T-4"]
+    state = state.set_player(0, state.players[0]._replace(power="championing"))
+    assert cost_of(state, 0, "T-4", "championing") is None and cost_of(state, 0, "T-4", "gnomes") is None
