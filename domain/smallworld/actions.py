@@ -44,7 +44,7 @@ def new_beasts(s: State, seat: int) -> State:
 
 def move_champion(s: State, seat: int, i: int) -> State:
     regions = tuple(r._replace(champion=False) if r.champion and r.seat == seat else r for r in s.regions)
-    s = s.with_(regions=regions)
+    s = s.with_(regions=regions).set_player(seat, s.players[seat]._replace(champion=False))
     return s.set_region(i, s.regions[i]._replace(champion=True))
 
 

@@ -111,6 +111,8 @@ def _placement(state, seat, moves):
         foes = sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
         return (state.regions[i].tokens - foes * 0.5, i)
     target = min(mine, key=exposure)
+    if not state.players[seat].hand:  # only the ransomed Champion is left to place
+        return {"type": "place_champion", "region": state.map.ids[target]}
     return {"type": "place", "region": state.map.ids[target], "count": 1}
 
 

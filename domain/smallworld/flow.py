@@ -82,7 +82,8 @@ def defeat(s: State, i: int) -> State:
     s = count_forced(s, seat, lost)
     p = s.players[seat]
     back = region.tokens - lost
-    s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back))
+    s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back,
+                                      champion=p.champion or region.champion))
     return add_defender(s, seat) if back else s
 
 
@@ -146,21 +147,23 @@ def decline(s: State, seat: int) -> State:
     if p.race == "pandaren":
         s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
     kept = p.power if p.power in WORKS_IN_DECLINE else None
-    s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0,
+    s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0, champion=False,
                                                      declined=p.race, declined_power=kept))
     s = s if kept else _return_badge(s, p.power)
     return drop_declined_if_gone(s, seat)
 
 
 def _settle(s: State, seat: int) -> tuple:
-    """(state, done): tokens in hand go to the only region, or stay in hand when there is
-    none; done is False when the seat must choose where they go."""
-    hand = s.players[seat].hand
+    """(state, done): tokens in hand (and a ransomed Champion) go to the only region, or stay
+    in hand when there is none; done is False when the seat must choose where they go."""
+    p = s.players[seat]
     regions = query.active_regions(s, seat)
-    if hand == 0 or not regions:
+    if (p.hand == 0 and not p.champion) or not regions:
         return s, True
     if len(regions) == 1:
-        return place(s, seat, regions[0], hand, auto=True), True
+        if p.champion:
+            s = place_champion(s, seat, regions[0], auto=True)
+        return place(s, seat, regions[0], p.hand, auto=True), True
     return s, False
 
 
@@ -268,7 +271,19 @@ def place(s: State, seat: int, i: int, count: int, auto: bool = False) -> State:
     beasts = min(p.beasts, count)  # beasts leave the hand first
     s = s.set_region(i, region._replace(tokens=region.tokens + count, beasts=region.beasts + beasts))
     s = s.set_player(seat, p._replace(hand=p.hand - count, beasts=p.beasts - beasts))
-    if auto or s.players[seat].hand:
+    return s if auto else _placed(s, seat)
+
+
+def place_champion(s: State, seat: int, i: int, auto: bool = False) -> State:
+    """The ransomed Champion redeployed like a token (it defends as one)."""
+    s = s.set_region(i, s.regions[i]._replace(champion=True))
+    s = s.set_player(seat, s.players[seat]._replace(champion=False))
+    return s if auto else _placed(s, seat)
+
+
+def _placed(s: State, seat: int) -> State:
+    """After a placement: the seat's redeployment ends once its hand and Champion are placed."""
+    if s.players[seat].hand or s.players[seat].champion:
         return s
     if s.turn.step == DEFEND:
         s = s.with_(turn=s.turn._replace(defenders=s.turn.defenders[1:]))
