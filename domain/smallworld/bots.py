@@ -87,9 +87,8 @@ def _action(state, seat, moves):
                         catalog.MARKERS.get(d.marker, {}).get("kind") == "place" or d.objective):
                     return m
     if state.players[seat].hand >= 3:
-        shaky = [m for m in moves if m["type"] == "intimidate"
-                 and state.regions[state.map.index[m["region"]]].seat not in (None,)
-                 and state.regions[state.map.index[m["region"]]].tokens <= 2]
+        weak = lambda r: r.seat is not None and r.tokens <= 2  # a player's region worth thinning
+        shaky = [m for m in moves if m["type"] == "intimidate" and weak(state.regions[state.map.index[m["region"]]])]
         if shaky:
             return shaky[0]
     return None
