@@ -51,6 +51,18 @@ def _rss_kib(pids: list[int]) -> int:
     return total
 
 
+def _open_fds(pids: list[int]) -> list[int]:
+    """Open files per web worker: its streams (and a few dozen of its own), how evenly the
+    kernel shared the connections out."""
+    found = []
+    for pid in pids:
+        try:
+            found.append(len(os.listdir(f"/proc/{pid}/fd")))
+        except OSError:
+            found.append(0)
+    return found
+
+
 def _live_clients(r) -> int:
     """Redis connections of the live path (its pool `live`, its readers `live-follower`)."""
     return sum(1 for c in r.client_list() if c.get("name", "").startswith("live"))
@@ -227,7 +239,7 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     until = time.time() * 1000
                     res.update(n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
                                clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
-                               rss=_rss_kib(workers), delays=live.delays(since, until))
+                               rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
                     results["streams"][n] = res
                     live.close_streams()
                     time.sleep(2)
@@ -259,7 +271,8 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         res["deliveries"] = len(delays)
         res["rss_per_stream_kib"] = (res["rss"] - rss0) / n
         res["moves_ratio"], res["p99_ratio"] = res["rate"] / base_rate, res["p99"] / base_p99
-        row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused)", res, base_rate, base_p99,
+        row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused; fds {'/'.join(map(str, res['fds']))})",
+            res, base_rate, base_p99,
             (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}"), f"{res['rss_per_stream_kib']:.1f}")
         row("no streams", baselines[i + 1], 0, 0)
     for res in [*baselines, *results["streams"].values()]:
@@ -267,7 +280,8 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
             res.pop(key, None)
     print(f"## live streams over {GAMES} games (each played at one move a second), `game 1 req` at {conns} "
           f"connections, {seconds:g} s per row; web workers' RSS before any stream {rss0 / 1024:.0f} MiB; "
-          f"ratios against the runs without streams just before and after")
+          f"ratios against the runs without streams just before and after; load average at the end "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
                        "fan-out p99 ms", "Redis clients", "RSS KiB/stream", "server CPU ms/move")))
     return results

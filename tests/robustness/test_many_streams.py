@@ -129,3 +129,47 @@ def test_a_thousand_streams_on_one_game_and_fifty_moves(server, redis_client):
         assert http.get(f"{base}/health", timeout=5).status_code == 200
     finally:
         crowd.close()
+
+
+def test_a_client_that_stops_reading_misses_nothing_and_holds_nobody_up(server, redis_client):
+    """A slow client: its socket stops taking bytes while 3 MB of events go out (the reader
+    cannot write them all at once: the stream's own greenlet takes over, catching up from the
+    store when the ring no longer holds them). Read at last, every event is there once, in
+    order; a client reading normally meanwhile had them all at once."""
+    import socket
+
+    from events.redis_store import RedisEventStore
+    from events.store import NewEvent
+
+    base = server.base
+    created = requests.post(f"{base}/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.connect(("127.0.0.1", server.port))
+    slow.sendall(f"GET /games/{gid}/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+    crowd = Crowd(server.port, f"/games/{gid}/stream", 1)
+    crowd.watchers[0].headers["Authorization"] = f"Bearer {token}"
+    try:
+        _wait(lambda: crowd.watchers[0].events, 30, "the reading client's state")
+        store = RedisEventStore(redis_client, server.env["KEY_PREFIX"])
+        version, pad = created["version"], "x" * 8000
+        for _ in range(8):  # 400 events of 8 kB, as seat 0 sees them: too many for the ring too
+            batch = [NewEvent("bid", {"type": "bid", "v": 2, "seat": 0, "chips": 1, "pad": pad}, 0) for _ in range(50)]
+            version = store.append(gid, version, batch).version
+        expected = list(range(created["version"] + 1, version + 1))
+        _wait(lambda: crowd.watchers[0].ids()[-1:] == [version], 30, "the reading client's events")
+        assert crowd.watchers[0].ids() == expected
+        time.sleep(1)
+        slow.settimeout(30)
+        received = b""
+        while received.count(b"event: game_event") < len(expected):
+            data = slow.recv(1 << 20)
+            assert data, "the server closed the slow client's stream"
+            received += data
+        ids = [int(line[4:]) for line in received.split(b"\n") if line.startswith(b"id: ")]
+        assert ids[0] == created["version"] and ids[1:] == expected  # the state, then each event once
+        assert requests.get(f"{base}/health", timeout=5).status_code == 200
+    finally:
+        slow.close()
+        crowd.close()
