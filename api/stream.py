@@ -26,10 +26,9 @@ from .client_address import client_address
 from .errors import TokenRequired, ValidationFailed
 from .http import games
 from .live import hub as live_hub
-from .live.hub import Direct, Hub, serve_direct, sse
+from .live.hub import Direct, Hub, serve_direct
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, Tickets
-from .presenting import describe
 from .seats import Seats
 
 bp = Blueprint("stream", __name__)
@@ -58,7 +57,7 @@ def install(app: Flask) -> None:
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
     pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=5, health_check_interval=30, client_name="live")
+                                                 timeout=20, health_check_interval=30, client_name="live")
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
@@ -133,8 +132,8 @@ def live_stream(game_id):
     head = []
     cursor = resume_from
     if cursor is None or cursor > game.version:
-        head.append(sse("state", describe(game, seat), game.version))
-        cursor = game.version
+        frame, cursor = feed.state_frame(seat)
+        head.append(frame)
     head.append(b"retry: 1000\n\n")
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]

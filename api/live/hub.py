@@ -82,6 +82,7 @@ class Feed:
         self.changed = threading.Event()  # set (and replaced) whenever events arrive
         self.subscribers = 0
         self.direct: set[Direct] = set()  # subscribers the reader writes to itself (see Direct)
+        self._states: dict = {}
         self._lock = threading.Lock()
 
     @property
@@ -106,6 +107,18 @@ class Feed:
         if added:
             changed.set()
         return added
+
+    def state_frame(self, seat) -> tuple[bytes, int]:
+        """The `state` event for `seat` at the newest version, and that version: made once per
+        seat and version (a crowd arriving on one game costs one view, not one each)."""
+        game = self.game
+        key = (game.version, seat)
+        frame = self._states.get(key)
+        if frame is None:
+            if len(self._states) > 64 or any(v != game.version for v, _ in self._states):
+                self._states = {}
+            frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
+        return frame, game.version
 
     def wake(self) -> None:
         with self._lock:
@@ -438,7 +451,7 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
     started = time.monotonic()
     chunked = sub.chunked
     try:
-        while True:
+        while not sub.dead:
             if sub.pending is not None:
                 data, sub.pending = sub.pending, None
                 sendall(data)
@@ -468,7 +481,9 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
                     if now - started >= max_s:
                         return
                     sub.send_now(feed, chunk(b": keep-alive\n\n", chunked))
-                    if sub.dead or sub.pending is not None:
+                    if sub.dead:
+                        return  # the client left
+                    if sub.pending is not None:
                         break
                     continue
                 sub.wake.wait(left)

@@ -173,3 +173,37 @@ def test_a_client_that_stops_reading_misses_nothing_and_holds_nobody_up(server, 
     finally:
         slow.close()
         crowd.close()
+
+
+def test_streams_whose_clients_left_give_their_places_back(redis_url, tmp_path_factory):
+    """Clients that vanish while their games are quiet: the keep-alive finds them gone, their
+    places are free again (a process holds 20 here), and the server keeps answering."""
+    import socket
+
+    api = ApiServer(redis_url, f"gone{uuid.uuid4().hex[:6]}:", tmp_path_factory.mktemp("gone-logs"), api_only=True,
+                    web_workers=2, SSE_KEEPALIVE_S=0.3, SSE_MAX_STREAMS=20, SSE_MAX_STREAMS_PER_ADDRESS=0)
+    api.start()
+    try:
+        created = requests.post(f"{api.base}/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).json()
+
+        def open_streams(n):
+            opened = []
+            for _ in range(n):
+                s = socket.create_connection(("127.0.0.1", api.port), timeout=10)
+                s.sendall(f"GET /games/{created['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                opened.append((s, s.recv(4096).split(b" ", 2)[1]))
+            return opened
+
+        for _ in range(3):
+            opened = open_streams(30)  # fits in 2 x 20 however the two workers share them out
+            assert [status for _, status in opened].count(b"200") >= 20
+            for s, _ in opened:
+                s.close()
+            time.sleep(1.5)
+            started = time.monotonic()
+            assert requests.get(f"{api.base}/health", timeout=5).status_code == 200
+            assert time.monotonic() - started < 2
+        log = open(api.log.name, "rb").read()
+        assert b"WORKER TIMEOUT" not in log and b"Traceback" not in log
+    finally:
+        api.stop()
