@@ -42,8 +42,8 @@ def _last_event_id() -> int | None:
 @bp.get("/games/<game_id>/stream")
 def live(game_id):
     service = games()
+    resume_from = _last_event_id()  # by pattern, before any Redis call
     seat = seat_of(service, game_id)
-    resume_from = _last_event_id()
     game = service.load(game_id)
     keepalive_s = current_app.config["SSE_KEEPALIVE_S"]
     max_s = current_app.config["SSE_MAX_SECONDS"]
