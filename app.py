@@ -7,28 +7,31 @@
   on $HOST:$PORT (default 0.0.0.0:8000);
 - $TURN_WORKERS RQ workers (default 2) that play bot turns and the system's scoring moves;
 - the reconciler, which re-enqueues turns a crash lost.
-A child that dies is restarted.
+workers/supervisor.py restarts what dies (with back-off), refuses a taken port or a data
+directory in use, and takes every child down with it, even when killed.
 """
 from __future__ import annotations
 
 import gc
 import logging
 import os
-import signal
-import subprocess
+import shutil
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 import redis
 from flask import Flask
 
-from api import limits, problems, routes_games, routes_meta, stream
+from api import cors, limits, logs, metrics, observe, problems, routes_games, routes_meta, stream
+from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS, raise_open_files_limit
+from api.live.tickets import Tickets
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore, finished_ttl_from_env
+from workers import heartbeat, supervisor
 from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
 ROOT = Path(__file__).resolve().parent
@@ -50,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
+        ACCESS_LOG=os.environ.get("ACCESS_LOG") == "1",
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
         FINISHED_TTL=finished_ttl_from_env(),
         ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
@@ -57,6 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
         ADDRESS_CREATE_LIMIT=int(os.environ.get("ADDRESS_CREATE_LIMIT", 30)),
         ADDRESS_AUTH_FAILURES=int(os.environ.get("ADDRESS_AUTH_FAILURES", 30)),
+        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
+        SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
+        SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
+        SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
+        CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
     )
     if test_config:
         app.config.update(test_config)
@@ -69,10 +78,20 @@ def create_app(test_config: dict | None = None) -> Flask:
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     app.extensions["games"] = GameService(store, scheduler, defer)
+    app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
+    app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
+        ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
+        ("games_active", "Games not yet finished.", store.active_count),
+    ])
+    observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp, stream.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp):
         app.register_blueprint(blueprint)
+    app.extensions["tickets"] = Tickets(connection, prefix)
+    stream.install(app)
+    cors.install(app, app.config["CORS_ORIGINS"])
+    raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)
     # What is loaded by now (modules, game tables, the app) lives as long as the process: moved
     # out of the collector's sight, a full collection no longer walks it (measured: 25 ms
@@ -81,7 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-# ---- the process supervisor behind `python app.py` -------------------------------------------
+# ---- what `python app.py` runs (workers/supervisor.py keeps it running) -------------------------
 
 def _children(env: dict) -> dict[str, list[str]]:
     port = env.get("PORT", "8000")
@@ -90,62 +109,81 @@ def _children(env: dict) -> dict[str, list[str]]:
     # more evenly (a keep-alive connection stays with the worker that accepted it). Measured on
     # 2 cores against 5 workers: 10-20% more moves/s and a p99 a third lower (bench/README.md).
     web_workers = env.get("WEB_WORKERS", str(max(2, os.cpu_count() or 1)))
+    # A gevent worker stops accepting at --worker-connections: room for its live streams and
+    # as many requests besides, so that streams can never keep a move from being accepted.
+    connections = int(env.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)) + REQUEST_CONNECTIONS
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
-                "--worker-connections", "1000", "--bind", f"{host}:{port}", "--timeout", "60",
-                "--graceful-timeout", "5", "--config", "python:api.gunicorn_config", "app:create_app()"],
+                "--worker-connections", str(connections), "--bind", f"{host}:{port}", "--timeout", "60",
+                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.gunicorn_config",
+                "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }
-    if env.get("ACCESS_LOG") == "1":  # off by default: it cost 16% of the floor's throughput
-        commands["web"][-1:-1] = ["--access-logfile", "-", "--access-logformat",
-                                  '%(h)s "%(r)s" %(s)s %(B)s %(M)sms pid=%(p)s']
     for i in range(int(env.get("TURN_WORKERS", "2"))):
         commands[f"worker-{i}"] = [sys.executable, "-m", "workers", "worker"]
     return commands
 
 
-def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s app %(levelname)s %(message)s")
-    log = logging.getLogger("app")
+def _metrics_dir(env: dict) -> str:
+    """The directory the processes share their metrics through, emptied for this run."""
+    given = env.get("PROMETHEUS_MULTIPROC_DIR")
+    path = Path(given) if given else Path(tempfile.mkdtemp(prefix="game-server-metrics-"))
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink()
+    return str(path)
+
+
+def main() -> int:
+    os.environ.setdefault("PROCESS_ROLE", "supervisor")
+    logs.configure()
+    log = logging.getLogger("supervisor")
     env = dict(os.environ)
-    redis_proc = None
-    if not env.get("REDIS_URL"):
-        from events import local_redis
-
-        data_dir = env.get("DATA_DIR", str(ROOT / "var" / "redis"))
-        env["REDIS_URL"], redis_proc = local_redis.start(data_dir)
-        log.info("started Redis at %s (data in %s)", env["REDIS_URL"], data_dir)
-    commands = _children(env)
-    running = {name: subprocess.Popen(cmd, env=env, cwd=ROOT) for name, cmd in commands.items()}
-    log.info("serving on http://%s:%s", env.get("HOST", "0.0.0.0"), env.get("PORT", "8000"))
-    stopping = False
-
-    def stop(signum, frame):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    host, port = env.get("HOST", "0.0.0.0"), env.get("PORT", "8000")
+    children = []
     try:
-        while not stopping:
-            for name, proc in list(running.items()):
-                if proc.poll() is not None and not stopping:
-                    log.warning("%s exited with %s; restarting it", name, proc.returncode)
-                    running[name] = subprocess.Popen(commands[name], env=env, cwd=ROOT)
-            time.sleep(0.5)
+        supervisor.check_port(host, port)
+        if not env.get("REDIS_URL"):
+            from events import local_redis
+
+            data_dir = Path(env.get("DATA_DIR", str(ROOT / "var" / "redis"))).resolve()
+            lock = supervisor.lock_data_dir(data_dir)  # noqa: F841 - held until this process exits
+            env["REDIS_URL"] = local_redis.prepare(data_dir)
+            if local_redis.alive(env["REDIS_URL"]):  # a Redis left by an instance that is gone
+                _stop_orphan(env["REDIS_URL"], log)
+            redis_child = supervisor.Child("redis", local_redis.command(data_dir, logfile=False), env, ROOT,
+                                           last=True)
+            redis_child.start()
+            local_redis.wait_alive(env["REDIS_URL"], redis_child.proc)
+            children.append(redis_child)
+            log.info("started Redis at %s (data in %s)", env["REDIS_URL"], data_dir)
+    except (supervisor.Refused, RuntimeError) as e:
+        for child in children:
+            child.stop()
+        log.error("%s", e)
+        return 2
+    env["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir(env)
+    children += [supervisor.Child(name, cmd, env, ROOT) for name, cmd in _children(env).items()]
+    shown_host = "localhost" if host in ("0.0.0.0", "") else host
+    runner = supervisor.Supervisor(children, supervisor.health_url(host, port), f"http://{shown_host}:{port}")
+    supervisor.install_signals(runner)
+    try:
+        return runner.run()
     finally:
-        for proc in running.values():
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in running.values():
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if redis_proc is not None:
-            redis_proc.terminate()
-            redis_proc.wait(timeout=10)
+        if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def _stop_orphan(url: str, log) -> None:
+    """A Redis still answering on our socket was left by an instance that is gone (we hold the
+    data directory's lock): shut it down cleanly, so the one we start dies with us."""
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).shutdown()
+    except redis.ConnectionError:
+        return  # not running, or it went away while shutting down
+    except redis.ResponseError as e:
+        log.warning("could not stop the Redis left at %s: %s", url, e)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

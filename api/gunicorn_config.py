@@ -6,12 +6,23 @@ bytes: 414; header fields too large or too many: 431; a malformed request line, 
 header or chunk: 400; a transfer coding it does not support: 501), leave as
 application/problem+json like every other error of the API, not gunicorn's HTML page: its one
 error writer is replaced here, in the master before it forks the workers.
+
+Its logs take the server's format (LOG_FORMAT), and a web worker that exits stops counting
+its open streams in the metrics.
 """
 from __future__ import annotations
 
 import json
 
 from gunicorn import util
+
+from api import logs, metrics
+
+logconfig_dict = logs.gunicorn_logconfig()
+
+
+def child_exit(server, worker):
+    metrics.process_exited(worker.pid)
 
 _CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
           431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}

@@ -11,7 +11,7 @@
   address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
   refused until the window ends (guessing tokens, or minting one per request to dodge the
   address's budget, stops there).
-`/health` is not limited (load balancers poll it).
+`/health`, its probes and `/metrics` are not limited (load balancers and Prometheus poll them).
 
 Every limited answer says where its caller stands, in the IETF draft's fields
 (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "token";q=100;w=10` and
@@ -28,7 +28,7 @@ from .errors import ApiError
 from .ratelimit import Decision, RateLimiter
 from .seats import hash_token
 
-UNLIMITED_PATHS = frozenset({"/health"})
+UNLIMITED_PATHS = frozenset({"/health", "/health/live", "/health/ready", "/metrics"})  # probes and scrapes
 
 
 class RateLimited(ApiError):

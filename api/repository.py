@@ -41,6 +41,7 @@ class Game:
     version: int
     state: Any  # None until the setup events
     snapshot_version: int = 0  # the version of the newest snapshot saved of this game
+    last_at: Optional[int] = None  # when the newest event was appended (ms), if this process read it
     platform: platform_events.Platform = platform_events.START  # what the platform events say
 
     @property
@@ -110,7 +111,8 @@ class GameRepository:
         tail = self.store.read(game_id, after=cached.version)
         if tail:
             state, platform = platform_events.fold_stored(definition, tail, cached.state, cached.platform)
-            cached = replace(cached, version=tail[-1].version, state=state, platform=platform)
+            cached = replace(cached, version=tail[-1].version, state=state, platform=platform,
+                             last_at=tail[-1].at)
         self.remember(cached)
         return cached
 

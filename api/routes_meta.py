@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app
 
 from domain import registry
 
+from . import metrics
 from .http import games
 from .problems import problem
 
@@ -46,6 +47,29 @@ def health():
     except Exception:  # noqa: BLE001 - any failure to reach Redis is "unhealthy"
         return problem(503, "store_unavailable", "Redis cannot be reached.", headers={"Retry-After": "2"})
     return {"status": "ok", "redis": "ok"}
+
+
+@bp.get("/health/live")
+def live():
+    """The process answers: nothing else is checked (a restart is the cure for a failure here)."""
+    return {"status": "ok"}
+
+
+@bp.get("/health/ready")
+def ready():
+    """Redis answers, a turn worker heartbeats, the reconciler passes: the server can take games."""
+    checks = current_app.extensions["readiness"]()
+    failing = sorted(part for part, state in checks.items() if state != "ok")
+    if failing:
+        return problem(503, "not_ready", f"Not ready: {', '.join(failing)}.", details={"checks": checks},
+                       headers={"Retry-After": "2"})
+    return {"status": "ok", "checks": checks}
+
+
+@bp.get("/metrics")
+def prometheus_metrics():
+    return Response(metrics.exposition(current_app.extensions.get("scrape_gauges")),
+                    content_type=metrics.CONTENT_TYPE)
 
 
 @bp.get("/openapi.yaml")

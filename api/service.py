@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, presenting
+from . import fairness, metrics, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -138,18 +138,20 @@ class GameService:
             events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
             first, last = game.version + 1, game.version + len(events)
-            updated = replace(game, version=last, state=fold(game.definition, events, game.state))
+            updated = replace(game, version=last, state=fold(game.definition, events, game.state), last_at=at)
             try:
                 result = self.store.append(
                     game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
                     idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)))
             except Conflict:
+                metrics.conflicts.labels("race").inc()
                 game = None  # someone appended between our read and our write: judge again
                 continue
             except DuplicateRequest:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
+            metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
             self._after_append(updated, scheduler)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
@@ -188,6 +190,7 @@ class GameService:
             then = self.games.at_version(game.id, max(expected, int(game.meta["setup_version"])), game)
             if game.definition.stale_ok(then.state, game.state, actor):
                 return
+        metrics.conflicts.labels("stale").inc()
         raise VersionConflict(
             f"The game is at version {game.version}, not {expected}: read it again and retry.",
             version=game.version)

@@ -1,30 +1,72 @@
-"""The live stream of one game as Server-Sent Events.
+"""The live stream of one game as Server-Sent Events, and the tickets that open it.
 
 First the caller's current view (`event: state`), then every new event as the caller may see it
-(`event: game_event`, `id:` = its version), keep-alive comments while nothing happens, and
-`event: end` once the game is over. A client that reconnects with `Last-Event-ID: N` receives
-the events after N and nothing twice.
+(`event: game_event`, `id:` = its version, with `to_act`: who acts after it), keep-alive
+comments while nothing happens, and `event: end` (`id:` = the final version) once the game is
+over, after which the server closes the stream. A client that reconnects with
+`Last-Event-ID: N` receives the events after N and nothing twice; reconnecting to a finished
+game with the final version (what a browser's EventSource does after `end`) is answered
+`204 No Content`, which makes an EventSource stop reconnecting (the SSE specification: any
+status but 200 fails the connection for good).
+
+The events come from the process's hub (api/live/hub.py): a stream costs no Redis connection
+while it waits, and its Redis reads go through the hub's own pool, not the requests' one.
 """
 from __future__ import annotations
 
-import json
-import time
+import redis
+from flask import Blueprint, Flask, Response, current_app, request
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from events.redis_store import RedisEventStore
 
-from events.store import StoreUnavailable
-
-from .auth import seat_of
-from .errors import ValidationFailed
+from .auth import bearer_token, caller, requested_seat
+from .client_address import client_address
+from .errors import TokenRequired, ValidationFailed
+from . import metrics
 from .http import games
 from .input_rules import DIGITS
+from .live import hub as live_hub
+from .live.hub import Hub, sse
+from .live.limits import StreamLimits
+from .live.tickets import TTL_S, Tickets
+from .presenting import describe
+from .seats import Seats
 
 bp = Blueprint("stream", __name__)
 
 
-def _sse(event: str, data: dict, id_: int | None = None) -> str:
-    head = f"id: {id_}\n" if id_ is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+class LivePath:
+    """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
+    hub's own store."""
+
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0):
+        self.hub = Hub(store, tick_s=tick_s)
+        self.seats = Seats(self.hub.games)
+        self.limits = limits
+        self.tickets = tickets
+
+    # auth.caller() asks these of a service
+    def seat_for_token(self, game_id, token):
+        return self.seats.holder(game_id, token)
+
+    def resolve_seat(self, game_id, holder, asked, acting=False):
+        return self.seats.resolve(game_id, holder, asked, acting)
+
+
+def install(app: Flask) -> None:
+    """Builds the live path on a Redis pool of its own (SSE_REDIS_CONNECTIONS connections;
+    a stream waits for one rather than take the requests') and registers the routes."""
+    config = app.config
+    pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+                                                 timeout=5, health_check_interval=30, client_name="live")
+    connection = redis.Redis(connection_pool=pool)
+    prefix = config["KEY_PREFIX"]
+    limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
+                          config["SSE_MAX_STREAMS_PER_SEAT"])
+    # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
+    tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
+    app.register_blueprint(bp)
 
 
 def _last_event_id() -> int | None:
@@ -39,41 +81,74 @@ def _last_event_id() -> int | None:
     return None if raw is None else int(raw)
 
 
+def _who(live: LivePath, game_id: str) -> tuple:
+    """(holder, seat) of the stream: from a ticket, or as any request (token, ?seat=)."""
+    ticket = request.args.get("ticket")
+    if ticket is None:
+        return caller(live, game_id)
+    if bearer_token() is not None or requested_seat() is not None:
+        raise ValidationFailed("A stream ticket names its seat: send no token and no ?seat= with it.")
+    seat = live.tickets.redeem(game_id, ticket)
+    return seat, seat
+
+
 @bp.get("/games/<game_id>/stream")
-def live(game_id):
-    service = games()
-    resume_from = _last_event_id()  # by pattern, before any Redis call
-    seat = seat_of(service, game_id)
-    game = service.load(game_id)
-    keepalive_s = current_app.config["SSE_KEEPALIVE_S"]
-    max_s = current_app.config["SSE_MAX_SECONDS"]
+def live_stream(game_id):
+    live: LivePath = current_app.extensions["live"]
+    resume_from = _last_event_id()
+    if resume_from is not None and "ticket" in request.args:
+        # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
+        # a finished game is open to all, so it is told it is over, not that its ticket is.
+        game = live.hub.games.load(game_id)
+        if game.finished and resume_from >= game.version:
+            return Response(status=204)
+    holder, seat = _who(live, game_id)
+    release = live.limits.acquire(client_address(), None if holder is None else (game_id, holder))
+    try:
+        feed = live.hub.subscribe(game_id)
+    except BaseException:
+        release()
+        raise
+    metrics.streams.inc()
+    closed = False
+
+    def close():
+        nonlocal closed
+        if not closed:
+            closed = True
+            live.hub.unsubscribe(feed)
+            release()
+            metrics.streams.dec()
+
+    game = feed.game
+    if resume_from is not None and game.finished and resume_from >= game.version:
+        close()
+        return Response(status=204)  # after `end`: an EventSource stops here
+    head = []
+    cursor = resume_from
+    if cursor is None or cursor > game.version:
+        head.append(sse("state", describe(game, seat), game.version))
+        cursor = game.version
+    head.append(b"retry: 1000\n\n")
+    config = current_app.config
+    frames = live_hub.stream(live.hub, feed, seat, cursor, config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"])
 
     def generate():
-        nonlocal game
-        started = time.monotonic()
-        cursor = resume_from
-        if cursor is None or cursor > game.version:
-            yield _sse("state", service.describe(game, seat), game.version)
-            cursor = game.version
-        yield "retry: 1000\n\n"
-        while time.monotonic() - started < max_s:
-            if game.finished and cursor >= game.version:
-                yield _sse("end", {"version": game.version, "result": game.result})
-                return
-            try:
-                new = service.store.follow(game_id, cursor, block_ms=int(keepalive_s * 1000))
-            except StoreUnavailable:
-                yield ": store unavailable, retrying\n\n"
-                time.sleep(1)
-                continue
-            if not new:
-                yield ": keep-alive\n\n"
-                continue
-            game = service.load(game_id)
-            for e in new:
-                shown = service.present(game, seat, e.type, e.data, e.version, e.actor, e.at)
-                yield _sse("game_event", shown, e.version)
-                cursor = e.version
+        yield b"".join(head)
+        yield from frames
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+    response = Response(generate(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(close)  # also when the client left before the first byte
+    return response
+
+
+@bp.post("/games/<game_id>/stream-tickets")
+def stream_ticket(game_id):
+    service = games()
+    holder, seat = caller(service, game_id, required=True)
+    if holder is None:
+        raise TokenRequired("A stream ticket needs a seat's token (or the table token).")
+    ticket = current_app.extensions["tickets"].issue(game_id, seat)
+    return {"ticket": ticket, "seat": seat, "expires_in": TTL_S,
+            "stream": f"/games/{game_id}/stream?ticket={ticket}"}, 201

@@ -2,9 +2,11 @@
 
     python bench/bots_smallworld.py [games]
 
-Plays `games` 2-seat games greedy against random (seats alternate), prints the greedy bot's
-win rate and both bots' average coins; the same with one greedy seat among 3-5; then times random play (legal_moves + decide +
-evolve steps per second) over 2-5 seat games.
+Plays `games` 2-seat games greedy against random (seats alternate), prints how often the
+greedy bot out-scores random, its win rate and both bots' average coins; the same with one
+greedy seat among 3-5; the 4-seat team game, a greedy faction (2 seats) against a random one
+(factions alternate), and how often the greedy faction wins; then times random play
+(legal_moves + decide + evolve steps per second) over 2-5 seat games.
 """
 from __future__ import annotations
 
@@ -20,9 +22,9 @@ from domain.smallworld import GAME  # noqa: E402
 from domain.contract import SYSTEM  # noqa: E402
 
 
-def play(n, policies, seed):
+def play(n, policies, seed, options=None):
     rng = random.Random(seed)
-    state = fold(GAME, GAME.setup({}, n, random.Random(seed)))
+    state = fold(GAME, GAME.setup(options or {}, n, random.Random(seed)))
     steps = 0
     while True:
         actors = GAME.actors(state)
@@ -40,19 +42,21 @@ def play(n, policies, seed):
 
 def strength(games):
     greedy, rand = GAME.bots["greedy"], GAME.bots["random"]
-    wins = ties = 0
+    wins = ties = more = 0
     g_coins = r_coins = 0
     for seed in range(games):
         g = seed % 2
         policies = {g: greedy, 1 - g: rand}
         result, _ = play(2, policies, seed)
+        more += result["scores"][g] > result["scores"][1 - g]
         if result["winners"] == [g]:
             wins += 1
         elif g in result["winners"]:
             ties += 1
         g_coins += result["scores"][g]
         r_coins += result["scores"][1 - g]
-    print(f"2 seats, greedy vs random: {games} games, greedy won {wins} ({100 * wins / games:.0f}%),"
+    print(f"2 seats, greedy vs random: {games} games, greedy out-scored random in {more}"
+          f" ({100 * more / games:.1f}%), won {wins} ({100 * wins / games:.0f}%),"
           f" shared {ties}; average coins greedy {g_coins / games:.1f}, random {r_coins / games:.1f}")
 
 
@@ -70,6 +74,21 @@ def strength_many(games):
         print(f"{n} seats, 1 greedy vs {n - 1} random: {games} games, greedy won {wins}"
               f" ({100 * wins / games:.0f}%); average coins greedy {g_coins / games:.1f},"
               f" random {r_coins / games:.1f}")
+
+
+def strength_team(games):
+    """The 4-seat team game: a greedy faction against a random one (Alliance seats 0 and 2,
+    Horde seats 1 and 3; the greedy faction alternates), each `team_score` option."""
+    greedy, rand = GAME.bots["greedy"], GAME.bots["random"]
+    for score in ("lowest", "highest"):
+        wins = 0
+        for seed in range(games):
+            g = seed % 2
+            policies = {s: greedy if s % 2 == g else rand for s in range(4)}
+            result, _ = play(4, policies, seed, {"team": True, "team_score": score})
+            wins += set(result["winners"]) == {g, g + 2}
+        print(f"4 seats, team game ({score}), greedy faction vs random faction: {games} games,"
+              f" the greedy faction won {wins} ({100 * wins / games:.1f}%)")
 
 
 def speed(games):
@@ -96,4 +115,5 @@ if __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     strength(games)
     strength_many(max(10, games // 4))
+    strength_team(max(10, games // 2))
     speed(max(20, games // 5))

@@ -105,6 +105,9 @@ class InMemoryEventStore:
                 self._lock.wait(left)
             return self._streams[game_id][after:after + 100]
 
+    def follower(self):
+        return MemoryFollower(self)
+
     def save_snapshot(self, game_id, version, code, blob):
         with self._lock:
             stored_code, by_version = self._snapshots.get(game_id, (None, {}))
@@ -152,6 +155,10 @@ class InMemoryEventStore:
             stream = self._streams.get(game_id)
             return stream[-1] if stream else None
 
+    def active_count(self):
+        with self._lock:
+            return len(self._idle)
+
     def mark_finished(self, game_id):
         with self._lock:
             self._owing.pop(game_id, None)
@@ -163,3 +170,43 @@ class InMemoryEventStore:
 
     def ping(self):
         return True
+
+
+class MemoryFollower:
+    """The in-memory twin of the Redis follower: waits on the store's condition."""
+
+    def __init__(self, store: InMemoryEventStore):
+        self.store = store
+        self._interrupted = False
+        self._blocked = False
+
+    def _ready(self, positions, count):
+        streams = self.store._streams
+        return {g: streams[g][after:after + count] for g, after in positions.items()
+                if len(streams.get(g, [])) > after}
+
+    def read(self, positions, block_ms, count=100):
+        deadline = time.monotonic() + block_ms / 1000
+        lock = self.store._lock
+        with lock:
+            self._blocked = True
+            try:
+                while True:
+                    found = self._ready(positions, count)
+                    left = deadline - time.monotonic()
+                    if found or self._interrupted or left <= 0:
+                        self._interrupted = False
+                        return found
+                    lock.wait(left)
+            finally:
+                self._blocked = False
+
+    def interrupt(self):
+        with self.store._lock:
+            self._interrupted = True
+            blocked = self._blocked
+            self.store._lock.notify_all()
+            return blocked
+
+    def close(self):
+        pass

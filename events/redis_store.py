@@ -11,6 +11,8 @@ import time
 from typing import Optional, Sequence
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from . import codec, scripts
 from .keys import Keys
@@ -187,6 +189,9 @@ class RedisEventStore:
             return []
         return [decode_entry(i, f) for i, f in reply[0][1]]
 
+    def follower(self) -> "RedisFollower":
+        return RedisFollower(self)
+
     @_unavailable
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
         keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]
@@ -239,6 +244,10 @@ class RedisEventStore:
         return decode_entry(*found[0]) if found else None
 
     @_unavailable
+    def active_count(self) -> int:
+        return self.redis.zcard(self.keys.idle())
+
+    @_unavailable
     def mark_finished(self, game_id: str) -> None:
         """A finished game leaves the sets of games that may owe work, its snapshots are dropped,
         and with a finished_ttl its keys expire."""
@@ -270,3 +279,53 @@ class RedisEventStore:
     @_unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())
+
+
+class RedisFollower:
+    """XREAD BLOCK over many games' streams on a connection of its own (a blocked XREAD holds
+    its connection: it must never be one a request waits for). interrupt() ends a blocked read
+    with CLIENT UNBLOCK, sent on the store's own connections."""
+
+    def __init__(self, store: RedisEventStore):
+        self.store = store
+        pool = store.redis.connection_pool
+        # No silent retry: a reconnected connection has a new client id, which interrupt() needs.
+        kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)}
+        kwargs.pop("maint_notifications_pool_handler", None)
+        kwargs["client_name"] = (kwargs.get("client_name") or "events") + "-follower"
+        self.redis = redis.Redis(connection_pool=redis.ConnectionPool(
+            connection_class=pool.connection_class, max_connections=1, **kwargs))
+        self._client_id: Optional[int] = None
+        self._blocked = False
+
+    @_unavailable
+    def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict[str, list[StoredEvent]]:
+        if not positions:
+            return {}
+        keys = self.store.keys
+        by_key = {keys.events(g): g for g in positions}
+        streams = {keys.events(g): f"0-{after}" for g, after in positions.items()}
+        try:
+            if self._client_id is None:
+                self._client_id = self.redis.client_id()
+            self._blocked = True
+            reply = self.redis.xread(streams, count=count, block=block_ms)
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._client_id = None  # a new connection has a new id
+            raise
+        finally:
+            self._blocked = False
+        found = {}
+        for key, entries in reply or ():
+            key = key.decode() if isinstance(key, bytes) else key
+            found[by_key[key]] = [decode_entry(i, f) for i, f in entries]
+        return found
+
+    @_unavailable
+    def interrupt(self) -> bool:
+        if not self._blocked or self._client_id is None:
+            return False
+        return bool(self.store.redis.client_unblock(self._client_id))
+
+    def close(self) -> None:
+        self.redis.connection_pool.disconnect()

@@ -54,6 +54,21 @@ class StoreUnavailable(Exception):
     """The backing store cannot be reached; nothing was written."""
 
 
+class Follower(Protocol):
+    """Reads many streams at once on a connection of its own, blocking until one of them grows:
+    one per process serves every live stream of that process (api/live/hub.py)."""
+
+    def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict[str, list[StoredEvent]]:
+        """The events after each game's version in `positions` (at most `count` per game),
+        waiting up to block_ms for the first; {} when none came or interrupt() was called."""
+
+    def interrupt(self) -> bool:
+        """Ends a read blocked in another thread or greenlet early (the positions changed);
+        True if one was blocked."""
+
+    def close(self) -> None: ...
+
+
 class EventStore(Protocol):
     def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
                owing: bool = False) -> int: ...
@@ -87,6 +102,9 @@ class EventStore(Protocol):
 
     def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]: ...
 
+    def follower(self) -> Follower:
+        """A new reader of many streams (see Follower)."""
+
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None: ...
 
     def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]: ...
@@ -109,6 +127,9 @@ class EventStore(Protocol):
     def touch(self, game_id: str, at_ms: int) -> None: ...
 
     def last_event(self, game_id: str) -> Optional[StoredEvent]: ...
+
+    def active_count(self) -> int:
+        """How many games are unfinished."""
 
     def mark_finished(self, game_id: str) -> None:
         """Out of the owing and idle sets, snapshots dropped (and the keys expire, with a TTL)."""

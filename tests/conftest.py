@@ -146,6 +146,8 @@ def http_server(redis_url):
     base = f"http://127.0.0.1:{port}"
 
     def up():
+        if proc.poll() is not None:  # e.g. its port was taken meanwhile: never test another server
+            raise AssertionError(f"app.py exited with {proc.returncode}")
         try:
             return requests.get(f"{base}/health", timeout=2).status_code == 200
         except requests.RequestException:

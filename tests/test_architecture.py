@@ -33,3 +33,8 @@ def test_imports_point_inwards():
 def test_what_workers_share_with_the_api_has_no_flask():
     for module in ("service.py", "repository.py", "presenting.py", "game_options.py", "errors.py"):
         assert "flask" not in set(_imports(ROOT / "api" / module)), module
+
+
+def test_the_live_hub_has_no_flask():
+    for path in (ROOT / "api" / "live").rglob("*.py"):
+        assert "flask" not in set(_imports(path)), path.name

@@ -6,25 +6,26 @@ EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain
 """
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 import redis
 from rq import SimpleWorker
 
+from api import logs
 from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore
 
+from .heartbeat import WORKER_TTL_S
 from .queueing import DEFAULT_QUEUE, TurnScheduler
 from .reconciler import run_forever
 
 
 def main(argv: list[str]) -> None:
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     mode = argv[0] if argv else "worker"
+    os.environ.setdefault("PROCESS_ROLE", mode)
+    logs.configure()
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)
     connection = redis.Redis.from_url(os.environ["REDIS_URL"])
@@ -38,7 +39,8 @@ def main(argv: list[str]) -> None:
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn.
-        SimpleWorker([scheduler.queue], connection=connection).work(with_scheduler=False)
+        SimpleWorker([scheduler.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
+            with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
     else:
         sys.exit(f"unknown mode {mode!r}: use 'worker' or 'reconciler'")
 

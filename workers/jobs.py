@@ -17,6 +17,7 @@ from typing import Optional
 
 from rq import get_current_job
 
+from api import logs, metrics
 from api.errors import IllegalMove, VersionConflict
 from api.service import GameService, Scheduler
 from domain.contract import SYSTEM
@@ -82,13 +83,19 @@ def play_turn(service: GameService, game_id: str, version: int, actor, scheduler
     if game.version != version or actor not in service.automatic_actors(game):
         return "stale"
     move = choose_move(game, actor)
+    context = logs.bind(game_id=game_id, version=version)
     try:
-        service.move(game_id, actor, move, expected_version=version, scheduler=scheduler)
+        answer = service.move(game_id, actor, move, expected_version=version, scheduler=scheduler)
     except VersionConflict:
         return "stale"
     except IllegalMove as e:  # a bot that picks an illegal move is a bug: fail loudly
         log.error("bot move refused in %s at %s: %s %s", game_id, version, e.code, e.message)
         raise
+    finally:
+        logs.unbind(context)
+    if game.last_at is not None and answer["events"]:
+        metrics.turn_delay.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).observe(
+            max(0, answer["events"][0]["at"] - game.last_at) / 1000)
     return "played"
 
 

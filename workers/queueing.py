@@ -82,13 +82,13 @@ class TurnScheduler:
         if status == JobStatus.QUEUED:
             # Queued in name only (its queue entry is gone) and for a while: a worker that has
             # just popped the job has not yet marked it started, and must not lose it to us.
-            return _age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
+            return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
         if status == JobStatus.STARTED and job.started_at is not None:
-            return _age_s(job.started_at) > LOST_AFTER_S
+            return age_s(job.started_at) > LOST_AFTER_S
         return False
 
 
-def _age_s(moment) -> float:
+def age_s(moment) -> float:
     """Seconds since an RQ timestamp (RQ writes UTC, naive in some versions)."""
     if moment is None:
         return float("inf")

@@ -19,10 +19,14 @@ import os
 import time
 from typing import Optional
 
+import redis
+
+from api import metrics
 from api.errors import ApiError
 from api.service import GameService
 from events.store import StoreUnavailable
 
+from . import heartbeat
 from .abandon import ABANDON_AFTER_S, abandon_idle
 from .queueing import TurnScheduler
 
@@ -84,6 +88,7 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
     if abandon_after_s is None:
         abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))
     watch = Watch()
+    log.info("reconciler started: a pass every %s s", interval_s)
     migrated = False
     while True:
         try:
@@ -95,7 +100,9 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
             n = reconcile_once(service, scheduler, watch, abandon_after_s)
             if n:
                 log.info("reconciler enqueued %d turn(s)", n)
-        except StoreUnavailable as e:
+            heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
+        except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
+            metrics.redis_errors.labels("reconciler").inc()
             log.warning("reconciler: store unavailable (%s)", e)
         except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
             log.exception("reconciler: pass failed")

@@ -1,21 +1,34 @@
 """Bots: `random` (any legal move) and `greedy` (cheap, valuable conquests; sensible picks,
-declines and redeployment)."""
+declines and redeployment; every race's, power's and marker's own moves: steals, portals
+to places, intimidation of the next target, Forsaken purchases, bombs, objectives near its
+own regions, the Aegis on its most exposed region and the Heart among opponents)."""
 from __future__ import annotations
 
-from . import catalog, query
+from . import catalog, query, team
 from .costs import offers
 from .moves import legal_moves
-from .state import CONQUER, PICK, REDEPLOY, DEFEND, START
+from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, START
+
+TERRAIN_POWERS = {"farmer": "fields", "ranger": "forest", "herbalist": "hill",
+                  "swamp_walker": "swamp", "mountaineer": "mountain"}
+# Rough worth in coins of a power or race beyond its tokens.
+BONUS = {"battle_master": 1, "enraged": 1, "archaeologist": 0.5, "explorer": 1, "championing": 1,
+         "garrisoned": 1, "defensive": 0.5, "intimidating": 1, "beast_master": 1, "portal_mage": 0.3,
+         "forsaken": 1, "tauren": -2, "humans": 1, "goblins": 1, "pandaren": 1, "draenei": 1}
 
 
 def random_bot(state, seat, rng):
     return rng.choice(legal_moves(state, seat))
 
 
-def _pick_value(state, k) -> float:
-    race, power, coins = state.display[k]
+def _pick_value(state, k, seat=None) -> float:
+    if state.team:
+        row = state.rows[k]
+        race, power, coins = row[team.COLUMNS.index(state.players[seat].faction)], row[0], 0
+    else:
+        race, power, coins = state.display[k]
     tokens = catalog.RACES[race]["banner"] + catalog.POWERS[power]["badge"]
-    return tokens + coins - k * 1.2
+    return tokens + coins - k * 1.2 + BONUS.get(race, 0) + BONUS.get(power, 0)
 
 
 def _region_value(state, seat, i) -> float:
@@ -25,32 +38,61 @@ def _region_value(state, seat, i) -> float:
     if r.marker is not None:
         value += 1.5
     p = state.players[seat]
-    terrains = {"farmer": "fields", "ranger": "forest", "herbalist": "hill",
-                "swamp_walker": "swamp", "mountaineer": "mountain"}
-    if terrains.get(p.power) == state.map.terrain[i]:
+    if TERRAIN_POWERS.get(p.power) == state.map.terrain[i]:
         value += 1
     if (p.power == "mining" and state.map.has(i, "cavern")) or (p.race == "blood_elves" and state.map.has(i, "magic")):
         value += 1
+    if p.power == "beast_master" and state.map.terrain[i] == "hill":
+        value += 1
+    if r.objective and catalog.faction(p.race) != "horde":
+        value += 2
+    if r.seat is not None and r.seat != seat and catalog.opposite(catalog.faction(p.race), catalog.faction(r.race)):
+        value += 0.5
     return value
 
 
 def _conquest(state, seat, moves, rng):
     hand = state.players[seat].hand
     best, best_score = None, None
-    costs = {(o.region, o.use): o.cost for o in offers(state, seat)}
+    offered = {(o.region, o.use): o for o in offers(state, seat)}
     for m in moves:
         if m["type"] not in ("conquer", "final_conquest"):
             continue
         i = state.map.index[m["region"]]
-        cost = costs[(i, m.get("use"))]
+        o = offered[(i, m.get("use"))]
+        cost = o.cost - (1.5 if o.die else 0)  # the Gnomes' free die
         if m["type"] == "final_conquest" and cost - hand > 1:
             continue
-        score = _region_value(state, seat, i) / cost + rng.random() * 0.01
-        if m["type"] == "final_conquest":
+        paid = sum(t["coins"] for t in o.tolls)
+        score = (_region_value(state, seat, i) - paid) / max(cost, 1) + rng.random() * 0.01
+        if m["type"] == "final_conquest" or (o.die and hand < o.cost):
             score -= 0.3
         if best_score is None or score > best_score:
             best, best_score = m, score
-    return best or {"type": "end_conquests"}
+    return best
+
+
+def _action(state, seat, moves):
+    """The race's and power's own moves, when they plainly help."""
+    steals = [m for m in moves if m["type"] == "steal_artifact"]
+    if steals:
+        return steals[0]
+    mine = set(query.active_regions(state, seat))
+    for m in moves:
+        if m["type"] == "portal":  # bring the race onto a legendary place or an objective
+            a, b = state.map.index[m["a"]], state.map.index[m["b"]]
+            for src, dst in ((a, b), (b, a)):
+                d = state.regions[dst]
+                if src in mine and dst not in mine and (
+                        catalog.MARKERS.get(d.marker, {}).get("kind") == "place" or d.objective):
+                    return m
+    if state.players[seat].hand >= 3:
+        shaky = [m for m in moves if m["type"] == "intimidate"
+                 and state.regions[state.map.index[m["region"]]].seat not in (None,)
+                 and state.regions[state.map.index[m["region"]]].tokens <= 2]
+        if shaky:
+            return shaky[0]
+    return None
 
 
 def _should_decline(state, seat) -> bool:
@@ -64,6 +106,7 @@ def _should_decline(state, seat) -> bool:
 def _placement(state, seat, moves):
     """One token at a time to the least-defended region that touches a foe."""
     mine = query.active_regions(state, seat)
+
     def exposure(i):
         foes = sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
         return (state.regions[i].tokens - foes * 0.5, i)
@@ -71,20 +114,44 @@ def _placement(state, seat, moves):
     return {"type": "place", "region": state.map.ids[target], "count": 1}
 
 
+def _foes_near(state, seat, i) -> int:
+    return sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
+
+
+def _markers(state, seat, moves):
+    """The Aegis on its most exposed region, the Heart among the most opponents, every bomb,
+    and objectives next to its own regions (to take back for 2 coins)."""
+    kind = moves[0]["type"]
+    if kind == "move_marker":
+        return max(moves, key=lambda m: (_foes_near(state, seat, state.map.index[m["region"]]), m["region"]))
+    places = [m for m in moves if m["type"] == "place_piece"]
+    if not places:
+        return moves[-1]
+    if places[0]["piece"] == "bomb":
+        return places[0]
+    mine = set(query.active_regions(state, seat))
+    near = [m for m in places if any(j in mine for j in state.map.adj[state.map.index[m["region"]]])]
+    return min(near or places, key=lambda m: (state.regions[state.map.index[m["region"]]].tokens, m["region"]))
+
+
 def greedy_bot(state, seat, rng):
     moves = legal_moves(state, seat)
     step = state.turn.step
     if step == PICK and moves[0]["type"] == "pick":
-        return max(moves, key=lambda m: _pick_value(state, m["index"]))
+        return max(moves, key=lambda m: _pick_value(state, m["index"], seat))
     if step == START:
         if _should_decline(state, seat):
             return {"type": "decline"}
         readies = [m for m in moves if m["type"] == "ready"]
         return max(readies, key=lambda m: 1 if m.get("form") == "worgen" else 0) if state.round < state.rounds else readies[0]
     if step == CONQUER:
-        return _conquest(state, seat, moves, rng)
+        return _action(state, seat, moves) or _conquest(state, seat, moves, rng) or {"type": "end_conquests"}
+    if step == REINFORCE:
+        return moves[-1] if state.round < state.rounds else moves[0]
     if step in (REDEPLOY, DEFEND):
         return _placement(state, seat, moves)
+    if step == MARKERS:
+        return _markers(state, seat, moves)
     return moves[0]
 
 

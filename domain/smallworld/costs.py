@@ -1,14 +1,17 @@
 """Which regions a race may attack, and what a conquest costs (rules decision 5).
 
-cost = 2 + mountain + wisp wall + every defending token (Murlocs and one's own declined race
-included) + 1 travel for an entry region not adjacent to the race; then each reduction of
-the race, power and markers in turn, each keeping the cost at 1 or more; never below 1.
+cost = 2 + mountain + wisp wall + fort + champion + every defending token (Murlocs, beasts
+and one's own declined race included) + 1 travel for an entry region not adjacent to the
+race; then each reduction of the race, power and markers in turn, each keeping the cost at
+1 or more; never below 1, nor below the race's fewest tokens a region (Tauren 2). A Watch
+Tower's region cannot be attacked at all; tolls must be affordable (tolls.py).
 """
 from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from .abilities import hooks_for
+from . import tolls as toll_rules
+from .abilities import Ability, hooks_for
 from .state import State
 
 BASE_COST = 2
@@ -16,19 +19,17 @@ DIE_MAX = 3  # the reinforcement die's best face: a final conquest may be 3 toke
 
 
 class Offer(NamedTuple):
-    """One way to attack region i: its cost and, if any, the once-per-turn marker used."""
+    """One way to attack region i: its cost and, if any, the once-per-turn hook used."""
     region: int
     cost: int
     use: Optional[str] = None
+    die: bool = False      # a free die lowers the cost first (Gnomes)
+    tolls: tuple = ()      # coins owed before the conquest
 
 
 def _reach(state: State, seat: int, i: int, hooks, mine: set) -> Optional[int]:
     """None when region i is not a legal target, else the travel cost (0 or 1)."""
-    if i in mine:
-        return None
     first = not mine
-    if state.map.water(i) and not any(h.can_conquer_water(c) for h, c in hooks):
-        return None
     if not first and any(j in mine for j in state.map.adj[i]):
         return 0
     if any(h.reachable_as_adjacent(c, i, first) for h, c in hooks):
@@ -42,12 +43,16 @@ def raw_cost(state: State, i: int, travel: int) -> int:
     region = state.regions[i]
     cost = BASE_COST + travel + region.tokens
     cost += state.map.terrain[i] == "mountain"
-    cost += region.wall
+    cost += region.wall + region.fort + region.champion
     return cost
 
 
 def _reduce(cost: int, by: int) -> int:
     return max(1, cost - by) if by else cost
+
+
+def min_tokens(hooks) -> int:
+    return max([h.min_tokens for h, _ in hooks] + [1])
 
 
 def offers(state: State, seat: int) -> list:
@@ -56,20 +61,36 @@ def offers(state: State, seat: int) -> list:
     if not hooks:
         return []
     mine = set(hooks[0][1].regions)
-    usable = [(h, c) for h, c in hooks if h.use_reduction and h.key not in state.turn.used]
+    floor = min_tokens(hooks)
+    water_ok = any(h.can_conquer_water(c) for h, c in hooks)
+    usable = [(h, c) for h, c in hooks if h.key not in state.turn.used
+              and (h.use_reduction or type(h).use_cost is not Ability.use_cost)]
     out = []
     for i in range(len(state.regions)):
-        travel = _reach(state, seat, i, hooks, mine)
-        if travel is None:
+        region = state.regions[i]
+        if i in mine or region.tower or (state.map.water(i) and not water_ok):
             continue
-        cost = raw_cost(state, i, travel)
-        for h, c in hooks:
-            cost = _reduce(cost, h.cost_reduction(c, i))
-        out.append(Offer(i, cost))
-        for h, _ in usable:
-            cheaper = _reduce(cost, h.use_reduction)
-            if cheaper < cost:
-                out.append(Offer(i, cheaper, h.key))
+        travel = _reach(state, seat, i, hooks, mine)
+        cost = near = None
+        for t in ((travel,) if travel is not None else ()) + (0,):
+            c = raw_cost(state, i, t)
+            for h, ctx in hooks:
+                c = _reduce(c, h.cost_reduction(ctx, i))
+            if t == travel and cost is None:
+                cost = c
+            near = c
+        owed = toll_rules.tolls(state, seat, i)
+        if cost is not None and toll_rules.affordable(state, seat, owed):
+            out.append(Offer(i, max(cost, floor), None, False, tuple(owed)))
+        for h, ctx in usable:
+            if h.key in state.turn.used:
+                continue
+            c = h.use_cost(ctx, i, cost, near)
+            if c is None or (cost is not None and c >= cost and not h.use_die and not h.use_piece):
+                continue
+            paid = toll_rules.tolls(state, seat, i, h.use_toll) if h.use_toll else owed
+            if toll_rules.affordable(state, seat, paid):
+                out.append(Offer(i, max(c, floor), h.key, h.use_die, tuple(paid)))
     return out
 
 

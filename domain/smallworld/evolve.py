@@ -1,9 +1,25 @@
 """evolve: apply one event to the state. Pure, total on what `decide` emits, no chance."""
 from __future__ import annotations
 
-from . import abilities, catalog, flow
+from . import abilities, actions, catalog, flow, team
 from .islands import map_for
 from .state import CONQUER, OVER, PICK, SCORE, Conquest, Player, Region, State, Turn
+
+# What the first half of the game had in its box (game_started v1 events name no box).
+FIRST_HALF = {
+    "races": ["blood_elves", "dwarves", "kobolds", "naga", "night_elves", "orcs", "trolls", "worgen"],
+    "powers": ["archaeologist", "battle_master", "blacksmith", "enraged", "explorer", "farmer", "fishing",
+               "herbalist", "mining", "mountaineer", "ranger", "sailing", "swamp_walker"],
+    "markers": ["dark_portal", "frostmourne", "heart_of_azeroth", "karazhan", "meeting_stone", "spirit_healer"],
+}
+
+
+def upcast_started_v1(e: dict) -> dict:
+    """Games of the first half played with its 8 races, 13 powers and 6 markers."""
+    return {**e, "v": 2, "box": FIRST_HALF}
+
+
+UPCASTERS = {("game_started", 1): upcast_started_v1}
 
 
 def _started(_, e) -> State:
@@ -13,18 +29,27 @@ def _started(_, e) -> State:
         Region(None, catalog.MURLOCS if m.has(i, "murloc") else None, int(m.has(i, "murloc")),
                marker="hidden" if m.has(i, "spot") else None)
         for i in range(len(m.ids)))
-    display = tuple((c["race"], c["power"], 0) for c in e["display"])
-    shown_r, shown_p = {c[0] for c in display}, {c[1] for c in display}
+    box = e["box"]
+    display = tuple((c["race"], c["power"], 0) for c in e.get("display", ()))
+    rows = tuple((r["power"], r["alliance"], r["horde"], r["neutral"]) for r in e.get("rows", ()))
+    shown_r = {c[0] for c in display} | {x for r in rows for x in r[1:]}
+    shown_p = {c[1] for c in display} | {r[0] for r in rows}
+    factions = e.get("factions") or [None] * e["seats"]
     return State(
         n=e["seats"], rounds=e["rounds"], round=1, seat=0, map=m, regions=regions,
-        players=tuple(Player(catalog.STARTING_COINS) for _ in range(e["seats"])),
+        players=tuple(Player(catalog.STARTING_COINS, faction=f) for f in factions),
         display=display,
-        race_pile=tuple(sorted(set(abilities.RACES) - shown_r)),
-        power_pile=tuple(sorted(set(abilities.POWERS) - shown_p)),
-        turn=Turn(PICK))
+        race_pile=tuple(sorted(set(box["races"]) - shown_r)),
+        power_pile=tuple(sorted(set(box["powers"]) - shown_p)),
+        turn=Turn(PICK),
+        box=(tuple(box["races"]), tuple(box["powers"]), tuple(box["markers"])),
+        bombs=(catalog.SUPPLIES["bombs_live"], catalog.SUPPLIES["bombs_dud"]),
+        team=e.get("team"), rows=rows)
 
 
 def _picked(s: State, e) -> State:
+    if s.team:
+        return team.picked(s, e)
     k = e["index"]
     race, power, lying = s.display[k]
     display = tuple((r, p, c + 1) for r, p, c in s.display[:k]) + s.display[k + 1:]
@@ -39,6 +64,7 @@ def _refilled(s: State, e) -> State:
     powers = {c["power"] for c in e["combos"]}
     return s.with_(display=s.display + tuple((c["race"], c["power"], 0) for c in e["combos"]),
                    race_pile=tuple(x for x in s.race_pile if x not in races),
+                   returned=tuple(x for x in s.returned if x not in races),
                    power_pile=tuple(x for x in s.power_pile if x not in powers))
 
 
@@ -50,6 +76,7 @@ def _readied(s: State, e) -> State:
     s = flow.lift(s, seat)
     p = s.players[seat]
     s = s.set_player(seat, p._replace(coins=p.coins + coins))
+    s = actions.new_beasts(s, seat)
     return s.with_(turn=s.turn._replace(step=CONQUER, readied=True, form=choice.get("form")))
 
 
@@ -62,21 +89,39 @@ def _abandoned(s: State, e) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
     region = s.regions[i]
     p = s.players[seat]
-    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens))
-    return s.set_region(i, Region(marker=region.marker))
+    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens, beasts=p.beasts + region.beasts))
+    return s.set_region(i, flow.emptied(region))
 
 
 def _conquered(s: State, e) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
+    s = actions.pay(s, seat, e.get("tolls", ()))
     old = s.regions[i]
     d = e.get("defender")
-    record = Conquest(i, d["race"], d["seat"], d["tokens"], d["declined"]) if d else Conquest(i, None, None, 0, False)
-    s = flow.defeat(s, i) if old.race else s
+    forced = s.turn.forced
+    if old.race:
+        s = flow.defeat(s, i)
+    if e.get("ransom"):
+        s = actions.pay(s, old.seat, [{"seat": seat, "coins": e["ransom"]}])
+    lost = s.turn.forced - forced
+    record = (Conquest(i, d["race"], d["seat"], d["tokens"], d["declined"], lost, old.objective, e["tokens"])
+              if d else Conquest(i, None, None, 0, False, 0, old.objective, e["tokens"]))
+    if d and d["seat"] is not None and not d["declined"] and d["seat"] != seat:
+        s = s.with_(turn=s.turn._replace(attacked=s.turn.attacked + (d["seat"],)))
     p = s.players[seat]
     placed = e["tokens"]
-    s = s.set_player(seat, p._replace(hand=p.hand - placed))
+    beasts = min(p.beasts, placed)
+    s = s.set_player(seat, p._replace(hand=p.hand - placed, beasts=p.beasts - beasts))
     marker = e.get("revealed") or old.marker
-    s = s.set_region(i, Region(seat, p.race, placed, False, bool(e.get("wall")), marker))
+    if e.get("moved_to"):  # the Well of Eternity flows to its island's lake or sea
+        marker = None
+        j = s.map.index[e["moved_to"]]
+        s = s.set_region(j, s.regions[j]._replace(marker=e["revealed"]))
+    s = s.set_region(i, Region(seat, p.race, placed, False, bool(e.get("wall")), marker, beasts=beasts,
+                               bomb=old.bomb))
+    s = actions.objective_taken(s, seat, i, old.objective)
+    if e.get("use") == "championing":
+        s = actions.move_champion(s, seat, i)
     used = s.turn.used + ((e["use"],) if e.get("use") else ())
     return s.with_(turn=s.turn._replace(conquests=s.turn.conquests + (record,), used=used))
 
@@ -86,9 +131,14 @@ def _rolled(s: State, e) -> State:
 
 
 def _failed(s: State, e) -> State:
+    s = actions.pay(s, e["seat"], e.get("tolls", ()))
     if e.get("use"):
         return s.with_(turn=s.turn._replace(used=s.turn.used + (e["use"],)))
     return s
+
+
+def _bought(s: State, e) -> State:
+    return flow.buy(s, e["count"])
 
 
 def _ended(s: State, e) -> State:
@@ -102,6 +152,15 @@ def _placed(s: State, e) -> State:
 def _marker_moved(s: State, e) -> State:
     index = s.map.index
     return flow.move_marker(s, e["marker"], index[e["from"]], index[e["to"]])
+
+
+def _piece_placed(s: State, e) -> State:
+    s = actions.pay(s, e["seat"], e.get("tolls", ()))
+    return flow.place_piece(s, e["piece"], s.map.index[e["region"]])
+
+
+def _placing_done(s: State, e) -> State:
+    return flow.done_placing(s, e["piece"])
 
 
 def _passed(s: State, e) -> State:
@@ -135,6 +194,11 @@ HANDLERS = {
     "conquests_ended": _ended,
     "tokens_placed": _placed,
     "marker_moved": _marker_moved,
+    "tokens_bought": _bought,
+    "piece_placed": _piece_placed,
+    "placing_done": _placing_done,
+    "rows_refilled": team.refilled,
+    **actions.EVOLVE,
     "turn_passed": _passed,
     "turn_scored": _scored,
     "game_over": _over,

@@ -4,12 +4,36 @@ redeployment in seat order after the active seat, then the scoring by the system
 from __future__ import annotations
 
 from . import query
-from .abilities import MARKERS as MARKER_HOOKS
-from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, SCORE, START, Region, State, Turn
+from .abilities import MARKERS as MARKER_HOOKS, POWERS, RACES, hooks_for
+from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, Region, State, Turn
+
+# A badge that keeps working for the race in decline (sources §6.8); Forts stay on the map.
+WORKS_IN_DECLINE = ("marshdweller",)
+
+
+def min_tokens(race) -> int:
+    return RACES[race].min_tokens if race in RACES else 1
 
 
 def _return_banner(s: State, race: str) -> State:
-    return s.with_(race_pile=tuple(sorted(s.race_pile + (race,))))
+    """A banner goes back under its pile: drawn only once the unseen banners are gone."""
+    return s.with_(returned=s.returned + (race,))
+
+
+def _return_badge(s: State, power) -> State:
+    return s.with_(power_pile=tuple(sorted(s.power_pile + (power,)))) if power else s
+
+
+def emptied(region: Region) -> Region:
+    """What stays in a region its race left: the marker, a bomb and a Military Objective
+    (decision 7); walls, forts, towers, beasts and the champion go."""
+    return Region(marker=region.marker, bomb=region.bomb, objective=region.objective)
+
+
+def _drop_declined(s: State, seat: int) -> State:
+    p = s.players[seat]
+    s = s.set_player(seat, p._replace(declined=None, declined_power=None))
+    return _return_badge(_return_banner(s, p.declined), p.declined_power)
 
 
 def _drop_declined_if_gone(s: State, seat: int) -> State:
@@ -17,52 +41,114 @@ def _drop_declined_if_gone(s: State, seat: int) -> State:
     race = s.players[seat].declined
     if race is None or query.race_regions(s, race):
         return s
-    s = s.set_player(seat, s.players[seat]._replace(declined=None))
-    return _return_banner(s, race)
+    return _drop_declined(s, seat)
+
+
+def _spares(s: State, seat: int, i: int) -> str | None:
+    """Why the active race of `seat` loses no token when region i is attacked, if it does not:
+    Light's Hope Chapel held (region i included), or the Draenei's Holy Light (first loss in
+    each opponent's turn)."""
+    if any(s.regions[j].marker in MARKER_HOOKS and MARKER_HOOKS[s.regions[j].marker].spares_losses
+           for j in query.active_regions(s, seat)):
+        return "chapel"
+    race = s.players[seat].race
+    if race in RACES and RACES[race].spares_first_loss and seat != s.seat and seat not in s.turn.spared:
+        return "holy_light"
+    return None
+
+
+def _add_defender(s: State, seat: int) -> State:
+    if seat in s.turn.defenders or seat == s.seat:
+        return s
+    order = sorted(s.turn.defenders + (seat,), key=lambda d: (d - s.seat) % s.n)
+    return s.with_(turn=s.turn._replace(defenders=tuple(order)))
 
 
 def defeat(s: State, i: int) -> State:
-    """The defenders of region i lose it: 1 active token discarded and the rest back to
-    hand for the end-of-turn redeployment; declined and Murloc tokens are all discarded."""
+    """The defenders of region i lose it: 1 active token discarded (a beast first; none for
+    a captured champion, Light's Hope Chapel or Holy Light) and the rest back to hand for the
+    end-of-turn redeployment; declined and Murloc tokens are all discarded."""
     region = s.regions[i]
-    s = s.set_region(i, Region(marker=region.marker))
-    if region.seat is None:
-        return s
     seat = region.seat
-    if region.declined:
-        return _drop_declined_if_gone(s, seat)
+    spared = None if seat is None or region.declined else _spares(s, seat, i)
+    s = s.set_region(i, emptied(region))
+    if seat is None or region.declined:
+        s = _forced(s, seat, region.tokens)
+        return s if seat is None else _drop_declined_if_gone(s, seat)
+    lost = 0 if (region.champion or spared) else 1
+    beasts_back = region.beasts - (1 if lost and region.beasts else 0)
+    if spared == "holy_light":
+        s = s.with_(turn=s.turn._replace(spared=s.turn.spared + (seat,)))
+    s = _forced(s, seat, lost)
     p = s.players[seat]
-    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens - 1))
-    if region.tokens > 1 and seat not in s.turn.defenders:
-        order = sorted(s.turn.defenders + (seat,), key=lambda d: (d - s.seat) % s.n)
-        s = s.with_(turn=s.turn._replace(defenders=tuple(order)))
-    return s
+    back = region.tokens - lost
+    s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back))
+    return _add_defender(s, seat) if back else s
+
+
+def _forced(s: State, seat, lost: int) -> State:
+    """Count the opponent tokens the active seat made leave the game (Forsaken)."""
+    if seat is None or seat == s.seat or not lost:
+        return s
+    return s.with_(turn=s.turn._replace(forced=s.turn.forced + lost))
 
 
 def lift(s: State, seat: int) -> State:
-    """Ready your troops: every active token but 1 per region goes back to hand."""
-    taken = 0
+    """Ready your troops: every active token but 1 per region (Tauren 2) goes back to hand,
+    beasts first."""
+    keep = min_tokens(s.players[seat].race)
+    taken = beasts = 0
     for i in query.active_regions(s, seat):
         region = s.regions[i]
-        if region.tokens > 1:
-            taken += region.tokens - 1
-            s = s.set_region(i, region._replace(tokens=1))
+        if region.tokens > keep:
+            take = region.tokens - keep
+            b = min(region.beasts, take)
+            taken, beasts = taken + take, beasts + b
+            s = s.set_region(i, region._replace(tokens=keep, beasts=region.beasts - b))
     p = s.players[seat]
-    return s.set_player(seat, p._replace(hand=p.hand + taken)) if taken else s
+    return s.set_player(seat, p._replace(hand=p.hand + taken, beasts=p.beasts + beasts)) if taken else s
+
+
+def discard_beasts(s: State, seat: int) -> State:
+    """Every beast of the seat leaves (start of a Beast Master turn, or decline); a region
+    held by beasts alone is emptied, and so is one where a Tauren would be left alone."""
+    keep = min_tokens(s.players[seat].race)
+    lone = 0
+    for i in query.active_regions(s, seat):
+        r = s.regions[i]
+        if r.beasts:
+            left = r.tokens - r.beasts
+            if left >= keep:
+                s = s.set_region(i, r._replace(tokens=left, beasts=0))
+            else:  # a lone Tauren goes back to hand, to be redeployed
+                lone += left
+                s = s.set_region(i, emptied(r))
+    p = s.players[seat]
+    return s.set_player(seat, p._replace(hand=p.hand - p.beasts + lone, beasts=0))
 
 
 def decline(s: State, seat: int) -> State:
-    """The active race goes into decline (1 token per region stays, walls stay); an older
-    declined race leaves the map first."""
+    """The active race goes into decline (1 token per region stays, Tauren 2; walls and forts
+    stay; beasts, the champion, watch towers and the Humans' objectives leave; the Pandaren
+    take their Harmony tokens back); an older declined race leaves the map first."""
     p = s.players[seat]
     if p.declined:
         for i in query.race_regions(s, p.declined):
-            s = s.set_region(i, Region(marker=s.regions[i].marker))
-        s = _return_banner(s, p.declined)
+            s = s.set_region(i, emptied(s.regions[i]))
+        s = _drop_declined(s, seat)
+    s = discard_beasts(s, seat)
+    keep = min_tokens(p.race)
     for i in query.active_regions(s, seat):
-        s = s.set_region(i, s.regions[i]._replace(tokens=1, declined=True))
-    s = s.set_player(seat, p._replace(race=None, power=None, hand=0, declined=p.race))
-    s = s.with_(power_pile=tuple(sorted(s.power_pile + (p.power,))))
+        r = s.regions[i]
+        s = s.set_region(i, r._replace(tokens=min(r.tokens, keep), declined=True, tower=False, champion=False))
+    if p.race == "humans":
+        s = s.with_(regions=tuple(r._replace(objective=False) for r in s.regions))
+    if p.race == "pandaren":
+        s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
+    kept = p.power if p.power in WORKS_IN_DECLINE else None
+    s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0,
+                                                     declined=p.race, declined_power=kept))
+    s = s if kept else _return_badge(s, p.power)
     return _drop_declined_if_gone(s, seat)
 
 
@@ -78,12 +164,36 @@ def _settle(s: State, seat: int) -> tuple:
     return s, False
 
 
-def after_conquests(s: State, extra: int) -> State:
+def tokens_to_buy(s: State) -> int:
+    """Tokens the active seat may still buy at 1 coin each (Forsaken)."""
     seat = s.seat
-    s = lift(s, seat)
+    want = sum(h.tokens_to_buy(c) for h, c in hooks_for(s, seat))
+    if not want:
+        return 0
+    return max(0, min(want, s.players[seat].coins, query.supply(s, s.players[seat].race)))
+
+
+def after_conquests(s: State, extra: int) -> State:
+    """Extra tokens arrive (Spirit Healer), then the Forsaken may buy theirs (step
+    `reinforce`), then the redeployment."""
+    seat = s.seat
     if extra:
         p = s.players[seat]
         s = s.set_player(seat, p._replace(hand=p.hand + extra))
+    if tokens_to_buy(s):
+        return s.with_(turn=s.turn._replace(step=REINFORCE))
+    return redeploy(s)
+
+
+def buy(s: State, count: int) -> State:
+    p = s.players[s.seat]
+    s = s.set_player(s.seat, p._replace(hand=p.hand + count, coins=p.coins - count))
+    return redeploy(s.with_(turn=s.turn._replace(bought=count)))
+
+
+def redeploy(s: State) -> State:
+    seat = s.seat
+    s = lift(s, seat)
     s, done = _settle(s, seat)
     if not done:
         return s.with_(turn=s.turn._replace(step=REDEPLOY))
@@ -110,9 +220,40 @@ def movable_markers(s: State) -> list:
             and MARKER_HOOKS[r.marker].moved_by_owner and r.marker not in s.turn.placed]
 
 
+def pending_pieces(s: State) -> list:
+    """(hook, ctx) of the pieces the active seat still places one by one this turn (Military
+    Objectives, Goblin bombs): some left to place and somewhere to put them."""
+    out = []
+    for h, c in hooks_for(s, s.seat):
+        kind = h.placed_piece
+        if kind and kind not in s.turn.placed and pieces_left(s, h, c) > 0 and h.piece_targets(c):
+            out.append((h, c))
+    return out
+
+
+def pieces_left(s: State, hook, ctx) -> int:
+    if hook.placed_piece == "objective":
+        return hook.pieces_to_place(ctx) - s.turn.pieces.count("objective")
+    return hook.pieces_to_place(ctx)
+
+
 def markers_or_score(s: State) -> State:
-    step = MARKERS if movable_markers(s) else SCORE
+    step = MARKERS if movable_markers(s) or pending_pieces(s) else SCORE
     return s.with_(turn=s.turn._replace(step=step))
+
+
+def place_piece(s: State, kind: str, i: int) -> State:
+    """One piece placed; the Humans first take back the objectives already on the map."""
+    if kind == "objective" and "objective" not in s.turn.pieces:
+        s = s.with_(regions=tuple(r._replace(objective=False) for r in s.regions))
+    r = s.regions[i]
+    r = r._replace(objective=True) if kind == "objective" else r._replace(bomb=r.seat)
+    s = s.set_region(i, r).with_(turn=s.turn._replace(pieces=s.turn.pieces + (kind,)))
+    return markers_or_score(s)
+
+
+def done_placing(s: State, kind: str) -> State:
+    return markers_or_score(s.with_(turn=s.turn._replace(placed=s.turn.placed + (kind,))))
 
 
 def move_marker(s: State, key: str, source: int, target: int) -> State:
@@ -123,9 +264,10 @@ def move_marker(s: State, key: str, source: int, target: int) -> State:
 
 def place(s: State, seat: int, i: int, count: int, auto: bool = False) -> State:
     region = s.regions[i]
-    s = s.set_region(i, region._replace(tokens=region.tokens + count))
     p = s.players[seat]
-    s = s.set_player(seat, p._replace(hand=p.hand - count))
+    beasts = min(p.beasts, count)  # beasts leave the hand first
+    s = s.set_region(i, region._replace(tokens=region.tokens + count, beasts=region.beasts + beasts))
+    s = s.set_player(seat, p._replace(hand=p.hand - count, beasts=p.beasts - beasts))
     if auto or s.players[seat].hand:
         return s
     if s.turn.step == DEFEND:
@@ -139,4 +281,6 @@ def next_turn(s: State) -> State:
     if rnd > s.rounds:
         return s.with_(turn=Turn(OVER))
     step = PICK if s.players[seat].race is None else START
+    if s.players[seat].race == "pandaren":  # the Pandaren take their Harmony tokens back
+        s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
     return s.with_(seat=seat, round=rnd, turn=Turn(step))

@@ -4,14 +4,14 @@ Every refusal is a MoveRejected with a stable code; nothing else is ever raised.
 """
 from __future__ import annotations
 
-from . import abilities, catalog, query, scoring
+from . import actions, catalog, query, scoring, team
 from .abilities import hooks_for
 from .contract_bits import SYSTEM, MoveRejected, is_seat
 from .costs import DIE_MAX, offer_for
 from .evolve import evolve
-from .flow import movable_markers
-from .moves import actors, can_abandon, marker_moves, start_options
-from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, SCORE, START, State
+from .flow import movable_markers, tokens_to_buy
+from .moves import actors, can_abandon, marker_moves, piece_moves, start_options
+from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, State
 
 
 def _reject(code: str, message: str):
@@ -28,6 +28,12 @@ SHAPES = {
     "conquer": ((CONQUER,), {"region": str}, {"use": str}),
     "final_conquest": ((CONQUER,), {"region": str}, {"use": str}),
     "end_conquests": ((CONQUER,), {}, {}),
+    "steal_artifact": ((CONQUER,), {"from": str, "to": str}, {}),
+    "intimidate": ((CONQUER,), {"region": str}, {"to": str}),
+    "portal": ((CONQUER,), {"a": str, "b": str}, {}),
+    "buy_tokens": ((REINFORCE,), {"count": int}, {}),
+    "place_piece": ((MARKERS,), {"piece": str, "region": str}, {}),
+    "done_placing": ((MARKERS,), {"piece": str}, {}),
     "place": ((REDEPLOY, DEFEND), {"region": str, "count": int}, {}),
     "move_marker": ((MARKERS,), {"marker": str, "region": str}, {}),
     "score_turn": ((SCORE,), {}, {}),
@@ -73,6 +79,10 @@ def _region(state: State, move) -> int:
 
 def _pick(state, seat, move, rng):
     k = move["index"]
+    if state.team:
+        if k not in team.picks(state, seat):
+            _reject("illegal_move", "Pick a row with your faction's race that you can afford (1 coin a row climbed).")
+        return [team.pick_event(state, seat, k)]
     if not 0 <= k < len(state.display):
         _reject("illegal_move", f"Choose a combo from 0 to {len(state.display) - 1}.")
     if state.players[seat].coins < k:
@@ -84,14 +94,15 @@ def _pick(state, seat, move, rng):
 
 
 def _skip_pick(state, seat, move, rng):
-    if state.display:
+    if (team.picks(state, seat) if state.team else state.display):
         _reject("illegal_move", "You must pick one of the combos on display.")
     return [{"type": "turn_passed", "seat": seat}]
 
 
 def _decline(state, seat, move, rng):
     p = state.players[seat]
-    return [{"type": "declined", "seat": seat, "race": p.race, "removed": p.declined}]
+    return actions.reveal_bombs(state, seat, rng) + [
+        {"type": "declined", "seat": seat, "race": p.race, "removed": p.declined}]
 
 
 def _ready(state, seat, move, rng):
@@ -101,7 +112,7 @@ def _ready(state, seat, move, rng):
     event = {"type": "troops_readied", "seat": seat}
     if choice:
         event["choice"] = choice
-    return [event]
+    return actions.reveal_bombs(state, seat, rng) + [event]
 
 
 def _abandon(state, seat, move, rng):
@@ -123,30 +134,81 @@ def _offer(state, seat, move):
     return offer
 
 
-def _conquest_event(state, seat, i, tokens, use, rng, final=False) -> dict:
+def _reveal(state, i, rng) -> dict:
+    """A face-down marker's identity, drawn from the box's markers not yet on the map; the
+    Well of Eternity flows to its island's first lake or sea (no water: another place)."""
+    pool = sorted(set(state.box[2]) - query.revealed_markers(state))
+    if not pool:
+        return {"revealed": None}
+    revealed = rng.choice(pool)
+    if revealed != "well_of_eternity":
+        return {"revealed": revealed}
+    m = state.map
+    water = [j for j in range(len(m.ids)) if m.island[j] == m.island[i] and m.water(j)
+             and state.regions[j].marker is None]
+    if water:
+        return {"revealed": revealed, "moved_to": m.ids[water[0]]}
+    places = [k for k in pool if catalog.MARKERS[k]["kind"] == "place" and k != revealed]
+    return {"revealed": rng.choice(places) if places else None}
+
+
+def _conquest_event(state, seat, i, tokens, offer, rng, final=False) -> dict:
     old = state.regions[i]
     defender = None
     if old.race:
         defender = {"seat": old.seat, "race": old.race, "tokens": old.tokens, "declined": old.declined}
     hooks = hooks_for(state, seat)
     wall = query.walls_left(state) > 0 and any(h.places_wall(c, i) for h, c in hooks)
-    revealed = None
-    if old.marker == "hidden":
-        pool = sorted(set(abilities.MARKERS) - query.revealed_markers(state))
-        revealed = rng.choice(pool) if pool else None
+    shown = _reveal(state, i, rng) if old.marker == "hidden" else {"revealed": None}
     event = {"type": "region_conquered", "seat": seat, "region": state.map.ids[i], "tokens": tokens,
-             "defender": defender, "wall": wall, "revealed": revealed, "final": final}
-    if use:
-        event["use"] = use
+             "defender": defender, "wall": wall, **shown, "final": final}
+    if offer.use:
+        event["use"] = offer.use
+    if offer.tolls:
+        event["tolls"] = list(offer.tolls)
+    if old.champion and old.seat not in (None, seat) and not old.declined:
+        # the champion is taken prisoner; its owner pays a 1-coin ransom if it can
+        owner_coins = state.players[old.seat].coins + _received(offer.tolls, old.seat)
+        event["ransom"] = min(1, owner_coins)
     return event
+
+
+def _received(tolls, seat) -> int:
+    return sum(t["coins"] for t in tolls if t["seat"] == seat)
+
+
+def _airborne(state, seat, offer, rng) -> tuple:
+    """Gnomes: the free die lowers the cost before the assault (never below the floor)."""
+    roll = rng.choice(catalog.DIE_FACES)
+    cost = max(1, offer.cost - roll)
+    event = {"type": "airborne_rolled", "seat": seat, "region": state.map.ids[offer.region],
+             "roll": roll, "cost": cost}
+    return event, cost
+
+
+def _failed_event(state, seat, offer, rid) -> dict:
+    failed = {"type": "conquest_failed", "seat": seat, "region": rid}
+    if offer.use:
+        failed["use"] = offer.use
+    if offer.tolls:
+        failed["tolls"] = list(offer.tolls)
+    return failed
 
 
 def _conquer(state, seat, move, rng):
     offer = _offer(state, seat, move)
-    if state.players[seat].hand < offer.cost:
+    hand = state.players[seat].hand
+    if offer.die:
+        if hand + DIE_MAX < offer.cost:
+            _reject("not_enough_tokens", f"Even the best roll leaves this assault {offer.cost - hand - DIE_MAX} tokens short.")
+        rolled, cost = _airborne(state, seat, offer, rng)
+        if hand >= cost:
+            return [rolled, _conquest_event(state, seat, offer.region, cost, offer, rng)]
+        return [rolled, _failed_event(state, seat, offer, move["region"])]
+    if hand < offer.cost:
         _reject("not_enough_tokens", f"You need {offer.cost} tokens in hand to conquer this region"
-                f" (you have {state.players[seat].hand}; a final conquest may try with the die).")
-    return [_conquest_event(state, seat, offer.region, offer.cost, offer.use, rng)]
+                f" (you have {hand}; a final conquest may try with the die).")
+    return [_conquest_event(state, seat, offer.region, offer.cost, offer, rng)]
 
 
 def _extra_tokens(state, seat) -> int:
@@ -158,19 +220,22 @@ def _extra_tokens(state, seat) -> int:
 def _final(state, seat, move, rng):
     offer = _offer(state, seat, move)
     hand = state.players[seat].hand
-    if not (1 <= hand < offer.cost <= hand + DIE_MAX):
-        _reject("not_final_conquest", "A final conquest needs 1+ tokens in hand and at most 3 missing.")
+    reach = DIE_MAX * (2 if offer.die else 1)
+    floor = max(h.min_tokens for h, _ in hooks_for(state, seat))
+    if not (max(1, floor) <= hand < offer.cost <= hand + reach):
+        _reject("not_final_conquest", f"A final conquest needs {max(1, floor)}+ tokens in hand and at most {reach} missing.")
+    events, cost = [], offer.cost
+    if offer.die:
+        rolled, cost = _airborne(state, seat, offer, rng)
+        events.append(rolled)
     roll = rng.choice(catalog.DIE_FACES)
     rid = move["region"]
-    events = [{"type": "reinforcement_rolled", "seat": seat, "region": rid, "roll": roll,
-               "cost": offer.cost, "hand": hand}]
-    if hand + roll >= offer.cost:
-        events.append(_conquest_event(state, seat, offer.region, hand, offer.use, rng, final=True))
+    events.append({"type": "reinforcement_rolled", "seat": seat, "region": rid, "roll": roll,
+                   "cost": cost, "hand": hand})
+    if hand + roll >= cost:
+        events.append(_conquest_event(state, seat, offer.region, max(hand, 1), offer, rng, final=True))
     else:
-        failed = {"type": "conquest_failed", "seat": seat, "region": rid}
-        if offer.use:
-            failed["use"] = offer.use
-        events.append(failed)
+        events.append(_failed_event(state, seat, offer, rid))
     after = state
     for e in events:
         after = evolve(after, e)
@@ -179,6 +244,37 @@ def _final(state, seat, move, rng):
 
 def _end(state, seat, move, rng):
     return [{"type": "conquests_ended", "seat": seat, "extra_tokens": _extra_tokens(state, seat)}]
+
+
+def _buy(state, seat, move, rng):
+    most = tokens_to_buy(state)
+    if not 0 <= move["count"] <= most:
+        _reject("illegal_move", f"Buy from 0 to {most} tokens (1 coin each).")
+    return [{"type": "tokens_bought", "seat": seat, "count": move["count"]}]
+
+
+def _action(state, seat, move, rng):
+    if move not in actions.legal_actions(state, seat):
+        _reject("illegal_move", "Your race or power cannot do that now.")
+    return actions.decide_action(state, seat, move, rng)
+
+
+def _place_piece(state, seat, move, rng):
+    if move not in piece_moves(state, seat):
+        _reject("illegal_move", "That piece cannot go there now.")
+    from .tolls import power_tolls
+    i = _region(state, move)
+    owed = power_tolls(state, seat, i) if move["piece"] == "bomb" else []
+    event = {"type": "piece_placed", "seat": seat, "piece": move["piece"], "region": move["region"]}
+    if owed:
+        event["tolls"] = owed
+    return [event]
+
+
+def _done_placing(state, seat, move, rng):
+    if move not in piece_moves(state, seat):
+        _reject("illegal_move", "You are not placing that piece now.")
+    return [{"type": "placing_done", "seat": seat, "piece": move["piece"]}]
 
 
 def _place(state, seat, move, rng):
@@ -199,6 +295,9 @@ def _move_marker(state, seat, move, rng):
 
 
 def _score(state, seat, move, rng):
+    before = actions.defences(state) + actions.harmony(state)
+    for e in before:
+        state = evolve(state, e)
     breakdown, payments = scoring.turn_breakdown(state), scoring.payments(state)
     gained = sum(breakdown.values())
     total = state.players[state.seat].coins + gained
@@ -206,14 +305,16 @@ def _score(state, seat, move, rng):
               "breakdown": breakdown, "payments": payments}
     after = evolve(state, scored)
     if after.turn.step != OVER:
-        return [scored]
-    return [scored, {"type": "game_over", "result": scoring.final_result(after)}]
+        return before + [scored]
+    return before + [scored, {"type": "game_over", "result": scoring.final_result(after)}]
 
 
 HANDLERS = {
     "pick": _pick, "skip_pick": _skip_pick, "decline": _decline, "ready": _ready,
     "abandon": _abandon, "conquer": _conquer, "final_conquest": _final, "end_conquests": _end,
     "place": _place, "move_marker": _move_marker, "score_turn": _score,
+    "steal_artifact": _action, "intimidate": _action, "portal": _action, "buy_tokens": _buy,
+    "place_piece": _place_piece, "done_placing": _done_placing,
 }
 
 
@@ -234,11 +335,14 @@ def _refill(state, events, rng):
     after = state
     for e in events:
         after = evolve(after, e)
-    races, powers = list(after.race_pile), list(after.power_pile)
+    if after.team:
+        return events + team.refill(after, rng)
+    races, back, powers = list(after.race_pile), list(after.returned), list(after.power_pile)
     combos = []
-    while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and races and powers:
-        race, power = rng.choice(races), rng.choice(powers)
-        races.remove(race)
+    while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and (races or back) and powers:
+        race = rng.choice(races) if races else back[0]  # returned banners lie under the pile
+        (races if races else back).remove(race)
+        power = rng.choice(powers)
         powers.remove(power)
         combos.append({"race": race, "power": power})
     return events + [{"type": "display_refilled", "combos": combos}] if combos else events

@@ -1,17 +1,43 @@
 """The end-of-turn scoring (rules 6.7) and the final result (6.10, decision 8)."""
 from __future__ import annotations
 
-from . import catalog, query
-from .abilities import hooks_for
+from . import catalog, query, team
+from .abilities import MARKERS, hooks_for
+from .actions import OBJECTIVE_COINS
 from .state import State
+
+
+def _bonus_as(state: State, mine, double: bool) -> int:
+    taken: dict = {}
+    for c in state.turn.conquests:
+        if catalog.opposite(mine, catalog.faction(c.race)):
+            taken[c.race] = taken.get(c.race, 0) + 1
+    return sum(min(n, 2) if double else 1 for n in taken.values())
 
 
 def faction_bonus(state: State, seat: int) -> int:
     """+1 per distinct race of the opposite faction that lost a region to the active race
-    this turn (active and declined races are distinct races; Murlocs and Neutral: none)."""
+    this turn (active and declined races are distinct races; Murlocs and Neutral: none).
+    Holding the Battleground: 2 for a race that lost 2+ regions, and a Neutral race fights
+    for the side that pays it best this turn."""
     mine = catalog.faction(state.players[seat].race)
-    beaten = {c.race for c in state.turn.conquests if catalog.opposite(mine, catalog.faction(c.race))}
-    return len(beaten)
+    double = any(h.battleground for h, _ in hooks_for(state, seat))
+    if mine == "neutral" and double:
+        return max(_bonus_as(state, side, True) for side in ("alliance", "horde"))
+    return _bonus_as(state, mine, double)
+
+
+def objective_coins(state: State, seat: int) -> int:
+    """2 coins per Military Objective a non-Horde race of the seat took this turn."""
+    if catalog.faction(state.players[seat].race) == "horde":
+        return 0
+    return OBJECTIVE_COINS * sum(1 for c in state.turn.conquests if c.objective)
+
+
+def table_coins(state: State, seat: int) -> int:
+    """Markers that pay whoever's turn ends, held or not (the Well of Eternity)."""
+    return sum(MARKERS[r.marker].table_coins(state, seat, i)
+               for i, r in enumerate(state.regions) if r.marker in MARKERS)
 
 
 def turn_breakdown(state: State) -> dict:
@@ -19,8 +45,14 @@ def turn_breakdown(state: State) -> dict:
     its regions only."""
     seat = state.seat
     out = {"regions": len(query.active_regions(state, seat)) + len(query.declined_regions(state, seat))}
+    well = table_coins(state, seat)
+    if well:  # even in decline
+        out["well_of_eternity"] = well
     if state.turn.declined:
         return out
+    objectives = objective_coins(state, seat)
+    if objectives:
+        out["objectives"] = objectives
     for hook, ctx in hooks_for(state, seat):
         coins = hook.turn_coins(ctx) + sum(hook.conquest_coins(ctx, c) for c in state.turn.conquests)
         if coins:
@@ -61,6 +93,8 @@ def payments(state: State) -> list:
 def final_result(state: State) -> dict:
     scores = [p.coins for p in state.players]
     tokens = [query.tokens_on_board(state, s) for s in range(state.n)]
+    if state.team:
+        return team.result(state, scores, tokens)
     best = max(zip(scores, tokens))
     winners = [s for s in range(state.n) if (scores[s], tokens[s]) == best]
     tied_on_coins = sum(1 for s in scores if s == best[0]) > 1

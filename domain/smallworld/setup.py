@@ -1,7 +1,8 @@
-"""setup: boards and sides by seat count (decision 2) and the first six combos, from the seed."""
+"""setup: boards and sides by seat count (decision 2), the box, and the first combos (six in
+a column, or the team game's 4 rows), from the seed."""
 from __future__ import annotations
 
-from . import abilities, catalog, islands
+from . import abilities, catalog, islands, team
 
 
 def draw_sides(n_seats: int, rng) -> list:
@@ -15,9 +16,15 @@ def draw_sides(n_seats: int, rng) -> list:
     return sides
 
 
-def draw_display(rng) -> list:
-    """The six visible combos; only races and powers with hooks are playable so far."""
-    races, powers = sorted(abilities.RACES), sorted(abilities.POWERS)
+def the_box() -> dict:
+    """Every race, power and marker with a hook (since issue 16: all of them)."""
+    return {"races": sorted(abilities.RACES), "powers": sorted(abilities.POWERS),
+            "markers": sorted(abilities.MARKERS)}
+
+
+def draw_display(box: dict, rng) -> list:
+    """The six visible combos."""
+    races, powers = list(box["races"]), list(box["powers"])
     rng.shuffle(races)
     rng.shuffle(powers)
     size = min(catalog.DISPLAY_SIZE, len(races), len(powers))
@@ -25,10 +32,14 @@ def draw_display(rng) -> list:
 
 
 def setup(options: dict, n_seats: int, rng) -> list:
-    return [{
-        "type": "game_started",
-        "seats": n_seats,
-        "rounds": catalog.rounds_for(n_seats),
-        "sides": draw_sides(n_seats, rng),
-        "display": draw_display(rng),
-    }]
+    box = the_box()
+    event = {"type": "game_started", "v": 2, "seats": n_seats, "rounds": catalog.rounds_for(n_seats),
+             "sides": draw_sides(n_seats, rng), "box": box}
+    if options.get("team"):
+        event["team"] = {"score": options.get("team_score", "lowest")}
+        event["factions"] = team.factions(n_seats)
+        event["rows"] = team.deal_rows(box, rng)
+        event["display"] = []
+    else:
+        event["display"] = draw_display(box, rng)
+    return [event]

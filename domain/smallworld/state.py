@@ -12,8 +12,9 @@ from .islands import Map
 
 # Steps of a seat's turn. "defend": a seat that lost tokens redeploys them (end of turn);
 # "markers": the active seat places the markers it moves at the end of its turn.
-PICK, START, CONQUER, REDEPLOY, DEFEND, MARKERS, SCORE, OVER = (
-    "pick", "start", "conquer", "redeploy", "defend", "markers", "score", "over")
+# "reinforce": the Forsaken buy tokens after their last conquest.
+PICK, START, CONQUER, REINFORCE, REDEPLOY, DEFEND, MARKERS, SCORE, OVER = (
+    "pick", "start", "conquer", "reinforce", "redeploy", "defend", "markers", "score", "over")
 
 
 class Region(NamedTuple):
@@ -23,6 +24,12 @@ class Region(NamedTuple):
     declined: bool = False
     wall: bool = False             # a Night Elves Wisp Wall
     marker: Optional[str] = None   # None, "hidden" (face down) or a marker key
+    fort: bool = False             # a Garrisoned Fort (+1 defence, stays in decline)
+    tower: bool = False            # a Defensive Watch Tower (immune to powers and conquest)
+    beasts: int = 0                # how many of `tokens` are Beast Master beasts
+    champion: bool = False         # the Championing champion (+1 defence)
+    bomb: Optional[int] = None     # a face-down Goblin bomb aimed at this seat's race
+    objective: bool = False        # a Humans Military Objective
 
 
 class Player(NamedTuple):
@@ -31,6 +38,10 @@ class Player(NamedTuple):
     power: Optional[str] = None     # its special power
     hand: int = 0                   # active-race tokens not on the map
     declined: Optional[str] = None  # the race in decline (one at most)
+    faction: Optional[str] = None   # the team game: alliance, horde or neutral
+    harmony: bool = False           # holds a Pandaren Harmony token
+    beasts: int = 0                 # how many of `hand` are beasts
+    declined_power: Optional[str] = None  # a badge that keeps working in decline (MarshDweller)
 
 
 class Conquest(NamedTuple):
@@ -40,6 +51,9 @@ class Conquest(NamedTuple):
     seat: Optional[int]
     tokens: int              # defending race tokens
     declined: bool
+    lost: int = 0            # defending tokens that left the game (Forsaken)
+    objective: bool = False  # a Military Objective lay there
+    cost: int = 0            # tokens the conquest cost (Tauren occupy with 2)
 
 
 class Turn(NamedTuple):
@@ -51,6 +65,11 @@ class Turn(NamedTuple):
     readied: bool = False     # the seat readied its troops (may abandon until it conquers)
     defenders: tuple = ()     # seats still to redeploy lost tokens, in order
     placed: tuple = ()        # markers the active seat placed at the end of this turn
+    spared: tuple = ()        # Draenei seats whose first loss this turn was kept (Holy Light)
+    attacked: tuple = ()      # seats whose active race the active seat attacked (Harmony)
+    forced: int = 0           # opponent tokens this seat made leave the game (Forsaken)
+    bought: int = 0           # Forsaken tokens bought this turn
+    pieces: tuple = ()        # pieces placed this turn ("objective", "bomb")
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,11 @@ class State:
     power_pile: tuple
     turn: Turn
     final: Optional[dict] = None  # the revealed result once over
+    box: tuple = ()               # (races, powers, markers) in this game's box
+    returned: tuple = ()          # banners put back under the pile, in order (drawn last)
+    bombs: tuple = (6, 6)         # (live, dud) bombs not yet revealed (stack + map)
+    team: Optional[dict] = None   # the team game: {"score": lowest|highest}
+    rows: tuple = ()              # team display: (power, alliance, horde, neutral) bottom first
 
     def with_(self, **changes) -> "State":
         return replace(self, **changes)

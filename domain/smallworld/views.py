@@ -1,8 +1,12 @@
 """What each viewer may see (rules "What others see"): everything is public except each
-seat's coin total (and what a turn's scoring gained), until the game is over."""
+seat's coin total (and what a turn's scoring gained), until the game is over.
+
+Face-down artifact/place markers and unrevealed bombs show only their back ("hidden", a
+bomb flag): their faces are not in the state at all until revealed (drawn then, into the
+event), so no viewer, the server's own views included, can learn them early."""
 from __future__ import annotations
 
-from . import query
+from . import catalog, query, team
 from .contract_bits import EVERYONE, is_seat
 from .moves import actors
 from .state import OVER, State
@@ -22,7 +26,9 @@ def _map(state: State) -> list:
 
 def _regions(state: State) -> list:
     return [{"id": state.map.ids[i], "seat": r.seat, "race": r.race, "tokens": r.tokens,
-             "declined": r.declined, "wisp_wall": r.wall, "marker": r.marker}
+             "declined": r.declined, "wisp_wall": r.wall, "marker": r.marker, "fort": r.fort,
+             "watch_tower": r.tower, "beasts": r.beasts, "champion": r.champion,
+             "bomb": r.bomb is not None, "military_objective": r.objective}
             for i, r in enumerate(state.regions)]
 
 
@@ -32,13 +38,15 @@ def _turn(state: State) -> dict:
     return {"conquests": [{"region": ids[c.region], "race": c.race, "seat": c.seat,
                            "tokens": c.tokens, "declined": c.declined} for c in t.conquests],
             "used": list(t.used), "form": t.form, "declined": t.declined,
-            "defenders": list(t.defenders), "placed": list(t.placed)}
+            "defenders": list(t.defenders), "placed": list(t.placed), "pieces": list(t.pieces),
+            "attacked": list(t.attacked), "forced": t.forced, "bought": t.bought}
 
 
 def _player(state: State, seat: int, viewer) -> dict:
     p = state.players[seat]
-    out = {"seat": seat, "race": p.race, "power": p.power, "hand": p.hand,
-           "declined_race": p.declined, "tokens_on_board": query.tokens_on_board(state, seat)}
+    out = {"seat": seat, "race": p.race, "power": p.power, "hand": p.hand, "beasts_in_hand": p.beasts,
+           "declined_race": p.declined, "declined_power": p.declined_power, "faction": p.faction,
+           "harmony": p.harmony, "tokens_on_board": query.tokens_on_board(state, seat)}
     if viewer == seat or viewer == EVERYONE or state.turn.step == OVER:
         out["coins"] = p.coins
         out["coins_token"] = coins_token(seat, p.coins)
@@ -58,11 +66,18 @@ def view(state: State, viewer) -> dict:
         "players": [_player(state, s, viewer) for s in range(state.n)],
         "display": [{"race": r, "power": p, "coins": c, "cost": k}
                     for k, (r, p, c) in enumerate(state.display)],
-        "race_pile": len(state.race_pile),
+        "race_pile": len(state.race_pile) + len(state.returned),
         "power_pile": len(state.power_pile),
         "turn": _turn(state),
         "wisp_walls_left": query.walls_left(state),
+        "pieces_left": {"forts": query.supply_left(state, "fort", "forts"),
+                        "watch_towers": query.supply_left(state, "tower", "watch_towers"),
+                        "bombs": query.bombs_in_stack(state),
+                        "harmony": catalog.SUPPLIES["harmony"] - sum(1 for p in state.players if p.harmony)},
     }
+    if state.team:
+        out["team"] = {"score": state.team["score"]}
+        out["rows"] = [dict(zip(team.COLUMNS, row), cost=k) for k, row in enumerate(state.rows)]
     if is_seat(viewer):
         out["you"] = viewer
     if state.final is not None:
@@ -80,6 +95,15 @@ def redact(event: dict, viewer) -> dict:
 
 
 def secrets(state: State) -> dict:
+    """The leak oracle: each seat's coin total (team game too: teammates do not see each
+    other's), known to that seat alone until the game is over.
+
+    Face-down artifact/place markers and unrevealed Goblin bombs are hidden things with no
+    face in the state: a marker's identity is drawn when its region is entered and a bomb's
+    (live or dud) when it is revealed, from what is left, into the event (tests/smallworld/
+    test_secrets.py proves the state does not fix them). Until then every view shows only
+    their back (`"hidden"`, `"bomb": true`), the server's included, so they have no token
+    here: there is nothing a viewer could be sent."""
     if state.turn.step == OVER:
         return {}
     return {coins_token(s, p.coins): frozenset({s}) for s, p in enumerate(state.players)}

@@ -22,7 +22,7 @@ Rules: `shared/rules/witches.md`. Decisions where the rules are silent:
   share the win. Option ranges: target_score 10-200, rounds 0-50 (so every game ends well within
   `max_events`).
 - `round_scored.points` is what each total changed by (negative for the Earth Witch variant or a
-  spell taken "on self"); totals never go below 0.
+  spell taken "on self"); totals never go below 0, so from 4 the variant's -5 is -4.
 - The cards taken in tricks are public (every played card and who took each trick are).
 """
 from __future__ import annotations

@@ -76,7 +76,10 @@ def _spell_chosen(state: State, e) -> State:
 
 
 def _scored(state: State, e) -> State:
-    return replace(state, totals=tuple(e["totals"]), history=state.history + (tuple(e["points"]),))
+    # The change of each total (histories recorded before the floor fix carried the unfloored
+    # amount in "points"; the totals were always right, so the history is taken from them).
+    change = tuple(new - old for new, old in zip(e["totals"], state.totals))
+    return replace(state, totals=tuple(e["totals"]), history=state.history + (change,))
 
 
 def _ended(state: State, e) -> State:

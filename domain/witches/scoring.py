@@ -64,8 +64,9 @@ def spell_needs_choice(spell, totals, options: Options) -> bool:
 
 
 def score_round(taken, totals, options: Options, spell, choice: Optional[str]):
-    """(points scored this round per seat, new totals). Points are what is added to each total;
-    they are negative when the Earth Witch variant or a spell taken "on self" lowers it."""
+    """(points scored this round per seat, new totals). Points are how much each total changed:
+    negative when the Earth Witch variant or a spell taken "on self" lowers it, and never more
+    than the total had (totals stop at 0)."""
     n = len(totals)
     if spell is not None:
         caster, _, amount = spell
@@ -77,7 +78,7 @@ def score_round(taken, totals, options: Options, spell, choice: Optional[str]):
     else:
         points = [_seat_points(cards, options) for cards in taken]
     new_totals = [max(t + p, 0) for t, p in zip(totals, points)]
-    return points, new_totals
+    return [new - old for new, old in zip(new_totals, totals)], new_totals
 
 
 def _seat_points(cards, options: Options) -> int:

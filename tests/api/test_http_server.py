@@ -77,3 +77,26 @@ def test_a_table_token_plays_a_splendor_game_to_the_end_one_request_per_move(htt
     events = session.get(f"{http_server}/games/{gid}/events?after={created['version']}&limit=1000").json()["events"]
     assert len({e["version"] for e in events if e["actor"] != "system"}) >= posts  # every move landed
     assert events[-1]["actor"] == "system"  # then the scoring
+
+
+def test_metrics_add_up_every_process_including_the_workers_turn_delay(http_server):
+    """gunicorn's web workers and the RQ workers count into one scrape (multiprocess mode)."""
+    import time
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    created = requests.post(f"{http_server}/games", json={"type": "high-card",
+                                                           "seats": [{"bot": "random"}, {"bot": "bold"}]}).json()
+    deadline = time.monotonic() + 30
+    while requests.get(f"{http_server}/games/{created['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    text = requests.get(f"{http_server}/metrics").text
+    found = {f.name: f for f in text_string_to_metric_families(text)}
+    delays = [s for s in found["game_turn_delay_seconds"].samples
+              if s.name.endswith("_count") and s.labels["game_type"] == "high-card" and s.labels["actor"] == "bot"]
+    assert delays and sum(s.value for s in delays) >= 2
+    moves = [s for s in found["game_moves_appended"].samples if s.labels.get("actor") == "bot"]
+    assert sum(s.value for s in moves) >= 2
+    assert any(s.labels.get("route") == "/games" and s.labels.get("status") == "201"
+               for s in found["http_requests"].samples)

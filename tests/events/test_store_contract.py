@@ -129,6 +129,47 @@ def test_follow_returns_new_events_or_times_out(store):
     assert [e.version for e in got] == [3]
 
 
+def test_a_follower_reads_many_streams_from_their_positions(store):
+    a, b, c = new_game(store, 2), new_game(store, 3), new_game(store, 1)
+    follower = store.follower()
+    try:
+        assert follower.read({a: 2, b: 3}, block_ms=50) == {}
+        assert follower.read({}, block_ms=10) == {}
+        store.append(a, 2, [ev(10), ev(11)])
+        got = follower.read({a: 2, b: 3, c: 0}, block_ms=1000)
+        assert {g: [e.version for e in events] for g, events in got.items()} == {a: [3, 4], c: [1]}
+        assert [e.data["n"] for e in got[a]] == [10, 11] and got[a][0].actor == 0
+        assert [e.version for e in follower.read({a: 2}, block_ms=0, count=1)[a]] == [3]
+        timer = threading.Timer(0.05, lambda: store.append(b, 3, [ev(7)]))
+        timer.start()
+        got = follower.read({a: 4, b: 3}, block_ms=3000)
+        timer.join()
+        assert [e.version for e in got[b]] == [4] and a not in got
+    finally:
+        follower.close()
+
+
+def test_a_blocked_follower_can_be_interrupted(store):
+    import time
+
+    gid = new_game(store)
+    follower = store.follower()
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(follower.read({gid: 2}, block_ms=10_000)))
+    started = time.monotonic()
+    reader.start()
+    try:
+        deadline = time.monotonic() + 5
+        while reader.is_alive() and time.monotonic() < deadline:
+            follower.interrupt()  # the first may come before the read blocks
+            reader.join(0.02)
+        assert not reader.is_alive() and answers == [{}]
+        assert time.monotonic() - started < 5
+    finally:
+        reader.join(11)
+        follower.close()
+
+
 def test_snapshots_are_a_cache_keyed_by_code(store):
     gid = new_game(store)
     assert store.load_snapshot(gid, "v1") is None
@@ -147,9 +188,12 @@ def test_snapshots_are_a_cache_keyed_by_code(store):
 
 
 def test_finished_games_leave_the_active_set(store):
+    before = store.active_count()
     gid = new_game(store)
+    assert store.active_count() == before + 1
     store.mark_finished(gid)
     assert gid not in store.active_games()
+    assert store.active_count() == before
 
 
 def test_events_come_back_as_json(store):

@@ -6,6 +6,8 @@ the current code and compares.
 
     python tests/recorded/record.py                  # records every hosted game not yet recorded
     python tests/recorded/record.py --game witches   # only that game's missing recordings
+    python tests/recorded/record.py --game smallworld-of-warcraft --variant team \
+        --options '{"team": true}' --seats 4          # an extra recording: <variant>-<n>-seats.json
 
 A recorded history is never rewritten: the script refuses to overwrite one, and MANIFEST.json
 pins the SHA-256 of each history. When a change to a game breaks the replay of an old history,
@@ -42,8 +44,8 @@ def hosted_games() -> list:
     return [g for g in registry.all_games() if g.decide.__module__.startswith("domain.")]
 
 
-def path_for(game_name: str, n: int) -> Path:
-    return HERE / game_name / f"{n}-seats.json"
+def path_for(game_name: str, n: int, variant: str = "") -> Path:
+    return HERE / game_name / (f"{variant}-{n}-seats.json" if variant else f"{n}-seats.json")
 
 
 def history_digest(recording: dict) -> str:
@@ -58,7 +60,7 @@ def final_of(service: GameService, game_id: str) -> dict:
             "view": game.definition.view(game.state, EVERYONE), "result": shown["result"]}
 
 
-def play(game, n: int) -> tuple[dict, GameService]:
+def play(game, n: int, options: dict | None = None, variant: str = "") -> tuple[dict, GameService]:
     """One seeded game, every seat a bot (levels in turn), played through the service the way
     the workers play it."""
     store = InMemoryEventStore()
@@ -66,8 +68,8 @@ def play(game, n: int) -> tuple[dict, GameService]:
     service = GameService(store, lambda gid, version, actors: due.extend((version, a) for a in actors))
     levels = sorted(game.bots)
     seats = [{"bot": levels[i % len(levels)]} for i in range(n)]
-    seed = f"recorded-{game.name}-{n}"
-    game_id = service.create(game.name, seats, {}, seed)["id"]
+    seed = f"recorded-{game.name}-{variant + '-' if variant else ''}{n}"
+    game_id = service.create(game.name, seats, options or {}, seed)["id"]
     for _ in range(game.max_events * 4):
         if not due:
             break
@@ -113,6 +115,9 @@ def load_manifest() -> dict:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="only these games (default: every hosted game)")
+    parser.add_argument("--variant", default="", help="record an extra, named game (with --options, --seats)")
+    parser.add_argument("--options", default="{}", help="the variant's creation options, as JSON")
+    parser.add_argument("--seats", type=int, action="append", help="the variant's seat counts")
     parser.add_argument("--refresh-final", action="store_true",
                         help="re-derive the final expectations of existing recordings (events untouched)")
     args = parser.parse_args(argv)
@@ -120,8 +125,9 @@ def main(argv=None) -> None:
     for game in hosted_games():
         if args.game and game.name not in args.game:
             continue
-        for n in range(game.min_seats, game.max_seats + 1):
-            path = path_for(game.name, n)
+        counts = args.seats if args.variant and args.seats else range(game.min_seats, game.max_seats + 1)
+        for n in counts:
+            path = path_for(game.name, n, args.variant)
             key = str(path.relative_to(HERE))
             if path.exists():
                 if args.refresh_final:
@@ -133,7 +139,7 @@ def main(argv=None) -> None:
                 else:
                     print(f"kept {key} (a recorded history is never rewritten)")
                 continue
-            recording, _ = play(game, n)
+            recording, _ = play(game, n, json.loads(args.options), args.variant)
             write(path, recording)
             manifest[key] = history_digest(recording)
             print(f"recorded {key}: {len(recording['events'])} events")

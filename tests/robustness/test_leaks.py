@@ -193,3 +193,85 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
     else:
         raise AssertionError("the game did not end")
     assert service.load(gid).finished
+
+
+class _Watch:
+    """A stream held open for a whole game (the hub's fan-out path, not a catch-up read)."""
+
+    def __init__(self, client, gid, token):
+        self.response = client.get(f"/games/{gid}/stream", headers=auth(token), buffered=False)
+        assert self.response.status_code == 200
+        self.chunks, self.buffer = iter(self.response.response), ""
+
+    def events(self, count):
+        """The next `count` game events (kind, id, data), waiting for them."""
+        got = []
+        while len(got) < count:
+            while "\n\n" not in self.buffer:
+                chunk = next(self.chunks)
+                self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            block, self.buffer = self.buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+            if fields.get("event") == "game_event":
+                got.append((fields["event"], int(fields["id"]), json.loads(fields["data"])))
+        return got
+
+    def close(self):
+        self.response.close()
+
+
+@pytest.mark.parametrize("game,n", CONFIGS)
+def test_the_live_fan_out_shows_each_viewer_what_its_history_shows(app, game, n):
+    """Two streams per viewer held open through a random playout: after every move, each
+    stream's new events are exactly the viewer's history page of them (plus `to_act`), the two
+    streams of one viewer receive the same bytes' worth, and no secret of another seat."""
+    client = app.test_client()
+    service = app.extensions["games"]
+    rng = random.Random(n * 17 + len(game.name))
+    created = client.post("/games", json={"type": game.name, "seats": [{"name": f"P{i}"} for i in range(n)],
+                                          "options": _short(game), "seed": rng.randrange(10 ** 6)}).get_json()
+    gid = created["id"]
+    token = {s["seat"]: s["token"] for s in created["seats"]}
+    token[SPECTATOR] = None
+    viewers = list(range(n)) + [SPECTATOR]
+    stored = service.store.read(gid)
+    oracle = Oracle(game, n, [(e.version, e.data if e.type != "game_created" else None) for e in stored])
+    state = fold(game, [e.data for e in stored if e.type != "game_created"])
+    watches = {v: [_Watch(client, gid, token[v]) for _ in range(2)] for v in viewers}
+    version = created["version"]
+    try:
+        for _ in range(game.max_events):
+            current = service.load(gid)
+            if current.finished:
+                break
+            actor = rng.choice(current.actors())
+            if actor == SYSTEM:
+                assert play_turn(service, gid, current.version, SYSTEM) == "played"
+            else:
+                listed = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[actor])).get_json()["moves"]
+                r = client.post(f"/games/{gid}/moves", json={"expected_version": current.version,
+                                                             "move": rng.choice(listed)},
+                                headers={**auth(token[actor]), "Idempotency-Key": uuid.uuid4().hex})
+                assert r.status_code == 201, r.get_json()
+            after = service.load(gid)
+            for e in service.store.read(gid, after=version):
+                state = game.evolve(state, e.data)
+                oracle.record(e.version, state)
+            for viewer in viewers:
+                page = client.get(f"/games/{gid}/events?after={version}&limit=1000",
+                                  headers=auth(token[viewer])).get_json()["events"]
+                first, second = (w.events(after.version - version) for w in watches[viewer])
+                assert first == second
+                for (_, id_, data), shown in zip(first, page):
+                    to_act = data.pop("to_act")
+                    assert data == shown, f"viewer {viewer!r}, event {id_}: the stream and the history differ"
+                    if not after.finished:
+                        oracle.check(json.dumps(data), viewer, id_, where=f"fan-out event {id_}")
+                assert to_act == after.actors()
+            version = after.version
+        else:
+            raise AssertionError("the game did not end")
+    finally:
+        for ws in watches.values():
+            for w in ws:
+                w.close()

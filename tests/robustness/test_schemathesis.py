@@ -18,7 +18,9 @@ import subprocess
 import sys
 import uuid
 
-from tests.conftest import ROOT
+import requests
+
+from tests.conftest import ROOT, wait_for
 from tests.robustness.servers import ApiServer
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
@@ -29,6 +31,8 @@ def test_schemathesis_all_checks_all_phases_against_app_py(redis_url, tmp_path):
     api = ApiServer(redis_url, f"fuzz{uuid.uuid4().hex[:6]}:", tmp_path, ALLOW_CLIENT_SEEDS=0,
                     SSE_MAX_SECONDS=0.2, SSE_KEEPALIVE_S=0.05).start()
     try:
+        # /health/ready answers 503 until a worker and the reconciler have beaten once
+        wait_for(lambda: requests.get(f"{api.base}/health/ready", timeout=2).status_code == 200, timeout=30)
         env = {**os.environ, "GAME_SERVER_URL": api.base, "PYTHONPATH": str(ROOT),
                "SCHEMATHESIS_HOOKS": "tests.robustness.schemathesis_hooks"}
         run = subprocess.run(

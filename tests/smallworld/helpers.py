@@ -5,6 +5,7 @@ import random
 
 from domain.smallworld import GAME
 from domain.smallworld.islands import Map
+from domain.smallworld.setup import the_box
 from domain.smallworld.state import CONQUER, Player, Region, State, Turn
 
 # Island T (7 regions) and island U (2 regions); nothing links the two islands.
@@ -22,12 +23,14 @@ SPEC = [
 ]
 
 
-def build_map() -> Map:
-    ids = tuple(r[0] for r in SPEC)
+def build_map(extra=None) -> Map:
+    """The map above; `extra` adds symbols, e.g. {"U-2": {"magic"}}."""
+    spec = [(rid, t, sym | (extra or {}).get(rid, set()), adj) for rid, t, sym, adj in SPEC]
+    ids = tuple(r[0] for r in spec)
     index = {rid: i for i, rid in enumerate(ids)}
     return Map(("T", "U"), ids, tuple(0 if rid[0] == "T" else 1 for rid in ids),
-               tuple(r[1] for r in SPEC), tuple(frozenset(r[2]) for r in SPEC),
-               tuple(tuple(index[a] for a in r[3]) for r in SPEC), index)
+               tuple(r[1] for r in spec), tuple(frozenset(r[2]) for r in spec),
+               tuple(tuple(index[a] for a in r[3]) for r in spec), index)
 
 
 MAP = build_map()
@@ -38,7 +41,7 @@ def R(rid: str) -> int:
 
 
 def make_state(n=2, regions=None, players=None, step=CONQUER, seat=0, display=(), rnd=1,
-               rounds=10, race_pile=(), power_pile=(), **turn) -> State:
+               rounds=10, race_pile=(), power_pile=(), map_=None, **turn) -> State:
     """regions: {id: Region}; players: {seat: Player or dict of fields}."""
     regs = [Region() for _ in MAP.ids]
     for rid, region in (regions or {}).items():
@@ -46,9 +49,11 @@ def make_state(n=2, regions=None, players=None, step=CONQUER, seat=0, display=()
     ps = [Player(5) for _ in range(n)]
     for seat_, p in (players or {}).items():
         ps[seat_] = p if isinstance(p, Player) else Player(**{"coins": 5, **p})
-    return State(n=n, rounds=rounds, round=rnd, seat=seat, map=MAP, regions=tuple(regs),
+    box = the_box()
+    return State(n=n, rounds=rounds, round=rnd, seat=seat, map=map_ or MAP, regions=tuple(regs),
                  players=tuple(ps), display=tuple(display), race_pile=tuple(race_pile),
-                 power_pile=tuple(power_pile), turn=Turn(step, **turn))
+                 power_pile=tuple(power_pile), turn=Turn(step, **turn),
+                 box=(tuple(box["races"]), tuple(box["powers"]), tuple(box["markers"])))
 
 
 def mine(seat, race, tokens, declined=False, **kw) -> Region:

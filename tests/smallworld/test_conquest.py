@@ -139,7 +139,7 @@ def test_declined_and_murloc_defenders_are_all_discarded():
     state = state.set_player(1, state.players[1]._replace(declined="kobolds"))
     state, _ = play(state, 0, {"type": "conquer", "region": "T-2"})
     assert state.players[1].declined is None  # its last region: the banner goes back
-    assert "kobolds" in state.race_pile
+    assert state.returned == ("kobolds",)  # under the pile: drawn last
     state, _ = play(state, 0, {"type": "conquer", "region": "T-3"})
     assert state.regions[R("T-3")] == Region(0, "orcs", 4)
 

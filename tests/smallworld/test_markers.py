@@ -5,12 +5,12 @@ import random
 
 from domain.contract import SYSTEM
 from domain.play import fold
-from domain.smallworld import GAME, abilities
+from domain.smallworld import catalog, GAME, abilities
 from domain.smallworld.state import REDEPLOY, SCORE
 
 from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with, rejected
 
-MARKERS = {"dark_portal", "karazhan", "spirit_healer", "meeting_stone", "frostmourne", "heart_of_azeroth"}
+MARKERS = set(catalog.MARKERS)  # the whole box (issue 16)
 
 
 def test_the_markers_of_this_issue_are_registered():

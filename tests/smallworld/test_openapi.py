@@ -26,9 +26,10 @@ def test_options_schema():
 def test_playout_values_match_the_schemas():
     from domain.smallworld.evolve import HANDLERS
     seen = set()
-    for n, seed in ((2, 1), (5, 2), (3, 3), (4, 4)):
+    for n, seed, options in ((2, 1, {}), (5, 2, {}), (3, 3, {}), (4, 4, {}), (4, 5, {"team": True}),
+                             (5, 7, {"team": True, "team_score": "highest"})):
         rng = random.Random(seed)
-        events = GAME.setup({}, n, random.Random(seed))
+        events = GAME.setup(options, n, random.Random(seed))
         state = fold(GAME, events)
         viewers = list(range(n)) + [SPECTATOR]
         k = 0
@@ -74,4 +75,20 @@ def scripted_events():
         check("SmallWorldMove", m)
     state, more = play(state, 0, {"type": "move_marker", "marker": "heart_of_azeroth", "region": "T-4"})
     state, last = play(state, SYSTEM, {"type": "score_turn"})
-    return events + more + last
+    return events + more + last + rare_actions()
+
+
+def rare_actions():
+    """An empty display's pass, a stolen artifact and a portal."""
+    from .helpers import MAP, build_map, make_state, mine, play
+    from domain.smallworld.state import PICK
+    _, passed = play(make_state(step=PICK), 0, {"type": "skip_pick"})
+    regions = {"T-2": mine(0, "ethereals", 3), "T-4": mine(1, "orcs", 2, marker="frostmourne")}
+    state = make_state(regions=regions, players={0: {"race": "ethereals", "power": "farmer"}, 1: {"race": "orcs", "power": "farmer"}})
+    _, stolen = play(state, 0, {"type": "steal_artifact", "from": "T-4", "to": "T-2"})
+    state = make_state(map_=build_map({"U-2": {"magic"}}), regions={"T-4": mine(1, "orcs", 2), "U-2": mine(0, "trolls", 1)},
+                       players={0: {"race": "trolls", "power": "portal_mage"}, 1: {"race": "orcs", "power": "farmer"}})
+    check("SmallWorldView", GAME.view(state, 0))
+    _, portal = play(state, 0, {"type": "portal", "a": "T-4", "b": "U-2"})
+    assert MAP is not None
+    return passed + stolen + portal

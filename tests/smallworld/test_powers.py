@@ -2,13 +2,12 @@
 import pytest
 
 from domain.contract import SYSTEM
-from domain.smallworld import abilities
+from domain.smallworld import catalog, abilities
 from domain.smallworld.state import Conquest, Region, SCORE
 
 from .helpers import cost_of, make_state, mine, murloc, play
 
-ISSUE_POWERS = {"archaeologist", "battle_master", "blacksmith", "enraged", "explorer", "farmer",
-                "fishing", "herbalist", "mining", "mountaineer", "ranger", "sailing", "swamp_walker"}
+ISSUE_POWERS = set(catalog.POWERS)  # the whole box (issue 16)
 ALL = ("T-1", "T-2", "T-3", "T-4", "T-5", "T-7", "U-1", "U-2")  # every land region
 
 

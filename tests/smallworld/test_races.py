@@ -1,11 +1,11 @@
 """One test (or more) per race of this issue."""
 from domain.contract import SYSTEM
-from domain.smallworld import GAME, abilities
+from domain.smallworld import GAME, abilities, catalog
 from domain.smallworld.state import Conquest, Region, SCORE
 
 from .helpers import R, cost_of, make_state, mine, murloc, play, rejected
 
-ISSUE_RACES = {"blood_elves", "dwarves", "kobolds", "naga", "night_elves", "orcs", "trolls", "worgen"}
+ISSUE_RACES = set(catalog.RACES)  # the whole box (issue 16)
 
 
 def test_the_races_of_this_issue_are_registered():

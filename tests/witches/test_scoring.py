@@ -68,7 +68,8 @@ def test_earth_witch_variant_takes_the_rest_off_the_running_total():
 
 def test_earth_witch_variant_never_goes_below_zero_and_is_off_by_default():
     taken = [[EARTH_WITCH], [], []]
-    assert score_round(taken, [2, 0, 0], VARIANT, None, None) == ([-5, 0, 0], [0, 0, 0])
+    assert score_round(taken, [2, 0, 0], VARIANT, None, None) == ([-2, 0, 0], [0, 0, 0])  # the change
+    assert score_round(taken, [4, 0, 0], VARIANT, None, None) == ([-4, 0, 0], [0, 0, 0])
     assert score_round(taken, [2, 0, 0], PLAIN, None, None) == ([0, 0, 0], [2, 0, 0])
 
 
@@ -113,3 +114,14 @@ def test_a_round_ends_with_the_system_scoring_it_through_decide():
     assert events[0] == {"type": "round_scored", "round": 1, "points": [3, 10, 0, 0],
                          "totals": [4, 12, 3, 4], "spell": None}
     assert events[1]["type"] == "round_dealt" and events[1]["round"] == 2
+
+
+def test_an_old_round_scored_event_with_unfloored_points_replays_to_the_real_change():
+    from dataclasses import replace
+    from domain.witches import GAME
+    from domain.witches.evolve import evolve
+    import random
+    state = GAME.evolve(None, GAME.setup(GAME.default_options(), 3, random.Random(1))[0])
+    state = replace(state, totals=(4, 0, 0))
+    old = {"type": "round_scored", "round": 1, "points": [-5, 0, 0], "totals": [0, 0, 0], "spell": None}
+    assert evolve(state, old).history[-1] == (-4, 0, 0)

@@ -51,8 +51,30 @@ class Ability:
     # Once per turn, a conquest may use this hook for `use_reduction` tokens less.
     use_reduction = 0
 
+    def use_cost(self, ctx: Ctx, i: int, cost, near: int):
+        """The cost of conquering region i by using this hook (once per turn), or None when it
+        cannot be used there. `cost` is the usual cost (None when i is out of reach), `near`
+        the cost as though i were adjacent. The default applies `use_reduction`."""
+        if not self.use_reduction or cost is None:
+            return None
+        return max(1, cost - self.use_reduction)
+
+    # The use rolls a free reinforcement die before the conquest (Gnomes).
+    use_die = False
+    # Coins paid to the region's previous owner (or the bank) when used (Doomhammer).
+    use_toll = 0
+    # The use leaves this piece in the conquered region (Championing: "champion").
+    use_piece = None
+
     def places_wall(self, ctx: Ctx, i: int) -> bool:
         return False
+
+    # Fewest tokens the race may leave in a region (Tauren: 2), in decline too.
+    min_tokens = 1
+    # The race keeps the first token it would lose in each opponent's turn (Draenei).
+    spares_first_loss = False
+    # The race occupying this place loses no token when attacked (Light's Hope Chapel).
+    spares_losses = False
 
     # --- turn start and redeployment ------------------------------------------------------
     def start_options(self, ctx: Ctx) -> list:
@@ -65,6 +87,35 @@ class Ability:
 
     def redeploy_tokens(self, ctx: Ctx) -> int:
         """Extra tokens from the tray at the start of the active seat's redeployment."""
+        return 0
+
+    def tokens_to_buy(self, ctx: Ctx) -> int:
+        """Tokens the seat may buy for 1 coin each once its conquests are over (Forsaken)."""
+        return 0
+
+    def start_beasts(self, ctx: Ctx) -> int:
+        """Beasts taken into hand at the start of each turn (Beast Master)."""
+        return 0
+
+    # --- actions during the conquests (moves of their own) ----------------------------------
+    def actions(self, ctx: Ctx) -> list:
+        """Extra moves open now (steal an artifact, intimidate, swap by portal)."""
+        return []
+
+    # --- pieces placed at the end of the turn ---------------------------------------------
+    # Automatically placed defences ("fort" on every region, "tower" by majority).
+    defence = None
+
+    def defence_regions(self, ctx: Ctx) -> list:
+        return []
+
+    # Pieces the owner places one by one at the end of its turn ("objective", "bomb").
+    placed_piece = None
+
+    def piece_targets(self, ctx: Ctx) -> list:
+        return []
+
+    def pieces_to_place(self, ctx: Ctx) -> int:
         return 0
 
     # --- markers that move -----------------------------------------------------------------
@@ -83,6 +134,13 @@ class Ability:
     def payments(self, ctx: Ctx) -> dict:
         """{seat: coins} other seats pay the acting seat at the end of its turn."""
         return {}
+
+    def table_coins(self, state, seat: int, at: int) -> int:
+        """Coins a marker lying at `at` gives whoever's turn ends, held or not (Well)."""
+        return 0
+
+    # The faction bonus counts twice for 2+ regions of one race; Neutral may take a side.
+    battleground = False
 
 
 def _register(table: dict, key: str):

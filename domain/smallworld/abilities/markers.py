@@ -57,3 +57,64 @@ class HeartOfAzeroth(Ability):
 class Frostmourne(Ability):
     """Once per turn, one conquest costs 2 tokens less."""
     use_reduction = 2
+
+
+@marker("aegis_of_aggramar")
+class Aegis(Ability):
+    """Placed by its owner at the end of each turn; its region is immune to every power, and
+    to conquest unless the attacker first pays the owner 2 coins (tolls)."""
+    moved_by_owner = True
+
+
+@marker("ashes_of_alar")
+class Ashes(Ability):
+    """Once per turn, conquer any region of any island for its usual cost, as though
+    adjacent (no travel)."""
+    def use_cost(self, ctx, i, cost, near):
+        return near if cost is None or near < cost else None
+
+
+@marker("doomhammer")
+class Doomhammer(Ability):
+    """Once per turn, conquer any one region with 1 token after paying 2 coins to the
+    region's owner (the bank when it has none)."""
+    use_toll = 2
+
+    def use_cost(self, ctx, i, cost, near):
+        return 1
+
+
+@marker("battleground")
+class Battleground(Ability):
+    """The faction bonus counts 2 for a race that lost 2+ regions this turn; a Neutral race
+    holding it fights for the side that pays best this turn (scoring.faction_bonus)."""
+    battleground = True
+
+
+@marker("lights_hope_chapel")
+class LightsHopeChapel(Ability):
+    """The active race holding it loses no token when attacked (its own region included)."""
+    spares_losses = True
+
+
+@marker("well_of_eternity")
+class WellOfEternity(Ability):
+    """Moves to its island's lake or sea when revealed; at the end of a seat's turn, +2 coins
+    if its active or declined race holds more regions adjacent to the Well than any other
+    race (ties: nobody)."""
+    def table_coins(self, state, seat, at):
+        held: dict = {}
+        for j in state.map.adj[at]:
+            r = state.regions[j]
+            if r.race:
+                key = (r.race, r.declined)
+                held[key] = held.get(key, 0) + 1
+        if not held:
+            return 0
+        best = max(held.values())
+        leaders = [k for k, v in held.items() if v == best]
+        if len(leaders) != 1:
+            return 0
+        race, declined = leaders[0]
+        p = state.players[seat]
+        return 2 if (not declined and race == p.race) or (declined and race == p.declined) else 0

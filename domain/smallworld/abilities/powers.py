@@ -1,6 +1,7 @@
 """Special power hooks (sources §3). One small class per power."""
 from __future__ import annotations
 
+from .. import catalog
 from .base import Ability, count, power
 
 
@@ -74,3 +75,71 @@ class Sailing(Ability):
     """No +1 travel cost for non-adjacent entry regions."""
     def travel_free(self, ctx, i):
         return True
+
+
+@power("beast_master")
+class BeastMaster(Ability):
+    """At the start of each turn the old beasts go and one beast per Hill region comes (5 at
+    most); beasts are race tokens for every purpose, but a conquered region loses a beast
+    first (flow.lose)."""
+    def start_beasts(self, ctx):
+        return min(catalog.SUPPLIES["beasts"], count(ctx, lambda i: ctx.map.terrain[i] == "hill"))
+
+
+@power("championing")
+class Championing(Ability):
+    """Once per turn, conquer an adjacent region for 1 token whatever defends it, and put the
+    Champion there (+1 defence). A conqueror of its region takes it prisoner instead of a
+    token; its owner pays a 1-coin ransom and gets it back."""
+    use_piece = "champion"
+
+    def use_cost(self, ctx, i, cost, near):
+        adjacent = any(j in ctx.regions for j in ctx.map.adj[i])
+        return 1 if adjacent else None
+
+
+@power("defensive")
+class Defensive(Ability):
+    """At the end of the turn a Watch Tower on each Fields region where the race holds more
+    of the adjacent regions than any other race (6 at most); towers leave regions that lost
+    that majority. A tower region is immune to every power and conquest."""
+    defence = "tower"
+
+    def defence_regions(self, ctx):
+        from .. import actions
+        return actions.tower_regions(ctx)
+
+
+@power("garrisoned")
+class Garrisoned(Ability):
+    """A Fort (+1 defence) on each region of the race at the end of the turn (10 at most);
+    forts stay in decline and go when the region is conquered or emptied."""
+    defence = "fort"
+
+    def defence_regions(self, ctx):
+        return list(ctx.regions)
+
+
+@power("intimidating")
+class Intimidating(Ability):
+    """Three times a turn, before the last conquest: move 1 token of an opponent's race out of
+    an adjacent region into another of that race's regions (discarded if it has none;
+    Murlocs always); a Wisp Wall or Fort there is discarded first, for one use."""
+    def actions(self, ctx):
+        from .. import actions
+        return actions.intimidations(ctx)
+
+
+@power("marshdweller")
+class MarshDweller(Ability):
+    """Opponents pay the owner 1 coin before conquering a Swamp region of the race, in
+    decline too (tolls)."""
+
+
+@power("portal_mage")
+class PortalMage(Ability):
+    """Twice a turn, swap everything in two Magic regions but the mountain and legendary
+    places (move `portal`)."""
+    def actions(self, ctx):
+        from .. import actions
+        return actions.portals(ctx)

@@ -74,3 +74,92 @@ class Worgen(Ability):
 
     def cost_reduction(self, ctx, i):
         return 1 if ctx.state.turn.form == "worgen" else 0
+
+
+@race("draenei")
+class Draenei(Ability):
+    """Holy Light: in each opponent's turn, the first token the race would lose is kept in
+    hand and redeployed (flow.lose)."""
+    spares_first_loss = True
+
+
+@race("ethereals")
+class Ethereals(Ability):
+    """Once per turn, either steal a face-up artifact from a region adjacent to theirs into
+    their adjacent region (move `steal_artifact`), or conquer an adjacent region holding a
+    legendary place for 2 tokens less (`use: "ethereals"`)."""
+    def use_cost(self, ctx, i, cost, near):
+        s = ctx.state
+        marker = s.regions[i].marker
+        if cost is None or catalog.MARKERS.get(marker, {}).get("kind") != "place":
+            return None
+        if not any(j in ctx.regions for j in s.map.adj[i]):
+            return None
+        return max(1, cost - 2)
+
+    def actions(self, ctx):
+        from .. import actions
+        return actions.steals(ctx)
+
+
+@race("forsaken")
+class Forsaken(Ability):
+    """For each opponent token their conquests made leave the game this turn, 1 coin buys a
+    token from the tray, after the last conquest (move `buy_tokens`)."""
+    def tokens_to_buy(self, ctx):
+        return ctx.state.turn.forced
+
+
+@race("gnomes")
+class Gnomes(Ability):
+    """Once per turn an airborne assault on any land region, as though adjacent (no travel):
+    a free reinforcement die lowers its cost first; as the final conquest, the usual die is
+    rolled as well."""
+    use_die = True
+
+    def use_cost(self, ctx, i, cost, near):
+        return near
+
+
+@race("goblins")
+class Goblins(Ability):
+    """Bombs: at the end of the turn, face down, one per adjacent region of an opponent's
+    active race; revealed at the start of the Goblins' next turn (or their decline): a live
+    bomb empties the region as a conquest would, a dud does nothing (flow.resolve_bombs)."""
+    placed_piece = "bomb"
+
+    def piece_targets(self, ctx):
+        from .. import actions
+        return actions.bomb_targets(ctx)
+
+    def pieces_to_place(self, ctx):
+        from .. import query
+        return query.bombs_in_stack(ctx.state)
+
+
+@race("humans")
+class Humans(Ability):
+    """Military Objectives: at the end of the turn the 2 objectives go to up to 2 non-Alliance
+    regions; a non-Horde conqueror of one gains 2 coins and so do the Humans (unless they
+    conquered it); they leave with the Humans' decline (decision 7)."""
+    placed_piece = "objective"
+
+    def piece_targets(self, ctx):
+        from .. import actions
+        return actions.objective_targets(ctx)
+
+    def pieces_to_place(self, ctx):
+        return 2
+
+
+@race("pandaren")
+class Pandaren(Ability):
+    """Harmony: at the end of each turn a Harmony token goes to every opponent whose active
+    race they did not attack; a holder pays 2 coins before attacking them (tolls)."""
+
+
+@race("tauren")
+class Tauren(Ability):
+    """Never fewer than 2 tokens in a region (conquest, readying, redeployment); 2 tokens a
+    region stay when declining; a conquered Tauren region still loses just 1."""
+    min_tokens = 2

@@ -1,0 +1,347 @@
+"""One reader per web process for every live stream it serves.
+
+A stream used to hold a Redis connection for its whole life (its own XREAD BLOCK), so a few
+hundred watchers took every connection of the pool that moves need. Here a process has one
+reader (a thread: a greenlet under gevent) on a connection of its own, doing one XREAD BLOCK
+over the streams of every game that at least one of its connections watches, from the last
+version it has of each. A game's new events go into its Feed: folded once into the game (for
+`to_act`), kept in a ring of recent events, and each connection waiting on the feed is woken.
+Each event is redacted once per distinct viewer (a seat, or a spectator; everyone once the
+game is over) by the first connection that needs it, and the bytes are shared by the others.
+
+An idle stream holds no Redis connection, only its place among its feed's subscribers. What a
+stream reads besides the reader's events (the game when a feed starts, events older than the
+ring for a client that resumes from far back or fell behind) goes through the hub's own small
+pool, never the requests' one.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import replace
+from typing import Optional
+
+from domain.contract import EVERYONE
+from domain.play import fold
+from events import codec
+from events.store import StoreUnavailable, StoredEvent
+
+from .. import presenting
+from ..repository import CREATED, Game, GameRepository
+
+log = logging.getLogger(__name__)
+
+RING = 256  # recent events a feed keeps for its subscribers; older ones are read from the store
+READ_COUNT = 200  # events per game per XREAD
+BLOCK_MS = 5000  # a blocked read is interrupted when a game is added, so this only bounds idling
+CATCH_UP_PAGE = 500
+
+
+def sse(event: str, data: dict, id_: Optional[int] = None) -> bytes:
+    head = f"id: {id_}\nevent: {event}\ndata: " if id_ is not None else f"event: {event}\ndata: "
+    body = codec.dumps_bytes(data)
+    if not body.isascii():
+        # ASCII only: some clients split lines at U+2028, U+0085... (JSON escapes them all)
+        body = json.dumps(data, separators=(",", ":")).encode()
+    return head.encode() + body + b"\n\n"
+
+
+class Entry:
+    """One event of a feed, with who acts after it and its frames by viewer."""
+
+    __slots__ = ("event", "to_act", "frames")
+
+    def __init__(self, event: StoredEvent, to_act: list):
+        self.event = event
+        self.to_act = to_act
+        self.frames: dict = {}
+
+
+def advance(game: Game, event: StoredEvent) -> Game:
+    """The game after one more of its events."""
+    state = game.state if event.type == CREATED else fold(game.definition, [event.data], game.state)
+    return replace(game, version=event.version, state=state)
+
+
+def to_act(game: Game) -> list:
+    """Who acts after the game's last event: nobody while the server is still setting it up."""
+    return game.actors() if game.version >= int(game.meta["setup_version"]) else []
+
+
+class Feed:
+    """The newest state of one watched game and its recent events."""
+
+    def __init__(self, game: Game):
+        self.game_id = game.id
+        self.game = game
+        self.entries: deque[Entry] = deque(maxlen=RING)
+        self.changed = threading.Event()  # set (and replaced) whenever events arrive
+        self.subscribers = 0
+        self._lock = threading.Lock()
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    def extend(self, events: list[StoredEvent]) -> int:
+        """Folds in the reader's events (those at and below the known version are skipped);
+        returns how many were new."""
+        added = 0
+        with self._lock:
+            game = self.game
+            for e in events:
+                if e.version != game.version + 1:
+                    continue
+                game = advance(game, e)
+                self.entries.append(Entry(e, to_act(game)))
+                added += 1
+            self.game = game
+            if added:
+                changed, self.changed = self.changed, threading.Event()
+        if added:
+            changed.set()
+        return added
+
+    def wake(self) -> None:
+        with self._lock:
+            changed, self.changed = self.changed, threading.Event()
+        changed.set()
+
+    def buffered_after(self, cursor: int) -> Optional[list[Entry]]:
+        """The entries after `cursor`, or None when the ring no longer holds the next one."""
+        with self._lock:
+            if cursor >= self.game.version:
+                return []
+            if not self.entries or self.entries[0].event.version > cursor + 1:
+                return None
+            entries = self.entries
+            first = entries[0].event.version
+            return [entries[i] for i in range(cursor + 1 - first, len(entries))]
+
+
+class Hub:
+    """The feeds of one process and the reader that fills them."""
+
+    def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
+                 tick_s: float = 1.0):
+        self.store = store  # the hub's own store (its own small pool)
+        self.games = games or GameRepository(store)
+        self.block_ms = block_ms
+        self.tick_s = tick_s  # how often waiting streams are woken to check their keep-alive
+        self.renders = 0  # redactions done (each event once per distinct viewer)
+        self._lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pid = os.getpid()
+        self._feeds: dict[str, Feed] = {}
+        self._generation = 0  # grows when a game is added to the watched set
+        self._read_generation: Optional[int] = None  # the generation of the read in progress
+        self._wake = threading.Event()
+        self._reader: Optional[threading.Thread] = None
+        self._follower = None
+        self.healthy = True
+
+    # ---- subscribers ------------------------------------------------------------------------
+
+    def subscribe(self, game_id: str) -> Feed:
+        """The game's feed, started (its game loaded, the reader told) if none of this
+        process's streams watched it; the caller must unsubscribe()."""
+        if self._pid != os.getpid():  # a forked child does not inherit its parent's reader
+            self._reset()
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is not None:
+                feed.subscribers += 1
+                return feed
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:  # the first opener loads the game; the others wait for it
+            with self._lock:
+                feed = self._feeds.get(game_id)
+                if feed is not None:
+                    feed.subscribers += 1
+                    return feed
+            try:
+                game = self.games.load(game_id)
+            finally:
+                with self._lock:
+                    self._loading.pop(game_id, None)
+            with self._lock:
+                feed = self._feeds[game_id] = Feed(game)
+                feed.subscribers += 1
+                self._generation += 1
+                generation = self._generation
+        self._start_reader()
+        self._wake.set()
+        threading.Thread(target=self._interrupt_until_read, args=(generation,), daemon=True).start()
+        return feed
+
+    def tick(self) -> None:
+        """Wakes every subscriber (its keep-alive is due, or its stream's time is up): one
+        timer for the process instead of one per waiting stream."""
+        with self._lock:
+            feeds = list(self._feeds.values())
+        for feed in feeds:
+            feed.wake()
+
+    def unsubscribe(self, feed: Feed) -> None:
+        with self._lock:
+            feed.subscribers -= 1
+            if feed.subscribers <= 0 and self._feeds.get(feed.game_id) is feed:
+                del self._feeds[feed.game_id]  # the reader's next read leaves it out
+
+    def watched(self) -> int:
+        return len(self._feeds)
+
+    # ---- what a subscriber receives -----------------------------------------------------------
+
+    def frames_after(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
+        """The frames of the feed's events after `cursor` as `seat` may see them, and the new
+        cursor; from the ring, or the store when the ring no longer reaches back that far."""
+        entries = feed.buffered_after(cursor)
+        if entries is None:
+            return self._catch_up(feed, cursor, seat)
+        if not entries:
+            return [], cursor
+        viewer = EVERYONE if feed.game.finished else seat
+        frames = []
+        for entry in entries:
+            frame = entry.frames.get(viewer)
+            if frame is None:
+                frame = entry.frames[viewer] = self.render(feed.game, viewer, entry.event, entry.to_act)
+            frames.append(frame)
+        return frames, entries[-1].event.version
+
+    def render(self, game: Game, viewer, e: StoredEvent, to_act: list) -> bytes:
+        self.renders += 1
+        shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
+        shown["to_act"] = to_act
+        return sse("game_event", shown, e.version)
+
+    def _catch_up(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
+        """Events older than the ring (a resume from far back, a subscriber that fell behind):
+        read from the store and folded from the game as it was at `cursor`, not cached."""
+        newest = feed.game
+        upto = min(newest.version, cursor + CATCH_UP_PAGE)
+        setup_version = int(newest.meta["setup_version"])
+        if cursor >= setup_version:
+            game = self.games.at_version(feed.game_id, cursor, newest)
+        else:
+            game = replace(newest, version=0, state=None, snapshot_version=0)
+            game = _fold_to(game, self.store.read(feed.game_id, after=0, limit=cursor))
+        viewer = EVERYONE if newest.finished else seat
+        frames = []
+        for e in self.store.read(feed.game_id, after=cursor, limit=upto - cursor):
+            game = advance(game, e)
+            frames.append(self.render(newest, viewer, e, to_act(game)))
+            cursor = e.version
+        return frames, cursor
+
+    # ---- the reader ---------------------------------------------------------------------------
+
+    def _start_reader(self) -> None:
+        with self._lock:
+            if self._reader is not None and self._reader.is_alive():
+                return
+            self._follower = self._follower or self.store.follower()
+            self._reader = threading.Thread(target=self._run, name="live-hub", daemon=True)
+            self._reader.start()
+            threading.Thread(target=self._tick, name="live-hub-ticks", daemon=True).start()
+
+    def _tick(self) -> None:
+        pid = self._pid
+        while self._pid == pid:
+            time.sleep(self.tick_s)
+            self.tick()
+
+    def _interrupt_until_read(self, generation: int) -> None:
+        """Makes the reader re-issue its read with the new game: a read blocked on the old set
+        is interrupted (retried: an interrupt can arrive before the read blocks)."""
+        for _ in range(100):
+            reading = self._read_generation
+            if reading is None or reading >= generation:
+                return
+            try:
+                if self._follower.interrupt():
+                    return
+            except StoreUnavailable:
+                return  # the reader is failing too; it rebuilds its read when the store is back
+            time.sleep(0.01)
+
+    def _run(self) -> None:
+        follower = self._follower
+        while True:
+            with self._lock:
+                positions = {g: f.version for g, f in self._feeds.items()}
+                self._read_generation = self._generation if positions else None
+                if not positions:
+                    self._wake.clear()
+            if not positions:
+                self._wake.wait()  # nothing watched: no read, no connection in use
+                continue
+            try:
+                found = follower.read(positions, self.block_ms, READ_COUNT)
+                self.healthy = True
+            except StoreUnavailable:
+                self.healthy = False
+                self._read_generation = None
+                time.sleep(1)
+                continue
+            except Exception:  # noqa: BLE001 - the reader must outlive any one bad read
+                log.exception("live hub: read failed")
+                self._read_generation = None
+                time.sleep(1)
+                continue
+            self._read_generation = None
+            for game_id, events in found.items():
+                feed = self._feeds.get(game_id)
+                if feed is not None:
+                    try:
+                        feed.extend(events)
+                    except Exception:  # noqa: BLE001 - one game's bad event must not stop the others
+                        log.exception("live hub: game %s: events %s not applied", game_id,
+                                      [e.version for e in events])
+
+
+def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
+    for e in events:
+        game = advance(game, e)
+    return game
+
+
+def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
+    """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
+    nothing happens, `end` once the game is over (the caller unsubscribes when it closes).
+    It waits with no timer of its own: new events or the hub's tick wake it."""
+    started = last = time.monotonic()
+    while True:
+        changed = feed.changed
+        try:
+            frames, cursor = hub.frames_after(feed, cursor, seat)
+        except StoreUnavailable:
+            yield b": store unavailable, retrying\n\n"
+            time.sleep(1)
+            continue
+        if frames:
+            yield b"".join(frames)
+            last = time.monotonic()
+            continue
+        game = feed.game
+        if game.finished and cursor >= game.version:
+            # `id:` makes a browser's reconnect send Last-Event-ID: the final version,
+            # which the server answers 204: an EventSource stops reconnecting then.
+            yield sse("end", {"version": game.version, "result": game.result},
+                      game.version)
+            return
+        now = time.monotonic()
+        if now - started >= max_s:
+            return
+        if now - last >= keepalive_s:
+            yield b": keep-alive\n\n"
+            last = now
+        changed.wait()

@@ -1,0 +1,293 @@
+"""Live streams at scale (issue 13): N streams spread over 100 active games, held open while the
+`game 1 req` clients (wrk, bench/wrk_moves.lua, the table token: one request per move) play at
+16 connections. Beside each N, the same load with no stream open (before and after the runs
+with streams, the ratio is against their mean).
+
+    python -m bench.live_streams                        # N = 1,000, 5,000, 10,000 (about 4 minutes)
+    python -m bench.live_streams --streams 1000 --seconds 10
+
+The 100 watched games are Splendor games played by this script itself (the table token, each
+game one move a second, about 100 moves/s in all, in the runs without streams too): each event
+reaches N/100 streams. A watched game that ends is replaced by a new one and its watchers move
+to it. The watchers are raw sockets on one asyncio loop of this process (bench/sse_client.py).
+
+Figures per N: moves/s of the wrk clients and its ratio to the runs without streams, POST p50
+and p99 (and the p99's ratio); fan-out delay from each event's `at` (when the server appended
+it) to its arrival at each stream, p50 and p99, over every delivery during the run; Redis
+`connected_clients`; the web workers' RSS per stream (RSS with the streams open less RSS
+before any was opened, over N); the server's CPU per move.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import threading
+import time
+
+import aiohttp
+import redis
+
+from bench.common import percentile, private_redis, running_server, table
+from bench.http_moves import _redis_pid, _server_pid, _tree, load
+from bench.sse_client import Watcher, raise_open_files_limit
+
+GAMES = 100
+MOVE_EVERY_S = 1.0
+
+
+def _rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def _live_clients(r) -> int:
+    """Redis connections of the live path (its pool `live`, its readers `live-follower`)."""
+    return sum(1 for c in r.client_list() if c.get("name", "").startswith("live"))
+
+
+def _web_workers(server_pid: int) -> list[int]:
+    """The gunicorn worker processes of the server (not its master)."""
+    found = []
+    for pid in _tree(server_pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read()
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if b"gunicorn" in cmd and ppid != server_pid:
+            found.append(pid)
+    return found
+
+
+class Live:
+    """The watched games, their players and their watchers, on one asyncio loop in a thread."""
+
+    def __init__(self, base: str):
+        self.base = base
+        host, port = base.rsplit("//", 1)[1].split(":")
+        self.host, self.port = host, int(port)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.games: list[dict] = []
+        self.watchers: list[Watcher] = []
+        self.by_game: dict[int, list[Watcher]] = {}
+        self.tasks: list = []
+        self.moves = 0
+        self.errors = 0
+        self.call(self._setup())
+
+    def call(self, coro, timeout=600):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def _setup(self):
+        self.stop_all = asyncio.Event()
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64))
+        self.games = [await self._new_game() for _ in range(GAMES)]
+        self.players = [asyncio.ensure_future(self._play(i)) for i in range(GAMES)]
+
+    async def _new_game(self) -> dict:
+        async with self.session.post(f"{self.base}/games", json={
+                "type": "splendor", "seats": [{"name": "A"}, {"name": "B"}]}) as r:
+            created = await r.json()
+        auth = {"Authorization": f"Bearer {created['table_token']}"}
+        async with self.session.get(f"{self.base}/games/{created['id']}/moves", headers=auth) as r:
+            page = await r.json()
+        return {"id": created["id"], "auth": auth, "page": page}
+
+    async def _play(self, i: int):
+        rng = random.Random(i)
+        await asyncio.sleep(rng.random() * MOVE_EVERY_S)
+        n = 0
+        while not self.stop_all.is_set():
+            started = time.monotonic()
+            game = self.games[i]
+            page = game["page"]
+            n += 1
+            try:
+                async with self.session.post(
+                        f"{self.base}/games/{game['id']}/moves?include=next_moves&seat={page['seat']}",
+                        json={"expected_version": page["version"], "move": rng.choice(page["moves"])},
+                        headers={**game["auth"], "Idempotency-Key": f"{game['id']}-{n}"}) as r:
+                    answer = await r.json()
+                if r.status != 201:
+                    self.errors += 1
+                    raise RuntimeError(answer)
+                self.moves += 1
+                game["page"] = answer["next_moves"]
+                if not game["page"] or not game["page"]["moves"]:
+                    await self._replace(i)
+            except Exception:  # noqa: BLE001 - a lost game is replaced, the run goes on
+                await self._replace(i)
+            await asyncio.sleep(max(0.0, MOVE_EVERY_S - (time.monotonic() - started)))
+
+    async def _replace(self, i: int):
+        self.games[i] = await self._new_game()
+        for w in self.by_game.get(i, []):
+            w.path, w.last_id, w.ended = f"/games/{self.games[i]['id']}/stream", None, False
+            if w.running:
+                w.drop()  # its run() reconnects, to the new game
+            else:
+                self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
+
+    def open(self, n: int) -> float:
+        """Opens n streams over the games; returns the seconds it took until each had its state."""
+        started = time.monotonic()
+        self.call(self._open(n))
+        while self.open_now() < n:
+            if time.monotonic() - started > 300:
+                raise RuntimeError(f"only {self.open_now()} of {n} streams opened")
+            time.sleep(0.2)
+        return time.monotonic() - started
+
+    async def _open(self, n: int):
+        self.stop_watch = asyncio.Event()
+        self.watchers, self.by_game, self.tasks = [], {}, []
+        for k in range(n):
+            i = k % GAMES
+            w = Watcher(self.host, self.port, f"/games/{self.games[i]['id']}/stream", keep_data=False)
+            self.watchers.append(w)
+            self.by_game.setdefault(i, []).append(w)
+            self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
+            if k % 200 == 199:
+                await asyncio.sleep(0.05)  # arrivals, not one burst past the accept backlog
+
+    def open_now(self) -> int:
+        return sum(1 for w in self.watchers if w.open)
+
+    def delays(self, since_ms: float, until_ms: float) -> list[float]:
+        return [delay for w in self.watchers for arrival, delay in w.delays if since_ms <= arrival <= until_ms]
+
+    def refused(self) -> int:
+        return sum(1 for w in self.watchers for s in w.statuses if s != 200)
+
+    def close_streams(self):
+        async def _close():
+            self.stop_watch.set()
+            for w in self.watchers:
+                w.drop()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+        self.call(_close())
+        self.watchers, self.by_game, self.tasks = [], {}, []
+
+    def close(self):
+        async def _close():
+            self.stop_all.set()
+            await asyncio.gather(*self.players, return_exceptions=True)
+            await self.session.close()
+
+        self.call(_close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000) -> dict:
+    limit = raise_open_files_limit()
+    if limit < max(streams) + 1000:
+        raise SystemExit(f"the open-files limit is {limit}: too low for {max(streams)} streams")
+    results: dict = {"streams": {}, "baselines": []}
+    with private_redis() as url:
+        rpid = _redis_pid(url)
+        r = redis.Redis.from_url(url)
+        env = {"SSE_MAX_STREAMS": str(max_per_process), "SSE_MAX_STREAMS_PER_ADDRESS": "0",
+               "SSE_KEEPALIVE_S": "15"}
+        with running_server(url, **env) as base:
+            pid = _server_pid(base)
+            workers = _web_workers(pid)
+            live = Live(base)
+            try:
+                time.sleep(2)
+                rss0 = _rss_kib(workers)
+
+                def baseline():
+                    res = load(base, "table", conns, seconds, pid, rpid)
+                    res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
+                    results["baselines"].append(res)
+
+                baseline()
+                for n in streams:  # each run with streams between two without: the machine drifts
+                    took = live.open(n)
+                    time.sleep(1)
+                    since = time.time() * 1000
+                    res = load(base, "table", conns, seconds, pid, rpid)
+                    until = time.time() * 1000
+                    res.update(n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
+                               clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
+                               rss=_rss_kib(workers), delays=live.delays(since, until))
+                    results["streams"][n] = res
+                    live.close_streams()
+                    time.sleep(2)
+                    baseline()
+            finally:
+                live.close()
+    results["watched_moves"] = live.moves
+    return report(results, rss0, seconds, conns)
+
+
+def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
+    baselines = results["baselines"]
+    rows = []
+
+    def row(label, res, base_rate, base_p99, fanout=("-", "-"), rss="-"):
+        clients = f"{res['clients']} ({res['live_clients']} live)"
+        rows.append((label, f"{res['rate']:.0f}", f"{res['rate'] / base_rate:.2f}" if base_rate else "-",
+                     f"{res['p50'] * 1000:.1f}", f"{res['p99'] * 1000:.1f}",
+                     f"{res['p99'] / base_p99:.2f}" if base_p99 else "-", *fanout, clients, rss,
+                     f"{res['cpu_server'] * 1000:.2f}"))
+
+    row("no streams", baselines[0], 0, 0)
+    for i, (n, res) in enumerate(results["streams"].items()):
+        around = baselines[i:i + 2]
+        base_rate = sum(b["rate"] for b in around) / len(around)
+        base_p99 = sum(b["p99"] for b in around) / len(around)
+        delays = res.pop("delays")
+        res["fanout_p50"], res["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
+        res["deliveries"] = len(delays)
+        res["rss_per_stream_kib"] = (res["rss"] - rss0) / n
+        res["moves_ratio"], res["p99_ratio"] = res["rate"] / base_rate, res["p99"] / base_p99
+        row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused)", res, base_rate, base_p99,
+            (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}"), f"{res['rss_per_stream_kib']:.1f}")
+        row("no streams", baselines[i + 1], 0, 0)
+    for res in [*baselines, *results["streams"].values()]:
+        for key in ("post", "get"):
+            res.pop(key, None)
+    print(f"## live streams over {GAMES} games (each played at one move a second), `game 1 req` at {conns} "
+          f"connections, {seconds:g} s per row; web workers' RSS before any stream {rss0 / 1024:.0f} MiB; "
+          f"ratios against the runs without streams just before and after")
+    print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
+                       "fan-out p99 ms", "Redis clients", "RSS KiB/stream", "server CPU ms/move")))
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.live_streams", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--streams", default="1000,5000,10000")
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--conns", type=int, default=16)
+    parser.add_argument("--max-per-process", type=int, default=8000,
+                        help="SSE_MAX_STREAMS of the server (its two workers do not share streams evenly)")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    results = run(tuple(int(n) for n in args.streams.split(",")), args.seconds, args.conns, args.max_per_process)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

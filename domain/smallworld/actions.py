@@ -1,0 +1,355 @@
+"""The special tokens and the actions of races and powers that are moves of their own.
+
+Pieces: Military Objectives (Humans), Goblin bombs, Forts (Garrisoned), Watch Towers
+(Defensive), Beasts (Beast Master), the Champion (Championing) and Harmony tokens
+(Pandaren). Actions during the conquests: steal an artifact (Ethereals), intimidate
+(Intimidating), open a portal (Portal Mage). Each action's legal moves come from its hook's
+`actions(ctx)`; `decide` accepts exactly those and this module builds and applies the events.
+"""
+from __future__ import annotations
+
+from . import catalog, flow, query
+from . import tolls as toll_rules
+from .abilities import hooks_for
+from .state import CONQUER, Region, State
+
+INTIMIDATIONS = 3   # uses of Intimidating per turn
+PORTALS = 2         # uses of Portal Mage per turn
+OBJECTIVE_COINS = 2  # to a non-Horde conqueror of a Military Objective, and to the Humans
+
+
+def pay(s: State, payer, owed) -> State:
+    """Coins from `payer` to each payee (None: the bank); a Harmony toll returns the token."""
+    for t in owed:
+        p = s.players[payer]
+        s = s.set_player(payer, p._replace(coins=p.coins - t["coins"],
+                                           harmony=p.harmony and t.get("for") != "harmony"))
+        if t["seat"] is not None:
+            q = s.players[t["seat"]]
+            s = s.set_player(t["seat"], q._replace(coins=q.coins + t["coins"]))
+    return s
+
+
+# --- beasts and the champion ----------------------------------------------------------------
+
+def new_beasts(s: State, seat: int) -> State:
+    """Start of a Beast Master turn: the old beasts go, one new beast per Hill region comes."""
+    if not s.players[seat].beasts and not any(h.start_beasts(c) for h, c in hooks_for(s, seat)):
+        return s
+    s = flow.discard_beasts(s, seat)
+    new = sum(h.start_beasts(c) for h, c in hooks_for(s, seat))
+    p = s.players[seat]
+    return s.set_player(seat, p._replace(hand=p.hand + new, beasts=new)) if new else s
+
+
+def move_champion(s: State, seat: int, i: int) -> State:
+    regions = tuple(r._replace(champion=False) if r.champion and r.seat == seat else r for r in s.regions)
+    s = s.with_(regions=regions)
+    return s.set_region(i, s.regions[i]._replace(champion=True))
+
+
+# --- Military Objectives --------------------------------------------------------------------
+
+def objective_taken(s: State, seat: int, i: int, had: bool) -> State:
+    """A non-Horde conqueror takes the objective back to the Humans, who gain 2 coins unless
+    they conquered it (the conqueror's 2 coins come with its turn's scoring)."""
+    if not had:
+        return s
+    if catalog.faction(s.players[seat].race) == "horde":
+        return s.set_region(i, s.regions[i]._replace(objective=True))
+    humans = query.active_seat_of(s, "humans")
+    s = s.set_region(i, s.regions[i]._replace(objective=False))
+    if humans is not None and humans != seat:  # the bank pays the Humans
+        p = s.players[humans]
+        s = s.set_player(humans, p._replace(coins=p.coins + OBJECTIVE_COINS))
+    return s
+
+
+def objective_targets(ctx) -> list:
+    """Land regions not held by an Alliance race, without an objective placed this turn."""
+    s = ctx.state
+    fresh = "objective" not in s.turn.pieces
+    return [i for i, r in enumerate(s.regions)
+            if not s.map.water(i) and catalog.faction(r.race) != "alliance" and (fresh or not r.objective)]
+
+
+# --- Goblin bombs ---------------------------------------------------------------------------
+
+def bomb_targets(ctx) -> list:
+    """Regions adjacent to the Goblins held by an opponent's active race, without a bomb."""
+    s = ctx.state
+    near = {j for i in ctx.regions for j in s.map.adj[i]}
+    return [j for j in sorted(near)
+            if s.regions[j].bomb is None and query.marker_owner(s, j) not in (None, ctx.seat)
+            and not query.shielded(s, j, ctx.seat)
+            and toll_rules.affordable(s, ctx.seat, toll_rules.power_tolls(s, ctx.seat, j))]
+
+
+def reveal_bombs(s: State, seat: int, rng) -> list:
+    """At the start of the Goblins' turn (or their decline): each bomb whose region its
+    target still holds is revealed, live or dud drawn from the bombs not yet revealed (the
+    same odds as a shuffled stack); the others go back to the stack unseen."""
+    if s.players[seat].race != "goblins":
+        return []
+    live, dud = s.bombs
+    out = []
+    for i, r in enumerate(s.regions):
+        if r.bomb is None:
+            continue
+        if r.seat != r.bomb:
+            out.append({"region": s.map.ids[i], "live": None})
+            continue
+        is_live = rng.random() < live / (live + dud)
+        live, dud = (live - 1, dud) if is_live else (live, dud - 1)
+        out.append({"region": s.map.ids[i], "live": is_live})
+    return [{"type": "bombs_revealed", "seat": seat, "bombs": out}] if out else []
+
+
+def _bombs_revealed(s: State, e) -> State:
+    live, dud = s.bombs
+    for b in e["bombs"]:
+        i = s.map.index[b["region"]]
+        s = s.set_region(i, s.regions[i]._replace(bomb=None))
+        if b["live"] is None:
+            continue
+        live, dud = (live - 1, dud) if b["live"] else (live, dud - 1)
+        if b["live"]:  # the explosion: a conquest's losses, and the region is left empty
+            s = flow.defeat(s, i)
+    return s.with_(bombs=(live, dud))
+
+
+# --- forts, watch towers, harmony (automatic at the end of the turn) -------------------------
+
+def tower_regions(ctx) -> list:
+    """Fields regions where the race holds more adjacent regions than any other race."""
+    s = ctx.state
+    race = s.players[ctx.seat].race
+    out = []
+    for i in ctx.regions:
+        if s.map.terrain[i] != "fields":
+            continue
+        held: dict = {}
+        for j in s.map.adj[i]:
+            if s.regions[j].race:
+                held[s.regions[j].race] = held.get(s.regions[j].race, 0) + 1
+        mine = held.pop(race, 0)
+        if mine > max(held.values(), default=0):
+            out.append(i)
+    return out
+
+
+def defences(s: State) -> list:
+    """The forts and watch towers the active seat's power puts up at the end of its turn."""
+    seat = s.seat
+    if s.turn.declined:
+        return []
+    out = []
+    for h, c in hooks_for(s, seat):
+        if h.defence == "fort":
+            room = query.supply_left(s, "fort", "forts")
+            add = [i for i in h.defence_regions(c) if not s.regions[i].fort][:max(room, 0)]
+            if add:
+                out.append({"type": "defences_built", "seat": seat, "piece": "fort",
+                            "added": [s.map.ids[i] for i in add], "removed": []})
+        elif h.defence == "tower":
+            want = set(h.defence_regions(c))
+            have = {i for i in c.regions if s.regions[i].tower}
+            removed = sorted(have - want)
+            room = catalog.SUPPLIES["watch_towers"] - (query.count_pieces(s, "tower") - len(removed))
+            add = sorted(want - have)[:max(room, 0)]
+            if add or removed:
+                out.append({"type": "defences_built", "seat": seat, "piece": "tower",
+                            "added": [s.map.ids[i] for i in add], "removed": [s.map.ids[i] for i in removed]})
+    return out
+
+
+def _defences_built(s: State, e) -> State:
+    field = e["piece"]
+    for rid in e["added"]:
+        s = s.set_region(s.map.index[rid], s.regions[s.map.index[rid]]._replace(**{field: True}))
+    for rid in e["removed"]:
+        s = s.set_region(s.map.index[rid], s.regions[s.map.index[rid]]._replace(**{field: False}))
+    return s
+
+
+def harmony(s: State) -> list:
+    """End of a Pandaren turn: a Harmony token to each opponent whose active race the
+    Pandaren did not attack (players without a race too), 4 tokens at most."""
+    seat = s.seat
+    if s.players[seat].race != "pandaren":
+        return []
+    left = catalog.SUPPLIES["harmony"] - sum(1 for p in s.players if p.harmony)
+    to = [o for o in range(s.n) if o != seat and o not in s.turn.attacked and not s.players[o].harmony][:max(left, 0)]
+    return [{"type": "harmony_given", "seat": seat, "to": to}] if to else []
+
+
+def _harmony_given(s: State, e) -> State:
+    for o in e["to"]:
+        s = s.set_player(o, s.players[o]._replace(harmony=True))
+    return s
+
+
+# --- actions during the conquests -----------------------------------------------------------
+
+def _uses(s: State, key: str) -> int:
+    return s.turn.used.count(key)
+
+
+def steals(ctx) -> list:
+    """Ethereals: a face-up artifact in a region adjacent to theirs, into their adjacent
+    region that has no marker (once per turn, instead of the Legendary Place discount)."""
+    s = ctx.state
+    if s.turn.step != CONQUER or "ethereals" in s.turn.used:
+        return []
+    ids = s.map.ids
+    out = []
+    for i, r in enumerate(s.regions):
+        if i in ctx.regions or catalog.MARKERS.get(r.marker, {}).get("kind") != "artifact":
+            continue
+        if query.shielded(s, i, ctx.seat):
+            continue
+        for j in s.map.adj[i]:
+            if j in ctx.regions and s.regions[j].marker is None:
+                out.append({"type": "steal_artifact", "from": ids[i], "to": ids[j]})
+    return out
+
+
+def intimidations(ctx) -> list:
+    """Intimidating: 3 times a turn, 1 token of an opponent's race out of an adjacent region
+    into another region of that race (discarded if none; Murlocs always); a Wisp Wall or Fort
+    there goes first, for one use."""
+    s = ctx.state
+    if s.turn.step != CONQUER or _uses(s, "intimidating") >= INTIMIDATIONS:
+        return []
+    ids = s.map.ids
+    near = {j for i in ctx.regions for j in s.map.adj[i]} - set(ctx.regions)
+    out = []
+    for i in sorted(near):
+        r = s.regions[i]
+        if not r.race or r.seat == ctx.seat and r.seat is not None or query.shielded(s, i, ctx.seat):
+            continue
+        if not toll_rules.affordable(s, ctx.seat, toll_rules.power_tolls(s, ctx.seat, i)):
+            continue
+        if r.wall or r.fort:
+            out.append({"type": "intimidate", "region": ids[i]})
+            continue
+        keep = 1 if r.declined else flow.min_tokens(r.race)
+        if 0 < r.tokens - 1 < keep:
+            continue  # a Tauren token is never left alone
+        others = [j for j, o in enumerate(s.regions)
+                  if j != i and r.seat is not None and o.race == r.race and o.declined == r.declined]
+        if not others:
+            out.append({"type": "intimidate", "region": ids[i]})
+        out += [{"type": "intimidate", "region": ids[i], "to": ids[j]} for j in others]
+    return out
+
+
+def portals(ctx) -> list:
+    """Portal Mage: twice a turn, two Magic land regions swap all they hold but the mountain
+    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot)."""
+    s = ctx.state
+    if s.turn.step != CONQUER or _uses(s, "portal_mage") >= PORTALS:
+        return []
+    ok = [i for i, r in enumerate(s.regions)
+          if s.map.has(i, "magic") and not s.map.water(i) and r.marker != "hidden"
+          and not query.shielded(s, i, ctx.seat)]
+    ids = s.map.ids
+    return [{"type": "portal", "a": ids[a], "b": ids[b]} for k, a in enumerate(ok) for b in ok[k + 1:]
+            if s.regions[a].race or s.regions[b].race]
+
+
+def legal_actions(s: State, seat: int) -> list:
+    out = []
+    for h, c in hooks_for(s, seat):
+        out += h.actions(c)
+    return out
+
+
+def decide_action(s: State, seat: int, move: dict, rng) -> list:
+    """The event of a legal action move (checked by the caller)."""
+    kind = move["type"]
+    if kind == "steal_artifact":
+        return [{"type": "artifact_stolen", "seat": seat, "marker": s.regions[s.map.index[move["from"]]].marker,
+                 "from": move["from"], "to": move["to"]}]
+    if kind == "portal":
+        return [{"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}]
+    i = s.map.index[move["region"]]
+    r = s.regions[i]
+    removed = "wisp_wall" if r.wall else "fort" if r.fort else None
+    event = {"type": "intimidated", "seat": seat, "region": move["region"], "removed": removed,
+             "to": move.get("to"), "tolls": toll_rules.power_tolls(s, seat, i)}
+    return [event]
+
+
+def _stolen(s: State, e) -> State:
+    i, j = s.map.index[e["from"]], s.map.index[e["to"]]
+    s = s.set_region(i, s.regions[i]._replace(marker=None))
+    s = s.set_region(j, s.regions[j]._replace(marker=e["marker"]))
+    return s.with_(turn=s.turn._replace(used=s.turn.used + ("ethereals",)))
+
+
+def _intimidated(s: State, e) -> State:
+    s = pay(s, e["seat"], e.get("tolls", ()))
+    s = s.with_(turn=s.turn._replace(used=s.turn.used + ("intimidating",)))
+    i = s.map.index[e["region"]]
+    r = s.regions[i]
+    if r.seat is not None and not r.declined and r.seat not in s.turn.attacked:
+        s = s.with_(turn=s.turn._replace(attacked=s.turn.attacked + (r.seat,)))
+    if e["removed"] == "wisp_wall":
+        return s.set_region(i, r._replace(wall=False))
+    if e["removed"] == "fort":
+        return s.set_region(i, r._replace(fort=False))
+    beast = 1 if r.beasts == r.tokens else 0  # a race token leaves before a beast
+    left = r.tokens - 1
+    s = s.set_region(i, r._replace(tokens=left, beasts=r.beasts - beast) if left else flow.emptied(r))
+    if e["to"]:
+        j = s.map.index[e["to"]]
+        o = s.regions[j]
+        return s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
+    return _token_discarded(s, r, i, beast)
+
+
+def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:
+    """A token an intimidation could not move: discarded, unless its active race is spared
+    (Light's Hope Chapel, Holy Light), when it goes to hand for the redeployment."""
+    seat = r.seat
+    if seat is None or r.declined:
+        s = flow._forced(s, seat, 1)
+        return s if seat is None else flow._drop_declined_if_gone(s, seat)
+    probe = s.set_region(i, r)  # the chapel counts while the token is still there
+    spared = flow._spares(probe, seat, i)
+    if not spared:
+        return flow._forced(s, seat, 1)
+    if spared == "holy_light":
+        s = s.with_(turn=s.turn._replace(spared=s.turn.spared + (seat,)))
+    p = s.players[seat]
+    s = s.set_player(seat, p._replace(hand=p.hand + 1, beasts=p.beasts + beast))
+    return flow._add_defender(s, seat)
+
+
+SWAPPED = ("seat", "race", "tokens", "declined", "wall", "fort", "beasts", "champion", "bomb", "objective")
+
+
+def _portal(s: State, e) -> State:
+    i, j = s.map.index[e["a"]], s.map.index[e["b"]]
+    a, b = s.regions[i], s.regions[j]
+    new_a = a._replace(**{f: getattr(b, f) for f in SWAPPED})
+    new_b = b._replace(**{f: getattr(a, f) for f in SWAPPED})
+    kinds = {catalog.MARKERS.get(m, {}).get("kind") for m in (a.marker, b.marker)}
+    if "artifact" in kinds and "place" not in kinds:  # artifacts go through, places stay
+        new_a, new_b = new_a._replace(marker=b.marker), new_b._replace(marker=a.marker)
+    s = s.set_region(i, new_a).set_region(j, new_b)
+    return s.with_(turn=s.turn._replace(used=s.turn.used + ("portal_mage",)))
+
+
+EVOLVE = {
+    "artifact_stolen": _stolen,
+    "intimidated": _intimidated,
+    "portal_opened": _portal,
+    "bombs_revealed": _bombs_revealed,
+    "defences_built": _defences_built,
+    "harmony_given": _harmony_given,
+    "airborne_rolled": lambda s, e: s,  # read by the conquest or failure that follows
+}
+
+ACTION_MOVES = ("steal_artifact", "intimidate", "portal")

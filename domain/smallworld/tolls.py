@@ -1,0 +1,48 @@
+"""Coins an attacker pays before a conquest or a power touches a region: Harmony (2 to the
+Pandaren), MarshDweller (1 for its Swamp regions, in decline too), the Aegis (2 to its
+owner) and Doomhammer (2 to the region's owner, or the bank). Paid in the event, public like
+any payment on the table; a seat that cannot pay them all cannot attack there."""
+from __future__ import annotations
+
+from . import query
+from .state import State
+
+
+def _owner_power(state: State, i: int):
+    r = state.regions[i]
+    if r.seat is None:
+        return None
+    p = state.players[r.seat]
+    if not r.declined and p.race == r.race:
+        return p.power
+    if r.declined and p.declined == r.race:
+        return p.declined_power
+    return None
+
+
+def power_tolls(state: State, seat: int, i: int) -> list:
+    """What a power touching region i costs first: Harmony (2 coins to the Pandaren, once)."""
+    r = state.regions[i]
+    if (state.players[seat].harmony and r.race == "pandaren" and not r.declined
+            and r.seat is not None and r.seat != seat):
+        return [{"seat": r.seat, "coins": 2, "for": "harmony"}]
+    return []
+
+
+def tolls(state: State, seat: int, i: int, use_toll: int = 0) -> list:
+    """[{"seat": payee or None (the bank), "coins": n, "for": reason}] for conquering region i."""
+    r = state.regions[i]
+    out = power_tolls(state, seat, i)
+    if r.seat not in (None, seat) and state.map.terrain[i] == "swamp" and _owner_power(state, i) == "marshdweller":
+        out.append({"seat": r.seat, "coins": 1, "for": "marshdweller"})
+    if r.marker == "aegis_of_aggramar":
+        owner = query.marker_owner(state, i)
+        if owner is not None and owner != seat:
+            out.append({"seat": owner, "coins": 2, "for": "aegis_of_aggramar"})
+    if use_toll and r.seat != seat:
+        out.append({"seat": r.seat, "coins": use_toll, "for": "doomhammer"})
+    return out
+
+
+def affordable(state: State, seat: int, owed: list) -> bool:
+    return state.players[seat].coins >= sum(t["coins"] for t in owed)

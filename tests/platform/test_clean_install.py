@@ -1,0 +1,52 @@
+"""The README's run command on a clean machine: a virtualenv with `requirements.txt` alone (no
+dev requirements, which once hid a missing runtime dependency) runs `python app.py`, which
+starts its own Redis and serves `/health` within 30 s, and stops with nothing left running."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.platform.processes import AppProcess, descendants, wait_gone
+
+
+@pytest.fixture(scope="module")
+def runtime_python() -> str:
+    """A virtualenv built from requirements.txt only (kept under var/ per version of that file,
+    so a run on an unchanged file reuses it; CI's clean clone always builds it)."""
+    digest = hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()[:12]
+    venv = ROOT / "var" / "clean-install" / digest
+    python = venv / "bin" / "python"
+    done = venv / ".installed"
+    if not done.exists():
+        shutil.rmtree(venv, ignore_errors=True)
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", str(ROOT / "requirements.txt")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+        done.write_text("ok\n")
+    return str(python)
+
+
+def test_the_runtime_environment_has_no_dev_requirements(runtime_python):
+    probe = subprocess.run([runtime_python, "-c", "import pytest"], capture_output=True)
+    assert probe.returncode != 0  # so nothing the tests install can hide a missing runtime one
+
+
+def test_requirements_alone_serve_and_sigint_leaves_nothing(runtime_python, tmp_path):
+    app = AppProcess(tmp_path, python=runtime_python, WEB_WORKERS=2, TURN_WORKERS=2).start()
+    try:
+        app.wait_healthy(30)
+        tree = descendants(app.proc.pid)
+        app.signal(signal.SIGINT)
+        assert app.wait_exit(30) == 0, app.output()
+        assert wait_gone(tree, 10) == set(), app.output()
+        assert "serving on" in app.output()
+        assert "Traceback" not in app.output(), app.output()
+    finally:
+        app.close()
