@@ -73,7 +73,7 @@ Decisions where the rules are silent:
 """
 from __future__ import annotations
 
-from . import abilities, catalog
+from . import abilities
 from .bots import BOTS
 from .contract_bits import GameDef, Option
 from .evolve import UPCASTERS, evolve
