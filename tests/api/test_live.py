@@ -259,3 +259,10 @@ def test_unknown_games_and_bad_tokens_are_refused_before_a_slot(app, client):
     r = client.get(f"/games/{created['id']}/stream", headers=auth("x.0.bad"))
     assert r.status_code == 401
     assert limits.open == 0 or limits.open < limits.per_process
+
+
+def test_a_head_request_answers_the_headers_and_holds_nothing(app, client):
+    created = create(client)
+    r = client.head(f"/games/{created['id']}/stream")
+    assert r.status_code == 200 and r.mimetype == "text/event-stream" and r.data == b""
+    assert app.extensions["live"].limits.open == 0
