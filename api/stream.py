@@ -142,6 +142,10 @@ def live_stream(game_id):
     if resume_from is not None and game.finished and resume_from >= game.version:
         close()
         return Response(status=204)  # after `end`: an EventSource stops here
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the headers a stream would have, and no stream
+        close()
+        return Response(mimetype="text/event-stream", headers=headers)
     head = []
     cursor = resume_from
     if cursor is None or cursor > game.version:
@@ -164,7 +168,6 @@ def live_stream(game_id):
 
     request_protocol = request.environ.get("SERVER_PROTOCOL")
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     response = Response(generate(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(close)  # also when the client left before the first byte
     return response

@@ -232,11 +232,13 @@ class Hub:
                     return feed
             try:
                 game = self.games.load(game_id)
-            finally:
+            except BaseException:
                 with self._lock:
                     self._loading.pop(game_id, None)
-            with self._lock:
+                raise
+            with self._lock:  # the feed is there before another opener can start a load of its own
                 feed = self._feeds[game_id] = Feed(game)
+                self._loading.pop(game_id, None)
                 feed.subscribers += 1
                 self._generation += 1
                 generation = self._generation
