@@ -39,9 +39,9 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0):
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None):
         self.hub = Hub(store, tick_s=tick_s)
-        self.seats = Seats(self.hub.games)
+        self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
 
@@ -65,7 +65,8 @@ def install(app: Flask) -> None:
                           config["SSE_MAX_STREAMS_PER_SEAT"])
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
-    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
+                                        app.extensions.get("players"))
     app.register_blueprint(bp)
 
 
