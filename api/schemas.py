@@ -19,15 +19,28 @@ class NameField(fields.String):
         return name
 
 
+class JsonBool(fields.Field):
+    """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
+
+    def __init__(self, only=None, **kwargs):
+        super().__init__(**kwargs)
+        self.only = only
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool) or (self.only is not None and value is not self.only):
+            raise ValidationError("Not true." if self.only is True else "Not a boolean (true or false).")
+        return value
+
+
 class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
     name = NameField(validate=NAME)
     bot = fields.String(validate=validate.Length(min=1, max=40))
-    open = fields.Boolean(truthy={True}, falsy={False}, validate=validate.Equal(True))
-    invite = fields.Boolean(truthy={True}, falsy={False}, validate=validate.Equal(True))
-    me = fields.Boolean(truthy={True}, falsy={False}, validate=validate.Equal(True))
+    open = JsonBool(only=True)
+    invite = JsonBool(only=True)
+    me = JsonBool(only=True)
 
     @validates_schema
     def _one_of(self, data, **kwargs):
@@ -60,7 +73,7 @@ class CreateGameSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(min=1, max=12))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = SeedField(load_default=None, allow_none=True)
-    private = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+    private = JsonBool(load_default=False)
 
 
 class PlayerNameSchema(Schema):
