@@ -28,7 +28,7 @@ from .input_rules import DIGITS
 from .live import hub as live_hub
 from .live.hub import Hub, sse
 from .live.limits import StreamLimits
-from .live.tickets import TTL_S, Tickets
+from .live.tickets import TTL_S, InvalidTicket, Tickets
 from .presenting import describe
 from .seats import Seats
 
@@ -97,6 +97,8 @@ def _who(live: LivePath, game_id: str) -> tuple:
 def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
     resume_from = _last_event_id()
+    if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
+        raise InvalidTicket("This stream ticket is not valid.")
     if resume_from is not None and "ticket" in request.args:
         # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
         # a finished game is open to all, so it is told it is over, not that its ticket is.
