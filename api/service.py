@@ -242,19 +242,23 @@ class GameService:
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, game.version, exc_info=True)
+        self.notify(game, events)
+
+    def notify(self, game: Game, events: list) -> None:
+        """Tells the listeners of events appended to `game` (NewEvent or event dicts)."""
         for listener in self.listeners:
             try:
                 listener(game, [(e.type, e.data) if isinstance(e, NewEvent) else (e["type"], e) for e in events])
             except Exception:  # noqa: BLE001 - a listener's loss must not undo the move
                 log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
 
-    def append_platform(self, game: Game, events: list, actor=None, owing_check: bool = True) -> Game:
+    def append_platform(self, game: Game, events: list) -> Game:
         """Appends platform events (and what follows them: a start's setup events) at the game's
         version; Conflict if anyone appended since. Returns the game after them."""
         at = int(time.time() * 1000)
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
-                          owing=owing_check and bool(automatic_actors(updated)))
+                          owing=bool(automatic_actors(updated)))
         self._after_append(updated, self.scheduler, events)
         return updated
 

@@ -79,3 +79,31 @@ def test_the_player_stream_refuses_bad_requests(client):
     assert r.status_code == 400
     r = client.get("/players/me/stream?ticket=nope")
     assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
+
+
+def test_an_abandoned_game_is_told_to_its_players_and_leaves_the_lobby(redis_url):
+    """The reconciler's abandoning (its own prefix here: it ends every idle game it finds)."""
+    import time
+    import uuid as uuid_
+
+    from app import create_app
+    from workers.abandon import abandon_idle
+
+    prefix = f"abandonlobby{uuid_.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 5, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                      "DEFER_AFTER_APPEND": False})
+    client = app.test_client()
+    ann = player(client)
+    gid = open_game(client, ann["key"])["id"]
+    assert gid in [g["id"] for g in client.get("/games?status=waiting").get_json()["games"]]
+    stream = Stream(client, "/players/me/stream", auth(ann["key"]))
+    try:
+        service = app.extensions["games"]
+        assert abandon_idle(service, 0, now_ms=int(time.time() * 1000) + 10_000) == 1
+        kind, _, data = stream.until("game_finished", gid)[-1]
+        assert data["status"] == "abandoned"
+    finally:
+        stream.close()
+    assert client.get("/games?status=waiting").get_json()["games"] == []
+    assert read(client, gid)["status"] == "abandoned"
