@@ -19,7 +19,7 @@ from typing import Optional
 from events.store import Conflict, NewEvent
 
 from . import platform_events as pe
-from .errors import ApiError, SeatNotYours, UnknownGame, ValidationFailed
+from .errors import ApiError, SeatNotYours, UnknownGame
 from .lobby_index import LobbyIndex
 from .players import Player
 from .presenting import public_seat
@@ -91,7 +91,9 @@ class Lobby:
         if not 0 <= seat < len(game.seats):
             raise UnknownSeat(f"Game {game.id} has seats 0 to {len(game.seats) - 1}.", version=game.version)
         state = game.seats[seat]
-        if game.started or game.finished:
+        if game.finished:
+            raise SeatConflict(f"Game {game.id} is over.", code="game_over", version=game.version)
+        if game.started:
             raise SeatTaken(f"Game {game.id} has started: its seats are all taken.", code="game_started",
                             version=game.version)
         if state["bot"] is not None:
@@ -164,7 +166,7 @@ class Lobby:
                 seats.append({"open": True, "reserved_for": s["player"], "reserved_until": until})
             else:
                 seats.append({"open": True})
-        created = service.create(game.definition.name, seats, _chosen_options(game), None, game.platform.private)
+        created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None, game.platform.private)
         for _ in range(ATTEMPTS):
             if game.platform.rematch:
                 break
@@ -249,18 +251,6 @@ def summary(game: Game, at: int) -> dict:
             "last_move_at": game.last_at or at, "rematch": game.platform.rematch}
 
 
-def _chosen_options(game: Game) -> dict:
-    return dict(game.platform.options or {})
-
-
-def holder_seat(game: Game, holder) -> Optional[int]:
-    """The one seat a caller sits in (a table token: its only seat, if it holds one)."""
-    if holder == TABLE:
-        held = game.table_seats()
-        return held[0] if len(held) == 1 else None
-    return holder
-
-
 def check_seated(game: Game, holder, seat: Optional[int] = None) -> None:
     """Refuses a caller who holds no seat (or not `seat`) of the game."""
     if holder is None:
@@ -268,6 +258,3 @@ def check_seated(game: Game, holder, seat: Optional[int] = None) -> None:
     if seat is not None and holder != seat and not (holder == TABLE and seat in game.table_seats()):
         raise SeatNotYours(f"You do not hold seat {seat}.")
 
-
-__all__ = ["Lobby", "Claimer", "SeatTaken", "UnknownSeat", "InvalidInvite", "summary", "check_seated",
-           "ValidationFailed"]

@@ -23,7 +23,7 @@ import redis
 
 from events.store import StoreUnavailable
 
-from .errors import ApiError, InvalidToken
+from .errors import ApiError
 from .seats import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
@@ -106,11 +106,6 @@ class Players:
         self.redis.hset(self._player(player.id), "key", digest)
         self.redis.delete(self._key_index(hash_token(old_key)))
         return key
-
-    @_unavailable
-    def name_of(self, player_id: str) -> Optional[str]:
-        name = self.redis.hget(self._player(player_id), "name")
-        return None if name is None else name.decode()
 
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable

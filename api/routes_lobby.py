@@ -1,9 +1,9 @@
 """The lobby: listing games, claiming and leaving seats, rematches. Thin: api/lobby.py decides."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
-from .auth import bearer_token, caller, current_player
+from .auth import caller, current_player
 from .errors import ValidationFailed
 from .http import games, json_body, query
 from .input_rules import digits
@@ -66,5 +66,3 @@ def rematch(game_id):
     answer, made = lobby().rematch(game_id)
     return answer, (201 if made else 200), {"Location": f"/games/{answer['id']}"}
 
-
-__all__ = ["bp", "bearer_token"]
