@@ -18,7 +18,7 @@ from typing import Optional
 
 from events.store import Conflict, NewEvent
 
-from . import platform_events as pe
+from . import metrics, platform_events as pe
 from .errors import ApiError, SeatNotYours, UnknownGame
 from .lobby_index import LobbyIndex
 from .players import Player
@@ -82,7 +82,11 @@ class Lobby:
             try:
                 updated = service.append_platform(game, events)
             except Conflict:
+                metrics.seat_changes.labels("lost").inc()
                 continue  # someone appended since we read: judge the claim again
+            metrics.seat_changes.labels("claimed").inc()
+            if updated.started:
+                metrics.seat_changes.labels("started").inc()
             return {"id": game_id, "seat": seat, "token": token, "version": updated.version,
                     "status": updated.status}
         raise SeatConflict("The game's seats are changing too fast; read it again and retry.")
@@ -142,6 +146,7 @@ class Lobby:
                 updated = service.append_platform(game, [NewEvent(pe.SEAT_LEFT, left, seat)])
             except Conflict:
                 continue
+            metrics.seat_changes.labels("left").inc()
             return {"id": game_id, "seat": seat, "version": updated.version, "status": updated.status}
         raise SeatConflict("The game's seats are changing too fast; read it again and retry.")
 

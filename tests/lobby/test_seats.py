@@ -160,3 +160,11 @@ def test_the_waiting_games_seed_stays_hidden_and_events_show_no_token_hash(clien
     created = open_game(client, ann["key"])
     text = json.dumps(history(client, created["id"]))
     assert '"seed"' not in text and created["seed_sha256"] in text
+
+
+def test_claims_are_counted_in_the_metrics(client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    gid = open_game(client, ann["key"])["id"]
+    claim(client, gid, 1, bob["key"])
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'game_seat_changes_total{kind="claimed"}' in text and 'game_seat_changes_total{kind="started"}' in text
