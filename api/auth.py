@@ -12,7 +12,7 @@ from typing import Optional
 
 from flask import request
 
-from .errors import InvalidToken, TokenRequired, ValidationFailed
+from .errors import InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
 from .input_rules import DIGITS
 
 
@@ -56,7 +56,24 @@ def caller(service, game_id: str, required: bool = False, acting: bool = False) 
     if token is None and required:
         raise TokenRequired("This needs a seat's token: 'Authorization: Bearer <token>'.")
     holder = service.seat_for_token(game_id, token)
+    if holder is None and token is not None and required:
+        raise SeatNotYours("You sit in no seat of this game.")
     return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
+
+
+def current_player(players, required: bool = True):
+    """The player whose key the request carries (api/players.py); None without one when not
+    required."""
+    from .players import is_player_key
+
+    token = bearer_token()
+    if token is None or not is_player_key(token):
+        if required or token is not None:
+            raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one).")
+        return None
+    if players is None:
+        raise InvalidToken("This server has no players.")
+    return players.authenticate(token)
 
 
 def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, request
 
-from .auth import caller, seat_of
+from .auth import caller, current_player, seat_of
 from .fairness import check_client_seed
 from .errors import ValidationFailed
 from .http import games, json_body, query
@@ -23,8 +23,20 @@ _state_at = StateQuerySchema()
 def create_game():
     body = _create.load(json_body())
     check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
-    created = games().create(body["type"], body["seats"], body["options"], body["seed"])
+    seats = creator_seats(body["seats"])
+    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"])
     return created, 201, {"Location": f"/games/{created['id']}"}
+
+
+def creator_seats(seats: list) -> list:
+    """`{"me": true}` becomes the creating player's seat (its key is required then)."""
+    if not any("me" in s for s in seats):
+        return seats
+    if sum(1 for s in seats if "me" in s) > 1:
+        raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",
+                               code="invalid_seats")
+    player = current_player(current_app.extensions["players"])
+    return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
 
 
 @bp.get("/games/<game_id>")

@@ -49,14 +49,17 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
     bot = {"type": "object", "required": ["bot"], "additionalProperties": False,
            "properties": {"bot": {"enum": list(game.bots)}}}
     seats = {"type": "array", "minItems": game.min_seats, "maxItems": game.max_seats,
-             "items": {"oneOf": [_ref("PersonSeat"), bot]}}
+             "items": {"oneOf": [_ref("PersonSeat"), bot, _ref("FreeSeat")]},
+             # one seat at most is the creating player's own
+             "contains": {"type": "object", "required": ["me"]}, "minContains": 0, "maxContains": 1}
     # A seed chosen by the client: only when every seat is a bot (the server's default).
     seed_rule = {"if": {"required": ["seed"], "properties": {"seed": {"not": {"type": "null"}}}},
                  "then": {"properties": {"seats": {"items": dict(bot)}}}}
     return {"type": "object", "description": f"Create a {game.title} game.", "required": ["type", "seats"],
             "additionalProperties": False,
             "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
-                           "seed": _ref("ClientSeed")},
+                           "seed": _ref("ClientSeed"),
+                           "private": {"type": "boolean", "description": "Not listed in the lobby."}},
             "allOf": [seed_rule, *extra]}
 
 
