@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_cors import CORS
 
-EXPOSED = ["Location", "Retry-After", "ETag", "RateLimit", "RateLimit-Policy", "RateLimit-Limit",
+EXPOSED = ["Location", "Retry-After", "ETag", "X-Request-Id", "RateLimit", "RateLimit-Policy", "RateLimit-Limit",
            "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Limit", "X-RateLimit-Remaining",
            "X-RateLimit-Reset"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "If-None-Match",

@@ -41,8 +41,9 @@ Decisions where the rules are silent:
   tokens): they leave the hand first when tokens are placed and the region first when tokens
   are lifted; a conquered region loses a beast before a race token. A Tauren region left
   with 1 token when beasts go is emptied into hand.
-- The Champion goes back to its owner off the map when taken prisoner (ransom 1 coin if the
-  owner has one) and is placed again by its next use.
+- A Champion taken prisoner goes back to its owner's hand (ransom 1 coin if the owner has
+  one), who redeploys it like a token (`place_champion`) with the rest; its next use moves
+  it onto the region it conquers.
 - The Forsaken buy in a step of their own (`reinforce`, move `buy_tokens`), after Spirit
   Healer's token: one per opponent token (active or declined, not Murlocs) their conquests
   and powers made leave the game this turn, 1 coin each, while the tray has some.
@@ -74,7 +75,7 @@ from __future__ import annotations
 
 from . import abilities, catalog
 from .bots import BOTS
-from .contract_bits import GameDef, InvalidOptions, Option
+from .contract_bits import GameDef, Option
 from .evolve import UPCASTERS, evolve
 from .moves import actors, legal_moves
 from .rules import decide
@@ -92,11 +93,6 @@ NOTES = (
     " coins (`team_score`: `lowest`, or `highest`)."
     " The islands are the server's own (the printed maps were not available)."
 )
-
-
-def _check_options(options: dict, n_seats: int) -> None:
-    if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
-        raise InvalidOptions("team_score applies to the team game only (set team: true).")
 
 
 def result(state):
@@ -123,10 +119,9 @@ GAME = GameDef(
     bots=BOTS,
     options=(
         Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
-        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's.",
+        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's (without `team`, it has no effect).",
                choices=("lowest", "highest")),
     ),
-    check_options=_check_options,
     upcasters=UPCASTERS,
     test_configs=((2, {}), (3, {}), (4, {}), (5, {}), (2, {"team": True}), (3, {"team": True}),
                   (4, {"team": True}), (5, {"team": True, "team_score": "highest"})),
@@ -142,6 +137,7 @@ GAME = GameDef(
         "final_conquest": "Last conquest of the turn on `region`, 1-3 tokens short: the reinforcement die is rolled.",
         "end_conquests": "Stop conquering and redeploy.",
         "place": "Redeploy `count` tokens from hand to `region`.",
+        "place_champion": "Redeploy your ransomed Champion to `region`.",
         "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth, Aegis) in `region`.",
         "steal_artifact": "Ethereals: move a face-up artifact `from` an adjacent region `to` yours (once a turn).",
         "intimidate": "Intimidating: move 1 token out of the adjacent `region` (`to` another region of its race).",

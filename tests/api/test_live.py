@@ -193,13 +193,22 @@ def test_a_ticket_opens_one_stream_as_its_seat(app, client, redis_client):
     r = client.post(f"/games/{gid}/stream-tickets?seat=0", headers=auth(created["table_token"]))
     assert r.status_code == 201 and r.get_json()["seat"] == 0
     assert client.post(f"/games/{gid}/stream-tickets").status_code == 401
-    # a ticket is for its own game, and comes without a token
+    # a ticket is for its own game; a token or ?seat= sent with it must name the ticket's seat
     other = create(client)
     r = client.get(f"/games/{other['id']}/stream?ticket={r.get_json()['ticket']}")
     assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
     ticket = client.post(f"/games/{gid}/stream-tickets", headers=auth(t[0])).get_json()["ticket"]
-    r = client.get(f"/games/{gid}/stream?ticket={ticket}", headers=auth(t[0]))
-    assert r.status_code == 400
+    r = client.get(f"/games/{gid}/stream?ticket={ticket}", headers=auth(t[1]))
+    assert r.status_code == 403 and r.get_json()["code"] == "seat_not_yours"
+    ticket = client.post(f"/games/{gid}/stream-tickets", headers=auth(t[0])).get_json()["ticket"]
+    r = client.get(f"/games/{gid}/stream?ticket={ticket}&seat=1")
+    assert r.status_code == 403 and r.get_json()["code"] == "seat_not_yours"
+    ticket = client.post(f"/games/{gid}/stream-tickets", headers=auth(t[0])).get_json()["ticket"]
+    r = client.get(f"/games/{gid}/stream?ticket={ticket}&seat=0", headers=auth(t[0]))
+    try:
+        assert r.status_code == 200  # the token and ?seat= agree with the ticket: redundant, not wrong
+    finally:
+        r.close()
 
 
 def test_stream_limits_per_address_per_seat_and_per_process(app, client):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from domain import registry
 from tests.api.helpers import auth, create, tokens
 from tests.conftest import ROOT
 from tools.verify import verify
@@ -96,6 +97,11 @@ RECORDINGS = sorted((ROOT / "tests" / "recorded").glob("*/*-seats.json"))
 @pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_verify_confirms_every_recorded_game_and_refuses_a_tampered_one(path):
     events = json.loads(path.read_text())["events"]
+    created = events[0]["data"]
+    if created["rules_version"] != registry.get(created["game_type"]).rules_version:
+        verdict = verify(events)  # recorded under earlier rules: refused, and told why
+        assert not verdict.confirmed and "played under rules" in verdict.problems[0]
+        return
     assert verify(events).confirmed
     # Another seed: its setup is not the history's.
     other = copy.deepcopy(events)

@@ -37,7 +37,7 @@ def app(redis_url):
 
     prefix = f"leak{uuid.uuid4().hex[:6]}:"
     app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 5, "TESTING": True, "RATE_LIMIT": 1_000_000})
+                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 300, "TESTING": True, "RATE_LIMIT": 1_000_000})
     app.test_client_class = SpecCheckingClient
     return app
 
