@@ -2,9 +2,12 @@
 call the service, shape the answer."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+from urllib.parse import urlencode
 
-from .auth import caller, current_player, seat_of
+from flask import Blueprint, Response, current_app, request
+
+from . import conditional, export
+from .auth import caller, current_player, requested_seat, seat_of
 from .fairness import check_client_seed
 from .errors import ValidationFailed
 from .http import games, json_body, query
@@ -39,11 +42,26 @@ def creator_seats(seats: list) -> list:
     return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
 
 
+NDJSON = "application/x-ndjson"
+
+
+def _next_page(game_id: str, path: str, **params) -> str:
+    """A page's `next` link: the same read, its cursor moved on (and the seat kept)."""
+    seat = requested_seat()
+    if seat is not None:
+        params["seat"] = seat
+    return f"/games/{game_id}{path}?{urlencode(params)}"
+
+
 @bp.get("/games/<game_id>")
 def read_game(game_id):
     service = games()
     seat = seat_of(service, game_id)
-    return service.describe(service.load(game_id), seat)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
+    game = service.load(game_id)
+    return conditional.tagged(service.describe(game, seat), game.version, seat)
 
 
 @bp.get("/games/<game_id>/moves")
@@ -51,15 +69,19 @@ def legal_moves(game_id):
     service = games()
     page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
     seat = seat_of(service, game_id, acting=True)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
     game = service.load(game_id)
     moves = service.legal_moves(game, seat)
     end = page["offset"] + page["limit"]
     answer = {"version": game.version, "seat": seat, "total": len(moves),
-              "offset": page["offset"], "moves": moves[page["offset"]:end]}
+              "offset": page["offset"], "moves": moves[page["offset"]:end],
+              "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < len(moves) else None}
     summary = service.moves_summary(game, seat)
     if summary is not None:
         answer["summary"] = summary
-    return answer
+    return conditional.tagged(answer, game.version, seat)
 
 
 @bp.post("/games/<game_id>/moves")
@@ -91,10 +113,26 @@ def history(game_id):
     service = games()
     page = query(_history)
     seat = seat_of(service, game_id)
+    whole = page.pop("format", None) == "ndjson" or (
+        "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+    variant = ".ndjson" if whole else ""
+    unchanged = conditional.not_modified(service.store, game_id, seat, variant)
+    if unchanged is not None:
+        unchanged.vary.add("Accept")
+        return unchanged
     game = service.load(game_id)
     viewer = service.viewer_for(game, seat)
-    events = service.history(game, viewer, page["after"], page["limit"])
-    return {"version": game.version, "events": events}
+    if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
+        response = Response(export.ndjson(service.store, game, viewer, page["after"]), mimetype=NDJSON)
+    else:
+        events = service.history(game, viewer, page["after"], page["limit"])
+        last = events[-1]["version"] if events else page["after"]
+        more = len(events) == page["limit"] and last < game.version
+        response = current_app.make_response({
+            "version": game.version, "events": events,
+            "next": _next_page(game_id, "/events", after=last, limit=page["limit"]) if more else None})
+    response.vary.add("Accept")
+    return conditional.tagged(response, game.version, seat, variant)
 
 
 @bp.get("/games/<game_id>/state")
@@ -102,10 +140,13 @@ def state_at(game_id):
     service = games()
     version = query(_state_at)["version"]
     seat = seat_of(service, game_id)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
     current = service.load(game_id)
     past = service.at_version(game_id, version, current)
     # The viewer is judged by the game now: a finished game is open at every version.
     shown = service.describe(past, seat)
     if current.finished and not past.finished:
         shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
-    return shown
+    return conditional.tagged(shown, current.version, seat)

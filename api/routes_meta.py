@@ -7,11 +7,12 @@ from flask import Blueprint, Response, current_app
 
 from domain import registry
 
-from . import metrics
+from . import docs, metrics
 from .http import games
 from .problems import problem
 
 bp = Blueprint("meta", __name__)
+bp.register_blueprint(docs.bp)
 
 SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
@@ -80,4 +81,4 @@ def openapi():
 @bp.get("/")
 def index():
     return {"name": current_app.config.get("SERVER_NAME_TEXT", "game server"),
-            "docs": "/openapi.yaml", "game_types": "/game-types"}
+            "docs": "/docs", "openapi": "/openapi.yaml", "game_types": "/game-types"}

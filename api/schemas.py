@@ -137,6 +137,7 @@ class HistoryQuerySchema(Schema):
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
 
 
 class MovesQuerySchema(Schema):

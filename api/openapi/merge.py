@@ -46,8 +46,7 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
     from domain import registry
 
     game = registry.get(name)
-    bot = {"type": "object", "required": ["bot"], "additionalProperties": False,
-           "properties": {"bot": {"enum": list(game.bots)}}}
+    bot = _ref(f"{prefix}BotSeat")
     seats = {"type": "array", "minItems": game.min_seats, "maxItems": game.max_seats,
              "items": {"oneOf": [_ref("PersonSeat"), bot, _ref("FreeSeat")]},
              # one seat at most is the creating player's own
@@ -63,6 +62,15 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
             "allOf": [seed_rule, *extra]}
 
 
+def bot_seat(name: str) -> dict:
+    """A seat played by one of the game's bots."""
+    from domain import registry
+
+    return {"type": "object", "description": f"A seat played by a {registry.get(name).title} bot.",
+            "required": ["bot"], "additionalProperties": False,
+            "properties": {"bot": {"enum": list(registry.get(name).bots)}}}
+
+
 def _yaml(name: str, schema: dict) -> str:
     class NoAliases(yaml.SafeDumper):
         def ignore_aliases(self, data):
@@ -72,21 +80,105 @@ def _yaml(name: str, schema: dict) -> str:
     return "".join(f"    {line}\n" for line in text.splitlines())
 
 
+def _union_values(schemas: dict, name: str) -> list[str]:
+    """Every `type` a game's union holds (its moves' or its events' types)."""
+    union = schemas[name]
+    if "discriminator" in union:
+        return list(union["discriminator"]["mapping"])
+    values = []
+    for branch in union["oneOf"]:
+        fixed = schemas[branch["$ref"].rsplit("/", 1)[1]] if "$ref" in branch else branch
+        fixed = fixed["properties"]["type"]
+        values += [fixed["const"]] if "const" in fixed else fixed["enum"]
+    return values
+
+
+def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, dict]]:
+    """The unions of the games' unions that the operations reference: a game's answer
+    (discriminated by its `type`), a move, an event's data. Each ends with a variant for a
+    game hosted without a schema here (EXTRA_GAME_MODULES), which excludes every known type so
+    that a known one is always held to its game's schema."""
+    pick = ("A client knows its game's type (`type` in `GET /games/{id}`, or the one it created) "
+            "and reads this as that game's {part} schema: ").replace("{id}", "{{id}}")
+    out = []
+    variants = []
+    from domain import registry
+
+    for name, prefix in games:
+        variants.append((name, f"{prefix}Game"))
+        out.append((f"{prefix}Game", {
+            "description": f"A {registry.get(name).title} game as the caller may see it.",
+            "allOf": [_ref("GameCommon"), {
+                "type": "object", "required": ["type", "view", "result"],
+                "properties": {
+                    "type": {"const": name},
+                    "view": {"description": "What the caller may see; null while the game waits for people "
+                                            "(no deal yet).", "oneOf": [{"type": "null"}, _ref(f"{prefix}View")]},
+                    "result": {"description": "Null while the game runs; its result once over (`PlatformResult` "
+                                              "when the server ended it).",
+                               "oneOf": [{"type": "null"}, _ref(f"{prefix}Result"), _ref("PlatformResult")]}}}]}))
+    known_games = [name for name, _ in games]
+    out.append(("ExtraGame", {
+        "description": "A game of a type hosted with EXTRA_GAME_MODULES, which has no schemas here.",
+        "allOf": [_ref("GameCommon"), {
+            "type": "object", "required": ["type", "view", "result"],
+            "properties": {"type": {"type": "string", "not": {"enum": known_games}},
+                           "view": {"type": ["object", "null"]}, "result": {"type": ["object", "null"]}}}]}))
+    out.insert(0, ("Game", {
+        "description": "The game as the caller may see it, one schema per game type, told apart by `type`.",
+        "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")],
+        "discriminator": {"propertyName": "type", "mapping": {n: f"#/components/schemas/{v}" for n, v in variants}}}))
+    moves = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Move")})
+    out.append(("GameMove", {
+        "description": pick.format(part="Move") + ", ".join(f"`{p}Move` for `{n}`" for n, p in games)
+        + " (each discriminated by `type`). Several games share a move type (`pass`), so a move is "
+          "only told apart by its game.",
+        "anyOf": [_ref(f"{prefix}Move") for _, prefix in games] + [_ref("ExtraGameMove")]}))
+    out.append(("ExtraGameMove", {
+        "description": "A move of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",
+        "type": "object", "required": ["type"],
+        "properties": {"type": {"type": "string", "not": {"enum": moves}}}}))
+    platform = {"game_created": "GameCreated", "game_abandoned": "GameAbandoned", "seat_claimed": "SeatClaimed",
+                "seat_left": "SeatLeft", "seats_filled": "SeatsFilled", "rematch_created": "RematchCreated"}
+    events = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Event")} | set(platform))
+    out.append(("GameEventData", {
+        "description": "An event as the caller may see it: a platform event ("
+                       + "; ".join(f"`{t}`: `{n}`" for t, n in platform.items()) + ") or one of the game's events. "
+                       + pick.format(part="Event") + ", ".join(f"`{p}Event` for `{n}`" for n, p in games)
+                       + " (each discriminated by `type`).",
+        "anyOf": [_ref(n) for n in platform.values()] + [_ref(f"{prefix}Event") for _, prefix in games]
+        + [_ref("ExtraGameEvent")]}))
+    out.append(("ExtraGameEvent", {
+        "description": "An event of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",
+        "type": "object", "required": ["type"],
+        "properties": {"type": {"type": "string", "not": {"enum": events}}}}))
+    return out
+
+
 def merged_text() -> str:
     head = SPEC.read_text().split(MARKER, 1)[0]
     out = [head, MARKER]
     games = []
     variants = []
+    schemas: dict = {}
     for name, prefix, body, extra in fragments():
         out.append(f"    # -- {name} --\n")
         out.append(body)
         games.append((name, prefix))
-        variants.append((f"{prefix}CreateGame", create_variant(name, prefix, extra)))
+        schemas.update(yaml.safe_load("x:\n" + body)["x"])
+        variants.append((name, f"{prefix}CreateGame", create_variant(name, prefix, extra)))
     out.append("    # -- creating a game: one variant per game type --\n")
-    out.append(_yaml("CreateGame", {"description": "A game to create; one variant per game type.",
-                                    "oneOf": [_ref(n) for n, _ in variants]}))
-    for variant_name, variant in variants:
+    out.append(_yaml("CreateGame", {
+        "description": "A game to create; one variant per game type.",
+        "oneOf": [_ref(n) for _, n, _ in variants],
+        "discriminator": {"propertyName": "type",
+                          "mapping": {game: f"#/components/schemas/{n}" for game, n, _ in variants}}}))
+    for game, variant_name, variant in variants:
         out.append(_yaml(variant_name, variant))
+        out.append(_yaml(variant_name.replace("CreateGame", "BotSeat"), bot_seat(game)))
+    out.append("    # -- what the operations reference: unions of the games' unions --\n")
+    for union_name, union in game_unions(games, schemas):
+        out.append(_yaml(union_name, union))
     out.append("# Each game's schemas by part; the tests check every response of a game against them.\n")
     out.append("x-games:\n")
     for name, prefix in games:

@@ -1,0 +1,39 @@
+"""Conditional reads of a game: ETags and `If-None-Match`.
+
+A per-game read is a function of the game's version, the seat it is answered as (its viewer,
+and `you`) and its URL, so its ETag is the version and the seat. A client holding one asks with
+`If-None-Match`: one XLEN of the game's stream (the store's version) tells whether anything
+changed, and `304 Not Modified` answers before the game is loaded or anything is built.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from flask import Response, current_app, request
+
+
+def tag(version: int, seat: Optional[int], variant: str = "") -> str:
+    return f"v{version}.{'s' if seat is None else seat}{variant}"
+
+
+def not_modified(store, game_id: str, seat: Optional[int], variant: str = "") -> Optional[Response]:
+    """304 when the caller's ETag is the game's current one; None otherwise (build the answer)."""
+    asked = request.if_none_match
+    if not asked:
+        return None
+    version = store.version(game_id)
+    if version == 0:  # no such game (or expired): the read answers 404
+        return None
+    current = tag(version, seat, variant)
+    if not (asked.star_tag or asked.contains_weak(current)):
+        return None
+    response = Response(status=304)
+    response.set_etag(current)
+    return response
+
+
+def tagged(body, version: int, seat: Optional[int], variant: str = "") -> Response:
+    """The answer with its ETag."""
+    response = body if isinstance(body, Response) else current_app.make_response(body)
+    response.set_etag(tag(version, seat, variant))
+    return response

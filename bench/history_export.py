@@ -1,0 +1,199 @@
+"""Reading a whole history: NDJSON export (`GET /games/{id}/events?format=ndjson`, one request,
+streamed) against paging it as JSON at the page limit (1,000 events a request, following
+`next`), over HTTP against `python app.py` (one web worker), on histories of 1,000, 10,000 and
+50,000 events of `bench-long` (hosted games stop before 10,000 events). The floor of the speed
+is the JSON paging of the same history; the figure must be at least 20x at 10,000 events.
+
+Memory, two ways, for each length: (1) a fresh `python app.py` per length and way of reading:
+the web worker's peak RSS above its RSS before the read (the kernel's high-water mark, reset
+through /proc/<pid>/clear_refs after the game is loaded), for the export and for the paging; (2)
+in-process, the peak of Python allocations (tracemalloc) while the export's generator is
+consumed, beside the same history presented as one list (what a single JSON answer would hold).
+Both must stay flat for the export: it reads and writes 500 events at a time.
+
+    python -m bench.history_export [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import redis
+
+from bench.common import grow_game, percentile, private_redis, running_server, table
+
+LENGTHS = (1000, 10000, 50000)
+PAGE = 1000  # today's page limit
+
+
+def _get(conn: http.client.HTTPConnection, path: str, token: str, sink: bool = False) -> tuple[int, bytes]:
+    """One GET on a keep-alive connection; `sink`: read the body in chunks and count it only."""
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        resp = conn.getresponse()
+    except (http.client.RemoteDisconnected, ConnectionError):  # gunicorn closed an idle keep-alive
+        conn.close()
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        resp = conn.getresponse()
+    if resp.status != 200:
+        raise RuntimeError(f"GET {path}: {resp.status} {resp.read()[:200]!r}")
+    if not sink:
+        return 0, resp.read()
+    lines = 0
+    while chunk := resp.read(65536):
+        lines += chunk.count(b"\n")
+    return lines, b""
+
+
+def export(conn, gid, token) -> int:
+    return _get(conn, f"/games/{gid}/events?format=ndjson", token, sink=True)[0]
+
+
+def paged(conn, gid, token) -> int:
+    count, path = 0, f"/games/{gid}/events?limit={PAGE}"
+    while path:
+        page = json.loads(_get(conn, path, token)[1])
+        count += len(page["events"])
+        path = page["next"]
+    return count
+
+
+def _web_worker(app_pid: int) -> int:
+    """The gunicorn worker under `python app.py` (WEB_WORKERS=1): the process that serves."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append((int(entry), cmd))
+    for master, cmd in children.get(app_pid, []):
+        if b"gunicorn" in cmd:
+            return children[master][0][0]
+    raise RuntimeError("no gunicorn worker found")
+
+
+def _kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def peak_above(pid: int, fn) -> int:
+    """KiB the process's RSS peaked above where it stood, while fn ran."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")  # the high-water mark := the RSS now
+    before = _kb(pid, "VmRSS")
+    fn()
+    return _kb(pid, "VmHWM") - before
+
+
+def run(quick: bool) -> dict:
+    from api.service import GameService
+    from bench import long_game
+    from domain import registry
+    from events.redis_store import RedisEventStore
+
+    registry.register(long_game.GAME)
+    repeats = 3 if quick else 7
+    results = {}
+    with private_redis() as url:
+        service = GameService(RedisEventStore(redis.Redis.from_url(url)))
+        games = []
+        for length in LENGTHS:
+            created = service.create(long_game.NAME, [{"name": "a"}, {"name": "b"}], {}, seed=length)
+            games.append((length, created["id"], created["seats"][0]["token"],
+                          grow_game(service, created["id"], length, seed=length)))
+        with running_server(url, EXTRA_GAME_MODULES="bench.long_game", WEB_WORKERS="1",
+                            TURN_WORKERS="1") as base:
+            u = urlsplit(base)
+            conn = http.client.HTTPConnection(u.hostname, u.port, timeout=120)
+            app_pid = next(int(p) for p in os.listdir("/proc") if p.isdigit() and _is_app(int(p), u.port))
+            worker = _web_worker(app_pid)
+            rows = []
+            for length, gid, token, version in games:
+                assert export(conn, gid, token) == version and paged(conn, gid, token) == version
+                for _ in range(2):  # warm: the game is in the worker's cache, as a served game is
+                    export(conn, gid, token)
+                    paged(conn, gid, token)
+                nd = [_timed(lambda: export(conn, gid, token)) for _ in range(repeats)]
+                js = [_timed(lambda: paged(conn, gid, token)) for _ in range(repeats)]
+                nd_mem = _fresh_peak(url, gid, token, export)
+                js_mem = _fresh_peak(url, gid, token, paged)
+                traced, whole = _traced(service, gid)
+                n, j = percentile(nd, 0.5), percentile(js, 0.5)
+                rows.append((version, f"{n * 1000:.0f}", f"{version / n:,.0f}", f"{j * 1000:.0f}",
+                             f"{-(-version // PAGE)}", f"{j / n:.1f}x", nd_mem, js_mem, traced, whole))
+                results[version] = {"ndjson_s": n, "paged_s": j, "speedup": j / n,
+                                    "ndjson_peak_kib": nd_mem, "paged_peak_kib": js_mem,
+                                    "export_traced_kib": traced, "list_traced_kib": whole}
+    print(f"Whole history of bench-long (seat 0's view), median of {repeats}; one keep-alive client, "
+          "python app.py with one web worker.")
+    print(table(rows, ("events", "ndjson ms", "events/s", "paged JSON ms", "requests", "speedup",
+                       "ndjson RSS+ KiB", "paged RSS+ KiB", "export traced KiB", "one list KiB")))
+    return results
+
+
+def _fresh_peak(url: str, gid: str, token: str, read) -> int:
+    """The web worker's peak RSS above its RSS before one read, on a server of its own (a
+    worker that served bigger answers before keeps their memory, which would hide a peak)."""
+    with running_server(url, EXTRA_GAME_MODULES="bench.long_game", WEB_WORKERS="1", TURN_WORKERS="1") as base:
+        u = urlsplit(base)
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=120)
+        _get(conn, f"/games/{gid}", token)  # the game is loaded and cached: only the read is measured
+        app_pid = next(int(p) for p in os.listdir("/proc") if p.isdigit() and _is_app(int(p), u.port))
+        return peak_above(_web_worker(app_pid), lambda: read(conn, gid, token))
+
+
+def _traced(service, gid: str) -> tuple[int, int]:
+    """KiB of Python allocations at their peak: consuming the export, and presenting the whole
+    history as one list."""
+    import tracemalloc
+
+    from api import export as ndjson_export
+
+    game = service.load(gid)
+    tracemalloc.start()
+    for _ in ndjson_export.ndjson(service.store, game, 0):
+        pass
+    streamed = tracemalloc.get_traced_memory()[1]
+    tracemalloc.reset_peak()
+    whole = service.history(game, 0, 0, game.version)
+    listed = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del whole
+    return streamed // 1024, listed // 1024
+
+
+def _is_app(pid: int, port: int) -> bool:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return any(c.endswith(b"app.py") for c in cmd) and f"PORT={port}".encode() in env
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.history_export", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    figures = run(parser.parse_args().quick)
+    at = figures[10000]
+    print(f"10,000 events: NDJSON {at['speedup']:.1f}x faster than paging (floor: 20x); "
+          f"worker RSS peak +{figures[1000]['ndjson_peak_kib']} / +{at['ndjson_peak_kib']} / "
+          f"+{figures[50000]['ndjson_peak_kib']} KiB, export's allocations {figures[1000]['export_traced_kib']} / "
+          f"{at['export_traced_kib']} / {figures[50000]['export_traced_kib']} KiB at 1,000 / 10,000 / 50,000 events")

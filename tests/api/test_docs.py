@@ -1,0 +1,34 @@
+"""GET /docs: Swagger UI over this server's own openapi.yaml, every file of it served by the
+server from the flask-swagger-ui package (nothing from a CDN)."""
+import re
+
+from tests.conftest import ROOT
+
+
+def test_the_docs_page_and_everything_it_loads_come_from_the_server(client):
+    page = client.get("/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "SwaggerUIBundle(" in html and 'url: "openapi.yaml"' in html and "validatorUrl: null" in html
+    assert not re.search(r"(src|href)=\"(https?:)?//", html), "the page loads nothing from elsewhere"
+    loaded = re.findall(r"(?:src|href)=\"([^\"]+)\"", html)
+    assert {"docs/swagger-ui-bundle.js", "docs/swagger-ui.css"} <= set(loaded)
+    for path in loaded:
+        asset = client.get("/" + path)
+        assert asset.status_code == 200, path
+        assert len(asset.get_data()) > 100, path
+    bundle = client.get("/docs/swagger-ui-bundle.js").get_data(as_text=True)
+    assert "SwaggerUIBundle" in bundle
+    # The spec the page loads, relative to /docs, is the server's.
+    assert client.get("/openapi.yaml").status_code == 200
+
+
+def test_only_the_docs_files_are_served(client):
+    for path in ("/docs/LICENSE", "/docs/..%2fflask_swagger_ui.py", "/docs/nothing.js"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.mimetype == "application/problem+json", path
+
+
+def test_the_index_and_the_readme_link_the_docs(client):
+    assert client.get("/").get_json()["docs"] == "/docs"
+    assert "/docs" in (ROOT / "README.md").read_text()

@@ -1,0 +1,106 @@
+"""The whole history as NDJSON (Accept: application/x-ndjson or ?format=ndjson): one event per
+line, redacted for the caller exactly as the JSON pages are, read and written a chunk at a
+time; the JSON pages link the next one."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import requests
+
+from api import export
+from tests.api.helpers import auth, create, move, tokens
+from tests.api.spec import check_response, validate_named
+
+NDJSON = "application/x-ndjson"
+
+
+def _played_splendor(client, moves=40):
+    created = create(client, "splendor", [{"name": "Ann"}, {"name": "Bob"}], seed=17)
+    gid, t = created["id"], tokens(created)
+    rng = random.Random(17)
+    for _ in range(moves):
+        game = client.get(f"/games/{gid}").get_json()
+        seat = game["to_act"][0]
+        listed = client.get(f"/games/{gid}/moves", headers=auth(t[seat])).get_json()
+        assert move(client, gid, t[seat], rng.choice(listed["moves"]), listed["version"]).status_code == 201
+    return gid, t
+
+
+def _pages(client, gid, headers, limit):
+    """Every event, following the pages' `next` links."""
+    events, url = [], f"/games/{gid}/events?limit={limit}"
+    while url:
+        page = client.get(url, headers=headers).get_json()
+        events += page["events"]
+        url = page["next"]
+    return events
+
+
+def _lines(response):
+    body = response.get_data(as_text=True)
+    assert body.endswith("\n")
+    return [json.loads(line) for line in body.splitlines()]
+
+
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_the_export_is_the_pages_for_every_viewer(client, monkeypatch, viewer):
+    monkeypatch.setattr(export, "CHUNK", 7)  # many chunks
+    gid, t = _played_splendor(client)
+    headers = auth(t[viewer]) if viewer is not None else {}
+    whole = client.get(f"/games/{gid}/events", headers={**headers, "Accept": NDJSON})
+    assert whole.status_code == 200 and whole.mimetype == NDJSON and whole.is_streamed
+    lines = _lines(whole)
+    assert lines == _pages(client, gid, headers, limit=9)
+    assert [e["version"] for e in lines] == list(range(1, len(lines) + 1)) and len(lines) > 40
+    for event in lines:
+        validate_named("HistoryEvent", event)
+        validate_named("SplendorEvent", event["data"]) if event["version"] > 1 else None
+    assert _lines(client.get(f"/games/{gid}/events?format=ndjson&after=30", headers=headers)) == lines[30:]
+    assert whole.headers["ETag"].endswith('.ndjson"') and "Accept" in whole.headers["Vary"]
+
+
+def test_hidden_information_stays_hidden_in_the_export(client):
+    gid, t = _played_splendor(client, moves=60)
+    seen = {}
+    for viewer in (0, 1, None):
+        headers = auth(t[viewer]) if viewer is not None else {}
+        seen[viewer] = _lines(client.get(f"/games/{gid}/events?format=ndjson", headers=headers))
+    assert "seed" not in seen[None][0]["data"]  # the seed would tell every future shuffle
+    assert "decks" not in seen[None][1]["data"]
+    blind = [i for i, e in enumerate(seen[0]) if e["type"] == "card_reserved" and e["data"]["source"] == "deck"]
+    for i in blind:  # a blind reserve's card: its owner's alone
+        owner = seen[0][i]["data"]["seat"]
+        assert "card" in seen[owner][i]["data"] and "card" not in seen[None][i]["data"]
+
+
+def test_json_pages_link_the_next_one(client):
+    gid, t = _played_splendor(client, moves=10)
+    page = client.get(f"/games/{gid}/events?limit=5&seat=1", headers=auth(t[1])).get_json()
+    assert page["next"] == f"/games/{gid}/events?after=5&limit=5&seat=1"
+    last = client.get(f"/games/{gid}/events?after={page['version'] - 2}&limit=5").get_json()
+    assert last["next"] is None and len(last["events"]) == 2
+    moves = client.get(f"/games/{gid}/moves?limit=2", headers=auth(t[0])).get_json()
+    more = client.get(f"/games/{gid}/moves?limit=2&seat=1", headers=auth(t[1])).get_json()
+    listed = moves if moves["total"] else more
+    assert listed["next"] and "offset=2" in listed["next"] and "limit=2" in listed["next"]
+    assert client.get(listed["next"], headers=auth(t[listed["seat"]])).get_json()["offset"] == 2
+
+
+def test_export_errors_are_problems(client):
+    assert client.get("/games/nothing-here/events?format=ndjson").status_code == 404
+    bad = client.get("/games/nothing-here/events?format=xml")
+    assert bad.status_code == 400 and bad.mimetype == "application/problem+json"
+
+
+def test_the_export_streams_through_the_real_server(http_server):
+    created = requests.post(f"{http_server}/games", json={"type": "splendor", "seats": [
+        {"bot": "greedy"}, {"bot": "random"}]}, timeout=10).json()
+    gid = created["id"]
+    with requests.get(f"{http_server}/games/{gid}/events", headers={"Accept": NDJSON}, stream=True,
+                      timeout=10) as answer:
+        assert answer.status_code == 200 and answer.headers["Transfer-Encoding"] == "chunked"
+        check_response("GET", f"/games/{gid}/events", 200, answer.headers["Content-Type"].split(";")[0], None)
+        lines = [json.loads(line) for line in answer.iter_lines() if line]
+    assert lines[0]["type"] == "game_created" and [e["version"] for e in lines] == list(range(1, len(lines) + 1))
