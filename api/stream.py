@@ -61,7 +61,7 @@ def install(app: Flask) -> None:
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
-                          config["SSE_MAX_STREAMS_PER_SEAT"])
+                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
@@ -102,6 +102,7 @@ def _who(live: LivePath, game_id: str) -> tuple:
 @bp.get("/games/<game_id>/stream")
 def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
+    live.limits.admit()
     resume_from = _last_event_id()
     if resume_from is not None and "ticket" in request.args:
         # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
