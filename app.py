@@ -77,6 +77,7 @@ def create_app(test_config: dict | None = None):
         SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
         SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
+        SSE_OPENS_PER_S=float(os.environ.get("SSE_OPENS_PER_S", 500)),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
     )
     if test_config:

@@ -64,7 +64,7 @@ def install(app: Flask) -> None:
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
-                          config["SSE_MAX_STREAMS_PER_SEAT"])
+                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
@@ -115,6 +115,7 @@ def _who(live: LivePath, game_id: str) -> tuple:
 @bp.get("/games/<game_id>/stream")
 def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
+    live.limits.admit()
     resume_from = _last_event_id()
     if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
         raise InvalidTicket("This stream ticket is not valid.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import resource
 import threading
+import time
 from typing import Optional
 
 from ..errors import ApiError
@@ -28,14 +29,36 @@ class TooManyStreams(ApiError):
     status, code = 429, "too_many_streams"
 
 
+class StreamsBusy(ApiError):
+    status, code = 503, "streams_busy"
+
+
 class StreamLimits:
-    def __init__(self, per_process: int, per_address: int, per_seat: int):
+    def __init__(self, per_process: int, per_address: int, per_seat: int, opens_per_s: float = 0):
         self.per_process = per_process
         self.per_address = per_address  # 0: no limit
         self.per_seat = per_seat
+        self.opens_per_s = opens_per_s  # 0: no limit
         self.open = 0
         self._by_key: dict[tuple, int] = {}
         self._lock = threading.Lock()
+        self._bucket = float(opens_per_s)
+        self._filled = time.monotonic()
+
+    def admit(self) -> None:
+        """Refuses a new stream, before any work, when this process has opened its
+        `opens_per_s` in the last second (a token bucket): a crowd arriving at once is spread
+        out rather than queued in front of the moves."""
+        if not self.opens_per_s:
+            return
+        with self._lock:
+            now = time.monotonic()
+            self._bucket = min(self.opens_per_s, self._bucket + (now - self._filled) * self.opens_per_s)
+            self._filled = now
+            if self._bucket < 1:
+                raise StreamsBusy(f"This server process opens at most {self.opens_per_s:g} live streams a second; "
+                                  "retry in 1 s.", headers={"Retry-After": "1"})
+            self._bucket -= 1
 
     def acquire(self, address: str, seat_key: Optional[tuple]):
         """Takes a slot for a new stream, or raises; returns the function that gives it back.

@@ -277,3 +277,26 @@ def test_a_head_request_answers_the_headers_and_holds_nothing(app, client):
     r = client.head(f"/games/{created['id']}/stream")
     assert r.status_code == 200 and r.mimetype == "text/event-stream" and r.data == b""
     assert app.extensions["live"].limits.open == before
+
+
+def test_a_crowd_arriving_at_once_is_spread_over_seconds(redis_url):
+    from app import create_app
+
+    prefix = f"busy{uuid.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "TESTING": True, "SSE_OPENS_PER_S": 5, "SSE_KEEPALIVE_S": 0.2})
+    client = app.test_client()
+    created = create(client)
+    opened = [Stream(client, created["id"]) for _ in range(5)]
+    try:
+        assert all(s.status == 200 for s in opened)
+        r = client.get(f"/games/{created['id']}/stream")
+        assert r.status_code == 503 and r.get_json()["code"] == "streams_busy" and r.headers["Retry-After"] == "1"
+        assert move(client, created["id"], tokens(created)[0], {"type": "bid", "chips": 1},
+                    created["version"]).status_code == 201  # moves are not counted
+        time.sleep(1.1)
+        opened.append(Stream(client, created["id"]))
+        assert opened[-1].status == 200
+    finally:
+        for s in opened:
+            s.close()

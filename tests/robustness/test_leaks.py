@@ -199,19 +199,34 @@ class _Watch:
     """A stream held open for a whole game (the hub's fan-out path, not a catch-up read)."""
 
     def __init__(self, client, gid, token):
-        self.response = client.get(f"/games/{gid}/stream", headers=auth(token), buffered=False)
+        self.client, self.gid, self.token, self.last_id = client, gid, token, None
+        self._open()
+
+    def _open(self):
+        headers = {**auth(self.token)}
+        if self.last_id is not None:
+            headers["Last-Event-ID"] = str(self.last_id)
+        self.response = self.client.get(f"/games/{self.gid}/stream", headers=headers, buffered=False)
         assert self.response.status_code == 200
         self.chunks, self.buffer = iter(self.response.response), ""
 
     def events(self, count):
-        """The next `count` game events (kind, id, data), waiting for them."""
+        """The next `count` game events (kind, id, data), waiting for them; a stream that
+        reached SSE_MAX_SECONDS is resumed from the last id, as a client does."""
         got = []
         while len(got) < count:
             while "\n\n" not in self.buffer:
-                chunk = next(self.chunks)
+                try:
+                    chunk = next(self.chunks)
+                except StopIteration:
+                    self.response.close()
+                    self._open()
+                    continue
                 self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
             block, self.buffer = self.buffer.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+            if "id" in fields:
+                self.last_id = int(fields["id"])
             if fields.get("event") == "game_event":
                 got.append((fields["event"], int(fields["id"]), json.loads(fields["data"])))
         return got

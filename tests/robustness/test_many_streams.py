@@ -54,7 +54,7 @@ class Crowd:
         for i, w in enumerate(self.watchers):
             tasks.append(asyncio.ensure_future(w.run(self.stop)))
             if i % 100 == 99:
-                await asyncio.sleep(0.05)  # a crowd arrives, not one burst the accept queue drops
+                await asyncio.sleep(0.15)  # a crowd arriving within the servers' SSE_OPENS_PER_S
         return tasks
 
     def connected(self):
