@@ -132,6 +132,7 @@ def test_two_clients_find_each_other_in_the_lobby_and_play_splendor_to_the_end(h
         finally:
             me.close()
 
+    started = time.monotonic()
     threads = [threading.Thread(target=ann), threading.Thread(target=bob)]
     for t in threads:
         t.start()
@@ -141,6 +142,7 @@ def test_two_clients_find_each_other_in_the_lobby_and_play_splendor_to_the_end(h
     assert found.is_set()
     (gid_a, end_a, moves_a), (gid_b, end_b, moves_b) = results["ann"], results["bob"]
     assert gid_a == gid_b and end_a["status"] == end_b["status"] == "finished"
+    print(f"\nSplendor over HTTP: {moves_a} + {moves_b} moves in {time.monotonic() - started:.1f} s")
     assert end_a["result"] == end_b["result"] and end_a["result"]["winners"]
     game = requests.get(f"{http_server}/games/{gid_a}", timeout=15).json()
     assert game["status"] == "finished" and moves_a > 5 and moves_b > 5
