@@ -6,7 +6,8 @@
 - the HTTP API under gunicorn with gevent workers (many live streams, no starved moves)
   on $HOST:$PORT (default 0.0.0.0:8000);
 - $TURN_WORKERS RQ workers (default 2) that play bot turns and the system's scoring moves;
-- the reconciler, which re-enqueues turns a crash lost.
+- $WEBHOOK_WORKERS RQ workers (default 1) that deliver webhooks, on their own queue;
+- the reconciler, which re-enqueues turns (and webhook deliveries) a crash lost.
 workers/supervisor.py restarts what dies (with back-off), refuses a taken port or a data
 directory in use, and takes every child down with it, even when killed.
 """
@@ -23,15 +24,18 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from api import cors, limits, logs, metrics, observe, problems, routes_games, routes_meta, stream
+from api import cors, limits, logs, metrics, observe, problems, routes_games, routes_meta, routes_webhooks, stream
 from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS, raise_open_files_limit
 from api.live.tickets import Tickets
 from api.deferred import Deferred, immediately
 from api.json_provider import FastJSONProvider
 from api.service import GameService
+from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
 from domain import registry
 from events.redis_store import RedisEventStore, finished_ttl_from_env
 from workers import heartbeat, supervisor
+from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
+from workers.deliveries import Deliveries
 from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
 ROOT = Path(__file__).resolve().parent
@@ -66,6 +70,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
+        WEBHOOK_QUEUE=os.environ.get("WEBHOOK_QUEUE", WEBHOOK_QUEUE),
+        WEBHOOK_MAX_PER_OWNER=int(os.environ.get("WEBHOOK_MAX_PER_OWNER", DEFAULT_MAX_PER_OWNER)),
     )
     if test_config:
         app.config.update(test_config)
@@ -77,7 +83,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
-    app.extensions["games"] = GameService(store, scheduler, defer)
+    deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"])
+    service = GameService(store, scheduler, defer, listeners=[deliveries.notifier()])
+    app.extensions["games"] = service
+    app.extensions["webhooks"] = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver,
+                                          deliveries.settings.policy, app.config["WEBHOOK_MAX_PER_OWNER"])
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
@@ -86,7 +96,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp, routes_webhooks.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)
@@ -121,6 +131,9 @@ def _children(env: dict) -> dict[str, list[str]]:
     }
     for i in range(int(env.get("TURN_WORKERS", "2"))):
         commands[f"worker-{i}"] = [sys.executable, "-m", "workers", "worker"]
+    # Webhook deliveries have workers of their own: a slow receiver never holds up a turn.
+    for i in range(int(env.get("WEBHOOK_WORKERS", "1"))):
+        commands[f"webhooks-{i}"] = [sys.executable, "-m", "workers", "webhooks"]
     return commands
 
 

@@ -44,8 +44,10 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately):
+    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
+                 listeners: tuple = ()):
         self.store = store
+        self.listeners = tuple(listeners)  # told of each append after it (webhooks: api/webhooks/notify.py)
         self.games = GameRepository(store)
         self.seats = Seats(self.games)
         self.scheduler = scheduler or (lambda game_id, version, actors: None)
@@ -220,6 +222,12 @@ class GameService:
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, game.version, exc_info=True)
+        for listener in self.listeners:
+            try:
+                listener(game)
+            except Exception:  # noqa: BLE001
+                log.warning("game %s at version %s: after-append listener failed; the reconciler will repair it",
+                            game.id, game.version, exc_info=True)
 
     # ---- reading (the repository's and presenting's, for routes and workers) -------------
 

@@ -1,8 +1,9 @@
-"""`python -m workers [worker|reconciler]`: an RQ worker for turns, or the reconciler loop.
+"""`python -m workers [worker|webhooks|reconciler]`: an RQ worker for turns, one for webhook
+deliveries (workers/deliveries.py), or the reconciler loop.
 
 Configuration from the environment: REDIS_URL (required here; app.py sets it), KEY_PREFIX
 (default none), TURN_QUEUE (default "turns"), RECONCILE_INTERVAL (seconds, default 2),
-EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain/'s games).
+WEBHOOK_QUEUE (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain/'s games).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore
 
+from .deliveries import Deliveries
 from .heartbeat import WORKER_TTL_S
 from .queueing import DEFAULT_QUEUE, TurnScheduler
 from .reconciler import run_forever
@@ -32,9 +34,13 @@ def main(argv: list[str]) -> None:
     prefix = os.environ.get("KEY_PREFIX", "")
     queue_name = os.environ.get("TURN_QUEUE", DEFAULT_QUEUE)
     scheduler = TurnScheduler(connection, prefix, queue_name)
+    deliveries = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", "webhooks"))
     if mode == "reconciler":
-        service = GameService(RedisEventStore(connection, prefix), scheduler)
-        run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")))
+        service = GameService(RedisEventStore(connection, prefix), scheduler, listeners=[deliveries.notifier()])
+        run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")), sweeps=[deliveries.sweep])
+    elif mode == "webhooks":
+        SimpleWorker([deliveries.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
+            with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
     elif mode == "worker":
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
@@ -42,7 +48,7 @@ def main(argv: list[str]) -> None:
         SimpleWorker([scheduler.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
             with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
     else:
-        sys.exit(f"unknown mode {mode!r}: use 'worker' or 'reconciler'")
+        sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks' or 'reconciler'")
 
 
 if __name__ == "__main__":

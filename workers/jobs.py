@@ -12,6 +12,7 @@ reconciler enqueues what a stopped game owes.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Optional
 
@@ -24,6 +25,8 @@ from domain.contract import SYSTEM
 from domain.play import rng_for
 from events.redis_store import RedisEventStore
 
+from .deliveries import DEFAULT_QUEUE as DELIVERY_QUEUE
+from .deliveries import Deliveries
 from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
@@ -37,7 +40,9 @@ def service_for(connection, prefix: str, queue_name: str) -> GameService:
     key = (id(connection), prefix, queue_name)
     if key not in _services:
         store = RedisEventStore(connection, prefix)
-        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name))
+        webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE))
+        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name),
+                                     listeners=[webhooks.notifier()])
     return _services[key]
 
 
