@@ -21,28 +21,36 @@ import sys
 import tempfile
 from pathlib import Path
 
-import redis
-from flask import Flask
-
-from api import cors, limits, logs, metrics, observe, problems, routes_games, routes_meta, routes_webhooks, stream
-from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS, raise_open_files_limit
-from api.live.tickets import Tickets
-from api.deferred import Deferred, immediately
-from api.json_provider import FastJSONProvider
-from api.service import GameService
-from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
-from domain import registry
-from events.redis_store import RedisEventStore, finished_ttl_from_env
-from workers import heartbeat, supervisor
-from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
-from workers.deliveries import Deliveries
-from workers.queueing import DEFAULT_QUEUE, TurnScheduler
+from api import logs
+from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS
+from workers import supervisor
 
 ROOT = Path(__file__).resolve().parent
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """The app factory (Flask tutorial style); test_config overrides the environment."""
+def create_app(test_config: dict | None = None):
+    """The app factory (Flask tutorial style); test_config overrides the environment.
+
+    What the app is built from is imported here, not at the top: `python app.py` (the
+    supervisor) needs none of it, and must refuse a taken port within seconds even on a busy
+    machine, before importing Flask, the games and RQ (3 s of imports under load)."""
+    import redis
+    from flask import Flask
+
+    from api import cors, limits, metrics, observe, problems, routes_games, routes_meta, routes_webhooks, stream
+    from api.deferred import Deferred, immediately
+    from api.json_provider import FastJSONProvider
+    from api.live.limits import raise_open_files_limit
+    from api.live.tickets import Tickets
+    from api.service import GameService
+    from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
+    from domain import registry
+    from events.redis_store import RedisEventStore, finished_ttl_from_env
+    from workers import heartbeat
+    from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
+    from workers.deliveries import Deliveries
+    from workers.queueing import DEFAULT_QUEUE, TurnScheduler
+
     app = Flask(__name__)
     app.json = FastJSONProvider(app)
     app.config.from_mapping(
@@ -190,6 +198,8 @@ def main() -> int:
 def _stop_orphan(url: str, log) -> None:
     """A Redis still answering on our socket was left by an instance that is gone (we hold the
     data directory's lock): shut it down cleanly, so the one we start dies with us."""
+    import redis
+
     try:
         redis.Redis.from_url(url, socket_connect_timeout=1).shutdown()
     except redis.ConnectionError:

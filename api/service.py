@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, metrics, presenting
+from . import fairness, logs, metrics, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -154,6 +154,7 @@ class GameService:
             if result.duplicate:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
             metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
+            logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
             self._after_append(updated, scheduler)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
@@ -214,6 +215,7 @@ class GameService:
         """The writes that follow a durable append. A failure here (Redis gone while saving a
         snapshot or enqueueing the next turn) must not answer "nothing was changed": it is
         logged, and the reconciler enqueues a missed turn and marks finished games."""
+        context = logs.bind(game_id=game.id, version=game.version)  # on the deferred thread too
         try:
             self.games.snapshot_if_due(game)
             if game.finished:
@@ -222,6 +224,8 @@ class GameService:
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, game.version, exc_info=True)
+        finally:
+            logs.unbind(context)
         for listener in self.listeners:
             try:
                 listener(game)

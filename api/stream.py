@@ -14,6 +14,8 @@ while it waits, and its Redis reads go through the hub's own pool, not the reque
 """
 from __future__ import annotations
 
+import sys
+
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
 
@@ -26,10 +28,9 @@ from .errors import SeatNotYours, TokenRequired, ValidationFailed
 from .http import games
 from .input_rules import DIGITS
 from .live import hub as live_hub
-from .live.hub import Hub, sse
+from .live.hub import Direct, Hub, serve_direct
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, Tickets
-from .presenting import describe
 from .seats import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
@@ -58,7 +59,7 @@ def install(app: Flask) -> None:
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
     pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=5, health_check_interval=30, client_name="live")
+                                                 timeout=20, health_check_interval=30, client_name="live")
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
@@ -67,6 +68,17 @@ def install(app: Flask) -> None:
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
     app.register_blueprint(bp)
+
+
+def _direct_socket():
+    """The client's socket, where the reader may write to it itself (gunicorn's gevent
+    workers: api/live/hub.py, Direct); None elsewhere (the test client, other servers)."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is None or "gevent" not in sys.modules:
+        return None
+    from gevent import monkey
+
+    return sock if monkey.is_module_patched("socket") else None
 
 
 def _last_event_id() -> int | None:
@@ -133,15 +145,24 @@ def live_stream(game_id):
     head = []
     cursor = resume_from
     if cursor is None or cursor > game.version:
-        head.append(sse("state", describe(game, seat), game.version))
-        cursor = game.version
+        frame, cursor = feed.state_frame(seat)
+        head.append(frame)
     head.append(b"retry: 1000\n\n")
     config = current_app.config
-    frames = live_hub.stream(live.hub, feed, seat, cursor, config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"])
+    keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
+    sock = _direct_socket()
 
     def generate():
-        yield b"".join(head)
-        yield from frames
+        yield b"".join(head)  # the server sends the response's head with it
+        if sock is None:
+            yield from live_hub.stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
+            return
+        # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
+        chunked = request_protocol == "HTTP/1.1"
+        sub = Direct(sock.fileno(), chunked, seat, cursor)
+        serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s)
+
+    request_protocol = request.environ.get("SERVER_PROTOCOL")
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     response = Response(generate(), mimetype="text/event-stream", headers=headers)

@@ -91,6 +91,24 @@ def strength_team(games):
               f" the greedy faction won {wins} ({100 * wins / games:.1f}%)")
 
 
+def dry_display(games):
+    """How often 5 greedy seats find nothing to pick (the display ran dry with 8 races)."""
+    greedy = GAME.bots["greedy"]
+    for options in ({}, {"team": True}):
+        skips = 0
+        for seed in range(games):
+            rng = random.Random(seed)
+            state = fold(GAME, GAME.setup(options, 5, random.Random(seed)))
+            while GAME.actors(state):
+                actor = GAME.actors(state)[0]
+                move = GAME.legal_moves(state, actor)[0] if actor == SYSTEM else greedy(state, actor, rng)
+                skips += move["type"] == "skip_pick"
+                for event in GAME.decide(state, actor, move, rng):
+                    state = GAME.evolve(state, event)
+        print(f"5 greedy seats{' (team game)' if options else ''}: {games} games,"
+              f" {skips / games:.2f} skipped picks a game")
+
+
 def speed(games):
     steps = 0
     start = time.perf_counter()
@@ -116,4 +134,5 @@ if __name__ == "__main__":
     strength(games)
     strength_many(max(10, games // 4))
     strength_team(max(10, games // 2))
+    dry_display(max(5, games // 10))
     speed(max(20, games // 5))

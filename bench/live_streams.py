@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import sys
 import threading
 import time
 
@@ -31,7 +32,7 @@ import aiohttp
 import redis
 
 from bench.common import percentile, private_redis, running_server, table
-from bench.http_moves import _redis_pid, _server_pid, _tree, load
+from bench.http_moves import _redis_pid, _server_pid, _tree, cpu_seconds, load
 from bench.sse_client import Watcher, raise_open_files_limit
 
 GAMES = 100
@@ -49,6 +50,18 @@ def _rss_kib(pids: list[int]) -> int:
         except OSError:
             pass
     return total
+
+
+def _open_fds(pids: list[int]) -> list[int]:
+    """Open files per web worker: its streams (and a few dozen of its own), how evenly the
+    kernel shared the connections out."""
+    found = []
+    for pid in pids:
+        try:
+            found.append(len(os.listdir(f"/proc/{pid}/fd")))
+        except OSError:
+            found.append(0)
+    return found
 
 
 def _live_clients(r) -> int:
@@ -95,7 +108,8 @@ class Live:
 
     async def _setup(self):
         self.stop_all = asyncio.Event()
-        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64))
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64),
+                                             timeout=aiohttp.ClientTimeout(total=30))
         self.games = [await self._new_game() for _ in range(GAMES)]
         self.players = [asyncio.ensure_future(self._play(i)) for i in range(GAMES)]
 
@@ -147,11 +161,12 @@ class Live:
         """Opens n streams over the games; returns the seconds it took until each had its state."""
         started = time.monotonic()
         self.call(self._open(n))
-        while self.open_now() < n:
-            if time.monotonic() - started > 300:
-                raise RuntimeError(f"only {self.open_now()} of {n} streams opened")
+        while self.open_now() < n and time.monotonic() - started < 120:
             time.sleep(0.2)
-        return time.monotonic() - started
+        took = time.monotonic() - started
+        print(f"# {self.open_now():,} of {n:,} streams open after {took:.0f} s "
+              f"({self.refused()} refused)", file=sys.stderr, flush=True)
+        return took
 
     async def _open(self, n: int):
         self.stop_watch = asyncio.Event()
@@ -187,15 +202,20 @@ class Live:
     def close(self):
         async def _close():
             self.stop_all.set()
+            for player in self.players:
+                player.cancel()
             await asyncio.gather(*self.players, return_exceptions=True)
             await self.session.close()
 
-        self.call(_close())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        try:
+            self.call(_close(), timeout=60)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
 
 
-def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000) -> dict:
+def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000,
+        quiet_s: float = 10) -> dict:
     limit = raise_open_files_limit()
     if limit < max(streams) + 1000:
         raise SystemExit(f"the open-files limit is {limit}: too low for {max(streams)} streams")
@@ -218,16 +238,28 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
                     results["baselines"].append(res)
 
+                def quiet(n):
+                    """The watched games' moves only (no wrk): the web workers' CPU per second and
+                    the fan-out delay on a server that is not saturated."""
+                    since, cpu0 = time.time() * 1000, cpu_seconds(workers)
+                    time.sleep(quiet_s)
+                    until, cpu1 = time.time() * 1000, cpu_seconds(workers)
+                    delays = live.delays(since, until) if n else []
+                    return {"cpu_per_s": (cpu1 - cpu0) / (until - since) * 1000,
+                            "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
+
+                results["quiet"] = {0: quiet(0)}
                 baseline()
                 for n in streams:  # each run with streams between two without: the machine drifts
                     took = live.open(n)
                     time.sleep(1)
+                    results["quiet"][n] = quiet(n)
                     since = time.time() * 1000
                     res = load(base, "table", conns, seconds, pid, rpid)
                     until = time.time() * 1000
                     res.update(n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
                                clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
-                               rss=_rss_kib(workers), delays=live.delays(since, until))
+                               rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
                     results["streams"][n] = res
                     live.close_streams()
                     time.sleep(2)
@@ -259,21 +291,39 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         res["deliveries"] = len(delays)
         res["rss_per_stream_kib"] = (res["rss"] - rss0) / n
         res["moves_ratio"], res["p99_ratio"] = res["rate"] / base_rate, res["p99"] / base_p99
-        row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused)", res, base_rate, base_p99,
+        row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused; fds {'/'.join(map(str, res['fds']))})",
+            res, base_rate, base_p99,
             (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}"), f"{res['rss_per_stream_kib']:.1f}")
         row("no streams", baselines[i + 1], 0, 0)
+    quiet = results["quiet"]
+    rows2 = []
+    for n, q in quiet.items():
+        delays = q.pop("delays")
+        q["fanout_p50"], q["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
+        extra = q["cpu_per_s"] - quiet[0]["cpu_per_s"]
+        q["cpu_us_per_delivery"] = extra / q["deliveries_per_s"] * 1e6 if n and q["deliveries_per_s"] else None
+        rows2.append((f"{n:,} streams", f"{q['cpu_per_s'] * 100:.0f}%", f"{q['deliveries_per_s']:.0f}",
+                      f"{q['cpu_us_per_delivery']:.1f}" if q["cpu_us_per_delivery"] else "-",
+                      f"{q['fanout_p50']:.0f}" if n else "-", f"{q['fanout_p99']:.0f}" if n else "-"))
     for res in [*baselines, *results["streams"].values()]:
         for key in ("post", "get"):
             res.pop(key, None)
     print(f"## live streams over {GAMES} games (each played at one move a second), `game 1 req` at {conns} "
           f"connections, {seconds:g} s per row; web workers' RSS before any stream {rss0 / 1024:.0f} MiB; "
-          f"ratios against the runs without streams just before and after")
+          f"ratios against the runs without streams just before and after; load average at the end "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
                        "fan-out p99 ms", "Redis clients", "RSS KiB/stream", "server CPU ms/move")))
+    print(f"\n## the same streams with only the watched games' moves (no wrk), {GAMES} games at one move a second")
+    print(table(rows2, ("streams", "web workers' CPU", "deliveries/s", "CPU µs per delivery", "fan-out p50 ms",
+                        "fan-out p99 ms")))
     return results
 
 
 def main() -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))  # unwinds: servers stopped
     parser = argparse.ArgumentParser(prog="python -m bench.live_streams", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--streams", default="1000,5000,10000")

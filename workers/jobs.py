@@ -129,4 +129,10 @@ def play_chain(service: GameService, game_id: str, version: int, actor) -> tuple
 
 def take_turn(prefix: str, game_id: str, version: int, actor) -> str:
     job = get_current_job()
-    return play_chain(service_for(job.connection, prefix, job.origin), game_id, version, actor)[0]
+    context = logs.bind(game_id=game_id, version=version)
+    try:
+        outcome, played = play_chain(service_for(job.connection, prefix, job.origin), game_id, version, actor)
+        log.info("turn of %s at version %s: %s (%d turn(s) played)", actor, version, outcome, played)
+        return outcome
+    finally:
+        logs.unbind(context)

@@ -81,6 +81,8 @@ class Feed:
         self.entries: deque[Entry] = deque(maxlen=RING)
         self.changed = threading.Event()  # set (and replaced) whenever events arrive
         self.subscribers = 0
+        self.direct: set[Direct] = set()  # subscribers the reader writes to itself (see Direct)
+        self._states: dict = {}
         self._lock = threading.Lock()
 
     @property
@@ -106,6 +108,18 @@ class Feed:
             changed.set()
         return added
 
+    def state_frame(self, seat) -> tuple[bytes, int]:
+        """The `state` event for `seat` at the newest version, and that version: made once per
+        seat and version (a crowd arriving on one game costs one view, not one each)."""
+        game = self.game
+        key = (game.version, seat)
+        frame = self._states.get(key)
+        if frame is None:
+            if len(self._states) > 64 or any(v != game.version for v, _ in self._states):
+                self._states = {}
+            frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
+        return frame, game.version
+
     def wake(self) -> None:
         with self._lock:
             changed, self.changed = self.changed, threading.Event()
@@ -121,6 +135,56 @@ class Feed:
             entries = self.entries
             first = entries[0].event.version
             return [entries[i] for i in range(cursor + 1 - first, len(entries))]
+
+
+def chunk(data: bytes, chunked: bool) -> bytes:
+    """Bytes as the HTTP/1.1 server frames a response's body (chunked), or as they are."""
+    return b"%X\r\n%s\r\n" % (len(data), data) if chunked else data
+
+
+class Direct:
+    """A subscriber whose socket the reader writes to itself: the cheap path, under gevent.
+
+    Waking each stream's greenlet to write one event costs tens of microseconds; with
+    thousands of streams the reader instead writes each new event (the same bytes for every
+    subscriber of one viewer at one version) to every socket that can take it at once, without
+    waiting. A socket that cannot (a slow client: `pending` holds what did not fit), or that
+    failed, is taken out of the feed's `direct` set and its own greenlet woken: it writes the
+    rest itself, catches up, and joins again. The socket is written by one side at a time:
+    the reader only while the subscriber is in the set, its greenlet only while it is not
+    (or, for a keep-alive, in one write that does not wait either)."""
+
+    __slots__ = ("fd", "chunked", "seat", "cursor", "wake", "pending", "dead", "last_write")
+
+    def __init__(self, fd: int, chunked: bool, seat, cursor: int):
+        self.fd = fd
+        self.chunked = chunked
+        self.seat = seat
+        self.cursor = cursor  # the last version handed to the socket (sent, or in `pending`)
+        self.wake = threading.Event()
+        self.pending: Optional[bytes] = None
+        self.dead = False
+        self.last_write = time.monotonic()
+
+    def send_now(self, feed: Feed, data: bytes) -> bool:
+        """Writes without waiting; on a short write or an error, leaves the direct set and wakes
+        its greenlet. True if everything went out."""
+        try:
+            sent = os.write(self.fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # the client is gone
+            self.dead = True
+            feed.direct.discard(self)
+            self.wake.set()
+            return False
+        self.last_write = time.monotonic()
+        if sent < len(data):
+            self.pending = data[sent:]
+            feed.direct.discard(self)
+            self.wake.set()
+            return False
+        return True
 
 
 class Hub:
@@ -200,12 +264,13 @@ class Hub:
 
     # ---- what a subscriber receives -----------------------------------------------------------
 
-    def frames_after(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
+    def frames_after(self, feed: Feed, cursor: int, seat, from_store: bool = True) -> Optional[tuple[list[bytes], int]]:
         """The frames of the feed's events after `cursor` as `seat` may see them, and the new
-        cursor; from the ring, or the store when the ring no longer reaches back that far."""
+        cursor; from the ring, or the store when the ring no longer reaches back that far
+        (None then, unless from_store)."""
         entries = feed.buffered_after(cursor)
         if entries is None:
-            return self._catch_up(feed, cursor, seat)
+            return self._catch_up(feed, cursor, seat) if from_store else None
         if not entries:
             return [], cursor
         viewer = EVERYONE if feed.game.finished else seat
@@ -222,6 +287,33 @@ class Hub:
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
         shown["to_act"] = to_act
         return sse("game_event", shown, e.version)
+
+    def deliver(self, feed: Feed) -> None:
+        """Writes the feed's new events to its direct subscribers (see Direct)."""
+        payloads: dict = {}
+        subscribers = list(feed.direct)
+        for i, sub in enumerate(subscribers):
+            if sub not in feed.direct:
+                continue
+            key = (sub.seat, sub.cursor, sub.chunked)
+            payload = payloads.get(key)
+            if payload is None:
+                found = self.frames_after(feed, sub.cursor, sub.seat, from_store=False)
+                if found is None:  # behind the ring: its greenlet catches up from the store
+                    feed.direct.discard(sub)
+                    sub.wake.set()
+                    continue
+                frames, upto = found
+                payload = payloads[key] = (chunk(b"".join(frames), sub.chunked) if frames else b"", upto)
+            data, upto = payload
+            if data:
+                sub.cursor = upto
+                sub.send_now(feed, data)
+            if i % 500 == 499:
+                time.sleep(0)  # let requests in between (a cooperative yield under gevent)
+        if feed.game.finished:
+            for sub in list(feed.direct):
+                sub.wake.set()  # its greenlet sends `end` and closes
 
     def _catch_up(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
         """Events older than the ring (a resume from far back, a subscriber that fell behind):
@@ -302,7 +394,8 @@ class Hub:
                 feed = self._feeds.get(game_id)
                 if feed is not None:
                     try:
-                        feed.extend(events)
+                        if feed.extend(events) and feed.direct:
+                            self.deliver(feed)
                     except Exception:  # noqa: BLE001 - one game's bad event must not stop the others
                         log.exception("live hub: game %s: events %s not applied", game_id,
                                       [e.version for e in events])
@@ -333,10 +426,7 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
             continue
         game = feed.game
         if game.finished and cursor >= game.version:
-            # `id:` makes a browser's reconnect send Last-Event-ID: the final version,
-            # which the server answers 204: an EventSource stops reconnecting then.
-            yield sse("end", {"version": game.version, "result": game.result},
-                      game.version)
+            yield end_frame(game)
             return
         now = time.monotonic()
         if now - started >= max_s:
@@ -345,3 +435,64 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
             yield b": keep-alive\n\n"
             last = now
         changed.wait()
+
+
+def end_frame(game: Game) -> bytes:
+    # `id:` makes a browser's reconnect send Last-Event-ID: the final version, which the
+    # server answers 204: an EventSource stops reconnecting then.
+    return sse("end", {"version": game.version, "result": game.result}, game.version)
+
+
+def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float, max_s: float) -> None:
+    """The greenlet's part of a direct subscriber (after the response's head went out through
+    the server): catch up, join the feed's direct set, then wait; take over when the reader
+    could not write (a slow client), send keep-alives and `end`. `sendall` writes to the
+    socket, waiting as long as it takes (the reader is not writing meanwhile)."""
+    started = time.monotonic()
+    chunked = sub.chunked
+    try:
+        while not sub.dead:
+            if sub.pending is not None:
+                data, sub.pending = sub.pending, None
+                sendall(data)
+                sub.last_write = time.monotonic()
+            # catch up to the feed, then join it (no yield between the last read and the join)
+            while True:
+                try:
+                    frames, sub.cursor = hub.frames_after(feed, sub.cursor, sub.seat)
+                except StoreUnavailable:
+                    sendall(chunk(b": store unavailable, retrying\n\n", chunked))
+                    time.sleep(1)
+                    continue
+                if not frames:
+                    break
+                sendall(chunk(b"".join(frames), chunked))
+                sub.last_write = time.monotonic()
+            game = feed.game
+            if game.finished and sub.cursor >= game.version:
+                sendall(chunk(end_frame(game), chunked))
+                return
+            sub.wake.clear()
+            feed.direct.add(sub)
+            while True:
+                now = time.monotonic()
+                left = min(keepalive_s - (now - sub.last_write), max_s - (now - started))
+                if left <= 0:
+                    if now - started >= max_s:
+                        return
+                    sub.send_now(feed, chunk(b": keep-alive\n\n", chunked))
+                    if sub.dead:
+                        return  # the client left
+                    if sub.pending is not None:
+                        break
+                    continue
+                sub.wake.wait(left)
+                if sub.dead:
+                    return
+                if sub not in feed.direct or feed.game.finished:
+                    feed.direct.discard(sub)
+                    break
+    except OSError:
+        return  # the client left
+    finally:
+        feed.direct.discard(sub)

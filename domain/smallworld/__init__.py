@@ -41,8 +41,9 @@ Decisions where the rules are silent:
   tokens): they leave the hand first when tokens are placed and the region first when tokens
   are lifted; a conquered region loses a beast before a race token. A Tauren region left
   with 1 token when beasts go is emptied into hand.
-- The Champion goes back to its owner off the map when taken prisoner (ransom 1 coin if the
-  owner has one) and is placed again by its next use.
+- A Champion taken prisoner goes back to its owner's hand (ransom 1 coin if the owner has
+  one), who redeploys it like a token (`place_champion`) with the rest; its next use moves
+  it onto the region it conquers.
 - The Forsaken buy in a step of their own (`reinforce`, move `buy_tokens`), after Spirit
   Healer's token: one per opponent token (active or declined, not Murlocs) their conquests
   and powers made leave the game this turn, 1 coin each, while the tray has some.
@@ -136,6 +137,7 @@ GAME = GameDef(
         "final_conquest": "Last conquest of the turn on `region`, 1-3 tokens short: the reinforcement die is rolled.",
         "end_conquests": "Stop conquering and redeploy.",
         "place": "Redeploy `count` tokens from hand to `region`.",
+        "place_champion": "Redeploy your ransomed Champion to `region`.",
         "move_marker": "Place a marker you move at the end of your turn (Heart of Azeroth, Aegis) in `region`.",
         "steal_artifact": "Ethereals: move a face-up artifact `from` an adjacent region `to` yours (once a turn).",
         "intimidate": "Intimidating: move 1 token out of the adjacent `region` (`to` another region of its race).",

@@ -44,7 +44,7 @@ def new_beasts(s: State, seat: int) -> State:
 
 def move_champion(s: State, seat: int, i: int) -> State:
     regions = tuple(r._replace(champion=False) if r.champion and r.seat == seat else r for r in s.regions)
-    s = s.with_(regions=regions)
+    s = s.with_(regions=regions).set_player(seat, s.players[seat]._replace(champion=False))
     return s.set_region(i, s.regions[i]._replace(champion=True))
 
 
@@ -314,17 +314,17 @@ def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:
     (Light's Hope Chapel, Holy Light), when it goes to hand for the redeployment."""
     seat = r.seat
     if seat is None or r.declined:
-        s = flow._forced(s, seat, 1)
-        return s if seat is None else flow._drop_declined_if_gone(s, seat)
+        s = flow.count_forced(s, seat, 1)
+        return s if seat is None else flow.drop_declined_if_gone(s, seat)
     probe = s.set_region(i, r)  # the chapel counts while the token is still there
-    spared = flow._spares(probe, seat, i)
+    spared = flow.spared_by(probe, seat, i)
     if not spared:
-        return flow._forced(s, seat, 1)
+        return flow.count_forced(s, seat, 1)
     if spared == "holy_light":
         s = s.with_(turn=s.turn._replace(spared=s.turn.spared + (seat,)))
     p = s.players[seat]
     s = s.set_player(seat, p._replace(hand=p.hand + 1, beasts=p.beasts + beast))
-    return flow._add_defender(s, seat)
+    return flow.add_defender(s, seat)
 
 
 SWAPPED = ("seat", "race", "tokens", "declined", "wall", "fort", "beasts", "champion", "bomb", "objective")

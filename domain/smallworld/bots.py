@@ -87,9 +87,8 @@ def _action(state, seat, moves):
                         catalog.MARKERS.get(d.marker, {}).get("kind") == "place" or d.objective):
                     return m
     if state.players[seat].hand >= 3:
-        shaky = [m for m in moves if m["type"] == "intimidate"
-                 and state.regions[state.map.index[m["region"]]].seat not in (None,)
-                 and state.regions[state.map.index[m["region"]]].tokens <= 2]
+        weak = lambda r: r.seat is not None and r.tokens <= 2  # a player's region worth thinning
+        shaky = [m for m in moves if m["type"] == "intimidate" and weak(state.regions[state.map.index[m["region"]]])]
         if shaky:
             return shaky[0]
     return None
@@ -111,6 +110,8 @@ def _placement(state, seat, moves):
         foes = sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
         return (state.regions[i].tokens - foes * 0.5, i)
     target = min(mine, key=exposure)
+    if not state.players[seat].hand:  # only the ransomed Champion is left to place
+        return {"type": "place_champion", "region": state.map.ids[target]}
     return {"type": "place", "region": state.map.ids[target], "count": 1}
 
 

@@ -51,6 +51,13 @@ def _reduce(cost: int, by: int) -> int:
     return max(1, cost - by) if by else cost
 
 
+def _reduced(state: State, i: int, travel: int, hooks) -> int:
+    cost = raw_cost(state, i, travel)
+    for h, ctx in hooks:
+        cost = _reduce(cost, h.cost_reduction(ctx, i))
+    return cost
+
+
 def min_tokens(hooks) -> int:
     return max([h.min_tokens for h, _ in hooks] + [1])
 
@@ -71,20 +78,12 @@ def offers(state: State, seat: int) -> list:
         if i in mine or region.tower or (state.map.water(i) and not water_ok):
             continue
         travel = _reach(state, seat, i, hooks, mine)
-        cost = near = None
-        for t in ((travel,) if travel is not None else ()) + (0,):
-            c = raw_cost(state, i, t)
-            for h, ctx in hooks:
-                c = _reduce(c, h.cost_reduction(ctx, i))
-            if t == travel and cost is None:
-                cost = c
-            near = c
+        cost = None if travel is None else _reduced(state, i, travel, hooks)
+        near = _reduced(state, i, 0, hooks)  # as though adjacent, for the uses that say so
         owed = toll_rules.tolls(state, seat, i)
         if cost is not None and toll_rules.affordable(state, seat, owed):
             out.append(Offer(i, max(cost, floor), None, False, tuple(owed)))
         for h, ctx in usable:
-            if h.key in state.turn.used:
-                continue
             c = h.use_cost(ctx, i, cost, near)
             if c is None or (cost is not None and c >= cost and not h.use_die and not h.use_piece):
                 continue

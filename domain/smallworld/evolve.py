@@ -149,6 +149,10 @@ def _placed(s: State, e) -> State:
     return flow.place(s, e["seat"], s.map.index[e["region"]], e["count"])
 
 
+def _champion_placed(s: State, e) -> State:
+    return flow.place_champion(s, e["seat"], s.map.index[e["region"]])
+
+
 def _marker_moved(s: State, e) -> State:
     index = s.map.index
     return flow.move_marker(s, e["marker"], index[e["from"]], index[e["to"]])
@@ -195,6 +199,7 @@ HANDLERS = {
     "tokens_placed": _placed,
     "marker_moved": _marker_moved,
     "tokens_bought": _bought,
+    "champion_placed": _champion_placed,
     "piece_placed": _piece_placed,
     "placing_done": _placing_done,
     "rows_refilled": team.refilled,

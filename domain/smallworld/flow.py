@@ -36,7 +36,7 @@ def _drop_declined(s: State, seat: int) -> State:
     return _return_badge(_return_banner(s, p.declined), p.declined_power)
 
 
-def _drop_declined_if_gone(s: State, seat: int) -> State:
+def drop_declined_if_gone(s: State, seat: int) -> State:
     """A declined race with no region left goes back under the banner pile."""
     race = s.players[seat].declined
     if race is None or query.race_regions(s, race):
@@ -44,7 +44,7 @@ def _drop_declined_if_gone(s: State, seat: int) -> State:
     return _drop_declined(s, seat)
 
 
-def _spares(s: State, seat: int, i: int) -> str | None:
+def spared_by(s: State, seat: int, i: int) -> str | None:
     """Why the active race of `seat` loses no token when region i is attacked, if it does not:
     Light's Hope Chapel held (region i included), or the Draenei's Holy Light (first loss in
     each opponent's turn)."""
@@ -57,7 +57,7 @@ def _spares(s: State, seat: int, i: int) -> str | None:
     return None
 
 
-def _add_defender(s: State, seat: int) -> State:
+def add_defender(s: State, seat: int) -> State:
     if seat in s.turn.defenders or seat == s.seat:
         return s
     order = sorted(s.turn.defenders + (seat,), key=lambda d: (d - s.seat) % s.n)
@@ -70,23 +70,24 @@ def defeat(s: State, i: int) -> State:
     end-of-turn redeployment; declined and Murloc tokens are all discarded."""
     region = s.regions[i]
     seat = region.seat
-    spared = None if seat is None or region.declined else _spares(s, seat, i)
+    spared = None if seat is None or region.declined else spared_by(s, seat, i)
     s = s.set_region(i, emptied(region))
     if seat is None or region.declined:
-        s = _forced(s, seat, region.tokens)
-        return s if seat is None else _drop_declined_if_gone(s, seat)
+        s = count_forced(s, seat, region.tokens)
+        return s if seat is None else drop_declined_if_gone(s, seat)
     lost = 0 if (region.champion or spared) else 1
     beasts_back = region.beasts - (1 if lost and region.beasts else 0)
     if spared == "holy_light":
         s = s.with_(turn=s.turn._replace(spared=s.turn.spared + (seat,)))
-    s = _forced(s, seat, lost)
+    s = count_forced(s, seat, lost)
     p = s.players[seat]
     back = region.tokens - lost
-    s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back))
-    return _add_defender(s, seat) if back else s
+    s = s.set_player(seat, p._replace(hand=p.hand + back, beasts=p.beasts + beasts_back,
+                                      champion=p.champion or region.champion))
+    return add_defender(s, seat) if back else s
 
 
-def _forced(s: State, seat, lost: int) -> State:
+def count_forced(s: State, seat, lost: int) -> State:
     """Count the opponent tokens the active seat made leave the game (Forsaken)."""
     if seat is None or seat == s.seat or not lost:
         return s
@@ -146,21 +147,23 @@ def decline(s: State, seat: int) -> State:
     if p.race == "pandaren":
         s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
     kept = p.power if p.power in WORKS_IN_DECLINE else None
-    s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0,
+    s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0, champion=False,
                                                      declined=p.race, declined_power=kept))
     s = s if kept else _return_badge(s, p.power)
-    return _drop_declined_if_gone(s, seat)
+    return drop_declined_if_gone(s, seat)
 
 
 def _settle(s: State, seat: int) -> tuple:
-    """(state, done): tokens in hand go to the only region, or stay in hand when there is
-    none; done is False when the seat must choose where they go."""
-    hand = s.players[seat].hand
+    """(state, done): tokens in hand (and a ransomed Champion) go to the only region, or stay
+    in hand when there is none; done is False when the seat must choose where they go."""
+    p = s.players[seat]
     regions = query.active_regions(s, seat)
-    if hand == 0 or not regions:
+    if (p.hand == 0 and not p.champion) or not regions:
         return s, True
     if len(regions) == 1:
-        return place(s, seat, regions[0], hand, auto=True), True
+        if p.champion:
+            s = place_champion(s, seat, regions[0], auto=True)
+        return place(s, seat, regions[0], p.hand, auto=True), True
     return s, False
 
 
@@ -268,7 +271,19 @@ def place(s: State, seat: int, i: int, count: int, auto: bool = False) -> State:
     beasts = min(p.beasts, count)  # beasts leave the hand first
     s = s.set_region(i, region._replace(tokens=region.tokens + count, beasts=region.beasts + beasts))
     s = s.set_player(seat, p._replace(hand=p.hand - count, beasts=p.beasts - beasts))
-    if auto or s.players[seat].hand:
+    return s if auto else _placed(s, seat)
+
+
+def place_champion(s: State, seat: int, i: int, auto: bool = False) -> State:
+    """The ransomed Champion redeployed like a token (it defends as one)."""
+    s = s.set_region(i, s.regions[i]._replace(champion=True))
+    s = s.set_player(seat, s.players[seat]._replace(champion=False))
+    return s if auto else _placed(s, seat)
+
+
+def _placed(s: State, seat: int) -> State:
+    """After a placement: the seat's redeployment ends once its hand and Champion are placed."""
+    if s.players[seat].hand or s.players[seat].champion:
         return s
     if s.turn.step == DEFEND:
         s = s.with_(turn=s.turn._replace(defenders=s.turn.defenders[1:]))

@@ -35,6 +35,7 @@ SHAPES = {
     "place_piece": ((MARKERS,), {"piece": str, "region": str}, {}),
     "done_placing": ((MARKERS,), {"piece": str}, {}),
     "place": ((REDEPLOY, DEFEND), {"region": str, "count": int}, {}),
+    "place_champion": ((REDEPLOY, DEFEND), {"region": str}, {}),
     "move_marker": ((MARKERS,), {"marker": str, "region": str}, {}),
     "score_turn": ((SCORE,), {}, {}),
 }
@@ -246,6 +247,13 @@ def _end(state, seat, move, rng):
     return [{"type": "conquests_ended", "seat": seat, "extra_tokens": _extra_tokens(state, seat)}]
 
 
+def _place_champion(state, seat, move, rng):
+    i = _region(state, move)
+    if not state.players[seat].champion or i not in query.active_regions(state, seat):
+        _reject("illegal_move", "Place your ransomed Champion in a region of your active race.")
+    return [{"type": "champion_placed", "seat": seat, "region": move["region"]}]
+
+
 def _buy(state, seat, move, rng):
     most = tokens_to_buy(state)
     if not 0 <= move["count"] <= most:
@@ -314,7 +322,7 @@ HANDLERS = {
     "abandon": _abandon, "conquer": _conquer, "final_conquest": _final, "end_conquests": _end,
     "place": _place, "move_marker": _move_marker, "score_turn": _score,
     "steal_artifact": _action, "intimidate": _action, "portal": _action, "buy_tokens": _buy,
-    "place_piece": _place_piece, "done_placing": _done_placing,
+    "place_piece": _place_piece, "done_placing": _done_placing, "place_champion": _place_champion,
 }
 
 

@@ -42,6 +42,7 @@ class Player(NamedTuple):
     harmony: bool = False           # holds a Pandaren Harmony token
     beasts: int = 0                 # how many of `hand` are beasts
     declined_power: Optional[str] = None  # a badge that keeps working in decline (MarshDweller)
+    champion: bool = False          # the Champion is back in hand (ransomed), to be redeployed
 
 
 class Conquest(NamedTuple):

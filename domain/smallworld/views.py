@@ -46,7 +46,8 @@ def _player(state: State, seat: int, viewer) -> dict:
     p = state.players[seat]
     out = {"seat": seat, "race": p.race, "power": p.power, "hand": p.hand, "beasts_in_hand": p.beasts,
            "declined_race": p.declined, "declined_power": p.declined_power, "faction": p.faction,
-           "harmony": p.harmony, "tokens_on_board": query.tokens_on_board(state, seat)}
+           "harmony": p.harmony, "champion_in_hand": p.champion,
+           "tokens_on_board": query.tokens_on_board(state, seat)}
     if viewer == seat or viewer == EVERYONE or state.turn.step == OVER:
         out["coins"] = p.coins
         out["coins_token"] = coins_token(seat, p.coins)

@@ -105,12 +105,16 @@ def test_a_child_that_cannot_start_is_given_up_on_with_its_last_lines_once(apps)
 def test_json_logs_from_every_process_carry_role_and_request_id(apps):
     app = apps(LOG_FORMAT="json", ACCESS_LOG=1)
     app.wait_healthy(30)
-    created = requests.post(f"{app.base}/games", json={"type": "splendor", "seats": [{"name": "A"}, {"bot": "random"}]},
+    created = requests.post(f"{app.base}/games", json={"type": "splendor", "seats": [{"bot": "random"}, {"name": "A"}]},
                             headers={"X-Request-Id": "req-42"}, timeout=10)
     assert created.status_code == 201 and created.headers["X-Request-Id"] == "req-42"
     gid = created.json()["id"]
     made = requests.get(f"{app.base}/games/{gid}", timeout=10)
     assert re.fullmatch(r"[0-9a-f]{32}", made.headers["X-Request-Id"])  # made when none was sent
+    deadline = time.monotonic() + 20  # the bot (seat 0) plays its first turn
+    while requests.get(f"{app.base}/games/{gid}", timeout=10).json()["to_act"] != [1]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
     app.signal(signal.SIGINT)
     app.wait_exit(30)
     lines = [line for line in app.output().splitlines() if line.strip()]
@@ -120,3 +124,6 @@ def test_json_logs_from_every_process_carry_role_and_request_id(apps):
     assert {"supervisor", "web", "worker-0", "reconciler", "redis"} <= roles, roles
     assert any(r.get("request_id") == "req-42" and r["role"] == "web" for r in records)
     assert any(r.get("game_id") == gid and r.get("request_id") == made.headers["X-Request-Id"] for r in records)
+    # a worker's lines about a turn name the game and the version it played at
+    assert any(r["role"] == "worker-0" and r.get("game_id") == gid and isinstance(r.get("version"), int)
+               for r in records), [r for r in records if r["role"] == "worker-0"][-5:]

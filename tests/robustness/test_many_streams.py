@@ -129,3 +129,81 @@ def test_a_thousand_streams_on_one_game_and_fifty_moves(server, redis_client):
         assert http.get(f"{base}/health", timeout=5).status_code == 200
     finally:
         crowd.close()
+
+
+def test_a_client_that_stops_reading_misses_nothing_and_holds_nobody_up(server, redis_client):
+    """A slow client: its socket stops taking bytes while 3 MB of events go out (the reader
+    cannot write them all at once: the stream's own greenlet takes over, catching up from the
+    store when the ring no longer holds them). Read at last, every event is there once, in
+    order; a client reading normally meanwhile had them all at once."""
+    import socket
+
+    from events.redis_store import RedisEventStore
+    from events.store import NewEvent
+
+    base = server.base
+    created = requests.post(f"{base}/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.connect(("127.0.0.1", server.port))
+    slow.sendall(f"GET /games/{gid}/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+    crowd = Crowd(server.port, f"/games/{gid}/stream", 1)
+    crowd.watchers[0].headers["Authorization"] = f"Bearer {token}"
+    try:
+        _wait(lambda: crowd.watchers[0].events, 30, "the reading client's state")
+        store = RedisEventStore(redis_client, server.env["KEY_PREFIX"])
+        version, pad = created["version"], "x" * 8000
+        for _ in range(8):  # 400 events of 8 kB, as seat 0 sees them: too many for the ring too
+            batch = [NewEvent("bid", {"type": "bid", "v": 2, "seat": 0, "chips": 1, "pad": pad}, 0) for _ in range(50)]
+            version = store.append(gid, version, batch).version
+        expected = list(range(created["version"] + 1, version + 1))
+        _wait(lambda: crowd.watchers[0].ids()[-1:] == [version], 30, "the reading client's events")
+        assert crowd.watchers[0].ids() == expected
+        time.sleep(1)
+        slow.settimeout(30)
+        received = b""
+        while received.count(b"event: game_event") < len(expected):
+            data = slow.recv(1 << 20)
+            assert data, "the server closed the slow client's stream"
+            received += data
+        ids = [int(line[4:]) for line in received.split(b"\n") if line.startswith(b"id: ")]
+        assert ids[0] == created["version"] and ids[1:] == expected  # the state, then each event once
+        assert requests.get(f"{base}/health", timeout=5).status_code == 200
+    finally:
+        slow.close()
+        crowd.close()
+
+
+def test_streams_whose_clients_left_give_their_places_back(redis_url, tmp_path_factory):
+    """Clients that vanish while their games are quiet: the keep-alive finds them gone, their
+    places are free again (a process holds 20 here), and the server keeps answering."""
+    import socket
+
+    api = ApiServer(redis_url, f"gone{uuid.uuid4().hex[:6]}:", tmp_path_factory.mktemp("gone-logs"), api_only=True,
+                    web_workers=2, SSE_KEEPALIVE_S=0.3, SSE_MAX_STREAMS=20, SSE_MAX_STREAMS_PER_ADDRESS=0)
+    api.start()
+    try:
+        created = requests.post(f"{api.base}/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).json()
+
+        def open_streams(n):
+            opened = []
+            for _ in range(n):
+                s = socket.create_connection(("127.0.0.1", api.port), timeout=10)
+                s.sendall(f"GET /games/{created['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                opened.append((s, s.recv(4096).split(b" ", 2)[1]))
+            return opened
+
+        for _ in range(3):
+            opened = open_streams(30)  # fits in 2 x 20 however the two workers share them out
+            assert [status for _, status in opened].count(b"200") >= 20
+            for s, _ in opened:
+                s.close()
+            time.sleep(1.5)
+            started = time.monotonic()
+            assert requests.get(f"{api.base}/health", timeout=5).status_code == 200
+            assert time.monotonic() - started < 2
+        log = open(api.log.name, "rb").read()
+        assert b"WORKER TIMEOUT" not in log and b"Traceback" not in log
+    finally:
+        api.stop()

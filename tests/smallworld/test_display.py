@@ -95,3 +95,27 @@ def test_an_empty_display_lets_the_seat_skip_its_pick():
     state, _ = play(state, 0, {"type": "skip_pick"})
     assert state.turn.step == "score"
     assert rejected(picking(), 0, {"type": "skip_pick"}) == "illegal_move"
+
+
+def test_a_returned_banner_goes_under_the_pile_and_is_drawn_last():
+    state = picking().with_(returned=("tauren",))
+    for seed in range(10):
+        _, events = play(state, 0, {"type": "pick", "index": 0}, seed=seed)
+        assert events[-1]["combos"][0]["race"] in ("blood_elves", "night_elves")  # the unseen ones first
+    empty = picking().with_(race_pile=(), returned=("tauren", "gnomes"))
+    after, events = play(empty, 0, {"type": "pick", "index": 0})
+    assert events[-1]["combos"] == [{"race": "tauren", "power": events[-1]["combos"][0]["power"]}]
+    assert after.returned == ("gnomes",)
+
+
+def test_with_the_whole_box_5_seats_never_find_the_display_empty():
+    for seed in range(3):
+        state = fold(GAME, GAME.setup({}, 5, random.Random(seed)))
+        rng = random.Random(seed)
+        while GAME.actors(state):
+            actor = GAME.actors(state)[0]
+            moves = GAME.legal_moves(state, actor)
+            assert moves != [{"type": "skip_pick"}]
+            move = moves[0] if actor == "system" else GAME.bots["greedy"](state, actor, rng)
+            for e in GAME.decide(state, actor, move, rng):
+                state = GAME.evolve(state, e)

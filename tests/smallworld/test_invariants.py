@@ -15,7 +15,8 @@ def check(state):
     assert query.walls_left(state) >= 0
     for piece, box in (("fort", "forts"), ("tower", "watch_towers")):
         assert query.supply_left(state, piece, box) >= 0
-    assert query.count_pieces(state, "champion") <= 1 and query.count_pieces(state, "objective") <= 2
+    champions = query.count_pieces(state, "champion") + sum(p.champion for p in state.players)
+    assert champions <= 1 and query.count_pieces(state, "objective") <= 2
     assert query.bombs_in_stack(state) >= 0 and sum(p.harmony for p in state.players) <= 4
     for r in state.regions:
         assert (r.race is None) == (r.tokens == 0)

@@ -90,5 +90,17 @@ def rare_actions():
                        players={0: {"race": "trolls", "power": "portal_mage"}, 1: {"race": "orcs", "power": "farmer"}})
     check("SmallWorldView", GAME.view(state, 0))
     _, portal = play(state, 0, {"type": "portal", "a": "T-4", "b": "U-2"})
+    regions = {"T-1": mine(1, "trolls", 1), "T-2": mine(0, "orcs", 2, champion=True), "T-4": mine(0, "orcs", 1),
+               "U-1": mine(0, "orcs", 1)}
+    state = make_state(regions=regions, seat=1, players={0: {"race": "orcs", "power": "championing"},
+                                                          1: {"race": "trolls", "power": "farmer", "hand": 9}})
+    state, captured = play(state, 1, {"type": "conquer", "region": "T-2"})
+    state, ended = play(state, 1, {"type": "end_conquests"})
+    state, more = play(state, 1, {"type": "place", "region": "T-2", "count": state.players[1].hand})
+    ended += more
+    check("SmallWorldView", GAME.view(state, 0))
+    for m in GAME.legal_moves(state, 0):
+        check("SmallWorldMove", m)
+    _, placed = play(state, 0, {"type": "place_champion", "region": "T-4"})
     assert MAP is not None
-    return passed + stolen + portal
+    return passed + stolen + portal + captured + ended + placed

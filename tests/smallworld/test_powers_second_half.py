@@ -63,14 +63,33 @@ def test_the_champion_conquers_an_adjacent_region_for_1_token_whatever_defends_i
 
 
 def test_a_captured_champion_costs_its_owner_a_ransom_and_no_token():
-    regions = {"T-1": mine(1, "trolls", 1), "T-2": mine(0, "orcs", 2, champion=True), "T-4": mine(0, "orcs", 1)}
+    regions = {"T-1": mine(1, "trolls", 1), "T-2": mine(0, "orcs", 2, champion=True), "T-4": mine(0, "orcs", 1),
+               "U-1": mine(0, "orcs", 1)}
     state = make_state(regions=regions, seat=1, players={0: {"race": "orcs", "power": "championing"},
                                                           1: {"race": "trolls", "power": "farmer", "hand": 9}})
     assert cost_of(state, 1, "T-2") == 2 + 2 + 1 - 1  # the champion defends as a token
     state, events = play(state, 1, {"type": "conquer", "region": "T-2"})
     assert events[0]["ransom"] == 1
     assert state.players[0].hand == 2 and state.players[0].coins == 4 and state.players[1].coins == 6
-    assert not any(r.champion for r in state.regions)  # back with its owner, for its next use
+    assert not any(r.champion for r in state.regions) and state.players[0].champion  # back in its owner's hand
+    state, _ = play(state, 1, {"type": "end_conquests"})  # seat 0 redeploys its tokens and the Champion
+    state, _ = play(state, 1, {"type": "place", "region": "T-2", "count": state.players[1].hand})
+    assert state.turn.defenders == (0,) and {"type": "place_champion", "region": "T-4"} in GAME.legal_moves(state, 0)
+    assert rejected(state, 0, {"type": "place_champion", "region": "T-1"}) == "illegal_move"
+    state, _ = play(state, 0, {"type": "place_champion", "region": "T-4"})
+    assert state.regions[R("T-4")].champion and not state.players[0].champion
+    state, _ = play(state, 0, {"type": "place", "region": "T-4", "count": 2})
+    assert state.turn.defenders == () and state.regions[R("T-4")].tokens == 3
+
+
+def test_a_ransomed_champion_goes_to_the_only_region_by_itself():
+    regions = {"T-1": mine(1, "trolls", 1), "T-2": mine(0, "orcs", 1, champion=True), "U-1": mine(0, "orcs", 1)}
+    state = make_state(regions=regions, seat=1, players={0: {"race": "orcs", "power": "championing"},
+                                                          1: {"race": "trolls", "power": "farmer", "hand": 9}})
+    state, _ = play(state, 1, {"type": "conquer", "region": "T-2"})
+    state, _ = play(state, 1, {"type": "end_conquests"})
+    state, _ = play(state, 1, {"type": "place", "region": "T-2", "count": state.players[1].hand})
+    assert state.regions[R("U-1")].champion and state.regions[R("U-1")].tokens == 2
 
 
 def test_the_champion_leaves_with_the_decline():
@@ -251,3 +270,12 @@ def test_portal_mage_ends_with_the_decline():
                        players={0: {"race": "orcs", "power": "portal_mage"}})
     state, _ = play(state, 0, {"type": "decline"})
     assert state.players[0].power is None and "portal_mage" in state.power_pile
+
+
+def test_a_watch_tower_shields_from_portals_airborne_assaults_and_the_champion():
+    regions = {"T-4": mine(1, "trolls", 1, tower=True), "U-2": mine(0, "gnomes", 1), "T-2": mine(0, "gnomes", 1)}
+    state = make_state(map_=MAGIC, regions=regions, players={0: {"race": "gnomes", "power": "portal_mage", "hand": 5},
+                                                             1: {"race": "trolls", "power": "defensive"}})
+    assert not [m for m in GAME.legal_moves(state, 0) if m.get("region") == "T-4" or m.get("a") == "T-4"]
+    state = state.set_player(0, state.players[0]._replace(power="championing"))
+    assert cost_of(state, 0, "T-4", "championing") is None and cost_of(state, 0, "T-4", "gnomes") is None

@@ -168,7 +168,7 @@ def goblins_end(**kw):
     regions = {"T-2": mine(0, "goblins", 2), "T-1": mine(1, "orcs", 2), "T-4": mine(1, "orcs", 1),
                "T-3": Region(1, "kobolds", 1, True), **kw.pop("regions", {})}
     players = {0: {"race": "goblins", "power": "farmer"}, 1: {"race": "orcs", "power": "farmer", "declined": "kobolds"}}
-    return make_state(regions=regions, players=players, step=MARKERS, **kw)
+    return make_state(regions=regions, players=players, **{"step": MARKERS, **kw})
 
 
 def test_goblins_place_bombs_next_to_them_on_opponents_active_regions():
@@ -226,10 +226,14 @@ def test_a_declined_target_still_suffers_the_bomb():
 
 
 def test_no_bomb_goes_into_a_watch_tower_or_aegis_region():
-    state = goblins_end(regions={"T-1": mine(1, "orcs", 2, tower=True), "T-4": mine(1, "orcs", 1, marker="aegis_of_aggramar")})
-    assert [m["type"] for m in GAME.legal_moves(state, 0)] != ["place_piece"]
-    assert state.turn.step == MARKERS and GAME.legal_moves(state, 0) == [] or \
-        all(m.get("region") not in ("T-1", "T-4") for m in GAME.legal_moves(state, 0))
+    state = goblins_end(regions={"T-1": mine(1, "orcs", 2, tower=True), "T-4": mine(1, "orcs", 1, marker="aegis_of_aggramar")},
+                        step=CONQUER)
+    state, _ = play(state, 0, {"type": "end_conquests"})
+    assert state.turn.step == SCORE  # no target: nothing to place
+    open_ = state.set_region(R("T-4"), mine(1, "orcs", 1))
+    open_ = open_.with_(turn=open_.turn._replace(step=CONQUER))
+    open_, _ = play(open_, 0, {"type": "end_conquests"})
+    assert [m.get("region") for m in GAME.legal_moves(open_, 0)] == ["T-4", None]
 
 
 # --- Humans ----------------------------------------------------------------------------------
