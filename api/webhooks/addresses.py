@@ -33,6 +33,8 @@ class Policy:
         return cls(env.get("WEBHOOK_ALLOW_LOOPBACK") == "1", nets)
 
     def address_allowed(self, ip) -> bool:
+        if ip.version == 6 and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # ::ffff:10.0.0.1 is 10.0.0.1
         if any(ip in net for net in self.allowed_networks):
             return True
         if ip.is_loopback:

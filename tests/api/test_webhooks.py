@@ -214,3 +214,86 @@ def test_who_may_subscribe_and_what(wh_client, receiver):
     assert wh_client.delete(f"/webhooks/{made[0]['id']}", headers=auth(table)).status_code == 204
     assert wh_client.delete(f"/webhooks/{made[0]['id']}", headers=auth(table)).status_code == 404
     assert wh_client.post("/webhooks", json=body, headers=auth(table)).status_code == 201  # room again
+
+
+def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis_client, prefix):
+    """A move whose after-append step never ran (its process died): the sweep finds the
+    subscription behind a stopped game and delivers."""
+    from api.service import GameService
+    from events.redis_store import RedisEventStore
+
+    game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=11)
+    secret = new_secret()
+    subscribe(wh_client, game["table_token"], receiver.route("/repair", secret), secret, events=["game.move"])
+    silent = GameService(RedisEventStore(redis_client, prefix))  # no scheduler, no listeners
+    answer = silent.move(game["id"], 0, {"type": "bid", "chips": 1}, game["version"])
+    wait_for(lambda: receiver.received["/repair"], timeout=20)
+    (webhook_id, payload), = receiver.received["/repair"]
+    assert webhook_id == f"{game['id']}.{answer['version']}.move"
+    assert payload["data"]["event"]["data"] == {"type": "bid", "v": 2, "seat": 0, "chips": None}
+
+
+@pytest.fixture
+def quiet(redis_url):
+    """An app whose webhook queue no worker serves: the test runs deliveries itself."""
+    from app import create_app
+
+    prefix = f"whq{uuid.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+                      "DEFER_AFTER_APPEND": False})
+    from tests.api.spec import SpecCheckingClient
+
+    app.test_client_class = SpecCheckingClient
+    return app, prefix
+
+
+def test_a_receiver_failing_for_the_disable_period_is_disabled_and_marked(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/down", secret, "fail:1000"), secret)
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks",
+                            Settings(timeout_s=2, retry_base_s=0.05, retry_max_s=0.1, disable_after_s=0.6,
+                                     policy=Policy(allow_loopback=True)))
+    outcomes = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and "disabled" not in outcomes:
+        outcomes.append(deliveries.deliver(sub["id"], game["id"]))
+        time.sleep(0.05)
+    assert outcomes[-1] == "disabled" and "waiting" in outcomes
+    shown = client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"][0]
+    assert shown["status"] == "disabled" and "failing since" in shown["disabled_reason"]
+    assert deliveries.subs.covering(game["id"]) == []  # no more deliveries are due
+    assert deliveries.deliver(sub["id"], game["id"]) == "inactive"
+    # Asking for the pending delivery again enables the subscription; the receiver is back.
+    receiver.behaviour["/down"] = "ok"
+    first = f"{game['id']}.{game['version']}.started"
+    r = client.post(f"/webhooks/{sub['id']}/deliveries/{first}/retry", headers=auth(game["table_token"]))
+    assert r.status_code == 202
+    assert client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"][0]["status"] == "active"
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
+    assert [p["type"] for _, p in receiver.received["/down"]] == ["game.started", "game.your_turn"]
+    r = client.post(f"/webhooks/{sub['id']}/deliveries/nope.1.move/retry", headers=auth(game["table_token"]))
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_delivery"
+
+
+def test_redirects_are_not_followed(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/moved", secret, "redirect"), secret)
+    receiver.route("/elsewhere", secret)
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
+    tried = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()["deliveries"]
+    assert tried[0]["status"] == "failed" and tried[0]["response_code"] == 302
+    assert receiver.attempts["/elsewhere"] == []

@@ -1,7 +1,7 @@
 """A webhook receiver on 127.0.0.1 for the tests: a real HTTP server (a thread per request)
 that verifies every delivery's signature with the `standardwebhooks` package and records
 what came. Per path it behaves as told: "ok" answers 204, "fail:N" answers 500 to the first
-N requests, "hang" holds the request until the test ends."""
+N requests, "redirect" answers 302, "hang" holds the request until the test ends."""
 from __future__ import annotations
 
 import json
@@ -54,6 +54,12 @@ class Receiver:
             with self.lock:
                 self.hanging += 1
             self.release.wait(60)
+            return
+        if behaviour == "redirect":
+            handler.send_response(302)
+            handler.send_header("Location", self.url + "/elsewhere")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
             return
         if behaviour.startswith("fail:") and tries <= int(behaviour[5:]):
             handler.send_response(500)
