@@ -45,6 +45,7 @@ DEFAULT_QUEUE = "webhooks"
 JOB_TIMEOUT_S = 600
 ROUNDS = 20  # drains per job (each re-checks the stream after releasing the lock)
 LOST_AFTER_S = 120
+DRAIN_SECONDS = 20  # well within the lock's minute (subscriptions.LOCK_TTL_MS)
 
 
 @dataclass(frozen=True)
@@ -169,37 +170,57 @@ class Deliveries:
         return outcome
 
     def _drain(self, sub, game_id: str) -> str:
-        while True:
-            progress = self.subs.progress(game_id, sub.id)
-            if progress is None:
-                return "inactive"
-            if progress.next_at > _now_ms():
-                return "waiting"
-            pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version, progress.index)
-            if last is None:
-                return "caught_up"
-            for message in pending:
-                if not self._send(sub, message, progress):
-                    return "waiting" if sub.status == "active" else "disabled"
-                progress.version, progress.index = message.version, message.index + 1
-                progress.attempts, progress.failing_since, progress.next_at = 0, None, 0
+        """Sends the pending messages in order on one kept-alive connection; progress and the
+        attempts log are written once per batch (a crash in between sends a few messages
+        again, under the same ids: at least once)."""
+        connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        records: list = []
+        # The lock outlives a drain: a drain stops after DRAIN_SECONDS (the caller re-locks).
+        deadline = time.monotonic() + DRAIN_SECONDS
+        try:
+            while time.monotonic() < deadline:
+                progress = self.subs.progress(game_id, sub.id)
+                if progress is None:
+                    return "inactive"
+                if progress.next_at > _now_ms():
+                    return "waiting"
+                pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
+                                                 progress.index)
+                if last is None:
+                    return "caught_up"
+                for message in pending:
+                    if not self._send(sub, message, progress, connections, records):
+                        return "waiting" if sub.status == "active" else "disabled"
+                    progress.version, progress.index = message.version, message.index + 1
+                    progress.attempts, progress.failing_since, progress.next_at = 0, None, 0
+                    if time.monotonic() > deadline:
+                        break
+                else:
+                    progress.version, progress.index = last + 1, 0
                 self.subs.save_progress(game_id, sub.id, progress)
-            progress.version, progress.index = last + 1, 0
-            self.subs.save_progress(game_id, sub.id, progress)
+                self._flush(sub.id, records)
+            return "caught_up"  # for now: deliver() looks again
+        finally:
+            connections.close()
+            self._flush(sub.id, records)
 
-    def _send(self, sub, message: messages.Message, progress: Optional[Progress], manual: bool = False) -> bool:
+    def _flush(self, sub_id: str, records: list) -> None:
+        if records:
+            self.subs.record_attempts(sub_id, records)
+            records.clear()
+
+    def _send(self, sub, message: messages.Message, progress: Optional[Progress], connections: sender.Connections,
+              records: list, manual: bool = False) -> bool:
         """One attempt; on failure (unless manual) the back-off or the subscription's end."""
         now = time.time()
-        body = message.body.encode()
-        outcome = sender.post(sub.url, body, signed_headers(sub.secret, message.id, message.body, now),
-                              self.settings.policy, self.settings.timeout_s)
+        outcome = connections.post(sub.url, message.body.encode(),
+                                   signed_headers(sub.secret, message.id, message.body, now))
         attempt = (progress.attempts + 1) if progress is not None else 1
-        record = {"delivery": message.id, "event": message.kind, "game_id": message.game_id,
-                  "version": message.version, "attempt": attempt, "at": int(now * 1000),
-                  "status": "delivered" if outcome.ok else "failed", "response_code": outcome.status,
-                  "duration_ms": outcome.duration_ms, "error": outcome.error,
-                  "response_excerpt": outcome.excerpt}
-        self.subs.record_attempt(sub.id, record)
+        records.append({"delivery": message.id, "event": message.kind, "game_id": message.game_id,
+                        "version": message.version, "attempt": attempt, "at": int(now * 1000),
+                        "status": "delivered" if outcome.ok else "failed", "response_code": outcome.status,
+                        "duration_ms": outcome.duration_ms, "error": outcome.error,
+                        "response_excerpt": outcome.excerpt})
         metrics.webhook_deliveries.labels("delivered" if outcome.ok else _failure_kind(outcome)).inc()
         if outcome.ok:
             metrics.webhook_delay.observe(max(0.0, now - message.at / 1000))
@@ -235,7 +256,12 @@ class Deliveries:
         chosen = [m for m in found if m.version == version and m.kind == kind]
         if not chosen:
             return "unknown"
-        return "delivered" if self._send(sub, chosen[0], None, manual=True) else "failed"
+        connections, records = sender.Connections(self.settings.policy, self.settings.timeout_s), []
+        try:
+            return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
+        finally:
+            connections.close()
+            self._flush(sub.id, records)
 
     # ---- the reconciler's pass -----------------------------------------------------------
     def sweep(self) -> int:

@@ -222,9 +222,9 @@ class SubscriptionStore:
         self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
 
     # ---- attempts ------------------------------------------------------------------------
-    def record_attempt(self, sub_id: str, attempt: dict) -> None:
+    def record_attempts(self, sub_id: str, attempts: list) -> None:
         pipe = self.redis.pipeline(transaction=False)
-        pipe.lpush(self._attempts(sub_id), json.dumps(attempt))
+        pipe.lpush(self._attempts(sub_id), *(json.dumps(a) for a in attempts))
         pipe.ltrim(self._attempts(sub_id), 0, ATTEMPTS_KEPT - 1)
         pipe.execute()
 
