@@ -100,6 +100,9 @@ def create_app(test_config: dict | None = None):
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
         ("games_active", "Games not yet finished.", store.active_count),
+        ("webhook_queue_depth", "Webhook fan-outs and deliveries waiting in their RQ queue.",
+         lambda: deliveries.queue.count),
+        ("webhook_retries_waiting", "Webhook deliveries waiting out a back-off.", deliveries.subs.retries_waiting),
     ])
     observe.install(app)
     problems.install(app)

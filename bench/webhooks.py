@@ -74,7 +74,7 @@ def subscribe(base, session, game, url, n):
 
 
 def play(base: str, game: dict, until: float, moves_done: list, max_moves: int = 10 ** 9,
-         session: requests.Session | None = None) -> None:
+         session: requests.Session | None = None, pause_s: float = 0.0) -> None:
     """Plays both seats with the table token, one request per move, until the time or the
     number of moves is reached (a game that ends is replaced by a new one)."""
     session = session or requests.Session()
@@ -93,17 +93,22 @@ def play(base: str, game: dict, until: float, moves_done: list, max_moves: int =
         played += 1
         moves_done.append(1)
         nxt = r.json().get("next_moves")
+        if pause_s:
+            time.sleep(pause_s)
 
 
-def deliveries_part(base: str, receiver: Receiver, quick: bool) -> dict:
+def deliveries_part(base: str, receiver: Receiver, quick: bool, pause_s: float) -> dict:
+    """`pause_s`: each game's client waits this long between moves (0: as fast as it can)."""
+    receiver.arrivals.clear()
     session = requests.Session()
     games = [new_game(base, session) for _ in range(10)]
     for game in games:
         subscribe(base, session, game, receiver.url, 10)
     moves: list = []
-    per_game = 15 if quick else 40
+    per_game = (15 if quick else 40) if not pause_s else (10 if quick else 30)
     started = time.time()
-    threads = [threading.Thread(target=play, args=(base, g, time.monotonic() + 300, moves, per_game)) for g in games]
+    threads = [threading.Thread(target=play, args=(base, g, time.monotonic() + 300, moves, per_game, None, pause_s))
+               for g in games]
     for t in threads:
         t.start()
     for t in threads:
@@ -116,7 +121,7 @@ def deliveries_part(base: str, receiver: Receiver, quick: bool) -> dict:
     arrivals = list(receiver.arrivals)
     delays = [now - event_at(p) for now, p in arrivals if p["type"] in ("game.move", "game.your_turn")]
     span = max(now for now, _ in arrivals) - started
-    return {"subscriptions": 100, "moves": len(moves), "deliveries": len(arrivals), "expected_at_least": expected,
+    return {"pause_s": pause_s, "subscriptions": 100, "moves": len(moves), "deliveries": len(arrivals), "expected_at_least": expected,
             "deliveries_per_s": len(arrivals) / span, "delay_p50_ms": percentile(delays, 0.5) * 1000,
             "delay_p99_ms": percentile(delays, 0.99) * 1000, "span_s": span}
 
@@ -154,10 +159,12 @@ def main() -> None:
     try:
         with private_redis() as redis_url, running_server(redis_url, WEBHOOK_ALLOW_LOOPBACK="1",
                                                           WEBHOOK_MAX_PER_OWNER="100") as base:
-            d = deliveries_part(base, receiver, args.quick)
-            print(table([(d["subscriptions"], d["moves"], d["deliveries"], f"{d['deliveries_per_s']:.0f}",
-                          f"{d['delay_p50_ms']:.0f}", f"{d['delay_p99_ms']:.0f}")],
-                        ("subscriptions", "moves", "deliveries", "deliveries/s", "delay p50 ms", "delay p99 ms")))
+            runs = [deliveries_part(base, receiver, args.quick, pause) for pause in (1.0, 0.0)]
+            print(table([(f"{d['pause_s']:g} s" if d["pause_s"] else "none (a backlog)", d["subscriptions"], d["moves"],
+                          d["deliveries"], f"{d['deliveries_per_s']:.0f}", f"{d['delay_p50_ms']:.0f}",
+                          f"{d['delay_p99_ms']:.0f}") for d in runs],
+                        ("pause between a game's moves", "subscriptions", "moves", "deliveries", "deliveries/s",
+                         "delay p50 ms", "delay p99 ms")))
             rounds = []
             for _ in range(2):
                 off = moves_part(base, receiver, False, seconds)

@@ -28,7 +28,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from api import metrics
-from api.errors import ApiError
+from api.errors import ApiError, UnknownGame
 from api.repository import GameRepository
 from api.webhooks import messages, sender
 from api.webhooks.addresses import Policy
@@ -330,7 +330,17 @@ def fan_out_job(prefix: str, game_id: str) -> int:
 
 
 def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
-    return _context(prefix).deliver(sub_id, game_id)
+    # A delivery job never fails: a failed job would keep its id (and so the next delivery of
+    # this subscription and game) taken for failure_ttl; what it did not send, the sweep sends.
+    deliveries = _context(prefix)
+    try:
+        return deliveries.deliver(sub_id, game_id)
+    except UnknownGame:
+        deliveries.subs.forget_game(game_id)  # gone (FINISHED_TTL): nothing more to tell
+        return "gone"
+    except Exception:  # noqa: BLE001
+        log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)
+        return "error"
 
 
 def redeliver_job(prefix: str, sub_id: str, message_id: str) -> str:

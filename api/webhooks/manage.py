@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
-from ..errors import ApiError, SeatNotYours, ValidationFailed
+from ..errors import ApiError, InvalidToken, UnknownGame, ValidationFailed
 from ..seats import TABLE
 from . import messages
 from .addresses import AddressRefused, Policy, resolve
@@ -49,7 +49,10 @@ class Webhooks:
         """A game's table token owns subscriptions to that game (a seat token does not: it
         is one person's, and an integration runs the table)."""
         game_id = token.split(".", 1)[0]
-        holder = self.service.seat_for_token(game_id, token)
+        try:
+            holder = self.service.seat_for_token(game_id, token)
+        except UnknownGame:
+            raise InvalidToken("This token is no game's.") from None
         if holder != TABLE:
             raise TableTokenRequired("Webhooks are made with the game's table token (or, soon, a player's key).")
         return Owner("game", game_id)

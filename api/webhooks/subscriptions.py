@@ -218,6 +218,9 @@ class SubscriptionStore:
         found = self.redis.zrangebyscore(self.retry_key(), "-inf", now_ms, start=0, num=limit)
         return [tuple(m.decode().split(" ", 1)) for m in found]
 
+    def retries_waiting(self) -> int:
+        return self.redis.zcard(self.retry_key())
+
     def retry_taken(self, sub_id: str, game_id: str) -> None:
         self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
 

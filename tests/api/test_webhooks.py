@@ -186,6 +186,8 @@ def test_who_may_subscribe_and_what(wh_client, receiver):
     url = receiver.route("/any", new_secret())
     body = {"url": url, "events": ["game.move"]}
     assert wh_client.post("/webhooks", json=body).status_code == 401
+    assert wh_client.get("/webhooks", headers=auth("nogame.table.x")).get_json()["code"] == "invalid_token"
+    assert wh_client.get("/webhooks", headers=auth(table + "x")).get_json()["code"] == "invalid_token"
     assert wh_client.post("/webhooks", json=body, headers=auth(seat_token)).get_json()["code"] == "table_token_required"
     other = create(wh_client)
     r = wh_client.post("/webhooks", json={**body, "games": [other["id"]]}, headers=auth(table))
