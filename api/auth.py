@@ -51,11 +51,12 @@ def caller(service, game_id: str, required: bool = False, acting: bool = False) 
     """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
     answered as (None: a spectator). `acting`: a table token without `?seat=` acts as the
     person seat to act."""
+    asked = requested_seat()  # by pattern, before any Redis call
     token = bearer_token()
     if token is None and required:
         raise TokenRequired("This needs a seat's token: 'Authorization: Bearer <token>'.")
     holder = service.seat_for_token(game_id, token)
-    return holder, service.resolve_seat(game_id, holder, requested_seat(), acting=acting)
+    return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
 
 
 def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:

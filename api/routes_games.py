@@ -37,8 +37,8 @@ def read_game(game_id):
 @bp.get("/games/<game_id>/moves")
 def legal_moves(game_id):
     service = games()
+    page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
     seat = seat_of(service, game_id, acting=True)
-    page = query(_moves_page)
     game = service.load(game_id)
     moves = service.legal_moves(game, seat)
     end = page["offset"] + page["limit"]
@@ -53,8 +53,7 @@ def legal_moves(game_id):
 @bp.post("/games/<game_id>/moves")
 def send_move(game_id):
     service = games()
-    holder, seat = caller(service, game_id, required=True, acting=True)
-    body = _move.load(json_body())
+    # Headers and query string by pattern first: no Redis call for a malformed request.
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code="validation_error")
@@ -65,6 +64,8 @@ def send_move(game_id):
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code="validation_error")
+    holder, seat = caller(service, game_id, required=True, acting=True)
+    body = _move.load(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
     answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
@@ -76,8 +77,8 @@ def send_move(game_id):
 @bp.get("/games/<game_id>/events")
 def history(game_id):
     service = games()
-    seat = seat_of(service, game_id)
     page = query(_history)
+    seat = seat_of(service, game_id)
     game = service.load(game_id)
     viewer = service.viewer_for(game, seat)
     events = service.history(game, viewer, page["after"], page["limit"])
@@ -87,8 +88,8 @@ def history(game_id):
 @bp.get("/games/<game_id>/state")
 def state_at(game_id):
     service = games()
-    seat = seat_of(service, game_id)
     version = query(_state_at)["version"]
+    seat = seat_of(service, game_id)
     current = service.load(game_id)
     past = service.at_version(game_id, version, current)
     # The viewer is judged by the game now: a finished game is open at every version.

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from domain.contract import InvalidOptions, SYSTEM
+from domain.contract import SYSTEM
 from domain.play import fold
 from domain.smallworld import GAME, catalog, team
 from domain.smallworld.state import OVER, PICK, Player
@@ -98,10 +98,12 @@ def test_a_tied_team_score_is_broken_by_team_tokens_on_the_boards():
     assert r["winners"] == [0, 2] and r["tie_break"] == "tokens_on_board"
 
 
-def test_team_score_needs_the_team_game():
-    with pytest.raises(InvalidOptions):
-        GAME.check_options({"team": False, "team_score": "highest"}, 4)
-    GAME.check_options({"team": True, "team_score": "highest"}, 4)
+def test_team_score_without_the_team_game_has_no_effect():
+    """Accepted, as the schema allows it (schemathesis sends it), and ignored: no factions."""
+    GAME.check_options({"team": False, "team_score": "highest"}, 4)
+    state = started(4, team=False, team_score="highest")
+    assert state.team is None
+    assert started(4, team=True, team_score="highest").team is not None
 
 
 @pytest.mark.parametrize("n", [4, 5])
