@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+import redis
 from rq import Queue, get_current_job
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
@@ -36,6 +37,7 @@ from api.webhooks.notify import Notifier
 from api.webhooks.signing import headers as signed_headers
 from api.webhooks.subscriptions import Progress, SubscriptionStore
 from events.redis_store import RedisEventStore
+from events.store import StoreUnavailable
 
 from .queueing import age_s
 
@@ -270,7 +272,12 @@ class Deliveries:
         queued = 0
         now = _now_ms()
         for sub_id, game_id in self.subs.due_retries(now):
-            queued += self.ensure(sub_id, game_id, repair=True)
+            try:
+                queued += self.ensure(sub_id, game_id, repair=True)
+            except (redis.ConnectionError, redis.TimeoutError):
+                raise
+            except Exception:  # noqa: BLE001
+                log.exception("webhook sweep: the retry of %s in %s could not be queued", sub_id, game_id)
             self.subs.retry_taken(sub_id, game_id)
         games = self.subs.subscribed_games()
         versions = self.events.versions(games) if games else {}
@@ -283,6 +290,10 @@ class Deliveries:
                 queued += self._catch_up(game_id, version, now)
             except ApiError:
                 self.subs.forget_game(game_id)  # the game is gone (FINISHED_TTL)
+            except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
+                raise
+            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' repair
+                log.exception("webhook sweep: game %s could not be judged", game_id)
         if len(self.seen) > len(games):
             kept = set(games)
             self.seen = {g: v for g, v in self.seen.items() if g in kept}

@@ -102,7 +102,12 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
             if n:
                 log.info("reconciler enqueued %d turn(s)", n)
             for sweep in sweeps:
-                sweep()
+                try:
+                    sweep()
+                except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
+                    raise
+                except Exception:  # noqa: BLE001 - the turns' repair and heartbeat go on
+                    log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
             heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
         except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
             metrics.redis_errors.labels("reconciler").inc()

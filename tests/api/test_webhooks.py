@@ -131,8 +131,10 @@ def test_every_event_arrives_signed_once_and_in_order(wh_client, receiver):
     assert turns0 and all(p["data"]["seats"] == [0] for p in turns0)
     assert {s for p in payloads(receiver.received["/spectator"], "game.your_turn") for s in p["data"]["seats"]} == {0, 1}
     # The attempts are listed, newest first.
-    attempts = wh_client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()
-    assert attempts["deliveries"][0]["event"] == "game.finished"
+    attempts = wait_for(lambda: (found := wh_client.get(f"/webhooks/{sub['id']}/deliveries",
+                                                        headers=auth(game["table_token"])).get_json())
+                        and found["deliveries"] and found["deliveries"][0]["event"] == "game.finished" and found,
+                        timeout=10)
     assert all(a["status"] == "delivered" and a["response_code"] == 204 for a in attempts["deliveries"])
 
 
@@ -145,8 +147,12 @@ def test_a_receiver_failing_three_times_gets_it_on_the_fourth_try(wh_client, rec
     first_id = receiver.attempts["/flaky"][0]
     assert receiver.attempts["/flaky"][:4] == [first_id] * 4  # the same delivery, four times, nothing else first
     assert receiver.received["/flaky"][0][0] == first_id and receiver.received["/flaky"][0][1]["type"] == "game.started"
-    tries = wh_client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()["deliveries"]
-    mine = [t for t in reversed(tries) if t["delivery"] == first_id]
+
+    def tries():  # the attempts log is written once the worker's run of messages ends
+        listed = wh_client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()
+        return [t for t in reversed(listed["deliveries"]) if t["delivery"] == first_id]
+
+    mine = wait_for(lambda: (found := tries()) and found[-1]["status"] == "delivered" and found, timeout=10)
     assert [t["status"] for t in mine] == ["failed"] * 3 + ["delivered"]
     assert [t["attempt"] for t in mine] == [1, 2, 3, 4]
     assert mine[0]["response_code"] == 500 and mine[0]["response_excerpt"] == "nope!"
