@@ -10,25 +10,28 @@ from __future__ import annotations
 import os
 import sys
 
-import redis
-from rq import SimpleWorker
-
 from api import logs
-from api.service import GameService
 from domain import registry
-from events.redis_store import RedisEventStore
-
-from .deliveries import Deliveries
-from .heartbeat import WORKER_TTL_S
-from .queueing import DEFAULT_QUEUE, TurnScheduler
-from .reconciler import run_forever
 
 
 def main(argv: list[str]) -> None:
     mode = argv[0] if argv else "worker"
     os.environ.setdefault("PROCESS_ROLE", mode)
     logs.configure()
+    # The games first: a module that cannot load fails the child before RQ, Redis and the
+    # service are imported (a supervisor restarting several failing children waits less).
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
+    import redis
+    from rq import SimpleWorker
+
+    from api.service import GameService
+    from events.redis_store import RedisEventStore
+
+    from .deliveries import Deliveries
+    from .heartbeat import WORKER_TTL_S
+    from .queueing import DEFAULT_QUEUE, TurnScheduler
+    from .reconciler import run_forever
+
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)
     connection = redis.Redis.from_url(os.environ["REDIS_URL"])
     prefix = os.environ.get("KEY_PREFIX", "")
