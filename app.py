@@ -6,7 +6,8 @@
 - the HTTP API under gunicorn with gevent workers (many live streams, no starved moves)
   on $HOST:$PORT (default 0.0.0.0:8000);
 - $TURN_WORKERS RQ workers (default 2) that play bot turns and the system's scoring moves;
-- the reconciler, which re-enqueues turns a crash lost.
+- $WEBHOOK_WORKERS RQ workers (default 1) that deliver webhooks, on their own queue;
+- the reconciler, which re-enqueues turns (and webhook deliveries) a crash lost.
 workers/supervisor.py restarts what dies (with back-off), refuses a taken port or a data
 directory in use, and takes every child down with it, even when killed.
 """
@@ -37,7 +38,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
 
     from api import (cors, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
-                     routes_lobby, routes_meta, routes_players, stream)
+                     routes_lobby, routes_meta, routes_players, routes_webhooks, stream)
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
@@ -46,9 +47,12 @@ def create_app(test_config: dict | None = None):
     from api.live.limits import raise_open_files_limit
     from api.live.tickets import Tickets
     from api.service import GameService
+    from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
     from domain import registry
     from events.redis_store import RedisEventStore, finished_ttl_from_env
     from workers import heartbeat
+    from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
+    from workers.deliveries import Deliveries
     from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
     app = Flask(__name__)
@@ -79,6 +83,8 @@ def create_app(test_config: dict | None = None):
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
         SSE_OPENS_PER_S=float(os.environ.get("SSE_OPENS_PER_S", 500)),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
+        WEBHOOK_QUEUE=os.environ.get("WEBHOOK_QUEUE", WEBHOOK_QUEUE),
+        WEBHOOK_MAX_PER_OWNER=int(os.environ.get("WEBHOOK_MAX_PER_OWNER", DEFAULT_MAX_PER_OWNER)),
     )
     if test_config:
         app.config.update(test_config)
@@ -91,18 +97,26 @@ def create_app(test_config: dict | None = None):
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     wiring = player_feed.wiring(connection, prefix)
+    deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"])
+    wiring["listeners"].append(deliveries.notifier())
     service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
     app.extensions["players"] = wiring["players"]
     app.extensions["lobby"] = Lobby(service, LobbyIndex(connection, prefix))
+    app.extensions["webhooks"] = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver,
+                                          deliveries.settings.policy, app.config["WEBHOOK_MAX_PER_OWNER"])
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
         ("games_active", "Games not yet finished.", store.active_count),
+        ("webhook_queue_depth", "Webhook fan-outs and deliveries waiting in their RQ queue.",
+         lambda: deliveries.queue.count),
+        ("webhook_retries_waiting", "Webhook deliveries waiting out a back-off.", deliveries.subs.retries_waiting),
     ])
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
+                      routes_webhooks.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)
@@ -139,6 +153,9 @@ def _children(env: dict) -> dict[str, list[str]]:
     }
     for i in range(int(env.get("TURN_WORKERS", "2"))):
         commands[f"worker-{i}"] = [sys.executable, "-m", "workers", "worker"]
+    # Webhook deliveries have workers of their own: a slow receiver never holds up a turn.
+    for i in range(int(env.get("WEBHOOK_WORKERS", "1"))):
+        commands[f"webhooks-{i}"] = [sys.executable, "-m", "workers", "webhooks"]
     return commands
 
 

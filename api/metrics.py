@@ -35,6 +35,12 @@ turn_delay = Histogram("game_turn_delay_seconds", "From the append of the move t
                        buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 streams = Gauge("live_streams_open", "Live streams (SSE) open now.",
                 **({"multiprocess_mode": "livesum"} if MULTIPROCESS else {}))
+webhook_deliveries = Counter("webhook_deliveries_total", "Webhook delivery attempts, by outcome: 'delivered' "
+                             "(2xx), 'http_error', 'timeout', 'network_error', 'refused' (the address).",
+                             ["outcome"])
+webhook_delay = Histogram("webhook_delivery_delay_seconds", "From an event's append to its webhook's delivery "
+                          "(2xx), retries included.",
+                          buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400))
 redis_errors = Counter("redis_errors_total", "Operations that failed because Redis could not be reached.",
                        ["where"])
 

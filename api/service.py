@@ -50,7 +50,8 @@ class GameService:
         self.games = GameRepository(store)
         self.players = players  # api/players.Players (None: a store without players)
         self.seats = Seats(self.games, players)
-        # Told of every append after it is durable: (game after it, [(type, data)...]).
+        # Told of every append after it is durable: (game after it, [(type, data)...]): the
+        # players' feed (api/player_feed.py) and the webhooks (api/webhooks/notify.py).
         self.listeners = list(listeners or [])
         self.scheduler = scheduler or (lambda game_id, version, actors: None)
         self.defer = defer  # how the after-append writes run: now, or after the answer (deferred.py)

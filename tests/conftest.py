@@ -28,7 +28,8 @@ registry.register(high_card.GAME)
 # build and every server they start (the environment is inherited) accepts client seeds and
 # opens the per-address budgets. The tests of those features set them back.
 TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "ADDRESS_STREAM_LIMIT": "100000000",
-                 "ADDRESS_CREATE_LIMIT": "100000000", "ADDRESS_AUTH_FAILURES": "100000000"}
+                 "ADDRESS_CREATE_LIMIT": "100000000", "ADDRESS_AUTH_FAILURES": "100000000",
+                 "WEBHOOK_ALLOW_LOOPBACK": "1"}
 os.environ.update(TEST_SETTINGS)
 
 

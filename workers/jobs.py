@@ -12,19 +12,21 @@ reconciler enqueues what a stopped game owes.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Optional
 
 from rq import get_current_job
 
-from api import logs, metrics
+from api import logs, metrics, player_feed
 from api.errors import IllegalMove, VersionConflict
 from api.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
-from api import player_feed
 from events.redis_store import RedisEventStore
 
+from .deliveries import DEFAULT_QUEUE as DELIVERY_QUEUE
+from .deliveries import Deliveries
 from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
@@ -38,8 +40,10 @@ def service_for(connection, prefix: str, queue_name: str) -> GameService:
     key = (id(connection), prefix, queue_name)
     if key not in _services:
         store = RedisEventStore(connection, prefix)
-        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name),
-                                     **player_feed.wiring(connection, prefix))
+        wiring = player_feed.wiring(connection, prefix)
+        webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE))
+        wiring["listeners"].append(webhooks.notifier())
+        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name), **wiring)
     return _services[key]
 
 

@@ -84,7 +84,8 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
-                abandon_after_s: Optional[float] = None) -> None:
+                abandon_after_s: Optional[float] = None, sweeps: tuple = ()) -> None:
+    """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries.py)."""
     if abandon_after_s is None:
         abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))
     watch = Watch()
@@ -100,6 +101,13 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
             n = reconcile_once(service, scheduler, watch, abandon_after_s)
             if n:
                 log.info("reconciler enqueued %d turn(s)", n)
+            for sweep in sweeps:
+                try:
+                    sweep()
+                except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
+                    raise
+                except Exception:  # noqa: BLE001 - the turns' repair and heartbeat go on
+                    log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
             heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
         except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
             metrics.redis_errors.labels("reconciler").inc()

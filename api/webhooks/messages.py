@@ -1,0 +1,128 @@
+"""What a subscription is told of a game: messages derived from the game's events, the truth.
+
+For each event after the setup, in order: `game.move` (the event as the subscription's viewer
+may see it: its seat's, or a spectator's; everyone's once the game is over), then
+`game.finished` (with the result) if the event ended the game, then `game.your_turn` if it
+made a seat of the subscription's newly one to act. The last setup event brings
+`game.started`. A message's id (its `webhook-id`, the same on every attempt) is
+`<game>.<version>.<kind>`; a subscription takes the kinds it asked for, in this order, so its
+progress is a (version, index) pair and its messages are the same whenever they are derived.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Optional
+
+from events import codec
+
+from .. import platform_events, presenting
+from ..repository import Game
+from ..seats import people_to_act
+
+KINDS = ("game.started", "game.move", "game.finished", "game.your_turn")
+BATCH_EVENTS = 50
+
+
+@dataclass(frozen=True)
+class Message:
+    game_id: str
+    version: int
+    index: int  # among the subscription's messages at this version
+    kind: str
+    at: int  # ms: when the event was appended
+    body: str  # the JSON delivered (the same on every attempt)
+
+    @property
+    def id(self) -> str:
+        return message_id(self.game_id, self.version, self.kind)
+
+
+def message_id(game_id: str, version: int, kind: str) -> str:
+    return f"{game_id}.{version}.{kind.removeprefix('game.')}"
+
+
+def parse_message_id(text: str) -> Optional[tuple[str, int, str]]:
+    """(game, version, kind) of a message id, or None."""
+    parts = text.rsplit(".", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or f"game.{parts[2]}" not in KINDS:
+        return None
+    return parts[0], int(parts[1]), f"game.{parts[2]}"
+
+
+def _seats_of(sub, game: Game) -> set:
+    """The seats whose turn a subscription hears of: its seat, or every person seat."""
+    if sub.seat is not None:
+        return {sub.seat}
+    return {i for i, s in enumerate(game.seats) if "bot" not in s}
+
+
+def _envelope(kind: str, at: int, data: dict) -> str:
+    stamp = datetime.fromtimestamp(at / 1000, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+    return codec.dumps_bytes({"type": kind, "timestamp": stamp, "data": data}).decode()
+
+
+def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
+    found = [("game.started", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
+                               "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot")}
+                                         for i, s in enumerate(game.seats)],
+                               "to_act": game.actors(), "at": at})]
+    newly = sorted(set(people_to_act(game)) & _seats_of(sub, game))
+    if newly:
+        found.append(("game.your_turn", {"game_id": game.id, "version": game.version, "seats": newly, "at": at}))
+    return found
+
+
+def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]:
+    viewer = presenting.viewer_for(after, sub.seat)
+    shown = presenting.present(after, viewer, event.type, event.data, event.version, event.actor, event.at)
+    found = [("game.move", {"game_id": after.id, "version": after.version, "event": shown,
+                            "to_act": after.actors()})]
+    if after.finished and not before.finished:
+        found.append(("game.finished", {"game_id": after.id, "version": after.version, "status": after.status,
+                                        "result": after.result, "at": event.at}))
+    mine = _seats_of(sub, after)
+    newly = sorted((set(people_to_act(after)) & mine) - set(people_to_act(before)))
+    if newly:
+        found.append(("game.your_turn", {"game_id": after.id, "version": after.version, "seats": newly,
+                                         "at": event.at}))
+    return found
+
+
+def advance(game: Game, event) -> Game:
+    state, platform = platform_events.fold_stored(game.definition, [event], game.state, game.platform)
+    return replace(game, version=event.version, state=state, platform=platform, last_at=event.at)
+
+
+def pending(games, store, sub, game_id: str, version: int, index: int,
+            limit: int = BATCH_EVENTS) -> tuple[list[Message], Optional[int]]:
+    """The subscription's messages from (version, index) on, over at most `limit` events, and
+    the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the
+    event store."""
+    current = games.load(game_id)
+    setup = int(current.meta["setup_version"])
+    version = max(version, setup)
+    if version > current.version:
+        return [], None
+    found: list[Message] = []
+
+    def keep(v, at, kinds):
+        chosen = [(k, d) for k, d in kinds if k in sub.events]
+        for i, (kind, data) in enumerate(chosen):
+            if (v, i) >= (version, index):
+                found.append(Message(game_id, v, i, kind, at, _envelope(kind, at, data)))
+
+    if version == setup:
+        before = games.at_version(game_id, setup, current)
+        first = store.read_range(game_id, setup, setup)
+        at = first[0].at if first else 0
+        keep(setup, at, started(sub, before, at))
+    else:
+        before = games.at_version(game_id, version - 1, current)
+    last = before.version if version == setup else None
+    for event in store.read(game_id, after=before.version, limit=limit):
+        after = advance(before, event)
+        keep(event.version, event.at, after_event(sub, before, after, event))
+        before = after
+        last = event.version
+    return found, last

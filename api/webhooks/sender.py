@@ -1,0 +1,107 @@
+"""One delivery attempt: a POST to a checked address with a short timeout, never following a
+redirect (a 3xx is a failure), keeping at most EXCERPT_BYTES of the answer. A Connections
+keeps one connection per receiver for a run of deliveries (keep-alive: no new TCP and TLS
+handshake per message), resolved and checked once for that run."""
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from .addresses import AddressRefused, Policy, resolve
+
+EXCERPT_BYTES = 256
+USER_AGENT = "game-server-webhooks/1"
+_tls = ssl.create_default_context()
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    status: Optional[int]  # the HTTP status, None when there was no answer
+    duration_ms: int
+    error: Optional[str] = None  # why it failed, without an answer
+    excerpt: str = ""
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to a given address, the certificate checked against the URL's host name."""
+
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout, context=_tls)
+        self._address = address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout)
+        self._address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+KEEP_ALIVE_BODY = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
+
+
+class Connections:
+    def __init__(self, policy: Policy, timeout_s: float):
+        self.policy = policy
+        self.timeout_s = timeout_s
+        self._open: dict = {}  # url -> (target, connection)
+
+    def post(self, url: str, body: bytes, headers: dict) -> Outcome:
+        started = time.monotonic()
+
+        def took() -> int:
+            return int((time.monotonic() - started) * 1000)
+
+        held = self._open.pop(url, None)
+        if held is None:
+            try:
+                target = resolve(url, self.policy)
+            except AddressRefused as e:
+                return Outcome(False, None, took(), f"refused: {e}")
+            kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
+            held = (target, kind(target.host, target.port, target.address, self.timeout_s))
+        target, conn = held
+        try:
+            conn.request("POST", target.path, body=body, headers={
+                "Content-Type": "application/json", "User-Agent": USER_AGENT, **headers})
+            response = conn.getresponse()
+            excerpt = response.read(EXCERPT_BYTES)
+            reusable = not response.will_close and (response.length or 0) <= KEEP_ALIVE_BODY
+            if reusable:
+                response.read()
+                self._open[url] = held
+            else:
+                conn.close()
+            return Outcome(200 <= response.status < 300, response.status, took(), None,
+                           excerpt.decode("utf-8", "replace"))
+        except socket.timeout:
+            conn.close()
+            return Outcome(False, None, took(), f"timeout after {self.timeout_s:g} s")
+        except (OSError, http.client.HTTPException) as e:
+            conn.close()
+            return Outcome(False, None, took(), f"{type(e).__name__}: {e}"[:200])
+
+    def close(self) -> None:
+        for _, conn in self._open.values():
+            conn.close()
+        self._open.clear()
+
+
+def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float) -> Outcome:
+    """One POST on a connection of its own."""
+    connections = Connections(policy, timeout_s)
+    try:
+        return connections.post(url, body, headers)
+    finally:
+        connections.close()

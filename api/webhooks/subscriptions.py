@@ -1,0 +1,235 @@
+"""Subscriptions, their owners and their progress, in Redis.
+
+An owner is who made a subscription and whose view it receives: today a game's table token
+(`Owner("game", <game id>)`, for that game only); a player (`Owner("player", <id>)`, "games":
+"mine") slots in beside it. Keys:
+- `webhook:{<sub>}`: the subscription (JSON), and `webhook:{<sub>}:attempts`, its recent
+  attempts (newest first, capped);
+- `<owner>:webhooks`: the owner's subscriptions (for a game owner, `game:{<id>}:webhooks`),
+  bounded by a script on that one key;
+- `game:{<id>}:webhook-subs`: the subscriptions covering a game (whoever owns them), and
+  `game:{<id>}:webhook:<sub>`: that subscription's progress through the game (the next
+  message to deliver, its attempts, since when it fails), and `...:lock`;
+- `webhooks:games` (sorted set): the games some subscription covers, and `webhooks:retry`
+  (sorted set, score: when due): attempts waiting for their back-off. Both global: touched by
+  single-key commands only.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+LOCK_TTL_MS = 60_000
+ATTEMPTS_KEPT = 200
+
+_ADD_BOUNDED = """
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class Owner:
+    kind: str  # "game": a game's table token; "player": a player's key (issue 15)
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Owner":
+        kind, _, ident = text.partition(":")
+        return cls(kind, ident)
+
+
+@dataclass
+class Subscription:
+    id: str
+    owner: str
+    url: str
+    events: list
+    games: list  # game ids ("mine" later: the owner's games)
+    seat: Optional[int]  # whose view a table-token subscription receives (None: a spectator's)
+    secret: str
+    created_at: int  # ms
+    status: str = "active"  # or "disabled"
+    disabled_at: Optional[int] = None
+    disabled_reason: Optional[str] = None
+
+    def public(self) -> dict:
+        shown = asdict(self)
+        shown.pop("secret")
+        return shown
+
+
+@dataclass
+class Progress:
+    """Where a subscription is in one game: messages before (version, index) are done."""
+
+    version: int
+    index: int = 0
+    attempts: int = 0  # failed attempts of the next message
+    failing_since: Optional[int] = None  # ms; None while the receiver answers
+    next_at: int = 0  # ms: no attempt before (the back-off)
+    extra: dict = field(default_factory=dict)
+
+
+class SubscriptionStore:
+    def __init__(self, connection, prefix: str = ""):
+        self.redis = connection
+        self.prefix = prefix
+        self._add_bounded = connection.register_script(_ADD_BOUNDED)
+        self._unlock = connection.register_script(_UNLOCK)
+
+    # ---- keys ---------------------------------------------------------------------------
+    def _sub(self, sub_id: str) -> str:
+        return f"{self.prefix}webhook:{{{sub_id}}}"
+
+    def _attempts(self, sub_id: str) -> str:
+        return f"{self.prefix}webhook:{{{sub_id}}}:attempts"
+
+    def _owned(self, owner: Owner) -> str:
+        return f"{self.prefix}{owner.kind}:{{{owner.id}}}:webhooks"
+
+    def _covering(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:webhook-subs"
+
+    def _progress(self, game_id: str, sub_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}"
+
+    def _lock(self, game_id: str, sub_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}:lock"
+
+    def games_key(self) -> str:
+        return f"{self.prefix}webhooks:games"
+
+    def retry_key(self) -> str:
+        return f"{self.prefix}webhooks:retry"
+
+    # ---- subscriptions -------------------------------------------------------------------
+    @staticmethod
+    def new_id() -> str:
+        return "wh_" + secrets.token_urlsafe(12)
+
+    def add(self, sub: Subscription, start_versions: dict, limit: int) -> bool:
+        """Stores a subscription unless its owner holds `limit` already; its progress in each
+        game starts at start_versions[game]. False when the owner is at its limit."""
+        owner = Owner.parse(sub.owner)
+        if not self._add_bounded(keys=[self._owned(owner)], args=[sub.id, limit]):
+            return False
+        self.save(sub)
+        for game_id in sub.games:
+            self.save_progress(game_id, sub.id, Progress(start_versions[game_id]))
+            self.redis.sadd(self._covering(game_id), sub.id)
+            self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
+        return True
+
+    def save(self, sub: Subscription) -> None:
+        self.redis.set(self._sub(sub.id), json.dumps(asdict(sub)))
+
+    def update(self, sub: Subscription) -> None:
+        """Saves a changed subscription (not one deleted meanwhile); a disabled one no longer
+        covers its games, an active one covers them again."""
+        if not self.redis.set(self._sub(sub.id), json.dumps(asdict(sub)), xx=True):
+            return
+        for game_id in sub.games:
+            if sub.status == "active":
+                self.redis.sadd(self._covering(game_id), sub.id)
+                self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
+            else:
+                self.redis.srem(self._covering(game_id), sub.id)
+                self.redis.zrem(self.retry_key(), f"{sub.id} {game_id}")
+
+    def get(self, sub_id: str) -> Optional[Subscription]:
+        raw = self.redis.get(self._sub(sub_id))
+        return Subscription(**json.loads(raw)) if raw else None
+
+    def owned(self, owner: Owner) -> list[Subscription]:
+        ids = sorted(m.decode() for m in self.redis.smembers(self._owned(owner)))
+        pipe = self.redis.pipeline(transaction=False)
+        for sub_id in ids:
+            pipe.get(self._sub(sub_id))
+        return [Subscription(**json.loads(raw)) for raw in pipe.execute() if raw]
+
+    def count_owned(self, owner: Owner) -> int:
+        return self.redis.scard(self._owned(owner))
+
+    def covering(self, game_id: str) -> list[str]:
+        return sorted(m.decode() for m in self.redis.smembers(self._covering(game_id)))
+
+    def subscribed(self, game_id: str) -> bool:
+        """Whether some subscription covers the game (one command: the after-append check)."""
+        return self.redis.zscore(self.games_key(), game_id) is not None
+
+    def subscribed_games(self) -> list[str]:
+        return [g.decode() for g in self.redis.zrange(self.games_key(), 0, -1)]
+
+    def remove(self, sub: Subscription) -> None:
+        for game_id in sub.games:
+            self.redis.srem(self._covering(game_id), sub.id)
+            self.redis.delete(self._progress(game_id, sub.id))
+            if not self.redis.scard(self._covering(game_id)):
+                self.redis.zrem(self.games_key(), game_id)
+            self.redis.zrem(self.retry_key(), f"{sub.id} {game_id}")
+        self.redis.srem(self._owned(Owner.parse(sub.owner)), sub.id)
+        self.redis.delete(self._sub(sub.id), self._attempts(sub.id))
+
+    def forget_game(self, game_id: str) -> None:
+        """A game no subscription needs any more leaves the set of subscribed games."""
+        self.redis.zrem(self.games_key(), game_id)
+
+    # ---- progress ------------------------------------------------------------------------
+    def progress(self, game_id: str, sub_id: str) -> Optional[Progress]:
+        raw = self.redis.get(self._progress(game_id, sub_id))
+        return Progress(**json.loads(raw)) if raw else None
+
+    def progresses(self, game_id: str, sub_ids: list) -> dict:
+        pipe = self.redis.pipeline(transaction=False)
+        for sub_id in sub_ids:
+            pipe.get(self._progress(game_id, sub_id))
+        return {s: Progress(**json.loads(raw)) for s, raw in zip(sub_ids, pipe.execute()) if raw}
+
+    def save_progress(self, game_id: str, sub_id: str, progress: Progress) -> None:
+        self.redis.set(self._progress(game_id, sub_id), json.dumps(asdict(progress)))
+
+    def lock(self, game_id: str, sub_id: str) -> Optional[str]:
+        token = secrets.token_hex(8)
+        return token if self.redis.set(self._lock(game_id, sub_id), token, nx=True, px=LOCK_TTL_MS) else None
+
+    def unlock(self, game_id: str, sub_id: str, token: str) -> None:
+        self._unlock(keys=[self._lock(game_id, sub_id)], args=[token])
+
+    def locked(self, game_id: str, sub_id: str) -> bool:
+        return bool(self.redis.exists(self._lock(game_id, sub_id)))
+
+    # ---- retries -------------------------------------------------------------------------
+    def retry_at(self, sub_id: str, game_id: str, at_ms: int) -> None:
+        self.redis.zadd(self.retry_key(), {f"{sub_id} {game_id}": at_ms})
+
+    def due_retries(self, now_ms: int, limit: int = 500) -> list[tuple[str, str]]:
+        found = self.redis.zrangebyscore(self.retry_key(), "-inf", now_ms, start=0, num=limit)
+        return [tuple(m.decode().split(" ", 1)) for m in found]
+
+    def retries_waiting(self) -> int:
+        return self.redis.zcard(self.retry_key())
+
+    def retry_taken(self, sub_id: str, game_id: str) -> None:
+        self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
+
+    # ---- attempts ------------------------------------------------------------------------
+    def record_attempts(self, sub_id: str, attempts: list) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lpush(self._attempts(sub_id), *(json.dumps(a) for a in attempts))
+        pipe.ltrim(self._attempts(sub_id), 0, ATTEMPTS_KEPT - 1)
+        pipe.execute()
+
+    def attempts(self, sub_id: str, limit: int = 100) -> list[dict]:
+        return [json.loads(raw) for raw in self.redis.lrange(self._attempts(sub_id), 0, limit - 1)]

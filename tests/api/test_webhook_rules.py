@@ -1,0 +1,93 @@
+"""The pure rules of webhooks: Standard Webhooks signatures, which addresses may be called,
+the back-off, message ids."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import ipaddress
+import socket
+
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+from api.webhooks import messages
+from api.webhooks.addresses import AddressRefused, Policy, check_url, resolve
+from api.webhooks.signing import headers, new_secret, secret_problem
+from workers.deliveries import Settings
+
+
+def test_signatures_follow_the_standard():
+    secret = new_secret()
+    body = '{"type":"game.move","data":{}}'
+    signed = headers(secret, "g.5.move", body, 1_700_000_000.7)
+    assert signed["webhook-id"] == "g.5.move" and signed["webhook-timestamp"] == "1700000000"
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    mac = hmac.new(key, f"g.5.move.1700000000.{body}".encode(), hashlib.sha256).digest()
+    assert signed["webhook-signature"] == "v1," + base64.b64encode(mac).decode()
+    # and a receiver using the reference package accepts a fresh one, and refuses a changed body
+    fresh = headers(secret, "g.6.move", body, __import__("time").time())
+    assert Webhook(secret).verify(body, fresh) == {"type": "game.move", "data": {}}
+    with pytest.raises(Exception):
+        Webhook(secret).verify(body + " ", fresh)
+
+
+def test_client_secrets_are_checked():
+    assert secret_problem(new_secret()) is None
+    assert secret_problem("whsec_" + base64.b64encode(b"x" * 8).decode())
+    assert secret_problem("s3cret")
+    assert secret_problem("whsec_not base64!")
+
+
+def _lookup(*addresses):
+    def lookup(host, port, type=None):
+        return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port))
+                for a in addresses]
+    return lookup
+
+
+def test_only_https_to_public_addresses_by_default():
+    strict = Policy()
+    assert resolve("https://hooks.example.com/x?y=1", strict, _lookup("93.184.216.34")).path == "/x?y=1"
+    for url in ("http://hooks.example.com/", "ftp://hooks.example.com/", "https://u:p@hooks.example.com/",
+                "https:///nohost", "https://hooks.example.com/#frag", "x" * 3000):
+        with pytest.raises(AddressRefused):
+            check_url(url, strict)
+    for private in ("10.0.0.5", "192.168.1.1", "172.16.0.1", "169.254.169.254", "127.0.0.1", "::1", "fe80::1",
+                    "100.64.0.1", "0.0.0.0", "224.0.0.1", "fd00::1", "::ffff:10.0.0.1"):
+        with pytest.raises(AddressRefused):
+            resolve("https://hooks.example.com/", strict, _lookup(private))
+    # a name resolving to a public and a private address connects to the public one only
+    assert resolve("https://h.example.com/", strict, _lookup("10.0.0.1", "93.184.216.34")).address == "93.184.216.34"
+
+
+def test_loopback_and_networks_are_allowed_only_when_configured():
+    loopback = Policy.from_env({"WEBHOOK_ALLOW_LOOPBACK": "1"})
+    assert resolve("http://127.0.0.1:9/hook", loopback).address == "127.0.0.1"
+    with pytest.raises(AddressRefused):
+        check_url("http://hooks.example.com/", loopback)  # plain http only to loopback
+    with pytest.raises(AddressRefused):
+        resolve("https://internal.example/", loopback, _lookup("10.1.2.3"))
+    office = Policy.from_env({"WEBHOOK_ALLOWED_NETWORKS": "10.1.0.0/16, fd00::/8"})
+    assert resolve("https://internal.example/", office, _lookup("10.1.2.3")).address == "10.1.2.3"
+    assert office.address_allowed(ipaddress.ip_address("fd00::5"))
+    with pytest.raises(AddressRefused):
+        resolve("https://internal.example/", office, _lookup("10.2.0.1"))
+
+
+def test_back_off_doubles_to_an_hour_and_lasts_about_a_day():
+    s = Settings()
+    waits = [s.backoff_s(n) for n in range(1, 40)]
+    assert waits[:4] == [10, 20, 40, 80] and max(waits) == 3600
+    total, n = 0.0, 0
+    while total < s.disable_after_s:
+        n += 1
+        total += s.backoff_s(n)
+    assert 25 <= n <= 35  # about thirty attempts before a day has passed
+
+
+def test_message_ids_name_the_game_version_and_kind():
+    assert messages.message_id("a-b_c", 12, "game.your_turn") == "a-b_c.12.your_turn"
+    assert messages.parse_message_id("a-b_c.12.your_turn") == ("a-b_c", 12, "game.your_turn")
+    for bad in ("a.12.exploded", "a.x.move", "nothing", "a..move"):
+        assert messages.parse_message_id(bad) is None

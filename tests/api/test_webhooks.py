@@ -1,0 +1,307 @@
+"""Signed webhooks end to end: the app, real RQ turn workers, a webhook worker on its own
+queue, the reconciler, and a real receiver on 127.0.0.1 that verifies every signature with
+the `standardwebhooks` package."""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from api.webhooks.signing import new_secret
+from tests.api.helpers import auth, create
+from tests.api.webhook_receiver import Receiver, payloads
+from tests.conftest import Workers, wait_for
+
+EVERYTHING = ["game.started", "game.move", "game.finished", "game.your_turn"]
+
+
+@pytest.fixture(scope="module")
+def prefix():
+    return f"wh{uuid.uuid4().hex[:6]}:"
+
+
+@pytest.fixture(scope="module")
+def background(redis_url, prefix):
+    w = Workers(redis_url, prefix, f"{prefix}turns")
+    w.env.update({"WEBHOOK_QUEUE": f"{prefix}webhooks", "WEBHOOK_RETRY_BASE_S": "0.2", "WEBHOOK_TIMEOUT_S": "4",
+                  "WEBHOOK_ALLOW_LOOPBACK": "1"})
+    w.start("worker")
+    w.start("worker")
+    w.start("webhooks")
+    w.start("reconciler")
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="module")
+def wh_app(redis_url, prefix, background):
+    from app import create_app
+
+    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                       "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+                       "DEFER_AFTER_APPEND": False})
+
+
+@pytest.fixture
+def wh_client(wh_app):
+    from tests.api.spec import SpecCheckingClient
+
+    wh_app.test_client_class = SpecCheckingClient
+    return wh_app.test_client()
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver()
+    yield r
+    r.close()
+
+
+def subscribe(client, table_token, url, secret=None, events=EVERYTHING, **extra):
+    body = {"url": url, "events": events, **extra}
+    if secret:
+        body["secret"] = secret
+    r = client.post("/webhooks", json=body, headers=auth(table_token))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def play_out(client, game, timeout=30):
+    """Plays every person seat (the table token) until the game is over; the system's moves
+    are the workers'."""
+    gid, table = game["id"], game["table_token"]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.get(f"/games/{gid}", headers=auth(table)).get_json()
+        if state["status"] != "active":
+            return state
+        people = [a for a in state["to_act"] if isinstance(a, int) and not state["seats"][a]["bot"]]
+        for seat in people:
+            moves = client.get(f"/games/{gid}/moves?seat={seat}", headers=auth(table)).get_json()
+            if not moves["moves"]:
+                continue
+            client.post(f"/games/{gid}/moves?seat={seat}", headers={**auth(table), "Idempotency-Key": uuid.uuid4().hex},
+                        json={"expected_version": moves["version"], "move": moves["moves"][-1]})
+        if not people:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end in time")
+
+
+def test_every_event_arrives_signed_once_and_in_order(wh_client, receiver):
+    game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=7)
+    spectator_secret, seat_secret = new_secret(), new_secret()
+    sub = subscribe(wh_client, game["table_token"], receiver.route("/spectator", spectator_secret), spectator_secret)
+    assert sub["secret"] == spectator_secret and sub["status"] == "active" and sub["games"] == [game["id"]]
+    subscribe(wh_client, game["table_token"], receiver.route("/seat0", seat_secret), seat_secret, seat=0)
+    final = play_out(wh_client, game)
+
+    def finished(path):
+        return any(p["type"] == "game.finished" for _, p in receiver.received[path])
+
+    wait_for(lambda: finished("/spectator") and finished("/seat0"), timeout=30)
+    assert receiver.bad_signatures == []
+    history = wh_client.get(f"/games/{game['id']}/events?limit=1000").get_json()["events"]
+    setup = next(e["version"] for e in history if e["type"] == "dealt")
+    for path in ("/spectator", "/seat0"):
+        got = receiver.received[path]
+        ids = [i for i, _ in got]
+        assert len(ids) == len(set(ids)), "a delivery id arrived twice"
+        kinds = [p["type"] for _, p in got]
+        assert kinds[0] == "game.started" and kinds[-1] == "game.finished" and kinds.count("game.finished") == 1
+        versions = [p["data"]["version"] for _, p in got]
+        assert versions == sorted(versions), "out of order"
+        moved = [p["data"]["event"]["version"] for p in payloads(got, "game.move")]
+        assert moved == list(range(setup + 1, final["version"] + 1)), "an event is missing or repeated"
+        assert payloads(got, "game.finished")[0]["data"]["result"] == final["result"]
+        for webhook_id, payload in got:
+            assert webhook_id == f"{game['id']}.{payload['data']['version']}.{payload['type'][5:]}"
+    # Redaction as the subscription's viewer may see, as of the event: hidden cards and bids
+    # stay hidden from the spectator until the game is over, a seat sees its own.
+    spectator = [p["data"]["event"] for p in payloads(receiver.received["/spectator"], "game.move")]
+    seat0 = [p["data"]["event"] for p in payloads(receiver.received["/seat0"], "game.move")]
+    dealt_spectator = [e for e in spectator if e["type"] == "dealt"]
+    assert dealt_spectator and all(e["data"]["cards"] == [None, None] for e in dealt_spectator)
+    dealt_seat0 = [e for e in seat0 if e["type"] == "dealt"]
+    assert all(e["data"]["cards"][0] is not None and e["data"]["cards"][1] is None for e in dealt_seat0)
+    bids = [e for e in spectator if e["type"] == "bid"]
+    assert bids and all(e["data"]["chips"] is None for e in bids)
+    # Whose turn: the table's subscription hears of both seats, seat 0's only of seat 0.
+    turns0 = payloads(receiver.received["/seat0"], "game.your_turn")
+    assert turns0 and all(p["data"]["seats"] == [0] for p in turns0)
+    assert {s for p in payloads(receiver.received["/spectator"], "game.your_turn") for s in p["data"]["seats"]} == {0, 1}
+    # The attempts are listed, newest first.
+    attempts = wait_for(lambda: (found := wh_client.get(f"/webhooks/{sub['id']}/deliveries",
+                                                        headers=auth(game["table_token"])).get_json())
+                        and found["deliveries"] and found["deliveries"][0]["event"] == "game.finished" and found,
+                        timeout=10)
+    assert all(a["status"] == "delivered" and a["response_code"] == 204 for a in attempts["deliveries"])
+
+
+def test_a_receiver_failing_three_times_gets_it_on_the_fourth_try(wh_client, receiver):
+    game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=3)
+    secret = new_secret()
+    sub = subscribe(wh_client, game["table_token"], receiver.route("/flaky", secret, "fail:3"), secret,
+                    events=["game.started", "game.move"])
+    wait_for(lambda: receiver.received["/flaky"], timeout=20)
+    first_id = receiver.attempts["/flaky"][0]
+    assert receiver.attempts["/flaky"][:4] == [first_id] * 4  # the same delivery, four times, nothing else first
+    assert receiver.received["/flaky"][0][0] == first_id and receiver.received["/flaky"][0][1]["type"] == "game.started"
+
+    def tries():  # the attempts log is written once the worker's run of messages ends
+        listed = wh_client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()
+        return [t for t in reversed(listed["deliveries"]) if t["delivery"] == first_id]
+
+    mine = wait_for(lambda: (found := tries()) and found[-1]["status"] == "delivered" and found, timeout=10)
+    assert [t["status"] for t in mine] == ["failed"] * 3 + ["delivered"]
+    assert [t["attempt"] for t in mine] == [1, 2, 3, 4]
+    assert mine[0]["response_code"] == 500 and mine[0]["response_excerpt"] == "nope!"
+    # Later events follow, in order.
+    play_out(wh_client, game)
+    wait_for(lambda: any(p["data"].get("event", {}).get("type") == "scored" and p["data"]["event"]["data"]["final"]
+                         for _, p in receiver.received["/flaky"]), timeout=30)
+    versions = [p["data"]["version"] for _, p in receiver.received["/flaky"]]
+    assert versions == sorted(versions) and len(versions) == len(set(versions))
+    # A delivery asked for again arrives again, under the same id.
+    r = wh_client.post(f"/webhooks/{sub['id']}/deliveries/{first_id}/retry", headers=auth(game["table_token"]))
+    assert r.status_code == 202
+    wait_for(lambda: [i for i, _ in receiver.received["/flaky"]].count(first_id) == 2, timeout=20)
+
+
+def test_a_hanging_receiver_costs_the_turn_workers_nothing(wh_client, receiver):
+    # A person against a bot, subscribed to a receiver that never answers: the one webhook
+    # worker is stuck in its timeout, again and again.
+    game = create(wh_client, seats=[{"name": "Ann"}, {"bot": "random"}], seed=5)
+    secret = new_secret()
+    subscribe(wh_client, game["table_token"], receiver.route("/hang", secret, "hang"), secret)
+    wait_for(lambda: receiver.hanging >= 1, timeout=20)
+    started = time.monotonic()
+    final = play_out(wh_client, game, timeout=20)
+    bot_games = [create(wh_client, seats=[{"bot": "random"}, {"bot": "bold"}], seed=i) for i in range(5)]
+    for created in bot_games:
+        wait_for(lambda: wh_client.get(f"/games/{created['id']}").get_json()["status"] != "active", timeout=10)
+    elapsed = time.monotonic() - started
+    assert final["status"] == "finished"
+    assert elapsed < 10, f"games took {elapsed:.1f} s beside a hanging receiver"
+    assert receiver.hanging >= 1 and receiver.received["/hang"] == []
+
+
+def test_who_may_subscribe_and_what(wh_client, receiver):
+    game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    table, seat_token = game["table_token"], game["seats"][0]["token"]
+    url = receiver.route("/any", new_secret())
+    body = {"url": url, "events": ["game.move"]}
+    assert wh_client.post("/webhooks", json=body).status_code == 401
+    assert wh_client.get("/webhooks", headers=auth("nogame.table.x")).get_json()["code"] == "invalid_token"
+    assert wh_client.get("/webhooks", headers=auth(table + "x")).get_json()["code"] == "invalid_token"
+    assert wh_client.post("/webhooks", json=body, headers=auth(seat_token)).get_json()["code"] == "table_token_required"
+    other = create(wh_client)
+    r = wh_client.post("/webhooks", json={**body, "games": [other["id"]]}, headers=auth(table))
+    assert r.status_code == 403 and r.get_json()["code"] == "game_not_yours"
+    r = wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth(table))
+    assert r.status_code == 422 and r.get_json()["code"] == "player_required"
+    for bad in ("http://example.com/hook", "ftp://127.0.0.1/", "https://10.1.2.3/hook", "https://169.254.169.254/",
+                "https://user:pw@127.0.0.1/"):
+        r = wh_client.post("/webhooks", json={**body, "url": bad}, headers=auth(table))
+        assert r.status_code in (400, 422) and r.get_json()["code"] in ("webhook_url_refused", "validation_error"), bad
+    r = wh_client.post("/webhooks", json={**body, "events": ["game.exploded"]}, headers=auth(table))
+    assert r.status_code == 400
+    r = wh_client.post("/webhooks", json={**body, "secret": "whsec_short"}, headers=auth(table))
+    assert r.status_code == 400
+    r = wh_client.post("/webhooks", json={**body, "seat": 7}, headers=auth(table))
+    assert r.status_code == 403 and r.get_json()["code"] == "seat_not_yours"
+    made = [subscribe(wh_client, table, url, events=["game.move"]) for _ in range(10)]
+    assert all(m["secret"].startswith("whsec_") for m in made)
+    r = wh_client.post("/webhooks", json=body, headers=auth(table))
+    assert r.status_code == 422 and r.get_json()["code"] == "too_many_webhooks"
+    listed = wh_client.get("/webhooks", headers=auth(table)).get_json()["webhooks"]
+    assert sorted(w["id"] for w in listed) == sorted(m["id"] for m in made)
+    assert all("secret" not in w for w in listed)
+    assert wh_client.get("/webhooks", headers=auth(other["table_token"])).get_json()["webhooks"] == []
+    assert wh_client.delete(f"/webhooks/{made[0]['id']}", headers=auth(other["table_token"])).status_code == 404
+    assert wh_client.delete(f"/webhooks/{made[0]['id']}", headers=auth(table)).status_code == 204
+    assert wh_client.delete(f"/webhooks/{made[0]['id']}", headers=auth(table)).status_code == 404
+    assert wh_client.post("/webhooks", json=body, headers=auth(table)).status_code == 201  # room again
+
+
+def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis_client, prefix):
+    """A move whose after-append step never ran (its process died): the sweep finds the
+    subscription behind a stopped game and delivers."""
+    from api.service import GameService
+    from events.redis_store import RedisEventStore
+
+    game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=11)
+    secret = new_secret()
+    subscribe(wh_client, game["table_token"], receiver.route("/repair", secret), secret, events=["game.move"])
+    silent = GameService(RedisEventStore(redis_client, prefix))  # no scheduler, no listeners
+    answer = silent.move(game["id"], 0, {"type": "bid", "chips": 1}, game["version"])
+    wait_for(lambda: receiver.received["/repair"], timeout=20)
+    (webhook_id, payload), = receiver.received["/repair"]
+    assert webhook_id == f"{game['id']}.{answer['version']}.move"
+    assert payload["data"]["event"]["data"] == {"type": "bid", "v": 2, "seat": 0, "chips": None}
+
+
+@pytest.fixture
+def quiet(redis_url):
+    """An app whose webhook queue no worker serves: the test runs deliveries itself."""
+    from app import create_app
+
+    prefix = f"whq{uuid.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+                      "DEFER_AFTER_APPEND": False})
+    from tests.api.spec import SpecCheckingClient
+
+    app.test_client_class = SpecCheckingClient
+    return app, prefix
+
+
+def test_a_receiver_failing_for_the_disable_period_is_disabled_and_marked(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/down", secret, "fail:1000"), secret)
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks",
+                            Settings(timeout_s=2, retry_base_s=0.05, retry_max_s=0.1, disable_after_s=0.6,
+                                     policy=Policy(allow_loopback=True)))
+    outcomes = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and "disabled" not in outcomes:
+        outcomes.append(deliveries.deliver(sub["id"], game["id"]))
+        time.sleep(0.05)
+    assert outcomes[-1] == "disabled" and "waiting" in outcomes
+    shown = client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"][0]
+    assert shown["status"] == "disabled" and "failing since" in shown["disabled_reason"]
+    assert deliveries.subs.covering(game["id"]) == []  # no more deliveries are due
+    assert deliveries.deliver(sub["id"], game["id"]) == "inactive"
+    # Asking for the pending delivery again enables the subscription; the receiver is back.
+    receiver.behaviour["/down"] = "ok"
+    first = f"{game['id']}.{game['version']}.started"
+    r = client.post(f"/webhooks/{sub['id']}/deliveries/{first}/retry", headers=auth(game["table_token"]))
+    assert r.status_code == 202
+    assert client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"][0]["status"] == "active"
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
+    assert [p["type"] for _, p in receiver.received["/down"]] == ["game.started", "game.your_turn"]
+    r = client.post(f"/webhooks/{sub['id']}/deliveries/nope.1.move/retry", headers=auth(game["table_token"]))
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_delivery"
+
+
+def test_redirects_are_not_followed(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/moved", secret, "redirect"), secret)
+    receiver.route("/elsewhere", secret)
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
+    tried = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()["deliveries"]
+    assert tried[0]["status"] == "failed" and tried[0]["response_code"] == 302
+    assert receiver.attempts["/elsewhere"] == []
