@@ -36,7 +36,7 @@ def create_app(test_config: dict | None = None):
     import redis
     from flask import Flask
 
-    from api import cors, limits, metrics, observe, problems, routes_games, routes_meta, stream
+    from api import cors, limits, metrics, observe, problems, routes_games, routes_meta, routes_web, stream
     from api.deferred import Deferred, immediately
     from api.json_provider import FastJSONProvider
     from api.live.limits import raise_open_files_limit
@@ -94,7 +94,7 @@ def create_app(test_config: dict | None = None):
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp, routes_web.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)

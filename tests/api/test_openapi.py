@@ -1,6 +1,8 @@
 """openapi.yaml is a valid OpenAPI 3.1 document, and it documents what the server does."""
 from __future__ import annotations
 
+import re
+
 from openapi_spec_validator import validate
 
 from domain import registry
@@ -16,7 +18,7 @@ def test_every_route_is_documented(app):
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = rule.rule.replace("<game_id>", "{id}")
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule).replace("{game_id}", "{id}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method) in documented, f"{method} {path} is missing from openapi.yaml"
 
