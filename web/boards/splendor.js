@@ -5,7 +5,7 @@ const INK = { white: "#333", blue: "#fff", green: "#fff", red: "#fff", black: "#
 const COLOURS = ["white", "blue", "green", "red", "black"];
 
 function gem(x, y, colour, n, r = 13) {
-  return s("g", {}, s("circle", { cx: x, cy: y, r, fill: GEM[colour], stroke: "#555" }),
+  return s("g", {}, s("circle", { cx: x, cy: y, r, fill: GEM[colour], stroke: "#555", class: "shape" }),
     n === undefined ? null : text(x, y + 5, n, { "text-anchor": "middle", fill: INK[colour], "font-size": 14, "font-weight": "bold" }));
 }
 

@@ -40,7 +40,7 @@ export function render(game) {
     // the seat's hand as card backs, and its card in the trick between it and the centre
     for (let i = 0; i < Math.min(cards, 14); i++) parts.push(back(x - 70 + i * 10, y + (y > cy ? 34 : -66)));
     const inTrick = played[seat] || shownTrick?.cards?.find((c) => c.seat === seat)?.card;
-    if (inTrick) parts.push(card(inTrick, cx + (x - cx) * 0.45 - 27, cy + (y - cy) * 0.45 - 40, 54, 80, true));
+    if (inTrick) parts.push(card(inTrick, cx + (x - cx) * 0.4 - 27, cy + (y - cy) * 0.3 - 40, 54, 80, true));
   }
   parts.push(text(8, 18, `Round ${v.round ?? "-"} · ${v.phase}${v.led_colour ? " · led " + v.led_colour : ""}${shownTrick ? " · last trick to " + game.seatNames[shownTrick.winner] : ""}`, { "font-size": 14 }));
   // your hand
