@@ -19,7 +19,13 @@ function say(message, kind = "info") {
 }
 
 function problem(err) {
-  if (!(err instanceof ApiProblem)) { say("The server cannot be reached: " + err.message, "error"); return; }
+  if (!(err instanceof ApiProblem)) { // a network failure: keep what was said before it, and retry
+    const before = $("#status").className.includes("error") ? $("#status").textContent + " " : "";
+    say(before + "The server cannot be reached right now: retrying.", "error");
+    clearTimeout(page.retryTimer);
+    page.retryTimer = setTimeout(refresh, 2000);
+    return;
+  }
   if (err.retryAfter) page.blockedUntil = Date.now() + Number(err.retryAfter) * 1000;
   say(err.sentence, "error");
   if (err.code === "version_conflict" || err.code === "not_your_turn") refresh();

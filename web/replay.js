@@ -73,7 +73,7 @@ function stop() {
 function play() {
   if (page.timer) return stop();
   if (page.at >= page.last) show(page.first);
-  $("#play").textContent = "⏸";
+  $("#play").textContent = "❚❚";
   $("#play").setAttribute("aria-label", "Pause");
   page.timer = setInterval(() => { if (page.at >= page.last) stop(); else show(page.at + 1); }, Number($("#speed").value));
 }

@@ -206,3 +206,35 @@ def test_a_phone_sized_screen(splendor_game, web_server, browser, screenshots):
         driver.save_screenshot(str(screenshots / "phone-replay.png"))
     finally:
         driver.set_window_size(size["width"], size["height"])
+
+
+def test_a_stale_board_is_told_and_refreshed(web_server, browser):
+    """A move sent from a board another client has overtaken answers 409: the page says so in
+    a sentence and draws the game as it is now. (The page's stream is blocked with the DevTools
+    protocol meanwhile, so its board is surely stale.)"""
+    import requests
+
+    driver = browser
+    web_server.start_bots()
+    try:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/stream?*"]})  # no live updates
+        game_id = create_in_lobby(driver, web_server.base, "splendor", ["me", "bot:random"])
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "#moves button.move"))
+        stale = shown_version(driver)
+        token = driver.execute_script(f"return JSON.parse(localStorage.getItem('gameserver.games'))['{game_id}'].token")
+        base = web_server.base
+        try:
+            moves = requests.get(f"{base}/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"}).json()["moves"]
+            sent = requests.post(f"{base}/games/{game_id}/moves", json={"expected_version": stale, "move": moves[0]},
+                                 headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "other-client"})
+            assert sent.status_code == 201
+            assert shown_version(driver) == stale  # the page has not seen it
+            assert click_a_move(driver)
+            wait(driver, lambda: text_of(driver, "#status").startswith("Someone moved first"), message="the conflict is told")
+        finally:
+            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        wait(driver, lambda: shown_version(driver) > stale, message="the board is refreshed")
+        assert [e for e in page_errors(driver) if "ERR_BLOCKED" not in e and "stream?" not in e and "409 (CONFLICT)" not in e] == []
+    finally:
+        web_server.stop_bots()
