@@ -38,7 +38,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
 
     from api import (cors, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
-                     routes_lobby, routes_meta, routes_players, routes_webhooks, stream)
+                     routes_lobby, routes_meta, routes_players, routes_web, routes_webhooks, stream)
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
@@ -116,7 +116,7 @@ def create_app(test_config: dict | None = None):
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
-                      routes_webhooks.bp):
+                      routes_webhooks.bp, routes_web.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)

@@ -76,9 +76,3 @@ def prometheus_metrics():
 @bp.get("/openapi.yaml")
 def openapi():
     return Response(SPEC.read_text(), mimetype="application/yaml")
-
-
-@bp.get("/")
-def index():
-    return {"name": current_app.config.get("SERVER_NAME_TEXT", "game server"),
-            "docs": "/docs", "openapi": "/openapi.yaml", "game_types": "/game-types"}

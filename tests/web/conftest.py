@@ -1,0 +1,124 @@
+"""The web client in a real browser: Debian's chromium, headless, driven by Selenium through
+chromium-driver, against `python app.py`.
+
+The server runs without turn workers of its own; the tests start and stop real RQ workers on
+its queue, so a page can be open on a game before its bots move (and watch them move live)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import ROOT, Workers, _free_port, wait_for
+
+SCREENSHOTS = ROOT / "var" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1100")
+
+
+def _browser_missing() -> str | None:
+    for path in (CHROMIUM, DRIVER):
+        if not os.path.exists(path):
+            return f"{path} is missing (apt-get install -y chromium chromium-driver)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (requirements-dev.txt)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_available():
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("REQUIRE_BROWSER") == "1":  # .ci/run: never skipped on CI
+            pytest.fail(missing)
+        pytest.skip(missing)
+
+
+class WebServer:
+    """`python app.py` with no turn workers; `workers` plays its bots when started."""
+
+    def __init__(self, redis_url: str):
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.prefix = f"web{uuid.uuid4().hex[:6]}:"
+        queue = f"{self.prefix}turns"
+        self.env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(self.port), "HOST": "127.0.0.1",
+                    "KEY_PREFIX": self.prefix, "TURN_QUEUE": queue, "WEB_WORKERS": "2", "TURN_WORKERS": "0",
+                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0"}
+        self.workers = Workers(redis_url, self.prefix, queue)
+        self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def up(self) -> bool:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"app.py exited with {self.proc.returncode}")
+        try:
+            return requests.get(f"{self.base}/health", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def start_bots(self):
+        self.workers.start("worker")
+
+    def stop_bots(self):
+        self.workers.stop()
+
+    def close(self):
+        self.workers.stop()
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def web_server(redis_url, browser_available):
+    server = WebServer(redis_url)
+    try:
+        wait_for(server.up, timeout=60, interval=0.2)
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def browser(browser_available):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.implicitly_wait(0)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def page_errors(driver) -> list[str]:
+    """The console's errors since the last call (a script that throws fails the test)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+            and "favicon" not in entry["message"]]

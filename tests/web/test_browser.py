@@ -1,0 +1,240 @@
+"""A person's paths through the web client, clicked in headless chromium against `python app.py`:
+create a Splendor game against a bot in the lobby and play it to the end, replay it, and watch
+a bot-only game of each hosted type update live. Each board is saved under var/screenshots/."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from selenium.common.exceptions import StaleElementReferenceException, ElementClickInterceptedException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.web.conftest import page_errors
+
+TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
+
+
+def wait(driver, condition, timeout=20, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
+
+
+def text_of(driver, css):
+    try:
+        return driver.find_element(By.CSS_SELECTOR, css).text
+    except StaleElementReferenceException:
+        return ""
+
+
+def shown_version(driver) -> int:
+    match = re.search(r"version (\d+)", text_of(driver, "#version"))
+    return int(match.group(1)) if match else -1
+
+
+def create_in_lobby(driver, base, game_type, seats=None):
+    """Fills the lobby's form: `seats` are the seat choices ("me", "bot:greedy"...), or the
+    form's defaults."""
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="game types listed")
+    Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
+    if seats is not None:
+        rows = driver.find_elements(By.CSS_SELECTOR, "#seats .seat")
+        for _ in range(len(seats) - len(rows)):
+            driver.find_element(By.ID, "add-seat").click()
+        for select, choice in zip(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"), seats):
+            Select(select).select_by_value(choice)
+    driver.find_element(By.ID, "create-btn").click()
+    wait(driver, lambda: "/play/" in driver.current_url, message="the lobby opens the new game")
+    wait(driver, lambda: shown_version(driver) > 0, message="the board is drawn")
+    return driver.current_url.rsplit("/", 1)[1]
+
+
+def click_a_move(driver, prefer=("Buy", "Take", "Reserve", "Return")) -> bool:
+    """Clicks one legal move's button (a buy when there is one); False when there is none now."""
+    try:
+        buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move") if b.is_enabled()]
+        if not buttons:
+            return False
+        for word in prefer:
+            chosen = [b for b in buttons if b.text.startswith(word)]
+            if chosen:
+                break
+        button = (chosen or buttons)[0]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return True
+    except (StaleElementReferenceException, ElementClickInterceptedException):
+        return False
+
+
+@pytest.fixture(scope="module")
+def splendor_game(web_server, browser, screenshots):
+    """A Splendor game created in the lobby (me against the greedy bot), played to its end by
+    clicking moves (the first one chosen on the board)."""
+    driver = browser
+    web_server.start_bots()
+    try:
+        game_id = create_in_lobby(driver, web_server.base, "splendor")
+        wait(driver, lambda: "You play" in text_of(driver, "#who"))
+        # the board narrows the moves: clicking the supply's red gems leaves the moves taking red
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn.")
+        total = len(driver.find_elements(By.CSS_SELECTOR, "#moves button.move"))
+        red = driver.find_element(By.CSS_SELECTOR, '#board [data-ref="red"]')
+        red.click()
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, '#board [data-ref="red"]').get_attribute("aria-pressed") == "true")
+        narrowed = driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
+        assert 0 < len(narrowed) < total
+        assert all("red" in b.text for b in narrowed)
+        driver.find_element(By.ID, "board").screenshot(str(screenshots / "splendor-play-start.png"))
+        first_version = shown_version(driver)
+        # the keyboard does the same: Enter on the focused gem unselects it, a move plays on Enter
+        driver.execute_script('document.querySelector(\'#board [data-ref="red"]\').focus()')
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#moves button.move")) == total)
+        assert driver.switch_to.active_element.get_attribute("data-ref") == "red"  # focus stays
+        move = driver.find_elements(By.CSS_SELECTOR, "#moves button.move")[0]
+        driver.execute_script("arguments[0].focus()", move)
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda: shown_version(driver) > first_version, message="the move sent from the keyboard")
+        clicks, deadline = 0, time.monotonic() + 150
+        while not text_of(driver, "#turn").startswith("Game over"):
+            assert time.monotonic() < deadline, f"not over after {clicks} moves: {text_of(driver, '#turn')}"
+            before = shown_version(driver)
+            if text_of(driver, "#turn") == "Your turn." and click_a_move(driver):
+                clicks += 1
+                wait(driver, lambda: shown_version(driver) > before or text_of(driver, "#status").startswith(("Someone", "It is not")),
+                     message=f"the move is answered (status: {text_of(driver, '#status')})")
+            else:
+                time.sleep(0.05)
+        assert clicks >= 10 and shown_version(driver) > first_version + 2 * 10
+        assert re.search(r"Won by .+", text_of(driver, "#turn"))
+        assert not driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
+        assert page_errors(driver) == []
+        driver.find_element(By.ID, "board").screenshot(str(screenshots / "splendor-play-end.png"))
+        return game_id, shown_version(driver)
+    finally:
+        web_server.stop_bots()
+
+
+def test_play_splendor_against_a_bot_to_the_end(splendor_game, browser):
+    game_id, final = splendor_game
+    events = browser.find_elements(By.CSS_SELECTOR, "#events li")
+    assert events and events[0].text.startswith(f"{final}.")  # the newest event first: the scoring
+    assert browser.find_element(By.ID, "replay-link").is_displayed()
+
+
+def test_replay_to_version_10_and_back(splendor_game, web_server, browser, screenshots):
+    game_id, final = splendor_game
+    driver = browser
+    driver.get(f"{web_server.base}/replay/{game_id}")
+    wait(driver, lambda: text_of(driver, "#at") == f"version 2 of {final}", message="the replay starts at the setup")
+    for v in range(3, 11):
+        driver.find_element(By.ID, "next").click()
+        wait(driver, lambda: text_of(driver, "#at") == f"version {v} of {final}")
+    wait(driver, lambda: driver.execute_script("return location.hash") == "#v=10")
+    wait(driver, lambda: text_of(driver, "#step").startswith("10."), message="the step's event is shown")
+    assert driver.find_element(By.ID, "slider").get_attribute("value") == "10"
+    driver.find_element(By.ID, "board").screenshot(str(screenshots / "splendor-replay-v10.png"))
+    board_at_10 = driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
+    # back with the keyboard, then to the start with the button
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait(driver, lambda: text_of(driver, "#at") == f"version 9 of {final}")
+    driver.find_element(By.ID, "first").click()
+    wait(driver, lambda: text_of(driver, "#at") == f"version 2 of {final}")
+    wait(driver, lambda: driver.execute_script("return location.hash") == "#v=2")
+    # a link to a version opens it
+    driver.get(f"{web_server.base}/replay/{game_id}#v=10")
+    wait(driver, lambda: text_of(driver, "#at") == f"version 10 of {final}")
+    wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML") == board_at_10)
+    # play at the fastest speed runs to the end and stops there
+    Select(driver.find_element(By.ID, "speed")).select_by_value("150")
+    driver.find_element(By.ID, "play").click()
+    wait(driver, lambda: text_of(driver, "#at") == f"version {final} of {final}", timeout=60)
+    wait(driver, lambda: driver.find_element(By.ID, "play").get_attribute("aria-label") == "Play")
+    assert "Game over" in text_of(driver, "#step")
+    assert page_errors(driver) == []
+
+
+@pytest.mark.parametrize("game_type", TYPES)
+def test_watch_a_bot_only_game_live(game_type, web_server, browser, screenshots):
+    driver = browser
+    web_server.stop_bots()  # the page opens on the game before its bots move
+    default_bots = None
+    driver.get(web_server.base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"))
+    Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
+    default_bots = [o.get_attribute("value") for o in Select(driver.find_elements(By.CSS_SELECTOR, "#seats .seat")[0]).options][-1]
+    seats = len(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"))
+    create_in_lobby(driver, web_server.base, game_type, [default_bots] * max(seats, 3 if game_type == "witches" else 2))
+    wait(driver, lambda: text_of(driver, "#who") == "You are watching.")
+    wait(driver, lambda: text_of(driver, "#live") == "live", message="the stream is open")
+    start = shown_version(driver)
+    driver.execute_script("window.__sameDocument = true")  # no reload may bring what follows
+    driver.find_element(By.ID, "board").screenshot(str(screenshots / f"{game_type}-watch-start.png"))
+    web_server.start_bots()
+    try:
+        wait(driver, lambda: shown_version(driver) > start + 5, message="the bots' moves arrive")
+        wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#events li")) > 3)
+        driver.find_element(By.ID, "board").screenshot(str(screenshots / f"{game_type}-watch-live.png"))
+        wait(driver, lambda: text_of(driver, "#live") == "finished", timeout=90, message="the game ends live")
+        wait(driver, lambda: text_of(driver, "#turn").startswith("Game over"))
+    finally:
+        web_server.stop_bots()
+    assert driver.execute_script("return window.__sameDocument") is True
+    final = shown_version(driver)
+    assert text_of(driver, "#events li:first-child").startswith(f"{final}.")
+    driver.find_element(By.ID, "board").screenshot(str(screenshots / f"{game_type}-watch-end.png"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref]"), "the board's pieces are drawn"
+    assert page_errors(driver) == []
+
+
+def test_a_phone_sized_screen(splendor_game, web_server, browser, screenshots):
+    """At 390 px wide the lobby and the board fit the screen: nothing scrolls sideways."""
+    game_id, _ = splendor_game
+    driver = browser
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    try:
+        for path in ("/", f"/play/{game_id}", f"/replay/{game_id}#v=10"):
+            driver.get(web_server.base + path)
+            wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg, #type option"))
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{path} scrolls sideways by {overflow} px"
+        driver.save_screenshot(str(screenshots / "phone-replay.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+
+
+def test_a_stale_board_is_told_and_refreshed(web_server, browser):
+    """A move sent from a board another client has overtaken answers 409: the page says so in
+    a sentence and draws the game as it is now. (The page's stream is blocked with the DevTools
+    protocol meanwhile, so its board is surely stale.)"""
+    import requests
+
+    driver = browser
+    web_server.start_bots()
+    try:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/stream?*"]})  # no live updates
+        game_id = create_in_lobby(driver, web_server.base, "splendor", ["me", "bot:random"])
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "#moves button.move"))
+        stale = shown_version(driver)
+        token = driver.execute_script(f"return JSON.parse(localStorage.getItem('gameserver.games'))['{game_id}'].token")
+        base = web_server.base
+        try:
+            moves = requests.get(f"{base}/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"}).json()["moves"]
+            sent = requests.post(f"{base}/games/{game_id}/moves", json={"expected_version": stale, "move": moves[0]},
+                                 headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "other-client"})
+            assert sent.status_code == 201
+            assert shown_version(driver) == stale  # the page has not seen it
+            assert click_a_move(driver)
+            wait(driver, lambda: text_of(driver, "#status").startswith("Someone moved first"), message="the conflict is told")
+        finally:
+            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        wait(driver, lambda: shown_version(driver) > stale, message="the board is refreshed")
+        assert [e for e in page_errors(driver) if "ERR_BLOCKED" not in e and "stream?" not in e and "409 (CONFLICT)" not in e] == []
+    finally:
+        web_server.stop_bots()

@@ -1,0 +1,65 @@
+import { s, text, piece, board, SEAT_COLOURS } from "../svg.js";
+
+const SUIT = { spade: ["♠", "#212529"], heart: ["♥", "#e03131"], diamond: ["♦", "#f76707"], club: ["♣", "#2b8a3e"], star: ["★", "#7048e8"] };
+// Where each square sits (column, row): the 2x2 common squares in the middle, each seat's two
+// bonus squares on its side (the view's `links` join them).
+const AT = { N1: [1, 0], N2: [2, 0], W1: [0, 1], W2: [0, 2], C1: [1, 1], C2: [2, 1], C3: [1, 2], C4: [2, 2],
+  E1: [3, 1], E2: [3, 2], S1: [1, 3], S2: [2, 3] };
+const CELL = 104, OX = 150, OY = 10;
+
+export const tileLabel = (t) => `${t.suit} ${t.number}`;
+
+function tile(t, x, y, size = 76, ref = true) {
+  const [sym, colour] = SUIT[t.suit] || ["?", "#333"];
+  const body = [s("rect", { x, y, width: size, height: size, rx: 8, fill: "#fffef8", stroke: colour, "stroke-width": 2.5, class: "shape" }),
+    text(x + size / 2, y + size * 0.5, t.number, { "text-anchor": "middle", "font-size": size * 0.36, "font-weight": "bold", fill: colour }),
+    text(x + size / 2, y + size * 0.86, sym, { "text-anchor": "middle", "font-size": size * 0.3, fill: colour })];
+  return ref ? piece(t.id, tileLabel(t), ...body) : s("g", {}, ...body);
+}
+
+const centre = (sq) => [OX + AT[sq][0] * CELL + CELL / 2, OY + AT[sq][1] * CELL + CELL / 2];
+
+export function render(game) {
+  const v = game.view;
+  const parts = [];
+  for (const [a, b] of v.links || []) {
+    if (!AT[a] || !AT[b]) continue;
+    const [x1, y1] = centre(a), [x2, y2] = centre(b);
+    parts.push(s("line", { x1, y1, x2, y2, stroke: "#ced4da", "stroke-width": 6 }));
+  }
+  for (const sq of v.board || []) {
+    if (!AT[sq.square]) continue;
+    const x = OX + AT[sq.square][0] * CELL + 6, y = OY + AT[sq.square][1] * CELL + 6;
+    const owner = sq.owner === null || sq.owner === undefined ? null : sq.owner;
+    const label = `square ${sq.square}${owner !== null ? `, ${game.seatNames[owner]}'s bonus square` : ""}: ${sq.top ? tileLabel(sq.top) : "empty"}${sq.covered?.length ? `, ${sq.covered.length} covered` : ""}`;
+    parts.push(piece(sq.square, label,
+      s("rect", { x, y, width: CELL - 12, height: CELL - 12, rx: 10, fill: owner !== null ? "#f1f3f5" : "#e9ecef",
+        stroke: owner !== null ? SEAT_COLOURS[owner % 6] : "#adb5bd", "stroke-width": owner !== null ? 4 : 2, class: "shape" }),
+      sq.top ? tile(sq.top, x + 8, y + 8, CELL - 28, false) : text(x + (CELL - 12) / 2, y + (CELL - 12) / 2 + 6, sq.square, { "text-anchor": "middle", fill: "#868e96" }),
+      sq.covered?.length ? text(x + CELL - 18, y + CELL - 16, `+${sq.covered.length}`, { "text-anchor": "end", "font-size": 11 }) : null));
+  }
+  let y = OY + 4 * CELL + 10;
+  parts.push(text(10, y + 14, `Market (bag: ${v.bag_count ?? "?"})`, { "font-weight": "bold" }));
+  (v.market || []).forEach((t, i) => parts.push(tile(t, 10 + i * 84, y + 22)));
+  if (v.rack) {
+    parts.push(text(380, y + 14, "Your rack", { "font-weight": "bold" }));
+    v.rack.forEach((t, i) => parts.push(tile(t, 380 + i * 84, y + 22)));
+  }
+  y += 112;
+  (v.scores || []).forEach((score, seat) => {
+    const acting = (game.to_act || []).includes(seat);
+    parts.push(s("rect", { x: 10 + seat * 185, y, width: 178, height: 42, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[seat % 6], "stroke-width": 2 }),
+      text(18 + seat * 185, y + 17, game.seatNames[seat], { "font-size": 13, "font-weight": "bold" }),
+      text(18 + seat * 185, y + 35, `${score} / ${v.goal} points · rack ${v.rack_sizes?.[seat] ?? "?"}`, { "font-size": 12 }));
+  });
+  return board(760, y + 52, "SetUp board", ...parts);
+}
+
+export function describe(game) {
+  const v = game.view;
+  const lines = [(v.board || []).map((sq) => `${sq.square}: ${sq.top ? tileLabel(sq.top) : "empty"}`).join("; ") + "."];
+  if (v.market) lines.push("Market: " + v.market.map(tileLabel).join(", ") + ".");
+  if (v.rack) lines.push("Your rack: " + v.rack.map(tileLabel).join(", ") + ".");
+  lines.push("Scores: " + (v.scores || []).map((p, i) => `${game.seatNames[i]} ${p}`).join(", ") + ` (goal ${v.goal}).`);
+  return lines;
+}

@@ -1,0 +1,108 @@
+// /replay/{id}: the game a version at a time, each from GET /games/{id}/state?version=N;
+// #v=N links to a version.
+import { api, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
+import { drawBoard, resultLine } from "./board.js";
+import { eventLine } from "./events.js";
+
+const id = gameIdFromPath();
+const token = tokenFor(id);
+const $ = (sel) => document.querySelector(sel);
+const states = new Map();
+const page = { game: null, at: 1, first: 1, last: 1, timer: null, events: new Map() };
+
+function say(message, kind = "info") {
+  $("#status").textContent = message;
+  $("#status").className = "status " + (message ? kind : "");
+}
+
+const hashVersion = () => Number(new URLSearchParams(location.hash.slice(1)).get("v")) || null;
+
+async function stateAt(v) {
+  if (!states.has(v)) states.set(v, api(`/games/${id}/state?version=${v}`, { token }));
+  try { return await states.get(v); } catch (err) { states.delete(v); throw err; }
+}
+
+// The events, a page of 1,000 at a time, as lines under the board.
+async function eventAt(v) {
+  if (!page.events.has(v)) {
+    const res = await api(`/games/${id}/events?after=${Math.max(0, v - 1)}&limit=1000`, { token });
+    for (const e of res.events) page.events.set(e.version, e);
+  }
+  return page.events.get(v);
+}
+
+async function show(v) {
+  v = Math.max(page.first, Math.min(page.last, v));
+  page.at = v;
+  $("#slider").value = v;
+  $("#at").textContent = `version ${v} of ${page.last}`;
+  if (hashVersion() !== v) history.replaceState(null, "", `#v=${v}`);
+  try {
+    const [g, e] = await Promise.all([stateAt(v), eventAt(v)]);
+    if (page.at !== v) return; // a later step was asked meanwhile
+    drawBoard($("#board"), g);
+    $("#step").textContent = e ? eventLine(e, g) : "";
+    say("");
+    if (v === page.last && page.game.result) $("#step").textContent += " — " + resultLine(page.game);
+    stateAt(Math.min(page.last, v + 1)).catch(() => {}); // the next step is ready before it is asked
+  } catch (err) {
+    say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error");
+    stop();
+  }
+}
+
+// The history starts after the game's setup (2 events for Splendor, 3 for Witches: the
+// creation and the events no one moved); the first version the server draws is after them.
+async function firstVersion() {
+  await eventAt(1);
+  let v = 1;
+  while (page.events.get(v + 1) && (page.events.get(v + 1).actor === null || page.events.get(v + 1).actor === undefined)) v++;
+  for (; v < page.last; v++) { // a game whose first moves are the system's: ask on
+    try { await stateAt(v); return v; } catch (err) { if (!(err instanceof ApiProblem) || err.code !== "version_out_of_range") throw err; }
+  }
+  return page.last;
+}
+
+function stop() {
+  clearInterval(page.timer);
+  page.timer = null;
+  $("#play").textContent = "▶";
+  $("#play").setAttribute("aria-label", "Play");
+}
+
+function play() {
+  if (page.timer) return stop();
+  if (page.at >= page.last) show(page.first);
+  $("#play").textContent = "❚❚";
+  $("#play").setAttribute("aria-label", "Pause");
+  page.timer = setInterval(() => { if (page.at >= page.last) stop(); else show(page.at + 1); }, Number($("#speed").value));
+}
+
+async function start() {
+  try {
+    page.game = await api(`/games/${id}`, { token });
+  } catch (err) { say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error"); return; }
+  page.last = page.game.version;
+  page.first = await firstVersion();
+  $("#title").textContent = `Replay · ${page.game.type} · game ${id}`;
+  document.title = `Replay ${page.game.type} ${id}`;
+  $("#slider").max = page.last;
+  $("#slider").min = page.first;
+  if (page.game.status === "active") say("This game is still running: the replay goes up to its version now.", "info");
+  $("#first").onclick = () => { stop(); show(page.first); };
+  $("#prev").onclick = () => { stop(); show(page.at - 1); };
+  $("#next").onclick = () => { stop(); show(page.at + 1); };
+  $("#last").onclick = () => { stop(); show(page.last); };
+  $("#play").onclick = play;
+  $("#speed").onchange = () => { if (page.timer) { stop(); play(); } };
+  $("#slider").oninput = (e) => { stop(); show(Number(e.target.value)); };
+  window.addEventListener("hashchange", () => { const v = hashVersion(); if (v && v !== page.at) show(v); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.matches("input, select, textarea")) return;
+    const keys = { ArrowLeft: () => show(page.at - 1), ArrowRight: () => show(page.at + 1), Home: () => show(page.first), End: () => show(page.last), " ": play };
+    if (keys[e.key]) { e.preventDefault(); if (e.key !== " ") stop(); keys[e.key](); }
+  });
+  show(hashVersion() || page.first);
+}
+
+start();
