@@ -54,7 +54,7 @@ def _seats_of(sub, game: Game) -> set:
     """The seats whose turn a subscription hears of: its seat, or every person seat."""
     if sub.seat is not None:
         return {sub.seat}
-    return {i for i, s in enumerate(game.seats) if "bot" not in s}
+    return {i for i, s in enumerate(game.seats) if not s.get("bot")}
 
 
 def _envelope(kind: str, at: int, data: dict) -> str:
@@ -64,7 +64,7 @@ def _envelope(kind: str, at: int, data: dict) -> str:
 
 def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
     found = [("game.started", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
-                               "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot")}
+                               "seats": [{"seat": i, "name": s.get("name") or s.get("bot"), "bot": s.get("bot")}
                                          for i, s in enumerate(game.seats)],
                                "to_act": game.actors(), "at": at})]
     newly = sorted(set(people_to_act(game)) & _seats_of(sub, game))
