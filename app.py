@@ -36,8 +36,12 @@ def create_app(test_config: dict | None = None):
     import redis
     from flask import Flask
 
-    from api import cors, limits, metrics, observe, problems, routes_games, routes_meta, stream
+    from api import (cors, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
+                     routes_lobby, routes_meta, routes_players, stream)
     from api.deferred import Deferred, immediately
+    from api.lobby import Lobby
+    from api.lobby_index import LobbyIndex
+    from api.players import Players
     from api.json_provider import FastJSONProvider
     from api.live.limits import raise_open_files_limit
     from api.live.tickets import Tickets
@@ -85,7 +89,10 @@ def create_app(test_config: dict | None = None):
     store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
-    app.extensions["games"] = GameService(store, scheduler, defer)
+    wiring = player_feed.wiring(connection, prefix)
+    service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
+    app.extensions["players"] = wiring["players"]
+    app.extensions["lobby"] = Lobby(service, LobbyIndex(connection, prefix))
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
@@ -94,10 +101,12 @@ def create_app(test_config: dict | None = None):
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
-    for blueprint in (routes_meta.bp, routes_games.bp):
+    for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)
+    # The player streams read their inboxes through the live path's own pool.
+    app.extensions["player_inbox"] = Players(app.extensions["live"].hub.store.redis, prefix)
     cors.install(app, app.config["CORS_ORIGINS"])
     raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)

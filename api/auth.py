@@ -12,7 +12,7 @@ from typing import Optional
 
 from flask import request
 
-from .errors import InvalidToken, TokenRequired, ValidationFailed
+from .errors import InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
 from .input_rules import DIGITS
 
 
@@ -51,11 +51,29 @@ def caller(service, game_id: str, required: bool = False, acting: bool = False) 
     """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
     answered as (None: a spectator). `acting`: a table token without `?seat=` acts as the
     person seat to act."""
+    asked = requested_seat()  # by pattern, before any Redis call
     token = bearer_token()
     if token is None and required:
         raise TokenRequired("This needs a seat's token: 'Authorization: Bearer <token>'.")
     holder = service.seat_for_token(game_id, token)
-    return holder, service.resolve_seat(game_id, holder, requested_seat(), acting=acting)
+    if holder is None and token is not None and required:
+        raise SeatNotYours("You sit in no seat of this game.")
+    return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
+
+
+def current_player(players, required: bool = True):
+    """The player whose key the request carries (api/players.py); None without one when not
+    required."""
+    from .players import is_player_key
+
+    token = bearer_token()
+    if token is None or not is_player_key(token):
+        if required or token is not None:
+            raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one).")
+        return None
+    if players is None:
+        raise InvalidToken("This server has no players.")
+    return players.authenticate(token)
 
 
 def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:

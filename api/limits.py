@@ -5,8 +5,8 @@
 - A request without one counts against the client's address (api/client_address.py, which
   honours TRUSTED_PROXIES): reads ADDRESS_READ_LIMIT, live streams opened ADDRESS_STREAM_LIMIT,
   per ADDRESS_WINDOW_S.
-- Creating a game always counts against the address, token or not (a made-up token must not buy
-  a fresh budget): ADDRESS_CREATE_LIMIT per ADDRESS_WINDOW_S.
+- Creating a game or a player always counts against the address, token or not (a made-up token
+  must not buy a fresh budget): ADDRESS_CREATE_LIMIT per ADDRESS_WINDOW_S.
 - Every 401 answered to a request that sent a token counts as a failed authentication of the
   address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
   refused until the window ends (guessing tokens, or minting one per request to dodge the
@@ -71,7 +71,7 @@ def _charge(budgets: Budgets) -> None:
     if path in UNLIMITED_PATHS:
         return
     header = environ.get("HTTP_AUTHORIZATION")
-    creating = path == "/games" and environ.get("REQUEST_METHOD") == "POST"
+    creating = path in ("/games", "/players") and environ.get("REQUEST_METHOD") == "POST"
     address = None
     if header is not None and budgets.auth_failures.any_exhausted():
         address = client_address()

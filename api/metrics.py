@@ -26,6 +26,8 @@ request_seconds = Histogram("http_request_duration_seconds", "Time to answer an 
                             buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 moves = Counter("game_moves_appended_total", "Moves appended, by game type and who moved.",
                 ["game_type", "actor"])
+seat_changes = Counter("game_seat_changes_total", "Seats claimed and left, games started by a claim, and claims "
+                       "that lost a race (`lost`: re-judged after another append won).", ["kind"])
 conflicts = Counter("game_version_conflicts_total", "Moves refused or retried for a version conflict: "
                     "'stale' (the client's version was old), 'race' (another append won in between).", ["kind"])
 turn_delay = Histogram("game_turn_delay_seconds", "From the append of the move that hands the turn to a "

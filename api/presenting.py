@@ -11,7 +11,7 @@ from domain.contract import EVERYONE
 from domain.play import upcast
 
 from .fairness import commitment, fairness
-from .platform_events import PLATFORM_EVENTS
+from .platform_events import PLATFORM_EVENTS, SECRET_FIELDS
 from .repository import CREATED, Game
 
 
@@ -28,7 +28,9 @@ def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None
         if viewer != EVERYONE:
             shown.pop("seed", None)  # the seed would tell every future shuffle
     elif type_ in PLATFORM_EVENTS:
-        shown = dict(data)  # the platform's own events hold no one's secrets
+        # The platform's own events hold no one's secrets but a claimed seat's token hash,
+        # which nobody is shown, ever (a hash would let anyone test guesses offline).
+        shown = {k: v for k, v in data.items() if k not in SECRET_FIELDS}
     else:
         shown = game.definition.redact(upcast(game.definition, data), viewer)
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
@@ -43,22 +45,36 @@ def describe(game: Game, seat: Optional[int]) -> dict:
         "version": game.version,
         "status": game.status,
         "to_act": game.actors(),
-        "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot")}
-                  for i, s in enumerate(game.seats)],
+        "seats": [public_seat(i, s) for i, s in enumerate(game.seats)],
         "you": seat,
-        "view": definition.view(game.state, viewer_for(game, seat)),
+        # No view before the deal: a waiting game has none to show anyone.
+        "view": None if game.state is None else definition.view(game.state, viewer_for(game, seat)),
         "result": game.result if game.finished else None,
         "fairness": fairness(game.seed, game.finished),
+        "rematch": game.platform.rematch,
     }
 
 
+def public_seat(index: int, seat: dict) -> dict:
+    """A seat as anyone may see it: who sits there (and the player's id), or that it is free."""
+    shown = {"seat": index, "name": seat["name"] if seat["bot"] is None else seat["bot"], "bot": seat["bot"]}
+    if seat["player"] is not None:
+        shown["player"] = seat["player"]
+    if seat["bot"] is None and seat["name"] is None:
+        shown["open"] = not seat["invite"]
+        shown["invite"] = seat["invite"]
+        if seat["reserved_for"] is not None:
+            shown["reserved_for"], shown["reserved_until"] = seat["reserved_for"], seat["reserved_until"]
+    return shown
+
+
 def legal_moves(game: Game, seat: Optional[int]) -> list:
-    if seat is None or game.finished:
+    if seat is None or game.finished or game.state is None:
         return []
     return game.definition.legal_moves(game.state, seat)
 
 
 def moves_summary(game: Game, seat: Optional[int]) -> Optional[dict]:
-    if game.definition.summary is None or seat is None or game.finished:
+    if game.definition.summary is None or seat is None or game.finished or game.state is None:
         return None
     return game.definition.summary(game.state, seat)

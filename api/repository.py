@@ -15,7 +15,6 @@ from typing import Any, Optional
 
 from domain import registry
 from domain.contract import GameDef
-from domain.play import fold
 from events.store import StoredEvent
 
 from . import platform_events
@@ -26,7 +25,7 @@ CREATED = platform_events.CREATED  # the server's own first event: type, seats, 
 SNAPSHOT_EVERY = 100
 CACHE_SIZE = 2000
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
-SNAPSHOT_FORMAT = "2"  # 2: (game state, platform state)
+SNAPSHOT_FORMAT = "3"  # 2: (game state, platform state); 3: the platform state holds the seats
 
 
 @dataclass
@@ -36,7 +35,6 @@ class Game:
     id: str
     definition: GameDef
     meta: dict
-    seats: list  # [{"name": str} | {"bot": level}]
     seed: Any
     version: int
     state: Any  # None until the setup events
@@ -58,6 +56,31 @@ class Game:
     def result(self) -> Optional[dict]:
         return platform_events.result(self.platform, self._game_result())
 
+    @property
+    def seats(self) -> tuple:
+        """Each seat's state (platform_events._seat): who sits there, bot, open, invite..."""
+        return self.platform.seats
+
+    @property
+    def started(self) -> bool:
+        return self.platform.started
+
+    @property
+    def setup_version(self) -> Optional[int]:
+        """The version after the server's setup events; None while the game waits for people."""
+        if not self.platform.started:
+            return None
+        if self.platform.setup_version is not None:
+            return self.platform.setup_version
+        return int(self.meta["setup_version"])
+
+    def seat_of_player(self, player_id: str) -> Optional[int]:
+        return next((i for i, s in enumerate(self.seats) if s["player"] == player_id), None)
+
+    def table_seats(self) -> list[int]:
+        """The seats the creator's table token holds: those the creator named itself."""
+        return [i for i, s in enumerate(self.seats) if s["creator"] and s["bot"] is None]
+
     def _game_result(self) -> Optional[dict]:
         return None if self.state is None else self.definition.result(self.state)
 
@@ -67,7 +90,7 @@ class Game:
         return self.definition.actors(self.state)
 
     def bot_level(self, seat: int) -> Optional[str]:
-        return self.seats[seat].get("bot")
+        return self.seats[seat]["bot"]
 
 
 def snapshot_code(definition: GameDef) -> str:
@@ -82,7 +105,7 @@ class GameRepository:
         self._credentials: dict[str, dict] = {}
 
     def meta(self, game_id: str) -> tuple:
-        """(meta, definition, seats, seed) of a game: immutable once created, so cached."""
+        """(meta, definition, seats as created, seed) of a game: immutable once created, so cached."""
         cached = self._meta.get(game_id)
         if cached:
             return cached
@@ -104,10 +127,10 @@ class GameRepository:
     def load(self, game_id: str) -> Game:
         """The game at its current version: cached state + the events since, or snapshot +
         tail, or a full replay; a snapshot is saved once the tail grows long."""
-        meta, definition, seats, seed = self.meta(game_id)
+        meta, definition, _, seed = self.meta(game_id)
         cached = self._cache.get(game_id)
         if cached is None:
-            cached = self._cold_start(game_id, definition, meta, seats, seed)
+            cached = self._cold_start(game_id, definition, meta, seed)
         tail = self.store.read(game_id, after=cached.version)
         if tail:
             state, platform = platform_events.fold_stored(definition, tail, cached.state, cached.platform)
@@ -116,24 +139,23 @@ class GameRepository:
         self.remember(cached)
         return cached
 
-    def created(self, game_id: str, meta: dict, credentials: dict, setup_events: list) -> Game:
-        """Caches a game this process has just created, as a load would find it, without
-        reading back what it wrote (a new game's first requests usually come to its creator's
-        process: that saves them four round trips)."""
-        _, definition, seats, seed = self._keep_meta(game_id, meta)
+    def created(self, game_id: str, meta: dict, credentials: dict, events: list) -> Game:
+        """Caches a game this process has just created (its events: NewEvent), as a load would
+        find it, without reading back what it wrote (a new game's first requests usually come
+        to its creator's process: that saves them four round trips)."""
+        _, definition, _, seed = self._keep_meta(game_id, meta)
         self._credentials[game_id] = dict(credentials)
-        game = Game(game_id, definition, meta, seats, seed, int(meta["setup_version"]),
-                    fold(definition, setup_events) if setup_events else None)
+        game = advanced(Game(game_id, definition, meta, seed, 0, None), events)
         self.remember(game)
         return game
 
-    def _cold_start(self, game_id, definition, meta, seats, seed) -> Game:
+    def _cold_start(self, game_id, definition, meta, seed) -> Game:
         snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
         if snapshot is not None:
             version, blob = snapshot
             state, platform = pickle.loads(blob)
-            return Game(game_id, definition, meta, seats, seed, version, state, version, platform)
-        return Game(game_id, definition, meta, seats, seed, 0, None)
+            return Game(game_id, definition, meta, seed, version, state, version, platform)
+        return Game(game_id, definition, meta, seed, 0, None)
 
     def remember(self, game: Game, snapshot: bool = True) -> None:
         """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions, unless
@@ -172,7 +194,10 @@ class GameRepository:
         """The game as it was at `version` (a replay of the events up to it); `current`: the
         game as just loaded, if the caller has it (saves reading its tail again)."""
         current = current if current is not None and current.id == game_id else self.load(game_id)
-        setup_version = int(current.meta["setup_version"])
+        # A game that waited for people has no deal before its setup: its earlier versions
+        # still exist (who sat where), with no view.
+        waited = not current.started or current.platform.setup_version is not None
+        setup_version = 1 if waited else current.setup_version
         if not setup_version <= version <= current.version:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
@@ -197,9 +222,30 @@ class GameRepository:
         return self._cache.get(game_id)
 
     def credentials(self, game_id: str) -> dict:
-        """The seats' token hashes: immutable once created, so cached."""
+        """The token hashes given at creation (the creator's seats, its table token): immutable,
+        so cached. Claimed seats' hashes are in the game's platform state (Seats)."""
         creds = self._credentials.get(game_id)
         if creds is None:
             self.meta(game_id)
             creds = self._credentials[game_id] = self.store.credentials(game_id)
         return creds
+
+
+class _Stored:
+    """A NewEvent as fold_stored reads it."""
+
+    __slots__ = ("type", "data")
+
+    def __init__(self, type_: str, data: dict):
+        self.type, self.data = type_, data
+
+
+def advanced(game: Game, events: list, at: Optional[int] = None) -> Game:
+    """The game after `events` (NewEvent or StoredEvent: .type and .data), game and platform
+    events alike, as a load would fold them after they are appended."""
+    if not events:
+        return game
+    state, platform = platform_events.fold_stored(game.definition, [_Stored(e.type, e.data) for e in events],
+                                                  game.state, game.platform)
+    return replace(game, version=game.version + len(events), state=state, platform=platform,
+                   last_at=at if at is not None else game.last_at)

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, current_app, request
 
 from . import conditional, export
-from .auth import caller, requested_seat, seat_of
+from .auth import caller, current_player, requested_seat, seat_of
 from .fairness import check_client_seed
 from .errors import ValidationFailed
 from .http import games, json_body, query
@@ -26,8 +26,20 @@ _state_at = StateQuerySchema()
 def create_game():
     body = _create.load(json_body())
     check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
-    created = games().create(body["type"], body["seats"], body["options"], body["seed"])
+    seats = creator_seats(body["seats"])
+    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"])
     return created, 201, {"Location": f"/games/{created['id']}"}
+
+
+def creator_seats(seats: list) -> list:
+    """`{"me": true}` becomes the creating player's seat (its key is required then)."""
+    if not any("me" in s for s in seats):
+        return seats
+    if sum(1 for s in seats if "me" in s) > 1:
+        raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",
+                               code="invalid_seats")
+    player = current_player(current_app.extensions["players"])
+    return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
 
 
 NDJSON = "application/x-ndjson"
@@ -55,8 +67,8 @@ def read_game(game_id):
 @bp.get("/games/<game_id>/moves")
 def legal_moves(game_id):
     service = games()
+    page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
     seat = seat_of(service, game_id, acting=True)
-    page = query(_moves_page)
     unchanged = conditional.not_modified(service.store, game_id, seat)
     if unchanged is not None:
         return unchanged
@@ -75,8 +87,7 @@ def legal_moves(game_id):
 @bp.post("/games/<game_id>/moves")
 def send_move(game_id):
     service = games()
-    holder, seat = caller(service, game_id, required=True, acting=True)
-    body = _move.load(json_body())
+    # Headers and query string by pattern first: no Redis call for a malformed request.
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code="validation_error")
@@ -87,6 +98,8 @@ def send_move(game_id):
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code="validation_error")
+    holder, seat = caller(service, game_id, required=True, acting=True)
+    body = _move.load(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
     answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
@@ -98,8 +111,8 @@ def send_move(game_id):
 @bp.get("/games/<game_id>/events")
 def history(game_id):
     service = games()
-    seat = seat_of(service, game_id)
     page = query(_history)
+    seat = seat_of(service, game_id)
     whole = page.pop("format", None) == "ndjson" or (
         "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
     variant = ".ndjson" if whole else ""
@@ -125,8 +138,8 @@ def history(game_id):
 @bp.get("/games/<game_id>/state")
 def state_at(game_id):
     service = games()
-    seat = seat_of(service, game_id)
     version = query(_state_at)["version"]
+    seat = seat_of(service, game_id)
     unchanged = conditional.not_modified(service.store, game_id, seat)
     if unchanged is not None:
         return unchanged

@@ -19,17 +19,35 @@ class NameField(fields.String):
         return name
 
 
+class JsonBool(fields.Field):
+    """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
+
+    def __init__(self, only=None, **kwargs):
+        super().__init__(**kwargs)
+        self.only = only
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool) or (self.only is not None and value is not self.only):
+            raise ValidationError("Not true." if self.only is True else "Not a boolean (true or false).")
+        return value
+
+
 class SeatSchema(Schema):
     class Meta:
         unknown = RAISE
 
     name = NameField(validate=NAME)
     bot = fields.String(validate=validate.Length(min=1, max=40))
+    open = JsonBool(only=True)
+    invite = JsonBool(only=True)
+    me = JsonBool(only=True)
 
     @validates_schema
     def _one_of(self, data, **kwargs):
-        if ("name" in data) == ("bot" in data):
-            raise ValidationError("A seat is either a person ({'name': ...}) or a bot ({'bot': level}).")
+        if len(data) != 1:
+            raise ValidationError("A seat is a person ({'name': ...}), a bot ({'bot': level}), a seat for anyone "
+                                  "to claim ({'open': true}), one for those with the invite code "
+                                  "({'invite': true}), or the creating player's own ({'me': true}).")
 
 
 class SeedField(fields.Field):
@@ -55,6 +73,43 @@ class CreateGameSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(min=1, max=12))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = SeedField(load_default=None, allow_none=True)
+    private = JsonBool(load_default=False)
+
+
+class PlayerNameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = NameField(required=True, validate=NAME)
+
+
+class ClaimSchema(Schema):
+    """An anonymous claimer names itself; a player's name is its own."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = NameField(validate=NAME)
+
+
+class ListingQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(load_default="waiting", validate=validate.OneOf(["waiting", "active", "finished"]))
+    type = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class MyGamesQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned"]))
+    my_turn = fields.Boolean(truthy={"true", "1"}, falsy={"false", "0"})
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class WholeNumber(fields.Integer):

@@ -21,11 +21,11 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, logs, metrics, presenting
+from . import fairness, logs, metrics, platform_events, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
-from .repository import CREATED, Game, GameRepository, snapshot_code
+from .repository import CREATED, Game, GameRepository, advanced, snapshot_code
 from .seats import TABLE, Seats, hash_token, people_to_act
 
 Scheduler = Callable[[str, int, list], None]
@@ -44,16 +44,24 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately):
+    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
+                 players=None, listeners: Optional[list] = None):
         self.store = store
         self.games = GameRepository(store)
-        self.seats = Seats(self.games)
+        self.players = players  # api/players.Players (None: a store without players)
+        self.seats = Seats(self.games, players)
+        # Told of every append after it is durable: (game after it, [(type, data)...]).
+        self.listeners = list(listeners or [])
         self.scheduler = scheduler or (lambda game_id, version, actors: None)
         self.defer = defer  # how the after-append writes run: now, or after the answer (deferred.py)
 
     # ---- creation -------------------------------------------------------------------------
 
-    def create(self, type_name: str, seats: list, options: dict, seed: Any = None) -> dict:
+    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False) -> dict:
+        """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
+        seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
+        ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
+        that fills the last seat (api/lobby.py), drawn then from the same seed."""
         definition = registry.get(type_name)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
@@ -61,28 +69,38 @@ class GameService:
         merged = merged_options(definition, options, len(seats))
         if seed is None:
             seed = fairness.server_seed()
-        try:
-            setup_events = definition.setup(merged, len(seats), rng_for(seed, 0, "setup"))
-        except MoveRejected as e:
-            raise ValidationFailed(e.message, code=e.code, details=e.details) from e
+        setup_events = setup(definition, merged, len(seats), seed)  # checked now even when the deal waits
+        waiting = any(platform_events.free_given(s) for s in seats)
         game_id = secrets.token_urlsafe(9)
-        tokens = {i: f"{game_id}.{i}.{secrets.token_urlsafe(24)}" for i, s in enumerate(seats) if "bot" not in s}
+        tokens = {i: f"{game_id}.{i}.{secrets.token_urlsafe(24)}" for i, s in enumerate(seats) if "name" in s}
         credentials = {str(i): hash_token(token) for i, token in tokens.items()}
         table_token = f"{game_id}.{TABLE}.{secrets.token_urlsafe(24)}" if tokens else None
         if table_token:
             credentials[TABLE] = hash_token(table_token)
         created = {"type": CREATED, "game_type": type_name, "rules_version": definition.rules_version,
                    "seats": seats, "options": merged, "seed": seed}
-        events = [NewEvent(CREATED, created, None)] + [NewEvent(e["type"], e, None) for e in setup_events]
-        meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed),
-                "setup_version": str(len(events))}
-        game = self.games.created(game_id, meta, credentials, setup_events)
+        if private:
+            created["private"] = True
+        events = [NewEvent(CREATED, created, None)]
+        if not waiting:
+            events += [NewEvent(e["type"], e, None) for e in setup_events]
+        meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed)}
+        if not waiting:
+            meta["setup_version"] = str(len(events))
+        invite_code = None
+        if any(s.get("invite") for s in seats):
+            invite_code = secrets.token_urlsafe(12)
+            meta["invite_sha256"] = hash_token(invite_code)
+        game = self.games.created(game_id, meta, credentials, events)
         version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)))
-        self.defer(self._outbox, game, self.scheduler)
-        return {"id": game_id, "version": version,
-                "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
-                           "token": tokens.get(i)} for i, s in enumerate(seats)],
-                "table_token": table_token, "seed_sha256": fairness.commitment(seed)}
+        self.defer(self._outbox, game, self.scheduler, events)
+        answer = {"id": game_id, "version": version, "status": game.status,
+                  "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
+                             "token": tokens.get(i)} for i, s in enumerate(seats)],
+                  "table_token": table_token, "seed_sha256": fairness.commitment(seed)}
+        if invite_code:
+            answer["invite_code"] = invite_code
+        return answer
 
     # ---- who is asking --------------------------------------------------------------------
 
@@ -100,7 +118,7 @@ class GameService:
         if game is None or game.version < version:
             game = self.games.load(game_id)
         people = [] if game.finished else people_to_act(game)
-        seats = people if holder == TABLE else [s for s in people if s == holder]
+        seats = [s for s in people if s in game.table_seats()] if holder == TABLE else [s for s in people if s == holder]
         if not seats:
             return None
         moves = presenting.legal_moves(game, seats[0])
@@ -153,7 +171,7 @@ class GameService:
                 return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
             metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
             logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
-            self._after_append(updated, scheduler)
+            self._after_append(updated, scheduler, events)
             return {"version": last, "to_act": updated.actors(),
                     "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
                                for i, e in enumerate(events)]}
@@ -188,7 +206,7 @@ class GameService:
         if expected == game.version:
             return
         if 0 < expected < game.version and game.state is not None:
-            then = self.games.at_version(game.id, max(expected, int(game.meta["setup_version"])), game)
+            then = self.games.at_version(game.id, max(expected, game.setup_version), game)
             if game.definition.stale_ok(then.state, game.state, actor):
                 return
         metrics.conflicts.labels("stale").inc()
@@ -200,19 +218,23 @@ class GameService:
     def _decide(game: Game, actor, move) -> list:
         if game.finished:
             raise IllegalMove("The game is over.", code="game_over", version=game.version)
+        if game.state is None:
+            raise IllegalMove("The game has not started: it waits for people to take its open seats.",
+                              code="game_not_started", status=409, version=game.version)
         try:
             return game.definition.decide(game.state, actor, move, rng_for(game.seed, game.version, str(actor)))
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, updated: Game, scheduler: Scheduler) -> None:
+    def _after_append(self, updated: Game, scheduler: Scheduler, events: list = ()) -> None:
         self.games.remember(updated, snapshot=False)
-        self.defer(self._outbox, updated, scheduler)
+        self.defer(self._outbox, updated, scheduler, events)
 
-    def _outbox(self, game: Game, scheduler: Scheduler) -> None:
+    def _outbox(self, game: Game, scheduler: Scheduler, events: list = ()) -> None:
         """The writes that follow a durable append. A failure here (Redis gone while saving a
         snapshot or enqueueing the next turn) must not answer "nothing was changed": it is
-        logged, and the reconciler enqueues a missed turn and marks finished games."""
+        logged, and the reconciler enqueues a missed turn and marks finished games. Then the
+        listeners (api/player_feed.py: players' games, their streams, the lobby) hear of it."""
         context = logs.bind(game_id=game.id, version=game.version)  # on the deferred thread too
         try:
             self.games.snapshot_if_due(game)
@@ -222,8 +244,28 @@ class GameService:
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, game.version, exc_info=True)
+        try:
+            self.notify(game, events)
         finally:
             logs.unbind(context)
+
+    def notify(self, game: Game, events: list) -> None:
+        """Tells the listeners of events appended to `game` (NewEvent or event dicts)."""
+        for listener in self.listeners:
+            try:
+                listener(game, [(e.type, e.data) if isinstance(e, NewEvent) else (e["type"], e) for e in events])
+            except Exception:  # noqa: BLE001 - a listener's loss must not undo the move
+                log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
+
+    def append_platform(self, game: Game, events: list) -> Game:
+        """Appends platform events (and what follows them: a start's setup events) at the game's
+        version; Conflict if anyone appended since. Returns the game after them."""
+        at = int(time.time() * 1000)
+        updated = advanced(game, events, at)
+        self.store.append(game.id, game.version, events, at=at,
+                          owing=bool(automatic_actors(updated)))
+        self._after_append(updated, self.scheduler, events)
+        return updated
 
     # ---- reading (the repository's and presenting's, for routes and workers) -------------
 
@@ -253,6 +295,15 @@ class GameService:
     def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
         return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
                 for e in self.store.read(game.id, after=after, limit=limit)]
+
+
+def setup(definition: GameDef, options: dict, n_seats: int, seed: Any) -> list:
+    """The game's setup events (the deal), from the seed: the same at creation or at the claim
+    that fills a waiting game's last seat."""
+    try:
+        return definition.setup(options, n_seats, rng_for(seed, 0, "setup"))
+    except MoveRejected as e:
+        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
 
 
 def _check_seats(definition: GameDef, seats: list) -> None:

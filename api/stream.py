@@ -30,7 +30,8 @@ from .input_rules import DIGITS
 from .live import hub as live_hub
 from .live.hub import Direct, Hub, serve_direct
 from .live.limits import StreamLimits
-from .live.tickets import TTL_S, Tickets
+from .live.tickets import TTL_S, InvalidTicket, Tickets
+from .presenting import describe
 from .seats import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
@@ -40,9 +41,9 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0):
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None):
         self.hub = Hub(store, tick_s=tick_s)
-        self.seats = Seats(self.hub.games)
+        self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
 
@@ -66,7 +67,8 @@ def install(app: Flask) -> None:
                           config["SSE_MAX_STREAMS_PER_SEAT"])
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
-    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s)
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
+                                        app.extensions.get("players"))
     app.register_blueprint(bp)
 
 
@@ -114,6 +116,8 @@ def _who(live: LivePath, game_id: str) -> tuple:
 def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
     resume_from = _last_event_id()
+    if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
+        raise InvalidTicket("This stream ticket is not valid.")
     if resume_from is not None and "ticket" in request.args:
         # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
         # a finished game is open to all, so it is told it is over, not that its ticket is.
@@ -142,6 +146,10 @@ def live_stream(game_id):
     if resume_from is not None and game.finished and resume_from >= game.version:
         close()
         return Response(status=204)  # after `end`: an EventSource stops here
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the headers a stream would have, and no stream
+        close()
+        return Response(mimetype="text/event-stream", headers=headers)
     head = []
     cursor = resume_from
     if cursor is None or cursor > game.version:
@@ -164,7 +172,6 @@ def live_stream(game_id):
 
     request_protocol = request.environ.get("SERVER_PROTOCOL")
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     response = Response(generate(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(close)  # also when the client left before the first byte
     return response

@@ -177,7 +177,7 @@ class Live:
             self.watchers.append(w)
             self.by_game.setdefault(i, []).append(w)
             self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
-            if k % 200 == 199:
+            if k % 100 == 99:
                 await asyncio.sleep(0.05)  # arrivals, not one burst past the accept backlog
 
     def open_now(self) -> int:
@@ -194,6 +194,8 @@ class Live:
             self.stop_watch.set()
             for w in self.watchers:
                 w.drop()
+            for task in self.tasks:
+                task.cancel()  # also those still connecting (SYNs the server's backlog dropped)
             await asyncio.gather(*self.tasks, return_exceptions=True)
 
         self.call(_close())
@@ -235,6 +237,8 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
 
                 def baseline():
                     res = load(base, "table", conns, seconds, pid, rpid)
+                    print(f"# no streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms",
+                          file=sys.stderr, flush=True)
                     res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
                     results["baselines"].append(res)
 
@@ -261,6 +265,10 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                                clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
                                rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
                     results["streams"][n] = res
+                    print(f"# {n:,} streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms, "
+                          f"fan-out p50/p99 {percentile(res['delays'], 0.5):.0f}/{percentile(res['delays'], 0.99):.0f} ms, "
+                          f"quiet fan-out p50/p99 {percentile(results['quiet'][n]['delays'], 0.5):.0f}/"
+                          f"{percentile(results['quiet'][n]['delays'], 0.99):.0f} ms", file=sys.stderr, flush=True)
                     live.close_streams()
                     time.sleep(2)
                     baseline()

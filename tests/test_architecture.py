@@ -31,7 +31,8 @@ def test_imports_point_inwards():
 
 
 def test_what_workers_share_with_the_api_has_no_flask():
-    for module in ("service.py", "repository.py", "presenting.py", "game_options.py", "errors.py"):
+    for module in ("service.py", "repository.py", "presenting.py", "game_options.py", "errors.py",
+                   "seats.py", "platform_events.py", "players.py", "lobby.py", "lobby_index.py", "player_feed.py"):
         assert "flask" not in set(_imports(ROOT / "api" / module)), module
 
 

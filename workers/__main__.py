@@ -12,7 +12,7 @@ import sys
 import redis
 from rq import SimpleWorker
 
-from api import logs
+from api import logs, player_feed
 from api.service import GameService
 from domain import registry
 from events.redis_store import RedisEventStore
@@ -33,7 +33,8 @@ def main(argv: list[str]) -> None:
     queue_name = os.environ.get("TURN_QUEUE", DEFAULT_QUEUE)
     scheduler = TurnScheduler(connection, prefix, queue_name)
     if mode == "reconciler":
-        service = GameService(RedisEventStore(connection, prefix), scheduler)
+        service = GameService(RedisEventStore(connection, prefix), scheduler,
+                              **player_feed.wiring(connection, prefix))
         run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")))
     elif mode == "worker":
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within

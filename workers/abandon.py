@@ -53,6 +53,8 @@ def abandon_idle(service: GameService, abandon_after_s: float, now_ms: Optional[
             continue  # a move just came: the next pass finds it
         store.mark_finished(game_id)
         service.forget(game_id)
+        # Its players hear of it (their streams, their games; the lobby lists it no more).
+        service.notify(service.load(game_id), [NewEvent(ABANDONED, abandoned_event(idle_s), SYSTEM)])
         ended += 1
     if ended:
         log.info("abandoned %d idle game(s)", ended)

@@ -22,6 +22,7 @@ from api.errors import IllegalMove, VersionConflict
 from api.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
+from api import player_feed
 from events.redis_store import RedisEventStore
 
 from .queueing import TurnScheduler
@@ -37,7 +38,8 @@ def service_for(connection, prefix: str, queue_name: str) -> GameService:
     key = (id(connection), prefix, queue_name)
     if key not in _services:
         store = RedisEventStore(connection, prefix)
-        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name))
+        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name),
+                                     **player_feed.wiring(connection, prefix))
     return _services[key]
 
 

@@ -26,12 +26,12 @@ from dataclasses import replace
 from typing import Optional
 
 from domain.contract import EVERYONE
-from domain.play import fold
 from events import codec
 from events.store import StoreUnavailable, StoredEvent
 
 from .. import presenting
-from ..repository import CREATED, Game, GameRepository
+from ..platform_events import START, fold_stored
+from ..repository import Game, GameRepository
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +62,16 @@ class Entry:
 
 
 def advance(game: Game, event: StoredEvent) -> Game:
-    """The game after one more of its events."""
-    state = game.state if event.type == CREATED else fold(game.definition, [event.data], game.state)
-    return replace(game, version=event.version, state=state)
+    """The game after one more of its events (the game's own, or the platform's)."""
+    state, platform = fold_stored(game.definition, [event], game.state, game.platform)
+    return replace(game, version=event.version, state=state, platform=platform)
 
 
 def to_act(game: Game) -> list:
-    """Who acts after the game's last event: nobody while the server is still setting it up."""
-    return game.actors() if game.version >= int(game.meta["setup_version"]) else []
+    """Who acts after the game's last event: nobody while the game waits for people or the
+    server is still setting it up."""
+    setup_version = game.setup_version
+    return game.actors() if setup_version is not None and game.version >= setup_version else []
 
 
 class Feed:
@@ -232,11 +234,13 @@ class Hub:
                     return feed
             try:
                 game = self.games.load(game_id)
-            finally:
+            except BaseException:
                 with self._lock:
                     self._loading.pop(game_id, None)
-            with self._lock:
+                raise
+            with self._lock:  # the feed is there before another opener can start a load of its own
                 feed = self._feeds[game_id] = Feed(game)
+                self._loading.pop(game_id, None)
                 feed.subscribers += 1
                 self._generation += 1
                 generation = self._generation
@@ -320,11 +324,11 @@ class Hub:
         read from the store and folded from the game as it was at `cursor`, not cached."""
         newest = feed.game
         upto = min(newest.version, cursor + CATCH_UP_PAGE)
-        setup_version = int(newest.meta["setup_version"])
-        if cursor >= setup_version:
+        setup_version = newest.setup_version
+        if setup_version is not None and newest.platform.setup_version is None and cursor >= setup_version:
             game = self.games.at_version(feed.game_id, cursor, newest)
         else:
-            game = replace(newest, version=0, state=None, snapshot_version=0)
+            game = replace(newest, version=0, state=None, snapshot_version=0, platform=START)
             game = _fold_to(game, self.store.read(feed.game_id, after=0, limit=cursor))
         viewer = EVERYONE if newest.finished else seat
         frames = []

@@ -21,6 +21,9 @@ if str(SPEC.parent) not in sys.path:  # run as a script: the registry is importe
     sys.path.insert(0, str(SPEC.parent))
 MARKER = "    # ---- GAME SCHEMAS: generated from api/openapi/*.yaml by api/openapi/merge.py ----\n"
 PARTS = ("options", "move", "view", "event", "result")
+# The server's own events (their schemas are in openapi.yaml's head) by schema: their type.
+PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
+                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:
@@ -48,14 +51,17 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
     game = registry.get(name)
     bot = _ref(f"{prefix}BotSeat")
     seats = {"type": "array", "minItems": game.min_seats, "maxItems": game.max_seats,
-             "items": {"oneOf": [_ref("PersonSeat"), bot]}}
+             "items": {"oneOf": [_ref("PersonSeat"), bot, _ref("FreeSeat")]},
+             # one seat at most is the creating player's own
+             "contains": {"type": "object", "required": ["me"]}, "minContains": 0, "maxContains": 1}
     # A seed chosen by the client: only when every seat is a bot (the server's default).
     seed_rule = {"if": {"required": ["seed"], "properties": {"seed": {"not": {"type": "null"}}}},
                  "then": {"properties": {"seats": {"items": dict(bot)}}}}
     return {"type": "object", "description": f"Create a {game.title} game.", "required": ["type", "seats"],
             "additionalProperties": False,
             "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
-                           "seed": _ref("ClientSeed")},
+                           "seed": _ref("ClientSeed"),
+                           "private": {"type": "boolean", "description": "Not listed in the lobby."}},
             "allOf": [seed_rule, *extra]}
 
 
@@ -109,7 +115,8 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
                 "type": "object", "required": ["type", "view", "result"],
                 "properties": {
                     "type": {"const": name},
-                    "view": _ref(f"{prefix}View"),
+                    "view": {"description": "What the caller may see; null while the game waits for people.",
+                             "oneOf": [{"type": "null"}, _ref(f"{prefix}View")]},
                     "result": {"description": "Null while the game runs; its result once over (`PlatformResult` "
                                               "when the server ended it).",
                                "oneOf": [{"type": "null"}, _ref(f"{prefix}Result"), _ref("PlatformResult")]}}}]}))
@@ -119,7 +126,7 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
         "allOf": [_ref("GameCommon"), {
             "type": "object", "required": ["type", "view", "result"],
             "properties": {"type": {"type": "string", "not": {"enum": known_games}},
-                           "view": {"type": "object"}, "result": {"type": ["object", "null"]}}}]}))
+                           "view": {"type": ["object", "null"]}, "result": {"type": ["object", "null"]}}}]}))
     out.insert(0, ("Game", {
         "description": "The game as the caller may see it, one schema per game type, told apart by `type`.",
         "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")],
@@ -135,13 +142,13 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
         "type": "object", "required": ["type"],
         "properties": {"type": {"type": "string", "not": {"enum": moves}}}}))
     events = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Event")}
-                    | {"game_created", "game_abandoned"})
+                    | set(PLATFORM_EVENTS.values()))
     out.append(("GameEventData", {
-        "description": "An event as the caller may see it: a platform event (`game_created`: `GameCreated`; "
-                       "`game_abandoned`: `GameAbandoned`) or one of the game's events. "
+        "description": "An event as the caller may see it: a platform event ("
+                       + "; ".join(f"`{t}`: `{n}`" for n, t in PLATFORM_EVENTS.items()) + ") or one of the game's events. "
                        + pick.format(part="Event") + ", ".join(f"`{p}Event` for `{n}`" for n, p in games)
                        + " (each discriminated by `type`).",
-        "anyOf": [_ref("GameCreated"), _ref("GameAbandoned")] + [_ref(f"{prefix}Event") for _, prefix in games]
+        "anyOf": [_ref(n) for n in PLATFORM_EVENTS] + [_ref(f"{prefix}Event") for _, prefix in games]
         + [_ref("ExtraGameEvent")]}))
     out.append(("ExtraGameEvent", {
         "description": "An event of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",

@@ -73,9 +73,9 @@ Decisions where the rules are silent:
 """
 from __future__ import annotations
 
-from . import abilities, catalog
+from . import abilities
 from .bots import BOTS
-from .contract_bits import GameDef, Option
+from .contract_bits import GameDef, InvalidOptions, Option
 from .evolve import UPCASTERS, evolve
 from .moves import actors, legal_moves
 from .rules import decide
@@ -95,6 +95,11 @@ NOTES = (
 )
 
 
+def _check_options(options: dict, n_seats: int) -> None:
+    if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
+        raise InvalidOptions("team_score applies to the team game only (set team: true).")
+
+
 def result(state):
     if state.turn.step != OVER or state.final is None:
         return None
@@ -107,6 +112,7 @@ GAME = GameDef(
     min_seats=2,
     max_seats=5,
     rules_version="swow-2",
+    check_options=_check_options,
     setup=setup,
     decide=decide,
     evolve=evolve,
@@ -119,7 +125,7 @@ GAME = GameDef(
     bots=BOTS,
     options=(
         Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
-        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's (without `team`, it has no effect).",
+        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's.",
                choices=("lowest", "highest")),
     ),
     upcasters=UPCASTERS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import catalog, flow, query
 from . import tolls as toll_rules
-from .abilities import hooks_for
+from .abilities import RACES, hooks_for
 from .state import CONQUER, Region, State
 
 INTIMIDATIONS = 3   # uses of Intimidating per turn
@@ -57,7 +57,8 @@ def objective_taken(s: State, seat: int, i: int, had: bool) -> State:
         return s
     if catalog.faction(s.players[seat].race) == "horde":
         return s.set_region(i, s.regions[i]._replace(objective=True))
-    humans = query.active_seat_of(s, "humans")
+    humans = next((k for k, p in enumerate(s.players)
+                   if p.race in RACES and RACES[p.race].placed_piece == "objective"), None)
     s = s.set_region(i, s.regions[i]._replace(objective=False))
     if humans is not None and humans != seat:  # the bank pays the Humans
         p = s.players[humans]
@@ -89,7 +90,8 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
     """At the start of the Goblins' turn (or their decline): each bomb whose region its
     target still holds is revealed, live or dud drawn from the bombs not yet revealed (the
     same odds as a shuffled stack); the others go back to the stack unseen."""
-    if s.players[seat].race != "goblins":
+    race = s.players[seat].race
+    if race not in RACES or RACES[race].placed_piece != "bomb":
         return []
     live, dud = s.bombs
     out = []
@@ -176,7 +178,7 @@ def harmony(s: State) -> list:
     """End of a Pandaren turn: a Harmony token to each opponent whose active race the
     Pandaren did not attack (players without a race too), 4 tokens at most."""
     seat = s.seat
-    if s.players[seat].race != "pandaren":
+    if not flow.gives_harmony(s.players[seat].race):
         return []
     left = catalog.SUPPLIES["harmony"] - sum(1 for p in s.players if p.harmony)
     to = [o for o in range(s.n) if o != seat and o not in s.turn.attacked and not s.players[o].harmony][:max(left, 0)]
@@ -195,11 +197,11 @@ def _uses(s: State, key: str) -> int:
     return s.turn.used.count(key)
 
 
-def steals(ctx) -> list:
+def steals(ctx, key: str) -> list:
     """Ethereals: a face-up artifact in a region adjacent to theirs, into their adjacent
     region that has no marker (once per turn, instead of the Legendary Place discount)."""
     s = ctx.state
-    if s.turn.step != CONQUER or "ethereals" in s.turn.used:
+    if s.turn.step != CONQUER or key in s.turn.used:
         return []
     ids = s.map.ids
     out = []
@@ -285,7 +287,8 @@ def _stolen(s: State, e) -> State:
     i, j = s.map.index[e["from"]], s.map.index[e["to"]]
     s = s.set_region(i, s.regions[i]._replace(marker=None))
     s = s.set_region(j, s.regions[j]._replace(marker=e["marker"]))
-    return s.with_(turn=s.turn._replace(used=s.turn.used + ("ethereals",)))
+    # the once-a-turn use belongs to the stealing race (its hook's key)
+    return s.with_(turn=s.turn._replace(used=s.turn.used + (s.players[e["seat"]].race,)))
 
 
 def _intimidated(s: State, e) -> State:

@@ -120,7 +120,7 @@ def _conquered(s: State, e) -> State:
     s = s.set_region(i, Region(seat, p.race, placed, False, bool(e.get("wall")), marker, beasts=beasts,
                                bomb=old.bomb))
     s = actions.objective_taken(s, seat, i, old.objective)
-    if e.get("use") == "championing":
+    if e.get("use") and abilities.hook(e["use"]).use_piece == "champion":
         s = actions.move_champion(s, seat, i)
     used = s.turn.used + ((e["use"],) if e.get("use") else ())
     return s.with_(turn=s.turn._replace(conquests=s.turn.conquests + (record,), used=used))

@@ -7,9 +7,13 @@ from . import query
 from .abilities import MARKERS as MARKER_HOOKS, POWERS, RACES, hooks_for
 from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, Region, State, Turn
 
-# A badge that keeps working for the race in decline (sources §6.8); Forts stay on the map.
-WORKS_IN_DECLINE = ("marshdweller",)
 
+def gives_harmony(race) -> bool:
+    return race in RACES and RACES[race].harmony
+
+
+def return_harmony(s: State) -> State:
+    return s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
 
 def min_tokens(race) -> int:
     return RACES[race].min_tokens if race in RACES else 1
@@ -142,11 +146,11 @@ def decline(s: State, seat: int) -> State:
     for i in query.active_regions(s, seat):
         r = s.regions[i]
         s = s.set_region(i, r._replace(tokens=min(r.tokens, keep), declined=True, tower=False, champion=False))
-    if p.race == "humans":
+    if RACES[p.race].placed_piece == "objective":  # the objectives leave with the race
         s = s.with_(regions=tuple(r._replace(objective=False) for r in s.regions))
-    if p.race == "pandaren":
-        s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
-    kept = p.power if p.power in WORKS_IN_DECLINE else None
+    if gives_harmony(p.race):
+        s = return_harmony(s)
+    kept = p.power if p.power in POWERS and POWERS[p.power].works_in_decline else None
     s = s.set_player(seat, s.players[seat]._replace(race=None, power=None, hand=0, beasts=0, champion=False,
                                                      declined=p.race, declined_power=kept))
     s = s if kept else _return_badge(s, p.power)
@@ -296,6 +300,6 @@ def next_turn(s: State) -> State:
     if rnd > s.rounds:
         return s.with_(turn=Turn(OVER))
     step = PICK if s.players[seat].race is None else START
-    if s.players[seat].race == "pandaren":  # the Pandaren take their Harmony tokens back
-        s = s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
+    if gives_harmony(s.players[seat].race):  # the Pandaren take their Harmony tokens back
+        s = return_harmony(s)
     return s.with_(seat=seat, round=rnd, turn=Turn(step))

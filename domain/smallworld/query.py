@@ -84,7 +84,8 @@ def shielded(state: State, i: int, seat: int) -> bool:
     r = state.regions[i]
     if r.tower:
         return True
-    return r.marker == "aegis_of_aggramar" and marker_owner(state, i) not in (None, seat)
+    from .abilities import MARKERS
+    return r.marker in MARKERS and MARKERS[r.marker].shields and marker_owner(state, i) not in (None, seat)
 
 
 def held_marker(state: State, seat: int, key: str) -> bool:

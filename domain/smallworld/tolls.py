@@ -5,27 +5,32 @@ any payment on the table; a seat that cannot pay them all cannot attack there.""
 from __future__ import annotations
 
 from . import query
+from .abilities import MARKERS, POWERS, RACES
 from .state import State
+
+HARMONY_TOLL = 2
 
 
 def _owner_power(state: State, i: int):
+    """The hook of the power working for region i's race (in decline only if it says so)."""
     r = state.regions[i]
     if r.seat is None:
         return None
     p = state.players[r.seat]
     if not r.declined and p.race == r.race:
-        return p.power
-    if r.declined and p.declined == r.race:
-        return p.declined_power
+        return POWERS.get(p.power)
+    if r.declined and p.declined == r.race and p.declined_power in POWERS:
+        power = POWERS[p.declined_power]
+        return power if power.works_in_decline else None
     return None
 
 
 def power_tolls(state: State, seat: int, i: int) -> list:
     """What a power touching region i costs first: Harmony (2 coins to the Pandaren, once)."""
     r = state.regions[i]
-    if (state.players[seat].harmony and r.race == "pandaren" and not r.declined
+    if (state.players[seat].harmony and r.race in RACES and RACES[r.race].harmony and not r.declined
             and r.seat is not None and r.seat != seat):
-        return [{"seat": r.seat, "coins": 2, "for": "harmony"}]
+        return [{"seat": r.seat, "coins": HARMONY_TOLL, "for": "harmony"}]
     return []
 
 
@@ -33,12 +38,14 @@ def tolls(state: State, seat: int, i: int, use_toll: int = 0) -> list:
     """[{"seat": payee or None (the bank), "coins": n, "for": reason}] for conquering region i."""
     r = state.regions[i]
     out = power_tolls(state, seat, i)
-    if r.seat not in (None, seat) and state.map.terrain[i] == "swamp" and _owner_power(state, i) == "marshdweller":
-        out.append({"seat": r.seat, "coins": 1, "for": "marshdweller"})
-    if r.marker == "aegis_of_aggramar":
+    power = _owner_power(state, i) if r.seat not in (None, seat) else None
+    if power and power.swamp_toll and state.map.terrain[i] == "swamp":
+        out.append({"seat": r.seat, "coins": power.swamp_toll, "for": power.key})
+    marker = MARKERS.get(r.marker)
+    if marker and marker.conquest_toll:
         owner = query.marker_owner(state, i)
         if owner is not None and owner != seat:
-            out.append({"seat": owner, "coins": 2, "for": "aegis_of_aggramar"})
+            out.append({"seat": owner, "coins": marker.conquest_toll, "for": marker.key})
     if use_toll and r.seat != seat:
         out.append({"seat": r.seat, "coins": use_toll, "for": "doomhammer"})
     return out

@@ -112,6 +112,11 @@ def test_games_idle_for_abandon_after_are_ended_by_the_system_and_replay_so():
     # it replays from the history: a fresh service (no cache) sees the same
     fresh = GameService(store, scheduler)
     assert fresh.load(idle).status == "abandoned"
+    # its chance still checks out from the revealed seed (the platform's event is not chance)
+    from tools.verify import verify
+
+    history = [{"version": e.version, "type": e.type, "actor": e.actor, "data": e.data} for e in store.read(idle)]
+    assert verify(history).confirmed
     assert fresh.describe(fresh.load(idle), 0)["fairness"]["seed"] == 4  # over: the seed is revealed
     # no move on an abandoned game
     from api.errors import IllegalMove

@@ -5,7 +5,8 @@ Generated game ids are replaced, for schema-valid (positive) cases, by ids of re
 running Splendor, a running Witches with a bot, a finished High Card) and the case gets a real
 seat token of that game, sometimes the game's current version and a legal move: the fuzzing
 reaches past 401/404/409 into the games. Negative cases are sent as generated (replacing their
-id could turn them valid). Every error must be application/problem+json with a code and a
+id could turn them valid). The player's own operations (`/players/me...`) get a real player's
+key. Every error must be application/problem+json with a code and a
 detail (a check of our own, run beside schemathesis's).
 """
 from __future__ import annotations
@@ -58,10 +59,36 @@ def games() -> list:
     return _games
 
 
+_player_keys: list = []
+
+
+def _player_key(fresh: bool = False) -> str:
+    """A real player's key (a fresh player for each key rotation: it spends the key it is sent)."""
+    if fresh or not _player_keys:
+        r = requests.post(f"{BASE}/players", json={"name": "Fuzz"}, timeout=30)
+        r.raise_for_status()
+        if fresh:
+            return r.json()["key"]
+        _player_keys.append(r.json()["key"])
+    return _player_keys[0]
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive:
+        return
+    label = case.operation.label
+    if label.split(" ", 1)[1].startswith("/players/me") and _rng.random() < 0.8:
+        # The player's own operations, as a real player (else only their 401s are reached).
+        key = _player_key(fresh=label == "POST /players/me/keys")
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
+        object.__setattr__(case, "_has_explicit_auth", True)
+        return
+    if label == "POST /games" and isinstance(case.body, dict) and "Authorization" not in (case.headers or {}) \
+            and any(isinstance(s, dict) and "me" in s for s in case.body.get("seats") or []):
+        # A seat for the creating player needs a player's key, as the spec says (security).
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {_player_key()}"}
         return
     if not case.path_parameters or "id" not in case.path_parameters:
         return

@@ -101,3 +101,21 @@ def test_every_405_lists_allow(strict):
         r = getattr(strict, method)(path)
         _problem(r, 405, "method_not_allowed")
         assert allowed <= {m.strip() for m in r.headers["Allow"].split(",")}, r.headers.get("Allow")
+
+
+def test_patterns_are_checked_before_any_redis_call(tmp_path):
+    """With no Redis at all, a malformed id, seat, version or Last-Event-ID is still its 4xx (a
+    store call first would have made it a 503)."""
+    from app import create_app
+
+    app = create_app({"REDIS_URL": f"unix://{tmp_path}/no-redis.sock", "TESTING": True})
+    client = app.test_client()
+    bearer = auth("gid.0.some-token")
+    for path, headers, status in ((f"/games/a:b}}x", {}, 404), ("/games/abc?seat=²", bearer, 400),
+                                  ("/games/abc/state?version=٣", {}, 400), ("/games/abc/events?after=1e3", {}, 400),
+                                  ("/games/abc/moves?offset=-1", bearer, 400),
+                                  ("/games/abc/stream", {"Last-Event-ID": "9" * 50}, 400)):
+        r = client.get(path, headers=headers)
+        assert r.status_code == status, (path, r.status_code, r.get_json())
+    r = client.post("/games/abc/moves?dry_run=maybe", json={"expected_version": 1, "move": {}}, headers=bearer)
+    assert r.status_code == 400, r.get_json()

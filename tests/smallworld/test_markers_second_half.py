@@ -2,9 +2,9 @@
 Al'ar, Doomhammer, Battleground, Light's Hope Chapel, Well of Eternity; with decline."""
 from domain.contract import SYSTEM
 from domain.smallworld import GAME
-from domain.smallworld.state import CONQUER, MARKERS, SCORE, START, Conquest, Region
+from domain.smallworld.state import MARKERS, SCORE, Conquest, Region
 
-from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with, rejected
+from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with
 
 
 def score(state):

@@ -19,6 +19,14 @@ def test_enums_match_the_catalog():
     assert sorted(schemas["SmallWorldMarker"]["enum"]) == sorted(catalog.MARKERS)
 
 
+def test_the_uses_enum_lists_every_once_a_turn_conquest_ability():
+    from domain.smallworld.abilities import MARKERS, POWERS, RACES, Ability
+    schemas = yaml.safe_load((ROOT / PATH).read_text())["components"]["schemas"]
+    uses = {k for table in (RACES, POWERS, MARKERS) for k, h in table.items()
+            if h.use_reduction or type(h).use_cost is not Ability.use_cost}
+    assert sorted(schemas["SmallWorldUse"]["enum"]) == sorted(uses)
+
+
 def test_options_schema():
     check("SmallWorldOptions", GAME.default_options())
 

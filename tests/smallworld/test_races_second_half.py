@@ -4,7 +4,7 @@ import random
 
 from domain.contract import SYSTEM
 from domain.smallworld import GAME
-from domain.smallworld.state import CONQUER, DEFEND, MARKERS, PICK, REINFORCE, SCORE, START, Region
+from domain.smallworld.state import CONQUER, MARKERS, PICK, REINFORCE, SCORE, START, Region
 
 from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with, rejected
 

@@ -5,6 +5,11 @@ from . import markers, powers, races  # noqa: F401  (registration by import)
 from .base import MARKERS, POWERS, RACES, Ability, Ctx
 
 
+def hook(key):
+    """The race, power or marker hook of that key (None for another word)."""
+    return RACES.get(key) or POWERS.get(key) or MARKERS.get(key)
+
+
 def hooks_for(state, seat: int) -> list:
     """(hook, ctx) pairs for the seat's active race, power and the markers it holds."""
     player = state.players[seat]
@@ -20,4 +25,4 @@ def hooks_for(state, seat: int) -> list:
     return out
 
 
-__all__ = ["Ability", "Ctx", "MARKERS", "POWERS", "RACES", "hooks_for"]
+__all__ = ["Ability", "Ctx", "MARKERS", "POWERS", "RACES", "hook", "hooks_for"]

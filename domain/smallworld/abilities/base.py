@@ -69,6 +69,17 @@ class Ability:
     def places_wall(self, ctx: Ctx, i: int) -> bool:
         return False
 
+    # The race gives Harmony tokens; a holder pays it 2 coins before attacking it (Pandaren).
+    harmony = False
+    # Coins an opponent pays the owner before conquering a Swamp region of the race.
+    swamp_toll = 0
+    # The power keeps working for the race in decline (MarshDweller).
+    works_in_decline = False
+    # A marker whose region is immune to other seats' powers, and costs them `conquest_toll`
+    # coins paid to its owner before a conquest (the Aegis).
+    shields = False
+    conquest_toll = 0
+
     # Fewest tokens the race may leave in a region (Tauren: 2), in decline too.
     min_tokens = 1
     # The race keeps the first token it would lose in each opponent's turn (Draenei).

@@ -64,6 +64,8 @@ class Aegis(Ability):
     """Placed by its owner at the end of each turn; its region is immune to every power, and
     to conquest unless the attacker first pays the owner 2 coins (tolls)."""
     moved_by_owner = True
+    shields = True
+    conquest_toll = 2
 
 
 @marker("ashes_of_alar")

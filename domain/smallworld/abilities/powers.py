@@ -134,6 +134,8 @@ class Intimidating(Ability):
 class MarshDweller(Ability):
     """Opponents pay the owner 1 coin before conquering a Swamp region of the race, in
     decline too (tolls)."""
+    swamp_toll = 1
+    works_in_decline = True
 
 
 @power("portal_mage")

@@ -99,7 +99,7 @@ class Ethereals(Ability):
 
     def actions(self, ctx):
         from .. import actions
-        return actions.steals(ctx)
+        return actions.steals(ctx, self.key)
 
 
 @race("forsaken")
@@ -156,6 +156,7 @@ class Humans(Ability):
 class Pandaren(Ability):
     """Harmony: at the end of each turn a Harmony token goes to every opponent whose active
     race they did not attack; a holder pays 2 coins before attacking them (tolls)."""
+    harmony = True
 
 
 @race("tauren")

@@ -1,0 +1,109 @@
+"""The player's stream tells each player, across its games, when it is its turn, when seats are
+claimed, when a game starts and ends; it resumes from Last-Event-ID and opens with a ticket."""
+from __future__ import annotations
+
+import json
+import uuid
+
+from tests.api.helpers import auth, move, read
+from tests.lobby.helpers import claim, open_game, player
+
+
+class Stream:
+    def __init__(self, client, url, headers=None):
+        self.response = client.get(url, headers=headers or {}, buffered=False)
+        assert self.response.status_code == 200, self.response.get_data()
+        self.chunks, self.buffer = iter(self.response.response), ""
+
+    def next(self):
+        """The next event (kind, id, data), skipping comments."""
+        while True:
+            while "\n\n" not in self.buffer:
+                chunk = next(self.chunks)
+                self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            block, self.buffer = self.buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+            if "event" in fields:
+                return fields["event"], fields.get("id"), json.loads(fields["data"])
+
+    def until(self, kind, game_id):
+        seen = []
+        for _ in range(50):
+            event = self.next()
+            seen.append(event)
+            if event[0] == kind and event[2]["game_id"] == game_id:
+                return seen
+        raise AssertionError(f"no {kind}: {seen}")
+
+    def close(self):
+        self.response.close()
+
+
+def test_the_player_stream_tells_whose_turn_it_is(client, app):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    ann_stream = Stream(client, "/players/me/stream", auth(ann["key"]))
+    ticket = client.post("/players/me/stream-tickets", headers=auth(bob["key"])).get_json()
+    bob_stream = Stream(client, ticket["stream"])
+    try:
+        gid = open_game(client, ann["key"])["id"]
+        claim(client, gid, 1, bob["key"])
+        got = ann_stream.until("your_turn", gid)
+        kinds = [k for k, _, d in got if d["game_id"] == gid]
+        assert kinds == ["seat_claimed", "game_started", "your_turn"]
+        assert got[-1][2]["seat"] == 0 and got[-1][2]["game_type"] == "splendor"
+        assert [k for k, _, d in bob_stream.until("game_started", gid)][-2:] == ["seat_claimed", "game_started"]
+        version = read(client, gid)["version"]
+        legal = client.get(f"/games/{gid}/moves", headers=auth(ann["key"])).get_json()["moves"]
+        assert move(client, gid, ann["key"], legal[0], version, uuid.uuid4().hex).status_code == 201
+        turn = bob_stream.until("your_turn", gid)[-1]
+        assert turn[2]["seat"] == 1 and turn[2]["version"] == version + 1
+    finally:
+        ann_stream.close()
+        bob_stream.close()
+    # Resumable: from an id, what came after it and nothing twice.
+    first_id = got[0][1]
+    again = Stream(client, "/players/me/stream", {**auth(ann["key"]), "Last-Event-ID": first_id})
+    try:
+        assert [e[0] for e in (again.next(), again.next())] == ["game_started", "your_turn"]
+    finally:
+        again.close()
+    # A ticket opens one stream, once.
+    r = client.get(ticket["stream"])
+    assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
+
+
+def test_the_player_stream_refuses_bad_requests(client):
+    ann = player(client)
+    assert client.get("/players/me/stream").status_code == 401
+    r = client.get("/players/me/stream", headers={**auth(ann["key"]), "Last-Event-ID": "²"})
+    assert r.status_code == 400
+    r = client.get("/players/me/stream?ticket=nope")
+    assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
+
+
+def test_an_abandoned_game_is_told_to_its_players_and_leaves_the_lobby(redis_url):
+    """The reconciler's abandoning (its own prefix here: it ends every idle game it finds)."""
+    import time
+    import uuid as uuid_
+
+    from app import create_app
+    from workers.abandon import abandon_idle
+
+    prefix = f"abandonlobby{uuid_.uuid4().hex[:6]}:"
+    app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 5, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                      "DEFER_AFTER_APPEND": False})
+    client = app.test_client()
+    ann = player(client)
+    gid = open_game(client, ann["key"])["id"]
+    assert gid in [g["id"] for g in client.get("/games?status=waiting").get_json()["games"]]
+    stream = Stream(client, "/players/me/stream", auth(ann["key"]))
+    try:
+        service = app.extensions["games"]
+        assert abandon_idle(service, 0, now_ms=int(time.time() * 1000) + 10_000) == 1
+        kind, _, data = stream.until("game_finished", gid)[-1]
+        assert data["status"] == "abandoned"
+    finally:
+        stream.close()
+    assert client.get("/games?status=waiting").get_json()["games"] == []
+    assert read(client, gid)["status"] == "abandoned"
