@@ -21,6 +21,9 @@ if str(SPEC.parent) not in sys.path:  # run as a script: the registry is importe
     sys.path.insert(0, str(SPEC.parent))
 MARKER = "    # ---- GAME SCHEMAS: generated from api/openapi/*.yaml by api/openapi/merge.py ----\n"
 PARTS = ("options", "move", "view", "event", "result")
+# The server's own events (their schemas are in openapi.yaml's head) by schema: their type.
+PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
+                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:
@@ -112,8 +115,8 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
                 "type": "object", "required": ["type", "view", "result"],
                 "properties": {
                     "type": {"const": name},
-                    "view": {"description": "What the caller may see; null while the game waits for people "
-                                            "(no deal yet).", "oneOf": [{"type": "null"}, _ref(f"{prefix}View")]},
+                    "view": {"description": "What the caller may see; null while the game waits for people.",
+                             "oneOf": [{"type": "null"}, _ref(f"{prefix}View")]},
                     "result": {"description": "Null while the game runs; its result once over (`PlatformResult` "
                                               "when the server ended it).",
                                "oneOf": [{"type": "null"}, _ref(f"{prefix}Result"), _ref("PlatformResult")]}}}]}))
@@ -125,9 +128,10 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
             "properties": {"type": {"type": "string", "not": {"enum": known_games}},
                            "view": {"type": ["object", "null"]}, "result": {"type": ["object", "null"]}}}]}))
     out.insert(0, ("Game", {
-        "description": "The game as the caller may see it, one schema per game type, told apart by `type`.",
-        "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")],
-        "discriminator": {"propertyName": "type", "mapping": {n: f"#/components/schemas/{v}" for n, v in variants}}}))
+        # No `discriminator`: a game hosted with EXTRA_GAME_MODULES has a type no mapping names.
+        "description": "The game as the caller may see it, one schema per game type, told apart by `type` (each "
+                       "variant's is a const; `ExtraGame`'s is any other).",
+        "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")]}))
     moves = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Move")})
     out.append(("GameMove", {
         "description": pick.format(part="Move") + ", ".join(f"`{p}Move` for `{n}`" for n, p in games)
@@ -138,15 +142,14 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
         "description": "A move of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",
         "type": "object", "required": ["type"],
         "properties": {"type": {"type": "string", "not": {"enum": moves}}}}))
-    platform = {"game_created": "GameCreated", "game_abandoned": "GameAbandoned", "seat_claimed": "SeatClaimed",
-                "seat_left": "SeatLeft", "seats_filled": "SeatsFilled", "rematch_created": "RematchCreated"}
-    events = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Event")} | set(platform))
+    events = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Event")}
+                    | set(PLATFORM_EVENTS.values()))
     out.append(("GameEventData", {
         "description": "An event as the caller may see it: a platform event ("
-                       + "; ".join(f"`{t}`: `{n}`" for t, n in platform.items()) + ") or one of the game's events. "
+                       + "; ".join(f"`{t}`: `{n}`" for n, t in PLATFORM_EVENTS.items()) + ") or one of the game's events. "
                        + pick.format(part="Event") + ", ".join(f"`{p}Event` for `{n}`" for n, p in games)
                        + " (each discriminated by `type`).",
-        "anyOf": [_ref(n) for n in platform.values()] + [_ref(f"{prefix}Event") for _, prefix in games]
+        "anyOf": [_ref(n) for n in PLATFORM_EVENTS] + [_ref(f"{prefix}Event") for _, prefix in games]
         + [_ref("ExtraGameEvent")]}))
     out.append(("ExtraGameEvent", {
         "description": "An event of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",

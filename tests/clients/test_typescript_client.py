@@ -49,7 +49,7 @@ export function describe(move: SplendorMove): string {
 }
 
 export function points(game: SplendorGame): number[] {
-  return game.view.players.map((player) => player.points);
+  return game.view?.players.map((player) => player.points) ?? [];
 }
 
 export const sent = (id: string, move: GameMove) =>
