@@ -129,7 +129,11 @@ def test_play_splendor_against_a_bot_to_the_end(splendor_game, browser):
 def test_replay_to_version_10_and_back(splendor_game, web_server, browser, screenshots):
     game_id, final = splendor_game
     driver = browser
-    driver.get(f"{web_server.base}/replay/{game_id}")
+    # the lobby lists the finished game this browser played, with its replay
+    driver.get(web_server.base + "/")
+    link = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#done-games li[data-game="{game_id}"] a[href="/replay/{game_id}"]'),
+                message="the lobby lists the finished game")[0]
+    link.click()
     wait(driver, lambda: text_of(driver, "#at") == f"version 2 of {final}", message="the replay starts at the setup")
     for v in range(3, 11):
         driver.find_element(By.ID, "next").click()
