@@ -37,7 +37,7 @@ def create_app(test_config: dict | None = None):
     import redis
     from flask import Flask
 
-    from api import (cors, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
+    from api import (cors, http, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
                      routes_lobby, routes_meta, routes_players, routes_web, routes_webhooks, stream)
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
@@ -115,6 +115,7 @@ def create_app(test_config: dict | None = None):
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
+    http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_web.bp):
         app.register_blueprint(blueprint)

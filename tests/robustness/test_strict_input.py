@@ -45,6 +45,22 @@ def test_unicode_digits_are_not_numbers(strict):
     _problem(strict.get(f"/games/{gid}/stream?last_event_id={'1' * 5000}"), 400)
 
 
+def test_a_query_parameter_given_twice_is_a_400_not_its_first_value(strict):
+    # Found by schemathesis (seed 14): `?seat=0&seat=<anything>` was read as seat 0 and answered.
+    created = create(strict, "high-card")
+    gid, t = created["id"], tokens(created)
+    body = _problem(strict.get(f"/games/{gid}/state?version=1&seat=0&seat=1", headers=auth(t[0])), 400,
+                    "validation_error")
+    assert "`seat` is given more than once" in body["detail"] and body["details"]["fields"] == {
+        "seat": ["Given more than once."]}
+    _problem(strict.get(f"/games/{gid}/events?after=0&after=1&limit=1&limit=2"), 400, "validation_error")
+    move = {"expected_version": created["version"], "move": {"type": "bid", "amount": 1}}
+    _problem(strict.post(f"/games/{gid}/moves?dry_run=true&dry_run=false", json=move, headers=auth(t[0])), 400)
+    assert strict.get(f"/games/{gid}").get_json()["version"] == created["version"]  # nothing appended
+    v = created["version"]
+    assert strict.get(f"/games/{gid}/state?version={v}&seat=0", headers=auth(t[0])).status_code == 200
+
+
 def test_a_move_nested_a_thousand_levels_deep_is_a_400(strict):
     created = create(strict, "high-card")
     gid, t = created["id"], tokens(created)
