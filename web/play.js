@@ -1,12 +1,12 @@
 // /play/{id}: the board of a game as this browser's seat (or a spectator), its legal moves to
 // click, the last events, kept live by the game's stream.
-import { api, ApiProblem, el, gameIdFromPath, newKey, remember, seatName, tokenFor } from "./api.js";
+import { api, ApiProblem, el, ensurePlayer, gameIdFromPath, knownGames, newKey, player, remember, seatName, setPlayer, tokenFor } from "./api.js";
 import { drawBoard, resultLine } from "./board.js";
 import { eventLine } from "./events.js";
 import { narrow, prepare } from "./moves.js";
 
 const id = gameIdFromPath();
-const token = tokenFor(id);
+let token = tokenFor(id); // a seat's token, the player's key, or null (watching)
 const $ = (sel) => document.querySelector(sel);
 const SHOWN = 60; // buttons per move type before asking to narrow
 const page = { game: null, moves: [], summary: null, total: 0, selected: new Set(), filter: "", sending: false,
@@ -55,7 +55,6 @@ async function refresh() {
   try {
     page.game = await api(`/games/${id}`, { token });
     await fetchMoves();
-    remember(id, { type: page.game.type, status: page.game.status, version: page.game.version });
     render();
   } catch (err) { problem(err); }
 }
@@ -67,10 +66,11 @@ function refreshSoon() {
 
 function render() {
   const g = page.game;
+  if (g.status === "waiting" || g.view === null) return renderWaiting();
   const prepared = prepare(page.moves, g);
   document.title = `${g.type} ${id} — v${g.version}`;
   $("#title").textContent = `${g.type} · game ${id}`;
-  $("#who").textContent = mySeat() === null ? "You are watching." : `You play ${seatName(g, mySeat())}.`;
+  $("#who").textContent = mySeat() === null ? "You are watching." : `You play ${g.seats[mySeat()].name}.`;
   $("#version").textContent = `version ${g.version}`;
   const acting = (g.to_act || []).map((s) => (s === "system" ? "the server (scoring)" : seatName(g, s)));
   $("#turn").textContent = g.status !== "active" ? resultLine(g) : myTurn() ? "Your turn." : `Waiting for ${acting.join(", ") || "…"}.`;
@@ -80,6 +80,62 @@ function render() {
   drawBoard($("#board"), g, page.moves);
   wireBoard(prepared);
   renderMoves(prepared);
+}
+
+// A game waiting for people: its seats, a Join button on each free one this browser may take,
+// and for its creator the invite link.
+function renderWaiting() {
+  const g = page.game, you = mySeat(), known = knownGames()[id] || {};
+  document.title = `${g.type} ${id} — waiting`;
+  $("#title").textContent = `${g.type} · game ${id}`;
+  $("#who").textContent = you === null ? "You are not seated." : `You sit in seat ${you + 1} as ${g.seats[you].name}.`;
+  $("#version").textContent = `version ${g.version}`;
+  const free = g.seats.filter((s) => !s.bot && !s.name).length;
+  $("#turn").textContent = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}. The game starts when every seat is taken.`;
+  $("#turn").className = "turn";
+  $("#replay-link").hidden = true;
+  const seats = el("ol", { class: "seats" }, g.seats.map((s, i) => {
+    const line = el("li", { "data-seat": i }, seatName(g, i));
+    const mayJoin = you === null && !s.bot && !s.name && (s.open || (s.invite && known.invite));
+    if (mayJoin) line.append(" ", el("button", { type: "button", class: "join primary", onclick: (e) => join(i, e.target) }, "Join this seat"));
+    if (you === i && s.player && !known.creator && known.token) line.append(" ", el("button", { type: "button", onclick: leave }, "Leave"));
+    return line;
+  }));
+  const parts = [el("h2", {}, "Seats"), seats];
+  if (you !== null && known.invite) {
+    const link = `${location.origin}/play/${id}#invite=${known.invite}`;
+    parts.push(el("p", {}, el("label", {}, "Invite link for the invited seats ", el("input", { readonly: true, value: link, size: 40, id: "invite-link", onfocus: (e) => e.target.select() }))));
+  }
+  if (g.seats.some((s) => s.open)) parts.push(el("p", { class: "hint", text: "Open seats are listed in the lobby for anyone to join; this page's address works too." }));
+  $("#board").replaceChildren(el("div", { class: "waiting" }, parts));
+  $("#moves").replaceChildren(el("p", { class: "hint", text: "No moves before the game starts." }));
+}
+
+async function join(seat, button) {
+  button.disabled = true;
+  say("Joining…");
+  try {
+    const me = await ensurePlayer(localStorage.getItem("gameserver.name") || "Player");
+    const invite = knownGames()[id]?.invite;
+    const s = page.game.seats[seat];
+    const claimed = await api(`/games/${id}/seats/${seat}/claim${s.invite && invite ? "?invite=" + encodeURIComponent(invite) : ""}`, { method: "POST", token: me.key });
+    remember(id, { type: page.game.type, token: claimed.token, seat: claimed.seat });
+    token = claimed.token;
+    say(`You sit in seat ${seat + 1}.`, "ok");
+    reopenStream();
+  } catch (err) { problem(err); }
+  await refresh();
+}
+
+async function leave() {
+  try {
+    await api(`/games/${id}/seats/${mySeat()}/leave`, { method: "POST", token });
+    remember(id, { token: null, seat: null });
+    token = null;
+    say("You left the seat.", "ok");
+    reopenStream();
+  } catch (err) { problem(err); }
+  await refresh();
 }
 
 // Board elements a legal move refers to become buttons: clicking selects them, which narrows
@@ -160,8 +216,14 @@ function addEvent(event) {
   while (log.children.length > 40) log.lastChild.remove();
 }
 
+function reopenStream() {
+  page.source?.close();
+  page.source = null;
+  openStream();
+}
+
 async function openStream() {
-  if (page.ended) return;
+  if (page.ended || page.source) return;
   let url = `/games/${id}/stream`;
   try {
     if (token) { // EventSource cannot send Authorization: a single-use ticket names the seat
@@ -169,6 +231,7 @@ async function openStream() {
       url = t.stream;
     }
   } catch (err) { problem(err); setTimeout(openStream, 3000); return; }
+  if (page.source) return; // another opened meanwhile
   if (page.lastEventId !== null) url += (url.includes("?") ? "&" : "?") + "last_event_id=" + page.lastEventId;
   const source = new EventSource(url);
   page.source = source;
@@ -186,10 +249,11 @@ async function openStream() {
     refresh();
   });
   source.onerror = () => {
-    if (page.ended) return;
+    if (page.ended || page.source !== source) return;
     $("#live").textContent = "reconnecting…";
     if (token || source.readyState === EventSource.CLOSED) { // a ticket opens one stream: ask another
       source.close();
+      page.source = null;
       setTimeout(openStream, 1500);
     }
   };
@@ -197,14 +261,21 @@ async function openStream() {
 
 async function start() {
   try {
-    page.game = await api(`/games/${id}`, { token });
+    try {
+      page.game = await api(`/games/${id}`, { token });
+    } catch (err) { // a key or token the server does not know: look as a spectator
+      if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token"].includes(err.code)) throw err;
+      if (err.code === "invalid_player_key") setPlayer(null); else remember(id, { token: null });
+      token = null;
+      page.game = await api(`/games/${id}`);
+    }
   } catch (err) { problem(err); $("#title").textContent = `Game ${id}`; return; }
-  remember(id, { type: page.game.type, status: page.game.status, version: page.game.version });
+  if (token === player()?.key && mySeat() === null) token = null; // the player sits elsewhere: watch
   const hist = await api(`/games/${id}/events?after=${Math.max(0, page.game.version - 15)}&limit=15`, { token }).catch(() => ({ events: [] }));
   for (const e of hist.events) addEvent(e);
   page.lastEventId = page.game.version;
   await refresh();
-  if (page.game.status === "active") openStream(); else { page.ended = true; $("#live").textContent = "finished"; }
+  if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; $("#live").textContent = "finished"; }
 }
 
 start();

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from pathlib import Path
 
 import pytest
 import requests
@@ -91,8 +90,8 @@ def web_server(redis_url, browser_available):
         server.close()
 
 
-@pytest.fixture(scope="session")
-def browser(browser_available):
+def _driver():
+    """A headless chromium with a profile of its own (its own localStorage: another person)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -105,6 +104,23 @@ def browser(browser_available):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.implicitly_wait(0)
+    return driver, profile
+
+
+@pytest.fixture(scope="session")
+def browser(browser_available):
+    driver, profile = _driver()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def second_browser(browser_available):
+    """A second person: another chromium, another profile."""
+    driver, profile = _driver()
     try:
         yield driver
     finally:

@@ -1,0 +1,75 @@
+"""People meet through the lobby, in two browsers (two chromium profiles: two people): one
+creates a Splendor game with an open seat, the other finds it in the server's listing
+(GET /games) and joins it; both then play from /play/{id}. The players' keys stay in each
+browser, so the lobby lists a person's games when they come back."""
+from __future__ import annotations
+
+import time
+
+from selenium.webdriver.common.by import By
+
+from tests.web.conftest import page_errors
+from tests.web.helpers import (
+    click_a_move,
+    create_in_lobby,
+    shown_version,
+    text_of,
+    wait,
+)
+
+
+def _set_name(driver, base, name):
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"))
+    box = driver.find_element(By.ID, "name")
+    box.clear()
+    box.send_keys(name)
+
+
+def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_browser, screenshots):
+    ann, bob = browser, second_browser
+    base = web_server.base
+    _set_name(ann, base, "Ann")
+    game_id = create_in_lobby(ann, base, "splendor", ["me", "open"])
+    wait(ann, lambda: text_of(ann, "#turn").startswith("Waiting for players: 1 free seat"), message="the game waits")
+    assert text_of(ann, "#who") == "You sit in seat 1 as Ann."
+    assert not ann.find_elements(By.CSS_SELECTOR, "#board .join")  # Ann is seated: nothing to join
+    ann.find_element(By.ID, "board").screenshot(str(screenshots / "lobby-waiting.png"))
+
+    # Bob finds it among the open games and joins
+    _set_name(bob, base, "Bob")
+    join = wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, f'#open-games li[data-game="{game_id}"] button.join'),
+                message="the open game is listed")[0]
+    assert "Ann" in text_of(bob, f'#open-games li[data-game="{game_id}"]')
+    bob.save_screenshot(str(screenshots / "lobby.png"))
+    join.click()
+    wait(bob, lambda: bob.current_url.endswith(f"/play/{game_id}"), message="joining opens the game")
+    wait(bob, lambda: text_of(bob, "#who") == "You play Bob.", message="Bob sits in the game")
+    # Ann's page learns it live: the deal is drawn, and her seat is hers
+    wait(ann, lambda: text_of(ann, "#who") == "You play Ann.", message="Ann's page starts the game live")
+    wait(ann, lambda: ann.find_elements(By.CSS_SELECTOR, "#board svg [data-ref]"))
+
+    # both move, two turns each, each page following the other's moves live
+    moved = {"ann": 0, "bob": 0}
+    deadline = time.monotonic() + 60
+    while min(moved.values()) < 2:
+        assert time.monotonic() < deadline, f"moves made: {moved}"
+        for who, driver in (("ann", ann), ("bob", bob)):
+            if text_of(driver, "#turn") == "Your turn.":
+                before = shown_version(driver)
+                if click_a_move(driver, prefer=("Take",)):
+                    wait(driver, lambda: shown_version(driver) > before, message=f"{who}'s move is answered")
+                    moved[who] += 1
+        time.sleep(0.05)
+    final = max(shown_version(ann), shown_version(bob))
+    for driver in (ann, bob):
+        wait(driver, lambda: shown_version(driver) == final, message="both boards show every move")
+    bob.find_element(By.ID, "board").screenshot(str(screenshots / "lobby-two-players.png"))
+
+    # Ann comes back to the lobby: her games list this one, to play
+    ann.get(base + "/")
+    wait(ann, lambda: ann.find_elements(By.CSS_SELECTOR, f'#my-games li[data-game="{game_id}"] a[href="/play/{game_id}"]'),
+         message="the lobby lists Ann's game")
+    assert "You are Ann" in text_of(ann, "#you-line")
+    for driver in (ann, bob):
+        assert page_errors(driver) == []
