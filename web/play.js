@@ -9,7 +9,7 @@ const id = gameIdFromPath();
 let token = tokenFor(id); // a seat's token, the player's key, or null (watching)
 const $ = (sel) => document.querySelector(sel);
 const SHOWN = 60; // buttons per move type before asking to narrow
-const page = { game: null, moves: [], summary: null, total: 0, selected: new Set(), filter: "", sending: false,
+const page = { game: null, moves: [], summary: null, total: 0, selected: new Set(), filter: "", kind: null, sending: false,
   ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0 };
 
 function say(message, kind = "info") {
@@ -141,8 +141,8 @@ async function leave() {
 // Board elements a legal move refers to become buttons: clicking selects them, which narrows
 // the moves to those using every selected element.
 function wireBoard(prepared) {
-  const usable = new Set();
-  for (const m of prepared) for (const r of m.refs) usable.add(r);
+  const usable = new Set(page.selected); // what the chosen moves use (and what is selected, to unselect it)
+  for (const m of narrowed(prepared)) for (const r of m.refs) usable.add(r);
   for (const node of document.querySelectorAll("#board [data-ref]")) {
     const ref = node.getAttribute("data-ref");
     if (!usable.has(ref)) continue;
@@ -170,7 +170,8 @@ function renderMoves(prepared) {
   }
   const s = page.summary;
   if (s && s.play_count !== undefined) box.append(el("p", { class: "hint", text: `${s.play_count} plays and ${s.swap_count} swaps. Click tiles and squares on the board to find yours.` }));
-  const shown = narrow(prepared, page.selected, page.filter);
+  if (s && s.figures) box.append(kinds(s));
+  const shown = narrowed(prepared);
   const chips = [...page.selected].map((r) => el("button", { type: "button", class: "chip", "aria-label": `unselect ${r}`, onclick: () => { page.selected.delete(r); render(); } }, r + " ✕"));
   box.append(el("div", { class: "narrow" },
     el("label", {}, "Find ", el("input", { type: "search", id: "move-filter", value: page.filter, placeholder: "e.g. buy, red, C2",
@@ -181,13 +182,33 @@ function renderMoves(prepared) {
   for (const m of shown) (groups[m.move.type] ||= []).push(m);
   const list = el("div", { id: "move-groups" });
   for (const [type, ms] of Object.entries(groups)) {
-    const open = Object.keys(groups).length <= 3 || ms.length <= 12 || page.selected.size > 0 || page.filter;
+    const open = Object.keys(groups).length <= 3 || ms.length <= 12 || page.selected.size > 0 || page.filter || page.kind;
     list.append(el("details", { open, class: "group" }, el("summary", {}, `${type.replaceAll("_", " ")} (${ms.length})`),
       el("div", { class: "move-list" }, ms.slice(0, SHOWN).map((m) => el("button", { type: "button", class: "move", "data-move": JSON.stringify(m.move),
         disabled: page.sending, onclick: () => send(m.move) }, m.label))),
       ms.length > SHOWN ? el("p", { class: "hint", text: `${ms.length - SHOWN} more: select on the board or type to narrow.` }) : null));
   }
   box.append(list);
+}
+
+// The moves the selection, the chosen kind and the filter leave.
+function narrowed(prepared) {
+  const kept = narrow(prepared, page.selected, page.filter);
+  return page.kind ? kept.filter((m) => m.move.type === page.kind || m.move.figure === page.kind) : kept;
+}
+
+// Fairy Tile's summary as a first choice: which figure to move, or the tile to lay; the board
+// then lights the hexes that choice may use.
+function kinds(s) {
+  const nice = { princess: "Princess", knight: "Knight", dragon: "Dragon" };
+  const choices = Object.entries(s.figures).map(([f, where]) => [f, `Move the ${nice[f] || f} (${where.length} ${f === "dragon" ? "direction" : "place"}${where.length === 1 ? "" : "s"})`]);
+  const places = Object.keys(s.tile).length;
+  if (places) choices.push(["lay_tile", `Lay the tile (${places} place${places === 1 ? "" : "s"})`]);
+  const pick = (kind) => { page.kind = page.kind === kind ? null : kind; page.selected.clear(); render(); document.querySelector(`#kinds [data-kind="${kind}"]`)?.focus(); };
+  return el("div", { id: "kinds", class: "narrow", role: "group", "aria-label": "Kind of move" },
+    el("span", { class: "hint" }, `${s.move_count} moves:`),
+    choices.map(([kind, label]) => el("button", { type: "button", class: "kind" + (page.kind === kind ? " on" : ""), "data-kind": kind,
+      "aria-pressed": page.kind === kind ? "true" : "false", onclick: () => pick(kind) }, label)));
 }
 
 function renderMovesOnly() {
@@ -205,6 +226,7 @@ async function send(move) {
       headers: { "Idempotency-Key": newKey() } });
     page.selected.clear();
     page.filter = "";
+    page.kind = null;
     say(`Played (version ${res.version}).`, "ok");
   } catch (err) { problem(err); } finally { page.sending = false; }
   await refresh();
@@ -278,4 +300,5 @@ async function start() {
   if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; $("#live").textContent = "finished"; }
 }
 
+window.addEventListener("pagehide", () => { page.ended = true; page.source?.close(); }); // leaving: no half-read stream
 start();

@@ -48,14 +48,14 @@ def browser_available():
 class WebServer:
     """`python app.py` with no turn workers; `workers` plays its bots when started."""
 
-    def __init__(self, redis_url: str):
+    def __init__(self, redis_url: str, **env):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.prefix = f"web{uuid.uuid4().hex[:6]}:"
         queue = f"{self.prefix}turns"
         self.env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(self.port), "HOST": "127.0.0.1",
                     "KEY_PREFIX": self.prefix, "TURN_QUEUE": queue, "WEB_WORKERS": "2", "TURN_WORKERS": "0",
-                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0"}
+                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -195,3 +195,39 @@ def test_a_stale_board_is_told_and_refreshed(web_server, browser):
         assert [e for e in page_errors(driver) if "ERR_BLOCKED" not in e and "stream?" not in e and "409 (CONFLICT)" not in e] == []
     finally:
         web_server.stop_bots()
+
+
+def test_fairy_tile_moves_chosen_by_kind(web_server, browser, screenshots):
+    """Fairy Tile's summary is the first choice (a figure to move, or the tile to lay): it leaves
+    that kind's moves and lights the hexes they use; a hex then leaves the moves using it."""
+    import json
+
+    driver = browser
+    web_server.start_bots()
+    try:
+        create_in_lobby(driver, web_server.base, "fairy-tile", ["me", "bot:random"])
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "#kinds .kind"),
+             timeout=30, message="my turn, with the summary's kinds")
+        total = int(re.search(r"of (\d+) moves", text_of(driver, "#move-count")).group(1))
+        kinds = [b.get_attribute("data-kind") for b in driver.find_elements(By.CSS_SELECTOR, "#kinds .kind")]
+        kind = next(k for k in ("princess", "knight", "lay_tile") if k in kinds)
+        driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]').click()
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]').get_attribute("aria-pressed") == "true")
+        moves = [json.loads(b.get_attribute("data-move")) for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move")]
+        kept = int(re.search(r"^(\d+) of", text_of(driver, "#move-count")).group(1))
+        assert 0 < kept < total and all(m.get("figure", m["type"]) == kind for m in moves)
+        lit = [n.get_attribute("data-ref") for n in driver.find_elements(By.CSS_SELECTOR, "#board [data-ref].can")]
+        assert lit and all(re.fullmatch(r"-?\d+,-?\d+", ref) for ref in lit), lit  # hexes only
+        driver.find_element(By.CSS_SELECTOR, f'#board [data-ref="{lit[0]}"]').click()
+        q, r = map(int, lit[0].split(","))
+        wait(driver, lambda: 0 < len(driver.find_elements(By.CSS_SELECTOR, "#moves button.move")) <= kept)
+        for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move"):
+            m = json.loads(b.get_attribute("data-move"))
+            assert [q, r] in (m.get("to"), m.get("via"), m.get("at")), m
+        driver.find_element(By.ID, "board").screenshot(str(screenshots / "fairy-tile-choose.png"))
+        before = shown_version(driver)
+        assert click_a_move(driver)
+        wait(driver, lambda: shown_version(driver) > before, message="the chosen move is played")
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()

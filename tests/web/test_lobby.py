@@ -29,6 +29,7 @@ def _set_name(driver, base, name):
 def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_browser, screenshots):
     ann, bob = browser, second_browser
     base = web_server.base
+    page_errors(ann)  # what earlier tests left in this browser's log
     _set_name(ann, base, "Ann")
     game_id = create_in_lobby(ann, base, "splendor", ["me", "open"])
     wait(ann, lambda: text_of(ann, "#turn").startswith("Waiting for players: 1 free seat"), message="the game waits")
