@@ -211,8 +211,11 @@ def test_fairy_tile_moves_chosen_by_kind(web_server, browser, screenshots):
         total = int(re.search(r"of (\d+) moves", text_of(driver, "#move-count")).group(1))
         kinds = [b.get_attribute("data-kind") for b in driver.find_elements(By.CSS_SELECTOR, "#kinds .kind")]
         kind = next(k for k in ("princess", "knight", "lay_tile") if k in kinds)
-        driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]').click()
+        # chosen from the keyboard: Enter on the focused button, which keeps the focus
+        driver.execute_script("arguments[0].focus()", driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]'))
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
         wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]').get_attribute("aria-pressed") == "true")
+        assert driver.switch_to.active_element.get_attribute("data-kind") == kind
         moves = [json.loads(b.get_attribute("data-move")) for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move")]
         kept = int(re.search(r"^(\d+) of", text_of(driver, "#move-count")).group(1))
         assert 0 < kept < total and all(m.get("figure", m["type"]) == kind for m in moves)

@@ -26,8 +26,15 @@ def _set_name(driver, base, name):
     box.send_keys(name)
 
 
+def _no_sideways_scroll(driver):
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{driver.current_url} scrolls sideways by {overflow} px"
+
+
 def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_browser, screenshots):
+    """Ann at a desktop, Bob on a phone-sized screen (390 px wide)."""
     ann, bob = browser, second_browser
+    bob.set_window_size(390, 844)
     base = web_server.base
     page_errors(ann)  # what earlier tests left in this browser's log
     _set_name(ann, base, "Ann")
@@ -42,7 +49,9 @@ def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_brows
     join = wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, f'#open-games li[data-game="{game_id}"] button.join'),
                 message="the open game is listed")[0]
     assert "Ann" in text_of(bob, f'#open-games li[data-game="{game_id}"]')
-    bob.save_screenshot(str(screenshots / "lobby.png"))
+    _no_sideways_scroll(bob)
+    bob.execute_script("arguments[0].scrollIntoView({block: 'center'})", join)
+    bob.save_screenshot(str(screenshots / "phone-lobby.png"))
     join.click()
     wait(bob, lambda: bob.current_url.endswith(f"/play/{game_id}"), message="joining opens the game")
     wait(bob, lambda: text_of(bob, "#who") == "You play Bob.", message="Bob sits in the game")
@@ -65,7 +74,9 @@ def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_brows
     final = max(shown_version(ann), shown_version(bob))
     for driver in (ann, bob):
         wait(driver, lambda: shown_version(driver) == final, message="both boards show every move")
-    bob.find_element(By.ID, "board").screenshot(str(screenshots / "lobby-two-players.png"))
+    _no_sideways_scroll(bob)
+    bob.save_screenshot(str(screenshots / "phone-play.png"))
+    ann.find_element(By.ID, "board").screenshot(str(screenshots / "lobby-two-players.png"))
 
     # Ann comes back to the lobby: her games list this one, to play
     ann.get(base + "/")
