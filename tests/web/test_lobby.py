@@ -85,3 +85,28 @@ def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_brows
     assert "You are Ann" in text_of(ann, "#you-line")
     for driver in (ann, bob):
         assert page_errors(driver) == []
+
+
+def test_an_invited_seat_is_taken_from_the_creators_link(web_server, browser, second_browser):
+    """A seat by invitation is not for anyone in the lobby; the creator's invite link opens the
+    game with a Join button for it."""
+    ann, bob = browser, second_browser
+    base = web_server.base
+    page_errors(ann)
+    _set_name(ann, base, "Ann")
+    game_id = create_in_lobby(ann, base, "splendor", ["me", "invite"])
+    link = wait(ann, lambda: ann.find_elements(By.ID, "invite-link"), message="the creator sees the invite link")[0].get_attribute("value")
+    assert link.startswith(f"{base}/play/{game_id}#invite=")
+    bob.get(base + "/")
+    wait(bob, lambda: "by invitation" in text_of(bob, f'#open-games li[data-game="{game_id}"]'), message="listed, not joinable")
+    assert not bob.find_elements(By.CSS_SELECTOR, f'#open-games li[data-game="{game_id}"] button.join')
+    bob.get(base + f"/play/{game_id}")  # without the code: no Join
+    wait(bob, lambda: text_of(bob, "#who") == "You are not seated.")
+    assert not bob.find_elements(By.CSS_SELECTOR, "#board button.join")
+    bob.get(link)
+    bob.refresh()  # a link in the same document changes only the hash: load it
+    wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, '#board li[data-seat="1"] button.join'), message="the link offers the seat")[0].click()
+    wait(bob, lambda: text_of(bob, "#who").startswith("You play"), message="Bob sits in the game")
+    wait(ann, lambda: text_of(ann, "#who") == "You play Ann.", message="Ann's page starts the game live")
+    for driver in (ann, bob):
+        assert page_errors(driver) == []
