@@ -82,6 +82,26 @@ function render() {
   renderMoves(prepared);
 }
 
+// Once the game is over: the rematch (a new waiting game, each player's seat kept for them).
+function rematchOffer() {
+  const g = page.game;
+  if (g.rematch) return el("p", {}, el("a", { href: `/play/${g.rematch}`, class: "button", id: "rematch-link" }, mySeat() === null ? "Watch the rematch" : "Go to the rematch"));
+  if (mySeat() === null) return null;
+  return el("button", { type: "button", id: "rematch", onclick: async (e) => {
+    e.target.disabled = true;
+    try {
+      const made = await api(`/games/${id}/rematch`, { method: "POST", token });
+      const next = await api(`/games/${made.id}`), me = player();
+      const kept = next.seats.find((s) => me && s.reserved_for === me.id); // this player's seat, kept a while
+      if (kept) {
+        const claimed = await api(`/games/${made.id}/seats/${kept.seat}/claim`, { method: "POST", token: me.key });
+        remember(made.id, { type: next.type, token: claimed.token, seat: claimed.seat });
+      }
+      location.href = `/play/${made.id}`;
+    } catch (err) { problem(err); e.target.disabled = false; }
+  } }, "Rematch");
+}
+
 // A game waiting for people: its seats, a Join button on each free one this browser may take,
 // and for its creator the invite link.
 function renderWaiting() {
@@ -96,7 +116,8 @@ function renderWaiting() {
   $("#replay-link").hidden = true;
   const seats = el("ol", { class: "seats" }, g.seats.map((s, i) => {
     const line = el("li", { "data-seat": i }, seatName(g, i));
-    const mayJoin = you === null && !s.bot && !s.name && (s.open || (s.invite && known.invite));
+    const keptForOther = s.reserved_for && s.reserved_for !== player()?.id && (s.reserved_until || 0) > Date.now();
+    const mayJoin = you === null && !s.bot && !s.name && !keptForOther && (s.open || (s.invite && known.invite));
     if (mayJoin) line.append(" ", el("button", { type: "button", class: "join primary", onclick: (e) => join(i, e.target) }, "Join this seat"));
     if (you === i && s.player && !known.creator && known.token) line.append(" ", el("button", { type: "button", onclick: leave }, "Leave"));
     return line;
@@ -166,6 +187,7 @@ function renderMoves(prepared) {
   box.replaceChildren();
   if (!myTurn() || page.game.status !== "active") {
     box.append(el("p", { class: "hint", text: page.game.status !== "active" ? "The game is over." : mySeat() === null ? "Spectators have no moves." : "No moves for you now." }));
+    if (page.game.status !== "active") box.append(rematchOffer());
     return;
   }
   const s = page.summary;

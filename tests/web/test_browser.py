@@ -234,3 +234,16 @@ def test_fairy_tile_moves_chosen_by_kind(web_server, browser, screenshots):
         assert page_errors(driver) == []
     finally:
         web_server.stop_bots()
+
+
+def test_a_rematch_seats_the_player_again(splendor_game, web_server, browser):
+    """After the replay tests (a rematch appends to the finished game's history)."""
+    game_id, _ = splendor_game
+    browser.get(f"{web_server.base}/play/{game_id}")
+    wait(browser, lambda: browser.find_elements(By.ID, "rematch"), message="the finished game offers a rematch")[0].click()
+    wait(browser, lambda: "/play/" in browser.current_url and not browser.current_url.endswith(game_id), message="the rematch opens")
+    wait(browser, lambda: text_of(browser, "#who").startswith("You play"), message="seated in the rematch")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg [data-ref]"))  # every seat taken: dealt
+    browser.get(f"{web_server.base}/play/{game_id}")
+    wait(browser, lambda: browser.find_elements(By.ID, "rematch-link"), message="the old game links the rematch")
+    assert page_errors(browser) == []
