@@ -110,3 +110,26 @@ def test_an_invited_seat_is_taken_from_the_creators_link(web_server, browser, se
     wait(ann, lambda: text_of(ann, "#who") == "You play Ann.", message="Ann's page starts the game live")
     for driver in (ann, bob):
         assert page_errors(driver) == []
+
+
+def test_a_player_comes_back_in_another_browser_with_the_key(web_server, browser, second_browser):
+    """The lobby shows this browser's player key; another browser given it lists that player's
+    games (and plays them as that player). Ann is the player the tests above made."""
+    ann, other = browser, second_browser
+    base = web_server.base
+    ann.get(base + "/")
+    wait(ann, lambda: "You are Ann" in text_of(ann, "#you-line"))
+    ann.find_element(By.CSS_SELECTOR, "#key-box summary").click()
+    ann.find_element(By.ID, "show-key").click()
+    key = wait(ann, lambda: text_of(ann, "#key-out"), message="the key is shown")
+    assert key.startswith("pk.")
+    mine = {li.get_attribute("data-game") for li in wait(ann, lambda: ann.find_elements(By.CSS_SELECTOR, "#my-games li[data-game]"))}
+    other.get(base + "/")
+    wait(other, lambda: other.find_elements(By.CSS_SELECTOR, "#type option"))
+    other.find_element(By.CSS_SELECTOR, "#key-box summary").click()
+    other.find_element(By.ID, "key-in").send_keys(key)
+    other.find_element(By.CSS_SELECTOR, "#use-key button").click()
+    wait(other, lambda: text_of(other, "#status") == "Welcome back, Ann.", message="the key is taken")
+    wait(other, lambda: {li.get_attribute("data-game") for li in other.find_elements(By.CSS_SELECTOR, "#my-games li[data-game]")} == mine,
+         message="Ann's games are listed in the other browser")
+    assert page_errors(other) == []
