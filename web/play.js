@@ -123,6 +123,10 @@ function renderWaiting() {
     return line;
   }));
   const parts = [el("h2", {}, "Seats"), seats];
+  if (you === null && !player() && seats.querySelector(".join")) { // a person from a link: their name first
+    parts.unshift(el("label", { class: "name" }, "Your name ", el("input", { id: "join-name", maxlength: 40, autocomplete: "nickname",
+      value: localStorage.getItem("gameserver.name") || "", oninput: (e) => localStorage.setItem("gameserver.name", e.target.value.trim()) })));
+  }
   if (you !== null && known.invite) {
     const link = `${location.origin}/play/${id}#invite=${known.invite}`;
     parts.push(el("p", {}, el("label", {}, "Invite link for the invited seats ", el("input", { readonly: true, value: link, size: 40, id: "invite-link", onfocus: (e) => e.target.select() }))));
@@ -136,7 +140,7 @@ async function join(seat, button) {
   button.disabled = true;
   say("Joining…");
   try {
-    const me = await ensurePlayer(localStorage.getItem("gameserver.name") || "Player");
+    const me = await ensurePlayer(localStorage.getItem("gameserver.name") || "Player"); // the name typed above, if any
     const invite = knownGames()[id]?.invite;
     const s = page.game.seats[seat];
     const claimed = await api(`/games/${id}/seats/${seat}/claim${s.invite && invite ? "?invite=" + encodeURIComponent(invite) : ""}`, { method: "POST", token: me.key });

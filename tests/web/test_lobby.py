@@ -103,10 +103,14 @@ def test_an_invited_seat_is_taken_from_the_creators_link(web_server, browser, se
     bob.get(base + f"/play/{game_id}")  # without the code: no Join
     wait(bob, lambda: text_of(bob, "#who") == "You are not seated.")
     assert not bob.find_elements(By.CSS_SELECTOR, "#board button.join")
+    # Cy, who has never been here (this browser forgets its player), follows the link
+    bob.execute_script("localStorage.clear()")
     bob.get(link)
     bob.refresh()  # a link in the same document changes only the hash: load it
-    wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, '#board li[data-seat="1"] button.join'), message="the link offers the seat")[0].click()
-    wait(bob, lambda: text_of(bob, "#who").startswith("You play"), message="Bob sits in the game")
+    join = wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, '#board li[data-seat="1"] button.join'), message="the link offers the seat")[0]
+    bob.find_element(By.ID, "join-name").send_keys("Cy")  # a newcomer names themself first
+    join.click()
+    wait(bob, lambda: text_of(bob, "#who") == "You play Cy.", message="Cy sits in the game")
     wait(ann, lambda: text_of(ann, "#who") == "You play Ann.", message="Ann's page starts the game live")
     for driver in (ann, bob):
         assert page_errors(driver) == []
