@@ -1,8 +1,10 @@
 // The public API, as the pages use it: fetch wrappers, problem+json turned into sentences a
-// person can act on, and the tokens this browser holds (localStorage: the server shows a
-// token once, at creation).
+// person can act on, and what this browser holds (localStorage: the server shows a key or a
+// token once): the player (its name, id and key, which opens every game the player sits in),
+// and per game a seat's token or an invite code.
 
 const STORE = "gameserver.games";
+const PLAYER = "gameserver.player";
 
 export class ApiProblem extends Error {
   constructor(status, body, retryAfter) {
@@ -21,6 +23,11 @@ export class ApiProblem extends Error {
         return `Too many requests: wait ${this.retryAfter || "a few"} s and try again.`;
       case "unknown_game": return "There is no such game (finished games may have expired).";
       case "invalid_token": return "This browser's key for the game is not valid: you are watching.";
+      case "invalid_player_key": return "This browser's player key is not known to the server any more: the lobby makes a new player.";
+      case "seat_taken": case "game_started": return "Someone took that seat first: the list was refreshed.";
+      case "invalid_invite": return "That seat is by invitation: open the invite link the game's creator shared.";
+      case "already_seated": return "You already sit in this game.";
+      case "seat_reserved": return "That seat is kept for another player for a few minutes.";
       case "illegal_move": return "That move is not allowed now: " + this.message;
       case "store_unavailable": return "The server's storage is unavailable: retrying shortly.";
       default: return this.message;
@@ -39,12 +46,49 @@ export async function api(path, { method = "GET", token, body, headers = {} } = 
   return data;
 }
 
+// A whole history in one request (GET /games/{id}/events as NDJSON): the events, in order.
+export async function apiNdjson(path, { token } = {}) {
+  const h = { Accept: "application/x-ndjson" };
+  if (token) h.Authorization = "Bearer " + token;
+  const res = await fetch(path, { headers: h });
+  if (!res.ok) throw new ApiProblem(res.status, await res.json().catch(() => ({})), res.headers.get("Retry-After"));
+  return (await res.text()).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+}
+
 export function newKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The games this browser made or opened (until the lobby listing lands: GET /games).
+// The player this browser is (POST /players made it): {id, name, key}, or null.
+export function player() {
+  try { return JSON.parse(localStorage.getItem(PLAYER)); } catch { return null; }
+}
+
+export function setPlayer(p) {
+  if (p) localStorage.setItem(PLAYER, JSON.stringify({ id: p.id, name: p.name, key: p.key }));
+  else localStorage.removeItem(PLAYER);
+  return p;
+}
+
+// The player, made now when this browser has none yet; renamed when `name` is another.
+export async function ensurePlayer(name) {
+  let p = player();
+  if (p) {
+    if (!name || name === p.name) return p;
+    try {
+      const me = await api("/players/me", { method: "PATCH", token: p.key, body: { name } });
+      return setPlayer({ ...p, name: me.name });
+    } catch (err) {
+      if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token", "token_required"].includes(err.code)) throw err;
+      setPlayer(null); // the server forgot this key: become a new player
+    }
+  }
+  const made = await api("/players", { method: "POST", body: { name: name || "Player" } });
+  return setPlayer(made);
+}
+
+// The games this browser holds a seat's token or an invite code for.
 export function knownGames() {
   try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch { return {}; }
 }
@@ -62,16 +106,19 @@ export function forget(id) {
   localStorage.setItem(STORE, JSON.stringify(all));
 }
 
-// A link may carry a seat's token (#token=...): it is kept and dropped from the address bar.
+// A link may carry a seat's token (#token=...) or an invite code (#invite=...): kept, and the
+// token dropped from the address bar. Without a seat's token, the player's key (which answers
+// as the player's seat, or as a spectator when the player sits elsewhere).
 export function tokenFor(id) {
   const params = new URLSearchParams(location.hash.slice(1));
   const fromLink = params.get("token");
+  if (params.get("invite")) remember(id, { invite: params.get("invite") });
   if (fromLink) {
     remember(id, { token: fromLink });
     params.delete("token");
     history.replaceState(null, "", location.pathname + location.search + (params.toString() ? "#" + params : ""));
   }
-  return knownGames()[id]?.token || null;
+  return knownGames()[id]?.token || player()?.key || null;
 }
 
 export function gameIdFromPath() {
@@ -94,6 +141,7 @@ export function seatName(game, seat) {
   if (seat === null || seat === undefined) return "system";
   const s = game.seats?.[seat];
   if (!s) return `seat ${seat}`;
+  if (!s.bot && !s.name) return s.invite ? "invited seat (free)" : "open seat (free)";
   const who = s.bot ? `${s.name} (bot)` : s.name;
   return game.you === seat ? `${who} — you` : who;
 }

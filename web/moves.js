@@ -39,6 +39,15 @@ export function labelOf(move, game) {
     if (t === "buy") return `Buy ${cardName(move.card, game)}` + (move.payment ? ` paying ${Object.entries(move.payment).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ") || "nothing"}` : "");
     if (t === "return_tokens") return `Return ${Object.entries(move.tokens || {}).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ")}`;
   }
+  if (game?.type === "fairy-tile") {
+    const hex = (at) => at.join(",");
+    const who = { princess: "Princess", knight: "Knight", dragon: "Dragon" }[move.figure] || move.figure;
+    if (t === "move" && move.direction) return `${who} flies ${({ e: "east", w: "west", ne: "north-east", nw: "north-west", se: "south-east", sw: "south-west" })[move.direction] || move.direction}`;
+    if (t === "move") return `${who} to ${hex(move.to)}${move.via ? ` via ${hex(move.via)}` : ""}`;
+    if (t === "lay_tile") return `Lay the tile at ${hex(move.at)}, turned ${move.rotation * 60}°`;
+    if (t === "turn_page") return "Turn the page";
+    if (t === "finish") return "Finish the adventure";
+  }
   if (t === "play" && move.place) return "Play " + Object.entries(move.place).map(([sq, id]) => `${thing(id)} on ${sq}`).join(", ");
   const rest = Object.entries(move).filter(([k]) => k !== "type")
     .map(([k, v]) => `${nice(k)} ${Array.isArray(v) && v.length && typeof v[0] !== "number" ? v.map(thing).join(", ") : thing(v)}`);

@@ -1,11 +1,13 @@
-// /replay/{id}: the game a version at a time, each from GET /games/{id}/state?version=N;
-// #v=N links to a version.
-import { api, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
+// /replay/{id}: the game a version at a time. The whole history comes in one request (the
+// NDJSON export, GET /games/{id}/events?format=ndjson) for the event list; each board is drawn
+// from GET /games/{id}/state?version=N (the rules run on the server only). #v=N links to a
+// version.
+import { api, apiNdjson, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
 import { drawBoard, resultLine } from "./board.js";
 import { eventLine } from "./events.js";
 
 const id = gameIdFromPath();
-const token = tokenFor(id);
+let token = tokenFor(id);
 const $ = (sel) => document.querySelector(sel);
 const states = new Map();
 const page = { game: null, at: 1, first: 1, last: 1, timer: null, events: new Map() };
@@ -22,13 +24,23 @@ async function stateAt(v) {
   try { return await states.get(v); } catch (err) { states.delete(v); throw err; }
 }
 
-// The events, a page of 1,000 at a time, as lines under the board.
-async function eventAt(v) {
-  if (!page.events.has(v)) {
-    const res = await api(`/games/${id}/events?after=${Math.max(0, v - 1)}&limit=1000`, { token });
-    for (const e of res.events) page.events.set(e.version, e);
-  }
-  return page.events.get(v);
+async function loadEvents() {
+  for (const e of await apiNdjson(`/games/${id}/events?format=ndjson`, { token })) page.events.set(e.version, e);
+  const list = $("#event-list");
+  list.replaceChildren(...[...page.events.values()].map((e) => el("li", { "data-version": e.version },
+    el("a", { href: `#v=${e.version}` }, eventLine(e, page.game)))));
+}
+
+const eventAt = (v) => page.events.get(v);
+
+function markStep(v) {
+  const list = $("#event-list");
+  list.querySelector("[aria-current]")?.removeAttribute("aria-current");
+  const item = list.querySelector(`[data-version="${v}"]`);
+  if (!item) return;
+  item.setAttribute("aria-current", "step");
+  const top = item.offsetTop; // the list is positioned: its items' offsets are inside it
+  if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) list.scrollTop = top - list.clientHeight / 2;
 }
 
 async function show(v) {
@@ -38,7 +50,8 @@ async function show(v) {
   $("#at").textContent = `version ${v} of ${page.last}`;
   if (hashVersion() !== v) history.replaceState(null, "", `#v=${v}`);
   try {
-    const [g, e] = await Promise.all([stateAt(v), eventAt(v)]);
+    markStep(v);
+    const g = await stateAt(v), e = eventAt(v);
     if (page.at !== v) return; // a later step was asked meanwhile
     drawBoard($("#board"), g);
     $("#step").textContent = e ? eventLine(e, g) : "";
@@ -54,7 +67,6 @@ async function show(v) {
 // The history starts after the game's setup (2 events for Splendor, 3 for Witches: the
 // creation and the events no one moved); the first version the server draws is after them.
 async function firstVersion() {
-  await eventAt(1);
   let v = 1;
   while (page.events.get(v + 1) && (page.events.get(v + 1).actor === null || page.events.get(v + 1).actor === undefined)) v++;
   for (; v < page.last; v++) { // a game whose first moves are the system's: ask on
@@ -80,9 +92,16 @@ function play() {
 
 async function start() {
   try {
-    page.game = await api(`/games/${id}`, { token });
+    page.game = await api(`/games/${id}`, { token }).catch((err) => {
+      if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token"].includes(err.code)) throw err;
+      token = null; // a key the server no longer knows: replay as a spectator
+      return api(`/games/${id}`);
+    });
   } catch (err) { say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error"); return; }
-  page.last = page.game.version;
+  try {
+    await loadEvents();
+  } catch (err) { say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error"); return; }
+  page.last = Math.max(...page.events.keys(), 1);
   page.first = await firstVersion();
   $("#title").textContent = `Replay · ${page.game.type} · game ${id}`;
   document.title = `Replay ${page.game.type} ${id}`;

@@ -37,7 +37,7 @@ from domain.contract import GameDef, InvalidOptions, Option
 
 from .bots import BOTS
 from .decide import decide
-from .moves import actors, legal_moves
+from .moves import actors, legal_moves, summary
 from .rules import evolve, setup
 from .views import redact, result, secrets, view
 
@@ -71,6 +71,7 @@ GAME = GameDef(
     decide=decide,
     evolve=evolve,
     legal_moves=legal_moves,
+    summary=summary,
     actors=actors,
     view=view,
     redact=redact,

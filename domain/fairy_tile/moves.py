@@ -46,3 +46,25 @@ def legal_moves(state, actor) -> list:
     elif state.phase == "second":
         moves.append({"type": "finish"})
     return moves
+
+
+def summary(state, seat) -> dict:
+    """The legal moves condensed, for clients (the page offers a kind, then a hex): how many
+    there are, the hexes each of the Princess and the Knight may reach and the directions the
+    Dragon may fly, the places the pile's top tile may go (each with its rotations), and whether
+    the seat may turn the page or finish."""
+    moves = legal_moves(state, seat)
+    figures: dict = {}
+    places: dict = {}
+    for m in moves:
+        if m["type"] == "move":
+            where = m["direction"] if m["figure"] == "dragon" else f"{m['to'][0]},{m['to'][1]}"
+            reached = figures.setdefault(m["figure"], [])
+            if where not in reached:
+                reached.append(where)
+        elif m["type"] == "lay_tile":
+            places.setdefault(f"{m['at'][0]},{m['at'][1]}", []).append(m["rotation"])
+    return {"move_count": len(moves), "figures": figures,
+            "tile": {at: sorted(rotations) for at, rotations in places.items()},
+            "turn_page": any(m["type"] == "turn_page" for m in moves),
+            "finish": any(m["type"] == "finish" for m in moves)}

@@ -37,8 +37,13 @@ def test_schemas_match_real_views_events_moves_and_results(n):
         for viewer in viewers:
             check("FairyTileView", json.loads(json.dumps(GAME.view(state, viewer))))
         for actor in GAME.actors(state):
-            for move in GAME.legal_moves(state, actor):
+            moves = GAME.legal_moves(state, actor)
+            for move in moves:
                 check("FairyTileMove", move)
+            summary = GAME.summary(state, actor)
+            check("FairyTileMoveSummary", summary)
+            assert summary["move_count"] == len(moves)
+            assert sum(len(r) for r in summary["tile"].values()) == sum(m["type"] == "lay_tile" for m in moves)
     for event in events:
         for viewer in viewers:
             check("FairyTileEvent", json.loads(json.dumps(GAME.redact(event, viewer))))

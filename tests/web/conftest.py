@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from pathlib import Path
 
 import pytest
 import requests
@@ -49,14 +48,14 @@ def browser_available():
 class WebServer:
     """`python app.py` with no turn workers; `workers` plays its bots when started."""
 
-    def __init__(self, redis_url: str):
+    def __init__(self, redis_url: str, **env):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.prefix = f"web{uuid.uuid4().hex[:6]}:"
         queue = f"{self.prefix}turns"
         self.env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(self.port), "HOST": "127.0.0.1",
                     "KEY_PREFIX": self.prefix, "TURN_QUEUE": queue, "WEB_WORKERS": "2", "TURN_WORKERS": "0",
-                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0"}
+                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -91,8 +90,8 @@ def web_server(redis_url, browser_available):
         server.close()
 
 
-@pytest.fixture(scope="session")
-def browser(browser_available):
+def _driver():
+    """A headless chromium with a profile of its own (its own localStorage: another person)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -105,6 +104,23 @@ def browser(browser_available):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.implicitly_wait(0)
+    return driver, profile
+
+
+@pytest.fixture(scope="session")
+def browser(browser_available):
+    driver, profile = _driver()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def second_browser(browser_available):
+    """A second person: another chromium, another profile."""
+    driver, profile = _driver()
     try:
         yield driver
     finally:

@@ -7,67 +7,20 @@ import re
 import time
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from tests.web.conftest import page_errors
+from tests.web.helpers import (
+    click_a_move,
+    create_in_lobby,
+    shown_version,
+    text_of,
+    wait,
+)
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
-
-
-def wait(driver, condition, timeout=20, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
-
-
-def text_of(driver, css):
-    try:
-        return driver.find_element(By.CSS_SELECTOR, css).text
-    except StaleElementReferenceException:
-        return ""
-
-
-def shown_version(driver) -> int:
-    match = re.search(r"version (\d+)", text_of(driver, "#version"))
-    return int(match.group(1)) if match else -1
-
-
-def create_in_lobby(driver, base, game_type, seats=None):
-    """Fills the lobby's form: `seats` are the seat choices ("me", "bot:greedy"...), or the
-    form's defaults."""
-    driver.get(base + "/")
-    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="game types listed")
-    Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
-    if seats is not None:
-        rows = driver.find_elements(By.CSS_SELECTOR, "#seats .seat")
-        for _ in range(len(seats) - len(rows)):
-            driver.find_element(By.ID, "add-seat").click()
-        for select, choice in zip(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"), seats):
-            Select(select).select_by_value(choice)
-    driver.find_element(By.ID, "create-btn").click()
-    wait(driver, lambda: "/play/" in driver.current_url, message="the lobby opens the new game")
-    wait(driver, lambda: shown_version(driver) > 0, message="the board is drawn")
-    return driver.current_url.rsplit("/", 1)[1]
-
-
-def click_a_move(driver, prefer=("Buy", "Take", "Reserve", "Return")) -> bool:
-    """Clicks one legal move's button (a buy when there is one); False when there is none now."""
-    try:
-        buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move") if b.is_enabled()]
-        if not buttons:
-            return False
-        for word in prefer:
-            chosen = [b for b in buttons if b.text.startswith(word)]
-            if chosen:
-                break
-        button = (chosen or buttons)[0]
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-        button.click()
-        return True
-    except (StaleElementReferenceException, ElementClickInterceptedException):
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -242,3 +195,55 @@ def test_a_stale_board_is_told_and_refreshed(web_server, browser):
         assert [e for e in page_errors(driver) if "ERR_BLOCKED" not in e and "stream?" not in e and "409 (CONFLICT)" not in e] == []
     finally:
         web_server.stop_bots()
+
+
+def test_fairy_tile_moves_chosen_by_kind(web_server, browser, screenshots):
+    """Fairy Tile's summary is the first choice (a figure to move, or the tile to lay): it leaves
+    that kind's moves and lights the hexes they use; a hex then leaves the moves using it."""
+    import json
+
+    driver = browser
+    web_server.start_bots()
+    try:
+        create_in_lobby(driver, web_server.base, "fairy-tile", ["me", "bot:random"])
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "#kinds .kind"),
+             timeout=30, message="my turn, with the summary's kinds")
+        total = int(re.search(r"of (\d+) moves", text_of(driver, "#move-count")).group(1))
+        kinds = [b.get_attribute("data-kind") for b in driver.find_elements(By.CSS_SELECTOR, "#kinds .kind")]
+        kind = next(k for k in ("princess", "knight", "lay_tile") if k in kinds)
+        # chosen from the keyboard: Enter on the focused button, which keeps the focus
+        driver.execute_script("arguments[0].focus()", driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]'))
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#kinds [data-kind="{kind}"]').get_attribute("aria-pressed") == "true")
+        assert driver.switch_to.active_element.get_attribute("data-kind") == kind
+        moves = [json.loads(b.get_attribute("data-move")) for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move")]
+        kept = int(re.search(r"^(\d+) of", text_of(driver, "#move-count")).group(1))
+        assert 0 < kept < total and all(m.get("figure", m["type"]) == kind for m in moves)
+        lit = [n.get_attribute("data-ref") for n in driver.find_elements(By.CSS_SELECTOR, "#board [data-ref].can")]
+        assert lit and all(re.fullmatch(r"-?\d+,-?\d+", ref) for ref in lit), lit  # hexes only
+        driver.find_element(By.CSS_SELECTOR, f'#board [data-ref="{lit[0]}"]').click()
+        q, r = map(int, lit[0].split(","))
+        wait(driver, lambda: 0 < len(driver.find_elements(By.CSS_SELECTOR, "#moves button.move")) <= kept)
+        for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move"):
+            m = json.loads(b.get_attribute("data-move"))
+            assert [q, r] in (m.get("to"), m.get("via"), m.get("at")), m
+        driver.find_element(By.ID, "board").screenshot(str(screenshots / "fairy-tile-choose.png"))
+        before = shown_version(driver)
+        assert click_a_move(driver)
+        wait(driver, lambda: shown_version(driver) > before, message="the chosen move is played")
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+
+
+def test_a_rematch_seats_the_player_again(splendor_game, web_server, browser):
+    """After the replay tests (a rematch appends to the finished game's history)."""
+    game_id, _ = splendor_game
+    browser.get(f"{web_server.base}/play/{game_id}")
+    wait(browser, lambda: browser.find_elements(By.ID, "rematch"), message="the finished game offers a rematch")[0].click()
+    wait(browser, lambda: "/play/" in browser.current_url and not browser.current_url.endswith(game_id), message="the rematch opens")
+    wait(browser, lambda: text_of(browser, "#who").startswith("You play"), message="seated in the rematch")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg [data-ref]"))  # every seat taken: dealt
+    browser.get(f"{web_server.base}/play/{game_id}")
+    wait(browser, lambda: browser.find_elements(By.ID, "rematch-link"), message="the old game links the rematch")
+    assert page_errors(browser) == []

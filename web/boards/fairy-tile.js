@@ -67,11 +67,12 @@ export function render(game, moves = []) {
   });
   if (v.hand) {
     const y = 140 + (v.seats || []).length * 50;
-    side.push(s("rect", { x: sx, y, width: 230, height: 96, rx: 8, fill: "#fff9db", stroke: "#e8a200" }),
-      text(sx + 8, y + 20, `Your card: ${v.hand.title}`, { "font-size": 13, "font-weight": "bold" }),
-      wrap(v.hand.text, 34).map((line, i) => text(sx + 8, y + 40 + i * 16, line, { "font-size": 12 })));
+    const title = wrap(`Your card: ${v.hand.title}`, 30), body = wrap(v.hand.text, 34);
+    side.push(s("rect", { x: sx, y, width: 230, height: 24 + (title.length + body.length) * 16, rx: 8, fill: "#fff9db", stroke: "#e8a200" }),
+      title.map((line, i) => text(sx + 8, y + 20 + i * 16, line, { "font-size": 13, "font-weight": "bold" })),
+      body.map((line, i) => text(sx + 8, y + 24 + (title.length + i) * 16, line, { "font-size": 12 })));
   }
-  const width = Math.max(w + 260, 500), height = Math.max(h, 140 + (v.seats || []).length * 50 + 110);
+  const width = Math.max(w + 260, 500), height = Math.max(h, 140 + (v.seats || []).length * 50 + (v.hand ? 160 : 10));
   return board(width, height, "Fairy Tile kingdom", map, ...side);
 }
 

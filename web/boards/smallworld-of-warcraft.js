@@ -19,7 +19,7 @@ function layout(map) {
     regions.forEach((r, i) => {
       const row = Math.floor(i / cols), col = i % cols;
       const x = ox + R + col * R * Math.sqrt(3) + (row % 2 ? (R * Math.sqrt(3)) / 2 : 0);
-      const y = R + row * R * 1.5;
+      const y = R + 4 + row * R * 1.5; // room for the top row's outline
       at[r.id] = [x, y];
       maxY = Math.max(maxY, y + R);
     });
@@ -32,7 +32,7 @@ export function render(game) {
   const v = game.view;
   const { at, width: mapW, height: mapH } = layout(v.map || []);
   const regions = Object.fromEntries((v.regions || []).map((r) => [r.id, r]));
-  const parts = [];
+  const parts = [], labels = []; // the race names on top of every hex (the next row overlaps a hex's foot)
   for (const m of v.map || []) {
     const [x, y] = at[m.id];
     const r = regions[m.id] || {};
@@ -46,8 +46,13 @@ export function render(game) {
       m.symbols.includes("cavern") ? text(x + 14, y + 2, "◗", { "font-size": 12 }) : null,
       r.tokens ? s("g", {}, s("circle", { cx: x, cy: y + 8, r: 15, fill: owner !== null ? SEAT_COLOURS[owner % 6] : "#fff", stroke: "#212529", opacity: r.declined ? 0.55 : 1 }),
         text(x, y + 13, r.tokens, { "text-anchor": "middle", "font-weight": "bold", "font-size": 14, fill: owner !== null ? "#fff" : "#212529" })) : null,
-      r.tokens ? text(x, y + 32, nice(r.race).slice(0, 10), { "text-anchor": "middle", "font-size": 9 }) : null,
       r.fort || r.watch_tower || r.bomb || r.wisp_wall ? text(x + 18, y - 8, r.fort ? "F" : r.watch_tower ? "T" : r.bomb ? "B" : "W", { "font-size": 11, "font-weight": "bold" }) : null));
+  }
+  for (const m of v.map || []) {
+    const r = regions[m.id] || {};
+    const [x, y] = at[m.id];
+    if (r.tokens) labels.push(text(x, y + 33, nice(r.race).slice(0, 12), { "text-anchor": "middle", "font-size": 10, fill: "#212529",
+      stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", "aria-hidden": "true" }));
   }
   const side = [], sx = mapW + 10;
   side.push(text(sx, 18, `Round ${v.round}/${v.rounds} · ${nice(v.phase)}`, { "font-weight": "bold" }));
@@ -61,12 +66,13 @@ export function render(game) {
   let y = 40 + (v.display || []).length * 34;
   (v.players || []).forEach((p) => {
     const acting = (game.to_act || []).includes(p.seat);
-    side.push(s("rect", { x: sx, y, width: 250, height: 48, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
+    side.push(s("rect", { x: sx, y, width: 250, height: 62, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
       text(sx + 8, y + 18, `${game.seatNames[p.seat]}${p.coins !== undefined ? ` · ${p.coins} coins` : ""}`, { "font-size": 13, "font-weight": "bold" }),
-      text(sx + 8, y + 36, `${p.race ? nice(p.race) + "/" + nice(p.power) : "no race"} · ${p.tokens_on_board} on map, ${p.hand} in hand`, { "font-size": 11 }));
-    y += 54;
+      text(sx + 8, y + 36, p.race ? `${nice(p.race)} · ${nice(p.power)}` : "no race yet", { "font-size": 11 }),
+      text(sx + 8, y + 52, `${p.tokens_on_board} on the map, ${p.hand} in hand`, { "font-size": 11 }));
+    y += 68;
   });
-  return board(sx + 260, Math.max(mapH, y) + 6, "Small World of Warcraft map", ...parts, ...side);
+  return board(sx + 260, Math.max(mapH, y) + 6, "Small World of Warcraft map", ...parts, s("g", {}, labels), ...side);
 }
 
 export function describe(game) {

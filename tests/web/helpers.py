@@ -1,0 +1,66 @@
+"""What the browser tests share: waiting on the page, reading it, and a person's steps."""
+from __future__ import annotations
+
+import re
+
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    StaleElementReferenceException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def wait(driver, condition, timeout=20, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
+
+
+def text_of(driver, css):
+    try:
+        return driver.find_element(By.CSS_SELECTOR, css).text
+    except StaleElementReferenceException:
+        return ""
+
+
+def shown_version(driver) -> int:
+    match = re.search(r"version (\d+)", text_of(driver, "#version"))
+    return int(match.group(1)) if match else -1
+
+
+def create_in_lobby(driver, base, game_type, seats=None):
+    """Fills the lobby's form: `seats` are the seat choices ("me", "bot:greedy"...), or the
+    form's defaults."""
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="game types listed")
+    Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
+    if seats is not None:
+        rows = driver.find_elements(By.CSS_SELECTOR, "#seats .seat")
+        for _ in range(len(seats) - len(rows)):
+            driver.find_element(By.ID, "add-seat").click()
+        for select, choice in zip(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"), seats):
+            Select(select).select_by_value(choice)
+    driver.find_element(By.ID, "create-btn").click()
+    wait(driver, lambda: "/play/" in driver.current_url, message="the lobby opens the new game")
+    wait(driver, lambda: shown_version(driver) > 0, message="the board is drawn")
+    return driver.current_url.rsplit("/", 1)[1]
+
+
+def click_a_move(driver, prefer=("Buy", "Take", "Reserve", "Return")) -> bool:
+    """Clicks one legal move's button (a buy when there is one); False when there is none now."""
+    try:
+        buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move") if b.is_enabled()]
+        if not buttons:
+            return False
+        for word in prefer:
+            chosen = [b for b in buttons if b.text.startswith(word)]
+            if chosen:
+                break
+        button = (chosen or buttons)[0]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return True
+    except (StaleElementReferenceException, ElementClickInterceptedException):
+        return False
+
+
