@@ -59,8 +59,10 @@ Decisions where the rules are silent:
   active race is adjacent) are public, in the `turn_scored` event; a seat with no coin pays
   nothing. A non-Horde conqueror of a Military Objective scores its 2 coins with its turn;
   the Humans get theirs at once.
-- Intimidation cannot leave a Tauren alone; a token it discards from a Light's Hope Chapel
-  or Holy Light race goes to its hand instead. A portal may not touch a region with a
+- A Tauren token an intimidation leaves alone goes back to its owner's hand and is
+  redeployed at the end of the turn, the region left ("if a Race token would be left alone
+  for any reason, ... redeploy it"); a token it discards from a Light's Hope Chapel or Holy
+  Light race goes to its hand instead. A portal may not touch a region with a
   face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay.
 - The Battleground's Neutral race fights for the side that pays it best that turn.
 - The Well of Eternity flows to its island's first lake or sea without a marker; with none,

@@ -219,7 +219,7 @@ def steals(ctx, key: str) -> list:
 def intimidations(ctx) -> list:
     """Intimidating: 3 times a turn, 1 token of an opponent's race out of an adjacent region
     into another region of that race (discarded if none; Murlocs always); a Wisp Wall or Fort
-    there goes first, for one use."""
+    there goes first, for one use. A Tauren token it leaves alone goes back to hand."""
     s = ctx.state
     if s.turn.step != CONQUER or _uses(s, "intimidating") >= INTIMIDATIONS:
         return []
@@ -235,9 +235,6 @@ def intimidations(ctx) -> list:
         if r.wall or r.fort:
             out.append({"type": "intimidate", "region": ids[i]})
             continue
-        keep = 1 if r.declined else flow.min_tokens(r.race)
-        if 0 < r.tokens - 1 < keep:
-            continue  # a Tauren token is never left alone
         others = [j for j, o in enumerate(s.regions)
                   if j != i and r.seat is not None and o.race == r.race and o.declined == r.declined]
         if not others:
@@ -308,8 +305,22 @@ def _intimidated(s: State, e) -> State:
     if e["to"]:
         j = s.map.index[e["to"]]
         o = s.regions[j]
-        return s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
-    return _token_discarded(s, r, i, beast)
+        s = s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
+    else:
+        s = _token_discarded(s, r, i, beast)
+    return _no_lone_token(s, i)
+
+
+def _no_lone_token(s: State, i: int) -> State:
+    """A token an intimidation left alone where its active race may not stand alone (Tauren:
+    "if a Race token would be left alone for any reason", [R]) goes back to its owner's hand
+    and is redeployed at the end of the turn; the region is left."""
+    r = s.regions[i]
+    if r.seat is None or r.declined or not 0 < r.tokens < flow.min_tokens(r.race):
+        return s
+    p = s.players[r.seat]
+    s = s.set_player(r.seat, p._replace(hand=p.hand + r.tokens, beasts=p.beasts + r.beasts))
+    return flow.add_defender(s.set_region(i, flow.emptied(r)), r.seat)
 
 
 def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:

@@ -1,0 +1,34 @@
+"""Rules audit of Small World of Warcraft: one test per discrepancy found between the engine
+and the rules (sources §2-§6, [R] App. II-III), each on a small crafted state."""
+from domain.smallworld import GAME
+from domain.smallworld.state import Region
+
+from .helpers import R, make_state, mine, play
+
+
+# --- Tauren (§2 #14): "Under no circumstances should a Tauren token be left alone ... If a
+# Race token would be left alone for any reason, the player controlling the Tauren must
+# redeploy it to a Region they already control." ---------------------------------------------
+
+def tauren_next_to_intimidating(**regions):
+    regions = {"T-1": mine(1, "orcs", 1), **regions}
+    return make_state(regions=regions, seat=1, players={0: {"race": "tauren", "power": "farmer"},
+                                                         1: {"race": "orcs", "power": "intimidating", "hand": 5}})
+
+
+def test_audit_intimidating_a_two_token_tauren_region_sends_the_lone_token_back_to_hand():
+    state = tauren_next_to_intimidating(**{"T-2": mine(0, "tauren", 2), "T-4": mine(0, "tauren", 3)})
+    move = {"type": "intimidate", "region": "T-2", "to": "T-4"}
+    assert move in GAME.legal_moves(state, 1)
+    state, _ = play(state, 1, move)
+    assert state.regions[R("T-2")] == Region()  # the region is left: no Tauren stands alone
+    assert state.regions[R("T-4")].tokens == 4
+    assert state.players[0].hand == 1 and state.turn.defenders == (0,)  # redeployed at the end of the turn
+
+
+def test_audit_intimidating_a_lone_tauren_pair_with_nowhere_to_go_discards_one_and_hands_back_the_other():
+    state = tauren_next_to_intimidating(**{"T-2": mine(0, "tauren", 2)})
+    state, _ = play(state, 1, {"type": "intimidate", "region": "T-2"})
+    assert state.regions[R("T-2")] == Region()
+    assert state.players[0].hand == 1  # enters next turn as a first conquest
+    assert state.turn.forced == 1
