@@ -74,7 +74,8 @@ def defeat(s: State, i: int) -> State:
     end-of-turn redeployment; declined and Murloc tokens are all discarded."""
     region = s.regions[i]
     seat = region.seat
-    spared = None if seat is None or region.declined else spared_by(s, seat, i)
+    # a captured Champion costs no token, so neither the chapel nor the Holy Light is used on it
+    spared = None if seat is None or region.declined or region.champion else spared_by(s, seat, i)
     s = s.set_region(i, emptied(region))
     if seat is None or region.declined:
         s = count_forced(s, seat, region.tokens)

@@ -32,3 +32,17 @@ def test_audit_intimidating_a_lone_tauren_pair_with_nowhere_to_go_discards_one_a
     assert state.regions[R("T-2")] == Region()
     assert state.players[0].hand == 1  # enters next turn as a first conquest
     assert state.turn.forced == 1
+
+
+# --- Draenei Holy Light (§2 #2): "the first Race token they should discard ... stays with the
+# player"; Championing (§3 #5): a captured Champion means "No defending Race token is
+# discarded", so the Holy Light is not spent on it. --------------------------------------------
+
+def test_audit_a_captured_champion_does_not_spend_the_holy_light():
+    regions = {"T-1": mine(0, "orcs", 1), "T-2": mine(1, "draenei", 2, champion=True), "T-4": mine(1, "draenei", 2)}
+    state = make_state(regions=regions, players={0: {"race": "orcs", "power": "farmer", "hand": 12},
+                                                  1: {"race": "draenei", "power": "championing"}})
+    state, _ = play(state, 0, {"type": "conquer", "region": "T-2"})
+    assert state.players[1].hand == 2 and state.turn.spared == ()
+    state, _ = play(state, 0, {"type": "conquer", "region": "T-4"})
+    assert state.players[1].hand == 4  # the first token the Draenei should discard is kept
