@@ -13,8 +13,9 @@ Decisions where the rules are silent:
 - Chance is drawn when it happens, into the event: combos that refill the display are drawn
   in `decide` whenever the display is short and the piles are not empty (after a pick, or
   when a banner goes back), as a `display_refilled` (team game: `rows_refilled`) event; the
-  unseen banners and badges are unordered sets, and a returned banner lies under its pile
-  (drawn only once the unseen ones are gone). A face-down marker's identity is drawn from the
+  unseen banners and badges are unordered sets, a returned banner lies under its pile
+  (drawn only once the unseen ones are gone), and discarded badges are drawn, at random,
+  only once the badge stack is empty (the discards shuffled into a new stack). A face-down marker's identity is drawn from the
   box's markers not yet on the map when its region is first entered; a bomb's (live or dud)
   from the bombs not yet revealed when it is revealed; the die when it is rolled. This is the
   same distribution as a shuffled pile and leaves no hidden order or face to leak.

@@ -65,7 +65,8 @@ def _refilled(s: State, e) -> State:
     return s.with_(display=s.display + tuple((c["race"], c["power"], 0) for c in e["combos"]),
                    race_pile=tuple(x for x in s.race_pile if x not in races),
                    returned=tuple(x for x in s.returned if x not in races),
-                   power_pile=tuple(x for x in s.power_pile if x not in powers))
+                   power_pile=tuple(x for x in s.power_pile if x not in powers),
+                   power_discards=tuple(x for x in s.power_discards if x not in powers))
 
 
 def _readied(s: State, e) -> State:

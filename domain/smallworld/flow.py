@@ -25,7 +25,9 @@ def _return_banner(s: State, race: str) -> State:
 
 
 def _return_badge(s: State, power) -> State:
-    return s.with_(power_pile=tuple(sorted(s.power_pile + (power,)))) if power else s
+    """A badge is discarded; the discards are shuffled into a new stack only once the badge
+    stack runs out (sources §6.2)."""
+    return s.with_(power_discards=tuple(sorted(s.power_discards + (power,)))) if power else s
 
 
 def emptied(region: Region) -> Region:

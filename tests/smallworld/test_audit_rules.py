@@ -46,3 +46,24 @@ def test_audit_a_captured_champion_does_not_spend_the_holy_light():
     assert state.players[1].hand == 2 and state.turn.spared == ()
     state, _ = play(state, 0, {"type": "conquer", "region": "T-4"})
     assert state.players[1].hand == 4  # the first token the Draenei should discard is kept
+
+
+# --- The display (sources §6.2, [R]: "If the Race banners or Special Power badges run out,
+# shuffle the discards to make a new stack"; §6.8: the declining race's badge is discarded) --
+
+def declining_beside_a_short_display(power_pile):
+    display = [(race, power, 0) for race, power in
+               (("dwarves", "mining"), ("naga", "sailing"), ("trolls", "explorer"), ("kobolds", "fishing"),
+                ("gnomes", "enraged"))]
+    return make_state(regions={"T-1": mine(0, "orcs", 2)}, step="start", display=display,
+                      race_pile=("humans",), power_pile=power_pile,
+                      players={0: {"race": "orcs", "power": "ranger"}})
+
+
+def test_audit_a_discarded_badge_is_drawn_only_once_the_badge_stack_is_empty():
+    for seed in range(12):
+        state, events = play(declining_beside_a_short_display(("farmer",)), 0, {"type": "decline"}, seed=seed)
+        refill = next(e for e in events if e["type"] == "display_refilled")
+        assert refill["combos"] == [{"race": "humans", "power": "farmer"}]  # never the discarded ranger
+    state, events = play(declining_beside_a_short_display(()), 0, {"type": "decline"})
+    assert next(e for e in events if e["type"] == "display_refilled")["combos"] == [{"race": "humans", "power": "ranger"}]
