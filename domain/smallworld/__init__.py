@@ -64,7 +64,9 @@ Decisions where the rules are silent:
   redeployed at the end of the turn, the region left ("if a Race token would be left alone
   for any reason, ... redeploy it"); a token it discards from a Light's Hope Chapel or Holy
   Light race goes to its hand instead. A portal may not touch a region with a
-  face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay.
+  face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay;
+  a portal moving another seat's active tokens attacks that race (a Harmony holder pays the
+  Pandaren first, and a Pandaren portal mage gives that seat no Harmony).
 - The Battleground's Neutral race fights for the side that pays it best that turn.
 - The Well of Eternity flows to its island's first lake or sea without a marker; with none,
   another legendary place is drawn in its stead.

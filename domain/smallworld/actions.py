@@ -245,7 +245,8 @@ def intimidations(ctx) -> list:
 
 def portals(ctx) -> list:
     """Portal Mage: twice a turn, two Magic land regions swap all they hold but the mountain
-    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot)."""
+    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot;
+    a Harmony holder pays the Pandaren first, as for any attack on them)."""
     s = ctx.state
     if s.turn.step != CONQUER or _uses(s, "portal_mage") >= PORTALS:
         return []
@@ -254,7 +255,14 @@ def portals(ctx) -> list:
           and not query.shielded(s, i, ctx.seat)]
     ids = s.map.ids
     return [{"type": "portal", "a": ids[a], "b": ids[b]} for k, a in enumerate(ok) for b in ok[k + 1:]
-            if s.regions[a].race or s.regions[b].race]
+            if (s.regions[a].race or s.regions[b].race)
+            and toll_rules.affordable(s, ctx.seat, portal_tolls(s, ctx.seat, a, b))]
+
+
+def portal_tolls(s: State, seat: int, a: int, b: int) -> list:
+    """What a portal costs first: a Harmony holder pays the Pandaren once when the swap takes
+    their tokens out of a region ("forcing the removal of a Race token ... by any means")."""
+    return toll_rules.power_tolls(s, seat, a) or toll_rules.power_tolls(s, seat, b)
 
 
 def legal_actions(s: State, seat: int) -> list:
@@ -271,7 +279,11 @@ def decide_action(s: State, seat: int, move: dict, rng) -> list:
         return [{"type": "artifact_stolen", "seat": seat, "marker": s.regions[s.map.index[move["from"]]].marker,
                  "from": move["from"], "to": move["to"]}]
     if kind == "portal":
-        return [{"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}]
+        event = {"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}
+        owed = portal_tolls(s, seat, s.map.index[move["a"]], s.map.index[move["b"]])
+        if owed:
+            event["tolls"] = owed
+        return [event]
     i = s.map.index[move["region"]]
     r = s.regions[i]
     removed = "wisp_wall" if r.wall else "fort" if r.fort else None
@@ -345,8 +357,13 @@ SWAPPED = ("seat", "race", "tokens", "declined", "wall", "fort", "beasts", "cham
 
 
 def _portal(s: State, e) -> State:
+    s = pay(s, e["seat"], e.get("tolls", ()))
     i, j = s.map.index[e["a"]], s.map.index[e["b"]]
     a, b = s.regions[i], s.regions[j]
+    hit = tuple(r.seat for r in (a, b) if r.seat not in (None, e["seat"]) and not r.declined
+                and r.seat not in s.turn.attacked)
+    if hit:  # their active race was attacked (no Harmony for them from a Pandaren portal mage)
+        s = s.with_(turn=s.turn._replace(attacked=s.turn.attacked + tuple(dict.fromkeys(hit))))
     new_a = a._replace(**{f: getattr(b, f) for f in SWAPPED})
     new_b = b._replace(**{f: getattr(a, f) for f in SWAPPED})
     kinds = {catalog.MARKERS.get(m, {}).get("kind") for m in (a.marker, b.marker)}

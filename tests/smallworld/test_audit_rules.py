@@ -67,3 +67,33 @@ def test_audit_a_discarded_badge_is_drawn_only_once_the_badge_stack_is_empty():
         assert refill["combos"] == [{"race": "humans", "power": "farmer"}]  # never the discarded ranger
     state, events = play(declining_beside_a_short_display(()), 0, {"type": "decline"})
     assert next(e for e in events if e["type"] == "display_refilled")["combos"] == [{"race": "humans", "power": "ranger"}]
+
+
+# --- Pandaren Harmony (§2 #13, [R]: a holder "must pay 2 Victory Coins to the Pandaren before
+# attacking them (attempting to conquer their regions or forcing the removal of a Race token
+# from their territory by any means)") and Portal Mage (§3 #17): a portal that swaps the
+# Pandaren's tokens out of their region is such an attack. ------------------------------------
+
+def test_audit_a_harmony_holder_pays_the_pandaren_before_a_portal_swaps_their_tokens_away():
+    from .helpers import build_map
+    magic = build_map({"U-2": {"magic"}})
+    regions = {"T-4": mine(1, "pandaren", 2), "U-2": mine(0, "orcs", 1)}
+    state = make_state(map_=magic, regions=regions, players={0: {"race": "orcs", "power": "portal_mage", "harmony": True},
+                                                             1: {"race": "pandaren", "power": "farmer"}})
+    state, events = play(state, 0, {"type": "portal", "a": "T-4", "b": "U-2"})
+    assert events[0]["tolls"] == [{"seat": 1, "coins": 2, "for": "harmony"}]
+    assert (state.players[0].coins, state.players[1].coins, state.players[0].harmony) == (3, 7, False)
+    poor = make_state(map_=magic, regions=regions, players={0: {"race": "orcs", "power": "portal_mage", "harmony": True,
+                                                                 "coins": 1},
+                                                            1: {"race": "pandaren", "power": "farmer"}})
+    assert not [m for m in GAME.legal_moves(poor, 0) if m["type"] == "portal"]
+
+
+def test_audit_a_pandaren_portal_that_swaps_an_opponents_tokens_attacks_them_no_harmony():
+    from .helpers import build_map
+    magic = build_map({"U-2": {"magic"}})
+    regions = {"T-4": mine(1, "orcs", 2), "U-2": mine(0, "pandaren", 1)}
+    state = make_state(map_=magic, regions=regions, players={0: {"race": "pandaren", "power": "portal_mage"},
+                                                             1: {"race": "orcs", "power": "farmer"}})
+    state, _ = play(state, 0, {"type": "portal", "a": "T-4", "b": "U-2"})
+    assert state.turn.attacked == (1,)
