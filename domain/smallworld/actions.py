@@ -314,6 +314,8 @@ def _intimidated(s: State, e) -> State:
     beast = 1 if r.beasts == r.tokens else 0  # a race token leaves before a beast
     left = r.tokens - 1
     s = s.set_region(i, r._replace(tokens=left, beasts=r.beasts - beast) if left else flow.emptied(r))
+    if not left:
+        s = _champion_home(s, r)
     if e["to"]:
         j = s.map.index[e["to"]]
         o = s.regions[j]
@@ -332,7 +334,16 @@ def _no_lone_token(s: State, i: int) -> State:
         return s
     p = s.players[r.seat]
     s = s.set_player(r.seat, p._replace(hand=p.hand + r.tokens, beasts=p.beasts + r.beasts))
-    return flow.add_defender(s.set_region(i, flow.emptied(r)), r.seat)
+    return flow.add_defender(_champion_home(s.set_region(i, flow.emptied(r)), r), r.seat)
+
+
+def _champion_home(s: State, r: Region) -> State:
+    """A Champion whose region an intimidation emptied goes back to its owner's hand, to be
+    redeployed like a token at the end of the turn."""
+    if not r.champion or r.seat is None or r.declined:
+        return s
+    s = s.set_player(r.seat, s.players[r.seat]._replace(champion=True))
+    return flow.add_defender(s, r.seat)
 
 
 def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:

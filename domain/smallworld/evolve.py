@@ -90,7 +90,8 @@ def _abandoned(s: State, e) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
     region = s.regions[i]
     p = s.players[seat]
-    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens, beasts=p.beasts + region.beasts))
+    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens, beasts=p.beasts + region.beasts,
+                                      champion=p.champion or region.champion))  # redeployed with the rest
     return s.set_region(i, flow.emptied(region))
 
 

@@ -97,3 +97,26 @@ def test_audit_a_pandaren_portal_that_swaps_an_opponents_tokens_attacks_them_no_
                                                              1: {"race": "orcs", "power": "farmer"}})
     state, _ = play(state, 0, {"type": "portal", "a": "T-4", "b": "U-2"})
     assert state.turn.attacked == (1,)
+
+
+# --- Championing (§3 #5): the Champion is redeployed "like a regular Race token"; a region
+# emptied under it (abandoned, or its last token intimidated away) does not take it out of
+# the game: it goes back to its owner's hand and is redeployed at the end of the turn. -------
+
+def test_audit_an_abandoned_champion_goes_back_to_hand_and_is_redeployed():
+    regions = {"T-1": mine(0, "orcs", 1, champion=True), "T-2": mine(0, "orcs", 1)}
+    state = make_state(regions=regions, step="start", players={0: {"race": "orcs", "power": "championing"}})
+    state, _ = play(state, 0, {"type": "ready"})
+    state, _ = play(state, 0, {"type": "abandon", "region": "T-1"})
+    assert state.regions[R("T-1")] == Region() and state.players[0].champion
+    state, _ = play(state, 0, {"type": "end_conquests"})
+    assert state.regions[R("T-2")].champion and not state.players[0].champion
+
+
+def test_audit_a_champion_left_alone_by_an_intimidation_goes_back_to_its_owner():
+    regions = {"T-1": mine(1, "orcs", 1), "T-2": mine(0, "trolls", 1, champion=True), "U-1": mine(0, "trolls", 1)}
+    state = make_state(regions=regions, seat=1, players={0: {"race": "trolls", "power": "championing"},
+                                                         1: {"race": "orcs", "power": "intimidating", "hand": 5}})
+    state, _ = play(state, 1, {"type": "intimidate", "region": "T-2", "to": "U-1"})
+    assert state.regions[R("T-2")] == Region()
+    assert state.players[0].champion and state.turn.defenders == (0,)
