@@ -46,7 +46,7 @@ Decisions where the rules are silent:
   one), who redeploys it like a token (`place_champion`) with the rest; its next use moves
   it onto the region it conquers. A Champion whose region is abandoned, or emptied by an
   intimidation, goes back to its owner's hand the same way (no ransom); a live bomb takes
-  it prisoner as a conquest would, without a ransom (the Goblins make no conquest).
+  it prisoner as a conquest would, for the same ransom to the Goblins.
 - The Forsaken buy in a step of their own (`reinforce`, move `buy_tokens`), after Spirit
   Healer's token: one per opponent token (active or declined, not Murlocs) their conquests
   and powers made leave the game this turn, 1 coin each, while the tray has some.

@@ -94,6 +94,7 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
     if race not in RACES or RACES[race].placed_piece != "bomb":
         return []
     live, dud = s.bombs
+    coins = [p.coins for p in s.players]
     out = []
     for i, r in enumerate(s.regions):
         if r.bomb is None:
@@ -104,6 +105,11 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
         is_live = rng.random() < live / (live + dud)
         live, dud = (live - 1, dud) if is_live else (live, dud - 1)
         out.append({"region": s.map.ids[i], "live": is_live})
+        if is_live and r.champion and not r.declined and r.seat != seat:
+            # the Champion is taken prisoner, as by a conquest: a 1-coin ransom if its owner has one
+            ransom = min(1, coins[r.seat])
+            coins[r.seat] -= ransom
+            out[-1]["ransom"] = ransom
     return [{"type": "bombs_revealed", "seat": seat, "bombs": out}] if out else []
 
 
@@ -116,7 +122,10 @@ def _bombs_revealed(s: State, e) -> State:
             continue
         live, dud = (live - 1, dud) if b["live"] else (live, dud - 1)
         if b["live"]:  # the explosion: a conquest's losses, and the region is left empty
+            owner = s.regions[i].seat
             s = flow.defeat(s, i)
+            if b.get("ransom"):
+                s = pay(s, owner, [{"seat": e["seat"], "coins": b["ransom"]}])
     return s.with_(bombs=(live, dud))
 
 

@@ -120,3 +120,19 @@ def test_audit_a_champion_left_alone_by_an_intimidation_goes_back_to_its_owner()
     state, _ = play(state, 1, {"type": "intimidate", "region": "T-2", "to": "U-1"})
     assert state.regions[R("T-2")] == Region()
     assert state.players[0].champion and state.turn.defenders == (0,)
+
+
+# --- Goblins (§2 #7, [R]: "an explosion is treated as a successful conquest") and Championing
+# (§3 #5: "If another player conquers the Region with the Champion, it is taken prisoner ...
+# The owner of the Champion must immediately pay their opponent a 1 Victory Coin ransom"). ----
+
+def test_audit_a_live_bomb_on_the_champion_takes_it_prisoner_for_a_ransom():
+    from .test_races_second_half import Bombs
+    from .helpers import play_with
+    regions = {"T-2": mine(0, "goblins", 2), "T-1": mine(1, "orcs", 2, bomb=1, champion=True), "T-4": mine(1, "orcs", 1)}
+    state = make_state(regions=regions, step="start", players={0: {"race": "goblins", "power": "farmer"},
+                                                               1: {"race": "orcs", "power": "championing"}})
+    state, events = play_with(state, 0, {"type": "ready"}, Bombs(True))
+    assert events[0]["bombs"] == [{"region": "T-1", "live": True, "ransom": 1}]
+    assert (state.players[0].coins, state.players[1].coins) == (6, 4)
+    assert state.players[1].champion and state.players[1].hand == 2  # no token lost for the Champion
