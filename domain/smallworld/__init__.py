@@ -13,8 +13,9 @@ Decisions where the rules are silent:
 - Chance is drawn when it happens, into the event: combos that refill the display are drawn
   in `decide` whenever the display is short and the piles are not empty (after a pick, or
   when a banner goes back), as a `display_refilled` (team game: `rows_refilled`) event; the
-  unseen banners and badges are unordered sets, and a returned banner lies under its pile
-  (drawn only once the unseen ones are gone). A face-down marker's identity is drawn from the
+  unseen banners and badges are unordered sets, a returned banner lies under its pile
+  (drawn only once the unseen ones are gone), and discarded badges are drawn, at random,
+  only once the badge stack is empty (the discards shuffled into a new stack). A face-down marker's identity is drawn from the
   box's markers not yet on the map when its region is first entered; a bomb's (live or dud)
   from the bombs not yet revealed when it is revealed; the die when it is rolled. This is the
   same distribution as a shuffled pile and leaves no hidden order or face to leak.
@@ -43,7 +44,9 @@ Decisions where the rules are silent:
   with 1 token when beasts go is emptied into hand.
 - A Champion taken prisoner goes back to its owner's hand (ransom 1 coin if the owner has
   one), who redeploys it like a token (`place_champion`) with the rest; its next use moves
-  it onto the region it conquers.
+  it onto the region it conquers. A Champion whose region is abandoned, or emptied by an
+  intimidation, goes back to its owner's hand the same way (no ransom); a live bomb takes
+  it prisoner as a conquest would, for the same ransom to the Goblins.
 - The Forsaken buy in a step of their own (`reinforce`, move `buy_tokens`), after Spirit
   Healer's token: one per opponent token (active or declined, not Murlocs) their conquests
   and powers made leave the game this turn, 1 coin each, while the tray has some.
@@ -59,9 +62,13 @@ Decisions where the rules are silent:
   active race is adjacent) are public, in the `turn_scored` event; a seat with no coin pays
   nothing. A non-Horde conqueror of a Military Objective scores its 2 coins with its turn;
   the Humans get theirs at once.
-- Intimidation cannot leave a Tauren alone; a token it discards from a Light's Hope Chapel
-  or Holy Light race goes to its hand instead. A portal may not touch a region with a
-  face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay.
+- A Tauren token an intimidation leaves alone goes back to its owner's hand and is
+  redeployed at the end of the turn, the region left ("if a Race token would be left alone
+  for any reason, ... redeploy it"); a token it discards from a Light's Hope Chapel or Holy
+  Light race goes to its hand instead. A portal may not touch a region with a
+  face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay;
+  a portal moving another seat's active tokens attacks that race (a Harmony holder pays the
+  Pandaren first, and a Pandaren portal mage gives that seat no Harmony).
 - The Battleground's Neutral race fights for the side that pays it best that turn.
 - The Well of Eternity flows to its island's first lake or sea without a marker; with none,
   another legendary place is drawn in its stead.
@@ -111,7 +118,7 @@ GAME = GameDef(
     title="Small World of Warcraft",
     min_seats=2,
     max_seats=5,
-    rules_version="swow-2",
+    rules_version="swow-3",
     check_options=_check_options,
     setup=setup,
     decide=decide,

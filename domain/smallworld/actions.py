@@ -94,6 +94,7 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
     if race not in RACES or RACES[race].placed_piece != "bomb":
         return []
     live, dud = s.bombs
+    coins = [p.coins for p in s.players]
     out = []
     for i, r in enumerate(s.regions):
         if r.bomb is None:
@@ -104,6 +105,11 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
         is_live = rng.random() < live / (live + dud)
         live, dud = (live - 1, dud) if is_live else (live, dud - 1)
         out.append({"region": s.map.ids[i], "live": is_live})
+        if is_live and r.champion and not r.declined and r.seat != seat:
+            # the Champion is taken prisoner, as by a conquest: a 1-coin ransom if its owner has one
+            ransom = min(1, coins[r.seat])
+            coins[r.seat] -= ransom
+            out[-1]["ransom"] = ransom
     return [{"type": "bombs_revealed", "seat": seat, "bombs": out}] if out else []
 
 
@@ -116,7 +122,10 @@ def _bombs_revealed(s: State, e) -> State:
             continue
         live, dud = (live - 1, dud) if b["live"] else (live, dud - 1)
         if b["live"]:  # the explosion: a conquest's losses, and the region is left empty
+            owner = s.regions[i].seat
             s = flow.defeat(s, i)
+            if b.get("ransom"):
+                s = pay(s, owner, [{"seat": e["seat"], "coins": b["ransom"]}])
     return s.with_(bombs=(live, dud))
 
 
@@ -219,7 +228,7 @@ def steals(ctx, key: str) -> list:
 def intimidations(ctx) -> list:
     """Intimidating: 3 times a turn, 1 token of an opponent's race out of an adjacent region
     into another region of that race (discarded if none; Murlocs always); a Wisp Wall or Fort
-    there goes first, for one use."""
+    there goes first, for one use. A Tauren token it leaves alone goes back to hand."""
     s = ctx.state
     if s.turn.step != CONQUER or _uses(s, "intimidating") >= INTIMIDATIONS:
         return []
@@ -235,9 +244,6 @@ def intimidations(ctx) -> list:
         if r.wall or r.fort:
             out.append({"type": "intimidate", "region": ids[i]})
             continue
-        keep = 1 if r.declined else flow.min_tokens(r.race)
-        if 0 < r.tokens - 1 < keep:
-            continue  # a Tauren token is never left alone
         others = [j for j, o in enumerate(s.regions)
                   if j != i and r.seat is not None and o.race == r.race and o.declined == r.declined]
         if not others:
@@ -248,7 +254,8 @@ def intimidations(ctx) -> list:
 
 def portals(ctx) -> list:
     """Portal Mage: twice a turn, two Magic land regions swap all they hold but the mountain
-    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot)."""
+    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot;
+    a Harmony holder pays the Pandaren first, as for any attack on them)."""
     s = ctx.state
     if s.turn.step != CONQUER or _uses(s, "portal_mage") >= PORTALS:
         return []
@@ -257,7 +264,14 @@ def portals(ctx) -> list:
           and not query.shielded(s, i, ctx.seat)]
     ids = s.map.ids
     return [{"type": "portal", "a": ids[a], "b": ids[b]} for k, a in enumerate(ok) for b in ok[k + 1:]
-            if s.regions[a].race or s.regions[b].race]
+            if (s.regions[a].race or s.regions[b].race)
+            and toll_rules.affordable(s, ctx.seat, portal_tolls(s, ctx.seat, a, b))]
+
+
+def portal_tolls(s: State, seat: int, a: int, b: int) -> list:
+    """What a portal costs first: a Harmony holder pays the Pandaren once when the swap takes
+    their tokens out of a region ("forcing the removal of a Race token ... by any means")."""
+    return toll_rules.power_tolls(s, seat, a) or toll_rules.power_tolls(s, seat, b)
 
 
 def legal_actions(s: State, seat: int) -> list:
@@ -274,7 +288,11 @@ def decide_action(s: State, seat: int, move: dict, rng) -> list:
         return [{"type": "artifact_stolen", "seat": seat, "marker": s.regions[s.map.index[move["from"]]].marker,
                  "from": move["from"], "to": move["to"]}]
     if kind == "portal":
-        return [{"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}]
+        event = {"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}
+        owed = portal_tolls(s, seat, s.map.index[move["a"]], s.map.index[move["b"]])
+        if owed:
+            event["tolls"] = owed
+        return [event]
     i = s.map.index[move["region"]]
     r = s.regions[i]
     removed = "wisp_wall" if r.wall else "fort" if r.fort else None
@@ -305,11 +323,36 @@ def _intimidated(s: State, e) -> State:
     beast = 1 if r.beasts == r.tokens else 0  # a race token leaves before a beast
     left = r.tokens - 1
     s = s.set_region(i, r._replace(tokens=left, beasts=r.beasts - beast) if left else flow.emptied(r))
+    if not left:
+        s = _champion_home(s, r)
     if e["to"]:
         j = s.map.index[e["to"]]
         o = s.regions[j]
-        return s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
-    return _token_discarded(s, r, i, beast)
+        s = s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
+    else:
+        s = _token_discarded(s, r, i, beast)
+    return _no_lone_token(s, i)
+
+
+def _no_lone_token(s: State, i: int) -> State:
+    """A token an intimidation left alone where its active race may not stand alone (Tauren:
+    "if a Race token would be left alone for any reason", [R]) goes back to its owner's hand
+    and is redeployed at the end of the turn; the region is left."""
+    r = s.regions[i]
+    if r.seat is None or r.declined or not 0 < r.tokens < flow.min_tokens(r.race):
+        return s
+    p = s.players[r.seat]
+    s = s.set_player(r.seat, p._replace(hand=p.hand + r.tokens, beasts=p.beasts + r.beasts))
+    return flow.add_defender(_champion_home(s.set_region(i, flow.emptied(r)), r), r.seat)
+
+
+def _champion_home(s: State, r: Region) -> State:
+    """A Champion whose region an intimidation emptied goes back to its owner's hand, to be
+    redeployed like a token at the end of the turn."""
+    if not r.champion or r.seat is None or r.declined:
+        return s
+    s = s.set_player(r.seat, s.players[r.seat]._replace(champion=True))
+    return flow.add_defender(s, r.seat)
 
 
 def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:
@@ -334,8 +377,13 @@ SWAPPED = ("seat", "race", "tokens", "declined", "wall", "fort", "beasts", "cham
 
 
 def _portal(s: State, e) -> State:
+    s = pay(s, e["seat"], e.get("tolls", ()))
     i, j = s.map.index[e["a"]], s.map.index[e["b"]]
     a, b = s.regions[i], s.regions[j]
+    hit = tuple(r.seat for r in (a, b) if r.seat not in (None, e["seat"]) and not r.declined
+                and r.seat not in s.turn.attacked)
+    if hit:  # their active race was attacked (no Harmony for them from a Pandaren portal mage)
+        s = s.with_(turn=s.turn._replace(attacked=s.turn.attacked + tuple(dict.fromkeys(hit))))
     new_a = a._replace(**{f: getattr(b, f) for f in SWAPPED})
     new_b = b._replace(**{f: getattr(a, f) for f in SWAPPED})
     kinds = {catalog.MARKERS.get(m, {}).get("kind") for m in (a.marker, b.marker)}

@@ -65,7 +65,8 @@ def _refilled(s: State, e) -> State:
     return s.with_(display=s.display + tuple((c["race"], c["power"], 0) for c in e["combos"]),
                    race_pile=tuple(x for x in s.race_pile if x not in races),
                    returned=tuple(x for x in s.returned if x not in races),
-                   power_pile=tuple(x for x in s.power_pile if x not in powers))
+                   power_pile=tuple(x for x in s.power_pile if x not in powers),
+                   power_discards=tuple(x for x in s.power_discards if x not in powers))
 
 
 def _readied(s: State, e) -> State:
@@ -89,7 +90,8 @@ def _abandoned(s: State, e) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
     region = s.regions[i]
     p = s.players[seat]
-    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens, beasts=p.beasts + region.beasts))
+    s = s.set_player(seat, p._replace(hand=p.hand + region.tokens, beasts=p.beasts + region.beasts,
+                                      champion=p.champion or region.champion))  # redeployed with the rest
     return s.set_region(i, flow.emptied(region))
 
 

@@ -25,7 +25,9 @@ def _return_banner(s: State, race: str) -> State:
 
 
 def _return_badge(s: State, power) -> State:
-    return s.with_(power_pile=tuple(sorted(s.power_pile + (power,)))) if power else s
+    """A badge is discarded; the discards are shuffled into a new stack only once the badge
+    stack runs out (sources §6.2)."""
+    return s.with_(power_discards=tuple(sorted(s.power_discards + (power,)))) if power else s
 
 
 def emptied(region: Region) -> Region:
@@ -74,7 +76,8 @@ def defeat(s: State, i: int) -> State:
     end-of-turn redeployment; declined and Murloc tokens are all discarded."""
     region = s.regions[i]
     seat = region.seat
-    spared = None if seat is None or region.declined else spared_by(s, seat, i)
+    # a captured Champion costs no token, so neither the chapel nor the Holy Light is used on it
+    spared = None if seat is None or region.declined or region.champion else spared_by(s, seat, i)
     s = s.set_region(i, emptied(region))
     if seat is None or region.declined:
         s = count_forced(s, seat, region.tokens)

@@ -345,12 +345,13 @@ def _refill(state, events, rng):
         after = evolve(after, e)
     if after.team:
         return events + team.refill(after, rng)
-    races, back, powers = list(after.race_pile), list(after.returned), list(after.power_pile)
+    races, back = list(after.race_pile), list(after.returned)
+    powers, discards = list(after.power_pile), list(after.power_discards)
     combos = []
-    while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and (races or back) and powers:
+    while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and (races or back) and (powers or discards):
         race = rng.choice(races) if races else back[0]  # returned banners lie under the pile
         (races if races else back).remove(race)
-        power = rng.choice(powers)
-        powers.remove(power)
+        power = rng.choice(powers or discards)  # the discards make a new stack once it is empty
+        (powers or discards).remove(power)
         combos.append({"race": race, "power": power})
     return events + [{"type": "display_refilled", "combos": combos}] if combos else events

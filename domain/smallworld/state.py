@@ -92,6 +92,7 @@ class State:
     bombs: tuple = (6, 6)         # (live, dud) bombs not yet revealed (stack + map)
     team: Optional[dict] = None   # the team game: {"score": lowest|highest}
     rows: tuple = ()              # team display: (power, alliance, horde, neutral) bottom first
+    power_discards: tuple = ()    # discarded badges, sorted: drawn once the badge stack is empty
 
     def with_(self, **changes) -> "State":
         return replace(self, **changes)

@@ -81,14 +81,17 @@ def picked(s: State, e) -> State:
 def refill(s: State, rng) -> list:
     """Empty cells drawn from their piles, bottom up: powers at random; a faction's races at
     random from its unseen banners, then its returned ones in the order they came back."""
-    powers = list(s.power_pile)
+    powers, discards = list(s.power_pile), list(s.power_discards)
     unseen, back = list(s.race_pile), list(s.returned)
     cells = []
     for name in COLUMNS:
         for r, key in enumerate(column(s, name)):
             if key is not None:
                 continue
-            pick = _draw(powers, None, rng) if name == "power" else _draw(unseen, back, rng, name)
+            if name == "power":  # the discarded badges make a new stack once it is empty
+                pick = _draw(powers, None, rng) or _draw(discards, None, rng)
+            else:
+                pick = _draw(unseen, back, rng, name)
             if pick is None:
                 continue
             cells.append({"row": r, "column": name, "key": pick})
@@ -118,7 +121,8 @@ def refilled(s: State, e) -> State:
     return s.with_(rows=tuple(tuple(r) for r in rows),
                    race_pile=tuple(x for x in s.race_pile if x not in keys),
                    returned=tuple(x for x in s.returned if x not in keys),
-                   power_pile=tuple(x for x in s.power_pile if x not in keys))
+                   power_pile=tuple(x for x in s.power_pile if x not in keys),
+                   power_discards=tuple(x for x in s.power_discards if x not in keys))
 
 
 def result(s: State, scores: list, tokens: list) -> dict:

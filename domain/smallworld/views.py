@@ -68,7 +68,7 @@ def view(state: State, viewer) -> dict:
         "display": [{"race": r, "power": p, "coins": c, "cost": k}
                     for k, (r, p, c) in enumerate(state.display)],
         "race_pile": len(state.race_pile) + len(state.returned),
-        "power_pile": len(state.power_pile),
+        "power_pile": len(state.power_pile) + len(state.power_discards),
         "turn": _turn(state),
         "wisp_walls_left": query.walls_left(state),
         "pieces_left": {"forts": query.supply_left(state, "fort", "forts"),

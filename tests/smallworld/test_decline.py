@@ -22,7 +22,7 @@ def test_declining_flips_one_token_per_region_and_returns_the_rest():
     assert (p.race, p.power, p.hand, p.declined) == (None, None, 0, "orcs")
     assert state.regions[R("T-1")] == Region(0, "orcs", 1, True)
     assert state.regions[R("T-2")].wall  # walls stay
-    assert "farmer" in state.power_pile  # the badge is discarded
+    assert "farmer" in state.power_discards  # the badge is discarded
     assert state.turn.step == SCORE  # no conquest this turn
 
 

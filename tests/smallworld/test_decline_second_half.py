@@ -52,4 +52,4 @@ def test_powers_with_moves_go_with_the_decline():
         state = make_state(step=START, regions={"T-1": mine(0, "orcs", 2), "T-2": mine(1, "trolls", 1)},
                            players={0: {"race": "orcs", "power": power}, 1: {"race": "trolls", "power": "farmer"}})
         state, _ = play(state, 0, {"type": "decline"})
-        assert state.players[0].power is None and power in state.power_pile
+        assert state.players[0].power is None and power in state.power_discards

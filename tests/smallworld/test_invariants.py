@@ -26,7 +26,7 @@ def check(state):
         if r.race == "tauren" and not r.declined:
             assert r.tokens >= 2  # never alone
     places = [r for r, _, _ in state.display] + list(state.race_pile) + list(state.returned)
-    badges = [p for _, p, _ in state.display] + list(state.power_pile)
+    badges = [p for _, p, _ in state.display] + list(state.power_pile) + list(state.power_discards)
     places += [x for row in state.rows for x in row[1:] if x]
     badges += [row[0] for row in state.rows if row[0]]
     for p in state.players:

@@ -231,7 +231,7 @@ def test_the_marshdweller_badge_stays_with_the_declining_race():
     state = make_state(regions={"T-5": mine(0, "orcs", 2)}, step=START,
                        players={0: {"race": "orcs", "power": "marshdweller"}})
     state, _ = play(state, 0, {"type": "decline"})
-    assert state.players[0].declined_power == "marshdweller" and "marshdweller" not in state.power_pile
+    assert state.players[0].declined_power == "marshdweller" and "marshdweller" not in state.power_discards
     assert "marshdweller" not in [p for _, p, _ in state.display]
 
 
@@ -269,7 +269,7 @@ def test_portal_mage_ends_with_the_decline():
     state = make_state(map_=MAGIC, step=START, regions={"T-4": mine(0, "orcs", 1)},
                        players={0: {"race": "orcs", "power": "portal_mage"}})
     state, _ = play(state, 0, {"type": "decline"})
-    assert state.players[0].power is None and "portal_mage" in state.power_pile
+    assert state.players[0].power is None and "portal_mage" in state.power_discards
 
 
 def test_a_watch_tower_shields_from_portals_airborne_assaults_and_the_champion():

@@ -389,13 +389,6 @@ def test_a_conquered_tauren_region_loses_just_1_and_a_declined_one_loses_both():
     assert state.players[0].declined is None
 
 
-def test_intimidation_never_leaves_a_tauren_alone():
-    regions = {"T-1": mine(1, "orcs", 1), "T-2": mine(0, "tauren", 2), "T-4": mine(0, "tauren", 3)}
-    state = make_state(regions=regions, seat=1, players={0: {"race": "tauren", "power": "farmer"},
-                                                          1: {"race": "orcs", "power": "intimidating", "hand": 5}})
-    assert not [m for m in GAME.legal_moves(state, 1) if m["type"] == "intimidate"]
-
-
 def test_random_games_with_every_race_end():
     for seed in range(3):
         rng = random.Random(seed)
