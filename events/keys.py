@@ -22,6 +22,10 @@ class Keys:
     def snapshot_index(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:snapshot-index"
 
+    def cached(self, game_id: str, name: str) -> str:
+        """A blob derived from the game's immutable history (its renderings), kept for a while."""
+        return f"{self.prefix}game:{{{game_id}}}:cached:{name}"
+
     def idempotency(self, game_id: str, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{key}"
 
