@@ -39,6 +39,10 @@ class Keys:
         """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
         return f"{self.prefix}games:idle"
 
+    def finished_log(self) -> str:
+        """Every game that ended, in the order it was logged (stream: game id and a summary)."""
+        return f"{self.prefix}games:finished-log"
+
     def active(self) -> str:
         """The first layout's set of unfinished games, migrated into the two above."""
         return f"{self.prefix}games:active"

@@ -320,6 +320,34 @@ class RedisEventStore:
         pipe.execute()
 
     @_unavailable
+    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+        """Logs an ended game once (see FinishedLog in store.py): the entry is appended, then its
+        id is written into the game's meta unless an earlier logging's is there already."""
+        meta = self.keys.meta(game_id)
+        if self.redis.hget(meta, "finished_log") is not None or not self.redis.exists(meta):
+            return
+        entry_id = self.redis.xadd(self.keys.finished_log(), {"g": game_id, "e": entry}, maxlen=kept, approximate=True)
+        self.redis.hsetnx(meta, "finished_log", entry_id)
+
+    @_unavailable
+    def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
+        """(entry id, game id, entry) of the entries logged after `after` ("0": from the first)."""
+        found = self._raw.xrange(self.keys.finished_log(), min=f"({after}" if after != "0" else "-", max="+",
+                                 count=count)
+        return [(i.decode(), f[1].decode(), f[3]) for i, f in found]
+
+    @_unavailable
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+        """Each game's logged entry id: None while being logged, "" for a game that is gone."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(self.keys.meta(game_id), "type", "finished_log")
+        marks = []
+        for type_, mark in pipe.execute():
+            marks.append("" if type_ is None else None if mark is None else mark.decode())
+        return marks
+
+    @_unavailable
     def migrate_active(self, batch: int = 1000) -> int:
         """Moves the first layout's set of unfinished games into the owing and idle sets (each
         is judged at the next pass); returns how many were moved."""

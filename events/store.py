@@ -144,4 +144,14 @@ class EventStore(Protocol):
     def mark_finished(self, game_id: str) -> None:
         """Out of the owing and idle sets, snapshots dropped (and the keys expire, with a TTL)."""
 
+    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+        """The finished log, for harvesting every ended game exactly once: an ended game's entry
+        is appended (at most `kept` entries are kept, the oldest dropped), then the entry's id is
+        written into the game's meta unless one is there already (a second logging, by a retry
+        or a race, appends an entry the meta does not name: readers skip it). Logging a game
+        whose meta names an entry, or that is gone, does nothing."""
+    def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
+        """(entry id, game id, entry) after the entry id `after` ("0": from the first), in order."""
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+        """The entry id each game's meta names: None while it is being logged, "" when gone."""
     def migrate_active(self, batch: int = 1000) -> int: ...

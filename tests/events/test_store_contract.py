@@ -233,3 +233,16 @@ def test_a_cached_blob_lives_beside_its_game_only(store):
     assert store.cached(gid, ["a", "b"]) == [b"lines", None]
     store.cache("no-such-game", "a", b"lines", 60)  # nothing outlives (or precedes) its game
     assert store.cached("no-such-game", ["a"]) == [None]
+
+
+def test_the_finished_log_names_one_entry_per_game(store):
+    a, b = new_game(store), new_game(store)
+    store.log_finished(a, b"A", 100)
+    store.log_finished(a, b"A again", 100)  # logged already: nothing
+    store.log_finished(b, b"B", 100)
+    store.log_finished("no-such-game", b"X", 100)  # gone: nothing
+    log = store.read_finished_log("0", 10)
+    assert [(g, e) for _, g, e in log] == [(a, b"A"), (b, b"B")]
+    assert store.finished_log_marks([a, b, "no-such-game"]) == [log[0][0], log[1][0], ""]
+    assert store.read_finished_log(log[0][0], 10) == log[1:]
+    assert store.read_finished_log(log[1][0], 10) == []
