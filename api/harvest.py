@@ -1,6 +1,6 @@
 """Harvesting every ended game once: `GET /games?status=finished&since=<cursor>`.
 
-When a game ends (finished by its rules or abandoned), GameService.finish appends its summary
+When a public game ends (finished by its rules or abandoned), GameService.finish appends its summary
 (id, type, status, version, seats, result, when it ended) to the store's finished log, before
 the game leaves the sets the reconciler and the abandonment pass watch: a logging lost in a
 crash is done again by their repair. The log's order is the order of logging, and an entry's id
@@ -31,7 +31,10 @@ BATCH = 500
 
 
 def log(store, game) -> None:
-    """Logs an ended game (once: the store keeps the first)."""
+    """Logs an ended game (once: the store keeps the first); a private one never (it is not
+    listed anywhere: its id is for those it was given to)."""
+    if game.platform.private:
+        return
     finished_at = game.last_at or int(time.time() * 1000)
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
              "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": [],

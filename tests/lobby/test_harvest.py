@@ -155,3 +155,15 @@ def test_a_game_whose_logging_was_lost_is_logged_by_the_repair(app, client):
     seen = []
     _crawl(client, "/games?status=finished&since=0&limit=100", seen)
     assert seen.count(gid) == 1
+
+
+def test_a_private_game_is_never_harvested(app, client):
+    service = app.extensions["games"]
+    public = _end(app, client)
+    hidden = create(client, "splendor", [{"name": "Ann"}, {"name": "Bob"}], private=True)["id"]
+    ended = service.append_platform(service.load(hidden), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    service.finish(ended)
+    assert ended.finished and ended.platform.private
+    seen = []
+    _crawl(client, "/games?status=finished&since=0&limit=100", seen)
+    assert public in seen and hidden not in seen
