@@ -17,9 +17,10 @@ chunk of it (versions k*CHUNK+1 to (k+1)*CHUNK) is kept as made beside the histo
 name holds the game's code version and the presenting's, so other code never serves it."""
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional
 
-from domain.contract import EVERYONE
+from domain.contract import EVERYONE, GameDef
 from events import codec
 
 from . import presenting
@@ -29,6 +30,27 @@ from .repository import snapshot_code
 CHUNK = 2000  # events read and written at a time
 CACHED_AT_ONCE = 5  # a finished game's cached chunks looked up in one round trip (~2 MB of lines)
 PRESENTING = "1"  # bump when presenting.present changes what an event looks like
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A public game known to be over from its meta (api/harvest.py names its finished log
+    entry there), without rebuilding it: what an export needs of it. A harvest's crawl exports
+    games no process has in memory, whose snapshots were dropped when they ended."""
+
+    id: str
+    version: int
+    definition: GameDef
+    finished: bool = True
+
+
+def ended(service, game_id: str) -> Optional[Ended]:
+    """The game as an Ended, if its meta says it ended (else None: load it)."""
+    _, definition, _, _ = service.games.meta(game_id)  # 404 for an unknown game, cached after
+    store = service.store
+    if not store.finished_log_marks([game_id])[0]:
+        return None
+    return Ended(game_id, store.version(game_id), definition)
 
 
 def as_stored(game, viewer) -> Callable[[str], bool]:

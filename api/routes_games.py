@@ -120,7 +120,8 @@ def history(game_id):
     if unchanged is not None:
         unchanged.vary.add("Accept")
         return unchanged
-    game = service.load(game_id)
+    game = (whole and service.games.cached(game_id) is None and export.ended(service, game_id)) \
+        or service.load(game_id)
     viewer = service.viewer_for(game, seat)
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
         response = Response(export.ndjson(service.store, game, viewer, page["after"],

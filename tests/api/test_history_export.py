@@ -172,3 +172,18 @@ def test_the_export_is_the_pages_byte_for_byte_for_every_game_and_viewer(app, cl
     name = f"ndjson|{snapshot_code(game)}|{export.PRESENTING}|7|0"
     assert service.store.cached(gid, [name])[0] is not None
     compare(finished=True)  # from the chunks the first export cached
+
+
+def test_a_finished_game_is_exported_without_being_rebuilt(app, client):
+    """A harvest's crawl exports games no process holds (their snapshots dropped at their end):
+    their meta says they ended, so the export reads their history without replaying it."""
+    service = app.extensions["games"]
+    gid, _ = _played_splendor(client, moves=20)
+    ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    service.finish(ended)  # logged for the harvest (as the outbox does, after the answer)
+    before = _read_whole(client, gid, {}, "")
+    service.forget(gid)
+    lines = client.get(f"/games/{gid}/events?format=ndjson").get_data().split(b"\n")[:-1]
+    assert service.games.cached(gid) is None  # never loaded
+    assert lines == before[0] == [codec.dumps_bytes(e) for e in before[1]]
+    assert json.loads(lines[0])["data"]["seed"] is not None  # open to everyone: it is over
