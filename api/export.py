@@ -83,9 +83,10 @@ def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0) -> Iterato
             lines, last = store.read_lines(game.id, cursor, size, passes, render)
             if last == cursor:
                 return  # expired meanwhile (FINISHED_TTL): the lines so far are all there is
+            yield lines  # first: the caller reads them while they are cached
             if whole and last == cursor + size:
                 store.cache(game.id, f"{prefix}{k}", lines, cache_ttl_s)
         else:
             last = cursor + size
-        yield lines
+            yield lines
         cursor = last
