@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None):
         ACCESS_LOG=os.environ.get("ACCESS_LOG") == "1",
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
         FINISHED_TTL=finished_ttl_from_env(),
+        EXPORT_CACHE_TTL=int(os.environ.get("EXPORT_CACHE_TTL", 600)),
         ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
         ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),

@@ -120,10 +120,12 @@ def history(game_id):
     if unchanged is not None:
         unchanged.vary.add("Accept")
         return unchanged
-    game = service.load(game_id)
+    game = (whole and service.games.cached(game_id) is None and export.ended(service, game_id)) \
+        or service.load(game_id)
     viewer = service.viewer_for(game, seat)
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
-        response = Response(export.ndjson(service.store, game, viewer, page["after"]), mimetype=NDJSON)
+        response = Response(export.ndjson(service.store, game, viewer, page["after"],
+                                          current_app.config.get("EXPORT_CACHE_TTL", 0)), mimetype=NDJSON)
     else:
         events = service.history(game, viewer, page["after"], page["limit"])
         last = events[-1]["version"] if events else page["after"]

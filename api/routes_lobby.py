@@ -1,8 +1,11 @@
 """The lobby: listing games, claiming and leaving seats, rematches. Thin: api/lobby.py decides."""
 from __future__ import annotations
 
-from flask import Blueprint, request
+from urllib.parse import urlencode
 
+from flask import Blueprint, Response, current_app, request
+
+from . import harvest
 from .auth import caller, current_player
 from .errors import ValidationFailed
 from .http import games, json_body, query
@@ -17,13 +20,42 @@ _listing = ListingQuerySchema()
 _claim = ClaimSchema()
 
 
+NDJSON = "application/x-ndjson"
+
+
 @bp.get("/games")
 def list_games():
     page = query(_listing)
+    if "since" in page:
+        return _harvest(page)
+    if "format" in page:
+        raise ValidationFailed("format is for the harvest of finished games (status=finished&since=...).",
+                               details={"fields": {"format": ["Only with since."]}})
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
                                     page["limit"])
     args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}
     return {"games": found, "next": next_link("/games", cursor, args) if len(found) == page["limit"] else None}
+
+
+def _harvest(page: dict):
+    """Every ended game after the cursor `since`, in order: JSON pages (`next` always given, to
+    come back to) or, asked for NDJSON, all of them up to now in one streamed answer."""
+    if page["status"] != "finished" or "cursor" in page:
+        raise ValidationFailed("since harvests the finished games: status=finished, and no cursor.",
+                               details={"fields": {"since": ["Only with status=finished, without cursor."]}})
+    store = games().store
+    whole = page.get("format") == "ndjson" or (
+        "format" not in page and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+    if whole:
+        response = Response(harvest.ndjson(store, page["since"], page.get("type")), mimetype=NDJSON)
+    else:
+        found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"])
+        args = {"status": "finished", "since": cursor, "limit": page["limit"]}
+        if page.get("type"):
+            args["type"] = page["type"]
+        response = current_app.make_response({"games": found, "next": "/games?" + urlencode(args)})
+    response.vary.add("Accept")
+    return response
 
 
 def _seat_number(raw: str) -> int:

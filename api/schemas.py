@@ -99,7 +99,10 @@ class ListingQuerySchema(Schema):
     status = fields.String(load_default="waiting", validate=validate.OneOf(["waiting", "active", "finished"]))
     type = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
     cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    # The harvest (status=finished only): every ended game in the order it ended, after this one.
+    since = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}(-[0-9]{1,15})?$"))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
 
 
 class MyGamesQuerySchema(Schema):

@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, logs, metrics, platform_events, presenting
+from . import fairness, harvest, logs, metrics, platform_events, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -240,7 +240,7 @@ class GameService:
         try:
             self.games.snapshot_if_due(game)
             if game.finished:
-                self.store.mark_finished(game.id)
+                self.finish(game)
             scheduler(game.id, game.version, automatic_actors(game))
         except Exception:  # noqa: BLE001
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
@@ -249,6 +249,12 @@ class GameService:
             self.notify(game, events)
         finally:
             logs.unbind(context)
+
+    def finish(self, game: Game) -> None:
+        """An ended game: logged for harvesting (api/harvest.py), then out of the sets of games
+        that may owe work (whose repair passes call this again if it fails on the way)."""
+        harvest.log(self.store, game)
+        self.store.mark_finished(game.id)
 
     def notify(self, game: Game, events: list) -> None:
         """Tells the listeners of events appended to `game` (NewEvent or event dicts)."""

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from domain.contract import GameDef
+from domain.contract import EVERY_TYPE, EVERYONE, NO_TYPE, GameDef
 
 NAME = "bench-long"
 
@@ -62,15 +62,21 @@ def view(state: State, viewer) -> dict:
 
 
 def redact(event: dict, viewer) -> dict:
+    if viewer == EVERYONE:  # over (abandoned): its whole story is open, as a hosted game's is
+        return event
     if event["type"] == "dealt":
         return {"type": "dealt", "hands": [h if i == viewer else None for i, h in enumerate(event["hands"])]}
     return {k: v for k, v in event.items() if k != "drawn" or viewer == event["seat"]}
 
 
+def as_stored(viewer):
+    return EVERY_TYPE if viewer == EVERYONE else NO_TYPE  # every play hides its draw from the others
+
+
 GAME = GameDef(
     name=NAME, title="Bench: a game that never ends", min_seats=1, max_seats=4, rules_version="1",
     setup=setup, decide=decide, evolve=evolve, legal_moves=legal_moves,
-    actors=lambda s: [s.turn], view=view, redact=redact, result=lambda s: None,
+    actors=lambda s: [s.turn], view=view, redact=redact, as_stored=as_stored, result=lambda s: None,
     secrets=lambda s: {}, bots={"random": lambda s, seat, rng: rng.choice(legal_moves(s, seat))},
     max_events=10 ** 7, move_types={"play": "play a card"},
 )

@@ -9,6 +9,7 @@ A game is a *decider* (functional event sourcing) plus the views a server needs:
     actors(state)                       -> [actor, ...]   who may act now; [SYSTEM] when the server must
     view(state, viewer)                 -> dict           what a viewer may see (JSON-able)
     redact(event, viewer)               -> dict           how an event looks to a viewer (JSON-able)
+    as_stored(viewer)                   -> types          event types redact leaves unchanged for a viewer
     result(state)                       -> dict | None    the typed outcome once the game is over
     secrets(state)                      -> {token: seats} the leak oracle used by the contract tests
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Container, Mapping, Optional, Sequence, Union
 
 SYSTEM = "system"
 SPECTATOR = None
@@ -72,6 +73,27 @@ class Option:
 
 
 Policy = Callable[[State, int, random.Random], Move]
+
+
+class AllBut:
+    """Every event type but `types` (for `as_stored`): `AllBut()` is every type."""
+
+    def __init__(self, *types: str):
+        self.types = frozenset(types)
+
+    def __contains__(self, type_: object) -> bool:
+        return type_ not in self.types
+
+    def __repr__(self) -> str:
+        return f"AllBut{tuple(sorted(self.types))}"
+
+
+EVERY_TYPE = AllBut()
+NO_TYPE: frozenset = frozenset()
+
+
+def _nothing_as_stored(viewer: "Viewer") -> Container[str]:
+    return NO_TYPE
 
 
 def _never_stale_ok(state_then: State, state_now: State, actor: Actor) -> bool:
@@ -119,6 +141,13 @@ class GameDef:
     # (event type, schema version the event has; an event without "v" is version 1) and the
     # function returns the event one version newer. Stored events are never rewritten.
     upcasters: Mapping[tuple, Callable[[Event], Event]] = field(default_factory=dict)
+    # The event types `redact(event, viewer)` returns exactly as stored (the same keys in the same
+    # order, nothing added or taken) for this viewer, whatever the event holds: a whole-history
+    # export passes their stored bytes through without decoding them. A promise the contract
+    # suite checks on every event of its playouts; the default promises nothing (every event is
+    # redacted). Typically: `EVERY_TYPE` for EVERYONE (a finished game is open), `AllBut(<the
+    # types that hide something>)` for the others.
+    as_stored: Callable[[Viewer], Container[str]] = _nothing_as_stored
     # Optional help for clients of games with very many legal moves: `preview(state, actor,
     # move)` says what a legal move would bring (e.g. points) without drawing anything, and
     # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).

@@ -24,6 +24,12 @@ def dumps(value: Any) -> str:
     return dumps_bytes(value).decode()
 
 
+def history_line(version: int, type_: str, actor: Any, at: Any, data: Any) -> bytes:
+    """One event in the shape of a history page's element (and an NDJSON export's line, with
+    its newline): the keys in this order, as the API presents them."""
+    return dumps_bytes({"version": version, "type": type_, "actor": actor, "at": at, "data": data}) + b"\n"
+
+
 def loads(data: bytes | str) -> Any:
     """Parses JSON; raises JSONDecodeError (a ValueError) on bad input, including nesting deeper
     than 1,024 levels and the NaN/Infinity that are not JSON."""

@@ -22,6 +22,10 @@ class Keys:
     def snapshot_index(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:snapshot-index"
 
+    def cached(self, game_id: str, name: str) -> str:
+        """A blob derived from the game's immutable history (its renderings), kept for a while."""
+        return f"{self.prefix}game:{{{game_id}}}:cached:{name}"
+
     def idempotency(self, game_id: str, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{key}"
 
@@ -34,6 +38,10 @@ class Keys:
     def idle(self) -> str:
         """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
         return f"{self.prefix}games:idle"
+
+    def finished_log(self) -> str:
+        """Every game that ended, in the order it was logged (stream: game id and a summary)."""
+        return f"{self.prefix}games:finished-log"
 
     def active(self) -> str:
         """The first layout's set of unfinished games, migrated into the two above."""

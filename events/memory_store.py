@@ -7,6 +7,7 @@ import threading
 import time
 from typing import Optional, Sequence
 
+from . import codec
 from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent
 
 
@@ -20,6 +21,9 @@ class InMemoryEventStore:
         self._snapshots: dict[str, tuple[str, dict[int, bytes]]] = {}
         self._owing: dict[str, int] = {}  # game -> the version it was marked owing at
         self._idle: dict[str, int] = {}  # unfinished game -> last activity known (ms)
+        self._cached: dict[tuple, tuple[bytes, float]] = {}  # (game, name) -> (blob, expiry)
+        self._log: list[tuple[str, str, bytes]] = []  # the finished log
+        self._log_seq = 0
 
     def _stored(self, stream, events: Sequence[NewEvent], at=None):
         at = at or int(time.time() * 1000)
@@ -73,6 +77,42 @@ class InMemoryEventStore:
             stream = self._streams.get(game_id, [])
             end = len(stream) if limit is None else after + limit
             return stream[after:end]
+
+    def read_lines(self, game_id, after, limit, as_stored, render):
+        events = self.read(game_id, after, limit)
+        lines = b"".join(codec.history_line(e.version, e.type, e.actor, e.at, e.data) if as_stored(e.type)
+                         else render(e) for e in events)
+        return lines, events[-1].version if events else after
+
+    def log_finished(self, game_id, entry, kept):
+        with self._lock:
+            if game_id not in self._meta or "finished_log" in self._meta[game_id]:
+                return
+            self._log_seq += 1
+            entry_id = f"1-{self._log_seq}"
+            self._log.append((entry_id, game_id, bytes(entry)))
+            del self._log[:-kept]
+            self._meta[game_id].setdefault("finished_log", entry_id)
+
+    def read_finished_log(self, after, count):
+        seq = int(after.split("-")[-1]) if after != "0" else 0
+        with self._lock:
+            return [e for e in self._log if int(e[0].split("-")[1]) > seq][:count]
+
+    def finished_log_marks(self, game_ids):
+        with self._lock:
+            return ["" if g not in self._meta else self._meta[g].get("finished_log") for g in game_ids]
+
+    def cached(self, game_id, names):
+        with self._lock:
+            now = time.monotonic()
+            found = [self._cached.get((game_id, n)) for n in names]
+            return [blob[0] if blob and blob[1] > now else None for blob in found]
+
+    def cache(self, game_id, name, blob, ttl_s):
+        with self._lock:
+            if game_id in self._streams:
+                self._cached[(game_id, name)] = (bytes(blob), time.monotonic() + ttl_s)
 
     def read_range(self, game_id, first, last):
         with self._lock:

@@ -19,6 +19,18 @@ end
 return {'ok', tostring(n)}
 """
 
+# KEYS: events, the cached blob
+# ARGV: blob, ttl_seconds
+# A blob derived from a game's history lives no longer than the history (nor at all without it).
+CACHE = """
+local left = redis.call('TTL', KEYS[1])
+if left == -2 then return 0 end
+local ttl = tonumber(ARGV[2])
+if left > 0 and left < ttl then ttl = left end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ttl)
+return 1
+"""
+
 # KEYS: events, idempotency key (may be a never-written placeholder of the same game)
 # ARGV: expected_version, use_idempotency (0/1), fingerprint, response, ttl_seconds,
 #       n_events, entry JSON... (one field per stream entry: one decode per event on replay)

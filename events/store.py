@@ -8,7 +8,7 @@ writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Protocol, Sequence
+from typing import Callable, Optional, Protocol, Sequence
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,16 @@ class EventStore(Protocol):
 
     def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]: ...
 
+    def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
+                   render: Callable[[StoredEvent], bytes]) -> tuple[bytes, int]:
+        """Up to `limit` events after `after` as history lines (codec.history_line): those whose
+        type as_stored(type) accepts with their stored data as it is, the others as
+        render(event) makes them. Returns (the lines, the version of the last one; `after` if none)."""
+    def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
+        """Blobs cached beside a game's history (None for each one missing)."""
+    def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
+        """Caches a blob derived from the game's history for ttl_s at most (never longer than the
+        history is kept; not at all if the game is gone). It must never need invalidating."""
     def version(self, game_id: str) -> int: ...
 
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -134,4 +144,14 @@ class EventStore(Protocol):
     def mark_finished(self, game_id: str) -> None:
         """Out of the owing and idle sets, snapshots dropped (and the keys expire, with a TTL)."""
 
+    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+        """The finished log, for harvesting every ended game exactly once: an ended game's entry
+        is appended (at most `kept` entries are kept, the oldest dropped), then the entry's id is
+        written into the game's meta unless one is there already (a second logging, by a retry
+        or a race, appends an entry the meta does not name: readers skip it). Logging a game
+        whose meta names an entry, or that is gone, does nothing."""
+    def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
+        """(entry id, game id, entry) after the entry id `after` ("0": from the first), in order."""
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+        """The entry id each game's meta names: None while it is being logged, "" when gone."""
     def migrate_active(self, batch: int = 1000) -> int: ...

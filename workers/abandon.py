@@ -37,24 +37,25 @@ def abandon_idle(service: GameService, abandon_after_s: float, now_ms: Optional[
             store.mark_finished(game_id)
             continue
         if last.type == ABANDONED:  # ended before a crash took the rest of the step
-            store.mark_finished(game_id)
+            service.finish(service.load(game_id))
             continue
         if last.at > cutoff:
             store.touch(game_id, last.at)  # played since: due again ABANDON_AFTER after its last move
             continue
         game = service.load(game_id)
         if game.finished:
-            store.mark_finished(game_id)
+            service.finish(game)
             continue
         idle_s = (now_ms - last.at) // 1000
         try:
             store.append(game_id, game.version, [NewEvent(ABANDONED, abandoned_event(idle_s), SYSTEM)], at=now_ms)
         except Conflict:
             continue  # a move just came: the next pass finds it
-        store.mark_finished(game_id)
         service.forget(game_id)
+        over = service.load(game_id)
+        service.finish(over)
         # Its players hear of it (their streams, their games; the lobby lists it no more).
-        service.notify(service.load(game_id), [NewEvent(ABANDONED, abandoned_event(idle_s), SYSTEM)])
+        service.notify(over, [NewEvent(ABANDONED, abandoned_event(idle_s), SYSTEM)])
         ended += 1
     if ended:
         log.info("abandoned %d idle game(s)", ended)

@@ -74,7 +74,7 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
     """Turns (re)enqueued for one game; a game that owes nothing leaves the owing set."""
     game = service.load(game_id)
     if game.finished:
-        service.store.mark_finished(game_id)
+        service.finish(game)
         return 0
     actors = service.automatic_actors(game)
     if not actors:

@@ -126,11 +126,19 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
         "allOf": [_ref("GameCommon"), {
             "type": "object", "required": ["type", "view", "result"],
             "properties": {"type": {"type": "string", "not": {"enum": known_games}},
-                           "view": {"type": ["object", "null"]}, "result": {"type": ["object", "null"]}}}]}))
+                           "view": {"oneOf": [_ref("ExtraGameView"), {"type": "null"}]},
+                           "result": {"oneOf": [_ref("ExtraGameResult"), {"type": "null"}]}}}]}))
+    out.append(("ExtraGameView", {"type": "object", "description": "An extra game's view (its own shape)."}))
+    out.append(("ExtraGameResult", {"type": "object", "description": "An extra game's result (its own shape)."}))
     out.insert(0, ("Game", {
-        # No `discriminator`: a game hosted with EXTRA_GAME_MODULES has a type no mapping names.
+        # No `discriminator`: a game hosted with EXTRA_GAME_MODULES has a type no mapping names,
+        # and OpenAPI 3.1 maps an unmapped value to the schema of that name (none: an error in
+        # strict tools). OpenAPI 3.2's `discriminator.defaultMapping` (ExtraGame) would say it;
+        # the tools pinned here (redocly, openapi-python-client, openapi-ts) read 3.1.
         "description": "The game as the caller may see it, one schema per game type, told apart by `type` (each "
-                       "variant's is a const; `ExtraGame`'s is any other).",
+                       "variant's is a const; `ExtraGame`'s is any other, for games a server hosts besides these). "
+                       "It has no `discriminator`: OpenAPI 3.1 cannot map \"any other type\" to `ExtraGame`; read "
+                       "`type` and take that game's schema (`SplendorGame` for `splendor`, ...).",
         "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")]}))
     moves = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Move")})
     out.append(("GameMove", {

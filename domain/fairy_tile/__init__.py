@@ -39,7 +39,7 @@ from .bots import BOTS
 from .decide import decide
 from .moves import actors, legal_moves, summary
 from .rules import evolve, setup
-from .views import redact, result, secrets, view
+from .views import as_stored, redact, result, secrets, view
 
 MAX_ROUNDS = 200
 # A turn makes at most 4 events of its own (magic_used, an adventure, card_told, turn_ended) plus
@@ -75,6 +75,7 @@ GAME = GameDef(
     actors=actors,
     view=view,
     redact=redact,
+    as_stored=as_stored,
     result=result,
     secrets=secrets,
     bots=BOTS,

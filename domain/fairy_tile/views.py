@@ -1,7 +1,7 @@
 """What each viewer may see: views, redacted events, the secrets oracle and the result."""
 from __future__ import annotations
 
-from domain.contract import EVERYONE, is_seat
+from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
 
 from .data import card_public
 from .hexgrid import DIR_NAMES
@@ -70,6 +70,14 @@ def redact(event, viewer) -> dict:
     if kind in ("card_told", "page_turned") and viewer != event["seat"]:
         return {k: v for k, v in event.items() if k != "drawn"}
     return event
+
+
+_HIDING = AllBut("game_set_up", "card_told", "page_turned")
+
+
+def as_stored(viewer):
+    """The types redact leaves as they are: all but the set-up and the drawn cards (open once over)."""
+    return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
 
 def secrets(state) -> dict:

@@ -44,7 +44,7 @@ from .bots import BOTS
 from .evolve import evolve
 from .moves import legal_moves, summary
 from .rules import check_options, decide, preview, setup
-from .views import actors, redact, result, secrets, view
+from .views import actors, as_stored, redact, result, secrets, view
 
 GAME = GameDef(
     preview=preview,
@@ -61,6 +61,7 @@ GAME = GameDef(
     actors=actors,
     view=view,
     redact=redact,
+    as_stored=as_stored,
     result=result,
     secrets=secrets,
     bots=BOTS,

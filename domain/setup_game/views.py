@@ -6,7 +6,7 @@ it has no order at all (draws happen in `decide`, written into `drew` events).
 """
 from __future__ import annotations
 
-from domain.contract import EVERYONE, is_seat
+from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
 
 from .data import LINKS, N_SQUARES, SQUARE_IDS, TILE_IDS, tile_face
 from .state import TEAMS, State, bonus_owner, playable_squares
@@ -72,6 +72,14 @@ def redact(event: dict, viewer) -> dict:
     if kind in ("swapped", "drew") and event.get("seat") is not None and event["seat"] != viewer:
         return {**event, "tiles": [None] * len(event["tiles"])}
     return dict(event)
+
+
+_HIDING = AllBut("setup", "swapped", "drew")
+
+
+def as_stored(viewer):
+    """The types redact leaves as they are: all but the racks dealt, swapped and drawn (open once over)."""
+    return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
 
 def secrets(state: State) -> dict:

@@ -89,7 +89,7 @@ from .rules import decide
 from .scoring import final_result
 from .setup import setup
 from .state import OVER
-from .views import redact, secrets, view
+from .views import as_stored, redact, secrets, view
 
 NOTES = (
     f"The whole box: {len(abilities.RACES)} races, {len(abilities.POWERS)} special powers,"
@@ -127,6 +127,7 @@ GAME = GameDef(
     actors=actors,
     view=view,
     redact=redact,
+    as_stored=as_stored,
     result=result,
     secrets=secrets,
     bots=BOTS,

@@ -7,7 +7,7 @@ event), so no viewer, the server's own views included, can learn them early."""
 from __future__ import annotations
 
 from . import catalog, query, team
-from .contract_bits import EVERYONE, is_seat
+from .contract_bits import EVERYONE, AllBut, is_seat
 from .moves import actors
 from .state import OVER, State
 
@@ -93,6 +93,15 @@ def redact(event: dict, viewer) -> dict:
             return {**event, "coins_token": coins_token(event["seat"], event["total"])}
         return event
     return {"type": "turn_scored", "seat": event["seat"], "payments": event.get("payments", [])}
+
+
+_HIDING = AllBut("turn_scored")
+
+
+def as_stored(viewer):
+    """The types redact leaves as they are: all but a turn's scoring (which gains a token for
+    everyone, even once the game is over)."""
+    return _HIDING
 
 
 def secrets(state: State) -> dict:

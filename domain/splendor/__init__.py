@@ -27,7 +27,7 @@ from .decide import decide
 from .moves import legal_moves
 from .rules import evolve, outcome, setup
 from .state import OVER
-from .views import actors, redact, secrets, view
+from .views import actors, as_stored, redact, secrets, view
 
 OPTIONS = (
     Option("strict_take_three", "boolean", False,
@@ -62,6 +62,7 @@ GAME = GameDef(
     actors=actors,
     view=view,
     redact=redact,
+    as_stored=as_stored,
     result=result,
     secrets=secrets,
     bots=BOTS,

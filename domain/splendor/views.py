@@ -6,7 +6,7 @@ over; a card reserved blind from a deck, from everyone but its owner (others see
 """
 from __future__ import annotations
 
-from ..contract import EVERYONE, SYSTEM
+from ..contract import EVERY_TYPE, EVERYONE, SYSTEM, AllBut
 from .data import CARD_IDS, CARDS, NOBLE_IDS, TOKEN_LIMIT, card_json, noble_json, tokens_json
 from .rules import outcome
 from .state import EMPTY, NOBLE, OVER, RETURN, SCORE, State, qualifying_nobles
@@ -85,6 +85,14 @@ def redact(event: dict, viewer) -> dict:
     if kind == "card_reserved" and event["source"] == "deck" and viewer != event["seat"]:
         return {k: v for k, v in event.items() if k != "card"}
     return dict(event)
+
+
+_HIDING = AllBut("game_started", "card_reserved")
+
+
+def as_stored(viewer):
+    """The types redact leaves as they are: all but the deal and a reserve (open once over)."""
+    return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
 
 def secrets(state: State) -> dict:

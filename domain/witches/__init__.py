@@ -34,7 +34,7 @@ from .evolve import evolve
 from .moves import actors, legal_moves
 from .rules import decide, setup
 from .state import PASSING, State
-from .views import redact, result, secrets, view
+from .views import as_stored, redact, result, secrets, view
 
 OPTIONS = (
     Option("target_score", "integer", 70, "The game ends after a round in which a player reaches this many fire points.",
@@ -89,6 +89,7 @@ GAME = GameDef(
     actors=actors,
     view=view,
     redact=redact,
+    as_stored=as_stored,
     result=result,
     secrets=secrets,
     bots=BOTS,

@@ -2,7 +2,7 @@
 everybody sees every card once played, who took each trick, and the scores."""
 from __future__ import annotations
 
-from domain.contract import EVERYONE, is_seat
+from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
 
 from .moves import actors
 from .state import OVER, PASS_COUNT, PASSING, State, led_colour, pass_source, pass_target
@@ -88,6 +88,14 @@ def redact(event: dict, viewer) -> dict:
         return {"type": kind, "seat": event["seat"]}
     passes = [p for p in event["passes"] if seat is not None and seat in (p["from"], p["to"])]
     return {"type": kind, "direction": event["direction"], "passes": passes}
+
+
+_HIDING = AllBut("round_dealt", "cards_passed", "cards_exchanged")
+
+
+def as_stored(viewer):
+    """The types redact leaves as they are: all but the deal and the passes (open once over)."""
+    return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
 
 def secrets(state: State) -> dict:

@@ -1,13 +1,16 @@
 """Every game's move and event unions are what generated clients need: each branch a schema
 named after its game and type, the union discriminated on `type` with an explicit mapping
-(api/openapi/name_branches.py rewrites a fragment so)."""
+(api/openapi/name_branches.py rewrites a fragment so). And nowhere in the spec does a client
+generator meet something it would name by position: every object or enum branch of a union,
+and every enum or object that may be null, is a named schema (api/openapi/name_inline.py)."""
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from api.openapi.name_branches import camel
 from api.openapi.merge import fragments
+from api.openapi.name_branches import camel
+from api.openapi.name_inline import needs_name, nullable_named, rewrite
 from tests.api.spec import spec
 from tests.conftest import ROOT
 
@@ -58,3 +61,37 @@ def test_the_operations_reference_every_games_schemas():
         assert parts["move"] in moves and parts["event"] in events
     assert schemas["MoveRequest"]["properties"]["move"] == {"$ref": "#/components/schemas/GameMove"}
     assert schemas["HistoryEvent"]["properties"]["data"] == {"$ref": "#/components/schemas/GameEventData"}
+
+
+def _unnamed(node, path="") -> list[str]:
+    """Where a generated client would name a class by position (`SplendorViewPendingType1`): an
+    inline object or enum branch of a union, or an enum or object that may be null."""
+    found = []
+    if isinstance(node, dict):
+        for key in ("oneOf", "anyOf"):
+            for i, branch in enumerate(node.get(key, [])):
+                if needs_name(branch):
+                    found.append(f"{path}/{key}[{i}]")
+        if nullable_named(node):
+            found.append(path)
+        for key, value in node.items():
+            found += _unnamed(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _unnamed(value, f"{path}[{i}]")
+    return found
+
+
+def test_no_class_a_client_generates_is_named_by_position():
+    document = spec()
+    assert _unnamed(document["components"]) + _unnamed(document["paths"]) == []
+    assert _unnamed({"oneOf": [{"type": "object", "properties": {"a": {}}}, {"type": "null"}]}) == ["/oneOf[0]"]
+    assert _unnamed({"x": {"type": ["string", "null"], "enum": ["a", None]}}) == ["/x"]
+    assert _unnamed({"oneOf": [{"type": "integer"}, {"const": "system"}, {"$ref": "#/x"}, {"type": "null"}]}) == []
+
+
+@pytest.mark.parametrize("name", [name for name, _, _, _ in fragments()])
+def test_the_fragments_are_named_as_name_inline_would(name):
+    """A fragment edited by hand with an inline union again: run api/openapi/name_inline.py."""
+    text = (ROOT / "api" / "openapi" / f"{name}.yaml").read_text()
+    assert rewrite(text) == text

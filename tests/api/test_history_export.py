@@ -10,7 +10,14 @@ import pytest
 import requests
 
 from api import export
+from api.platform_events import ABANDONED, abandoned_event
+from api.repository import snapshot_code
+from domain import registry
+from domain.contract import SYSTEM
+from events import codec
+from events.store import NewEvent
 from tests.api.helpers import auth, create, move, tokens
+from workers.jobs import play_turn
 from tests.api.spec import check_response, validate_named
 
 NDJSON = "application/x-ndjson"
@@ -104,3 +111,79 @@ def test_the_export_streams_through_the_real_server(http_server):
         check_response("GET", f"/games/{gid}/events", 200, answer.headers["Content-Type"].split(";")[0], None)
         lines = [json.loads(line) for line in answer.iter_lines() if line]
     assert lines[0]["type"] == "game_created" and [e["version"] for e in lines] == list(range(1, len(lines) + 1))
+
+
+
+HOSTED = [g for g in registry.all_games() if g.name != "high-card"]
+
+
+def _read_whole(client, gid, headers, query):
+    """(the export's lines, the pages' events) for one viewer."""
+    whole = client.get(f"/games/{gid}/events?format=ndjson{query}", headers=headers)
+    assert whole.status_code == 200 and whole.get_data().endswith(b"\n")
+    events, url = [], f"/games/{gid}/events?limit=1000{query}"
+    while url:
+        page = client.get(url, headers=headers).get_json()
+        events += page["events"]
+        url = page["next"]
+    return whole.get_data().split(b"\n")[:-1], events
+
+
+@pytest.mark.parametrize("game", HOSTED, ids=lambda g: g.name)
+def test_the_export_is_the_pages_byte_for_byte_for_every_game_and_viewer(app, client, monkeypatch, game):
+    """Every line is the page's event to the byte (the events shown as stored are cut from the
+    stored bytes, the others presented), for each seat's token, the table token naming each seat
+    or none, and no token; live, then finished (open to everyone, and its chunks cached)."""
+    monkeypatch.setattr(export, "CHUNK", 7)  # many chunks, cached ones among them
+    service = app.extensions["games"]
+    n = game.min_seats
+    created = create(client, game.name, [{"name": f"P{i}"} for i in range(n)], seed=23)
+    gid, t, table = created["id"], tokens(created), created["table_token"]
+    rng = random.Random(23)
+    for _ in range(60):
+        current = service.load(gid)
+        if current.finished:
+            break
+        actor = rng.choice(current.actors())
+        if actor == SYSTEM:
+            play_turn(service, gid, current.version, SYSTEM)
+            continue
+        listed = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(t[actor])).get_json()
+        assert move(client, gid, t[actor], rng.choice(listed["moves"]), listed["version"]).status_code == 201
+    viewers = [(f"seat {s}", auth(t[s]), "") for s in range(n)] + \
+              [(f"table as seat {s}", auth(table), f"&seat={s}") for s in range(n)] + \
+              [("table", auth(table), ""), ("anonymous", {}, "")]
+
+    def compare(finished) -> bool:
+        """True if some viewer was shown some event otherwise than stored."""
+        stored = service.store.read(gid)
+        redacted = False
+        for label, headers, query in viewers:
+            lines, events = _read_whole(client, gid, headers, query)
+            assert lines == [codec.dumps_bytes(e) for e in events], (label, finished)
+            assert len(lines) == len(stored)
+            redacted |= any(codec.dumps_bytes(e["data"]) != codec.dumps_bytes(s.data) for e, s in zip(events, stored))
+        return redacted
+
+    assert compare(finished=False), "a live game hides something from someone: the test has something to check"
+    ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    assert ended.finished
+    compare(finished=True)
+    name = f"ndjson|{snapshot_code(game)}|{export.PRESENTING}|7|0"
+    assert service.store.cached(gid, [name])[0] is not None
+    compare(finished=True)  # from the chunks the first export cached
+
+
+def test_a_finished_game_is_exported_without_being_rebuilt(app, client):
+    """A harvest's crawl exports games no process holds (their snapshots dropped at their end):
+    their meta says they ended, so the export reads their history without replaying it."""
+    service = app.extensions["games"]
+    gid, _ = _played_splendor(client, moves=20)
+    ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    service.finish(ended)  # logged for the harvest (as the outbox does, after the answer)
+    before = _read_whole(client, gid, {}, "")
+    service.forget(gid)
+    lines = client.get(f"/games/{gid}/events?format=ndjson").get_data().split(b"\n")[:-1]
+    assert service.games.cached(gid) is None  # never loaded
+    assert lines == before[0] == [codec.dumps_bytes(e) for e in before[1]]
+    assert json.loads(lines[0])["data"]["seed"] is not None  # open to everyone: it is over

@@ -7,7 +7,9 @@ For each configuration, seeded random playouts (bots included) check that:
 - `decide` never changes the state it is given;
 - replaying the events (also after a JSON round trip) rebuilds the live state exactly;
 - views and redacted events are JSON and never show a viewer another seat's secret;
-- the game ends within `max_events`, with a result.
+- the game ends within `max_events`, with a result;
+- every event of a type the game declares `as_stored` for a viewer is redacted to exactly its
+  stored bytes for that viewer (the whole-history export passes those bytes through).
 
 CONTRACT_SEEDS (default 3) sets how many seeded games each configuration plays.
 """
@@ -21,8 +23,9 @@ import random
 import pytest
 
 from domain import registry
-from domain.contract import SPECTATOR, SYSTEM, MoveRejected, is_seat
-from domain.play import fold
+from domain.contract import EVERY_TYPE, EVERYONE, SPECTATOR, SYSTEM, MoveRejected, is_seat
+from domain.play import fold, upcast
+from events import codec
 
 SEEDS = int(os.environ.get("CONTRACT_SEEDS", "3"))
 # Checking every legal move of every state is quadratic; sample to keep the suite quick.
@@ -166,3 +169,33 @@ def test_game_declares_what_the_api_needs(game):
         assert game.min_seats <= n <= game.max_seats
     for option in game.options:
         assert option.type in ("integer", "boolean", "string")
+
+
+def _as_stored_broken(game, n, events):
+    """(viewer, event) pairs where the game declares the event's type as stored for the viewer
+    but redact changes it (a byte of difference, key order included, is a broken promise)."""
+    broken = []
+    for viewer in list(range(n)) + [SPECTATOR, EVERYONE]:
+        declared = game.as_stored(viewer)
+        for event in events:
+            if event["type"] in declared:
+                stored = codec.dumps_bytes(event)
+                if codec.dumps_bytes(game.redact(upcast(game, codec.loads(stored)), viewer)) != stored:
+                    broken.append((viewer, event["type"]))
+    return broken
+
+
+@pytest.mark.parametrize("game,n,options", CASES)
+def test_types_declared_as_stored_are_redacted_to_their_stored_bytes(game, n, options):
+    events, _ = playout(game, n, options, seed=7, deep=False)
+    assert any(e["type"] in game.as_stored(0) for e in events) or game.as_stored(0) == frozenset()
+    assert _as_stored_broken(game, n, events) == []
+
+
+def test_a_false_as_stored_promise_is_caught():
+    from dataclasses import replace
+
+    splendor = registry.get("splendor")
+    events, _ = playout(splendor, 2, {}, seed=7, deep=False)
+    lying = replace(splendor, as_stored=lambda viewer: EVERY_TYPE)  # the deal's decks hidden from seats
+    assert ("game_started" in {t for _, t in _as_stored_broken(lying, 2, events)})

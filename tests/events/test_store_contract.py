@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from events import codec
 from events.memory_store import InMemoryEventStore
 from events.redis_store import RedisEventStore
 from events.store import Conflict, DuplicateRequest, GameExists, NewEvent
@@ -200,3 +201,48 @@ def test_events_come_back_as_json(store):
     gid = uuid.uuid4().hex[:10]
     store.create(gid, {"type": "x"}, {}, [NewEvent("t", {"type": "t", "cards": (1, 2)}, None)])
     assert store.read(gid)[0].data == {"type": "t", "cards": [1, 2]}
+
+
+def test_history_lines_pass_the_declared_types_through_and_render_the_others(store):
+    gid = uuid.uuid4().hex[:10]
+    store.create(gid, {"type": "x"}, {}, [NewEvent("open", {"type": "open", "s": "é \"q\" ,\"a\":1", "f": 0.1}, None),
+                                          NewEvent("hid", {"type": "hid", "card": 7}, 0)])
+    store.append(gid, 2, [NewEvent("open", {"type": "open", "n": [1, {"k": None}]}, "system"),
+                          NewEvent("hid", {"type": "hid", "card": 9}, 1)])
+    rendered = []
+
+    def render(e):
+        rendered.append(e.version)
+        return codec.history_line(e.version, e.type, e.actor, e.at, {"type": e.type})
+
+    lines, last = store.read_lines(gid, 0, 3, lambda t: t == "open", render)
+    assert last == 3 and rendered == [2]
+    stored = store.read(gid)
+    expected = [codec.history_line(e.version, e.type, e.actor, e.at, e.data if e.type == "open" else {"type": e.type})
+                for e in stored[:3]]
+    assert lines == b"".join(expected)
+    assert store.read_lines(gid, 3, 10, lambda t: True, render) == (
+        codec.history_line(4, "hid", 1, stored[3].at, {"type": "hid", "card": 9}), 4)
+    assert store.read_lines(gid, 4, 10, lambda t: True, render) == (b"", 4)
+
+
+def test_a_cached_blob_lives_beside_its_game_only(store):
+    gid = new_game(store)
+    assert store.cached(gid, ["a", "b"]) == [None, None]
+    store.cache(gid, "a", b"lines", 60)
+    assert store.cached(gid, ["a", "b"]) == [b"lines", None]
+    store.cache("no-such-game", "a", b"lines", 60)  # nothing outlives (or precedes) its game
+    assert store.cached("no-such-game", ["a"]) == [None]
+
+
+def test_the_finished_log_names_one_entry_per_game(store):
+    a, b = new_game(store), new_game(store)
+    store.log_finished(a, b"A", 100)
+    store.log_finished(a, b"A again", 100)  # logged already: nothing
+    store.log_finished(b, b"B", 100)
+    store.log_finished("no-such-game", b"X", 100)  # gone: nothing
+    log = store.read_finished_log("0", 10)
+    assert [(g, e) for _, g, e in log] == [(a, b"A"), (b, b"B")]
+    assert store.finished_log_marks([a, b, "no-such-game"]) == [log[0][0], log[1][0], ""]
+    assert store.read_finished_log(log[0][0], 10) == log[1:]
+    assert store.read_finished_log(log[1][0], 10) == []

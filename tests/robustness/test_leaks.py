@@ -1,7 +1,8 @@
 """No leaks, on every channel: for every hosted game and every seat count, a random playout
 through the API (all seats people, the system's moves played by the worker's own job function)
 checks, for every seat and for a spectator, that nothing the server gives them holds a secret
-of another seat: GET /games/{id}, the legal moves, history pages, `state?version=N`, the live
+of another seat: GET /games/{id}, the legal moves, history pages, the NDJSON export,
+`state?version=N`, the live
 stream (SSE), the answers to their own moves, and error bodies.
 
 The oracle is each game's `secrets(state)` (domain/contract.py): token -> the seats allowed to
@@ -148,6 +149,10 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
             if full:
                 for e in client.get(f"/games/{gid}/events?limit=1000", headers=auth(token[viewer])).get_json()["events"]:
                     check(json.dumps(e), viewer, e["version"], where=f"history page, event {e['version']}")
+                export = client.get(f"/games/{gid}/events?format=ndjson", headers=auth(token[viewer]))
+                for line in export.get_data(as_text=True).splitlines():  # stored bytes, passed through
+                    e = json.loads(line)
+                    check(json.dumps(e), viewer, e["version"], where=f"NDJSON export, event {e['version']}")
                 past = rng.randint(setup_version, version)
                 then = client.get(f"/games/{gid}/state?version={past}", headers=auth(token[viewer])).get_data(as_text=True)
                 check(then, viewer, past, where=f"state?version={past}")
