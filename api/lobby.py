@@ -171,7 +171,8 @@ class Lobby:
                 seats.append({"open": True, "reserved_for": s["player"], "reserved_until": until})
             else:
                 seats.append({"open": True})
-        created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None, game.platform.private)
+        created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None,
+                                 game.platform.private, game.platform.clock)
         for _ in range(ATTEMPTS):
             if game.platform.rematch:
                 break

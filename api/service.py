@@ -21,7 +21,7 @@ from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import fold, rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, logs, metrics, platform_events, presenting
+from . import clocks, fairness, logs, metrics, platform_events, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -58,7 +58,8 @@ class GameService:
 
     # ---- creation -------------------------------------------------------------------------
 
-    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False) -> dict:
+    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
+               clock: Any = None) -> dict:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
@@ -68,6 +69,7 @@ class GameService:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
         _check_seats(definition, seats)
         merged = merged_options(definition, options, len(seats))
+        clock = clocks.checked(definition, clock)  # 400 invalid_clock before anything is written
         if seed is None:
             seed = fairness.server_seed()
         setup_events = setup(definition, merged, len(seats), seed)  # checked now even when the deal waits
@@ -82,6 +84,8 @@ class GameService:
                    "seats": seats, "options": merged, "seed": seed}
         if private:
             created["private"] = True
+        if clock is not None:
+            created["clock"] = clock
         events = [NewEvent(CREATED, created, None)]
         if not waiting:
             events += [NewEvent(e["type"], e, None) for e in setup_events]
@@ -92,8 +96,10 @@ class GameService:
         if any(s.get("invite") for s in seats):
             invite_code = secrets.token_urlsafe(12)
             meta["invite_sha256"] = hash_token(invite_code)
-        game = self.games.created(game_id, meta, credentials, events)
-        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)))
+        at = int(time.time() * 1000)
+        game = self.games.created(game_id, meta, credentials, events, at)
+        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
+                                    due=clocks.next_deadline(game.platform), clocked=clock is not None)
         self.defer(self._outbox, game, self.scheduler, events)
         answer = {"id": game_id, "version": version, "status": game.status,
                   "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
@@ -156,12 +162,15 @@ class GameService:
             self._check_version(game, actor, expected_version)
             events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
+            clocks.check_in_time(game, actor, at)  # past its deadline, the seat's timeout wins
             first, last = game.version + 1, game.version + len(events)
-            updated = replace(game, version=last, state=fold(game.definition, events, game.state), last_at=at)
+            new_events = [NewEvent(e["type"], e, actor) for e in events]
+            updated = advanced(game, new_events, at)  # the platform's fold too: a person moved, the clocks
             try:
                 result = self.store.append(
-                    game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
-                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)))
+                    game_id, game.version, new_events,
+                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)),
+                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
             except Conflict:
                 metrics.conflicts.labels("race").inc()
                 game = None  # someone appended between our read and our write: judge again
@@ -264,7 +273,8 @@ class GameService:
         at = int(time.time() * 1000)
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
-                          owing=bool(automatic_actors(updated)))
+                          owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
+                          clocked=game.platform.clock is not None)
         self._after_append(updated, self.scheduler, events)
         return updated
 

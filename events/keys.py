@@ -35,6 +35,15 @@ class Keys:
         """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
         return f"{self.prefix}games:idle"
 
+    def clocks(self) -> str:
+        """Deadlines of clocked games (sorted set; member `<game>:<version>`, score: the earliest
+        deadline of that version in ms, or earlier: a wake-up, re-judged when due)."""
+        return f"{self.prefix}games:clocks"
+
+    def clocked(self) -> str:
+        """Unfinished clocked games (sorted set, all scores 0: walked by id): what a re-arm walks."""
+        return f"{self.prefix}games:clocked"
+
     def active(self) -> str:
         """The first layout's set of unfinished games, migrated into the two above."""
         return f"{self.prefix}games:active"

@@ -23,7 +23,9 @@ MARKER = "    # ---- GAME SCHEMAS: generated from api/openapi/*.yaml by api/open
 PARTS = ("options", "move", "view", "event", "result")
 # The server's own events (their schemas are in openapi.yaml's head) by schema: their type.
 PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
-                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created"}
+                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created",
+                   "SeatTimedOut": "seat_timed_out", "SeatTakenByBot": "seat_taken_by_bot",
+                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:
@@ -61,7 +63,9 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
             "additionalProperties": False,
             "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
                            "seed": _ref("ClientSeed"),
-                           "private": {"type": "boolean", "description": "Not listed in the lobby."}},
+                           "private": {"type": "boolean", "description": "Not listed in the lobby."},
+                           "clock": {"description": "A turn clock for the people's decisions (none: untimed).",
+                                     "oneOf": [{"type": "null"}, _ref("Clock")]}},
             "allOf": [seed_rule, *extra]}
 
 
