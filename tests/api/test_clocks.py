@@ -329,3 +329,23 @@ def test_a_live_event_carries_the_clock():
     assert clock["seats"][0] == {"seat": 0, "remaining_ms": 30_000, "deadline": None}  # its next decision's time
     assert clock["seats"][1]["deadline"] == clocks.iso(clocks.deadline(service.load(created["id"]).platform, 1))
     assert clock["seats"][1]["remaining_ms"] == clocks.deadline(service.load(created["id"]).platform, 1) - bid_at
+
+
+def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
+    from tests.lobby.helpers import claim, open_game, player
+
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    created = open_game(client, ann["key"], type_="high-card", clock={"per_move_s": 60})
+    gid = created["id"]
+    assert claim(client, gid, 1, bob["key"]).status_code == 201
+    r = client.post(f"/games/{gid}/resign", headers=auth(bob["key"]))
+    assert r.status_code == 200 and r.get_json()["seat"] == 1, r.get_json()
+    assert r.get_json()["result"]["winners"] == [0]
+    mine = client.get("/players/me/games?status=finished", headers=auth(ann["key"])).get_json()["games"]
+    assert [g["id"] for g in mine] == [gid]
+    # The players' feed hears of it after the answer has left (api/deferred.py).
+    wait_for(lambda: [e for _, e in app.extensions["players"].inbox_after(ann["id"], "0")
+                      if e["type"] == "game_finished" and e["game_id"] == gid], timeout=10)
+    # A player seated nowhere in the game cannot resign it.
+    carl = player(client, "Carl")
+    assert client.post(f"/games/{gid}/resign", headers=auth(carl["key"])).status_code == 403
