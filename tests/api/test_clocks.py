@@ -349,3 +349,57 @@ def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
     # A player seated nowhere in the game cannot resign it.
     carl = player(client, "Carl")
     assert client.post(f"/games/{gid}/resign", headers=auth(carl["key"])).status_code == 403
+
+
+def test_forfeit_on_time_hands_the_seat_to_a_bot_or_ends_the_game():
+    service = GameService(InMemoryEventStore())
+    control = SeatControl(service)
+    three = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}, {"bot": "random"}], {}, 5,
+                           clock={"per_move_s": 1, "on_timeout": "forfeit"})
+    two = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5,
+                         clock={"per_move_s": 1, "on_timeout": "forfeit"})
+    for created in (three, two):
+        game = service.load(created["id"])
+        service.move(created["id"], 1, {"type": "bid", "chips": 0}, game.version)  # Bob is in time
+    due = clocks.deadline(service.load(three["id"]).platform, 0)
+    assert fire_due(service, control, now=due + 1) == 2  # seat 0 of each game, once
+    left = [e.data for e in service.store.read(three["id"]) if e.type == pe.RESIGNED]
+    assert left == [{"type": pe.RESIGNED, "seat": 0, "bot": "bold", "forfeit": True, "ends_game": False,
+                     "reason": "seat 0's time ran out"}]
+    assert service.load(three["id"]).status == "active" and service.load(three["id"]).bot_level(0) == "bold"
+    ended = service.load(two["id"])
+    assert ended.status == "finished" and ended.result["winners"] == [1] and ended.result["resigned"] == [0]
+
+
+def test_a_lost_deadline_mark_is_re_armed(redis_client):
+    from workers.clocks import rearm
+
+    prefix = f"rearm{uuid.uuid4().hex[:6]}:"
+    service = GameService(RedisEventStore(redis_client, prefix))
+    created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"per_move_s": 1})
+    due = clocks.deadline(service.load(created["id"]).platform, 0)
+    redis_client.delete(f"{prefix}games:clocks")  # as if lost (a Redis restored from an older file)
+    control = SeatControl(service)
+    assert fire_due(service, control, now=due + 1) == 0  # nothing marked: nothing fires
+    assert rearm(service) == 1
+    assert rearm(service) == 1  # again: the same mark, not a second one
+    assert redis_client.zcard(f"{prefix}games:clocks") == 1
+    assert fire_due(service, control, now=due + 1) == 2
+    assert [e.data["seat"] for e in service.store.read(created["id"]) if e.type == pe.TIMED_OUT] == [0, 1]
+
+
+def test_a_pending_deadline_survives_a_redis_crash_and_restart(tmp_path):
+    from tests.robustness.servers import RedisServer
+
+    server = RedisServer(tmp_path / "redis").start()
+    try:
+        service = GameService(RedisEventStore(server.client(), "crash:"))
+        created = service.create("high-card", [{"name": "Ann"}, {"bot": "random"}], {}, 5, clock={"per_move_s": 1})
+        due = clocks.deadline(service.load(created["id"]).platform, 0)
+        server.kill()  # SIGKILL with the deadline pending
+        server.start()  # from its append-only file
+        after = GameService(RedisEventStore(server.client(), "crash:"))  # a fresh process's view
+        assert fire_due(after, SeatControl(after), now=due + 1) == 1
+        assert [e.type for e in after.store.read(created["id"])][-2:] == [pe.TIMED_OUT, pe.TAKEN_BY_BOT]
+    finally:
+        server.stop()
