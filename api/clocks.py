@@ -40,6 +40,10 @@ class TimeExpired(ApiError):
     status, code = 409, "time_expired"
 
 
+class SeatPlayedByBot(ApiError):
+    status, code = 409, "seat_played_by_bot"
+
+
 def strongest_bot(definition: GameDef) -> str:
     """The level that takes over a timed-out seat by default: the last a game lists (each game
     lists `random` first and its stronger bot after it)."""
@@ -192,9 +196,23 @@ def shown(platform, now_ms: int) -> Optional[dict]:
     return {**clock, "deadline": iso(min(due.values(), default=None)), "seats": seats}
 
 
+def check_actor(game, actor, at: int, automatic: bool = False) -> None:
+    """Refuses a person's move for a seat a bot plays (409 `seat_played_by_bot`: return to it
+    first), and a seat's decision that comes after its deadline (409 `time_expired`: the
+    timeout, appended by the reconciler's clock poll at this same version, wins that race;
+    nothing is appended)."""
+    if not is_seat(actor) or not 0 <= actor < len(game.seats):
+        return
+    seat = game.seats[actor]
+    if not automatic and seat["bot"] is None and seat.get("takeover"):
+        raise SeatPlayedByBot(
+            f"A bot plays seat {actor} now" + (" (it resigned)." if seat.get("resigned") else
+                                               f": POST /games/{game.id}/seats/{actor}/return to play it again."),
+            version=game.version)
+    check_in_time(game, actor, at)
+
+
 def check_in_time(game, actor, at: int) -> None:
-    """Refuses a seat's decision that comes after its deadline: the timeout (appended by the
-    reconciler's clock poll at this same version) wins that race, and nothing is appended."""
     platform = game.platform
     if platform.clock is None or not is_seat(actor):
         return

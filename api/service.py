@@ -134,7 +134,8 @@ class GameService:
     # ---- moves ----------------------------------------------------------------------------
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
-             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None) -> dict:
+             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None,
+             automatic: bool = False) -> dict:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
 
@@ -144,7 +145,7 @@ class GameService:
         fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
         try:
             return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint,
-                                           scheduler or self.scheduler)
+                                           scheduler or self.scheduler, automatic)
         except (VersionConflict, IllegalMove):
             prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
             if prior is None:
@@ -152,7 +153,7 @@ class GameService:
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
     def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
-                           scheduler: Scheduler) -> dict:
+                           scheduler: Scheduler, automatic: bool = False) -> dict:
         game = self.games.cached(game_id)
         for _ in range(20):
             # The state this process already holds is decided on when it is the version the
@@ -160,9 +161,12 @@ class GameService:
             if game is None or game.version != expected_version:
                 game = self.games.load(game_id)
             self._check_version(game, actor, expected_version)
-            events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
-            clocks.check_in_time(game, actor, at)  # past its deadline, the seat's timeout wins
+            # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
+            # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
+            if not game.finished:
+                clocks.check_actor(game, actor, at, automatic)
+            events = self._decide(game, actor, move)
             first, last = game.version + 1, game.version + len(events)
             new_events = [NewEvent(e["type"], e, actor) for e in events]
             updated = advanced(game, new_events, at)  # the platform's fold too: a person moved, the clocks

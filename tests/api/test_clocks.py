@@ -115,6 +115,11 @@ def test_the_person_returns_and_plays_again(client, workers):
     first = read(client, gid)
     assert move(client, gid, t[1], {"type": "bid", "chips": 0}, first["version"]).status_code == 201
     wait_for(lambda: read(client, gid)["seats"][0].get("played_by_bot"), timeout=15)
+    for _ in range(20):  # (a bot's or the system's append may come between the read and the move)
+        busy = move(client, gid, t[0], {"type": "bid", "chips": 1}, read(client, gid)["version"])
+        if busy.get_json()["code"] != "version_conflict":
+            break
+    assert busy.status_code == 409 and busy.get_json()["code"] == "seat_played_by_bot"  # return first
     r = client.post(f"/games/{gid}/seats/0/return", headers=auth(t[0]))
     assert r.status_code == 200 and r.get_json()["changed"] is True, r.get_json()
     again = client.post(f"/games/{gid}/seats/0/return", headers=auth(t[0]))
@@ -341,9 +346,9 @@ def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
     r = client.post(f"/games/{gid}/resign", headers=auth(bob["key"]))
     assert r.status_code == 200 and r.get_json()["seat"] == 1, r.get_json()
     assert r.get_json()["result"]["winners"] == [0]
-    mine = client.get("/players/me/games?status=finished", headers=auth(ann["key"])).get_json()["games"]
-    assert [g["id"] for g in mine] == [gid]
     # The players' feed hears of it after the answer has left (api/deferred.py).
+    wait_for(lambda: [g["id"] for g in client.get("/players/me/games?status=finished", headers=auth(ann["key"]))
+                      .get_json()["games"]] == [gid], timeout=10)
     wait_for(lambda: [e for _, e in app.extensions["players"].inbox_after(ann["id"], "0")
                       if e["type"] == "game_finished" and e["game_id"] == gid], timeout=10)
     # A player seated nowhere in the game cannot resign it.
