@@ -13,12 +13,11 @@ import json
 import logging
 import secrets
 import time
-from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
-from domain.play import fold, rng_for
+from domain.play import rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
 from . import clocks, fairness, logs, metrics, platform_events, presenting
