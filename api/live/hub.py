@@ -97,13 +97,20 @@ class Feed:
         returns how many were new."""
         added = 0
         with self._lock:
-            game = self.game
+            game = first = self.game
+            new = []
             for e in events:
                 if e.version != game.version + 1:
                     continue
                 game = advance(game, e)
                 self.entries.append(Entry(e, to_act(game), presenting.clock_at_event(game, e.at)))
+                new.append(e)
                 added += 1
+            if new and game.platform.clock is not None:
+                # The clocks' step follows each append's events as a whole (platform_events):
+                # folded together, the feed's game is the one a load rebuilds.
+                state, platform = fold_stored(game.definition, new, first.state, first.platform)
+                game = replace(game, state=state, platform=platform)
             self.game = game
             if added:
                 changed, self.changed = self.changed, threading.Event()
