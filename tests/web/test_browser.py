@@ -242,3 +242,19 @@ def test_a_stale_board_is_told_and_refreshed(web_server, browser):
         assert [e for e in page_errors(driver) if "ERR_BLOCKED" not in e and "stream?" not in e and "409 (CONFLICT)" not in e] == []
     finally:
         web_server.stop_bots()
+
+
+def test_resign_from_the_page(web_server, browser, screenshots):
+    """The seat's own controls: Resign ends a two-seat game, and the page says who left and who won."""
+    driver = browser
+    create_in_lobby(driver, web_server.base, "splendor", ["me", "bot:random"])
+    wait(driver, lambda: not driver.find_element(By.ID, "seat-section").get_attribute("hidden"),
+         message="the seat's controls are shown")
+    driver.execute_script("window.confirm = () => true;")
+    resign = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#seat-controls button") if b.text == "Resign")
+    resign.click()
+    wait(driver, lambda: "left the game" in text_of(driver, "#turn"), message="the resignation is told")
+    assert "Won by" in text_of(driver, "#turn")
+    assert driver.find_element(By.ID, "seat-section").get_attribute("hidden")
+    driver.save_screenshot(str(screenshots / "resigned.png"))
+    assert page_errors(driver) == []
