@@ -343,6 +343,9 @@ def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
     created = open_game(client, ann["key"], type_="high-card", clock={"per_move_s": 60})
     gid = created["id"]
     assert claim(client, gid, 1, bob["key"]).status_code == 201
+    listed = wait_for(lambda: [g for g in client.get("/players/me/games", headers=auth(bob["key"])).get_json()["games"]
+                               if g["id"] == gid])
+    assert listed[0]["clock"]["per_move_s"] == 60 and listed[0]["clock"]["seats"][1]["deadline"]
     r = client.post(f"/games/{gid}/resign", headers=auth(bob["key"]))
     assert r.status_code == 200 and r.get_json()["seat"] == 1, r.get_json()
     assert r.get_json()["result"]["winners"] == [0]
