@@ -38,7 +38,8 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
 
     from api import (cors, http, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
-                     routes_lobby, routes_meta, routes_players, routes_web, routes_webhooks, stream)
+                     routes_lobby, routes_meta, routes_players, routes_seat_control, routes_web, routes_webhooks,
+                     stream)
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
@@ -65,6 +66,7 @@ def create_app(test_config: dict | None = None):
         SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", 15)),
         SSE_MAX_SECONDS=float(os.environ.get("SSE_MAX_SECONDS", 3600)),
         RATE_LIMIT=int(os.environ.get("RATE_LIMIT", 100)),
+        ABORT_AFTER_S=float(os.environ.get("ABORT_AFTER_S", 60)),
         RATE_WINDOW_S=int(os.environ.get("RATE_WINDOW_S", 10)),
         JSON_SORT_KEYS=False,
         DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
@@ -118,7 +120,7 @@ def create_app(test_config: dict | None = None):
     limits.install(app, limits.Budgets(connection, prefix, app.config))
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
-                      routes_webhooks.bp, routes_web.bp):
+                      routes_webhooks.bp, routes_seat_control.bp, routes_web.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)

@@ -18,7 +18,7 @@ from typing import Optional
 
 from events.store import Conflict, NewEvent
 
-from . import metrics, platform_events as pe
+from . import clocks, metrics, platform_events as pe
 from .errors import ApiError, SeatNotYours, UnknownGame
 from .lobby_index import LobbyIndex
 from .players import Player
@@ -171,7 +171,8 @@ class Lobby:
                 seats.append({"open": True, "reserved_for": s["player"], "reserved_until": until})
             else:
                 seats.append({"open": True})
-        created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None, game.platform.private)
+        created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None,
+                                 game.platform.private, game.platform.clock)
         for _ in range(ATTEMPTS):
             if game.platform.rematch:
                 break
@@ -251,9 +252,12 @@ class Lobby:
 
 
 def summary(game: Game, at: int) -> dict:
-    return {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
-            "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": game.actors(),
-            "last_move_at": game.last_at or at, "rematch": game.platform.rematch}
+    shown = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
+             "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": game.actors(),
+             "last_move_at": game.last_at or at, "rematch": game.platform.rematch}
+    if game.platform.clock is not None:
+        shown["clock"] = clocks.shown(game.platform, now_ms())  # a player's games: whose time runs out when
+    return shown
 
 
 def check_seated(game: Game, holder, seat: Optional[int] = None) -> None:

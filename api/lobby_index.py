@@ -30,7 +30,7 @@ class LobbyIndex:
         return f"{self.prefix}lobby:{status}" + (f":{type_}" if type_ else "")
 
     def place(self, game_id: str, type_: str, status: Optional[str], at_ms: int) -> None:
-        """Lists the game under `status` (None or `abandoned`: under none), out of the others."""
+        """Lists the game under `status` (None, `abandoned` or `aborted`: under none), out of the others."""
         status = status if status in STATUSES else None
         try:
             pipe = self.redis.pipeline(transaction=False)

@@ -15,6 +15,13 @@ a small state kept next to the game's, and replay from the history like everythi
 - `rematch_created` (game_id) names the game that a finished game's people were invited to.
 - `game_abandoned` ends a game nobody has moved in for ABANDON_AFTER: the game's status and
   result say so, it has no one to act, and it is over (its seed and hidden information open).
+- Who plays a seat (api/seat_control.py decides them; api/clocks.py times the seats):
+  `seat_timed_out` (seat, deadline: the seat's time ran out; a bank is emptied),
+  `seat_taken_by_bot` (seat, bot: that level plays the seat until `seat_returned` (seat): its
+  person is back, its next decision is theirs again, an emptied bank refilled to initial_s),
+  `seat_resigned` (seat, bot or null, forfeit, ends_game: the seat has left for good; with a bot
+  level a bot plays on for it, with `ends_game` the game ends with the seats left as winners)
+  and `game_aborted` (seat, reason: no person moved after the start; the game ends, `aborted`).
 
 A seat's state is a plain dict (see `_seat`): general enough for later changes of who plays a
 seat (a bot taking a seat over and giving it back are more keys and events, not a new shape).
@@ -25,8 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
-from domain.contract import GameDef
+from domain.contract import GameDef, is_seat
 from domain.play import fold
+
+from . import clocks
 
 CREATED = "game_created"
 ABANDONED = "game_abandoned"
@@ -34,7 +43,14 @@ SEAT_CLAIMED = "seat_claimed"
 SEAT_LEFT = "seat_left"
 STARTED = "seats_filled"
 REMATCH = "rematch_created"
-PLATFORM_EVENTS = frozenset({CREATED, ABANDONED, SEAT_CLAIMED, SEAT_LEFT, STARTED, REMATCH})
+TIMED_OUT = "seat_timed_out"
+TAKEN_BY_BOT = "seat_taken_by_bot"
+RETURNED = "seat_returned"
+RESIGNED = "seat_resigned"
+ABORTED = "game_aborted"
+PLATFORM_EVENTS = frozenset({CREATED, ABANDONED, SEAT_CLAIMED, SEAT_LEFT, STARTED, REMATCH,
+                             TIMED_OUT, TAKEN_BY_BOT, RETURNED, RESIGNED, ABORTED})
+ENDED_STATUSES = ("abandoned", "aborted")  # a game the platform ended otherwise is `finished`
 SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the game is over
 
 
@@ -49,6 +65,9 @@ class Platform:
     options: Optional[dict] = None
     private: bool = False  # not listed in the lobby
     rematch: Optional[str] = None  # the id of the game this one's people were invited to
+    clock: Optional[dict] = None  # the `clock` option as created (api/clocks.py), None: untimed
+    started_at: Optional[int] = None  # ms: when the deal was made (the abort's reference)
+    person_moved: bool = False  # a person has made a move of the game (no abort then)
 
 
 START = Platform()
@@ -60,7 +79,9 @@ def _seat(given: dict) -> dict:
             "open": bool(given.get("open")), "invite": bool(given.get("invite")),
             "reserved_for": given.get("reserved_for"), "reserved_until": given.get("reserved_until"),
             # seats the creator named hold the creator's tokens (and its table token)
-            "creator": "name" in given, "token_sha256": None}
+            "creator": "name" in given, "token_sha256": None,
+            # who plays it now and its clock (api/clocks.py, api/seat_control.py)
+            "takeover": None, "resigned": False, "timed_out": 0, "turn_since": None, "bank_ms": None}
 
 
 def is_free(seat: dict) -> bool:
@@ -73,18 +94,44 @@ def free_given(seat: dict) -> bool:
     return bool(seat.get("open") or seat.get("invite"))
 
 
-def evolve(platform: Platform, type_: str, data: dict) -> Platform:
+def evolve(platform: Platform, type_: str, data: dict, at: Optional[int] = None) -> Platform:
     if type_ == CREATED:
-        seats = tuple(_seat(s) for s in data.get("seats", ()))
-        return replace(platform, seats=seats, started=not any(is_free(s) for s in seats),
-                       options=data.get("options"), private=bool(data.get("private")))
+        clock = data.get("clock")
+        bank = clocks.initial_bank(clock)
+        seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
+        started = not any(is_free(s) for s in seats)
+        return replace(platform, seats=seats, started=started, options=data.get("options"),
+                       private=bool(data.get("private")), clock=clock, started_at=at if started else None)
     if type_ == SEAT_CLAIMED:
         return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
                           token_sha256=data.get("token_sha256"))
     if type_ == SEAT_LEFT:
         return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None)
     if type_ == STARTED:
-        return replace(platform, started=True, setup_version=data.get("setup_version"))
+        return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
+    if type_ == TIMED_OUT:
+        seat = platform.seats[data["seat"]]
+        return _with_seat(platform, data["seat"], timed_out=seat.get("timed_out", 0) + 1,
+                          bank_ms=0 if seat.get("bank_ms") is not None else None)
+    if type_ == TAKEN_BY_BOT:
+        return _with_seat(platform, data["seat"], takeover=data["bot"], turn_since=None)
+    if type_ == RETURNED:
+        seat = platform.seats[data["seat"]]
+        bank = seat.get("bank_ms")
+        if bank is not None and bank <= 0:
+            bank = clocks.initial_bank(platform.clock)
+        return _with_seat(platform, data["seat"], takeover=None, bank_ms=bank)
+    if type_ == RESIGNED:
+        platform = _with_seat(platform, data["seat"], resigned=True, takeover=data.get("bot"), turn_since=None)
+        if data.get("ends_game") and platform.ended is None:
+            resigned = [i for i, s in enumerate(platform.seats) if s.get("resigned")]
+            platform = replace(platform, ended={
+                "outcome": "resigned", "winners": [i for i in range(len(platform.seats)) if i not in resigned],
+                "resigned": resigned, "reason": data.get("reason", "")})
+        return platform
+    if type_ == ABORTED and platform.ended is None:
+        return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
+                                        "by": data.get("seat")})
     if type_ == REMATCH and platform.rematch is None:
         return replace(platform, rematch=data.get("game_id"))
     if type_ == ABANDONED and platform.ended is None:
@@ -105,24 +152,41 @@ def abandoned_event(idle_seconds: int) -> dict:
 
 
 def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform) -> tuple:
-    """(game state, platform state) after stored events (StoredEvent: .type, .data): the game's
-    own events go through its reducer, platform events through `evolve`."""
+    """(game state, platform state) after stored events (StoredEvent: .type, .data, .actor,
+    .at): the game's own events go through its reducer, platform events through `evolve`. In a
+    clocked game the clocks' step (api/clocks.py: who owes a decision since when) follows each
+    group of events one append wrote (the same actor and `at`), on the state after the group."""
     own = []
+    pending = None  # (actor, at) of a clocked game's group whose step is still to come
     for e in stored:
+        actor, at = getattr(e, "actor", None), getattr(e, "at", None)
+        if pending is not None and pending != (actor, at):
+            platform, pending = clocks.step(platform, definition, state, *pending), None
         if e.type in PLATFORM_EVENTS:
             if own:
                 state, own = fold(definition, own, state), []
-            platform = evolve(platform, e.type, e.data)
+            platform = evolve(platform, e.type, e.data, at)
         else:
-            own.append(e.data)
+            if not platform.person_moved and is_seat(actor) and actor < len(platform.seats) and \
+                    clocks.clocked(platform.seats[actor]):
+                platform = replace(platform, person_moved=True)
+            if platform.clock is None:
+                own.append(e.data)
+                continue
+            state = fold(definition, [e.data], state)
+        if platform.clock is not None:
+            pending = (actor, at)
     if own:
         state = fold(definition, own, state)
+    if pending is not None:
+        platform = clocks.step(platform, definition, state, *pending)
     return state, platform
 
 
 def status(platform: Platform, game_result: Optional[dict]) -> str:
     if platform.ended is not None:
-        return platform.ended["outcome"]
+        outcome = platform.ended["outcome"]
+        return outcome if outcome in ENDED_STATUSES else "finished"
     if not platform.started:
         return "waiting"
     return "finished" if game_result is not None else "active"

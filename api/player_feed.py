@@ -69,7 +69,11 @@ class PlayerFeed:
 
 def _finishing(game, types: list) -> bool:
     """Whether these events ended the game (not a platform note appended after its end)."""
-    return any(t not in pe.PLATFORM_EVENTS or t == pe.ABANDONED for t in types)
+    return any(t not in pe.PLATFORM_EVENTS or t in ENDING for t in types)
+
+
+# The platform events that may end a game (abandoned, aborted, a resignation or a forfeit on time).
+ENDING = frozenset({pe.ABANDONED, pe.ABORTED, pe.RESIGNED, pe.TIMED_OUT})
 
 
 def wiring(connection, prefix: str) -> dict:

@@ -5,11 +5,13 @@ through these functions, so redaction happens in one place.
 """
 from __future__ import annotations
 
+import time
 from typing import Optional
 
 from domain.contract import EVERYONE
 from domain.play import upcast
 
+from . import clocks
 from .fairness import commitment, fairness
 from .platform_events import PLATFORM_EVENTS, SECRET_FIELDS
 from .repository import CREATED, Game
@@ -36,10 +38,11 @@ def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
 
-def describe(game: Game, seat: Optional[int]) -> dict:
-    """The game as a seat (or a spectator, seat None) may see it."""
+def describe(game: Game, seat: Optional[int], now_ms: Optional[int] = None) -> dict:
+    """The game as a seat (or a spectator, seat None) may see it; a clocked game's `clock` as
+    of now_ms (each seat's remaining time and deadline: api/clocks.py)."""
     definition = game.definition
-    return {
+    described = {
         "id": game.id,
         "type": definition.name,
         "version": game.version,
@@ -53,6 +56,17 @@ def describe(game: Game, seat: Optional[int]) -> dict:
         "fairness": fairness(game.seed, game.finished),
         "rematch": game.platform.rematch,
     }
+    if game.platform.clock is not None:
+        described["clock"] = clocks.shown(game.platform, now_ms if now_ms is not None else int(time.time() * 1000))
+    return described
+
+
+def clock_at_event(game: Game, at: Optional[int]) -> Optional[dict]:
+    """What a live event carries of a clocked game (`game` as after the event): the deadlines,
+    and each seat's remaining time as of the event."""
+    if game.platform.clock is None or at is None:
+        return None
+    return clocks.shown(game.platform, at)
 
 
 def public_seat(index: int, seat: dict) -> dict:
@@ -60,6 +74,12 @@ def public_seat(index: int, seat: dict) -> dict:
     shown = {"seat": index, "name": seat["name"] if seat["bot"] is None else seat["bot"], "bot": seat["bot"]}
     if seat["player"] is not None:
         shown["player"] = seat["player"]
+    if seat.get("takeover"):
+        shown["played_by_bot"] = seat["takeover"]  # a bot plays a person's seat (timed out, resigned)
+    if seat.get("resigned"):
+        shown["resigned"] = True
+    if seat.get("timed_out"):
+        shown["timed_out"] = seat["timed_out"]
     if seat["bot"] is None and seat["name"] is None:
         shown["open"] = not seat["invite"]
         shown["invite"] = seat["invite"]

@@ -25,7 +25,7 @@ CREATED = platform_events.CREATED  # the server's own first event: type, seats, 
 SNAPSHOT_EVERY = 100
 CACHE_SIZE = 2000
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
-SNAPSHOT_FORMAT = "3"  # 2: (game state, platform state); 3: the platform state holds the seats
+SNAPSHOT_FORMAT = "4"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks
 
 
 @dataclass
@@ -90,7 +90,10 @@ class Game:
         return self.definition.actors(self.state)
 
     def bot_level(self, seat: int) -> Optional[str]:
-        return self.seats[seat]["bot"]
+        """The bot level playing the seat: its own, or one that took it over (a person timed
+        out or resigned); None when a person plays it."""
+        s = self.seats[seat]
+        return s["bot"] or s.get("takeover")
 
 
 def snapshot_code(definition: GameDef) -> str:
@@ -139,13 +142,13 @@ class GameRepository:
         self.remember(cached)
         return cached
 
-    def created(self, game_id: str, meta: dict, credentials: dict, events: list) -> Game:
+    def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: Optional[int] = None) -> Game:
         """Caches a game this process has just created (its events: NewEvent), as a load would
         find it, without reading back what it wrote (a new game's first requests usually come
         to its creator's process: that saves them four round trips)."""
         _, definition, _, seed = self._keep_meta(game_id, meta)
         self._credentials[game_id] = dict(credentials)
-        game = advanced(Game(game_id, definition, meta, seed, 0, None), events)
+        game = advanced(Game(game_id, definition, meta, seed, 0, None), events, at)
         self.remember(game)
         return game
 
@@ -213,7 +216,9 @@ class GameRepository:
         events = self.store.read(game_id, after=start, limit=version - start)
         state, platform = platform_events.fold_stored(current.definition, events, state, platform)
         past = replace(current, version=version, state=state, snapshot_version=start, platform=platform)
-        if version - start >= SNAPSHOT_EVERY and not current.finished:
+        # (Not for a clocked game: `version` may fall inside one append's events, where the
+        # clocks' step is not yet taken; a snapshot is always taken at an append's end.)
+        if version - start >= SNAPSHOT_EVERY and not current.finished and current.platform.clock is None:
             self.snapshot(past)  # the next read near this version starts here
         return past
 
@@ -234,10 +239,10 @@ class GameRepository:
 class _Stored:
     """A NewEvent as fold_stored reads it."""
 
-    __slots__ = ("type", "data")
+    __slots__ = ("type", "data", "actor", "at")
 
-    def __init__(self, type_: str, data: dict):
-        self.type, self.data = type_, data
+    def __init__(self, type_: str, data: dict, actor=None, at: Optional[int] = None):
+        self.type, self.data, self.actor, self.at = type_, data, actor, at
 
 
 def advanced(game: Game, events: list, at: Optional[int] = None) -> Game:
@@ -245,7 +250,8 @@ def advanced(game: Game, events: list, at: Optional[int] = None) -> Game:
     events alike, as a load would fold them after they are appended."""
     if not events:
         return game
-    state, platform = platform_events.fold_stored(game.definition, [_Stored(e.type, e.data) for e in events],
-                                                  game.state, game.platform)
+    state, platform = platform_events.fold_stored(
+        game.definition, [_Stored(e.type, e.data, e.actor, getattr(e, "at", None) or at) for e in events],
+        game.state, game.platform)
     return replace(game, version=game.version + len(events), state=state, platform=platform,
                    last_at=at if at is not None else game.last_at)

@@ -27,7 +27,7 @@ def create_game():
     body = _create.load(json_body())
     check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
     seats = creator_seats(body["seats"])
-    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"])
+    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"])
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 

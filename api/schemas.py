@@ -74,6 +74,7 @@ class CreateGameSchema(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = SeedField(load_default=None, allow_none=True)
     private = JsonBool(load_default=False)
+    clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/clocks.py (400 invalid_clock)
 
 
 class PlayerNameSchema(Schema):
@@ -109,7 +110,7 @@ class MyGamesQuerySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned"]))
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned", "aborted"]))
     my_turn = fields.Boolean(truthy={"true", "1"}, falsy={"false", "0"})
     cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

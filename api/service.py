@@ -13,15 +13,14 @@ import json
 import logging
 import secrets
 import time
-from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
-from domain.play import fold, rng_for
+from domain.play import rng_for
 from events.store import Conflict, DuplicateRequest, NewEvent
 
-from . import fairness, harvest, logs, metrics, platform_events, presenting
+from . import clocks, fairness, harvest, logs, metrics, platform_events, presenting
 from .errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from .deferred import immediately
 from .game_options import merged_options
@@ -58,7 +57,8 @@ class GameService:
 
     # ---- creation -------------------------------------------------------------------------
 
-    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False) -> dict:
+    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
+               clock: Any = None) -> dict:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
@@ -68,6 +68,7 @@ class GameService:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
         _check_seats(definition, seats)
         merged = merged_options(definition, options, len(seats))
+        clock = clocks.checked(definition, clock)  # 400 invalid_clock before anything is written
         if seed is None:
             seed = fairness.server_seed()
         setup_events = setup(definition, merged, len(seats), seed)  # checked now even when the deal waits
@@ -82,6 +83,8 @@ class GameService:
                    "seats": seats, "options": merged, "seed": seed}
         if private:
             created["private"] = True
+        if clock is not None:
+            created["clock"] = clock
         events = [NewEvent(CREATED, created, None)]
         if not waiting:
             events += [NewEvent(e["type"], e, None) for e in setup_events]
@@ -92,8 +95,10 @@ class GameService:
         if any(s.get("invite") for s in seats):
             invite_code = secrets.token_urlsafe(12)
             meta["invite_sha256"] = hash_token(invite_code)
-        game = self.games.created(game_id, meta, credentials, events)
-        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)))
+        at = int(time.time() * 1000)
+        game = self.games.created(game_id, meta, credentials, events, at)
+        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
+                                    due=clocks.next_deadline(game.platform), clocked=clock is not None)
         self.defer(self._outbox, game, self.scheduler, events)
         answer = {"id": game_id, "version": version, "status": game.status,
                   "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
@@ -128,7 +133,8 @@ class GameService:
     # ---- moves ----------------------------------------------------------------------------
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
-             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None) -> dict:
+             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None,
+             automatic: bool = False) -> dict:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
 
@@ -138,7 +144,7 @@ class GameService:
         fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
         try:
             return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint,
-                                           scheduler or self.scheduler)
+                                           scheduler or self.scheduler, automatic)
         except (VersionConflict, IllegalMove):
             prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
             if prior is None:
@@ -146,7 +152,7 @@ class GameService:
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
     def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
-                           scheduler: Scheduler) -> dict:
+                           scheduler: Scheduler, automatic: bool = False) -> dict:
         game = self.games.cached(game_id)
         for _ in range(20):
             # The state this process already holds is decided on when it is the version the
@@ -154,14 +160,20 @@ class GameService:
             if game is None or game.version != expected_version:
                 game = self.games.load(game_id)
             self._check_version(game, actor, expected_version)
-            events = self._decide(game, actor, move)
             at = int(time.time() * 1000)
+            # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
+            # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
+            if not game.finished:
+                clocks.check_actor(game, actor, at, automatic)
+            events = self._decide(game, actor, move)
             first, last = game.version + 1, game.version + len(events)
-            updated = replace(game, version=last, state=fold(game.definition, events, game.state), last_at=at)
+            new_events = [NewEvent(e["type"], e, actor) for e in events]
+            updated = advanced(game, new_events, at)  # the platform's fold too: a person moved, the clocks
             try:
                 result = self.store.append(
-                    game_id, game.version, [NewEvent(e["type"], e, actor) for e in events],
-                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)))
+                    game_id, game.version, new_events,
+                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)),
+                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
             except Conflict:
                 metrics.conflicts.labels("race").inc()
                 game = None  # someone appended between our read and our write: judge again
@@ -270,7 +282,8 @@ class GameService:
         at = int(time.time() * 1000)
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
-                          owing=bool(automatic_actors(updated)))
+                          owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
+                          clocked=game.platform.clock is not None)
         self._after_append(updated, self.scheduler, events)
         return updated
 

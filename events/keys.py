@@ -43,6 +43,15 @@ class Keys:
         """Every game that ended, in the order it was logged (stream: game id and a summary)."""
         return f"{self.prefix}games:finished-log"
 
+    def clocks(self) -> str:
+        """Deadlines of clocked games (sorted set; member `<game>:<version>`, score: the earliest
+        deadline of that version in ms, or earlier: a wake-up, re-judged when due)."""
+        return f"{self.prefix}games:clocks"
+
+    def clocked(self) -> str:
+        """Unfinished clocked games (sorted set, all scores 0: walked by id): what a re-arm walks."""
+        return f"{self.prefix}games:clocked"
+
     def active(self) -> str:
         """The first layout's set of unfinished games, migrated into the two above."""
         return f"{self.prefix}games:active"

@@ -24,6 +24,8 @@ class InMemoryEventStore:
         self._cached: dict[tuple, tuple[bytes, float]] = {}  # (game, name) -> (blob, expiry)
         self._log: list[tuple[str, str, bytes]] = []  # the finished log
         self._log_seq = 0
+        self._clocks: dict[tuple, int] = {}  # (game, version) -> deadline mark (ms)
+        self._clocked: set[str] = set()
 
     def _stored(self, stream, events: Sequence[NewEvent], at=None):
         at = at or int(time.time() * 1000)
@@ -33,25 +35,36 @@ class InMemoryEventStore:
             stream.append(StoredEvent(len(stream) + 1, e.type, data, json.loads(json.dumps(e.actor)), at))
 
     def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
-               owing: bool = False) -> int:
+               owing: bool = False, at=None, due=None, clocked=False) -> int:
         with self._lock:
             if game_id in self._streams:
                 raise GameExists(game_id)
             self._streams[game_id] = []
             self._meta[game_id] = {k: str(v) for k, v in meta.items()}
             self._credentials[game_id] = dict(credentials)
-            self._stored(self._streams[game_id], events)
+            self._stored(self._streams[game_id], events, at)
             self._idle[game_id] = int(time.time() * 1000)
             if owing:
                 self._owing[game_id] = len(events)
+            if clocked:
+                self._clocked.add(game_id)
+            if due is not None:
+                self._lower((game_id, len(events)), due)
             self._lock.notify_all()
             return len(self._streams[game_id])
 
+    def _lower(self, member, due):
+        self._clocks[member] = min(due, self._clocks.get(member, due))
+
     def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response="", at=None,
-               owing=False):
+               owing=False, due=None, clocked=False):
         with self._lock:
             if owing:
                 self._owing[game_id] = max(self._owing.get(game_id, 0), expected_version + len(events))
+            if due is not None:
+                self._lower((game_id, expected_version + len(events)), due)
+            if clocked:
+                self._clocks.pop((game_id, expected_version), None)
             if idempotency_key is not None and (game_id, idempotency_key) in self._idempotency:
                 fp, first = self._idempotency[(game_id, idempotency_key)]
                 if fp != fingerprint:
@@ -199,8 +212,31 @@ class InMemoryEventStore:
         with self._lock:
             return len(self._idle)
 
+    def clocks_due(self, now_ms, limit=200):
+        with self._lock:
+            due = sorted((d, g, v) for (g, v), d in self._clocks.items() if d <= now_ms)[:limit]
+            return [(g, v, d) for d, g, v in due]
+
+    def clock_mark(self, game_id, version, due_ms, only_existing=False):
+        with self._lock:
+            if not only_existing or (game_id, version) in self._clocks:
+                self._clocks[(game_id, version)] = due_ms
+
+    def clock_rearm(self, game_id, version, due_ms):
+        with self._lock:
+            self._lower((game_id, version), due_ms)
+
+    def clock_done(self, game_id, version):
+        with self._lock:
+            self._clocks.pop((game_id, version), None)
+
+    def clocked_games(self, after="", limit=500):
+        with self._lock:
+            return sorted(g for g in self._clocked if g > after)[:limit]
+
     def mark_finished(self, game_id):
         with self._lock:
+            self._clocked.discard(game_id)
             self._owing.pop(game_id, None)
             self._idle.pop(game_id, None)
             self._snapshots.pop(game_id, None)

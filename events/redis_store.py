@@ -83,9 +83,12 @@ class RedisEventStore:
 
     @_unavailable
     def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
-               owing: bool = False) -> int:
-        """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts)."""
+               owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
+               clocked: bool = False) -> int:
+        """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts);
+        `due`: its first deadline (ms); `clocked`: it has a clock (the re-arm walks those)."""
         k = self.keys
+        at = at or _now_ms()
         args: list = [len(meta)]
         for key, value in meta.items():
             args += [key, value]
@@ -93,7 +96,7 @@ class RedisEventStore:
         for key, value in credentials.items():
             args += [key, value]
         args.append(len(events))
-        args += encode_entries(events, _now_ms())
+        args += encode_entries(events, at)
         reply = self._create(keys=[k.events(game_id), k.meta(game_id), k.credentials(game_id)], args=args)
         if reply[0] == b"exists":
             raise GameExists(game_id)
@@ -101,6 +104,10 @@ class RedisEventStore:
         pipe.zadd(k.idle(), {game_id: _now_ms()})
         if owing:
             pipe.zadd(k.owing(), {game_id: int(reply[1])})
+        if clocked:
+            pipe.zadd(k.clocked(), {game_id: 0})  # one score: walked by id
+        if due is not None:
+            pipe.zadd(k.clocks(), {f"{game_id}:{int(reply[1])}": due}, lt=True)
         pipe.execute()
         return int(reply[1])
 
@@ -115,19 +122,32 @@ class RedisEventStore:
         response: str = "",
         at: Optional[int] = None,
         owing: bool = False,
+        due: Optional[int] = None,
+        clocked: bool = False,
     ) -> AppendResult:
         """`owing`: after these events a worker owes a turn. The game is then marked in the owing
         set first, in the same round trip: if the append is written, so is the mark (a crash
-        before the turn is enqueued cannot hide the game from the reconciler)."""
+        before the turn is enqueued cannot hide the game from the reconciler).
+        `due`: the earliest deadline after these events (a clocked game, api/clocks.py): marked
+        the same way, `<game>:<new version>` in the clocks set, never later than a mark already
+        there (a writer that loses the version race leaves at worst an early wake-up, which the
+        poller re-judges); `clocked`: the previous version's mark is dropped after the script
+        (stale whether the append won or lost)."""
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
                 IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
-        if owing:
+        if owing or due is not None or clocked:
             pipe = self.redis.pipeline(transaction=False)
-            pipe.zadd(k.owing(), {game_id: expected_version + len(events)}, gt=True)
+            if owing:
+                pipe.zadd(k.owing(), {game_id: expected_version + len(events)}, gt=True)
+            if due is not None:
+                pipe.zadd(k.clocks(), {f"{game_id}:{expected_version + len(events)}": due}, lt=True)
             self._append(keys=[k.events(game_id), idem_key], args=args, client=pipe)
-            reply = pipe.execute()[1]
+            if clocked:
+                pipe.zrem(k.clocks(), f"{game_id}:{expected_version}")
+            replies = pipe.execute()
+            reply = replies[int(owing) + int(due is not None)]
         else:
             reply = self._append(keys=[k.events(game_id), idem_key], args=args)
         status = reply[0]
@@ -306,6 +326,38 @@ class RedisEventStore:
     def active_count(self) -> int:
         return self.redis.zcard(self.keys.idle())
 
+    # ---- clocks: the due-time set polled by the reconciler (workers/clocks.py) ----------------
+
+    @_unavailable
+    def clocks_due(self, now_ms: int, limit: int = 200) -> list[tuple[str, int, int]]:
+        """(game, version, due ms) of the deadline marks due by now_ms, earliest first."""
+        found = self.redis.zrangebyscore(self.keys.clocks(), "-inf", now_ms, start=0, num=limit, withscores=True)
+        out = []
+        for member, score in found:
+            game_id, _, version = member.decode().rpartition(":")
+            out.append((game_id, int(version), int(score)))
+        return out
+
+    @_unavailable
+    def clock_mark(self, game_id: str, version: int, due_ms: int, only_existing: bool = False) -> None:
+        """Marks (or moves) a version's deadline; with only_existing, only a mark still there."""
+        self.redis.zadd(self.keys.clocks(), {f"{game_id}:{version}": due_ms}, xx=only_existing)
+
+    @_unavailable
+    def clock_rearm(self, game_id: str, version: int, due_ms: int) -> None:
+        """Marks a version's deadline unless an earlier mark is there (the reconciler's re-arm)."""
+        self.redis.zadd(self.keys.clocks(), {f"{game_id}:{version}": due_ms}, lt=True)
+
+    @_unavailable
+    def clock_done(self, game_id: str, version: int) -> None:
+        self.redis.zrem(self.keys.clocks(), f"{game_id}:{version}")
+
+    @_unavailable
+    def clocked_games(self, after: str = "", limit: int = 500) -> list[str]:
+        """Unfinished clocked games, a page at a time (by id, after `after`)."""
+        lo = f"({after}" if after else "-"
+        return [g.decode() for g in self.redis.zrangebylex(self.keys.clocked(), lo, "+", start=0, num=limit)]
+
     @_unavailable
     def mark_finished(self, game_id: str) -> None:
         """A finished game leaves the sets of games that may owe work, its snapshots are dropped,
@@ -314,6 +366,7 @@ class RedisEventStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(k.owing(), game_id)
         pipe.zrem(k.idle(), game_id)
+        pipe.zrem(k.clocked(), game_id)
         pipe.srem(k.active(), game_id)
         self._finish(keys=[k.snapshot_index(game_id), k.snapshots(game_id), k.events(game_id), k.meta(game_id),
                            k.credentials(game_id)], args=[self.finished_ttl or 0], client=pipe)

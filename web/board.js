@@ -35,6 +35,11 @@ export function resultLine(game) {
   const r = game.result;
   if (!r) return "";
   if (r.outcome === "abandoned") return "The game was abandoned.";
+  if (r.outcome === "aborted") return "The game was aborted before anyone moved.";
+  if (r.outcome === "resigned") {
+    const left = (r.resigned || []).map((s) => seatName(game, s)).join(" and ");
+    return `Game over: ${left} left the game. Won by ${(r.winners || []).map((w) => seatName(game, w)).join(" and ")}.`;
+  }
   const winners = (r.winners || []).map((w) => seatName(game, w));
   const scores = Array.isArray(r.scores) ? r.scores.map((sc, i) => `${seatName(game, i)} ${typeof sc === "object" ? JSON.stringify(sc) : sc}`).join(", ") : "";
   return `Game over. ${winners.length ? "Won by " + winners.join(" and ") : "No winner"}${scores ? ` (scores: ${scores})` : ""}.`;

@@ -80,6 +80,44 @@ function render() {
   drawBoard($("#board"), g, page.moves);
   wireBoard(prepared);
   renderMoves(prepared);
+  renderClock();
+  renderSeatControls();
+}
+
+// A clocked game: each seat's remaining time, counted down from the deadlines the server gave.
+function renderClock() {
+  const g = page.game;
+  const line = $("#clock");
+  line.hidden = !g.clock;
+  if (!g.clock) return;
+  const parts = g.clock.seats.filter((s) => s.remaining_ms !== null).map((s) => {
+    const left = s.deadline ? Math.max(0, Date.parse(s.deadline) - Date.now()) : s.remaining_ms;
+    return `${seatName(g, s.seat)} ${Math.ceil(left / 1000)} s${s.deadline ? " ⏳" : ""}`;
+  });
+  line.textContent = parts.length ? "Clock: " + parts.join(", ") : "";
+}
+setInterval(() => { if (page.game?.clock && page.game.status === "active") renderClock(); }, 1000);
+
+// Resign, abort, or take the seat back from the bot that plays it since its time ran out.
+function renderSeatControls() {
+  const g = page.game;
+  const seat = mySeat();
+  const box = $("#seat-controls");
+  $("#seat-section").hidden = seat === null || g.status !== "active";
+  box.replaceChildren();
+  if (seat === null || g.status !== "active") return;
+  const mine = g.seats[seat] || {};
+  const command = (label, path, confirmText) => el("button", { type: "button", class: "move", onclick: async () => {
+    if (confirmText && !window.confirm(confirmText)) return;
+    try { await api(path, { method: "POST", token }); say(`${label}: done.`, "ok"); } catch (err) { problem(err); }
+    refresh();
+  } }, label);
+  if (mine.played_by_bot && !mine.resigned) {
+    box.append(el("p", { class: "hint", text: `A bot (${mine.played_by_bot}) plays your seat since your time ran out.` }),
+      command("Take my seat back", `/games/${id}/seats/${seat}/return`));
+  }
+  box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"),
+    command("Abort", `/games/${id}/abort`, "Abort this game (only before anyone has moved)?"));
 }
 
 // Once the game is over: the rematch (a new waiting game, each player's seat kept for them).

@@ -3,6 +3,7 @@ deliveries (workers/deliveries.py), or the reconciler loop.
 
 Configuration from the environment: REDIS_URL (required here; app.py sets it), KEY_PREFIX
 (default none), TURN_QUEUE (default "turns"), RECONCILE_INTERVAL (seconds, default 2),
+CLOCK_POLL_S (the turn clocks' poll, default 0.2), CLOCK_REARM_S (their re-arm, default 60),
 WEBHOOK_QUEUE (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain/'s games).
 """
 from __future__ import annotations
@@ -42,8 +43,14 @@ def main(argv: list[str]) -> None:
     if mode == "reconciler":
         wiring = player_feed.wiring(connection, prefix)
         wiring["listeners"].append(deliveries.notifier())
+        from api.seat_control import SeatControl
+
+        from .clocks import CLOCK_POLL_S, CLOCK_REARM_S, ClockTick
+
         service = GameService(RedisEventStore(connection, prefix), scheduler, **wiring)
-        run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")), sweeps=[deliveries.sweep])
+        tick = ClockTick(service, SeatControl(service), float(os.environ.get("CLOCK_REARM_S", CLOCK_REARM_S)))
+        run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")), sweeps=[deliveries.sweep],
+                    clock_tick=tick, clock_poll_s=float(os.environ.get("CLOCK_POLL_S", CLOCK_POLL_S)))
     elif mode == "webhooks":
         SimpleWorker([deliveries.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
             with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))

@@ -91,7 +91,7 @@ def play_turn(service: GameService, game_id: str, version: int, actor, scheduler
     move = choose_move(game, actor)
     context = logs.bind(game_id=game_id, version=version)
     try:
-        answer = service.move(game_id, actor, move, expected_version=version, scheduler=scheduler)
+        answer = service.move(game_id, actor, move, expected_version=version, scheduler=scheduler, automatic=True)
     except VersionConflict:
         return "stale"
     except IllegalMove as e:  # a bot that picks an illegal move is a bug: fail loudly

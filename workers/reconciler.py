@@ -84,34 +84,50 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
-                abandon_after_s: Optional[float] = None, sweeps: tuple = ()) -> None:
-    """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries.py)."""
+                abandon_after_s: Optional[float] = None, sweeps: tuple = (), clock_tick=None,
+                clock_poll_s: float = 0.2) -> None:
+    """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries.py).
+    `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes."""
     if abandon_after_s is None:
         abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))
     watch = Watch()
     log.info("reconciler started: a pass every %s s", interval_s)
-    migrated = False
+    state = {"migrated": False}
+    next_pass = 0.0
     while True:
+        if clock_tick is not None:
+            _guarded(clock_tick, "clocks")
+        if time.monotonic() >= next_pass:
+            _guarded(lambda: _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state), "pass")
+            next_pass = time.monotonic() + interval_s
+        wait = max(0.0, next_pass - time.monotonic())
+        time.sleep(min(wait, clock_poll_s) if clock_tick is not None else wait)
+
+
+def _guarded(step, name: str) -> None:
+    try:
+        step()
+    except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
+        metrics.redis_errors.labels("reconciler").inc()
+        log.warning("reconciler: store unavailable (%s)", e)
+    except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
+        log.exception("reconciler: %s failed", name)
+
+
+def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state) -> None:
+    if not state["migrated"]:  # the first layout's set of active games, once
+        moved = service.store.migrate_active()
+        state["migrated"] = True
+        if moved:
+            log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
+    n = reconcile_once(service, scheduler, watch, abandon_after_s)
+    if n:
+        log.info("reconciler enqueued %d turn(s)", n)
+    for sweep in sweeps:
         try:
-            if not migrated:  # the first layout's set of active games, once
-                moved = service.store.migrate_active()
-                migrated = True
-                if moved:
-                    log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
-            n = reconcile_once(service, scheduler, watch, abandon_after_s)
-            if n:
-                log.info("reconciler enqueued %d turn(s)", n)
-            for sweep in sweeps:
-                try:
-                    sweep()
-                except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
-                    raise
-                except Exception:  # noqa: BLE001 - the turns' repair and heartbeat go on
-                    log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
-            heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
-        except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
-            metrics.redis_errors.labels("reconciler").inc()
-            log.warning("reconciler: store unavailable (%s)", e)
-        except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
-            log.exception("reconciler: pass failed")
-        time.sleep(interval_s)
+            sweep()
+        except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception:  # noqa: BLE001 - the turns' repair and heartbeat go on
+            log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
+    heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)

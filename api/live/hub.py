@@ -53,11 +53,12 @@ def sse(event: str, data: dict, id_: Optional[int] = None) -> bytes:
 class Entry:
     """One event of a feed, with who acts after it and its frames by viewer."""
 
-    __slots__ = ("event", "to_act", "frames")
+    __slots__ = ("event", "to_act", "frames", "clock")
 
-    def __init__(self, event: StoredEvent, to_act: list):
+    def __init__(self, event: StoredEvent, to_act: list, clock: Optional[dict] = None):
         self.event = event
         self.to_act = to_act
+        self.clock = clock  # a clocked game's deadlines after the event (presenting.clock_at_event)
         self.frames: dict = {}
 
 
@@ -96,13 +97,20 @@ class Feed:
         returns how many were new."""
         added = 0
         with self._lock:
-            game = self.game
+            game = first = self.game
+            new = []
             for e in events:
                 if e.version != game.version + 1:
                     continue
                 game = advance(game, e)
-                self.entries.append(Entry(e, to_act(game)))
+                self.entries.append(Entry(e, to_act(game), presenting.clock_at_event(game, e.at)))
+                new.append(e)
                 added += 1
+            if new and game.platform.clock is not None:
+                # The clocks' step follows each append's events as a whole (platform_events):
+                # folded together, the feed's game is the one a load rebuilds.
+                state, platform = fold_stored(game.definition, new, first.state, first.platform)
+                game = replace(game, state=state, platform=platform)
             self.game = game
             if added:
                 changed, self.changed = self.changed, threading.Event()
@@ -282,14 +290,16 @@ class Hub:
         for entry in entries:
             frame = entry.frames.get(viewer)
             if frame is None:
-                frame = entry.frames[viewer] = self.render(feed.game, viewer, entry.event, entry.to_act)
+                frame = entry.frames[viewer] = self.render(feed.game, viewer, entry.event, entry.to_act, entry.clock)
             frames.append(frame)
         return frames, entries[-1].event.version
 
-    def render(self, game: Game, viewer, e: StoredEvent, to_act: list) -> bytes:
+    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: Optional[dict] = None) -> bytes:
         self.renders += 1
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
         shown["to_act"] = to_act
+        if clock is not None:
+            shown["clock"] = clock
         return sse("game_event", shown, e.version)
 
     def deliver(self, feed: Feed) -> None:
@@ -334,7 +344,7 @@ class Hub:
         frames = []
         for e in self.store.read(feed.game_id, after=cursor, limit=upto - cursor):
             game = advance(game, e)
-            frames.append(self.render(newest, viewer, e, to_act(game)))
+            frames.append(self.render(newest, viewer, e, to_act(game), presenting.clock_at_event(game, e.at)))
             cursor = e.version
         return frames, cursor
 

@@ -23,7 +23,9 @@ MARKER = "    # ---- GAME SCHEMAS: generated from api/openapi/*.yaml by api/open
 PARTS = ("options", "move", "view", "event", "result")
 # The server's own events (their schemas are in openapi.yaml's head) by schema: their type.
 PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
-                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created"}
+                   "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created",
+                   "SeatTimedOut": "seat_timed_out", "SeatTakenByBot": "seat_taken_by_bot",
+                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:
@@ -61,7 +63,9 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
             "additionalProperties": False,
             "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
                            "seed": _ref("ClientSeed"),
-                           "private": {"type": "boolean", "description": "Not listed in the lobby."}},
+                           "private": {"type": "boolean", "description": "Not listed in the lobby."},
+                           "clock": {"description": "A turn clock for the people's decisions (none: untimed).",
+                                     "oneOf": [{"type": "null"}, _ref(f"{prefix}Clock")]}},
             "allOf": [seed_rule, *extra]}
 
 
@@ -72,6 +76,24 @@ def bot_seat(name: str) -> dict:
     return {"type": "object", "description": f"A seat played by a {registry.get(name).title} bot.",
             "required": ["bot"], "additionalProperties": False,
             "properties": {"bot": {"enum": list(registry.get(name).bots)}}}
+
+
+def clock_schema(name: str) -> dict:
+    """The `clock` a game is created with: `Clock` (openapi.yaml's head), its takeover bot one of
+    the game's levels (written out whole: generators take no enum narrowing a string by allOf)."""
+    from domain import registry
+
+    game = registry.get(name)
+    return {"type": "object", "description": f"A turn clock for a {game.title} game (see `Clock`).",
+            "additionalProperties": False,
+            "properties": {"per_move_s": {"type": "number", "minimum": 1, "maximum": 604800},
+                           "initial_s": {"type": "number", "minimum": 1, "maximum": 604800},
+                           "increment_s": {"type": "number", "minimum": 0, "maximum": 3600},
+                           "on_timeout": {"enum": ["bot", "forfeit"]},
+                           "takeover_bot": {"type": "string", "enum": list(game.bots)}},
+            "oneOf": [{"required": ["per_move_s"],
+                       "not": {"anyOf": [{"required": ["initial_s"]}, {"required": ["increment_s"]}]}},
+                      {"required": ["initial_s"], "not": {"required": ["per_move_s"]}}]}
 
 
 def _yaml(name: str, schema: dict) -> str:
@@ -187,6 +209,7 @@ def merged_text() -> str:
     for game, variant_name, variant in variants:
         out.append(_yaml(variant_name, variant))
         out.append(_yaml(variant_name.replace("CreateGame", "BotSeat"), bot_seat(game)))
+        out.append(_yaml(variant_name.replace("CreateGame", "Clock"), clock_schema(game)))
     out.append("    # -- what the operations reference: unions of the games' unions --\n")
     for union_name, union in game_unions(games, schemas):
         out.append(_yaml(union_name, union))

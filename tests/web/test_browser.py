@@ -247,3 +247,19 @@ def test_a_rematch_seats_the_player_again(splendor_game, web_server, browser):
     browser.get(f"{web_server.base}/play/{game_id}")
     wait(browser, lambda: browser.find_elements(By.ID, "rematch-link"), message="the old game links the rematch")
     assert page_errors(browser) == []
+
+
+def test_resign_from_the_page(web_server, browser, screenshots):
+    """The seat's own controls: Resign ends a two-seat game, and the page says who left and who won."""
+    driver = browser
+    create_in_lobby(driver, web_server.base, "splendor", ["me", "bot:random"])
+    wait(driver, lambda: not driver.find_element(By.ID, "seat-section").get_attribute("hidden"),
+         message="the seat's controls are shown")
+    driver.execute_script("window.confirm = () => true;")
+    resign = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#seat-controls button") if b.text == "Resign")
+    resign.click()
+    wait(driver, lambda: "left the game" in text_of(driver, "#turn"), message="the resignation is told")
+    assert "Won by" in text_of(driver, "#turn")
+    assert driver.find_element(By.ID, "seat-section").get_attribute("hidden")
+    driver.save_screenshot(str(screenshots / "resigned.png"))
+    assert page_errors(driver) == []
