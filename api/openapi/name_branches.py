@@ -74,6 +74,22 @@ def dump(name: str, schema: dict) -> str:
     return "".join(f"    {line}\n" for line in text.splitlines())
 
 
+def replace_blocks(text: str, replaced: dict) -> str:
+    """`text` with the schema blocks named in `replaced` swapped for their new text; the
+    comment and blank lines after a replaced block stay."""
+    out = []
+    for name, block in _blocks(text):
+        if name in replaced:
+            lines = block.splitlines(keepends=True)
+            keep = len(lines)
+            while keep > 1 and re.match(r"^(\s*|\s{0,4}#.*)\n?$", lines[keep - 1]):
+                keep -= 1
+            out.append(replaced[name] + "".join(lines[keep:]))
+        else:
+            out.append(block)
+    return "".join(out)
+
+
 def _blocks(text: str) -> list[tuple[str | None, str]]:
     """The schemas section split into (name, text) blocks of 4-space-indented keys; comment
     and blank lines belong to the block before them."""
@@ -142,17 +158,7 @@ def rewrite(text: str) -> str:
     clash = set(renames.values()) & set(schemas)
     if clash:
         raise SystemExit(f"names already taken: {sorted(clash)}")
-    out = []
-    for name, block in _blocks(text):
-        if name in replaced:
-            lines = block.splitlines(keepends=True)
-            keep = len(lines)
-            while keep > 1 and re.match(r"^(\s*|\s{0,4}#.*)\n?$", lines[keep - 1]):
-                keep -= 1
-            out.append(replaced[name] + "".join(lines[keep:]))  # the comments after it stay
-        else:
-            out.append(block)
-    result = "".join(out)
+    result = replace_blocks(text, replaced)
     for old, new in renames.items():
         result = re.sub(rf"\b{old}\b", new, result)
     return result

@@ -15,7 +15,6 @@ way). tests/api/test_contract_names.py holds the whole spec to the rule: a new g
 from __future__ import annotations
 
 import copy
-import re
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import yaml
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from api.openapi.name_branches import _blocks, camel, dump, ref  # noqa: E402
+from api.openapi.name_branches import camel, dump, ref, replace_blocks  # noqa: E402
 
 UNIONS = ("oneOf", "anyOf")
 
@@ -128,18 +127,7 @@ def rewrite(text: str, taken: set = frozenset()) -> str:
         if len(namer.new) > before:
             replaced[name] = dump(name, visited) + "".join(
                 dump(n, s) for n, s in list(namer.new.items())[before:])
-    out = []
-    for name, block in _blocks(text):
-        if name in replaced:
-            lines = block.splitlines(keepends=True)
-            keep = len(lines)
-            while keep > 1 and re.match(r"^(\s*|\s{0,4}#.*)\n?$", lines[keep - 1]):
-                keep -= 1
-            out.append(replaced[name] + "".join(lines[keep:]))
-        else:
-            out.append(block)
-    return "".join(out)
-
+    return replace_blocks(text, replaced)
 
 if __name__ == "__main__":
     spec = yaml.safe_load((Path(__file__).resolve().parent.parent.parent / "openapi.yaml").read_text())

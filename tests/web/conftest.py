@@ -107,25 +107,24 @@ def _driver():
     return driver, profile
 
 
-@pytest.fixture(scope="session")
-def browser(browser_available):
+def _running_driver():
     driver, profile = _driver()
     try:
         yield driver
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser(browser_available):
+    yield from _running_driver()
 
 
 @pytest.fixture(scope="module")
 def second_browser(browser_available):
     """A second person: another chromium, another profile."""
-    driver, profile = _driver()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    yield from _running_driver()
 
 
 @pytest.fixture(scope="session")
