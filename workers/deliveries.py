@@ -2,7 +2,9 @@
 webhooks`), so a slow receiver never delays a turn.
 
 - `fan_out(game)`: after a subscribed game's append (api/webhooks/notify.py), one job per
-  game hands the news to each covering subscription's delivery job.
+  game hands the news to each covering subscription's delivery job. Its id is the game's
+  (`whf-<game>`, unique): while one waits in the queue, later appends add nothing (it reads the
+  stream when it runs); while one runs, one follow-up (`whf-<game>-next`) may wait behind it.
 - `deliver(sub, game)`: under a per-(subscription, game) lock, sends the subscription's
   pending messages of that game in order (api/webhooks/messages.py derives them from the
   stream), each until it is answered 2xx: at least once, in order per game. A failure records
@@ -11,8 +13,10 @@ webhooks`), so a slow receiver never delays a turn.
   WEBHOOK_DISABLE_AFTER_S (a day) has its subscription disabled, and marked so.
 - `sweep()`: run by the reconciler each pass: enqueues the retries that are due, and the
   deliveries of stopped games whose subscriptions are behind (a fan-out lost with a process,
-  a delivery job lost with its worker). Delivery job ids are deterministic, so a delivery is
-  queued once however often asked.
+  a delivery job lost with its worker). Delivery job ids are deterministic and enqueued with
+  RQ's unique guard, so a (subscription, game) has at most one delivery job at a time however
+  often asked. A finished game every subscription has heard all of is retired: its progress
+  keys expire after WEBHOOK_PROGRESS_TTL_S (a week).
 """
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ from api.webhooks import messages, sender
 from api.webhooks.addresses import Policy
 from api.webhooks.notify import Notifier
 from api.webhooks.signing import headers as signed_headers
-from api.webhooks.subscriptions import Progress, SubscriptionStore
+from api.webhooks.subscriptions import PROGRESS_TTL_S, Progress, SubscriptionStore
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailable
 
@@ -57,13 +61,14 @@ class Settings:
     retry_max_s: float = 3600.0
     disable_after_s: float = 86400.0
     policy: Policy = field(default_factory=Policy)
+    progress_ttl_s: int = PROGRESS_TTL_S
 
     @classmethod
     def from_env(cls, env=None) -> "Settings":
         env = os.environ if env is None else env
         return cls(float(env.get("WEBHOOK_TIMEOUT_S", 5)), float(env.get("WEBHOOK_RETRY_BASE_S", 10)),
                    float(env.get("WEBHOOK_RETRY_MAX_S", 3600)), float(env.get("WEBHOOK_DISABLE_AFTER_S", 86400)),
-                   Policy.from_env(env))
+                   Policy.from_env(env), int(env.get("WEBHOOK_PROGRESS_TTL_S", PROGRESS_TTL_S)))
 
     def backoff_s(self, attempts: int) -> float:
         """The wait after the n-th failed attempt: base, 2 base, 4 base, ... up to the maximum
@@ -77,6 +82,10 @@ def _now_ms() -> int:
 
 def delivery_job_id(prefix: str, sub_id: str, game_id: str) -> str:
     return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whd-{sub_id}-{game_id}"
+
+
+def fan_out_job_id(prefix: str, game_id: str, follow_up: bool = False) -> str:
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whf-{game_id}" + ("-next" if follow_up else "")
 
 
 class Deliveries:
@@ -100,10 +109,28 @@ class Deliveries:
         """The GameService's after-append listener."""
         return Notifier(self.subs, self.fan_out)
 
-    def fan_out(self, game_id: str) -> None:
-        self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id),
-                                timeout=60, result_ttl=0, failure_ttl=3600,
-                                description=f"webhook fan-out of {game_id}")
+    def fan_out(self, game_id: str) -> bool:
+        """Queues the game's fan-out unless one is waiting already (it will read the newest
+        stream). One that runs may have read the stream before this append: a follow-up then
+        waits behind it. False when nothing new was queued."""
+        for follow_up in (False, True):
+            jid = fan_out_job_id(self.prefix, game_id, follow_up)
+            try:
+                self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id), job_id=jid,
+                                        unique=True, timeout=60, result_ttl=0, failure_ttl=60,
+                                        description=f"webhook fan-out of {game_id}")
+                return True
+            except DuplicateJobError:
+                if self._waiting(jid):
+                    return False
+        return False  # both running: the sweep repairs a miss (a delivery job re-reads the stream anyway)
+
+    def _waiting(self, jid: str) -> bool:
+        try:
+            return Job.fetch(jid, connection=self.connection).get_status(refresh=False) in (
+                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+        except NoSuchJobError:
+            return False
 
     def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
         jid = delivery_job_id(self.prefix, sub_id, game_id)
@@ -154,7 +181,7 @@ class Deliveries:
         outcome = "caught_up"
         for _ in range(ROUNDS):
             sub = self.subs.get(sub_id)
-            if sub is None or sub.status != "active" or game_id not in sub.games:
+            if sub is None or sub.status != "active" or not self.subs.covers(sub, game_id):
                 return "inactive"
             token = self.subs.lock(game_id, sub_id)
             if token is None:
@@ -304,14 +331,22 @@ class Deliveries:
         subs = self.subs.covering(game_id)
         progress = self.subs.progresses(game_id, subs)
         behind = [s for s in subs if s in progress and progress[s].version <= version]
+        game = None
+        if behind:
+            game = self.games.load(game_id)
+            if game.setup_version is None:
+                behind = []  # waiting for people: nothing to tell before its setup
         queued = 0
         for sub_id in behind:
             if progress[sub_id].next_at <= now and not self.subs.locked(game_id, sub_id):
                 queued += self.ensure(sub_id, game_id, repair=True)
         if not behind:
             self.judged[game_id] = version
-            if not subs or self.games.load(game_id).finished:
-                self.subs.forget_game(game_id)  # nothing more will happen in it
+            if not subs:
+                self.subs.forget_game(game_id)
+            elif (game or self.games.load(game_id)).finished:
+                # Nothing more will happen in it: its keys expire, Redis does not keep every game.
+                self.subs.retire_game(game_id, self.settings.progress_ttl_s)
         return queued
 
 
@@ -337,7 +372,12 @@ def _context(prefix: str) -> Deliveries:
 
 
 def fan_out_job(prefix: str, game_id: str) -> int:
-    return _context(prefix).fan_out_now(game_id)
+    # Never fails, as deliver_job: a failed job would keep the game's fan-out id taken.
+    try:
+        return _context(prefix).fan_out_now(game_id)
+    except Exception:  # noqa: BLE001
+        log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
+        return 0
 
 
 def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
