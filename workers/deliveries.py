@@ -316,7 +316,7 @@ class Deliveries:
             try:
                 queued += self._catch_up(game_id, version, now)
             except ApiError:
-                self.subs.forget_game(game_id)  # the game is gone (FINISHED_TTL)
+                self.subs.retire_game(game_id, self.settings.progress_ttl_s)  # gone (FINISHED_TTL)
             except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
                 raise
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' repair
@@ -387,7 +387,8 @@ def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
     try:
         return deliveries.deliver(sub_id, game_id)
     except UnknownGame:
-        deliveries.subs.forget_game(game_id)  # gone (FINISHED_TTL): nothing more to tell
+        # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
+        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
         return "gone"
     except Exception:  # noqa: BLE001
         log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)

@@ -164,6 +164,9 @@ class Webhooks:
         if sub.status != "active":
             sub.status, sub.disabled_at, sub.disabled_reason = "active", None, None
             self.subs.update(sub)
+            if sub.mine:  # the games the player joined while it was disabled, from now on
+                for joined in self._players_games(owner.id):
+                    self.subs.cover(sub, joined.id, start_version(joined))
         progress = self.subs.progress(game_id, sub.id)
         if progress is None:  # a finished game whose progress expired: only this message, again
             self.redeliver(sub.id, delivery)

@@ -33,7 +33,9 @@ class Notifier:
         players = {s["player"] for s in game.seats if s.get("player")}
         for player_id in sorted(players):
             for sub in self.subscriptions.owned(Owner("player", player_id)):
-                if sub.mine:
+                # A disabled subscription takes no new games (it would keep their keys while it
+                # hears nothing); enabled again, it looks for the player's games anew (manage.py).
+                if sub.mine and sub.status == "active":
                     # 0: from the setup on (a game waiting for people has its setup to come;
                     # one that started in this append owes its `game.started`).
                     self.subscriptions.cover(sub, game.id, 0)
