@@ -495,3 +495,20 @@ def test_a_players_webhooks_are_its_own(wh_client, receiver):
     # The owner deletes it.
     assert wh_client.delete(f"/webhooks/{sub}", headers=auth(ann["key"])).status_code == 204
     assert wh_client.get(f"/webhooks/{sub}/deliveries", headers=auth(ann["key"])).status_code == 404
+
+
+def test_a_game_waiting_for_people_is_told_from_its_setup_on(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"open": True}])
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/wait", secret), secret,
+                    events=["game.started", "game.move"])
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up" and receiver.received["/wait"] == []
+    assert client.post(f"/games/{game['id']}/seats/1/claim", json={"name": "Bob"}).status_code in (200, 201)
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
+    assert [p["type"] for _, p in receiver.received["/wait"]] == ["game.started"]
