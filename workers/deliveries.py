@@ -181,7 +181,12 @@ class Deliveries:
         outcome = "caught_up"
         for _ in range(ROUNDS):
             sub = self.subs.get(sub_id)
-            if sub is None or sub.status != "active" or not self.subs.covers(sub, game_id):
+            if sub is None:
+                # Deleted, perhaps while an append covered a game for it: nothing may stay behind
+                # (the sweep would find its progress behind forever).
+                self.subs.drop(sub_id, game_id)
+                return "inactive"
+            if sub.status != "active" or not self.subs.covers(sub, game_id):
                 return "inactive"
             token = self.subs.lock(game_id, sub_id)
             if token is None:

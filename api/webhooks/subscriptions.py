@@ -223,6 +223,12 @@ class SubscriptionStore:
         self.redis.srem(self._owned(Owner.parse(sub.owner)), sub.id)
         self.redis.delete(self._sub(sub.id), self._attempts(sub.id), self._mine(sub.id))
 
+    def drop(self, sub_id: str, game_id: str) -> None:
+        """What a deleted subscription left of a game (its coverage, progress, retry)."""
+        self.redis.srem(self._covering(game_id), sub_id)
+        self.redis.delete(self._progress(game_id, sub_id))
+        self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
+
     def forget_game(self, game_id: str) -> None:
         """A game no subscription needs any more leaves the set of subscribed games."""
         self.redis.zrem(self.games_key(), game_id)
