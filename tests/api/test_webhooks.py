@@ -290,11 +290,12 @@ def test_a_receiver_failing_for_the_disable_period_is_disabled_and_marked(quiet,
     assert r.status_code == 404 and r.get_json()["code"] == "unknown_delivery"
 
 
-def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_client):
+def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_client, monkeypatch):
     """The after-append step queues a game's fan-out under the game's job id: while one waits,
     more appends queue nothing more; each (subscription, game) has one delivery job at most."""
     from rq import Queue
 
+    from workers import deliveries as deliveries_module
     from workers.deliveries import Deliveries
 
     app, prefix = quiet
@@ -307,6 +308,10 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
         assert deliveries.fan_out(game["id"]) is False  # one waits already: it will read the newest stream
     queue = Queue(f"{prefix}webhooks", connection=redis_client)
     assert [j for j in queue.job_ids if "whf-" in j] == [f"{prefix.replace(':', '_')}whf-{game['id']}"]
+    # The fan-out delivers itself within its budget: no delivery job is queued.
+    assert deliveries.fan_out_now(game["id"]) == 1 and [j for j in queue.job_ids if "whd-" in j] == []
+    # Past its budget, the rest get delivery jobs of their own, one per (subscription, game).
+    monkeypatch.setattr(deliveries_module, "FAN_OUT_INLINE_S", 0)
     assert deliveries.fan_out_now(game["id"]) == 1 and deliveries.fan_out_now(game["id"]) == 0
     assert len([j for j in queue.job_ids if "whd-" in j]) == 1
 
