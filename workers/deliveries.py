@@ -105,6 +105,7 @@ class Deliveries:
         self.settings = settings or Settings.from_env()
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
+        self._connections: Optional[sender.Connections] = None
 
     # ---- enqueueing ----------------------------------------------------------------------
     def notifier(self) -> Notifier:
@@ -233,7 +234,7 @@ class Deliveries:
         """Sends the pending messages in order on one kept-alive connection; progress and the
         attempts log are written once per batch (a crash in between sends a few messages
         again, under the same ids: at least once)."""
-        connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        connections = self.connections()
         records: list = []
         # The lock outlives a drain: a drain stops after DRAIN_SECONDS (the caller re-locks).
         deadline = time.monotonic() + drain_s
@@ -261,8 +262,14 @@ class Deliveries:
                 self._flush(sub.id, records)
             return "caught_up"  # for now: deliver() looks again
         finally:
-            connections.close()
             self._flush(sub.id, records)
+
+    def connections(self) -> sender.Connections:
+        """The worker's kept-alive connections, shared by its jobs (one job at a time: a
+        SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
+        if self._connections is None:
+            self._connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        return self._connections
 
     def _flush(self, sub_id: str, records: list) -> None:
         if records:
