@@ -67,7 +67,7 @@ def install(app: Flask) -> None:
     else:  # a cluster: as many connections to each node
         connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
                                   connection_pool_class=redis.BlockingConnectionPool,
-                                  max_connections=config["SSE_REDIS_CONNECTIONS"], timeout=20, health_check_interval=30)
+                                  max_connections=config["SSE_REDIS_CONNECTIONS"], health_check_interval=30)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
                           config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])

@@ -141,7 +141,7 @@ class RedisEventStore:
             if self.clustered:
                 # A cluster pipeline does not load scripts: EVALSHA, and SCRIPT LOAD on a
                 # NOSCRIPT (a primary promoted from a replica has an empty script cache).
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             else:
                 script(keys=keys, args=args, client=pipe)
             if self.replicas:
