@@ -6,6 +6,11 @@ import zlib
 from typing import Optional
 
 
+def bucket_of(game_id: str, buckets: int) -> int:
+    """The hash-tag bucket a game's entries of the sharded global keys live in."""
+    return zlib.crc32(game_id.encode()) % buckets if buckets > 1 else 0
+
+
 class Keys:
     def __init__(self, prefix: str = "", buckets: int = 1):
         self.prefix = prefix
@@ -39,7 +44,7 @@ class Keys:
     # the cluster's nodes, and a bucket's sets share a slot. With one bucket the names are the
     # first layout's, unsharded.
     def bucket(self, game_id: str) -> int:
-        return zlib.crc32(game_id.encode()) % self.buckets if self.buckets > 1 else 0
+        return bucket_of(game_id, self.buckets)
 
     def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
         if self.buckets == 1:

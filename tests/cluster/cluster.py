@@ -36,7 +36,9 @@ def _free(port: int) -> bool:
 
 def free_ports(n: int) -> list[int]:
     for _ in range(200):
-        base = random.randrange(20000, 30000 - n)
+        # Below the ephemeral range (32768-60999 on Linux) for the bus ports too: a client's
+        # outgoing connection can take a port there at any moment.
+        base = random.randrange(10000, 22000 - n)
         ports = list(range(base, base + n))
         if all(_free(p) for p in ports):
             return ports
@@ -90,12 +92,25 @@ class Cluster:
     def url(self) -> str:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
 
-    def start(self, timeout_s: float = 60) -> "Cluster":
+    def start(self, timeout_s: float = 60, attempts: int = 3) -> "Cluster":
+        for attempt in range(attempts):
+            try:
+                return self._start(timeout_s)
+            except RuntimeError:
+                self.stop(keep=True)
+                if attempt == attempts - 1:
+                    raise
+                # a port was taken between the check and the bind: new ports
+                n = len(self.nodes)
+                self.nodes = [Node(p, self.root) for p in free_ports(n)]
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout_s: float) -> "Cluster":
         for node in self.nodes:
             node.start()
         deadline = time.monotonic() + timeout_s
         while not all(n.alive() for n in self.nodes):
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or any(n.proc.poll() is not None for n in self.nodes):
                 raise RuntimeError(f"cluster nodes did not start; see {self.root}")
             time.sleep(0.05)
         cli = str(Path(redis_binary()).with_name("redis-cli"))
