@@ -129,9 +129,9 @@ class RedisEventStore:
         (WAIT counts that connection's writes) for the replicas, and raises NotReplicated when
         too few have it in time. `after(pipe)` queues more commands behind the script (the
         clocks set's cleanup). Returns the script's reply."""
+        if not self.replicas and after is None:
+            return script(keys=keys, args=args)  # (on a cluster too: the client loads a missing script)
         if not self.replicas and not self.clustered:
-            if after is None:
-                return script(keys=keys, args=args)
             pipe = self.redis.pipeline(transaction=False)
             script(keys=keys, args=args, client=pipe)
             after(pipe)
