@@ -83,3 +83,12 @@ def test_a_stream_on_one_node_sees_moves_made_through_the_other(apis):
             if f"id: {version + 1}\n".encode() in seen:
                 break
     assert b"event: game_event" in seen
+
+
+def test_both_nodes_are_ready_with_their_workers_and_reconcilers_on_the_queue_redis(apis):
+    """Readiness reads the workers' heartbeats and the reconciler's from RQ's plain Redis, and
+    pings the cluster."""
+    for base in apis:
+        answer = wait_for(lambda: (r := requests.get(f"{base}/health/ready", timeout=10)).status_code == 200 and r,
+                          timeout=30, interval=0.2)
+        assert answer.json()["checks"] == {"redis": "ok", "workers": "ok", "reconciler": "ok"}
