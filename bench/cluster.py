@@ -223,13 +223,13 @@ def run_memory(games: int = 20) -> list[tuple]:
             plans = [("one Redis", redis.Redis.from_url(url), [redis.Redis.from_url(url)]),
                      ("cluster, primaries", store_client(cluster.url), [p.client() for p in cluster.primaries()]),
                      ("cluster, primaries + replicas", None, [n.client() for n in cluster.nodes])]
+            every_node = [n.client() for n in cluster.nodes]
+            before_all = _used(every_node)  # nothing is written to the cluster before its row
             for name, client, measured in plans:
-                if client is None:  # the same games, counted with the replicas' copies
+                if client is None:  # the cluster's games, counted with the replicas' copies
                     time.sleep(1)
-                    rows.append((name, f"{(_used(measured) - base_all) / games:.0f}"))
+                    rows.append((name, f"{(_used(measured) - before_all) / games:.0f}"))
                     continue
-                if name.startswith("cluster"):
-                    base_all = _used([n.client() for n in cluster.nodes])
                 before = _used(measured)
                 service = GameService(RedisEventStore(client, "m:"))
                 for seed in range(games):

@@ -152,12 +152,10 @@ class Cluster:
 
     def replicas_of(self, primary: Node) -> list[Node]:
         view = self._nodes_view()
-        ids = {info["node_id"]: addr for addr, info in view.items()}
         mine = next((info["node_id"] for addr, info in view.items()
                      if int(addr.split("@")[0].rsplit(":", 1)[1]) == primary.port), None)
         ports = {int(addr.split("@")[0].rsplit(":", 1)[1]) for addr, info in view.items()
                  if info.get("master_id") == mine and "fail" not in info["flags"] and info["connected"]}
-        del ids
         return [n for n in self.nodes if n.port in ports and n.proc.poll() is None]
 
     def node_for_key(self, key: str) -> Node:

@@ -14,7 +14,6 @@ import pytest
 from redis.cluster import ClusterNode, RedisCluster
 
 from tests.cluster.cluster import Cluster
-from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="session")
@@ -92,7 +91,7 @@ class Recorder:
             except Exception:  # noqa: BLE001 - the node was killed, or we stop
                 return
             if isinstance(line, bytes):
-                head, _, rest = line.partition(b"] ")
+                rest = line.partition(b"] ")[2]
                 out.append([_unescape(a) for a in _ARG.findall(rest)])
 
     def stop(self):
