@@ -1,5 +1,6 @@
 """The cluster suite: everything in tests/cluster runs against a real Redis Cluster (3 primaries,
-3 replicas, tests/cluster/cluster.py) started once per session, with RQ's queues on a plain
+3 replicas, tests/cluster/cluster.py) started once for the package (and stopped, with
+QUEUE_REDIS_URL taken out of the environment again, before the rest of a run goes on), with RQ's queues on a plain
 Redis of their own (QUEUE_REDIS_URL). The session's `redis_url` is the cluster's
 (`redis+cluster://...`) and `redis_client` a RedisCluster, so the suites imported here run
 unchanged against it. Every command the primaries receive is recorded (MONITOR) for the
@@ -16,14 +17,14 @@ from redis.cluster import ClusterNode, RedisCluster
 from tests.cluster.cluster import Cluster
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cluster():
     c = Cluster().start()
     yield c
     c.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def queue_url(tmp_path_factory):
     from events import local_redis
 
@@ -36,7 +37,7 @@ def queue_url(tmp_path_factory):
         proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def recorder(cluster):
     r = Recorder(cluster)
     r.start()
@@ -44,12 +45,12 @@ def recorder(cluster):
     r.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def redis_url(cluster, queue_url, recorder):
     return cluster.url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def redis_client(cluster, redis_url):
     return RedisCluster(startup_nodes=[ClusterNode("127.0.0.1", n.port) for n in cluster.nodes],
                         require_full_coverage=False)
@@ -103,7 +104,32 @@ class Recorder:
                 pass
 
 
-@pytest.fixture(scope="session")
+# The app and the workers again, bound to the cluster: a session fixture of tests/conftest.py
+# made earlier in a run (for the single Redis) would otherwise be handed to this suite too.
+@pytest.fixture(scope="package")
+def app(redis_url, session_prefix):
+    from app import create_app
+
+    prefix = f"c{session_prefix}"
+    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                       "SSE_KEEPALIVE_S": 0.5, "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                       "ALLOW_CLIENT_SEEDS": True})
+
+
+@pytest.fixture(scope="package")
+def workers(redis_url, session_prefix):
+    from tests.conftest import Workers
+
+    prefix = f"c{session_prefix}"
+    w = Workers(redis_url, prefix, f"{prefix}turns")
+    w.start("worker")
+    w.start("worker")
+    w.start("reconciler")
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="package")
 def apis(redis_url, tmp_path_factory):
     """Two API nodes (`python app.py`: gunicorn + gevent, one RQ worker each, a reconciler
     each) on the cluster, sharing one key prefix: one server to their clients."""
