@@ -19,6 +19,7 @@ import sys
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
 
+from events.connection import cluster_nodes, store_client
 from events.redis_store import RedisEventStore
 
 from . import metrics
@@ -59,9 +60,14 @@ def install(app: Flask) -> None:
     """Builds the live path on a Redis pool of its own (SSE_REDIS_CONNECTIONS connections;
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
-    pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=20, health_check_interval=30, client_name="live")
-    connection = redis.Redis(connection_pool=pool)
+    if cluster_nodes(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES")) is None:
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+                                                     timeout=20, health_check_interval=30, client_name="live")
+        connection = redis.Redis(connection_pool=pool)
+    else:  # a cluster: as many connections to each node
+        connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
+                                  connection_pool_class=redis.BlockingConnectionPool,
+                                  max_connections=config["SSE_REDIS_CONNECTIONS"], health_check_interval=30)
     prefix = config["KEY_PREFIX"]
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
                           config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
