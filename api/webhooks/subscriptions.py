@@ -16,8 +16,10 @@ Keys:
   is delivered to every covering subscription, these expire (PROGRESS_TTL_S) and the game
   leaves the "mine" subscriptions' sets: Redis does not keep every game ever subscribed to;
 - `webhooks:games` (sorted set): the games some subscription covers, and `webhooks:retry`
-  (sorted set, score: when due): attempts waiting for their back-off. Both global: touched by
-  single-key commands only.
+  (sorted set, score: when due): attempts waiting for their back-off. Both global, touched by
+  single-key commands only; on a cluster (KEY_BUCKETS > 1, events/connection.py) each is
+  sharded into hash-tag buckets (`webhooks:retry:{b3}`), an entry in its game's bucket, so their
+  load spreads over the nodes; the sweep reads every bucket.
 """
 from __future__ import annotations
 
@@ -26,6 +28,9 @@ import secrets
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Optional
+
+from events.connection import key_buckets
+from events.keys import bucket_of
 
 LOCK_TTL_MS = 60_000
 ATTEMPTS_KEPT = 200
@@ -101,9 +106,10 @@ class Progress:
 
 
 class SubscriptionStore:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection, prefix: str = "", buckets: Optional[int] = None):
         self.redis = connection
         self.prefix = prefix
+        self.buckets = buckets or key_buckets(connection)
         self._add_bounded = connection.register_script(_ADD_BOUNDED)
         self._unlock = connection.register_script(_UNLOCK)
 
@@ -129,11 +135,17 @@ class SubscriptionStore:
     def _lock(self, game_id: str, sub_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}:lock"
 
-    def games_key(self) -> str:
-        return f"{self.prefix}webhooks:games"
+    def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
+        key = f"{self.prefix}webhooks:{name}"
+        if self.buckets == 1:
+            return key
+        return f"{key}:{{b{bucket_of(game_id, self.buckets) if bucket is None else bucket}}}"
 
-    def retry_key(self) -> str:
-        return f"{self.prefix}webhooks:retry"
+    def games_key(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+        return self._global("games", game_id, bucket)
+
+    def retry_key(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+        return self._global("retry", game_id, bucket)
 
     # ---- subscriptions -------------------------------------------------------------------
     @staticmethod
@@ -159,7 +171,7 @@ class SubscriptionStore:
         fresh = self.redis.set(self._progress(game_id, sub.id), json.dumps(asdict(Progress(start))), nx=True)
         if sub.status == "active":
             self.redis.sadd(self._covering(game_id), sub.id)
-            self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
+            self.redis.zadd(self.games_key(game_id), {game_id: int(time.time() * 1000)}, nx=True)
         return bool(fresh)
 
     def games_of(self, sub: Subscription) -> list:
@@ -184,10 +196,10 @@ class SubscriptionStore:
         for game_id in self.games_of(sub):
             if sub.status == "active":
                 self.redis.sadd(self._covering(game_id), sub.id)
-                self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
+                self.redis.zadd(self.games_key(game_id), {game_id: int(time.time() * 1000)}, nx=True)
             else:
                 self.redis.srem(self._covering(game_id), sub.id)
-                self.redis.zrem(self.retry_key(), f"{sub.id} {game_id}")
+                self.redis.zrem(self.retry_key(game_id), f"{sub.id} {game_id}")
 
     def get(self, sub_id: str) -> Optional[Subscription]:
         raw = self.redis.get(self._sub(sub_id))
@@ -208,18 +220,18 @@ class SubscriptionStore:
 
     def subscribed(self, game_id: str) -> bool:
         """Whether some subscription covers the game (one command: the after-append check)."""
-        return self.redis.zscore(self.games_key(), game_id) is not None
+        return self.redis.zscore(self.games_key(game_id), game_id) is not None
 
     def subscribed_games(self) -> list[str]:
-        return [g.decode() for g in self.redis.zrange(self.games_key(), 0, -1)]
+        return [g.decode() for b in range(self.buckets) for g in self.redis.zrange(self.games_key(bucket=b), 0, -1)]
 
     def remove(self, sub: Subscription) -> None:
         for game_id in self.games_of(sub):
             self.redis.srem(self._covering(game_id), sub.id)
             self.redis.delete(self._progress(game_id, sub.id))
             if not self.redis.scard(self._covering(game_id)):
-                self.redis.zrem(self.games_key(), game_id)
-            self.redis.zrem(self.retry_key(), f"{sub.id} {game_id}")
+                self.redis.zrem(self.games_key(game_id), game_id)
+            self.redis.zrem(self.retry_key(game_id), f"{sub.id} {game_id}")
         self.redis.srem(self._owned(Owner.parse(sub.owner)), sub.id)
         self.redis.delete(self._sub(sub.id), self._attempts(sub.id), self._mine(sub.id))
 
@@ -227,11 +239,11 @@ class SubscriptionStore:
         """What a deleted subscription left of a game (its coverage, progress, retry)."""
         self.redis.srem(self._covering(game_id), sub_id)
         self.redis.delete(self._progress(game_id, sub_id))
-        self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
+        self.redis.zrem(self.retry_key(game_id), f"{sub_id} {game_id}")
 
     def forget_game(self, game_id: str) -> None:
         """A game no subscription needs any more leaves the set of subscribed games."""
-        self.redis.zrem(self.games_key(), game_id)
+        self.redis.zrem(self.games_key(game_id), game_id)
 
     def retire_game(self, game_id: str, ttl_s: int = PROGRESS_TTL_S) -> None:
         """A finished game every covering subscription has been told all of: its progress keys
@@ -243,7 +255,7 @@ class SubscriptionStore:
             pipe.expire(self._progress(game_id, sub_id), ttl_s)
             pipe.srem(self._mine(sub_id), game_id)  # a list subscription has no such set: a no-op
         pipe.expire(self._covering(game_id), ttl_s)
-        pipe.zrem(self.games_key(), game_id)
+        pipe.zrem(self.games_key(game_id), game_id)
         pipe.execute()
 
     # ---- progress ------------------------------------------------------------------------
@@ -272,17 +284,22 @@ class SubscriptionStore:
 
     # ---- retries -------------------------------------------------------------------------
     def retry_at(self, sub_id: str, game_id: str, at_ms: int) -> None:
-        self.redis.zadd(self.retry_key(), {f"{sub_id} {game_id}": at_ms})
+        self.redis.zadd(self.retry_key(game_id), {f"{sub_id} {game_id}": at_ms})
 
     def due_retries(self, now_ms: int, limit: int = 500) -> list[tuple[str, str]]:
-        found = self.redis.zrangebyscore(self.retry_key(), "-inf", now_ms, start=0, num=limit)
-        return [tuple(m.decode().split(" ", 1)) for m in found]
+        """The attempts due by now_ms, the longest due first (up to `limit`, over every bucket)."""
+        found = []
+        for b in range(self.buckets):
+            found += self.redis.zrangebyscore(self.retry_key(bucket=b), "-inf", now_ms, start=0, num=limit,
+                                              withscores=True)
+        found.sort(key=lambda item: item[1])
+        return [tuple(m.decode().split(" ", 1)) for m, _ in found[:limit]]
 
     def retries_waiting(self) -> int:
-        return self.redis.zcard(self.retry_key())
+        return sum(self.redis.zcard(self.retry_key(bucket=b)) for b in range(self.buckets))
 
     def retry_taken(self, sub_id: str, game_id: str) -> None:
-        self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
+        self.redis.zrem(self.retry_key(game_id), f"{sub_id} {game_id}")
 
     # ---- attempts ------------------------------------------------------------------------
     def record_attempts(self, sub_id: str, attempts: list) -> None:

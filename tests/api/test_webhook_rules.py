@@ -145,3 +145,29 @@ def test_a_kept_connection_the_receiver_closed_is_replaced_without_a_failed_atte
     finally:
         connections.close()
         listener.close()
+
+
+def test_the_global_webhook_sets_are_sharded_into_buckets(redis_client):
+    """On a cluster (KEY_BUCKETS > 1) the subscribed games and the retries waiting live in
+    their game's hash-tag bucket, and the sweep still sees every due retry, longest due first."""
+    import uuid
+
+    from api.webhooks.subscriptions import SubscriptionStore
+    from events.keys import bucket_of
+
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    store = SubscriptionStore(redis_client, prefix, buckets=4)
+    games = [f"g{i}" for i in range(12)]
+    assert len({bucket_of(g, 4) for g in games}) > 1
+    for i, game in enumerate(games):
+        store.retry_at("s1", game, 1000 + i)
+        redis_client.zadd(store.games_key(game), {game: i})
+    retry_keys = {k.decode() for k in redis_client.scan_iter(f"{prefix}webhooks:retry*")}
+    assert retry_keys == {f"{prefix}webhooks:retry:{{b{b}}}" for b in {bucket_of(g, 4) for g in games}}
+    assert store.due_retries(1005, limit=4) == [("s1", g) for g in games[:4]]
+    assert store.due_retries(5000) == [("s1", g) for g in games] and store.retries_waiting() == 12
+    assert sorted(store.subscribed_games()) == sorted(games) and store.subscribed("g7")
+    store.retry_taken("s1", "g0")
+    assert store.retries_waiting() == 11
+    one = SubscriptionStore(redis_client, prefix + "one:", buckets=1)  # one Redis: the first names
+    assert one.retry_key("g1") == f"{prefix}one:webhooks:retry" and one.games_key() == f"{prefix}one:webhooks:games"
