@@ -43,7 +43,6 @@ def create_app(test_config: dict | None = None):
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
-    from api.players import Players
     from api.json_provider import FastJSONProvider
     from api.live.limits import raise_open_files_limit
     from api.live.tickets import Tickets
@@ -123,9 +122,7 @@ def create_app(test_config: dict | None = None):
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
-    stream.install(app)
-    # The player streams read their inboxes through the live path's own pool.
-    app.extensions["player_inbox"] = Players(app.extensions["live"].hub.store.redis, prefix)
+    stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])
     raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)

@@ -31,6 +31,7 @@ from .live import hub as live_hub
 from .live.hub import Direct, Hub, serve_direct
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, InvalidTicket, Tickets
+from .players import Players
 from .presenting import describe
 from .seats import TABLE, Seats
 
@@ -41,8 +42,9 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None):
-        self.hub = Hub(store, tick_s=tick_s)
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
+                 inboxes=None):
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
@@ -67,8 +69,10 @@ def install(app: Flask) -> None:
                           config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
+    # The player streams' inboxes are read on the live path's pool too (api/player_stream.py).
+    inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
-                                        app.extensions.get("players"))
+                                        app.extensions.get("players"), inboxes)
     app.register_blueprint(bp)
 
 
