@@ -29,6 +29,7 @@ from .http import games
 from .input_rules import DIGITS
 from .live import hub as live_hub
 from .live.hub import Direct, Hub, serve_direct
+from .live.leases import SharedLeases
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, InvalidTicket, Tickets
 from .players import Players
@@ -65,8 +66,10 @@ def install(app: Flask) -> None:
                                                  timeout=20, health_check_interval=30, client_name="live")
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
+    # Per address and per seat, the limits are shared by every process on this Redis (leases).
+    leases = SharedLeases(connection, prefix, config["SSE_STREAM_LEASE_S"])
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
-                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
+                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"], leases)
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
     # The player streams' inboxes are read on the live path's pool too (api/player_stream.py).
