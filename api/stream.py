@@ -15,6 +15,7 @@ while it waits, and its Redis reads go through the hub's own pool, not the reque
 from __future__ import annotations
 
 import sys
+from typing import Optional
 
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
@@ -44,8 +45,8 @@ class LivePath:
     hub's own store."""
 
     def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
-                 inboxes=None):
-        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes)
+                 inboxes=None, keepalive_s: Optional[float] = None):
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
@@ -75,7 +76,7 @@ def install(app: Flask) -> None:
     # The player streams' inboxes are read on the live path's pool too (api/player_stream.py).
     inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
-                                        app.extensions.get("players"), inboxes)
+                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"])
     app.register_blueprint(bp)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -216,6 +217,14 @@ class Live:
             self.thread.join(10)
 
 
+def _load(*args) -> dict:
+    """bench.http_moves.load in a process of its own: without wrk its clients are Python
+    threads, which in this process would share one GIL with the thousands of watchers (their
+    moves/s and latencies would measure the watchers' loop, not the server)."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(load, args)
+
+
 def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000,
         quiet_s: float = 10) -> dict:
     limit = raise_open_files_limit()
@@ -236,7 +245,7 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                 rss0 = _rss_kib(workers)
 
                 def baseline():
-                    res = load(base, "table", conns, seconds, pid, rpid)
+                    res = _load(base, "table", conns, seconds, pid, rpid)
                     print(f"# no streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms",
                           file=sys.stderr, flush=True)
                     res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
@@ -259,7 +268,7 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     time.sleep(1)
                     results["quiet"][n] = quiet(n)
                     since = time.time() * 1000
-                    res = load(base, "table", conns, seconds, pid, rpid)
+                    res = _load(base, "table", conns, seconds, pid, rpid)
                     until = time.time() * 1000
                     res.update(n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
                                clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),

@@ -157,6 +157,10 @@ def chunk(data: bytes, chunked: bool) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data) if chunked else data
 
 
+KEEPALIVE = b": keep-alive\n\n"
+KEEPALIVE_CHUNKED = chunk(KEEPALIVE, True)
+
+
 class Direct:
     """A subscriber whose socket the reader writes to itself: the cheap path, under gevent.
 
@@ -259,12 +263,13 @@ class Hub:
     """The feeds of one process and the reader that fills them."""
 
     def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0, inboxes=None):
+                 tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
         self.inboxes = inboxes  # api.players.Players on the hub's pool: the player streams' inboxes
         self.block_ms = block_ms
         self.tick_s = tick_s  # how often waiting streams are woken to check their keep-alive
+        self.keepalive_s = keepalive_s  # set: the tick writes the direct subscribers' keep-alives
         self.renders = 0  # redactions done (each event once per distinct viewer)
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
@@ -362,11 +367,25 @@ class Hub:
 
     def tick(self) -> None:
         """Wakes every subscriber (its keep-alive is due, or its stream's time is up): one
-        timer for the process instead of one per waiting stream."""
+        timer for the process instead of one per waiting stream. The keep-alives of the direct
+        subscribers it writes itself (the same non-blocking write as an event's), so an idle
+        direct stream wakes no greenlet of its own until its time is up."""
         with self._lock:
-            feeds = list(self._feeds.values()) + list(self._inboxes.values())
+            feeds = list(self._feeds.values())
+            inboxes = list(self._inboxes.values())
+        now, written = time.monotonic(), 0
         for feed in feeds:
             feed.wake()
+            if self.keepalive_s is None:
+                continue
+            for sub in list(feed.direct):
+                if now - sub.last_write >= self.keepalive_s and sub in feed.direct:
+                    sub.send_now(feed, KEEPALIVE_CHUNKED if sub.chunked else KEEPALIVE)
+                    written += 1
+                    if written % 500 == 0:
+                        time.sleep(0)  # let requests in between (a cooperative yield under gevent)
+        for inbox in inboxes:
+            inbox.wake()
 
     def unsubscribe(self, feed: Feed) -> None:
         with self._lock:
@@ -629,7 +648,9 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
             feed.direct.add(sub)
             while True:
                 now = time.monotonic()
-                left = min(keepalive_s - (now - sub.last_write), max_s - (now - started))
+                left = max_s - (now - started)
+                if hub.keepalive_s is None:  # else the hub's tick writes them
+                    left = min(keepalive_s - (now - sub.last_write), left)
                 if left <= 0:
                     if now - started >= max_s:
                         return

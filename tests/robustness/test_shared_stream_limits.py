@@ -105,6 +105,10 @@ def test_two_processes_share_one_addresss_stream_limit(servers):
         assert [r.status_code for r in fresh] == [200] * (LIMIT - 2)
         held += fresh
         assert _open(b.base, gid).status_code == 429
+        # An idle stream gets its keep-alives (SSE_KEEPALIVE_S 0.5 s; the hub's tick writes them).
+        got = b""
+        while b": keep-alive" not in got:
+            got += fresh[0].response.read1(65536)
     finally:
         for r in held:
             r.close()
