@@ -39,6 +39,8 @@ from .seats import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
 
+LIVE_SOCKET_TIMEOUT_S = 10
+
 
 class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
@@ -63,8 +65,12 @@ def install(app: Flask) -> None:
     """Builds the live path on a Redis pool of its own (SSE_REDIS_CONNECTIONS connections;
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
+    # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition) fails
+    # and is retried, rather than hold its greenlet and pooled connection for ever. The hub's reader
+    # has its own, longer than its blocking read (api/live/follower.py).
     pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=20, health_check_interval=30, client_name="live")
+                                                 timeout=20, health_check_interval=30, client_name="live",
+                                                 socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
     connection = redis.Redis(connection_pool=pool)
     prefix = config["KEY_PREFIX"]
     # Per address and per seat, the limits are shared by every process on this Redis (leases).
