@@ -157,7 +157,7 @@ class GameRepository:
         if snapshot is not None:
             version, blob = snapshot
             state, platform = pickle.loads(blob)
-            return Game(game_id, definition, meta, seed, version, state, version, platform)
+            return Game(game_id, definition, meta, seed, version, state, snapshot_version=version, platform=platform)
         return Game(game_id, definition, meta, seed, 0, None)
 
     def remember(self, game: Game, snapshot: bool = True) -> None:

@@ -45,3 +45,17 @@ def test_the_game_fragments_are_merged():
     from api.openapi.merge import SPEC, merged_text
 
     assert merged_text() == SPEC.read_text(), "run: python api/openapi/merge.py"
+
+
+def test_the_checking_client_checks_every_answer(client, monkeypatch):
+    """Werkzeug's test client marks every answer streamed: the checking client must still
+    check JSON answers' bodies, and streamed ones' status and type."""
+    import tests.api.spec as spec_module
+
+    seen = []
+    monkeypatch.setattr(spec_module, "check_response", lambda *args: seen.append(args))
+    client.get("/health")
+    client.get("/games/nosuchgame/events", headers={"Accept": "application/x-ndjson"})
+    (health, unknown) = seen
+    assert health[:3] == ("GET", "/health", 200) and isinstance(health[4], dict) and health[5] is False
+    assert unknown[2] == 404 and unknown[4]["code"] == "unknown_game"

@@ -87,7 +87,12 @@ def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
     stream = store._streams[gid]
     for i in range(1, version):
         stream[i] = stream[i].__class__(stream[i].version, "spoiled", {"type": "spoiled"}, None, 0)
-    assert GameService(store).load(gid).state == truth
+    cold = GameService(store).load(gid)
+    assert cold.state == truth
+    # ...and with the platform's part (who sits where): a cold start once dropped it, and a
+    # worker's next look at the game found no seat for the bot to act for.
+    assert cold.platform == service.load(gid).platform and len(cold.seats) == 2
+    assert cold.snapshot_version == version and service.automatic_actors(cold)
 
 
 def test_a_stale_snapshot_from_other_code_is_ignored(small_snapshots):
