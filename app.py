@@ -37,9 +37,9 @@ def create_app(test_config: dict | None = None):
     import redis
     from flask import Flask
 
-    from api import (cors, http, limits, metrics, observe, player_feed, player_stream, problems, routes_games,
-                     routes_lobby, routes_meta, routes_players, routes_seat_control, routes_web, routes_webhooks,
-                     stream)
+    from api import (archive, cors, http, limits, metrics, observe, player_feed, player_stream, problems,
+                     routes_games, routes_lobby, routes_meta, routes_players, routes_seat_control, routes_web,
+                     routes_webhooks, stream)
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
@@ -74,7 +74,7 @@ def create_app(test_config: dict | None = None):
         ACCESS_LOG=os.environ.get("ACCESS_LOG") == "1",
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
         FINISHED_TTL=finished_ttl_from_env(),
-        EXPORT_CACHE_TTL=int(os.environ.get("EXPORT_CACHE_TTL", 600)),
+        EXPORT_CACHE_TTL=archive.ttl_from_env(),
         ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
         ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
@@ -100,7 +100,7 @@ def create_app(test_config: dict | None = None):
     store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
     scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
-    wiring = player_feed.wiring(connection, prefix)
+    wiring = player_feed.wiring(connection, prefix, store, app.config["EXPORT_CACHE_TTL"])
     deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"])
     wiring["listeners"].append(deliveries.notifier())
     service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)

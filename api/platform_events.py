@@ -52,6 +52,14 @@ PLATFORM_EVENTS = frozenset({CREATED, ABANDONED, SEAT_CLAIMED, SEAT_LEFT, STARTE
                              TIMED_OUT, TAKEN_BY_BOT, RETURNED, RESIGNED, ABORTED})
 ENDED_STATUSES = ("abandoned", "aborted")  # a game the platform ended otherwise is `finished`
 SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the game is over
+# The platform events that may end a game (abandoned, aborted, a resignation or a forfeit on time).
+ENDING = frozenset({ABANDONED, ABORTED, RESIGNED, TIMED_OUT})
+
+
+def finishing(types) -> bool:
+    """Whether an append of these event types ended its (now finished) game, and was not a
+    platform note appended after its end (a rematch's)."""
+    return any(t not in PLATFORM_EVENTS or t in ENDING for t in types)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import time
 from events import codec
 
 from . import platform_events as pe
+from .archive import FinishedExports
 from .lobby_index import LobbyIndex
 from .players import GAMES_KEPT, INBOX_LENGTH, Players
 from .seats import people_to_act
@@ -31,7 +32,7 @@ class PlayerFeed:
     def __call__(self, game, events: list) -> None:
         types = [t for t, _ in events]
         at = game.last_at or int(time.time() * 1000)
-        if pe.CREATED in types or pe.STARTED in types or (game.finished and _finishing(game, types)):
+        if pe.CREATED in types or pe.STARTED in types or (game.finished and pe.finishing(types)):
             if not game.platform.private:
                 self.lobby.place(game.id, game.definition.name, game.status, at)
         seated = {s["player"]: i for i, s in enumerate(game.seats) if s["player"]}
@@ -46,7 +47,7 @@ class PlayerFeed:
                 notices.append(("game_started", {}))
             elif type_ == pe.REMATCH:
                 notices.append(("rematch", {"rematch": data["game_id"]}))
-        if game.finished and _finishing(game, types):
+        if game.finished and pe.finishing(types):
             notices.append(("game_finished", {"status": game.status, "result": game.result}))
         left = [data["player"] for t, data in events if t == pe.SEAT_LEFT and data.get("player")]
         to_act = set(people_to_act(game)) if not game.finished else set()
@@ -67,17 +68,10 @@ class PlayerFeed:
         pipe.execute()
 
 
-def _finishing(game, types: list) -> bool:
-    """Whether these events ended the game (not a platform note appended after its end)."""
-    return any(t not in pe.PLATFORM_EVENTS or t in ENDING for t in types)
-
-
-# The platform events that may end a game (abandoned, aborted, a resignation or a forfeit on time).
-ENDING = frozenset({pe.ABANDONED, pe.ABORTED, pe.RESIGNED, pe.TIMED_OUT})
-
-
-def wiring(connection, prefix: str) -> dict:
+def wiring(connection, prefix: str, store, export_ttl_s: int) -> dict:
     """The players and listeners a GameService on this Redis takes (the API's and the
-    workers': a bot's move tells the next player it is their turn as a person's does)."""
+    workers': a bot's move tells the next player it is their turn as a person's does, and the
+    move that ends a long game makes its export, api/archive.py, whoever made it)."""
     players = Players(connection, prefix)
-    return {"players": players, "listeners": [PlayerFeed(players, LobbyIndex(connection, prefix))]}
+    return {"players": players, "listeners": [PlayerFeed(players, LobbyIndex(connection, prefix)),
+                                              FinishedExports(store, export_ttl_s)]}

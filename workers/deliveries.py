@@ -2,7 +2,10 @@
 webhooks`), so a slow receiver never delays a turn.
 
 - `fan_out(game)`: after a subscribed game's append (api/webhooks/notify.py), one job per
-  game hands the news to each covering subscription's delivery job.
+  game delivers the news to each covering subscription itself for a short budget, and hands
+  the rest to delivery jobs of their own. Its id is the game's
+  (`whf-<game>`, unique): while one waits in the queue, later appends add nothing (it reads the
+  stream when it runs); while one runs, one follow-up (`whf-<game>-next`) may wait behind it.
 - `deliver(sub, game)`: under a per-(subscription, game) lock, sends the subscription's
   pending messages of that game in order (api/webhooks/messages.py derives them from the
   stream), each until it is answered 2xx: at least once, in order per game. A failure records
@@ -11,8 +14,10 @@ webhooks`), so a slow receiver never delays a turn.
   WEBHOOK_DISABLE_AFTER_S (a day) has its subscription disabled, and marked so.
 - `sweep()`: run by the reconciler each pass: enqueues the retries that are due, and the
   deliveries of stopped games whose subscriptions are behind (a fan-out lost with a process,
-  a delivery job lost with its worker). Delivery job ids are deterministic, so a delivery is
-  queued once however often asked.
+  a delivery job lost with its worker). Delivery job ids are deterministic and enqueued with
+  RQ's unique guard, so a (subscription, game) has at most one delivery job at a time however
+  often asked. A finished game every subscription has heard all of is retired: its progress
+  keys expire after WEBHOOK_PROGRESS_TTL_S (a week).
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ from api.webhooks import messages, sender
 from api.webhooks.addresses import Policy
 from api.webhooks.notify import Notifier
 from api.webhooks.signing import headers as signed_headers
-from api.webhooks.subscriptions import Progress, SubscriptionStore
+from api.webhooks.subscriptions import PROGRESS_TTL_S, Progress, SubscriptionStore
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailable
 
@@ -48,6 +53,7 @@ JOB_TIMEOUT_S = 600
 ROUNDS = 20  # drains per job (each re-checks the stream after releasing the lock)
 LOST_AFTER_S = 120
 DRAIN_SECONDS = 20  # well within the lock's minute (subscriptions.LOCK_TTL_MS)
+FAN_OUT_INLINE_S = 2.0  # a fan-out job delivers itself for this long, then queues the rest
 
 
 @dataclass(frozen=True)
@@ -57,13 +63,14 @@ class Settings:
     retry_max_s: float = 3600.0
     disable_after_s: float = 86400.0
     policy: Policy = field(default_factory=Policy)
+    progress_ttl_s: int = PROGRESS_TTL_S
 
     @classmethod
     def from_env(cls, env=None) -> "Settings":
         env = os.environ if env is None else env
         return cls(float(env.get("WEBHOOK_TIMEOUT_S", 5)), float(env.get("WEBHOOK_RETRY_BASE_S", 10)),
                    float(env.get("WEBHOOK_RETRY_MAX_S", 3600)), float(env.get("WEBHOOK_DISABLE_AFTER_S", 86400)),
-                   Policy.from_env(env))
+                   Policy.from_env(env), int(env.get("WEBHOOK_PROGRESS_TTL_S", PROGRESS_TTL_S)))
 
     def backoff_s(self, attempts: int) -> float:
         """The wait after the n-th failed attempt: base, 2 base, 4 base, ... up to the maximum
@@ -77,6 +84,10 @@ def _now_ms() -> int:
 
 def delivery_job_id(prefix: str, sub_id: str, game_id: str) -> str:
     return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whd-{sub_id}-{game_id}"
+
+
+def fan_out_job_id(prefix: str, game_id: str, follow_up: bool = False) -> str:
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whf-{game_id}" + ("-next" if follow_up else "")
 
 
 class Deliveries:
@@ -94,16 +105,35 @@ class Deliveries:
         self.settings = settings or Settings.from_env()
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
+        self._connections: Optional[sender.Connections] = None
 
     # ---- enqueueing ----------------------------------------------------------------------
     def notifier(self) -> Notifier:
         """The GameService's after-append listener."""
         return Notifier(self.subs, self.fan_out)
 
-    def fan_out(self, game_id: str) -> None:
-        self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id),
-                                timeout=60, result_ttl=0, failure_ttl=3600,
-                                description=f"webhook fan-out of {game_id}")
+    def fan_out(self, game_id: str) -> bool:
+        """Queues the game's fan-out unless one is waiting already (it will read the newest
+        stream). One that runs may have read the stream before this append: a follow-up then
+        waits behind it. False when nothing new was queued."""
+        for follow_up in (False, True):
+            jid = fan_out_job_id(self.prefix, game_id, follow_up)
+            try:
+                self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id), job_id=jid,
+                                        unique=True, timeout=60, result_ttl=0, failure_ttl=60,
+                                        description=f"webhook fan-out of {game_id}")
+                return True
+            except DuplicateJobError:
+                if self._waiting(jid):
+                    return False
+        return False  # both running: the sweep repairs a miss (a delivery job re-reads the stream anyway)
+
+    def _waiting(self, jid: str) -> bool:
+        try:
+            return Job.fetch(jid, connection=self.connection).get_status(refresh=False) in (
+                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+        except NoSuchJobError:
+            return False
 
     def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
         jid = delivery_job_id(self.prefix, sub_id, game_id)
@@ -147,20 +177,49 @@ class Deliveries:
 
     # ---- the jobs' work ------------------------------------------------------------------
     def fan_out_now(self, game_id: str) -> int:
-        return sum(self.ensure(sub_id, game_id) for sub_id in self.subs.covering(game_id))
+        """Delivers the game's news to its subscriptions in this job, one after the other, for
+        FAN_OUT_INLINE_S; those left then get delivery jobs of their own. Inline, because a
+        job's own bookkeeping in RQ cost twice the delivery it carried (measured: bench/README.md);
+        a subscription waiting out a back-off costs a look at its progress, and a slow receiver
+        delays the game's other subscriptions by at most the budget and one timeout. Returns
+        how many were delivered here or queued."""
+        deadline = time.monotonic() + FAN_OUT_INLINE_S
+        done = 0
+        for sub_id in self.subs.covering(game_id):
+            left = deadline - time.monotonic()
+            if left > 0:
+                try:
+                    self.deliver(sub_id, game_id, rounds=1, drain_s=left)
+                    done += 1
+                except UnknownGame:
+                    raise  # gone: nothing more to tell anyone (fan_out_job retires it)
+                except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
+                    raise
+                except Exception:  # noqa: BLE001 - one subscription's trouble must not stop the others'
+                    log.exception("webhook %s for game %s: inline delivery failed", sub_id, game_id)
+                    done += self.ensure(sub_id, game_id)
+            else:
+                done += self.ensure(sub_id, game_id)
+        return done
 
-    def deliver(self, sub_id: str, game_id: str) -> str:
-        """Delivers what the subscription is owed of the game; says how it ended."""
+    def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
+        """Delivers what the subscription is owed of the game (for at most `rounds` drains of
+        `drain_s`; what is left then goes to a delivery job); says how it ended."""
         outcome = "caught_up"
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             sub = self.subs.get(sub_id)
-            if sub is None or sub.status != "active" or game_id not in sub.games:
+            if sub is None:
+                # Deleted, perhaps while an append covered a game for it: nothing may stay behind
+                # (the sweep would find its progress behind forever).
+                self.subs.drop(sub_id, game_id)
+                return "inactive"
+            if sub.status != "active" or not self.subs.covers(sub, game_id):
                 return "inactive"
             token = self.subs.lock(game_id, sub_id)
             if token is None:
                 return "busy"  # the holder re-checks the stream after releasing the lock
             try:
-                outcome = self._drain(sub, game_id)
+                outcome = self._drain(sub, game_id, drain_s)
             finally:
                 self.subs.unlock(game_id, sub_id, token)
             if outcome != "caught_up":
@@ -171,14 +230,14 @@ class Deliveries:
         self.ensure(sub_id, game_id)  # a very busy game: the rest in a new job, behind others
         return outcome
 
-    def _drain(self, sub, game_id: str) -> str:
+    def _drain(self, sub, game_id: str, drain_s: float = DRAIN_SECONDS) -> str:
         """Sends the pending messages in order on one kept-alive connection; progress and the
         attempts log are written once per batch (a crash in between sends a few messages
         again, under the same ids: at least once)."""
-        connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        connections = self.connections()
         records: list = []
         # The lock outlives a drain: a drain stops after DRAIN_SECONDS (the caller re-locks).
-        deadline = time.monotonic() + DRAIN_SECONDS
+        deadline = time.monotonic() + drain_s
         try:
             while time.monotonic() < deadline:
                 progress = self.subs.progress(game_id, sub.id)
@@ -203,8 +262,14 @@ class Deliveries:
                 self._flush(sub.id, records)
             return "caught_up"  # for now: deliver() looks again
         finally:
-            connections.close()
             self._flush(sub.id, records)
+
+    def connections(self) -> sender.Connections:
+        """The worker's kept-alive connections, shared by its jobs (one job at a time: a
+        SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
+        if self._connections is None:
+            self._connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        return self._connections
 
     def _flush(self, sub_id: str, records: list) -> None:
         if records:
@@ -289,7 +354,7 @@ class Deliveries:
             try:
                 queued += self._catch_up(game_id, version, now)
             except ApiError:
-                self.subs.forget_game(game_id)  # the game is gone (FINISHED_TTL)
+                self.subs.retire_game(game_id, self.settings.progress_ttl_s)  # gone (FINISHED_TTL)
             except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
                 raise
             except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' repair
@@ -304,14 +369,22 @@ class Deliveries:
         subs = self.subs.covering(game_id)
         progress = self.subs.progresses(game_id, subs)
         behind = [s for s in subs if s in progress and progress[s].version <= version]
+        game = None
+        if behind:
+            game = self.games.load(game_id)
+            if game.setup_version is None:
+                behind = []  # waiting for people: nothing to tell before its setup
         queued = 0
         for sub_id in behind:
             if progress[sub_id].next_at <= now and not self.subs.locked(game_id, sub_id):
                 queued += self.ensure(sub_id, game_id, repair=True)
         if not behind:
             self.judged[game_id] = version
-            if not subs or self.games.load(game_id).finished:
-                self.subs.forget_game(game_id)  # nothing more will happen in it
+            if not subs:
+                self.subs.forget_game(game_id)
+            elif (game or self.games.load(game_id)).finished:
+                # Nothing more will happen in it: its keys expire, Redis does not keep every game.
+                self.subs.retire_game(game_id, self.settings.progress_ttl_s)
         return queued
 
 
@@ -337,7 +410,16 @@ def _context(prefix: str) -> Deliveries:
 
 
 def fan_out_job(prefix: str, game_id: str) -> int:
-    return _context(prefix).fan_out_now(game_id)
+    # Never fails, as deliver_job: a failed job would keep the game's fan-out id taken.
+    deliveries = _context(prefix)
+    try:
+        return deliveries.fan_out_now(game_id)
+    except UnknownGame:
+        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
+        return 0
+    except Exception:  # noqa: BLE001
+        log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
+        return 0
 
 
 def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
@@ -347,7 +429,8 @@ def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
     try:
         return deliveries.deliver(sub_id, game_id)
     except UnknownGame:
-        deliveries.subs.forget_game(game_id)  # gone (FINISHED_TTL): nothing more to tell
+        # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
+        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
         return "gone"
     except Exception:  # noqa: BLE001
         log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)

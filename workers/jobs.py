@@ -18,7 +18,7 @@ from typing import Optional
 
 from rq import get_current_job
 
-from api import logs, metrics, player_feed
+from api import archive, logs, metrics, player_feed
 from api.errors import IllegalMove, VersionConflict
 from api.service import GameService, Scheduler
 from domain.contract import SYSTEM
@@ -40,7 +40,7 @@ def service_for(connection, prefix: str, queue_name: str) -> GameService:
     key = (id(connection), prefix, queue_name)
     if key not in _services:
         store = RedisEventStore(connection, prefix)
-        wiring = player_feed.wiring(connection, prefix)
+        wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
         webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE))
         wiring["listeners"].append(webhooks.notifier())
         _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name), **wiring)

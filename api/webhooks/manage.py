@@ -1,20 +1,24 @@
 """The webhooks endpoints' application side (no Flask): make, list, delete subscriptions, read
-their attempts, ask for a delivery again. Who owns what is decided here: today a game's table
-token owns subscriptions to that game; a player's subscriptions ("games": "mine") slot in as
-another Owner kind."""
+their attempts, ask for a delivery again. Who owns what is decided here: a game's table token
+owns subscriptions to that game; a player's key owns subscriptions to games that player sits
+in (named, or "mine": every one, those joined later included). An owner sees, deletes and
+retries only its own: another owner's subscription answers 404, as an unknown one."""
 from __future__ import annotations
 
 import time
 from typing import Callable, Optional
 
 from ..errors import ApiError, InvalidToken, UnknownGame, ValidationFailed
-from ..seats import TABLE
+from ..seats import TABLE, is_player_key
 from . import messages
 from .addresses import AddressRefused, Policy, resolve
 from .signing import new_secret, secret_problem
-from .subscriptions import Owner, Progress, Subscription, SubscriptionStore
+from .subscriptions import MINE, Owner, Subscription, SubscriptionStore
 
 DEFAULT_MAX_PER_OWNER = 10
+# A new "mine" subscription covers the player's most recently active games up to this many
+# (a player's games list keeps 1000; the unfinished ones are the recent ones).
+MINE_SCAN = 200
 
 
 class UnknownWebhook(ApiError):
@@ -46,21 +50,29 @@ class Webhooks:
 
     # ---- who asks ------------------------------------------------------------------------
     def owner_of_token(self, token: str) -> Owner:
-        """A game's table token owns subscriptions to that game (a seat token does not: it
-        is one person's, and an integration runs the table)."""
+        """A player's key owns that player's subscriptions; a game's table token owns
+        subscriptions to that game (a seat token does not: it is one seat's, and an integration
+        runs the table or acts for a player)."""
+        if is_player_key(token):
+            if self.service.players is None:
+                raise InvalidToken("This server has no players.")
+            return Owner("player", self.service.players.authenticate(token).id)
         game_id = token.split(".", 1)[0]
         try:
             holder = self.service.seat_for_token(game_id, token)
         except UnknownGame:
             raise InvalidToken("This token is no game's.") from None
         if holder != TABLE:
-            raise TableTokenRequired("Webhooks are made with the game's table token (or, soon, a player's key).")
+            raise TableTokenRequired("Webhooks are made with the game's table token or a player's key, not a seat's token.")
         return Owner("game", game_id)
 
     # ---- the endpoints -------------------------------------------------------------------
     def create(self, owner: Owner, body: dict) -> dict:
         games = self._games(owner, body.get("games"))
         seat = body.get("seat")
+        if seat is not None and owner.kind == "player":
+            raise ValidationFailed("A player's webhooks see as the seat it sits in; `seat` is for table tokens.",
+                                   details={"fields": {"seat": ["Only with a table token."]}})
         if seat is not None:
             self.service.resolve_seat(games[0], TABLE, seat)  # a person seat of the game, or 403
         secret = body.get("secret") or new_secret()
@@ -71,32 +83,54 @@ class Webhooks:
             resolve(body["url"], self.policy)
         except AddressRefused as e:
             raise ValidationFailed(str(e), code="webhook_url_refused", status=422) from None
-        starts = {}
-        for game_id in games:
-            game = self.service.load(game_id)
-            setup = int(game.meta["setup_version"])
-            # A game that has not moved yet still owes its `game.started`.
-            starts[game_id] = setup if game.version == setup else game.version + 1
-        sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])), games,
-                           seat, secret, int(time.time() * 1000))
-        if not self.subs.add(sub, starts, self.max_per_owner):
+        sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])),
+                           MINE if games == MINE else games, seat, secret, int(time.time() * 1000))
+        # A "mine" subscription is stored (and so found by the after-append step of a game the
+        # player joins) before the player's games are read: a game joined meanwhile is found
+        # by one or the other, and covering it twice changes nothing.
+        covered = {} if games == MINE else {g: start_version(self.service.load(g)) for g in games}
+        if not self.subs.add(sub, covered, self.max_per_owner):
             raise ApiError(f"At most {self.max_per_owner} webhooks per owner; delete one first.",
                            code="too_many_webhooks", status=422, details={"limit": self.max_per_owner})
+        if games == MINE:
+            for game in self._players_games(owner.id):
+                self.subs.cover(sub, game.id, start_version(game))
         return {**sub.public(), "secret": secret}
 
-    def _games(self, owner: Owner, asked) -> list:
-        if asked == "mine":
+    def _players_games(self, player_id: str) -> list:
+        """The unfinished games the player sits in (of its MINE_SCAN most recently active)."""
+        found = []
+        for game_id, _ in self.service.players.games_page(player_id, None, MINE_SCAN):
+            try:
+                game = self.service.load(game_id)
+            except UnknownGame:
+                continue
+            if not game.finished and game.seat_of_player(player_id) is not None:
+                found.append(game)
+        return found
+
+    def _games(self, owner: Owner, asked):
+        if asked == MINE:
             if owner.kind != "player":
                 raise ValidationFailed('"games": "mine" needs a player\'s key; a table token names its game.',
                                        code="player_required", status=422)
-            raise ValidationFailed("Players' webhooks are not available yet.", code="player_required", status=422)
+            return MINE
         if asked is None:
             asked = [owner.id] if owner.kind == "game" else []
         if not asked:
-            raise ValidationFailed("Name the games to hear of.", details={"fields": {"games": ["Empty."]}})
+            raise ValidationFailed('Name the games to hear of, or "mine".', details={"fields": {"games": ["Empty."]}})
+        asked = list(dict.fromkeys(asked))
         if owner.kind == "game" and any(g != owner.id for g in asked):
             raise GameNotYours("A table token subscribes to its own game only.")
-        return list(dict.fromkeys(asked))
+        if owner.kind == "player":
+            for game_id in asked:
+                try:
+                    seated = self.service.load(game_id).seat_of_player(owner.id) is not None
+                except UnknownGame:
+                    seated = False
+                if not seated:  # an unknown game and another's answer alike: nothing to learn here
+                    raise GameNotYours(f"You sit in no seat of game '{game_id[:64]}'.")
+        return asked
 
     def list(self, owner: Owner) -> list[dict]:
         return [s.public() for s in self.subs.owned(owner)]
@@ -118,16 +152,25 @@ class Webhooks:
         one already delivered is sent once more."""
         sub = self._owned(owner, sub_id)
         parsed = messages.parse_message_id(delivery)
-        if parsed is None or parsed[0] not in sub.games or parsed[2] not in sub.events:
+        if parsed is None or parsed[2] not in sub.events or not self.subs.covers(sub, parsed[0]):
             raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
         game_id, version, _ = parsed
-        game = self.service.load(game_id)
-        if not int(game.meta["setup_version"]) <= version <= game.version:
+        try:
+            game = self.service.load(game_id)
+        except UnknownGame:
+            raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.") from None
+        if game.setup_version is None or not game.setup_version <= version <= game.version:
             raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery}'.")
         if sub.status != "active":
             sub.status, sub.disabled_at, sub.disabled_reason = "active", None, None
             self.subs.update(sub)
-        progress = self.subs.progress(game_id, sub.id) or Progress(version)
+            if sub.mine:  # the games the player joined while it was disabled, from now on
+                for joined in self._players_games(owner.id):
+                    self.subs.cover(sub, joined.id, start_version(joined))
+        progress = self.subs.progress(game_id, sub.id)
+        if progress is None:  # a finished game whose progress expired: only this message, again
+            self.redeliver(sub.id, delivery)
+            return {"delivery": delivery, "status": "queued"}
         if progress.next_at or progress.failing_since:  # waiting out a back-off: try now
             progress.next_at, progress.failing_since = 0, None
             self.subs.save_progress(game_id, sub.id, progress)
@@ -136,3 +179,13 @@ class Webhooks:
             self.redeliver(sub.id, delivery)  # delivered already: once more, as asked
         self.ensure(sub.id, game_id)
         return {"delivery": delivery, "status": "queued"}
+
+
+def start_version(game) -> int:
+    """Where a new subscription starts in a game: at its setup if it has not moved since (it
+    still owes its `game.started`; 0 for a game waiting for people: its setup is to come),
+    else after its newest event."""
+    setup = game.setup_version
+    if setup is None:
+        return 0
+    return setup if game.version == setup else game.version + 1

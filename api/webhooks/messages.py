@@ -7,6 +7,10 @@ made a seat of the subscription's newly one to act. The last setup event brings
 `game.started`. A message's id (its `webhook-id`, the same on every attempt) is
 `<game>.<version>.<kind>`; a subscription takes the kinds it asked for, in this order, so its
 progress is a (version, index) pair and its messages are the same whenever they are derived.
+
+The viewer: a table token's subscription sees as its `seat` (or a spectator); a player's sees as
+the seat the player sits in at that event, hears `game.your_turn` of that seat only, and hears
+nothing of a game at an event where the player sits in no seat (it left before the start).
 """
 from __future__ import annotations
 
@@ -50,11 +54,31 @@ def parse_message_id(text: str) -> Optional[tuple[str, int, str]]:
     return parts[0], int(parts[1]), f"game.{parts[2]}"
 
 
+def _player_of(sub) -> Optional[str]:
+    kind, _, ident = sub.owner.partition(":")
+    return ident if kind == "player" else None
+
+
+def seat_of(sub, game: Game) -> Optional[int]:
+    """The seat whose view the subscription receives in the game (None: a spectator's)."""
+    player = _player_of(sub)
+    return sub.seat if player is None else game.seat_of_player(player)
+
+
 def _seats_of(sub, game: Game) -> set:
-    """The seats whose turn a subscription hears of: its seat, or every person seat."""
-    if sub.seat is not None:
-        return {sub.seat}
+    """The seats whose turn a subscription hears of: its seat, or (a table token's subscription
+    without one) every person seat."""
+    seat = seat_of(sub, game)
+    if seat is not None:
+        return {seat}
+    if _player_of(sub) is not None:
+        return set()
     return {i for i, s in enumerate(game.seats) if not s.get("bot")}
+
+
+def _hears(sub, game: Game) -> bool:
+    """A player's subscription hears of a game only while the player sits in it."""
+    return _player_of(sub) is None or seat_of(sub, game) is not None
 
 
 def _envelope(kind: str, at: int, data: dict) -> str:
@@ -63,6 +87,8 @@ def _envelope(kind: str, at: int, data: dict) -> str:
 
 
 def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
+    if not _hears(sub, game):
+        return []
     found = [("game.started", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
                                "seats": [{"seat": i, "name": s.get("name") or s.get("bot"), "bot": s.get("bot")}
                                          for i, s in enumerate(game.seats)],
@@ -74,7 +100,9 @@ def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
 
 
 def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]:
-    viewer = presenting.viewer_for(after, sub.seat)
+    if not _hears(sub, after):
+        return []
+    viewer = presenting.viewer_for(after, seat_of(sub, after))
     shown = presenting.present(after, viewer, event.type, event.data, event.version, event.actor, event.at)
     found = [("game.move", {"game_id": after.id, "version": after.version, "event": shown,
                             "to_act": after.actors()})]
@@ -100,7 +128,9 @@ def pending(games, store, sub, game_id: str, version: int, index: int,
     the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the
     event store."""
     current = games.load(game_id)
-    setup = int(current.meta["setup_version"])
+    setup = current.setup_version
+    if setup is None:
+        return [], None  # waiting for people: nothing to tell before its setup
     version = max(version, setup)
     if version > current.version:
         return [], None

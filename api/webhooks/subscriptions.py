@@ -1,15 +1,20 @@
 """Subscriptions, their owners and their progress, in Redis.
 
-An owner is who made a subscription and whose view it receives: today a game's table token
-(`Owner("game", <game id>)`, for that game only); a player (`Owner("player", <id>)`, "games":
-"mine") slots in beside it. Keys:
+An owner is who made a subscription and whose view it receives: a game's table token
+(`Owner("game", <game id>)`, for that game only, as `seat` or a spectator sees it), or a player
+(`Owner("player", <id>)`, for games it sits in, as its seat sees them). A player's subscription
+names its games, or says "mine": every game the player sits in, those it joins later included.
+Keys:
 - `webhook:{<sub>}`: the subscription (JSON), and `webhook:{<sub>}:attempts`, its recent
-  attempts (newest first, capped);
+  attempts (newest first, capped), and for a "mine" subscription `webhook:{<sub>}:games`, the
+  games it covers (grown when the player is seated in a game: api/webhooks/notify.py);
 - `<owner>:webhooks`: the owner's subscriptions (for a game owner, `game:{<id>}:webhooks`),
   bounded by a script on that one key;
 - `game:{<id>}:webhook-subs`: the subscriptions covering a game (whoever owns them), and
   `game:{<id>}:webhook:<sub>`: that subscription's progress through the game (the next
-  message to deliver, its attempts, since when it fails), and `...:lock`;
+  message to deliver, its attempts, since when it fails), and `...:lock`; once a finished game
+  is delivered to every covering subscription, these expire (PROGRESS_TTL_S) and the game
+  leaves the "mine" subscriptions' sets: Redis does not keep every game ever subscribed to;
 - `webhooks:games` (sorted set): the games some subscription covers, and `webhooks:retry`
   (sorted set, score: when due): attempts waiting for their back-off. Both global: touched by
   single-key commands only.
@@ -24,6 +29,8 @@ from typing import Optional
 
 LOCK_TTL_MS = 60_000
 ATTEMPTS_KEPT = 200
+PROGRESS_TTL_S = 7 * 86400  # a finished, delivered game's webhook keys are kept this long
+MINE = "mine"
 
 _ADD_BOUNDED = """
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -38,7 +45,7 @@ return 0
 
 @dataclass(frozen=True)
 class Owner:
-    kind: str  # "game": a game's table token; "player": a player's key (issue 15)
+    kind: str  # "game": a game's table token; "player": a player's key
     id: str
 
     def __str__(self) -> str:
@@ -56,8 +63,9 @@ class Subscription:
     owner: str
     url: str
     events: list
-    games: list  # game ids ("mine" later: the owner's games)
-    seat: Optional[int]  # whose view a table-token subscription receives (None: a spectator's)
+    games: object  # a list of game ids, or "mine" (a player's: every game it sits in)
+    seat: Optional[int]  # whose view a table-token subscription receives (None: a spectator's;
+    # a player's subscription sees as the seat the player sits in)
     secret: str
     created_at: int  # ms
     status: str = "active"  # or "disabled"
@@ -68,6 +76,16 @@ class Subscription:
         shown = asdict(self)
         shown.pop("secret")
         return shown
+
+    @property
+    def mine(self) -> bool:
+        return self.games == MINE
+
+    @property
+    def player(self) -> Optional[str]:
+        """The owning player's id (None: a table token's subscription)."""
+        kind, _, ident = self.owner.partition(":")
+        return ident if kind == "player" else None
 
 
 @dataclass
@@ -99,6 +117,9 @@ class SubscriptionStore:
     def _owned(self, owner: Owner) -> str:
         return f"{self.prefix}{owner.kind}:{{{owner.id}}}:webhooks"
 
+    def _mine(self, sub_id: str) -> str:
+        return f"{self.prefix}webhook:{{{sub_id}}}:games"
+
     def _covering(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:webhook-subs"
 
@@ -126,11 +147,31 @@ class SubscriptionStore:
         if not self._add_bounded(keys=[self._owned(owner)], args=[sub.id, limit]):
             return False
         self.save(sub)
-        for game_id in sub.games:
-            self.save_progress(game_id, sub.id, Progress(start_versions[game_id]))
+        for game_id, start in start_versions.items():
+            self.cover(sub, game_id, start)
+        return True
+
+    def cover(self, sub: Subscription, game_id: str, start: int) -> bool:
+        """The subscription covers the game from version `start` on (its progress is written
+        only if it has none: covering twice changes nothing). True if it was new."""
+        if sub.mine and not self.redis.sadd(self._mine(sub.id), game_id):
+            return False
+        fresh = self.redis.set(self._progress(game_id, sub.id), json.dumps(asdict(Progress(start))), nx=True)
+        if sub.status == "active":
             self.redis.sadd(self._covering(game_id), sub.id)
             self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
-        return True
+        return bool(fresh)
+
+    def games_of(self, sub: Subscription) -> list:
+        """The games a subscription covers now."""
+        if sub.mine:
+            return sorted(m.decode() for m in self.redis.smembers(self._mine(sub.id)))
+        return list(sub.games)
+
+    def covers(self, sub: Subscription, game_id: str) -> bool:
+        if sub.mine:
+            return bool(self.redis.sismember(self._mine(sub.id), game_id))
+        return game_id in sub.games
 
     def save(self, sub: Subscription) -> None:
         self.redis.set(self._sub(sub.id), json.dumps(asdict(sub)))
@@ -140,7 +181,7 @@ class SubscriptionStore:
         covers its games, an active one covers them again."""
         if not self.redis.set(self._sub(sub.id), json.dumps(asdict(sub)), xx=True):
             return
-        for game_id in sub.games:
+        for game_id in self.games_of(sub):
             if sub.status == "active":
                 self.redis.sadd(self._covering(game_id), sub.id)
                 self.redis.zadd(self.games_key(), {game_id: int(time.time() * 1000)}, nx=True)
@@ -173,18 +214,37 @@ class SubscriptionStore:
         return [g.decode() for g in self.redis.zrange(self.games_key(), 0, -1)]
 
     def remove(self, sub: Subscription) -> None:
-        for game_id in sub.games:
+        for game_id in self.games_of(sub):
             self.redis.srem(self._covering(game_id), sub.id)
             self.redis.delete(self._progress(game_id, sub.id))
             if not self.redis.scard(self._covering(game_id)):
                 self.redis.zrem(self.games_key(), game_id)
             self.redis.zrem(self.retry_key(), f"{sub.id} {game_id}")
         self.redis.srem(self._owned(Owner.parse(sub.owner)), sub.id)
-        self.redis.delete(self._sub(sub.id), self._attempts(sub.id))
+        self.redis.delete(self._sub(sub.id), self._attempts(sub.id), self._mine(sub.id))
+
+    def drop(self, sub_id: str, game_id: str) -> None:
+        """What a deleted subscription left of a game (its coverage, progress, retry)."""
+        self.redis.srem(self._covering(game_id), sub_id)
+        self.redis.delete(self._progress(game_id, sub_id))
+        self.redis.zrem(self.retry_key(), f"{sub_id} {game_id}")
 
     def forget_game(self, game_id: str) -> None:
         """A game no subscription needs any more leaves the set of subscribed games."""
         self.redis.zrem(self.games_key(), game_id)
+
+    def retire_game(self, game_id: str, ttl_s: int = PROGRESS_TTL_S) -> None:
+        """A finished game every covering subscription has been told all of: its progress keys
+        and its covering set expire after ttl_s (a retry asked for meanwhile still finds them),
+        it leaves the "mine" subscriptions' sets and the set of subscribed games."""
+        sub_ids = self.covering(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        for sub_id in sub_ids:
+            pipe.expire(self._progress(game_id, sub_id), ttl_s)
+            pipe.srem(self._mine(sub_id), game_id)  # a list subscription has no such set: a no-op
+        pipe.expire(self._covering(game_id), ttl_s)
+        pipe.zrem(self.games_key(), game_id)
+        pipe.execute()
 
     # ---- progress ------------------------------------------------------------------------
     def progress(self, game_id: str, sub_id: str) -> Optional[Progress]:

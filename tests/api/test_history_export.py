@@ -19,6 +19,7 @@ from events.store import NewEvent
 from tests.api.helpers import auth, create, move, tokens
 from workers.jobs import play_turn
 from tests.api.spec import check_response, validate_named
+from tests.conftest import wait_for
 
 NDJSON = "application/x-ndjson"
 
@@ -187,3 +188,19 @@ def test_a_finished_game_is_exported_without_being_rebuilt(app, client):
     assert service.games.cached(gid) is None  # never loaded
     assert lines == before[0] == [codec.dumps_bytes(e) for e in before[1]]
     assert json.loads(lines[0])["data"]["seed"] is not None  # open to everyone: it is over
+
+
+def test_the_append_that_ends_a_long_game_makes_its_export(app, client, monkeypatch):
+    """api/archive.py: a finished game's whole chunks are kept by the append that ended it
+    (after its answer), so even the first export copies them; a live game keeps none."""
+    monkeypatch.setattr(export, "CHUNK", 7)
+    service = app.extensions["games"]
+    gid, _ = _played_splendor(client, moves=20)
+    prefix = f"ndjson|{snapshot_code(service.load(gid).definition)}|{export.PRESENTING}|7|"
+    assert service.store.cached(gid, [prefix + "0"]) == [None]  # live: nothing kept
+    ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    names = [f"{prefix}{k}" for k in range(ended.version // 7)]
+    assert len(names) >= 3 and wait_for(lambda: all(service.store.cached(gid, names)))
+    lines, events = _read_whole(client, gid, {}, "")
+    assert lines == [codec.dumps_bytes(e) for e in events] and b"".join(service.store.cached(gid, names)) \
+        == b"".join(line + b"\n" for line in lines[:len(names) * 7])

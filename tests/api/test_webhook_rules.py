@@ -91,3 +91,57 @@ def test_message_ids_name_the_game_version_and_kind():
     assert messages.parse_message_id("a-b_c.12.your_turn") == ("a-b_c", 12, "game.your_turn")
     for bad in ("a.12.exploded", "a.x.move", "nothing", "a..move"):
         assert messages.parse_message_id(bad) is None
+
+
+def test_a_delivery_connection_does_not_wait_for_delayed_acks():
+    """http.client writes a request's headers and body apart: without TCP_NODELAY the body
+    waits for the receiver's delayed ACK on a kept-alive connection (measured 20 ms a delivery;
+    bench/README.md). The pinned connections replace http.client's connect(), which sets it."""
+    from api.webhooks.sender import _PinnedHTTP
+    from tests.api.webhook_receiver import Receiver
+
+    receiver = Receiver()
+    host, port = receiver.server.server_address
+    conn = _PinnedHTTP("localhost", port, host, 5)
+    try:
+        conn.connect()
+        assert conn.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        conn.close()
+        receiver.close()
+
+
+def test_a_kept_connection_the_receiver_closed_is_replaced_without_a_failed_attempt():
+    """A receiver that answers keep-alive, then closes the idle connection (as servers do after
+    their idle timeout): the next delivery goes on a new connection, and succeeds."""
+    import threading
+
+    from api.webhooks.sender import Connections
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted = []
+
+    def serve():
+        for _ in range(2):
+            conn, _ = listener.accept()
+            accepted.append(conn)
+            data = b""
+            while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < 2:
+                data += conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+            conn.close()  # idle timeout: closed without saying so
+
+    threading.Thread(target=serve, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    connections = Connections(Policy(allow_loopback=True), 5)
+    try:
+        first = connections.post(url, b"{}", {})
+        assert first.ok and len(connections._open) == 1
+        second = connections.post(url, b"{}", {})
+        assert second.ok, second
+        assert len(accepted) == 2
+    finally:
+        connections.close()
+        listener.close()

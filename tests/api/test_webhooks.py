@@ -290,6 +290,32 @@ def test_a_receiver_failing_for_the_disable_period_is_disabled_and_marked(quiet,
     assert r.status_code == 404 and r.get_json()["code"] == "unknown_delivery"
 
 
+def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_client, monkeypatch):
+    """The after-append step queues a game's fan-out under the game's job id: while one waits,
+    more appends queue nothing more; each (subscription, game) has one delivery job at most."""
+    from rq import Queue
+
+    from workers import deliveries as deliveries_module
+    from workers.deliveries import Deliveries
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=4)
+    subscribe(client, game["table_token"], receiver.route("/fan", new_secret()), events=["game.move"])
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    assert deliveries.fan_out(game["id"]) is True
+    for _ in range(3):
+        assert deliveries.fan_out(game["id"]) is False  # one waits already: it will read the newest stream
+    queue = Queue(f"{prefix}webhooks", connection=redis_client)
+    assert [j for j in queue.job_ids if "whf-" in j] == [f"{prefix.replace(':', '_')}whf-{game['id']}"]
+    # The fan-out delivers itself within its budget: no delivery job is queued.
+    assert deliveries.fan_out_now(game["id"]) == 1 and [j for j in queue.job_ids if "whd-" in j] == []
+    # Past its budget, the rest get delivery jobs of their own, one per (subscription, game).
+    monkeypatch.setattr(deliveries_module, "FAN_OUT_INLINE_S", 0)
+    assert deliveries.fan_out_now(game["id"]) == 1 and deliveries.fan_out_now(game["id"]) == 0
+    assert len([j for j in queue.job_ids if "whd-" in j]) == 1
+
+
 def test_redirects_are_not_followed(quiet, receiver, redis_client):
     from api.webhooks.addresses import Policy
     from workers.deliveries import Deliveries, Settings
@@ -305,3 +331,189 @@ def test_redirects_are_not_followed(quiet, receiver, redis_client):
     tried = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()["deliveries"]
     assert tried[0]["status"] == "failed" and tried[0]["response_code"] == 302
     assert receiver.attempts["/elsewhere"] == []
+
+
+# ---- a player's subscriptions ------------------------------------------------------------------
+
+def _player(client, name):
+    r = client.post("/players", json={"name": name})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def _play_people(client, gid, keys: dict, rng, timeout=40):
+    """Plays the seats of `keys` (seat -> player key) with random legal moves until the game is
+    over; the bot's and the system's moves are the workers'."""
+    deadline = time.monotonic() + timeout
+    any_key = next(iter(keys.values()))
+    while time.monotonic() < deadline:
+        state = client.get(f"/games/{gid}", headers=auth(any_key)).get_json()
+        if state["status"] not in ("active", "waiting"):
+            return state
+        mine = [a for a in state["to_act"] if isinstance(a, int) and a in keys]
+        for seat in mine:
+            moves = client.get(f"/games/{gid}/moves", headers=auth(keys[seat])).get_json()
+            if moves.get("moves"):
+                client.post(f"/games/{gid}/moves", headers={**auth(keys[seat]), "Idempotency-Key": uuid.uuid4().hex},
+                            json={"expected_version": moves["version"], "move": rng.choice(moves["moves"])})
+        if not mine:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end in time")
+
+
+def _hidden_from(definition, stored, seat) -> dict:
+    """version -> the secrets (as JSON strings) the seat may not know right after that event
+    (the game's leak oracle, as tests/robustness/test_leaks.py uses it)."""
+    import json
+
+    from api.platform_events import PLATFORM_EVENTS
+
+    hidden, state = {}, None
+    for event in stored:
+        if event.type not in PLATFORM_EVENTS:
+            state = definition.evolve(state, event.data)
+        hidden[event.version] = set() if state is None else {
+            json.dumps(token) for token, allowed in definition.secrets(state).items() if seat not in allowed}
+    return hidden
+
+
+def test_a_players_mine_subscription_hears_its_games_as_its_seat(wh_client, wh_app, receiver, redis_client, prefix):
+    import json
+    import random
+
+    from domain import registry
+    from tests.api.spec import validate_named
+
+    schemas = {"game.started": "WebhookGameStarted", "game.move": "WebhookGameMove",
+               "game.your_turn": "WebhookYourTurn", "game.finished": "WebhookGameFinished"}
+    ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
+    # A game Ann sits in already: covered from its start.
+    before = wh_client.post("/games", json={"type": "high-card", "seats": [{"me": True}, {"name": "Zed"}]},
+                            headers=auth(ann["key"])).get_json()
+    routes = {}
+    for who, path in ((ann, "/ann"), (bob, "/bob")):
+        receiver.route(path, "")
+        r = wh_client.post("/webhooks", json={"url": receiver.url + path, "events": EVERYTHING, "games": "mine"},
+                           headers=auth(who["key"]))
+        assert r.status_code == 201, r.get_json()
+        routes[path] = r.get_json()
+        receiver.secrets[path] = routes[path]["secret"]  # the server's own secret, shown once
+        assert routes[path]["games"] == "mine" and routes[path]["owner"] == f"player:{who['id']}"
+    # Witches, created by Bob (seated: the creation covers his subscription), joined later by Ann
+    # (the claim covers hers); a bot in the third seat.
+    created = wh_client.post("/games", json={"type": "witches", "options": {"rounds": 1},
+                                             "seats": [{"me": True}, {"open": True}, {"bot": "random"}]},
+                             headers=auth(bob["key"])).get_json()
+    gid = created["id"]
+    assert wh_client.post(f"/games/{gid}/seats/1/claim", headers=auth(ann["key"])).status_code in (200, 201)
+    final = _play_people(wh_client, gid, {0: bob["key"], 1: ann["key"]}, random.Random(5))
+
+    def done(path):
+        return any(p["type"] == "game.finished" and p["data"]["game_id"] == gid for _, p in receiver.received[path])
+
+    wait_for(lambda: done("/ann") and done("/bob"), timeout=30)
+    assert receiver.bad_signatures == []
+    definition = registry.get("witches")
+    stored = wh_app.extensions["games"].store.read(gid)
+    for path, seat in (("/ann", 1), ("/bob", 0)):
+        got = receiver.received[path]
+        ids = [i for i, _ in got]
+        assert len(ids) == len(set(ids)), "a delivery id arrived twice"
+        for _, payload in got:
+            validate_named(schemas[payload["type"]], payload)  # the spec's `webhooks` describe them
+        game = [(i, p) for i, p in got if p["data"]["game_id"] == gid]
+        kinds = [p["type"] for _, p in game]
+        assert kinds[0] == "game.started" and kinds[-1] == "game.finished" and kinds.count("game.finished") == 1
+        versions = [p["data"]["version"] for _, p in game]
+        assert versions == sorted(versions), "out of order"
+        setup = game[0][1]["data"]["version"]
+        moved = [p["data"]["event"]["version"] for _, p in game if p["type"] == "game.move"]
+        assert moved == list(range(setup + 1, final["version"] + 1)), "an event is missing or repeated"
+        assert game[-1][1]["data"]["result"] == final["result"]
+        turns = [p["data"]["seats"] for _, p in game if p["type"] == "game.your_turn"]
+        assert turns and all(s == [seat] for s in turns), "only the player's own turns"
+        # Never another seat's secret (Witches: the other hands) while the game is on.
+        hidden = _hidden_from(definition, stored, seat)
+        for _, payload in game:
+            version = payload["data"]["version"]
+            if version < final["version"]:
+                text = json.dumps(payload)
+                leaked = [needle for needle in hidden[version] if needle in text]
+                assert not leaked, f"{path} got another seat's secret at version {version}: {leaked[:3]}"
+    # The check is not empty: Ann's own deliveries hold secrets of hers that Bob may not know.
+    hidden_from_bob = _hidden_from(definition, stored, 0)
+    assert any(needle in json.dumps(p) for _, p in receiver.received["/ann"] if p["data"]["game_id"] == gid
+               and p["data"]["version"] < final["version"] for needle in hidden_from_bob[p["data"]["version"]])
+    # Ann's earlier game: told of its start (nobody has moved in it), Bob hears nothing of it.
+    assert [p["type"] for _, p in receiver.received["/ann"] if p["data"]["game_id"] == before["id"]][:1] == [
+        "game.started"]
+    assert all(p["data"]["game_id"] == gid for _, p in receiver.received["/bob"])
+    # Once told all of it, the finished game is retired: its webhook keys expire, it leaves the
+    # "mine" subscriptions (Redis does not keep every game ever subscribed to).
+    from workers.deliveries import Deliveries
+
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    progress_key = f"{prefix}game:{{{gid}}}:webhook:{routes['/ann']['id']}"
+    wait_for(lambda: (deliveries.sweep(), redis_client.ttl(progress_key) > 0)[1], timeout=15, interval=0.1)
+    assert redis_client.ttl(progress_key) <= 7 * 86400 and not deliveries.subs.subscribed(gid)
+    assert gid not in deliveries.subs.games_of(deliveries.subs.get(routes["/ann"]["id"]))
+    assert before["id"] in deliveries.subs.games_of(deliveries.subs.get(routes["/ann"]["id"]))
+
+
+def test_a_players_webhooks_are_its_own(wh_client, receiver):
+    ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
+    game = wh_client.post("/games", json={"type": "high-card", "seats": [{"me": True}, {"name": "Zed"}]},
+                          headers=auth(ann["key"])).get_json()
+    url = receiver.route("/own", new_secret())
+    body = {"url": url, "events": ["game.move"]}
+    mine = wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth(ann["key"]))
+    assert mine.status_code == 201
+    named = wh_client.post("/webhooks", json={**body, "games": [game["id"]]}, headers=auth(ann["key"]))
+    assert named.status_code == 201 and named.get_json()["games"] == [game["id"]]
+    sub = mine.get_json()["id"]
+    # Nobody else sees, deletes or retries it: another player's id answers as an unknown one.
+    assert wh_client.get("/webhooks", headers=auth(bob["key"])).get_json()["webhooks"] == []
+    assert wh_client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"] == []
+    delivery = f"{game['id']}.{game['version']}.move"
+    for method, path in (("delete", f"/webhooks/{sub}"), ("get", f"/webhooks/{sub}/deliveries"),
+                         ("post", f"/webhooks/{sub}/deliveries/{delivery}/retry")):
+        for key in (bob["key"], game["table_token"]):
+            r = getattr(wh_client, method)(path, headers=auth(key))
+            assert r.status_code == 404 and r.get_json()["code"] == "unknown_webhook", (method, path)
+    listed = wh_client.get("/webhooks", headers=auth(ann["key"])).get_json()["webhooks"]
+    assert sorted(w["id"] for w in listed) == sorted([sub, named.get_json()["id"]])
+    # What a player may ask for: games it sits in, its own view.
+    r = wh_client.post("/webhooks", json={**body, "games": [game["id"]]}, headers=auth(bob["key"]))
+    assert r.status_code == 403 and r.get_json()["code"] == "game_not_yours"
+    r = wh_client.post("/webhooks", json={**body, "games": ["nosuchgame"]}, headers=auth(bob["key"]))
+    assert r.status_code == 403 and r.get_json()["code"] == "game_not_yours"
+    r = wh_client.post("/webhooks", json={**body, "games": "mine", "seat": 1}, headers=auth(ann["key"]))
+    assert r.status_code == 400
+    r = wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth("pk.unknown"))
+    assert r.status_code == 401 and r.get_json()["code"] == "invalid_player_key"
+    # A bounded number per player (WEBHOOK_MAX_PER_OWNER, 10), whoever else has some.
+    assert wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth(bob["key"])).status_code == 201
+    for _ in range(8):
+        assert wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth(ann["key"])).status_code == 201
+    r = wh_client.post("/webhooks", json={**body, "games": "mine"}, headers=auth(ann["key"]))
+    assert r.status_code == 422 and r.get_json()["code"] == "too_many_webhooks"
+    # The owner deletes it.
+    assert wh_client.delete(f"/webhooks/{sub}", headers=auth(ann["key"])).status_code == 204
+    assert wh_client.get(f"/webhooks/{sub}/deliveries", headers=auth(ann["key"])).status_code == 404
+
+
+def test_a_game_waiting_for_people_is_told_from_its_setup_on(quiet, receiver, redis_client):
+    from api.webhooks.addresses import Policy
+    from workers.deliveries import Deliveries, Settings
+
+    app, prefix = quiet
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"open": True}])
+    secret = new_secret()
+    sub = subscribe(client, game["table_token"], receiver.route("/wait", secret), secret,
+                    events=["game.started", "game.move"])
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up" and receiver.received["/wait"] == []
+    assert client.post(f"/games/{game['id']}/seats/1/claim", json={"name": "Bob"}).status_code in (200, 201)
+    assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
+    assert [p["type"] for _, p in receiver.received["/wait"]] == ["game.started"]
