@@ -34,7 +34,6 @@ def create_app(test_config: dict | None = None):
     What the app is built from is imported here, not at the top: `python app.py` (the
     supervisor) needs none of it, and must refuse a taken port within seconds even on a busy
     machine, before importing Flask, the games and RQ (3 s of imports under load)."""
-    import redis
     from flask import Flask
 
     from api import (archive, cors, http, limits, metrics, observe, player_feed, player_stream, problems,
@@ -50,6 +49,7 @@ def create_app(test_config: dict | None = None):
     from api.service import GameService
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
     from domain import registry
+    from events.connection import Connections
     from events.redis_store import RedisEventStore, finished_ttl_from_env
     from workers import heartbeat
     from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
@@ -60,6 +60,8 @@ def create_app(test_config: dict | None = None):
     app.json = FastJSONProvider(app)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL"),
+        REDIS_CLUSTER_NODES=os.environ.get("REDIS_CLUSTER_NODES"),
+        QUEUE_REDIS_URL=os.environ.get("QUEUE_REDIS_URL"),
         KEY_PREFIX=os.environ.get("KEY_PREFIX", ""),
         TURN_QUEUE=os.environ.get("TURN_QUEUE", DEFAULT_QUEUE),
         MAX_CONTENT_LENGTH=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
@@ -93,15 +95,17 @@ def create_app(test_config: dict | None = None):
     if test_config:
         app.config.update(test_config)
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
-    if not app.config["REDIS_URL"]:
-        raise RuntimeError("REDIS_URL is not set: run `python app.py`, which starts a Redis for you.")
-    connection = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)
+    # The store's client (a RedisCluster with REDIS_URL=redis+cluster://...) and RQ's (a plain
+    # Redis: the same one unless QUEUE_REDIS_URL names another): events/connection.py.
+    connections = Connections(app.config["REDIS_URL"], app.config["REDIS_CLUSTER_NODES"],
+                              app.config["QUEUE_REDIS_URL"], health_check_interval=30)
+    connection = connections.store
     prefix = app.config["KEY_PREFIX"]
     store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
-    scheduler = TurnScheduler(connection, prefix, app.config["TURN_QUEUE"])
+    scheduler = TurnScheduler(connections.queue, prefix, app.config["TURN_QUEUE"])
     defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
     wiring = player_feed.wiring(connection, prefix, store, app.config["EXPORT_CACHE_TTL"])
-    deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"])
+    deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"], queue_connection=connections.queue)
     wiring["listeners"].append(deliveries.notifier())
     service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
     app.extensions["players"] = wiring["players"]
@@ -181,7 +185,12 @@ def main() -> int:
     children = []
     try:
         supervisor.check_port(host, port)
-        if not env.get("REDIS_URL"):
+        if env.get("REDIS_URL") or env.get("REDIS_CLUSTER_NODES"):
+            from events import connection
+
+            # A cluster without a plain Redis for RQ is refused now, not at the first request.
+            connection.queue_url(env.get("REDIS_URL"), env.get("QUEUE_REDIS_URL"), env.get("REDIS_CLUSTER_NODES"))
+        else:
             from events import local_redis
 
             data_dir = Path(env.get("DATA_DIR", str(ROOT / "var" / "redis"))).resolve()
@@ -195,7 +204,7 @@ def main() -> int:
             local_redis.wait_alive(env["REDIS_URL"], redis_child.proc)
             children.append(redis_child)
             log.info("started Redis at %s (data in %s)", env["REDIS_URL"], data_dir)
-    except (supervisor.Refused, RuntimeError) as e:
+    except (supervisor.Refused, RuntimeError, ValueError) as e:
         for child in children:
             child.stop()
         log.error("%s", e)

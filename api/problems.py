@@ -59,9 +59,9 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(e: Exception):
-        import redis
+        from events.connection import UNAVAILABLE
 
-        if isinstance(e, (redis.ConnectionError, redis.TimeoutError)):
+        if isinstance(e, UNAVAILABLE):
             return _unavailable(e)
         app.logger.exception("unhandled error")
         return problem(500, "internal_error", "Something went wrong on the server; nothing was changed.")

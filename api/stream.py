@@ -20,6 +20,7 @@ from typing import Optional
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
 
+from events.connection import cluster_nodes, store_client
 from events.redis_store import RedisEventStore
 
 from . import metrics
@@ -65,13 +66,18 @@ def install(app: Flask) -> None:
     """Builds the live path on a Redis pool of its own (SSE_REDIS_CONNECTIONS connections;
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
-    # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition) fails
-    # and is retried, rather than hold its greenlet and pooled connection for ever. The hub's reader
-    # has its own, longer than its blocking read (api/live/follower.py).
-    pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                 timeout=20, health_check_interval=30, client_name="live",
-                                                 socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
-    connection = redis.Redis(connection_pool=pool)
+    if cluster_nodes(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES")) is None:
+        # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition)
+        # fails and is retried, rather than hold its greenlet and pooled connection for ever. The
+        # hub's reader has its own, longer than its blocking read (api/live/follower.py).
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+                                                     timeout=20, health_check_interval=30, client_name="live",
+                                                     socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
+        connection = redis.Redis(connection_pool=pool)
+    else:  # a cluster: as many connections to each node
+        connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
+                                  connection_pool_class=redis.BlockingConnectionPool,
+                                  max_connections=config["SSE_REDIS_CONNECTIONS"], health_check_interval=30)
     prefix = config["KEY_PREFIX"]
     # Per address and per seat, the limits are shared by every process on this Redis (leases).
     leases = SharedLeases(connection, prefix, config["SSE_STREAM_LEASE_S"])

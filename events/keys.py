@@ -2,10 +2,19 @@
 touch one cluster slot and stay legal on Redis Cluster."""
 from __future__ import annotations
 
+import zlib
+from typing import Optional
+
+
+def bucket_of(game_id: str, buckets: int) -> int:
+    """The hash-tag bucket a game's entries of the sharded global keys live in."""
+    return zlib.crc32(game_id.encode()) % buckets if buckets > 1 else 0
+
 
 class Keys:
-    def __init__(self, prefix: str = ""):
+    def __init__(self, prefix: str = "", buckets: int = 1):
         self.prefix = prefix
+        self.buckets = buckets
 
     def events(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:events"
@@ -29,29 +38,54 @@ class Keys:
     def idempotency(self, game_id: str, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{key}"
 
-    # The two global sets. Each is touched by single-key commands only (never beside a game's
-    # keys in one script), so they may live in any cluster slot.
-    def owing(self) -> str:
+    # The global sets. Each is touched by single-key commands only (never beside a game's keys
+    # in one script). With buckets > 1 (a cluster) each is sharded into `buckets` keys with hash
+    # tags `{b<n>}`, a game's entry in the bucket its id hashes to: the sets' load spreads over
+    # the cluster's nodes, and a bucket's sets share a slot. With one bucket the names are the
+    # first layout's, unsharded.
+    def bucket(self, game_id: str) -> int:
+        return bucket_of(game_id, self.buckets)
+
+    def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
+        if self.buckets == 1:
+            return f"{self.prefix}games:{name}"
+        if bucket is None:
+            if game_id is None:
+                raise ValueError(f"games:{name} is sharded: name the game or the bucket")
+            bucket = self.bucket(game_id)
+        return f"{self.prefix}games:{name}:{{b{bucket}}}"
+
+    def every(self, name: str) -> list[str]:
+        """Every bucket's key of one global set (`owing`, `idle`, `clocks`, `clocked`)."""
+        return [getattr(self, name)(bucket=b) for b in range(self.buckets)]
+
+    def owing(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
         """Games that may owe a worker's turn (sorted set; score: the version it was marked at)."""
-        return f"{self.prefix}games:owing"
+        return self._global("owing", game_id, bucket)
 
-    def idle(self) -> str:
+    def idle(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
         """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
-        return f"{self.prefix}games:idle"
+        return self._global("idle", game_id, bucket)
 
-    def finished_log(self) -> str:
-        """Every game that ended, in the order it was logged (stream: game id and a summary)."""
-        return f"{self.prefix}games:finished-log"
-
-    def clocks(self) -> str:
+    def clocks(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
         """Deadlines of clocked games (sorted set; member `<game>:<version>`, score: the earliest
         deadline of that version in ms, or earlier: a wake-up, re-judged when due)."""
-        return f"{self.prefix}games:clocks"
+        return self._global("clocks", game_id, bucket)
 
-    def clocked(self) -> str:
+    def clocked(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
         """Unfinished clocked games (sorted set, all scores 0: walked by id): what a re-arm walks."""
-        return f"{self.prefix}games:clocked"
+        return self._global("clocked", game_id, bucket)
+
+    def finished_log(self) -> str:
+        """Every game that ended, in the order it was logged (stream: game id and a summary).
+        One key even on a cluster: a harvest's cursor is one stream's entry id (an append per
+        ended game, not per move)."""
+        return f"{self.prefix}games:finished-log"
 
     def active(self) -> str:
-        """The first layout's set of unfinished games, migrated into the two above."""
+        """The first layout's set of unfinished games, migrated into owing and idle."""
         return f"{self.prefix}games:active"
+
+    def lease(self, name: str, game_id: str) -> str:
+        """A short lease on one game's background work (one reconciler pass at a time)."""
+        return f"{self.prefix}game:{{{game_id}}}:lease:{name}"

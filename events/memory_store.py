@@ -26,6 +26,7 @@ class InMemoryEventStore:
         self._log_seq = 0
         self._clocks: dict[tuple, int] = {}  # (game, version) -> deadline mark (ms)
         self._clocked: set[str] = set()
+        self._leases: dict[tuple, float] = {}  # (game, name) -> when the lease ends (monotonic s)
 
     def _stored(self, stream, events: Sequence[NewEvent], at=None):
         at = at or int(time.time() * 1000)
@@ -243,6 +244,14 @@ class InMemoryEventStore:
 
     def migrate_active(self, batch=1000):
         return 0
+
+    def lease(self, game_id, name, ttl_ms):
+        with self._lock:
+            now = time.monotonic()
+            if self._leases.get((game_id, name), 0) > now:
+                return False
+            self._leases[(game_id, name)] = now + ttl_ms / 1000
+            return True
 
     def ping(self):
         return True

@@ -14,7 +14,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from . import codec, scripts
+from . import codec, connection, scripts
 from .keys import Keys
 from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent, StoreUnavailable
 
@@ -52,7 +52,7 @@ def _unavailable(method):
     def wrapper(*args, **kwargs):
         try:
             return method(*args, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
+        except connection.UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
     wrapper.__name__ = method.__name__
@@ -65,13 +65,25 @@ def finished_ttl_from_env() -> Optional[int]:
     return int(raw) if raw.strip() else None
 
 
-class RedisEventStore:
-    """`finished_ttl`: seconds a finished game is kept (None: forever; default: $FINISHED_TTL)."""
+class NotReplicated(StoreUnavailable):
+    """The append is on the primary, but not on the replicas REPLICAS_ACK asks for in time: its
+    fate in a failover is unknown, so it is not acknowledged (503; a retry with the same
+    Idempotency-Key answers what the append answered)."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "", finished_ttl: Optional[int] = -1):
+
+class RedisEventStore:
+    """`finished_ttl`: seconds a finished game is kept (None: forever; default: $FINISHED_TTL).
+    `client`: a redis.Redis, or a RedisCluster (events/connection.py); `buckets`: the global
+    sets' shards (default: KEY_BUCKETS, else 16 on a cluster and 1 on one Redis);
+    `replicas_ack`: (replicas, timeout ms) an append waits for (default: $REPLICAS_ACK)."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "", finished_ttl: Optional[int] = -1,
+                 buckets: Optional[int] = None, replicas_ack: Optional[tuple[int, int]] = None):
         self.redis = client
-        self.keys = Keys(prefix)
+        self.clustered = connection.is_cluster(client)
+        self.keys = Keys(prefix, buckets or connection.key_buckets(client))
         self.finished_ttl = finished_ttl_from_env() if finished_ttl == -1 else finished_ttl
+        self.replicas, self.ack_timeout_ms = replicas_ack or connection.replicas_ack()
         self._create = client.register_script(scripts.CREATE)
         self._append = client.register_script(scripts.APPEND)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
@@ -97,19 +109,61 @@ class RedisEventStore:
             args += [key, value]
         args.append(len(events))
         args += encode_entries(events, at)
-        reply = self._create(keys=[k.events(game_id), k.meta(game_id), k.credentials(game_id)], args=args)
+        reply = self._game_script(self._create, scripts.CREATE, game_id,
+                                  [k.events(game_id), k.meta(game_id), k.credentials(game_id)], args)
         if reply[0] == b"exists":
             raise GameExists(game_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(k.idle(), {game_id: _now_ms()})
+        pipe.zadd(k.idle(game_id), {game_id: _now_ms()})
         if owing:
-            pipe.zadd(k.owing(), {game_id: int(reply[1])})
+            pipe.zadd(k.owing(game_id), {game_id: int(reply[1])})
         if clocked:
-            pipe.zadd(k.clocked(), {game_id: 0})  # one score: walked by id
+            pipe.zadd(k.clocked(game_id), {game_id: 0})  # one score: walked by id
         if due is not None:
-            pipe.zadd(k.clocks(), {f"{game_id}:{int(reply[1])}": due}, lt=True)
+            pipe.zadd(k.clocks(game_id), {f"{game_id}:{int(reply[1])}": due}, lt=True)
         pipe.execute()
         return int(reply[1])
+
+    def _game_script(self, script, source: str, game_id: str, keys: list, args: list, after=None):
+        """Runs one of a game's scripts; then, with REPLICAS_ACK, waits on the same connection
+        (WAIT counts that connection's writes) for the replicas, and raises NotReplicated when
+        too few have it in time. `after(pipe)` queues more commands behind the script (the
+        clocks set's cleanup). Returns the script's reply."""
+        if not self.replicas and after is None:
+            return script(keys=keys, args=args)  # (on a cluster too: the client loads a missing script)
+        if not self.replicas and not self.clustered:
+            pipe = self.redis.pipeline(transaction=False)
+            script(keys=keys, args=args, client=pipe)
+            after(pipe)
+            return pipe.execute()[0]
+        for attempt in (1, 2):
+            pipe = self.redis.pipeline(transaction=False)
+            if self.clustered:
+                # A cluster pipeline does not load scripts: EVALSHA, and SCRIPT LOAD on a
+                # NOSCRIPT (a primary promoted from a replica has an empty script cache).
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            else:
+                script(keys=keys, args=args, client=pipe)
+            if self.replicas:
+                if self.clustered:
+                    pipe.execute_command("WAIT", self.replicas, self.ack_timeout_ms,
+                                         target_nodes=self.redis.get_node_from_key(keys[0]))
+                else:
+                    pipe.execute_command("WAIT", self.replicas, self.ack_timeout_ms)
+            if after is not None:
+                after(pipe)
+            try:
+                replies = pipe.execute()
+            except redis.exceptions.NoScriptError:
+                if attempt == 2:
+                    raise
+                self.redis.script_load(source)
+                continue
+            if self.replicas and int(replies[1]) < self.replicas:
+                raise NotReplicated(f"{int(replies[1])} of {self.replicas} replicas have the write of game "
+                                    f"{game_id} after {self.ack_timeout_ms} ms")
+            return replies[0]
+        raise AssertionError("unreachable")
 
     @_unavailable
     def append(
@@ -137,7 +191,20 @@ class RedisEventStore:
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
                 IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
-        if owing or due is not None or clocked:
+        if self.clustered or self.replicas:
+            # The marks go first, in a round trip of their own: a cluster sends a pipeline's
+            # commands to their nodes in no promised order, and the mark must not come after.
+            if owing or due is not None:
+                pipe = self.redis.pipeline(transaction=False)
+                if owing:
+                    pipe.zadd(k.owing(game_id), {game_id: expected_version + len(events)}, gt=True)
+                if due is not None:
+                    pipe.zadd(k.clocks(game_id), {f"{game_id}:{expected_version + len(events)}": due}, lt=True)
+                pipe.execute()
+            after = (lambda p: p.zrem(k.clocks(game_id), f"{game_id}:{expected_version}")) if clocked else None
+            reply = self._game_script(self._append, scripts.APPEND, game_id, [k.events(game_id), idem_key], args,
+                                      after)
+        elif owing or due is not None or clocked:
             pipe = self.redis.pipeline(transaction=False)
             if owing:
                 pipe.zadd(k.owing(), {game_id: expected_version + len(events)}, gt=True)
@@ -181,6 +248,9 @@ class RedisEventStore:
         """The same connections, with XRANGE's reply left as Redis sent it (lists of bytes):
         whole-history reads skip making a dict per entry."""
         if self._raw_client is None:
+            if self.clustered:
+                self._raw_client = _FlatXrange(self.redis)
+                return self._raw_client
             raw = redis.Redis(connection_pool=self.redis.connection_pool)
             raw.set_response_callback("XRANGE", lambda response, **options: response)
             self._raw_client = raw
@@ -268,7 +338,11 @@ class RedisEventStore:
             return []
         return [decode_entry(i, f) for i, f in reply[0][1]]
 
-    def follower(self) -> "RedisFollower":
+    def follower(self):
+        if self.clustered:
+            from .cluster_follower import ClusterFollower
+
+            return ClusterFollower(self)
         return RedisFollower(self)
 
     @_unavailable
@@ -293,29 +367,42 @@ class RedisEventStore:
     @_unavailable
     def active_games(self) -> list[str]:
         """Every unfinished game (a full scan: for tools and tests, not for a pass)."""
-        return [g.decode() for g, _ in self.redis.zscan_iter(self.keys.idle(), count=500)]
+        return [g.decode() for key in self.keys.every("idle") for g, _ in self.redis.zscan_iter(key, count=500)]
 
     @_unavailable
     def owing_games(self) -> list[tuple[str, int]]:
         """(game, version it was marked at) of the games that may owe a worker's turn."""
-        return [(g.decode(), int(v)) for g, v in self.redis.zrange(self.keys.owing(), 0, -1, withscores=True)]
+        found = self._each("owing", lambda p, key: p.zrange(key, 0, -1, withscores=True))
+        return [(g.decode(), int(v)) for part in found for g, v in part]
+
+    def _each(self, name: str, command) -> list:
+        """One command on every bucket of a global set, in one pipeline (one round trip per node)."""
+        keys = self.keys.every(name)
+        if len(keys) == 1:
+            return [command(self.redis, keys[0])]
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            command(pipe, key)
+        return pipe.execute()
 
     @_unavailable
     def settle(self, game_id: str, version: int) -> None:
         """Takes a game judged at `version` to owe nothing out of the owing set (unless a later
         move marked it again)."""
-        self._settle(keys=[self.keys.owing()], args=[game_id, version])
+        self._settle(keys=[self.keys.owing(game_id)], args=[game_id, version])
 
     @_unavailable
     def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
         """(game, last activity known) of unfinished games not known active since before_ms."""
-        found = self.redis.zrangebyscore(self.keys.idle(), "-inf", before_ms, start=0, num=limit, withscores=True)
-        return [(g.decode(), int(at)) for g, at in found]
+        parts = self._each("idle", lambda p, key: p.zrangebyscore(key, "-inf", before_ms, start=0, num=limit,
+                                                                   withscores=True))
+        found = sorted((at, g) for part in parts for g, at in part)[:limit]
+        return [(g.decode(), int(at)) for at, g in found]
 
     @_unavailable
     def touch(self, game_id: str, at_ms: int) -> None:
         """Records a game's last activity found (only for a game still in the idle set)."""
-        self.redis.zadd(self.keys.idle(), {game_id: at_ms}, xx=True)
+        self.redis.zadd(self.keys.idle(game_id), {game_id: at_ms}, xx=True)
 
     @_unavailable
     def last_event(self, game_id: str) -> Optional[StoredEvent]:
@@ -324,16 +411,18 @@ class RedisEventStore:
 
     @_unavailable
     def active_count(self) -> int:
-        return self.redis.zcard(self.keys.idle())
+        return sum(self._each("idle", lambda p, key: p.zcard(key)))
 
     # ---- clocks: the due-time set polled by the reconciler (workers/clocks.py) ----------------
 
     @_unavailable
     def clocks_due(self, now_ms: int, limit: int = 200) -> list[tuple[str, int, int]]:
         """(game, version, due ms) of the deadline marks due by now_ms, earliest first."""
-        found = self.redis.zrangebyscore(self.keys.clocks(), "-inf", now_ms, start=0, num=limit, withscores=True)
+        parts = self._each("clocks", lambda p, key: p.zrangebyscore(key, "-inf", now_ms, start=0, num=limit,
+                                                                     withscores=True))
+        found = sorted(((score, member) for part in parts for member, score in part))[:limit]
         out = []
-        for member, score in found:
+        for score, member in found:
             game_id, _, version = member.decode().rpartition(":")
             out.append((game_id, int(version), int(score)))
         return out
@@ -341,22 +430,23 @@ class RedisEventStore:
     @_unavailable
     def clock_mark(self, game_id: str, version: int, due_ms: int, only_existing: bool = False) -> None:
         """Marks (or moves) a version's deadline; with only_existing, only a mark still there."""
-        self.redis.zadd(self.keys.clocks(), {f"{game_id}:{version}": due_ms}, xx=only_existing)
+        self.redis.zadd(self.keys.clocks(game_id), {f"{game_id}:{version}": due_ms}, xx=only_existing)
 
     @_unavailable
     def clock_rearm(self, game_id: str, version: int, due_ms: int) -> None:
         """Marks a version's deadline unless an earlier mark is there (the reconciler's re-arm)."""
-        self.redis.zadd(self.keys.clocks(), {f"{game_id}:{version}": due_ms}, lt=True)
+        self.redis.zadd(self.keys.clocks(game_id), {f"{game_id}:{version}": due_ms}, lt=True)
 
     @_unavailable
     def clock_done(self, game_id: str, version: int) -> None:
-        self.redis.zrem(self.keys.clocks(), f"{game_id}:{version}")
+        self.redis.zrem(self.keys.clocks(game_id), f"{game_id}:{version}")
 
     @_unavailable
     def clocked_games(self, after: str = "", limit: int = 500) -> list[str]:
         """Unfinished clocked games, a page at a time (by id, after `after`)."""
         lo = f"({after}" if after else "-"
-        return [g.decode() for g in self.redis.zrangebylex(self.keys.clocked(), lo, "+", start=0, num=limit)]
+        parts = self._each("clocked", lambda p, key: p.zrangebylex(key, lo, "+", start=0, num=limit))
+        return sorted(g.decode() for part in parts for g in part)[:limit]
 
     @_unavailable
     def mark_finished(self, game_id: str) -> None:
@@ -364,12 +454,17 @@ class RedisEventStore:
         and with a finished_ttl its keys expire."""
         k = self.keys
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zrem(k.owing(), game_id)
-        pipe.zrem(k.idle(), game_id)
-        pipe.zrem(k.clocked(), game_id)
+        pipe.zrem(k.owing(game_id), game_id)
+        pipe.zrem(k.idle(game_id), game_id)
+        pipe.zrem(k.clocked(game_id), game_id)
         pipe.srem(k.active(), game_id)
-        self._finish(keys=[k.snapshot_index(game_id), k.snapshots(game_id), k.events(game_id), k.meta(game_id),
-                           k.credentials(game_id)], args=[self.finished_ttl or 0], client=pipe)
+        finish_keys = [k.snapshot_index(game_id), k.snapshots(game_id), k.events(game_id), k.meta(game_id),
+                       k.credentials(game_id)]
+        if self.clustered:  # no script in a cluster pipeline (see _game_script)
+            pipe.execute()
+            self._finish(keys=finish_keys, args=[self.finished_ttl or 0])
+            return
+        self._finish(keys=finish_keys, args=[self.finished_ttl or 0], client=pipe)
         pipe.execute()
 
     @_unavailable
@@ -410,15 +505,32 @@ class RedisEventStore:
             if not games:
                 return moved
             pipe = self.redis.pipeline(transaction=False)
-            pipe.zadd(k.owing(), {g: 0 for g in games}, nx=True)
-            pipe.zadd(k.idle(), {g: 0 for g in games}, nx=True)
+            for bucket in sorted({k.bucket(g.decode()) for g in games}):
+                mine = {g: 0 for g in games if k.bucket(g.decode()) == bucket}
+                pipe.zadd(k.owing(bucket=bucket), mine, nx=True)
+                pipe.zadd(k.idle(bucket=bucket), mine, nx=True)
             pipe.srem(k.active(), *games)
             pipe.execute()
             moved += len(games)
 
     @_unavailable
+    def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        return bool(self.redis.set(self.keys.lease(name, game_id), "1", nx=True, px=ttl_ms))
+
+    @_unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())
+
+
+class _FlatXrange:
+    """XRANGE on a cluster, its entries' fields as one flat list as Redis sends them (what the
+    single-Redis path gets by leaving the reply unparsed)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def xrange(self, key, min="-", max="+", count=None):
+        return [(i, [x for pair in f.items() for x in pair]) for i, f in self.client.xrange(key, min, max, count)]
 
 
 class RedisFollower:

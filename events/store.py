@@ -155,3 +155,7 @@ class EventStore(Protocol):
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
         """The entry id each game's meta names: None while it is being logged, "" when gone."""
     def migrate_active(self, batch: int = 1000) -> int: ...
+
+    def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        """Takes a short lease `name` on a game's background work unless another holder has it
+        (it expires after ttl_ms): several nodes' reconcilers judge each game one at a time."""

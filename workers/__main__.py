@@ -1,7 +1,8 @@
 """`python -m workers [worker|webhooks|reconciler]`: an RQ worker for turns, one for webhook
 deliveries (workers/deliveries.py), or the reconciler loop.
 
-Configuration from the environment: REDIS_URL (required here; app.py sets it), KEY_PREFIX
+Configuration from the environment: REDIS_URL (required here; app.py sets it; a Redis Cluster
+with QUEUE_REDIS_URL for RQ: events/connection.py), KEY_PREFIX
 (default none), TURN_QUEUE (default "turns"), RECONCILE_INTERVAL (seconds, default 2),
 CLOCK_POLL_S (the turn clocks' poll, default 0.2), CLOCK_REARM_S (their re-arm, default 60),
 WEBHOOK_QUEUE (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides domain/'s games).
@@ -22,11 +23,11 @@ def main(argv: list[str]) -> None:
     # The games first: a module that cannot load fails the child before RQ, Redis and the
     # service are imported (a supervisor restarting several failing children waits less).
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
-    import redis
     from rq import SimpleWorker
 
     from api import archive, player_feed
     from api.service import GameService
+    from events.connection import Connections
     from events.redis_store import RedisEventStore
 
     from .deliveries import Deliveries
@@ -35,11 +36,13 @@ def main(argv: list[str]) -> None:
     from .reconciler import run_forever
 
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)
-    connection = redis.Redis.from_url(os.environ["REDIS_URL"])
+    connections = Connections.from_env()
+    connection, queue_connection = connections.store, connections.queue
     prefix = os.environ.get("KEY_PREFIX", "")
     queue_name = os.environ.get("TURN_QUEUE", DEFAULT_QUEUE)
-    scheduler = TurnScheduler(connection, prefix, queue_name)
-    deliveries = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", "webhooks"))
+    scheduler = TurnScheduler(queue_connection, prefix, queue_name)
+    deliveries = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", "webhooks"),
+                            queue_connection=queue_connection)
     if mode == "reconciler":
         store = RedisEventStore(connection, prefix)
         wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
@@ -53,13 +56,13 @@ def main(argv: list[str]) -> None:
         run_forever(service, scheduler, float(os.environ.get("RECONCILE_INTERVAL", "2")), sweeps=[deliveries.sweep],
                     clock_tick=tick, clock_poll_s=float(os.environ.get("CLOCK_POLL_S", CLOCK_POLL_S)))
     elif mode == "webhooks":
-        SimpleWorker([deliveries.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
+        SimpleWorker([deliveries.queue], connection=queue_connection, worker_ttl=WORKER_TTL_S).work(
             with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
     elif mode == "worker":
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn.
-        SimpleWorker([scheduler.queue], connection=connection, worker_ttl=WORKER_TTL_S).work(
+        SimpleWorker([scheduler.queue], connection=queue_connection, worker_ttl=WORKER_TTL_S).work(
             with_scheduler=False, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
     else:
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks' or 'reconciler'")

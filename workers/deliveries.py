@@ -41,6 +41,7 @@ from api.webhooks.addresses import Policy
 from api.webhooks.notify import Notifier
 from api.webhooks.signing import headers as signed_headers
 from api.webhooks.subscriptions import PROGRESS_TTL_S, Progress, SubscriptionStore
+from events.connection import store_for_jobs
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailable
 
@@ -95,10 +96,12 @@ class Deliveries:
     reconciler), and the jobs' work (webhook workers)."""
 
     def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
-                 settings: Optional[Settings] = None):
-        self.connection = connection
+                 settings: Optional[Settings] = None, queue_connection=None):
+        # `connection`: the store's (maybe a cluster); `queue_connection`: RQ's (a plain Redis;
+        # by default the same): events/connection.py.
+        self.connection = queue_connection or connection
         self.prefix = prefix
-        self.queue = Queue(queue_name, connection=connection)
+        self.queue = Queue(queue_name, connection=self.connection)
         self.subs = SubscriptionStore(connection, prefix)
         self.events = RedisEventStore(connection, prefix)
         self.games = GameRepository(self.events)
@@ -405,7 +408,7 @@ def _context(prefix: str) -> Deliveries:
     job = get_current_job()
     key = (id(job.connection), prefix, job.origin)
     if key not in _contexts:
-        _contexts[key] = Deliveries(job.connection, prefix, job.origin)
+        _contexts[key] = Deliveries(store_for_jobs(job.connection), prefix, job.origin, queue_connection=job.connection)
     return _contexts[key]
 
 

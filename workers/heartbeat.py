@@ -36,6 +36,8 @@ def readiness(connection, prefix: str, queue) -> dict:
     alive = [w for w in Worker.all(queue=queue) if age_s(w.last_heartbeat) <= WORKER_TTL_S]
     if not alive:
         checks["workers"] = f"no worker of queue '{queue.name}' has a heartbeat in the last {WORKER_TTL_S} s"
-    if not connection.exists(reconciler_key(prefix)):
+    # The reconciler beats on the queues' Redis (its scheduler's connection), a plain Redis
+    # beside a cluster.
+    if not queue.connection.exists(reconciler_key(prefix)):
         checks["reconciler"] = "no reconciler pass recently"
     return checks

@@ -23,6 +23,7 @@ from api.errors import IllegalMove, VersionConflict
 from api.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
+from events.connection import store_for_jobs
 from events.redis_store import RedisEventStore
 
 from .deliveries import DEFAULT_QUEUE as DELIVERY_QUEUE
@@ -36,14 +37,18 @@ CHAIN_TURNS = 20
 CHAIN_SECONDS = 0.05
 
 
-def service_for(connection, prefix: str, queue_name: str) -> GameService:
-    key = (id(connection), prefix, queue_name)
+def service_for(queue_connection, prefix: str, queue_name: str) -> GameService:
+    """The service of a job: its queues on the job's connection, the store where the
+    environment says (the same Redis, or a cluster: events/connection.py)."""
+    key = (id(queue_connection), prefix, queue_name)
     if key not in _services:
+        connection = store_for_jobs(queue_connection)
         store = RedisEventStore(connection, prefix)
         wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
-        webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE))
+        webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE),
+                              queue_connection=queue_connection)
         wiring["listeners"].append(webhooks.notifier())
-        _services[key] = GameService(store, TurnScheduler(connection, prefix, queue_name), **wiring)
+        _services[key] = GameService(store, TurnScheduler(queue_connection, prefix, queue_name), **wiring)
     return _services[key]
 
 

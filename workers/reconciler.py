@@ -11,6 +11,12 @@ loaded; one that stopped is loaded and judged: its owed turns are (re)enqueued, 
 owes nothing (a person is to act) it leaves the set, unless a later move marked it again.
 Games waiting for a person cost nothing; 100,000 of them cost two commands a pass
 (bench/idle_games.py). Then the games idle for ABANDON_AFTER are ended (workers/abandon.py).
+
+Every node of a deployment may run a reconciler: before judging a game a pass takes the game's
+lease (`game:{id}:lease:reconcile`, SET NX with a TTL a little under a pass), so two nodes never
+judge one game at once and a game is judged about once per interval whatever the number of
+nodes. What they might still both do is safe anyway: a turn's job id is deterministic, settling
+is conditional, and every append names the version it was decided at.
 """
 from __future__ import annotations
 
@@ -41,7 +47,7 @@ class Watch:
 
 
 def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Optional[Watch] = None,
-                   abandon_after_s: Optional[float] = None) -> int:
+                   abandon_after_s: Optional[float] = None, lease_ms: Optional[int] = None) -> int:
     """Re-enqueues lost turns of the games that may owe one; returns how many were (re)enqueued.
     Without a Watch every such game is judged now. With abandon_after_s, ends idle games too."""
     repaired = 0
@@ -54,6 +60,8 @@ def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Option
             if last is None or last != versions[game_id]:
                 continue  # moving (or new to us): alive
         try:
+            if lease_ms and not service.store.lease(game_id, "reconcile", lease_ms):
+                continue  # another node's pass is judging it
             repaired += _reconcile_game(service, scheduler, game_id)
         except StoreUnavailable:
             raise
@@ -120,7 +128,7 @@ def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state)
         state["migrated"] = True
         if moved:
             log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
-    n = reconcile_once(service, scheduler, watch, abandon_after_s)
+    n = reconcile_once(service, scheduler, watch, abandon_after_s, lease_ms=max(100, int(interval_s * 900)))
     if n:
         log.info("reconciler enqueued %d turn(s)", n)
     for sweep in sweeps:

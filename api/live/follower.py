@@ -16,6 +16,7 @@ every position is the last entry a subscriber was given (api/live/hub.py, `_run`
 """
 from __future__ import annotations
 
+import time
 from typing import Callable, Optional
 
 import redis
@@ -95,14 +96,31 @@ class LiveFollower:
         self.redis.connection_pool.disconnect()
 
 
-class GamesOnly:
-    """Another store's follower (the in-memory one) behind the same interface, without inboxes."""
+class Polled:
+    """For a store without one blocking read over all its keys (the in-memory store; a Redis
+    Cluster, whose streams live on several nodes): the games through the store's own follower,
+    and the inboxes, if any are followed, read every POLL_MS with one single-key read each (per
+    process and player, not per connection)."""
 
-    def __init__(self, follower):
+    POLL_MS = 100
+
+    def __init__(self, follower, inboxes=None):
         self.follower = follower
+        self.inboxes = inboxes  # api.players.Players, or None: no inboxes
 
     def read(self, games, inboxes, block_ms, count=100):
-        return self.follower.read(games, block_ms, count), {}
+        if inboxes and self.inboxes is not None:
+            block_ms = min(block_ms, self.POLL_MS)
+            if not games:
+                time.sleep(block_ms / 1000)
+        found = self.follower.read(games, block_ms, count) if games else {}
+        entries = {}
+        if inboxes and self.inboxes is not None:
+            for player_id, after in inboxes.items():
+                new = self.inboxes.inbox_after(player_id, after, count)
+                if new:
+                    entries[player_id] = new
+        return found, entries
 
     def interrupt(self) -> bool:
         return self.follower.interrupt()

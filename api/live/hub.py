@@ -34,7 +34,7 @@ from events import codec
 from events.store import StoreUnavailable, StoredEvent
 
 from .. import presenting
-from .follower import GamesOnly, LiveFollower
+from .follower import LiveFollower, Polled
 from ..platform_events import START, fold_stored
 from ..repository import Game, GameRepository
 
@@ -482,8 +482,8 @@ class Hub:
             threading.Thread(target=self._tick, name="live-hub-ticks", daemon=True).start()
 
     def _make_follower(self):
-        if self.inboxes is None or not hasattr(self.store, "keys"):
-            return GamesOnly(self.store.follower())  # the in-memory store: games only
+        if self.inboxes is None or not hasattr(self.store, "keys") or getattr(self.store, "clustered", False):
+            return Polled(self.store.follower(), self.inboxes)  # the in-memory store, a cluster
         return LiveFollower(self.store, self.inboxes.inbox_key, self.inboxes.decode_inbox, self.block_ms)
 
     def _tick(self) -> None:

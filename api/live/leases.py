@@ -27,6 +27,8 @@ from typing import Optional
 
 import redis
 
+from events.connection import UNAVAILABLE, is_cluster
+
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_S = 60.0
@@ -92,7 +94,7 @@ class SharedLeases:
         lease = Lease(key, f"{self._node}:{next(self._numbers)}")
         try:
             taken, held = self._acquire(keys=[key], args=[limit, self.lease_ms, lease.member])
-        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
+        except UNAVAILABLE as e:
             log.warning("live stream leases: %s; counted in this process only", e)
             taken, held = 1, None
         if not taken:
@@ -114,7 +116,7 @@ class SharedLeases:
                 del self._held[lease.key]
         try:
             self.redis.zrem(lease.key, lease.member)
-        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+        except UNAVAILABLE:
             pass  # it expires within the lease time
 
     def held(self) -> int:
@@ -127,6 +129,10 @@ class SharedLeases:
             held = [(key, list(members)) for key, members in self._held.items()]
         if not held:
             return
+        if is_cluster(self.redis):  # no script in a cluster pipeline: one call per key
+            for key, members in held:
+                self._renew(keys=[key], args=[self.lease_ms, *members])
+            return
         pipe = self.redis.pipeline(transaction=False)
         for key, members in held:
             self._renew(keys=[key], args=[self.lease_ms, *members], client=pipe)
@@ -138,7 +144,7 @@ class SharedLeases:
             time.sleep(self.lease_ms / 3000)
             try:
                 self.renew()
-            except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
+            except UNAVAILABLE as e:
                 log.warning("live stream leases not renewed: %s", e)
             except Exception:  # noqa: BLE001 - the timer must outlive one failure
                 log.exception("live stream leases not renewed")

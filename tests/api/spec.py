@@ -31,7 +31,16 @@ def _validate(schema_ref_or_schema, value):
     document = spec()
     schema = dict(schema_ref_or_schema)
     schema["components"] = document["components"]
-    jsonschema.Draft202012Validator(schema).validate(value)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    if errors:
+        # The deepest error names the field at fault (a oneOf's own says only "none matched").
+        raise max(_all_errors(errors), key=lambda e: len(e.absolute_path))
+
+
+def _all_errors(errors):
+    for error in errors:
+        yield error
+        yield from _all_errors(error.context or ())
 
 
 def validate_named(name: str, value) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 
 import pytest
@@ -246,3 +247,14 @@ def test_the_finished_log_names_one_entry_per_game(store):
     assert store.finished_log_marks([a, b, "no-such-game"]) == [log[0][0], log[1][0], ""]
     assert store.read_finished_log(log[0][0], 10) == log[1:]
     assert store.read_finished_log(log[1][0], 10) == []
+
+
+def test_a_lease_has_one_holder_until_it_ends(store):
+    gid = new_game(store)
+    assert store.lease(gid, "reconcile", 300)
+    assert not store.lease(gid, "reconcile", 300)  # another node's pass: not now
+    assert store.lease(gid, "other", 300)  # leases of other work are apart
+    deadline = time.monotonic() + 5
+    while not store.lease(gid, "reconcile", 300):
+        assert time.monotonic() < deadline, "the lease never ended"
+        time.sleep(0.05)
