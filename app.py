@@ -42,8 +42,8 @@ def create_app(test_config: dict | None = None):
     from api.deferred import Deferred, immediately
     from api.lobby import Lobby
     from api.lobby_index import LobbyIndex
-    from api.players import Players
     from api.json_provider import FastJSONProvider
+    from api.live.leases import DEFAULT_LEASE_S
     from api.live.limits import raise_open_files_limit
     from api.live.tickets import Tickets
     from api.service import GameService
@@ -87,6 +87,7 @@ def create_app(test_config: dict | None = None):
         SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
         SSE_OPENS_PER_S=float(os.environ.get("SSE_OPENS_PER_S", 500)),
+        SSE_STREAM_LEASE_S=float(os.environ.get("SSE_STREAM_LEASE_S", DEFAULT_LEASE_S)),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
         WEBHOOK_QUEUE=os.environ.get("WEBHOOK_QUEUE", WEBHOOK_QUEUE),
         WEBHOOK_MAX_PER_OWNER=int(os.environ.get("WEBHOOK_MAX_PER_OWNER", DEFAULT_MAX_PER_OWNER)),
@@ -127,9 +128,7 @@ def create_app(test_config: dict | None = None):
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
-    stream.install(app)
-    # The player streams read their inboxes through the live path's own pool.
-    app.extensions["player_inbox"] = Players(app.extensions["live"].hub.store.redis, prefix)
+    stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])
     raise_open_files_limit()  # each live stream is a socket
     registry.all_games()  # the games' modules load now, not on a first request (170 ms)

@@ -8,14 +8,17 @@ and keep-alive comments in between. A client that reconnects with `Last-Event-ID
 entries after it (the newest 1,000 are kept), nothing twice; `Last-Event-ID: 0` replays what is
 kept. Without one the stream starts at its opening.
 
-The inbox is polled (every POLL_S through the live path's own Redis pool; an idle stream holds
-no connection between polls): a move shows in the stream within POLL_S of its answer.
+The inbox is followed by the process's live hub (api/live/hub.py): one reader per process reads
+the inboxes of every player whose stream it serves, in the same blocking XREAD as the watched
+games, and wakes the player's connections; each entry is framed once. An idle stream holds no
+Redis connection and costs no Redis command; opening one reads the inbox's newest id (once per
+player and process), and a resume from before what the hub holds reads the inbox's older
+entries through the live path's own pool.
 """
 from __future__ import annotations
 
 import re
 import secrets
-import time
 
 from flask import Blueprint, Response, current_app, request
 
@@ -25,14 +28,13 @@ from .auth import bearer_token, current_player
 from .client_address import client_address
 from .errors import ValidationFailed
 from . import metrics
-from .live.hub import sse
+from .live.hub import inbox_stream
 from .live.tickets import TTL_S, InvalidTicket
 from .players import Players
 from .seats import hash_token
 
 bp = Blueprint("player_stream", __name__)
 
-POLL_S = 0.1
 ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}|0")
 
 
@@ -86,12 +88,15 @@ def _resume_from():
 def player_stream():
     resume = _resume_from()
     player_id = _who()
-    inbox = _inbox(current_app)
     live = current_app.extensions["live"]
-    cursor = resume if resume is not None else inbox.inbox_last_id(player_id)
-    if cursor == "0":
-        cursor = "0-0"
     release = live.limits.acquire(client_address(), ("player", player_id))
+    try:
+        inbox = live.hub.subscribe_inbox(player_id)
+    except BaseException:
+        release()
+        raise
+    # Without Last-Event-ID the stream starts at its opening (the newest entry the hub has read).
+    cursor = "0-0" if resume == "0" else resume if resume is not None else inbox.last_id
     metrics.streams.inc()
     closed = False
 
@@ -99,6 +104,7 @@ def player_stream():
         nonlocal closed
         if not closed:
             closed = True
+            live.hub.unsubscribe_inbox(inbox)
             release()
             metrics.streams.dec()
 
@@ -106,31 +112,8 @@ def player_stream():
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
 
     def generate():
-        nonlocal cursor
         yield b"retry: 1000\n\n"
-        started = last = time.monotonic()
-        while True:
-            try:
-                entries = inbox.inbox_after(player_id, cursor)
-            except StoreUnavailable:
-                yield b": store unavailable, retrying\n\n"
-                time.sleep(1)
-                continue
-            if entries:
-                frames = []
-                for entry_id, entry in entries:
-                    frames.append(sse(entry["type"], entry, entry_id))
-                    cursor = entry_id
-                yield b"".join(frames)
-                last = time.monotonic()
-                continue
-            now = time.monotonic()
-            if now - started >= max_s:
-                return
-            if now - last >= keepalive_s:
-                yield b": keep-alive\n\n"
-                last = now
-            time.sleep(POLL_S)
+        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s)
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     response = Response(generate(), mimetype="text/event-stream", headers=headers)

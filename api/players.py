@@ -21,6 +21,7 @@ from typing import Optional
 
 import redis
 
+from events import codec
 from events.store import StoreUnavailable
 
 from .errors import ApiError
@@ -121,12 +122,15 @@ class Players:
     # ---- the inbox ------------------------------------------------------------------------
     @_unavailable
     def inbox_after(self, player_id: str, after: str, count: int = 100) -> list[tuple[str, dict]]:
-        from events import codec
-
         found = self.redis.xread({self.inbox_key(player_id): after}, count=count)
         if not found:
             return []
-        return [(entry_id.decode(), codec.loads(fields[b"e"])) for entry_id, fields in found[0][1]]
+        return [(entry_id.decode(), self.decode_inbox(fields)) for entry_id, fields in found[0][1]]
+
+    @staticmethod
+    def decode_inbox(fields: dict) -> dict:
+        """An inbox entry as api/player_feed.py wrote it (one field, `e`)."""
+        return codec.loads(fields[b"e"])
 
     @_unavailable
     def inbox_last_id(self, player_id: str) -> str:

@@ -15,6 +15,7 @@ while it waits, and its Redis reads go through the hub's own pool, not the reque
 from __future__ import annotations
 
 import sys
+from typing import Optional
 
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
@@ -30,20 +31,25 @@ from .http import games
 from .input_rules import DIGITS
 from .live import hub as live_hub
 from .live.hub import Direct, Hub, serve_direct
+from .live.leases import SharedLeases
 from .live.limits import StreamLimits
 from .live.tickets import TTL_S, InvalidTicket, Tickets
+from .players import Players
 from .presenting import describe
 from .seats import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
+
+LIVE_SOCKET_TIMEOUT_S = 10
 
 
 class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None):
-        self.hub = Hub(store, tick_s=tick_s)
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
+                 inboxes=None, keepalive_s: Optional[float] = None):
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
@@ -61,20 +67,28 @@ def install(app: Flask) -> None:
     a stream waits for one rather than take the requests') and registers the routes."""
     config = app.config
     if cluster_nodes(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES")) is None:
+        # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition)
+        # fails and is retried, rather than hold its greenlet and pooled connection for ever. The
+        # hub's reader has its own, longer than its blocking read (api/live/follower.py).
         pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
-                                                     timeout=20, health_check_interval=30, client_name="live")
+                                                     timeout=20, health_check_interval=30, client_name="live",
+                                                     socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
         connection = redis.Redis(connection_pool=pool)
     else:  # a cluster: as many connections to each node
         connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
                                   connection_pool_class=redis.BlockingConnectionPool,
                                   max_connections=config["SSE_REDIS_CONNECTIONS"], health_check_interval=30)
     prefix = config["KEY_PREFIX"]
+    # Per address and per seat, the limits are shared by every process on this Redis (leases).
+    leases = SharedLeases(connection, prefix, config["SSE_STREAM_LEASE_S"])
     limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
-                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"])
+                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"], leases)
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
+    # The player streams' inboxes are read on the live path's pool too (api/player_stream.py).
+    inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
-                                        app.extensions.get("players"))
+                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"])
     app.register_blueprint(bp)
 
 

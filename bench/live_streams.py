@@ -15,13 +15,16 @@ Figures per N: moves/s of the wrk clients and its ratio to the runs without stre
 and p99 (and the p99's ratio); fan-out delay from each event's `at` (when the server appended
 it) to its arrival at each stream, p50 and p99, over every delivery during the run; Redis
 `connected_clients`; the web workers' RSS per stream (RSS with the streams open less RSS
-before any was opened, over N); the server's CPU per move.
+before any was opened, over N); the server's CPU per move; how late the watchers' own asyncio
+loop ran (its p99: the part of a fan-out delay that is the client's, on this one machine); the
+load average at the end of each row (the machine is shared).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -112,6 +115,19 @@ class Live:
                                              timeout=aiohttp.ClientTimeout(total=30))
         self.games = [await self._new_game() for _ in range(GAMES)]
         self.players = [asyncio.ensure_future(self._play(i)) for i in range(GAMES)]
+        self.lag: list[tuple[float, float]] = []
+        self.players.append(asyncio.ensure_future(self._probe_lag()))
+
+    async def _probe_lag(self):
+        """How late this loop runs what is due (a sleep's overshoot every 20 ms): the part of a
+        fan-out delay spent in the watchers' own loop, not in the server."""
+        while not self.stop_all.is_set():
+            t0 = time.monotonic()
+            await asyncio.sleep(0.02)
+            self.lag.append((time.time() * 1000, (time.monotonic() - t0 - 0.02) * 1000))
+
+    def lags(self, since_ms: float, until_ms: float) -> list[float]:
+        return [lag for at, lag in self.lag if since_ms <= at <= until_ms]
 
     async def _new_game(self) -> dict:
         async with self.session.post(f"{self.base}/games", json={
@@ -216,6 +232,14 @@ class Live:
             self.thread.join(10)
 
 
+def _load(*args) -> dict:
+    """bench.http_moves.load in a process of its own: without wrk its clients are Python
+    threads, which in this process would share one GIL with the thousands of watchers (their
+    moves/s and latencies would measure the watchers' loop, not the server)."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(load, args)
+
+
 def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000,
         quiet_s: float = 10) -> dict:
     limit = raise_open_files_limit()
@@ -236,7 +260,8 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                 rss0 = _rss_kib(workers)
 
                 def baseline():
-                    res = load(base, "table", conns, seconds, pid, rpid)
+                    res = _load(base, "table", conns, seconds, pid, rpid)
+                    res["loadavg"] = os.getloadavg()[0]
                     print(f"# no streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms",
                           file=sys.stderr, flush=True)
                     res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
@@ -249,7 +274,8 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     time.sleep(quiet_s)
                     until, cpu1 = time.time() * 1000, cpu_seconds(workers)
                     delays = live.delays(since, until) if n else []
-                    return {"cpu_per_s": (cpu1 - cpu0) / (until - since) * 1000,
+                    return {"cpu_per_s": (cpu1 - cpu0) / (until - since) * 1000, "loadavg": os.getloadavg()[0],
+                            "lags": live.lags(since, until),
                             "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
 
                 results["quiet"] = {0: quiet(0)}
@@ -259,9 +285,9 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     time.sleep(1)
                     results["quiet"][n] = quiet(n)
                     since = time.time() * 1000
-                    res = load(base, "table", conns, seconds, pid, rpid)
+                    res = _load(base, "table", conns, seconds, pid, rpid)
                     until = time.time() * 1000
-                    res.update(n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
+                    res.update(loadavg=os.getloadavg()[0], lags=live.lags(since, until), n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
                                clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
                                rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
                     results["streams"][n] = res
@@ -282,12 +308,12 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
     baselines = results["baselines"]
     rows = []
 
-    def row(label, res, base_rate, base_p99, fanout=("-", "-"), rss="-"):
+    def row(label, res, base_rate, base_p99, fanout=("-", "-", "-"), rss="-"):
         clients = f"{res['clients']} ({res['live_clients']} live)"
         rows.append((label, f"{res['rate']:.0f}", f"{res['rate'] / base_rate:.2f}" if base_rate else "-",
                      f"{res['p50'] * 1000:.1f}", f"{res['p99'] * 1000:.1f}",
                      f"{res['p99'] / base_p99:.2f}" if base_p99 else "-", *fanout, clients, rss,
-                     f"{res['cpu_server'] * 1000:.2f}"))
+                     f"{res['cpu_server'] * 1000:.2f}", f"{res['loadavg']:.1f}"))
 
     row("no streams", baselines[0], 0, 0)
     for i, (n, res) in enumerate(results["streams"].items()):
@@ -296,23 +322,27 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         base_p99 = sum(b["p99"] for b in around) / len(around)
         delays = res.pop("delays")
         res["fanout_p50"], res["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
+        res["client_lag_p99"] = percentile(res.pop("lags"), 0.99)
         res["deliveries"] = len(delays)
         res["rss_per_stream_kib"] = (res["rss"] - rss0) / n
         res["moves_ratio"], res["p99_ratio"] = res["rate"] / base_rate, res["p99"] / base_p99
         row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused; fds {'/'.join(map(str, res['fds']))})",
             res, base_rate, base_p99,
-            (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}"), f"{res['rss_per_stream_kib']:.1f}")
+            (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}", f"{res['client_lag_p99']:.0f}"),
+            f"{res['rss_per_stream_kib']:.1f}")
         row("no streams", baselines[i + 1], 0, 0)
     quiet = results["quiet"]
     rows2 = []
     for n, q in quiet.items():
         delays = q.pop("delays")
         q["fanout_p50"], q["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
+        q["client_lag_p99"] = percentile(q.pop("lags"), 0.99)
         extra = q["cpu_per_s"] - quiet[0]["cpu_per_s"]
         q["cpu_us_per_delivery"] = extra / q["deliveries_per_s"] * 1e6 if n and q["deliveries_per_s"] else None
         rows2.append((f"{n:,} streams", f"{q['cpu_per_s'] * 100:.0f}%", f"{q['deliveries_per_s']:.0f}",
                       f"{q['cpu_us_per_delivery']:.1f}" if q["cpu_us_per_delivery"] else "-",
-                      f"{q['fanout_p50']:.0f}" if n else "-", f"{q['fanout_p99']:.0f}" if n else "-"))
+                      f"{q['fanout_p50']:.0f}" if n else "-", f"{q['fanout_p99']:.0f}" if n else "-",
+                      f"{q['client_lag_p99']:.0f}", f"{q['loadavg']:.1f}"))
     for res in [*baselines, *results["streams"].values()]:
         for key in ("post", "get"):
             res.pop(key, None)
@@ -321,10 +351,11 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
           f"ratios against the runs without streams just before and after; load average at the end "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
-                       "fan-out p99 ms", "Redis clients", "RSS KiB/stream", "server CPU ms/move")))
+                       "fan-out p99 ms", "watchers' loop lag p99 ms", "Redis clients", "RSS KiB/stream",
+                       "server CPU ms/move", "load avg")))
     print(f"\n## the same streams with only the watched games' moves (no wrk), {GAMES} games at one move a second")
     print(table(rows2, ("streams", "web workers' CPU", "deliveries/s", "CPU µs per delivery", "fan-out p50 ms",
-                        "fan-out p99 ms")))
+                        "fan-out p99 ms", "watchers' loop lag p99 ms", "load avg")))
     return results
 
 

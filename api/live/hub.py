@@ -9,6 +9,10 @@ version it has of each. A game's new events go into its Feed: folded once into t
 Each event is redacted once per distinct viewer (a seat, or a spectator; everyone once the
 game is over) by the first connection that needs it, and the bytes are shared by the others.
 
+The same read follows the inboxes of the players whose streams (`GET /players/me/stream`) this
+process serves: each new inbox entry is framed once, kept in the player's Inbox ring, and the
+player's connections are woken (api/live/follower.py has the read and its connection).
+
 An idle stream holds no Redis connection, only its place among its feed's subscribers. What a
 stream reads besides the reader's events (the game when a feed starts, events older than the
 ring for a client that resumes from far back or fell behind) goes through the hub's own small
@@ -30,6 +34,7 @@ from events import codec
 from events.store import StoreUnavailable, StoredEvent
 
 from .. import presenting
+from .follower import LiveFollower, Polled
 from ..platform_events import START, fold_stored
 from ..repository import Game, GameRepository
 
@@ -152,6 +157,10 @@ def chunk(data: bytes, chunked: bool) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data) if chunked else data
 
 
+KEEPALIVE = b": keep-alive\n\n"
+KEEPALIVE_CHUNKED = chunk(KEEPALIVE, True)
+
+
 class Direct:
     """A subscriber whose socket the reader writes to itself: the cheap path, under gevent.
 
@@ -197,15 +206,70 @@ class Direct:
         return True
 
 
+def entry_key(entry_id: str) -> tuple[int, int]:
+    """A Redis stream entry id ("1733000000000-3") in the order Redis gives them."""
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+class Inbox:
+    """The newest entries of one followed player inbox, each framed once for all of the
+    player's connections in this process."""
+
+    def __init__(self, player_id: str, last_id: str):
+        self.player_id = player_id
+        self.last_id = last_id  # the newest entry read (the reader's position)
+        self.floor = entry_key(last_id)  # every entry after this one is in `entries`
+        self.entries: deque[tuple[tuple, str, bytes]] = deque()  # (key, id, frame)
+        self.changed = threading.Event()
+        self.subscribers = 0
+        self._lock = threading.Lock()
+
+    def extend(self, entries: list[tuple[str, dict]]) -> int:
+        added = 0
+        with self._lock:
+            newest = entry_key(self.last_id)
+            for entry_id, entry in entries:
+                key = entry_key(entry_id)
+                if key <= newest:
+                    continue
+                self.entries.append((key, entry_id, sse(entry["type"], entry, entry_id)))
+                if len(self.entries) > RING:
+                    self.floor = self.entries.popleft()[0]
+                self.last_id, newest = entry_id, key
+                added += 1
+            if added:
+                changed, self.changed = self.changed, threading.Event()
+        if added:
+            changed.set()
+        return added
+
+    def wake(self) -> None:
+        with self._lock:
+            changed, self.changed = self.changed, threading.Event()
+        changed.set()
+
+    def buffered_after(self, cursor: str) -> Optional[list[tuple[str, bytes]]]:
+        """(id, frame) of the entries after `cursor`, or None when the ring does not reach
+        back to it."""
+        key = entry_key(cursor)
+        with self._lock:
+            if key < self.floor:
+                return None
+            return [(i, frame) for k, i, frame in self.entries if k > key]
+
+
 class Hub:
     """The feeds of one process and the reader that fills them."""
 
     def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0):
+                 tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
+        self.inboxes = inboxes  # api.players.Players on the hub's pool: the player streams' inboxes
         self.block_ms = block_ms
         self.tick_s = tick_s  # how often waiting streams are woken to check their keep-alive
+        self.keepalive_s = keepalive_s  # set: the tick writes the direct subscribers' keep-alives
         self.renders = 0  # redactions done (each event once per distinct viewer)
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
@@ -214,6 +278,7 @@ class Hub:
     def _reset(self) -> None:
         self._pid = os.getpid()
         self._feeds: dict[str, Feed] = {}
+        self._inboxes: dict[str, Inbox] = {}
         self._generation = 0  # grows when a game is added to the watched set
         self._read_generation: Optional[int] = None  # the generation of the read in progress
         self._wake = threading.Event()
@@ -252,18 +317,75 @@ class Hub:
                 feed.subscribers += 1
                 self._generation += 1
                 generation = self._generation
+        self._added(generation)
+        return feed
+
+    def _added(self, generation: int) -> None:
+        """The reader is told of a new game or inbox to follow."""
         self._start_reader()
         self._wake.set()
         threading.Thread(target=self._interrupt_until_read, args=(generation,), daemon=True).start()
-        return feed
+
+    def subscribe_inbox(self, player_id: str) -> Inbox:
+        """The player's inbox as this process follows it (followed from its newest entry if
+        none of the process's streams did); the caller must unsubscribe_inbox()."""
+        if self._pid != os.getpid():
+            self._reset()
+        with self._lock:
+            inbox = self._inboxes.get(player_id)
+            if inbox is not None:
+                inbox.subscribers += 1
+                return inbox
+        last_id = self.inboxes.inbox_last_id(player_id)  # one round trip, outside the lock
+        with self._lock:
+            inbox = self._inboxes.get(player_id)
+            if inbox is not None:  # another connection of the player got there first
+                inbox.subscribers += 1
+                return inbox
+            inbox = self._inboxes[player_id] = Inbox(player_id, last_id)
+            inbox.subscribers += 1
+            self._generation += 1
+            generation = self._generation
+        self._added(generation)
+        return inbox
+
+    def unsubscribe_inbox(self, inbox: Inbox) -> None:
+        with self._lock:
+            inbox.subscribers -= 1
+            if inbox.subscribers <= 0 and self._inboxes.get(inbox.player_id) is inbox:
+                del self._inboxes[inbox.player_id]
+
+    def inbox_after(self, inbox: Inbox, cursor: str) -> tuple[list[bytes], str]:
+        """The frames of the player's entries after `cursor`, and the new cursor: from the
+        ring, else (a resume from before it) a page read from the store."""
+        found = inbox.buffered_after(cursor)
+        if found is None:
+            found = [(i, sse(entry["type"], entry, i)) for i, entry in self.inboxes.inbox_after(inbox.player_id, cursor)]
+        if not found:
+            return [], cursor
+        return [frame for _, frame in found], found[-1][0]
 
     def tick(self) -> None:
         """Wakes every subscriber (its keep-alive is due, or its stream's time is up): one
-        timer for the process instead of one per waiting stream."""
+        timer for the process instead of one per waiting stream. The keep-alives of the direct
+        subscribers it writes itself (the same non-blocking write as an event's), so an idle
+        direct stream wakes no greenlet of its own until its time is up."""
         with self._lock:
             feeds = list(self._feeds.values())
+            inboxes = list(self._inboxes.values())
+        now, written = time.monotonic(), 0
         for feed in feeds:
             feed.wake()
+            if self.keepalive_s is None:
+                continue
+            for sub in list(feed.direct):
+                if now - sub.last_write >= self.keepalive_s and sub in feed.direct:
+                    sub.send_now(feed, KEEPALIVE_CHUNKED if sub.chunked else KEEPALIVE)
+                    written += 1
+                    if written % 500 == 0:
+                        time.sleep(0)  # let requests in between (a cooperative yield under gevent)
+        for inbox in inboxes:
+            inbox.wake()
 
     def unsubscribe(self, feed: Feed) -> None:
         with self._lock:
@@ -354,10 +476,15 @@ class Hub:
         with self._lock:
             if self._reader is not None and self._reader.is_alive():
                 return
-            self._follower = self._follower or self.store.follower()
+            self._follower = self._follower or self._make_follower()
             self._reader = threading.Thread(target=self._run, name="live-hub", daemon=True)
             self._reader.start()
             threading.Thread(target=self._tick, name="live-hub-ticks", daemon=True).start()
+
+    def _make_follower(self):
+        if self.inboxes is None or not hasattr(self.store, "keys") or getattr(self.store, "clustered", False):
+            return Polled(self.store.follower(), self.inboxes)  # the in-memory store, a cluster
+        return LiveFollower(self.store, self.inboxes.inbox_key, self.inboxes.decode_inbox, self.block_ms)
 
     def _tick(self) -> None:
         pid = self._pid
@@ -384,14 +511,16 @@ class Hub:
         while True:
             with self._lock:
                 positions = {g: f.version for g, f in self._feeds.items()}
-                self._read_generation = self._generation if positions else None
-                if not positions:
+                inboxes = {p: i.last_id for p, i in self._inboxes.items()}
+                watching = bool(positions or inboxes)
+                self._read_generation = self._generation if watching else None
+                if not watching:
                     self._wake.clear()
-            if not positions:
+            if not watching:
                 self._wake.wait()  # nothing watched: no read, no connection in use
                 continue
             try:
-                found = follower.read(positions, self.block_ms, READ_COUNT)
+                found, entries = follower.read(positions, inboxes, self.block_ms, READ_COUNT)
                 self.healthy = True
             except StoreUnavailable:
                 self.healthy = False
@@ -413,6 +542,10 @@ class Hub:
                     except Exception:  # noqa: BLE001 - one game's bad event must not stop the others
                         log.exception("live hub: game %s: events %s not applied", game_id,
                                       [e.version for e in events])
+            for player_id, new in entries.items():
+                inbox = self._inboxes.get(player_id)
+                if inbox is not None:
+                    inbox.extend(new)
 
 
 def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
@@ -442,6 +575,31 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
         if game.finished and cursor >= game.version:
             yield end_frame(game)
             return
+        now = time.monotonic()
+        if now - started >= max_s:
+            return
+        if now - last >= keepalive_s:
+            yield b": keep-alive\n\n"
+            last = now
+        changed.wait()
+
+
+def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float):
+    """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
+    happens (woken by the reader or the hub's tick, no timer of its own)."""
+    started = last = time.monotonic()
+    while True:
+        changed = inbox.changed
+        try:
+            frames, cursor = hub.inbox_after(inbox, cursor)
+        except StoreUnavailable:
+            yield b": store unavailable, retrying\n\n"
+            time.sleep(1)
+            continue
+        if frames:
+            yield b"".join(frames)
+            last = time.monotonic()
+            continue
         now = time.monotonic()
         if now - started >= max_s:
             return
@@ -490,7 +648,9 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
             feed.direct.add(sub)
             while True:
                 now = time.monotonic()
-                left = min(keepalive_s - (now - sub.last_write), max_s - (now - started))
+                left = max_s - (now - started)
+                if hub.keepalive_s is None:  # else the hub's tick writes them
+                    left = min(keepalive_s - (now - sub.last_write), left)
                 if left <= 0:
                     if now - started >= max_s:
                         return

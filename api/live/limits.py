@@ -1,6 +1,11 @@
 """How many live streams may be open: per process, per client address without a token, per
-seat (a seat's token, or a ticket naming the seat). Counted in the process: a stream's slot is
-taken when it opens and given back when it closes, with no Redis round trip either way.
+seat (a seat's token, a ticket naming the seat, or a player's key for the player's stream).
+
+The per-process limit (SSE_MAX_STREAMS) is counted in the process, with no Redis round trip:
+it protects the process's memory and sockets. The per-address and per-seat limits are a
+client's, whichever process or node it reaches: counted in the process first (a refusal
+there costs nothing), then across all processes with a lease in Redis (api/live/leases.py: one
+round trip on the live path's own pool when a stream opens, one when it closes).
 
 Over the process's limit a new stream is answered `503 streams_full`; over an address's or a
 seat's, `429 too_many_streams`; both with `Retry-After`, and nothing else is affected: moves
@@ -14,6 +19,7 @@ import time
 from typing import Optional
 
 from ..errors import ApiError
+from .leases import SharedLeases
 
 DEFAULT_MAX_STREAMS = 6000  # per web process: see bench/README.md (live streams)
 REQUEST_CONNECTIONS = 1000  # connections a web process keeps for requests beside its streams
@@ -34,7 +40,9 @@ class StreamsBusy(ApiError):
 
 
 class StreamLimits:
-    def __init__(self, per_process: int, per_address: int, per_seat: int, opens_per_s: float = 0):
+    def __init__(self, per_process: int, per_address: int, per_seat: int, opens_per_s: float = 0,
+                 shared: Optional[SharedLeases] = None):
+        self.shared = shared  # None: the per-address and per-seat limits are counted per process
         self.per_process = per_process
         self.per_address = per_address  # 0: no limit
         self.per_seat = per_seat
@@ -73,14 +81,11 @@ class StreamLimits:
                     f"{FULL_RETRY_S} s.", headers={"Retry-After": str(FULL_RETRY_S)})
             held = self._by_key.get(key, 0)
             if limit and held >= limit:
-                who = "this seat" if kind == "seat" else "your address without a token"
-                raise TooManyStreams(
-                    f"{who.capitalize()} holds {held} live streams, the most allowed; close one or retry in "
-                    f"{TOO_MANY_RETRY_S} s.", headers={"Retry-After": str(TOO_MANY_RETRY_S)},
-                    details={"ratelimit": {"key": kind, "seconds": TOO_MANY_RETRY_S}})
+                raise _too_many(kind, held)
             self.open += 1
             self._by_key[key] = held + 1
         released = False
+        lease = None
 
         def release() -> None:
             nonlocal released
@@ -94,8 +99,23 @@ class StreamLimits:
                     self._by_key[key] = left
                 else:
                     del self._by_key[key]
+            if lease is not None:
+                self.shared.release(lease)
 
+        if limit and self.shared is not None:
+            lease, held = self.shared.acquire(kind, "/".join(map(str, key[1:])), limit)
+            if lease is None:
+                release()
+                raise _too_many(kind, held)
         return release
+
+
+def _too_many(kind: str, held: int) -> TooManyStreams:
+    who = "this seat" if kind == "seat" else "your address without a token"
+    return TooManyStreams(
+        f"{who.capitalize()} holds {held} live streams, the most allowed; close one or retry in "
+        f"{TOO_MANY_RETRY_S} s.", headers={"Retry-After": str(TOO_MANY_RETRY_S)},
+        details={"ratelimit": {"key": kind, "seconds": TOO_MANY_RETRY_S}})
 
 
 def raise_open_files_limit() -> int:

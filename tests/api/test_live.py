@@ -300,3 +300,18 @@ def test_a_crowd_arriving_at_once_is_spread_over_seconds(redis_url):
     finally:
         for s in opened:
             s.close()
+
+
+def test_the_hub_reader_waits_longer_than_its_block_on_a_connection_of_its_own(app, client):
+    """A socket timeout shorter than the XREAD's BLOCK would fail every quiet read; none at all
+    would leave the reader stuck on a peer that vanished without a reset."""
+    hub = app.extensions["live"].hub
+    stream = Stream(client, create(client)["id"])
+    try:
+        assert stream.next()[0] == "state"
+        kwargs = hub._follower.redis.connection_pool.connection_kwargs
+        assert hub.block_ms / 1000 < kwargs["socket_timeout"] <= hub.block_ms / 1000 + 30
+        assert kwargs["client_name"].endswith("-reader")
+        assert hub._follower.redis.connection_pool is not hub.store.redis.connection_pool
+    finally:
+        stream.close()

@@ -107,3 +107,25 @@ def test_an_abandoned_game_is_told_to_its_players_and_leaves_the_lobby(redis_url
         stream.close()
     assert client.get("/games?status=waiting").get_json()["games"] == []
     assert read(client, gid)["status"] == "abandoned"
+
+
+def test_a_players_streams_share_one_followed_inbox_framed_once(client, app):
+    """Five connections of one player: one inbox followed by the process's hub reader (no
+    polling per connection), each entry framed once and the same bytes sent to all five."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    hub = app.extensions["live"].hub
+    streams = [Stream(client, "/players/me/stream", auth(ann["key"])) for _ in range(5)]
+    try:
+        ann_id = client.get("/players/me", headers=auth(ann["key"])).get_json()["id"]
+        inbox = hub._inboxes[ann_id]
+        assert inbox.subscribers == 5
+        gid = open_game(client, ann["key"])["id"]
+        claim(client, gid, 1, bob["key"])
+        got = [s.until("your_turn", gid) for s in streams]
+        assert all(g == got[0] for g in got)
+        frames = {id(frame) for _, _, frame in inbox.entries}
+        assert len(frames) == len(inbox.entries) >= 3  # one frame per entry, shared
+    finally:
+        for s in streams:
+            s.close()
+    assert ann_id not in hub._inboxes  # the last one closed: the reader no longer follows it

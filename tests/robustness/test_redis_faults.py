@@ -198,3 +198,31 @@ def test_a_live_stream_outlives_a_redis_outage_and_misses_nothing(stack):
         assert r.status_code == 201, r.text
         kind, id_, data = next(events)
         assert (kind, id_) == ("game_event", version + 1) and data["actor"] == 0
+
+
+def test_a_player_stream_outlives_redis_killed_and_restarted(stack):
+    """The hub's reader follows the player's inbox; Redis killed (SIGKILL) under it and started
+    again from its append-only file, the reader reconnects (its failed read is retried on a new
+    connection, from the inbox position it holds) and the stream carries on."""
+    redis_server, api = stack
+    base = api.base
+    ann = session().post(f"{base}/players", json={"name": "Ann"}).json()
+    bob = session().post(f"{base}/players", json={"name": "Bob"}).json()
+    with requests.get(f"{base}/players/me/stream", headers=auth(ann["key"]), stream=True, timeout=30) as stream:
+        lines = stream.iter_lines(decode_unicode=True)
+        assert next(lines) == "retry: 1000"
+        redis_server.kill()
+        time.sleep(1.5)
+        redis_server.start()
+        wait_for(lambda: session().get(f"{base}/health").status_code == 200, timeout=30, interval=0.2)
+        created = session().post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
+                                 headers=auth(ann["key"])).json()
+        r = session().post(f"{base}/games/{created['id']}/seats/1/claim", headers=auth(bob["key"]))
+        assert r.status_code in (200, 201), r.text
+        kinds = []
+        for line in lines:
+            if line.startswith("event: "):
+                kinds.append(line[7:])
+                if line == "event: your_turn":
+                    break
+        assert kinds == ["seat_claimed", "game_started", "your_turn"]
