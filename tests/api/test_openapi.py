@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import re
 
+import jsonschema
+import pytest
+
 from openapi_spec_validator import validate
 
 from domain import registry
@@ -59,3 +62,12 @@ def test_the_checking_client_checks_every_answer(client, monkeypatch):
     (health, unknown) = seen
     assert health[:3] == ("GET", "/health", 200) and isinstance(health[4], dict) and health[5] is False
     assert unknown[2] == 404 and unknown[4]["code"] == "unknown_game"
+
+
+def test_a_games_view_is_held_to_its_games_schema():
+    """The Game union reaches each game's own view schema (the checking client relies on it)."""
+    body = {"id": "g", "type": "fairy-tile", "version": 3, "status": "active", "to_act": [0], "seats": [],
+            "view": {"phase": "no such phase"}, "result": None}
+    with pytest.raises(jsonschema.ValidationError) as caught:
+        validate_named("Game", body)
+    assert list(caught.value.absolute_path)[:1] == ["view"]
