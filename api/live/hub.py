@@ -27,7 +27,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional
 
 from domain.contract import EVERYONE
 from events import codec
@@ -556,42 +556,29 @@ def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
 
 def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
-    nothing happens, `end` once the game is over (the caller unsubscribes when it closes).
-    It waits with no timer of its own: new events or the hub's tick wake it."""
-    started = last = time.monotonic()
-    while True:
-        changed = feed.changed
-        try:
-            frames, cursor = hub.frames_after(feed, cursor, seat)
-        except StoreUnavailable:
-            yield b": store unavailable, retrying\n\n"
-            time.sleep(1)
-            continue
-        if frames:
-            yield b"".join(frames)
-            last = time.monotonic()
-            continue
+    nothing happens, `end` once the game is over (the caller unsubscribes when it closes)."""
+    def ended(cursor: int) -> Optional[bytes]:
         game = feed.game
-        if game.finished and cursor >= game.version:
-            yield end_frame(game)
-            return
-        now = time.monotonic()
-        if now - started >= max_s:
-            return
-        if now - last >= keepalive_s:
-            yield b": keep-alive\n\n"
-            last = now
-        changed.wait()
+        return end_frame(game) if game.finished and cursor >= game.version else None
+
+    return _follow(lambda c: hub.frames_after(feed, c, seat), ended, feed, cursor, keepalive_s, max_s)
 
 
 def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float):
     """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
-    happens (woken by the reader or the hub's tick, no timer of its own)."""
+    happens (a player's stream has no end but its time limit)."""
+    return _follow(lambda c: hub.inbox_after(inbox, c), lambda c: None, inbox, cursor, keepalive_s, max_s)
+
+
+def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float):
+    """Frames from `read(cursor)` as they come, until `ended(cursor)` gives a last one or max_s
+    passes. It waits with no timer of its own: the reader's new entries or the hub's tick set
+    `source.changed`."""
     started = last = time.monotonic()
     while True:
-        changed = inbox.changed
+        changed = source.changed
         try:
-            frames, cursor = hub.inbox_after(inbox, cursor)
+            frames, cursor = read(cursor)
         except StoreUnavailable:
             yield b": store unavailable, retrying\n\n"
             time.sleep(1)
@@ -600,6 +587,10 @@ def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s:
             yield b"".join(frames)
             last = time.monotonic()
             continue
+        final = ended(cursor)
+        if final is not None:
+            yield final
+            return
         now = time.monotonic()
         if now - started >= max_s:
             return
