@@ -112,8 +112,9 @@ def app(redis_url, session_prefix):
 def client(app):
     from tests.api.spec import SpecCheckingClient
 
-    app.test_client_class = SpecCheckingClient
-    return app.test_client()
+    # Not by setting app.test_client_class: the app is the session's, and every later
+    # app.test_client() of any test would check too (or not), by the order tests run in.
+    return SpecCheckingClient(app, app.response_class, use_cookies=True)
 
 
 def wait_for(predicate, timeout=20.0, interval=0.02):
