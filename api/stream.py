@@ -139,6 +139,7 @@ def live_stream(game_id):
     resume_from = _last_event_id()
     if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
         raise InvalidTicket("This stream ticket is not valid.")
+    requested_seat()  # a malformed ?seat= is a 400 before the shortcut below, too
     if resume_from is not None and "ticket" in request.args:
         # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
         # a finished game is open to all, so it is told it is over, not that its ticket is.
