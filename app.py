@@ -36,7 +36,7 @@ def create_app(test_config: dict | None = None):
     machine, before importing Flask, the games and RQ (3 s of imports under load)."""
     from flask import Flask
 
-    from api import (archive, cors, http, limits, metrics, observe, player_feed, player_stream, problems,
+    from api import (archive, cors, export_memory, http, limits, metrics, observe, player_feed, player_stream, problems,
                      routes_games, routes_lobby, routes_meta, routes_players, routes_seat_control, routes_web,
                      routes_webhooks, stream)
     from api.deferred import Deferred, immediately
@@ -109,6 +109,7 @@ def create_app(test_config: dict | None = None):
     wiring["listeners"].append(deliveries.notifier())
     service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
     app.extensions["players"] = wiring["players"]
+    app.extensions["export_memory"] = export_memory.from_env(os.environ, app.config["EXPORT_CACHE_TTL"])
     app.extensions["lobby"] = Lobby(service, LobbyIndex(connection, prefix))
     app.extensions["webhooks"] = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver,
                                           deliveries.settings.policy, app.config["WEBHOOK_MAX_PER_OWNER"])

@@ -60,7 +60,9 @@ def as_stored(game, viewer) -> Callable[[str], bool]:
     return lambda type_: type_ in declared and type_ not in PLATFORM_EVENTS and type_ not in reshaped
 
 
-def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0) -> Iterator[bytes]:
+def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None) -> Iterator[bytes]:
+    """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
+    process's own copies of cached chunks, looked up before Redis."""
     passes = as_stored(game, viewer)
 
     def render(e) -> bytes:
@@ -77,7 +79,7 @@ def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0) -> Iterato
         k = cursor // CHUNK
         if whole and k not in found:
             ks = range(k, min(k + CACHED_AT_ONCE, game.version // CHUNK))
-            found = dict(zip(ks, store.cached(game.id, [f"{prefix}{j}" for j in ks])))
+            found = _cached_chunks(store, memory, game.id, prefix, ks)
         lines = found.pop(k, None) if whole else None
         if lines is None:
             lines, last = store.read_lines(game.id, cursor, size, passes, render)
@@ -90,3 +92,18 @@ def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0) -> Iterato
             last = cursor + size
             yield lines
         cursor = last
+
+
+def _cached_chunks(store, memory, game_id: str, prefix: str, ks: range) -> dict:
+    """Chunk number -> its cached lines (None: not cached), from the process's memory first,
+    the rest in one round trip to Redis."""
+    names = {k: f"{prefix}{k}" for k in ks}
+    held = memory.get(f"{game_id}|{name}" for name in names.values()) if memory is not None else {}
+    found = {k: held.get(f"{game_id}|{name}") for k, name in names.items()}
+    missing = [k for k, lines in found.items() if lines is None]
+    if missing:
+        for k, lines in zip(missing, store.cached(game_id, [names[k] for k in missing])):
+            found[k] = lines
+            if lines is not None and memory is not None:
+                memory.offer(f"{game_id}|{names[k]}", lines)
+    return found

@@ -125,7 +125,8 @@ def history(game_id):
     viewer = service.viewer_for(game, seat)
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
         response = Response(export.ndjson(service.store, game, viewer, page["after"],
-                                          current_app.config.get("EXPORT_CACHE_TTL", 0)), mimetype=NDJSON)
+                                          current_app.config.get("EXPORT_CACHE_TTL", 0),
+                                          current_app.extensions.get("export_memory")), mimetype=NDJSON)
     else:
         events = service.history(game, viewer, page["after"], page["limit"])
         last = events[-1]["version"] if events else page["after"]

@@ -7,8 +7,10 @@ is the JSON paging of the same history; the figure must be at least 20x at 10,00
 Two kinds of history: a finished game's (abandoned after its last move: open to everyone, so
 every event but the first passes from the store to the answer without being decoded, as an
 archive's crawl reads it; the append that ends it makes its whole chunks, api/archive.py, so
-its first export copies them as later ones do: the ending append's time is shown), and at 10,000 events a live game as seat 0 sees it (every event redacted by the
-game's code: the other seat's draws are hidden).
+its first export copies them from Redis: the ending append's time is shown; a web process keeps
+the chunks it was asked for twice in its own memory, api/export_memory.py, so from the third
+export on they are copied from there), and at 10,000 events a live game as seat 0 sees it (every
+event redacted by the game's code: the other seat's draws are hidden).
 
 Memory, two ways, for each length: (1) a fresh `python app.py` per length and way of reading:
 the web worker's peak RSS above its RSS before the read (the kernel's high-water mark, reset
@@ -168,8 +170,10 @@ def run(quick: bool) -> dict:
                        "one list KiB")))
     print("ending append: the append that ends the game, with its listeners (api/archive.py makes and keeps "
           "the export's whole chunks); first: the first export a client asks for (a finished game's from the "
-          "chunks its end made; a live game's cut from the stream); "
-          "ndjson: the median of the exports after it (the cached chunks); paged: the median of the pagings.")
+          "chunks its end made, read from Redis; a live game's cut from the stream); "
+          "ndjson: the median of the exports after the first three (a finished game's whole chunks from the "
+          "web process's memory, api/export_memory.py: kept from their second ask); paged: the median of the "
+          "pagings. RSS+: one read on a fresh server (a chunk asked for once is not kept in memory).")
     return results
 
 
