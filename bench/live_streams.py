@@ -67,6 +67,25 @@ def _open_fds(pids: list[int]) -> list[int]:
     return found
 
 
+def _own_cpu() -> float:
+    """CPU seconds of this process: the watchers' loop (the move load runs in another)."""
+    t = os.times()
+    return t.user + t.system
+
+
+def _split(pids: list[int]) -> tuple[float, float]:
+    """(user, system) CPU ticks of the processes: how much of the server's work is the kernel's."""
+    user = system = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            user, system = user + int(fields[11]), system + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return user, system
+
+
 def _live_clients(r) -> int:
     """Redis connections of the live path (its pool `live`, its readers `live-follower`)."""
     return sum(1 for c in r.client_list() if c.get("name", "").startswith("live"))
@@ -270,11 +289,14 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                 def quiet(n):
                     """The watched games' moves only (no wrk): the web workers' CPU per second and
                     the fan-out delay on a server that is not saturated."""
-                    since, cpu0 = time.time() * 1000, cpu_seconds(workers)
+                    since, cpu0, own0, split0 = time.time() * 1000, cpu_seconds(workers), _own_cpu(), _split(workers)
                     time.sleep(quiet_s)
-                    until, cpu1 = time.time() * 1000, cpu_seconds(workers)
+                    until, cpu1, own1, split1 = time.time() * 1000, cpu_seconds(workers), _own_cpu(), _split(workers)
                     delays = live.delays(since, until) if n else []
-                    return {"cpu_per_s": (cpu1 - cpu0) / (until - since) * 1000, "loadavg": os.getloadavg()[0],
+                    seconds_ = (until - since) / 1000
+                    return {"cpu_per_s": (cpu1 - cpu0) / seconds_, "loadavg": os.getloadavg()[0],
+                            "watchers_cpu_per_s": (own1 - own0) / seconds_,
+                            "kernel_share": (split1[1] - split0[1]) / max(1e-9, (split1[0] + split1[1] - split0[0] - split0[1])),
                             "lags": live.lags(since, until),
                             "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
 
@@ -339,7 +361,8 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         q["client_lag_p99"] = percentile(q.pop("lags"), 0.99)
         extra = q["cpu_per_s"] - quiet[0]["cpu_per_s"]
         q["cpu_us_per_delivery"] = extra / q["deliveries_per_s"] * 1e6 if n and q["deliveries_per_s"] else None
-        rows2.append((f"{n:,} streams", f"{q['cpu_per_s'] * 100:.0f}%", f"{q['deliveries_per_s']:.0f}",
+        rows2.append((f"{n:,} streams", f"{q['cpu_per_s'] * 100:.0f}% ({q['kernel_share'] * 100:.0f}% kernel)",
+                      f"{q['watchers_cpu_per_s'] * 100:.0f}%", f"{q['deliveries_per_s']:.0f}",
                       f"{q['cpu_us_per_delivery']:.1f}" if q["cpu_us_per_delivery"] else "-",
                       f"{q['fanout_p50']:.0f}" if n else "-", f"{q['fanout_p99']:.0f}" if n else "-",
                       f"{q['client_lag_p99']:.0f}", f"{q['loadavg']:.1f}"))
@@ -354,7 +377,7 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
                        "fan-out p99 ms", "watchers' loop lag p99 ms", "Redis clients", "RSS KiB/stream",
                        "server CPU ms/move", "load avg")))
     print(f"\n## the same streams with only the watched games' moves (no wrk), {GAMES} games at one move a second")
-    print(table(rows2, ("streams", "web workers' CPU", "deliveries/s", "CPU µs per delivery", "fan-out p50 ms",
+    print(table(rows2, ("streams", "web workers' CPU", "watchers' CPU", "deliveries/s", "CPU µs per delivery", "fan-out p50 ms",
                         "fan-out p99 ms", "watchers' loop lag p99 ms", "load avg")))
     return results
 
