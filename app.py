@@ -87,6 +87,7 @@ def create_app(test_config: dict | None = None):
         SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
         SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
         SSE_OPENS_PER_S=float(os.environ.get("SSE_OPENS_PER_S", 500)),
+        LIVE_GATHER_MS=float(os.environ.get("LIVE_GATHER_MS", 20)),
         SSE_STREAM_LEASE_S=float(os.environ.get("SSE_STREAM_LEASE_S", DEFAULT_LEASE_S)),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
         WEBHOOK_QUEUE=os.environ.get("WEBHOOK_QUEUE", WEBHOOK_QUEUE),

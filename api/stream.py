@@ -48,8 +48,8 @@ class LivePath:
     hub's own store."""
 
     def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
-                 inboxes=None, keepalive_s: Optional[float] = None):
-        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s)
+                 inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
@@ -88,7 +88,8 @@ def install(app: Flask) -> None:
     # The player streams' inboxes are read on the live path's pool too (api/player_stream.py).
     inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
     app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
-                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"])
+                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"],
+                                        config.get("LIVE_GATHER_MS", 0) / 1000)
     app.register_blueprint(bp)
 
 

@@ -263,13 +263,16 @@ class Hub:
     """The feeds of one process and the reader that fills them."""
 
     def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None):
+                 tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
         self.inboxes = inboxes  # api.players.Players on the hub's pool: the player streams' inboxes
         self.block_ms = block_ms
         self.tick_s = tick_s  # how often waiting streams are woken to check their keep-alive
         self.keepalive_s = keepalive_s  # set: the tick writes the direct subscribers' keep-alives
+        # Reads are at least this far apart while events flow (see _run): one read gathers the
+        # events of every game that moved meanwhile.
+        self.gather_s = gather_s
         self.renders = 0  # redactions done (each event once per distinct viewer)
         self._lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
@@ -508,7 +511,16 @@ class Hub:
 
     def _run(self) -> None:
         follower = self._follower
+        read_at = 0.0
         while True:
+            # While events flow, a read returns at once with the few games that moved since the
+            # last one, and each read costs the web process and Redis in proportion to every
+            # watched game (the XREAD names them all: 100 games, 160 reads/s cost more than the
+            # deliveries did). Spaced GATHER apart, one read brings many games' events, for at
+            # most that much more fan-out delay; a read that waited for its event is not delayed.
+            pause = self.gather_s - (time.monotonic() - read_at)
+            if pause > 0:
+                time.sleep(pause)
             with self._lock:
                 positions = {g: f.version for g, f in self._feeds.items()}
                 inboxes = {p: i.last_id for p, i in self._inboxes.items()}
@@ -519,6 +531,7 @@ class Hub:
             if not watching:
                 self._wake.wait()  # nothing watched: no read, no connection in use
                 continue
+            read_at = time.monotonic()
             try:
                 found, entries = follower.read(positions, inboxes, self.block_ms, READ_COUNT)
                 self.healthy = True

@@ -315,3 +315,35 @@ def test_the_hub_reader_waits_longer_than_its_block_on_a_connection_of_its_own(a
         assert hub._follower.redis.connection_pool is not hub.store.redis.connection_pool
     finally:
         stream.close()
+
+
+def test_while_events_flow_the_reader_gathers_them_into_fewer_reads(app, client, monkeypatch):
+    """Each read names every watched game, so the reader reads at most every LIVE_GATHER_MS while
+    events flow (one read brings the events of every game that moved meanwhile); nothing is lost."""
+    hub = app.extensions["live"].hub
+    assert hub.gather_s == 0.02  # LIVE_GATHER_MS's default
+    games = [create(client) for _ in range(2)]
+    streams = [Stream(client, g["id"]) for g in games]
+    reads = []
+    try:
+        for s in streams:
+            assert s.next()[0] == "state"
+        follower = hub._follower
+        real_read = follower.read
+
+        def timed_read(*args, **kwargs):
+            started = time.monotonic()
+            found = real_read(*args, **kwargs)
+            reads.append((started, bool(found[0])))
+            return found
+
+        monkeypatch.setattr(follower, "read", timed_read)
+        ends = [_play_round(app, client, g["id"], tokens(g)) for g in games for _ in range(2)][1::2]
+        for s, g, end in zip(streams, games, ends):
+            ids = [s.next()[1] for _ in range(end - g["version"])]
+            assert ids == list(range(g["version"] + 1, end + 1))
+    finally:
+        for s in streams:
+            s.close()
+    spaced = [b[0] - a[0] for a, b in zip(reads, reads[1:]) if a[1]]
+    assert spaced and min(spaced) >= 0.019
