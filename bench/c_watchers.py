@@ -12,13 +12,12 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import Optional
 
 SOURCE = Path(__file__).resolve().parent / "sse_watchers.c"
 BUILD = SOURCE.parent / ".build"
 
 
-def compiler() -> Optional[str]:
+def compiler() -> str | None:
     return shutil.which("cc")
 
 
