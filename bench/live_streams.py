@@ -9,15 +9,23 @@ with streams, the ratio is against their mean).
 The 100 watched games are Splendor games played by this script itself (the table token, each
 game one move a second, about 100 moves/s in all, in the runs without streams too): each event
 reaches N/100 streams. A watched game that ends is replaced by a new one and its watchers move
-to it. The watchers are raw sockets on one asyncio loop of this process (bench/sse_client.py).
+to it. The watchers are a C program (bench/sse_watchers.c, one epoll loop, driven through
+bench/c_watchers.py) when a C compiler is found: like wrk, a client that costs the server's
+own cores as little as it can (12-15 µs of CPU per delivery with the asyncio watchers, 6-9 µs
+in C, most of it the kernel's: a wake-up and a read per socket). Without
+`cc`, or with BENCH_PY_WATCHERS=1, they are raw sockets on one asyncio loop of this process
+(bench/sse_client.py).
 
 Figures per N: moves/s of the wrk clients and its ratio to the runs without streams, POST p50
 and p99 (and the p99's ratio); fan-out delay from each event's `at` (when the server appended
 it) to its arrival at each stream, p50 and p99, over every delivery during the run; Redis
 `connected_clients`; the web workers' RSS per stream (RSS with the streams open less RSS
-before any was opened, over N); the server's CPU per move; how late the watchers' own asyncio
-loop ran (its p99: the part of a fan-out delay that is the client's, on this one machine); the
-load average at the end of each row (the machine is shared).
+before any was opened, over N); the server's CPU per move; how late the watchers' own loop ran
+(its p99: the part of a fan-out delay that is the client's, on this one machine; the C
+watchers' 20 ms tick, or a sleep's overshoot on the asyncio loop); the load average at the end
+of each row (the machine is shared). With only the watched games moving: the web workers' CPU,
+the watchers' CPU (the C process's plus this process's, which plays the 100 games; with the
+asyncio watchers, this process's alone), deliveries/s and the server's CPU per delivery.
 """
 from __future__ import annotations
 
@@ -34,6 +42,7 @@ import time
 import aiohttp
 import redis
 
+from bench import c_watchers
 from bench.common import percentile, private_redis, running_server, table
 from bench.http_moves import _redis_pid, _server_pid, _tree, cpu_seconds, load
 from bench.sse_client import Watcher, raise_open_files_limit
@@ -68,7 +77,8 @@ def _open_fds(pids: list[int]) -> list[int]:
 
 
 def _own_cpu() -> float:
-    """CPU seconds of this process: the watchers' loop (the move load runs in another)."""
+    """CPU seconds of this process: the watched games' players, and the watchers when they are
+    the asyncio ones (the move load runs in another process, the C watchers in theirs)."""
     t = os.times()
     return t.user + t.system
 
@@ -84,6 +94,11 @@ def _split(pids: list[int]) -> tuple[float, float]:
         except (OSError, IndexError, ValueError):
             pass
     return user, system
+
+
+def _c_watchers() -> bool:
+    """The C watchers, unless there is no C compiler or BENCH_PY_WATCHERS=1 asks for asyncio's."""
+    return c_watchers.compiler() is not None and not os.environ.get("BENCH_PY_WATCHERS")
 
 
 def _live_clients(r) -> int:
@@ -108,7 +123,8 @@ def _web_workers(server_pid: int) -> list[int]:
 
 
 class Live:
-    """The watched games, their players and their watchers, on one asyncio loop in a thread."""
+    """The watched games and their players, on one asyncio loop in a thread, and their watchers:
+    the C process (self.c; by_game then holds watcher numbers) or Watchers on that loop."""
 
     def __init__(self, base: str):
         self.base = base
@@ -123,6 +139,7 @@ class Live:
         self.tasks: list = []
         self.moves = 0
         self.errors = 0
+        self.c = c_watchers.CWatchers(self.host, self.port) if _c_watchers() else None
         self.call(self._setup())
 
     def call(self, coro, timeout=600):
@@ -135,7 +152,8 @@ class Live:
         self.games = [await self._new_game() for _ in range(GAMES)]
         self.players = [asyncio.ensure_future(self._play(i)) for i in range(GAMES)]
         self.lag: list[tuple[float, float]] = []
-        self.players.append(asyncio.ensure_future(self._probe_lag()))
+        if self.c is None:  # the C watchers time their own loop
+            self.players.append(asyncio.ensure_future(self._probe_lag()))
 
     async def _probe_lag(self):
         """How late this loop runs what is due (a sleep's overshoot every 20 ms): the part of a
@@ -146,6 +164,8 @@ class Live:
             self.lag.append((time.time() * 1000, (time.monotonic() - t0 - 0.02) * 1000))
 
     def lags(self, since_ms: float, until_ms: float) -> list[float]:
+        if self.c:
+            return self.c.lags(since_ms, until_ms)
         return [lag for at, lag in self.lag if since_ms <= at <= until_ms]
 
     async def _new_game(self) -> dict:
@@ -185,8 +205,13 @@ class Live:
 
     async def _replace(self, i: int):
         self.games[i] = await self._new_game()
+        path = f"/games/{self.games[i]['id']}/stream"
+        if self.c:
+            for k in self.by_game.get(i, []):
+                self.c.move(k, path)  # it drops its connection and follows the new game
+            return
         for w in self.by_game.get(i, []):
-            w.path, w.last_id, w.ended = f"/games/{self.games[i]['id']}/stream", None, False
+            w.path, w.last_id, w.ended = path, None, False
             if w.running:
                 w.drop()  # its run() reconnects, to the new game
             else:
@@ -208,23 +233,43 @@ class Live:
         self.watchers, self.by_game, self.tasks = [], {}, []
         for k in range(n):
             i = k % GAMES
-            w = Watcher(self.host, self.port, f"/games/{self.games[i]['id']}/stream", keep_data=False)
-            self.watchers.append(w)
-            self.by_game.setdefault(i, []).append(w)
-            self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
+            path = f"/games/{self.games[i]['id']}/stream"
+            if self.c:  # on this loop, as _replace: no game is replaced between the two lines
+                self.c.open(k, path)
+                self.by_game.setdefault(i, []).append(k)
+            else:
+                w = Watcher(self.host, self.port, path, keep_data=False)
+                self.watchers.append(w)
+                self.by_game.setdefault(i, []).append(w)
+                self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
             if k % 100 == 99:
                 await asyncio.sleep(0.125)  # 800/s: within the server's SSE_OPENS_PER_S (2 x 500)
 
     def open_now(self) -> int:
+        if self.c:
+            return self.c.status()["open"]
         return sum(1 for w in self.watchers if w.open)
 
     def delays(self, since_ms: float, until_ms: float) -> list[float]:
+        if self.c:
+            return self.c.delays(since_ms, until_ms)
         return [delay for w in self.watchers for arrival, delay in w.delays if since_ms <= arrival <= until_ms]
 
     def refused(self) -> int:
+        if self.c:
+            return self.c.status()["refused"]
         return sum(1 for w in self.watchers for s in w.statuses if s != 200)
 
+    def c_cpu(self) -> float:
+        """CPU seconds of the C watchers' process (0 with the asyncio watchers)."""
+        return self.c.cpu_seconds() if self.c else 0.0
+
     def close_streams(self):
+        if self.c:
+            self.c.close_all()
+            self.by_game = {}
+            return
+
         async def _close():
             self.stop_watch.set()
             for w in self.watchers:
@@ -249,6 +294,8 @@ class Live:
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(10)
+            if self.c:
+                self.c.quit()
 
 
 def _load(*args) -> dict:
@@ -274,6 +321,7 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
             pid = _server_pid(base)
             workers = _web_workers(pid)
             live = Live(base)
+            results["watchers"] = "C (bench/sse_watchers.c)" if live.c else "asyncio (bench/sse_client.py)"
             try:
                 time.sleep(2)
                 rss0 = _rss_kib(workers)
@@ -289,13 +337,18 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                 def quiet(n):
                     """The watched games' moves only (no wrk): the web workers' CPU per second and
                     the fan-out delay on a server that is not saturated."""
-                    since, cpu0, own0, split0 = time.time() * 1000, cpu_seconds(workers), _own_cpu(), _split(workers)
+                    since, cpu0, split0 = time.time() * 1000, cpu_seconds(workers), _split(workers)
+                    own0, c0 = _own_cpu(), live.c_cpu()
                     time.sleep(quiet_s)
-                    until, cpu1, own1, split1 = time.time() * 1000, cpu_seconds(workers), _own_cpu(), _split(workers)
+                    until, cpu1, split1 = time.time() * 1000, cpu_seconds(workers), _split(workers)
+                    own1, c1 = _own_cpu(), live.c_cpu()
                     delays = live.delays(since, until) if n else []
                     seconds_ = (until - since) / 1000
                     return {"cpu_per_s": (cpu1 - cpu0) / seconds_, "loadavg": os.getloadavg()[0],
-                            "watchers_cpu_per_s": (own1 - own0) / seconds_,
+                            # the C process's and this one's (the players; the asyncio watchers)
+                            "watchers_cpu_per_s": (c1 - c0 + own1 - own0) / seconds_,
+                            "watchers_c_cpu_per_s": (c1 - c0) / seconds_ if live.c else None,
+                            "bench_cpu_per_s": (own1 - own0) / seconds_,
                             "kernel_share": (split1[1] - split0[1]) / max(1e-9, (split1[0] + split1[1] - split0[0] - split0[1])),
                             "lags": live.lags(since, until),
                             "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
@@ -361,8 +414,11 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         q["client_lag_p99"] = percentile(q.pop("lags"), 0.99)
         extra = q["cpu_per_s"] - quiet[0]["cpu_per_s"]
         q["cpu_us_per_delivery"] = extra / q["deliveries_per_s"] * 1e6 if n and q["deliveries_per_s"] else None
+        watchers_cpu = f"{q['watchers_cpu_per_s'] * 100:.1f}%"
+        if q["watchers_c_cpu_per_s"] is not None:
+            watchers_cpu += f" (C {q['watchers_c_cpu_per_s'] * 100:.1f}%, bench {q['bench_cpu_per_s'] * 100:.1f}%)"
         rows2.append((f"{n:,} streams", f"{q['cpu_per_s'] * 100:.0f}% ({q['kernel_share'] * 100:.0f}% kernel)",
-                      f"{q['watchers_cpu_per_s'] * 100:.0f}%", f"{q['deliveries_per_s']:.0f}",
+                      watchers_cpu, f"{q['deliveries_per_s']:.0f}",
                       f"{q['cpu_us_per_delivery']:.1f}" if q["cpu_us_per_delivery"] else "-",
                       f"{q['fanout_p50']:.0f}" if n else "-", f"{q['fanout_p99']:.0f}" if n else "-",
                       f"{q['client_lag_p99']:.0f}", f"{q['loadavg']:.1f}"))
@@ -376,7 +432,8 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
     print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
                        "fan-out p99 ms", "watchers' loop lag p99 ms", "Redis clients", "RSS KiB/stream",
                        "server CPU ms/move", "load avg")))
-    print(f"\n## the same streams with only the watched games' moves (no wrk), {GAMES} games at one move a second")
+    print(f"\n## the same streams with only the watched games' moves (no wrk), {GAMES} games at one move a second; "
+          f"watchers: {results['watchers']} (their CPU includes this process's, which plays the {GAMES} games)")
     print(table(rows2, ("streams", "web workers' CPU", "watchers' CPU", "deliveries/s", "CPU µs per delivery", "fan-out p50 ms",
                         "fan-out p99 ms", "watchers' loop lag p99 ms", "load avg")))
     return results
