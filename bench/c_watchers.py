@@ -38,8 +38,8 @@ class CWatchers:
     command and its answer at a time (a lock): the players' loop moves watchers while the bench's
     main thread asks for counts."""
 
-    def __init__(self, host: str, port: int):
-        self.proc = subprocess.Popen([str(build()), host, str(port)], stdin=subprocess.PIPE,
+    def __init__(self, host: str, port: int, batch_us: int = 0):
+        self.proc = subprocess.Popen([str(build()), host, str(port), str(batch_us)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=1 << 16)
         self.lock = threading.Lock()
 

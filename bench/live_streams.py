@@ -12,7 +12,8 @@ reaches N/100 streams. A watched game that ends is replaced by a new one and its
 to it. The watchers are a C program (bench/sse_watchers.c, one epoll loop, driven through
 bench/c_watchers.py) when a C compiler is found: like wrk, a client that costs the server's
 own cores as little as it can (12-15 µs of CPU per delivery with the asyncio watchers, 6-9 µs
-in C, most of it the kernel's: a wake-up and a read per socket). Without
+in C, most of it the kernel's: a wake-up and a read per socket), reading in rounds 2 ms apart
+(`--batch-us`, see BATCH_US). Without
 `cc`, or with BENCH_PY_WATCHERS=1, they are raw sockets on one asyncio loop of this process
 (bench/sse_client.py).
 
@@ -48,6 +49,11 @@ from bench.http_moves import _redis_pid, _server_pid, _tree, cpu_seconds, load
 from bench.sse_client import Watcher, raise_open_files_limit
 
 GAMES = 100
+# The C watchers read in rounds BATCH_US apart (bench/sse_watchers.c): a watcher asleep in
+# epoll_wait costs the server's kernel a wake-up with each write on this one machine, as
+# watchers on other machines would not (measured at 10,000 streams: 15.4 µs of the web workers'
+# CPU per delivery at 2,000 µs, 18.4 at 0). It adds up to BATCH_US to each fan-out delay.
+BATCH_US = 2000
 MOVE_EVERY_S = 1.0
 
 
@@ -126,7 +132,7 @@ class Live:
     """The watched games and their players, on one asyncio loop in a thread, and their watchers:
     the C process (self.c; by_game then holds watcher numbers) or Watchers on that loop."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, batch_us: int = 0):
         self.base = base
         host, port = base.rsplit("//", 1)[1].split(":")
         self.host, self.port = host, int(port)
@@ -139,7 +145,7 @@ class Live:
         self.tasks: list = []
         self.moves = 0
         self.errors = 0
-        self.c = c_watchers.CWatchers(self.host, self.port) if _c_watchers() else None
+        self.c = c_watchers.CWatchers(self.host, self.port, batch_us) if _c_watchers() else None
         self.call(self._setup())
 
     def call(self, coro, timeout=600):
@@ -307,11 +313,32 @@ def _load(*args) -> dict:
 
 
 def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_per_process: int = 8000,
-        quiet_s: float = 10) -> dict:
+        quiet_s: float = 10, batch_us: int = BATCH_US) -> dict:
+    """Each N on a server and Redis of its own (a server that carried thousands of streams and
+    the games of earlier runs is not the one the next N should meet), between two runs without
+    streams on that same server."""
     limit = raise_open_files_limit()
     if limit < max(streams) + 1000:
         raise SystemExit(f"the open-files limit is {limit}: too low for {max(streams)} streams")
-    results: dict = {"streams": {}, "baselines": []}
+    results: dict = {"streams": {}, "baselines": [], "quiet": {}, "quiet0": {}, "rss0": {}, "watched_moves": 0}
+    for n in streams:
+        _one_server(n, results, seconds, conns, max_per_process, quiet_s, batch_us)
+    return report(results, seconds, conns)
+
+
+def _settle(r, timeout_s: float = 30) -> None:
+    """Waits until the turn workers drained what a load left queued (each move of the load's
+    games queues a job that finds its turn stale): not the streams' cost, not to be measured
+    as theirs."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if not any(r.llen(k) for k in r.scan_iter("rq:queue:*", count=1000)):
+            return
+        time.sleep(0.5)
+
+
+def _one_server(n: int, results: dict, seconds: float, conns: int, max_per_process: int, quiet_s: float,
+                batch_us: int) -> None:
     with private_redis() as url:
         rpid = _redis_pid(url)
         r = redis.Redis.from_url(url)
@@ -320,11 +347,12 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
         with running_server(url, **env) as base:
             pid = _server_pid(base)
             workers = _web_workers(pid)
-            live = Live(base)
-            results["watchers"] = "C (bench/sse_watchers.c)" if live.c else "asyncio (bench/sse_client.py)"
+            live = Live(base, batch_us)
+            results["watchers"] = (f"C (bench/sse_watchers.c, reading every {batch_us} µs)" if live.c
+                                   else "asyncio (bench/sse_client.py)")
             try:
                 time.sleep(2)
-                rss0 = _rss_kib(workers)
+                results["rss0"][n] = _rss_kib(workers)
 
                 def baseline():
                     res = _load(base, "table", conns, seconds, pid, rpid)
@@ -333,8 +361,9 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                           file=sys.stderr, flush=True)
                     res.update(clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r))
                     results["baselines"].append(res)
+                    _settle(r)
 
-                def quiet(n):
+                def quiet(streams_open):
                     """The watched games' moves only (no wrk): the web workers' CPU per second and
                     the fan-out delay on a server that is not saturated."""
                     since, cpu0, split0 = time.time() * 1000, cpu_seconds(workers), _split(workers)
@@ -342,7 +371,7 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                     time.sleep(quiet_s)
                     until, cpu1, split1 = time.time() * 1000, cpu_seconds(workers), _split(workers)
                     own1, c1 = _own_cpu(), live.c_cpu()
-                    delays = live.delays(since, until) if n else []
+                    delays = live.delays(since, until) if streams_open else []
                     seconds_ = (until - since) / 1000
                     return {"cpu_per_s": (cpu1 - cpu0) / seconds_, "loadavg": os.getloadavg()[0],
                             # the C process's and this one's (the players; the asyncio watchers)
@@ -353,33 +382,33 @@ def run(streams=(1000, 5000, 10000), seconds: float = 15, conns: int = 16, max_p
                             "lags": live.lags(since, until),
                             "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
 
-                results["quiet"] = {0: quiet(0)}
+                results["quiet0"][n] = quiet(0)
                 baseline()
-                for n in streams:  # each run with streams between two without: the machine drifts
-                    took = live.open(n)
-                    time.sleep(1)
-                    results["quiet"][n] = quiet(n)
-                    since = time.time() * 1000
-                    res = _load(base, "table", conns, seconds, pid, rpid)
-                    until = time.time() * 1000
-                    res.update(loadavg=os.getloadavg()[0], lags=live.lags(since, until), n=n, open_s=took, open_now=live.open_now(), refused=live.refused(),
-                               clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
-                               rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
-                    results["streams"][n] = res
-                    print(f"# {n:,} streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms, "
-                          f"fan-out p50/p99 {percentile(res['delays'], 0.5):.0f}/{percentile(res['delays'], 0.99):.0f} ms, "
-                          f"quiet fan-out p50/p99 {percentile(results['quiet'][n]['delays'], 0.5):.0f}/"
-                          f"{percentile(results['quiet'][n]['delays'], 0.99):.0f} ms", file=sys.stderr, flush=True)
-                    live.close_streams()
-                    time.sleep(2)
-                    baseline()
+                took = live.open(n)
+                time.sleep(1)
+                results["quiet"][n] = quiet(n)
+                since = time.time() * 1000
+                res = _load(base, "table", conns, seconds, pid, rpid)
+                until = time.time() * 1000
+                res.update(loadavg=os.getloadavg()[0], lags=live.lags(since, until), n=n, open_s=took,
+                           open_now=live.open_now(), refused=live.refused(),
+                           clients=r.info("clients")["connected_clients"], live_clients=_live_clients(r),
+                           rss=_rss_kib(workers), fds=_open_fds(workers), delays=live.delays(since, until))
+                results["streams"][n] = res
+                print(f"# {n:,} streams: {res['rate']:.0f} moves/s, POST p99 {res['p99'] * 1000:.0f} ms, "
+                      f"fan-out p50/p99 {percentile(res['delays'], 0.5):.0f}/{percentile(res['delays'], 0.99):.0f} ms, "
+                      f"quiet fan-out p50/p99 {percentile(results['quiet'][n]['delays'], 0.5):.0f}/"
+                      f"{percentile(results['quiet'][n]['delays'], 0.99):.0f} ms", file=sys.stderr, flush=True)
+                _settle(r)
+                live.close_streams()
+                time.sleep(2)
+                baseline()
             finally:
                 live.close()
-    results["watched_moves"] = live.moves
-    return report(results, rss0, seconds, conns)
+        results["watched_moves"] += live.moves
 
 
-def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
+def report(results: dict, seconds: float, conns: int) -> dict:
     baselines = results["baselines"]
     rows = []
 
@@ -390,29 +419,30 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
                      f"{res['p99'] / base_p99:.2f}" if base_p99 else "-", *fanout, clients, rss,
                      f"{res['cpu_server'] * 1000:.2f}", f"{res['loadavg']:.1f}"))
 
-    row("no streams", baselines[0], 0, 0)
     for i, (n, res) in enumerate(results["streams"].items()):
-        around = baselines[i:i + 2]
+        around = baselines[2 * i:2 * i + 2]
+        row(f"no streams (server {i + 1})", around[0], 0, 0)
         base_rate = sum(b["rate"] for b in around) / len(around)
         base_p99 = sum(b["p99"] for b in around) / len(around)
         delays = res.pop("delays")
         res["fanout_p50"], res["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
         res["client_lag_p99"] = percentile(res.pop("lags"), 0.99)
         res["deliveries"] = len(delays)
-        res["rss_per_stream_kib"] = (res["rss"] - rss0) / n
+        res["rss_per_stream_kib"] = (res["rss"] - results["rss0"][n]) / n
         res["moves_ratio"], res["p99_ratio"] = res["rate"] / base_rate, res["p99"] / base_p99
         row(f"{n:,} streams ({res['open_now']:,} open, {res['refused']} refused; fds {'/'.join(map(str, res['fds']))})",
             res, base_rate, base_p99,
             (f"{res['fanout_p50']:.0f}", f"{res['fanout_p99']:.0f}", f"{res['client_lag_p99']:.0f}"),
             f"{res['rss_per_stream_kib']:.1f}")
-        row("no streams", baselines[i + 1], 0, 0)
-    quiet = results["quiet"]
+        row(f"no streams (server {i + 1})", around[1], 0, 0)
     rows2 = []
-    for n, q in quiet.items():
+    quiet = [(0, results["quiet0"][n], results["quiet0"][n]) for n in list(results["quiet0"])[:1]]
+    quiet += [(n, results["quiet"][n], results["quiet0"][n]) for n in results["quiet"]]
+    for n, q, q0 in quiet:
         delays = q.pop("delays")
         q["fanout_p50"], q["fanout_p99"] = percentile(delays, 0.5), percentile(delays, 0.99)
         q["client_lag_p99"] = percentile(q.pop("lags"), 0.99)
-        extra = q["cpu_per_s"] - quiet[0]["cpu_per_s"]
+        extra = q["cpu_per_s"] - q0["cpu_per_s"]  # the same server's, before any stream
         q["cpu_us_per_delivery"] = extra / q["deliveries_per_s"] * 1e6 if n and q["deliveries_per_s"] else None
         watchers_cpu = f"{q['watchers_cpu_per_s'] * 100:.1f}%"
         if q["watchers_c_cpu_per_s"] is not None:
@@ -426,8 +456,9 @@ def report(results: dict, rss0: int, seconds: float, conns: int) -> dict:
         for key in ("post", "get"):
             res.pop(key, None)
     print(f"## live streams over {GAMES} games (each played at one move a second), `game 1 req` at {conns} "
-          f"connections, {seconds:g} s per row; web workers' RSS before any stream {rss0 / 1024:.0f} MiB; "
-          f"ratios against the runs without streams just before and after; load average at the end "
+          f"connections, {seconds:g} s per row; each N on a fresh server and Redis; web workers' RSS before any "
+          f"stream {min(results['rss0'].values()) / 1024:.0f}-{max(results['rss0'].values()) / 1024:.0f} MiB; "
+          f"ratios against the same server's runs without streams just before and after; load average at the end "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(table(rows, ("run", "moves/s", "x no streams", "POST p50 ms", "POST p99 ms", "p99 x", "fan-out p50 ms",
                        "fan-out p99 ms", "watchers' loop lag p99 ms", "Redis clients", "RSS KiB/stream",
@@ -450,9 +481,12 @@ def main() -> None:
     parser.add_argument("--conns", type=int, default=16)
     parser.add_argument("--max-per-process", type=int, default=8000,
                         help="SSE_MAX_STREAMS of the server (its two workers do not share streams evenly)")
+    parser.add_argument("--batch-us", type=int, default=BATCH_US,
+                        help="the C watchers sleep this long after each round of reads (0: they wait in epoll at once)")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
-    results = run(tuple(int(n) for n in args.streams.split(",")), args.seconds, args.conns, args.max_per_process)
+    results = run(tuple(int(n) for n in args.streams.split(",")), args.seconds, args.conns, args.max_per_process,
+                  batch_us=args.batch_us)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, default=str)

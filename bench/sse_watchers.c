@@ -373,7 +373,13 @@ static void resolve(const char *port) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: sse_watchers HOST PORT\n"); return 2; }
+    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: sse_watchers HOST PORT [BATCH_US]\n"); return 2; }
+    /* BATCH_US: after a round of reads, the loop sleeps this long before it waits again, so the
+       next round reads the sockets the server wrote meanwhile in one go. On one machine, a
+       write to a socket whose reader sleeps in epoll_wait makes the server's kernel wake the
+       reader (most of a loopback write's cost, charged to the server); watchers on other
+       machines cost the server no such wake-up. */
+    useconds_t batch_us = argc == 4 ? (useconds_t)atoi(argv[3]) : 0;
     host = argv[1];
     resolve(argv[2]);
     signal(SIGPIPE, SIG_IGN);
@@ -400,5 +406,6 @@ int main(int argc, char **argv) {
             if (ws[i].state == CONNECTING) connected(i);
             else received(i);
         }
+        if (batch_us && n > 0) usleep(batch_us);
     }
 }
