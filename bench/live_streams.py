@@ -337,6 +337,18 @@ def _settle(r, timeout_s: float = 30) -> None:
         time.sleep(0.5)
 
 
+def _calm(workers: list[int], level: float, timeout_s: float = 30) -> None:
+    """Waits until the web workers' CPU over a second is back near `level` (theirs before any
+    load): what a load leaves them to finish (after-append steps, judging the games it stopped)
+    is not the streams' cost."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        c0 = cpu_seconds(workers)
+        time.sleep(1)
+        if cpu_seconds(workers) - c0 <= level * 1.2 + 0.02:
+            return
+
+
 def _one_server(n: int, results: dict, seconds: float, conns: int, max_per_process: int, quiet_s: float,
                 batch_us: int) -> None:
     with private_redis() as url:
@@ -384,6 +396,7 @@ def _one_server(n: int, results: dict, seconds: float, conns: int, max_per_proce
 
                 results["quiet0"][n] = quiet(0)
                 baseline()
+                _calm(workers, results["quiet0"][n]["cpu_per_s"])
                 took = live.open(n)
                 time.sleep(1)
                 results["quiet"][n] = quiet(n)
