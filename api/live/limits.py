@@ -21,7 +21,7 @@ from typing import Optional
 from ..errors import ApiError
 from .leases import SharedLeases
 
-DEFAULT_MAX_STREAMS = 6000  # per web process: see bench/README.md (live streams)
+DEFAULT_MAX_STREAMS = 8000  # per web process: see bench/README.md (live streams; the kernel's split of 10,000 over two)
 REQUEST_CONNECTIONS = 1000  # connections a web process keeps for requests beside its streams
 FULL_RETRY_S = 5
 TOO_MANY_RETRY_S = 10
