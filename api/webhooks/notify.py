@@ -5,29 +5,50 @@ that is. Lost (a process dying after the append), it is repaired by the reconcil
 which compares each subscribed game's stream with its subscriptions' progress.
 
 An append that seats a player (the game's creation, a claim) first extends that player's
-"mine" subscriptions to the game, from its setup on: a few commands, on those appends only.
-(Lost with its process, the game stays unknown to those subscriptions; the player's stream and
-`GET /players/me/games` still show it.)"""
+"mine" subscriptions to the game, from its setup on: a few commands. Lost with its process (the
+step runs after the answer), it is done again by the next append of the game in any process
+whose notifier has not checked the game with those players seated (each process remembers, for
+its CHECKED most recent games, the players it covered): a game that goes on moving is covered
+from its next move, and told from its setup on."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Callable
 
 from .. import platform_events as pe
 from .subscriptions import Owner
 
 SEATING = frozenset({pe.CREATED, pe.SEAT_CLAIMED})
+CHECKED = 10_000  # games whose seated players this process remembers having covered
 
 
 class Notifier:
     def __init__(self, subscriptions, fan_out: Callable[[str], None]):
         self.subscriptions = subscriptions
         self.fan_out = fan_out
+        self._checked: OrderedDict[str, frozenset] = OrderedDict()  # game -> players covered
+        self._lock = threading.Lock()
 
     def __call__(self, game, events=()) -> None:
-        if any(type_ in SEATING for type_, _ in events):
+        players = frozenset(s["player"] for s in game.seats if s.get("player"))
+        seating = any(type_ in SEATING for type_, _ in events)
+        if seating or (not game.finished and self._unchecked(game.id, players)):
             self.cover_players(game)
+            self._check(game.id, players)
         if self.subscriptions.subscribed(game.id):
             self.fan_out(game.id)
+
+    def _unchecked(self, game_id: str, players: frozenset) -> bool:
+        with self._lock:
+            return self._checked.get(game_id) != players
+
+    def _check(self, game_id: str, players: frozenset) -> None:
+        with self._lock:
+            self._checked[game_id] = players
+            self._checked.move_to_end(game_id)
+            while len(self._checked) > CHECKED:
+                self._checked.popitem(last=False)
 
     def cover_players(self, game) -> None:
         players = {s["player"] for s in game.seats if s.get("player")}

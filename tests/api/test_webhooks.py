@@ -519,3 +519,43 @@ def test_a_game_waiting_for_people_is_told_from_its_setup_on(quiet, receiver, re
     assert client.post(f"/games/{game['id']}/seats/1/claim", json={"name": "Bob"}).status_code in (200, 201)
     assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
     assert [p["type"] for _, p in receiver.received["/wait"]] == ["game.started"]
+
+
+def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(wh_client, wh_app, receiver,
+                                                                              redis_client, prefix):
+    """Ann's claim is appended by a process that dies before its after-answer steps (a service
+    with no listeners): her "mine" subscription does not know the game. The game's next append,
+    in a process that checked it with Bob alone seated, covers her from the setup on."""
+    import random
+
+    from api.lobby import Claimer, Lobby
+    from api.players import Player
+    from api.service import GameService
+    from events.redis_store import RedisEventStore
+    from workers.deliveries import Deliveries
+
+    ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
+    receiver.route("/lost", "")
+    r = wh_client.post("/webhooks", json={"url": receiver.url + "/lost", "events": EVERYTHING, "games": "mine"},
+                       headers=auth(ann["key"]))
+    assert r.status_code == 201, r.get_json()
+    sub = r.get_json()
+    receiver.secrets["/lost"] = sub["secret"]
+    created = wh_client.post("/games", json={"type": "high-card", "seats": [{"me": True}, {"open": True}]},
+                             headers=auth(bob["key"])).get_json()
+    gid = created["id"]
+    silent = GameService(RedisEventStore(redis_client, prefix))  # the dying process: no listeners
+    Lobby(silent, None).claim(gid, 1, Claimer("Ann", Player(ann["id"], "Ann")))
+    subs = Deliveries(redis_client, prefix, f"{prefix}webhooks").subs
+    assert gid not in subs.games_of(subs.get(sub["id"]))  # lost: the game is unknown to her subscription
+    wh_app.extensions["games"].forget(gid)  # this process reads the game anew, as after another's append
+    final = _play_people(wh_client, gid, {0: bob["key"], 1: ann["key"]}, random.Random(3))
+
+    def told(kind):
+        return [p for _, p in receiver.received["/lost"] if p["type"] == kind and p["data"]["game_id"] == gid]
+
+    wait_for(lambda: told("game.finished"), timeout=30)
+    assert receiver.bad_signatures == []
+    assert len(told("game.started")) == 1  # from the setup on
+    moved = [p["data"]["event"]["version"] for p in told("game.move")]
+    assert moved == sorted(set(moved)) and moved[-1] == final["version"]
