@@ -22,8 +22,10 @@ import os
 from typing import Mapping, Optional, Union
 
 import redis
+from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import ClusterDownError, MasterDownError, SlotNotCoveredError, TryAgainError
+from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster"
 DEFAULT_CLUSTER_BUCKETS = 16
@@ -55,6 +57,18 @@ def cluster_nodes(url: Optional[str], nodes: Optional[str] = None) -> Optional[l
             raise ConfigurationError(f"a cluster node is host:port, not {item!r}")
         found.append((host.strip("[]"), int(port)))
     return found
+
+
+def dedicated(client: redis.Redis, role: str, default_name: str, **overrides) -> redis.Redis:
+    """A client of its own on one connection made like `client`'s (a blocked XREAD holds its
+    connection: it must never be one a request waits for), named `<name>-<role>`. No silent
+    retry: a reconnected connection has a new client id, which CLIENT UNBLOCK needs."""
+    pool = client.connection_pool
+    kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0), **overrides}
+    kwargs.pop("maint_notifications_pool_handler", None)
+    kwargs["client_name"] = (kwargs.get("client_name") or default_name) + "-" + role
+    return redis.Redis(connection_pool=redis.ConnectionPool(
+        connection_class=pool.connection_class, max_connections=1, **kwargs))
 
 
 def is_cluster(client) -> bool:

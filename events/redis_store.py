@@ -11,8 +11,6 @@ import time
 from typing import Callable, Optional, Sequence
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from . import codec, connection, scripts
 from .keys import Keys
@@ -540,13 +538,7 @@ class RedisFollower:
 
     def __init__(self, store: RedisEventStore):
         self.store = store
-        pool = store.redis.connection_pool
-        # No silent retry: a reconnected connection has a new client id, which interrupt() needs.
-        kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)}
-        kwargs.pop("maint_notifications_pool_handler", None)
-        kwargs["client_name"] = (kwargs.get("client_name") or "events") + "-follower"
-        self.redis = redis.Redis(connection_pool=redis.ConnectionPool(
-            connection_class=pool.connection_class, max_connections=1, **kwargs))
+        self.redis = connection.dedicated(store.redis, "follower", "events")
         self._client_id: Optional[int] = None
         self._blocked = False
 

@@ -20,9 +20,8 @@ import time
 from typing import Callable, Optional
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
+from events import connection
 from events.redis_store import decode_entry
 from events.store import StoredEvent, StoreUnavailable
 
@@ -37,14 +36,9 @@ class LiveFollower:
         self.store = store
         self.inbox_key = inbox_key
         self.decode_inbox = decode_inbox
-        pool = store.redis.connection_pool
-        kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0),
-                  "socket_timeout": block_ms / 1000 + margin_s,
-                  "socket_connect_timeout": pool.connection_kwargs.get("socket_connect_timeout") or 5}
-        kwargs.pop("maint_notifications_pool_handler", None)
-        kwargs["client_name"] = (kwargs.get("client_name") or "live") + "-reader"
-        self.redis = redis.Redis(connection_pool=redis.ConnectionPool(
-            connection_class=pool.connection_class, max_connections=1, **kwargs))
+        connect_timeout = store.redis.connection_pool.connection_kwargs.get("socket_connect_timeout") or 5
+        self.redis = connection.dedicated(store.redis, "reader", "live", socket_timeout=block_ms / 1000 + margin_s,
+                                          socket_connect_timeout=connect_timeout)
         self._client_id: Optional[int] = None
         self._blocked = False
 
