@@ -77,6 +77,7 @@ def create_app(test_config: dict | None = None):
         ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
         FINISHED_TTL=finished_ttl_from_env(),
         EXPORT_CACHE_TTL=archive.ttl_from_env(),
+        EXPORT_MEMORY_MB=export_memory.mb_from_env(),
         ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
         ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
         ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
@@ -110,7 +111,8 @@ def create_app(test_config: dict | None = None):
     wiring["listeners"].append(deliveries.notifier())
     service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
     app.extensions["players"] = wiring["players"]
-    app.extensions["export_memory"] = export_memory.from_env(os.environ, app.config["EXPORT_CACHE_TTL"])
+    app.extensions["export_memory"] = export_memory.ChunkMemory(int(app.config["EXPORT_MEMORY_MB"] * 1024 * 1024),
+                                                                app.config["EXPORT_CACHE_TTL"])
     app.extensions["lobby"] = Lobby(service, LobbyIndex(connection, prefix))
     app.extensions["webhooks"] = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver,
                                           deliveries.settings.policy, app.config["WEBHOOK_MAX_PER_OWNER"])

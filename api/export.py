@@ -97,13 +97,14 @@ def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=Non
 def _cached_chunks(store, memory, game_id: str, prefix: str, ks: range) -> dict:
     """Chunk number -> its cached lines (None: not cached), from the process's memory first,
     the rest in one round trip to Redis."""
-    names = {k: f"{prefix}{k}" for k in ks}
-    held = memory.get(f"{game_id}|{name}" for name in names.values()) if memory is not None else {}
-    found = {k: held.get(f"{game_id}|{name}") for k, name in names.items()}
+    names = {k: f"{prefix}{k}" for k in ks}  # in Redis, beside the game's history
+    held = {k: f"{game_id}|{name}" for k, name in names.items()}  # in the process's memory
+    kept = memory.get(held.values()) if memory is not None else {}
+    found = {k: kept.get(name) for k, name in held.items()}
     missing = [k for k, lines in found.items() if lines is None]
     if missing:
         for k, lines in zip(missing, store.cached(game_id, [names[k] for k in missing])):
             found[k] = lines
             if lines is not None and memory is not None:
-                memory.offer(f"{game_id}|{names[k]}", lines)
+                memory.offer(held[k], lines)
     return found

@@ -17,6 +17,7 @@ a 404 first).
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -83,6 +84,9 @@ class ChunkMemory:
             self._bytes -= len(held[1])
 
 
-def from_env(environ, ttl_s: float) -> ChunkMemory:
-    """EXPORT_MEMORY_MB (default 64; 0: none kept) per web process."""
-    return ChunkMemory(int(float(environ.get("EXPORT_MEMORY_MB", 64)) * 1024 * 1024), ttl_s)
+DEFAULT_MB = 64
+
+
+def mb_from_env() -> float:
+    """EXPORT_MEMORY_MB: megabytes kept per web process (0: none)."""
+    return float(os.environ.get("EXPORT_MEMORY_MB", DEFAULT_MB))

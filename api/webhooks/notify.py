@@ -34,7 +34,7 @@ class Notifier:
         players = frozenset(s["player"] for s in game.seats if s.get("player"))
         seating = any(type_ in SEATING for type_, _ in events)
         if seating or (not game.finished and self._unchecked(game.id, players)):
-            self.cover_players(game)
+            self.cover_players(game.id, players)
             self._check(game.id, players)
         if self.subscriptions.subscribed(game.id):
             self.fan_out(game.id)
@@ -50,8 +50,7 @@ class Notifier:
             while len(self._checked) > CHECKED:
                 self._checked.popitem(last=False)
 
-    def cover_players(self, game) -> None:
-        players = {s["player"] for s in game.seats if s.get("player")}
+    def cover_players(self, game_id: str, players: frozenset) -> None:
         for player_id in sorted(players):
             for sub in self.subscriptions.owned(Owner("player", player_id)):
                 # A disabled subscription takes no new games (it would keep their keys while it
@@ -59,4 +58,4 @@ class Notifier:
                 if sub.mine and sub.status == "active":
                     # 0: from the setup on (a game waiting for people has its setup to come;
                     # one that started in this append owes its `game.started`).
-                    self.subscriptions.cover(sub, game.id, 0)
+                    self.subscriptions.cover(sub, game_id, 0)
