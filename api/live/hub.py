@@ -297,16 +297,14 @@ class Hub:
         if self._pid != os.getpid():  # a forked child does not inherit its parent's reader
             self._reset()
         with self._lock:
-            feed = self._feeds.get(game_id)
+            feed = _joined(self._feeds, game_id)
             if feed is not None:
-                feed.subscribers += 1
                 return feed
             loading = self._loading.setdefault(game_id, threading.Lock())
         with loading:  # the first opener loads the game; the others wait for it
             with self._lock:
-                feed = self._feeds.get(game_id)
+                feed = _joined(self._feeds, game_id)
                 if feed is not None:
-                    feed.subscribers += 1
                     return feed
             try:
                 game = self.games.load(game_id)
@@ -315,11 +313,9 @@ class Hub:
                     self._loading.pop(game_id, None)
                 raise
             with self._lock:  # the feed is there before another opener can start a load of its own
-                feed = self._feeds[game_id] = Feed(game)
+                feed = Feed(game)
+                generation = self._follow(self._feeds, game_id, feed)
                 self._loading.pop(game_id, None)
-                feed.subscribers += 1
-                self._generation += 1
-                generation = self._generation
         self._added(generation)
         return feed
 
@@ -335,28 +331,35 @@ class Hub:
         if self._pid != os.getpid():
             self._reset()
         with self._lock:
-            inbox = self._inboxes.get(player_id)
+            inbox = _joined(self._inboxes, player_id)
             if inbox is not None:
-                inbox.subscribers += 1
                 return inbox
         last_id = self.inboxes.inbox_last_id(player_id)  # one round trip, outside the lock
         with self._lock:
-            inbox = self._inboxes.get(player_id)
+            inbox = _joined(self._inboxes, player_id)
             if inbox is not None:  # another connection of the player got there first
-                inbox.subscribers += 1
                 return inbox
-            inbox = self._inboxes[player_id] = Inbox(player_id, last_id)
-            inbox.subscribers += 1
-            self._generation += 1
-            generation = self._generation
+            inbox = Inbox(player_id, last_id)
+            generation = self._follow(self._inboxes, player_id, inbox)
         self._added(generation)
         return inbox
 
-    def unsubscribe_inbox(self, inbox: Inbox) -> None:
+    def _follow(self, table: dict, key: str, entry) -> int:
+        """(Under the lock) a new feed or inbox with its first subscriber: the generation that
+        the reader's read must reach to follow it."""
+        table[key] = entry
+        entry.subscribers = 1
+        self._generation += 1
+        return self._generation
+
+    def _leave(self, table: dict, key: str, entry) -> None:
         with self._lock:
-            inbox.subscribers -= 1
-            if inbox.subscribers <= 0 and self._inboxes.get(inbox.player_id) is inbox:
-                del self._inboxes[inbox.player_id]
+            entry.subscribers -= 1
+            if entry.subscribers <= 0 and table.get(key) is entry:
+                del table[key]  # the reader's next read leaves it out
+
+    def unsubscribe_inbox(self, inbox: Inbox) -> None:
+        self._leave(self._inboxes, inbox.player_id, inbox)
 
     def inbox_after(self, inbox: Inbox, cursor: str) -> tuple[list[bytes], str]:
         """The frames of the player's entries after `cursor`, and the new cursor: from the
@@ -391,10 +394,7 @@ class Hub:
             inbox.wake()
 
     def unsubscribe(self, feed: Feed) -> None:
-        with self._lock:
-            feed.subscribers -= 1
-            if feed.subscribers <= 0 and self._feeds.get(feed.game_id) is feed:
-                del self._feeds[feed.game_id]  # the reader's next read leaves it out
+        self._leave(self._feeds, feed.game_id, feed)
 
     def watched(self) -> int:
         return len(self._feeds)
@@ -559,6 +559,14 @@ class Hub:
                 inbox = self._inboxes.get(player_id)
                 if inbox is not None:
                     inbox.extend(new)
+
+
+def _joined(table: dict, key: str):
+    """(Under the hub's lock) the feed or inbox already followed, with one subscriber more."""
+    entry = table.get(key)
+    if entry is not None:
+        entry.subscribers += 1
+    return entry
 
 
 def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
