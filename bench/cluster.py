@@ -25,11 +25,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import tempfile
 import threading
 import time
 
-from bench.common import percentile, running_server, table
+from bench.common import local_redis_server, percentile, running_server, table
 from bench.http_moves import _tree, cpu_seconds, run_python
 
 
@@ -76,36 +75,24 @@ def _nodes(url: str, n: int, **env):
 
 
 def run(seconds: float = 8, conns: int = 16) -> list[tuple]:
-    from events import local_redis
-    from tests.cluster.cluster import Cluster
 
     rows = []
-    with tempfile.TemporaryDirectory() as single_dir, tempfile.TemporaryDirectory() as queue_dir:
-        single, single_proc = local_redis.start(single_dir, fsync="everysec")
-        queue, queue_proc = local_redis.start(queue_dir, fsync="everysec")
-        cluster = Cluster().start()
-        try:
-            cluster_pids = [n.proc.pid for n in cluster.nodes]
-            plans = [("one Redis, 1 node", single, 1, {}, [_redis_pid(single)]),
-                     ("one Redis, 2 nodes", single, 2, {}, [_redis_pid(single)]),
-                     ("cluster, 1 node", cluster.url, 1, {"QUEUE_REDIS_URL": queue}, cluster_pids),
-                     ("cluster, 2 nodes", cluster.url, 2, {"QUEUE_REDIS_URL": queue}, cluster_pids),
-                     ("cluster, 1 node, REPLICAS_ACK=1", cluster.url, 1,
-                      {"QUEUE_REDIS_URL": queue, "REPLICAS_ACK": "1"}, cluster_pids)]
-            for name, url, n, env, redis_pids in plans:
-                with _nodes(url, n, **env) as bases:
-                    r = _load(bases, conns, seconds, _server_pids(bases), redis_pids)
-                load = os.getloadavg()[0]
-                rows.append((name, f"{r['rate']:.0f}", f"{r['p50'] * 1000:.1f}", f"{r['p99'] * 1000:.1f}",
-                             f"{r['cpu_server'] * 1000:.2f}", f"{r['cpu_redis'] * 1000:.2f}", r["errors"],
-                             f"{load:.2f}"))
-                print(" | ".join(str(x) for x in rows[-1]), flush=True)
-        finally:
-            cluster.stop()
-            for proc in (single_proc, queue_proc):
-                if proc is not None:
-                    proc.terminate()
-                    proc.wait(timeout=10)
+    with local_redis_server("everysec") as single, local_redis_server("everysec") as queue, _cluster() as cluster:
+        cluster_pids = [n.proc.pid for n in cluster.nodes]
+        plans = [("one Redis, 1 node", single, 1, {}, [_redis_pid(single)]),
+                 ("one Redis, 2 nodes", single, 2, {}, [_redis_pid(single)]),
+                 ("cluster, 1 node", cluster.url, 1, {"QUEUE_REDIS_URL": queue}, cluster_pids),
+                 ("cluster, 2 nodes", cluster.url, 2, {"QUEUE_REDIS_URL": queue}, cluster_pids),
+                 ("cluster, 1 node, REPLICAS_ACK=1", cluster.url, 1,
+                  {"QUEUE_REDIS_URL": queue, "REPLICAS_ACK": "1"}, cluster_pids)]
+        for name, url, n, env, redis_pids in plans:
+            with _nodes(url, n, **env) as bases:
+                r = _load(bases, conns, seconds, _server_pids(bases), redis_pids)
+            load = os.getloadavg()[0]
+            rows.append((name, f"{r['rate']:.0f}", f"{r['p50'] * 1000:.1f}", f"{r['p99'] * 1000:.1f}",
+                         f"{r['cpu_server'] * 1000:.2f}", f"{r['cpu_redis'] * 1000:.2f}", r["errors"],
+                         f"{load:.2f}"))
+            print(" | ".join(str(x) for x in rows[-1]), flush=True)
     return rows
 
 
@@ -130,36 +117,24 @@ def _appends(store, n: int, redis_pids: list[int]) -> tuple:
 def run_appends(n: int = 2000) -> list[tuple]:
     import redis
 
-    from events import local_redis
     from events.redis_store import RedisEventStore
-    from tests.cluster.cluster import Cluster
 
     rows = []
-    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
-        lazy, p1 = local_redis.start(d1, fsync="everysec")
-        strict, p2 = local_redis.start(d2, fsync="always")
-        cluster = Cluster().start()
-        try:
-            from events.connection import store_client
+    with local_redis_server("everysec") as lazy, local_redis_server("always") as strict, _cluster() as cluster:
+        from events.connection import store_client
 
-            pids = [n_.proc.pid for n_ in cluster.nodes]
-            client = store_client(cluster.url)
-            plans = [("one Redis, appendfsync everysec", RedisEventStore(redis.Redis.from_url(lazy), "b:"),
-                      [_redis_pid(lazy)]),
-                     ("one Redis, appendfsync always", RedisEventStore(redis.Redis.from_url(strict), "b:"),
-                      [_redis_pid(strict)]),
-                     ("cluster (everysec)", RedisEventStore(client, "b:", replicas_ack=(0, 0)), pids),
-                     ("cluster + REPLICAS_ACK=1 (WAIT 1)", RedisEventStore(client, "b:", replicas_ack=(1, 1000)),
-                      pids)]
-            for name, store, redis_pids in plans:
-                rows.append((name, *_appends(store, n, redis_pids), f"{os.getloadavg()[0]:.2f}"))
-                print(" | ".join(rows[-1]), flush=True)
-        finally:
-            cluster.stop()
-            for proc in (p1, p2):
-                if proc is not None:
-                    proc.terminate()
-                    proc.wait(timeout=10)
+        pids = [n_.proc.pid for n_ in cluster.nodes]
+        client = store_client(cluster.url)
+        plans = [("one Redis, appendfsync everysec", RedisEventStore(redis.Redis.from_url(lazy), "b:"),
+                  [_redis_pid(lazy)]),
+                 ("one Redis, appendfsync always", RedisEventStore(redis.Redis.from_url(strict), "b:"),
+                  [_redis_pid(strict)]),
+                 ("cluster (everysec)", RedisEventStore(client, "b:", replicas_ack=(0, 0)), pids),
+                 ("cluster + REPLICAS_ACK=1 (WAIT 1)", RedisEventStore(client, "b:", replicas_ack=(1, 1000)),
+                  pids)]
+        for name, store, redis_pids in plans:
+            rows.append((name, *_appends(store, n, redis_pids), f"{os.getloadavg()[0]:.2f}"))
+            print(" | ".join(rows[-1]), flush=True)
     return rows
 
 
@@ -170,11 +145,9 @@ def run_watchers(seconds: float = 5) -> list[tuple]:
     from events.connection import store_client
     from events.redis_store import RedisEventStore
     from events.store import NewEvent
-    from tests.cluster.cluster import Cluster
 
     rows = []
-    cluster = Cluster().start()
-    try:
+    with _cluster() as cluster:
         pids = [n.proc.pid for n in cluster.nodes]
         store = RedisEventStore(store_client(cluster.url), "w:")
         games = []
@@ -193,9 +166,19 @@ def run_watchers(seconds: float = 5) -> list[tuple]:
             rows.append((watched, f"{(after - before) / seconds * 1000:.0f}", f"{reader * 1000:.0f}",
                          f"{os.getloadavg()[0]:.2f}"))
             print(" | ".join(str(x) for x in rows[-1]), flush=True)
+    return rows
+
+
+@contextlib.contextmanager
+def _cluster():
+    """A 3-primary, 3-replica cluster on loopback (tests/cluster/cluster.py), stopped after."""
+    from tests.cluster.cluster import Cluster
+
+    cluster = Cluster().start()
+    try:
+        yield cluster
     finally:
         cluster.stop()
-    return rows
 
 
 def _used(clients) -> int:
@@ -208,40 +191,30 @@ def run_memory(games: int = 20) -> list[tuple]:
     from api.service import GameService
     from bench.memory import play_to_end
     from domain import registry
-    from events import local_redis
     from events.connection import store_client
     from events.redis_store import RedisEventStore
-    from tests.cluster.cluster import Cluster
 
     splendor = registry.get("splendor") if hasattr(registry, "get") else next(
         g for g in registry.all_games() if g.name == "splendor")
     rows = []
-    with tempfile.TemporaryDirectory() as d1:
-        url, proc = local_redis.start(d1, fsync="everysec")
-        cluster = Cluster().start()
-        try:
-            plans = [("one Redis", redis.Redis.from_url(url), [redis.Redis.from_url(url)]),
-                     ("cluster, primaries", store_client(cluster.url), [p.client() for p in cluster.primaries()]),
-                     ("cluster, primaries + replicas", None, [n.client() for n in cluster.nodes])]
-            every_node = [n.client() for n in cluster.nodes]
-            before_all = _used(every_node)  # nothing is written to the cluster before its row
-            for name, client, measured in plans:
-                if client is None:  # the cluster's games, counted with the replicas' copies
-                    time.sleep(1)
-                    rows.append((name, f"{(_used(measured) - before_all) / games:.0f}"))
-                    continue
-                before = _used(measured)
-                service = GameService(RedisEventStore(client, "m:"))
-                for seed in range(games):
-                    play_to_end(service, splendor, 2, {}, seed)
+    with local_redis_server("everysec") as url, _cluster() as cluster:
+        plans = [("one Redis", redis.Redis.from_url(url), [redis.Redis.from_url(url)]),
+                 ("cluster, primaries", store_client(cluster.url), [p.client() for p in cluster.primaries()]),
+                 ("cluster, primaries + replicas", None, [n.client() for n in cluster.nodes])]
+        every_node = [n.client() for n in cluster.nodes]
+        before_all = _used(every_node)  # nothing is written to the cluster before its row
+        for name, client, measured in plans:
+            if client is None:  # the cluster's games, counted with the replicas' copies
                 time.sleep(1)
-                rows.append((name, f"{(_used(measured) - before) / games:.0f}"))
-                print(" | ".join(rows[-1]), flush=True)
-        finally:
-            cluster.stop()
-            if proc is not None:
-                proc.terminate()
-                proc.wait(timeout=10)
+                rows.append((name, f"{(_used(measured) - before_all) / games:.0f}"))
+                continue
+            before = _used(measured)
+            service = GameService(RedisEventStore(client, "m:"))
+            for seed in range(games):
+                play_to_end(service, splendor, 2, {}, seed)
+            time.sleep(1)
+            rows.append((name, f"{(_used(measured) - before) / games:.0f}"))
+            print(" | ".join(rows[-1]), flush=True)
     return rows
 
 

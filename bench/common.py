@@ -27,10 +27,17 @@ def private_redis():
     if url:
         yield url
         return
+    with local_redis_server(os.environ.get("BENCH_FSYNC", "always")) as url:
+        yield url
+
+
+@contextmanager
+def local_redis_server(fsync: str):
+    """A Redis of its own in a temporary directory (appendfsync `fsync`), stopped after."""
     from events import local_redis
 
     with tempfile.TemporaryDirectory() as data:
-        url, proc = local_redis.start(data, fsync=os.environ.get("BENCH_FSYNC", "always"))
+        url, proc = local_redis.start(data, fsync=fsync)
         try:
             yield url
         finally:

@@ -64,16 +64,21 @@ def _tree(root: int) -> list[int]:
     return out
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0
+def cpu_ticks(pids: list[int]) -> tuple[int, int]:
+    """(user, system) CPU clock ticks of the processes (utime and stime)."""
+    user = system = 0
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime + stime
+            user, system = user + int(fields[11]), system + int(fields[12])
         except (OSError, IndexError, ValueError):
             pass
-    return total / TICK
+    return user, system
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    return sum(cpu_ticks(pids)) / TICK
 
 
 # ---- the load generators ----------------------------------------------------------------------

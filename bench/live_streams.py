@@ -45,7 +45,7 @@ import redis
 
 from bench import c_watchers
 from bench.common import percentile, private_redis, running_server, table
-from bench.http_moves import _redis_pid, _server_pid, _tree, cpu_seconds, load
+from bench.http_moves import TICK, _redis_pid, _server_pid, _tree, cpu_seconds, cpu_ticks, load
 from bench.sse_client import Watcher, raise_open_files_limit
 
 GAMES = 100
@@ -87,19 +87,6 @@ def _own_cpu() -> float:
     the asyncio ones (the move load runs in another process, the C watchers in theirs)."""
     t = os.times()
     return t.user + t.system
-
-
-def _split(pids: list[int]) -> tuple[float, float]:
-    """(user, system) CPU ticks of the processes: how much of the server's work is the kernel's."""
-    user = system = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            user, system = user + int(fields[11]), system + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return user, system
 
 
 def _c_watchers() -> bool:
@@ -378,19 +365,20 @@ def _one_server(n: int, results: dict, seconds: float, conns: int, max_per_proce
                 def quiet(streams_open):
                     """The watched games' moves only (no wrk): the web workers' CPU per second and
                     the fan-out delay on a server that is not saturated."""
-                    since, cpu0, split0 = time.time() * 1000, cpu_seconds(workers), _split(workers)
+                    since, split0 = time.time() * 1000, cpu_ticks(workers)  # (user, system)
                     own0, c0 = _own_cpu(), live.c_cpu()
                     time.sleep(quiet_s)
-                    until, cpu1, split1 = time.time() * 1000, cpu_seconds(workers), _split(workers)
+                    until, split1 = time.time() * 1000, cpu_ticks(workers)
+                    user, system = split1[0] - split0[0], split1[1] - split0[1]
                     own1, c1 = _own_cpu(), live.c_cpu()
                     delays = live.delays(since, until) if streams_open else []
                     seconds_ = (until - since) / 1000
-                    return {"cpu_per_s": (cpu1 - cpu0) / seconds_, "loadavg": os.getloadavg()[0],
+                    return {"cpu_per_s": (user + system) / TICK / seconds_, "loadavg": os.getloadavg()[0],
                             # the C process's and this one's (the players; the asyncio watchers)
                             "watchers_cpu_per_s": (c1 - c0 + own1 - own0) / seconds_,
                             "watchers_c_cpu_per_s": (c1 - c0) / seconds_ if live.c else None,
                             "bench_cpu_per_s": (own1 - own0) / seconds_,
-                            "kernel_share": (split1[1] - split0[1]) / max(1e-9, (split1[0] + split1[1] - split0[0] - split0[1])),
+                            "kernel_share": system / max(1, user + system),
                             "lags": live.lags(since, until),
                             "deliveries_per_s": len(delays) / (until - since) * 1000, "delays": delays}
 
