@@ -12,6 +12,7 @@ import sys
 import time
 import socket
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -87,15 +88,24 @@ class Workers:
         self.procs.clear()
 
 
+@contextmanager
+def running_workers(redis_url, prefix, modes=("worker", "worker", "reconciler"), env=None):
+    """Worker processes of `modes` for the key prefix (queue `<prefix>turns`), stopped after."""
+    w = Workers(redis_url, prefix, f"{prefix}turns")
+    w.env.update(env or {})
+    for mode in modes:
+        w.start(mode)
+    try:
+        yield w
+    finally:
+        w.stop()
+
+
 @pytest.fixture(scope="session")
 def workers(redis_url, session_prefix):
     """Two RQ workers and the reconciler, shared by the tests of the session."""
-    w = Workers(redis_url, session_prefix, f"{session_prefix}turns")
-    w.start("worker")
-    w.start("worker")
-    w.start("reconciler")
-    yield w
-    w.stop()
+    with running_workers(redis_url, session_prefix) as w:
+        yield w
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 from api.webhooks.signing import new_secret
 from tests.api.helpers import auth, create
 from tests.api.webhook_receiver import Receiver, payloads
-from tests.conftest import Workers, wait_for
+from tests.conftest import running_workers, wait_for
 
 EVERYTHING = ["game.started", "game.move", "game.finished", "game.your_turn"]
 
@@ -23,15 +23,10 @@ def prefix():
 
 @pytest.fixture(scope="module")
 def background(redis_url, prefix):
-    w = Workers(redis_url, prefix, f"{prefix}turns")
-    w.env.update({"WEBHOOK_QUEUE": f"{prefix}webhooks", "WEBHOOK_RETRY_BASE_S": "0.2", "WEBHOOK_TIMEOUT_S": "4",
-                  "WEBHOOK_ALLOW_LOOPBACK": "1"})
-    w.start("worker")
-    w.start("worker")
-    w.start("webhooks")
-    w.start("reconciler")
-    yield w
-    w.stop()
+    env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "WEBHOOK_RETRY_BASE_S": "0.2", "WEBHOOK_TIMEOUT_S": "4",
+           "WEBHOOK_ALLOW_LOOPBACK": "1"}
+    with running_workers(redis_url, prefix, ("worker", "worker", "webhooks", "reconciler"), env) as w:
+        yield w
 
 
 @pytest.fixture(scope="module")

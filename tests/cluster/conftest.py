@@ -118,15 +118,10 @@ def app(redis_url, session_prefix):
 
 @pytest.fixture(scope="package")
 def workers(redis_url, session_prefix):
-    from tests.conftest import Workers
+    from tests.conftest import running_workers
 
-    prefix = f"c{session_prefix}"
-    w = Workers(redis_url, prefix, f"{prefix}turns")
-    w.start("worker")
-    w.start("worker")
-    w.start("reconciler")
-    yield w
-    w.stop()
+    with running_workers(redis_url, f"c{session_prefix}") as w:
+        yield w
 
 
 @pytest.fixture(scope="package")
