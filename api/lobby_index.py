@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Optional
 
 from events.connection import UNAVAILABLE, key_buckets
-from events.keys import bucket_of
+from events.keys import bucket_of, sharded
 from events.store import StoreUnavailable
 
 from .players import page
@@ -31,7 +31,7 @@ class LobbyIndex:
 
     def key(self, status: str, type_: Optional[str] = None, bucket: int = 0) -> str:
         key = f"{self.prefix}lobby:{status}" + (f":{type_}" if type_ else "")
-        return key if self.buckets == 1 else f"{key}:{{b{bucket}}}"
+        return sharded(key, self.buckets, bucket=bucket)
 
     def place(self, game_id: str, type_: str, status: Optional[str], at_ms: int) -> None:
         """Lists the game under `status` (None, `abandoned` or `aborted`: under none), out of the others."""

@@ -11,6 +11,19 @@ def bucket_of(game_id: str, buckets: int) -> int:
     return zlib.crc32(game_id.encode()) % buckets if buckets > 1 else 0
 
 
+def sharded(key: str, buckets: int, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    """A global key as it is named with `buckets` shards: the key itself with one bucket (the
+    first layout's names), else its shard `key:{b<n>}`, n the game's bucket unless `bucket`
+    names one."""
+    if buckets == 1:
+        return key
+    if bucket is None:
+        if game_id is None:
+            raise ValueError(f"{key} is sharded: name the game or the bucket")
+        bucket = bucket_of(game_id, buckets)
+    return f"{key}:{{b{bucket}}}"
+
+
 class Keys:
     def __init__(self, prefix: str = "", buckets: int = 1):
         self.prefix = prefix
@@ -47,13 +60,7 @@ class Keys:
         return bucket_of(game_id, self.buckets)
 
     def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
-        if self.buckets == 1:
-            return f"{self.prefix}games:{name}"
-        if bucket is None:
-            if game_id is None:
-                raise ValueError(f"games:{name} is sharded: name the game or the bucket")
-            bucket = self.bucket(game_id)
-        return f"{self.prefix}games:{name}:{{b{bucket}}}"
+        return sharded(f"{self.prefix}games:{name}", self.buckets, game_id, bucket)
 
     def every(self, name: str) -> list[str]:
         """Every bucket's key of one global set (`owing`, `idle`, `clocks`, `clocked`)."""

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from events.connection import key_buckets
-from events.keys import bucket_of
+from events.keys import sharded
 
 LOCK_TTL_MS = 60_000
 ATTEMPTS_KEPT = 200
@@ -136,10 +136,7 @@ class SubscriptionStore:
         return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}:lock"
 
     def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
-        key = f"{self.prefix}webhooks:{name}"
-        if self.buckets == 1:
-            return key
-        return f"{key}:{{b{bucket_of(game_id, self.buckets) if bucket is None else bucket}}}"
+        return sharded(f"{self.prefix}webhooks:{name}", self.buckets, game_id, bucket)
 
     def games_key(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
         return self._global("games", game_id, bucket)
