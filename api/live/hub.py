@@ -80,18 +80,36 @@ def to_act(game: Game) -> list:
     return game.actors() if setup_version is not None and game.version >= setup_version else []
 
 
-class Feed:
+class Followed:
+    """What streams wait on, a game's feed or a player's inbox: its subscribers in this process
+    and `changed`, set (and replaced) whenever entries arrive or the hub's tick wakes them."""
+
+    def __init__(self):
+        self.changed = threading.Event()
+        self.subscribers = 0
+        self._lock = threading.Lock()
+
+    def _renew_changed(self) -> threading.Event:
+        """(Under the lock) the event the waiters hold, replaced by a new one: set it."""
+        changed, self.changed = self.changed, threading.Event()
+        return changed
+
+    def wake(self) -> None:
+        with self._lock:
+            changed = self._renew_changed()
+        changed.set()
+
+
+class Feed(Followed):
     """The newest state of one watched game and its recent events."""
 
     def __init__(self, game: Game):
+        super().__init__()
         self.game_id = game.id
         self.game = game
         self.entries: deque[Entry] = deque(maxlen=RING)
-        self.changed = threading.Event()  # set (and replaced) whenever events arrive
-        self.subscribers = 0
         self.direct: set[Direct] = set()  # subscribers the reader writes to itself (see Direct)
         self._states: dict = {}
-        self._lock = threading.Lock()
 
     @property
     def version(self) -> int:
@@ -118,7 +136,7 @@ class Feed:
                 game = replace(game, state=state, platform=platform)
             self.game = game
             if added:
-                changed, self.changed = self.changed, threading.Event()
+                changed = self._renew_changed()
         if added:
             changed.set()
         return added
@@ -134,11 +152,6 @@ class Feed:
                 self._states = {}
             frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
         return frame, game.version
-
-    def wake(self) -> None:
-        with self._lock:
-            changed, self.changed = self.changed, threading.Event()
-        changed.set()
 
     def buffered_after(self, cursor: int) -> Optional[list[Entry]]:
         """The entries after `cursor`, or None when the ring no longer holds the next one."""
@@ -212,18 +225,16 @@ def entry_key(entry_id: str) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
-class Inbox:
+class Inbox(Followed):
     """The newest entries of one followed player inbox, each framed once for all of the
     player's connections in this process."""
 
     def __init__(self, player_id: str, last_id: str):
+        super().__init__()
         self.player_id = player_id
         self.last_id = last_id  # the newest entry read (the reader's position)
         self.floor = entry_key(last_id)  # every entry after this one is in `entries`
         self.entries: deque[tuple[tuple, str, bytes]] = deque()  # (key, id, frame)
-        self.changed = threading.Event()
-        self.subscribers = 0
-        self._lock = threading.Lock()
 
     def extend(self, entries: list[tuple[str, dict]]) -> int:
         added = 0
@@ -239,15 +250,10 @@ class Inbox:
                 self.last_id, newest = entry_id, key
                 added += 1
             if added:
-                changed, self.changed = self.changed, threading.Event()
+                changed = self._renew_changed()
         if added:
             changed.set()
         return added
-
-    def wake(self) -> None:
-        with self._lock:
-            changed, self.changed = self.changed, threading.Event()
-        changed.set()
 
     def buffered_after(self, cursor: str) -> Optional[list[tuple[str, bytes]]]:
         """(id, frame) of the entries after `cursor`, or None when the ring does not reach
