@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from api import logs
-from api.live.limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS
+from api.live.stream_limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS
 from workers import supervisor
 
 ROOT = Path(__file__).resolve().parent
@@ -36,17 +36,19 @@ def create_app(test_config: dict | None = None):
     machine, before importing Flask, the games and RQ (3 s of imports under load)."""
     from flask import Flask
 
-    from api import (archive, cors, export_memory, http, limits, metrics, observe, player_feed, player_stream, problems,
-                     routes_games, routes_lobby, routes_meta, routes_players, routes_seat_control, routes_web,
-                     routes_webhooks, stream)
-    from api.deferred import Deferred, immediately
-    from api.lobby import Lobby
-    from api.lobby_index import LobbyIndex
-    from api.json_provider import FastJSONProvider
+    from api.history import finished_exports as archive, export_memory
+    from api.http import (cors, requests as http, request_limits as limits, observe, problems, games as routes_games, lobby as routes_lobby, meta as routes_meta, players as routes_players, seat_control as routes_seat_control, web_client as routes_web, webhooks as routes_webhooks)
+    from api import metrics
+    from api.players import feed as player_feed
+    from api.http.streams import player as player_stream, game as stream
+    from api.games.deferred import Deferred, immediately
+    from api.seating.claims import Lobby
+    from api.lobby.index import LobbyIndex
+    from api.http.json_provider import FastJSONProvider
     from api.live.leases import DEFAULT_LEASE_S
-    from api.live.limits import raise_open_files_limit
+    from api.live.stream_limits import raise_open_files_limit
     from api.live.tickets import Tickets
-    from api.service import GameService
+    from api.games.service import GameService
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
     from domain import registry
     from events.connection import Connections
@@ -158,7 +160,7 @@ def _children(env: dict) -> dict[str, list[str]]:
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
                 "--worker-connections", str(connections), "--bind", f"{host}:{port}", "--timeout", "60",
-                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.gunicorn_config",
+                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.http.gunicorn_config",
                 "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }

@@ -1,6 +1,6 @@
 """Typed errors of the application, each with an HTTP status and a stable machine code.
 
-The API maps them to application/problem+json in one place (api/problems.py); workers read
+The API maps them to application/problem+json in one place (api/http/problems.py); workers read
 them as ordinary exceptions.
 """
 from __future__ import annotations

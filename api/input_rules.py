@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import ValidationFailed
+from api.errors import ValidationFailed
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,10}")

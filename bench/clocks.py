@@ -46,10 +46,10 @@ def _summary(late: list[int]) -> str:
 
 
 def due_set(url: str, n: int, poll_s: float) -> tuple[list[int], float]:
-    from api import clocks
-    from api import platform_events as pe
-    from api.seat_control import SeatControl
-    from api.service import GameService
+    from api.platform import clocks
+    from api.platform import events as pe
+    from api.seating.control import SeatControl
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
     from workers.clocks import fire_due
 

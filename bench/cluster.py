@@ -188,7 +188,7 @@ def _used(clients) -> int:
 def run_memory(games: int = 20) -> list[tuple]:
     import redis
 
-    from api.service import GameService
+    from api.games.service import GameService
     from bench.memory import play_to_end
     from domain import registry
     from events.connection import store_client

@@ -166,7 +166,7 @@ def marshmallow_on_replay_path(definition, n_seats: int, options: dict) -> tuple
     and a past version of it, on the in-memory store."""
     import marshmallow
 
-    from api.service import GameService
+    from api.games.service import GameService
     from bench.common import grow_game
     from events.memory_store import InMemoryEventStore
 

@@ -137,8 +137,8 @@ def hiredis(n: int = 10000) -> None:
 
 
 def snapshots(n: int = 10000, every: int = 100) -> None:
-    from api.repository import _game_events
-    from api.service import GameService
+    from api.games.repository import _game_events
+    from api.games.service import GameService
     from bench import long_game
     from bench.common import grow_game
     from domain import registry

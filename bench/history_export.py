@@ -6,9 +6,9 @@ is the JSON paging of the same history; the figure must be at least 20x at 10,00
 
 Two kinds of history: a finished game's (abandoned after its last move: open to everyone, so
 every event but the first passes from the store to the answer without being decoded, as an
-archive's crawl reads it; the append that ends it makes its whole chunks, api/archive.py, so
+archive's crawl reads it; the append that ends it makes its whole chunks, api/history/finished_exports.py, so
 its first export copies them from Redis: the ending append's time is shown; a web process keeps
-the chunks it was asked for twice in its own memory, api/export_memory.py, so from the third
+the chunks it was asked for twice in its own memory, api/history/export_memory.py, so from the third
 export on they are copied from there), and at 10,000 events a live game as seat 0 sees it (every
 event redacted by the game's code: the other seat's draws are hidden).
 
@@ -106,9 +106,9 @@ def peak_above(pid: int, fn) -> int:
 
 
 def run(quick: bool) -> dict:
-    from api import archive
-    from api.archive import FinishedExports
-    from api.service import GameService
+    from api.history import finished_exports as archive
+    from api.history.finished_exports import FinishedExports
+    from api.games.service import GameService
     from bench import long_game
     from domain import registry
     from events.redis_store import RedisEventStore
@@ -168,11 +168,11 @@ def run(quick: bool) -> dict:
     print(table(rows, ("history", "events", "ending append ms", "first ndjson ms", "ndjson ms", "events/s", "paged JSON ms", "requests",
                        "first speedup", "speedup", "ndjson RSS+ KiB", "paged RSS+ KiB", "export traced KiB",
                        "one list KiB")))
-    print("ending append: the append that ends the game, with its listeners (api/archive.py makes and keeps "
+    print("ending append: the append that ends the game, with its listeners (api/history/finished_exports.py makes and keeps "
           "the export's whole chunks); first: the first export a client asks for (a finished game's from the "
           "chunks its end made, read from Redis; a live game's cut from the stream); "
           "ndjson: the median of the exports after the first three (a finished game's whole chunks from the "
-          "web process's memory, api/export_memory.py: kept from their second ask); paged: the median of the "
+          "web process's memory, api/history/export_memory.py: kept from their second ask); paged: the median of the "
           "pagings. RSS+: one read on a fresh server (a chunk asked for once is not kept in memory).")
     return results
 
@@ -180,7 +180,7 @@ def run(quick: bool) -> dict:
 def _abandon(service, gid: str, version: int) -> tuple[int, float]:
     """Ends the game as the abandonment pass would (it is over, and open to everyone): its
     version after, and the seconds the ending append took with its listeners."""
-    from api.platform_events import ABANDONED, abandoned_event
+    from api.platform.events import ABANDONED, abandoned_event
     from events.store import NewEvent
 
     game = service.load(gid)
@@ -208,7 +208,7 @@ def _traced(service, gid: str) -> tuple[int, int]:
     history as one list."""
     import tracemalloc
 
-    from api import export as ndjson_export
+    from api.history import export as ndjson_export
 
     game = service.load(gid)
     viewer = service.viewer_for(game, 0)

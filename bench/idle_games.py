@@ -49,7 +49,7 @@ def main(argv: list[str]) -> None:
     numbers = [a for a in argv if a.isdigit()]
     n = int(numbers[0]) if numbers else (10_000 if quick else 100_000)
     os.environ.setdefault("BENCH_FSYNC", "everysec")
-    from api.service import GameService
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
     from workers.reconciler import Watch, reconcile_once
 

@@ -1,6 +1,6 @@
 """What the budgets cost a request (issue 14): `python -m bench.limits_cost`.
 
-Times the limits' hooks (api/limits.py: charge before the request, headers after it) in a
+Times the limits' hooks (api/http/request_limits.py: charge before the request, headers after it) in a
 request context, against a private Redis with `appendfsync always` as `python app.py` runs it:
 - a request with a token far from its limit (the move path: local count, a batched INCRBY
   every tenth of what is left, at most every 1,000 requests);
@@ -18,7 +18,7 @@ from bench.common import private_redis
 
 
 def _per_request(app, n: int, headers: dict, path: str = "/games/x") -> float:
-    from api import limits
+    from api.http import request_limits as limits
 
     budgets = app.extensions["budgets"]
     tell = app.after_request_funcs[None][-1]

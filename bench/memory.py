@@ -61,7 +61,7 @@ def raw_bytes(conn, gid: str) -> int:
 
 
 def run(quick: bool = False) -> dict:
-    from api.service import GameService
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
 
     games_per_config = 1 if quick else 3

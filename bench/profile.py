@@ -31,23 +31,23 @@ from bench.common import ROOT, private_redis, running_server, table
 
 WATCH = [  # (label, file suffix, function name): inclusive time per request
     ("Flask/Werkzeug request handling (total)", "flask/app.py", "wsgi_app"),
-    ("  routes: send_move", "api/routes_games.py", "send_move"),
-    ("  routes: legal_moves", "api/routes_games.py", "legal_moves"),
-    ("  auth: seat_for_token (HGETALL credentials)", "api/service.py", "seat_for_token"),
+    ("  routes: send_move", "api/http/games.py", "send_move"),
+    ("  routes: legal_moves", "api/http/games.py", "legal_moves"),
+    ("  auth: seat_for_token (HGETALL credentials)", "api/games/service.py", "seat_for_token"),
     ("  marshmallow MoveRequestSchema.load", "marshmallow/schema.py", "load"),
-    ("  service.move", "api/service.py", "move"),
-    ("    service.load (cache + XRANGE tail)", "api/service.py", "load"),
+    ("  service.move", "api/games/service.py", "move"),
+    ("    service.load (cache + XRANGE tail)", "api/games/service.py", "load"),
     ("      store.read (XRANGE + decode)", "events/redis_store.py", "read"),
     ("      fold (evolve)", "domain/play.py", "fold"),
     ("    store.recall (idempotency HMGET)", "events/redis_store.py", "recall"),
-    ("    game decide", "api/service.py", "_decide"),
-    ("    _shown (redact response)", "api/service.py", "_shown"),
+    ("    game decide", "api/games/service.py", "_decide"),
+    ("    _shown (redact response)", "api/games/service.py", "_shown"),
     ("    store.append (Lua EVALSHA)", "events/redis_store.py", "append"),
-    ("    _after_append (fold, snapshot, schedule)", "api/service.py", "_after_append"),
-    ("      snapshot (pickle + HGET/HSET)", "api/service.py", "snapshot"),
+    ("    _after_append (fold, snapshot, schedule)", "api/games/service.py", "_after_append"),
+    ("      snapshot (pickle + HGET/HSET)", "api/games/service.py", "snapshot"),
     ("      scheduler (RQ enqueue)", "workers/queueing.py", "__call__"),
-    ("  game legal_moves", "api/service.py", "legal_moves"),
-    ("  canonical / sha256 fingerprint", "api/service.py", "canonical"),
+    ("  game legal_moves", "api/games/service.py", "legal_moves"),
+    ("  canonical / sha256 fingerprint", "api/games/service.py", "canonical"),
     ("  JSON response (flask jsonify)", "flask/json/provider.py", "response"),
     ("redis-py execute_command (all round trips)", "redis/client.py", "execute_command"),
     ("  redis-py parse_response", "redis/client.py", "parse_response"),
@@ -171,7 +171,7 @@ def in_process(n_moves: int) -> None:
         print(table(rows, ("request", "n", "commands", "by command")))
 
         # ---- the bot path: play_turn (load, policy, move, append, enqueue the next turn) ----
-        from api.service import GameService
+        from api.games.service import GameService
         from events.redis_store import RedisEventStore
         from workers.queueing import TurnScheduler
 
@@ -201,10 +201,10 @@ def in_process(n_moves: int) -> None:
         rows = []
         for label, suffix, name in [
             ("play_turn (total)", "workers/jobs.py", "play_turn"),
-            ("  service.load", "api/service.py", "load"),
+            ("  service.load", "api/games/service.py", "load"),
             ("  choose_move (bot policy)", "workers/jobs.py", "choose_move"),
-            ("  service.move", "api/service.py", "move"),
-            ("    game decide", "api/service.py", "_decide"),
+            ("  service.move", "api/games/service.py", "move"),
+            ("    game decide", "api/games/service.py", "_decide"),
             ("    store.append (Lua)", "events/redis_store.py", "append"),
             ("    scheduler: RQ enqueue of the next turn", "workers/queueing.py", "__call__"),
             ("      rq Queue.enqueue_call", "rq/queue.py", "enqueue_call"),

@@ -83,7 +83,7 @@ def build_games(service, quick: bool) -> list[dict]:
 
 
 def run(quick: bool = False) -> dict:
-    from api.service import GameService
+    from api.games.service import GameService
     from bench import long_game
     from domain import registry
     from events.redis_store import RedisEventStore

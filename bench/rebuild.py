@@ -18,7 +18,7 @@ from bench.common import private_redis, table
 
 
 def main(game_type="witches", min_events=1000, repeats=20):
-    from api.service import GameService
+    from api.games.service import GameService
     from domain import registry
     from events.redis_store import RedisEventStore
     from workers.jobs import play_turn
@@ -52,7 +52,7 @@ def main(game_type="witches", min_events=1000, repeats=20):
 
 
 def _timed(store, gid, repeats, label, version, clear=False):
-    from api.service import GameService
+    from api.games.service import GameService
 
     times = []
     for _ in range(repeats):

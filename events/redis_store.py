@@ -180,7 +180,7 @@ class RedisEventStore:
         """`owing`: after these events a worker owes a turn. The game is then marked in the owing
         set first, in the same round trip: if the append is written, so is the mark (a crash
         before the turn is enqueued cannot hide the game from the reconciler).
-        `due`: the earliest deadline after these events (a clocked game, api/clocks.py): marked
+        `due`: the earliest deadline after these events (a clocked game, api/platform/clocks.py): marked
         the same way, `<game>:<new version>` in the clocks set, never later than a mark already
         there (a writer that loses the version race leaves at worst an early wake-up, which the
         poller re-judges); `clocked`: the previous version's mark is dropped after the script

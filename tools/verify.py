@@ -26,8 +26,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.fairness import commitment
-from api.platform_events import PLATFORM_EVENTS
+from api.platform.fairness import commitment
+from api.platform.events import PLATFORM_EVENTS
 from domain import registry
 from domain.play import fold, rng_for, upcast
 

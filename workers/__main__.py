@@ -25,8 +25,9 @@ def main(argv: list[str]) -> None:
     registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
     from rq import SimpleWorker
 
-    from api import archive, player_feed
-    from api.service import GameService
+    from api.history import finished_exports as archive
+    from api.players import feed as player_feed
+    from api.games.service import GameService
     from events.connection import Connections
     from events.redis_store import RedisEventStore
 
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> None:
         store = RedisEventStore(connection, prefix)
         wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
         wiring["listeners"].append(deliveries.notifier())
-        from api.seat_control import SeatControl
+        from api.seating.control import SeatControl
 
         from .clocks import CLOCK_POLL_S, CLOCK_REARM_S, ClockTick
 

@@ -1,5 +1,5 @@
 """Ending abandoned games: a game nobody has moved in for ABANDON_AFTER seconds (default 7
-days) is ended by the system with the platform event `game_abandoned` (api/platform_events.py)
+days) is ended by the system with the platform event `game_abandoned` (api/platform/events.py)
 and leaves the sets of unfinished games, so neither Redis nor the reconciler carries it on.
 
 The idle set's score is the last activity the server knows of (creation, then whatever a check
@@ -14,8 +14,8 @@ import logging
 import time
 from typing import Optional
 
-from api.platform_events import ABANDONED, abandoned_event
-from api.service import GameService
+from api.platform.events import ABANDONED, abandoned_event
+from api.games.service import GameService
 from domain.contract import SYSTEM
 from events.store import Conflict, NewEvent
 

@@ -4,9 +4,9 @@ Every append that leaves a clocked game owing a person's decision marks `<game>:
 the clocks set (events/redis_store.py) with that version's earliest deadline, in the same round
 trip as the append, and drops the previous version's mark. Each poll (CLOCK_POLL_S, default
 0.2 s) reads the marks due (one ZRANGEBYSCORE, whatever the number of games) and judges each
-from the game's history (api/clocks.py), never from the mark: a mark of an older version is
+from the game's history (api/platform/clocks.py), never from the mark: a mark of an older version is
 dropped, an early one (a writer that lost the version race) is moved to the true deadline, and
-a due one appends the timeout at that version (api/seat_control.py), which the store refuses if
+a due one appends the timeout at that version (api/seating/control.py), which the store refuses if
 a move came first. The marks are in Redis (appendonly): they outlive a killed worker, a killed
 reconciler and a Redis restart, and a mark lost anyway is re-armed by `rearm` (the reconciler
 walks the clocked games at its start and every CLOCK_REARM_S, default 60 s).
@@ -21,9 +21,9 @@ import logging
 import time
 from typing import Optional
 
-from api import clocks
+from api.platform import clocks
 from api.errors import UnknownGame
-from api.seat_control import SeatControl
+from api.seating.control import SeatControl
 
 log = logging.getLogger(__name__)
 

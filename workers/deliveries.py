@@ -35,7 +35,7 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.errors import ApiError, UnknownGame
-from api.repository import GameRepository
+from api.games.repository import GameRepository
 from api.webhooks import messages, sender
 from api.webhooks.addresses import Policy
 from api.webhooks.notify import Notifier

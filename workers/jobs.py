@@ -18,9 +18,11 @@ from typing import Optional
 
 from rq import get_current_job
 
-from api import archive, logs, metrics, player_feed
+from api.history import finished_exports as archive
+from api import logs, metrics
+from api.players import feed as player_feed
 from api.errors import IllegalMove, VersionConflict
-from api.service import GameService, Scheduler
+from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
 from events.connection import store_for_jobs

@@ -29,7 +29,7 @@ import redis
 
 from api import metrics
 from api.errors import ApiError
-from api.service import GameService
+from api.games.service import GameService
 from events.store import StoreUnavailable
 
 from . import heartbeat

@@ -33,10 +33,10 @@ from domain.contract import EVERYONE
 from events import codec
 from events.store import StoreUnavailable, StoredEvent
 
-from .. import presenting
-from .follower import LiveFollower, Polled
-from ..platform_events import START, fold_stored
-from ..repository import Game, GameRepository
+from api.games import presenting
+from api.live.follower import LiveFollower, Polled
+from api.platform.events import START, fold_stored
+from api.games.repository import Game, GameRepository
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import Optional
 
 from events.store import StoreUnavailable
 
-from ..errors import ApiError
-from ..seats import hash_token
+from api.errors import ApiError
+from api.games.callers import hash_token
 
 TTL_S = 60
 

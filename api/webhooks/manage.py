@@ -8,12 +8,12 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
-from ..errors import ApiError, InvalidToken, UnknownGame, ValidationFailed
-from ..seats import TABLE, is_player_key
-from . import messages
-from .addresses import AddressRefused, Policy, resolve
-from .signing import new_secret, secret_problem
-from .subscriptions import MINE, Owner, Subscription, SubscriptionStore
+from api.errors import ApiError, InvalidToken, UnknownGame, ValidationFailed
+from api.games.callers import TABLE, is_player_key
+from api.webhooks import messages
+from api.webhooks.addresses import AddressRefused, Policy, resolve
+from api.webhooks.signing import new_secret, secret_problem
+from api.webhooks.subscriptions import MINE, Owner, Subscription, SubscriptionStore
 
 DEFAULT_MAX_PER_OWNER = 10
 # A new "mine" subscription covers the player's most recently active games up to this many

@@ -20,9 +20,10 @@ from typing import Optional
 
 from events import codec
 
-from .. import platform_events, presenting
-from ..repository import Game
-from ..seats import people_to_act
+from api.platform import events as platform_events
+from api.games import presenting
+from api.games.repository import Game
+from api.games.callers import people_to_act
 
 KINDS = ("game.started", "game.move", "game.finished", "game.your_turn")
 BATCH_EVENTS = 50

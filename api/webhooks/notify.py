@@ -16,8 +16,8 @@ import threading
 from collections import OrderedDict
 from typing import Callable
 
-from .. import platform_events as pe
-from .subscriptions import Owner
+from api.platform import events as pe
+from api.webhooks.subscriptions import Owner
 
 SEATING = frozenset({pe.CREATED, pe.SEAT_CLAIMED})
 CHECKED = 10_000  # games whose seated players this process remembers having covered

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .addresses import AddressRefused, Policy, resolve
+from api.webhooks.addresses import AddressRefused, Policy, resolve
 
 EXCERPT_BYTES = 256
 USER_AGENT = "game-server-webhooks/1"

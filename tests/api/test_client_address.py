@@ -1,5 +1,5 @@
 """The client's address behind proxies: X-Forwarded-For is believed only from TRUSTED_PROXIES."""
-from api.client_address import resolve
+from api.http.client_address import resolve
 
 
 def test_without_trusted_proxies_the_peer_is_the_client():

@@ -10,10 +10,10 @@ import uuid
 import pytest
 import redis
 
-from api import clocks, platform_events as pe
+from api.platform import clocks, events as pe
 from api.errors import ApiError
-from api.seat_control import SeatControl
-from api.service import GameService
+from api.seating.control import SeatControl
+from api.games.service import GameService
 from events.memory_store import InMemoryEventStore
 from events.redis_store import RedisEventStore
 from tests.api.helpers import auth, create, move, read, tokens
@@ -349,7 +349,7 @@ def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
     r = client.post(f"/games/{gid}/resign", headers=auth(bob["key"]))
     assert r.status_code == 200 and r.get_json()["seat"] == 1, r.get_json()
     assert r.get_json()["result"]["winners"] == [0]
-    # The players' feed hears of it after the answer has left (api/deferred.py).
+    # The players' feed hears of it after the answer has left (api/games/deferred.py).
     wait_for(lambda: [g["id"] for g in client.get("/players/me/games?status=finished", headers=auth(ann["key"]))
                       .get_json()["games"]] == [gid], timeout=10)
     wait_for(lambda: [e for _, e in app.extensions["players"].inbox_after(ann["id"], "0")

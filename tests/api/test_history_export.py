@@ -9,9 +9,9 @@ import random
 import pytest
 import requests
 
-from api import export
-from api.platform_events import ABANDONED, abandoned_event
-from api.repository import snapshot_code
+from api.history import export
+from api.platform.events import ABANDONED, abandoned_event
+from api.games.repository import snapshot_code
 from domain import registry
 from domain.contract import SYSTEM
 from events import codec
@@ -191,7 +191,7 @@ def test_a_finished_game_is_exported_without_being_rebuilt(app, client):
 
 
 def test_the_append_that_ends_a_long_game_makes_its_export(app, client, monkeypatch):
-    """api/archive.py: a finished game's whole chunks are kept by the append that ended it
+    """api/history/finished_exports.py: a finished game's whole chunks are kept by the append that ended it
     (after its answer), so even the first export copies them; a live game keeps none."""
     monkeypatch.setattr(export, "CHUNK", 7)
     service = app.extensions["games"]

@@ -123,7 +123,7 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited(redis_u
 def test_processes_share_the_budget_through_redis(redis_client):
     """Two API processes (two limiters on one Redis) together admit at least the limit, and
     at most a tenth of it more."""
-    from api.ratelimit import RateLimiter
+    from api.http.ratelimit import RateLimiter
 
     prefix = f"rl{uuid.uuid4().hex[:6]}:"
     a, b = (RateLimiter(redis_client, prefix, limit=50, window_s=3600) for _ in range(2))

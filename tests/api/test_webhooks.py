@@ -224,7 +224,7 @@ def test_who_may_subscribe_and_what(wh_client, receiver):
 def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis_client, prefix):
     """A move whose after-append step never ran (its process died): the sweep finds the
     subscription behind a stopped game and delivers."""
-    from api.service import GameService
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
 
     game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=11)
@@ -363,7 +363,7 @@ def _hidden_from(definition, stored, seat) -> dict:
     (the game's leak oracle, as tests/robustness/test_leaks.py uses it)."""
     import json
 
-    from api.platform_events import PLATFORM_EVENTS
+    from api.platform.events import PLATFORM_EVENTS
 
     hidden, state = {}, None
     for event in stored:
@@ -523,9 +523,9 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     in a process that checked it with Bob alone seated, covers her from the setup on."""
     import random
 
-    from api.lobby import Claimer, Lobby
-    from api.players import Player
-    from api.service import GameService
+    from api.seating.claims import Claimer, Lobby
+    from api.players.accounts import Player
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
     from workers.deliveries import Deliveries
 

@@ -60,7 +60,7 @@ def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client
 
     from rq import Queue, SimpleWorker
 
-    from api.service import GameService
+    from api.games.service import GameService
     from events.redis_store import RedisEventStore
     from workers.queueing import TurnScheduler
 
@@ -86,7 +86,7 @@ def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client
 
 
 def test_a_failing_turn_in_a_chain_is_queued_as_a_job_of_its_own(monkeypatch):
-    from api.service import GameService
+    from api.games.service import GameService
     from events.memory_store import InMemoryEventStore
     from workers import jobs
 

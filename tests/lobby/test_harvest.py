@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from api import harvest
-from api.platform_events import ABANDONED, abandoned_event
+from api.games import harvest
+from api.platform.events import ABANDONED, abandoned_event
 from events.store import NewEvent
 from tests.api.helpers import create
 from tests.conftest import wait_for

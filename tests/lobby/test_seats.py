@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from api.service import GameService
+from api.games.service import GameService
 from tests.api.helpers import auth, move, read
 from tests.lobby.helpers import claim, open_game, player
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import threading
 import time
 
-from api.deferred import Deferred
-from api.service import GameService
+from api.games.deferred import Deferred
+from api.games.service import GameService
 from events.memory_store import InMemoryEventStore
 from tests.platform.high_card import GAME  # noqa: F401 - registers high-card
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from api.service import GameService
+from api.games.service import GameService
 from events.memory_store import InMemoryEventStore
 from tests.platform.high_card import GAME  # noqa: F401 - registers high-card
 from workers.abandon import abandon_idle

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from api import repository as repository_module
+from api.games import repository as repository_module
 from api.errors import IllegalMove, VersionConflict
-from api.service import GameService
+from api.games.service import GameService
 from domain.play import fold
 from events.memory_store import InMemoryEventStore
 from workers.jobs import play_turn

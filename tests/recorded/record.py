@@ -28,7 +28,7 @@ ROOT = HERE.parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from api.service import GameService  # noqa: E402
+from api.games.service import GameService  # noqa: E402
 from domain import registry  # noqa: E402
 from domain.contract import EVERYONE  # noqa: E402
 from events.memory_store import InMemoryEventStore  # noqa: E402

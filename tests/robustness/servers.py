@@ -107,7 +107,7 @@ class ApiServer:
         if self.api_only:
             cmd = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
                    self.env["WEB_WORKERS"], "--bind", f"127.0.0.1:{self.port}", "--timeout", "60",
-                   "--graceful-timeout", "5", "--config", "python:api.gunicorn_config", "app:create_app()"]
+                   "--graceful-timeout", "5", "--config", "python:api.http.gunicorn_config", "app:create_app()"]
         else:
             cmd = [sys.executable, "app.py"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -165,7 +165,7 @@ def test_tokens_are_compared_in_constant_time(app, client, monkeypatch):
     """Every seat's stored digest (and the table token's) is compared with hmac.compare_digest
     against the digest of the token sent (fixed length, whatever was sent), with no early exit:
     the work is the same for the first seat's token, the last seat's, the table's and a wrong one."""
-    import api.seats as seats_module
+    import api.games.callers as seats_module
 
     game = max(HOSTED, key=lambda g: g.max_seats)
     gid, tokens, _ = _create(client, game, game.max_seats, with_table=True)

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from api.platform_events import PLATFORM_EVENTS
+from api.platform.events import PLATFORM_EVENTS
 from domain import registry
 from domain.contract import SPECTATOR, SYSTEM
 from tests.api.helpers import auth

@@ -13,7 +13,7 @@ import uuid
 import pytest
 import redis
 
-from api.service import GameService
+from api.games.service import GameService
 from domain import registry
 from domain.contract import SYSTEM
 from events.redis_store import RedisEventStore

@@ -1,0 +1,99 @@
+"""Who a request acts or looks as: a seat's token, the game's table token (the seats its holder
+named at creation, naming one with `?seat=N`), a player's key (the seat that player sits in,
+if any), or nobody (a spectator). Tokens are kept only as SHA-256 hashes and compared in
+constant time: the creator's in the game's credentials, a claimed seat's in its `seat_claimed`
+event (so in the game's platform state)."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Optional
+
+from domain.contract import is_seat
+
+from api.errors import InvalidToken, SeatNotYours, SeatRequired, TokenRequired
+from api.games.repository import Game, GameRepository
+
+KEY_PREFIX = "pk."  # a player's key (api/players/accounts.py); a seat's token starts with its game's id
+
+
+def is_player_key(token: Optional[str]) -> bool:
+    return token is not None and token.startswith(KEY_PREFIX)
+
+TABLE = "table"  # the holder of a game's table token, and its key among the credentials
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def people_to_act(game: Game) -> list[int]:
+    """The person (not bot) seats the game waits for."""
+    return [a for a in game.actors() if is_seat(a) and not game.bot_level(a)]
+
+
+def _match(pairs, digest: str):
+    found = None
+    for key, stored in pairs:
+        # Constant time per comparison, and every seat is compared: no early exit to time.
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = TABLE if key == TABLE else int(key)
+    return found
+
+
+def claimed_hashes(game: Game) -> list:
+    return [(str(i), s["token_sha256"]) for i, s in enumerate(game.seats) if s["token_sha256"]]
+
+
+class Seats:
+    def __init__(self, games: GameRepository, players=None):
+        self.games = games
+        self.players = players  # api/players.Players, or None where there are no players
+
+    def holder(self, game_id: str, token: Optional[str]):
+        """The seat a bearer token belongs to, TABLE for the table token; None for no token
+        (and for a player's key when that player sits in no seat of the game)."""
+        if token is None:
+            return None
+        if is_player_key(token):
+            if self.players is None:
+                raise InvalidToken("This server has no players.")
+            player = self.players.authenticate(token)
+            return self.games.load(game_id).seat_of_player(player.id)
+        digest = hash_token(token)
+        found = _match(self.games.credentials(game_id).items(), digest)
+        if found is None:
+            # A claimed seat's token: in the game's state as of now (a load reads what was
+            # appended since this process last looked: a claim, or a seat left).
+            found = _match(claimed_hashes(self.games.load(game_id)), digest)
+        if found is None:
+            raise InvalidToken("This token does not belong to a seat of this game.")
+        return found
+
+    def resolve(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
+        """The seat a request is answered as, from its token's holder and `?seat=` (asked).
+        A table token without `?seat=` acts as the one person seat to act (acting) and looks
+        as a spectator (otherwise)."""
+        if holder is None:
+            if asked is not None:
+                raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
+            return None
+        if holder != TABLE:
+            if asked is not None and asked != holder:
+                raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
+            return holder
+        game = self.games.cached(game_id) or self.games.load(game_id)
+        held = game.table_seats()
+        if asked is not None:
+            if asked not in held:
+                raise SeatNotYours(f"Seat {asked} is not one the table token holds: it holds the seats its creator "
+                                   f"named, {', '.join(map(str, held))}.")
+            return asked
+        if not acting:
+            return None
+        people = [s for s in people_to_act(self.games.load(game_id)) if s in held]
+        if len(people) != 1:
+            raise SeatRequired("Name the seat to act as with ?seat=N: " + (
+                f"seats {', '.join(map(str, people))} are all to act." if people else "no person's seat is to act."),
+                details={"to_act": people})
+        return people[0]

@@ -1,0 +1,82 @@
+"""Harvesting every ended game once: `GET /games?status=finished&since=<cursor>`.
+
+When a public game ends (finished by its rules or abandoned), GameService.finish appends its summary
+(id, type, status, version, seats, result, when it ended) to the store's finished log, before
+the game leaves the sets the reconciler and the abandonment pass watch: a logging lost in a
+crash is done again by their repair. The log's order is the order of logging, and an entry's id
+is the cursor: a reader given the id of the last entry it saw sees every entry logged since,
+whatever finished meanwhile.
+
+A game logged twice (a retry, or two writers racing) has two entries, of which its meta names
+one (the first to write it): a reader shows an entry only when the game's meta names it, skips
+the others and the entries of games gone since (FINISHED_TTL), and stops before an entry whose
+game names none yet (logged between the append and the naming, this very moment): the page ends
+there, so a crawler never passes a game about to be shown. An entry left unnamed for
+UNSETTLED_S (its writer died between its two writes) is passed: the repair logs the game again.
+The log keeps the newest KEPT entries.
+Flask-free.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterator, Optional
+
+from events import codec
+
+from api.games.presenting import public_seat
+
+KEPT = 1_000_000
+UNSETTLED_S = 600
+BATCH = 500
+
+
+def log(store, game) -> None:
+    """Logs an ended game (once: the store keeps the first); a private one never (it is not
+    listed anywhere: its id is for those it was given to)."""
+    if game.platform.private:
+        return
+    finished_at = game.last_at or int(time.time() * 1000)
+    entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
+             "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": [],
+             "last_move_at": finished_at, "result": game.result}
+    store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
+
+
+def page(store, since: str, type_: Optional[str], limit: int, now_ms: Optional[int] = None) -> tuple[list, str]:
+    """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them)."""
+    now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+    shown, cursor = [], since
+    while len(shown) < limit:
+        batch = store.read_finished_log(cursor, BATCH if type_ else limit - len(shown) + 1)
+        if not batch:
+            break
+        marks = store.finished_log_marks([game_id for _, game_id, _ in batch])
+        for (entry_id, _, entry), mark in zip(batch, marks):
+            if mark is None and now_ms - _ms(entry_id) < UNSETTLED_S * 1000:
+                return shown, cursor  # being logged right now: the page ends before it
+            cursor = entry_id
+            if mark != entry_id:
+                continue  # a second logging, or a game gone
+            item = codec.loads(entry)
+            if type_ is not None and item["type"] != type_:
+                continue
+            item["cursor"] = entry_id
+            shown.append(item)
+            if len(shown) == limit:
+                break
+    return shown, cursor
+
+
+def ndjson(store, since: str, type_: Optional[str]) -> Iterator[bytes]:
+    """Every game ended after `since` up to now, one per line (each with its cursor)."""
+    cursor = since
+    while True:
+        found, cursor = page(store, cursor, type_, BATCH)
+        if found:
+            yield b"".join(codec.dumps_bytes(item) + b"\n" for item in found)
+        if len(found) < BATCH:
+            return
+
+
+def _ms(entry_id: str) -> int:
+    return int(entry_id.split("-")[0])

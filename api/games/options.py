@@ -1,0 +1,42 @@
+"""Checking a game's creation options against what the game declares."""
+from __future__ import annotations
+
+from domain.contract import GameDef, MoveRejected
+
+from api.errors import ValidationFailed
+
+
+def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
+    """The game's defaults overridden by `options`, each checked; then the game's own checks."""
+    declared = {o.name: o for o in definition.options}
+    unknown = sorted(set(options) - set(declared))
+    if unknown:
+        raise ValidationFailed(f"{definition.title} has no option {', '.join(unknown)}.",
+                               code="invalid_options", details={"unknown": unknown})
+    merged = definition.default_options()
+    for name, value in options.items():
+        merged[name] = _checked(declared[name], value)
+    try:
+        definition.check_options(merged, n_seats)
+    except MoveRejected as e:
+        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
+    return merged
+
+
+def _checked(option, value):
+    kind = option.type
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        value = int(value)  # 37.0 is the integer 37 in JSON (and in the JSON Schema of the options)
+    ok = {"integer": isinstance(value, int) and not isinstance(value, bool),
+          "boolean": isinstance(value, bool),
+          "string": isinstance(value, str)}[kind]
+    if not ok:
+        raise ValidationFailed(f"Option '{option.name}' must be a {kind}.", code="invalid_options")
+    if option.choices is not None and value not in option.choices:
+        raise ValidationFailed(
+            f"Option '{option.name}' must be one of {', '.join(map(str, option.choices))}.", code="invalid_options")
+    if option.minimum is not None and value < option.minimum:
+        raise ValidationFailed(f"Option '{option.name}' must be at least {option.minimum}.", code="invalid_options")
+    if option.maximum is not None and value > option.maximum:
+        raise ValidationFailed(f"Option '{option.name}' must be at most {option.maximum}.", code="invalid_options")
+    return value

@@ -1,0 +1,257 @@
+"""Games as rebuilt from their events: loading, a per-process cache of states, snapshots.
+
+The events are the truth; everything here is a cache that can be thrown away. A process keeps
+the newest state of the games it served and reads only the events appended since; a cold
+process starts from the newest snapshot (one every SNAPSHOT_EVERY events, pickled with the code
+version that made it: a snapshot from other code is never used).
+"""
+from __future__ import annotations
+
+import json
+import pickle
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, Optional
+
+from domain import registry
+from domain.contract import GameDef
+from events.store import StoredEvent
+
+from api.platform import events as platform_events
+from api.errors import ApiError, UnknownGame, ValidationFailed
+from api.input_rules import is_game_id
+
+CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
+SNAPSHOT_EVERY = 100
+CACHE_SIZE = 2000
+# Bump when the shape of pickled states changes for reasons the games' rules_version misses.
+SNAPSHOT_FORMAT = "4"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks
+
+
+@dataclass
+class Game:
+    """A game as rebuilt at one version."""
+
+    id: str
+    definition: GameDef
+    meta: dict
+    seed: Any
+    version: int
+    state: Any  # None until the setup events
+    snapshot_version: int = 0  # the version of the newest snapshot saved of this game
+    last_at: Optional[int] = None  # when the newest event was appended (ms), if this process read it
+    platform: platform_events.Platform = platform_events.START  # what the platform events say
+
+    @property
+    def finished(self) -> bool:
+        """Over: by the game's rules, or ended by the platform (abandoned)."""
+        return self.platform.ended is not None or (
+            self.state is not None and self.definition.result(self.state) is not None)
+
+    @property
+    def status(self) -> str:
+        return platform_events.status(self.platform, self._game_result())
+
+    @property
+    def result(self) -> Optional[dict]:
+        return platform_events.result(self.platform, self._game_result())
+
+    @property
+    def seats(self) -> tuple:
+        """Each seat's state (platform_events._seat): who sits there, bot, open, invite..."""
+        return self.platform.seats
+
+    @property
+    def started(self) -> bool:
+        return self.platform.started
+
+    @property
+    def setup_version(self) -> Optional[int]:
+        """The version after the server's setup events; None while the game waits for people."""
+        if not self.platform.started:
+            return None
+        if self.platform.setup_version is not None:
+            return self.platform.setup_version
+        return int(self.meta["setup_version"])
+
+    def seat_of_player(self, player_id: str) -> Optional[int]:
+        return next((i for i, s in enumerate(self.seats) if s["player"] == player_id), None)
+
+    def table_seats(self) -> list[int]:
+        """The seats the creator's table token holds: those the creator named itself."""
+        return [i for i, s in enumerate(self.seats) if s["creator"] and s["bot"] is None]
+
+    def _game_result(self) -> Optional[dict]:
+        return None if self.state is None else self.definition.result(self.state)
+
+    def actors(self) -> list:
+        if self.state is None or self.platform.ended is not None:
+            return []
+        return self.definition.actors(self.state)
+
+    def bot_level(self, seat: int) -> Optional[str]:
+        """The bot level playing the seat: its own, or one that took it over (a person timed
+        out or resigned); None when a person plays it."""
+        s = self.seats[seat]
+        return s["bot"] or s.get("takeover")
+
+
+def snapshot_code(definition: GameDef) -> str:
+    return f"{definition.name}|{definition.rules_version}|{SNAPSHOT_FORMAT}"
+
+
+class GameRepository:
+    def __init__(self, store):
+        self.store = store
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._meta: dict[str, tuple] = {}
+        self._credentials: dict[str, dict] = {}
+
+    def meta(self, game_id: str) -> tuple:
+        """(meta, definition, seats as created, seed) of a game: immutable once created, so cached."""
+        cached = self._meta.get(game_id)
+        if cached:
+            return cached
+        if not is_game_id(game_id):  # before any key is built from it
+            raise UnknownGame(f"There is no game '{game_id[:64]}'.")
+        meta = self.store.meta(game_id)
+        if meta is None:
+            raise UnknownGame(f"There is no game '{game_id}'.")
+        return self._keep_meta(game_id, meta)
+
+    def _keep_meta(self, game_id: str, meta: dict) -> tuple:
+        definition = registry.get(meta["type"])
+        if definition is None:
+            raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
+                           code="game_type_unavailable", status=503)
+        entry = self._meta[game_id] = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
+        return entry
+
+    def load(self, game_id: str) -> Game:
+        """The game at its current version: cached state + the events since, or snapshot +
+        tail, or a full replay; a snapshot is saved once the tail grows long."""
+        meta, definition, _, seed = self.meta(game_id)
+        cached = self._cache.get(game_id)
+        if cached is None:
+            cached = self._cold_start(game_id, definition, meta, seed)
+        tail = self.store.read(game_id, after=cached.version)
+        if tail:
+            state, platform = platform_events.fold_stored(definition, tail, cached.state, cached.platform)
+            cached = replace(cached, version=tail[-1].version, state=state, platform=platform,
+                             last_at=tail[-1].at)
+        self.remember(cached)
+        return cached
+
+    def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: Optional[int] = None) -> Game:
+        """Caches a game this process has just created (its events: NewEvent), as a load would
+        find it, without reading back what it wrote (a new game's first requests usually come
+        to its creator's process: that saves them four round trips)."""
+        _, definition, _, seed = self._keep_meta(game_id, meta)
+        self._credentials[game_id] = dict(credentials)
+        game = advanced(Game(game_id, definition, meta, seed, 0, None), events, at)
+        self.remember(game)
+        return game
+
+    def _cold_start(self, game_id, definition, meta, seed) -> Game:
+        snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
+        if snapshot is not None:
+            version, blob = snapshot
+            state, platform = pickle.loads(blob)
+            return Game(game_id, definition, meta, seed, version, state, snapshot_version=version, platform=platform)
+        return Game(game_id, definition, meta, seed, 0, None)
+
+    def remember(self, game: Game, snapshot: bool = True) -> None:
+        """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions, unless
+        the caller will: `snapshot_if_due`)."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached.version > game.version:
+            return  # another request of this process already saw a newer version
+        self._cache[game.id] = game
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > CACHE_SIZE:
+            evicted, _ = self._cache.popitem(last=False)
+            # Meta and credentials go with the state, so no cache of a process grows unbounded.
+            self._meta.pop(evicted, None)
+            self._credentials.pop(evicted, None)
+        if snapshot:
+            self.snapshot_if_due(game)
+
+    def snapshot_if_due(self, game: Game) -> None:
+        if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY and not game.finished:
+            self.snapshot(game)
+
+    def snapshot(self, game: Game) -> None:
+        """Saves a game's state as a cache (never for a finished game: its snapshots are dropped
+        when it ends, and its rare reads replay it)."""
+        if game.state is None or game.finished:
+            return
+        self.store.save_snapshot(game.id, game.version, snapshot_code(game.definition),
+                                 pickle.dumps((game.state, game.platform), protocol=pickle.HIGHEST_PROTOCOL))
+        game.snapshot_version = game.version
+
+    def forget(self, game_id: str) -> None:
+        """Drops the process cache of a game (tests and benchmarks of cold reads)."""
+        self._cache.pop(game_id, None)
+
+    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+        """The game as it was at `version` (a replay of the events up to it); `current`: the
+        game as just loaded, if the caller has it (saves reading its tail again)."""
+        current = current if current is not None and current.id == game_id else self.load(game_id)
+        # A game that waited for people has no deal before its setup: its earlier versions
+        # still exist (who sat where), with no view.
+        waited = not current.started or current.platform.setup_version is not None
+        setup_version = 1 if waited else current.setup_version
+        if not setup_version <= version <= current.version:
+            raise ValidationFailed(
+                f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
+                code="version_out_of_range", status=404, version=current.version)
+        if version == current.version:
+            return current
+        # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
+        # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
+        state, platform, start = None, platform_events.START, 0
+        snapshot = self.store.load_snapshot(game_id, snapshot_code(current.definition), at_most=version)
+        if snapshot is not None:
+            start, (state, platform) = snapshot[0], pickle.loads(snapshot[1])
+        events = self.store.read(game_id, after=start, limit=version - start)
+        state, platform = platform_events.fold_stored(current.definition, events, state, platform)
+        past = replace(current, version=version, state=state, snapshot_version=start, platform=platform)
+        # (Not for a clocked game: `version` may fall inside one append's events, where the
+        # clocks' step is not yet taken; a snapshot is always taken at an append's end.)
+        if version - start >= SNAPSHOT_EVERY and not current.finished and current.platform.clock is None:
+            self.snapshot(past)  # the next read near this version starts here
+        return past
+
+    def cached(self, game_id: str) -> Optional[Game]:
+        """The newest state this process has seen of a game (it may be behind the store)."""
+        return self._cache.get(game_id)
+
+    def credentials(self, game_id: str) -> dict:
+        """The token hashes given at creation (the creator's seats, its table token): immutable,
+        so cached. Claimed seats' hashes are in the game's platform state (Seats)."""
+        creds = self._credentials.get(game_id)
+        if creds is None:
+            self.meta(game_id)
+            creds = self._credentials[game_id] = self.store.credentials(game_id)
+        return creds
+
+
+class _Stored:
+    """A NewEvent as fold_stored reads it."""
+
+    __slots__ = ("type", "data", "actor", "at")
+
+    def __init__(self, type_: str, data: dict, actor=None, at: Optional[int] = None):
+        self.type, self.data, self.actor, self.at = type_, data, actor, at
+
+
+def advanced(game: Game, events: list, at: Optional[int] = None) -> Game:
+    """The game after `events` (NewEvent or StoredEvent: .type and .data), game and platform
+    events alike, as a load would fold them after they are appended."""
+    if not events:
+        return game
+    state, platform = platform_events.fold_stored(
+        game.definition, [_Stored(e.type, e.data, e.actor, getattr(e, "at", None) or at) for e in events],
+        game.state, game.platform)
+    return replace(game, version=game.version + len(events), state=state, platform=platform,
+                   last_at=at if at is not None else game.last_at)

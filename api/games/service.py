@@ -1,0 +1,341 @@
+"""The application service: the one place where games are created and moved.
+
+HTTP routes and RQ jobs both call it; it holds no Flask. Commands go through the game's
+`decide`, their events are appended with the version they were decided on (the store's Lua
+script refuses a stale one), and whoever must act next without a person (bots, the system) is
+handed to the scheduler. Loading and caching games is the repository's (repository.py); what
+each viewer sees is presenting.py's; who is asking, seats.py's.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from typing import Any, Callable, Optional
+
+from domain import registry
+from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
+from domain.play import rng_for
+from events.store import Conflict, DuplicateRequest, NewEvent
+
+from api.platform import clocks, fairness, events as platform_events
+from api.games import harvest, presenting
+from api import logs, metrics
+from api.errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
+from api.games.deferred import immediately
+from api.games.options import merged_options
+from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
+from api.games.callers import TABLE, Seats, hash_token, people_to_act
+
+Scheduler = Callable[[str, int, list], None]
+log = logging.getLogger(__name__)
+
+NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def automatic_actors(game: Game) -> list:
+    """The actors a worker must play now: the system, and bot seats."""
+    return [a for a in game.actors() if a == SYSTEM or (is_seat(a) and game.bot_level(a))]
+
+
+class GameService:
+    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
+                 players=None, listeners: Optional[list] = None):
+        self.store = store
+        self.games = GameRepository(store)
+        self.players = players  # api/players.Players (None: a store without players)
+        self.seats = Seats(self.games, players)
+        # Told of every append after it is durable: (game after it, [(type, data)...]): the
+        # players' feed (api/players/feed.py) and the webhooks (api/webhooks/notify.py).
+        self.listeners = list(listeners or [])
+        self.scheduler = scheduler or (lambda game_id, version, actors: None)
+        self.defer = defer  # how the after-append writes run: now, or after the answer (deferred.py)
+
+    # ---- creation -------------------------------------------------------------------------
+
+    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
+               clock: Any = None) -> dict:
+        """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
+        seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
+        ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
+        that fills the last seat (api/seating/claims.py), drawn then from the same seed."""
+        definition = registry.get(type_name)
+        if definition is None:
+            raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
+        _check_seats(definition, seats)
+        merged = merged_options(definition, options, len(seats))
+        clock = clocks.checked(definition, clock)  # 400 invalid_clock before anything is written
+        if seed is None:
+            seed = fairness.server_seed()
+        setup_events = setup(definition, merged, len(seats), seed)  # checked now even when the deal waits
+        waiting = any(platform_events.free_given(s) for s in seats)
+        game_id = secrets.token_urlsafe(9)
+        tokens = {i: f"{game_id}.{i}.{secrets.token_urlsafe(24)}" for i, s in enumerate(seats) if "name" in s}
+        credentials = {str(i): hash_token(token) for i, token in tokens.items()}
+        table_token = f"{game_id}.{TABLE}.{secrets.token_urlsafe(24)}" if tokens else None
+        if table_token:
+            credentials[TABLE] = hash_token(table_token)
+        created = {"type": CREATED, "game_type": type_name, "rules_version": definition.rules_version,
+                   "seats": seats, "options": merged, "seed": seed}
+        if private:
+            created["private"] = True
+        if clock is not None:
+            created["clock"] = clock
+        events = [NewEvent(CREATED, created, None)]
+        if not waiting:
+            events += [NewEvent(e["type"], e, None) for e in setup_events]
+        meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed)}
+        if not waiting:
+            meta["setup_version"] = str(len(events))
+        invite_code = None
+        if any(s.get("invite") for s in seats):
+            invite_code = secrets.token_urlsafe(12)
+            meta["invite_sha256"] = hash_token(invite_code)
+        at = int(time.time() * 1000)
+        game = self.games.created(game_id, meta, credentials, events, at)
+        version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
+                                    due=clocks.next_deadline(game.platform), clocked=clock is not None)
+        self.defer(self._outbox, game, self.scheduler, events)
+        answer = {"id": game_id, "version": version, "status": game.status,
+                  "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
+                             "token": tokens.get(i)} for i, s in enumerate(seats)],
+                  "table_token": table_token, "seed_sha256": fairness.commitment(seed)}
+        if invite_code:
+            answer["invite_code"] = invite_code
+        return answer
+
+    # ---- who is asking --------------------------------------------------------------------
+
+    def seat_for_token(self, game_id: str, token: Optional[str]):
+        """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
+        return self.seats.holder(game_id, token)
+
+    def resolve_seat(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
+        return self.seats.resolve(game_id, holder, asked, acting)
+
+    def next_moves(self, game_id: str, holder, version: int) -> Optional[dict]:
+        """After a move: the legal moves of the seat the caller acts as next (its own seat, or
+        for a table token the first person seat to act), so a client need not ask for them."""
+        game = self.games.cached(game_id)
+        if game is None or game.version < version:
+            game = self.games.load(game_id)
+        people = [] if game.finished else people_to_act(game)
+        seats = [s for s in people if s in game.table_seats()] if holder == TABLE else [s for s in people if s == holder]
+        if not seats:
+            return None
+        moves = presenting.legal_moves(game, seats[0])
+        return {"seat": seats[0], "version": game.version, "total": len(moves), "moves": moves[:NEXT_MOVES_LIMIT]}
+
+    # ---- moves ----------------------------------------------------------------------------
+
+    def move(self, game_id: str, actor, move: Any, expected_version: int,
+             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None,
+             automatic: bool = False) -> dict:
+        """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
+        the actor sees them.
+
+        A retry with the same idempotency key answers what the first request did: the append
+        script finds the key before writing anything, and a retry that the first request's own
+        events make look stale or illegal looks the key up before refusing."""
+        fingerprint = hashlib.sha256(canonical([actor, move, expected_version]).encode()).hexdigest()
+        try:
+            return self._decide_and_append(game_id, actor, move, expected_version, idempotency_key, fingerprint,
+                                           scheduler or self.scheduler, automatic)
+        except (VersionConflict, IllegalMove):
+            prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
+            if prior is None:
+                raise
+            return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
+
+    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
+                           scheduler: Scheduler, automatic: bool = False) -> dict:
+        game = self.games.cached(game_id)
+        for _ in range(20):
+            # The state this process already holds is decided on when it is the version the
+            # client saw; were it stale, the append's version check sends us to reload.
+            if game is None or game.version != expected_version:
+                game = self.games.load(game_id)
+            self._check_version(game, actor, expected_version)
+            at = int(time.time() * 1000)
+            # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
+            # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
+            if not game.finished:
+                clocks.check_actor(game, actor, at, automatic)
+            events = self._decide(game, actor, move)
+            first, last = game.version + 1, game.version + len(events)
+            new_events = [NewEvent(e["type"], e, actor) for e in events]
+            updated = advanced(game, new_events, at)  # the platform's fold too: a person moved, the clocks
+            try:
+                result = self.store.append(
+                    game_id, game.version, new_events,
+                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)),
+                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
+            except Conflict:
+                metrics.conflicts.labels("race").inc()
+                game = None  # someone appended between our read and our write: judge again
+                continue
+            except DuplicateRequest:
+                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
+            if result.duplicate:
+                return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
+            metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
+            logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
+            self._after_append(updated, scheduler, events)
+            return {"version": last, "to_act": updated.actors(),
+                    "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
+                               for i, e in enumerate(events)]}
+        raise VersionConflict("The game is changing too fast; read it again and retry.",
+                              version=self.store.version(game_id))
+
+    def _replayed(self, game_id: str, actor, prior: tuple, fingerprint: str, key: str) -> dict:
+        """The answer the first request with this key got, rebuilt from the events it appended
+        (the store keeps only their versions: a fraction of the whole answer's bytes)."""
+        if prior[0] != fingerprint:
+            raise IdempotencyKeyReused(f"Idempotency-Key '{key}' was already used for a different request.")
+        if prior[1].startswith("{"):
+            return json.loads(prior[1])  # a record of the first format kept the whole answer
+        first, last = (int(v) for v in prior[1].split(":"))
+        after = self.games.at_version(game_id, last)
+        return {"version": last, "to_act": after.actors(),
+                "events": [presenting.present(after, actor, e.type, e.data, e.version, e.actor, e.at)
+                           for e in self.store.read_range(game_id, first, last)]}
+
+    def check_move(self, game_id: str, actor, move: Any, expected_version: int) -> dict:
+        """Judges a move without appending it. Answers only whether it is legal: the events it
+        would cause may hold chance (a drawn card) that the actor must not see before choosing."""
+        game = self.games.load(game_id)
+        self._check_version(game, actor, expected_version)
+        self._decide(game, actor, move)
+        answer = {"valid": True, "version": game.version}
+        if game.definition.preview is not None:
+            answer["preview"] = game.definition.preview(game.state, actor, move)
+        return answer
+
+    def _check_version(self, game: Game, actor, expected: int) -> None:
+        if expected == game.version:
+            return
+        if 0 < expected < game.version and game.state is not None:
+            then = self.games.at_version(game.id, max(expected, game.setup_version), game)
+            if game.definition.stale_ok(then.state, game.state, actor):
+                return
+        metrics.conflicts.labels("stale").inc()
+        raise VersionConflict(
+            f"The game is at version {game.version}, not {expected}: read it again and retry.",
+            version=game.version)
+
+    @staticmethod
+    def _decide(game: Game, actor, move) -> list:
+        if game.finished:
+            raise IllegalMove("The game is over.", code="game_over", version=game.version)
+        if game.state is None:
+            raise IllegalMove("The game has not started: it waits for people to take its open seats.",
+                              code="game_not_started", status=409, version=game.version)
+        try:
+            return game.definition.decide(game.state, actor, move, rng_for(game.seed, game.version, str(actor)))
+        except MoveRejected as e:
+            raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
+
+    def _after_append(self, updated: Game, scheduler: Scheduler, events: list = ()) -> None:
+        self.games.remember(updated, snapshot=False)
+        self.defer(self._outbox, updated, scheduler, events)
+
+    def _outbox(self, game: Game, scheduler: Scheduler, events: list = ()) -> None:
+        """The writes that follow a durable append. A failure here (Redis gone while saving a
+        snapshot or enqueueing the next turn) must not answer "nothing was changed": it is
+        logged, and the reconciler enqueues a missed turn and marks finished games. Then the
+        listeners (api/players/feed.py: players' games, their streams, the lobby) hear of it."""
+        context = logs.bind(game_id=game.id, version=game.version)  # on the deferred thread too
+        try:
+            self.games.snapshot_if_due(game)
+            if game.finished:
+                self.finish(game)
+            scheduler(game.id, game.version, automatic_actors(game))
+        except Exception:  # noqa: BLE001
+            log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
+                        game.id, game.version, exc_info=True)
+        try:
+            self.notify(game, events)
+        finally:
+            logs.unbind(context)
+
+    def finish(self, game: Game) -> None:
+        """An ended game: logged for harvesting (api/games/harvest.py), then out of the sets of games
+        that may owe work (whose repair passes call this again if it fails on the way)."""
+        harvest.log(self.store, game)
+        self.store.mark_finished(game.id)
+
+    def notify(self, game: Game, events: list) -> None:
+        """Tells the listeners of events appended to `game` (NewEvent or event dicts)."""
+        for listener in self.listeners:
+            try:
+                listener(game, [(e.type, e.data) if isinstance(e, NewEvent) else (e["type"], e) for e in events])
+            except Exception:  # noqa: BLE001 - a listener's loss must not undo the move
+                log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
+
+    def append_platform(self, game: Game, events: list) -> Game:
+        """Appends platform events (and what follows them: a start's setup events) at the game's
+        version; Conflict if anyone appended since. Returns the game after them."""
+        at = int(time.time() * 1000)
+        updated = advanced(game, events, at)
+        self.store.append(game.id, game.version, events, at=at,
+                          owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
+                          clocked=game.platform.clock is not None)
+        self._after_append(updated, self.scheduler, events)
+        return updated
+
+    # ---- reading (the repository's and presenting's, for routes and workers) -------------
+
+    def load(self, game_id: str) -> Game:
+        return self.games.load(game_id)
+
+    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+        return self.games.at_version(game_id, version, current)
+
+    def forget(self, game_id: str) -> None:
+        self.games.forget(game_id)
+
+    def snapshot(self, game: Game) -> None:
+        self.games.snapshot(game)
+
+    @staticmethod
+    def _snapshot_code(definition: GameDef) -> str:
+        return snapshot_code(definition)
+
+    automatic_actors = staticmethod(automatic_actors)
+    viewer_for = staticmethod(presenting.viewer_for)
+    present = staticmethod(presenting.present)
+    describe = staticmethod(presenting.describe)
+    legal_moves = staticmethod(presenting.legal_moves)
+    moves_summary = staticmethod(presenting.moves_summary)
+
+    def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
+        return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
+                for e in self.store.read(game.id, after=after, limit=limit)]
+
+
+def setup(definition: GameDef, options: dict, n_seats: int, seed: Any) -> list:
+    """The game's setup events (the deal), from the seed: the same at creation or at the claim
+    that fills a waiting game's last seat."""
+    try:
+        return definition.setup(options, n_seats, rng_for(seed, 0, "setup"))
+    except MoveRejected as e:
+        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
+
+
+def _check_seats(definition: GameDef, seats: list) -> None:
+    n = len(seats)
+    if not definition.min_seats <= n <= definition.max_seats:
+        raise ValidationFailed(
+            f"{definition.title} is played by {definition.min_seats} to {definition.max_seats} seats; "
+            f"{n} were given.", code="invalid_seats")
+    for i, seat in enumerate(seats):
+        if "bot" in seat and seat["bot"] not in definition.bots:
+            raise ValidationFailed(
+                f"Seat {i}: {definition.title} has no bot '{seat['bot']}' "
+                f"(available: {', '.join(definition.bots)}).", code="unknown_bot")

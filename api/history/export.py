@@ -1,0 +1,110 @@
+"""A game's whole history as NDJSON (one event per line, as the caller may see it), for
+replayers and archives.
+
+The lines are read from the store a chunk at a time and written as they are made, so memory
+stays the same whatever the history's length, and the export is consistent: it ends at the
+version the game had when the request came (the stream may have grown since).
+
+An event the viewer is shown as stored (the game's `as_stored` says which types redact leaves
+unchanged: every type once a game is over, the public ones before) is not decoded at all: the
+store cuts its line out of the stored bytes. The others (the platform's events, the types that
+hide something, the types an upcaster reshapes) go through presenting.present, as every other
+read does.
+
+A finished game's history looks the same to everyone, and its events never change: each whole
+chunk of it (versions k*CHUNK+1 to (k+1)*CHUNK) is kept as made beside the history for
+`cache_ttl_s` (EXPORT_CACHE_TTL; 0: never), so the next export of it copies bytes. The chunk's
+name holds the game's code version and the presenting's, so other code never serves it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional
+
+from domain.contract import EVERYONE, GameDef
+from events import codec
+
+from api.games import presenting
+from api.platform.events import PLATFORM_EVENTS
+from api.games.repository import snapshot_code
+
+CHUNK = 2000  # events read and written at a time
+CACHED_AT_ONCE = 5  # a finished game's cached chunks looked up in one round trip (~2 MB of lines)
+PRESENTING = "1"  # bump when presenting.present changes what an event looks like
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A public game known to be over from its meta (api/games/harvest.py names its finished log
+    entry there), without rebuilding it: what an export needs of it. A harvest's crawl exports
+    games no process has in memory, whose snapshots were dropped when they ended."""
+
+    id: str
+    version: int
+    definition: GameDef
+    finished: bool = True
+
+
+def ended(service, game_id: str) -> Optional[Ended]:
+    """The game as an Ended, if its meta says it ended (else None: load it)."""
+    _, definition, _, _ = service.games.meta(game_id)  # 404 for an unknown game, cached after
+    store = service.store
+    if not store.finished_log_marks([game_id])[0]:
+        return None
+    return Ended(game_id, store.version(game_id), definition)
+
+
+def as_stored(game, viewer) -> Callable[[str], bool]:
+    """Which event types reach `viewer` exactly as stored."""
+    declared = game.definition.as_stored(viewer)
+    reshaped = {type_ for type_, _ in game.definition.upcasters}
+    return lambda type_: type_ in declared and type_ not in PLATFORM_EVENTS and type_ not in reshaped
+
+
+def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None) -> Iterator[bytes]:
+    """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
+    process's own copies of cached chunks, looked up before Redis."""
+    passes = as_stored(game, viewer)
+
+    def render(e) -> bytes:
+        return codec.dumps_bytes(presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)) + b"\n"
+
+    cached = viewer == EVERYONE and cache_ttl_s > 0
+    prefix = f"ndjson|{snapshot_code(game.definition)}|{PRESENTING}|{CHUNK}|"
+    found: dict = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
+    cursor = after
+    while cursor < game.version:
+        # Cached: read up to the next chunk's start, then chunk by chunk.
+        size = min(CHUNK - cursor % CHUNK if cached else CHUNK, game.version - cursor)
+        whole = cached and size == CHUNK
+        k = cursor // CHUNK
+        if whole and k not in found:
+            ks = range(k, min(k + CACHED_AT_ONCE, game.version // CHUNK))
+            found = _cached_chunks(store, memory, game.id, prefix, ks)
+        lines = found.pop(k, None) if whole else None
+        if lines is None:
+            lines, last = store.read_lines(game.id, cursor, size, passes, render)
+            if last == cursor:
+                return  # expired meanwhile (FINISHED_TTL): the lines so far are all there is
+            yield lines  # first: the caller reads them while they are cached
+            if whole and last == cursor + size:
+                store.cache(game.id, f"{prefix}{k}", lines, cache_ttl_s)
+        else:
+            last = cursor + size
+            yield lines
+        cursor = last
+
+
+def _cached_chunks(store, memory, game_id: str, prefix: str, ks: range) -> dict:
+    """Chunk number -> its cached lines (None: not cached), from the process's memory first,
+    the rest in one round trip to Redis."""
+    names = {k: f"{prefix}{k}" for k in ks}  # in Redis, beside the game's history
+    held = {k: f"{game_id}|{name}" for k, name in names.items()}  # in the process's memory
+    kept = memory.get(held.values()) if memory is not None else {}
+    found = {k: kept.get(name) for k, name in held.items()}
+    missing = [k for k, lines in found.items() if lines is None]
+    if missing:
+        for k, lines in zip(missing, store.cached(game_id, [names[k] for k in missing])):
+            found[k] = lines
+            if lines is not None and memory is not None:
+                memory.offer(held[k], lines)
+    return found

@@ -1,0 +1,80 @@
+"""Who is asking: a seat's bearer token, the game's table token, or nobody (a spectator).
+
+A table token (pass-and-play on one device, an integration that runs a whole table) holds
+every person seat of its game: the creator receives it beside the seats' tokens, so it grants
+nothing the creator does not already hold. It names the seat it acts or looks as with
+`?seat=N`; without one it acts as the one person seat to act (legal moves, moves) and looks as
+a spectator (the game, history, stream).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from flask import request
+
+from api.errors import InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
+from api.input_rules import DIGITS
+
+
+def parse_bearer(header: Optional[str]) -> Optional[str]:
+    """The token of an `Authorization: Bearer <token>` header; None when it is not one."""
+    scheme, _, token = (header or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def bearer_token() -> Optional[str]:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    token = parse_bearer(header)
+    if token is None or len(header.partition(" ")[2]) > 200:
+        raise InvalidToken("Send the seat's token as 'Authorization: Bearer <token>'.")
+    return token
+
+
+def requested_seat() -> Optional[int]:
+    """The seat named by `?seat=N`, if any."""
+    if not request.environ.get("QUERY_STRING"):
+        return None
+    raw = request.args.get("seat")
+    if raw is None:
+        return None
+    if DIGITS.fullmatch(raw) is None or len(raw) > 3:  # ASCII: "²".isdigit() is True
+        raise ValidationFailed("`seat` is a seat number: 0, 1, ...", code="validation_error",
+                               details={"fields": {"seat": ["Not a seat number."]}})
+    return int(raw)
+
+
+def caller(service, game_id: str, required: bool = False, acting: bool = False) -> tuple:
+    """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
+    answered as (None: a spectator). `acting`: a table token without `?seat=` acts as the
+    person seat to act."""
+    asked = requested_seat()  # by pattern, before any Redis call
+    token = bearer_token()
+    if token is None and required:
+        raise TokenRequired("This needs a seat's token: 'Authorization: Bearer <token>'.")
+    holder = service.seat_for_token(game_id, token)
+    if holder is None and token is not None and required:
+        raise SeatNotYours("You sit in no seat of this game.")
+    return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
+
+
+def current_player(players, required: bool = True):
+    """The player whose key the request carries (api/players/accounts.py); None without one when not
+    required."""
+    from api.players.accounts import is_player_key
+
+    token = bearer_token()
+    if token is None or not is_player_key(token):
+        if required or token is not None:
+            raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one).")
+        return None
+    if players is None:
+        raise InvalidToken("This server has no players.")
+    return players.authenticate(token)
+
+
+def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:
+    return caller(service, game_id, required, acting)[1]

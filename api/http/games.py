@@ -1,0 +1,156 @@
+"""The games: create, read, legal moves, moves, history and replay. Routes stay thin: parse,
+call the service, shape the answer."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, request
+
+from api.http import conditional
+from api.history import export
+from api.http.auth import caller, current_player, requested_seat, seat_of
+from api.platform.fairness import check_client_seed
+from api.errors import ValidationFailed
+from api.http.requests import games, json_body, query
+from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
+
+bp = Blueprint("games", __name__)
+
+_create = CreateGameSchema()
+_move = MoveRequestSchema()
+_history = HistoryQuerySchema()
+_moves_page = MovesQuerySchema()
+_state_at = StateQuerySchema()
+
+
+@bp.post("/games")
+def create_game():
+    body = _create.load(json_body())
+    check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
+    seats = creator_seats(body["seats"])
+    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"])
+    return created, 201, {"Location": f"/games/{created['id']}"}
+
+
+def creator_seats(seats: list) -> list:
+    """`{"me": true}` becomes the creating player's seat (its key is required then)."""
+    if not any("me" in s for s in seats):
+        return seats
+    if sum(1 for s in seats if "me" in s) > 1:
+        raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",
+                               code="invalid_seats")
+    player = current_player(current_app.extensions["players"])
+    return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
+
+
+NDJSON = "application/x-ndjson"
+
+
+def _next_page(game_id: str, path: str, **params) -> str:
+    """A page's `next` link: the same read, its cursor moved on (and the seat kept)."""
+    seat = requested_seat()
+    if seat is not None:
+        params["seat"] = seat
+    return f"/games/{game_id}{path}?{urlencode(params)}"
+
+
+@bp.get("/games/<game_id>")
+def read_game(game_id):
+    service = games()
+    seat = seat_of(service, game_id)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
+    game = service.load(game_id)
+    return conditional.tagged(service.describe(game, seat), game.version, seat)
+
+
+@bp.get("/games/<game_id>/moves")
+def legal_moves(game_id):
+    service = games()
+    page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
+    seat = seat_of(service, game_id, acting=True)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
+    game = service.load(game_id)
+    moves = service.legal_moves(game, seat)
+    end = page["offset"] + page["limit"]
+    answer = {"version": game.version, "seat": seat, "total": len(moves),
+              "offset": page["offset"], "moves": moves[page["offset"]:end],
+              "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < len(moves) else None}
+    summary = service.moves_summary(game, seat)
+    if summary is not None:
+        answer["summary"] = summary
+    return conditional.tagged(answer, game.version, seat)
+
+
+@bp.post("/games/<game_id>/moves")
+def send_move(game_id):
+    service = games()
+    # Headers and query string by pattern first: no Redis call for a malformed request.
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code="validation_error")
+    dry_run = request.args.get("dry_run")
+    if dry_run not in (None, "1", "true", "0", "false"):
+        raise ValidationFailed("dry_run is one of true, false, 1, 0.", code="validation_error")
+    include = request.args.get("include")
+    if include not in (None, "next_moves"):
+        raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
+                               code="validation_error")
+    holder, seat = caller(service, game_id, required=True, acting=True)
+    body = _move.load(json_body())
+    if dry_run in ("1", "true"):
+        return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
+    answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
+    if include:
+        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"])
+    return answer, 201
+
+
+@bp.get("/games/<game_id>/events")
+def history(game_id):
+    service = games()
+    page = query(_history)
+    seat = seat_of(service, game_id)
+    whole = page.pop("format", None) == "ndjson" or (
+        "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+    variant = ".ndjson" if whole else ""
+    unchanged = conditional.not_modified(service.store, game_id, seat, variant)
+    if unchanged is not None:
+        unchanged.vary.add("Accept")
+        return unchanged
+    game = (whole and service.games.cached(game_id) is None and export.ended(service, game_id)) \
+        or service.load(game_id)
+    viewer = service.viewer_for(game, seat)
+    if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
+        response = Response(export.ndjson(service.store, game, viewer, page["after"],
+                                          current_app.config.get("EXPORT_CACHE_TTL", 0),
+                                          current_app.extensions.get("export_memory")), mimetype=NDJSON)
+    else:
+        events = service.history(game, viewer, page["after"], page["limit"])
+        last = events[-1]["version"] if events else page["after"]
+        more = len(events) == page["limit"] and last < game.version
+        response = current_app.make_response({
+            "version": game.version, "events": events,
+            "next": _next_page(game_id, "/events", after=last, limit=page["limit"]) if more else None})
+    response.vary.add("Accept")
+    return conditional.tagged(response, game.version, seat, variant)
+
+
+@bp.get("/games/<game_id>/state")
+def state_at(game_id):
+    service = games()
+    version = query(_state_at)["version"]
+    seat = seat_of(service, game_id)
+    unchanged = conditional.not_modified(service.store, game_id, seat)
+    if unchanged is not None:
+        return unchanged
+    current = service.load(game_id)
+    past = service.at_version(game_id, version, current)
+    # The viewer is judged by the game now: a finished game is open at every version.
+    shown = service.describe(past, seat)
+    if current.finished and not past.finished:
+        shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
+    return conditional.tagged(shown, current.version, seat)

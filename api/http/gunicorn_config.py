@@ -1,0 +1,51 @@
+"""gunicorn's configuration module for the API: `gunicorn --config python:api.http.gunicorn_config`
+(`python app.py` passes it).
+
+Errors gunicorn answers itself, before Flask sees the request (a request line longer than 4094
+bytes: 414; header fields too large or too many: 431; a malformed request line, method, version,
+header or chunk: 400; a transfer coding it does not support: 501), leave as
+application/problem+json like every other error of the API, not gunicorn's HTML page: its one
+error writer is replaced here, in the master before it forks the workers.
+
+Its logs take the server's format (LOG_FORMAT), and a web worker that exits stops counting
+its open streams in the metrics.
+"""
+from __future__ import annotations
+
+import json
+
+from gunicorn import util
+
+from api import logs, metrics
+
+logconfig_dict = logs.gunicorn_logconfig()
+
+
+def child_exit(server, worker):
+    metrics.process_exited(worker.pid)
+
+_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
+          431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+_DETAILS = {400: "The request is malformed (its request line, a header or a chunk).",
+            414: "The request line is too long (at most 4094 bytes).",
+            431: "The request's header fields are too large or too many.",
+            501: "This transfer coding is not supported.",
+            500: "Something went wrong on the server; nothing was changed."}
+
+
+def problem_response(status: int, reason: str, message: str) -> bytes:
+    """The whole HTTP response gunicorn writes for an error of its own, as problem+json."""
+    code = _CODES.get(status, "http_error")
+    detail = _DETAILS.get(status, message or reason)
+    body = json.dumps({"type": f"https://errors.game-server.local/{code}", "title": reason, "status": status,
+                       "code": code, "detail": detail}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin1")
+    return head + body
+
+
+def write_error(sock, status_int, reason, mesg):
+    util.write_nonblock(sock, problem_response(status_int, reason, mesg))
+
+
+util.write_error = write_error

@@ -1,0 +1,79 @@
+"""What the server hosts, whether it is healthy, and its contract."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app
+
+from domain import registry
+
+from api.http import docs
+from api import metrics
+from api.http.requests import games
+from api.http.problems import problem
+
+bp = Blueprint("meta", __name__)
+bp.register_blueprint(docs.bp)
+
+SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def describe_type(game) -> dict:
+    return {
+        "type": game.name,
+        "title": game.title,
+        "min_seats": game.min_seats,
+        "max_seats": game.max_seats,
+        "rules_version": game.rules_version,
+        "bots": list(game.bots),
+        "options": [
+            {k: v for k, v in {"name": o.name, "type": o.type, "default": o.default, "description": o.description,
+                               "choices": list(o.choices) if o.choices is not None else None,
+                               "minimum": o.minimum, "maximum": o.maximum}.items() if v is not None}
+            for o in game.options
+        ],
+        "move_types": dict(game.move_types),
+        "notes": game.notes,
+    }
+
+
+@bp.get("/game-types")
+def game_types():
+    return {"game_types": [describe_type(g) for g in registry.all_games()]}
+
+
+@bp.get("/health")
+def health():
+    try:
+        games().store.ping()
+    except Exception:  # noqa: BLE001 - any failure to reach Redis is "unhealthy"
+        return problem(503, "store_unavailable", "Redis cannot be reached.", headers={"Retry-After": "2"})
+    return {"status": "ok", "redis": "ok"}
+
+
+@bp.get("/health/live")
+def live():
+    """The process answers: nothing else is checked (a restart is the cure for a failure here)."""
+    return {"status": "ok"}
+
+
+@bp.get("/health/ready")
+def ready():
+    """Redis answers, a turn worker heartbeats, the reconciler passes: the server can take games."""
+    checks = current_app.extensions["readiness"]()
+    failing = sorted(part for part, state in checks.items() if state != "ok")
+    if failing:
+        return problem(503, "not_ready", f"Not ready: {', '.join(failing)}.", details={"checks": checks},
+                       headers={"Retry-After": "2"})
+    return {"status": "ok", "checks": checks}
+
+
+@bp.get("/metrics")
+def prometheus_metrics():
+    return Response(metrics.exposition(current_app.extensions.get("scrape_gauges")),
+                    content_type=metrics.CONTENT_TYPE)
+
+
+@bp.get("/openapi.yaml")
+def openapi():
+    return Response(SPEC.read_text(), mimetype="application/yaml")

@@ -1,0 +1,67 @@
+"""Every error leaves as application/problem+json (RFC 9457) with a stable `code`, a sentence
+a person understands (`detail`), and the game's current `version` where there is one."""
+from __future__ import annotations
+
+from flask import Flask, jsonify
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from events.store import StoreUnavailable
+
+from api.errors import ApiError
+
+RETRY_AFTER_S = 2
+
+_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+               413: "body_too_large", 415: "unsupported_media_type", 429: "rate_limited"}
+
+
+def problem(status: int, code: str, detail: str, version=None, details=None, headers=None):
+    body = {"type": f"https://errors.game-server.local/{code}", "title": code.replace("_", " ").capitalize(),
+            "status": status, "code": code, "detail": detail}
+    if version is not None:
+        body["version"] = version
+    if details:
+        body["details"] = details
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = "application/problem+json"
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(e: ApiError):
+        return problem(e.status, e.code, e.message, e.version, e.details, e.headers)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(e: ValidationError):
+        return problem(400, "validation_error", "The request body is not valid: see details.",
+                       details={"fields": e.normalized_messages()})
+
+    @app.errorhandler(StoreUnavailable)
+    def _unavailable(e):
+        return problem(503, "store_unavailable",
+                       "The game store cannot be reached right now; nothing was changed. Retry shortly.",
+                       headers={"Retry-After": str(RETRY_AFTER_S)})
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException):
+        code = _HTTP_CODES.get(e.code, "http_error")
+        detail = {413: "The request body is too large.",
+                  404: "There is no such resource.",
+                  405: "This method is not allowed here."}.get(e.code, e.description)
+        # A 405 names the methods the resource has (RFC 9110 requires Allow).
+        allow = {k: v for k, v in e.get_headers() if k == "Allow"} if e.code == 405 else None
+        return problem(e.code, code, detail, headers=allow)
+
+    @app.errorhandler(Exception)
+    def _unexpected(e: Exception):
+        from events.connection import UNAVAILABLE
+
+        if isinstance(e, UNAVAILABLE):
+            return _unavailable(e)
+        app.logger.exception("unhandled error")
+        return problem(500, "internal_error", "Something went wrong on the server; nothing was changed.")

@@ -1,0 +1,119 @@
+"""Who pays for a request: the budgets every caller has, and the headers that tell it.
+
+- A request with a bearer token counts against that token (by its hash, never the token
+  itself): RATE_LIMIT per RATE_WINDOW_S.
+- A request without one counts against the client's address (api/http/client_address.py, which
+  honours TRUSTED_PROXIES): reads ADDRESS_READ_LIMIT, live streams opened ADDRESS_STREAM_LIMIT,
+  per ADDRESS_WINDOW_S.
+- Creating a game or a player always counts against the address, token or not (a made-up token
+  must not buy a fresh budget): ADDRESS_CREATE_LIMIT per ADDRESS_WINDOW_S.
+- Every 401 answered to a request that sent a token counts as a failed authentication of the
+  address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
+  refused until the window ends (guessing tokens, or minting one per request to dodge the
+  address's budget, stops there).
+`/health`, its probes and `/metrics` are not limited (load balancers and Prometheus poll them).
+
+Every limited answer says where its caller stands, in the IETF draft's fields
+(draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "token";q=100;w=10` and
+`RateLimit: "token";r=37;t=4` (r: requests left, t: seconds until the window ends); a refusal is
+`429 rate_limited` with `Retry-After` and `details.ratelimit = {"key", "seconds"}`.
+"""
+from __future__ import annotations
+
+from flask import Flask, g, request
+
+from api.http.auth import parse_bearer
+from api.http.client_address import client_address
+from api.errors import ApiError
+from api.http.ratelimit import Decision, RateLimiter
+from api.games.callers import hash_token
+
+UNLIMITED_PATHS = frozenset({"/health", "/health/live", "/health/ready", "/metrics"})  # probes and scrapes
+
+
+class RateLimited(ApiError):
+    status, code = 429, "rate_limited"
+
+
+class Budgets:
+    """One limiter per kind of budget, from the app's configuration."""
+
+    def __init__(self, connection, prefix: str, config):
+        window = int(config["ADDRESS_WINDOW_S"])
+        self.token = RateLimiter(connection, prefix, int(config["RATE_LIMIT"]), int(config["RATE_WINDOW_S"]))
+        self.read = RateLimiter(connection, prefix, int(config["ADDRESS_READ_LIMIT"]), window)
+        self.stream = RateLimiter(connection, prefix, int(config["ADDRESS_STREAM_LIMIT"]), window)
+        self.create = RateLimiter(connection, prefix, int(config["ADDRESS_CREATE_LIMIT"]), window)
+        self.auth_failures = RateLimiter(connection, prefix, int(config["ADDRESS_AUTH_FAILURES"]), window)
+
+
+_WHAT = {"token": "requests with this token", "address": "requests without a token from your address",
+         "stream": "live streams opened from your address", "create": "games created from your address",
+         "auth_failures": "failed authentications from your address"}
+
+
+def _refuse(key: str, decision: Decision) -> RateLimited:
+    return RateLimited(
+        f"Too many {_WHAT[key]}: at most {decision.limit} every {decision.window_s} s. "
+        f"Retry in {decision.reset} s.",
+        details={"ratelimit": {"key": key, "seconds": decision.reset}},
+        headers={"Retry-After": str(decision.reset), **_headers(key, decision)})
+
+
+def _headers(key: str, decision: Decision) -> dict:
+    return {"RateLimit-Policy": f'"{key}";q={decision.limit};w={decision.window_s}',
+            "RateLimit": f'"{key}";r={decision.remaining};t={decision.reset}'}
+
+
+def _charge(budgets: Budgets) -> None:
+    environ = request.environ  # read directly: this runs before every request
+    path = environ.get("PATH_INFO", "")
+    if path in UNLIMITED_PATHS:
+        return
+    header = environ.get("HTTP_AUTHORIZATION")
+    creating = path in ("/games", "/players") and environ.get("REQUEST_METHOD") == "POST"
+    address = None
+    if header is not None and budgets.auth_failures.any_exhausted():
+        address = client_address()
+        if budgets.auth_failures.exhausted("auth:" + address):
+            window = budgets.auth_failures.window_s
+            raise _refuse("auth_failures", Decision(False, budgets.auth_failures.limit, 0, window, window))
+    if creating:
+        address = address or client_address()
+        _admit(budgets.create, "create", "create:" + address)
+    token = parse_bearer(header) if header is not None else None
+    if token is not None:
+        _admit(budgets.token, "token", "token:" + hash_token(token)[:32])
+    elif path.endswith("/stream"):
+        _admit(budgets.stream, "stream", "stream:" + (address or client_address()))
+    elif not creating:
+        _admit(budgets.read, "address", "addr:" + (address or client_address()))
+
+
+def _admit(limiter: RateLimiter, key: str, subject: str) -> None:
+    decision = limiter.take(subject)
+    if not decision.allowed:
+        raise _refuse(key, decision)
+    g.ratelimit = (key, decision)  # the last budget charged is the one the headers show
+
+
+def install(app: Flask, budgets: Budgets) -> None:
+    app.extensions["budgets"] = budgets
+
+    @app.before_request
+    def _limit():
+        _charge(app.extensions["budgets"])
+
+    @app.after_request
+    def _tell(response):
+        charged = g.get("ratelimit")
+        if charged is not None and "RateLimit" not in response.headers:
+            key, decision = charged
+            response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
+            response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
+        if response.status_code == 401 and "Authorization" in request.headers:
+            try:
+                app.extensions["budgets"].auth_failures.count("auth:" + client_address())
+            except Exception:  # noqa: BLE001 - Redis gone: the 401 still leaves, uncounted
+                app.logger.warning("could not count a failed authentication", exc_info=True)
+        return response

@@ -1,0 +1,76 @@
+"""Small helpers shared by the blueprints: the service, JSON bodies and query strings."""
+from __future__ import annotations
+
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from events import codec
+
+from api.errors import ApiError, ValidationFailed
+from api.input_rules import MAX_DEPTH, depth_within, digits
+
+# Query parameters that are integers: ASCII digits by pattern before marshmallow's int().
+INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
+
+
+class UnsupportedMediaType(ApiError):
+    status, code = 415, "unsupported_media_type"
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def json_body():
+    # Only JSON, declared as such: a browser may send text/plain or a form to any site without
+    # asking first, so accepting those would let any web page create games and send moves as
+    # its visitors (a CSRF shape); application/json needs a CORS preflight this server never grants.
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType("Send the body as JSON with 'Content-Type: application/json'.")
+    # get_data, not request.data: .data runs Werkzeug's form parser first, a third of the
+    # cost of reading a move's body.
+    data = request.get_data(cache=True)
+    if not data:
+        raise ValidationFailed("The request needs a JSON body.", code="validation_error")
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.content_length is None and limit is not None and len(data) >= limit:
+        raise RequestEntityTooLarge()  # a chunked body, which the server cut at the limit
+    try:
+        body = codec.loads(data)
+    except (codec.JSONDecodeError, RecursionError):
+        raise ValidationFailed("The request body is not valid JSON.", code="malformed_json") from None
+    if not depth_within(body):
+        raise ValidationFailed(f"The request body nests deeper than {MAX_DEPTH} levels.", code="too_deeply_nested")
+    return body
+
+
+def install(app) -> None:
+    @app.before_request
+    def _one_value_per_parameter():
+        # Every query parameter of this API holds one value. `?seat=1&seat=2` is refused, not
+        # read as its first value: a client (or a proxy that appends) must not have one of two
+        # values silently ignored, and a cache keyed on the first one would mix answers.
+        if request.environ.get("QUERY_STRING"):
+            repeated = sorted(k for k, values in request.args.lists() if len(values) > 1)
+            if repeated:
+                raise ValidationFailed(
+                    f"`{repeated[0]}` is given more than once; each query parameter takes one value.",
+                    details={"fields": {k: ["Given more than once."] for k in repeated}})
+
+
+_defaults: dict = {}
+
+
+def query(schema):
+    """The query string loaded by `schema`; without one, the schema's defaults (computed once:
+    most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
+    args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
+    args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
+    for name in INTEGER_ARGS.intersection(args):
+        digits(args[name], name)
+    if not args:
+        cached = _defaults.get(id(schema))
+        if cached is None:
+            cached = _defaults[id(schema)] = (schema, schema.load({}))
+        return dict(cached[1])
+    return schema.load(args)

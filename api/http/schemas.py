@@ -1,0 +1,159 @@
+"""marshmallow schemas for request bodies: the API's edge. Nothing on the replay path uses them."""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from api.input_rules import name_problem, normal_name
+
+NAME = validate.Length(min=1, max=40)
+
+
+class NameField(fields.String):
+    """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = normal_name(super()._deserialize(value, attr, data, **kwargs))
+        problem = name_problem(name)
+        if problem:
+            raise ValidationError(problem)
+        return name
+
+
+class JsonBool(fields.Field):
+    """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
+
+    def __init__(self, only=None, **kwargs):
+        super().__init__(**kwargs)
+        self.only = only
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool) or (self.only is not None and value is not self.only):
+            raise ValidationError("Not true." if self.only is True else "Not a boolean (true or false).")
+        return value
+
+
+class SeatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = NameField(validate=NAME)
+    bot = fields.String(validate=validate.Length(min=1, max=40))
+    open = JsonBool(only=True)
+    invite = JsonBool(only=True)
+    me = JsonBool(only=True)
+
+    @validates_schema
+    def _one_of(self, data, **kwargs):
+        if len(data) != 1:
+            raise ValidationError("A seat is a person ({'name': ...}), a bot ({'bot': level}), a seat for anyone "
+                                  "to claim ({'open': true}), one for those with the invite code "
+                                  "({'invite': true}), or the creating player's own ({'me': true}).")
+
+
+class SeedField(fields.Field):
+    """An integer or a short string."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON's integer 7.0
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ValidationError("The seed is an integer or a string.")
+        if isinstance(value, str) and not 1 <= len(value) <= 64:
+            raise ValidationError("A string seed has 1 to 64 characters.")
+        if isinstance(value, int) and abs(value) >= 2 ** 63:
+            raise ValidationError("An integer seed fits in 64 bits.")
+        return value
+
+
+class CreateGameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(min=1, max=12))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = SeedField(load_default=None, allow_none=True)
+    private = JsonBool(load_default=False)
+    clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/platform/clocks.py (400 invalid_clock)
+
+
+class PlayerNameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = NameField(required=True, validate=NAME)
+
+
+class ClaimSchema(Schema):
+    """An anonymous claimer names itself; a player's name is its own."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = NameField(validate=NAME)
+
+
+class ListingQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(load_default="waiting", validate=validate.OneOf(["waiting", "active", "finished"]))
+    type = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    # The harvest (status=finished only): every ended game in the order it ended, after this one.
+    since = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}(-[0-9]{1,15})?$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
+
+
+class MyGamesQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "abandoned", "aborted"]))
+    my_turn = fields.Boolean(truthy={"true", "1"}, falsy={"false", "0"})
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class WholeNumber(fields.Integer):
+    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not an integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class MoveRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    expected_version = WholeNumber(required=True, strict=True, validate=validate.Range(min=0, max=2 ** 31))
+    move = fields.Dict(required=True)
+
+
+class HistoryQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
+
+
+class MovesQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
+
+
+class StateQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    version = fields.Integer(required=True, validate=validate.Range(min=0, max=2 ** 31))

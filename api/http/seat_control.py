@@ -1,0 +1,41 @@
+"""Seat commands: resign, abort, return to a seat a bot took over. Thin: api/seating/control.py
+decides; the caller is authenticated as in the lobby (a seat's token, a player's key seated in
+the game, or the table token naming its seat)."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app
+
+from api.http.auth import caller, requested_seat
+from api.http.requests import games
+from api.http.lobby import _seat_number
+from api.seating.control import SeatControl, seat_of_caller
+
+bp = Blueprint("seat_control", __name__)
+
+
+def control() -> SeatControl:
+    return SeatControl(games(), float(current_app.config.get("ABORT_AFTER_S", 60)))
+
+
+def _acting_seat(game_id: str, path_seat=None) -> int:
+    service = games()
+    asked = requested_seat() if path_seat is None else path_seat
+    holder, _ = caller(service, game_id, required=True)
+    return seat_of_caller(service.load(game_id), holder, asked)
+
+
+@bp.post("/games/<game_id>/resign")
+def resign(game_id):
+    return control().resign(game_id, _acting_seat(game_id))
+
+
+@bp.post("/games/<game_id>/abort")
+def abort(game_id):
+    return control().abort(game_id, _acting_seat(game_id))
+
+
+@bp.post("/games/<game_id>/seats/<seat>/return")
+def return_seat(game_id, seat):
+    seat = _seat_number(seat)
+    games().load(game_id)  # an unknown game is 404 first
+    return control().return_seat(game_id, _acting_seat(game_id, seat))

@@ -1,0 +1,211 @@
+"""The live stream of one game as Server-Sent Events, and the tickets that open it.
+
+First the caller's current view (`event: state`), then every new event as the caller may see it
+(`event: game_event`, `id:` = its version, with `to_act`: who acts after it), keep-alive
+comments while nothing happens, and `event: end` (`id:` = the final version) once the game is
+over, after which the server closes the stream. A client that reconnects with
+`Last-Event-ID: N` receives the events after N and nothing twice; reconnecting to a finished
+game with the final version (what a browser's EventSource does after `end`) is answered
+`204 No Content`, which makes an EventSource stop reconnecting (the SSE specification: any
+status but 200 fails the connection for good).
+
+The events come from the process's hub (api/live/hub.py): a stream costs no Redis connection
+while it waits, and its Redis reads go through the hub's own pool, not the requests' one.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import redis
+from flask import Blueprint, Flask, Response, current_app, request
+
+from events.connection import cluster_nodes, store_client
+from events.redis_store import RedisEventStore
+
+from api import metrics
+from api.http.auth import bearer_token, caller, requested_seat
+from api.http.client_address import client_address
+from api.errors import SeatNotYours, TokenRequired, ValidationFailed
+from api.http.requests import games
+from api.input_rules import DIGITS
+from api.live import hub as live_hub
+from api.live.hub import Direct, Hub, serve_direct
+from api.live.leases import SharedLeases
+from api.live.stream_limits import StreamLimits
+from api.live.tickets import TTL_S, InvalidTicket, Tickets
+from api.players.accounts import Players
+from api.games.presenting import describe
+from api.games.callers import TABLE, Seats
+
+bp = Blueprint("stream", __name__)
+
+LIVE_SOCKET_TIMEOUT_S = 10
+
+
+class LivePath:
+    """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
+    hub's own store."""
+
+    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
+                 inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s)
+        self.seats = Seats(self.hub.games, players)
+        self.limits = limits
+        self.tickets = tickets
+
+    # auth.caller() asks these of a service
+    def seat_for_token(self, game_id, token):
+        return self.seats.holder(game_id, token)
+
+    def resolve_seat(self, game_id, holder, asked, acting=False):
+        return self.seats.resolve(game_id, holder, asked, acting)
+
+
+def install(app: Flask) -> None:
+    """Builds the live path on a Redis pool of its own (SSE_REDIS_CONNECTIONS connections;
+    a stream waits for one rather than take the requests') and registers the routes."""
+    config = app.config
+    if cluster_nodes(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES")) is None:
+        # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition)
+        # fails and is retried, rather than hold its greenlet and pooled connection for ever. The
+        # hub's reader has its own, longer than its blocking read (api/live/follower.py).
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+                                                     timeout=20, health_check_interval=30, client_name="live",
+                                                     socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
+        connection = redis.Redis(connection_pool=pool)
+    else:  # a cluster: as many connections to each node
+        connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
+                                  connection_pool_class=redis.BlockingConnectionPool,
+                                  max_connections=config["SSE_REDIS_CONNECTIONS"], health_check_interval=30)
+    prefix = config["KEY_PREFIX"]
+    # Per address and per seat, the limits are shared by every process on this Redis (leases).
+    leases = SharedLeases(connection, prefix, config["SSE_STREAM_LEASE_S"])
+    limits = StreamLimits(config["SSE_MAX_STREAMS"], config["SSE_MAX_STREAMS_PER_ADDRESS"],
+                          config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"], leases)
+    # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
+    tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
+    # The player streams' inboxes are read on the live path's pool too (api/http/streams/player.py).
+    inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
+                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"],
+                                        config.get("LIVE_GATHER_MS", 0) / 1000)
+    app.register_blueprint(bp)
+
+
+def _direct_socket():
+    """The client's socket, where the reader may write to it itself (gunicorn's gevent
+    workers: api/live/hub.py, Direct); None elsewhere (the test client, other servers)."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is None or "gevent" not in sys.modules:
+        return None
+    from gevent import monkey
+
+    return sock if monkey.is_module_patched("socket") else None
+
+
+def _last_event_id() -> int | None:
+    """The version to resume after: the `Last-Event-ID` header, else `?last_event_id=`; each one
+    sent must be ASCII digits (10 at most: "²" and 4,300 digits crashed int())."""
+    header = request.headers.get("Last-Event-ID")
+    query = request.args.get("last_event_id") if request.environ.get("QUERY_STRING") else None
+    for raw in (header, query):
+        if raw is not None and DIGITS.fullmatch(raw) is None:
+            raise ValidationFailed("Last-Event-ID is the version of the last event received.")
+    raw = header if header is not None else query
+    return None if raw is None else int(raw)
+
+
+def _who(live: LivePath, game_id: str) -> tuple:
+    """(holder, seat) of the stream: from a ticket, or as any request (token, ?seat=)."""
+    ticket = request.args.get("ticket")
+    if ticket is None:
+        return caller(live, game_id)
+    # A token or ?seat= sent beside a ticket must agree with it (a ticket is its own credential;
+    # the others are redundant, not a way to widen it).
+    holder = live.seat_for_token(game_id, bearer_token())
+    asked = requested_seat()
+    seat = live.tickets.redeem(game_id, ticket)
+    if asked is not None and asked != seat:
+        raise SeatNotYours(f"This ticket opens seat {seat}'s stream, not seat {asked}'s.")
+    if holder is not None and holder not in (seat, TABLE):
+        raise SeatNotYours(f"This ticket opens seat {seat}'s stream; the token sent with it is seat {holder}'s.")
+    return seat, seat
+
+
+@bp.get("/games/<game_id>/stream")
+def live_stream(game_id):
+    live: LivePath = current_app.extensions["live"]
+    live.limits.admit()
+    resume_from = _last_event_id()
+    if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
+        raise InvalidTicket("This stream ticket is not valid.")
+    requested_seat()  # a malformed ?seat= is a 400 before the shortcut below, too
+    if resume_from is not None and "ticket" in request.args:
+        # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
+        # a finished game is open to all, so it is told it is over, not that its ticket is.
+        game = live.hub.games.load(game_id)
+        if game.finished and resume_from >= game.version:
+            return Response(status=204)
+    holder, seat = _who(live, game_id)
+    release = live.limits.acquire(client_address(), None if holder is None else (game_id, holder))
+    try:
+        feed = live.hub.subscribe(game_id)
+    except BaseException:
+        release()
+        raise
+    metrics.streams.inc()
+    closed = False
+
+    def close():
+        nonlocal closed
+        if not closed:
+            closed = True
+            live.hub.unsubscribe(feed)
+            release()
+            metrics.streams.dec()
+
+    game = feed.game
+    if resume_from is not None and game.finished and resume_from >= game.version:
+        close()
+        return Response(status=204)  # after `end`: an EventSource stops here
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the headers a stream would have, and no stream
+        close()
+        return Response(mimetype="text/event-stream", headers=headers)
+    head = []
+    cursor = resume_from
+    if cursor is None or cursor > game.version:
+        frame, cursor = feed.state_frame(seat)
+        head.append(frame)
+    head.append(b"retry: 1000\n\n")
+    config = current_app.config
+    keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
+    sock = _direct_socket()
+
+    def generate():
+        yield b"".join(head)  # the server sends the response's head with it
+        if sock is None:
+            yield from live_hub.stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
+            return
+        # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
+        chunked = request_protocol == "HTTP/1.1"
+        sub = Direct(sock.fileno(), chunked, seat, cursor)
+        serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s)
+
+    request_protocol = request.environ.get("SERVER_PROTOCOL")
+
+    response = Response(generate(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(close)  # also when the client left before the first byte
+    return response
+
+
+@bp.post("/games/<game_id>/stream-tickets")
+def stream_ticket(game_id):
+    service = games()
+    holder, seat = caller(service, game_id, required=True)
+    if holder is None:
+        raise TokenRequired("A stream ticket needs a seat's token (or the table token).")
+    ticket = current_app.extensions["tickets"].issue(game_id, seat)
+    return {"ticket": ticket, "seat": seat, "expires_in": TTL_S,
+            "stream": f"/games/{game_id}/stream?ticket={ticket}"}, 201

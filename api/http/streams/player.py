@@ -1,0 +1,121 @@
+"""A player's live stream: what happens in all the player's games, as Server-Sent Events.
+
+`GET /players/me/stream` with the player's key (or `?ticket=` from `POST
+/players/me/stream-tickets`: a browser's EventSource cannot send `Authorization`) sends each
+entry of the player's inbox (api/players/feed.py) as `event: <type>` (`your_turn`,
+`seat_claimed`, `seat_left`, `game_started`, `game_finished`, `rematch`), `id:` the entry's id,
+and keep-alive comments in between. A client that reconnects with `Last-Event-ID` receives the
+entries after it (the newest 1,000 are kept), nothing twice; `Last-Event-ID: 0` replays what is
+kept. Without one the stream starts at its opening.
+
+The inbox is followed by the process's live hub (api/live/hub.py): one reader per process reads
+the inboxes of every player whose stream it serves, in the same blocking XREAD as the watched
+games, and wakes the player's connections; each entry is framed once. An idle stream holds no
+Redis connection and costs no Redis command; opening one reads the inbox's newest id (once per
+player and process), and a resume from before what the hub holds reads the inbox's older
+entries through the live path's own pool.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import Blueprint, Response, current_app, request
+
+from events.store import StoreUnavailable
+
+from api.http.auth import bearer_token, current_player
+from api.http.client_address import client_address
+from api.errors import ValidationFailed
+from api import metrics
+from api.live.hub import inbox_stream
+from api.live.tickets import TTL_S, InvalidTicket
+from api.players.accounts import Players
+from api.games.callers import hash_token
+
+bp = Blueprint("player_stream", __name__)
+
+ENTRY_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,10}|0")
+
+
+def _ticket_key(prefix: str, ticket: str) -> str:
+    return f"{prefix}player-ticket:{hash_token(ticket)}"
+
+
+def _inbox(app) -> Players:
+    return app.extensions["player_inbox"]
+
+
+@bp.post("/players/me/stream-tickets")
+def player_ticket():
+    players = current_app.extensions["players"]
+    player = current_player(players)
+    ticket = secrets.token_urlsafe(24)
+    inbox = _inbox(current_app)
+    try:
+        inbox.redis.set(_ticket_key(inbox.prefix, ticket), player.id, ex=TTL_S)
+    except Exception as e:  # noqa: BLE001 - a Redis failure is a 503
+        raise StoreUnavailable(str(e)) from e
+    return {"ticket": ticket, "expires_in": TTL_S, "stream": f"/players/me/stream?ticket={ticket}"}, 201
+
+
+def _who() -> str:
+    ticket = request.args.get("ticket") if request.environ.get("QUERY_STRING") else None
+    if ticket is None:
+        return current_player(current_app.extensions["players"]).id
+    if bearer_token() is not None:
+        raise ValidationFailed("A stream ticket names its player: send no key with it.")
+    if not 1 <= len(ticket) <= 100:
+        raise InvalidTicket("This stream ticket is not valid.")
+    inbox = _inbox(current_app)
+    player_id = inbox.redis.getdel(_ticket_key(inbox.prefix, ticket))
+    if player_id is None:
+        raise InvalidTicket(f"This stream ticket is unknown, used or expired (they last {TTL_S} s and open one "
+                            "stream): ask for a new one.")
+    return player_id.decode()
+
+
+def _resume_from():
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None and request.environ.get("QUERY_STRING"):
+        raw = request.args.get("last_event_id")
+    if raw is not None and ENTRY_ID.fullmatch(raw) is None:
+        raise ValidationFailed("Last-Event-ID is the id of the last event received (as `1733000000000-0`).")
+    return raw
+
+
+@bp.get("/players/me/stream")
+def player_stream():
+    resume = _resume_from()
+    player_id = _who()
+    live = current_app.extensions["live"]
+    release = live.limits.acquire(client_address(), ("player", player_id))
+    try:
+        inbox = live.hub.subscribe_inbox(player_id)
+    except BaseException:
+        release()
+        raise
+    # Without Last-Event-ID the stream starts at its opening (the newest entry the hub has read).
+    cursor = "0-0" if resume == "0" else resume if resume is not None else inbox.last_id
+    metrics.streams.inc()
+    closed = False
+
+    def close():
+        nonlocal closed
+        if not closed:
+            closed = True
+            live.hub.unsubscribe_inbox(inbox)
+            release()
+            metrics.streams.dec()
+
+    config = current_app.config
+    keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
+
+    def generate():
+        yield b"retry: 1000\n\n"
+        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s)
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    response = Response(generate(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(close)
+    return response

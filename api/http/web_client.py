@@ -1,0 +1,67 @@
+"""The reference web client: its pages and static files, and `/` for browsers and API clients.
+
+The pages are plain files in web/ (HTML, CSS, JavaScript modules, no build step); they use only
+the public API, like any other client. `/` answers JSON to API clients (their `Accept` names
+JSON, `*/*` or nothing) and the lobby page to browsers (their `Accept` prefers `text/html`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, current_app, request, send_from_directory
+
+from api.input_rules import is_game_id
+from api.http.problems import problem
+
+bp = Blueprint("web", __name__)
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+# Pages and files change with the server: a browser revalidates them (cheap 304s) instead of
+# running yesterday's script against today's API.
+CACHE = "no-cache"
+
+
+def _page(name: str):
+    response = send_from_directory(WEB, name, mimetype="text/html", max_age=0)
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
+def wants_html() -> bool:
+    """A browser's navigation prefers text/html; API clients send JSON, */* or no Accept."""
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"], default="application/json")
+    return best == "text/html"
+
+
+@bp.get("/")
+def index():
+    if wants_html():
+        response = _page("index.html")
+    else:
+        response = current_app.json.response({
+            "name": current_app.config.get("SERVER_NAME_TEXT", "game server"),
+            "docs": "/docs", "openapi": "/openapi.yaml", "game_types": "/game-types", "web": "/"})
+    response.headers["Vary"] = "Accept"
+    return response
+
+
+@bp.get("/play/<game_id>")
+def play(game_id: str):
+    return _page("play.html") if is_game_id(game_id) else _no_game()
+
+
+@bp.get("/replay/<game_id>")
+def replay(game_id: str):
+    return _page("replay.html") if is_game_id(game_id) else _no_game()
+
+
+@bp.get("/web/<path:file>")
+def static_file(file: str):
+    response = send_from_directory(WEB, file, max_age=0)  # 404 outside web/ or missing
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
+def _no_game():
+    """An id no game can have is a 404, like the API's (for a well-formed id the page itself asks
+    for the game, and says so when it does not exist)."""
+    return problem(404, "unknown_game", "No game has this id.")

@@ -1,0 +1,79 @@
+"""Webhooks: subscriptions that push a game's events to an integration (api/webhooks/), made
+with a player's key (games the player sits in, or "mine") or a game's table token (that game)."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from api.http.auth import bearer_token
+from api.errors import TokenRequired
+from api.http.requests import json_body
+from api.webhooks.messages import KINDS
+
+bp = Blueprint("webhooks", __name__)
+
+
+class GamesField(fields.Field):
+    """"mine" (a player's games) or a list of game ids."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "mine":
+            return value
+        if not isinstance(value, list) or not 1 <= len(value) <= 50 or not all(
+                isinstance(g, str) and 1 <= len(g) <= 64 for g in value):
+            raise ValidationError('"mine" or a list of 1 to 50 game ids.')
+        return value
+
+
+class CreateWebhookSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+    events = fields.List(fields.String(validate=validate.OneOf(KINDS)), required=True,
+                         validate=validate.Length(min=1, max=len(KINDS)))
+    games = GamesField(load_default=None)
+    secret = fields.String(load_default=None, validate=validate.Length(max=200))
+    seat = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=99))
+
+
+_create = CreateWebhookSchema()
+
+
+def _webhooks():
+    return current_app.extensions["webhooks"]
+
+
+def _owner():
+    token = bearer_token()
+    if token is None:
+        raise TokenRequired("Webhooks need a player's key or a game's table token: 'Authorization: Bearer <key>'.")
+    return _webhooks().owner_of_token(token)
+
+
+@bp.post("/webhooks")
+def create_webhook():
+    owner = _owner()
+    created = _webhooks().create(owner, _create.load(json_body()))
+    return created, 201, {"Location": f"/webhooks/{created['id']}"}
+
+
+@bp.get("/webhooks")
+def list_webhooks():
+    return {"webhooks": _webhooks().list(_owner())}
+
+
+@bp.delete("/webhooks/<webhook>")
+def delete_webhook(webhook):
+    _webhooks().delete(_owner(), webhook)
+    return "", 204
+
+
+@bp.get("/webhooks/<webhook>/deliveries")
+def deliveries(webhook):
+    return {"deliveries": _webhooks().deliveries(_owner(), webhook)}
+
+
+@bp.post("/webhooks/<webhook>/deliveries/<delivery>/retry")
+def retry(webhook, delivery):
+    return _webhooks().retry(_owner(), webhook, delivery), 202

@@ -1,0 +1,1 @@
+"""The lobby's listings of games by status."""

@@ -1,0 +1,204 @@
+"""Platform events: what the server itself records in a game's history, beside the game's own
+events. No game's rules decide them and no game's reducer sees them; they are folded here, into
+a small state kept next to the game's, and replay from the history like everything else.
+
+- `game_created` (type, seats, options, seed, private) opens every history. Its seats are
+  people (`{"name"}`, with `"player"` for a player who sat itself), bots, or free seats
+  (`{"open": true}`, `{"invite": true}`, and a rematch's `{"open": true, "reserved_for",
+  "reserved_until"}`). A game with a free seat is `waiting`: it has no deal yet.
+- `seat_claimed` (seat, name, player, token_sha256) fills a free seat; `seat_left` frees it
+  again (only while waiting). The claimer's token hash lives in the event, so a replay rebuilds
+  who may act as that seat; presenting.py strips it for every viewer.
+- `seats_filled` (setup_version) is appended with the claim that fills the last seat, followed
+  by the game's setup events (each game's own `game_started`...): `setup_version` is the
+  version after them.
+- `rematch_created` (game_id) names the game that a finished game's people were invited to.
+- `game_abandoned` ends a game nobody has moved in for ABANDON_AFTER: the game's status and
+  result say so, it has no one to act, and it is over (its seed and hidden information open).
+- Who plays a seat (api/seating/control.py decides them; api/platform/clocks.py times the seats):
+  `seat_timed_out` (seat, deadline: the seat's time ran out; a bank is emptied),
+  `seat_taken_by_bot` (seat, bot: that level plays the seat until `seat_returned` (seat): its
+  person is back, its next decision is theirs again, an emptied bank refilled to initial_s),
+  `seat_resigned` (seat, bot or null, forfeit, ends_game: the seat has left for good; with a bot
+  level a bot plays on for it, with `ends_game` the game ends with the seats left as winners)
+  and `game_aborted` (seat, reason: no person moved after the start; the game ends, `aborted`).
+
+A seat's state is a plain dict (see `_seat`): general enough for later changes of who plays a
+seat (a bot taking a seat over and giving it back are more keys and events, not a new shape).
+Pure: no I/O, no clock.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable, Optional
+
+from domain.contract import GameDef, is_seat
+from domain.play import fold
+
+from api.platform import clocks
+
+CREATED = "game_created"
+ABANDONED = "game_abandoned"
+SEAT_CLAIMED = "seat_claimed"
+SEAT_LEFT = "seat_left"
+STARTED = "seats_filled"
+REMATCH = "rematch_created"
+TIMED_OUT = "seat_timed_out"
+TAKEN_BY_BOT = "seat_taken_by_bot"
+RETURNED = "seat_returned"
+RESIGNED = "seat_resigned"
+ABORTED = "game_aborted"
+PLATFORM_EVENTS = frozenset({CREATED, ABANDONED, SEAT_CLAIMED, SEAT_LEFT, STARTED, REMATCH,
+                             TIMED_OUT, TAKEN_BY_BOT, RETURNED, RESIGNED, ABORTED})
+ENDED_STATUSES = ("abandoned", "aborted")  # a game the platform ended otherwise is `finished`
+SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the game is over
+# The platform events that may end a game (abandoned, aborted, a resignation or a forfeit on time).
+ENDING = frozenset({ABANDONED, ABORTED, RESIGNED, TIMED_OUT})
+
+
+def finishing(types) -> bool:
+    """Whether an append of these event types ended its (now finished) game, and was not a
+    platform note appended after its end (a rematch's)."""
+    return any(t not in PLATFORM_EVENTS or t in ENDING for t in types)
+
+
+@dataclass(frozen=True)
+class Platform:
+    """What the platform events of a history say so far."""
+
+    ended: Optional[dict] = None  # the platform's result when it ended the game ({"outcome": ...})
+    seats: tuple = ()  # one dict per seat (see _seat)
+    started: bool = False  # the deal exists: every seat was filled (at creation, or by a claim)
+    setup_version: Optional[int] = None  # for a game that waited: the version after its setup
+    options: Optional[dict] = None
+    private: bool = False  # not listed in the lobby
+    rematch: Optional[str] = None  # the id of the game this one's people were invited to
+    clock: Optional[dict] = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
+    started_at: Optional[int] = None  # ms: when the deal was made (the abort's reference)
+    person_moved: bool = False  # a person has made a move of the game (no abort then)
+
+
+START = Platform()
+
+
+def _seat(given: dict) -> dict:
+    """A seat's state from its shape in `game_created`."""
+    return {"name": given.get("name"), "bot": given.get("bot"), "player": given.get("player"),
+            "open": bool(given.get("open")), "invite": bool(given.get("invite")),
+            "reserved_for": given.get("reserved_for"), "reserved_until": given.get("reserved_until"),
+            # seats the creator named hold the creator's tokens (and its table token)
+            "creator": "name" in given, "token_sha256": None,
+            # who plays it now and its clock (api/platform/clocks.py, api/seating/control.py)
+            "takeover": None, "resigned": False, "timed_out": 0, "turn_since": None, "bank_ms": None}
+
+
+def is_free(seat: dict) -> bool:
+    """Nobody sits here yet: a person's seat without a name."""
+    return seat["bot"] is None and seat["name"] is None
+
+
+def free_given(seat: dict) -> bool:
+    """Whether a seat as sent to POST /games is one for someone else to claim."""
+    return bool(seat.get("open") or seat.get("invite"))
+
+
+def evolve(platform: Platform, type_: str, data: dict, at: Optional[int] = None) -> Platform:
+    if type_ == CREATED:
+        clock = data.get("clock")
+        bank = clocks.initial_bank(clock)
+        seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
+        started = not any(is_free(s) for s in seats)
+        return replace(platform, seats=seats, started=started, options=data.get("options"),
+                       private=bool(data.get("private")), clock=clock, started_at=at if started else None)
+    if type_ == SEAT_CLAIMED:
+        return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
+                          token_sha256=data.get("token_sha256"))
+    if type_ == SEAT_LEFT:
+        return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None)
+    if type_ == STARTED:
+        return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
+    if type_ == TIMED_OUT:
+        seat = platform.seats[data["seat"]]
+        return _with_seat(platform, data["seat"], timed_out=seat.get("timed_out", 0) + 1,
+                          bank_ms=0 if seat.get("bank_ms") is not None else None)
+    if type_ == TAKEN_BY_BOT:
+        return _with_seat(platform, data["seat"], takeover=data["bot"], turn_since=None)
+    if type_ == RETURNED:
+        seat = platform.seats[data["seat"]]
+        bank = seat.get("bank_ms")
+        if bank is not None and bank <= 0:
+            bank = clocks.initial_bank(platform.clock)
+        return _with_seat(platform, data["seat"], takeover=None, bank_ms=bank)
+    if type_ == RESIGNED:
+        platform = _with_seat(platform, data["seat"], resigned=True, takeover=data.get("bot"), turn_since=None)
+        if data.get("ends_game") and platform.ended is None:
+            resigned = [i for i, s in enumerate(platform.seats) if s.get("resigned")]
+            platform = replace(platform, ended={
+                "outcome": "resigned", "winners": [i for i in range(len(platform.seats)) if i not in resigned],
+                "resigned": resigned, "reason": data.get("reason", "")})
+        return platform
+    if type_ == ABORTED and platform.ended is None:
+        return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
+                                        "by": data.get("seat")})
+    if type_ == REMATCH and platform.rematch is None:
+        return replace(platform, rematch=data.get("game_id"))
+    if type_ == ABANDONED and platform.ended is None:
+        return replace(platform, ended={"outcome": "abandoned", "winners": [], "reason": data.get("reason", ""),
+                                        "idle_seconds": data.get("idle_seconds")})
+    return platform
+
+
+def _with_seat(platform: Platform, index: int, **changes) -> Platform:
+    seats = list(platform.seats)
+    seats[index] = {**seats[index], **changes}
+    return replace(platform, seats=tuple(seats))
+
+
+def abandoned_event(idle_seconds: int) -> dict:
+    """The event the system appends to a game nobody has moved in for `idle_seconds`."""
+    return {"type": ABANDONED, "reason": f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
+
+
+def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform) -> tuple:
+    """(game state, platform state) after stored events (StoredEvent: .type, .data, .actor,
+    .at): the game's own events go through its reducer, platform events through `evolve`. In a
+    clocked game the clocks' step (api/platform/clocks.py: who owes a decision since when) follows each
+    group of events one append wrote (the same actor and `at`), on the state after the group."""
+    own = []
+    pending = None  # (actor, at) of a clocked game's group whose step is still to come
+    for e in stored:
+        actor, at = getattr(e, "actor", None), getattr(e, "at", None)
+        if pending is not None and pending != (actor, at):
+            platform, pending = clocks.step(platform, definition, state, *pending), None
+        if e.type in PLATFORM_EVENTS:
+            if own:
+                state, own = fold(definition, own, state), []
+            platform = evolve(platform, e.type, e.data, at)
+        else:
+            if not platform.person_moved and is_seat(actor) and actor < len(platform.seats) and \
+                    clocks.clocked(platform.seats[actor]):
+                platform = replace(platform, person_moved=True)
+            if platform.clock is None:
+                own.append(e.data)
+                continue
+            state = fold(definition, [e.data], state)
+        if platform.clock is not None:
+            pending = (actor, at)
+    if own:
+        state = fold(definition, own, state)
+    if pending is not None:
+        platform = clocks.step(platform, definition, state, *pending)
+    return state, platform
+
+
+def status(platform: Platform, game_result: Optional[dict]) -> str:
+    if platform.ended is not None:
+        outcome = platform.ended["outcome"]
+        return outcome if outcome in ENDED_STATUSES else "finished"
+    if not platform.started:
+        return "waiting"
+    return "finished" if game_result is not None else "active"
+
+
+def result(platform: Platform, game_result: Optional[dict]) -> Optional[dict]:
+    return platform.ended if platform.ended is not None else game_result

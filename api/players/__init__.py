@@ -1,0 +1,1 @@
+"""Players: their keys and names, their games and the notifications they are sent."""

@@ -1,0 +1,157 @@
+"""Players: people with a key that authenticates them across games.
+
+A player key is `pk.<random>`: the prefix tells it from a seat's token (`<game id>.<seat>.…`,
+a game id is 12 characters, so never `pk`) without a lookup. Only its SHA-256 is stored.
+Keys (each touched by single-key commands only, so they may live in any cluster slot):
+- `player:{<id>}` hash: name, key (the key's hash), created (ms);
+- `player-key:<hash>` → the player's id (the index a request's key is looked up in);
+- `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
+- `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py).
+Rotating a key writes the new index entry before the player's hash and deletes the old one
+after: a crash between leaves at most an index entry that the hash no longer confirms, and
+authentication checks both.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import redis
+
+from events import codec
+from events.store import StoreUnavailable
+
+from api.errors import ApiError
+from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
+
+INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
+GAMES_KEPT = 1000  # games remembered per player, most recent first
+
+
+class UnknownPlayer(ApiError):
+    status, code = 401, "invalid_player_key"
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+def _unavailable(method):
+    def wrapper(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            raise StoreUnavailable(str(e)) from e
+
+    wrapper.__name__, wrapper.__doc__ = method.__name__, method.__doc__
+    return wrapper
+
+
+class Players:
+    def __init__(self, connection, prefix: str = ""):
+        self.redis = connection
+        self.prefix = prefix
+
+    # ---- keys ---------------------------------------------------------------------------
+    def _player(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}"
+
+    def _key_index(self, digest: str) -> str:
+        return f"{self.prefix}player-key:{digest}"
+
+    def games_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:games"
+
+    def inbox_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:inbox"
+
+    # ---- players ------------------------------------------------------------------------
+    @_unavailable
+    def create(self, name: str) -> tuple[Player, str]:
+        player = Player("p" + secrets.token_urlsafe(9), name)
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        digest = hash_token(key)
+        self.redis.set(self._key_index(digest), player.id)
+        self.redis.hset(self._player(player.id), mapping={"name": name, "key": digest,
+                                                           "created": int(time.time() * 1000)})
+        return player, key
+
+    @_unavailable
+    def authenticate(self, key: str) -> Player:
+        """The player a key belongs to; InvalidToken for an unknown or rotated key."""
+        digest = hash_token(key)
+        player_id = self.redis.get(self._key_index(digest))
+        if player_id is not None:
+            player_id = player_id.decode()
+            name, stored = self.redis.hmget(self._player(player_id), "name", "key")
+            if stored is not None and hmac.compare_digest(stored.decode(), digest):
+                return Player(player_id, name.decode())
+        raise UnknownPlayer("This player key is unknown or was replaced by a newer one.")
+
+    @_unavailable
+    def rename(self, player: Player, name: str) -> Player:
+        self.redis.hset(self._player(player.id), "name", name)
+        return Player(player.id, name)
+
+    @_unavailable
+    def rotate(self, player: Player, old_key: str) -> str:
+        """A new key for the player; the old one stops working."""
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        digest = hash_token(key)
+        self.redis.set(self._key_index(digest), player.id)
+        self.redis.hset(self._player(player.id), "key", digest)
+        self.redis.delete(self._key_index(hash_token(old_key)))
+        return key
+
+    # ---- a player's games -----------------------------------------------------------------
+    @_unavailable
+    def games_page(self, player_id: str, before: Optional[tuple[int, str]], count: int) -> list[tuple[str, int]]:
+        """(game id, last activity ms) of the player's games, most recent first, after the
+        cursor `before` (score, id)."""
+        return _page(self.redis, self.games_key(player_id), before, count)
+
+    @_unavailable
+    def forget_game(self, player_id: str, game_id: str) -> None:
+        self.redis.zrem(self.games_key(player_id), game_id)
+
+    # ---- the inbox ------------------------------------------------------------------------
+    @_unavailable
+    def inbox_after(self, player_id: str, after: str, count: int = 100) -> list[tuple[str, dict]]:
+        found = self.redis.xread({self.inbox_key(player_id): after}, count=count)
+        if not found:
+            return []
+        return [(entry_id.decode(), self.decode_inbox(fields)) for entry_id, fields in found[0][1]]
+
+    @staticmethod
+    def decode_inbox(fields: dict) -> dict:
+        """An inbox entry as api/players/feed.py wrote it (one field, `e`)."""
+        return codec.loads(fields[b"e"])
+
+    @_unavailable
+    def inbox_last_id(self, player_id: str) -> str:
+        last = self.redis.xrevrange(self.inbox_key(player_id), "+", "-", count=1)
+        return last[0][0].decode() if last else "0-0"
+
+
+def _page(connection, key: str, before: Optional[tuple[int, str]], count: int) -> list[tuple[str, int]]:
+    """A page of a sorted set from the highest score down, after cursor (score, member): members
+    of the cursor's score come in reverse order of their names, so those after it sort below it."""
+    high = "+inf" if before is None else before[0]
+    found = connection.zrevrangebyscore(key, high, "-inf", start=0, num=count + 64, withscores=True)
+    page = []
+    for member, score in found:
+        member, score = member.decode(), int(score)
+        if before is not None and score == before[0] and member >= before[1]:
+            continue
+        page.append((member, score))
+        if len(page) == count:
+            break
+    return page
+
+
+page = _page

@@ -1,0 +1,77 @@
+"""What each durable append tells the people of a game (GameService.listeners).
+
+After an append (a creation, a claim, a move by a person, a bot or the system) the service calls
+PlayerFeed with the game as it is now and the events appended. For every player sitting in the
+game it records the game's last activity in the player's games (`GET /players/me/games`) and
+writes to the player's inbox, which the player's stream reads (api/http/streams/player.py):
+`seat_claimed`, `seat_left`, `game_started`, `your_turn` (the game waits for the player's seat),
+`game_finished`, `rematch`. It also moves the game between the lobby's indexes.
+
+This runs after the answer leaves (the service's outbox): a crash in between loses a
+notification, never a move; the lobby's listing repairs its own indexes, and `my_turn` in the
+player's games is always read from the game itself.
+"""
+from __future__ import annotations
+
+import time
+
+from events import codec
+
+from api.platform import events as pe
+from api.history.finished_exports import FinishedExports
+from api.lobby.index import LobbyIndex
+from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
+from api.games.callers import people_to_act
+
+
+class PlayerFeed:
+    def __init__(self, players: Players, lobby: LobbyIndex):
+        self.players = players
+        self.lobby = lobby
+
+    def __call__(self, game, events: list) -> None:
+        types = [t for t, _ in events]
+        at = game.last_at or int(time.time() * 1000)
+        if pe.CREATED in types or pe.STARTED in types or (game.finished and pe.finishing(types)):
+            if not game.platform.private:
+                self.lobby.place(game.id, game.definition.name, game.status, at)
+        seated = {s["player"]: i for i, s in enumerate(game.seats) if s["player"]}
+        notices = []
+        for type_, data in events:
+            if type_ == pe.SEAT_CLAIMED:
+                notices.append(("seat_claimed", {"seat": data["seat"], "name": data.get("name"),
+                                                 "player": data.get("player")}))
+            elif type_ == pe.SEAT_LEFT:
+                notices.append(("seat_left", {"seat": data["seat"]}))
+            elif type_ == pe.STARTED:
+                notices.append(("game_started", {}))
+            elif type_ == pe.REMATCH:
+                notices.append(("rematch", {"rematch": data["game_id"]}))
+        if game.finished and pe.finishing(types):
+            notices.append(("game_finished", {"status": game.status, "result": game.result}))
+        left = [data["player"] for t, data in events if t == pe.SEAT_LEFT and data.get("player")]
+        to_act = set(people_to_act(game)) if not game.finished else set()
+        pipe = self.players.redis.pipeline(transaction=False)
+        for player_id, seat in list(seated.items()) + [(p, None) for p in left if p not in seated]:
+            mine = notices + ([("your_turn", {"seat": seat})] if seat in to_act else [])
+            games_key = self.players.games_key(player_id)
+            if seat is None:
+                pipe.zrem(games_key, game.id)
+            else:
+                pipe.zadd(games_key, {game.id: at})
+                pipe.zremrangebyrank(games_key, 0, -GAMES_KEPT - 1)
+            for kind, detail in mine:
+                entry = {"type": kind, "game_id": game.id, "game_type": game.definition.name,
+                         "version": game.version, "at": at, **detail}
+                pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(entry)},
+                          maxlen=INBOX_LENGTH, approximate=True)
+        pipe.execute()
+
+
+def wiring(connection, prefix: str, store, export_ttl_s: int) -> dict:
+    """The players and listeners a GameService on this Redis takes (the API's and the
+    workers': a bot's move tells the next player it is their turn as a person's does, and the
+    move that ends a long game makes its export, api/history/finished_exports.py, whoever made it)."""
+    players = Players(connection, prefix)
+    return {"players": players, "listeners": [PlayerFeed(players, LobbyIndex(connection, prefix)),
+                                              FinishedExports(store, export_ttl_s)]}

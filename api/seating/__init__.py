@@ -1,0 +1,1 @@
+"""Commands on seats: claims, leaves, rematches, resignations, aborts, returns, timeouts."""
