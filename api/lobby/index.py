@@ -17,7 +17,7 @@ from events.connection import UNAVAILABLE, key_buckets
 from events.keys import bucket_of, sharded
 from events.store import StoreUnavailable
 
-from api.players.accounts import page
+from api.paging import sorted_page
 
 STATUSES = ("waiting", "active", "finished")
 FINISHED_KEPT = 10_000
@@ -63,11 +63,11 @@ class LobbyIndex:
     def page(self, status: str, type_: Optional[str], before: Optional[tuple[int, str]], count: int) -> list:
         try:
             if self.buckets == 1:
-                return page(self.redis, self.key(status, type_), before, count)
+                return sorted_page(self.redis, self.key(status, type_), before, count)
             # Each bucket's page after the cursor, merged in the same order (score, then name,
             # both descending): the first `count` of the merge are the page.
             found = [item for b in range(self.buckets)
-                     for item in page(self.redis, self.key(status, type_, b), before, count)]
+                     for item in sorted_page(self.redis, self.key(status, type_, b), before, count)]
             return sorted(found, key=lambda item: (item[1], item[0]), reverse=True)[:count]
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e

@@ -25,6 +25,7 @@ from events import codec
 from events.store import StoreUnavailable
 
 from api.errors import ApiError
+from api.paging import sorted_page
 from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
@@ -113,7 +114,7 @@ class Players:
     def games_page(self, player_id: str, before: Optional[tuple[int, str]], count: int) -> list[tuple[str, int]]:
         """(game id, last activity ms) of the player's games, most recent first, after the
         cursor `before` (score, id)."""
-        return _page(self.redis, self.games_key(player_id), before, count)
+        return sorted_page(self.redis, self.games_key(player_id), before, count)
 
     @_unavailable
     def forget_game(self, player_id: str, game_id: str) -> None:
@@ -136,22 +137,3 @@ class Players:
     def inbox_last_id(self, player_id: str) -> str:
         last = self.redis.xrevrange(self.inbox_key(player_id), "+", "-", count=1)
         return last[0][0].decode() if last else "0-0"
-
-
-def _page(connection, key: str, before: Optional[tuple[int, str]], count: int) -> list[tuple[str, int]]:
-    """A page of a sorted set from the highest score down, after cursor (score, member): members
-    of the cursor's score come in reverse order of their names, so those after it sort below it."""
-    high = "+inf" if before is None else before[0]
-    found = connection.zrevrangebyscore(key, high, "-inf", start=0, num=count + 64, withscores=True)
-    page = []
-    for member, score in found:
-        member, score = member.decode(), int(score)
-        if before is not None and score == before[0] and member >= before[1]:
-            continue
-        page.append((member, score))
-        if len(page) == count:
-            break
-    return page
-
-
-page = _page
