@@ -15,7 +15,7 @@ from api.http.problems import problem
 bp = Blueprint("meta", __name__)
 bp.register_blueprint(docs.bp)
 
-SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
 def describe_type(game) -> dict:

@@ -14,7 +14,7 @@ from api.http.problems import problem
 
 bp = Blueprint("web", __name__)
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"
 # Pages and files change with the server: a browser revalidates them (cheap 304s) instead of
 # running yesterday's script against today's API.
 CACHE = "no-cache"
