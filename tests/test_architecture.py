@@ -31,8 +31,9 @@ def test_imports_point_inwards():
 
 
 def test_what_workers_share_with_the_api_has_no_flask():
-    for module in ("service.py", "repository.py", "presenting.py", "game_options.py", "errors.py",
-                   "seats.py", "platform_events.py", "players.py", "lobby.py", "lobby_index.py", "player_feed.py"):
+    for module in ("games/service.py", "games/repository.py", "games/presenting.py", "games/options.py", "errors.py",
+                   "games/callers.py", "platform/events.py", "players/accounts.py", "seating/claims.py",
+                   "lobby/index.py", "players/feed.py"):
         assert "flask" not in set(_imports(ROOT / "api" / module)), module
 
 
