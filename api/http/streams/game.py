@@ -29,8 +29,9 @@ from api.http.client_address import client_address
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
 from api.http.requests import games
 from api.input_rules import DIGITS
-from api.live import hub as live_hub
-from api.live.hub import Direct, Hub, serve_direct
+from api.live.direct import Direct, serve_direct
+from api.live.hub import Hub
+from api.live.streams import stream
 from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
 from api.live.tickets import TTL_S, InvalidTicket, Tickets
@@ -95,7 +96,7 @@ def install(app: Flask) -> None:
 
 def _direct_socket():
     """The client's socket, where the reader may write to it itself (gunicorn's gevent
-    workers: api/live/hub.py, Direct); None elsewhere (the test client, other servers)."""
+    workers: api/live/direct.py); None elsewhere (the test client, other servers)."""
     sock = request.environ.get("gunicorn.socket")
     if sock is None or "gevent" not in sys.modules:
         return None
@@ -186,7 +187,7 @@ def live_stream(game_id):
     def generate():
         yield b"".join(head)  # the server sends the response's head with it
         if sock is None:
-            yield from live_hub.stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
+            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
             return
         # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
         chunked = request_protocol == "HTTP/1.1"

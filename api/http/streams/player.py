@@ -28,7 +28,7 @@ from api.http.auth import bearer_token, current_player
 from api.http.client_address import client_address
 from api.errors import ValidationFailed
 from api import metrics
-from api.live.hub import inbox_stream
+from api.live.streams import inbox_stream
 from api.live.tickets import TTL_S, InvalidTicket
 from api.players.accounts import Players
 from api.games.callers import hash_token
