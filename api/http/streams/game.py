@@ -69,7 +69,8 @@ def install(app: Flask) -> None:
         # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition)
         # fails and is retried, rather than hold its greenlet and pooled connection for ever. The
         # hub's reader has its own, longer than its blocking read (api/live/follower.py).
-        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"],
+                                                     max_connections=config["SSE_REDIS_CONNECTIONS"],
                                                      timeout=20, health_check_interval=30, client_name="live",
                                                      socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
         connection = redis.Redis(connection_pool=pool)
