@@ -2,16 +2,14 @@
 parameters, and pages' cursors and `next` links. Route modules import these, never each other."""
 from __future__ import annotations
 
-from typing import Optional
 from urllib.parse import urlencode
 
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from events import codec
-
 from api.errors import ApiError, ValidationFailed
 from api.input_rules import MAX_DEPTH, depth_within, digits
+from events import codec
 
 # Query parameters that are integers: ASCII digits by pattern before marshmallow's int().
 INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
@@ -95,7 +93,7 @@ def seat_number(raw: str) -> int:
     return digits(raw, "seat")
 
 
-def parse_cursor(raw: Optional[str]) -> Optional[tuple[int, str]]:
+def parse_cursor(raw: str | None) -> tuple[int, str] | None:
     """A listing's `cursor` (`<score>.<member>`, as cursor_link writes it), or None."""
     if raw is None:
         return None
@@ -109,7 +107,7 @@ def next_link(path: str, params: dict) -> str:
     return f"{path}?{urlencode(params)}"
 
 
-def cursor_link(path: str, cursor: Optional[tuple[int, str]]) -> Optional[str]:
+def cursor_link(path: str, cursor: tuple[int, str] | None) -> str | None:
     """The next page of a listing paged by cursor (None at the end): the same query, its cursor
     moved on."""
     if cursor is None:

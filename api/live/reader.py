@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Optional
+from typing import Any
 
 from api.live.fanout import Fanout
 from api.live.feeds import Feed, Inbox
@@ -27,7 +27,7 @@ class Reader(Fanout):
     # set by Hub.__init__ and Hub._reset
     block_ms: int
     tick_s: float
-    keepalive_s: Optional[float]
+    keepalive_s: float | None
     gather_s: float
     healthy: bool
     _lock: threading.Lock
@@ -35,9 +35,9 @@ class Reader(Fanout):
     _feeds: dict[str, Feed]
     _inboxes: dict[str, Inbox]
     _generation: int
-    _read_generation: Optional[int]
+    _read_generation: int | None
     _wake: threading.Event
-    _reader: Optional[threading.Thread]
+    _reader: threading.Thread | None
     _follower: Any  # LiveFollower or Polled, made when the reader starts
 
     def _added(self, generation: int) -> None:

@@ -30,7 +30,7 @@ class Sending(Enqueueing):
     events: RedisEventStore
     games: GameRepository
     settings: Settings
-    _connections: Optional[sender.Connections]
+    _connections: sender.Connections | None
 
     def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
         """Delivers what the subscription is owed of the game (for at most `rounds` drains of

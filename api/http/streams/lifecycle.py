@@ -3,7 +3,8 @@ Last-Event-ID it was sent, its slot under the limits, its subscription to the pr
 streams gauge, and the response that carries it (closing gives everything back, once)."""
 from __future__ import annotations
 
-from typing import Callable, Generic, Iterable, Optional, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
 
 from flask import Response, request
 
@@ -17,7 +18,7 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RETRY = b"retry: 1000\n\n"  # a browser's EventSource reconnects after 1 s
 
 
-def sent_ticket() -> Optional[str]:
+def sent_ticket() -> str | None:
     """`?ticket=`, if sent."""
     return request.args.get("ticket") if request.environ.get("QUERY_STRING") else None
 
@@ -64,7 +65,7 @@ class Open(Generic[T]):
         return Response(mimetype="text/event-stream", headers=HEADERS)
 
 
-def open_stream(live, seat_key: Optional[tuple], subscribe: Callable[[], T], leave: Callable[[T], None]) -> Open[T]:
+def open_stream(live, seat_key: tuple | None, subscribe: Callable[[], T], leave: Callable[[T], None]) -> Open[T]:
     """Takes the stream's slot under the limits (per process, per client address, per seat or
     player: `seat_key`), then subscribes; the slot is given back if subscribing fails."""
     release = live.limits.acquire(client_address(), seat_key)
