@@ -94,7 +94,7 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
                 abandon_after_s: Optional[float] = None, sweeps: tuple = (), clock_tick=None,
                 clock_poll_s: float = 0.2) -> None:
-    """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries.py).
+    """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries/sweep.py).
     `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes."""
     if abandon_after_s is None:
         abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))

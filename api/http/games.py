@@ -2,8 +2,6 @@
 call the service, shape the answer."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from flask import Blueprint, Response, current_app, request
 
 from api.http import conditional
@@ -11,7 +9,7 @@ from api.history import export
 from api.http.auth import caller, current_player, requested_seat, seat_of
 from api.platform.fairness import check_client_seed
 from api.errors import ValidationFailed
-from api.http.requests import games, json_body, query
+from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
 
 bp = Blueprint("games", __name__)
@@ -51,7 +49,7 @@ def _next_page(game_id: str, path: str, **params) -> str:
     seat = requested_seat()
     if seat is not None:
         params["seat"] = seat
-    return f"/games/{game_id}{path}?{urlencode(params)}"
+    return next_link(f"/games/{game_id}{path}", params)
 
 
 @bp.get("/games/<game_id>")

@@ -1,17 +1,13 @@
 """The lobby: listing games, claiming and leaving seats, rematches. Thin: api/seating/claims.py decides."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from flask import Blueprint, Response, current_app, request
 
 from api.games import harvest
 from api.http.auth import caller, current_player
 from api.errors import ValidationFailed
-from api.http.requests import games, json_body, query
-from api.input_rules import digits
+from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
 from api.seating.claims import Claimer, check_seated
-from api.http.players import lobby, next_link, parse_cursor, players
 from api.http.schemas import ClaimSchema, ListingQuerySchema
 
 bp = Blueprint("lobby", __name__)
@@ -33,8 +29,7 @@ def list_games():
                                details={"fields": {"format": ["Only with since."]}})
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
                                     page["limit"])
-    args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}
-    return {"games": found, "next": next_link("/games", cursor, args) if len(found) == page["limit"] else None}
+    return {"games": found, "next": cursor_link("/games", cursor) if len(found) == page["limit"] else None}
 
 
 def _harvest(page: dict):
@@ -53,20 +48,14 @@ def _harvest(page: dict):
         args = {"status": "finished", "since": cursor, "limit": page["limit"]}
         if page.get("type"):
             args["type"] = page["type"]
-        response = current_app.make_response({"games": found, "next": "/games?" + urlencode(args)})
+        response = current_app.make_response({"games": found, "next": next_link("/games", args)})
     response.vary.add("Accept")
     return response
 
 
-def _seat_number(raw: str) -> int:
-    if len(raw) > 3:
-        raise ValidationFailed("A seat number has at most 3 digits.", details={"fields": {"seat": ["Too long."]}})
-    return digits(raw, "seat")
-
-
 @bp.post("/games/<game_id>/seats/<seat>/claim")
 def claim_seat(game_id, seat):
-    seat = _seat_number(seat)
+    seat = seat_number(seat)
     games().load(game_id)  # an unknown game is 404 before anything else is judged
     player = current_player(players(), required=False)
     body = _claim.load(json_body()) if request.get_data(cache=True) else {}
@@ -83,7 +72,7 @@ def claim_seat(game_id, seat):
 
 @bp.post("/games/<game_id>/seats/<seat>/leave")
 def leave_seat(game_id, seat):
-    seat = _seat_number(seat)
+    seat = seat_number(seat)
     service = games()
     holder, _ = caller(service, game_id, required=True)
     check_seated(service.load(game_id), holder, seat)

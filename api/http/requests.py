@@ -1,13 +1,15 @@
-"""Small helpers shared by the blueprints: the service, JSON bodies and query strings."""
+"""Small helpers shared by the blueprints: the app's services, JSON bodies, query strings, path
+parameters, and pages' cursors and `next` links. Route modules import these, never each other."""
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from events import codec
-
 from api.errors import ApiError, ValidationFailed
 from api.input_rules import MAX_DEPTH, depth_within, digits
+from events import codec
 
 # Query parameters that are integers: ASCII digits by pattern before marshmallow's int().
 INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
@@ -19,6 +21,14 @@ class UnsupportedMediaType(ApiError):
 
 def games():
     return current_app.extensions["games"]
+
+
+def players():
+    return current_app.extensions["players"]
+
+
+def lobby():
+    return current_app.extensions["lobby"]
 
 
 def json_body():
@@ -74,3 +84,35 @@ def query(schema):
             cached = _defaults[id(schema)] = (schema, schema.load({}))
         return dict(cached[1])
     return schema.load(args)
+
+
+def seat_number(raw: str) -> int:
+    """A seat named in the path (`/seats/<seat>/...`)."""
+    if len(raw) > 3:
+        raise ValidationFailed("A seat number has at most 3 digits.", details={"fields": {"seat": ["Too long."]}})
+    return digits(raw, "seat")
+
+
+def parse_cursor(raw: str | None) -> tuple[int, str] | None:
+    """A listing's `cursor` (`<score>.<member>`, as cursor_link writes it), or None."""
+    if raw is None:
+        return None
+    score, _, member = raw.partition(".")
+    return int(score), member
+
+
+def next_link(path: str, params: dict) -> str:
+    """A page's `next` link: `path` and the query `params`, each value URL-encoded (an `&` or a
+    space in one must not end it or start another)."""
+    return f"{path}?{urlencode(params)}"
+
+
+def cursor_link(path: str, cursor: tuple[int, str] | None) -> str | None:
+    """The next page of a listing paged by cursor (None at the end): the same query, its cursor
+    moved on."""
+    if cursor is None:
+        return None
+    params = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}
+    params.pop("cursor", None)
+    params["cursor"] = f"{cursor[0]}.{cursor[1]}"
+    return next_link(path, params)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 
 from api.http.auth import caller, requested_seat
-from api.http.requests import games
-from api.http.lobby import _seat_number
+from api.http.requests import games, seat_number
 from api.seating.control import SeatControl, seat_of_caller
 
 bp = Blueprint("seat_control", __name__)
@@ -36,6 +35,6 @@ def abort(game_id):
 
 @bp.post("/games/<game_id>/seats/<seat>/return")
 def return_seat(game_id, seat):
-    seat = _seat_number(seat)
+    seat = seat_number(seat)
     games().load(game_id)  # an unknown game is 404 first
     return control().return_seat(game_id, _acting_seat(game_id, seat))

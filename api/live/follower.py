@@ -12,7 +12,7 @@ Its connection is its own (a blocked XREAD holds it), made from the live pool's 
 
 A read that fails (Redis restarting, a timeout) raises StoreUnavailable; the hub waits a
 second and reads again from the positions it holds, on a new connection: nothing is missed, as
-every position is the last entry a subscriber was given (api/live/hub.py, `_run`).
+every position is the last entry a subscriber was given (api/live/reader.py, `_run`).
 """
 from __future__ import annotations
 

@@ -9,5 +9,5 @@
   and one POST with a short timeout, no redirects and a pinned, checked address.
 - manage.py: the application side of the endpoints (no Flask).
 - notify.py: the after-append step that hands a subscribed game's new events to the webhook
-  queue; workers/deliveries.py delivers them.
+  queue; workers/deliveries/ delivers them.
 """

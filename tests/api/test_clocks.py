@@ -320,7 +320,7 @@ def test_the_new_events_show_no_secret_and_reach_the_players_stream(client):
 
 
 def test_a_live_event_carries_the_clock():
-    from api.live.hub import Feed
+    from api.live.feeds import Feed
 
     service = GameService(InMemoryEventStore())
     created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"per_move_s": 30})

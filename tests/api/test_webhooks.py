@@ -292,7 +292,7 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
     more appends queue nothing more; each (subscription, game) has one delivery job at most."""
     from rq import Queue
 
-    from workers import deliveries as deliveries_module
+    from workers.deliveries import fan_out as fan_out_module
     from workers.deliveries import Deliveries
 
     app, prefix = quiet
@@ -308,7 +308,7 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
     # The fan-out delivers itself within its budget: no delivery job is queued.
     assert deliveries.fan_out_now(game["id"]) == 1 and [j for j in queue.job_ids if "whd-" in j] == []
     # Past its budget, the rest get delivery jobs of their own, one per (subscription, game).
-    monkeypatch.setattr(deliveries_module, "FAN_OUT_INLINE_S", 0)
+    monkeypatch.setattr(fan_out_module, "FAN_OUT_INLINE_S", 0)
     assert deliveries.fan_out_now(game["id"]) == 1 and deliveries.fan_out_now(game["id"]) == 0
     assert len([j for j in queue.job_ids if "whd-" in j]) == 1
 

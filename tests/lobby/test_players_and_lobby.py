@@ -89,3 +89,11 @@ def test_my_games_say_where_it_is_my_turn(client, app):
     assert gid not in [g for g, _ in mine(ann["key"], "my_turn=true")]
     page = client.get("/players/me/games?limit=1", headers=auth(ann["key"])).get_json()
     assert len(page["games"]) == 1 and page["next"] and "cursor=" in page["next"]
+
+
+def test_a_next_link_keeps_the_query_url_encoded(app):
+    from api.http.requests import cursor_link
+
+    with app.test_request_context("/games?type=a%26b+c&limit=1&cursor=9.old"):
+        assert cursor_link("/games", (5, "g1")) == "/games?type=a%26b+c&limit=1&cursor=5.g1"
+        assert cursor_link("/games", None) is None

@@ -23,19 +23,18 @@ from flask import Blueprint, Flask, Response, current_app, request
 from events.connection import cluster_nodes, store_client
 from events.redis_store import RedisEventStore
 
-from api import metrics
 from api.http.auth import bearer_token, caller, requested_seat
-from api.http.client_address import client_address
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
 from api.http.requests import games
+from api.http.streams import lifecycle
 from api.input_rules import DIGITS
-from api.live import hub as live_hub
-from api.live.hub import Direct, Hub, serve_direct
+from api.live.direct import Direct, serve_direct
+from api.live.hub import Hub
+from api.live.streams import stream
 from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
-from api.live.tickets import TTL_S, InvalidTicket, Tickets
+from api.live.tickets import TTL_S, Tickets
 from api.players.accounts import Players
-from api.games.presenting import describe
 from api.games.callers import TABLE, Seats
 
 bp = Blueprint("stream", __name__)
@@ -70,7 +69,8 @@ def install(app: Flask) -> None:
         # A socket timeout: a stream's read on a Redis that vanished without a reset (a partition)
         # fails and is retried, rather than hold its greenlet and pooled connection for ever. The
         # hub's reader has its own, longer than its blocking read (api/live/follower.py).
-        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"], max_connections=config["SSE_REDIS_CONNECTIONS"],
+        pool = redis.BlockingConnectionPool.from_url(config["REDIS_URL"],
+                                                     max_connections=config["SSE_REDIS_CONNECTIONS"],
                                                      timeout=20, health_check_interval=30, client_name="live",
                                                      socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
         connection = redis.Redis(connection_pool=pool)
@@ -95,7 +95,7 @@ def install(app: Flask) -> None:
 
 def _direct_socket():
     """The client's socket, where the reader may write to it itself (gunicorn's gevent
-    workers: api/live/hub.py, Direct); None elsewhere (the test client, other servers)."""
+    workers: api/live/direct.py); None elsewhere (the test client, other servers)."""
     sock = request.environ.get("gunicorn.socket")
     if sock is None or "gevent" not in sys.modules:
         return None
@@ -107,18 +107,14 @@ def _direct_socket():
 def _last_event_id() -> int | None:
     """The version to resume after: the `Last-Event-ID` header, else `?last_event_id=`; each one
     sent must be ASCII digits (10 at most: "²" and 4,300 digits crashed int())."""
-    header = request.headers.get("Last-Event-ID")
-    query = request.args.get("last_event_id") if request.environ.get("QUERY_STRING") else None
-    for raw in (header, query):
-        if raw is not None and DIGITS.fullmatch(raw) is None:
-            raise ValidationFailed("Last-Event-ID is the version of the last event received.")
-    raw = header if header is not None else query
-    return None if raw is None else int(raw)
+    sent = lifecycle.sent_last_event_ids()
+    if any(DIGITS.fullmatch(raw) is None for raw in sent):
+        raise ValidationFailed("Last-Event-ID is the version of the last event received.")
+    return int(sent[0]) if sent else None
 
 
-def _who(live: LivePath, game_id: str) -> tuple:
+def _who(live: LivePath, game_id: str, ticket: str | None) -> tuple:
     """(holder, seat) of the stream: from a ticket, or as any request (token, ?seat=)."""
-    ticket = request.args.get("ticket")
     if ticket is None:
         return caller(live, game_id)
     # A token or ?seat= sent beside a ticket must agree with it (a ticket is its own credential;
@@ -138,47 +134,32 @@ def live_stream(game_id):
     live: LivePath = current_app.extensions["live"]
     live.limits.admit()
     resume_from = _last_event_id()
-    if not 1 <= len(request.args.get("ticket", "-")) <= 100:  # before any shortcut below answers
-        raise InvalidTicket("This stream ticket is not valid.")
+    ticket = lifecycle.sent_ticket()
+    if ticket is not None:  # before any shortcut below answers
+        lifecycle.check_ticket(ticket)
     requested_seat()  # a malformed ?seat= is a 400 before the shortcut below, too
-    if resume_from is not None and "ticket" in request.args:
+    if resume_from is not None and ticket is not None:
         # An EventSource reconnecting after `end` repeats its URL, with a ticket already spent:
         # a finished game is open to all, so it is told it is over, not that its ticket is.
         game = live.hub.games.load(game_id)
         if game.finished and resume_from >= game.version:
             return Response(status=204)
-    holder, seat = _who(live, game_id)
-    release = live.limits.acquire(client_address(), None if holder is None else (game_id, holder))
-    try:
-        feed = live.hub.subscribe(game_id)
-    except BaseException:
-        release()
-        raise
-    metrics.streams.inc()
-    closed = False
-
-    def close():
-        nonlocal closed
-        if not closed:
-            closed = True
-            live.hub.unsubscribe(feed)
-            release()
-            metrics.streams.dec()
-
+    holder, seat = _who(live, game_id, ticket)
+    opened = lifecycle.open_stream(live, None if holder is None else (game_id, holder),
+                                   lambda: live.hub.subscribe(game_id), live.hub.unsubscribe)
+    feed = opened.source
     game = feed.game
     if resume_from is not None and game.finished and resume_from >= game.version:
-        close()
+        opened.close()
         return Response(status=204)  # after `end`: an EventSource stops here
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    if request.method == "HEAD":  # the headers a stream would have, and no stream
-        close()
-        return Response(mimetype="text/event-stream", headers=headers)
+    if request.method == "HEAD":
+        return opened.head()
     head = []
     cursor = resume_from
     if cursor is None or cursor > game.version:
         frame, cursor = feed.state_frame(seat)
         head.append(frame)
-    head.append(b"retry: 1000\n\n")
+    head.append(lifecycle.RETRY)
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
     sock = _direct_socket()
@@ -186,7 +167,7 @@ def live_stream(game_id):
     def generate():
         yield b"".join(head)  # the server sends the response's head with it
         if sock is None:
-            yield from live_hub.stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
+            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
             return
         # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
         chunked = request_protocol == "HTTP/1.1"
@@ -194,10 +175,7 @@ def live_stream(game_id):
         serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s)
 
     request_protocol = request.environ.get("SERVER_PROTOCOL")
-
-    response = Response(generate(), mimetype="text/event-stream", headers=headers)
-    response.call_on_close(close)  # also when the client left before the first byte
-    return response
+    return opened.response(generate())
 
 
 @bp.post("/games/<game_id>/stream-tickets")

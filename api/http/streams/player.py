@@ -20,15 +20,14 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, current_app
 
 from events.store import StoreUnavailable
 
 from api.http.auth import bearer_token, current_player
-from api.http.client_address import client_address
 from api.errors import ValidationFailed
-from api import metrics
-from api.live.hub import inbox_stream
+from api.http.streams import lifecycle
+from api.live.streams import inbox_stream
 from api.live.tickets import TTL_S, InvalidTicket
 from api.players.accounts import Players
 from api.games.callers import hash_token
@@ -60,13 +59,12 @@ def player_ticket():
 
 
 def _who() -> str:
-    ticket = request.args.get("ticket") if request.environ.get("QUERY_STRING") else None
+    ticket = lifecycle.sent_ticket()
     if ticket is None:
         return current_player(current_app.extensions["players"]).id
     if bearer_token() is not None:
         raise ValidationFailed("A stream ticket names its player: send no key with it.")
-    if not 1 <= len(ticket) <= 100:
-        raise InvalidTicket("This stream ticket is not valid.")
+    lifecycle.check_ticket(ticket)
     inbox = _inbox(current_app)
     player_id = inbox.redis.getdel(_ticket_key(inbox.prefix, ticket))
     if player_id is None:
@@ -76,9 +74,8 @@ def _who() -> str:
 
 
 def _resume_from():
-    raw = request.headers.get("Last-Event-ID")
-    if raw is None and request.environ.get("QUERY_STRING"):
-        raw = request.args.get("last_event_id")
+    sent = lifecycle.sent_last_event_ids()
+    raw = sent[0] if sent else None
     if raw is not None and ENTRY_ID.fullmatch(raw) is None:
         raise ValidationFailed("Last-Event-ID is the id of the last event received (as `1733000000000-0`).")
     return raw
@@ -89,33 +86,16 @@ def player_stream():
     resume = _resume_from()
     player_id = _who()
     live = current_app.extensions["live"]
-    release = live.limits.acquire(client_address(), ("player", player_id))
-    try:
-        inbox = live.hub.subscribe_inbox(player_id)
-    except BaseException:
-        release()
-        raise
+    opened = lifecycle.open_stream(live, ("player", player_id), lambda: live.hub.subscribe_inbox(player_id),
+                                   live.hub.unsubscribe_inbox)
+    inbox = opened.source
     # Without Last-Event-ID the stream starts at its opening (the newest entry the hub has read).
     cursor = "0-0" if resume == "0" else resume if resume is not None else inbox.last_id
-    metrics.streams.inc()
-    closed = False
-
-    def close():
-        nonlocal closed
-        if not closed:
-            closed = True
-            live.hub.unsubscribe_inbox(inbox)
-            release()
-            metrics.streams.dec()
-
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
 
     def generate():
-        yield b"retry: 1000\n\n"
+        yield lifecycle.RETRY
         yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s)
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    response = Response(generate(), mimetype="text/event-stream", headers=headers)
-    response.call_on_close(close)
-    return response
+    return opened.response(generate())

@@ -1,0 +1,117 @@
+"""What a subscriber receives: a feed's events framed once per distinct viewer (from the ring,
+or the store for one that resumes from before it), a player's inbox entries, and the reader's
+own writes to the direct subscribers (api/live/direct.py)."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any, Optional
+
+from api.games import presenting
+from api.games.repository import Game, GameRepository
+from api.live.feeds import Feed, Inbox, advance, to_act
+from api.live.frames import chunk, sse
+from api.platform.events import START
+from domain.contract import EVERYONE
+from events.store import StoredEvent
+
+CATCH_UP_PAGE = 500
+
+
+class Fanout:
+    """The hub's frames for its subscribers: from the feeds' rings (each event framed once per
+    viewer), else read through the hub's own store."""
+
+    # set by Hub.__init__
+    store: Any
+    games: GameRepository
+    inboxes: Any
+    renders: int
+
+    def inbox_after(self, inbox: Inbox, cursor: str) -> tuple[list[bytes], str]:
+        """The frames of the player's entries after `cursor`, and the new cursor: from the
+        ring, else (a resume from before it) a page read from the store."""
+        found = inbox.buffered_after(cursor)
+        if found is None:
+            found = [(i, sse(entry["type"], entry, i)) for i, entry in self.inboxes.inbox_after(inbox.player_id, cursor)]
+        if not found:
+            return [], cursor
+        return [frame for _, frame in found], found[-1][0]
+
+    def frames_after(self, feed: Feed, cursor: int, seat, from_store: bool = True) -> Optional[tuple[list[bytes], int]]:
+        """The frames of the feed's events after `cursor` as `seat` may see them, and the new
+        cursor; from the ring, or the store when the ring no longer reaches back that far
+        (None then, unless from_store)."""
+        entries = feed.buffered_after(cursor)
+        if entries is None:
+            return self._catch_up(feed, cursor, seat) if from_store else None
+        if not entries:
+            return [], cursor
+        viewer = EVERYONE if feed.game.finished else seat
+        frames = []
+        for entry in entries:
+            frame = entry.frames.get(viewer)
+            if frame is None:
+                frame = entry.frames[viewer] = self.render(feed.game, viewer, entry.event, entry.to_act, entry.clock)
+            frames.append(frame)
+        return frames, entries[-1].event.version
+
+    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: Optional[dict] = None) -> bytes:
+        self.renders += 1
+        shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
+        shown["to_act"] = to_act
+        if clock is not None:
+            shown["clock"] = clock
+        return sse("game_event", shown, e.version)
+
+    def deliver(self, feed: Feed) -> None:
+        """Writes the feed's new events to its direct subscribers (see Direct)."""
+        payloads: dict = {}
+        subscribers = list(feed.direct)
+        for i, sub in enumerate(subscribers):
+            if sub not in feed.direct:
+                continue
+            key = (sub.seat, sub.cursor, sub.chunked)
+            payload = payloads.get(key)
+            if payload is None:
+                found = self.frames_after(feed, sub.cursor, sub.seat, from_store=False)
+                if found is None:  # behind the ring: its greenlet catches up from the store
+                    feed.direct.discard(sub)
+                    sub.wake.set()
+                    continue
+                frames, upto = found
+                payload = payloads[key] = (chunk(b"".join(frames), sub.chunked) if frames else b"", upto)
+            data, upto = payload
+            if data:
+                sub.cursor = upto
+                sub.send_now(feed, data)
+            if i % 500 == 499:
+                time.sleep(0)  # let requests in between (a cooperative yield under gevent)
+        if feed.game.finished:
+            for sub in list(feed.direct):
+                sub.wake.set()  # its greenlet sends `end` and closes
+
+    def _catch_up(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
+        """Events older than the ring (a resume from far back, a subscriber that fell behind):
+        read from the store and folded from the game as it was at `cursor`, not cached."""
+        newest = feed.game
+        upto = min(newest.version, cursor + CATCH_UP_PAGE)
+        setup_version = newest.setup_version
+        if setup_version is not None and newest.platform.setup_version is None and cursor >= setup_version:
+            game = self.games.at_version(feed.game_id, cursor, newest)
+        else:
+            game = replace(newest, version=0, state=None, snapshot_version=0, platform=START)
+            game = _fold_to(game, self.store.read(feed.game_id, after=0, limit=cursor))
+        viewer = EVERYONE if newest.finished else seat
+        frames = []
+        for e in self.store.read(feed.game_id, after=cursor, limit=upto - cursor):
+            game = advance(game, e)
+            frames.append(self.render(newest, viewer, e, to_act(game), presenting.clock_at_event(game, e.at)))
+            cursor = e.version
+        return frames, cursor
+
+
+def _fold_to(game: Game, events: list[StoredEvent]) -> Game:
+    for e in events:
+        game = advance(game, e)
+    return game

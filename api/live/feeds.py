@@ -1,0 +1,176 @@
+"""What streams wait on: a watched game's Feed (its newest state and a ring of its recent
+events, each framed once per distinct viewer) and a followed player's Inbox (its newest entries,
+each framed once), both filled by the hub's reader (api/live/reader.py)."""
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import replace
+from typing import TYPE_CHECKING, Optional
+
+from api.games import presenting
+from api.games.repository import Game
+from api.live.frames import sse
+from api.platform.events import fold_stored
+from events.store import StoredEvent
+
+if TYPE_CHECKING:
+    from api.live.direct import Direct
+
+RING = 256  # recent events a feed keeps for its subscribers; older ones are read from the store
+
+
+class Entry:
+    """One event of a feed, with who acts after it and its frames by viewer."""
+
+    __slots__ = ("event", "to_act", "frames", "clock")
+
+    def __init__(self, event: StoredEvent, to_act: list, clock: Optional[dict] = None):
+        self.event = event
+        self.to_act = to_act
+        self.clock = clock  # a clocked game's deadlines after the event (presenting.clock_at_event)
+        self.frames: dict = {}
+
+
+def advance(game: Game, event: StoredEvent) -> Game:
+    """The game after one more of its events (the game's own, or the platform's)."""
+    state, platform = fold_stored(game.definition, [event], game.state, game.platform)
+    return replace(game, version=event.version, state=state, platform=platform)
+
+
+def to_act(game: Game) -> list:
+    """Who acts after the game's last event: nobody while the game waits for people or the
+    server is still setting it up."""
+    setup_version = game.setup_version
+    return game.actors() if setup_version is not None and game.version >= setup_version else []
+
+
+class Followed:
+    """What streams wait on, a game's feed or a player's inbox: its subscribers in this process
+    and `changed`, set (and replaced) whenever entries arrive or the hub's tick wakes them."""
+
+    def __init__(self):
+        self.changed = threading.Event()
+        self.subscribers = 0
+        self._lock = threading.Lock()
+
+    def _renew_changed(self) -> threading.Event:
+        """(Under the lock) the event the waiters hold, replaced by a new one: set it."""
+        changed, self.changed = self.changed, threading.Event()
+        return changed
+
+    def wake(self) -> None:
+        with self._lock:
+            changed = self._renew_changed()
+        changed.set()
+
+
+class Feed(Followed):
+    """The newest state of one watched game and its recent events."""
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game_id = game.id
+        self.game = game
+        self.entries: deque[Entry] = deque(maxlen=RING)
+        self.direct: set[Direct] = set()  # subscribers the reader writes to itself (see Direct)
+        self._states: dict = {}
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    def extend(self, events: list[StoredEvent]) -> int:
+        """Folds in the reader's events (those at and below the known version are skipped);
+        returns how many were new."""
+        added = 0
+        with self._lock:
+            game = first = self.game
+            new = []
+            for e in events:
+                if e.version != game.version + 1:
+                    continue
+                game = advance(game, e)
+                self.entries.append(Entry(e, to_act(game), presenting.clock_at_event(game, e.at)))
+                new.append(e)
+                added += 1
+            if new and game.platform.clock is not None:
+                # The clocks' step follows each append's events as a whole (platform_events):
+                # folded together, the feed's game is the one a load rebuilds.
+                state, platform = fold_stored(game.definition, new, first.state, first.platform)
+                game = replace(game, state=state, platform=platform)
+            self.game = game
+            if added:
+                changed = self._renew_changed()
+        if added:
+            changed.set()
+        return added
+
+    def state_frame(self, seat) -> tuple[bytes, int]:
+        """The `state` event for `seat` at the newest version, and that version: made once per
+        seat and version (a crowd arriving on one game costs one view, not one each)."""
+        game = self.game
+        key = (game.version, seat)
+        frame = self._states.get(key)
+        if frame is None:
+            if len(self._states) > 64 or any(v != game.version for v, _ in self._states):
+                self._states = {}
+            frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
+        return frame, game.version
+
+    def buffered_after(self, cursor: int) -> Optional[list[Entry]]:
+        """The entries after `cursor`, or None when the ring no longer holds the next one."""
+        with self._lock:
+            if cursor >= self.game.version:
+                return []
+            if not self.entries or self.entries[0].event.version > cursor + 1:
+                return None
+            entries = self.entries
+            first = entries[0].event.version
+            return [entries[i] for i in range(cursor + 1 - first, len(entries))]
+
+
+def entry_key(entry_id: str) -> tuple[int, int]:
+    """A Redis stream entry id ("1733000000000-3") in the order Redis gives them."""
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+class Inbox(Followed):
+    """The newest entries of one followed player inbox, each framed once for all of the
+    player's connections in this process."""
+
+    def __init__(self, player_id: str, last_id: str):
+        super().__init__()
+        self.player_id = player_id
+        self.last_id = last_id  # the newest entry read (the reader's position)
+        self.floor = entry_key(last_id)  # every entry after this one is in `entries`
+        self.entries: deque[tuple[tuple, str, bytes]] = deque()  # (key, id, frame)
+
+    def extend(self, entries: list[tuple[str, dict]]) -> int:
+        added = 0
+        with self._lock:
+            newest = entry_key(self.last_id)
+            for entry_id, entry in entries:
+                key = entry_key(entry_id)
+                if key <= newest:
+                    continue
+                self.entries.append((key, entry_id, sse(entry["type"], entry, entry_id)))
+                if len(self.entries) > RING:
+                    self.floor = self.entries.popleft()[0]
+                self.last_id, newest = entry_id, key
+                added += 1
+            if added:
+                changed = self._renew_changed()
+        if added:
+            changed.set()
+        return added
+
+    def buffered_after(self, cursor: str) -> Optional[list[tuple[str, bytes]]]:
+        """(id, frame) of the entries after `cursor`, or None when the ring does not reach
+        back to it."""
+        key = entry_key(cursor)
+        with self._lock:
+            if key < self.floor:
+                return None
+            return [(i, frame) for k, i, frame in self.entries if k > key]

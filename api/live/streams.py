@@ -1,0 +1,60 @@
+"""A stream whose own greenlet (or thread) follows it: a game's stream where the reader cannot
+write to the socket itself (see api/live/direct.py), and every player's stream. It waits on its
+feed's or inbox's `changed`, which the reader's new entries and the hub's tick set."""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Callable, Optional
+
+from api.live.feeds import Feed, Inbox
+from api.live.frames import end_frame
+from events.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from api.live.hub import Hub
+
+
+def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
+    """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
+    nothing happens, `end` once the game is over (the caller unsubscribes when it closes)."""
+    def ended(cursor: int) -> Optional[bytes]:
+        game = feed.game
+        return end_frame(game) if game.finished and cursor >= game.version else None
+
+    return _follow(lambda c: hub.frames_after(feed, c, seat), ended, feed, cursor, keepalive_s, max_s)
+
+
+def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float):
+    """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
+    happens (a player's stream has no end but its time limit)."""
+    return _follow(lambda c: hub.inbox_after(inbox, c), lambda c: None, inbox, cursor, keepalive_s, max_s)
+
+
+def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float):
+    """Frames from `read(cursor)` as they come, until `ended(cursor)` gives a last one or max_s
+    passes. It waits with no timer of its own: the reader's new entries or the hub's tick set
+    `source.changed`."""
+    started = last = time.monotonic()
+    while True:
+        changed = source.changed
+        try:
+            frames, cursor = read(cursor)
+        except StoreUnavailable:
+            yield b": store unavailable, retrying\n\n"
+            time.sleep(1)
+            continue
+        if frames:
+            yield b"".join(frames)
+            last = time.monotonic()
+            continue
+        final = ended(cursor)
+        if final is not None:
+            yield final
+            return
+        now = time.monotonic()
+        if now - started >= max_s:
+            return
+        if now - last >= keepalive_s:
+            yield b": keep-alive\n\n"
+            last = now
+        changed.wait()

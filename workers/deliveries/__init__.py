@@ -1,0 +1,106 @@
+"""Webhook deliveries: RQ jobs on their own queue (WEBHOOK_QUEUE, worked by `python -m workers
+webhooks`), so a slow receiver never delays a turn.
+
+- `fan_out(game)`: after a subscribed game's append (api/webhooks/notify.py), one job per
+  game delivers the news to each covering subscription itself for a short budget, and hands
+  the rest to delivery jobs of their own. Its id is the game's
+  (`whf-<game>`, unique): while one waits in the queue, later appends add nothing (it reads the
+  stream when it runs); while one runs, one follow-up (`whf-<game>-next`) may wait behind it.
+- `deliver(sub, game)`: under a per-(subscription, game) lock, sends the subscription's
+  pending messages of that game in order (api/webhooks/messages.py derives them from the
+  stream), each until it is answered 2xx: at least once, in order per game. A failure records
+  the attempt and waits (exponential back-off from WEBHOOK_RETRY_BASE_S up to
+  WEBHOOK_RETRY_MAX_S; the next messages of that game wait behind it); a receiver failing for
+  WEBHOOK_DISABLE_AFTER_S (a day) has its subscription disabled, and marked so.
+- `sweep()`: run by the reconciler each pass: enqueues the retries that are due, and the
+  deliveries of stopped games whose subscriptions are behind (a fan-out lost with a process,
+  a delivery job lost with its worker). Delivery job ids are deterministic and enqueued with
+  RQ's unique guard, so a (subscription, game) has at most one delivery job at a time however
+  often asked. A finished game every subscription has heard all of is retired: its progress
+  keys expire after WEBHOOK_PROGRESS_TTL_S (a week).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from rq import Queue, get_current_job
+
+from api.errors import UnknownGame
+from api.games.repository import GameRepository
+from api.webhooks import sender
+from api.webhooks.subscriptions import SubscriptionStore
+from events.connection import store_for_jobs
+from events.redis_store import RedisEventStore
+
+from .fan_out import FanOut
+from .settings import DEFAULT_QUEUE, Settings
+from .sweep import Sweep
+
+log = logging.getLogger(__name__)
+
+
+class Deliveries(FanOut, Sweep):
+    """The queue's side: enqueue fan-outs and deliveries (web processes, turn workers, the
+    reconciler), and the jobs' work (webhook workers). Its parts: enqueueing.py, sending.py,
+    fan_out.py, sweep.py."""
+
+    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
+                 settings: Optional[Settings] = None, queue_connection=None):
+        # `connection`: the store's (maybe a cluster); `queue_connection`: RQ's (a plain Redis;
+        # by default the same): events/connection.py.
+        self.connection = queue_connection or connection
+        self.prefix = prefix
+        self.queue = Queue(queue_name, connection=self.connection)
+        self.subs = SubscriptionStore(connection, prefix)
+        self.events = RedisEventStore(connection, prefix)
+        self.games = GameRepository(self.events)
+        self.settings = settings or Settings.from_env()
+        self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
+        self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
+        self._connections: Optional[sender.Connections] = None
+
+
+# ---- the RQ jobs ----------------------------------------------------------------------------
+
+_contexts: dict = {}
+
+
+def _context(prefix: str) -> Deliveries:
+    job = get_current_job()
+    key = (id(job.connection), prefix, job.origin)
+    if key not in _contexts:
+        _contexts[key] = Deliveries(store_for_jobs(job.connection), prefix, job.origin, queue_connection=job.connection)
+    return _contexts[key]
+
+
+def fan_out_job(prefix: str, game_id: str) -> int:
+    # Never fails, as deliver_job: a failed job would keep the game's fan-out id taken.
+    deliveries = _context(prefix)
+    try:
+        return deliveries.fan_out_now(game_id)
+    except UnknownGame:
+        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
+        return 0
+    except Exception:  # noqa: BLE001
+        log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
+        return 0
+
+
+def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
+    # A delivery job never fails: a failed job would keep its id (and so the next delivery of
+    # this subscription and game) taken for failure_ttl; what it did not send, the sweep sends.
+    deliveries = _context(prefix)
+    try:
+        return deliveries.deliver(sub_id, game_id)
+    except UnknownGame:
+        # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
+        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
+        return "gone"
+    except Exception:  # noqa: BLE001
+        log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)
+        return "error"
+
+
+def redeliver_job(prefix: str, sub_id: str, message_id: str) -> str:
+    return _context(prefix).redeliver_now(sub_id, message_id)

@@ -1,0 +1,105 @@
+"""The queue's side of the deliveries: fan-outs and delivery jobs enqueued (by web processes,
+turn workers, the reconciler) under deterministic ids, at most one waiting per game or per
+(subscription, game), and a lost one told from a running one."""
+from __future__ import annotations
+
+import re
+
+import redis
+from rq import Queue
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+from api.webhooks.notify import Notifier
+from api.webhooks.subscriptions import SubscriptionStore
+
+from ..queueing import age_s
+
+JOB_TIMEOUT_S = 600
+LOST_AFTER_S = 120
+
+
+def delivery_job_id(prefix: str, sub_id: str, game_id: str) -> str:
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whd-{sub_id}-{game_id}"
+
+
+def fan_out_job_id(prefix: str, game_id: str, follow_up: bool = False) -> str:
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whf-{game_id}" + ("-next" if follow_up else "")
+
+
+class Enqueueing:
+    """Fan-outs and deliveries put on the queue. The jobs are named by their path, which jobs
+    already queued keep: they stay in workers/deliveries/__init__.py."""
+
+    # set by Deliveries.__init__
+    connection: redis.Redis  # RQ's (a plain Redis)
+    prefix: str
+    queue: Queue
+    subs: SubscriptionStore
+
+    def notifier(self) -> Notifier:
+        """The GameService's after-append listener."""
+        return Notifier(self.subs, self.fan_out)
+
+    def fan_out(self, game_id: str) -> bool:
+        """Queues the game's fan-out unless one is waiting already (it will read the newest
+        stream). One that runs may have read the stream before this append: a follow-up then
+        waits behind it. False when nothing new was queued."""
+        for follow_up in (False, True):
+            jid = fan_out_job_id(self.prefix, game_id, follow_up)
+            try:
+                self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id), job_id=jid,
+                                        unique=True, timeout=60, result_ttl=0, failure_ttl=60,
+                                        description=f"webhook fan-out of {game_id}")
+                return True
+            except DuplicateJobError:
+                if self._waiting(jid):
+                    return False
+        return False  # both running: the sweep repairs a miss (a delivery job re-reads the stream anyway)
+
+    def _waiting(self, jid: str) -> bool:
+        try:
+            return Job.fetch(jid, connection=self.connection).get_status(refresh=False) in (
+                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+        except NoSuchJobError:
+            return False
+
+    def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
+        jid = delivery_job_id(self.prefix, sub_id, game_id)
+        try:
+            self._enqueue(jid, sub_id, game_id)
+            return True
+        except DuplicateJobError:
+            if not repair or not self._lost(jid):
+                return False
+        try:
+            Job.fetch(jid, connection=self.connection).delete()
+        except NoSuchJobError:
+            pass
+        try:
+            self._enqueue(jid, sub_id, game_id)
+            return True
+        except DuplicateJobError:
+            return False
+
+    def _enqueue(self, jid, sub_id, game_id):
+        self.queue.enqueue_call("workers.deliveries.deliver_job", args=(self.prefix, sub_id, game_id), job_id=jid,
+                                unique=True, timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=3600,
+                                description=f"webhook {sub_id} for {game_id}")
+
+    def _lost(self, jid: str) -> bool:
+        try:
+            job = Job.fetch(jid, connection=self.connection)
+        except NoSuchJobError:
+            return True
+        status = job.get_status(refresh=False)
+        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
+            return True
+        if status == JobStatus.QUEUED:
+            return age_s(job.enqueued_at) > 5 and jid not in self.queue.get_job_ids()
+        return status == JobStatus.STARTED and age_s(job.started_at) > LOST_AFTER_S
+
+    def redeliver(self, sub_id: str, message_id: str) -> None:
+        self.queue.enqueue_call("workers.deliveries.redeliver_job", args=(self.prefix, sub_id, message_id),
+                                timeout=60, result_ttl=0, failure_ttl=3600,
+                                description=f"webhook {sub_id}: {message_id} again")

@@ -1,0 +1,169 @@
+"""One subscription's delivery of one game: its pending messages sent in order under the
+(subscription, game) lock, each until answered 2xx; a failure's back-off, or the subscription
+disabled; and a message sent again on request."""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Optional
+
+from api import metrics
+from api.games.repository import GameRepository
+from api.webhooks import messages, sender
+from api.webhooks.signing import headers as signed_headers
+from api.webhooks.subscriptions import Progress
+from events.redis_store import RedisEventStore
+
+from .enqueueing import Enqueueing
+from .settings import Settings, now_ms
+
+log = logging.getLogger(__name__)
+
+ROUNDS = 20  # drains per job (each re-checks the stream after releasing the lock)
+DRAIN_SECONDS = 20  # well within the lock's minute (subscriptions.LOCK_TTL_MS)
+
+
+class Sending(Enqueueing):
+    """What a delivery job (or a fan-out, inline) sends, over the worker's kept-alive connections."""
+
+    # set by Deliveries.__init__
+    events: RedisEventStore
+    games: GameRepository
+    settings: Settings
+    _connections: sender.Connections | None
+
+    def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
+        """Delivers what the subscription is owed of the game (for at most `rounds` drains of
+        `drain_s`; what is left then goes to a delivery job); says how it ended."""
+        outcome = "caught_up"
+        for _ in range(rounds):
+            sub = self.subs.get(sub_id)
+            if sub is None:
+                # Deleted, perhaps while an append covered a game for it: nothing may stay behind
+                # (the sweep would find its progress behind forever).
+                self.subs.drop(sub_id, game_id)
+                return "inactive"
+            if sub.status != "active" or not self.subs.covers(sub, game_id):
+                return "inactive"
+            token = self.subs.lock(game_id, sub_id)
+            if token is None:
+                return "busy"  # the holder re-checks the stream after releasing the lock
+            try:
+                outcome = self._drain(sub, game_id, drain_s)
+            finally:
+                self.subs.unlock(game_id, sub_id, token)
+            if outcome != "caught_up":
+                return outcome
+            progress = self.subs.progress(game_id, sub_id)
+            if progress is None or self.events.version(game_id) < progress.version:
+                return outcome
+        self.ensure(sub_id, game_id)  # a very busy game: the rest in a new job, behind others
+        return outcome
+
+    def _drain(self, sub, game_id: str, drain_s: float = DRAIN_SECONDS) -> str:
+        """Sends the pending messages in order on one kept-alive connection; progress and the
+        attempts log are written once per batch (a crash in between sends a few messages
+        again, under the same ids: at least once)."""
+        connections = self.connections()
+        records: list = []
+        # The lock outlives a drain: a drain stops after DRAIN_SECONDS (the caller re-locks).
+        deadline = time.monotonic() + drain_s
+        try:
+            while time.monotonic() < deadline:
+                progress = self.subs.progress(game_id, sub.id)
+                if progress is None:
+                    return "inactive"
+                if progress.next_at > now_ms():
+                    return "waiting"
+                pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
+                                                 progress.index)
+                if last is None:
+                    return "caught_up"
+                for message in pending:
+                    if not self._send(sub, message, progress, connections, records):
+                        return "waiting" if sub.status == "active" else "disabled"
+                    progress.version, progress.index = message.version, message.index + 1
+                    progress.attempts, progress.failing_since, progress.next_at = 0, None, 0
+                    if time.monotonic() > deadline:
+                        break
+                else:
+                    progress.version, progress.index = last + 1, 0
+                self.subs.save_progress(game_id, sub.id, progress)
+                self._flush(sub.id, records)
+            return "caught_up"  # for now: deliver() looks again
+        finally:
+            self._flush(sub.id, records)
+
+    def connections(self) -> sender.Connections:
+        """The worker's kept-alive connections, shared by its jobs (one job at a time: a
+        SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
+        if self._connections is None:
+            self._connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+        return self._connections
+
+    def _flush(self, sub_id: str, records: list) -> None:
+        if records:
+            self.subs.record_attempts(sub_id, records)
+            records.clear()
+
+    def _send(self, sub, message: messages.Message, progress: Optional[Progress], connections: sender.Connections,
+              records: list, manual: bool = False) -> bool:
+        """One attempt; on failure (unless manual) the back-off or the subscription's end."""
+        now = time.time()
+        outcome = connections.post(sub.url, message.body.encode(),
+                                   signed_headers(sub.secret, message.id, message.body, now))
+        attempt = (progress.attempts + 1) if progress is not None else 1
+        records.append({"delivery": message.id, "event": message.kind, "game_id": message.game_id,
+                        "version": message.version, "attempt": attempt, "at": int(now * 1000),
+                        "status": "delivered" if outcome.ok else "failed", "response_code": outcome.status,
+                        "duration_ms": outcome.duration_ms, "error": outcome.error,
+                        "response_excerpt": outcome.excerpt})
+        metrics.webhook_deliveries.labels("delivered" if outcome.ok else _failure_kind(outcome)).inc()
+        if outcome.ok:
+            metrics.webhook_delay.observe(max(0.0, now - message.at / 1000))
+            return True
+        if manual or progress is None:
+            return False
+        now_ms = int(now * 1000)
+        progress.attempts = attempt
+        progress.failing_since = progress.failing_since or now_ms
+        if now_ms - progress.failing_since >= self.settings.disable_after_s * 1000:
+            self._disable(sub, f"failing since {progress.failing_since} (ms since the epoch): "
+                               f"{attempt} attempts of {message.id} failed, the last: "
+                               f"{outcome.error or outcome.status}")
+        else:
+            progress.next_at = now_ms + int(self.settings.backoff_s(attempt) * 1000)
+            self.subs.retry_at(sub.id, message.game_id, progress.next_at)
+        self.subs.save_progress(message.game_id, sub.id, progress)
+        return False
+
+    def _disable(self, sub, reason: str) -> None:
+        sub.status, sub.disabled_at, sub.disabled_reason = "disabled", now_ms(), reason
+        self.subs.update(sub)
+        log.warning("webhook %s disabled: %s", sub.id, reason)
+
+    def redeliver_now(self, sub_id: str, message_id: str) -> str:
+        """A message sent again on request (once, out of the game's order: the client asked)."""
+        sub = self.subs.get(sub_id)
+        parsed = messages.parse_message_id(message_id)
+        if sub is None or parsed is None:
+            return "inactive"
+        game_id, version, kind = parsed
+        found, _ = messages.pending(self.games, self.events, sub, game_id, version, 0, limit=1)
+        chosen = [m for m in found if m.version == version and m.kind == kind]
+        if not chosen:
+            return "unknown"
+        connections, records = sender.Connections(self.settings.policy, self.settings.timeout_s), []
+        try:
+            return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
+        finally:
+            connections.close()
+            self._flush(sub.id, records)
+
+
+def _failure_kind(outcome: sender.Outcome) -> str:
+    if outcome.status is not None:
+        return "http_error"
+    if outcome.error and outcome.error.startswith("refused"):
+        return "refused"
+    return "timeout" if outcome.error and outcome.error.startswith("timeout") else "network_error"
