@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from . import codec
-from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent
+from .store import AppendResult, Conflict, DuplicateRequest, EventStore, GameExists, NewEvent, StoredEvent
 
 
 class InMemoryEventStore:
@@ -295,3 +295,7 @@ class MemoryFollower:
 
     def close(self):
         pass
+
+
+if TYPE_CHECKING:
+    _: type[EventStore] = InMemoryEventStore  # mypy checks the adapter against the port

@@ -5,18 +5,31 @@ Redis itself refuses an out-of-order id. Appends and creation are single Lua scr
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, ParamSpec, Sequence, TypeVar
 
 import redis
 
 from . import codec, connection, scripts
 from .keys import Keys
-from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent, StoreUnavailable
+from .store import (
+    AppendResult,
+    Conflict,
+    DuplicateRequest,
+    EventStore,
+    GameExists,
+    NewEvent,
+    StoredEvent,
+    StoreUnavailable,
+)
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _now_ms() -> int:
@@ -44,17 +57,17 @@ def _pairs(fields: list) -> dict:
     return dict(zip(fields[::2], fields[1::2]))
 
 
-def _unavailable(method):
-    """Any Redis connection failure becomes StoreUnavailable: callers answer 503."""
+def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
+    """Any Redis connection failure becomes StoreUnavailable: callers answer 503. The wrapper
+    keeps the method's name, docstring and (for the type checker) signature."""
 
-    def wrapper(*args, **kwargs):
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
         except connection.UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
-    wrapper.__name__ = method.__name__
-    wrapper.__doc__ = method.__doc__
     return wrapper
 
 
@@ -573,3 +586,7 @@ class RedisFollower:
 
     def close(self) -> None:
         self.redis.connection_pool.disconnect()
+
+
+if TYPE_CHECKING:
+    _: type[EventStore] = RedisEventStore  # mypy checks the adapter against the port

@@ -31,7 +31,7 @@ from typing import Callable, Optional
 
 from domain.contract import EVERYONE
 from events import codec
-from events.store import StoreUnavailable, StoredEvent
+from events.store import EventStore, StoreUnavailable, StoredEvent
 
 from api.games import presenting
 from api.live.follower import LiveFollower, Polled
@@ -268,7 +268,7 @@ class Inbox(Followed):
 class Hub:
     """The feeds of one process and the reader that fills them."""
 
-    def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
+    def __init__(self, store: EventStore, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
                  tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
