@@ -17,7 +17,8 @@ from collections import defaultdict
 
 from redis.cluster import key_slot
 
-from .redis_store import _unavailable, decode_entry
+from .connection import unavailable
+from .redis_entries import decode_entry
 
 DEFAULT_POLL_MS = 50
 
@@ -29,7 +30,7 @@ class ClusterFollower:
         self._wake = threading.Event()
         self._blocked = False
 
-    @_unavailable
+    @unavailable
     def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict:
         if not positions:
             return {}

@@ -18,14 +18,17 @@ until N replicas have the append, and answers 503 when they do not in time (docs
 """
 from __future__ import annotations
 
+import functools
 import os
-from typing import Mapping, Optional, Union
+from typing import Callable, Mapping, Optional, ParamSpec, TypeVar, Union
 
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import ClusterDownError, MasterDownError, SlotNotCoveredError, TryAgainError
 from redis.retry import Retry
+
+from .store import StoreUnavailable
 
 CLUSTER_SCHEME = "redis+cluster"
 DEFAULT_CLUSTER_BUCKETS = 16
@@ -36,6 +39,23 @@ UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError
                TryAgainError, MasterDownError, SlotNotCoveredError)
 
 Client = Union[redis.Redis, RedisCluster]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def unavailable(method: Callable[P, R]) -> Callable[P, R]:
+    """Any of the failures above becomes StoreUnavailable: callers answer 503. The wrapper keeps
+    the method's name, docstring and (for the type checker) signature."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
+    return wrapper
 
 
 class ConfigurationError(RuntimeError):

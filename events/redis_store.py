@@ -5,16 +5,17 @@ Redis itself refuses an out-of-order id. Appends and creation are single Lua scr
 """
 from __future__ import annotations
 
-import functools
-import json
 import os
 import time
-from typing import TYPE_CHECKING, Callable, Optional, ParamSpec, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import redis
 
-from . import codec, connection, scripts
+from . import connection, scripts
+from .cluster_follower import ClusterFollower
+from .connection import unavailable
 from .keys import Keys
+from .redis_entries import decode_entry, encode_entries, pairs
 from .store import (
     AppendResult,
     Conflict,
@@ -28,47 +29,9 @@ from .store import (
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def encode_entries(events: Sequence[NewEvent], at: int) -> list:
-    """One JSON field per stream entry: {"t": type, "d": data, "a": actor, "at": ms}."""
-    dumps = codec.dumps_bytes
-    return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}) for e in events]
-
-
-def decode_entry(entry_id: bytes, fields: dict) -> StoredEvent:
-    version = int(entry_id[2:]) if entry_id[:2] == b"0-" else int(entry_id.split(b"-")[1])
-    entry = fields.get(b"e")
-    if entry is not None:
-        e = codec.loads(entry)
-        return StoredEvent(version, e["t"], e["d"], e["a"], e["at"])
-    # The first layout (a field each), still read so that no stored history is rewritten.
-    return StoredEvent(version, fields[b"type"].decode(), json.loads(fields[b"data"]),
-                       json.loads(fields[b"actor"]), int(fields[b"at"]))
-
-
-def _pairs(fields: list) -> dict:
-    return dict(zip(fields[::2], fields[1::2]))
-
-
-def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
-    """Any Redis connection failure becomes StoreUnavailable: callers answer 503. The wrapper
-    keeps the method's name, docstring and (for the type checker) signature."""
-
-    @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(*args, **kwargs)
-        except connection.UNAVAILABLE as e:
-            raise StoreUnavailable(str(e)) from e
-
-    return wrapper
 
 
 def finished_ttl_from_env() -> Optional[int]:
@@ -104,7 +67,7 @@ class RedisEventStore:
         self._cache = client.register_script(scripts.CACHE)
         self._raw_client: Optional[redis.Redis] = None
 
-    @_unavailable
+    @unavailable
     def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
                owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
                clocked: bool = False) -> int:
@@ -176,7 +139,7 @@ class RedisEventStore:
             return replies[0]
         raise AssertionError("unreachable")
 
-    @_unavailable
+    @unavailable
     def append(
         self,
         game_id: str,
@@ -239,7 +202,7 @@ class RedisEventStore:
             raise KeyError(game_id)
         return AppendResult(version=int(reply[1]), response=None)
 
-    @_unavailable
+    @unavailable
     def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
         """The (fingerprint, response) remembered for an idempotency key, if any."""
         fp, resp = self.redis.hmget(self.keys.idempotency(game_id, idempotency_key), "fingerprint", "response")
@@ -247,7 +210,7 @@ class RedisEventStore:
             return None
         return fp.decode(), resp.decode()
 
-    @_unavailable
+    @unavailable
     def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
         if limit is not None and limit <= 0:
             return []
@@ -267,7 +230,7 @@ class RedisEventStore:
             self._raw_client = raw
         return self._raw_client
 
-    @_unavailable
+    @unavailable
     def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
                    render: Callable[[StoredEvent], bytes]) -> tuple[bytes, int]:
         """Whole histories, fast: the entries come as Redis sends them (no reply parsing into
@@ -297,31 +260,31 @@ class RedisEventStore:
                     add(b'{"version":%b,"type":%b,"actor":%b,"at":%b,"data":%b}\n' % (
                         entry_id[2:], entry[5:end + 1], entry[actor + 5:at], entry[at + 6:-1], entry[end + 6:actor]))
                     continue
-            add(render(decode_entry(entry_id, _pairs(fields))))
+            add(render(decode_entry(entry_id, pairs(fields))))
         return b"".join(lines), int(entries[-1][0].split(b"-")[1])
 
-    @_unavailable
+    @unavailable
     def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
         if not names:
             return []
         return self.redis.mget([self.keys.cached(game_id, n) for n in names])
 
-    @_unavailable
+    @unavailable
     def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
         self._cache(keys=[self.keys.events(game_id), self.keys.cached(game_id, name)], args=[blob, ttl_s])
 
-    @_unavailable
+    @unavailable
     def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
         if last < first:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{first}", max=f"0-{last}")
         return [decode_entry(i, f) for i, f in entries]
 
-    @_unavailable
+    @unavailable
     def version(self, game_id: str) -> int:
         return self.redis.xlen(self.keys.events(game_id))
 
-    @_unavailable
+    @unavailable
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The versions of many games in one round trip (0 for a game with no stream)."""
         pipe = self.redis.pipeline(transaction=False)
@@ -329,19 +292,19 @@ class RedisEventStore:
             pipe.xlen(self.keys.events(game_id))
         return dict(zip(game_ids, pipe.execute()))
 
-    @_unavailable
+    @unavailable
     def meta(self, game_id: str) -> Optional[dict]:
         raw = self.redis.hgetall(self.keys.meta(game_id))
         if not raw:
             return None
         return {k.decode(): v.decode() for k, v in raw.items()}
 
-    @_unavailable
+    @unavailable
     def credentials(self, game_id: str) -> dict:
         raw = self.redis.hgetall(self.keys.credentials(game_id))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
-    @_unavailable
+    @unavailable
     def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
         """Events after `after`, waiting up to block_ms for the first one (XREAD BLOCK)."""
         reply = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, block=block_ms, count=100)
@@ -351,17 +314,15 @@ class RedisEventStore:
 
     def follower(self):
         if self.clustered:
-            from .cluster_follower import ClusterFollower
-
             return ClusterFollower(self)
         return RedisFollower(self)
 
-    @_unavailable
+    @unavailable
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
         keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]
         self._save_snapshot(keys=keys, args=[code, version, blob])
 
-    @_unavailable
+    @unavailable
     def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]:
         """The newest snapshot made by `code` at a version <= at_most (any version if None);
         a snapshot made by other code is a stale cache and is never returned."""
@@ -371,16 +332,16 @@ class RedisEventStore:
             return None
         return int(found[0]), found[1]
 
-    @_unavailable
+    @unavailable
     def delete_snapshot(self, game_id: str) -> None:
         self.redis.delete(self.keys.snapshot_index(game_id), self.keys.snapshots(game_id))
 
-    @_unavailable
+    @unavailable
     def active_games(self) -> list[str]:
         """Every unfinished game (a full scan: for tools and tests, not for a pass)."""
         return [g.decode() for key in self.keys.every("idle") for g, _ in self.redis.zscan_iter(key, count=500)]
 
-    @_unavailable
+    @unavailable
     def owing_games(self) -> list[tuple[str, int]]:
         """(game, version it was marked at) of the games that may owe a worker's turn."""
         found = self._each("owing", lambda p, key: p.zrange(key, 0, -1, withscores=True))
@@ -396,13 +357,13 @@ class RedisEventStore:
             command(pipe, key)
         return pipe.execute()
 
-    @_unavailable
+    @unavailable
     def settle(self, game_id: str, version: int) -> None:
         """Takes a game judged at `version` to owe nothing out of the owing set (unless a later
         move marked it again)."""
         self._settle(keys=[self.keys.owing(game_id)], args=[game_id, version])
 
-    @_unavailable
+    @unavailable
     def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
         """(game, last activity known) of unfinished games not known active since before_ms."""
         parts = self._each("idle", lambda p, key: p.zrangebyscore(key, "-inf", before_ms, start=0, num=limit,
@@ -410,23 +371,23 @@ class RedisEventStore:
         found = sorted((at, g) for part in parts for g, at in part)[:limit]
         return [(g.decode(), int(at)) for at, g in found]
 
-    @_unavailable
+    @unavailable
     def touch(self, game_id: str, at_ms: int) -> None:
         """Records a game's last activity found (only for a game still in the idle set)."""
         self.redis.zadd(self.keys.idle(game_id), {game_id: at_ms}, xx=True)
 
-    @_unavailable
+    @unavailable
     def last_event(self, game_id: str) -> Optional[StoredEvent]:
         found = self.redis.xrevrange(self.keys.events(game_id), "+", "-", count=1)
         return decode_entry(*found[0]) if found else None
 
-    @_unavailable
+    @unavailable
     def active_count(self) -> int:
         return sum(self._each("idle", lambda p, key: p.zcard(key)))
 
     # ---- clocks: the due-time set polled by the reconciler (workers/clocks.py) ----------------
 
-    @_unavailable
+    @unavailable
     def clocks_due(self, now_ms: int, limit: int = 200) -> list[tuple[str, int, int]]:
         """(game, version, due ms) of the deadline marks due by now_ms, earliest first."""
         parts = self._each("clocks", lambda p, key: p.zrangebyscore(key, "-inf", now_ms, start=0, num=limit,
@@ -438,28 +399,28 @@ class RedisEventStore:
             out.append((game_id, int(version), int(score)))
         return out
 
-    @_unavailable
+    @unavailable
     def clock_mark(self, game_id: str, version: int, due_ms: int, only_existing: bool = False) -> None:
         """Marks (or moves) a version's deadline; with only_existing, only a mark still there."""
         self.redis.zadd(self.keys.clocks(game_id), {f"{game_id}:{version}": due_ms}, xx=only_existing)
 
-    @_unavailable
+    @unavailable
     def clock_rearm(self, game_id: str, version: int, due_ms: int) -> None:
         """Marks a version's deadline unless an earlier mark is there (the reconciler's re-arm)."""
         self.redis.zadd(self.keys.clocks(game_id), {f"{game_id}:{version}": due_ms}, lt=True)
 
-    @_unavailable
+    @unavailable
     def clock_done(self, game_id: str, version: int) -> None:
         self.redis.zrem(self.keys.clocks(game_id), f"{game_id}:{version}")
 
-    @_unavailable
+    @unavailable
     def clocked_games(self, after: str = "", limit: int = 500) -> list[str]:
         """Unfinished clocked games, a page at a time (by id, after `after`)."""
         lo = f"({after}" if after else "-"
         parts = self._each("clocked", lambda p, key: p.zrangebylex(key, lo, "+", start=0, num=limit))
         return sorted(g.decode() for part in parts for g in part)[:limit]
 
-    @_unavailable
+    @unavailable
     def mark_finished(self, game_id: str) -> None:
         """A finished game leaves the sets of games that may owe work, its snapshots are dropped,
         and with a finished_ttl its keys expire."""
@@ -478,7 +439,7 @@ class RedisEventStore:
         self._finish(keys=finish_keys, args=[self.finished_ttl or 0], client=pipe)
         pipe.execute()
 
-    @_unavailable
+    @unavailable
     def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
         """Logs an ended game once (see FinishedLog in store.py): the entry is appended, then its
         id is written into the game's meta unless an earlier logging's is there already."""
@@ -488,14 +449,14 @@ class RedisEventStore:
         entry_id = self.redis.xadd(self.keys.finished_log(), {"g": game_id, "e": entry}, maxlen=kept, approximate=True)
         self.redis.hsetnx(meta, "finished_log", entry_id)
 
-    @_unavailable
+    @unavailable
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         """(entry id, game id, entry) of the entries logged after `after` ("0": from the first)."""
         found = self._raw.xrange(self.keys.finished_log(), min=f"({after}" if after != "0" else "-", max="+",
                                  count=count)
         return [(i.decode(), f[1].decode(), f[3]) for i, f in found]
 
-    @_unavailable
+    @unavailable
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
         """Each game's logged entry id: None while being logged, "" for a game that is gone."""
         pipe = self.redis.pipeline(transaction=False)
@@ -506,7 +467,7 @@ class RedisEventStore:
             marks.append("" if type_ is None else None if mark is None else mark.decode())
         return marks
 
-    @_unavailable
+    @unavailable
     def migrate_active(self, batch: int = 1000) -> int:
         """Moves the first layout's set of unfinished games into the owing and idle sets (each
         is judged at the next pass); returns how many were moved."""
@@ -524,11 +485,11 @@ class RedisEventStore:
             pipe.execute()
             moved += len(games)
 
-    @_unavailable
+    @unavailable
     def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
         return bool(self.redis.set(self.keys.lease(name, game_id), "1", nx=True, px=ttl_ms))
 
-    @_unavailable
+    @unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())
 
@@ -555,7 +516,7 @@ class RedisFollower:
         self._client_id: Optional[int] = None
         self._blocked = False
 
-    @_unavailable
+    @unavailable
     def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict[str, list[StoredEvent]]:
         if not positions:
             return {}
@@ -578,7 +539,7 @@ class RedisFollower:
             found[by_key[key]] = [decode_entry(i, f) for i, f in entries]
         return found
 
-    @_unavailable
+    @unavailable
     def interrupt(self) -> bool:
         if not self._blocked or self._client_id is None:
             return False
