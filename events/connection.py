@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Callable, Mapping, Optional, ParamSpec, TypeVar, Union
+from typing import Any, Callable, Mapping, Optional, ParamSpec, TypeVar, Union
 
 import redis
 from redis.backoff import NoBackoff
@@ -79,7 +79,7 @@ def cluster_nodes(url: Optional[str], nodes: Optional[str] = None) -> Optional[l
     return found
 
 
-def dedicated(client: redis.Redis, role: str, default_name: str, **overrides) -> redis.Redis:
+def dedicated(client: redis.Redis, role: str, default_name: str, **overrides: Any) -> redis.Redis:
     """A client of its own on one connection made like `client`'s (a blocked XREAD holds its
     connection: it must never be one a request waits for), named `<name>-<role>`. No silent
     retry: a reconnected connection has a new client id, which CLIENT UNBLOCK needs."""
@@ -91,11 +91,11 @@ def dedicated(client: redis.Redis, role: str, default_name: str, **overrides) ->
         connection_class=pool.connection_class, max_connections=1, **kwargs))
 
 
-def is_cluster(client) -> bool:
+def is_cluster(client: object) -> bool:
     return isinstance(client, RedisCluster)
 
 
-def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs) -> Client:
+def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs: Any) -> Client:
     """The client for the event store and the application's keys."""
     found = cluster_nodes(url, nodes)
     if found is None:
@@ -121,7 +121,7 @@ def queue_url(url: Optional[str], queue: Optional[str], nodes: Optional[str] = N
     return url
 
 
-def key_buckets(client=None, env: Mapping[str, str] = os.environ) -> int:
+def key_buckets(client: object = None, env: Mapping[str, str] = os.environ) -> int:
     raw = (env.get("KEY_BUCKETS") or "").strip()
     if raw:
         n = int(raw)
@@ -140,7 +140,8 @@ class Connections:
     """A process's clients: `store` (events and app keys) and `queue` (RQ), the same client
     when they are the same plain Redis."""
 
-    def __init__(self, url: Optional[str], nodes: Optional[str] = None, queue: Optional[str] = None, **kwargs):
+    def __init__(self, url: Optional[str], nodes: Optional[str] = None, queue: Optional[str] = None,
+                 **kwargs: Any) -> None:
         self.url, self.nodes = url, nodes
         self.queue_url = queue_url(url, queue, nodes)
         self.store = store_client(url, nodes, **kwargs)
@@ -151,14 +152,14 @@ class Connections:
             self.queue = redis.Redis.from_url(self.queue_url, **kwargs)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs) -> "Connections":
+    def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs: Any) -> Connections:
         return cls(env.get("REDIS_URL"), env.get("REDIS_CLUSTER_NODES"), env.get("QUEUE_REDIS_URL"), **kwargs)
 
 
-_for_jobs: dict = {}
+_for_jobs: dict[tuple[Optional[str], Optional[str]], Client] = {}
 
 
-def store_for_jobs(job_connection, env: Mapping[str, str] = os.environ) -> Client:
+def store_for_jobs(job_connection: redis.Redis, env: Mapping[str, str] = os.environ) -> Client:
     """The store client an RQ job uses. With the queues on the one Redis it is the job's own
     connection; with a cluster or a separate queue Redis, the store named by the environment
     (one client per process)."""

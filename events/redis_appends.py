@@ -4,9 +4,12 @@ idempotency keys' answers."""
 from __future__ import annotations
 
 import time
-from typing import Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, cast
 
 import redis
+from redis.client import Pipeline
+from redis.cluster import RedisCluster
+from redis.commands.core import Script
 
 from . import scripts
 from .connection import unavailable
@@ -31,14 +34,14 @@ class Appends(RedisBase):
     """create, append, recall."""
 
     @unavailable
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
+    def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
                owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
                clocked: bool = False) -> int:
         """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts);
         `due`: its first deadline (ms); `clocked`: it has a clock (the re-arm walks those)."""
         k = self.keys
         at = at or _now_ms()
-        args: list = [len(meta)]
+        args: list[Any] = [len(meta)]
         for key, value in meta.items():
             args += [key, value]
         args.append(len(credentials))
@@ -61,14 +64,15 @@ class Appends(RedisBase):
         pipe.execute()
         return int(reply[1])
 
-    def _game_script(self, script, source: str, game_id: str, keys: list, args: list, after=None):
+    def _game_script(self, script: Script, source: str, game_id: str, keys: list[str], args: list[Any],
+                     after: Optional[Callable[[Pipeline], object]] = None) -> Any:
         """Runs one of a game's scripts; then, with REPLICAS_ACK, waits on the same connection
         (WAIT counts that connection's writes) for the replicas, and raises NotReplicated when
         too few have it in time. `after(pipe)` queues more commands behind the script (the
         clocks set's cleanup). Returns the script's reply."""
         if not self.replicas and after is None:
             return script(keys=keys, args=args)  # (on a cluster too: the client loads a missing script)
-        if not self.replicas and not self.clustered:
+        if not self.replicas and not self.clustered and after is not None:
             pipe = self.redis.pipeline(transaction=False)
             script(keys=keys, args=args, client=pipe)
             after(pipe)
@@ -82,7 +86,7 @@ class Appends(RedisBase):
             else:
                 script(keys=keys, args=args, client=pipe)
             if self.replicas:
-                if self.clustered:
+                if isinstance(self.redis, RedisCluster):
                     pipe.execute_command("WAIT", self.replicas, self.ack_timeout_ms,
                                          target_nodes=self.redis.get_node_from_key(keys[0]))
                 else:
@@ -168,7 +172,8 @@ class Appends(RedisBase):
     @unavailable
     def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
         """The (fingerprint, response) remembered for an idempotency key, if any."""
-        fp, resp = self.redis.hmget(self.keys.idempotency(game_id, idempotency_key), "fingerprint", "response")
-        if fp is None:
+        found = self.redis.hmget(self.keys.idempotency(game_id, idempotency_key), "fingerprint", "response")
+        fp, resp = cast(list[Optional[bytes]], found)
+        if fp is None or resp is None:  # (both or neither: the append script writes them together)
             return None
         return fp.decode(), resp.decode()

@@ -4,12 +4,14 @@ the parts)."""
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Any, Callable, Optional, Protocol, cast
 
 import redis
+from redis.cluster import RedisCluster
 
 from . import connection, scripts
 from .keys import Keys
+from .redis_entries import Entry, FlatEntry
 
 
 def finished_ttl_from_env() -> Optional[int]:
@@ -23,7 +25,7 @@ class RedisBase:
     sets' shards (default: KEY_BUCKETS, else 16 on a cluster and 1 on one Redis);
     `replicas_ack`: (replicas, timeout ms) an append waits for (default: $REPLICAS_ACK)."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "", finished_ttl: Optional[int] = -1,
+    def __init__(self, client: connection.Client, prefix: str = "", finished_ttl: Optional[int] = -1,
                  buckets: Optional[int] = None, replicas_ack: Optional[tuple[int, int]] = None):
         self.redis = client
         self.clustered = connection.is_cluster(client)
@@ -37,22 +39,22 @@ class RedisBase:
         self._settle = client.register_script(scripts.SETTLE)
         self._finish = client.register_script(scripts.FINISH)
         self._cache = client.register_script(scripts.CACHE)
-        self._raw_client: Optional[redis.Redis] = None
+        self._raw_client: Optional[RawXrange] = None
 
     @property
-    def _raw(self) -> redis.Redis:
+    def _raw(self) -> RawXrange:
         """The same connections, with XRANGE's reply left as Redis sent it (lists of bytes):
         whole-history reads skip making a dict per entry."""
         if self._raw_client is None:
-            if self.clustered:
+            if isinstance(self.redis, RedisCluster):
                 self._raw_client = _FlatXrange(self.redis)
                 return self._raw_client
             raw = redis.Redis(connection_pool=self.redis.connection_pool)
             raw.set_response_callback("XRANGE", lambda response, **options: response)
-            self._raw_client = raw
+            self._raw_client = cast(RawXrange, raw)
         return self._raw_client
 
-    def _each(self, name: str, command) -> list:
+    def _each(self, name: str, command: Callable[[Any, str], Any]) -> list[Any]:
         """One command on every bucket of a global set, in one pipeline (one round trip per node)."""
         keys = self.keys.every(name)
         if len(keys) == 1:
@@ -63,12 +65,17 @@ class RedisBase:
         return pipe.execute()
 
 
+class RawXrange(Protocol):
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: Optional[int] = None) -> list[FlatEntry]: ...
+
+
 class _FlatXrange:
     """XRANGE on a cluster, its entries' fields as one flat list as Redis sends them (what the
     single-Redis path gets by leaving the reply unparsed)."""
 
-    def __init__(self, client):
+    def __init__(self, client: RedisCluster):
         self.client = client
 
-    def xrange(self, key, min="-", max="+", count=None):
-        return [(i, [x for pair in f.items() for x in pair]) for i, f in self.client.xrange(key, min, max, count)]
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: Optional[int] = None) -> list[FlatEntry]:
+        entries = cast(list[Entry], self.client.xrange(name, min, max, count))
+        return [(i, [x for pair in f.items() for x in pair]) for i, f in entries]

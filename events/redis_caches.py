@@ -2,7 +2,7 @@
 (renderings) and the snapshots of its state (both made by code, dropped when the code changes)."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, cast
 
 from .connection import unavailable
 from .redis_base import RedisBase
@@ -15,7 +15,7 @@ class Caches(RedisBase):
     def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
         if not names:
             return []
-        return self.redis.mget([self.keys.cached(game_id, n) for n in names])
+        return cast(list[Optional[bytes]], self.redis.mget([self.keys.cached(game_id, n) for n in names]))
 
     @unavailable
     def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:

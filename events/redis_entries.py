@@ -3,10 +3,17 @@ followers (events/redis_follower.py on one Redis, events/cluster_follower.py on 
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Sequence
 
 from . import codec
 from .store import NewEvent, StoredEvent
+
+# Replies as the store's clients give them (they never decode: every name and value is bytes;
+# redis-py's own types cover decode_responses too, hence the casts where a reply comes).
+Fields = dict[bytes, bytes]
+Entry = tuple[bytes, Fields]  # a stream entry, its fields parsed into a dict
+FlatEntry = tuple[bytes, list[bytes]]  # a stream entry as Redis sends it (the raw XRANGE)
+Streams = list[tuple[bytes, list[Entry]]]  # XREAD's: each stream's key and its new entries
 
 
 def encode_entries(events: Sequence[NewEvent], at: int) -> list[bytes]:
@@ -15,7 +22,7 @@ def encode_entries(events: Sequence[NewEvent], at: int) -> list[bytes]:
     return [dumps({"t": e.type, "d": e.data, "a": e.actor, "at": at}) for e in events]
 
 
-def decode_entry(entry_id: bytes, fields: dict[bytes, Any]) -> StoredEvent:
+def decode_entry(entry_id: bytes, fields: Fields) -> StoredEvent:
     version = int(entry_id[2:]) if entry_id[:2] == b"0-" else int(entry_id.split(b"-")[1])
     entry = fields.get(b"e")
     if entry is not None:

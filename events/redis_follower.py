@@ -1,14 +1,15 @@
 """The live hub's reader on one Redis (events/cluster_follower.py is its cluster twin)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
 import redis
+from redis.typing import KeyT, StreamIdT
 
 from . import connection
 from .connection import unavailable
 from .redis_base import RedisBase
-from .redis_entries import decode_entry
+from .redis_entries import Streams, decode_entry
 from .store import StoredEvent
 
 
@@ -19,7 +20,8 @@ class RedisFollower:
 
     def __init__(self, store: RedisBase):
         self.store = store
-        self.redis = connection.dedicated(store.redis, "follower", "events")
+        # (store.follower() makes this reader on one Redis only; a cluster has ClusterFollower)
+        self.redis = connection.dedicated(cast(redis.Redis, store.redis), "follower", "events")
         self._client_id: Optional[int] = None
         self._blocked = False
 
@@ -29,12 +31,12 @@ class RedisFollower:
             return {}
         keys = self.store.keys
         by_key = {keys.events(g): g for g in positions}
-        streams = {keys.events(g): f"0-{after}" for g, after in positions.items()}
+        streams: dict[KeyT, StreamIdT] = {keys.events(g): f"0-{after}" for g, after in positions.items()}
         try:
             if self._client_id is None:
                 self._client_id = self.redis.client_id()
             self._blocked = True
-            reply = self.redis.xread(streams, count=count, block=block_ms)
+            reply = cast(Streams, self.redis.xread(streams, count=count, block=block_ms))
         except (redis.ConnectionError, redis.TimeoutError):
             self._client_id = None  # a new connection has a new id
             raise
@@ -42,8 +44,8 @@ class RedisFollower:
             self._blocked = False
         found = {}
         for key, entries in reply or ():
-            key = key.decode() if isinstance(key, bytes) else key
-            found[by_key[key]] = [decode_entry(i, f) for i, f in entries]
+            name = key.decode() if isinstance(key, bytes) else key
+            found[by_key[name]] = [decode_entry(i, f) for i, f in entries]
         return found
 
     @unavailable

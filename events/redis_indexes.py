@@ -2,7 +2,7 @@
 active set, migrated), a game's finish, the finished log and the leases on a game's work."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, cast
 
 from .connection import unavailable
 from .redis_base import RedisBase
@@ -70,7 +70,7 @@ class Indexes(RedisBase):
         is judged at the next pass); returns how many were moved."""
         k, moved = self.keys, 0
         while True:
-            games = self.redis.srandmember(k.active(), batch)
+            games = cast(list[bytes], self.redis.srandmember(k.active(), batch))
             if not games:
                 return moved
             pipe = self.redis.pipeline(transaction=False)
@@ -109,7 +109,7 @@ class Indexes(RedisBase):
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hmget(self.keys.meta(game_id), "type", "finished_log")
-        marks = []
+        marks: list[Optional[str]] = []
         for type_, mark in pipe.execute():
             marks.append("" if type_ is None else None if mark is None else mark.decode())
         return marks

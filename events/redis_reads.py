@@ -2,14 +2,14 @@
 history lines cut from the stored bytes; live reads (XREAD BLOCK, and the followers)."""
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, cast
 
 from .cluster_follower import ClusterFollower
 from .connection import unavailable
 from .redis_base import RedisBase
-from .redis_entries import decode_entry, pairs
+from .redis_entries import Entry, Streams, decode_entry, pairs
 from .redis_follower import RedisFollower
-from .store import StoredEvent
+from .store import Follower, StoredEvent
 
 
 class Reads(RedisBase):
@@ -20,7 +20,7 @@ class Reads(RedisBase):
         if limit is not None and limit <= 0:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
-        return [decode_entry(i, f) for i, f in entries]
+        return [decode_entry(i, f) for i, f in cast(list[Entry], entries)]
 
     @unavailable
     def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
@@ -33,7 +33,8 @@ class Reads(RedisBase):
         entries = self._raw.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
         if not entries:
             return b"", after
-        lines, known = [], {}
+        lines: list[bytes] = []
+        known: dict[bytes, bool] = {}
         add = lines.append
         for entry_id, fields in entries:
             entry = fields[1] if len(fields) == 2 and fields[0] == b"e" else None
@@ -60,11 +61,11 @@ class Reads(RedisBase):
         if last < first:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{first}", max=f"0-{last}")
-        return [decode_entry(i, f) for i, f in entries]
+        return [decode_entry(i, f) for i, f in cast(list[Entry], entries)]
 
     @unavailable
     def version(self, game_id: str) -> int:
-        return self.redis.xlen(self.keys.events(game_id))
+        return int(self.redis.xlen(self.keys.events(game_id)))
 
     @unavailable
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
@@ -72,34 +73,34 @@ class Reads(RedisBase):
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.xlen(self.keys.events(game_id))
-        return dict(zip(game_ids, pipe.execute()))
+        return dict(zip(game_ids, pipe.execute(), strict=True))
 
     @unavailable
-    def meta(self, game_id: str) -> Optional[dict]:
-        raw = self.redis.hgetall(self.keys.meta(game_id))
+    def meta(self, game_id: str) -> Optional[dict[str, str]]:
+        raw = cast(dict[bytes, bytes], self.redis.hgetall(self.keys.meta(game_id)))
         if not raw:
             return None
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     @unavailable
-    def credentials(self, game_id: str) -> dict:
-        raw = self.redis.hgetall(self.keys.credentials(game_id))
+    def credentials(self, game_id: str) -> dict[str, str]:
+        raw = cast(dict[bytes, bytes], self.redis.hgetall(self.keys.credentials(game_id)))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     @unavailable
     def last_event(self, game_id: str) -> Optional[StoredEvent]:
-        found = self.redis.xrevrange(self.keys.events(game_id), "+", "-", count=1)
+        found = cast(list[Entry], self.redis.xrevrange(self.keys.events(game_id), "+", "-", count=1))
         return decode_entry(*found[0]) if found else None
 
     @unavailable
     def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
         """Events after `after`, waiting up to block_ms for the first one (XREAD BLOCK)."""
-        reply = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, block=block_ms, count=100)
+        reply = cast(Streams, self.redis.xread({self.keys.events(game_id): f"0-{after}"}, block=block_ms, count=100))
         if not reply:
             return []
         return [decode_entry(i, f) for i, f in reply[0][1]]
 
-    def follower(self):
+    def follower(self) -> Follower:
         if self.clustered:
             return ClusterFollower(self)
         return RedisFollower(self)

@@ -8,14 +8,14 @@ writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 
 @dataclass(frozen=True)
 class StoredEvent:
     version: int
     type: str
-    data: dict
+    data: dict[str, Any]
     actor: object  # a seat number, "system", or None for the server's own setup events
     at: int  # milliseconds since the epoch, when appended
 
@@ -23,7 +23,7 @@ class StoredEvent:
 @dataclass(frozen=True)
 class NewEvent:
     type: str
-    data: dict
+    data: dict[str, Any]
     actor: object
 
 
@@ -76,7 +76,7 @@ class EventStore(Protocol):
 
     # ---- writing a game's history ------------------------------------------------------------
 
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
+    def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
                owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
                clocked: bool = False) -> int:
         """Writes a new game's first events (stamped `at`, default now), meta and credentials,
@@ -129,10 +129,10 @@ class EventStore(Protocol):
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """Many games' versions at once (0 for an unknown game)."""
 
-    def meta(self, game_id: str) -> Optional[dict]:
+    def meta(self, game_id: str) -> Optional[dict[str, str]]:
         """The meta written at creation (values as strings); None for an unknown game."""
 
-    def credentials(self, game_id: str) -> dict:
+    def credentials(self, game_id: str) -> dict[str, str]:
         """The credentials written at creation ({} for an unknown game)."""
 
     def last_event(self, game_id: str) -> Optional[StoredEvent]:
