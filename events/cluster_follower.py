@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections import defaultdict
-from typing import Optional, cast
+from typing import cast
 
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
@@ -28,7 +28,7 @@ DEFAULT_POLL_MS = 50
 
 
 class ClusterFollower:
-    def __init__(self, store: RedisBase, poll_ms: Optional[float] = None):
+    def __init__(self, store: RedisBase, poll_ms: float | None = None):
         self.store = store
         poll_ms = poll_ms if poll_ms is not None else float(os.environ.get("LIVE_POLL_MS", DEFAULT_POLL_MS))
         self.poll_s = poll_ms / 1000

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Mapping, Optional, ParamSpec, TypeVar, Union
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
@@ -38,7 +39,7 @@ DEFAULT_CLUSTER_BUCKETS = 16
 UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, ClusterDownError,
                TryAgainError, MasterDownError, SlotNotCoveredError)
 
-Client = Union[redis.Redis, RedisCluster]
+Client = redis.Redis | RedisCluster
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -62,7 +63,7 @@ class ConfigurationError(RuntimeError):
     """A configuration the server cannot run with (said at startup, not at the first request)."""
 
 
-def cluster_nodes(url: Optional[str], nodes: Optional[str] = None) -> Optional[list[tuple[str, int]]]:
+def cluster_nodes(url: str | None, nodes: str | None = None) -> list[tuple[str, int]] | None:
     """The cluster's startup nodes, from `redis+cluster://h:p,h:p` or REDIS_CLUSTER_NODES;
     None for a single Redis."""
     spec = nodes or ""
@@ -95,7 +96,7 @@ def is_cluster(client: object) -> bool:
     return isinstance(client, RedisCluster)
 
 
-def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs: Any) -> Client:
+def store_client(url: str | None, nodes: str | None = None, **kwargs: Any) -> Client:
     """The client for the event store and the application's keys."""
     found = cluster_nodes(url, nodes)
     if found is None:
@@ -107,7 +108,7 @@ def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs: Any)
                         **kwargs)
 
 
-def queue_url(url: Optional[str], queue: Optional[str], nodes: Optional[str] = None) -> str:
+def queue_url(url: str | None, queue: str | None, nodes: str | None = None) -> str:
     """Where RQ's queues live: QUEUE_REDIS_URL, else the one Redis; required with a cluster."""
     if queue:
         if cluster_nodes(queue):
@@ -140,7 +141,7 @@ class Connections:
     """A process's clients: `store` (events and app keys) and `queue` (RQ), the same client
     when they are the same plain Redis."""
 
-    def __init__(self, url: Optional[str], nodes: Optional[str] = None, queue: Optional[str] = None,
+    def __init__(self, url: str | None, nodes: str | None = None, queue: str | None = None,
                  **kwargs: Any) -> None:
         self.url, self.nodes = url, nodes
         self.queue_url = queue_url(url, queue, nodes)
@@ -156,7 +157,7 @@ class Connections:
         return cls(env.get("REDIS_URL"), env.get("REDIS_CLUSTER_NODES"), env.get("QUEUE_REDIS_URL"), **kwargs)
 
 
-_for_jobs: dict[tuple[Optional[str], Optional[str]], Client] = {}
+_for_jobs: dict[tuple[str | None, str | None], Client] = {}
 
 
 def store_for_jobs(job_connection: redis.Redis, env: Mapping[str, str] = os.environ) -> Client:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import codec
 from .store import AppendResult, Conflict, DuplicateRequest, EventStore, GameExists, NewEvent, StoredEvent
@@ -28,7 +29,7 @@ class InMemoryEventStore:
         self._clocked: set[str] = set()
         self._leases: dict[tuple[str, str], float] = {}  # (game, name) -> when the lease ends (monotonic s)
 
-    def _stored(self, stream: list[StoredEvent], events: Sequence[NewEvent], at: Optional[int] = None) -> None:
+    def _stored(self, stream: list[StoredEvent], events: Sequence[NewEvent], at: int | None = None) -> None:
         at = at or int(time.time() * 1000)
         for e in events:
             # Through JSON, as Redis stores it: callers must not rely on tuples surviving.
@@ -36,7 +37,7 @@ class InMemoryEventStore:
             stream.append(StoredEvent(len(stream) + 1, e.type, data, json.loads(json.dumps(e.actor)), at))
 
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
-               owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
+               owing: bool = False, at: int | None = None, due: int | None = None,
                clocked: bool = False) -> int:
         with self._lock:
             if game_id in self._streams:
@@ -59,8 +60,8 @@ class InMemoryEventStore:
         self._clocks[member] = min(due, self._clocks.get(member, due))
 
     def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
-               idempotency_key: Optional[str] = None, fingerprint: str = "", response: str = "",
-               at: Optional[int] = None, owing: bool = False, due: Optional[int] = None,
+               idempotency_key: str | None = None, fingerprint: str = "", response: str = "",
+               at: int | None = None, owing: bool = False, due: int | None = None,
                clocked: bool = False) -> AppendResult:
         with self._lock:
             if owing:
@@ -85,11 +86,11 @@ class InMemoryEventStore:
             self._lock.notify_all()
             return AppendResult(version=len(stream), response=None)
 
-    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
         with self._lock:
             return self._idempotency.get((game_id, idempotency_key))
 
-    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._lock:
             stream = self._streams.get(game_id, [])
             end = len(stream) if limit is None else after + limit
@@ -117,11 +118,11 @@ class InMemoryEventStore:
         with self._lock:
             return [e for e in self._log if int(e[0].split("-")[1]) > seq][:count]
 
-    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         with self._lock:
             return ["" if g not in self._meta else self._meta[g].get("finished_log") for g in game_ids]
 
-    def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
+    def cached(self, game_id: str, names: Sequence[str]) -> list[bytes | None]:
         with self._lock:
             now = time.monotonic()
             found = [self._cached.get((game_id, n)) for n in names]
@@ -144,7 +145,7 @@ class InMemoryEventStore:
         with self._lock:
             return {g: len(self._streams.get(g, [])) for g in game_ids}
 
-    def meta(self, game_id: str) -> Optional[dict[str, str]]:
+    def meta(self, game_id: str) -> dict[str, str] | None:
         with self._lock:
             meta = self._meta.get(game_id)
             return dict(meta) if meta else None
@@ -174,7 +175,7 @@ class InMemoryEventStore:
             by_version[version] = blob
             self._snapshots[game_id] = (code, by_version)
 
-    def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]:
+    def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         with self._lock:
             stored_code, by_version = self._snapshots.get(game_id, (None, {}))
             versions = [v for v in by_version if at_most is None or v <= at_most]
@@ -208,7 +209,7 @@ class InMemoryEventStore:
             if game_id in self._idle:
                 self._idle[game_id] = at_ms
 
-    def last_event(self, game_id: str) -> Optional[StoredEvent]:
+    def last_event(self, game_id: str) -> StoredEvent | None:
         with self._lock:
             stream = self._streams.get(game_id)
             return stream[-1] if stream else None

@@ -4,7 +4,8 @@ idempotency keys' answers."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Optional, Sequence, cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import redis
 from redis.client import Pipeline
@@ -35,7 +36,7 @@ class Appends(RedisBase):
 
     @unavailable
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
-               owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
+               owing: bool = False, at: int | None = None, due: int | None = None,
                clocked: bool = False) -> int:
         """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts);
         `due`: its first deadline (ms); `clocked`: it has a clock (the re-arm walks those)."""
@@ -65,7 +66,7 @@ class Appends(RedisBase):
         return int(reply[1])
 
     def _game_script(self, script: Script, source: str, game_id: str, keys: list[str], args: list[Any],
-                     after: Optional[Callable[[Pipeline], object]] = None) -> Any:
+                     after: Callable[[Pipeline], object] | None = None) -> Any:
         """Runs one of a game's scripts; then, with REPLICAS_ACK, waits on the same connection
         (WAIT counts that connection's writes) for the replicas, and raises NotReplicated when
         too few have it in time. `after(pipe)` queues more commands behind the script (the
@@ -112,12 +113,12 @@ class Appends(RedisBase):
         game_id: str,
         expected_version: int,
         events: Sequence[NewEvent],
-        idempotency_key: Optional[str] = None,
+        idempotency_key: str | None = None,
         fingerprint: str = "",
         response: str = "",
-        at: Optional[int] = None,
+        at: int | None = None,
         owing: bool = False,
-        due: Optional[int] = None,
+        due: int | None = None,
         clocked: bool = False,
     ) -> AppendResult:
         """`owing`: after these events a worker owes a turn. The game is then marked in the owing
@@ -170,10 +171,10 @@ class Appends(RedisBase):
         return AppendResult(version=int(reply[1]), response=None)
 
     @unavailable
-    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
         """The (fingerprint, response) remembered for an idempotency key, if any."""
         found = self.redis.hmget(self.keys.idempotency(game_id, idempotency_key), "fingerprint", "response")
-        fp, resp = cast(list[Optional[bytes]], found)
+        fp, resp = cast(list[bytes | None], found)
         if fp is None or resp is None:  # (both or neither: the append script writes them together)
             return None
         return fp.decode(), resp.decode()

@@ -4,7 +4,8 @@ the parts)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Optional, Protocol, cast
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -14,7 +15,7 @@ from .keys import Keys
 from .redis_entries import Entry, FlatEntry
 
 
-def finished_ttl_from_env() -> Optional[int]:
+def finished_ttl_from_env() -> int | None:
     raw = os.environ.get("FINISHED_TTL", "")
     return int(raw) if raw.strip() else None
 
@@ -25,8 +26,8 @@ class RedisBase:
     sets' shards (default: KEY_BUCKETS, else 16 on a cluster and 1 on one Redis);
     `replicas_ack`: (replicas, timeout ms) an append waits for (default: $REPLICAS_ACK)."""
 
-    def __init__(self, client: connection.Client, prefix: str = "", finished_ttl: Optional[int] = -1,
-                 buckets: Optional[int] = None, replicas_ack: Optional[tuple[int, int]] = None):
+    def __init__(self, client: connection.Client, prefix: str = "", finished_ttl: int | None = -1,
+                 buckets: int | None = None, replicas_ack: tuple[int, int] | None = None):
         self.redis = client
         self.clustered = connection.is_cluster(client)
         self.keys = Keys(prefix, buckets or connection.key_buckets(client))
@@ -39,7 +40,7 @@ class RedisBase:
         self._settle = client.register_script(scripts.SETTLE)
         self._finish = client.register_script(scripts.FINISH)
         self._cache = client.register_script(scripts.CACHE)
-        self._raw_client: Optional[RawXrange] = None
+        self._raw_client: RawXrange | None = None
 
     @property
     def _raw(self) -> RawXrange:
@@ -66,7 +67,7 @@ class RedisBase:
 
 
 class RawXrange(Protocol):
-    def xrange(self, name: str, min: str = "-", max: str = "+", count: Optional[int] = None) -> list[FlatEntry]: ...
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: int | None = None) -> list[FlatEntry]: ...
 
 
 class _FlatXrange:
@@ -76,6 +77,6 @@ class _FlatXrange:
     def __init__(self, client: RedisCluster):
         self.client = client
 
-    def xrange(self, name: str, min: str = "-", max: str = "+", count: Optional[int] = None) -> list[FlatEntry]:
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: int | None = None) -> list[FlatEntry]:
         entries = cast(list[Entry], self.client.xrange(name, min, max, count))
         return [(i, [x for pair in f.items() for x in pair]) for i, f in entries]

@@ -2,7 +2,8 @@
 (renderings) and the snapshots of its state (both made by code, dropped when the code changes)."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, cast
+from collections.abc import Sequence
+from typing import cast
 
 from .connection import unavailable
 from .redis_base import RedisBase
@@ -12,10 +13,10 @@ class Caches(RedisBase):
     """Cached blobs and snapshots."""
 
     @unavailable
-    def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
+    def cached(self, game_id: str, names: Sequence[str]) -> list[bytes | None]:
         if not names:
             return []
-        return cast(list[Optional[bytes]], self.redis.mget([self.keys.cached(game_id, n) for n in names]))
+        return cast(list[bytes | None], self.redis.mget([self.keys.cached(game_id, n) for n in names]))
 
     @unavailable
     def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
@@ -27,7 +28,7 @@ class Caches(RedisBase):
         self._save_snapshot(keys=keys, args=[code, version, blob])
 
     @unavailable
-    def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]:
+    def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         """The newest snapshot made by `code` at a version <= at_most (any version if None);
         a snapshot made by other code is a stale cache and is never returned."""
         keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]

@@ -3,7 +3,7 @@ followers (events/redis_follower.py on one Redis, events/cluster_follower.py on 
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import codec
 from .store import NewEvent, StoredEvent

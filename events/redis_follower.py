@@ -1,7 +1,7 @@
 """The live hub's reader on one Redis (events/cluster_follower.py is its cluster twin)."""
 from __future__ import annotations
 
-from typing import Optional, cast
+from typing import cast
 
 import redis
 from redis.typing import KeyT, StreamIdT
@@ -22,7 +22,7 @@ class RedisFollower:
         self.store = store
         # (store.follower() makes this reader on one Redis only; a cluster has ClusterFollower)
         self.redis = connection.dedicated(cast(redis.Redis, store.redis), "follower", "events")
-        self._client_id: Optional[int] = None
+        self._client_id: int | None = None
         self._blocked = False
 
     @unavailable

@@ -2,7 +2,8 @@
 active set, migrated), a game's finish, the finished log and the leases on a game's work."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, cast
+from collections.abc import Sequence
+from typing import cast
 
 from .connection import unavailable
 from .redis_base import RedisBase
@@ -104,12 +105,12 @@ class Indexes(RedisBase):
         return [(i.decode(), f[1].decode(), f[3]) for i, f in found]
 
     @unavailable
-    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         """Each game's logged entry id: None while being logged, "" for a game that is gone."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hmget(self.keys.meta(game_id), "type", "finished_log")
-        marks: list[Optional[str]] = []
+        marks: list[str | None] = []
         for type_, mark in pipe.execute():
             marks.append("" if type_ is None else None if mark is None else mark.decode())
         return marks

@@ -2,7 +2,8 @@
 history lines cut from the stored bytes; live reads (XREAD BLOCK, and the followers)."""
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence, cast
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from .cluster_follower import ClusterFollower
 from .connection import unavailable
@@ -16,7 +17,7 @@ class Reads(RedisBase):
     """A game's events, meta and credentials; live reads."""
 
     @unavailable
-    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         if limit is not None and limit <= 0:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
@@ -76,7 +77,7 @@ class Reads(RedisBase):
         return dict(zip(game_ids, pipe.execute(), strict=True))
 
     @unavailable
-    def meta(self, game_id: str) -> Optional[dict[str, str]]:
+    def meta(self, game_id: str) -> dict[str, str] | None:
         raw = cast(dict[bytes, bytes], self.redis.hgetall(self.keys.meta(game_id)))
         if not raw:
             return None
@@ -88,7 +89,7 @@ class Reads(RedisBase):
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     @unavailable
-    def last_event(self, game_id: str) -> Optional[StoredEvent]:
+    def last_event(self, game_id: str) -> StoredEvent | None:
         found = cast(list[Entry], self.redis.xrevrange(self.keys.events(game_id), "+", "-", count=1))
         return decode_entry(*found[0]) if found else None
 

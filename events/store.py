@@ -7,8 +7,9 @@ writes nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol, Sequence
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class NewEvent:
 @dataclass(frozen=True)
 class AppendResult:
     version: int  # the stream's version after the append (or after the first append, on a retry)
-    response: Optional[str]  # what the first request answered, on a retry; else None
+    response: str | None  # what the first request answered, on a retry; else None
     duplicate: bool = False
 
 
@@ -77,7 +78,7 @@ class EventStore(Protocol):
     # ---- writing a game's history ------------------------------------------------------------
 
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
-               owing: bool = False, at: Optional[int] = None, due: Optional[int] = None,
+               owing: bool = False, at: int | None = None, due: int | None = None,
                clocked: bool = False) -> int:
         """Writes a new game's first events (stamped `at`, default now), meta and credentials,
         all or nothing; raises GameExists. `owing`: a worker owes its first turn (the game is
@@ -90,12 +91,12 @@ class EventStore(Protocol):
         game_id: str,
         expected_version: int,
         events: Sequence[NewEvent],
-        idempotency_key: Optional[str] = None,
+        idempotency_key: str | None = None,
         fingerprint: str = "",
         response: str = "",
-        at: Optional[int] = None,
+        at: int | None = None,
         owing: bool = False,
-        due: Optional[int] = None,
+        due: int | None = None,
         clocked: bool = False,
     ) -> AppendResult:
         """Appends if the stream is at expected_version (else Conflict, nothing written; KeyError
@@ -106,12 +107,12 @@ class EventStore(Protocol):
         new version's deadline (ms) in the clocks set, never later than a mark already there;
         `clocked` drops expected_version's mark."""
 
-    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]:
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
         """The (fingerprint, response) remembered for an idempotency key, if any."""
 
     # ---- reading it ---------------------------------------------------------------------------
 
-    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]:
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """The events after version `after` (at most `limit`); [] for an unknown game."""
 
     def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
@@ -129,13 +130,13 @@ class EventStore(Protocol):
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """Many games' versions at once (0 for an unknown game)."""
 
-    def meta(self, game_id: str) -> Optional[dict[str, str]]:
+    def meta(self, game_id: str) -> dict[str, str] | None:
         """The meta written at creation (values as strings); None for an unknown game."""
 
     def credentials(self, game_id: str) -> dict[str, str]:
         """The credentials written at creation ({} for an unknown game)."""
 
-    def last_event(self, game_id: str) -> Optional[StoredEvent]:
+    def last_event(self, game_id: str) -> StoredEvent | None:
         """The newest event; None for an unknown game."""
 
     def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
@@ -146,7 +147,7 @@ class EventStore(Protocol):
 
     # ---- caches beside the history: never the truth, never needing invalidation --------------
 
-    def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
+    def cached(self, game_id: str, names: Sequence[str]) -> list[bytes | None]:
         """Blobs cached beside a game's history (None for each one missing)."""
 
     def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
@@ -156,7 +157,7 @@ class EventStore(Protocol):
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
         """Keeps a state at `version` made by `code`; snapshots made by other code are dropped."""
 
-    def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]:
+    def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         """(version, blob) of the newest snapshot made by `code` at a version <= at_most (any if
         None); a snapshot made by other code is a stale cache and is never returned."""
 
@@ -228,7 +229,7 @@ class EventStore(Protocol):
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         """(entry id, game id, entry) after the entry id `after` ("0": from the first), in order."""
 
-    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         """The entry id each game's meta names: None while it is being logged, "" when gone."""
 
     def ping(self) -> bool:
