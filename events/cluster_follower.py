@@ -1,4 +1,4 @@
-"""The live hub's reader on a Redis Cluster (RedisFollower's twin, events/redis_store.py).
+"""The live hub's reader on a Redis Cluster (RedisFollower's twin, events/redis_follower.py).
 
 On one Redis the hub does one XREAD BLOCK over every watched game's stream. A cluster refuses
 a command whose keys lie in different slots, and a blocked read waits on one node only, so

@@ -89,8 +89,9 @@ class Indexes(RedisBase):
 
     @unavailable
     def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
-        """Logs an ended game once (see FinishedLog in store.py): the entry is appended, then its
-        id is written into the game's meta unless an earlier logging's is there already."""
+        """Logs an ended game once (see EventStore.log_finished in store.py): the entry is
+        appended, then its id is written into the game's meta unless an earlier logging's is
+        there already."""
         meta = self.keys.meta(game_id)
         if self.redis.hget(meta, "finished_log") is not None or not self.redis.exists(meta):
             return
