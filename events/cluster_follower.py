@@ -1,4 +1,4 @@
-"""The live hub's reader on a Redis Cluster (RedisFollower's twin, events/redis_store.py).
+"""The live hub's reader on a Redis Cluster (RedisFollower's twin, events/redis_follower.py).
 
 On one Redis the hub does one XREAD BLOCK over every watched game's stream. A cluster refuses
 a command whose keys lie in different slots, and a blocked read waits on one node only, so
@@ -14,26 +14,33 @@ import os
 import threading
 import time
 from collections import defaultdict
+from typing import cast
 
-from redis.cluster import key_slot
+from redis.cluster import RedisCluster
+from redis.crc import key_slot
 
-from .redis_store import _unavailable, decode_entry
+from .connection import unavailable
+from .redis_base import RedisBase
+from .redis_entries import decode_entry
+from .store import StoredEvent
 
 DEFAULT_POLL_MS = 50
 
 
 class ClusterFollower:
-    def __init__(self, store, poll_ms: float | None = None):
+    def __init__(self, store: RedisBase, poll_ms: float | None = None):
         self.store = store
-        self.poll_s = (poll_ms if poll_ms is not None else float(os.environ.get("LIVE_POLL_MS", DEFAULT_POLL_MS))) / 1000
+        poll_ms = poll_ms if poll_ms is not None else float(os.environ.get("LIVE_POLL_MS", DEFAULT_POLL_MS))
+        self.poll_s = poll_ms / 1000
         self._wake = threading.Event()
         self._blocked = False
 
-    @_unavailable
-    def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict:
+    @unavailable
+    def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict[str, list[StoredEvent]]:
         if not positions:
             return {}
-        keys, client = self.store.keys, self.store.redis
+        # (store.follower() makes this reader on a cluster only)
+        keys, client = self.store.keys, cast(RedisCluster, self.store.redis)
         by_key = {keys.events(g): g for g in positions}
         slots: dict[int, dict[str, str]] = defaultdict(dict)
         for game_id, after in positions.items():
@@ -54,7 +61,8 @@ class ClusterFollower:
             self._blocked = False
 
     @staticmethod
-    def _poll(client, slots, by_key, count) -> dict:
+    def _poll(client: RedisCluster, slots: dict[int, dict[str, str]], by_key: dict[str, str],
+              count: int) -> dict[str, list[StoredEvent]]:
         pipe = client.pipeline(transaction=False)
         for slot, streams in slots.items():
             # The node named here (not found by asking the server for the keys, an extra round
@@ -65,9 +73,9 @@ class ClusterFollower:
         found = {}
         for reply in pipe.execute():
             for key, entries in reply or ():
-                key = key.decode() if isinstance(key, bytes) else key
+                name = key.decode() if isinstance(key, bytes) else key
                 if entries:
-                    found[by_key[key]] = [decode_entry(i, f) for i, f in entries]
+                    found[by_key[name]] = [decode_entry(i, f) for i, f in entries]
         return found
 
     def interrupt(self) -> bool:

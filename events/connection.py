@@ -18,14 +18,18 @@ until N replicas have the append, and answers 503 when they do not in time (docs
 """
 from __future__ import annotations
 
+import functools
 import os
-from typing import Mapping, Optional, Union
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import ClusterDownError, MasterDownError, SlotNotCoveredError, TryAgainError
 from redis.retry import Retry
+
+from .store import StoreUnavailable
 
 CLUSTER_SCHEME = "redis+cluster"
 DEFAULT_CLUSTER_BUCKETS = 16
@@ -35,14 +39,31 @@ DEFAULT_CLUSTER_BUCKETS = 16
 UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, ClusterDownError,
                TryAgainError, MasterDownError, SlotNotCoveredError)
 
-Client = Union[redis.Redis, RedisCluster]
+Client = redis.Redis | RedisCluster
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def unavailable(method: Callable[P, R]) -> Callable[P, R]:
+    """Any of the failures above becomes StoreUnavailable: callers answer 503. The wrapper keeps
+    the method's name, docstring and (for the type checker) signature."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
+    return wrapper
 
 
 class ConfigurationError(RuntimeError):
     """A configuration the server cannot run with (said at startup, not at the first request)."""
 
 
-def cluster_nodes(url: Optional[str], nodes: Optional[str] = None) -> Optional[list[tuple[str, int]]]:
+def cluster_nodes(url: str | None, nodes: str | None = None) -> list[tuple[str, int]] | None:
     """The cluster's startup nodes, from `redis+cluster://h:p,h:p` or REDIS_CLUSTER_NODES;
     None for a single Redis."""
     spec = nodes or ""
@@ -59,7 +80,7 @@ def cluster_nodes(url: Optional[str], nodes: Optional[str] = None) -> Optional[l
     return found
 
 
-def dedicated(client: redis.Redis, role: str, default_name: str, **overrides) -> redis.Redis:
+def dedicated(client: redis.Redis, role: str, default_name: str, **overrides: Any) -> redis.Redis:
     """A client of its own on one connection made like `client`'s (a blocked XREAD holds its
     connection: it must never be one a request waits for), named `<name>-<role>`. No silent
     retry: a reconnected connection has a new client id, which CLIENT UNBLOCK needs."""
@@ -71,11 +92,11 @@ def dedicated(client: redis.Redis, role: str, default_name: str, **overrides) ->
         connection_class=pool.connection_class, max_connections=1, **kwargs))
 
 
-def is_cluster(client) -> bool:
+def is_cluster(client: object) -> bool:
     return isinstance(client, RedisCluster)
 
 
-def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs) -> Client:
+def store_client(url: str | None, nodes: str | None = None, **kwargs: Any) -> Client:
     """The client for the event store and the application's keys."""
     found = cluster_nodes(url, nodes)
     if found is None:
@@ -87,7 +108,7 @@ def store_client(url: Optional[str], nodes: Optional[str] = None, **kwargs) -> C
                         **kwargs)
 
 
-def queue_url(url: Optional[str], queue: Optional[str], nodes: Optional[str] = None) -> str:
+def queue_url(url: str | None, queue: str | None, nodes: str | None = None) -> str:
     """Where RQ's queues live: QUEUE_REDIS_URL, else the one Redis; required with a cluster."""
     if queue:
         if cluster_nodes(queue):
@@ -101,7 +122,7 @@ def queue_url(url: Optional[str], queue: Optional[str], nodes: Optional[str] = N
     return url
 
 
-def key_buckets(client=None, env: Mapping[str, str] = os.environ) -> int:
+def key_buckets(client: object = None, env: Mapping[str, str] = os.environ) -> int:
     raw = (env.get("KEY_BUCKETS") or "").strip()
     if raw:
         n = int(raw)
@@ -120,7 +141,8 @@ class Connections:
     """A process's clients: `store` (events and app keys) and `queue` (RQ), the same client
     when they are the same plain Redis."""
 
-    def __init__(self, url: Optional[str], nodes: Optional[str] = None, queue: Optional[str] = None, **kwargs):
+    def __init__(self, url: str | None, nodes: str | None = None, queue: str | None = None,
+                 **kwargs: Any) -> None:
         self.url, self.nodes = url, nodes
         self.queue_url = queue_url(url, queue, nodes)
         self.store = store_client(url, nodes, **kwargs)
@@ -131,14 +153,14 @@ class Connections:
             self.queue = redis.Redis.from_url(self.queue_url, **kwargs)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs) -> "Connections":
+    def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs: Any) -> Connections:
         return cls(env.get("REDIS_URL"), env.get("REDIS_CLUSTER_NODES"), env.get("QUEUE_REDIS_URL"), **kwargs)
 
 
-_for_jobs: dict = {}
+_for_jobs: dict[tuple[str | None, str | None], Client] = {}
 
 
-def store_for_jobs(job_connection, env: Mapping[str, str] = os.environ) -> Client:
+def store_for_jobs(job_connection: redis.Redis, env: Mapping[str, str] = os.environ) -> Client:
     """The store client an RQ job uses. With the queues on the one Redis it is the job's own
     connection; with a cluster or a separate queue Redis, the store named by the environment
     (one client per process)."""

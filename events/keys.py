@@ -3,7 +3,6 @@ touch one cluster slot and stay legal on Redis Cluster."""
 from __future__ import annotations
 
 import zlib
-from typing import Optional
 
 
 def bucket_of(game_id: str, buckets: int) -> int:
@@ -11,7 +10,7 @@ def bucket_of(game_id: str, buckets: int) -> int:
     return zlib.crc32(game_id.encode()) % buckets if buckets > 1 else 0
 
 
-def sharded(key: str, buckets: int, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+def sharded(key: str, buckets: int, game_id: str | None = None, bucket: int | None = None) -> str:
     """A global key as it is named with `buckets` shards: the key itself with one bucket (the
     first layout's names), else its shard `key:{b<n>}`, n the game's bucket unless `bucket`
     names one."""
@@ -59,27 +58,27 @@ class Keys:
     def bucket(self, game_id: str) -> int:
         return bucket_of(game_id, self.buckets)
 
-    def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
+    def _global(self, name: str, game_id: str | None, bucket: int | None) -> str:
         return sharded(f"{self.prefix}games:{name}", self.buckets, game_id, bucket)
 
     def every(self, name: str) -> list[str]:
         """Every bucket's key of one global set (`owing`, `idle`, `clocks`, `clocked`)."""
         return [getattr(self, name)(bucket=b) for b in range(self.buckets)]
 
-    def owing(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def owing(self, game_id: str | None = None, bucket: int | None = None) -> str:
         """Games that may owe a worker's turn (sorted set; score: the version it was marked at)."""
         return self._global("owing", game_id, bucket)
 
-    def idle(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def idle(self, game_id: str | None = None, bucket: int | None = None) -> str:
         """Unfinished games (sorted set; score: their last activity known, ms since the epoch)."""
         return self._global("idle", game_id, bucket)
 
-    def clocks(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def clocks(self, game_id: str | None = None, bucket: int | None = None) -> str:
         """Deadlines of clocked games (sorted set; member `<game>:<version>`, score: the earliest
         deadline of that version in ms, or earlier: a wake-up, re-judged when due)."""
         return self._global("clocks", game_id, bucket)
 
-    def clocked(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def clocked(self, game_id: str | None = None, bucket: int | None = None) -> str:
         """Unfinished clocked games (sorted set, all scores 0: walked by id): what a re-arm walks."""
         return self._global("clocked", game_id, bucket)
 

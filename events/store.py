@@ -7,15 +7,16 @@ writes nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol, Sequence
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
 class StoredEvent:
     version: int
     type: str
-    data: dict
+    data: dict[str, Any]
     actor: object  # a seat number, "system", or None for the server's own setup events
     at: int  # milliseconds since the epoch, when appended
 
@@ -23,14 +24,14 @@ class StoredEvent:
 @dataclass(frozen=True)
 class NewEvent:
     type: str
-    data: dict
+    data: dict[str, Any]
     actor: object
 
 
 @dataclass(frozen=True)
 class AppendResult:
     version: int  # the stream's version after the append (or after the first append, on a retry)
-    response: Optional[str]  # what the first request answered, on a retry; else None
+    response: str | None  # what the first request answered, on a retry; else None
     duplicate: bool = False
 
 
@@ -70,59 +71,106 @@ class Follower(Protocol):
 
 
 class EventStore(Protocol):
-    def create(self, game_id: str, meta: dict, credentials: dict, events: Sequence[NewEvent],
-               owing: bool = False) -> int: ...
+    """What the application asks of a store (RedisEventStore, InMemoryEventStore: both pass
+    tests/events/test_store_contract.py). A backend that cannot be reached raises
+    StoreUnavailable from any method, having written nothing it did not acknowledge."""
+
+    # ---- writing a game's history ------------------------------------------------------------
+
+    def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
+               owing: bool = False, at: int | None = None, due: int | None = None,
+               clocked: bool = False) -> int:
+        """Writes a new game's first events (stamped `at`, default now), meta and credentials,
+        all or nothing; raises GameExists. `owing`: a worker owes its first turn (the game is
+        marked in the owing set at its version); `due`: its first deadline (ms), marked as for
+        append; `clocked`: it has a clock (in the clocked set the re-arm walks). Returns the
+        version."""
 
     def append(
         self,
         game_id: str,
         expected_version: int,
         events: Sequence[NewEvent],
-        idempotency_key: Optional[str] = None,
+        idempotency_key: str | None = None,
         fingerprint: str = "",
         response: str = "",
-        at: Optional[int] = None,
+        at: int | None = None,
         owing: bool = False,
-    ) -> AppendResult: ...
+        due: int | None = None,
+        clocked: bool = False,
+    ) -> AppendResult:
+        """Appends if the stream is at expected_version (else Conflict, nothing written; KeyError
+        for an unknown game). With an idempotency key seen before: the first answer (duplicate)
+        if `fingerprint` matches, else DuplicateRequest. The marks are written whether or not
+        the append wins (a loser leaves at worst a mark the reconcilers re-judge): `owing`
+        marks the game owing at the new version (never lowering a later mark); `due` marks the
+        new version's deadline (ms) in the clocks set, never later than a mark already there;
+        `clocked` drops expected_version's mark."""
 
-    def recall(self, game_id: str, idempotency_key: str) -> Optional[tuple[str, str]]: ...
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
+        """The (fingerprint, response) remembered for an idempotency key, if any."""
 
-    def read(self, game_id: str, after: int = 0, limit: Optional[int] = None) -> list[StoredEvent]: ...
+    # ---- reading it ---------------------------------------------------------------------------
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events after version `after` (at most `limit`); [] for an unknown game."""
 
     def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
                    render: Callable[[StoredEvent], bytes]) -> tuple[bytes, int]:
         """Up to `limit` events after `after` as history lines (codec.history_line): those whose
         type as_stored(type) accepts with their stored data as it is, the others as
         render(event) makes them. Returns (the lines, the version of the last one; `after` if none)."""
-    def cached(self, game_id: str, names: Sequence[str]) -> list[Optional[bytes]]:
-        """Blobs cached beside a game's history (None for each one missing)."""
-    def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
-        """Caches a blob derived from the game's history for ttl_s at most (never longer than the
-        history is kept; not at all if the game is gone). It must never need invalidating."""
-    def version(self, game_id: str) -> int: ...
+
+    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
+        """Events first..last inclusive (event N is addressable directly)."""
+
+    def version(self, game_id: str) -> int:
+        """How many events the game has (0 for an unknown game)."""
 
     def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         """Many games' versions at once (0 for an unknown game)."""
 
-    def meta(self, game_id: str) -> Optional[dict]: ...
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        """The meta written at creation (values as strings); None for an unknown game."""
 
-    def credentials(self, game_id: str) -> dict: ...
+    def credentials(self, game_id: str) -> dict[str, str]:
+        """The credentials written at creation ({} for an unknown game)."""
 
-    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]: ...
+    def last_event(self, game_id: str) -> StoredEvent | None:
+        """The newest event; None for an unknown game."""
 
-    def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]: ...
+    def follow(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
+        """Events after `after` (at most 100), waiting up to block_ms for the first; [] if none came."""
 
     def follower(self) -> Follower:
         """A new reader of many streams (see Follower)."""
 
-    def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None: ...
+    # ---- caches beside the history: never the truth, never needing invalidation --------------
 
-    def load_snapshot(self, game_id: str, code: str, at_most: Optional[int] = None) -> Optional[tuple[int, bytes]]: ...
+    def cached(self, game_id: str, names: Sequence[str]) -> list[bytes | None]:
+        """Blobs cached beside a game's history (None for each one missing)."""
 
-    def delete_snapshot(self, game_id: str) -> None: ...
+    def cache(self, game_id: str, name: str, blob: bytes, ttl_s: int) -> None:
+        """Caches a blob derived from the game's history for ttl_s at most (never longer than the
+        history is kept; not at all if the game is gone). It must never need invalidating."""
+
+    def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
+        """Keeps a state at `version` made by `code`; snapshots made by other code are dropped."""
+
+    def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
+        """(version, blob) of the newest snapshot made by `code` at a version <= at_most (any if
+        None); a snapshot made by other code is a stale cache and is never returned."""
+
+    def delete_snapshot(self, game_id: str) -> None:
+        """Drops every snapshot of the game."""
+
+    # ---- the sets of games the background passes walk ----------------------------------------
 
     def active_games(self) -> list[str]:
-        """Every unfinished game (a full scan)."""
+        """Every unfinished game (a full scan: for tools and tests, not for a pass)."""
+
+    def active_count(self) -> int:
+        """How many games are unfinished."""
 
     def owing_games(self) -> list[tuple[str, int]]:
         """(game, version marked at) of games that may owe a worker's turn: those whose last
@@ -132,17 +180,44 @@ class EventStore(Protocol):
         """Unmarks a game judged at `version` to owe nothing, unless marked at a later version."""
 
     def idle_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
-        """(game, last activity known) of unfinished games with none known since before_ms."""
+        """(game, last activity known) of unfinished games with none known since before_ms,
+        the longest idle first."""
 
-    def touch(self, game_id: str, at_ms: int) -> None: ...
-
-    def last_event(self, game_id: str) -> Optional[StoredEvent]: ...
-
-    def active_count(self) -> int:
-        """How many games are unfinished."""
+    def touch(self, game_id: str, at_ms: int) -> None:
+        """Records a game's last activity found (only for a game still unfinished)."""
 
     def mark_finished(self, game_id: str) -> None:
-        """Out of the owing and idle sets, snapshots dropped (and the keys expire, with a TTL)."""
+        """Out of the owing, idle and clocked sets, snapshots dropped (and the keys expire, with
+        a TTL)."""
+
+    def migrate_active(self, batch: int = 1000) -> int:
+        """Moves the first layout's set of unfinished games into the owing and idle sets (each is
+        judged at the next pass); returns how many were moved."""
+
+    def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        """Takes a short lease `name` on a game's background work unless another holder has it
+        (it expires after ttl_ms): several nodes' reconcilers judge each game one at a time."""
+
+    # ---- clocks: the deadline marks the reconciler polls (workers/clocks.py) -----------------
+
+    def clocks_due(self, now_ms: int, limit: int = 200) -> list[tuple[str, int, int]]:
+        """(game, version, due ms) of the deadline marks due by now_ms, earliest first, at most
+        `limit`."""
+
+    def clock_mark(self, game_id: str, version: int, due_ms: int, only_existing: bool = False) -> None:
+        """Sets a version's mark to due_ms, earlier or later; with only_existing, only a mark
+        still there (one judged meanwhile and dropped stays dropped)."""
+
+    def clock_rearm(self, game_id: str, version: int, due_ms: int) -> None:
+        """Marks a version's deadline unless an earlier mark is there (the reconciler's re-arm)."""
+
+    def clock_done(self, game_id: str, version: int) -> None:
+        """Drops a version's mark (judged: timed out, stale or without a deadline)."""
+
+    def clocked_games(self, after: str = "", limit: int = 500) -> list[str]:
+        """Unfinished clocked games, a page at a time: up to `limit` ids after `after`, by id."""
+
+    # ---- the finished log ----------------------------------------------------------------------
 
     def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
         """The finished log, for harvesting every ended game exactly once: an ended game's entry
@@ -150,12 +225,12 @@ class EventStore(Protocol):
         written into the game's meta unless one is there already (a second logging, by a retry
         or a race, appends an entry the meta does not name: readers skip it). Logging a game
         whose meta names an entry, or that is gone, does nothing."""
+
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         """(entry id, game id, entry) after the entry id `after` ("0": from the first), in order."""
-    def finished_log_marks(self, game_ids: Sequence[str]) -> list[Optional[str]]:
-        """The entry id each game's meta names: None while it is being logged, "" when gone."""
-    def migrate_active(self, batch: int = 1000) -> int: ...
 
-    def lease(self, game_id: str, name: str, ttl_ms: int) -> bool:
-        """Takes a short lease `name` on a game's background work unless another holder has it
-        (it expires after ttl_ms): several nodes' reconcilers judge each game one at a time."""
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
+        """The entry id each game's meta names: None while it is being logged, "" when gone."""
+
+    def ping(self) -> bool:
+        """True if the backend answers (the health check); StoreUnavailable if it cannot be reached."""

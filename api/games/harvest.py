@@ -22,6 +22,7 @@ import time
 from typing import Iterator, Optional
 
 from events import codec
+from events.store import EventStore
 
 from api.games.presenting import public_seat
 
@@ -30,7 +31,7 @@ UNSETTLED_S = 600
 BATCH = 500
 
 
-def log(store, game) -> None:
+def log(store: EventStore, game) -> None:
     """Logs an ended game (once: the store keeps the first); a private one never (it is not
     listed anywhere: its id is for those it was given to)."""
     if game.platform.private:
@@ -42,7 +43,7 @@ def log(store, game) -> None:
     store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
 
 
-def page(store, since: str, type_: Optional[str], limit: int, now_ms: Optional[int] = None) -> tuple[list, str]:
+def page(store: EventStore, since: str, type_: Optional[str], limit: int, now_ms: Optional[int] = None) -> tuple[list, str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them)."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     shown, cursor = [], since
@@ -67,7 +68,7 @@ def page(store, since: str, type_: Optional[str], limit: int, now_ms: Optional[i
     return shown, cursor
 
 
-def ndjson(store, since: str, type_: Optional[str]) -> Iterator[bytes]:
+def ndjson(store: EventStore, since: str, type_: Optional[str]) -> Iterator[bytes]:
     """Every game ended after `since` up to now, one per line (each with its cursor)."""
     cursor = since
     while True:

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from domain import registry
 from domain.contract import GameDef
-from events.store import StoredEvent
+from events.store import EventStore, StoredEvent
 
 from api.platform import events as platform_events
 from api.errors import ApiError, UnknownGame, ValidationFailed
@@ -101,7 +101,7 @@ def snapshot_code(definition: GameDef) -> str:
 
 
 class GameRepository:
-    def __init__(self, store):
+    def __init__(self, store: EventStore):
         self.store = store
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._meta: dict[str, tuple] = {}

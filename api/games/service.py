@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
-from events.store import Conflict, DuplicateRequest, NewEvent
+from events.store import Conflict, DuplicateRequest, EventStore, NewEvent
 
 from api.platform import clocks, fairness, events as platform_events
 from api.games import harvest, presenting
@@ -45,7 +45,7 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
+    def __init__(self, store: EventStore, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
                  players=None, listeners: Optional[list] = None):
         self.store = store
         self.games = GameRepository(store)

@@ -22,6 +22,7 @@ from typing import Callable, Iterator, Optional
 
 from domain.contract import EVERYONE, GameDef
 from events import codec
+from events.store import EventStore
 
 from api.games import presenting
 from api.platform.events import PLATFORM_EVENTS
@@ -60,7 +61,7 @@ def as_stored(game, viewer) -> Callable[[str], bool]:
     return lambda type_: type_ in declared and type_ not in PLATFORM_EVENTS and type_ not in reshaped
 
 
-def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None) -> Iterator[bytes]:
+def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None) -> Iterator[bytes]:
     """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
     process's own copies of cached chunks, looked up before Redis."""
     passes = as_stored(game, viewer)
@@ -94,7 +95,7 @@ def ndjson(store, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=Non
         cursor = last
 
 
-def _cached_chunks(store, memory, game_id: str, prefix: str, ks: range) -> dict:
+def _cached_chunks(store: EventStore, memory, game_id: str, prefix: str, ks: range) -> dict:
     """Chunk number -> its cached lines (None: not cached), from the process's memory first,
     the rest in one round trip to Redis."""
     names = {k: f"{prefix}{k}" for k in ks}  # in Redis, beside the game's history

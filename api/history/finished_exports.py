@@ -13,6 +13,7 @@ import logging
 import os
 
 from domain.contract import EVERYONE
+from events.store import EventStore
 
 from api.history import export
 from api.platform import events as pe
@@ -27,7 +28,7 @@ def ttl_from_env() -> int:
 
 
 class FinishedExports:
-    def __init__(self, store, ttl_s: int):
+    def __init__(self, store: EventStore, ttl_s: int):
         self.store = store
         self.ttl_s = ttl_s
 

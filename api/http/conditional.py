@@ -11,12 +11,14 @@ from typing import Optional
 
 from flask import Response, current_app, request
 
+from events.store import EventStore
+
 
 def tag(version: int, seat: Optional[int], variant: str = "") -> str:
     return f"v{version}.{'s' if seat is None else seat}{variant}"
 
 
-def not_modified(store, game_id: str, seat: Optional[int], variant: str = "") -> Optional[Response]:
+def not_modified(store: EventStore, game_id: str, seat: Optional[int], variant: str = "") -> Optional[Response]:
     """304 when the caller's ETag is the game's current one; None otherwise (build the answer)."""
     asked = request.if_none_match
     if not asked:

@@ -22,7 +22,7 @@ from typing import Callable, Optional
 import redis
 
 from events import connection
-from events.redis_store import decode_entry
+from events.redis_store import RedisEventStore, decode_entry
 from events.store import StoredEvent, StoreUnavailable
 
 READ_MARGIN_S = 10.0  # the socket timeout's margin over the read's BLOCK time
@@ -31,7 +31,7 @@ READ_MARGIN_S = 10.0  # the socket timeout's margin over the read's BLOCK time
 class LiveFollower:
     """XREAD over games' streams (positions: versions) and inboxes (positions: entry ids)."""
 
-    def __init__(self, store, inbox_key: Callable[[str], str], decode_inbox: Callable[[dict], dict],
+    def __init__(self, store: RedisEventStore, inbox_key: Callable[[str], str], decode_inbox: Callable[[dict], dict],
                  block_ms: int, margin_s: float = READ_MARGIN_S):
         self.store = store
         self.inbox_key = inbox_key

@@ -28,6 +28,8 @@ import os
 import threading
 from typing import Optional
 
+from events.store import EventStore
+
 from api.games.repository import GameRepository
 from api.live.feeds import Feed, Inbox
 from api.live.reader import BLOCK_MS, Reader
@@ -37,7 +39,7 @@ class Hub(Reader):
     """The feeds of one process and the reader that fills them: who is subscribed here; what
     they receive is Fanout's (api/live/fanout.py), the reading Reader's (api/live/reader.py)."""
 
-    def __init__(self, store, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
+    def __init__(self, store: EventStore, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
                  tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)

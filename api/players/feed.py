@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 from events import codec
+from events.store import EventStore
 
 from api.platform import events as pe
 from api.history.finished_exports import FinishedExports
@@ -68,7 +69,7 @@ class PlayerFeed:
         pipe.execute()
 
 
-def wiring(connection, prefix: str, store, export_ttl_s: int) -> dict:
+def wiring(connection, prefix: str, store: EventStore, export_ttl_s: int) -> dict:
     """The players and listeners a GameService on this Redis takes (the API's and the
     workers': a bot's move tells the next player it is their turn as a person's does, and the
     move that ends a long game makes its export, api/history/finished_exports.py, whoever made it)."""

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import Optional
 
 from events import codec
+from events.store import EventStore
 
 from api.platform import events as platform_events
 from api.games import presenting
@@ -123,7 +124,7 @@ def advance(game: Game, event) -> Game:
     return replace(game, version=event.version, state=state, platform=platform, last_at=event.at)
 
 
-def pending(games, store, sub, game_id: str, version: int, index: int,
+def pending(games, store: EventStore, sub, game_id: str, version: int, index: int,
             limit: int = BATCH_EVENTS) -> tuple[list[Message], Optional[int]]:
     """The subscription's messages from (version, index) on, over at most `limit` events, and
     the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the

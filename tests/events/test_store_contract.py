@@ -258,3 +258,93 @@ def test_a_lease_has_one_holder_until_it_ends(store):
     while not store.lease(gid, "reconcile", 300):
         assert time.monotonic() < deadline, "the lease never ended"
         time.sleep(0.05)
+
+
+def test_create_and_append_stamp_the_time_they_are_given(store):
+    gid = uuid.uuid4().hex[:10]
+    store.create(gid, {"type": "x"}, {}, [ev(0)], at=1_000)
+    store.append(gid, 1, [ev(1), ev(2)], at=2_000)
+    assert [e.at for e in store.read(gid)] == [1_000, 2_000, 2_000]
+
+
+def test_the_store_answers_a_ping(store):
+    assert store.ping() is True
+
+
+# ---- clocks: the deadline marks `<game>:<version>` the reconciler polls ----------------------
+
+def clocked_game(store, n=2, due=None):
+    gid = uuid.uuid4().hex[:10]
+    store.create(gid, {"type": "x"}, {}, [ev(i, None) for i in range(n)], due=due, clocked=True)
+    return gid
+
+
+def test_creation_and_appends_with_a_deadline_mark_their_version(store):
+    gid = clocked_game(store, 2, due=5_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 5_000)]
+    store.append(gid, 2, [ev(10)], due=7_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 5_000), (gid, 3, 7_000)]  # no `clocked`: v2's stays
+    untimed = new_game(store)
+    store.append(untimed, 2, [ev(11)])
+    assert [g for g, _, _ in store.clocks_due(10_000)] == [gid, gid]
+
+
+def test_a_clocked_append_drops_the_previous_versions_mark(store):
+    gid = clocked_game(store, 2, due=5_000)
+    store.append(gid, 2, [ev(10)], due=8_000, clocked=True)
+    assert store.clocks_due(10_000) == [(gid, 3, 8_000)]
+    store.append(gid, 3, [ev(11)], clocked=True)  # no deadline after it: no mark at all
+    assert store.clocks_due(10_000) == []
+
+
+def test_an_append_that_loses_the_race_leaves_its_mark_earlier_never_later(store):
+    gid = clocked_game(store, 2)
+    store.append(gid, 2, [ev(10)], due=5_000)
+    with pytest.raises(Conflict):
+        store.append(gid, 2, [ev(20)], due=9_000)  # later: the mark stays
+    assert store.clocks_due(10_000) == [(gid, 3, 5_000)]
+    with pytest.raises(Conflict):
+        store.append(gid, 2, [ev(21)], due=3_000)  # earlier: a wake-up the poller re-judges
+    assert store.clocks_due(10_000) == [(gid, 3, 3_000)]
+
+
+def test_the_marks_due_come_earliest_first_up_to_the_limit(store):
+    games = [clocked_game(store, 1, due=due) for due in (4_000, 1_000, 3_000, 2_000, 9_000)]
+    assert store.clocks_due(3_000) == [(games[1], 1, 1_000), (games[3], 1, 2_000), (games[2], 1, 3_000)]
+    assert store.clocks_due(5_000, limit=2) == [(games[1], 1, 1_000), (games[3], 1, 2_000)]
+    assert store.clocks_due(500) == []
+
+
+def test_a_mark_moves_either_way_and_a_judged_one_stays_dropped(store):
+    gid = clocked_game(store, 2, due=5_000)
+    store.clock_mark(gid, 2, 6_000, only_existing=True)  # the true deadline, later than the wake-up
+    assert store.clocks_due(10_000) == [(gid, 2, 6_000)]
+    store.clock_mark(gid, 2, 4_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 4_000)]
+    store.clock_done(gid, 2)
+    assert store.clocks_due(10_000) == []
+    store.clock_mark(gid, 2, 6_000, only_existing=True)  # dropped meanwhile: not brought back
+    assert store.clocks_due(10_000) == []
+    store.clock_mark(gid, 2, 6_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 6_000)]
+
+
+def test_a_rearm_marks_a_lost_deadline_but_never_moves_one_later(store):
+    gid = clocked_game(store, 2)
+    store.clock_rearm(gid, 2, 5_000)  # lost (a crash): marked again
+    assert store.clocks_due(10_000) == [(gid, 2, 5_000)]
+    store.clock_rearm(gid, 2, 8_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 5_000)]
+    store.clock_rearm(gid, 2, 2_000)
+    assert store.clocks_due(10_000) == [(gid, 2, 2_000)]
+
+
+def test_the_clocked_games_are_walked_by_id_a_page_at_a_time_until_they_finish(store):
+    games = sorted(clocked_game(store) for _ in range(5))
+    new_game(store)  # no clock: never walked
+    assert store.clocked_games() == games
+    assert store.clocked_games("", 2) == games[:2]
+    assert store.clocked_games(games[1], 2) == games[2:4]
+    assert store.clocked_games(games[-1]) == []
+    store.mark_finished(games[2])
+    assert store.clocked_games() == games[:2] + games[3:]

@@ -22,6 +22,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 
 from events.connection import cluster_nodes, store_client
 from events.redis_store import RedisEventStore
+from events.store import EventStore
 
 from api.http.auth import bearer_token, caller, requested_seat
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
@@ -46,7 +47,7 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
+    def __init__(self, store: EventStore, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
                  inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
         self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s)
         self.seats = Seats(self.hub.games, players)

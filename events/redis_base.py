@@ -1,0 +1,82 @@
+"""What every part of the Redis event store shares: the client, the key names, the registered
+scripts, and the commands over every bucket of a global set (events/redis_store.py assembles
+the parts)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Protocol, cast
+
+import redis
+from redis.cluster import RedisCluster
+
+from . import connection, scripts
+from .keys import Keys
+from .redis_entries import Entry, FlatEntry
+
+
+def finished_ttl_from_env() -> int | None:
+    raw = os.environ.get("FINISHED_TTL", "")
+    return int(raw) if raw.strip() else None
+
+
+class RedisBase:
+    """`finished_ttl`: seconds a finished game is kept (None: forever; default: $FINISHED_TTL).
+    `client`: a redis.Redis, or a RedisCluster (events/connection.py); `buckets`: the global
+    sets' shards (default: KEY_BUCKETS, else 16 on a cluster and 1 on one Redis);
+    `replicas_ack`: (replicas, timeout ms) an append waits for (default: $REPLICAS_ACK)."""
+
+    def __init__(self, client: connection.Client, prefix: str = "", finished_ttl: int | None = -1,
+                 buckets: int | None = None, replicas_ack: tuple[int, int] | None = None):
+        self.redis = client
+        self.clustered = connection.is_cluster(client)
+        self.keys = Keys(prefix, buckets or connection.key_buckets(client))
+        self.finished_ttl = finished_ttl_from_env() if finished_ttl == -1 else finished_ttl
+        self.replicas, self.ack_timeout_ms = replicas_ack or connection.replicas_ack()
+        self._create = client.register_script(scripts.CREATE)
+        self._append = client.register_script(scripts.APPEND)
+        self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
+        self._load_snapshot = client.register_script(scripts.LOAD_SNAPSHOT)
+        self._settle = client.register_script(scripts.SETTLE)
+        self._finish = client.register_script(scripts.FINISH)
+        self._cache = client.register_script(scripts.CACHE)
+        self._raw_client: RawXrange | None = None
+
+    @property
+    def _raw(self) -> RawXrange:
+        """The same connections, with XRANGE's reply left as Redis sent it (lists of bytes):
+        whole-history reads skip making a dict per entry."""
+        if self._raw_client is None:
+            if isinstance(self.redis, RedisCluster):
+                self._raw_client = _FlatXrange(self.redis)
+                return self._raw_client
+            raw = redis.Redis(connection_pool=self.redis.connection_pool)
+            raw.set_response_callback("XRANGE", lambda response, **options: response)
+            self._raw_client = cast(RawXrange, raw)
+        return self._raw_client
+
+    def _each(self, name: str, command: Callable[[Any, str], Any]) -> list[Any]:
+        """One command on every bucket of a global set, in one pipeline (one round trip per node)."""
+        keys = self.keys.every(name)
+        if len(keys) == 1:
+            return [command(self.redis, keys[0])]
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            command(pipe, key)
+        return pipe.execute()
+
+
+class RawXrange(Protocol):
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: int | None = None) -> list[FlatEntry]: ...
+
+
+class _FlatXrange:
+    """XRANGE on a cluster, its entries' fields as one flat list as Redis sends them (what the
+    single-Redis path gets by leaving the reply unparsed)."""
+
+    def __init__(self, client: RedisCluster):
+        self.client = client
+
+    def xrange(self, name: str, min: str = "-", max: str = "+", count: int | None = None) -> list[FlatEntry]:
+        entries = cast(list[Entry], self.client.xrange(name, min, max, count))
+        return [(i, [x for pair in f.items() for x in pair]) for i, f in entries]
