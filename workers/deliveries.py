@@ -41,7 +41,6 @@ from api.webhooks.addresses import Policy
 from api.webhooks.notify import Notifier
 from api.webhooks.signing import headers as signed_headers
 from api.webhooks.subscriptions import PROGRESS_TTL_S, Progress, SubscriptionStore
-from events.connection import store_for_jobs
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailable
 
@@ -401,15 +400,11 @@ def _failure_kind(outcome: sender.Outcome) -> str:
 
 # ---- the RQ jobs ----------------------------------------------------------------------------
 
-_contexts: dict = {}
-
-
 def _context(prefix: str) -> Deliveries:
+    from api import wiring  # not at the top: api/wiring.py builds its graph from this module
+
     job = get_current_job()
-    key = (id(job.connection), prefix, job.origin)
-    if key not in _contexts:
-        _contexts[key] = Deliveries(store_for_jobs(job.connection), prefix, job.origin, queue_connection=job.connection)
-    return _contexts[key]
+    return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).deliveries
 
 
 def fan_out_job(prefix: str, game_id: str) -> int:
