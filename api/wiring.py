@@ -67,6 +67,7 @@ def connect(settings: Settings, **client_options) -> Connections:
 
 
 def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
+    """What workers/deliveries.py's Settings.from_env reads, taken from the one Settings."""
     policy = Policy(settings.webhook_allow_loopback,
                     tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks))
     return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
