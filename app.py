@@ -13,6 +13,7 @@ directory in use, and takes every child down with it, even when killed.
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from api import logs
 from api.live.stream_limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS
+from api.settings import Settings
 from workers import supervisor
 
 ROOT = Path(__file__).resolve().parent
@@ -36,88 +38,47 @@ def create_app(test_config: dict | None = None):
     machine, before importing Flask, the games and RQ (3 s of imports under load)."""
     from flask import Flask
 
-    from api.history import finished_exports as archive, export_memory
-    from api.http import (cors, requests as http, request_limits as limits, observe, problems, games as routes_games, lobby as routes_lobby, meta as routes_meta, players as routes_players, seat_control as routes_seat_control, web_client as routes_web, webhooks as routes_webhooks)
     from api import metrics
-    from api.players import feed as player_feed
-    from api.http.streams import player as player_stream, game as stream
     from api.games.deferred import Deferred, immediately
-    from api.seating.claims import Lobby
-    from api.lobby.index import LobbyIndex
+    from api.history import export_memory
+    from api.http import cors, observe, problems
+    from api.http import games as routes_games
+    from api.http import lobby as routes_lobby
+    from api.http import meta as routes_meta
+    from api.http import players as routes_players
+    from api.http import request_limits as limits
+    from api.http import requests as http
+    from api.http import seat_control as routes_seat_control
+    from api.http import web_client as routes_web
+    from api.http import webhooks as routes_webhooks
     from api.http.json_provider import FastJSONProvider
-    from api.live.leases import DEFAULT_LEASE_S
+    from api.http.streams import game as stream
+    from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
     from api.live.tickets import Tickets
-    from api.games.service import GameService
-    from api.webhooks.manage import DEFAULT_MAX_PER_OWNER, Webhooks
+    from api.wiring import bootstrap, connect
     from domain import registry
-    from events.connection import Connections
-    from events.redis_store import RedisEventStore, finished_ttl_from_env
     from workers import heartbeat
-    from workers.deliveries import DEFAULT_QUEUE as WEBHOOK_QUEUE
-    from workers.deliveries import Deliveries
-    from workers.queueing import DEFAULT_QUEUE, TurnScheduler
 
+    settings = settings_for(test_config or {})
     app = Flask(__name__)
     app.json = FastJSONProvider(app)
-    app.config.from_mapping(
-        REDIS_URL=os.environ.get("REDIS_URL"),
-        REDIS_CLUSTER_NODES=os.environ.get("REDIS_CLUSTER_NODES"),
-        QUEUE_REDIS_URL=os.environ.get("QUEUE_REDIS_URL"),
-        KEY_PREFIX=os.environ.get("KEY_PREFIX", ""),
-        TURN_QUEUE=os.environ.get("TURN_QUEUE", DEFAULT_QUEUE),
-        MAX_CONTENT_LENGTH=int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
-        SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", 15)),
-        SSE_MAX_SECONDS=float(os.environ.get("SSE_MAX_SECONDS", 3600)),
-        RATE_LIMIT=int(os.environ.get("RATE_LIMIT", 100)),
-        ABORT_AFTER_S=float(os.environ.get("ABORT_AFTER_S", 60)),
-        RATE_WINDOW_S=int(os.environ.get("RATE_WINDOW_S", 10)),
-        JSON_SORT_KEYS=False,
-        DEFER_AFTER_APPEND=os.environ.get("DEFER_AFTER_APPEND", "1") == "1",
-        TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES", ""),
-        ACCESS_LOG=os.environ.get("ACCESS_LOG") == "1",
-        ALLOW_CLIENT_SEEDS=os.environ.get("ALLOW_CLIENT_SEEDS") == "1",
-        FINISHED_TTL=finished_ttl_from_env(),
-        EXPORT_CACHE_TTL=archive.ttl_from_env(),
-        EXPORT_MEMORY_MB=export_memory.mb_from_env(),
-        ADDRESS_WINDOW_S=int(os.environ.get("ADDRESS_WINDOW_S", 60)),
-        ADDRESS_READ_LIMIT=int(os.environ.get("ADDRESS_READ_LIMIT", 1200)),
-        ADDRESS_STREAM_LIMIT=int(os.environ.get("ADDRESS_STREAM_LIMIT", 60)),
-        ADDRESS_CREATE_LIMIT=int(os.environ.get("ADDRESS_CREATE_LIMIT", 30)),
-        ADDRESS_AUTH_FAILURES=int(os.environ.get("ADDRESS_AUTH_FAILURES", 30)),
-        SSE_MAX_STREAMS=int(os.environ.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
-        SSE_MAX_STREAMS_PER_ADDRESS=int(os.environ.get("SSE_MAX_STREAMS_PER_ADDRESS", 50)),
-        SSE_MAX_STREAMS_PER_SEAT=int(os.environ.get("SSE_MAX_STREAMS_PER_SEAT", 16)),
-        SSE_REDIS_CONNECTIONS=int(os.environ.get("SSE_REDIS_CONNECTIONS", 8)),
-        SSE_OPENS_PER_S=float(os.environ.get("SSE_OPENS_PER_S", 500)),
-        LIVE_GATHER_MS=float(os.environ.get("LIVE_GATHER_MS", 20)),
-        SSE_STREAM_LEASE_S=float(os.environ.get("SSE_STREAM_LEASE_S", DEFAULT_LEASE_S)),
-        CORS_ORIGINS=os.environ.get("CORS_ORIGINS", ""),
-        WEBHOOK_QUEUE=os.environ.get("WEBHOOK_QUEUE", WEBHOOK_QUEUE),
-        WEBHOOK_MAX_PER_OWNER=int(os.environ.get("WEBHOOK_MAX_PER_OWNER", DEFAULT_MAX_PER_OWNER)),
-    )
+    # The config the blueprints read: each setting under its environment variable's name.
+    app.config.from_mapping({name.upper(): value for name, value in dataclasses.asdict(settings).items()},
+                            MAX_CONTENT_LENGTH=settings.max_body_bytes, JSON_SORT_KEYS=False)
     if test_config:
-        app.config.update(test_config)
-    registry.register_modules(os.environ.get("EXTRA_GAME_MODULES", "").split(","))
+        app.config.update(test_config)  # Flask's own keys too (TESTING)
+    registry.register_modules(settings.extra_game_modules)
     # The store's client (a RedisCluster with REDIS_URL=redis+cluster://...) and RQ's (a plain
     # Redis: the same one unless QUEUE_REDIS_URL names another): events/connection.py.
-    connections = Connections(app.config["REDIS_URL"], app.config["REDIS_CLUSTER_NODES"],
-                              app.config["QUEUE_REDIS_URL"], health_check_interval=30)
-    connection = connections.store
-    prefix = app.config["KEY_PREFIX"]
-    store = RedisEventStore(connection, prefix, app.config["FINISHED_TTL"])
-    scheduler = TurnScheduler(connections.queue, prefix, app.config["TURN_QUEUE"])
-    defer = Deferred() if app.config["DEFER_AFTER_APPEND"] else immediately
-    wiring = player_feed.wiring(connection, prefix, store, app.config["EXPORT_CACHE_TTL"])
-    deliveries = Deliveries(connection, prefix, app.config["WEBHOOK_QUEUE"], queue_connection=connections.queue)
-    wiring["listeners"].append(deliveries.notifier())
-    service = app.extensions["games"] = GameService(store, scheduler, defer, **wiring)
-    app.extensions["players"] = wiring["players"]
-    app.extensions["export_memory"] = export_memory.ChunkMemory(int(app.config["EXPORT_MEMORY_MB"] * 1024 * 1024),
-                                                                app.config["EXPORT_CACHE_TTL"])
-    app.extensions["lobby"] = Lobby(service, LobbyIndex(connection, prefix))
-    app.extensions["webhooks"] = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver,
-                                          deliveries.settings.policy, app.config["WEBHOOK_MAX_PER_OWNER"])
+    services = bootstrap(settings, connect(settings, health_check_interval=30),
+                         Deferred() if settings.defer_after_append else immediately)
+    connection, prefix = services.connections.store, settings.key_prefix
+    store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
+    app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
+                          lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control)
+    app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
+                                                                settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
@@ -143,6 +104,13 @@ def create_app(test_config: dict | None = None):
     # pauses of a web worker every few thousand moves, gone).
     gc.freeze()
     return app
+
+
+def settings_for(test_config: dict) -> Settings:
+    """The environment's settings with test_config's overrides: a key naming a setting
+    (REDIS_URL, RATE_LIMIT, ABORT_AFTER_S...) replaces it, so the services are built from it too."""
+    taken = {key.lower(): value for key, value in test_config.items() if key in Settings.names()}
+    return dataclasses.replace(Settings.from_env(), **taken)
 
 
 # ---- what `python app.py` runs (workers/supervisor.py keeps it running) -------------------------

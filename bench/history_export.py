@@ -31,8 +31,6 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import redis
-
 from bench.common import grow_game, percentile, private_redis, running_server, table
 
 LENGTHS = (1000, 10000, 50000)
@@ -106,20 +104,18 @@ def peak_above(pid: int, fn) -> int:
 
 
 def run(quick: bool) -> dict:
-    from api.history import finished_exports as archive
-    from api.history.finished_exports import FinishedExports
-    from api.games.service import GameService
+    from api.settings import Settings
+    from api.wiring import bootstrap
     from bench import long_game
     from domain import registry
-    from events.redis_store import RedisEventStore
 
     registry.register(long_game.GAME)
     repeats = 3 if quick else 7
     results = {}
     with private_redis() as url:
-        store = RedisEventStore(redis.Redis.from_url(url))
-        # As the server wires it: the append that ends a long game keeps its export's chunks.
-        service = GameService(store, listeners=[FinishedExports(store, archive.DEFAULT_TTL_S)])
+        # As the server wires it (api/wiring.py): the append that ends a long game keeps its
+        # export's chunks (EXPORT_CACHE_TTL's default, as before), with the server's other listeners.
+        service = bootstrap(Settings(redis_url=url)).service
         games, archived = [], {}
         for length in LENGTHS + (LIVE,):
             created = service.create(long_game.NAME, [{"name": "a"}, {"name": "b"}], {}, seed=length)

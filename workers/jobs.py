@@ -12,28 +12,18 @@ reconciler enqueues what a stopped game owes.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from typing import Optional
 
 from rq import get_current_job
 
-from api.history import finished_exports as archive
-from api import logs, metrics
-from api.players import feed as player_feed
+from api import logs, metrics, wiring
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
-from events.connection import store_for_jobs
-from events.redis_store import RedisEventStore
-
-from .deliveries import DEFAULT_QUEUE as DELIVERY_QUEUE
-from .deliveries import Deliveries
-from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
-_services: dict = {}
 
 CHAIN_TURNS = 20
 CHAIN_SECONDS = 0.05
@@ -41,17 +31,8 @@ CHAIN_SECONDS = 0.05
 
 def service_for(queue_connection, prefix: str, queue_name: str) -> GameService:
     """The service of a job: its queues on the job's connection, the store where the
-    environment says (the same Redis, or a cluster: events/connection.py)."""
-    key = (id(queue_connection), prefix, queue_name)
-    if key not in _services:
-        connection = store_for_jobs(queue_connection)
-        store = RedisEventStore(connection, prefix)
-        wiring = player_feed.wiring(connection, prefix, store, archive.ttl_from_env())
-        webhooks = Deliveries(connection, prefix, os.environ.get("WEBHOOK_QUEUE", DELIVERY_QUEUE),
-                              queue_connection=queue_connection)
-        wiring["listeners"].append(webhooks.notifier())
-        _services[key] = GameService(store, TurnScheduler(queue_connection, prefix, queue_name), **wiring)
-    return _services[key]
+    settings say (api/wiring.py; built once per process and queue)."""
+    return wiring.for_job(queue_connection, prefix, turn_queue=queue_name).service
 
 
 def choose_move(game, actor) -> dict:

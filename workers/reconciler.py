@@ -21,7 +21,6 @@ is conditional, and every append names the version it was decided at.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from typing import Optional
 
@@ -92,12 +91,10 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
-                abandon_after_s: Optional[float] = None, sweeps: tuple = (), clock_tick=None,
+                abandon_after_s: float = ABANDON_AFTER_S, sweeps: tuple = (), clock_tick=None,
                 clock_poll_s: float = 0.2) -> None:
     """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries/sweep.py).
     `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes."""
-    if abandon_after_s is None:
-        abandon_after_s = float(os.environ.get("ABANDON_AFTER", ABANDON_AFTER_S))
     watch = Watch()
     log.info("reconciler started: a pass every %s s", interval_s)
     state = {"migrated": False}

@@ -16,10 +16,8 @@ from __future__ import annotations
 import time
 
 from events import codec
-from events.store import EventStore
 
 from api.platform import events as pe
-from api.history.finished_exports import FinishedExports
 from api.lobby.index import LobbyIndex
 from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
 from api.games.callers import people_to_act
@@ -68,11 +66,3 @@ class PlayerFeed:
                           maxlen=INBOX_LENGTH, approximate=True)
         pipe.execute()
 
-
-def wiring(connection, prefix: str, store: EventStore, export_ttl_s: int) -> dict:
-    """The players and listeners a GameService on this Redis takes (the API's and the
-    workers': a bot's move tells the next player it is their turn as a person's does, and the
-    move that ends a long game makes its export, api/history/finished_exports.py, whoever made it)."""
-    players = Players(connection, prefix)
-    return {"players": players, "listeners": [PlayerFeed(players, LobbyIndex(connection, prefix)),
-                                              FinishedExports(store, export_ttl_s)]}

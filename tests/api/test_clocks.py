@@ -283,7 +283,7 @@ def test_seat_commands_need_the_seats_credentials(client):
 
 
 def test_abort_before_any_persons_move_after_abort_after_s(client, app, monkeypatch):
-    monkeypatch.setitem(app.config, "ABORT_AFTER_S", 0.5)
+    monkeypatch.setattr(app.extensions["seat_control"], "abort_after_s", 0.5)
     created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
     gid, t = created["id"], tokens(created)
     early = client.post(f"/games/{gid}/abort", headers=auth(t[1]))

@@ -30,7 +30,6 @@ from api.errors import UnknownGame
 from api.games.repository import GameRepository
 from api.webhooks import sender
 from api.webhooks.subscriptions import SubscriptionStore
-from events.connection import store_for_jobs
 from events.redis_store import RedisEventStore
 
 from .fan_out import FanOut
@@ -63,15 +62,11 @@ class Deliveries(FanOut, Sweep):
 
 # ---- the RQ jobs ----------------------------------------------------------------------------
 
-_contexts: dict = {}
-
-
 def _context(prefix: str) -> Deliveries:
+    from api import wiring  # not at the top: api/wiring.py builds its graph from this module
+
     job = get_current_job()
-    key = (id(job.connection), prefix, job.origin)
-    if key not in _contexts:
-        _contexts[key] = Deliveries(store_for_jobs(job.connection), prefix, job.origin, queue_connection=job.connection)
-    return _contexts[key]
+    return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).deliveries
 
 
 def fan_out_job(prefix: str, game_id: str) -> int:

@@ -1,0 +1,121 @@
+"""Every setting the web process and the workers read, read from the environment once.
+
+Each field is read from the environment variable of its name in capitals (`rate_limit`:
+RATE_LIMIT), parsed by its type; an unset variable leaves the default. `dataclasses.replace`
+makes the overrides (create_app's test_config, a job's key prefix and queue). api/wiring.py
+builds the service from it; the web process's Flask config is derived from it (app.py).
+
+What is not here: the supervisor's own (HOST, PORT, WEB_WORKERS, TURN_WORKERS,
+WEBHOOK_WORKERS, DATA_DIR: app.py hands them to its children as their environment), the
+logs' (LOG_FORMAT, PROCESS_ROLE: api/logs.py, set up before anything else), the metrics'
+directory (PROMETHEUS_MULTIPROC_DIR, read at import by api/metrics.py) and what the event
+store's clients read themselves (KEY_BUCKETS, REPLICAS_ACK, LIVE_POLL_MS: events/).
+
+Stdlib only: the workers read it before importing RQ and the games (workers/__main__.py), and
+the defaults are written here rather than imported from the modules that own them (the test
+tests/platform/test_wiring.py holds them equal).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+def _flag(raw: str) -> bool:
+    return raw == "1"
+
+
+def _optional_int(raw: str) -> int | None:
+    return int(raw) if raw.strip() else None  # FINISHED_TTL="": kept forever, as when unset
+
+
+def _names(raw: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in raw.split(",") if name.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    # ---- where the data is (events/connection.py) ----
+    redis_url: str | None = None
+    redis_cluster_nodes: str | None = None
+    queue_redis_url: str | None = None
+    key_prefix: str = ""
+    turn_queue: str = "turns"
+    webhook_queue: str = "webhooks"
+    extra_game_modules: tuple[str, ...] = ()  # modules defining GAME, hosted besides domain/'s
+    finished_ttl: int | None = None  # seconds a finished game is kept (None: forever)
+    export_cache_ttl: int = 600  # a finished game's export chunks (0: never made)
+    # ---- the HTTP edge ----
+    max_body_bytes: int = 64 * 1024  # Flask's MAX_CONTENT_LENGTH
+    rate_limit: int = 100
+    rate_window_s: int = 10
+    abort_after_s: float = 60.0
+    defer_after_append: bool = True
+    trusted_proxies: str = ""
+    access_log: bool = False
+    allow_client_seeds: bool = False
+    export_memory_mb: float = 64.0
+    address_window_s: int = 60
+    address_read_limit: int = 1200
+    address_stream_limit: int = 60
+    address_create_limit: int = 30
+    address_auth_failures: int = 30
+    cors_origins: str = ""
+    # ---- live streams ----
+    sse_keepalive_s: float = 15.0
+    sse_max_seconds: float = 3600.0
+    sse_max_streams: int = 8000
+    sse_max_streams_per_address: int = 50
+    sse_max_streams_per_seat: int = 16
+    sse_redis_connections: int = 8
+    sse_opens_per_s: float = 500.0
+    live_gather_ms: float = 20.0
+    sse_stream_lease_s: float = 60.0
+    # ---- webhooks (api/webhooks/, workers/deliveries.py) ----
+    webhook_max_per_owner: int = 10
+    webhook_timeout_s: float = 5.0
+    webhook_retry_base_s: float = 10.0
+    webhook_retry_max_s: float = 3600.0
+    webhook_disable_after_s: float = 86400.0
+    webhook_progress_ttl_s: int = 7 * 86400
+    webhook_allow_loopback: bool = False
+    webhook_allowed_networks: tuple[str, ...] = ()
+    # ---- the workers ----
+    reconcile_interval: float = 2.0
+    clock_poll_s: float = 0.2
+    clock_rearm_s: float = 60.0
+    abandon_after: float = 7 * 24 * 3600.0
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        hints = typing.get_type_hints(cls)
+        found: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(f.name.upper())
+            if raw is not None:
+                found[f.name] = _PARSERS[hints[f.name]](raw)
+        return cls(**found)
+
+    @classmethod
+    def names(cls) -> frozenset[str]:
+        """The environment variables read (and create_app's test_config keys taken)."""
+        return frozenset(f.name.upper() for f in dataclasses.fields(cls))
+
+
+_PARSERS: dict[object, Callable[[str], object]] = {
+    str: str, str | None: str, int: int, int | None: _optional_int, float: float, bool: _flag,
+    tuple[str, ...]: _names,
+}
+
+
+@functools.cache
+def of_process() -> Settings:
+    """A worker process's settings: its environment, read at the first call (its RQ jobs share
+    what its main read)."""
+    return Settings.from_env()

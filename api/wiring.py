@@ -1,0 +1,123 @@
+"""The composition root: the one place the service's object graph is built from the Settings.
+
+The web process (app.py's create_app), every worker role (workers/__main__.py) and the RQ jobs
+(workers/jobs.py, workers/deliveries.py) take their GameService from `bootstrap`, so each one
+hears of an append through the same listeners: the players' feed (api/players/feed.py), the
+finished games' exports (api/history/finished_exports.py) and the webhooks' notifier
+(api/webhooks/notify.py). A listener added here is added everywhere.
+
+No Flask here (the workers import it): the HTTP edge's own parts (rate limits, live streams,
+tickets, probes) are built by create_app around what this returns.
+"""
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from api.games.deferred import immediately
+from api.games.service import GameService
+from api.history.finished_exports import FinishedExports
+from api.lobby.index import LobbyIndex
+from api.players.accounts import Players
+from api.players.feed import PlayerFeed
+from api.seating.claims import Lobby
+from api.seating.control import SeatControl
+from api.settings import Settings, of_process
+from api.webhooks.addresses import Policy
+from api.webhooks.manage import Webhooks
+from events.connection import Connections, store_for_jobs
+from events.redis_store import RedisEventStore
+from workers import deliveries as webhook_deliveries
+from workers.clocks import ClockTick
+from workers.queueing import TurnScheduler
+
+
+@dataclass(frozen=True)
+class Clients:
+    """A process's Redis clients: `store` (events and the application's keys; maybe a
+    cluster) and `queue` (RQ's plain Redis; maybe the same client). events.Connections is one."""
+    store: Any
+    queue: Any
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    connections: Any  # Clients, or events.connection.Connections
+    store: RedisEventStore
+    scheduler: TurnScheduler
+    deliveries: webhook_deliveries.Deliveries
+    players: Players
+    lobby_index: LobbyIndex
+    listeners: tuple  # what the service tells of every durable append, in order
+    service: GameService
+    lobby: Lobby  # claims, leaves, rematches (api/seating/claims.py)
+    seat_control: SeatControl  # resign, abort, return, timeouts (api/seating/control.py)
+    webhooks: Webhooks  # subscriptions managed (api/webhooks/manage.py)
+    clock_tick: ClockTick  # the reconciler's turn clocks' poll (workers/clocks.py)
+
+
+def connect(settings: Settings, **client_options) -> Connections:
+    """The process's clients where the settings say (events/connection.py)."""
+    return Connections(settings.redis_url, settings.redis_cluster_nodes, settings.queue_redis_url,
+                       **client_options)
+
+
+def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
+    """What workers/deliveries.py's Settings.from_env reads, taken from the one Settings."""
+    policy = Policy(settings.webhook_allow_loopback,
+                    tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks))
+    return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
+                                       settings.webhook_retry_max_s, settings.webhook_disable_after_s, policy,
+                                       settings.webhook_progress_ttl_s)
+
+
+def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately) -> Services:
+    """Every collaborator, once. `connections`: the clients to use (default: made from the
+    settings); `defer`: how the after-append writes run (the web process's may follow the
+    answer: api/games/deferred.py; a worker's next step may depend on them, so now)."""
+    connections = connections or connect(settings)
+    redis: Any = connections.store
+    prefix = settings.key_prefix
+    store = RedisEventStore(redis, prefix, settings.finished_ttl)
+    scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
+    deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
+                                               queue_connection=connections.queue)
+    players = Players(redis, prefix)
+    index = LobbyIndex(redis, prefix)
+    # A bot's move tells the next player it is their turn as a person's does, and the move that
+    # ends a long game makes its export, whoever made it: the same listeners in every process.
+    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
+    service = GameService(store, scheduler, defer, players, list(listeners))
+    seat_control = SeatControl(service, settings.abort_after_s)
+    webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
+                        settings.webhook_max_per_owner)
+    return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
+                    deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
+                    lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
+                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s))
+
+
+# ---- the RQ jobs' --------------------------------------------------------------------------
+
+_for_jobs: dict = {}
+
+
+def for_job(job_connection, prefix: str, turn_queue: str | None = None,
+            webhook_queue: str | None = None) -> Services:
+    """The services of an RQ job: its key prefix, the queue it came from (a turn's or a
+    webhook's), its queues on the job's connection and the store where the settings say (the
+    same Redis, or a cluster: events/connection.py). Built once per process and queue."""
+    settings = of_process()
+    settings = dataclasses.replace(settings, key_prefix=prefix, turn_queue=turn_queue or settings.turn_queue,
+                                   webhook_queue=webhook_queue or settings.webhook_queue)
+    key = (id(job_connection), settings)
+    if key not in _for_jobs:
+        named = {"REDIS_URL": settings.redis_url, "REDIS_CLUSTER_NODES": settings.redis_cluster_nodes,
+                 "QUEUE_REDIS_URL": settings.queue_redis_url}
+        store = store_for_jobs(job_connection, {k: v for k, v in named.items() if v})
+        _for_jobs[key] = bootstrap(settings, Clients(store, job_connection))
+    return _for_jobs[key]
