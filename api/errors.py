@@ -1,19 +1,111 @@
-"""Typed errors of the application, each with an HTTP status and a stable machine code.
+"""Typed errors of the application, each with an HTTP status and a stable machine code, and the
+catalogue of every code the API answers (`Code`): each with its statuses and when it is answered.
 
-The API maps them to application/problem+json in one place (api/http/problems.py); workers read
-them as ordinary exceptions.
+The API maps the errors to application/problem+json in one place (api/http/problems.py); workers
+read them as ordinary exceptions. The README's table of error codes is this catalogue, and a test
+(tests/api/test_error_codes.py) holds the raisers, the README and openapi.yaml to it.
+
+The games' own refusals are not here: `decide`, `setup` and `check_options` raise `MoveRejected`
+(domain/contract.py) with each game's codes (`not_your_turn`, `cannot_afford`, ...), which
+`IllegalMove` (422) and `ValidationFailed` (400) carry out unchanged.
 """
 from __future__ import annotations
 
-from typing import Optional
+from enum import StrEnum
+
+ANY_STATUS: tuple[int, ...] = ()  # a code answered with whatever status the HTTP server chose
+
+
+class Code(StrEnum):
+    """A problem's `code`: the string the API sends, its statuses, and when it is answered."""
+
+    statuses: tuple[int, ...]
+    when: str
+
+    def __new__(cls, value: str, statuses: tuple[int, ...], when: str) -> Code:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.statuses = statuses
+        member.when = when
+        return member
+
+    # ---- the request itself
+    BAD_REQUEST = "bad_request", (400,), "the HTTP request is malformed (its request line, a header, a chunk)"
+    MALFORMED_JSON = "malformed_json", (400,), "the body is not valid JSON"
+    TOO_DEEPLY_NESTED = "too_deeply_nested", (400,), "the JSON body nests deeper than 32 levels"
+    VALIDATION_ERROR = "validation_error", (400,), "a field of the body or the query is wrong (`details.fields`)"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", (415,), "the body is not sent as `application/json`"
+    BODY_TOO_LARGE = "body_too_large", (413,), "the body is larger than 64 KiB"
+    URI_TOO_LONG = "uri_too_long", (414,), "the request line is longer than 4,094 bytes"
+    HEADER_FIELDS_TOO_LARGE = "header_fields_too_large", (431,), "the header fields are too large or too many"
+    EXPECTATION_FAILED = "expectation_failed", (417,), "an `Expect` header the server does not meet"
+    NOT_IMPLEMENTED = "not_implemented", (501,), "a transfer coding the server does not support"
+    FORBIDDEN = "forbidden", (403,), "the HTTP server refused the request before the application read it"
+    NOT_FOUND = "not_found", (404,), "no such path"
+    METHOD_NOT_ALLOWED = "method_not_allowed", (405,), "the path has no such method (`Allow` names its methods)"
+    HTTP_ERROR = "http_error", ANY_STATUS, "any other error the HTTP layer answers itself"
+    RATE_LIMITED = "rate_limited", (429,), "a request budget is spent (`details.ratelimit`, `Retry-After`)"
+    # ---- who is asking
+    TOKEN_REQUIRED = "token_required", (401,), "the request needs a seat's token (or a player's key) and has none"
+    INVALID_TOKEN = "invalid_token", (401,), "the token is no seat's of this game (or no game's)"
+    INVALID_PLAYER_KEY = "invalid_player_key", (401,), "the player's key is unknown or rotated"
+    INVALID_TICKET = "invalid_ticket", (401,), "the stream ticket is unknown, used or expired"
+    SEAT_NOT_YOURS = "seat_not_yours", (403,), "the token does not hold the seat asked for, or sits in no seat"
+    SEAT_REQUIRED = "seat_required", (400,), "a table token must name its seat with `?seat=N`"
+    INVALID_INVITE = "invalid_invite", (403,), "an invite seat claimed with a wrong or missing invite code"
+    # ---- games
+    UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
+    UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
+    VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"
+    UNKNOWN_GAME_TYPE = "unknown_game_type", (422,), "this server hosts no game of that type"
+    GAME_TYPE_UNAVAILABLE = "game_type_unavailable", (503,), "the game's type is no longer hosted by this server"
+    INVALID_SEATS = "invalid_seats", (400,), "the seats of a new game are too few, too many or malformed"
+    UNKNOWN_BOT = "unknown_bot", (400,), "a seat names a bot level the game does not have"
+    INVALID_OPTIONS = "invalid_options", (400,), "an option the game does not have, or a value it refuses"
+    INVALID_CLOCK = "invalid_clock", (400,), "the new game's `clock` is malformed"
+    SEED_NOT_ALLOWED = "seed_not_allowed", (422,), "a client's seed for a game with a person's seat"
+    VERSION_CONFLICT = "version_conflict", (409,), "the game moved on since `expected_version` (`version`: now)"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", (422,), "the `Idempotency-Key` was used for another request"
+    ILLEGAL_MOVE = "illegal_move", (422,), "the rules refused the move (the games' own codes stand beside it)"
+    GAME_OVER = "game_over", (409, 422), "a move (422) or a seat's change (409) in a game that ended"
+    GAME_NOT_STARTED = "game_not_started", (409,), "a move, resignation or abort in a game still waiting for seats"
+    GAME_NOT_OVER = "game_not_over", (409,), "a rematch of a game still played"
+    TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
+    SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
+    # ---- seats
+    SEAT_TAKEN = "seat_taken", (409,), "someone claimed the seat first"
+    GAME_STARTED = "game_started", (409,), "claiming or leaving a seat once the game started"
+    SEAT_IS_BOT = "seat_is_bot", (409,), "the seat is a bot's"
+    ALREADY_SEATED = "already_seated", (409,), "the player already sits in the game"
+    SEAT_RESERVED = "seat_reserved", (409,), "the seat is kept for a rematch's player"
+    SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
+    SEAT_UNAVAILABLE = "seat_unavailable", (409,), "the game's seats changed too fast to decide; read it again"
+    SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
+    ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"
+    # ---- webhooks
+    TABLE_TOKEN_REQUIRED = "table_token_required", (403,), "webhooks are made with a player's key or a table token"
+    GAME_NOT_YOURS = "game_not_yours", (403,), "a webhook for a game its owner does not sit in (or an unknown one)"
+    PLAYER_REQUIRED = "player_required", (422,), "`\"games\": \"mine\"` needs a player's key"
+    WEBHOOK_URL_REFUSED = "webhook_url_refused", (422,), "the URL is not https, or resolves to a refused address"
+    TOO_MANY_WEBHOOKS = "too_many_webhooks", (422,), "the owner has its most webhooks (`details.limit`)"
+    UNKNOWN_WEBHOOK = "unknown_webhook", (404,), "no such subscription, or another owner's"
+    UNKNOWN_DELIVERY = "unknown_delivery", (404,), "the subscription has no such delivery"
+    # ---- live streams
+    TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"
+    STREAMS_FULL = "streams_full", (503,), "this server process holds its most live streams"
+    STREAMS_BUSY = "streams_busy", (503,), "this server process opens its most live streams a second"
+    # ---- the server
+    STORE_UNAVAILABLE = "store_unavailable", (503,), "Redis cannot be reached; nothing was changed"
+    NOT_READY = "not_ready", (503,), "a readiness probe failed (`details.checks`)"
+    INTERNAL_ERROR = "internal_error", (500,), "an unexpected error; nothing was changed"
 
 
 class ApiError(Exception):
     status = 400
-    code = "bad_request"
+    code: str = Code.BAD_REQUEST  # a `Code`, or a game's own code carried out of MoveRejected
 
-    def __init__(self, message: str, *, code: Optional[str] = None, status: Optional[int] = None,
-                 version: Optional[int] = None, details: Optional[dict] = None, headers: Optional[dict] = None):
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
+                 version: int | None = None, details: dict | None = None, headers: dict | None = None):
         super().__init__(message)
         self.message = message
         if code:
@@ -26,46 +118,42 @@ class ApiError(Exception):
 
 
 class ValidationFailed(ApiError):
-    status, code = 400, "validation_error"
+    status, code = 400, Code.VALIDATION_ERROR
 
 
 class UnknownGame(ApiError):
-    status, code = 404, "unknown_game"
+    status, code = 404, Code.UNKNOWN_GAME
 
 
 class UnknownGameType(ApiError):
-    status, code = 422, "unknown_game_type"
+    status, code = 422, Code.UNKNOWN_GAME_TYPE
 
 
 class InvalidToken(ApiError):
-    status, code = 401, "invalid_token"
+    status, code = 401, Code.INVALID_TOKEN
 
 
 class TokenRequired(ApiError):
-    status, code = 401, "token_required"
+    status, code = 401, Code.TOKEN_REQUIRED
 
 
 class SeatNotYours(ApiError):
-    status, code = 403, "seat_not_yours"
+    status, code = 403, Code.SEAT_NOT_YOURS
 
 
 class SeatRequired(ApiError):
-    status, code = 400, "seat_required"
+    status, code = 400, Code.SEAT_REQUIRED
 
 
 class VersionConflict(ApiError):
-    status, code = 409, "version_conflict"
+    status, code = 409, Code.VERSION_CONFLICT
 
 
 class IllegalMove(ApiError):
     """A move the game's rules refused; `code` is the game's own (`not_your_turn`, ...)."""
 
-    status, code = 422, "illegal_move"
+    status, code = 422, Code.ILLEGAL_MOVE
 
 
 class IdempotencyKeyReused(ApiError):
-    status, code = 422, "idempotency_key_reused"
-
-
-class Unavailable(ApiError):
-    status, code = 503, "service_unavailable"
+    status, code = 422, Code.IDEMPOTENCY_KEY_REUSED

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from domain.contract import GameDef, MoveRejected
 
-from api.errors import ValidationFailed
+from api.errors import Code, ValidationFailed
 
 
 def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
@@ -12,7 +12,7 @@ def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
     unknown = sorted(set(options) - set(declared))
     if unknown:
         raise ValidationFailed(f"{definition.title} has no option {', '.join(unknown)}.",
-                               code="invalid_options", details={"unknown": unknown})
+                               code=Code.INVALID_OPTIONS, details={"unknown": unknown})
     merged = definition.default_options()
     for name, value in options.items():
         merged[name] = _checked(declared[name], value)
@@ -31,12 +31,12 @@ def _checked(option, value):
           "boolean": isinstance(value, bool),
           "string": isinstance(value, str)}[kind]
     if not ok:
-        raise ValidationFailed(f"Option '{option.name}' must be a {kind}.", code="invalid_options")
+        raise ValidationFailed(f"Option '{option.name}' must be a {kind}.", code=Code.INVALID_OPTIONS)
     if option.choices is not None and value not in option.choices:
         raise ValidationFailed(
-            f"Option '{option.name}' must be one of {', '.join(map(str, option.choices))}.", code="invalid_options")
+            f"Option '{option.name}' must be one of {', '.join(map(str, option.choices))}.", code=Code.INVALID_OPTIONS)
     if option.minimum is not None and value < option.minimum:
-        raise ValidationFailed(f"Option '{option.name}' must be at least {option.minimum}.", code="invalid_options")
+        raise ValidationFailed(f"Option '{option.name}' must be at least {option.minimum}.", code=Code.INVALID_OPTIONS)
     if option.maximum is not None and value > option.maximum:
-        raise ValidationFailed(f"Option '{option.name}' must be at most {option.maximum}.", code="invalid_options")
+        raise ValidationFailed(f"Option '{option.name}' must be at most {option.maximum}.", code=Code.INVALID_OPTIONS)
     return value

@@ -18,7 +18,7 @@ from domain.contract import GameDef
 from events.store import EventStore, StoredEvent
 
 from api.platform import events as platform_events
-from api.errors import ApiError, UnknownGame, ValidationFailed
+from api.errors import ApiError, Code, UnknownGame, ValidationFailed
 from api.input_rules import is_game_id
 
 CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
@@ -123,7 +123,7 @@ class GameRepository:
         definition = registry.get(meta["type"])
         if definition is None:
             raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
-                           code="game_type_unavailable", status=503)
+                           code=Code.GAME_TYPE_UNAVAILABLE, status=503)
         entry = self._meta[game_id] = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
         return entry
 
@@ -204,7 +204,7 @@ class GameRepository:
         if not setup_version <= version <= current.version:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
-                code="version_out_of_range", status=404, version=current.version)
+                code=Code.VERSION_OUT_OF_RANGE, status=404, version=current.version)
         if version == current.version:
             return current
         # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),

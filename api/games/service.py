@@ -23,7 +23,7 @@ from events.store import Conflict, DuplicateRequest, EventStore, NewEvent
 from api.platform import clocks, fairness, events as platform_events
 from api.games import harvest, presenting
 from api import logs, metrics
-from api.errors import IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
+from api.errors import Code, IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
 from api.games.deferred import immediately
 from api.games.options import merged_options
 from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
@@ -232,10 +232,10 @@ class GameService:
     @staticmethod
     def _decide(game: Game, actor, move) -> list:
         if game.finished:
-            raise IllegalMove("The game is over.", code="game_over", version=game.version)
+            raise IllegalMove("The game is over.", code=Code.GAME_OVER, version=game.version)
         if game.state is None:
             raise IllegalMove("The game has not started: it waits for people to take its open seats.",
-                              code="game_not_started", status=409, version=game.version)
+                              code=Code.GAME_NOT_STARTED, status=409, version=game.version)
         try:
             return game.definition.decide(game.state, actor, move, rng_for(game.seed, game.version, str(actor)))
         except MoveRejected as e:
@@ -333,9 +333,9 @@ def _check_seats(definition: GameDef, seats: list) -> None:
     if not definition.min_seats <= n <= definition.max_seats:
         raise ValidationFailed(
             f"{definition.title} is played by {definition.min_seats} to {definition.max_seats} seats; "
-            f"{n} were given.", code="invalid_seats")
+            f"{n} were given.", code=Code.INVALID_SEATS)
     for i, seat in enumerate(seats):
         if "bot" in seat and seat["bot"] not in definition.bots:
             raise ValidationFailed(
                 f"Seat {i}: {definition.title} has no bot '{seat['bot']}' "
-                f"(available: {', '.join(definition.bots)}).", code="unknown_bot")
+                f"(available: {', '.join(definition.bots)}).", code=Code.UNKNOWN_BOT)

@@ -12,7 +12,7 @@ from typing import Optional
 
 from flask import request
 
-from api.errors import InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
+from api.errors import Code, InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
 from api.input_rules import DIGITS
 
 
@@ -42,7 +42,7 @@ def requested_seat() -> Optional[int]:
     if raw is None:
         return None
     if DIGITS.fullmatch(raw) is None or len(raw) > 3:  # ASCII: "²".isdigit() is True
-        raise ValidationFailed("`seat` is a seat number: 0, 1, ...", code="validation_error",
+        raise ValidationFailed("`seat` is a seat number: 0, 1, ...", code=Code.VALIDATION_ERROR,
                                details={"fields": {"seat": ["Not a seat number."]}})
     return int(raw)
 

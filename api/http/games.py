@@ -8,7 +8,7 @@ from api.http import conditional
 from api.history import export
 from api.http.auth import caller, current_player, requested_seat, seat_of
 from api.platform.fairness import check_client_seed
-from api.errors import ValidationFailed
+from api.errors import Code, ValidationFailed
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
 
@@ -36,7 +36,7 @@ def creator_seats(seats: list) -> list:
         return seats
     if sum(1 for s in seats if "me" in s) > 1:
         raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",
-                               code="invalid_seats")
+                               code=Code.INVALID_SEATS)
     player = current_player(current_app.extensions["players"])
     return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
 
@@ -89,14 +89,14 @@ def send_move(game_id):
     # Headers and query string by pattern first: no Redis call for a malformed request.
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code="validation_error")
+        raise ValidationFailed("An Idempotency-Key has 1 to 200 characters.", code=Code.VALIDATION_ERROR)
     dry_run = request.args.get("dry_run")
     if dry_run not in (None, "1", "true", "0", "false"):
-        raise ValidationFailed("dry_run is one of true, false, 1, 0.", code="validation_error")
+        raise ValidationFailed("dry_run is one of true, false, 1, 0.", code=Code.VALIDATION_ERROR)
     include = request.args.get("include")
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
-                               code="validation_error")
+                               code=Code.VALIDATION_ERROR)
     holder, seat = caller(service, game_id, required=True, acting=True)
     body = _move.load(json_body())
     if dry_run in ("1", "true"):

@@ -17,6 +17,7 @@ import json
 from gunicorn import util
 
 from api import logs, metrics
+from api.errors import Code
 
 logconfig_dict = logs.gunicorn_logconfig()
 
@@ -24,8 +25,8 @@ logconfig_dict = logs.gunicorn_logconfig()
 def child_exit(server, worker):
     metrics.process_exited(worker.pid)
 
-_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
-          431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+_CODES = {400: Code.BAD_REQUEST, 403: Code.FORBIDDEN, 414: Code.URI_TOO_LONG, 417: Code.EXPECTATION_FAILED,
+          431: Code.HEADER_FIELDS_TOO_LARGE, 500: Code.INTERNAL_ERROR, 501: Code.NOT_IMPLEMENTED}
 _DETAILS = {400: "The request is malformed (its request line, a header or a chunk).",
             414: "The request line is too long (at most 4094 bytes).",
             431: "The request's header fields are too large or too many.",
@@ -35,7 +36,7 @@ _DETAILS = {400: "The request is malformed (its request line, a header or a chun
 
 def problem_response(status: int, reason: str, message: str) -> bytes:
     """The whole HTTP response gunicorn writes for an error of its own, as problem+json."""
-    code = _CODES.get(status, "http_error")
+    code = _CODES.get(status, Code.HTTP_ERROR)
     detail = _DETAILS.get(status, message or reason)
     body = json.dumps({"type": f"https://errors.game-server.local/{code}", "title": reason, "status": status,
                        "code": code, "detail": detail}).encode()

@@ -9,6 +9,7 @@ from domain import registry
 
 from api.http import docs
 from api import metrics
+from api.errors import Code
 from api.http.requests import games
 from api.http.problems import problem
 
@@ -47,7 +48,7 @@ def health():
     try:
         games().store.ping()
     except Exception:  # noqa: BLE001 - any failure to reach Redis is "unhealthy"
-        return problem(503, "store_unavailable", "Redis cannot be reached.", headers={"Retry-After": "2"})
+        return problem(503, Code.STORE_UNAVAILABLE, "Redis cannot be reached.", headers={"Retry-After": "2"})
     return {"status": "ok", "redis": "ok"}
 
 
@@ -63,7 +64,7 @@ def ready():
     checks = current_app.extensions["readiness"]()
     failing = sorted(part for part, state in checks.items() if state != "ok")
     if failing:
-        return problem(503, "not_ready", f"Not ready: {', '.join(failing)}.", details={"checks": checks},
+        return problem(503, Code.NOT_READY, f"Not ready: {', '.join(failing)}.", details={"checks": checks},
                        headers={"Retry-After": "2"})
     return {"status": "ok", "checks": checks}
 

@@ -8,12 +8,12 @@ from werkzeug.exceptions import HTTPException
 
 from events.store import StoreUnavailable
 
-from api.errors import ApiError
+from api.errors import ApiError, Code
 
 RETRY_AFTER_S = 2
 
-_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
-               413: "body_too_large", 415: "unsupported_media_type", 429: "rate_limited"}
+_HTTP_CODES = {400: Code.BAD_REQUEST, 404: Code.NOT_FOUND, 405: Code.METHOD_NOT_ALLOWED,
+               413: Code.BODY_TOO_LARGE, 415: Code.UNSUPPORTED_MEDIA_TYPE, 429: Code.RATE_LIMITED}
 
 
 def problem(status: int, code: str, detail: str, version=None, details=None, headers=None):
@@ -38,18 +38,18 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(e: ValidationError):
-        return problem(400, "validation_error", "The request body is not valid: see details.",
+        return problem(400, Code.VALIDATION_ERROR, "The request body is not valid: see details.",
                        details={"fields": e.normalized_messages()})
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(e):
-        return problem(503, "store_unavailable",
+        return problem(503, Code.STORE_UNAVAILABLE,
                        "The game store cannot be reached right now; nothing was changed. Retry shortly.",
                        headers={"Retry-After": str(RETRY_AFTER_S)})
 
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException):
-        code = _HTTP_CODES.get(e.code, "http_error")
+        code = _HTTP_CODES.get(e.code, Code.HTTP_ERROR)
         detail = {413: "The request body is too large.",
                   404: "There is no such resource.",
                   405: "This method is not allowed here."}.get(e.code, e.description)
@@ -64,4 +64,4 @@ def install(app: Flask) -> None:
         if isinstance(e, UNAVAILABLE):
             return _unavailable(e)
         app.logger.exception("unhandled error")
-        return problem(500, "internal_error", "Something went wrong on the server; nothing was changed.")
+        return problem(500, Code.INTERNAL_ERROR, "Something went wrong on the server; nothing was changed.")

@@ -24,7 +24,7 @@ from flask import Flask, g, request
 
 from api.http.auth import parse_bearer
 from api.http.client_address import client_address
-from api.errors import ApiError
+from api.errors import ApiError, Code
 from api.http.ratelimit import Decision, RateLimiter
 from api.games.callers import hash_token
 
@@ -32,7 +32,7 @@ UNLIMITED_PATHS = frozenset({"/health", "/health/live", "/health/ready", "/metri
 
 
 class RateLimited(ApiError):
-    status, code = 429, "rate_limited"
+    status, code = 429, Code.RATE_LIMITED
 
 
 class Budgets:

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.errors import ApiError, ValidationFailed
+from api.errors import ApiError, Code, ValidationFailed
 from api.input_rules import MAX_DEPTH, depth_within, digits
 from events import codec
 
@@ -16,7 +16,7 @@ INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
 
 
 class UnsupportedMediaType(ApiError):
-    status, code = 415, "unsupported_media_type"
+    status, code = 415, Code.UNSUPPORTED_MEDIA_TYPE
 
 
 def games():
@@ -41,16 +41,16 @@ def json_body():
     # cost of reading a move's body.
     data = request.get_data(cache=True)
     if not data:
-        raise ValidationFailed("The request needs a JSON body.", code="validation_error")
+        raise ValidationFailed("The request needs a JSON body.", code=Code.VALIDATION_ERROR)
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if request.content_length is None and limit is not None and len(data) >= limit:
         raise RequestEntityTooLarge()  # a chunked body, which the server cut at the limit
     try:
         body = codec.loads(data)
     except (codec.JSONDecodeError, RecursionError):
-        raise ValidationFailed("The request body is not valid JSON.", code="malformed_json") from None
+        raise ValidationFailed("The request body is not valid JSON.", code=Code.MALFORMED_JSON) from None
     if not depth_within(body):
-        raise ValidationFailed(f"The request body nests deeper than {MAX_DEPTH} levels.", code="too_deeply_nested")
+        raise ValidationFailed(f"The request body nests deeper than {MAX_DEPTH} levels.", code=Code.TOO_DEEPLY_NESTED)
     return body
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, request, send_from_directory
 
+from api.errors import Code
 from api.input_rules import is_game_id
 from api.http.problems import problem
 
@@ -64,4 +65,4 @@ def static_file(file: str):
 def _no_game():
     """An id no game can have is a 404, like the API's (for a well-formed id the page itself asks
     for the game, and says so when it does not exist)."""
-    return problem(404, "unknown_game", "No game has this id.")
+    return problem(404, Code.UNKNOWN_GAME, "No game has this id.")

@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Optional
 
-from api.errors import ApiError
+from api.errors import ApiError, Code
 from api.live.leases import SharedLeases
 
 DEFAULT_MAX_STREAMS = 8000  # per web process: see bench/README.md (live streams; the kernel's split of 10,000 over two)
@@ -28,15 +28,15 @@ TOO_MANY_RETRY_S = 10
 
 
 class StreamsFull(ApiError):
-    status, code = 503, "streams_full"
+    status, code = 503, Code.STREAMS_FULL
 
 
 class TooManyStreams(ApiError):
-    status, code = 429, "too_many_streams"
+    status, code = 429, Code.TOO_MANY_STREAMS
 
 
 class StreamsBusy(ApiError):
-    status, code = 503, "streams_busy"
+    status, code = 503, Code.STREAMS_BUSY
 
 
 class StreamLimits:

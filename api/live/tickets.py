@@ -9,14 +9,14 @@ from typing import Optional
 
 from events.store import StoreUnavailable
 
-from api.errors import ApiError
+from api.errors import ApiError, Code
 from api.games.callers import hash_token
 
 TTL_S = 60
 
 
 class InvalidTicket(ApiError):
-    status, code = 401, "invalid_ticket"
+    status, code = 401, Code.INVALID_TICKET
 
 
 class Tickets:

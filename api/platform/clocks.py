@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from domain.contract import GameDef, is_seat
 
-from api.errors import ApiError, ValidationFailed
+from api.errors import ApiError, Code, ValidationFailed
 
 MAX_S = 7 * 24 * 3600  # a week per decision, or in a bank
 MAX_INCREMENT_S = 3600
@@ -33,15 +33,15 @@ KEYS = ("per_move_s", "initial_s", "increment_s", "on_timeout", "takeover_bot")
 
 
 class InvalidClock(ValidationFailed):
-    status, code = 400, "invalid_clock"
+    status, code = 400, Code.INVALID_CLOCK
 
 
 class TimeExpired(ApiError):
-    status, code = 409, "time_expired"
+    status, code = 409, Code.TIME_EXPIRED
 
 
 class SeatPlayedByBot(ApiError):
-    status, code = 409, "seat_played_by_bot"
+    status, code = 409, Code.SEAT_PLAYED_BY_BOT
 
 
 def strongest_bot(definition: GameDef) -> str:

@@ -15,13 +15,13 @@ import hashlib
 import secrets
 from typing import Any
 
-from api.errors import ApiError
+from api.errors import ApiError, Code
 
 SEED_BITS = 256
 
 
 class SeedNotAllowed(ApiError):
-    status, code = 422, "seed_not_allowed"
+    status, code = 422, Code.SEED_NOT_ALLOWED
 
 
 def server_seed() -> str:

@@ -24,7 +24,7 @@ import redis
 from events import codec
 from events.store import StoreUnavailable
 
-from api.errors import ApiError
+from api.errors import ApiError, Code
 from api.paging import sorted_page
 from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
 
@@ -33,7 +33,7 @@ GAMES_KEPT = 1000  # games remembered per player, most recent first
 
 
 class UnknownPlayer(ApiError):
-    status, code = 401, "invalid_player_key"
+    status, code = 401, Code.INVALID_PLAYER_KEY
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from events.store import Conflict, NewEvent
 
 from api.platform import clocks, events as pe
 from api import metrics
-from api.errors import ApiError, SeatNotYours, UnknownGame
+from api.errors import ApiError, Code, SeatNotYours, UnknownGame
 from api.lobby.index import LobbyIndex
 from api.players.accounts import Player
 from api.games.presenting import public_seat
@@ -33,19 +33,19 @@ ATTEMPTS = 50  # re-judgements after losing a race before answering 409
 
 
 class SeatTaken(ApiError):
-    status, code = 409, "seat_taken"
+    status, code = 409, Code.SEAT_TAKEN
 
 
 class SeatConflict(ApiError):
-    status, code = 409, "seat_unavailable"
+    status, code = 409, Code.SEAT_UNAVAILABLE
 
 
 class UnknownSeat(ApiError):
-    status, code = 404, "unknown_seat"
+    status, code = 404, Code.UNKNOWN_SEAT
 
 
 class InvalidInvite(ApiError):
-    status, code = 403, "invalid_invite"
+    status, code = 403, Code.INVALID_INVITE
 
 
 @dataclass(frozen=True)
@@ -97,23 +97,23 @@ class Lobby:
             raise UnknownSeat(f"Game {game.id} has seats 0 to {len(game.seats) - 1}.", version=game.version)
         state = game.seats[seat]
         if game.finished:
-            raise SeatConflict(f"Game {game.id} is over.", code="game_over", version=game.version)
+            raise SeatConflict(f"Game {game.id} is over.", code=Code.GAME_OVER, version=game.version)
         if game.started:
-            raise SeatTaken(f"Game {game.id} has started: its seats are all taken.", code="game_started",
+            raise SeatTaken(f"Game {game.id} has started: its seats are all taken.", code=Code.GAME_STARTED,
                             version=game.version)
         if state["bot"] is not None:
-            raise SeatConflict(f"Seat {seat} is a bot's.", code="seat_is_bot", version=game.version)
+            raise SeatConflict(f"Seat {seat} is a bot's.", code=Code.SEAT_IS_BOT, version=game.version)
         if not pe.is_free(state):
             raise SeatTaken(f"Seat {seat} is taken.", version=game.version)
         if claimer.player is not None and game.seat_of_player(claimer.player.id) is not None:
             raise SeatConflict(f"You already sit in seat {game.seat_of_player(claimer.player.id)} of this game.",
-                               code="already_seated", version=game.version)
+                               code=Code.ALREADY_SEATED, version=game.version)
         reserved = state["reserved_for"]
         if reserved and (claimer.player is None or claimer.player.id != reserved) and \
                 now_ms() < (state["reserved_until"] or 0):
             raise SeatConflict(f"Seat {seat} is kept for another player until "
                                f"{time.strftime('%H:%M:%S', time.gmtime(state['reserved_until'] / 1000))} UTC.",
-                               code="seat_reserved", version=game.version)
+                               code=Code.SEAT_RESERVED, version=game.version)
         if state["invite"]:
             expected = game.meta.get("invite_sha256")
             if invite is None or expected is None or not hmac.compare_digest(hash_token(invite), expected):
@@ -137,11 +137,11 @@ class Lobby:
                 raise UnknownSeat(f"Game {game.id} has seats 0 to {len(game.seats) - 1}.", version=game.version)
             if game.started or game.finished:
                 raise SeatConflict("The game has started: its seats can no longer be left.",
-                                   code="game_started", version=game.version)
+                                   code=Code.GAME_STARTED, version=game.version)
             state = game.seats[seat]
             if state["creator"] or state["token_sha256"] is None:
                 raise SeatConflict(f"Seat {seat} was not claimed: only a claimed seat can be left.",
-                                   code="seat_not_claimed", version=game.version)
+                                   code=Code.SEAT_NOT_CLAIMED, version=game.version)
             left = {"type": pe.SEAT_LEFT, "seat": seat, "player": state["player"]}
             try:
                 updated = service.append_platform(game, [NewEvent(pe.SEAT_LEFT, left, seat)])
@@ -159,7 +159,7 @@ class Lobby:
         service = self.service
         game = service.load(game_id)
         if not game.finished:
-            raise SeatConflict("A rematch is offered once the game is over.", code="game_not_over",
+            raise SeatConflict("A rematch is offered once the game is over.", code=Code.GAME_NOT_OVER,
                                version=game.version)
         if game.platform.rematch:
             return {"id": game.platform.rematch}, False

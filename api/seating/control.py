@@ -26,7 +26,7 @@ from events.store import Conflict, NewEvent
 
 from api.platform import clocks, events as pe
 from api import metrics
-from api.errors import ApiError, SeatNotYours
+from api.errors import ApiError, Code, SeatNotYours
 from api.seating.claims import SeatConflict, UnknownSeat
 from api.games.repository import Game
 from api.games.callers import TABLE
@@ -36,11 +36,11 @@ ATTEMPTS = 20
 
 
 class SeatResigned(ApiError):
-    status, code = 409, "seat_resigned"
+    status, code = 409, Code.SEAT_RESIGNED
 
 
 class AbortNotAllowed(ApiError):
-    status, code = 409, "abort_not_allowed"
+    status, code = 409, Code.ABORT_NOT_ALLOWED
 
 
 def now_ms() -> int:
@@ -167,12 +167,12 @@ class SeatControl:
 
 def _check_playing(game: Game, seat: int) -> None:
     if game.finished:
-        raise SeatConflict(f"Game {game.id} is over.", code="game_over", version=game.version)
+        raise SeatConflict(f"Game {game.id} is over.", code=Code.GAME_OVER, version=game.version)
     if not game.started or game.state is None:
         raise SeatConflict(f"Game {game.id} has not started (a seat of a waiting game is left, not resigned).",
-                           code="game_not_started", version=game.version)
+                           code=Code.GAME_NOT_STARTED, version=game.version)
     if game.seats[seat]["bot"] is not None:
-        raise SeatConflict(f"Seat {seat} is a bot's.", code="seat_is_bot", version=game.version)
+        raise SeatConflict(f"Seat {seat} is a bot's.", code=Code.SEAT_IS_BOT, version=game.version)
 
 
 def seat_of_caller(game: Game, holder, asked: Optional[int]) -> int:
@@ -185,7 +185,7 @@ def seat_of_caller(game: Game, holder, asked: Optional[int]) -> int:
         if asked is None:
             if len(held) != 1:
                 raise SeatNotYours("The table token holds several seats: name one with ?seat=N.",
-                                   code="seat_required", status=400)
+                                   code=Code.SEAT_REQUIRED, status=400)
             return held[0]
         if asked not in held:
             raise SeatNotYours(f"The table token does not hold seat {asked}.")

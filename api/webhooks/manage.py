@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
-from api.errors import ApiError, InvalidToken, UnknownGame, ValidationFailed
+from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_key
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
@@ -22,19 +22,19 @@ MINE_SCAN = 200
 
 
 class UnknownWebhook(ApiError):
-    status, code = 404, "unknown_webhook"
+    status, code = 404, Code.UNKNOWN_WEBHOOK
 
 
 class UnknownDelivery(ApiError):
-    status, code = 404, "unknown_delivery"
+    status, code = 404, Code.UNKNOWN_DELIVERY
 
 
 class TableTokenRequired(ApiError):
-    status, code = 403, "table_token_required"
+    status, code = 403, Code.TABLE_TOKEN_REQUIRED
 
 
 class GameNotYours(ApiError):
-    status, code = 403, "game_not_yours"
+    status, code = 403, Code.GAME_NOT_YOURS
 
 
 class Webhooks:
@@ -82,7 +82,7 @@ class Webhooks:
         try:
             resolve(body["url"], self.policy)
         except AddressRefused as e:
-            raise ValidationFailed(str(e), code="webhook_url_refused", status=422) from None
+            raise ValidationFailed(str(e), code=Code.WEBHOOK_URL_REFUSED, status=422) from None
         sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])),
                            MINE if games == MINE else games, seat, secret, int(time.time() * 1000))
         # A "mine" subscription is stored (and so found by the after-append step of a game the
@@ -91,7 +91,7 @@ class Webhooks:
         covered = {} if games == MINE else {g: start_version(self.service.load(g)) for g in games}
         if not self.subs.add(sub, covered, self.max_per_owner):
             raise ApiError(f"At most {self.max_per_owner} webhooks per owner; delete one first.",
-                           code="too_many_webhooks", status=422, details={"limit": self.max_per_owner})
+                           code=Code.TOO_MANY_WEBHOOKS, status=422, details={"limit": self.max_per_owner})
         if games == MINE:
             for game in self._players_games(owner.id):
                 self.subs.cover(sub, game.id, start_version(game))
@@ -113,7 +113,7 @@ class Webhooks:
         if asked == MINE:
             if owner.kind != "player":
                 raise ValidationFailed('"games": "mine" needs a player\'s key; a table token names its game.',
-                                       code="player_required", status=422)
+                                       code=Code.PLAYER_REQUIRED, status=422)
             return MINE
         if asked is None:
             asked = [owner.id] if owner.kind == "game" else []
