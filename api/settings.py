@@ -2,7 +2,7 @@
 
 Each field is read from the environment variable of its name in capitals (`rate_limit`:
 RATE_LIMIT), parsed by its type; an unset variable leaves the default. `dataclasses.replace`
-makes the overrides (create_app's test_config, a job's key prefix and queue). api/wiring.py
+makes the overrides (create_app's test_config, a job's key prefix and queue). workers/wiring.py
 builds the service from it; the web process's Flask config is derived from it (app.py).
 
 What is not here: the supervisor's own (HOST, PORT, WEB_WORKERS, TURN_WORKERS,

@@ -105,7 +105,7 @@ def peak_above(pid: int, fn) -> int:
 
 def run(quick: bool) -> dict:
     from api.settings import Settings
-    from api.wiring import bootstrap
+    from workers.wiring import bootstrap
     from bench import long_game
     from domain import registry
 
@@ -113,7 +113,7 @@ def run(quick: bool) -> dict:
     repeats = 3 if quick else 7
     results = {}
     with private_redis() as url:
-        # As the server wires it (api/wiring.py): the append that ends a long game keeps its
+        # As the server wires it (workers/wiring.py): the append that ends a long game keeps its
         # export's chunks (EXPORT_CACHE_TTL's default, as before), with the server's other listeners.
         service = bootstrap(Settings(redis_url=url)).service
         games, archived = [], {}

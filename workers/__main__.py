@@ -7,7 +7,7 @@ events/connection.py), KEY_PREFIX (default none), TURN_QUEUE (default "turns"),
 RECONCILE_INTERVAL (seconds, default 2), ABANDON_AFTER (seconds, default a week), CLOCK_POLL_S
 (the turn clocks' poll, default 0.2), CLOCK_REARM_S (their re-arm, default 60), WEBHOOK_QUEUE
 (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides
-domain/'s games), LOG_LEVEL. The services are built by api/wiring.py, as the web process's.
+domain/'s games), LOG_LEVEL. The services are built by workers/wiring.py, as the web process's.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def main(argv: list[str]) -> None:
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks' or 'reconciler'")
     from rq import SimpleWorker
 
-    from api.wiring import bootstrap
+    from workers.wiring import bootstrap
 
     from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever

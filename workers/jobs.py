@@ -17,7 +17,8 @@ from typing import Optional
 
 from rq import get_current_job
 
-from api import logs, metrics, wiring
+from api import logs, metrics
+from workers import wiring
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
@@ -31,7 +32,7 @@ CHAIN_SECONDS = 0.05
 
 def service_for(queue_connection, prefix: str, queue_name: str) -> GameService:
     """The service of a job: its queues on the job's connection, the store where the
-    settings say (api/wiring.py; built once per process and queue)."""
+    settings say (workers/wiring.py; built once per process and queue)."""
     return wiring.for_job(queue_connection, prefix, turn_queue=queue_name).service
 
 

@@ -13,7 +13,7 @@ bp = Blueprint("seat_control", __name__)
 
 
 def control() -> SeatControl:
-    return current_app.extensions["seat_control"]  # built once, with ABORT_AFTER_S (api/wiring.py)
+    return current_app.extensions["seat_control"]  # built once, with ABORT_AFTER_S (workers/wiring.py)
 
 
 def _acting_seat(game_id: str, path_seat=None) -> int:

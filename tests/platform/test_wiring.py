@@ -1,4 +1,4 @@
-"""One Settings read from the environment once, one composition root (api/wiring.py): the web
+"""One Settings read from the environment once, one composition root (workers/wiring.py): the web
 process, every worker role and the RQ jobs build the same listeners from it."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from api import settings as settings_module
-from api import wiring
+from workers import wiring
 from api.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -219,6 +219,6 @@ def test_create_app_overrides_win_over_the_environment(tmp_path, monkeypatch):
 def test_settings_and_wiring_stay_light():
     """The workers read the settings before RQ and the games; the wiring has no HTTP edge."""
     code = ("import sys, api.settings; heavy = {'rq', 'redis', 'flask', 'domain'} & set(sys.modules); "
-            "assert not heavy, heavy; import api.wiring; "
+            "assert not heavy, heavy; import workers.wiring; "
             "edge = {'flask', 'werkzeug', 'marshmallow', 'gevent'} & set(sys.modules); assert not edge, edge")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

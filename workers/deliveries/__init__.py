@@ -63,7 +63,7 @@ class Deliveries(FanOut, Sweep):
 # ---- the RQ jobs ----------------------------------------------------------------------------
 
 def _context(prefix: str) -> Deliveries:
-    from api import wiring  # not at the top: api/wiring.py builds its graph from this module
+    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
 
     job = get_current_job()
     return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).deliveries

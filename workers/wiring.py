@@ -1,7 +1,7 @@
 """The composition root: the one place the service's object graph is built from the Settings.
 
 The web process (app.py's create_app), every worker role (workers/__main__.py) and the RQ jobs
-(workers/jobs.py, workers/deliveries.py) take their GameService from `bootstrap`, so each one
+(workers/jobs.py, workers/deliveries/) take their GameService from `bootstrap`, so each one
 hears of an append through the same listeners: the players' feed (api/players/feed.py), the
 finished games' exports (api/history/finished_exports.py) and the webhooks' notifier
 (api/webhooks/notify.py). A listener added here is added everywhere.
