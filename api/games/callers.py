@@ -1,8 +1,8 @@
 """Who a request acts or looks as: a seat's token, the game's table token (the seats its holder
 named at creation, naming one with `?seat=N`), a player's key (the seat that player sits in,
-if any), or nobody (a spectator); one rule (`seat_as`) for every route that asks. Tokens are kept only as SHA-256 hashes and compared in
-constant time: the creator's in the game's credentials, a claimed seat's in its `seat_claimed`
-event (so in the game's platform state)."""
+if any), or nobody (a spectator); one rule (`seat_as`) for every route that asks. Tokens are
+kept only as SHA-256 hashes and compared in constant time: the creator's in the game's
+credentials, a claimed seat's in its `seat_claimed` event (so in the game's platform state)."""
 from __future__ import annotations
 
 import hashlib

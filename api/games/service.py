@@ -2,9 +2,10 @@
 
 HTTP routes and RQ jobs both call it; it holds no Flask. Commands go through the game's
 `decide`, their events are appended with the version they were decided on (the store's Lua
-script refuses a stale one), and whoever must act next without a person (bots, the system) is
-handed to the scheduler. Loading and caching games is the repository's (repository.py); what
-each viewer sees is presenting.py's; who is asking, seats.py's.
+script refuses a stale one; appending.py judges a lost race again, for every command), and
+whoever must act next without a person (bots, the system) is handed to the scheduler. Loading
+and caching games is the repository's (repository.py); what each viewer sees is presenting.py's;
+who is asking, callers.py's.
 """
 from __future__ import annotations
 
@@ -173,7 +174,7 @@ class GameService:
                     f"{game.version + 1}:{game.version + len(events)}", at=at, owing=bool(automatic_actors(updated)),
                     due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
             except DuplicateRequest:
-                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
+                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.") from None
             return updated, result, at
 
         # The state this process already holds is decided on when it is the version the client

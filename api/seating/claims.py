@@ -118,8 +118,8 @@ class Lobby:
     def _withdraw(self, game_id: str) -> None:
         """Ends a rematch made in vain (out of the lobby)."""
         new = self.service.load(game_id)
-        self.service.append_platform(new, [NewEvent(pe.ABANDONED, {"type": pe.ABANDONED, "reason": "a duplicate rematch",
-                                                                    "idle_seconds": 0}, None)])
+        ended = {"type": pe.ABANDONED, "reason": "a duplicate rematch", "idle_seconds": 0}
+        self.service.append_platform(new, [NewEvent(pe.ABANDONED, ended, None)])
         if self.index is not None:
             self.index.place(new.id, new.definition.name, None, now_ms())
 
