@@ -79,7 +79,6 @@ class Code(StrEnum):
     ALREADY_SEATED = "already_seated", (409,), "the player already sits in the game"
     SEAT_RESERVED = "seat_reserved", (409,), "the seat is kept for a rematch's player"
     SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
-    SEAT_UNAVAILABLE = "seat_unavailable", (409,), "the game's seats changed too fast to decide; read it again"
     SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
     ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"
     # ---- webhooks

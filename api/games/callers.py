@@ -1,8 +1,8 @@
 """Who a request acts or looks as: a seat's token, the game's table token (the seats its holder
 named at creation, naming one with `?seat=N`), a player's key (the seat that player sits in,
-if any), or nobody (a spectator). Tokens are kept only as SHA-256 hashes and compared in
-constant time: the creator's in the game's credentials, a claimed seat's in its `seat_claimed`
-event (so in the game's platform state)."""
+if any), or nobody (a spectator); one rule (`seat_as`) for every route that asks. Tokens are
+kept only as SHA-256 hashes and compared in constant time: the creator's in the game's
+credentials, a claimed seat's in its `seat_claimed` event (so in the game's platform state)."""
 from __future__ import annotations
 
 import hashlib
@@ -71,29 +71,49 @@ class Seats:
         return found
 
     def resolve(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
-        """The seat a request is answered as, from its token's holder and `?seat=` (asked).
-        A table token without `?seat=` acts as the one person seat to act (acting) and looks
-        as a spectator (otherwise)."""
-        if holder is None:
-            if asked is not None:
-                raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
-            return None
-        if holder != TABLE:
-            if asked is not None and asked != holder:
-                raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
-            return holder
-        game = self.games.cached(game_id) or self.games.load(game_id)
-        held = game.table_seats()
+        """The seat a request acts (acting) or looks as: `seat_as` on the game, loaded only for
+        the table token (fresh where it acts without naming a seat: who is to act now)."""
+        game = None
+        if holder == TABLE:
+            fresh = acting and asked is None
+            game = (None if fresh else self.games.cached(game_id)) or self.games.load(game_id)
+        return seat_as(game, holder, asked, acting)
+
+
+def seat_as(game: Optional[Game], holder, asked: Optional[int], acting: bool) -> Optional[int]:
+    """The one rule of who a caller acts or looks as (moves, legal moves, reads, streams,
+    resign, abort, return, leave, webhooks), from its token's holder and the seat it names
+    (`?seat=N`, or the seat in the path); None: a spectator.
+
+    - nobody: a spectator; naming a seat needs that seat's credentials (401);
+    - a seat's token or a player's key: its own seat, and no other (403);
+    - the table token naming a seat: that seat, if it is one the creator named (403 otherwise);
+    - the table token naming none: looks as a spectator; acts as the only seat it holds, or,
+      holding several, as the one of them a person must act in now (400 seat_required when
+      none or several are: it must name one).
+    `game` is needed for the table token only."""
+    if holder is None:
         if asked is not None:
-            if asked not in held:
-                raise SeatNotYours(f"Seat {asked} is not one the table token holds: it holds the seats its creator "
-                                   f"named, {', '.join(map(str, held))}.")
-            return asked
-        if not acting:
-            return None
-        people = [s for s in people_to_act(self.games.load(game_id)) if s in held]
-        if len(people) != 1:
-            raise SeatRequired("Name the seat to act as with ?seat=N: " + (
-                f"seats {', '.join(map(str, people))} are all to act." if people else "no person's seat is to act."),
-                details={"to_act": people})
-        return people[0]
+            raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
+        return None
+    if holder != TABLE:
+        if asked is not None and asked != holder:
+            raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
+        return holder
+    assert game is not None
+    held = game.table_seats()
+    if asked is not None:
+        if asked not in held:
+            raise SeatNotYours(f"Seat {asked} is not one the table token holds: it holds the seats its creator "
+                               f"named, {', '.join(map(str, held))}.")
+        return asked
+    if not acting:
+        return None
+    if len(held) == 1:
+        return held[0]
+    people = [s for s in people_to_act(game) if s in held]
+    if len(people) != 1:
+        raise SeatRequired("Name the seat to act as with ?seat=N: " + (
+            f"seats {', '.join(map(str, people))} are all to act." if people else "no person's seat is to act."),
+            details={"to_act": people})
+    return people[0]

@@ -2,9 +2,10 @@
 
 HTTP routes and RQ jobs both call it; it holds no Flask. Commands go through the game's
 `decide`, their events are appended with the version they were decided on (the store's Lua
-script refuses a stale one), and whoever must act next without a person (bots, the system) is
-handed to the scheduler. Loading and caching games is the repository's (repository.py); what
-each viewer sees is presenting.py's; who is asking, seats.py's.
+script refuses a stale one; appending.py judges a lost race again, for every command), and
+whoever must act next without a person (bots, the system) is handed to the scheduler. Loading
+and caching games is the repository's (repository.py); what each viewer sees is presenting.py's;
+who is asking, callers.py's.
 """
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from typing import Any, Callable, Optional
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
-from events.store import Conflict, DuplicateRequest, EventStore, NewEvent
+from events.store import DuplicateRequest, NewEvent
 
 from api.platform import clocks, fairness, events as platform_events
+from api.platform.decisions import setup
 from api.games import harvest, presenting
 from api import logs, metrics
 from api.errors import Code, IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
+from api.games.appending import decide_and_append
 from api.games.deferred import immediately
 from api.games.options import merged_options
 from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
@@ -45,7 +48,7 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store: EventStore, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
+    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
                  players=None, listeners: Optional[list] = None):
         self.store = store
         self.games = GameRepository(store)
@@ -155,43 +158,40 @@ class GameService:
 
     def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
                            scheduler: Scheduler, automatic: bool = False) -> dict:
-        game = self.games.cached(game_id)
-        for _ in range(20):
-            # The state this process already holds is decided on when it is the version the
-            # client saw; were it stale, the append's version check sends us to reload.
-            if game is None or game.version != expected_version:
-                game = self.games.load(game_id)
+        def decide(game: Game, at: int) -> list:
             self._check_version(game, actor, expected_version)
-            at = int(time.time() * 1000)
             # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
             # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
             if not game.finished:
                 clocks.check_actor(game, actor, at, automatic)
-            events = self._decide(game, actor, move)
-            first, last = game.version + 1, game.version + len(events)
-            new_events = [NewEvent(e["type"], e, actor) for e in events]
-            updated = advanced(game, new_events, at)  # the platform's fold too: a person moved, the clocks
+            return [NewEvent(e["type"], e, actor) for e in self._decide(game, actor, move)]
+
+        def append(game: Game, events: list, at: int) -> tuple:
+            updated = advanced(game, events, at)  # the platform's fold too: a person moved, the clocks
             try:
                 result = self.store.append(
-                    game_id, game.version, new_events,
-                    idempotency_key, fingerprint, f"{first}:{last}", at=at, owing=bool(automatic_actors(updated)),
+                    game_id, game.version, events, idempotency_key, fingerprint,
+                    f"{game.version + 1}:{game.version + len(events)}", at=at, owing=bool(automatic_actors(updated)),
                     due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
-            except Conflict:
-                metrics.conflicts.labels("race").inc()
-                game = None  # someone appended between our read and our write: judge again
-                continue
             except DuplicateRequest:
-                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
-            if result.duplicate:
-                return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
-            metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
-            logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
-            self._after_append(updated, scheduler, events)
-            return {"version": last, "to_act": updated.actors(),
-                    "events": [presenting.present(game, actor, e["type"], e, first + i, actor, at)
-                               for i, e in enumerate(events)]}
-        raise VersionConflict("The game is changing too fast; read it again and retry.",
-                              version=self.store.version(game_id))
+                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.") from None
+            return updated, result, at
+
+        # The state this process already holds is decided on when it is the version the client
+        # saw; were it stale, the append's version check sends us to reload.
+        cached = self.games.cached(game_id)
+        decided = decide_and_append(self, game_id, decide, append, metrics.conflicts.labels("race"),
+                                    cached if cached is not None and cached.version == expected_version else None)
+        game, (updated, result, at) = decided.game, decided.appended
+        if result.duplicate:
+            return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
+        first, last = game.version + 1, updated.version
+        metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
+        logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
+        self._after_append(updated, scheduler, decided.events)
+        return {"version": last, "to_act": updated.actors(),
+                "events": [presenting.present(game, actor, e.type, e.data, first + i, actor, at)
+                           for i, e in enumerate(decided.events)]}
 
     def _replayed(self, game_id: str, actor, prior: tuple, fingerprint: str, key: str) -> dict:
         """The answer the first request with this key got, rebuilt from the events it appended
@@ -278,10 +278,11 @@ class GameService:
             except Exception:  # noqa: BLE001 - a listener's loss must not undo the move
                 log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
 
-    def append_platform(self, game: Game, events: list) -> Game:
+    def append_platform(self, game: Game, events: list, at: Optional[int] = None) -> Game:
         """Appends platform events (and what follows them: a start's setup events) at the game's
-        version; Conflict if anyone appended since. Returns the game after them."""
-        at = int(time.time() * 1000)
+        version (at `at`, ms: now unless given); Conflict if anyone appended since. Returns the
+        game after them."""
+        at = at if at is not None else int(time.time() * 1000)
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
                           owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
@@ -317,15 +318,6 @@ class GameService:
     def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
         return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
                 for e in self.store.read(game.id, after=after, limit=limit)]
-
-
-def setup(definition: GameDef, options: dict, n_seats: int, seed: Any) -> list:
-    """The game's setup events (the deal), from the seed: the same at creation or at the claim
-    that fills a waiting game's last seat."""
-    try:
-        return definition.setup(options, n_seats, rng_for(seed, 0, "setup"))
-    except MoveRejected as e:
-        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
 
 
 def _check_seats(definition: GameDef, seats: list) -> None:

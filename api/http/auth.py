@@ -1,10 +1,11 @@
 """Who is asking: a seat's bearer token, the game's table token, or nobody (a spectator).
 
 A table token (pass-and-play on one device, an integration that runs a whole table) holds
-every person seat of its game: the creator receives it beside the seats' tokens, so it grants
-nothing the creator does not already hold. It names the seat it acts or looks as with
-`?seat=N`; without one it acts as the one person seat to act (legal moves, moves) and looks as
-a spectator (the game, history, stream).
+every person seat its creator named: the creator receives it beside the seats' tokens, so it
+grants nothing the creator does not already hold. Which seat a caller acts or looks as is one
+rule for every route (api/games/callers.py, `seat_as`): a table token names its seat with
+`?seat=N`; without one it acts as the only seat it holds or, holding several, the one of them
+a person must act in now, and looks as a spectator.
 """
 from __future__ import annotations
 
@@ -49,8 +50,8 @@ def requested_seat() -> Optional[int]:
 
 def caller(service, game_id: str, required: bool = False, acting: bool = False) -> tuple:
     """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
-    answered as (None: a spectator). `acting`: a table token without `?seat=` acts as the
-    person seat to act."""
+    answered as (None: a spectator), by the one rule (api/games/callers.py): `acting` for a
+    command (a table token without `?seat=` acts as a seat), looking otherwise."""
     asked = requested_seat()  # by pattern, before any Redis call
     token = bearer_token()
     if token is None and required:

@@ -7,7 +7,7 @@ from api.games import harvest
 from api.http.auth import caller, current_player
 from api.errors import ValidationFailed
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
-from api.seating.claims import Claimer, check_seated
+from api.seating.claims import Claimer
 from api.http.schemas import ClaimSchema, ListingQuerySchema
 
 bp = Blueprint("lobby", __name__)
@@ -75,15 +75,13 @@ def leave_seat(game_id, seat):
     seat = seat_number(seat)
     service = games()
     holder, _ = caller(service, game_id, required=True)
-    check_seated(service.load(game_id), holder, seat)
+    service.resolve_seat(game_id, holder, seat, acting=True)  # the seat's own credentials, or 403
     return lobby().leave(game_id, seat)
 
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id):
-    service = games()
-    holder, _ = caller(service, game_id, required=True)
-    check_seated(service.load(game_id), holder)
+    caller(games(), game_id, required=True)  # anyone seated: a seat's token, a seated player's key, the table token
     answer, made = lobby().rematch(game_id)
     return answer, (201 if made else 200), {"Location": f"/games/{answer['id']}"}
 

@@ -1,13 +1,13 @@
 """Seat commands: resign, abort, return to a seat a bot took over. Thin: api/seating/control.py
 decides; the caller is authenticated as in the lobby (a seat's token, a player's key seated in
-the game, or the table token naming its seat)."""
+the game, or the table token: api/games/callers.py's one rule of who a caller acts as)."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app
 
 from api.http.auth import caller, requested_seat
 from api.http.requests import games, seat_number
-from api.seating.control import SeatControl, seat_of_caller
+from api.seating.control import SeatControl
 
 bp = Blueprint("seat_control", __name__)
 
@@ -17,10 +17,11 @@ def control() -> SeatControl:
 
 
 def _acting_seat(game_id: str, path_seat=None) -> int:
+    """The seat the command acts as: the one in the path, or `?seat=`, or the caller's own."""
     service = games()
-    asked = requested_seat() if path_seat is None else path_seat
     holder, _ = caller(service, game_id, required=True)
-    return seat_of_caller(service.load(game_id), holder, asked)
+    asked = requested_seat() if path_seat is None else path_seat
+    return service.resolve_seat(game_id, holder, asked, acting=True)
 
 
 @bp.post("/games/<game_id>/resign")

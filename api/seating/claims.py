@@ -1,51 +1,36 @@
 """People meet: open seats, claims, leaving, the lobby's listing, a player's games, rematches.
 
 Every change of seats is a platform event appended to the game's history at the version it was
-judged on (api/platform/events.py), so the store's version check decides races: of many
-claimers of one seat exactly one appends, the others are judged again on the game as it now is
-and told `409 seat_taken`. The claim that fills the last seat appends, in the same append,
-`seat_claimed`, `seats_filled` and the game's setup events, drawn from the seed committed at
-creation (service.setup): nobody sees a deal before the table is complete.
-Flask-free: the routes (routes_lobby.py, routes_players.py) parse and shape.
+judged on (api/platform/decisions.py decides, api/games/appending.py appends), so the store's
+version check decides races: of many claimers of one seat exactly one appends, the others are
+judged again on the game as it now is and told `409 seat_taken`. The claim that fills the last
+seat appends, in the same append, `seat_claimed`, `seats_filled` and the game's setup events,
+drawn from the seed committed at creation: nobody sees a deal before the table is complete.
+Flask-free: the routes (api/http/lobby.py, api/http/players.py) parse and shape.
 """
 from __future__ import annotations
 
-import hmac
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Optional
 
-from events.store import Conflict, NewEvent
+from events.store import NewEvent
 
-from api.platform import clocks, events as pe
 from api import metrics
-from api.errors import ApiError, Code, SeatNotYours, UnknownGame
-from api.lobby.index import LobbyIndex
-from api.players.accounts import Player
+from api.errors import Code, UnknownGame, VersionConflict
+from api.games.appending import decide_and_append
+from api.games.callers import hash_token, people_to_act
 from api.games.presenting import public_seat
 from api.games.repository import Game
-from api.games.callers import TABLE, hash_token, people_to_act
-from api.games.service import GameService, setup
+from api.games.service import GameService
+from api.lobby.index import LobbyIndex
+from api.platform import clocks, decisions
+from api.platform import events as pe
+from api.platform.decisions import SeatConflict
+from api.players.accounts import Player
 
 REMATCH_RESERVED_S = 600
-ATTEMPTS = 50  # re-judgements after losing a race before answering 409
-
-
-class SeatTaken(ApiError):
-    status, code = 409, Code.SEAT_TAKEN
-
-
-class SeatConflict(ApiError):
-    status, code = 409, Code.SEAT_UNAVAILABLE
-
-
-class UnknownSeat(ApiError):
-    status, code = 404, Code.UNKNOWN_SEAT
-
-
-class InvalidInvite(ApiError):
-    status, code = 403, Code.INVALID_INVITE
 
 
 @dataclass(frozen=True)
@@ -60,6 +45,12 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def platform_events(events: list, actor) -> list:
+    """Decided platform events as appended: a seat's own by `actor`, what follows (the start,
+    the deal) by nobody."""
+    return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]
+
+
 class Lobby:
     def __init__(self, service: GameService, index: Optional[LobbyIndex]):
         self.service = service
@@ -69,87 +60,26 @@ class Lobby:
 
     def claim(self, game_id: str, seat: int, claimer: Claimer, invite: Optional[str] = None) -> dict:
         """Seats the claimer; answers the seat's token (to the claimer only)."""
-        service = self.service
-        token = None
-        for _ in range(ATTEMPTS):
-            game = service.load(game_id)
-            self._check_claim(game, seat, claimer, invite)
-            token = token or f"{game_id}.{seat}.{secrets.token_urlsafe(24)}"
-            claimed = {"type": pe.SEAT_CLAIMED, "seat": seat, "name": claimer.name,
-                       "player": claimer.player.id if claimer.player else None, "token_sha256": hash_token(token)}
-            events = [NewEvent(pe.SEAT_CLAIMED, claimed, seat)]
-            if sum(1 for s in game.seats if pe.is_free(s)) == 1:
-                events += self._start_events(game, len(events))
-            try:
-                updated = service.append_platform(game, events)
-            except Conflict:
-                metrics.seat_changes.labels("lost").inc()
-                continue  # someone appended since we read: judge the claim again
-            metrics.seat_changes.labels("claimed").inc()
-            if updated.started:
-                metrics.seat_changes.labels("started").inc()
-            return {"id": game_id, "seat": seat, "token": token, "version": updated.version,
-                    "status": updated.status}
-        raise SeatConflict("The game's seats are changing too fast; read it again and retry.")
+        token = f"{game_id}.{seat}.{secrets.token_urlsafe(24)}"
+        player = claimer.player.id if claimer.player else None
+        invite_sha256 = hash_token(invite) if invite is not None else None
 
-    def _check_claim(self, game: Game, seat: int, claimer: Claimer, invite: Optional[str]) -> None:
-        if not 0 <= seat < len(game.seats):
-            raise UnknownSeat(f"Game {game.id} has seats 0 to {len(game.seats) - 1}.", version=game.version)
-        state = game.seats[seat]
-        if game.finished:
-            raise SeatConflict(f"Game {game.id} is over.", code=Code.GAME_OVER, version=game.version)
-        if game.started:
-            raise SeatTaken(f"Game {game.id} has started: its seats are all taken.", code=Code.GAME_STARTED,
-                            version=game.version)
-        if state["bot"] is not None:
-            raise SeatConflict(f"Seat {seat} is a bot's.", code=Code.SEAT_IS_BOT, version=game.version)
-        if not pe.is_free(state):
-            raise SeatTaken(f"Seat {seat} is taken.", version=game.version)
-        if claimer.player is not None and game.seat_of_player(claimer.player.id) is not None:
-            raise SeatConflict(f"You already sit in seat {game.seat_of_player(claimer.player.id)} of this game.",
-                               code=Code.ALREADY_SEATED, version=game.version)
-        reserved = state["reserved_for"]
-        if reserved and (claimer.player is None or claimer.player.id != reserved) and \
-                now_ms() < (state["reserved_until"] or 0):
-            raise SeatConflict(f"Seat {seat} is kept for another player until "
-                               f"{time.strftime('%H:%M:%S', time.gmtime(state['reserved_until'] / 1000))} UTC.",
-                               code=Code.SEAT_RESERVED, version=game.version)
-        if state["invite"]:
-            expected = game.meta.get("invite_sha256")
-            if invite is None or expected is None or not hmac.compare_digest(hash_token(invite), expected):
-                raise InvalidInvite(f"Seat {seat} is by invitation: send the game's invite code as ?invite=CODE.",
-                                    version=game.version)
+        def decide(game: Game, at: int) -> list:
+            events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at)
+            return platform_events(events, seat)
 
-    def _start_events(self, game: Game, before: int) -> list:
-        """`seats_filled` and the setup events, as the version after them will be."""
-        options = game.platform.options or {}
-        dealt = setup(game.definition, options, len(game.seats), game.seed)
-        setup_version = game.version + before + 1 + len(dealt)
-        return [NewEvent(pe.STARTED, {"type": pe.STARTED, "setup_version": setup_version}, None)] + \
-            [NewEvent(e["type"], e, None) for e in dealt]
+        updated = decide_and_append(self.service, game_id, decide, lost=metrics.seat_changes.labels("lost")).appended
+        metrics.seat_changes.labels("claimed").inc()
+        if updated.started:
+            metrics.seat_changes.labels("started").inc()
+        return {"id": game_id, "seat": seat, "token": token, "version": updated.version, "status": updated.status}
 
     def leave(self, game_id: str, seat: int) -> dict:
         """Frees a claimed seat of a waiting game (the caller was authenticated as the seat)."""
-        service = self.service
-        for _ in range(ATTEMPTS):
-            game = service.load(game_id)
-            if not 0 <= seat < len(game.seats):
-                raise UnknownSeat(f"Game {game.id} has seats 0 to {len(game.seats) - 1}.", version=game.version)
-            if game.started or game.finished:
-                raise SeatConflict("The game has started: its seats can no longer be left.",
-                                   code=Code.GAME_STARTED, version=game.version)
-            state = game.seats[seat]
-            if state["creator"] or state["token_sha256"] is None:
-                raise SeatConflict(f"Seat {seat} was not claimed: only a claimed seat can be left.",
-                                   code=Code.SEAT_NOT_CLAIMED, version=game.version)
-            left = {"type": pe.SEAT_LEFT, "seat": seat, "player": state["player"]}
-            try:
-                updated = service.append_platform(game, [NewEvent(pe.SEAT_LEFT, left, seat)])
-            except Conflict:
-                continue
-            metrics.seat_changes.labels("left").inc()
-            return {"id": game_id, "seat": seat, "version": updated.version, "status": updated.status}
-        raise SeatConflict("The game's seats are changing too fast; read it again and retry.")
+        updated = decide_and_append(self.service, game_id,
+                                    lambda game, at: platform_events(decisions.leave(game, seat), seat)).appended
+        metrics.seat_changes.labels("left").inc()
+        return {"id": game_id, "seat": seat, "version": updated.version, "status": updated.status}
 
     # ---- rematch ----------------------------------------------------------------------------
 
@@ -174,22 +104,24 @@ class Lobby:
                 seats.append({"open": True})
         created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None,
                                  game.platform.private, game.platform.clock)
-        for _ in range(ATTEMPTS):
-            if game.platform.rematch:
-                break
-            try:
-                service.append_platform(game, [NewEvent(pe.REMATCH, {"type": pe.REMATCH, "game_id": created["id"]},
-                                                        None)])
-                return created, True
-            except Conflict:
-                game = service.load(game_id)
-        # Another rematch won: ours is withdrawn (ended, out of the lobby) and theirs answered.
-        new = service.load(created["id"])
-        service.append_platform(new, [NewEvent(pe.ABANDONED, {"type": pe.ABANDONED, "reason": "a duplicate rematch",
-                                                               "idle_seconds": 0}, None)])
+        try:
+            decided = decide_and_append(service, game_id, lambda judged, at: platform_events(
+                decisions.rematch(judged, created["id"]), None), game=game)
+        except VersionConflict:
+            self._withdraw(created["id"])
+            raise
+        if decided.events:
+            return created, True
+        self._withdraw(created["id"])  # another rematch won: ours is withdrawn and theirs answered
+        return {"id": decided.game.platform.rematch}, False
+
+    def _withdraw(self, game_id: str) -> None:
+        """Ends a rematch made in vain (out of the lobby)."""
+        new = self.service.load(game_id)
+        ended = {"type": pe.ABANDONED, "reason": "a duplicate rematch", "idle_seconds": 0}
+        self.service.append_platform(new, [NewEvent(pe.ABANDONED, ended, None)])
         if self.index is not None:
             self.index.place(new.id, new.definition.name, None, now_ms())
-        return {"id": game.platform.rematch}, False
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -259,12 +191,4 @@ def summary(game: Game, at: int) -> dict:
     if game.platform.clock is not None:
         shown["clock"] = clocks.shown(game.platform, now_ms())  # a player's games: whose time runs out when
     return shown
-
-
-def check_seated(game: Game, holder, seat: Optional[int] = None) -> None:
-    """Refuses a caller who holds no seat (or not `seat`) of the game."""
-    if holder is None:
-        raise SeatNotYours("This needs the key of a player seated in the game, or a seat's token.")
-    if seat is not None and holder != seat and not (holder == TABLE and seat in game.table_seats()):
-        raise SeatNotYours(f"You do not hold seat {seat}.")
 

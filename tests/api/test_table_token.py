@@ -98,3 +98,64 @@ def test_seats_a_token_does_not_hold_are_refused_and_nothing_is_appended(client)
     events = client.get(f"/games/{gid}/events?after={version}").get_json()["events"]
     assert not [e for e in events if e["actor"] in (0, 2)]  # nothing of the people's (the bot may bid)
     assert client.get(f"/games/{gid}?seat=0", headers=auth(t[0])).get_json()["you"] == 0  # its own seat
+
+
+# ---- one rule of who a caller acts as (api/games/callers.py, README "Who a caller acts as") ----
+
+def test_a_table_token_holding_one_seat_acts_as_that_seat_even_when_it_is_not_to_act(client):
+    """Changed: a table token holding one seat used to be 400 seat_required on the moves while
+    that seat was not to act; it is that seat now, as its own token is (and as resign was)."""
+    created = create(client, seats=[{"name": "Ann"}, {"open": True}], seed=3)
+    gid, table = created["id"], created["table_token"]
+    r = client.post(f"/games/{gid}/seats/1/claim", json={"name": "Bob"})
+    assert r.status_code == 201, r.get_json()
+    version = _version(client, gid)
+    bid = _post(client, gid, table, {"type": "bid", "chips": 1}, version)  # both bid at once: seat 0 is to act
+    assert bid.status_code == 201 and bid.get_json()["events"][0]["actor"] == 0
+    version = bid.get_json()["version"]  # only seat 1 (Bob's, not the table's) is to act now
+    moves = client.get(f"/games/{gid}/moves", headers=auth(table))
+    assert moves.status_code == 200 and moves.get_json()["seat"] == 0 and moves.get_json()["moves"] == []
+    again = _post(client, gid, table, {"type": "bid", "chips": 1}, version)
+    assert again.status_code == 422 and again.get_json()["code"] == "not_your_turn"
+    assert _version(client, gid) == version
+    resigned = client.post(f"/games/{gid}/resign", headers=auth(table))
+    assert resigned.status_code == 200 and resigned.get_json()["seat"] == 0
+
+
+def test_a_table_token_holding_several_seats_resigns_the_one_to_act(client):
+    """Changed: that was 400 seat_required; it is the moves' rule now."""
+    created = create(client, "splendor", SPLENDOR, seed=11)  # seat 0 plays first
+    gid, table = created["id"], created["table_token"]
+    assert client.get(f"/games/{gid}/moves", headers=auth(table)).get_json()["seat"] == 0
+    r = client.post(f"/games/{gid}/resign", headers=auth(table))
+    assert r.status_code == 200 and r.get_json()["seat"] == 0 and r.get_json()["changed"] is True
+
+
+def test_a_table_token_holding_several_seats_to_act_names_one_for_every_command(client):
+    created = create(client, seed=3)  # High Card: both seats bid at once
+    gid, table = created["id"], created["table_token"]
+    for method, path in (("get", "moves"), ("post", "moves"), ("post", "resign"), ("post", "abort")):
+        r = getattr(client, method)(f"/games/{gid}/{path}", headers=auth(table),
+                                    json={"expected_version": created["version"], "move": {"type": "bid", "chips": 1}})
+        assert r.status_code == 400, (method, path, r.get_json())
+        assert r.get_json()["code"] == "seat_required" and r.get_json()["details"]["to_act"] == [0, 1], path
+    r = client.post(f"/games/{gid}/resign?seat=1", headers=auth(table))
+    assert r.status_code == 200 and r.get_json()["seat"] == 1
+
+
+def test_naming_a_seat_a_token_does_not_hold_is_the_same_answer_on_every_route(client):
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}, {"open": True}], seed=3)
+    gid, t, table = created["id"], tokens(created), created["table_token"]
+    asks = [("get", f"/games/{gid}?seat=1"), ("get", f"/games/{gid}/moves?seat=1"),
+            ("post", f"/games/{gid}/moves?seat=1"), ("post", f"/games/{gid}/resign?seat=1"),
+            ("post", f"/games/{gid}/abort?seat=1"), ("post", f"/games/{gid}/seats/1/return"),
+            ("post", f"/games/{gid}/seats/1/leave")]
+    for method, path in asks:
+        r = getattr(client, method)(path, headers=auth(t[0]), json={"expected_version": 1, "move": {}})
+        assert r.status_code == 403 and r.get_json()["code"] == "seat_not_yours", path
+        assert r.get_json()["detail"] == "This token is seat 0's, not seat 1's.", path
+    for method, path in asks[:-1]:  # the open seat 2 is not the table token's, whatever the route
+        r = getattr(client, method)(path.replace("seat=1", "seat=2").replace("seats/1", "seats/2"),
+                                    headers=auth(table), json={"expected_version": 1, "move": {}})
+        assert r.status_code == 403 and r.get_json()["code"] == "seat_not_yours", path
+    assert _version(client, gid) == created["version"]

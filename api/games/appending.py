@@ -1,0 +1,61 @@
+"""Optimistic concurrency, written once: every command that changes a game (a move, a claim, a
+leave, a rematch, a resignation, an abort, a return, a timeout) loads the game, decides on it
+and appends at the version it loaded. The store's version check refuses an append that someone
+else's beat (Conflict); the command is then judged again on the game as it now is, up to
+ATTEMPTS times, and answered `409 version_conflict` with the game's current version after that.
+
+A decision is a function `(game, at) -> events`: it raises the command's refusal, or returns
+the events to append (none: nothing needs doing, nothing is appended). `at` is the moment the
+attempt is made, the one its events are appended with, so a decision that weighs the time (a
+deadline) weighs the time its events will carry.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from api.errors import VersionConflict
+from api.games.repository import Game
+from events.store import Conflict
+
+ATTEMPTS = 50  # judgements of one command before answering 409: each lost one means another append won
+TOO_FAST = "The game is changing too fast; read it again and retry."
+
+Decide = Callable[[Game, int], list]
+Append = Callable[[Game, list, int], Any]  # (game judged, its events, at) -> what was appended
+
+
+@dataclass(frozen=True)
+class Decided:
+    game: Game  # the game as the decision that stood was made on
+    events: list  # what it decided ([]: nothing appended)
+    appended: Any  # what `append` answered (for platform events, the game after them); None when nothing was
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def decide_and_append(service, game_id: str, decide: Decide, append: Append | None = None,
+                      lost=None, game: Game | None = None) -> Decided:
+    """Judges `decide` on the game and appends what it decides at the game's version, again on
+    the game reloaded whenever another append won. `append` defaults to the service's platform
+    append; `lost` is the metric counted for each lost race (a labelled counter, or None);
+    `game` a state already held to judge first (the next attempts reload)."""
+    append = append or (lambda judged, events, at: service.append_platform(judged, events, at))
+    for _ in range(ATTEMPTS):
+        if game is None:
+            game = service.load(game_id)
+        at = now_ms()
+        events = decide(game, at)
+        if not events:
+            return Decided(game, [], None)
+        try:
+            return Decided(game, events, append(game, events, at))
+        except Conflict:
+            if lost is not None:
+                lost.inc()
+            game = None  # someone appended between our read and our write: judge again
+    raise VersionConflict(TOO_FAST, version=service.store.version(game_id))
