@@ -56,9 +56,9 @@ def create_app(test_config: dict | None = None):
     from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
     from api.live.tickets import Tickets
-    from workers.wiring import bootstrap, connect
     from domain import registry
     from workers import heartbeat
+    from workers.wiring import bootstrap, connect
 
     settings = settings_for(test_config or {})
     app = Flask(__name__)

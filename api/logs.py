@@ -19,7 +19,7 @@ import traceback
 
 import orjson
 
-_context: contextvars.ContextVar[dict] = contextvars.ContextVar("log_context", default={})
+_context: contextvars.ContextVar[dict] = contextvars.ContextVar("log_context", default={})  # noqa: B039 - never mutated (set makes a new dict)
 
 TEXT_FORMAT = "%(asctime)s %(role)s %(process)d %(levelname)s %(name)s: %(message)s%(where)s"
 

@@ -16,9 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.fairy_tile import GAME  # noqa: E402
-from domain.play import fold  # noqa: E402
-
+from domain.fairy_tile import GAME
+from domain.play import fold
 
 ENGINE = {"steps": 0, "seconds": 0.0, "events": []}
 

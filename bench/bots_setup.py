@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.play import fold  # noqa: E402
-from domain.setup_game import GAME  # noqa: E402
+from domain.play import fold
+from domain.setup_game import GAME
 
 
 def play_game(policies: dict, n: int, options: dict, seed: int):
@@ -96,7 +96,7 @@ def random_speed(games: int) -> None:
         spent += time.process_time() - start
         histories.append(events)
     sizes.sort()
-    pick = lambda q: sizes[min(len(sizes) - 1, int(q * len(sizes)))]  # noqa: E731
+    pick = lambda q: sizes[min(len(sizes) - 1, int(q * len(sizes)))]
     print(f"random play: {games} games, {steps} steps, {steps / spent:,.0f} steps/s "
           "(legal_moves + decide + evolve)")
     start = time.process_time()

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.play import fold  # noqa: E402
-from domain.smallworld import GAME  # noqa: E402
-from domain.contract import SYSTEM  # noqa: E402
+from domain.contract import SYSTEM
+from domain.play import fold
+from domain.smallworld import GAME
 
 
 def play(n, policies, seed, options=None):

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.play import fold  # noqa: E402
-from domain.splendor import GAME  # noqa: E402
+from domain.play import fold
+from domain.splendor import GAME
 
 
 def play(policies: dict, n: int, seed: int):

@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.contract import SYSTEM  # noqa: E402
-from domain.play import fold  # noqa: E402
-from domain.witches import GAME  # noqa: E402
+from domain.contract import SYSTEM
+from domain.play import fold
+from domain.witches import GAME
 
 
 def play_rounds(n_seats: int, rounds: int, levels_for, seed: int = 0):
@@ -92,7 +92,7 @@ def main():
         result = play_rounds(n, rounds, lambda g: ["careful" if s == g % n else "random" for s in range(n)])
         base = play_rounds(n, rounds, lambda g: ["random"] * n, seed=1)["random"]
         careful, rnd = result["careful"], result["random"]
-        avg = lambda xs: sum(xs) / len(xs)  # noqa: E731
+        avg = lambda xs: sum(xs) / len(xs)
         print(f"{n} seats, {rounds} rounds ({time.perf_counter() - start:.1f}s): "
               f"careful {avg(careful):.2f} fire points/round, random seats beside it {avg(rnd):.2f}, "
               f"all-random table {avg(base):.2f}; careful is {100 * (1 - avg(careful) / avg(base)):.0f}% lower")

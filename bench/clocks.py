@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC
 
 import redis
 
@@ -46,10 +47,9 @@ def _summary(late: list[int]) -> str:
 
 
 def due_set(url: str, n: int, poll_s: float) -> tuple[list[int], float]:
-    from api.platform import clocks
+    from api.games.service import GameService
     from api.platform import events as pe
     from api.seating.control import SeatControl
-    from api.games.service import GameService
     from events.redis_store import RedisEventStore
     from workers.clocks import fire_due
 
@@ -91,7 +91,7 @@ def due_set(url: str, n: int, poll_s: float) -> tuple[list[int], float]:
 
 
 def enqueue_at(url: str, n: int) -> list[int]:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from rq import Queue
 
@@ -109,7 +109,7 @@ def enqueue_at(url: str, n: int) -> list[int]:
         spread, start = 2.0, time.time() + 3  # all enqueued before the first is due
         for i in range(n):
             due = start + spread * i / n
-            queue.enqueue_at(datetime.fromtimestamp(due, tz=timezone.utc), "bench.clocks.stamp", int(due * 1000))
+            queue.enqueue_at(datetime.fromtimestamp(due, tz=UTC), "bench.clocks.stamp", int(due * 1000))
         deadline = time.monotonic() + spread + 10
         while client.llen(STAMPS) < n and time.monotonic() < deadline:
             time.sleep(0.2)

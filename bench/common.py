@@ -82,7 +82,7 @@ def running_server(redis_url: str, **env_extra):
 
 def table(rows: list[tuple], header: tuple) -> str:
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths))  # noqa: E731
+    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths))
     return "\n".join([line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows])
 
 

@@ -66,7 +66,7 @@ def serving(seconds: float = 4, conns: int = 16, rounds: int = 2) -> None:
                 os.environ.pop("BENCH_FLOOR_QUERY", None)
             name = label.replace("%d", workers).replace("{sync}", workers)
             results.setdefault(name, []).append(res)
-    med = lambda runs, k: statistics.median(r[k] for r in runs)  # noqa: E731
+    med = lambda runs, k: statistics.median(r[k] for r in runs)
     rows = [(name, f"{med(runs, 'rate'):,.0f}", f"{med(runs, 'p50') * 1000:.1f}", f"{med(runs, 'p99') * 1000:.1f}",
              f"{med(runs, 'cpu_server') * 1000:.3f}", f"{med(runs, 'cpu_redis') * 1000:.3f}")
             for name, runs in results.items()]
@@ -94,8 +94,8 @@ print(parser, len(events), statistics.median(times), statistics.median(one))
 
 
 def hiredis(n: int = 10000) -> None:
-    from bench.long_game import GAME
     from bench.common import random_history
+    from bench.long_game import GAME
     from events.keys import Keys
     from events.redis_store import _flat
     from events.store import NewEvent

@@ -105,9 +105,9 @@ def peak_above(pid: int, fn) -> int:
 
 def run(quick: bool) -> dict:
     from api.settings import Settings
-    from workers.wiring import bootstrap
     from bench import long_game
     from domain import registry
+    from workers.wiring import bootstrap
 
     registry.register(long_game.GAME)
     repeats = 3 if quick else 7
@@ -128,7 +128,7 @@ def run(quick: bool) -> dict:
             u = urlsplit(base)
             conn = http.client.HTTPConnection(u.hostname, u.port, timeout=120)
             app_pid = next(int(p) for p in os.listdir("/proc") if p.isdigit() and _is_app(int(p), u.port))
-            worker = _web_worker(app_pid)
+            _web_worker(app_pid)
             rows = []
             for length, gid, token, version in games:
                 live = length == LIVE

@@ -192,7 +192,7 @@ class Live:
                 game["page"] = answer["next_moves"]
                 if not game["page"] or not game["page"]["moves"]:
                     await self._replace(i)
-            except Exception:  # noqa: BLE001 - a lost game is replaced, the run goes on
+            except Exception:
                 await self._replace(i)
             await asyncio.sleep(max(0.0, MOVE_EVERY_S - (time.monotonic() - started)))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Optional
 
 from domain.contract import EVERY_TYPE, EVERYONE, NO_TYPE, GameDef
 
@@ -28,7 +27,7 @@ def setup(options: dict, n: int, rng: random.Random) -> list:
     return [{"type": "dealt", "hands": [[rng.randrange(10) for _ in range(5)] for _ in range(n)]}]
 
 
-def evolve(state: Optional[State], e: dict) -> State:
+def evolve(state: State | None, e: dict) -> State:
     if e["type"] == "dealt":
         return State(0, tuple(0 for _ in e["hands"]), tuple(tuple(h) for h in e["hands"]), 1)
     seat, n = e["seat"], e["n"]

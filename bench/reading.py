@@ -60,9 +60,8 @@ class Client:
 
 
 def build_games(service, quick: bool) -> list[dict]:
-    from bench.common import configs
-
     from bench import long_game
+    from bench.common import configs
 
     built = []
     for d in hosted_games() + [long_game.GAME]:
@@ -126,7 +125,7 @@ def run(quick: bool = False) -> dict:
             f = floors[g["type"]]
             med = {k: percentile(g[k], 0.5) for k in ("get", "state", "snap", "events", "at")}
             fmed = {k: percentile(f[k], 0.5) for k in ("get", "state", "snap", "events", "at")}
-            r = lambda k: f"{med[k] / fmed[k]:.2f}"  # noqa: E731
+            r = lambda k: f"{med[k] / fmed[k]:.2f}"
             rows.append((g["type"], g["version"] if not g["finished"] else f"{g['version']} (end)",
                          f"{med['get'] * 1000:.2f}/{percentile(g['get'], 0.99) * 1000:.2f}", r("get"),
                          f"{med['state'] * 1000:.1f}", r("state"),

@@ -17,7 +17,6 @@ import json
 import re
 import resource
 import time
-from typing import Optional
 
 _AT = re.compile(rb'"at":(\d+)')
 _ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
@@ -33,7 +32,7 @@ def raise_open_files_limit() -> int:
 
 
 class _Connection(asyncio.Protocol):
-    def __init__(self, watcher: "Watcher"):
+    def __init__(self, watcher: Watcher):
         self.watcher = watcher
         self.done = asyncio.get_running_loop().create_future()
         self.head = b""
@@ -78,19 +77,19 @@ class _Connection(asyncio.Protocol):
 class Watcher:
     """One stream: what it received, in order, and when."""
 
-    def __init__(self, host: str, port: int, path: str, headers: Optional[dict] = None, keep_data: bool = True):
+    def __init__(self, host: str, port: int, path: str, headers: dict | None = None, keep_data: bool = True):
         self.host, self.port, self.path = host, port, path
         self.headers = dict(headers or {})
         self.keep_data = keep_data
         self.events: list[tuple] = []  # (kind, id, data, arrival ms, at ms); keep_data only
         self.delays: list[tuple] = []  # (arrival ms, arrival - at) of each game event; not keep_data
         self.statuses: list[int] = []
-        self.last_id: Optional[int] = None
+        self.last_id: int | None = None
         self.connected = asyncio.Event()
         self.ended = False
         self.running = False
         self.connections = 0
-        self._connection: Optional[_Connection] = None
+        self._connection: _Connection | None = None
 
     async def run(self, stop: asyncio.Event, reconnect_delay: float = 0.05) -> None:
         self.running = True

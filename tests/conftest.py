@@ -7,10 +7,10 @@ their own, never flushing it; otherwise they start their own redis-server (the b
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
-import socket
 import uuid
 from contextlib import contextmanager
 from pathlib import Path

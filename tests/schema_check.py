@@ -6,7 +6,7 @@
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -15,7 +15,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def _document(path: str) -> dict:
     return yaml.safe_load((ROOT / path).read_text())
 

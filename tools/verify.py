@@ -26,8 +26,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.platform.fairness import commitment
 from api.platform.events import PLATFORM_EVENTS
+from api.platform.fairness import commitment
 from domain import registry
 from domain.play import fold, rng_for, upcast
 
@@ -39,7 +39,7 @@ class Verdict:
     commands: int = 0  # groups of events re-derived from a legal move
     problems: list = field(default_factory=list)
 
-    def fail(self, message: str) -> "Verdict":
+    def fail(self, message: str) -> Verdict:
         self.confirmed = False
         self.problems.append(message)
         return self
@@ -79,7 +79,7 @@ def verify(events: list[dict]) -> Verdict:
         for move in definition.legal_moves(state, actor):
             try:
                 made = definition.decide(state, actor, move, rng_for(*rng_seed))
-            except Exception:  # noqa: BLE001 - a listed move the rules refuse is simply not it
+            except Exception:
                 continue
             if made and _same(made, recorded[i:i + len(made)]) and \
                     all(e["actor"] == actor for e in played[i:i + len(made)]):

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Optional
 
-from api.platform.events import ABANDONED, abandoned_event
 from api.games.service import GameService
+from api.platform.events import ABANDONED, abandoned_event
 from domain.contract import SYSTEM
 from events.store import Conflict, NewEvent
 
@@ -25,7 +24,7 @@ ABANDON_AFTER_S = 7 * 24 * 3600
 BATCH = 500
 
 
-def abandon_idle(service: GameService, abandon_after_s: float, now_ms: Optional[int] = None) -> int:
+def abandon_idle(service: GameService, abandon_after_s: float, now_ms: int | None = None) -> int:
     """Ends the games idle for abandon_after_s; returns how many were ended."""
     store = service.store
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Optional
 
-from api.platform import clocks
 from api.errors import UnknownGame
+from api.platform import clocks
 from api.seating.control import SeatControl
 
 log = logging.getLogger(__name__)
@@ -36,7 +35,7 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def fire_due(service, control: SeatControl, now: Optional[int] = None, limit: int = 200) -> int:
+def fire_due(service, control: SeatControl, now: int | None = None, limit: int = 200) -> int:
     """Judges the deadline marks due by `now`; returns how many seats were timed out."""
     store = service.store
     now = now if now is not None else now_ms()

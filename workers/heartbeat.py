@@ -7,7 +7,7 @@ and the reconciler's key is there.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from rq import Worker
 
@@ -23,7 +23,7 @@ def reconciler_key(prefix: str) -> str:
 
 def beat_reconciler(connection, prefix: str, interval_s: float) -> None:
     ttl = max(10, int(interval_s * RECONCILER_TTL_FACTOR))
-    connection.set(reconciler_key(prefix), datetime.now(timezone.utc).isoformat(), ex=ttl)
+    connection.set(reconciler_key(prefix), datetime.now(UTC).isoformat(), ex=ttl)
 
 
 def readiness(connection, prefix: str, queue) -> dict:
@@ -31,7 +31,7 @@ def readiness(connection, prefix: str, queue) -> dict:
     checks = {"redis": "ok", "workers": "ok", "reconciler": "ok"}
     try:
         connection.ping()
-    except Exception as e:  # noqa: BLE001 - any failure to reach Redis
+    except Exception as e:
         return {"redis": f"unreachable ({type(e).__name__})", "workers": "unknown", "reconciler": "unknown"}
     alive = [w for w in Worker.all(queue=queue) if age_s(w.last_heartbeat) <= WORKER_TTL_S]
     if not alive:

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Optional
 
 from rq import get_current_job
 
 from api import logs, metrics
-from workers import wiring
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import rng_for
+from workers import wiring
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +52,7 @@ class Chain:
         self.queue = queue
         self.turns_left = CHAIN_TURNS
         self.deadline = time.monotonic() + CHAIN_SECONDS
-        self.kept: Optional[tuple] = None
+        self.kept: tuple | None = None
 
     def __call__(self, game_id: str, version: int, actors: list) -> None:
         if len(actors) == 1 and self.turns_left > 0 and time.monotonic() < self.deadline:
@@ -62,7 +61,7 @@ class Chain:
             return
         self.queue(game_id, version, actors)
 
-    def take(self) -> Optional[tuple]:
+    def take(self) -> tuple | None:
         kept, self.kept = self.kept, None
         return kept
 
@@ -73,7 +72,7 @@ class Chain:
             self.queue(kept[0], kept[1], [kept[2]])
 
 
-def play_turn(service: GameService, game_id: str, version: int, actor, scheduler: Optional[Scheduler] = None) -> str:
+def play_turn(service: GameService, game_id: str, version: int, actor, scheduler: Scheduler | None = None) -> str:
     game = service.load(game_id)
     if game.version != version or actor not in service.automatic_actors(game):
         return "stale"
@@ -111,7 +110,7 @@ def play_chain(service: GameService, game_id: str, version: int, actor) -> tuple
         if current is not first:  # a kept turn failed: it gets a job (and a failure record) of its own
             try:
                 chain.queue(current[0], current[1], [current[2]])
-            except Exception:  # noqa: BLE001 - the reconciler enqueues it once Redis is back
+            except Exception:
                 log.warning("game %s: could not queue the failed turn at %s", current[0], current[1], exc_info=True)
         raise
     return outcome, played

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timezone
+from datetime import UTC
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -93,5 +93,5 @@ def age_s(moment) -> float:
     if moment is None:
         return float("inf")
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return time.time() - moment.timestamp()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Optional
 
 import redis
 
@@ -45,8 +44,8 @@ class Watch:
         self.seen: dict[str, int] = {}
 
 
-def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Optional[Watch] = None,
-                   abandon_after_s: Optional[float] = None, lease_ms: Optional[int] = None) -> int:
+def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Watch | None = None,
+                   abandon_after_s: float | None = None, lease_ms: int | None = None) -> int:
     """Re-enqueues lost turns of the games that may owe one; returns how many were (re)enqueued.
     Without a Watch every such game is judged now. With abandon_after_s, ends idle games too."""
     repaired = 0
@@ -66,7 +65,7 @@ def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Option
             raise
         except ApiError:
             continue
-        except Exception:  # noqa: BLE001 - one broken game must not stop the others' repair
+        except Exception:
             log.exception("reconciler: game %s could not be reconciled", game_id)
             continue
     if watch is not None and len(watch.seen) > len(owing):
@@ -115,7 +114,7 @@ def _guarded(step, name: str) -> None:
     except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
         metrics.redis_errors.labels("reconciler").inc()
         log.warning("reconciler: store unavailable (%s)", e)
-    except Exception:  # noqa: BLE001 - keep reconciling; the next pass may succeed
+    except Exception:
         log.exception("reconciler: %s failed", name)
 
 
@@ -133,6 +132,6 @@ def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state)
             sweep()
         except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
             raise
-        except Exception:  # noqa: BLE001 - the turns' repair and heartbeat go on
+        except Exception:
             log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
     heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)

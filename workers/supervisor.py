@@ -29,9 +29,9 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 import orjson
 
@@ -104,7 +104,7 @@ class Relay:
     def __init__(self, name: str):
         self.name = name
         self.tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
-        self.last_error: Optional[str] = None
+        self.last_error: str | None = None
         self.json = logs.json_wanted()
 
     def follow(self, pipe) -> threading.Thread:
@@ -113,7 +113,7 @@ class Relay:
         return thread
 
     def _pump(self, pipe) -> None:
-        block: Optional[list[str]] = None
+        block: list[str] | None = None
         for raw in iter(pipe.readline, b""):
             line = raw.decode(errors="replace").rstrip("\n")
             self.tail.append(line)
@@ -186,9 +186,9 @@ class Child:
         self.name, self.cmd, self.cwd = name, cmd, cwd
         self.last = last  # stopped after the others, which depend on it
         self.env = {**env, "PROCESS_ROLE": name}
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: subprocess.Popen | None = None
         self.started = 0.0
-        self.restart_at: Optional[float] = None
+        self.restart_at: float | None = None
         self.backoff = Backoff()
         self.crashes: list[float] = []
         self.relay = Relay(name)

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Optional
-
-from domain.contract import is_seat
 
 from api.errors import InvalidToken, SeatNotYours, SeatRequired, TokenRequired
 from api.games.repository import Game, GameRepository
+from domain.contract import is_seat
 
 KEY_PREFIX = "pk."  # a player's key (api/players/accounts.py); a seat's token starts with its game's id
 
 
-def is_player_key(token: Optional[str]) -> bool:
+def is_player_key(token: str | None) -> bool:
     return token is not None and token.startswith(KEY_PREFIX)
 
 TABLE = "table"  # the holder of a game's table token, and its key among the credentials
@@ -50,7 +48,7 @@ class Seats:
         self.games = games
         self.players = players  # api/players.Players, or None where there are no players
 
-    def holder(self, game_id: str, token: Optional[str]):
+    def holder(self, game_id: str, token: str | None):
         """The seat a bearer token belongs to, TABLE for the table token; None for no token
         (and for a player's key when that player sits in no seat of the game)."""
         if token is None:
@@ -70,7 +68,7 @@ class Seats:
             raise InvalidToken("This token does not belong to a seat of this game.")
         return found
 
-    def resolve(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
+    def resolve(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
         """The seat a request acts (acting) or looks as: `seat_as` on the game, loaded only for
         the table token (fresh where it acts without naming a seat: who is to act now)."""
         game = None
@@ -80,7 +78,7 @@ class Seats:
         return seat_as(game, holder, asked, acting)
 
 
-def seat_as(game: Optional[Game], holder, asked: Optional[int], acting: bool) -> Optional[int]:
+def seat_as(game: Game | None, holder, asked: int | None, acting: bool) -> int | None:
     """The one rule of who a caller acts or looks as (moves, legal moves, reads, streams,
     resign, abort, return, leave, webhooks), from its token's holder and the seat it names
     (`?seat=N`, or the seat in the path); None: a spectator.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Deferred:
             task, args = self._tasks.get()
             try:
                 task(*args)
-            except Exception:  # noqa: BLE001 - the reconciler repairs what a failed step left
+            except Exception:
                 log.warning("deferred step %s failed; the reconciler will repair it", task.__name__, exc_info=True)
 
     def drain(self, timeout_s: float = 5.0) -> bool:

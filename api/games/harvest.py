@@ -19,12 +19,11 @@ Flask-free.
 from __future__ import annotations
 
 import time
-from typing import Iterator, Optional
-
-from events import codec
-from events.store import EventStore
+from collections.abc import Iterator
 
 from api.games.presenting import public_seat
+from events import codec
+from events.store import EventStore
 
 KEPT = 1_000_000
 UNSETTLED_S = 600
@@ -43,7 +42,7 @@ def log(store: EventStore, game) -> None:
     store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
 
 
-def page(store: EventStore, since: str, type_: Optional[str], limit: int, now_ms: Optional[int] = None) -> tuple[list, str]:
+def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None) -> tuple[list, str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them)."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     shown, cursor = [], since
@@ -68,7 +67,7 @@ def page(store: EventStore, since: str, type_: Optional[str], limit: int, now_ms
     return shown, cursor
 
 
-def ndjson(store: EventStore, since: str, type_: Optional[str]) -> Iterator[bytes]:
+def ndjson(store: EventStore, since: str, type_: str | None) -> Iterator[bytes]:
     """Every game ended after `since` up to now, one per line (each with its cursor)."""
     cursor = since
     while True:

@@ -1,9 +1,8 @@
 """Checking a game's creation options against what the game declares."""
 from __future__ import annotations
 
-from domain.contract import GameDef, MoveRejected
-
 from api.errors import Code, ValidationFailed
+from domain.contract import GameDef, MoveRejected
 
 
 def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:

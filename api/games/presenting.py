@@ -6,18 +6,16 @@ through these functions, so redaction happens in one place.
 from __future__ import annotations
 
 import time
-from typing import Optional
 
+from api.games.repository import CREATED, Game
+from api.platform import clocks
+from api.platform.events import PLATFORM_EVENTS, SECRET_FIELDS
+from api.platform.fairness import commitment, fairness
 from domain.contract import EVERYONE
 from domain.play import upcast
 
-from api.platform import clocks
-from api.platform.fairness import commitment, fairness
-from api.platform.events import PLATFORM_EVENTS, SECRET_FIELDS
-from api.games.repository import CREATED, Game
 
-
-def viewer_for(game: Game, seat: Optional[int]):
+def viewer_for(game: Game, seat: int | None):
     """Once a game is over, its whole story is open to everyone."""
     return EVERYONE if game.finished else seat
 
@@ -38,7 +36,7 @@ def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
 
-def describe(game: Game, seat: Optional[int], now_ms: Optional[int] = None) -> dict:
+def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
     """The game as a seat (or a spectator, seat None) may see it; a clocked game's `clock` as
     of now_ms (each seat's remaining time and deadline: api/platform/clocks.py)."""
     definition = game.definition
@@ -61,7 +59,7 @@ def describe(game: Game, seat: Optional[int], now_ms: Optional[int] = None) -> d
     return described
 
 
-def clock_at_event(game: Game, at: Optional[int]) -> Optional[dict]:
+def clock_at_event(game: Game, at: int | None) -> dict | None:
     """What a live event carries of a clocked game (`game` as after the event): the deadlines,
     and each seat's remaining time as of the event."""
     if game.platform.clock is None or at is None:
@@ -88,13 +86,13 @@ def public_seat(index: int, seat: dict) -> dict:
     return shown
 
 
-def legal_moves(game: Game, seat: Optional[int]) -> list:
+def legal_moves(game: Game, seat: int | None) -> list:
     if seat is None or game.finished or game.state is None:
         return []
     return game.definition.legal_moves(game.state, seat)
 
 
-def moves_summary(game: Game, seat: Optional[int]) -> Optional[dict]:
+def moves_summary(game: Game, seat: int | None) -> dict | None:
     if game.definition.summary is None or seat is None or game.finished or game.state is None:
         return None
     return game.definition.summary(game.state, seat)

@@ -11,15 +11,14 @@ import json
 import pickle
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any, Optional
+from typing import Any
 
-from domain import registry
-from domain.contract import GameDef
-from events.store import EventStore, StoredEvent
-
-from api.platform import events as platform_events
 from api.errors import ApiError, Code, UnknownGame, ValidationFailed
 from api.input_rules import is_game_id
+from api.platform import events as platform_events
+from domain import registry
+from domain.contract import GameDef
+from events.store import EventStore
 
 CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
 SNAPSHOT_EVERY = 100
@@ -39,7 +38,7 @@ class Game:
     version: int
     state: Any  # None until the setup events
     snapshot_version: int = 0  # the version of the newest snapshot saved of this game
-    last_at: Optional[int] = None  # when the newest event was appended (ms), if this process read it
+    last_at: int | None = None  # when the newest event was appended (ms), if this process read it
     platform: platform_events.Platform = platform_events.START  # what the platform events say
 
     @property
@@ -53,7 +52,7 @@ class Game:
         return platform_events.status(self.platform, self._game_result())
 
     @property
-    def result(self) -> Optional[dict]:
+    def result(self) -> dict | None:
         return platform_events.result(self.platform, self._game_result())
 
     @property
@@ -66,7 +65,7 @@ class Game:
         return self.platform.started
 
     @property
-    def setup_version(self) -> Optional[int]:
+    def setup_version(self) -> int | None:
         """The version after the server's setup events; None while the game waits for people."""
         if not self.platform.started:
             return None
@@ -74,14 +73,14 @@ class Game:
             return self.platform.setup_version
         return int(self.meta["setup_version"])
 
-    def seat_of_player(self, player_id: str) -> Optional[int]:
+    def seat_of_player(self, player_id: str) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s["player"] == player_id), None)
 
     def table_seats(self) -> list[int]:
         """The seats the creator's table token holds: those the creator named itself."""
         return [i for i, s in enumerate(self.seats) if s["creator"] and s["bot"] is None]
 
-    def _game_result(self) -> Optional[dict]:
+    def _game_result(self) -> dict | None:
         return None if self.state is None else self.definition.result(self.state)
 
     def actors(self) -> list:
@@ -89,7 +88,7 @@ class Game:
             return []
         return self.definition.actors(self.state)
 
-    def bot_level(self, seat: int) -> Optional[str]:
+    def bot_level(self, seat: int) -> str | None:
         """The bot level playing the seat: its own, or one that took it over (a person timed
         out or resigned); None when a person plays it."""
         s = self.seats[seat]
@@ -142,7 +141,7 @@ class GameRepository:
         self.remember(cached)
         return cached
 
-    def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: Optional[int] = None) -> Game:
+    def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: int | None = None) -> Game:
         """Caches a game this process has just created (its events: NewEvent), as a load would
         find it, without reading back what it wrote (a new game's first requests usually come
         to its creator's process: that saves them four round trips)."""
@@ -193,7 +192,7 @@ class GameRepository:
         """Drops the process cache of a game (tests and benchmarks of cold reads)."""
         self._cache.pop(game_id, None)
 
-    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+    def at_version(self, game_id: str, version: int, current: Game | None = None) -> Game:
         """The game as it was at `version` (a replay of the events up to it); `current`: the
         game as just loaded, if the caller has it (saves reading its tail again)."""
         current = current if current is not None and current.id == game_id else self.load(game_id)
@@ -222,7 +221,7 @@ class GameRepository:
             self.snapshot(past)  # the next read near this version starts here
         return past
 
-    def cached(self, game_id: str) -> Optional[Game]:
+    def cached(self, game_id: str) -> Game | None:
         """The newest state this process has seen of a game (it may be behind the store)."""
         return self._cache.get(game_id)
 
@@ -241,11 +240,11 @@ class _Stored:
 
     __slots__ = ("type", "data", "actor", "at")
 
-    def __init__(self, type_: str, data: dict, actor=None, at: Optional[int] = None):
+    def __init__(self, type_: str, data: dict, actor=None, at: int | None = None):
         self.type, self.data, self.actor, self.at = type_, data, actor, at
 
 
-def advanced(game: Game, events: list, at: Optional[int] = None) -> Game:
+def advanced(game: Game, events: list, at: int | None = None) -> Game:
     """The game after `events` (NewEvent or StoredEvent: .type and .data), game and platform
     events alike, as a load would fold them after they are appended."""
     if not events:

@@ -14,23 +14,24 @@ import json
 import logging
 import secrets
 import time
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
+from api import logs, metrics
+from api.errors import Code, IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
+from api.games import harvest, presenting
+from api.games.appending import decide_and_append
+from api.games.callers import TABLE, Seats, hash_token, people_to_act
+from api.games.deferred import immediately
+from api.games.options import merged_options
+from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
+from api.platform import clocks, fairness
+from api.platform import events as platform_events
+from api.platform.decisions import setup
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
 from events.store import DuplicateRequest, NewEvent
-
-from api.platform import clocks, fairness, events as platform_events
-from api.platform.decisions import setup
-from api.games import harvest, presenting
-from api import logs, metrics
-from api.errors import Code, IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
-from api.games.appending import decide_and_append
-from api.games.deferred import immediately
-from api.games.options import merged_options
-from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
-from api.games.callers import TABLE, Seats, hash_token, people_to_act
 
 Scheduler = Callable[[str, int, list], None]
 log = logging.getLogger(__name__)
@@ -48,8 +49,8 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Optional[Scheduler] = None, defer: Callable = immediately,
-                 players=None, listeners: Optional[list] = None):
+    def __init__(self, store, scheduler: Scheduler | None = None, defer: Callable = immediately,
+                 players=None, listeners: list | None = None):
         self.store = store
         self.games = GameRepository(store)
         self.players = players  # api/players.Players (None: a store without players)
@@ -115,21 +116,22 @@ class GameService:
 
     # ---- who is asking --------------------------------------------------------------------
 
-    def seat_for_token(self, game_id: str, token: Optional[str]):
+    def seat_for_token(self, game_id: str, token: str | None):
         """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder, asked: Optional[int], acting: bool = False) -> Optional[int]:
+    def resolve_seat(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
-    def next_moves(self, game_id: str, holder, version: int) -> Optional[dict]:
+    def next_moves(self, game_id: str, holder, version: int) -> dict | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them."""
         game = self.games.cached(game_id)
         if game is None or game.version < version:
             game = self.games.load(game_id)
         people = [] if game.finished else people_to_act(game)
-        seats = [s for s in people if s in game.table_seats()] if holder == TABLE else [s for s in people if s == holder]
+        held = game.table_seats() if holder == TABLE else [holder]
+        seats = [s for s in people if s in held]
         if not seats:
             return None
         moves = presenting.legal_moves(game, seats[0])
@@ -138,7 +140,7 @@ class GameService:
     # ---- moves ----------------------------------------------------------------------------
 
     def move(self, game_id: str, actor, move: Any, expected_version: int,
-             idempotency_key: Optional[str] = None, scheduler: Optional[Scheduler] = None,
+             idempotency_key: str | None = None, scheduler: Scheduler | None = None,
              automatic: bool = False) -> dict:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
@@ -256,7 +258,7 @@ class GameService:
             if game.finished:
                 self.finish(game)
             scheduler(game.id, game.version, automatic_actors(game))
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.warning("game %s at version %s: after-append step failed; the reconciler will repair it",
                         game.id, game.version, exc_info=True)
         try:
@@ -275,10 +277,10 @@ class GameService:
         for listener in self.listeners:
             try:
                 listener(game, [(e.type, e.data) if isinstance(e, NewEvent) else (e["type"], e) for e in events])
-            except Exception:  # noqa: BLE001 - a listener's loss must not undo the move
+            except Exception:
                 log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
 
-    def append_platform(self, game: Game, events: list, at: Optional[int] = None) -> Game:
+    def append_platform(self, game: Game, events: list, at: int | None = None) -> Game:
         """Appends platform events (and what follows them: a start's setup events) at the game's
         version (at `at`, ms: now unless given); Conflict if anyone appended since. Returns the
         game after them."""
@@ -295,7 +297,7 @@ class GameService:
     def load(self, game_id: str) -> Game:
         return self.games.load(game_id)
 
-    def at_version(self, game_id: str, version: int, current: Optional[Game] = None) -> Game:
+    def at_version(self, game_id: str, version: int, current: Game | None = None) -> Game:
         return self.games.at_version(game_id, version, current)
 
     def forget(self, game_id: str) -> None:

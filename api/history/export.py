@@ -17,16 +17,15 @@ chunk of it (versions k*CHUNK+1 to (k+1)*CHUNK) is kept as made beside the histo
 name holds the game's code version and the presenting's, so other code never serves it."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
 
+from api.games import presenting
+from api.games.repository import snapshot_code
+from api.platform.events import PLATFORM_EVENTS
 from domain.contract import EVERYONE, GameDef
 from events import codec
 from events.store import EventStore
-
-from api.games import presenting
-from api.platform.events import PLATFORM_EVENTS
-from api.games.repository import snapshot_code
 
 CHUNK = 2000  # events read and written at a time
 CACHED_AT_ONCE = 5  # a finished game's cached chunks looked up in one round trip (~2 MB of lines)
@@ -45,7 +44,7 @@ class Ended:
     finished: bool = True
 
 
-def ended(service, game_id: str) -> Optional[Ended]:
+def ended(service, game_id: str) -> Ended | None:
     """The game as an Ended, if its meta says it ended (else None: load it)."""
     _, definition, _, _ = service.games.meta(game_id)  # 404 for an unknown game, cached after
     store = service.store

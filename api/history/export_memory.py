@@ -21,7 +21,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 SEEN = 4096  # names asked for once that are remembered (the oldest are forgotten first)
 
@@ -79,7 +79,7 @@ class ChunkMemory:
                 self._drop(next(iter(self._chunks)))
 
     def _drop(self, name: str) -> None:
-        held: Optional[tuple[float, bytes]] = self._chunks.pop(name, None)
+        held: tuple[float, bytes] | None = self._chunks.pop(name, None)
         if held is not None:
             self._bytes -= len(held[1])
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 import logging
 import os
 
-from domain.contract import EVERYONE
-from events.store import EventStore
-
 from api.history import export
 from api.platform import events as pe
+from domain.contract import EVERYONE
+from events.store import EventStore
 
 log = logging.getLogger(__name__)
 DEFAULT_TTL_S = 600

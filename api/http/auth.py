@@ -9,15 +9,13 @@ a person must act in now, and looks as a spectator.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from flask import request
 
 from api.errors import Code, InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
 from api.input_rules import DIGITS
 
 
-def parse_bearer(header: Optional[str]) -> Optional[str]:
+def parse_bearer(header: str | None) -> str | None:
     """The token of an `Authorization: Bearer <token>` header; None when it is not one."""
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -25,7 +23,7 @@ def parse_bearer(header: Optional[str]) -> Optional[str]:
     return token.strip()
 
 
-def bearer_token() -> Optional[str]:
+def bearer_token() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         return None
@@ -35,7 +33,7 @@ def bearer_token() -> Optional[str]:
     return token
 
 
-def requested_seat() -> Optional[int]:
+def requested_seat() -> int | None:
     """The seat named by `?seat=N`, if any."""
     if not request.environ.get("QUERY_STRING"):
         return None
@@ -77,5 +75,5 @@ def current_player(players, required: bool = True):
     return players.authenticate(token)
 
 
-def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> Optional[int]:
+def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> int | None:
     return caller(service, game_id, required, acting)[1]

@@ -7,18 +7,16 @@ changed, and `304 Not Modified` answers before the game is loaded or anything is
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from flask import Response, current_app, request
 
 from events.store import EventStore
 
 
-def tag(version: int, seat: Optional[int], variant: str = "") -> str:
+def tag(version: int, seat: int | None, variant: str = "") -> str:
     return f"v{version}.{'s' if seat is None else seat}{variant}"
 
 
-def not_modified(store: EventStore, game_id: str, seat: Optional[int], variant: str = "") -> Optional[Response]:
+def not_modified(store: EventStore, game_id: str, seat: int | None, variant: str = "") -> Response | None:
     """304 when the caller's ETag is the game's current one; None otherwise (build the answer)."""
     asked = request.if_none_match
     if not asked:
@@ -34,7 +32,7 @@ def not_modified(store: EventStore, game_id: str, seat: Optional[int], variant: 
     return response
 
 
-def tagged(body, version: int, seat: Optional[int], variant: str = "") -> Response:
+def tagged(body, version: int, seat: int | None, variant: str = "") -> Response:
     """The answer with its ETag."""
     response = body if isinstance(body, Response) else current_app.make_response(body)
     response.set_etag(tag(version, seat, variant))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from api.http import conditional
-from api.history import export
-from api.http.auth import caller, current_player, requested_seat, seat_of
-from api.platform.fairness import check_client_seed
 from api.errors import Code, ValidationFailed
+from api.history import export
+from api.http import conditional
+from api.http.auth import caller, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
+from api.platform.fairness import check_client_seed
 
 bp = Blueprint("games", __name__)
 

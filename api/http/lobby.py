@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
+from api.errors import ValidationFailed
 from api.games import harvest
 from api.http.auth import caller, current_player
-from api.errors import ValidationFailed
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
-from api.seating.claims import Claimer
 from api.http.schemas import ClaimSchema, ListingQuerySchema
+from api.seating.claims import Claimer
 
 bp = Blueprint("lobby", __name__)
 

@@ -5,13 +5,12 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app
 
-from domain import registry
-
-from api.http import docs
 from api import metrics
 from api.errors import Code
-from api.http.requests import games
+from api.http import docs
 from api.http.problems import problem
+from api.http.requests import games
+from domain import registry
 
 bp = Blueprint("meta", __name__)
 bp.register_blueprint(docs.bp)
@@ -47,7 +46,7 @@ def game_types():
 def health():
     try:
         games().store.ping()
-    except Exception:  # noqa: BLE001 - any failure to reach Redis is "unhealthy"
+    except Exception:
         return problem(503, Code.STORE_UNAVAILABLE, "Redis cannot be reached.", headers={"Retry-After": "2"})
     return {"status": "ok", "redis": "ok"}
 

@@ -6,9 +6,8 @@ from flask import Flask, jsonify
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from events.store import StoreUnavailable
-
 from api.errors import ApiError, Code
+from events.store import StoreUnavailable
 
 RETRY_AFTER_S = 2
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from flask import Blueprint, current_app, request, send_from_directory
 
 from api.errors import Code
-from api.input_rules import is_game_id
 from api.http.problems import problem
+from api.input_rules import is_game_id
 
 bp = Blueprint("web", __name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from api.http.auth import bearer_token
 from api.errors import TokenRequired
+from api.http.auth import bearer_token
 from api.http.requests import json_body
 from api.webhooks.messages import KINDS
 

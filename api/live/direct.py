@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed
 from api.live.frames import chunk, end_frame
@@ -36,7 +36,7 @@ class Direct:
         self.seat = seat
         self.cursor = cursor  # the last version handed to the socket (sent, or in `pending`)
         self.wake = threading.Event()
-        self.pending: Optional[bytes] = None
+        self.pending: bytes | None = None
         self.dead = False
         self.last_write = time.monotonic()
 

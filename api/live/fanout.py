@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Optional
+from typing import Any
 
 from api.games import presenting
 from api.games.repository import Game, GameRepository
@@ -33,12 +33,13 @@ class Fanout:
         ring, else (a resume from before it) a page read from the store."""
         found = inbox.buffered_after(cursor)
         if found is None:
-            found = [(i, sse(entry["type"], entry, i)) for i, entry in self.inboxes.inbox_after(inbox.player_id, cursor)]
+            entries = self.inboxes.inbox_after(inbox.player_id, cursor)
+            found = [(i, sse(entry["type"], entry, i)) for i, entry in entries]
         if not found:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]
 
-    def frames_after(self, feed: Feed, cursor: int, seat, from_store: bool = True) -> Optional[tuple[list[bytes], int]]:
+    def frames_after(self, feed: Feed, cursor: int, seat, from_store: bool = True) -> tuple[list[bytes], int] | None:
         """The frames of the feed's events after `cursor` as `seat` may see them, and the new
         cursor; from the ring, or the store when the ring no longer reaches back that far
         (None then, unless from_store)."""
@@ -56,7 +57,7 @@ class Fanout:
             frames.append(frame)
         return frames, entries[-1].event.version
 
-    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: Optional[dict] = None) -> bytes:
+    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: dict | None = None) -> bytes:
         self.renders += 1
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
         shown["to_act"] = to_act

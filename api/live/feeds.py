@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from api.games import presenting
 from api.games.repository import Game
@@ -25,7 +25,7 @@ class Entry:
 
     __slots__ = ("event", "to_act", "frames", "clock")
 
-    def __init__(self, event: StoredEvent, to_act: list, clock: Optional[dict] = None):
+    def __init__(self, event: StoredEvent, to_act: list, clock: dict | None = None):
         self.event = event
         self.to_act = to_act
         self.clock = clock  # a clocked game's deadlines after the event (presenting.clock_at_event)
@@ -118,7 +118,7 @@ class Feed(Followed):
             frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
         return frame, game.version
 
-    def buffered_after(self, cursor: int) -> Optional[list[Entry]]:
+    def buffered_after(self, cursor: int) -> list[Entry] | None:
         """The entries after `cursor`, or None when the ring no longer holds the next one."""
         with self._lock:
             if cursor >= self.game.version:
@@ -166,7 +166,7 @@ class Inbox(Followed):
             changed.set()
         return added
 
-    def buffered_after(self, cursor: str) -> Optional[list[tuple[str, bytes]]]:
+    def buffered_after(self, cursor: str) -> list[tuple[str, bytes]] | None:
         """(id, frame) of the entries after `cursor`, or None when the ring does not reach
         back to it."""
         key = entry_key(cursor)

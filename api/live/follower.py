@@ -17,7 +17,7 @@ every position is the last entry a subscriber was given (api/live/reader.py, `_r
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import redis
 
@@ -39,7 +39,7 @@ class LiveFollower:
         connect_timeout = store.redis.connection_pool.connection_kwargs.get("socket_connect_timeout") or 5
         self.redis = connection.dedicated(store.redis, "reader", "live", socket_timeout=block_ms / 1000 + margin_s,
                                           socket_connect_timeout=connect_timeout)
-        self._client_id: Optional[int] = None
+        self._client_id: int | None = None
         self._blocked = False
 
     def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100

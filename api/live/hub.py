@@ -26,21 +26,19 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Optional
-
-from events.store import EventStore
 
 from api.games.repository import GameRepository
 from api.live.feeds import Feed, Inbox
 from api.live.reader import BLOCK_MS, Reader
+from events.store import EventStore
 
 
 class Hub(Reader):
     """The feeds of one process and the reader that fills them: who is subscribed here; what
     they receive is Fanout's (api/live/fanout.py), the reading Reader's (api/live/reader.py)."""
 
-    def __init__(self, store: EventStore, games: Optional[GameRepository] = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0, inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
+    def __init__(self, store: EventStore, games: GameRepository | None = None, block_ms: int = BLOCK_MS,
+                 tick_s: float = 1.0, inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0):
         self.store = store  # the hub's own store (its own small pool)
         self.games = games or GameRepository(store)
         self.inboxes = inboxes  # api.players.Players on the hub's pool: the player streams' inboxes
@@ -60,9 +58,9 @@ class Hub(Reader):
         self._feeds: dict[str, Feed] = {}
         self._inboxes: dict[str, Inbox] = {}
         self._generation = 0  # grows when a game is added to the watched set
-        self._read_generation: Optional[int] = None  # the generation of the read in progress
+        self._read_generation: int | None = None  # the generation of the read in progress
         self._wake = threading.Event()
-        self._reader: Optional[threading.Thread] = None
+        self._reader: threading.Thread | None = None
         self._follower = None
         self.healthy = True
 

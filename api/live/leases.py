@@ -23,7 +23,6 @@ import secrets
 import threading
 import time
 from itertools import count
-from typing import Optional
 
 import redis
 
@@ -80,12 +79,12 @@ class SharedLeases:
         self._node = secrets.token_hex(6)  # this process: a lease's member is unique across processes
         self._numbers = count()
         self._held: dict[str, set[str]] = {}  # key -> members this process holds
-        self._renewer: Optional[threading.Thread] = None
+        self._renewer: threading.Thread | None = None
 
     def key(self, kind: str, who: str) -> str:
         return f"{self.prefix}live:streams:{kind}:{who}"
 
-    def acquire(self, kind: str, who: str, limit: int) -> tuple[Optional[Lease], int]:
+    def acquire(self, kind: str, who: str, limit: int) -> tuple[Lease | None, int]:
         """(a lease, the count held with it) or (None, the count held) when `limit` are held."""
         if self._pid != os.getpid():  # a forked child holds none of its parent's leases
             with self._lock:
@@ -146,5 +145,5 @@ class SharedLeases:
                 self.renew()
             except UNAVAILABLE as e:
                 log.warning("live stream leases not renewed: %s", e)
-            except Exception:  # noqa: BLE001 - the timer must outlive one failure
+            except Exception:
                 log.exception("live stream leases not renewed")

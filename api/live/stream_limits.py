@@ -16,7 +16,6 @@ from __future__ import annotations
 import resource
 import threading
 import time
-from typing import Optional
 
 from api.errors import ApiError, Code
 from api.live.leases import SharedLeases
@@ -41,7 +40,7 @@ class StreamsBusy(ApiError):
 
 class StreamLimits:
     def __init__(self, per_process: int, per_address: int, per_seat: int, opens_per_s: float = 0,
-                 shared: Optional[SharedLeases] = None):
+                 shared: SharedLeases | None = None):
         self.shared = shared  # None: the per-address and per-seat limits are counted per process
         self.per_process = per_process
         self.per_address = per_address  # 0: no limit
@@ -68,7 +67,7 @@ class StreamLimits:
                                   "retry in 1 s.", headers={"Retry-After": "1"})
             self._bucket -= 1
 
-    def acquire(self, address: str, seat_key: Optional[tuple]):
+    def acquire(self, address: str, seat_key: tuple | None):
         """Takes a slot for a new stream, or raises; returns the function that gives it back.
         `seat_key` is (game id, seat) for a stream opened with a token or a ticket, else None
         (counted by address)."""

@@ -4,7 +4,8 @@ feed's or inbox's `changed`, which the reader's new entries and the hub's tick s
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed, Inbox
 from api.live.frames import end_frame
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
     nothing happens, `end` once the game is over (the caller unsubscribes when it closes)."""
-    def ended(cursor: int) -> Optional[bytes]:
+    def ended(cursor: int) -> bytes | None:
         game = feed.game
         return end_frame(game) if game.finished and cursor >= game.version else None
 

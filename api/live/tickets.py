@@ -5,12 +5,10 @@ one stream as that seat, once, within TTL_S seconds. Only its hash is stored; ta
 from __future__ import annotations
 
 import secrets
-from typing import Optional
-
-from events.store import StoreUnavailable
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
+from events.store import StoreUnavailable
 
 TTL_S = 60
 
@@ -27,12 +25,12 @@ class Tickets:
     def _key(self, game_id: str, ticket: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:ticket:{hash_token(ticket)}"
 
-    def issue(self, game_id: str, seat: Optional[int]) -> str:
+    def issue(self, game_id: str, seat: int | None) -> str:
         ticket = secrets.token_urlsafe(24)
         self._call(self.redis.set, self._key(game_id, ticket), "" if seat is None else str(seat), ex=TTL_S)
         return ticket
 
-    def redeem(self, game_id: str, ticket: str) -> Optional[int]:
+    def redeem(self, game_id: str, ticket: str) -> int | None:
         """The seat the ticket was issued for (None: a spectator's); it cannot be used again."""
         if not 1 <= len(ticket) <= 100:
             raise InvalidTicket("This stream ticket is not valid.")

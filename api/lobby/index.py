@@ -11,29 +11,26 @@ newest FINISHED_KEPT.
 """
 from __future__ import annotations
 
-from typing import Optional
-
+from api.paging import sorted_page
 from events.connection import UNAVAILABLE, key_buckets
 from events.keys import bucket_of, sharded
 from events.store import StoreUnavailable
-
-from api.paging import sorted_page
 
 STATUSES = ("waiting", "active", "finished")
 FINISHED_KEPT = 10_000
 
 
 class LobbyIndex:
-    def __init__(self, connection, prefix: str = "", buckets: Optional[int] = None):
+    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)
 
-    def key(self, status: str, type_: Optional[str] = None, bucket: int = 0) -> str:
+    def key(self, status: str, type_: str | None = None, bucket: int = 0) -> str:
         key = f"{self.prefix}lobby:{status}" + (f":{type_}" if type_ else "")
         return sharded(key, self.buckets, bucket=bucket)
 
-    def place(self, game_id: str, type_: str, status: Optional[str], at_ms: int) -> None:
+    def place(self, game_id: str, type_: str, status: str | None, at_ms: int) -> None:
         """Lists the game under `status` (None, `abandoned` or `aborted`: under none), out of the others."""
         status = status if status in STATUSES else None
         b = bucket_of(game_id, self.buckets)
@@ -54,13 +51,13 @@ class LobbyIndex:
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
-    def drop(self, game_id: str, status: str, type_: Optional[str]) -> None:
+    def drop(self, game_id: str, status: str, type_: str | None) -> None:
         try:
             self.redis.zrem(self.key(status, type_, bucket_of(game_id, self.buckets)), game_id)
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
-    def page(self, status: str, type_: Optional[str], before: Optional[tuple[int, str]], count: int) -> list:
+    def page(self, status: str, type_: str | None, before: tuple[int, str] | None, count: int) -> list:
         try:
             if self.buckets == 1:
                 return sorted_page(self.redis, self.key(status, type_), before, count)

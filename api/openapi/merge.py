@@ -176,7 +176,8 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
                     | set(PLATFORM_EVENTS.values()))
     out.append(("GameEventData", {
         "description": "An event as the caller may see it: a platform event ("
-                       + "; ".join(f"`{t}`: `{n}`" for n, t in PLATFORM_EVENTS.items()) + ") or one of the game's events. "
+                       + "; ".join(f"`{t}`: `{n}`" for n, t in PLATFORM_EVENTS.items())
+                       + ") or one of the game's events. "
                        + pick.format(part="Event") + ", ".join(f"`{p}Event` for `{n}`" for n, p in games)
                        + " (each discriminated by `type`).",
         "anyOf": [_ref(n) for n in PLATFORM_EVENTS] + [_ref(f"{prefix}Event") for _, prefix in games]

@@ -23,7 +23,7 @@ import yaml
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from api.openapi.name_branches import camel, dump, ref, replace_blocks  # noqa: E402
+from api.openapi.name_branches import camel, dump, ref, replace_blocks
 
 UNIONS = ("oneOf", "anyOf")
 
@@ -42,7 +42,8 @@ def needs_name(branch: dict) -> bool:
     `const` is a literal to them)."""
     if not isinstance(branch, dict) or "$ref" in branch:
         return False
-    return "object" in _types(branch) or "properties" in branch or bool([v for v in branch.get("enum", []) if v is not None])
+    named_values = [v for v in branch.get("enum", []) if v is not None]
+    return "object" in _types(branch) or "properties" in branch or bool(named_values)
 
 
 def nullable_named(node: dict) -> bool:

@@ -20,12 +20,11 @@ Pure: no Flask, no I/O, no clock.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Any, Optional
-
-from domain.contract import GameDef, is_seat
+from datetime import UTC, datetime
+from typing import Any
 
 from api.errors import ApiError, Code, ValidationFailed
+from domain.contract import GameDef, is_seat
 
 MAX_S = 7 * 24 * 3600  # a week per decision, or in a bank
 MAX_INCREMENT_S = 3600
@@ -53,14 +52,15 @@ def strongest_bot(definition: GameDef) -> str:
 def _seconds(clock: dict, name: str, low: float, high: float) -> float:
     value = clock[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise InvalidClock(f"clock.{name} is a number of seconds.", details={"fields": {f"clock.{name}": ["Not a number."]}})
+        raise InvalidClock(f"clock.{name} is a number of seconds.",
+                           details={"fields": {f"clock.{name}": ["Not a number."]}})
     if not low <= value <= high:
         raise InvalidClock(f"clock.{name} is between {low:g} and {high:g} seconds; {value!r} was given.",
                            details={"fields": {f"clock.{name}": ["Out of range."]}})
     return int(value) if float(value).is_integer() else float(value)
 
 
-def checked(definition: GameDef, clock: Any) -> Optional[dict]:
+def checked(definition: GameDef, clock: Any) -> dict | None:
     """The clock as stored in `game_created` (defaults filled in), or None for no clock.
     Raises InvalidClock (400 `invalid_clock`, a sentence) for anything else."""
     if clock is None:
@@ -98,7 +98,7 @@ def ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
 
-def initial_bank(clock: Optional[dict]) -> Optional[int]:
+def initial_bank(clock: dict | None) -> int | None:
     return ms(clock["initial_s"]) if clock and "initial_s" in clock else None
 
 
@@ -107,7 +107,7 @@ def clocked(seat: dict) -> bool:
     return seat["bot"] is None and not seat.get("takeover") and not seat.get("resigned")
 
 
-def step(platform, definition: GameDef, state, actor, at: Optional[int]):
+def step(platform, definition: GameDef, state, actor, at: int | None):
     """The platform state after one event of a clocked game (`actor` made it at `at`)."""
     clock = platform.clock
     if clock is None or state is None or at is None or not platform.started:
@@ -115,7 +115,7 @@ def step(platform, definition: GameDef, state, actor, at: Optional[int]):
     try:
         over = platform.ended is not None or definition.result(state) is not None
         owing = set() if over else {a for a in definition.actors(state) if is_seat(a)}
-    except Exception:  # noqa: BLE001 - a state inside one append's events (a reader folding one at a time)
+    except Exception:
         return platform
     increment = ms(clock.get("increment_s", 0))
     seats, changed = list(platform.seats), False
@@ -136,7 +136,7 @@ def step(platform, definition: GameDef, state, actor, at: Optional[int]):
     return replace(platform, seats=tuple(seats)) if changed else platform
 
 
-def deadline(platform, seat: int) -> Optional[int]:
+def deadline(platform, seat: int) -> int | None:
     """When seat's current decision times out (ms), None when it owes none under a clock."""
     clock = platform.clock
     if clock is None or platform.ended is not None:
@@ -158,7 +158,7 @@ def deadlines(platform) -> dict[int, int]:
     return {i: d for i, d in found.items() if d is not None}
 
 
-def next_deadline(platform) -> Optional[int]:
+def next_deadline(platform) -> int | None:
     return min(deadlines(platform).values(), default=None)
 
 
@@ -166,14 +166,14 @@ def expired(platform, now_ms: int) -> list[int]:
     return sorted(i for i, d in deadlines(platform).items() if d <= now_ms)
 
 
-def iso(at_ms: Optional[int]) -> Optional[str]:
+def iso(at_ms: int | None) -> str | None:
     if at_ms is None:
         return None
-    return datetime.fromtimestamp(at_ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace(
+    return datetime.fromtimestamp(at_ms / 1000, tz=UTC).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z")
 
 
-def shown(platform, now_ms: int) -> Optional[dict]:
+def shown(platform, now_ms: int) -> dict | None:
     """The clock as a viewer sees it at `now_ms`: its options, the earliest deadline (UTC) and
     each seat's remaining time (`remaining_ms`: of the decision it owes, or with a bank, the
     bank; null for a seat no clock times) and deadline. Nothing secret: everyone sees it."""

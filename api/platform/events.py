@@ -29,13 +29,12 @@ Pure: no I/O, no clock.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable, Optional
-
-from domain.contract import GameDef, is_seat
-from domain.play import fold
 
 from api.platform import clocks
+from domain.contract import GameDef, is_seat
+from domain.play import fold
 
 CREATED = "game_created"
 ABANDONED = "game_abandoned"
@@ -66,15 +65,15 @@ def finishing(types) -> bool:
 class Platform:
     """What the platform events of a history say so far."""
 
-    ended: Optional[dict] = None  # the platform's result when it ended the game ({"outcome": ...})
+    ended: dict | None = None  # the platform's result when it ended the game ({"outcome": ...})
     seats: tuple = ()  # one dict per seat (see _seat)
     started: bool = False  # the deal exists: every seat was filled (at creation, or by a claim)
-    setup_version: Optional[int] = None  # for a game that waited: the version after its setup
-    options: Optional[dict] = None
+    setup_version: int | None = None  # for a game that waited: the version after its setup
+    options: dict | None = None
     private: bool = False  # not listed in the lobby
-    rematch: Optional[str] = None  # the id of the game this one's people were invited to
-    clock: Optional[dict] = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
-    started_at: Optional[int] = None  # ms: when the deal was made (the abort's reference)
+    rematch: str | None = None  # the id of the game this one's people were invited to
+    clock: dict | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
+    started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
 
 
@@ -102,7 +101,7 @@ def free_given(seat: dict) -> bool:
     return bool(seat.get("open") or seat.get("invite"))
 
 
-def evolve(platform: Platform, type_: str, data: dict, at: Optional[int] = None) -> Platform:
+def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) -> Platform:
     if type_ == CREATED:
         clock = data.get("clock")
         bank = clocks.initial_bank(clock)
@@ -191,7 +190,7 @@ def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform
     return state, platform
 
 
-def status(platform: Platform, game_result: Optional[dict]) -> str:
+def status(platform: Platform, game_result: dict | None) -> str:
     if platform.ended is not None:
         outcome = platform.ended["outcome"]
         return outcome if outcome in ENDED_STATUSES else "finished"
@@ -200,5 +199,5 @@ def status(platform: Platform, game_result: Optional[dict]) -> str:
     return "finished" if game_result is not None else "active"
 
 
-def result(platform: Platform, game_result: Optional[dict]) -> Optional[dict]:
+def result(platform: Platform, game_result: dict | None) -> dict | None:
     return platform.ended if platform.ended is not None else game_result

@@ -17,16 +17,14 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 import redis
 
+from api.errors import ApiError, Code
+from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
+from api.paging import sorted_page
 from events import codec
 from events.store import StoreUnavailable
-
-from api.errors import ApiError, Code
-from api.paging import sorted_page
-from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
@@ -111,7 +109,7 @@ class Players:
 
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable
-    def games_page(self, player_id: str, before: Optional[tuple[int, str]], count: int) -> list[tuple[str, int]]:
+    def games_page(self, player_id: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         """(game id, last activity ms) of the player's games, most recent first, after the
         cursor `before` (score, id)."""
         return sorted_page(self.redis, self.games_key(player_id), before, count)

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import time
 
-from events import codec
-
-from api.platform import events as pe
-from api.lobby.index import LobbyIndex
-from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
 from api.games.callers import people_to_act
+from api.lobby.index import LobbyIndex
+from api.platform import events as pe
+from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
+from events import codec
 
 
 class PlayerFeed:

@@ -13,9 +13,6 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Optional
-
-from events.store import NewEvent
 
 from api import metrics
 from api.errors import Code, UnknownGame, VersionConflict
@@ -29,6 +26,7 @@ from api.platform import clocks, decisions
 from api.platform import events as pe
 from api.platform.decisions import SeatConflict
 from api.players.accounts import Player
+from events.store import NewEvent
 
 REMATCH_RESERVED_S = 600
 
@@ -38,7 +36,7 @@ class Claimer:
     """Who claims a seat: a player, or somebody anonymous with a name."""
 
     name: str
-    player: Optional[Player] = None
+    player: Player | None = None
 
 
 def now_ms() -> int:
@@ -52,13 +50,13 @@ def platform_events(events: list, actor) -> list:
 
 
 class Lobby:
-    def __init__(self, service: GameService, index: Optional[LobbyIndex]):
+    def __init__(self, service: GameService, index: LobbyIndex | None):
         self.service = service
         self.index = index
 
     # ---- claims ---------------------------------------------------------------------------
 
-    def claim(self, game_id: str, seat: int, claimer: Claimer, invite: Optional[str] = None) -> dict:
+    def claim(self, game_id: str, seat: int, claimer: Claimer, invite: str | None = None) -> dict:
         """Seats the claimer; answers the seat's token (to the claimer only)."""
         token = f"{game_id}.{seat}.{secrets.token_urlsafe(24)}"
         player = claimer.player.id if claimer.player else None
@@ -125,7 +123,7 @@ class Lobby:
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def listing(self, status: str, type_: Optional[str], cursor: Optional[tuple[int, str]], limit: int) -> tuple:
+    def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple:
         """(games, next cursor) of the lobby: newest first; entries whose game changed status
         are moved to where they belong as they are met."""
         shown, scanned = [], 0
@@ -151,8 +149,8 @@ class Lobby:
                     break
         return shown, cursor
 
-    def my_games(self, player: Player, status: Optional[str], my_turn: Optional[bool],
-                 cursor: Optional[tuple[int, str]], limit: int) -> tuple:
+    def my_games(self, player: Player, status: str | None, my_turn: bool | None,
+                 cursor: tuple[int, str] | None, limit: int) -> tuple:
         players = self.service.players
         shown, scanned = [], 0
         while len(shown) < limit and scanned < limit * 10:
@@ -177,7 +175,7 @@ class Lobby:
                     break
         return shown, cursor
 
-    def _game_or_none(self, game_id: str) -> Optional[Game]:
+    def _game_or_none(self, game_id: str) -> Game | None:
         try:
             return self.service.load(game_id)
         except UnknownGame:

@@ -10,7 +10,6 @@ import ipaddress
 import os
 import socket
 from dataclasses import dataclass
-from typing import Optional
 from urllib.parse import urlsplit
 
 MAX_URL = 2000
@@ -26,7 +25,7 @@ class Policy:
     allowed_networks: tuple = ()
 
     @classmethod
-    def from_env(cls, env=None) -> "Policy":
+    def from_env(cls, env=None) -> Policy:
         env = os.environ if env is None else env
         nets = tuple(ipaddress.ip_network(n.strip(), strict=False)
                      for n in env.get("WEBHOOK_ALLOWED_NETWORKS", "").split(",") if n.strip())
@@ -91,7 +90,7 @@ def resolve(url: str, policy: Policy, lookup=socket.getaddrinfo) -> Target:
     except OSError as e:
         raise AddressRefused(f"The host '{host}' cannot be resolved ({e.strerror or e}).") from None
     addresses = [info[4][0] for info in infos]
-    refused: Optional[str] = None
+    refused: str | None = None
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%")[0])
         if policy.address_allowed(ip):

@@ -6,7 +6,7 @@ retries only its own: another owner's subscription answers 404, as an unknown on
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_key
@@ -39,7 +39,7 @@ class GameNotYours(ApiError):
 
 class Webhooks:
     def __init__(self, subscriptions: SubscriptionStore, service, ensure: Callable[[str, str], object],
-                 redeliver: Callable[[str, str], None], policy: Optional[Policy] = None,
+                 redeliver: Callable[[str, str], None], policy: Policy | None = None,
                  max_per_owner: int = DEFAULT_MAX_PER_OWNER):
         self.subs = subscriptions
         self.service = service  # the GameService: games, seats
@@ -63,7 +63,8 @@ class Webhooks:
         except UnknownGame:
             raise InvalidToken("This token is no game's.") from None
         if holder != TABLE:
-            raise TableTokenRequired("Webhooks are made with the game's table token or a player's key, not a seat's token.")
+            raise TableTokenRequired("Webhooks are made with the game's table token or a player's key, "
+                                     "not a seat's token.")
         return Owner("game", game_id)
 
     # ---- the endpoints -------------------------------------------------------------------

@@ -15,16 +15,14 @@ nothing of a game at an event where the player sits in no seat (it left before t
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
-from typing import Optional
+from datetime import UTC, datetime
 
+from api.games import presenting
+from api.games.callers import people_to_act
+from api.games.repository import Game
+from api.platform import events as platform_events
 from events import codec
 from events.store import EventStore
-
-from api.platform import events as platform_events
-from api.games import presenting
-from api.games.repository import Game
-from api.games.callers import people_to_act
 
 KINDS = ("game.started", "game.move", "game.finished", "game.your_turn")
 BATCH_EVENTS = 50
@@ -48,7 +46,7 @@ def message_id(game_id: str, version: int, kind: str) -> str:
     return f"{game_id}.{version}.{kind.removeprefix('game.')}"
 
 
-def parse_message_id(text: str) -> Optional[tuple[str, int, str]]:
+def parse_message_id(text: str) -> tuple[str, int, str] | None:
     """(game, version, kind) of a message id, or None."""
     parts = text.rsplit(".", 2)
     if len(parts) != 3 or not parts[1].isdigit() or f"game.{parts[2]}" not in KINDS:
@@ -56,12 +54,12 @@ def parse_message_id(text: str) -> Optional[tuple[str, int, str]]:
     return parts[0], int(parts[1]), f"game.{parts[2]}"
 
 
-def _player_of(sub) -> Optional[str]:
+def _player_of(sub) -> str | None:
     kind, _, ident = sub.owner.partition(":")
     return ident if kind == "player" else None
 
 
-def seat_of(sub, game: Game) -> Optional[int]:
+def seat_of(sub, game: Game) -> int | None:
     """The seat whose view the subscription receives in the game (None: a spectator's)."""
     player = _player_of(sub)
     return sub.seat if player is None else game.seat_of_player(player)
@@ -84,7 +82,7 @@ def _hears(sub, game: Game) -> bool:
 
 
 def _envelope(kind: str, at: int, data: dict) -> str:
-    stamp = datetime.fromtimestamp(at / 1000, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+    stamp = datetime.fromtimestamp(at / 1000, tz=UTC).isoformat().replace("+00:00", "Z")
     return codec.dumps_bytes({"type": kind, "timestamp": stamp, "data": data}).decode()
 
 
@@ -125,7 +123,7 @@ def advance(game: Game, event) -> Game:
 
 
 def pending(games, store: EventStore, sub, game_id: str, version: int, index: int,
-            limit: int = BATCH_EVENTS) -> tuple[list[Message], Optional[int]]:
+            limit: int = BATCH_EVENTS) -> tuple[list[Message], int | None]:
     """The subscription's messages from (version, index) on, over at most `limit` events, and
     the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the
     event store."""

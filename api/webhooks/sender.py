@@ -9,7 +9,6 @@ import socket
 import ssl
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 
@@ -21,9 +20,9 @@ _tls = ssl.create_default_context()
 @dataclass
 class Outcome:
     ok: bool
-    status: Optional[int]  # the HTTP status, None when there was no answer
+    status: int | None  # the HTTP status, None when there was no answer
     duration_ms: int
-    error: Optional[str] = None  # why it failed, without an answer
+    error: str | None = None  # why it failed, without an answer
     excerpt: str = ""
 
 
@@ -107,7 +106,7 @@ class Connections:
                 conn.close()
             return Outcome(200 <= response.status < 300, response.status, took(), None,
                            excerpt.decode("utf-8", "replace"))
-        except socket.timeout:
+        except TimeoutError:
             conn.close()
             return Outcome(False, None, took(), f"timeout after {self.timeout_s:g} s")
         except (OSError, http.client.HTTPException) as e:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import secrets as random_secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from standardwebhooks.webhooks import Webhook
 
@@ -33,6 +33,6 @@ def secret_problem(secret: str) -> str | None:
 
 def headers(secret: str, message_id: str, body: str, now: float) -> dict:
     """The three headers a delivery carries; the timestamp is the attempt's."""
-    timestamp = datetime.fromtimestamp(int(now), tz=timezone.utc)
+    timestamp = datetime.fromtimestamp(int(now), tz=UTC)
     return {"webhook-id": message_id, "webhook-timestamp": str(int(now)),
             "webhook-signature": Webhook(secret).sign(message_id, timestamp, body)}

@@ -27,7 +27,6 @@ import json
 import secrets
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 from events.connection import key_buckets
 from events.keys import sharded
@@ -57,7 +56,7 @@ class Owner:
         return f"{self.kind}:{self.id}"
 
     @classmethod
-    def parse(cls, text: str) -> "Owner":
+    def parse(cls, text: str) -> Owner:
         kind, _, ident = text.partition(":")
         return cls(kind, ident)
 
@@ -69,13 +68,13 @@ class Subscription:
     url: str
     events: list
     games: object  # a list of game ids, or "mine" (a player's: every game it sits in)
-    seat: Optional[int]  # whose view a table-token subscription receives (None: a spectator's;
+    seat: int | None  # whose view a table-token subscription receives (None: a spectator's;
     # a player's subscription sees as the seat the player sits in)
     secret: str
     created_at: int  # ms
     status: str = "active"  # or "disabled"
-    disabled_at: Optional[int] = None
-    disabled_reason: Optional[str] = None
+    disabled_at: int | None = None
+    disabled_reason: str | None = None
 
     def public(self) -> dict:
         shown = asdict(self)
@@ -87,7 +86,7 @@ class Subscription:
         return self.games == MINE
 
     @property
-    def player(self) -> Optional[str]:
+    def player(self) -> str | None:
         """The owning player's id (None: a table token's subscription)."""
         kind, _, ident = self.owner.partition(":")
         return ident if kind == "player" else None
@@ -100,13 +99,13 @@ class Progress:
     version: int
     index: int = 0
     attempts: int = 0  # failed attempts of the next message
-    failing_since: Optional[int] = None  # ms; None while the receiver answers
+    failing_since: int | None = None  # ms; None while the receiver answers
     next_at: int = 0  # ms: no attempt before (the back-off)
     extra: dict = field(default_factory=dict)
 
 
 class SubscriptionStore:
-    def __init__(self, connection, prefix: str = "", buckets: Optional[int] = None):
+    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)
@@ -135,13 +134,13 @@ class SubscriptionStore:
     def _lock(self, game_id: str, sub_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}:lock"
 
-    def _global(self, name: str, game_id: Optional[str], bucket: Optional[int]) -> str:
+    def _global(self, name: str, game_id: str | None, bucket: int | None) -> str:
         return sharded(f"{self.prefix}webhooks:{name}", self.buckets, game_id, bucket)
 
-    def games_key(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def games_key(self, game_id: str | None = None, bucket: int | None = None) -> str:
         return self._global("games", game_id, bucket)
 
-    def retry_key(self, game_id: Optional[str] = None, bucket: Optional[int] = None) -> str:
+    def retry_key(self, game_id: str | None = None, bucket: int | None = None) -> str:
         return self._global("retry", game_id, bucket)
 
     # ---- subscriptions -------------------------------------------------------------------
@@ -198,7 +197,7 @@ class SubscriptionStore:
                 self.redis.srem(self._covering(game_id), sub.id)
                 self.redis.zrem(self.retry_key(game_id), f"{sub.id} {game_id}")
 
-    def get(self, sub_id: str) -> Optional[Subscription]:
+    def get(self, sub_id: str) -> Subscription | None:
         raw = self.redis.get(self._sub(sub_id))
         return Subscription(**json.loads(raw)) if raw else None
 
@@ -256,7 +255,7 @@ class SubscriptionStore:
         pipe.execute()
 
     # ---- progress ------------------------------------------------------------------------
-    def progress(self, game_id: str, sub_id: str) -> Optional[Progress]:
+    def progress(self, game_id: str, sub_id: str) -> Progress | None:
         raw = self.redis.get(self._progress(game_id, sub_id))
         return Progress(**json.loads(raw)) if raw else None
 
@@ -269,7 +268,7 @@ class SubscriptionStore:
     def save_progress(self, game_id: str, sub_id: str, progress: Progress) -> None:
         self.redis.set(self._progress(game_id, sub_id), json.dumps(asdict(progress)))
 
-    def lock(self, game_id: str, sub_id: str) -> Optional[str]:
+    def lock(self, game_id: str, sub_id: str) -> str | None:
         token = secrets.token_hex(8)
         return token if self.redis.set(self._lock(game_id, sub_id), token, nx=True, px=LOCK_TTL_MS) else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import jsonschema
 import yaml
@@ -19,7 +19,7 @@ def spec() -> dict:
     return yaml.safe_load((ROOT / "openapi.yaml").read_text())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _path_patterns():
     patterns = []
     for template in spec()["paths"]:
@@ -31,7 +31,7 @@ def _path_patterns():
 SAMPLED_ITEMS = 48  # a longer array's items checked: a sample spread over it
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(schema_json: str):
     schema = json.loads(schema_json)
     schema["components"] = spec()["components"]

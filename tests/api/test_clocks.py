@@ -10,10 +10,11 @@ import uuid
 import pytest
 import redis
 
-from api.platform import clocks, events as pe
 from api.errors import ApiError
-from api.seating.control import SeatControl
 from api.games.service import GameService
+from api.platform import clocks
+from api.platform import events as pe
+from api.seating.control import SeatControl
 from events.memory_store import InMemoryEventStore
 from events.redis_store import RedisEventStore
 from tests.api.helpers import auth, create, move, read, tokens

@@ -4,8 +4,8 @@ what the catalogue says. The games' own codes (MoveRejected, in domain/) are not
 from __future__ import annotations
 
 import ast
-import inspect
 import importlib
+import inspect
 import re
 from functools import lru_cache
 from pathlib import Path

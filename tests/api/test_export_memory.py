@@ -3,10 +3,10 @@ kept from the second time they are asked for, bounded in bytes and in time, and 
 served from them is the export served from Redis, to the byte."""
 from __future__ import annotations
 
+from api.games.repository import snapshot_code
 from api.history import export
 from api.history.export_memory import SEEN, ChunkMemory
 from api.platform.events import ABANDONED, abandoned_event
-from api.games.repository import snapshot_code
 from events.store import NewEvent
 from tests.api.test_history_export import _played_splendor
 from tests.conftest import wait_for

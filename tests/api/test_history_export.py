@@ -9,17 +9,17 @@ import random
 import pytest
 import requests
 
+from api.games.repository import snapshot_code
 from api.history import export
 from api.platform.events import ABANDONED, abandoned_event
-from api.games.repository import snapshot_code
 from domain import registry
 from domain.contract import SYSTEM
 from events import codec
 from events.store import NewEvent
 from tests.api.helpers import auth, create, move, tokens
-from workers.jobs import play_turn
 from tests.api.spec import check_response, validate_named
 from tests.conftest import wait_for
+from workers.jobs import play_turn
 
 NDJSON = "application/x-ndjson"
 

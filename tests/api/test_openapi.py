@@ -5,7 +5,6 @@ import re
 
 import jsonschema
 import pytest
-
 from openapi_spec_validator import validate
 
 from domain import registry

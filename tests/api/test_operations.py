@@ -1,7 +1,6 @@
 """What an operator reads: readiness and liveness probes, Prometheus metrics, request ids."""
 from __future__ import annotations
 
-import time
 import uuid
 
 from prometheus_client.parser import text_string_to_metric_families

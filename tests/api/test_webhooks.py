@@ -292,8 +292,8 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
     more appends queue nothing more; each (subscription, game) has one delivery job at most."""
     from rq import Queue
 
-    from workers.deliveries import fan_out as fan_out_module
     from workers.deliveries import Deliveries
+    from workers.deliveries import fan_out as fan_out_module
 
     app, prefix = quiet
     client = app.test_client()
@@ -523,9 +523,9 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     in a process that checked it with Bob alone seated, covers her from the setup on."""
     import random
 
-    from api.seating.claims import Claimer, Lobby
-    from api.players.accounts import Player
     from api.games.service import GameService
+    from api.players.accounts import Player
+    from api.seating.claims import Claimer, Lobby
     from events.redis_store import RedisEventStore
     from workers.deliveries import Deliveries
 

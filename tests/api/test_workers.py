@@ -46,11 +46,11 @@ def test_the_reconciler_re_enqueues_a_lost_turn(client, workers, app):
 
     try:
         wait_for(finished, timeout=60)
-    except AssertionError:
+    except AssertionError as stalled:
         last = seen[-1]
         alive = [p.poll() is None for p in workers.procs]
         raise AssertionError(f"stalled at version {last['version']}, to act {last['to_act']}; "
-                             f"workers and reconciler alive: {alive}")
+                             f"workers and reconciler alive: {alive}") from stalled
 
 
 def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client, monkeypatch):
@@ -62,9 +62,8 @@ def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client
 
     from api.games.service import GameService
     from events.redis_store import RedisEventStore
-    from workers.queueing import TurnScheduler
-
     from workers import jobs
+    from workers.queueing import TurnScheduler
 
     monkeypatch.setattr(jobs, "CHAIN_SECONDS", 60)  # the turn budget, not the machine's speed, ends chains here
     chains = []

@@ -92,7 +92,7 @@ class Cluster:
     def url(self) -> str:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
 
-    def start(self, timeout_s: float = 60, attempts: int = 3) -> "Cluster":
+    def start(self, timeout_s: float = 60, attempts: int = 3) -> Cluster:
         for attempt in range(attempts):
             try:
                 return self._start(timeout_s)
@@ -105,7 +105,7 @@ class Cluster:
                 self.nodes = [Node(p, self.root) for p in free_ports(n)]
         raise AssertionError("unreachable")
 
-    def _start(self, timeout_s: float) -> "Cluster":
+    def _start(self, timeout_s: float) -> Cluster:
         for node in self.nodes:
             node.start()
         deadline = time.monotonic() + timeout_s

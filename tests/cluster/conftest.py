@@ -89,7 +89,7 @@ class Recorder:
         while not self._stop.is_set():
             try:
                 line = conn.read_response(disable_decoding=True)
-            except Exception:  # noqa: BLE001 - the node was killed, or we stop
+            except Exception:
                 return
             if isinstance(line, bytes):
                 rest = line.partition(b"] ")[2]
@@ -100,7 +100,7 @@ class Recorder:
         for conn in self._conns:
             try:
                 conn.disconnect()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
 
 

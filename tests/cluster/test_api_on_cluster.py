@@ -10,12 +10,14 @@ import requests
 from domain import registry
 from tests.api import test_games_api as games_api
 from tests.api import test_play_every_game as every_game
-from tests.lobby import test_players_and_lobby as lobby
 from tests.conftest import wait_for
+from tests.lobby import test_players_and_lobby as lobby
 from tests.robustness import test_leaks as leaks
 from tests.robustness.helpers import auth, create, history, post_move, read, tokens
-from tests.robustness.test_races import (test_32_clients_over_five_api_processes_sharing_one_redis,  # noqa: F401
-                                         test_32_clients_retrying_freely_leave_a_history_that_accounts_for_every_answer)
+from tests.robustness.test_races import (  # noqa: F401
+    test_32_clients_over_five_api_processes_sharing_one_redis,
+    test_32_clients_retrying_freely_leave_a_history_that_accounts_for_every_answer,
+)
 
 # The API contract and the lobby's (in-process app on the cluster, the session's workers): the
 # lobby's indexes are sharded into buckets there, and its pages merge them.

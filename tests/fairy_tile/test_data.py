@@ -8,8 +8,16 @@ from domain.fairy_tile.data import CARD_IDS, CARDS, CONDITIONS
 from domain.fairy_tile.feasibility import can_complete
 from domain.fairy_tile.hexgrid import neighbor, opposite
 from domain.fairy_tile.rules import start_kingdom
-from domain.fairy_tile.tiles import (FIGURES, KINGDOM_TILES, LOCAL, START_LAYOUT, START_TILES,
-                                     TERRAINS, TILES, placed_hexes)
+from domain.fairy_tile.tiles import (
+    FIGURES,
+    KINGDOM_TILES,
+    LOCAL,
+    START_LAYOUT,
+    START_TILES,
+    TERRAINS,
+    TILES,
+    placed_hexes,
+)
 
 
 def test_fifteen_double_sided_tiles_three_of_them_start_tiles():

@@ -1,5 +1,15 @@
-from domain.fairy_tile.hexgrid import (DIR_NAMES, DIRS, direction_between, distance, neighbor,
-                                       neighbors, opposite, ray, rotate, sight)
+from domain.fairy_tile.hexgrid import (
+    DIR_NAMES,
+    DIRS,
+    direction_between,
+    distance,
+    neighbor,
+    neighbors,
+    opposite,
+    ray,
+    rotate,
+    sight,
+)
 
 
 def test_six_directions_and_their_opposites():

@@ -68,7 +68,7 @@ class AppProcess:
         self.python = python
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "AppProcess":
+    def start(self) -> AppProcess:
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen([self.python, "app.py"], cwd=ROOT, env=self.env, stdout=self.log,
                                      stderr=subprocess.STDOUT)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from api.games import repository as repository_module
 from api.errors import IllegalMove, VersionConflict
+from api.games import repository as repository_module
 from api.games.service import GameService
 from domain.play import fold
 from events.memory_store import InMemoryEventStore

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from api import settings as settings_module
-from workers import wiring
 from api.settings import Settings
+from workers import wiring
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -48,7 +48,7 @@ class RedisServer:
         self.url = f"unix://{self.socket}"
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "RedisServer":
+    def start(self) -> RedisServer:
         from events.local_redis import redis_binary
 
         if self.socket.exists():
@@ -103,7 +103,7 @@ class ApiServer:
                     **{k: str(v) for k, v in env.items()}}
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60) -> "ApiServer":
+    def start(self, timeout: float = 60) -> ApiServer:
         if self.api_only:
             cmd = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
                    self.env["WEB_WORKERS"], "--bind", f"127.0.0.1:{self.port}", "--timeout", "60",

@@ -31,7 +31,7 @@ def test_a_game_nobody_moves_in_is_abandoned_and_a_played_one_is_not(short_lived
     prefix = short_lived.env["KEY_PREFIX"]
     deadline = time.monotonic() + 6
     while time.monotonic() < deadline:  # keep one game moving: a bid from each seat, round after round
-        game = read(base, played["id"])
+        read(base, played["id"])
         for seat, token in tokens(played).items():
             moves = requests.get(f"{base}/games/{played['id']}/moves", headers=auth(token), timeout=10).json()
             if moves["moves"]:

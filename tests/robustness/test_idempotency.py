@@ -3,8 +3,8 @@
 appends one event and answers the same each time."""
 from __future__ import annotations
 
-import socket
 import json
+import socket
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor

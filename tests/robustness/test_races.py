@@ -20,8 +20,17 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.conftest import wait_for
-from tests.robustness.helpers import (auth, check_history_accounts_for_every_answer, create, history,
-                                      is_problem, post_move, read, session, tokens)
+from tests.robustness.helpers import (
+    auth,
+    check_history_accounts_for_every_answer,
+    create,
+    history,
+    is_problem,
+    post_move,
+    read,
+    session,
+    tokens,
+)
 from tests.robustness.servers import ApiServer
 
 CLIENTS = 32

@@ -19,8 +19,18 @@ import pytest
 import requests
 
 from tests.conftest import wait_for
-from tests.robustness.helpers import (auth, check_history_accounts_for_every_answer, create, history, is_problem,
-                                      post_move, read, session, sse_events, tokens)
+from tests.robustness.helpers import (
+    auth,
+    check_history_accounts_for_every_answer,
+    create,
+    history,
+    is_problem,
+    post_move,
+    read,
+    session,
+    sse_events,
+    tokens,
+)
 from tests.robustness.servers import APPENDFSYNC, ApiServer, RedisServer
 
 

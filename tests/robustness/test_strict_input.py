@@ -65,7 +65,7 @@ def test_a_move_nested_a_thousand_levels_deep_is_a_400(strict):
     created = create(strict, "high-card")
     gid, t = created["id"], tokens(created)
     deep = '{"x":' * 1000 + '{"type":"bid"}' + "}" * 1000  # within orjson's own 1,024 levels
-    body = '{"expected_version": %d, "move": %s}' % (created["version"], deep)
+    body = f'{{"expected_version": {created["version"]}, "move": {deep}}}'
     r = strict.post(f"/games/{gid}/moves", data=body, content_type="application/json", headers=auth(t[0]))
     _problem(r, 400, "too_deeply_nested")
     shallow = {"expected_version": created["version"], "move": {"type": "bid", "a": [[[[1]]]]}}
@@ -127,7 +127,7 @@ def test_patterns_are_checked_before_any_redis_call(tmp_path):
     app = create_app({"REDIS_URL": f"unix://{tmp_path}/no-redis.sock", "TESTING": True})
     client = app.test_client()
     bearer = auth("gid.0.some-token")
-    for path, headers, status in ((f"/games/a:b}}x", {}, 404), ("/games/abc?seat=²", bearer, 400),
+    for path, headers, status in (("/games/a:b}x", {}, 404), ("/games/abc?seat=²", bearer, 400),
                                   ("/games/abc/state?version=٣", {}, 400), ("/games/abc/events?after=1e3", {}, 400),
                                   ("/games/abc/moves?offset=-1", bearer, 400),
                                   ("/games/abc/stream", {"Last-Event-ID": "9" * 50}, 400)):

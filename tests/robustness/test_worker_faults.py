@@ -23,7 +23,6 @@ from tests.robustness.servers import WorkerProcess
 from workers.queueing import LOST_AFTER_S, TurnScheduler
 
 
-
 @pytest.fixture(autouse=True, scope="module")
 def _slow_game_hosted():
     """Hosts the stalling game for this module only (other tests list every hosted game)."""

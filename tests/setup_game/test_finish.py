@@ -3,9 +3,9 @@ import random
 
 import pytest
 
+from domain.play import fold
 from domain.setup_game import GAME
 from domain.setup_game.finish import finish_detail
-from domain.play import fold
 
 from .helpers import apply, first, play, start
 

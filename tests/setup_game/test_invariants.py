@@ -3,9 +3,9 @@ import random
 
 import pytest
 
+from domain.play import fold
 from domain.setup_game import GAME
 from domain.setup_game.data import N_TILES
-from domain.play import fold
 
 
 @pytest.mark.parametrize("n,options", GAME.test_configs)

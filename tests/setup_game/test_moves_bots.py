@@ -4,13 +4,13 @@ import itertools
 import random
 
 from domain.contract import MoveRejected
+from domain.play import fold
 from domain.setup_game import GAME
 from domain.setup_game.bots import greedy_policy
 from domain.setup_game.moves import placements
 from domain.setup_game.plays import check_play
 from domain.setup_game.rules import preview
 from domain.setup_game.state import playable_squares
-from domain.play import fold
 
 from .helpers import play, start, tid
 

@@ -6,10 +6,10 @@ import pytest
 from openapi_spec_validator import validate
 
 from domain.contract import EVERYONE, SPECTATOR
+from domain.play import fold
 from domain.setup_game import GAME
 from domain.setup_game.moves import summary
 from domain.setup_game.rules import preview
-from domain.play import fold
 from tests.schema_check import _document, validator_for
 
 FRAGMENT = "api/openapi/setup.yaml"

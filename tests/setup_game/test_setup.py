@@ -4,10 +4,10 @@ import random
 import pytest
 
 from domain.contract import InvalidOptions
-from domain.setup_game import GAME
-from domain.setup_game.state import playable_squares
-from domain.setup_game.data import SQUARE_INDEX
 from domain.play import fold
+from domain.setup_game import GAME
+from domain.setup_game.data import SQUARE_INDEX
+from domain.setup_game.state import playable_squares
 
 
 @pytest.mark.parametrize("n,filled", [

@@ -5,7 +5,6 @@ from domain.smallworld.state import Region
 
 from .helpers import R, make_state, mine, play
 
-
 # --- Tauren (§2 #14): "Under no circumstances should a Tauren token be left alone ... If a
 # Race token would be left alone for any reason, the player controlling the Tauren must
 # redeploy it to a Region they already control." ---------------------------------------------
@@ -127,8 +126,8 @@ def test_audit_a_champion_left_alone_by_an_intimidation_goes_back_to_its_owner()
 # The owner of the Champion must immediately pay their opponent a 1 Victory Coin ransom"). ----
 
 def test_audit_a_live_bomb_on_the_champion_takes_it_prisoner_for_a_ransom():
-    from .test_races_second_half import Bombs
     from .helpers import play_with
+    from .test_races_second_half import Bombs
     regions = {"T-2": mine(0, "goblins", 2), "T-1": mine(1, "orcs", 2, bomb=1, champion=True), "T-4": mine(1, "orcs", 1)}
     state = make_state(regions=regions, step="start", players={0: {"race": "goblins", "power": "farmer"},
                                                                1: {"race": "orcs", "power": "championing"}})

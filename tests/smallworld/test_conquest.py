@@ -3,8 +3,7 @@ with the reinforcement die, ready your troops and abandoning, Murlocs."""
 from domain.smallworld import GAME
 from domain.smallworld.state import DEFEND, REDEPLOY, SCORE, Region
 
-from .helpers import (FixedRng, R, cost_of, make_state, mine, murloc, orcs, play, play_with,
-                      rejected)
+from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, orcs, play, play_with, rejected
 
 
 def end_turn(state):

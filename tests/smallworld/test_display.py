@@ -2,9 +2,9 @@
 lying on the chosen one, refilling from the piles, starting tokens = banner + badge."""
 import random
 
+from domain.play import fold
 from domain.smallworld import GAME, abilities
 from domain.smallworld.state import CONQUER, PICK, Region
-from domain.play import fold
 
 from .helpers import make_state, play, rejected
 

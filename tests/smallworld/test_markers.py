@@ -5,7 +5,7 @@ import random
 
 from domain.contract import SYSTEM
 from domain.play import fold
-from domain.smallworld import catalog, GAME, abilities
+from domain.smallworld import GAME, abilities, catalog
 from domain.smallworld.state import REDEPLOY, SCORE
 
 from .helpers import FixedRng, R, cost_of, make_state, mine, murloc, play, play_with, rejected

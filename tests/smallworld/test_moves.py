@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from domain.contract import MoveRejected, SYSTEM
+from domain.contract import SYSTEM, MoveRejected
 from domain.play import fold
 from domain.smallworld import GAME
 

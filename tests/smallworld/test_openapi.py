@@ -75,8 +75,8 @@ def test_playout_values_match_the_schemas():
 
 def scripted_events():
     """Events too rare in short playouts (a Heart of Azeroth moved, then paid for)."""
-    from .test_markers import heart_turn
     from .helpers import play
+    from .test_markers import heart_turn
     state, events = play(heart_turn(), 0, {"type": "end_conquests"})
     check("SmallWorldView", GAME.view(state, 0))
     for m in GAME.legal_moves(state, 0):
@@ -88,8 +88,9 @@ def scripted_events():
 
 def rare_actions():
     """An empty display's pass, a stolen artifact and a portal."""
-    from .helpers import MAP, build_map, make_state, mine, play
     from domain.smallworld.state import PICK
+
+    from .helpers import MAP, build_map, make_state, mine, play
     _, passed = play(make_state(step=PICK), 0, {"type": "skip_pick"})
     regions = {"T-2": mine(0, "ethereals", 3), "T-4": mine(1, "orcs", 2, marker="frostmourne")}
     state = make_state(regions=regions, players={0: {"race": "ethereals", "power": "farmer"}, 1: {"race": "orcs", "power": "farmer"}})

@@ -2,8 +2,8 @@
 import pytest
 
 from domain.contract import SYSTEM
-from domain.smallworld import catalog, abilities
-from domain.smallworld.state import Conquest, Region, SCORE
+from domain.smallworld import abilities, catalog
+from domain.smallworld.state import SCORE, Conquest, Region
 
 from .helpers import cost_of, make_state, mine, murloc, play
 

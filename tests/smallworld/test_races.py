@@ -1,7 +1,7 @@
 """One test (or more) per race of this issue."""
 from domain.contract import SYSTEM
 from domain.smallworld import GAME, abilities, catalog
-from domain.smallworld.state import Conquest, Region, SCORE
+from domain.smallworld.state import SCORE, Conquest, Region
 
 from .helpers import R, cost_of, make_state, mine, murloc, play, rejected
 

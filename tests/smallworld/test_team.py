@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from domain.contract import InvalidOptions, SYSTEM
+from domain.contract import SYSTEM, InvalidOptions
 from domain.play import fold
 from domain.smallworld import GAME, catalog, team
 from domain.smallworld.state import OVER, PICK, Player

@@ -81,8 +81,8 @@ def test_system_cannot_act_during_play_and_seats_cannot_score():
 def _finish(p0, c0, p1, c1):
     """Seat 0 already has p0 points and c0 cards; seat 1 buys sp-2-03 (+2 points, +1 card)
     to end on p1 points with c1 cards. Returns the result."""
-    state = with_player(start(), 0, points=p0, bought=["sp-1-%02d" % (i + 20) for i in range(c0)])
-    state = _rich(state, 1, points=p1 - 2, bought=["sp-1-%02d" % (i + 30) for i in range(c1 - 1)])
+    state = with_player(start(), 0, points=p0, bought=[f"sp-1-{i + 20:02d}" for i in range(c0)])
+    state = _rich(state, 1, points=p1 - 2, bought=[f"sp-1-{i + 30:02d}" for i in range(c1 - 1)])
     _, state = act(state, 0, TAKE)
     _, state = act(state, 1, BUY_2)
     _, state = score(state)

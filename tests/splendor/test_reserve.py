@@ -1,7 +1,7 @@
 """Action 3: reserve a face-up card or a deck's top card, take 1 gold if any (spec: A turn, 3)."""
 import pytest
 
-from domain.contract import EVERYONE, MoveRejected, SPECTATOR
+from domain.contract import EVERYONE, SPECTATOR, MoveRejected
 from domain.splendor import GAME
 from tests.splendor.helpers import act, card, decide, moves_of, start, toks, with_player, with_supply
 

@@ -4,9 +4,9 @@ import random
 import pytest
 
 from domain.contract import InvalidOptions
+from domain.play import fold
 from domain.splendor import GAME
 from domain.splendor.data import CARDS, COLORS, NOBLES
-from domain.play import fold
 
 
 def _setup(n, seed=1, **options):

@@ -8,7 +8,7 @@ from dataclasses import replace
 from domain.play import fold
 from domain.witches import GAME
 from domain.witches.cards import card_id, sort_cards
-from domain.witches.state import PLAYING, dealer_for, direction_for, PASS_COUNT
+from domain.witches.state import PASS_COUNT, PLAYING, dealer_for, direction_for
 
 
 def c(colour: str, value: int) -> str:

@@ -4,8 +4,8 @@ import random
 from domain.contract import SYSTEM
 from domain.play import fold
 from domain.witches import GAME
-from domain.witches.cards import PYGMY_QUEEN, RED_CARDS, WATER_WITCH
 from domain.witches.bots import careful_bot, random_bot
+from domain.witches.cards import PYGMY_QUEEN, RED_CARDS, WATER_WITCH
 
 from .helpers import c, round_end, started, wiz
 

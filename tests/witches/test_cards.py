@@ -1,6 +1,16 @@
 """The 60 cards: four colours 1-14, four wizards (value 0), the witches and the Pygmy Queen."""
-from domain.witches.cards import (AIR_WITCH, COLOUR, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE,
-                                  WATER_WITCH, WIZARDS, describe)
+from domain.witches.cards import (
+    AIR_WITCH,
+    COLOUR,
+    DECK,
+    EARTH_WITCH,
+    FIRE_WITCH,
+    PYGMY_QUEEN,
+    VALUE,
+    WATER_WITCH,
+    WIZARDS,
+    describe,
+)
 
 
 def test_sixty_distinct_cards_four_colours_of_fourteen_and_four_wizards():

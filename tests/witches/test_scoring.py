@@ -5,8 +5,7 @@ import pytest
 
 from domain.contract import SYSTEM
 from domain.witches import GAME
-from domain.witches.cards import (AIR_WITCH, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, RED_CARDS, WATER_WITCH,
-                                  WIZARDS)
+from domain.witches.cards import AIR_WITCH, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, RED_CARDS, WATER_WITCH, WIZARDS
 from domain.witches.scoring import find_spell, fire_points, raw_points, score_round
 from domain.witches.state import Options
 
@@ -117,10 +116,11 @@ def test_a_round_ends_with_the_system_scoring_it_through_decide():
 
 
 def test_an_old_round_scored_event_with_unfloored_points_replays_to_the_real_change():
+    import random
     from dataclasses import replace
+
     from domain.witches import GAME
     from domain.witches.evolve import evolve
-    import random
     state = GAME.evolve(None, GAME.setup(GAME.default_options(), 3, random.Random(1))[0])
     state = replace(state, totals=(4, 0, 0))
     old = {"type": "round_scored", "round": 1, "points": [-5, 0, 0], "totals": [0, 0, 0], "spell": None}

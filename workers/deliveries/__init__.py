@@ -22,7 +22,6 @@ webhooks`), so a slow receiver never delays a turn.
 from __future__ import annotations
 
 import logging
-from typing import Optional
 
 from rq import Queue, get_current_job
 
@@ -45,7 +44,7 @@ class Deliveries(FanOut, Sweep):
     fan_out.py, sweep.py."""
 
     def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
-                 settings: Optional[Settings] = None, queue_connection=None):
+                 settings: Settings | None = None, queue_connection=None):
         # `connection`: the store's (maybe a cluster); `queue_connection`: RQ's (a plain Redis;
         # by default the same): events/connection.py.
         self.connection = queue_connection or connection
@@ -57,7 +56,7 @@ class Deliveries(FanOut, Sweep):
         self.settings = settings or Settings.from_env()
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
-        self._connections: Optional[sender.Connections] = None
+        self._connections: sender.Connections | None = None
 
 
 # ---- the RQ jobs ----------------------------------------------------------------------------
@@ -77,7 +76,7 @@ def fan_out_job(prefix: str, game_id: str) -> int:
     except UnknownGame:
         deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
         return 0
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
         return 0
 
@@ -92,7 +91,7 @@ def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
         # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
         deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
         return "gone"
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)
         return "error"
 

@@ -39,7 +39,7 @@ class FanOut(Sending):
                     raise  # gone: nothing more to tell anyone (fan_out_job retires it)
                 except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
                     raise
-                except Exception:  # noqa: BLE001 - one subscription's trouble must not stop the others'
+                except Exception:
                     log.exception("webhook %s for game %s: inline delivery failed", sub_id, game_id)
                     done += self.ensure(sub_id, game_id)
             else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Optional
 
 from api import metrics
 from api.games.repository import GameRepository
@@ -106,7 +105,7 @@ class Sending(Enqueueing):
             self.subs.record_attempts(sub_id, records)
             records.clear()
 
-    def _send(self, sub, message: messages.Message, progress: Optional[Progress], connections: sender.Connections,
+    def _send(self, sub, message: messages.Message, progress: Progress | None, connections: sender.Connections,
               records: list, manual: bool = False) -> bool:
         """One attempt; on failure (unless manual) the back-off or the subscription's end."""
         now = time.time()

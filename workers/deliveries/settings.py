@@ -21,7 +21,7 @@ class Settings:
     progress_ttl_s: int = PROGRESS_TTL_S
 
     @classmethod
-    def from_env(cls, env=None) -> "Settings":
+    def from_env(cls, env=None) -> Settings:
         env = os.environ if env is None else env
         return cls(float(env.get("WEBHOOK_TIMEOUT_S", 5)), float(env.get("WEBHOOK_RETRY_BASE_S", 10)),
                    float(env.get("WEBHOOK_RETRY_MAX_S", 3600)), float(env.get("WEBHOOK_DISABLE_AFTER_S", 86400)),

@@ -38,7 +38,7 @@ class Sweep(Enqueueing):
                 queued += self.ensure(sub_id, game_id, repair=True)
             except (redis.ConnectionError, redis.TimeoutError):
                 raise
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("webhook sweep: the retry of %s in %s could not be queued", sub_id, game_id)
             self.subs.retry_taken(sub_id, game_id)
         games = self.subs.subscribed_games()
@@ -54,7 +54,7 @@ class Sweep(Enqueueing):
                 self.subs.retire_game(game_id, self.settings.progress_ttl_s)  # gone (FINISHED_TTL)
             except (redis.ConnectionError, redis.TimeoutError, StoreUnavailable):
                 raise
-            except Exception:  # noqa: BLE001 - one game's trouble must not stop the others' repair
+            except Exception:
                 log.exception("webhook sweep: game %s could not be judged", game_id)
         if len(self.seen) > len(games):
             kept = set(games)

@@ -15,28 +15,26 @@ while it waits, and its Redis reads go through the hub's own pool, not the reque
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
 
-from events.connection import cluster_nodes, store_client
-from events.redis_store import RedisEventStore
-from events.store import EventStore
-
-from api.http.auth import bearer_token, caller, requested_seat
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
+from api.games.callers import TABLE, Seats
+from api.http.auth import bearer_token, caller, requested_seat
 from api.http.requests import games
 from api.http.streams import lifecycle
 from api.input_rules import DIGITS
 from api.live.direct import Direct, serve_direct
 from api.live.hub import Hub
-from api.live.streams import stream
 from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
+from api.live.streams import stream
 from api.live.tickets import TTL_S, Tickets
 from api.players.accounts import Players
-from api.games.callers import TABLE, Seats
+from events.connection import cluster_nodes, store_client
+from events.redis_store import RedisEventStore
+from events.store import EventStore
 
 bp = Blueprint("stream", __name__)
 
@@ -48,7 +46,7 @@ class LivePath:
     hub's own store."""
 
     def __init__(self, store: EventStore, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
-                 inboxes=None, keepalive_s: Optional[float] = None, gather_s: float = 0.0):
+                 inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0):
         self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits

@@ -22,15 +22,14 @@ import secrets
 
 from flask import Blueprint, current_app
 
-from events.store import StoreUnavailable
-
-from api.http.auth import bearer_token, current_player
 from api.errors import ValidationFailed
+from api.games.callers import hash_token
+from api.http.auth import bearer_token, current_player
 from api.http.streams import lifecycle
 from api.live.streams import inbox_stream
 from api.live.tickets import TTL_S, InvalidTicket
 from api.players.accounts import Players
-from api.games.callers import hash_token
+from events.store import StoreUnavailable
 
 bp = Blueprint("player_stream", __name__)
 
@@ -53,7 +52,7 @@ def player_ticket():
     inbox = _inbox(current_app)
     try:
         inbox.redis.set(_ticket_key(inbox.prefix, ticket), player.id, ex=TTL_S)
-    except Exception as e:  # noqa: BLE001 - a Redis failure is a 503
+    except Exception as e:
         raise StoreUnavailable(str(e)) from e
     return {"ticket": ticket, "expires_in": TTL_S, "stream": f"/players/me/stream?ticket={ticket}"}, 201
 
