@@ -7,6 +7,7 @@ the rack or market stays short.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .data import TILE_IDS
 
@@ -20,7 +21,8 @@ class Bag:
 
     def draw(self, count: int, rng: random.Random, to: str, seat=None) -> list:
         """Draws up to `count` tiles for the market (`to`="market") or a seat's rack."""
-        events, batch = [], []
+        events: list[dict[str, Any]] = []
+        batch: list[int] = []
         for _ in range(count):
             if not self.tiles:
                 if not self.covered:

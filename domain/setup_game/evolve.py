@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .data import N_SQUARES, SQUARE_INDEX, TILE_INDEX, N_TILES
 from .state import LastPlay, State, covered
 
-_EMPTY = frozenset()
+_EMPTY: frozenset[int] = frozenset()
 
 
 def _ints(ids) -> list:
@@ -15,7 +16,7 @@ def _ints(ids) -> list:
 
 def _setup(state, e: dict) -> State:
     n = e["seats"]
-    stacks = [()] * N_SQUARES
+    stacks: list[tuple[int, ...]] = [()] * N_SQUARES
     for square_id, tile_id in e["board"].items():
         stacks[SQUARE_INDEX[square_id]] = (TILE_INDEX[tile_id],)
     racks = tuple(tuple(_ints(r)) for r in e["racks"])
@@ -50,7 +51,7 @@ def _drew(state: State, e: dict) -> State:
     tiles = _ints(e["tiles"])
     gone = frozenset(tiles)
     known = tuple(k - gone for k in state.bag_known) if any(state.bag_known) else state.bag_known
-    changes = dict(bag=state.bag - gone, bag_known=known)
+    changes: dict[str, Any] = dict(bag=state.bag - gone, bag_known=known)
     if e["to"] == "market":
         changes["market"] = state.market + tuple(tiles)
     else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, permutations
 
-from domain.contract import is_seat
+from domain.contract import Actor, is_seat
 
 from .data import NEIGHBOURS, NUMBER, N_SQUARES, SQUARE_IDS, SUIT, TILE_IDS
 from .state import MAX_SWAP, State, playable_squares, tops
@@ -125,7 +125,7 @@ def _runs(top: list, squares, suit: int, group: list) -> list:
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
     showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
-    out = []
+    out: list[tuple[tuple[int, int], ...]] = []
     for k in range(2, min(len(group), len(squares)) + 1):
         for tiles in combinations(group, k):
             played = {NUMBER[t]: t for t in tiles}
@@ -157,11 +157,12 @@ def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pai
             pairs.pop()
 
 
-def summary(state: State, seat: int) -> dict:
+def summary(state: State, seat: Actor) -> dict:
     """A compact alternative to the full list, for clients: how many plays and swaps there
     are, and for each rack or market tile the squares where some legal play puts it (a client
     can offer those and check the whole play with `rules.preview` before sending it)."""
-    if state.over or seat != state.turn:
+    # A str actor (the system) is never the turn: the isinstance test only tells mypy so.
+    if state.over or not isinstance(seat, int) or seat != state.turn:
         return {"play_count": 0, "swap_count": 0, "tiles": {}}
     where: dict = {}
     count = 0

@@ -4,6 +4,8 @@ Every refusal is a MoveRejected with a stable code; nothing else is ever raised.
 """
 from __future__ import annotations
 
+from typing import NoReturn
+
 from . import actions, catalog, query, scoring, team
 from .abilities import hooks_for
 from .contract_bits import SYSTEM, MoveRejected, is_seat
@@ -14,12 +16,12 @@ from .moves import actors, can_abandon, marker_moves, piece_moves, start_options
 from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, State
 
 
-def _reject(code: str, message: str):
+def _reject(code: str, message: str) -> NoReturn:
     raise MoveRejected(code, message)
 
 
 # move type -> (steps it belongs to, required fields, optional fields)
-SHAPES = {
+SHAPES: dict[str, tuple[tuple[str, ...], dict[str, type], dict[str, type]]] = {
     "pick": ((PICK,), {"index": int}, {}),
     "skip_pick": ((PICK,), {}, {}),
     "decline": ((START,), {}, {}),

@@ -64,7 +64,7 @@ class Ability:
     # Coins paid to the region's previous owner (or the bank) when used (Doomhammer).
     use_toll = 0
     # The use leaves this piece in the conquered region (Championing: "champion").
-    use_piece = None
+    use_piece: Optional[str] = None
 
     def places_wall(self, ctx: Ctx, i: int) -> bool:
         return False
@@ -115,13 +115,13 @@ class Ability:
 
     # --- pieces placed at the end of the turn ---------------------------------------------
     # Automatically placed defences ("fort" on every region, "tower" by majority).
-    defence = None
+    defence: Optional[str] = None
 
     def defence_regions(self, ctx: Ctx) -> list:
         return []
 
     # Pieces the owner places one by one at the end of its turn ("objective", "bomb").
-    placed_piece = None
+    placed_piece: Optional[str] = None
 
     def piece_targets(self, ctx: Ctx) -> list:
         return []
