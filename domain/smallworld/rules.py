@@ -14,6 +14,7 @@ from .evolve import evolve
 from .flow import movable_markers, tokens_to_buy
 from .moves import actors, can_abandon, marker_moves, piece_moves, start_options
 from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, State
+from .tolls import power_tolls
 
 
 def _reject(code: str, message: str) -> NoReturn:
@@ -272,7 +273,6 @@ def _action(state, seat, move, rng):
 def _place_piece(state, seat, move, rng):
     if move not in piece_moves(state, seat):
         _reject("illegal_move", "That piece cannot go there now.")
-    from .tolls import power_tolls
     i = _region(state, move)
     owed = power_tolls(state, seat, i) if move["piece"] == "bomb" else []
     event = {"type": "piece_placed", "seat": seat, "piece": move["piece"], "region": move["region"]}
