@@ -84,7 +84,7 @@ def _search(kingdom, positions, tree, want_best: bool):
         if own:
             options = [o for o in options if all(holds(p, _ctx(kingdom, positions, {f: o})) for p in own)]
         choices.append(options)
-    found = [INF, None]
+    found: list[Any] = [INF, None]  # [best total distance, {figure: outcome} or None]
     chosen: dict[str, tuple[Any, ...]] = {}
 
     def rec(i, cost, score):

@@ -1,20 +1,21 @@
 """evolve: applies one event. Pure, no randomness (every draw is written in the events)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from .data import N_SQUARES, SQUARE_INDEX, TILE_INDEX, N_TILES
+from .data import N_SQUARES, N_TILES, SQUARE_INDEX, TILE_INDEX
 from .state import LastPlay, State, covered
 
 _EMPTY: frozenset[int] = frozenset()
 
 
-def _ints(ids) -> list:
+def _ints(ids: Iterable[str]) -> list:
     return [TILE_INDEX[t] for t in ids]
 
 
-def _setup(state, e: dict) -> State:
+def _setup(state: State | None, e: dict) -> State:
     n = e["seats"]
     stacks: list[tuple[int, ...]] = [()] * N_SQUARES
     for square_id, tile_id in e["board"].items():
@@ -88,11 +89,12 @@ def _game_ended(state: State, e: dict) -> State:
     return replace(state, over=True, winners=tuple(e["winners"]), finish=detail)
 
 
-_APPLY = {
+# The state is None only before the first event ("setup").
+_APPLY: dict[str, Callable[[Any, dict], State]] = {
     "setup": _setup, "set_made": _set_made, "drew": _drew, "bag_refilled": _bag_refilled,
     "swapped": _swapped, "passed": _passed, "next_turn": _next_turn, "game_ended": _game_ended,
 }
 
 
-def evolve(state, event: dict) -> State:
+def evolve(state: State | None, event: dict) -> State:
     return _APPLY[event["type"]](state, event)

@@ -349,7 +349,7 @@ def _refill(state, events, rng):
         return events + team.refill(after, rng)
     races, back = list(after.race_pile), list(after.returned)
     powers, discards = list(after.power_pile), list(after.power_discards)
-    combos = []
+    combos: list[dict[str, str]] = []
     while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and (races or back) and (powers or discards):
         race = rng.choice(races) if races else back[0]  # returned banners lie under the pile
         (races if races else back).remove(race)
