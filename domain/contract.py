@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Container, Mapping, Optional, Sequence, TypeGuard, Union
 
 SYSTEM = "system"
 SPECTATOR = None
@@ -158,5 +158,5 @@ class GameDef:
         return {o.name: o.default for o in self.options}
 
 
-def is_seat(actor: Actor) -> bool:
+def is_seat(actor: object) -> TypeGuard[int]:
     return isinstance(actor, int) and not isinstance(actor, bool)

@@ -6,6 +6,7 @@ is adding its package, with no list to edit here.
 from __future__ import annotations
 
 import pkgutil
+from collections.abc import Iterable
 from importlib import import_module
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def register(game: GameDef) -> None:
     _games[game.name] = game
 
 
-def register_modules(module_names) -> None:
+def register_modules(module_names: Iterable[str]) -> None:
     """Registers the GAME of each named module (games hosted from outside domain/)."""
     for name in module_names:
         if name:

@@ -17,6 +17,8 @@ so that two storytellers never tug the same figure to and fro for ever.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .conditions import Context, figures_in, holds
 from .data import CONDITIONS
 from .feasibility import can_complete, distances, plan
@@ -27,7 +29,7 @@ from .tiles import FIGURES
 def random_policy(state, seat, rng):
     """Uniform over the kinds of move first (so tiles, with their many places, do not crowd out
     the figures), then over the moves of that kind."""
-    kinds = {}
+    kinds: dict[str, list[dict[str, Any]]] = {}
     for m in legal_moves(state, seat):
         kinds.setdefault(m.get("figure", m["type"]), []).append(m)
     return rng.choice(kinds[rng.choice(sorted(kinds))])

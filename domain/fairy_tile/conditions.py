@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .kingdom import Kingdom
 from .tiles import FIGURES, TERRAINS
 
 
@@ -25,7 +26,7 @@ class ConditionError(ValueError):
 
 @dataclass(frozen=True)
 class Context:
-    kingdom: object
+    kingdom: Kingdom
     pos: dict          # figure -> hex
     moved: frozenset   # figures the player moved this turn
     passed: frozenset  # figures that passed a castle this turn

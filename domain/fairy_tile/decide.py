@@ -8,7 +8,7 @@ from domain.contract import SYSTEM, MoveRejected, is_seat
 from .conditions import Context, holds
 from .data import CONDITIONS
 from .feasibility import can_complete
-from .hexgrid import DIR_NAMES
+from .hexgrid import DIR_NAMES, Hex
 from .movement import MOVERS
 from .rules import evolve
 from .tiles import FIGURES
@@ -47,6 +47,7 @@ def _hex(value, name):
 
 def _figure_move(state, move):
     figure = move.get("figure")
+    key: int | tuple[Hex, Hex | None]  # a direction's index for the dragon, else (to, via)
     if figure not in FIGURES:
         raise MoveRejected("invalid_move", "\"figure\" must be princess, knight or dragon.")
     if figure == "dragon":

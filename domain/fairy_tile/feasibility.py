@@ -12,8 +12,10 @@ the first passing a castle), with total cost at most 2, makes it hold.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from .conditions import Context, figures_in, holds, movers_in
+from .hexgrid import Hex
 from .movement import MOVERS
 
 INF = float("inf")
@@ -51,7 +53,7 @@ def _outcomes(kingdom, figure, dist, moving: bool) -> list:
             if key not in best or dist[origin] < dist[best[key]]:
                 best[key] = origin
 
-        entered_passing = {}
+        entered_passing: dict[Hex, Hex] = {}
         for a in dist:
             for _, to, _, passed in mover(kingdom, a):
                 offer((1, to, True, passed), a)
@@ -82,8 +84,8 @@ def _search(kingdom, positions, tree, want_best: bool):
         if own:
             options = [o for o in options if all(holds(p, _ctx(kingdom, positions, {f: o})) for p in own)]
         choices.append(options)
-    found = [INF, None]
-    chosen = {}
+    found: list[Any] = [INF, None]  # [best total distance, {figure: outcome} or None]
+    chosen: dict[str, tuple[Any, ...]] = {}
 
     def rec(i, cost, score):
         if i == len(figures):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .hexgrid import neighbor, neighbors, opposite, ray, sight
+from .hexgrid import Hex, neighbor, neighbors, opposite, ray, sight
 from .tiles import layout, placed_hexes, shape
 
 
@@ -93,7 +93,7 @@ class Kingdom:
         return self._cached(("placements", tile_id, side), lambda: self._placements(tile_id, side))
 
     def _placements(self, tile_id: str, side: str) -> tuple:
-        tiers = ([], [], [])
+        tiers: tuple[list[tuple[Hex, int]], ...] = ([], [], [])
         for at, rotation in self._candidates():
             tier = self.placement_tier(tile_id, side, at, rotation)
             if tier is not None:

@@ -4,7 +4,7 @@ a direction), `path` the hexes entered in order (the last is `to`), `passed_cast
 figure arrived at or moved through a castle. Results are cached on the kingdom."""
 from __future__ import annotations
 
-from .hexgrid import distance, neighbors, ray
+from .hexgrid import Hex, distance, neighbors, ray
 
 
 def princess_moves(kingdom, at) -> tuple:
@@ -15,7 +15,7 @@ def princess_moves(kingdom, at) -> tuple:
 
 def _princess(kingdom, at):
     cells, castles = kingdom.cells, kingdom.castles()
-    found = {}
+    found: dict[tuple[Hex, Hex | None], tuple[Hex, tuple[Hex, ...], bool]] = {}
     for n in neighbors(at):
         if n not in cells:
             continue

@@ -1,6 +1,8 @@
 """Who acts now and the complete moves they may send."""
 from __future__ import annotations
 
+from typing import Any
+
 from domain.contract import is_seat
 
 from .hexgrid import DIR_NAMES
@@ -19,7 +21,7 @@ def figure_moves(state, figure: str) -> list:
     out = []
     for key, to, path, passed in MOVERS[figure](state.kingdom, state.position(figure)):
         if figure == "dragon":
-            move = {"type": "move", "figure": "dragon", "direction": DIR_NAMES[key]}
+            move: dict[str, Any] = {"type": "move", "figure": "dragon", "direction": DIR_NAMES[key]}
         else:
             move = {"type": "move", "figure": figure, "to": list(to)}
             if key[1] is not None:

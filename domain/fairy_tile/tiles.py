@@ -36,7 +36,8 @@ def _outline_at_rotation_0() -> tuple:
     """The 12 outer edges of the tile as (hex index, direction), in order around the outline, so
     that consecutive edges share a corner (the list is cyclic)."""
     hexes = list(LOCAL)
-    out, i = [], 0
+    out: list[tuple[int, int]] = []
+    i = 0
     for _ in range(3):
         inner = {d for d in range(6) if neighbor(hexes[i], d) in hexes}
         a = next(d for d in range(6) if {d, (d + 1) % 6} == inner)

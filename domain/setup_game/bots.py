@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from .data import TILE_IDS
 from .moves import legal_moves, placements, play_move
 from .plays import score
 from .state import State, team_of, tops
-from .data import TILE_IDS
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> dict:
@@ -37,7 +38,7 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
     return legal_moves(state, seat)[0]
 
 
-def _bonus_value(state: State, seat: int, bonus) -> int:
+def _bonus_value(state: State, seat: int, bonus: Sequence[int]) -> int:
     value = 0
     for other, points in enumerate(bonus):
         if state.teams and team_of(other) == team_of(seat):

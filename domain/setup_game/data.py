@@ -58,7 +58,7 @@ def _load(doc: dict) -> dict:
     for side in range(SIDES):
         _require(side in owners, f"side {side} owns no bonus square")
     index = {sq: i for i, sq in enumerate(square_ids)}
-    neighbours = [set() for _ in square_ids]
+    neighbours: list[set[int]] = [set() for _ in square_ids]
     for link in doc.get("links") or []:
         _require(isinstance(link, list) and len(link) == 2 and all(s in index for s in link),
                  f"link {link!r} must name two known squares")

@@ -7,6 +7,8 @@ the rack or market stays short.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from typing import Any
 
 from .data import TILE_IDS
 
@@ -14,13 +16,14 @@ from .data import TILE_IDS
 class Bag:
     """A scratch copy of the bag and of the covered tiles while `decide` plans its draws."""
 
-    def __init__(self, bag, covered):
+    def __init__(self, bag: Iterable[int], covered: Iterable[int]) -> None:
         self.tiles = set(bag)
         self.covered = list(covered)
 
-    def draw(self, count: int, rng: random.Random, to: str, seat=None) -> list:
+    def draw(self, count: int, rng: random.Random, to: str, seat: int | None = None) -> list:
         """Draws up to `count` tiles for the market (`to`="market") or a seat's rack."""
-        events, batch = [], []
+        events: list[dict[str, Any]] = []
+        batch: list[int] = []
         for _ in range(count):
             if not self.tiles:
                 if not self.covered:
@@ -37,14 +40,14 @@ class Bag:
             batch.append(tile)
         return events + _flush(batch, to, seat)
 
-    def put_back(self, tiles) -> None:
+    def put_back(self, tiles: Iterable[int]) -> None:
         self.tiles.update(tiles)
 
 
-def _flush(batch: list, to: str, seat) -> list:
+def _flush(batch: list, to: str, seat: int | None) -> list:
     if not batch:
         return []
-    event = {"type": "drew", "to": to, "tiles": [TILE_IDS[t] for t in batch]}
+    event: dict[str, Any] = {"type": "drew", "to": to, "tiles": [TILE_IDS[t] for t in batch]}
     if to == "rack":
         event["seat"] = seat
     return [event]

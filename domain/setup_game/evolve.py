@@ -1,21 +1,23 @@
 """evolve: applies one event. Pure, no randomness (every draw is written in the events)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
-from .data import N_SQUARES, SQUARE_INDEX, TILE_INDEX, N_TILES
+from .data import N_SQUARES, N_TILES, SQUARE_INDEX, TILE_INDEX
 from .state import LastPlay, State, covered
 
-_EMPTY = frozenset()
+_EMPTY: frozenset[int] = frozenset()
 
 
-def _ints(ids) -> list:
+def _ints(ids: Iterable[str]) -> list:
     return [TILE_INDEX[t] for t in ids]
 
 
-def _setup(state, e: dict) -> State:
+def _setup(state: State | None, e: dict) -> State:
     n = e["seats"]
-    stacks = [()] * N_SQUARES
+    stacks: list[tuple[int, ...]] = [()] * N_SQUARES
     for square_id, tile_id in e["board"].items():
         stacks[SQUARE_INDEX[square_id]] = (TILE_INDEX[tile_id],)
     racks = tuple(tuple(_ints(r)) for r in e["racks"])
@@ -50,7 +52,7 @@ def _drew(state: State, e: dict) -> State:
     tiles = _ints(e["tiles"])
     gone = frozenset(tiles)
     known = tuple(k - gone for k in state.bag_known) if any(state.bag_known) else state.bag_known
-    changes = dict(bag=state.bag - gone, bag_known=known)
+    changes: dict[str, Any] = dict(bag=state.bag - gone, bag_known=known)
     if e["to"] == "market":
         changes["market"] = state.market + tuple(tiles)
     else:
@@ -87,11 +89,12 @@ def _game_ended(state: State, e: dict) -> State:
     return replace(state, over=True, winners=tuple(e["winners"]), finish=detail)
 
 
-_APPLY = {
+# The state is None only before the first event ("setup").
+_APPLY: dict[str, Callable[[Any, dict], State]] = {
     "setup": _setup, "set_made": _set_made, "drew": _drew, "bag_refilled": _bag_refilled,
     "swapped": _swapped, "passed": _passed, "next_turn": _next_turn, "game_ended": _game_ended,
 }
 
 
-def evolve(state, event: dict) -> State:
+def evolve(state: State | None, event: dict) -> State:
     return _APPLY[event["type"]](state, event)

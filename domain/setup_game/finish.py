@@ -1,12 +1,12 @@
 """Who wins once somebody reaches the finish (31 / 27 / 23 points)."""
 from __future__ import annotations
 
-from typing import Optional
+from collections.abc import Sequence
 
 from .state import TEAMS, team_of
 
 
-def finish_detail(scores, goal: int, mover: int, teams: bool) -> Optional[dict]:
+def finish_detail(scores: Sequence[int], goal: int, mover: int, teams: bool) -> dict | None:
     """None while nobody has reached `goal`; else the game_ended event's fields.
 
     `mover` is the player whose turn it was (the one who placed last)."""
@@ -27,7 +27,7 @@ def finish_detail(scores, goal: int, mover: int, teams: bool) -> Optional[dict]:
     return {"winners": best, "reached": reached, "tie_break": tie_break}
 
 
-def _team_finish(scores, mover: int, reached: list) -> dict:
+def _team_finish(scores: Sequence[int], mover: int, reached: list) -> dict:
     low = min(scores)
     low_teams = {team_of(s) for s, points in enumerate(scores) if points == low}
     if len(low_teams) == 1:

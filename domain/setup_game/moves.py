@@ -10,16 +10,17 @@ set) or a suit (a run): the enumerator works group by group.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
-from domain.contract import is_seat
+from domain.contract import Actor, is_seat
 
-from .data import NEIGHBOURS, NUMBER, N_SQUARES, SQUARE_IDS, SUIT, TILE_IDS
+from .data import N_SQUARES, NEIGHBOURS, NUMBER, SQUARE_IDS, SUIT, TILE_IDS
 from .state import MAX_SWAP, State, playable_squares, tops
 
 
-def legal_moves(state: State, actor) -> list:
+def legal_moves(state: State, actor: Actor) -> list:
     if state.over or not is_seat(actor) or actor != state.turn:
         return []
     moves = play_moves(state, actor) + swap_moves(state, actor)
@@ -30,7 +31,7 @@ def play_moves(state: State, seat: int) -> list:
     return [play_move(pairs) for pairs in placements(state, seat)]
 
 
-def play_move(pairs) -> dict:
+def play_move(pairs: Iterable[tuple[int, int]]) -> dict:
     return {"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[t] for q, t in pairs}}
 
 
@@ -60,7 +61,7 @@ def placements(state: State, seat: int) -> list:
     return out
 
 
-def _singles(top: list, squares, avail) -> list:
+def _singles(top: list, squares: Iterable[int], avail: Iterable[int]) -> list:
     """One tile is legal where a linked top tile shows its number or its suit one number away
     (only the chosen square changes, so its neighbours are read as they are)."""
     out = []
@@ -74,7 +75,7 @@ def _singles(top: list, squares, avail) -> list:
     return out
 
 
-def _number_sets(top: list, squares, number: int, group: list) -> list:
+def _number_sets(top: list, squares: tuple[int, ...], number: int, group: list) -> list:
     showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
     out = []
     for k in range(2, min(len(group), len(squares)) + 1):
@@ -85,7 +86,7 @@ def _number_sets(top: list, squares, number: int, group: list) -> list:
     return out
 
 
-def _mask(squares) -> int:
+def _mask(squares: Iterable[int]) -> int:
     m = 0
     for q in squares:
         m |= 1 << q
@@ -119,13 +120,13 @@ def _joined_square_sets(squares: tuple, showing: int, k: int) -> tuple:
                  if not m & ~_reach(showing | m, chosen[0]))
 
 
-def _runs(top: list, squares, suit: int, group: list) -> list:
+def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
     # Tiles of one suit are all different, and a run joins only numbers one apart: so a run
     # is a chain low, low+1, ..., high whose consecutive squares are linked. All played tiles
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
     showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
-    out = []
+    out: list[tuple[tuple[int, int], ...]] = []
     for k in range(2, min(len(group), len(squares)) + 1):
         for tiles in combinations(group, k):
             played = {NUMBER[t]: t for t in tiles}
@@ -138,13 +139,14 @@ def _runs(top: list, squares, suit: int, group: list) -> list:
     return out
 
 
-def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pairs: list,
+def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev: int | None, pairs: list,
            out: list) -> None:
     """Extends the chain with number x, linked to the square `prev` of number x-1."""
     if x > high:
         out.append(tuple(sorted(pairs)))
         return
     if x not in played:
+        assert prev is not None  # the chain starts at a played number: a bridge has one before it
         q = showing[x]
         if q in NEIGHBOURS[prev]:
             _chain(x + 1, high, played, showing, free, q, pairs, out)
@@ -157,11 +159,12 @@ def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev, pai
             pairs.pop()
 
 
-def summary(state: State, seat: int) -> dict:
+def summary(state: State, seat: Actor) -> dict:
     """A compact alternative to the full list, for clients: how many plays and swaps there
     are, and for each rack or market tile the squares where some legal play puts it (a client
     can offer those and check the whole play with `rules.preview` before sending it)."""
-    if state.over or seat != state.turn:
+    # A str actor (the system) is never the turn: the isinstance test only tells mypy so.
+    if state.over or not isinstance(seat, int) or seat != state.turn:
         return {"play_count": 0, "swap_count": 0, "tiles": {}}
     where: dict = {}
     count = 0

@@ -8,7 +8,7 @@ from domain.contract import MoveRejected
 
 from .data import NUMBER, SQUARE_IDS, SQUARE_INDEX, SUIT, SUITS, TILE_IDS, TILE_INDEX
 from .sets import in_a_set, one_set_holds, scoring_squares
-from .state import RACK_SIZE, MARKET_SIZE, State, bonus_owner, playable_squares, tops
+from .state import MARKET_SIZE, RACK_SIZE, State, bonus_owner, playable_squares, tops
 
 MAX_TILES = RACK_SIZE + MARKET_SIZE  # 1 to 8 tiles: a whole rack and the whole market
 
@@ -26,7 +26,7 @@ class Play:
     bonus: tuple        # per seat: tiles of the scoring sets on that seat's own bonus squares
 
 
-def quote(value) -> str:
+def quote(value: object) -> str:
     """A client's value, quoted briefly for a message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -36,7 +36,7 @@ def tile_name(tile: int) -> str:
     return f"the {SUITS[SUIT[tile]]} {NUMBER[tile]} ({TILE_IDS[tile]})"
 
 
-def parse_place(place) -> list:
+def parse_place(place: object) -> list:
     """The {square id: tile id} map of a move as [(square, tile), ...] of ints, or rejected."""
     if not isinstance(place, dict) or not place:
         raise MoveRejected("invalid_move", "A play needs \"place\": an object from square ids to tile ids.")

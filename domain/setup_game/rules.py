@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import random
 
-from domain.contract import InvalidOptions, MoveRejected, is_seat
+from domain.contract import Actor, InvalidOptions, Move, MoveRejected, is_seat
 
-from .data import N_SQUARES, OWNER, SQUARE_IDS, TILE_IDS, TILE_INDEX, N_TILES
+from . import moves as _moves
+from .data import N_SQUARES, N_TILES, OWNER, SQUARE_IDS, TILE_IDS, TILE_INDEX
 from .draws import Bag
 from .finish import finish_detail
 from .plays import Play, check_play, parse_place, quote, tile_name
-from .state import (FINISH, MARKET_SIZE, MAX_SWAP, RACK_SIZE, TEAM_ORDER, State, covered,
-                    next_seat)
-from . import moves as _moves
+from .state import FINISH, MARKET_SIZE, MAX_SWAP, RACK_SIZE, TEAM_ORDER, State, covered, next_seat
 
 
 def check_options(options: dict, n_seats: int) -> None:
@@ -41,8 +40,9 @@ def setup(options: dict, n_seats: int, rng: random.Random) -> list:
              "order": order, "board": board, "racks": racks, "market": market}]
 
 
-def gate(state: State, actor, move) -> None:
-    """The checks every move passes first: game running, actor's turn, a JSON object."""
+def gate(state: State, actor: Actor, move: object) -> int:
+    """The checks every move passes first: game running, actor's turn, a JSON object. Returns
+    the actor, now known to be the seat whose turn it is."""
     if state.over:
         raise MoveRejected("game_over", "The game is over.")
     if not is_seat(actor):
@@ -52,10 +52,11 @@ def gate(state: State, actor, move) -> None:
         raise MoveRejected("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
     if not isinstance(move, dict) or "type" not in move:
         raise MoveRejected("invalid_move", "A move must be a JSON object with a \"type\".")
+    return actor
 
 
-def decide(state: State, actor, move, rng: random.Random) -> list:
-    gate(state, actor, move)
+def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list:
+    seat = gate(state, actor, move)
     kind = move.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
@@ -65,19 +66,19 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
     extra = set(move) - keys
     if extra:
         raise MoveRejected("invalid_move", f"A {kind} move has no field {quote(sorted(map(str, extra))[0])}.")
-    return handle(state, actor, move, rng)
+    return handle(state, seat, move, rng)
 
 
-def preview(state: State, seat, move) -> dict:
+def preview(state: State, seat: Actor, move: Move) -> dict:
     """A dry run of a play for clients (the API can expose it): {"ok": True, "points",
     "bonus", "set_tiles"} or {"ok": False, "code", "message"}. Never raises, changes nothing,
     draws nothing."""
     try:
-        gate(state, seat, move)
+        player = gate(state, seat, move)
         if move.get("type") != "play" or set(move) != {"type", "place"}:
             raise MoveRejected("invalid_move", "Only a play ({\"type\": \"play\", \"place\": {...}}) "
                                "can be previewed.")
-        play = check_play(state, seat, parse_place(move.get("place")))
+        play = check_play(state, player, parse_place(move.get("place")))
     except MoveRejected as rejected:
         return {"ok": False, "code": rejected.code, "message": rejected.message}
     return {"ok": True, "points": play.points, "bonus": list(play.bonus),
@@ -119,7 +120,7 @@ def _swap(state: State, seat: int, move: dict, rng: random.Random) -> list:
     return events + [_next_turn(state)]
 
 
-def parse_swap(state: State, seat: int, tiles) -> list:
+def parse_swap(state: State, seat: int, tiles: object) -> list:
     if not isinstance(tiles, list) or not 1 <= len(tiles) <= MAX_SWAP:
         raise MoveRejected("invalid_move", f"A swap needs \"tiles\": a list of 1 to {MAX_SWAP} "
                            "tile ids from your rack.")

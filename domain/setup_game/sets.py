@@ -6,6 +6,8 @@ A set is a connected component of either graph with 2 or more tiles.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .data import NEIGHBOURS, NUMBER, SUIT
 
 NUMBER_SET = 0
@@ -41,7 +43,7 @@ def in_a_set(tops: list, square: int) -> bool:
                for r in NEIGHBOURS[square])
 
 
-def one_set_holds(tops: list, squares) -> bool:
+def one_set_holds(tops: list, squares: Iterable[int]) -> bool:
     """Whether one single set contains the tiles on all `squares` (the legality rule)."""
     squares = list(squares)
     for kind in (NUMBER_SET, RUN):
@@ -51,7 +53,7 @@ def one_set_holds(tops: list, squares) -> bool:
     return False
 
 
-def scoring_squares(tops: list, squares) -> set:
+def scoring_squares(tops: list, squares: Iterable[int]) -> set:
     """The squares of every set that contains a tile on one of `squares` (each square once)."""
     scored: set = set()
     for kind in (NUMBER_SET, RUN):

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
 
 from .data import N_SQUARES, OWNER
 
@@ -41,8 +40,8 @@ class State:
     scores: tuple
     over: bool = False
     winners: tuple = ()
-    finish: Optional[dict] = None  # the game_ended event's detail (tie-break, team)
-    last: Optional[LastPlay] = None
+    finish: dict | None = None  # the game_ended event's detail (tie-break, team)
+    last: LastPlay | None = None
     turns: int = 0        # turns completed (sets made + swaps)
 
 
@@ -64,7 +63,7 @@ def playable_squares(n: int, seat: int) -> tuple:
                  if OWNER[q] is None or OWNER[q] == seat or OWNER[q] >= n)
 
 
-def bonus_owner(n: int, square: int) -> Optional[int]:
+def bonus_owner(n: int, square: int) -> int | None:
     """The seat that owns `square` as a bonus square in an n-seat game, or None if common."""
     owner = OWNER[square]
     return owner if owner is not None and owner < n else None

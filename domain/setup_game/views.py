@@ -6,7 +6,9 @@ it has no order at all (draws happen in `decide`, written into `drew` events).
 """
 from __future__ import annotations
 
-from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
+from collections.abc import Container
+
+from domain.contract import EVERY_TYPE, EVERYONE, AllBut, Viewer, is_seat
 
 from .data import LINKS, N_SQUARES, SQUARE_IDS, TILE_IDS, tile_face
 from .state import TEAMS, State, bonus_owner, playable_squares
@@ -16,7 +18,7 @@ def actors(state: State) -> list:
     return [] if state.over else [state.turn]
 
 
-def view(state: State, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict:
     out = {
         "phase": "over" if state.over else "play",
         "to_act": actors(state),
@@ -51,7 +53,7 @@ def _square(state: State, q: int) -> dict:
             "covered": [TILE_IDS[t] for t in stack[:-1]]}
 
 
-def _last(state: State):
+def _last(state: State) -> dict | None:
     last = state.last
     if last is None:
         return None
@@ -60,7 +62,7 @@ def _last(state: State):
             "bonus": list(last.bonus)}
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: dict, viewer: Viewer) -> dict:
     """A shallow copy (the caller may add fields such as the version) in which other seats'
     rack tiles are null (their count stays visible)."""
     if viewer == EVERYONE:
@@ -77,7 +79,7 @@ def redact(event: dict, viewer) -> dict:
 _HIDING = AllBut("setup", "swapped", "drew")
 
 
-def as_stored(viewer):
+def as_stored(viewer: Viewer) -> Container[str]:
     """The types redact leaves as they are: all but the racks dealt, swapped and drawn (open once over)."""
     return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
@@ -93,7 +95,7 @@ def secrets(state: State) -> dict:
     return out
 
 
-def result(state: State):
+def result(state: State) -> dict | None:
     if not state.over:
         return None
     out = {"winners": list(state.winners), "scores": list(state.scores), **(state.finish or {})}

@@ -4,17 +4,16 @@ Pieces: Military Objectives (Humans), Goblin bombs, Forts (Garrisoned), Watch To
 (Defensive), Beasts (Beast Master), the Champion (Championing) and Harmony tokens
 (Pandaren). Actions during the conquests: steal an artifact (Ethereals), intimidate
 (Intimidating), open a portal (Portal Mage). Each action's legal moves come from its hook's
-`actions(ctx)`; `decide` accepts exactly those and this module builds and applies the events.
+`actions(ctx)` (the choices are in `targets`); `decide` accepts exactly those and this module
+builds and applies the events.
 """
 from __future__ import annotations
 
-from . import catalog, flow, query
+from . import catalog, flow, query, targets
 from . import tolls as toll_rules
 from .abilities import RACES, hooks_for
-from .state import CONQUER, Region, State
+from .state import Region, State
 
-INTIMIDATIONS = 3   # uses of Intimidating per turn
-PORTALS = 2         # uses of Portal Mage per turn
 OBJECTIVE_COINS = 2  # to a non-Horde conqueror of a Military Objective, and to the Humans
 
 
@@ -66,25 +65,7 @@ def objective_taken(s: State, seat: int, i: int, had: bool) -> State:
     return s
 
 
-def objective_targets(ctx) -> list:
-    """Land regions not held by an Alliance race, without an objective placed this turn."""
-    s = ctx.state
-    fresh = "objective" not in s.turn.pieces
-    return [i for i, r in enumerate(s.regions)
-            if not s.map.water(i) and catalog.faction(r.race) != "alliance" and (fresh or not r.objective)]
-
-
 # --- Goblin bombs ---------------------------------------------------------------------------
-
-def bomb_targets(ctx) -> list:
-    """Regions adjacent to the Goblins held by an opponent's active race, without a bomb."""
-    s = ctx.state
-    near = {j for i in ctx.regions for j in s.map.adj[i]}
-    return [j for j in sorted(near)
-            if s.regions[j].bomb is None and query.marker_owner(s, j) not in (None, ctx.seat)
-            and not query.shielded(s, j, ctx.seat)
-            and toll_rules.affordable(s, ctx.seat, toll_rules.power_tolls(s, ctx.seat, j))]
-
 
 def reveal_bombs(s: State, seat: int, rng) -> list:
     """At the start of the Goblins' turn (or their decline): each bomb whose region its
@@ -130,24 +111,6 @@ def _bombs_revealed(s: State, e) -> State:
 
 
 # --- forts, watch towers, harmony (automatic at the end of the turn) -------------------------
-
-def tower_regions(ctx) -> list:
-    """Fields regions where the race holds more adjacent regions than any other race."""
-    s = ctx.state
-    race = s.players[ctx.seat].race
-    out = []
-    for i in ctx.regions:
-        if s.map.terrain[i] != "fields":
-            continue
-        held: dict = {}
-        for j in s.map.adj[i]:
-            if s.regions[j].race:
-                held[s.regions[j].race] = held.get(s.regions[j].race, 0) + 1
-        mine = held.pop(race, 0)
-        if mine > max(held.values(), default=0):
-            out.append(i)
-    return out
-
 
 def defences(s: State) -> list:
     """The forts and watch towers the active seat's power puts up at the end of its turn."""
@@ -202,78 +165,6 @@ def _harmony_given(s: State, e) -> State:
 
 # --- actions during the conquests -----------------------------------------------------------
 
-def _uses(s: State, key: str) -> int:
-    return s.turn.used.count(key)
-
-
-def steals(ctx, key: str) -> list:
-    """Ethereals: a face-up artifact in a region adjacent to theirs, into their adjacent
-    region that has no marker (once per turn, instead of the Legendary Place discount)."""
-    s = ctx.state
-    if s.turn.step != CONQUER or key in s.turn.used:
-        return []
-    ids = s.map.ids
-    out = []
-    for i, r in enumerate(s.regions):
-        if i in ctx.regions or catalog.MARKERS.get(r.marker, {}).get("kind") != "artifact":
-            continue
-        if query.shielded(s, i, ctx.seat):
-            continue
-        for j in s.map.adj[i]:
-            if j in ctx.regions and s.regions[j].marker is None:
-                out.append({"type": "steal_artifact", "from": ids[i], "to": ids[j]})
-    return out
-
-
-def intimidations(ctx) -> list:
-    """Intimidating: 3 times a turn, 1 token of an opponent's race out of an adjacent region
-    into another region of that race (discarded if none; Murlocs always); a Wisp Wall or Fort
-    there goes first, for one use. A Tauren token it leaves alone goes back to hand."""
-    s = ctx.state
-    if s.turn.step != CONQUER or _uses(s, "intimidating") >= INTIMIDATIONS:
-        return []
-    ids = s.map.ids
-    near = {j for i in ctx.regions for j in s.map.adj[i]} - set(ctx.regions)
-    out = []
-    for i in sorted(near):
-        r = s.regions[i]
-        if not r.race or r.seat == ctx.seat and r.seat is not None or query.shielded(s, i, ctx.seat):
-            continue
-        if not toll_rules.affordable(s, ctx.seat, toll_rules.power_tolls(s, ctx.seat, i)):
-            continue
-        if r.wall or r.fort:
-            out.append({"type": "intimidate", "region": ids[i]})
-            continue
-        others = [j for j, o in enumerate(s.regions)
-                  if j != i and r.seat is not None and o.race == r.race and o.declined == r.declined]
-        if not others:
-            out.append({"type": "intimidate", "region": ids[i]})
-        out += [{"type": "intimidate", "region": ids[i], "to": ids[j]} for j in others]
-    return out
-
-
-def portals(ctx) -> list:
-    """Portal Mage: twice a turn, two Magic land regions swap all they hold but the mountain
-    and legendary places (regions with a face-down marker, a tower or a foreign Aegis cannot;
-    a Harmony holder pays the Pandaren first, as for any attack on them)."""
-    s = ctx.state
-    if s.turn.step != CONQUER or _uses(s, "portal_mage") >= PORTALS:
-        return []
-    ok = [i for i, r in enumerate(s.regions)
-          if s.map.has(i, "magic") and not s.map.water(i) and r.marker != "hidden"
-          and not query.shielded(s, i, ctx.seat)]
-    ids = s.map.ids
-    return [{"type": "portal", "a": ids[a], "b": ids[b]} for k, a in enumerate(ok) for b in ok[k + 1:]
-            if (s.regions[a].race or s.regions[b].race)
-            and toll_rules.affordable(s, ctx.seat, portal_tolls(s, ctx.seat, a, b))]
-
-
-def portal_tolls(s: State, seat: int, a: int, b: int) -> list:
-    """What a portal costs first: a Harmony holder pays the Pandaren once when the swap takes
-    their tokens out of a region ("forcing the removal of a Race token ... by any means")."""
-    return toll_rules.power_tolls(s, seat, a) or toll_rules.power_tolls(s, seat, b)
-
-
 def legal_actions(s: State, seat: int) -> list:
     out = []
     for h, c in hooks_for(s, seat):
@@ -289,7 +180,7 @@ def decide_action(s: State, seat: int, move: dict, rng) -> list:
                  "from": move["from"], "to": move["to"]}]
     if kind == "portal":
         event = {"type": "portal_opened", "seat": seat, "a": move["a"], "b": move["b"]}
-        owed = portal_tolls(s, seat, s.map.index[move["a"]], s.map.index[move["b"]])
+        owed = targets.portal_tolls(s, seat, s.map.index[move["a"]], s.map.index[move["b"]])
         if owed:
             event["tolls"] = owed
         return [event]

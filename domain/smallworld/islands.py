@@ -142,7 +142,11 @@ class Map:
 @lru_cache(maxsize=64)
 def map_for(sides: tuple) -> Map:
     data = load()
-    ids, island, terrain, symbols, adj = [], [], [], [], []
+    ids: list[str] = []
+    island: list[int] = []
+    terrain: list[str] = []
+    symbols: list[frozenset[str]] = []
+    adj: list[tuple[int, ...]] = []
     for k, name in enumerate(sides):
         base = len(ids)
         for r in data[name]["regions"]:

@@ -1,6 +1,8 @@
 """Who acts now and the complete list of their legal moves (the shapes `decide` takes)."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import actions, query, team
 from .abilities import RACES, Ctx
 from .contract_bits import SYSTEM
@@ -29,7 +31,7 @@ def start_options(state: State, seat: int) -> list:
 
 def conquest_moves(state: State, seat: int) -> list:
     hand = state.players[seat].hand
-    out = []
+    out: list[dict[str, Any]] = []
     if hand <= 0:
         return out
     ids = state.map.ids

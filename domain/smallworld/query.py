@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import catalog
+from .hooks import MARKERS
 from .state import State
 
 
@@ -84,7 +85,6 @@ def shielded(state: State, i: int, seat: int) -> bool:
     r = state.regions[i]
     if r.tower:
         return True
-    from .abilities import MARKERS
     return r.marker in MARKERS and MARKERS[r.marker].shields and marker_owner(state, i) not in (None, seat)
 
 

@@ -4,6 +4,8 @@ Every refusal is a MoveRejected with a stable code; nothing else is ever raised.
 """
 from __future__ import annotations
 
+from typing import NoReturn
+
 from . import actions, catalog, query, scoring, team
 from .abilities import hooks_for
 from .contract_bits import SYSTEM, MoveRejected, is_seat
@@ -12,14 +14,15 @@ from .evolve import evolve
 from .flow import movable_markers, tokens_to_buy
 from .moves import actors, can_abandon, marker_moves, piece_moves, start_options
 from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, State
+from .tolls import power_tolls
 
 
-def _reject(code: str, message: str):
+def _reject(code: str, message: str) -> NoReturn:
     raise MoveRejected(code, message)
 
 
 # move type -> (steps it belongs to, required fields, optional fields)
-SHAPES = {
+SHAPES: dict[str, tuple[tuple[str, ...], dict[str, type], dict[str, type]]] = {
     "pick": ((PICK,), {"index": int}, {}),
     "skip_pick": ((PICK,), {}, {}),
     "decline": ((START,), {}, {}),
@@ -270,7 +273,6 @@ def _action(state, seat, move, rng):
 def _place_piece(state, seat, move, rng):
     if move not in piece_moves(state, seat):
         _reject("illegal_move", "That piece cannot go there now.")
-    from .tolls import power_tolls
     i = _region(state, move)
     owed = power_tolls(state, seat, i) if move["piece"] == "bomb" else []
     event = {"type": "piece_placed", "seat": seat, "piece": move["piece"], "region": move["region"]}
@@ -347,7 +349,7 @@ def _refill(state, events, rng):
         return events + team.refill(after, rng)
     races, back = list(after.race_pile), list(after.returned)
     powers, discards = list(after.power_pile), list(after.power_discards)
-    combos = []
+    combos: list[dict[str, str]] = []
     while len(after.display) + len(combos) < catalog.DISPLAY_SIZE and (races or back) and (powers or discards):
         race = rng.choice(races) if races else back[0]  # returned banners lie under the pile
         (races if races else back).remove(race)

@@ -127,6 +127,7 @@ def refilled(s: State, e) -> State:
 
 def result(s: State, scores: list, tokens: list) -> dict:
     """Teams by faction; a Neutral seat alone. The best team score wins, then team tokens."""
+    assert s.team is not None  # scoring.final_result asks only a team game
     pick = max if s.team.get("score") == "highest" else min
     teams = []
     for f in ("alliance", "horde", "neutral"):

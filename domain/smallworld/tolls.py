@@ -5,7 +5,7 @@ any payment on the table; a seat that cannot pay them all cannot attack there.""
 from __future__ import annotations
 
 from . import query
-from .abilities import MARKERS, POWERS, RACES
+from .hooks import MARKERS, POWERS, RACES
 from .state import State
 
 HARMONY_TOLL = 2

@@ -29,7 +29,9 @@ _HERE = Path(__file__).resolve().parent
 
 
 class Card(NamedTuple):
-    index: int  # position in CARDS
+    # The field shadows tuple.index (mypy: an incompatible override); renaming it would change
+    # every caller and the pickled snapshots, and no code calls tuple.index on a card.
+    index: int  # type: ignore[assignment]  # position in CARDS
     id: str  # public id, e.g. "sp-2-13"
     level: int  # 1..3
     bonus: int  # colour index 0..4
@@ -38,14 +40,14 @@ class Card(NamedTuple):
 
 
 class Noble(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, as Card.index does
     id: str  # e.g. "sp-noble-04"
     points: int
     requires: tuple  # 5 ints: bonuses needed per colour
 
 
-def _load_cards() -> tuple:
-    cards = []
+def _load_cards() -> tuple[Card, ...]:
+    cards: list[Card] = []
     per_level = {1: 0, 2: 0, 3: 0}
     with open(_HERE / "splendor_cards.csv", newline="") as handle:
         for row in csv.DictReader(handle):
@@ -62,7 +64,7 @@ def _load_cards() -> tuple:
     return tuple(cards)
 
 
-def _load_nobles() -> tuple:
+def _load_nobles() -> tuple[Noble, ...]:
     with open(_HERE / "splendor_nobles.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     return tuple(

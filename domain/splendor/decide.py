@@ -7,6 +7,8 @@ is not waiting for returned tokens, `noble_visited` follows at once (it cannot b
 """
 from __future__ import annotations
 
+from typing import NoReturn
+
 from ..contract import SYSTEM, MoveRejected, is_seat
 from .data import (CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLE_BY_ID, NOBLE_IDS,
                    RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES, sparse_tokens)
@@ -15,7 +17,7 @@ from .rules import outcome
 from .state import NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
 
 
-def _reject(code: str, message: str):
+def _reject(code: str, message: str) -> NoReturn:
     raise MoveRejected(code, message)
 
 

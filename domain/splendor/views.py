@@ -96,7 +96,7 @@ def as_stored(viewer):
 
 
 def secrets(state: State) -> dict:
-    out = {}
+    out: dict[str, frozenset[int]] = {}
     for deck in state.decks:
         for card in deck:
             out[CARD_IDS[card]] = frozenset()

@@ -61,7 +61,9 @@ def check_options(options: dict, n_seats: int) -> None:
             raise InvalidOptions(f"'{option.name}' must be a whole number.")
         if option.choices and value not in option.choices:
             raise InvalidOptions(f"'{option.name}' must be one of {', '.join(map(str, option.choices))}.")
-        if option.minimum is not None and not (option.minimum <= value <= option.maximum):
+        # Every integer option declares both bounds; a lone minimum would have no range to check.
+        if (option.minimum is not None and option.maximum is not None
+                and not (option.minimum <= value <= option.maximum)):
             raise InvalidOptions(f"'{option.name}' must be between {option.minimum} and {option.maximum}.")
 
 

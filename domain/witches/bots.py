@@ -99,6 +99,7 @@ def _discard(options) -> str:
 
 def _spell_choice(state: State, seat: int) -> str:
     """Give the points away when that ends the game with this seat alone in the lead."""
+    assert state.spell is not None  # asked only in SPELL_CHOICE, which has a spell shown
     _, _, points = state.spell
     after = [t if s == seat else t + points for s, t in enumerate(state.totals)]
     alone_lowest = all(after[seat] < t for s, t in enumerate(after) if s != seat)

@@ -21,6 +21,7 @@ def actors(state: State) -> list:
     if phase == SCORING:
         return [SYSTEM]
     if phase == SPELL_CHOICE:
+        assert state.spell is not None  # evolve enters SPELL_CHOICE only with a spell shown
         return [state.spell[0]]
     return []
 

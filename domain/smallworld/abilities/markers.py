@@ -3,7 +3,7 @@ race occupying its region; `ctx.at` is that region."""
 from __future__ import annotations
 
 from .. import query
-from .base import Ability, count, marker
+from ..hooks import Ability, count, marker
 
 
 @marker("dark_portal")

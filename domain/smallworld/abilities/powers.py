@@ -1,8 +1,8 @@
 """Special power hooks (sources §3). One small class per power."""
 from __future__ import annotations
 
-from .. import catalog
-from .base import Ability, count, power
+from .. import catalog, targets
+from ..hooks import Ability, count, power
 
 
 def _terrain_bonus(terrain):
@@ -106,8 +106,7 @@ class Defensive(Ability):
     defence = "tower"
 
     def defence_regions(self, ctx):
-        from .. import actions
-        return actions.tower_regions(ctx)
+        return targets.tower_regions(ctx)
 
 
 @power("garrisoned")
@@ -126,8 +125,7 @@ class Intimidating(Ability):
     an adjacent region into another of that race's regions (discarded if it has none;
     Murlocs always); a Wisp Wall or Fort there is discarded first, for one use."""
     def actions(self, ctx):
-        from .. import actions
-        return actions.intimidations(ctx)
+        return targets.intimidations(ctx)
 
 
 @power("marshdweller")
@@ -143,5 +141,4 @@ class PortalMage(Ability):
     """Twice a turn, swap everything in two Magic regions but the mountain and legendary
     places (move `portal`)."""
     def actions(self, ctx):
-        from .. import actions
-        return actions.portals(ctx)
+        return targets.portals(ctx)

@@ -1,8 +1,8 @@
-"""Race hooks (sources §2). One small class per race; see base.Ability for the questions."""
+"""Race hooks (sources §2). One small class per race; see hooks.Ability for the questions."""
 from __future__ import annotations
 
-from .. import catalog
-from .base import Ability, count, race
+from .. import catalog, query, targets
+from ..hooks import Ability, count, race
 
 
 @race("blood_elves")
@@ -98,8 +98,7 @@ class Ethereals(Ability):
         return max(1, cost - 2)
 
     def actions(self, ctx):
-        from .. import actions
-        return actions.steals(ctx, self.key)
+        return targets.steals(ctx, self.key)
 
 
 @race("forsaken")
@@ -129,11 +128,9 @@ class Goblins(Ability):
     placed_piece = "bomb"
 
     def piece_targets(self, ctx):
-        from .. import actions
-        return actions.bomb_targets(ctx)
+        return targets.bomb_targets(ctx)
 
     def pieces_to_place(self, ctx):
-        from .. import query
         return query.bombs_in_stack(ctx.state)
 
 
@@ -145,8 +142,7 @@ class Humans(Ability):
     placed_piece = "objective"
 
     def piece_targets(self, ctx):
-        from .. import actions
-        return actions.objective_targets(ctx)
+        return targets.objective_targets(ctx)
 
     def pieces_to_place(self, ctx):
         return 2

@@ -5,23 +5,30 @@ the markers in the race's regions) a fixed set of questions. Each answer has a n
 default here, so a race or power only overrides what it changes. Adding one is writing a
 small subclass, registering it with `@race(...)`, `@power(...)` or `@marker(...)`, and
 testing it; the engine does not change. Only registered keys are playable.
+
+The hooks themselves live in `abilities/`, which registers them here when imported (the
+package's `__init__` imports it, so the registry is full before any rule runs). The registry
+sits below both: the board queries and tolls read it, and the hooks call those queries, with
+no import going back up.
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
-RACES: dict = {}
-POWERS: dict = {}
-MARKERS: dict = {}
+from .state import State
+
+RACES: dict[str, Ability] = {}
+POWERS: dict[str, Ability] = {}
+MARKERS: dict[str, Ability] = {}
 
 
 class Ctx(NamedTuple):
     """What a hook sees: the state, the acting seat, its active regions, and, for a marker,
     the region (index) it lies in."""
-    state: object
+    state: State
     seat: int
     regions: tuple
-    at: Optional[int] = None
+    at: int | None = None
 
     @property
     def map(self):
@@ -64,7 +71,7 @@ class Ability:
     # Coins paid to the region's previous owner (or the bank) when used (Doomhammer).
     use_toll = 0
     # The use leaves this piece in the conquered region (Championing: "champion").
-    use_piece = None
+    use_piece: str | None = None
 
     def places_wall(self, ctx: Ctx, i: int) -> bool:
         return False
@@ -115,13 +122,13 @@ class Ability:
 
     # --- pieces placed at the end of the turn ---------------------------------------------
     # Automatically placed defences ("fort" on every region, "tower" by majority).
-    defence = None
+    defence: str | None = None
 
     def defence_regions(self, ctx: Ctx) -> list:
         return []
 
     # Pieces the owner places one by one at the end of its turn ("objective", "bomb").
-    placed_piece = None
+    placed_piece: str | None = None
 
     def piece_targets(self, ctx: Ctx) -> list:
         return []
@@ -177,3 +184,23 @@ def marker(key: str):
 
 def count(ctx: Ctx, pred) -> int:
     return sum(1 for i in ctx.regions if pred(i))
+
+
+def hook(key):
+    """The race, power or marker hook of that key (None for another word)."""
+    return RACES.get(key) or POWERS.get(key) or MARKERS.get(key)
+
+
+def hooks_for(state, seat: int) -> list:
+    """(hook, ctx) pairs for the seat's active race, power and the markers it holds."""
+    player = state.players[seat]
+    if player.race is None:
+        return []
+    regions = tuple(i for i, r in enumerate(state.regions) if r.race == player.race and not r.declined)
+    ctx = Ctx(state, seat, regions)
+    out = [(RACES[player.race], ctx), (POWERS[player.power], ctx)]
+    for i in regions:
+        key = state.regions[i].marker
+        if key in MARKERS:
+            out.append((MARKERS[key], ctx._replace(at=i)))
+    return out
