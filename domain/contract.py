@@ -27,15 +27,16 @@ outcome is written into the events, so replay never draws a random number.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Mapping, Optional, Sequence, TypeGuard, Union
+from typing import Any, TypeGuard
 
 SYSTEM = "system"
 SPECTATOR = None
 EVERYONE = "*"
 
-Actor = Union[int, str]
-Viewer = Union[int, None, str]
+Actor = int | str
+Viewer = int | None | str
 Event = dict
 Move = dict
 State = Any
@@ -45,7 +46,7 @@ class MoveRejected(Exception):
     """A command `decide` refuses. `code` is stable and machine-readable (`not_your_turn`,
     `cannot_afford`, ...); `message` is a sentence a person understands."""
 
-    def __init__(self, code: str, message: str, details: Optional[dict] = None):
+    def __init__(self, code: str, message: str, details: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -55,7 +56,7 @@ class MoveRejected(Exception):
 class InvalidOptions(MoveRejected):
     """Options or seats a game cannot be created with (code `invalid_options`)."""
 
-    def __init__(self, message: str, details: Optional[dict] = None):
+    def __init__(self, message: str, details: dict | None = None):
         super().__init__("invalid_options", message, details)
 
 
@@ -67,9 +68,9 @@ class Option:
     type: str  # "integer" | "boolean" | "string"
     default: Any
     description: str
-    choices: Optional[Sequence[Any]] = None
-    minimum: Optional[int] = None
-    maximum: Optional[int] = None
+    choices: Sequence[Any] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 Policy = Callable[[State, int, random.Random], Move]
@@ -92,7 +93,7 @@ EVERY_TYPE = AllBut()
 NO_TYPE: frozenset = frozenset()
 
 
-def _nothing_as_stored(viewer: "Viewer") -> Container[str]:
+def _nothing_as_stored(viewer: Viewer) -> Container[str]:
     return NO_TYPE
 
 
@@ -115,12 +116,12 @@ class GameDef:
     rules_version: str
     setup: Callable[[dict, int, random.Random], list]
     decide: Callable[[State, Actor, Move, random.Random], list]
-    evolve: Callable[[Optional[State], Event], State]
+    evolve: Callable[[State | None, Event], State]
     legal_moves: Callable[[State, Actor], list]
     actors: Callable[[State], list]
     view: Callable[[State, Viewer], dict]
     redact: Callable[[Event, Viewer], dict]
-    result: Callable[[State], Optional[dict]]
+    result: Callable[[State], dict | None]
     secrets: Callable[[State], Mapping[str, frozenset]]
     bots: Mapping[str, Policy]
     options: Sequence[Option] = ()
@@ -151,8 +152,8 @@ class GameDef:
     # Optional help for clients of games with very many legal moves: `preview(state, actor,
     # move)` says what a legal move would bring (e.g. points) without drawing anything, and
     # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).
-    preview: Optional[Callable[[State, Actor, Move], dict]] = None
-    summary: Optional[Callable[[State, Actor], dict]] = None
+    preview: Callable[[State, Actor, Move], dict] | None = None
+    summary: Callable[[State, Actor], dict] | None = None
 
     def default_options(self) -> dict:
         return {o.name: o.default for o in self.options}

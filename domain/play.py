@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import random
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from .contract import GameDef, State
 
 
-def fold(game: GameDef, events: Iterable[dict], state: Optional[State] = None) -> State:
+def fold(game: GameDef, events: Iterable[dict], state: State | None = None) -> State:
     """Replays events over a state (None = before the first event), upcasting old events."""
     evolve = game.evolve
     if game.upcasters:

@@ -125,7 +125,8 @@ def _adventure(state, event):
 def _turn_page(state, move):
     _keys(move, set())
     if state.phase != "adventure":
-        raise MoveRejected("illegal_move", "You have already taken an adventure this turn: you cannot turn the page now.")
+        raise MoveRejected("illegal_move",
+                           "You have already taken an adventure this turn: you cannot turn the page now.")
     seat = state.seats[state.current]
     book = seat.book + (seat.hand,)
     event = {"type": "page_turned", "seat": state.current, "drawn": book[0]}

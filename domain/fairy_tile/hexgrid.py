@@ -7,7 +7,7 @@ neighbour sees the same edge in direction d + 3.
 """
 from __future__ import annotations
 
-from typing import Container, Iterator
+from collections.abc import Container, Iterator
 
 Hex = tuple  # (q, r)
 

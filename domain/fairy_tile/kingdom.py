@@ -15,7 +15,7 @@ class Kingdom:
     cells: dict
     _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
-    def lay(self, tile_id: str, side: str, at, rotation: int) -> "Kingdom":
+    def lay(self, tile_id: str, side: str, at, rotation: int) -> Kingdom:
         cells = dict(self.cells)
         for h, terrain, rivers, _ in placed_hexes(tile_id, side, at, rotation):
             cells[h] = (terrain, rivers)

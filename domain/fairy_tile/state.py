@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .kingdom import Kingdom
 from .tiles import FIGURES
@@ -15,7 +14,7 @@ from .tiles import FIGURES
 @dataclass(frozen=True)
 class Seat:
     book: tuple              # card ids still in the story book, top first (secret)
-    hand: Optional[str]      # the card in hand (secret to its holder)
+    hand: str | None      # the card in hand (secret to its holder)
     told: tuple = ()         # cards told, in order (public)
     magic: bool = False      # magic token active (star side up)
     out: bool = False        # last card can never be completed: out of the game
@@ -37,7 +36,7 @@ class State:
     passed: frozenset = frozenset()  # figures that passed a castle this turn
     turn: int = 1            # the number of the turn being played (1-based)
     winners: tuple = ()
-    reason: Optional[str] = None
+    reason: str | None = None
 
     def position(self, figure: str):
         return self.figures[FIGURES.index(figure)]

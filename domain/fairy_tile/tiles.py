@@ -8,7 +8,7 @@ names every way a tile can lie.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .hexgrid import add, neighbor, rotate
@@ -68,7 +68,7 @@ def placed_hexes(tile_id: str, side: str, at, rotation: int) -> list:
 
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(tile_id: str, side: str, rotation: int) -> tuple:
     """Precomputed geometry for fast placement checks: (hex offsets from `at`, and per outline
     edge in order: (offset of the outside neighbour, river on the tile's side, direction back))."""

@@ -11,7 +11,7 @@ set) or a suit (a run): the enumerator works group by group.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 from domain.contract import Actor, is_seat
@@ -93,12 +93,12 @@ def _mask(squares: Iterable[int]) -> int:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def _square_sets(squares: tuple, k: int) -> tuple:
     return tuple((chosen, _mask(chosen)) for chosen in combinations(squares, k))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reach(region: int, start: int) -> int:
     """The squares of `region` (a bit mask) linked to `start` through `region`."""
     seen, todo = 1 << start, [start]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .data import N_SQUARES, OWNER
 
@@ -55,7 +55,7 @@ def covered(state: State) -> list:
     return [t for s in state.stacks for t in s[:-1]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def playable_squares(n: int, seat: int) -> tuple:
     """The squares `seat` may play on: the common ones, its own bonus squares, and the bonus
     squares of sides with no player (they are common)."""

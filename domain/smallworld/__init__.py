@@ -15,7 +15,8 @@ Decisions where the rules are silent:
   when a banner goes back), as a `display_refilled` (team game: `rows_refilled`) event; the
   unseen banners and badges are unordered sets, a returned banner lies under its pile
   (drawn only once the unseen ones are gone), and discarded badges are drawn, at random,
-  only once the badge stack is empty (the discards shuffled into a new stack). A face-down marker's identity is drawn from the
+  only once the badge stack is empty (the discards shuffled into a new stack). A face-down
+  marker's identity is drawn from the
   box's markers not yet on the map when its region is first entered; a bomb's (live or dud)
   from the bombs not yet revealed when it is revealed; the die when it is rolled. This is the
   same distribution as a shuffled pile and leaves no hidden order or face to leak.
@@ -133,7 +134,8 @@ GAME = GameDef(
     bots=BOTS,
     options=(
         Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
-        Option("team_score", "string", "lowest", "A faction's score in the team game: its lowest or its highest member's.",
+        Option("team_score", "string", "lowest",
+               "A faction's score in the team game: its lowest or its highest member's.",
                choices=("lowest", "highest")),
     ),
     upcasters=UPCASTERS,

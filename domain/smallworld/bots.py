@@ -87,7 +87,8 @@ def _action(state, seat, moves):
                         catalog.MARKERS.get(d.marker, {}).get("kind") == "place" or d.objective):
                     return m
     if state.players[seat].hand >= 3:
-        weak = lambda r: r.seat is not None and r.tokens <= 2  # a player's region worth thinning
+        def weak(r):
+            return r.seat is not None and r.tokens <= 2  # a player's region worth thinning
         shaky = [m for m in moves if m["type"] == "intimidate" and weak(state.regions[state.map.index[m["region"]]])]
         if shaky:
             return shaky[0]
@@ -144,7 +145,9 @@ def greedy_bot(state, seat, rng):
         if _should_decline(state, seat):
             return {"type": "decline"}
         readies = [m for m in moves if m["type"] == "ready"]
-        return max(readies, key=lambda m: 1 if m.get("form") == "worgen" else 0) if state.round < state.rounds else readies[0]
+        if state.round >= state.rounds:
+            return readies[0]
+        return max(readies, key=lambda m: 1 if m.get("form") == "worgen" else 0)
     if step == CONQUER:
         return _action(state, seat, moves) or _conquest(state, seat, moves, rng) or {"type": "end_conquests"}
     if step == REINFORCE:

@@ -8,7 +8,7 @@ Tower's region cannot be attacked at all; tolls must be affordable (tolls.py).
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from . import tolls as toll_rules
 from .abilities import Ability, hooks_for
@@ -22,12 +22,12 @@ class Offer(NamedTuple):
     """One way to attack region i: its cost and, if any, the once-per-turn hook used."""
     region: int
     cost: int
-    use: Optional[str] = None
+    use: str | None = None
     die: bool = False      # a free die lowers the cost first (Gnomes)
     tolls: tuple = ()      # coins owed before the conquest
 
 
-def _reach(state: State, seat: int, i: int, hooks, mine: set) -> Optional[int]:
+def _reach(state: State, seat: int, i: int, hooks, mine: set) -> int | None:
     """None when region i is not a legal target, else the travel cost (0 or 1)."""
     first = not mine
     if not first and any(j in mine for j in state.map.adj[i]):
@@ -93,7 +93,7 @@ def offers(state: State, seat: int) -> list:
     return out
 
 
-def offer_for(state: State, seat: int, i: int, use: Optional[str]) -> Optional[Offer]:
+def offer_for(state: State, seat: int, i: int, use: str | None) -> Offer | None:
     for offer in offers(state, seat):
         if offer.region == i and offer.use == use:
             return offer

@@ -4,7 +4,8 @@ redeployment in seat order after the active seat, then the scoring by the system
 from __future__ import annotations
 
 from . import query
-from .abilities import MARKERS as MARKER_HOOKS, POWERS, RACES, hooks_for
+from .abilities import MARKERS as MARKER_HOOKS
+from .abilities import POWERS, RACES, hooks_for
 from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, Region, State, Turn
 
 

@@ -49,7 +49,8 @@ def _check_side(name: str, side: dict) -> None:
                 raise IslandError(f"{name}: adjacency {r['n']}-{other} is not symmetric")
     if not _connected(adj):
         raise IslandError(f"{name}: the island is not connected")
-    count = lambda pred: sum(1 for r in regions if pred(r))
+    def count(pred):
+        return sum(1 for r in regions if pred(r))
     if count(lambda r: "entry" in r["symbols"]) < MIN_ENTRIES:
         raise IslandError(f"{name}: fewer than {MIN_ENTRIES} entry regions")
     if count(lambda r: r["terrain"] == "lake") > MAX_LAKES:
@@ -72,12 +73,13 @@ def _connected(adj: dict) -> bool:
 def _check_combinations(sides: dict) -> None:
     """In every legal draw (boards by seat count, any side of each) the box suffices."""
     by_board: dict = {}
-    for name, side in sides.items():
+    for _name, side in sides.items():
         by_board.setdefault(side["board"], []).append(side)
     per_size = {s: [b for b, v in by_board.items() if v[0]["size"] == s] for s in SIZE_LIMITS}
-    tally = lambda side, what: sum(
-        1 for r in side["regions"] if r["terrain"] == "mountain"
-    ) if what == "mountain" else sum(1 for r in side["regions"] if "murloc" in r["symbols"])
+    def tally(side, what):
+        return sum(
+            1 for r in side["regions"] if r["terrain"] == "mountain"
+        ) if what == "mountain" else sum(1 for r in side["regions"] if "murloc" in r["symbols"])
     for sizes in catalog.all_board_size_lists():
         need = {s: sizes.count(s) for s in set(sizes)}
         for s, k in need.items():

@@ -60,7 +60,8 @@ def can_abandon(state: State) -> bool:
 def placements(state: State, seat: int) -> list:
     hand = state.players[seat].hand
     regions = query.active_regions(state, seat)
-    champion = [{"type": "place_champion", "region": state.map.ids[i]} for i in regions] if state.players[seat].champion else []
+    has_champion = state.players[seat].champion
+    champion = [{"type": "place_champion", "region": state.map.ids[i]} for i in regions] if has_champion else []
     return [{"type": "place", "region": state.map.ids[i], "count": k}
             for i in regions for k in range(1, hand + 1)] + champion
 

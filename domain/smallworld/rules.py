@@ -204,7 +204,8 @@ def _conquer(state, seat, move, rng):
     hand = state.players[seat].hand
     if offer.die:
         if hand + DIE_MAX < offer.cost:
-            _reject("not_enough_tokens", f"Even the best roll leaves this assault {offer.cost - hand - DIE_MAX} tokens short.")
+            _reject("not_enough_tokens",
+                    f"Even the best roll leaves this assault {offer.cost - hand - DIE_MAX} tokens short.")
         rolled, cost = _airborne(state, seat, offer, rng)
         if hand >= cost:
             return [rolled, _conquest_event(state, seat, offer.region, cost, offer, rng)]
@@ -227,7 +228,8 @@ def _final(state, seat, move, rng):
     reach = DIE_MAX * (2 if offer.die else 1)
     floor = max(h.min_tokens for h, _ in hooks_for(state, seat))
     if not (max(1, floor) <= hand < offer.cost <= hand + reach):
-        _reject("not_final_conquest", f"A final conquest needs {max(1, floor)}+ tokens in hand and at most {reach} missing.")
+        _reject("not_final_conquest",
+                f"A final conquest needs {max(1, floor)}+ tokens in hand and at most {reach} missing.")
     events, cost = [], offer.cost
     if offer.die:
         rolled, cost = _airborne(state, seat, offer, rng)

@@ -6,7 +6,7 @@ trip because `evolve` always rebuilds tuples). The static map is shared and comp
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from .islands import Map
 
@@ -18,38 +18,38 @@ PICK, START, CONQUER, REINFORCE, REDEPLOY, DEFEND, MARKERS, SCORE, OVER = (
 
 
 class Region(NamedTuple):
-    seat: Optional[int] = None     # owning seat; None when empty or Murlocs
-    race: Optional[str] = None     # a race key, "murlocs", or None when empty
+    seat: int | None = None     # owning seat; None when empty or Murlocs
+    race: str | None = None     # a race key, "murlocs", or None when empty
     tokens: int = 0
     declined: bool = False
     wall: bool = False             # a Night Elves Wisp Wall
-    marker: Optional[str] = None   # None, "hidden" (face down) or a marker key
+    marker: str | None = None   # None, "hidden" (face down) or a marker key
     fort: bool = False             # a Garrisoned Fort (+1 defence, stays in decline)
     tower: bool = False            # a Defensive Watch Tower (immune to powers and conquest)
     beasts: int = 0                # how many of `tokens` are Beast Master beasts
     champion: bool = False         # the Championing champion (+1 defence)
-    bomb: Optional[int] = None     # a face-down Goblin bomb aimed at this seat's race
+    bomb: int | None = None     # a face-down Goblin bomb aimed at this seat's race
     objective: bool = False        # a Humans Military Objective
 
 
 class Player(NamedTuple):
     coins: int
-    race: Optional[str] = None      # the active race
-    power: Optional[str] = None     # its special power
+    race: str | None = None      # the active race
+    power: str | None = None     # its special power
     hand: int = 0                   # active-race tokens not on the map
-    declined: Optional[str] = None  # the race in decline (one at most)
-    faction: Optional[str] = None   # the team game: alliance, horde or neutral
+    declined: str | None = None  # the race in decline (one at most)
+    faction: str | None = None   # the team game: alliance, horde or neutral
     harmony: bool = False           # holds a Pandaren Harmony token
     beasts: int = 0                 # how many of `hand` are beasts
-    declined_power: Optional[str] = None  # a badge that keeps working in decline (MarshDweller)
+    declined_power: str | None = None  # a badge that keeps working in decline (MarshDweller)
     champion: bool = False          # the Champion is back in hand (ransomed), to be redeployed
 
 
 class Conquest(NamedTuple):
     """What a conquest took, kept for the end-of-turn bonuses."""
     region: int
-    race: Optional[str]      # the defending race (or "murlocs"), None for an empty region
-    seat: Optional[int]
+    race: str | None      # the defending race (or "murlocs"), None for an empty region
+    seat: int | None
     tokens: int              # defending race tokens
     declined: bool
     lost: int = 0            # defending tokens that left the game (Forsaken)
@@ -61,7 +61,7 @@ class Turn(NamedTuple):
     step: str
     conquests: tuple = ()     # Conquest records of this turn
     used: tuple = ()          # once-per-turn things used (e.g. "frostmourne")
-    form: Optional[str] = None  # Worgen form chosen this turn
+    form: str | None = None  # Worgen form chosen this turn
     declined: bool = False    # the seat went into decline this turn
     readied: bool = False     # the seat readied its troops (may abandon until it conquers)
     defenders: tuple = ()     # seats still to redeploy lost tokens, in order
@@ -86,21 +86,21 @@ class State:
     race_pile: tuple          # sorted keys of the banners not in play nor shown
     power_pile: tuple
     turn: Turn
-    final: Optional[dict] = None  # the revealed result once over
+    final: dict | None = None  # the revealed result once over
     box: tuple = ()               # (races, powers, markers) in this game's box
     returned: tuple = ()          # banners put back under the pile, in order (drawn last)
     bombs: tuple = (6, 6)         # (live, dud) bombs not yet revealed (stack + map)
-    team: Optional[dict] = None   # the team game: {"score": lowest|highest}
+    team: dict | None = None   # the team game: {"score": lowest|highest}
     rows: tuple = ()              # team display: (power, alliance, horde, neutral) bottom first
     power_discards: tuple = ()    # discarded badges, sorted: drawn once the badge stack is empty
 
-    def with_(self, **changes) -> "State":
+    def with_(self, **changes) -> State:
         return replace(self, **changes)
 
-    def set_region(self, i: int, region: Region) -> "State":
+    def set_region(self, i: int, region: Region) -> State:
         regions = self.regions
         return replace(self, regions=regions[:i] + (region,) + regions[i + 1:])
 
-    def set_player(self, seat: int, player: Player) -> "State":
+    def set_player(self, seat: int, player: Player) -> State:
         players = self.players
         return replace(self, players=players[:seat] + (player,) + players[seat + 1:])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .data import CARDS, CARD_BY_ID, COLOR_INDEX, GOLD, NOBLES
+from .data import CARD_BY_ID, CARDS, COLOR_INDEX, GOLD, NOBLES
 from .moves import legal_moves
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
 

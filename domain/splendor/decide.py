@@ -10,8 +10,20 @@ from __future__ import annotations
 from typing import NoReturn
 
 from ..contract import SYSTEM, MoveRejected, is_seat
-from .data import (CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLE_BY_ID, NOBLE_IDS,
-                   RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES, sparse_tokens)
+from .data import (
+    CARD_BY_ID,
+    CARD_IDS,
+    CARDS,
+    COLOR_INDEX,
+    COLORS,
+    GOLD,
+    NOBLE_BY_ID,
+    NOBLE_IDS,
+    RESERVE_LIMIT,
+    TOKEN_LIMIT,
+    TOKEN_NAMES,
+    sparse_tokens,
+)
 from .moves import PASS, play_moves, take_gem_choices
 from .rules import outcome
 from .state import NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
@@ -49,7 +61,8 @@ def _token_map(value, what: str) -> tuple:
         if name not in COLOR_INDEX:
             _reject("invalid_move", f"{_quote(name)} is not a token colour (white, blue, green, red, black, gold).")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n > 99:
-            _reject("invalid_move", f"The {what} lists each colour with a positive number; leave out colours you do not use.")
+            _reject("invalid_move",
+                    f"The {what} lists each colour with a positive number; leave out colours you do not use.")
         counts[COLOR_INDEX[name]] = n
     return tuple(counts)
 

@@ -12,11 +12,25 @@ from __future__ import annotations
 
 import random
 
-from .data import (CARD_BY_ID, CARDS, COLOR_INDEX, GEMS_PER_COLOR, GOLD_TOKENS,
-                   LEVEL_CARDS, LEVELS, MARKET_SLOTS, NOBLE_BY_ID, NOBLE_POINTS, NOBLES,
-                   TOKEN_LIMIT, WINNING_POINTS, CARD_IDS, NOBLE_IDS, tokens_json)
-from .state import (EMPTY, NEW_PLAYER, NOBLE, OVER, PLAY, RETURN, SCORE, Player, State,
-                    qualifying_nobles)
+from .data import (
+    CARD_BY_ID,
+    CARD_IDS,
+    CARDS,
+    COLOR_INDEX,
+    GEMS_PER_COLOR,
+    GOLD_TOKENS,
+    LEVEL_CARDS,
+    LEVELS,
+    MARKET_SLOTS,
+    NOBLE_BY_ID,
+    NOBLE_IDS,
+    NOBLE_POINTS,
+    NOBLES,
+    TOKEN_LIMIT,
+    WINNING_POINTS,
+    tokens_json,
+)
+from .state import EMPTY, NEW_PLAYER, NOBLE, OVER, PLAY, RETURN, SCORE, Player, State, qualifying_nobles
 
 
 def setup(options: dict, n_seats: int, rng: random.Random) -> list:

@@ -37,7 +37,8 @@ from .state import PASSING, State
 from .views import as_stored, redact, result, secrets, view
 
 OPTIONS = (
-    Option("target_score", "integer", 70, "The game ends after a round in which a player reaches this many fire points.",
+    Option("target_score", "integer", 70,
+           "The game ends after a round in which a player reaches this many fire points.",
            minimum=10, maximum=200),
     Option("rounds", "integer", 0, "Play exactly this many rounds instead (0: play to target_score).",
            minimum=0, maximum=50),

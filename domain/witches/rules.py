@@ -12,7 +12,21 @@ from domain.contract import SYSTEM, MoveRejected, is_seat
 from .cards import DECK, DECK_SET, describe, sort_cards
 from .moves import SPELL_CHOICES, actors, playable
 from .scoring import game_end, score_round, winners
-from .state import OVER, PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, dealer_for, direction_for, led_colour, pass_target, to_play, trick_winner
+from .state import (
+    OVER,
+    PASS_COUNT,
+    PASSING,
+    PLAYING,
+    SCORING,
+    SPELL_CHOICE,
+    State,
+    dealer_for,
+    direction_for,
+    led_colour,
+    pass_target,
+    to_play,
+    trick_winner,
+)
 
 MOVE_KEYS = {"play": {"card"}, "pass_cards": {"cards"}, "choose_spell": {"choice"}, "score_round": set()}
 
@@ -112,7 +126,8 @@ def _pass(state: State, seat: int, move: dict, rng) -> list:
 def _choose_spell(state: State, seat: int, move: dict, rng) -> list:
     choice = move["choice"]
     if choice not in SPELL_CHOICES:
-        raise MoveRejected("invalid_move", "Choose 'others' (they take the points) or 'self' (take them off your total).")
+        raise MoveRejected("invalid_move",
+                           "Choose 'others' (they take the points) or 'self' (take them off your total).")
     return [{"type": "spell_chosen", "seat": seat, "choice": choice}]
 
 

@@ -1,8 +1,6 @@
 """Fire points, spells and the end of the game: pure functions of the cards taken."""
 from __future__ import annotations
 
-from typing import Optional
-
 from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, WATER_WITCH
 from .state import Options
 
@@ -39,7 +37,7 @@ def fire_points(cards, pygmy_queen_points: int) -> int:
     return points
 
 
-def find_spell(taken) -> Optional[tuple]:
+def find_spell(taken) -> tuple | None:
     """(caster, kind, points) when one seat took all 14 red cards and the Water Witch and/or
     the Pygmy Queen; None otherwise."""
     for seat, cards in enumerate(taken):
@@ -63,7 +61,7 @@ def spell_needs_choice(spell, totals, options: Options) -> bool:
     return any(t + points >= options.target_score for s, t in enumerate(totals) if s != caster)
 
 
-def score_round(taken, totals, options: Options, spell, choice: Optional[str]):
+def score_round(taken, totals, options: Options, spell, choice: str | None):
     """(points scored this round per seat, new totals). Points are how much each total changed:
     negative when the Earth Witch variant or a spell taken "on self" lowers it, and never more
     than the total had (totals stop at 0)."""
@@ -90,7 +88,7 @@ def _seat_points(cards, options: Options) -> int:
     return max(raw - EARTH_RELIEF, 0)
 
 
-def game_end(round_no: int, totals, options: Options) -> Optional[str]:
+def game_end(round_no: int, totals, options: Options) -> str | None:
     """The reason the game ends after this round, or None to deal again."""
     if options.rounds:
         return "rounds_played" if round_no >= options.rounds else None

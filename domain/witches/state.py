@@ -5,7 +5,6 @@ Seats are numbered clockwise: the player on your left (the next to play) is seat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .cards import COLOUR, VALUE, WIZARD
 
@@ -41,13 +40,13 @@ class State:
     taken: tuple = ()  # per seat: the cards of the tricks it took this round
     tricks_won: tuple = ()  # per seat, this round
     last_trick: tuple = ()  # ((seat, card), ...) of the last completed trick
-    last_winner: Optional[int] = None
+    last_winner: int | None = None
     totals: tuple = ()  # running fire points per seat
     history: tuple = ()  # per round: the points each seat scored
-    spell: Optional[tuple] = None  # (caster, kind, amount) once the last trick shows a spell
-    spell_choice: Optional[str] = None  # "others" | "self" once the caster chose
+    spell: tuple | None = None  # (caster, kind, amount) once the last trick shows a spell
+    spell_choice: str | None = None  # "others" | "self" once the caster chose
     winners: tuple = ()
-    end_reason: Optional[str] = None
+    end_reason: str | None = None
 
 
 def direction_for(n: int, round_no: int) -> str:
@@ -75,7 +74,7 @@ def to_play(state: State) -> int:
     return (state.leader + len(state.trick)) % state.n
 
 
-def led_colour(trick) -> Optional[str]:
+def led_colour(trick) -> str | None:
     """The colour to follow: that of the first non-wizard card (None while only wizards)."""
     for _, card in trick:
         colour = COLOUR[card]
