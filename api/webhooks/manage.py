@@ -5,6 +5,7 @@ in (named, or "mine": every one, those joined later included). An owner sees, de
 retries only its own: another owner's subscription answers 404, as an unknown one."""
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable
 
@@ -145,7 +146,8 @@ class Webhooks:
     def delete(self, owner: Owner, sub_id: str) -> None:
         self.subs.remove(self._owned(owner, sub_id))
 
-    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> list[dict]:
+    # builtins.list: in this class, `list` is the method above
+    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict]:
         return self.subs.attempts(self._owned(owner, sub_id).id, limit)
 
     def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict:

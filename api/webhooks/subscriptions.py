@@ -67,7 +67,7 @@ class Subscription:
     owner: str
     url: str
     events: list
-    games: object  # a list of game ids, or "mine" (a player's: every game it sits in)
+    games: list[str] | str  # a list of game ids, or "mine" (a player's: every game it sits in)
     seat: int | None  # whose view a table-token subscription receives (None: a spectator's;
     # a player's subscription sees as the seat the player sits in)
     secret: str
