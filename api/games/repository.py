@@ -92,7 +92,8 @@ class Game:
         """The bot level playing the seat: its own, or one that took it over (a person timed
         out or resigned); None when a person plays it."""
         s = self.seats[seat]
-        return s["bot"] or s.get("takeover")
+        level: str | None = s["bot"] or s.get("takeover")
+        return level
 
 
 def snapshot_code(definition: GameDef) -> str:

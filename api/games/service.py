@@ -201,7 +201,8 @@ class GameService:
         if prior[0] != fingerprint:
             raise IdempotencyKeyReused(f"Idempotency-Key '{key}' was already used for a different request.")
         if prior[1].startswith("{"):
-            return json.loads(prior[1])  # a record of the first format kept the whole answer
+            answer: dict = json.loads(prior[1])  # a record of the first format kept the whole answer
+            return answer
         first, last = (int(v) for v in prior[1].split(":"))
         after = self.games.at_version(game_id, last)
         return {"version": last, "to_act": after.actors(),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 import redis
 from redis.typing import KeyT, StreamIdT
@@ -26,7 +26,7 @@ from redis.typing import KeyT, StreamIdT
 from events import connection
 from events.redis_entries import Streams
 from events.redis_store import RedisEventStore, decode_entry
-from events.store import StoredEvent, StoreUnavailable
+from events.store import Follower, StoredEvent, StoreUnavailable
 
 READ_MARGIN_S = 10.0  # the socket timeout's margin over the read's BLOCK time
 
@@ -104,7 +104,7 @@ class Polled:
 
     POLL_MS = 100
 
-    def __init__(self, follower, inboxes=None):
+    def __init__(self, follower: Follower, inboxes: Any = None) -> None:
         self.follower = follower
         self.inboxes = inboxes  # api.players.Players, or None: no inboxes
 

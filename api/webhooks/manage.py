@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_key
+from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
@@ -184,7 +185,7 @@ class Webhooks:
         return {"delivery": delivery, "status": "queued"}
 
 
-def start_version(game) -> int:
+def start_version(game: Game) -> int:
     """Where a new subscription starts in a game: at its setup if it has not moved since (it
     still owes its `game.started`; 0 for a game waiting for people: its setup is to come),
     else after its newest event."""

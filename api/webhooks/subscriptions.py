@@ -209,7 +209,8 @@ class SubscriptionStore:
         return [Subscription(**json.loads(raw)) for raw in pipe.execute() if raw]
 
     def count_owned(self, owner: Owner) -> int:
-        return self.redis.scard(self._owned(owner))
+        count: int = self.redis.scard(self._owned(owner))
+        return count
 
     def covering(self, game_id: str) -> list[str]:
         return sorted(m.decode() for m in self.redis.smembers(self._covering(game_id)))
