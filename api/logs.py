@@ -46,8 +46,8 @@ class ContextFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.role = role()
-        record.context = current()
-        record.where = "".join(f" {k}={v}" for k, v in record.context.items())
+        record.context = context = current()
+        record.where = "".join(f" {k}={v}" for k, v in context.items())
         return True
 
 

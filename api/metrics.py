@@ -34,7 +34,7 @@ turn_delay = Histogram("game_turn_delay_seconds", "From the append of the move t
                        "worker (a bot or the system) to the append of that worker's reply.", ["game_type", "actor"],
                        buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 streams = Gauge("live_streams_open", "Live streams (SSE) open now.",
-                **({"multiprocess_mode": "livesum"} if MULTIPROCESS else {}))
+                multiprocess_mode="livesum" if MULTIPROCESS else "all")  # "all": prometheus_client's default
 webhook_deliveries = Counter("webhook_deliveries_total", "Webhook delivery attempts, by outcome: 'delivered' "
                              "(2xx), 'http_error', 'timeout', 'network_error', 'refused' (the address).",
                              ["outcome"])

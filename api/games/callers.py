@@ -97,7 +97,8 @@ def seat_as(game: Game | None, holder, asked: int | None, acting: bool) -> int |
     if holder != TABLE:
         if asked is not None and asked != holder:
             raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
-        return holder
+        seat: int = holder  # a seat's token, or a player's key: the seat it holds
+        return seat
     assert game is not None
     held = game.table_seats()
     if asked is not None:

@@ -45,7 +45,8 @@ def log(store: EventStore, game) -> None:
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None) -> tuple[list, str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them)."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-    shown, cursor = [], since
+    shown: list[dict] = []
+    cursor = since
     while len(shown) < limit:
         batch = store.read_finished_log(cursor, BATCH if type_ else limit - len(shown) + 1)
         if not batch:

@@ -1,8 +1,10 @@
 """Checking a game's creation options against what the game declares."""
 from __future__ import annotations
 
+from typing import Any
+
 from api.errors import Code, ValidationFailed
-from domain.contract import GameDef, MoveRejected
+from domain.contract import GameDef, MoveRejected, Option
 
 
 def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
@@ -22,7 +24,7 @@ def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
     return merged
 
 
-def _checked(option, value):
+def _checked(option: Option, value: Any) -> Any:
     kind = option.type
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)  # 37.0 is the integer 37 in JSON (and in the JSON Schema of the options)

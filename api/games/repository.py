@@ -92,7 +92,8 @@ class Game:
         """The bot level playing the seat: its own, or one that took it over (a person timed
         out or resigned); None when a person plays it."""
         s = self.seats[seat]
-        return s["bot"] or s.get("takeover")
+        level: str | None = s["bot"] or s.get("takeover")
+        return level
 
 
 def snapshot_code(definition: GameDef) -> str:
@@ -198,8 +199,9 @@ class GameRepository:
         current = current if current is not None and current.id == game_id else self.load(game_id)
         # A game that waited for people has no deal before its setup: its earlier versions
         # still exist (who sat where), with no view.
-        waited = not current.started or current.platform.setup_version is not None
-        setup_version = 1 if waited else current.setup_version
+        setup_version = current.setup_version
+        if setup_version is None or current.platform.setup_version is not None:
+            setup_version = 1  # it waited (or waits) for people
         if not setup_version <= version <= current.version:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",

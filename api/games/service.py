@@ -14,7 +14,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from api import logs, metrics
@@ -154,7 +154,7 @@ class GameService:
                                            scheduler or self.scheduler, automatic)
         except (VersionConflict, IllegalMove):
             prior = self.store.recall(game_id, idempotency_key) if idempotency_key else None
-            if prior is None:
+            if prior is None or idempotency_key is None:
                 raise
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
@@ -201,7 +201,8 @@ class GameService:
         if prior[0] != fingerprint:
             raise IdempotencyKeyReused(f"Idempotency-Key '{key}' was already used for a different request.")
         if prior[1].startswith("{"):
-            return json.loads(prior[1])  # a record of the first format kept the whole answer
+            answer: dict = json.loads(prior[1])  # a record of the first format kept the whole answer
+            return answer
         first, last = (int(v) for v in prior[1].split(":"))
         after = self.games.at_version(game_id, last)
         return {"version": last, "to_act": after.actors(),
@@ -214,7 +215,7 @@ class GameService:
         game = self.games.load(game_id)
         self._check_version(game, actor, expected_version)
         self._decide(game, actor, move)
-        answer = {"valid": True, "version": game.version}
+        answer: dict[str, Any] = {"valid": True, "version": game.version}
         if game.definition.preview is not None:
             answer["preview"] = game.definition.preview(game.state, actor, move)
         return answer
@@ -222,8 +223,9 @@ class GameService:
     def _check_version(self, game: Game, actor, expected: int) -> None:
         if expected == game.version:
             return
-        if 0 < expected < game.version and game.state is not None:
-            then = self.games.at_version(game.id, max(expected, game.setup_version), game)
+        setup_version = game.setup_version  # known once the game has a state: it has started
+        if 0 < expected < game.version and game.state is not None and setup_version is not None:
+            then = self.games.at_version(game.id, max(expected, setup_version), game)
             if game.definition.stale_ok(then.state, game.state, actor):
                 return
         metrics.conflicts.labels("stale").inc()
@@ -243,11 +245,11 @@ class GameService:
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
 
-    def _after_append(self, updated: Game, scheduler: Scheduler, events: list = ()) -> None:
+    def _after_append(self, updated: Game, scheduler: Scheduler, events: Sequence[Any] = ()) -> None:
         self.games.remember(updated, snapshot=False)
         self.defer(self._outbox, updated, scheduler, events)
 
-    def _outbox(self, game: Game, scheduler: Scheduler, events: list = ()) -> None:
+    def _outbox(self, game: Game, scheduler: Scheduler, events: Sequence[Any] = ()) -> None:
         """The writes that follow a durable append. A failure here (Redis gone while saving a
         snapshot or enqueueing the next turn) must not answer "nothing was changed": it is
         logged, and the reconciler enqueues a missed turn and marks finished games. Then the
@@ -272,7 +274,7 @@ class GameService:
         harvest.log(self.store, game)
         self.store.mark_finished(game.id)
 
-    def notify(self, game: Game, events: list) -> None:
+    def notify(self, game: Game, events: Sequence[Any]) -> None:
         """Tells the listeners of events appended to `game` (NewEvent or event dicts)."""
         for listener in self.listeners:
             try:

@@ -39,13 +39,17 @@ class Fanout:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]
 
-    def frames_after(self, feed: Feed, cursor: int, seat, from_store: bool = True) -> tuple[list[bytes], int] | None:
+    def frames_after(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
         """The frames of the feed's events after `cursor` as `seat` may see them, and the new
-        cursor; from the ring, or the store when the ring no longer reaches back that far
-        (None then, unless from_store)."""
+        cursor; from the ring, or the store when the ring no longer reaches back that far."""
+        found = self.buffered_frames(feed, cursor, seat)
+        return found if found is not None else self._catch_up(feed, cursor, seat)
+
+    def buffered_frames(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int] | None:
+        """frames_after from the ring only: None when it no longer reaches back that far."""
         entries = feed.buffered_after(cursor)
         if entries is None:
-            return self._catch_up(feed, cursor, seat) if from_store else None
+            return None
         if not entries:
             return [], cursor
         viewer = EVERYONE if feed.game.finished else seat
@@ -75,7 +79,7 @@ class Fanout:
             key = (sub.seat, sub.cursor, sub.chunked)
             payload = payloads.get(key)
             if payload is None:
-                found = self.frames_after(feed, sub.cursor, sub.seat, from_store=False)
+                found = self.buffered_frames(feed, sub.cursor, sub.seat)
                 if found is None:  # behind the ring: its greenlet catches up from the store
                     feed.direct.discard(sub)
                     sub.wake.set()

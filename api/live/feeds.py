@@ -49,7 +49,7 @@ class Followed:
     """What streams wait on, a game's feed or a player's inbox: its subscribers in this process
     and `changed`, set (and replaced) whenever entries arrive or the hub's tick wakes them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.changed = threading.Event()
         self.subscribers = 0
         self._lock = threading.Lock()

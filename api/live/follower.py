@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, cast
 
 import redis
+from redis.typing import KeyT, StreamIdT
 
 from events import connection
+from events.redis_entries import Streams
 from events.redis_store import RedisEventStore, decode_entry
-from events.store import StoredEvent, StoreUnavailable
+from events.store import Follower, StoredEvent, StoreUnavailable
 
 READ_MARGIN_S = 10.0  # the socket timeout's margin over the read's BLOCK time
 
@@ -36,8 +39,10 @@ class LiveFollower:
         self.store = store
         self.inbox_key = inbox_key
         self.decode_inbox = decode_inbox
-        connect_timeout = store.redis.connection_pool.connection_kwargs.get("socket_connect_timeout") or 5
-        self.redis = connection.dedicated(store.redis, "reader", "live", socket_timeout=block_ms / 1000 + margin_s,
+        # (the hub makes this reader on one Redis only; a cluster's is Polled, below)
+        client = cast(redis.Redis, store.redis)
+        connect_timeout = client.connection_pool.connection_kwargs.get("socket_connect_timeout") or 5
+        self.redis = connection.dedicated(client, "reader", "live", socket_timeout=block_ms / 1000 + margin_s,
                                           socket_connect_timeout=connect_timeout)
         self._client_id: int | None = None
         self._blocked = False
@@ -49,28 +54,29 @@ class LiveFollower:
         if not games and not inboxes:
             return {}, {}
         keys = self.store.keys
-        streams, owner = {}, {}
+        streams: dict[KeyT, StreamIdT] = {}
+        owner: dict[str, tuple[bool, str]] = {}  # a stream's key: (is it a game's, whose)
         for game_id, after in games.items():
             key = keys.events(game_id)
             streams[key], owner[key] = f"0-{after}", (True, game_id)
-        for player_id, after in inboxes.items():
+        for player_id, after_id in inboxes.items():
             key = self.inbox_key(player_id)
-            streams[key], owner[key] = after, (False, player_id)
+            streams[key], owner[key] = after_id, (False, player_id)
         try:
             if self._client_id is None:
                 self._client_id = self.redis.client_id()
             self._blocked = True
-            reply = self.redis.xread(streams, count=count, block=block_ms)
+            reply = cast(Streams, self.redis.xread(streams, count=count, block=block_ms))
         except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
             self._client_id = None  # a new connection has a new id
             self.redis.connection_pool.disconnect()
             raise StoreUnavailable(str(e)) from e
         finally:
             self._blocked = False
-        found_games, found_inboxes = {}, {}
-        for key, entries in reply or ():
-            key = key.decode() if isinstance(key, bytes) else key
-            is_game, name = owner[key]
+        found_games: dict[str, list[StoredEvent]] = {}
+        found_inboxes: dict[str, list[tuple[str, dict]]] = {}
+        for stream, entries in reply or ():
+            is_game, name = owner[stream.decode() if isinstance(stream, bytes) else stream]
             if is_game:
                 found_games[name] = [decode_entry(i, f) for i, f in entries]
             else:
@@ -98,7 +104,7 @@ class Polled:
 
     POLL_MS = 100
 
-    def __init__(self, follower, inboxes=None):
+    def __init__(self, follower: Follower, inboxes: Any = None) -> None:
         self.follower = follower
         self.inboxes = inboxes  # api.players.Players, or None: no inboxes
 

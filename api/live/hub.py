@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TypeVar
 
 from api.games.repository import GameRepository
-from api.live.feeds import Feed, Inbox
+from api.live.feeds import Feed, Followed, Inbox
 from api.live.reader import BLOCK_MS, Reader
 from events.store import EventStore
+
+F = TypeVar("F", bound=Followed)  # a Feed or an Inbox
 
 
 class Hub(Reader):
@@ -137,7 +140,7 @@ class Hub(Reader):
         return len(self._feeds)
 
 
-def _joined(table: dict, key: str):
+def _joined(table: dict[str, F], key: str) -> F | None:
     """(Under the hub's lock) the feed or inbox already followed, with one subscriber more."""
     entry = table.get(key)
     if entry is not None:

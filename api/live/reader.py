@@ -55,7 +55,7 @@ class Reader(Fanout):
             self._reader.start()
             threading.Thread(target=self._tick, name="live-hub-ticks", daemon=True).start()
 
-    def _make_follower(self):
+    def _make_follower(self) -> LiveFollower | Polled:
         if self.inboxes is None or not hasattr(self.store, "keys") or getattr(self.store, "clustered", False):
             return Polled(self.store.follower(), self.inboxes)  # the in-memory store, a cluster
         return LiveFollower(self.store, self.inboxes.inbox_key, self.inboxes.decode_inbox, self.block_ms)

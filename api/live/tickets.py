@@ -5,6 +5,8 @@ one stream as that seat, once, within TTL_S seconds. Only its hash is stored; ta
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
@@ -41,7 +43,7 @@ class Tickets:
         return int(seat) if seat else None
 
     @staticmethod
-    def _call(method, *args, **kwargs):
+    def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         import redis
 
         try:

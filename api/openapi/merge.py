@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
+
+if TYPE_CHECKING:
+    from domain.contract import GameDef
 
 HERE = Path(__file__).resolve().parent
 SPEC = HERE.parent.parent / "openapi.yaml"
@@ -42,15 +46,23 @@ def fragments() -> list[tuple[str, str, str, list]]:
     return found
 
 
+def _game(name: str) -> GameDef:
+    """The registered game a fragment is named after (api/openapi/<name>.yaml)."""
+    from domain import registry
+
+    game = registry.get(name)
+    if game is None:
+        raise LookupError(f"api/openapi/{name}.yaml: no game named {name!r} is registered")
+    return game
+
+
 def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
 def create_variant(name: str, prefix: str, extra: list) -> dict:
     """What creating a game of this type takes: the request the server accepts, exactly."""
-    from domain import registry
-
-    game = registry.get(name)
+    game = _game(name)
     bot = _ref(f"{prefix}BotSeat")
     seats = {"type": "array", "minItems": game.min_seats, "maxItems": game.max_seats,
              "items": {"oneOf": [_ref("PersonSeat"), bot, _ref("FreeSeat")]},
@@ -71,19 +83,16 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
 
 def bot_seat(name: str) -> dict:
     """A seat played by one of the game's bots."""
-    from domain import registry
-
-    return {"type": "object", "description": f"A seat played by a {registry.get(name).title} bot.",
+    game = _game(name)
+    return {"type": "object", "description": f"A seat played by a {game.title} bot.",
             "required": ["bot"], "additionalProperties": False,
-            "properties": {"bot": {"enum": list(registry.get(name).bots)}}}
+            "properties": {"bot": {"enum": list(game.bots)}}}
 
 
 def clock_schema(name: str) -> dict:
     """The `clock` a game is created with: `Clock` (openapi.yaml's head), its takeover bot one of
     the game's levels (written out whole: generators take no enum narrowing a string by allOf)."""
-    from domain import registry
-
-    game = registry.get(name)
+    game = _game(name)
     return {"type": "object", "description": f"A turn clock for a {game.title} game (see `Clock`).",
             "additionalProperties": False,
             "properties": {"per_move_s": {"type": "number", "minimum": 1, "maximum": 604800},
@@ -110,7 +119,7 @@ def _union_values(schemas: dict, name: str) -> list[str]:
     union = schemas[name]
     if "discriminator" in union:
         return list(union["discriminator"]["mapping"])
-    values = []
+    values: list[str] = []
     for branch in union["oneOf"]:
         fixed = schemas[branch["$ref"].rsplit("/", 1)[1]] if "$ref" in branch else branch
         fixed = fixed["properties"]["type"]
@@ -125,14 +134,12 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
     that a known one is always held to its game's schema."""
     pick = ("A client knows its game's type (`type` in `GET /games/{id}`, or the one it created) "
             "and reads this as that game's {part} schema: ").replace("{id}", "{{id}}")
-    out = []
+    out: list[tuple[str, dict]] = []
     variants = []
-    from domain import registry
-
     for name, prefix in games:
         variants.append((name, f"{prefix}Game"))
         out.append((f"{prefix}Game", {
-            "description": f"A {registry.get(name).title} game as the caller may see it.",
+            "description": f"A {_game(name).title} game as the caller may see it.",
             "allOf": [_ref("GameCommon"), {
                 "type": "object", "required": ["type", "view", "result"],
                 "properties": {

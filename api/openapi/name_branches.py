@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -132,7 +133,7 @@ def rewrite(text: str) -> str:
                 members = [(None, merged)]
             elif len(members) > 1:  # one type, several shapes: a union of its own
                 inner_key = next(iter(_consts(members[0][1])))
-                inner = {"description": f"`{value}`: one schema per `{inner_key}`.", "oneOf": [],
+                inner: dict[str, Any] = {"description": f"`{value}`: one schema per `{inner_key}`.", "oneOf": [],
                          "discriminator": {"propertyName": inner_key, "mapping": {}}}
                 for name, schema in members:
                     member = prefix + camel(value) + camel(_consts(schema)[inner_key]) + suffix

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import yaml
@@ -118,7 +119,7 @@ class Namer:
         return node
 
 
-def rewrite(text: str, taken: set = frozenset()) -> str:
+def rewrite(text: str, taken: AbstractSet[str] = frozenset()) -> str:
     schemas = yaml.safe_load(text)["components"]["schemas"]
     namer = Namer(set(schemas) | set(taken))
     replaced = {}

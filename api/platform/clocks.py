@@ -142,7 +142,7 @@ def deadline(platform, seat: int) -> int | None:
     if clock is None or platform.ended is not None:
         return None
     s = platform.seats[seat]
-    since = s.get("turn_since")
+    since: int | None = s.get("turn_since")
     if since is None or not clocked(s):
         return None
     if "per_move_s" in clock:

@@ -163,7 +163,7 @@ def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform
     .at): the game's own events go through its reducer, platform events through `evolve`. In a
     clocked game the clocks' step (api/platform/clocks.py: who owes a decision since when) follows each
     group of events one append wrote (the same actor and `at`), on the state after the group."""
-    own = []
+    own: list = []
     pending = None  # (actor, at) of a clocked game's group whose step is still to come
     for e in stored:
         actor, at = getattr(e, "actor", None), getattr(e, "at", None)

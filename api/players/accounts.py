@@ -16,7 +16,9 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 
 import redis
 
@@ -25,6 +27,9 @@ from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F40
 from api.paging import sorted_page
 from events import codec
 from events.store import StoreUnavailable
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
@@ -40,8 +45,8 @@ class Player:
     name: str
 
 
-def _unavailable(method):
-    def wrapper(*args, **kwargs):
+def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as e:
@@ -129,7 +134,8 @@ class Players:
     @staticmethod
     def decode_inbox(fields: dict) -> dict:
         """An inbox entry as api/players/feed.py wrote it (one field, `e`)."""
-        return codec.loads(fields[b"e"])
+        entry: dict = codec.loads(fields[b"e"])
+        return entry
 
     @_unavailable
     def inbox_last_id(self, player_id: str) -> str:

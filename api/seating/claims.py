@@ -126,9 +126,13 @@ class Lobby:
     def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple:
         """(games, next cursor) of the lobby: newest first; entries whose game changed status
         are moved to where they belong as they are met."""
-        shown, scanned = [], 0
+        index = self.index
+        if index is None:
+            raise RuntimeError("the lobby's listing reads its index: this Lobby was made without one")
+        shown: list[dict] = []
+        scanned = 0
         while len(shown) < limit and scanned < limit * 4:
-            batch = self.index.page(status, type_, cursor, limit)
+            batch = index.page(status, type_, cursor, limit)
             if not batch:
                 return shown, None
             for game_id, score in batch:
@@ -138,11 +142,11 @@ class Lobby:
                 if game is None or game.platform.private or game.status != status or \
                         (type_ and game.definition.name != type_):
                     if game is None or game.platform.private:
-                        self.index.place(game_id, type_ or "-", None, score)
+                        index.place(game_id, type_ or "-", None, score)
                     elif game.status != status:
-                        self.index.place(game_id, game.definition.name, game.status, game.last_at or score)
+                        index.place(game_id, game.definition.name, game.status, game.last_at or score)
                     else:
-                        self.index.drop(game_id, status, type_)
+                        index.drop(game_id, status, type_)
                     continue
                 shown.append(summary(game, score))
                 if len(shown) == limit:
@@ -152,7 +156,8 @@ class Lobby:
     def my_games(self, player: Player, status: str | None, my_turn: bool | None,
                  cursor: tuple[int, str] | None, limit: int) -> tuple:
         players = self.service.players
-        shown, scanned = [], 0
+        shown: list[dict] = []
+        scanned = 0
         while len(shown) < limit and scanned < limit * 10:
             batch = players.games_page(player.id, cursor, limit)
             if not batch:
@@ -162,7 +167,7 @@ class Lobby:
                 cursor = (score, game_id)
                 game = self._game_or_none(game_id)
                 seat = None if game is None else game.seat_of_player(player.id)
-                if seat is None:
+                if game is None or seat is None:
                     players.forget_game(player.id, game_id)
                     continue
                 item = summary(game, score)

@@ -5,11 +5,13 @@ in (named, or "mine": every one, those joined later included). An owner sees, de
 retries only its own: another owner's subscription answers 404, as an unknown one."""
 from __future__ import annotations
 
+import builtins
 import time
 from collections.abc import Callable
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_key
+from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
@@ -145,7 +147,8 @@ class Webhooks:
     def delete(self, owner: Owner, sub_id: str) -> None:
         self.subs.remove(self._owned(owner, sub_id))
 
-    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> list[dict]:
+    # builtins.list: in this class, `list` is the method above
+    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict]:
         return self.subs.attempts(self._owned(owner, sub_id).id, limit)
 
     def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict:
@@ -182,7 +185,7 @@ class Webhooks:
         return {"delivery": delivery, "status": "queued"}
 
 
-def start_version(game) -> int:
+def start_version(game: Game) -> int:
     """Where a new subscription starts in a game: at its setup if it has not moved since (it
     still owes its `game.started`; 0 for a game waiting for people: its setup is to come),
     else after its newest event."""

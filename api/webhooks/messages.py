@@ -136,7 +136,7 @@ def pending(games, store: EventStore, sub, game_id: str, version: int, index: in
         return [], None
     found: list[Message] = []
 
-    def keep(v, at, kinds):
+    def keep(v: int, at: int, kinds: list[tuple[str, dict]]) -> None:
         chosen = [(k, d) for k, d in kinds if k in sub.events]
         for i, (kind, data) in enumerate(chosen):
             if (v, i) >= (version, index):

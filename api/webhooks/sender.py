@@ -44,7 +44,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
     def connect(self):
         sock = _no_delay(socket.create_connection((self._address, self.port), self.timeout))
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = _tls.wrap_socket(sock, server_hostname=self.host)  # the context given to super()
 
 
 class _PinnedHTTP(http.client.HTTPConnection):

@@ -67,7 +67,7 @@ class Subscription:
     owner: str
     url: str
     events: list
-    games: object  # a list of game ids, or "mine" (a player's: every game it sits in)
+    games: list[str] | str  # a list of game ids, or "mine" (a player's: every game it sits in)
     seat: int | None  # whose view a table-token subscription receives (None: a spectator's;
     # a player's subscription sees as the seat the player sits in)
     secret: str
@@ -209,7 +209,8 @@ class SubscriptionStore:
         return [Subscription(**json.loads(raw)) for raw in pipe.execute() if raw]
 
     def count_owned(self, owner: Owner) -> int:
-        return self.redis.scard(self._owned(owner))
+        count: int = self.redis.scard(self._owned(owner))
+        return count
 
     def covering(self, game_id: str) -> list[str]:
         return sorted(m.decode() for m in self.redis.smembers(self._covering(game_id)))
