@@ -186,7 +186,8 @@ def main() -> int:
     env["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir(env)
     children += [supervisor.Child(name, cmd, env, ROOT) for name, cmd in _children(env).items()]
     shown_host = "localhost" if host in ("0.0.0.0", "") else host
-    runner = supervisor.Supervisor(children, supervisor.health_url(host, port), f"http://{shown_host}:{port}")
+    runner = supervisor.Supervisor(children, supervisor.health_url(host, port), f"http://{shown_host}:{port}",
+                                   supervisor.redis_probe(env))
     supervisor.install_signals(runner)
     try:
         return runner.run()
