@@ -80,13 +80,16 @@ def create_app(test_config: dict | None = None):
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
+    app.extensions["replication"] = _replication(store)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),
         ("games_active", "Games not yet finished.", store.active_count),
         ("webhook_queue_depth", "Webhook fan-outs and deliveries waiting in their RQ queue.",
          lambda: deliveries.queue.count),
         ("webhook_retries_waiting", "Webhook deliveries waiting out a back-off.", deliveries.subs.retries_waiting),
-    ])
+    ] + ([("store_primaries_degraded", "Redis primaries with fewer replicas online than REPLICAS_ACK asks for: "
+           "their appends are acknowledged by fewer (by none: lost with the primary).",
+           lambda: len(store.replication()["degraded"]))] if store.replicas else []))
     observe.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
@@ -104,6 +107,20 @@ def create_app(test_config: dict | None = None):
     # pauses of a web worker every few thousand moves, gone).
     gc.freeze()
     return app
+
+
+def _replication(store):
+    """The store's replication report for `/health/ready` (None: REPLICAS_ACK is off, or Redis
+    did not answer it)."""
+    from events.store import StoreUnavailable
+
+    def report() -> dict | None:
+        try:
+            return store.replication()
+        except StoreUnavailable:
+            return None
+
+    return report
 
 
 def settings_for(test_config: dict) -> Settings:
@@ -186,7 +203,8 @@ def main() -> int:
     env["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir(env)
     children += [supervisor.Child(name, cmd, env, ROOT) for name, cmd in _children(env).items()]
     shown_host = "localhost" if host in ("0.0.0.0", "") else host
-    runner = supervisor.Supervisor(children, supervisor.health_url(host, port), f"http://{shown_host}:{port}")
+    runner = supervisor.Supervisor(children, supervisor.health_url(host, port), f"http://{shown_host}:{port}",
+                                   supervisor.redis_probe(env))
     supervisor.install_signals(runner)
     try:
         return runner.run()

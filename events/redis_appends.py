@@ -16,6 +16,7 @@ from . import scripts
 from .connection import unavailable
 from .redis_base import RedisBase
 from .redis_entries import encode_entries
+from .replication import degraded_primaries
 from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoreUnavailable
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
@@ -68,8 +69,8 @@ class Appends(RedisBase):
     def _game_script(self, script: Script, source: str, game_id: str, keys: list[str], args: list[Any],
                      after: Callable[[Pipeline], object] | None = None) -> Any:
         """Runs one of a game's scripts; then, with REPLICAS_ACK, waits on the same connection
-        (WAIT counts that connection's writes) for the replicas, and raises NotReplicated when
-        too few have it in time. `after(pipe)` queues more commands behind the script (the
+        (WAIT counts that connection's writes) for the replicas online, and raises NotReplicated
+        when too few have it in time (events/replication.py). `after(pipe)` queues more commands behind the script (the
         clocks set's cleanup). Returns the script's reply."""
         if not self.replicas and after is None:
             return script(keys=keys, args=args)  # (on a cluster too: the client loads a missing script)
@@ -78,6 +79,7 @@ class Appends(RedisBase):
             script(keys=keys, args=args, client=pipe)
             after(pipe)
             return pipe.execute()[0]
+        primary, on_node = self._primary_of(keys[0])
         for attempt in (1, 2):
             pipe = self.redis.pipeline(transaction=False)
             if self.clustered:
@@ -86,12 +88,7 @@ class Appends(RedisBase):
                 pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             else:
                 script(keys=keys, args=args, client=pipe)
-            if self.replicas:
-                if isinstance(self.redis, RedisCluster):
-                    pipe.execute_command("WAIT", self.replicas, self.ack_timeout_ms,
-                                         target_nodes=self.redis.get_node_from_key(keys[0]))
-                else:
-                    pipe.execute_command("WAIT", self.replicas, self.ack_timeout_ms)
+            acks = self.acks.queue(pipe, primary, **on_node) if self.replicas else 0
             if after is not None:
                 after(pipe)
             try:
@@ -101,11 +98,31 @@ class Appends(RedisBase):
                     raise
                 self.redis.script_load(source)
                 continue
-            if self.replicas and int(replies[1]) < self.replicas:
-                raise NotReplicated(f"{int(replies[1])} of {self.replicas} replicas have the write of game "
+            short = self.acks.shortfall(primary, replies[1:1 + acks]) if acks else None
+            if short is not None:
+                raise NotReplicated(f"{short[0]} of the {short[1]} replicas online have the write of game "
                                     f"{game_id} after {self.ack_timeout_ms} ms")
             return replies[0]
         raise AssertionError("unreachable")
+
+    def _primary_of(self, key: str) -> tuple[str, dict[str, Any]]:
+        """The name of the primary holding `key`, and what sends a command to it in a pipeline."""
+        if isinstance(self.redis, RedisCluster):
+            node = self.redis.get_node_from_key(key)
+            return node.name, {"target_nodes": node}
+        return "redis", {}
+
+    @unavailable
+    def replication(self) -> dict[str, Any] | None:
+        """With REPLICAS_ACK: {"replicas_ack": N, "degraded": the primaries with fewer than N
+        replicas online, whose appends fewer (or no) replicas acknowledge}; without: None."""
+        if not self.replicas:
+            return None
+        if isinstance(self.redis, RedisCluster):
+            reports = self.redis.info("replication", target_nodes=RedisCluster.PRIMARIES)
+        else:
+            reports = {"redis": self.redis.info("replication")}
+        return {"replicas_ack": self.replicas, "degraded": degraded_primaries(reports, self.replicas)}
 
     @unavailable
     def append(

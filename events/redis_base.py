@@ -13,6 +13,7 @@ from redis.cluster import RedisCluster
 from . import connection, scripts
 from .keys import Keys
 from .redis_entries import Entry, FlatEntry
+from .replication import ReplicaAcks
 
 
 def finished_ttl_from_env() -> int | None:
@@ -33,6 +34,7 @@ class RedisBase:
         self.keys = Keys(prefix, buckets or connection.key_buckets(client))
         self.finished_ttl = finished_ttl_from_env() if finished_ttl == -1 else finished_ttl
         self.replicas, self.ack_timeout_ms = replicas_ack or connection.replicas_ack()
+        self.acks = ReplicaAcks(self.replicas, self.ack_timeout_ms)
         self._create = client.register_script(scripts.CREATE)
         self._append = client.register_script(scripts.APPEND)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)

@@ -18,6 +18,8 @@ from api import logs
 from api.settings import of_process
 from domain import registry
 
+REDIS_RETRY_S = 1.0
+
 
 def main(argv: list[str]) -> None:
     mode = argv[0] if argv else "worker"
@@ -47,8 +49,11 @@ def main(argv: list[str]) -> None:
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn. Webhook deliveries have workers of their own.
         queue = services.scheduler.queue if mode == "worker" else services.deliveries.queue
-        SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S).work(
-            with_scheduler=False, logging_level=settings.log_level)
+        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S)
+        # While Redis is away RQ retries after 1 s, doubling up to 60 s: a worker would sleep on
+        # long after Redis is back. Once a second, it is back within a second of Redis.
+        worker.max_connection_wait_time = REDIS_RETRY_S
+        worker.work(with_scheduler=False, logging_level=settings.log_level)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,14 @@ What an operator can count on:
 - Refusals are immediate and say what to do: a port already taken, or a data directory whose
   embedded Redis belongs to another running instance (the directory is locked), exits with
   status 2 and one line.
-- A child that dies is restarted after a back-off (0.5 s doubling to 30 s; back to 0.5 s once it
-  has run for a minute). A child that crashes 5 times within the first minute will not start
-  (a missing module, a bad setting): the supervisor logs its last lines once, stops the others and
-  exits with status 1, instead of restarting it forever.
+- A child that crashes on its own is restarted after a back-off (0.5 s doubling to 30 s; back to
+  0.5 s once it has run for a minute). A child that crashes 5 times within the first minute will
+  not start (a missing module, a bad setting): the supervisor logs its last lines once, stops the
+  others and exits with status 1, instead of restarting it forever.
+- The victims of an outage are not punished: a child that exits while Redis does not answer
+  waits for Redis (polled every 0.25 s) and is restarted as soon as it answers; a child killed
+  from outside (SIGKILL, SIGTERM... from anyone but the supervisor, which signals only when it
+  stops) is restarted after 0.5 s. Neither grows the back-off nor counts as a crash.
 - A traceback identical to the one a child printed last is not printed again, only named.
 - "serving on ..." is logged once the API answers `/health`, not before.
 - Children die with the supervisor, even when it is killed with SIGKILL: each asks the kernel
@@ -29,7 +33,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +47,9 @@ PR_SET_PDEATHSIG = 1
 STARTUP_WINDOW_S = 60
 STARTUP_CRASHES = 5
 TAIL_LINES = 30
+DEPENDENCY_POLL_S = 0.25
+# Signals a process raises on itself when it is broken: a crash of its own, not a kill from outside.
+CRASH_SIGNALS = frozenset({signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL})
 
 
 class Refused(Exception):
@@ -67,6 +74,11 @@ class Backoff:
         else:
             self.current = min(self.most, self.current * 2)
         return self.current
+
+
+def killed_from_outside(returncode: int) -> bool:
+    """Whether an exit status says the child died of a signal it did not raise on itself."""
+    return returncode < 0 and -returncode not in CRASH_SIGNALS
 
 
 def gives_up(crash_times: list[float], started_at: float) -> bool:
@@ -184,7 +196,8 @@ class Child:
 
     def __init__(self, name: str, cmd: list[str], env: dict, cwd: Path, last: bool = False):
         self.name, self.cmd, self.cwd = name, cmd, cwd
-        self.last = last  # stopped after the others, which depend on it
+        self.last = last  # Redis: stopped after the others, which depend on it
+        self.awaits_redis = False  # exited while Redis did not answer: restarted once it does
         self.env = {**env, "PROCESS_ROLE": name}
         self.proc: subprocess.Popen | None = None
         self.started = 0.0
@@ -200,9 +213,11 @@ class Child:
         self.relay.follow(self.proc.stdout)
         self.started = time.monotonic()
         self.restart_at = None
+        self.awaits_redis = False
 
     def exited(self) -> bool:
-        return self.proc is not None and self.proc.poll() is not None and self.restart_at is None
+        return (self.proc is not None and self.proc.poll() is not None and self.restart_at is None
+                and not self.awaits_redis)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -274,14 +289,47 @@ def answers(url: str) -> bool:
 
 # ---- the loop ----------------------------------------------------------------------------------
 
+def redis_probe(env: Mapping[str, str]) -> Callable[[], bool]:
+    """Whether the Redis the children need answers PING: the queue's and the store's (any node
+    of a cluster: one node down does not stop the others' children). Short timeouts: the
+    supervisor's loop waits for it."""
+    clients = None
+
+    def answers() -> bool:
+        nonlocal clients
+        import redis
+        from redis.cluster import RedisCluster
+        from redis.exceptions import RedisClusterException
+
+        from events.connection import Connections
+
+        try:
+            if clients is None:
+                clients = Connections.from_env(env, socket_connect_timeout=0.5, socket_timeout=0.5)
+            clients.queue.ping()
+            if clients.clustered:
+                clients.store.ping(target_nodes=RedisCluster.RANDOM)
+            elif clients.store is not clients.queue:
+                clients.store.ping()
+            return True
+        except (redis.RedisError, RedisClusterException, OSError):
+            clients = None  # a cluster's client may hold a stale view of its nodes: made anew
+            return False
+
+    return answers
+
+
 class Supervisor:
-    def __init__(self, children: list[Child], health: str, public_url: str):
+    def __init__(self, children: list[Child], health: str, public_url: str,
+                 redis_answers: Callable[[], bool] = lambda: True):
         self.children = children
         self.health = health
         self.public_url = public_url
+        self.redis_answers = redis_answers
         self.started = time.monotonic()
         self.stopping = False
         self.announced = False
+        self.next_redis_probe = 0.0
 
     def request_stop(self, signum=None, frame=None) -> None:
         self.stopping = True
@@ -300,6 +348,7 @@ class Supervisor:
                             return 1
                     if child.restart_at is not None and now >= child.restart_at and not self.stopping:
                         child.start()
+                self._restart_once_redis_answers(now)
                 if not self.announced and now >= next_probe:
                     next_probe = now + 0.25
                     if answers(self.health):
@@ -311,7 +360,31 @@ class Supervisor:
             self.stop_all()
 
     def _schedule_restart(self, child: Child, now: float) -> bool:
-        ran_for = now - child.started
+        """Restarts a child that exited as its cause deserves; False: it is given up on."""
+        ran_for, status = now - child.started, child.proc.returncode
+        if killed_from_outside(status):
+            child.restart_at = now + child.backoff.first
+            log.warning("%s was killed (signal %d) after %.1f s; restarting it in %.1f s",
+                        child.name, -status, ran_for, child.backoff.first)
+            return True
+        if not child.last and not self.redis_answers():
+            child.awaits_redis = True
+            log.warning("%s exited with status %s after %.1f s while Redis does not answer; "
+                        "restarting it once Redis answers", child.name, status, ran_for)
+            return True
+        return self._after_crash(child, now, ran_for)
+
+    def _restart_once_redis_answers(self, now: float) -> None:
+        waiting = [child for child in self.children if child.awaits_redis]
+        if not waiting or self.stopping or now < self.next_redis_probe:
+            return
+        self.next_redis_probe = now + DEPENDENCY_POLL_S
+        if self.redis_answers():
+            log.info("Redis answers; restarting %s", ", ".join(child.name for child in waiting))
+            for child in waiting:
+                child.start()
+
+    def _after_crash(self, child: Child, now: float, ran_for: float) -> bool:
         child.crashes.append(now)
         if gives_up(child.crashes, self.started):
             lines = child.relay.last_error or "\n".join(child.relay.tail) or "(it printed nothing)"

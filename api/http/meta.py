@@ -61,11 +61,15 @@ def live():
 def ready():
     """Redis answers, a turn worker heartbeats, the reconciler passes: the server can take games."""
     checks = current_app.extensions["readiness"]()
+    # With REPLICAS_ACK: the primaries taking appends with fewer replicas than it asks. Degraded
+    # is still ready (refusing the probe would take the whole server out, not the one shard).
+    replication = current_app.extensions["replication"]() if checks["redis"] == "ok" else None
+    extra = {"replication": replication} if replication is not None else {}
     failing = sorted(part for part, state in checks.items() if state != "ok")
     if failing:
-        return problem(503, Code.NOT_READY, f"Not ready: {', '.join(failing)}.", details={"checks": checks},
-                       headers={"Retry-After": "2"})
-    return {"status": "ok", "checks": checks}
+        return problem(503, Code.NOT_READY, f"Not ready: {', '.join(failing)}.",
+                       details={"checks": checks, **extra}, headers={"Retry-After": "2"})
+    return {"status": "ok", "checks": checks, **extra}
 
 
 @bp.get("/metrics")

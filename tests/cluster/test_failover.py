@@ -1,9 +1,10 @@
 """Failover: a primary is SIGKILLed during a stream of moves; its replica is promoted.
 
-With REPLICAS_ACK=1 a move is answered 201 only once a replica has it (WAIT 1), so every 201
-is in the game's history after the promotion; the API answers 503 (never 500) while the slot
-has no primary, and 201 again once the replica has taken over. A cluster of its own (the
-session's keeps its shape for the other tests)."""
+With REPLICAS_ACK=1 a move is answered 201 only once the replica online has it (WAIT 1), so
+every 201 is in the game's history after the promotion; the API answers 503 (never 500) while
+the slot has no primary, and 201 again once the replica has taken over, though it has no
+replica of its own (degraded: /health/ready and /metrics say so; events/replication.py). A
+cluster of its own (the session's keeps its shape for the other tests)."""
 from __future__ import annotations
 
 import threading
@@ -24,6 +25,12 @@ def own_cluster(queue_url):
     c.stop()
 
 
+def replication(client) -> dict:
+    """/health/ready's replication report (in `details` when not ready: no workers run here)."""
+    body = client.get("/health/ready").get_json()
+    return body["replication"] if "replication" in body else body["details"]["replication"]
+
+
 def test_every_acknowledged_move_survives_the_loss_of_its_primary(own_cluster, queue_url, monkeypatch):
     from app import create_app
 
@@ -41,6 +48,9 @@ def test_every_acknowledged_move_survives_the_loss_of_its_primary(own_cluster, q
         games.append(r.get_json())
     slot_of = {g["id"]: key_slot(f"{prefix}game:{{{g['id']}}}:events".encode()) for g in games}
     victim = own_cluster.node_for_key(f"{prefix}game:{{{games[0]['id']}}}:events")
+    on_victim_node = {g["id"] for g in games
+                      if own_cluster.node_for_key(f"{prefix}game:{{{g['id']}}}:events").port == victim.port}
+    assert replication(client) == {"replicas_ack": 1, "degraded": []}
     replica = own_cluster.replicas_of(victim)[0]
 
     answers: list = []  # (time, game, status, body)
@@ -77,7 +87,7 @@ def test_every_acknowledged_move_survives_the_loss_of_its_primary(own_cluster, q
     wait_for(lambda: replica.client().info("replication")["role"] == "master"
              and replica.client().cluster("info")["cluster_state"] == "ok", timeout=30, interval=0.05)
     promoted_at = time.monotonic()
-    time.sleep(2.0)
+    time.sleep(6.0)  # long enough to see the promoted primary, which has no replica, take moves
     stop.set()
     for t in threads:
         t.join(timeout=30)
@@ -89,6 +99,12 @@ def test_every_acknowledged_move_survives_the_loss_of_its_primary(own_cluster, q
     assert any(at > promoted_at and status == 201 for at, _, status, _ in answers), "no move after the failover"
     on_victim = {gid for gid, slot in slot_of.items() if slot == slot_of[games[0]["id"]]}
     assert on_victim
+    # The lost primary's games take moves again soon after the promotion, replica or none.
+    moved_again = {gid for at, gid, status, _ in answers if status == 201 and at > promoted_at + 3}
+    assert on_victim_node <= moved_again, on_victim_node - moved_again
+    degraded = replication(client)["degraded"]
+    assert degraded == [{"primary": f"127.0.0.1:{replica.port}", "online_replicas": 0}], degraded
+    assert "store_primaries_degraded 1.0" in client.get("/metrics").get_data(as_text=True)
     # Every 201 is in the history read after the promotion.
     for gid, body in accepted:
         history = client.get(f"/games/{gid}/events?limit=1000").get_json()
