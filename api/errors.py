@@ -63,6 +63,8 @@ class Code(StrEnum):
     UNKNOWN_BOT = "unknown_bot", (400,), "a seat names a bot level the game does not have"
     INVALID_OPTIONS = "invalid_options", (400,), "an option the game does not have, or a value it refuses"
     INVALID_CLOCK = "invalid_clock", (400,), "the new game's `clock` is malformed"
+    ANONYMOUS_GAMES_FULL = "anonymous_games_full", (503,), \
+        "the server holds its most unfinished games created without a player's key (`Retry-After`)"
     SEED_NOT_ALLOWED = "seed_not_allowed", (422,), "a client's seed for a game with a person's seat"
     VERSION_CONFLICT = "version_conflict", (409,), "the game moved on since `expected_version` (`version`: now)"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", (422,), "the `Idempotency-Key` was used for another request"
@@ -122,6 +124,10 @@ class ValidationFailed(ApiError):
 
 class UnknownGame(ApiError):
     status, code = 404, Code.UNKNOWN_GAME
+
+
+class AnonymousGamesFull(ApiError):
+    status, code = 503, Code.ANONYMOUS_GAMES_FULL
 
 
 class UnknownGameType(ApiError):

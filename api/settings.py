@@ -65,6 +65,14 @@ class Settings:
     address_stream_limit: int = 60
     address_create_limit: int = 30
     address_auth_failures: int = 30
+    # the address's network shares budgets too (api/http/request_limits.py): an IPv4 /24, an IPv6 /64
+    network_prefix_v4: int = 24
+    network_prefix_v6: int = 64
+    network_read_limit: int = 4800
+    network_stream_limit: int = 240
+    network_create_limit: int = 120
+    anonymous_create_limit: int = 600  # games created without a player's key, per ADDRESS_WINDOW_S, server-wide
+    max_anonymous_games: int = 10_000  # unfinished games created without a player's key (0: no cap)
     cors_origins: str = ""
     # ---- live streams ----
     sse_keepalive_s: float = 15.0
@@ -90,6 +98,7 @@ class Settings:
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0
+    waiting_ttl: float = 24 * 3600.0  # a game still waiting for seats this long after its creation is ended
     log_level: str = "INFO"
 
     @classmethod

@@ -62,7 +62,8 @@ class Keys:
         return sharded(f"{self.prefix}games:{name}", self.buckets, game_id, bucket)
 
     def every(self, name: str) -> list[str]:
-        """Every bucket's key of one global set (`owing`, `idle`, `clocks`, `clocked`)."""
+        """Every bucket's key of one global set (`owing`, `idle`, `clocks`, `clocked`, `waiting`,
+        `anonymous`)."""
         return [getattr(self, name)(bucket=b) for b in range(self.buckets)]
 
     def owing(self, game_id: str | None = None, bucket: int | None = None) -> str:
@@ -81,6 +82,16 @@ class Keys:
     def clocked(self, game_id: str | None = None, bucket: int | None = None) -> str:
         """Unfinished clocked games (sorted set, all scores 0: walked by id): what a re-arm walks."""
         return self._global("clocked", game_id, bucket)
+
+    def waiting(self, game_id: str | None = None, bucket: int | None = None) -> str:
+        """Games created waiting for seats (sorted set; score: creation, ms): what the expiry of
+        waiting games walks (workers/abandon.py), left when the game ends or is found started."""
+        return self._global("waiting", game_id, bucket)
+
+    def anonymous(self, game_id: str | None = None, bucket: int | None = None) -> str:
+        """Unfinished games created without a player's key (sorted set; score: creation, ms):
+        counted against MAX_ANONYMOUS_GAMES."""
+        return self._global("anonymous", game_id, bucket)
 
     def finished_log(self) -> str:
         """Every game that ended, in the order it was logged (stream: game id and a summary).

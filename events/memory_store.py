@@ -27,6 +27,8 @@ class InMemoryEventStore:
         self._log_seq = 0
         self._clocks: dict[tuple[str, int], int] = {}  # (game, version) -> deadline mark (ms)
         self._clocked: set[str] = set()
+        self._waiting: dict[str, int] = {}  # game created waiting for seats -> its creation (ms)
+        self._anonymous: dict[str, int] = {}  # unfinished game created without a player's key -> its creation
         self._leases: dict[tuple[str, str], float] = {}  # (game, name) -> when the lease ends (monotonic s)
 
     def _stored(self, stream: list[StoredEvent], events: Sequence[NewEvent], at: int | None = None) -> None:
@@ -38,7 +40,7 @@ class InMemoryEventStore:
 
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
                owing: bool = False, at: int | None = None, due: int | None = None,
-               clocked: bool = False) -> int:
+               clocked: bool = False, waiting: bool = False, anonymous: bool = False) -> int:
         with self._lock:
             if game_id in self._streams:
                 raise GameExists(game_id)
@@ -51,6 +53,11 @@ class InMemoryEventStore:
                 self._owing[game_id] = len(events)
             if clocked:
                 self._clocked.add(game_id)
+            created = at or int(time.time() * 1000)
+            if waiting:
+                self._waiting[game_id] = created
+            if anonymous:
+                self._anonymous[game_id] = created
             if due is not None:
                 self._lower((game_id, len(events)), due)
             self._lock.notify_all()
@@ -240,8 +247,22 @@ class InMemoryEventStore:
         with self._lock:
             return sorted(g for g in self._clocked if g > after)[:limit]
 
+    def waiting_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        with self._lock:
+            return [(g, at) for at, g in sorted((at, g) for g, at in self._waiting.items() if at <= before_ms)[:limit]]
+
+    def unwait(self, game_id: str) -> None:
+        with self._lock:
+            self._waiting.pop(game_id, None)
+
+    def anonymous_count(self) -> int:
+        with self._lock:
+            return len(self._anonymous)
+
     def mark_finished(self, game_id: str) -> None:
         with self._lock:
+            self._waiting.pop(game_id, None)
+            self._anonymous.pop(game_id, None)
             self._clocked.discard(game_id)
             self._owing.pop(game_id, None)
             self._idle.pop(game_id, None)

@@ -38,9 +38,10 @@ class Appends(RedisBase):
     @unavailable
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
                owing: bool = False, at: int | None = None, due: int | None = None,
-               clocked: bool = False) -> int:
+               clocked: bool = False, waiting: bool = False, anonymous: bool = False) -> int:
         """Creates the game; `owing`: a worker owes its first turn (a bot or the system acts);
-        `due`: its first deadline (ms); `clocked`: it has a clock (the re-arm walks those)."""
+        `due`: its first deadline (ms); `clocked`: it has a clock (the re-arm walks those);
+        `waiting`, `anonymous`: in those sets (scored by creation)."""
         k = self.keys
         at = at or _now_ms()
         args: list[Any] = [len(meta)]
@@ -61,6 +62,10 @@ class Appends(RedisBase):
             pipe.zadd(k.owing(game_id), {game_id: int(reply[1])})
         if clocked:
             pipe.zadd(k.clocked(game_id), {game_id: 0})  # one score: walked by id
+        if waiting:
+            pipe.zadd(k.waiting(game_id), {game_id: at})
+        if anonymous:
+            pipe.zadd(k.anonymous(game_id), {game_id: at})
         if due is not None:
             pipe.zadd(k.clocks(game_id), {f"{game_id}:{int(reply[1])}": due}, lt=True)
         pipe.execute()

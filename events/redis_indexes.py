@@ -47,6 +47,20 @@ class Indexes(RedisBase):
         return sum(self._each("idle", lambda p, key: p.zcard(key)))
 
     @unavailable
+    def waiting_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        parts = self._each("waiting", lambda p, key: p.zrangebyscore(key, "-inf", before_ms, start=0, num=limit,
+                                                                      withscores=True))
+        return [(g.decode(), int(at)) for at, g in sorted((at, g) for part in parts for g, at in part)[:limit]]
+
+    @unavailable
+    def unwait(self, game_id: str) -> None:
+        self.redis.zrem(self.keys.waiting(game_id), game_id)
+
+    @unavailable
+    def anonymous_count(self) -> int:
+        return sum(self._each("anonymous", lambda p, key: p.zcard(key)))
+
+    @unavailable
     def mark_finished(self, game_id: str) -> None:
         """A finished game leaves the sets of games that may owe work, its snapshots are dropped,
         and with a finished_ttl its keys expire."""
@@ -55,6 +69,8 @@ class Indexes(RedisBase):
         pipe.zrem(k.owing(game_id), game_id)
         pipe.zrem(k.idle(game_id), game_id)
         pipe.zrem(k.clocked(game_id), game_id)
+        pipe.zrem(k.waiting(game_id), game_id)
+        pipe.zrem(k.anonymous(game_id), game_id)
         pipe.srem(k.active(), game_id)
         finish_keys = [k.snapshot_index(game_id), k.snapshots(game_id), k.events(game_id), k.meta(game_id),
                        k.credentials(game_id)]

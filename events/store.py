@@ -79,12 +79,13 @@ class EventStore(Protocol):
 
     def create(self, game_id: str, meta: dict[str, Any], credentials: dict[str, str], events: Sequence[NewEvent],
                owing: bool = False, at: int | None = None, due: int | None = None,
-               clocked: bool = False) -> int:
+               clocked: bool = False, waiting: bool = False, anonymous: bool = False) -> int:
         """Writes a new game's first events (stamped `at`, default now), meta and credentials,
         all or nothing; raises GameExists. `owing`: a worker owes its first turn (the game is
         marked in the owing set at its version); `due`: its first deadline (ms), marked as for
-        append; `clocked`: it has a clock (in the clocked set the re-arm walks). Returns the
-        version."""
+        append; `clocked`: it has a clock (in the clocked set the re-arm walks); `waiting`: it
+        waits for seats (in the waiting set, by creation); `anonymous`: created without a
+        player's key (in the anonymous set, counted). Returns the version."""
 
     def append(
         self,
@@ -186,9 +187,19 @@ class EventStore(Protocol):
     def touch(self, game_id: str, at_ms: int) -> None:
         """Records a game's last activity found (only for a game still unfinished)."""
 
+    def waiting_since(self, before_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        """(game, created ms) of the games created waiting for seats before before_ms and not yet
+        found started or ended, the oldest first."""
+
+    def unwait(self, game_id: str) -> None:
+        """Out of the waiting set (a game found started)."""
+
+    def anonymous_count(self) -> int:
+        """How many unfinished games were created without a player's key."""
+
     def mark_finished(self, game_id: str) -> None:
-        """Out of the owing, idle and clocked sets, snapshots dropped (and the keys expire, with
-        a TTL)."""
+        """Out of the owing, idle, clocked, waiting and anonymous sets, snapshots dropped (and
+        the keys expire, with a TTL)."""
 
     def migrate_active(self, batch: int = 1000) -> int:
         """Moves the first layout's set of unfinished games into the owing and idle sets (each is

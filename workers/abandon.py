@@ -7,12 +7,19 @@ found), so a check costs a round trip per game *due*, never a walk over every ga
 still played is found due at most once per ABANDON_AFTER, its newest event's time read, and
 its score moved there. The event is appended at the version just read (the store refuses it if
 anyone moved meanwhile); it replays from the history like every event.
+
+A game still waiting for its free seats WAITING_TTL (default 24 h) after its creation is ended
+the same way (`game_abandoned`, its reason "nobody took its free seats ..."): it leaves the
+lobby, its sets, and with FINISHED_TTL its keys expire as a finished game's. The waiting set
+holds the games created waiting, by creation, so the pass reads only those due; one found started
+leaves the set.
 """
 from __future__ import annotations
 
 import logging
 import time
 
+from api.errors import UnknownGame
 from api.games.service import GameService
 from api.platform.events import ABANDONED, abandoned_event
 from domain.contract import SYSTEM
@@ -21,6 +28,7 @@ from events.store import Conflict, NewEvent
 log = logging.getLogger(__name__)
 
 ABANDON_AFTER_S = 7 * 24 * 3600
+WAITING_TTL_S = 24 * 3600
 BATCH = 500
 
 
@@ -58,4 +66,34 @@ def abandon_idle(service: GameService, abandon_after_s: float, now_ms: int | Non
         ended += 1
     if ended:
         log.info("abandoned %d idle game(s)", ended)
+    return ended
+
+
+def expire_waiting(service: GameService, waiting_ttl_s: float, now_ms: int | None = None) -> int:
+    """Ends the games still waiting for seats waiting_ttl_s after their creation; returns how
+    many were ended."""
+    store = service.store
+    now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+    ended = 0
+    for game_id, created in store.waiting_since(now_ms - int(waiting_ttl_s * 1000), BATCH):
+        try:
+            game = service.load(game_id)
+        except UnknownGame:  # expired or never written
+            store.mark_finished(game_id)
+            continue
+        if game.finished:
+            service.finish(game)
+        elif game.status != "waiting":
+            store.unwait(game_id)  # its seats were taken: played on, abandoned only if idle
+        else:
+            waited_s = (now_ms - created) // 1000
+            reason = f"nobody took its free seats in {waited_s} s"
+            try:
+                service.append_platform(game, [NewEvent(ABANDONED, abandoned_event(waited_s, reason), SYSTEM)],
+                                        at=now_ms)  # then finished (out of the sets, the lobby), told
+            except Conflict:
+                continue  # a claim just came: the next pass judges it again
+            ended += 1
+    if ended:
+        log.info("ended %d game(s) nobody joined", ended)
     return ended

@@ -10,7 +10,8 @@ and only those games are looked at. A game that has moved since the last pass is
 loaded; one that stopped is loaded and judged: its owed turns are (re)enqueued, and once it
 owes nothing (a person is to act) it leaves the set, unless a later move marked it again.
 Games waiting for a person cost nothing; 100,000 of them cost two commands a pass
-(bench/idle_games.py). Then the games idle for ABANDON_AFTER are ended (workers/abandon.py).
+(bench/idle_games.py). Then the games idle for ABANDON_AFTER, and those still waiting for seats
+WAITING_TTL after their creation, are ended (workers/abandon.py).
 
 Every node of a deployment may run a reconciler: before judging a game a pass takes the game's
 lease (`game:{id}:lease:reconcile`, SET NX with a TTL a little under a pass), so two nodes never
@@ -31,7 +32,7 @@ from api.games.service import GameService
 from events.store import StoreUnavailable
 
 from . import heartbeat
-from .abandon import ABANDON_AFTER_S, abandon_idle
+from .abandon import ABANDON_AFTER_S, WAITING_TTL_S, abandon_idle, expire_waiting
 from .queueing import TurnScheduler
 
 log = logging.getLogger(__name__)
@@ -45,9 +46,11 @@ class Watch:
 
 
 def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Watch | None = None,
-                   abandon_after_s: float | None = None, lease_ms: int | None = None) -> int:
+                   abandon_after_s: float | None = None, lease_ms: int | None = None,
+                   waiting_ttl_s: float | None = None) -> int:
     """Re-enqueues lost turns of the games that may owe one; returns how many were (re)enqueued.
-    Without a Watch every such game is judged now. With abandon_after_s, ends idle games too."""
+    Without a Watch every such game is judged now. With abandon_after_s, ends idle games too;
+    with waiting_ttl_s, the games nobody joined in that time."""
     repaired = 0
     owing = [game_id for game_id, _ in service.store.owing_games()]
     versions = service.store.versions(owing) if watch is not None and owing else {}
@@ -73,6 +76,8 @@ def reconcile_once(service: GameService, scheduler: TurnScheduler, watch: Watch 
         watch.seen = {g: v for g, v in watch.seen.items() if g in marked}
     if abandon_after_s is not None:
         abandon_idle(service, abandon_after_s)
+    if waiting_ttl_s is not None:
+        expire_waiting(service, waiting_ttl_s)
     return repaired
 
 
@@ -91,7 +96,7 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
                 abandon_after_s: float = ABANDON_AFTER_S, sweeps: tuple = (), clock_tick=None,
-                clock_poll_s: float = 0.2) -> None:
+                clock_poll_s: float = 0.2, waiting_ttl_s: float = WAITING_TTL_S) -> None:
     """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries/sweep.py).
     `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes."""
     watch = Watch()
@@ -102,7 +107,8 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
         if clock_tick is not None:
             _guarded(clock_tick, "clocks")
         if time.monotonic() >= next_pass:
-            _guarded(lambda: _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state), "pass")
+            _guarded(lambda: _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state,
+                                   waiting_ttl_s), "pass")
             next_pass = time.monotonic() + interval_s
         wait = max(0.0, next_pass - time.monotonic())
         time.sleep(min(wait, clock_poll_s) if clock_tick is not None else wait)
@@ -118,13 +124,14 @@ def _guarded(step, name: str) -> None:
         log.exception("reconciler: %s failed", name)
 
 
-def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state) -> None:
+def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state, waiting_ttl_s=None) -> None:
     if not state["migrated"]:  # the first layout's set of active games, once
         moved = service.store.migrate_active()
         state["migrated"] = True
         if moved:
             log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
-    n = reconcile_once(service, scheduler, watch, abandon_after_s, lease_ms=max(100, int(interval_s * 900)))
+    n = reconcile_once(service, scheduler, watch, abandon_after_s, lease_ms=max(100, int(interval_s * 900)),
+                       waiting_ttl_s=waiting_ttl_s)
     if n:
         log.info("reconciler enqueued %d turn(s)", n)
     for sweep in sweeps:

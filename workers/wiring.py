@@ -91,7 +91,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
-    service = GameService(store, scheduler, defer, players, list(listeners))
+    service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games)
     seat_control = SeatControl(service, settings.abort_after_s)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)

@@ -18,7 +18,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from api import logs, metrics
-from api.errors import Code, IdempotencyKeyReused, IllegalMove, UnknownGameType, ValidationFailed, VersionConflict
+from api.errors import (
+    AnonymousGamesFull,
+    Code,
+    IdempotencyKeyReused,
+    IllegalMove,
+    UnknownGameType,
+    ValidationFailed,
+    VersionConflict,
+)
 from api.games import harvest, presenting
 from api.games.appending import decide_and_append
 from api.games.callers import TABLE, Seats, hash_token, people_to_act
@@ -37,6 +45,7 @@ Scheduler = Callable[[str, int, list], None]
 log = logging.getLogger(__name__)
 
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
+FULL_RETRY_AFTER_S = 60  # a full server's answer: bot games end within it, waiting ones expire (WAITING_TTL)
 
 
 def canonical(value: Any) -> str:
@@ -50,8 +59,9 @@ def automatic_actors(game: Game) -> list:
 
 class GameService:
     def __init__(self, store, scheduler: Scheduler | None = None, defer: Callable = immediately,
-                 players=None, listeners: list | None = None):
+                 players=None, listeners: list | None = None, max_anonymous: int = 0):
         self.store = store
+        self.max_anonymous = max_anonymous  # unfinished games created without a player's key (0: no cap)
         self.games = GameRepository(store)
         self.players = players  # api/players.Players (None: a store without players)
         self.seats = Seats(self.games, players)
@@ -64,17 +74,20 @@ class GameService:
     # ---- creation -------------------------------------------------------------------------
 
     def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
-               clock: Any = None) -> dict:
+               clock: Any = None, anonymous: bool = False) -> dict:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
-        that fills the last seat (api/seating/claims.py), drawn then from the same seed."""
+        that fills the last seat (api/seating/claims.py), drawn then from the same seed.
+        `anonymous`: created without a player's key, counted against max_anonymous."""
         definition = registry.get(type_name)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
         _check_seats(definition, seats)
         merged = merged_options(definition, options, len(seats))
         clock = clocks.checked(definition, clock)  # 400 invalid_clock before anything is written
+        if anonymous:
+            self._check_room()
         if seed is None:
             seed = fairness.server_seed()
         setup_events = setup(definition, merged, len(seats), seed)  # checked now even when the deal waits
@@ -104,7 +117,8 @@ class GameService:
         at = int(time.time() * 1000)
         game = self.games.created(game_id, meta, credentials, events, at)
         version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
-                                    due=clocks.next_deadline(game.platform), clocked=clock is not None)
+                                    due=clocks.next_deadline(game.platform), clocked=clock is not None,
+                                    waiting=waiting, anonymous=anonymous)
         self.defer(self._outbox, game, self.scheduler, events)
         answer = {"id": game_id, "version": version, "status": game.status,
                   "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
@@ -113,6 +127,15 @@ class GameService:
         if invite_code:
             answer["invite_code"] = invite_code
         return answer
+
+    def _check_room(self) -> None:
+        """Refuses a game created without a player's key while max_anonymous are unfinished
+        (a server-wide cap: storage that no number of client addresses multiplies)."""
+        if self.max_anonymous and self.store.anonymous_count() >= self.max_anonymous:
+            raise AnonymousGamesFull(
+                f"This server holds its most unfinished games created without a player's key "
+                f"({self.max_anonymous}). Retry later, or create the game with a player's key.",
+                headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
 
     # ---- who is asking --------------------------------------------------------------------
 

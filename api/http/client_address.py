@@ -49,6 +49,20 @@ def resolve(peer: str, forwarded_for: str | None, setting: str) -> str:
     return hops[0] if hops else peer
 
 
+@lru_cache(maxsize=65536)
+def network_of(address: str, prefix_v4: int, prefix_v6: int) -> str:
+    """The network an address's budgets are shared with (`10.1.2.0/24`, `2001:db8::/64`): one
+    client holds many addresses of one network, rarely many networks. Not an address: itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = prefix_v4 if ip.version == 4 else prefix_v6
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
 def client_address() -> str:
     """The address of the client of the current request."""
     peer = request.remote_addr or "unknown"

@@ -7,10 +7,12 @@ from flask import Blueprint, Response, current_app, request
 from api.errors import Code, ValidationFailed
 from api.history import export
 from api.http import conditional
-from api.http.auth import caller, current_player, requested_seat, seat_of
+from api.http import request_limits as limits
+from api.http.auth import bearer_token, caller, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
 from api.platform.fairness import check_client_seed
+from api.players.accounts import UnknownPlayer, is_player_key
 
 bp = Blueprint("games", __name__)
 
@@ -25,20 +27,33 @@ _state_at = StateQuerySchema()
 def create_game():
     body = _create.load(json_body())
     check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
-    seats = creator_seats(body["seats"])
-    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"])
+    player = creator(body["seats"])
+    if player is None:
+        limits.charge_anonymous_creation()
+    seats = [{"name": player.name, "player": player.id} if "me" in s else s for s in body["seats"]]
+    created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"],
+                             anonymous=player is None)
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 
-def creator_seats(seats: list) -> list:
-    """`{"me": true}` becomes the creating player's seat (its key is required then)."""
+def creator(seats: list):
+    """The player creating the game: its key is required with a `{"me": true}` seat (which
+    becomes the player's), and otherwise only read. None: the game is created without a player's
+    key (an unknown or rotated one is ignored, as it always was here), and counts against the
+    server's budgets for those (api/http/request_limits.py, MAX_ANONYMOUS_GAMES)."""
+    players = current_app.extensions["players"]
     if not any("me" in s for s in seats):
-        return seats
+        token = bearer_token()
+        if token is None or not is_player_key(token) or players is None:
+            return None
+        try:
+            return players.authenticate(token)
+        except UnknownPlayer:
+            return None
     if sum(1 for s in seats if "me" in s) > 1:
         raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",
                                code=Code.INVALID_SEATS)
-    player = current_player(current_app.extensions["players"])
-    return [{"name": player.name, "player": player.id} if "me" in s else s for s in seats]
+    return current_player(players)
 
 
 NDJSON = "application/x-ndjson"

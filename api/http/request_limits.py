@@ -7,6 +7,13 @@
   per ADDRESS_WINDOW_S.
 - Creating a game or a player always counts against the address, token or not (a made-up token
   must not buy a fresh budget): ADDRESS_CREATE_LIMIT per ADDRESS_WINDOW_S.
+- Each of those address budgets has its network's beside it (the address's IPv4 /24 or IPv6
+  /64: NETWORK_PREFIX_V4, NETWORK_PREFIX_V6): NETWORK_READ_LIMIT, NETWORK_STREAM_LIMIT,
+  NETWORK_CREATE_LIMIT per ADDRESS_WINDOW_S, so a client holding many addresses of one network
+  (an IPv6 /64 is one host's) gets the network's budget once.
+- A game created without a player's key also spends the server's own budget for those,
+  ANONYMOUS_CREATE_LIMIT per ADDRESS_WINDOW_S whatever the address (charged by the route, which
+  knows whether the key is a player's: `charge_anonymous_creation`).
 - Every 401 answered to a request that sent a token counts as a failed authentication of the
   address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
   refused until the window ends (guessing tokens, or minting one per request to dodge the
@@ -20,12 +27,12 @@ Every limited answer says where its caller stands, in the IETF draft's fields
 """
 from __future__ import annotations
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
 from api.http.auth import parse_bearer
-from api.http.client_address import client_address
+from api.http.client_address import client_address, network_of
 from api.http.ratelimit import Decision, RateLimiter
 
 UNLIMITED_PATHS = frozenset({"/health", "/health/live", "/health/ready", "/metrics"})  # probes and scrapes
@@ -45,11 +52,23 @@ class Budgets:
         self.stream = RateLimiter(connection, prefix, int(config["ADDRESS_STREAM_LIMIT"]), window)
         self.create = RateLimiter(connection, prefix, int(config["ADDRESS_CREATE_LIMIT"]), window)
         self.auth_failures = RateLimiter(connection, prefix, int(config["ADDRESS_AUTH_FAILURES"]), window)
+        self.read_network = RateLimiter(connection, prefix, int(config["NETWORK_READ_LIMIT"]), window)
+        self.stream_network = RateLimiter(connection, prefix, int(config["NETWORK_STREAM_LIMIT"]), window)
+        self.create_network = RateLimiter(connection, prefix, int(config["NETWORK_CREATE_LIMIT"]), window)
+        self.anonymous_create = RateLimiter(connection, prefix, int(config["ANONYMOUS_CREATE_LIMIT"]), window)
+        self.prefixes = (int(config["NETWORK_PREFIX_V4"]), int(config["NETWORK_PREFIX_V6"]))
+
+    def network(self, address: str) -> str:
+        return network_of(address, *self.prefixes)
 
 
 _WHAT = {"token": "requests with this token", "address": "requests without a token from your address",
          "stream": "live streams opened from your address", "create": "games created from your address",
-         "auth_failures": "failed authentications from your address"}
+         "auth_failures": "failed authentications from your address",
+         "network": "requests without a token from your network",
+         "stream_network": "live streams opened from your network",
+         "create_network": "games created from your network",
+         "anonymous_create": "games created without a player's key on this server"}
 
 
 def _refuse(key: str, decision: Decision) -> RateLimited:
@@ -80,21 +99,46 @@ def _charge(budgets: Budgets) -> None:
             raise _refuse("auth_failures", Decision(False, budgets.auth_failures.limit, 0, window, window))
     if creating:
         address = address or client_address()
-        _admit(budgets.create, "create", "create:" + address)
+        _admit_with_network(budgets, "create", address)
     token = parse_bearer(header) if header is not None else None
     if token is not None:
         _admit(budgets.token, "token", "token:" + hash_token(token)[:32])
     elif path.endswith("/stream"):
-        _admit(budgets.stream, "stream", "stream:" + (address or client_address()))
+        _admit_with_network(budgets, "stream", address or client_address())
     elif not creating:
-        _admit(budgets.read, "address", "addr:" + (address or client_address()))
+        _admit_with_network(budgets, "address", address or client_address())
 
 
-def _admit(limiter: RateLimiter, key: str, subject: str) -> None:
+# key -> (the address's limiter, its subject's prefix, the network's key, limiter, subject's prefix)
+_PAIRS = {"address": ("read", "addr:", "network", "read_network", "net:"),
+          "stream": ("stream", "stream:", "stream_network", "stream_network", "stream-net:"),
+          "create": ("create", "create:", "create_network", "create_network", "create-net:")}
+
+
+def _admit_with_network(budgets: Budgets, key: str, address: str) -> None:
+    """The address's budget and its network's: the network's first (its refusal spends none of
+    the address's); the headers show the tighter of the two."""
+    own, own_prefix, net_key, network, net_prefix = _PAIRS[key]
+    net = _take(getattr(budgets, network), net_key, net_prefix + budgets.network(address))
+    mine = _take(getattr(budgets, own), key, own_prefix + address)
+    g.ratelimit = min((key, mine), (net_key, net), key=lambda charged: charged[1].remaining)
+
+
+def _take(limiter: RateLimiter, key: str, subject: str) -> Decision:
     decision = limiter.take(subject)
     if not decision.allowed:
         raise _refuse(key, decision)
-    g.ratelimit = (key, decision)  # the last budget charged is the one the headers show
+    return decision
+
+
+def _admit(limiter: RateLimiter, key: str, subject: str) -> None:
+    g.ratelimit = (key, _take(limiter, key, subject))  # the last budget charged is the one the headers show
+
+
+def charge_anonymous_creation() -> None:
+    """A game created without a player's key spends the server's budget for those, shared by
+    every address and process (a flood from many addresses meets it once)."""
+    _take(current_app.extensions["budgets"].anonymous_create, "anonymous_create", "create-anonymous")
 
 
 def install(app: Flask, budgets: Budgets) -> None:

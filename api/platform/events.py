@@ -13,7 +13,8 @@ a small state kept next to the game's, and replay from the history like everythi
   by the game's setup events (each game's own `game_started`...): `setup_version` is the
   version after them.
 - `rematch_created` (game_id) names the game that a finished game's people were invited to.
-- `game_abandoned` ends a game nobody has moved in for ABANDON_AFTER: the game's status and
+- `game_abandoned` ends a game nobody has moved in for ABANDON_AFTER, or one still waiting for
+  seats WAITING_TTL after its creation (its `reason` says which): the game's status and
   result say so, it has no one to act, and it is over (its seed and hidden information open).
 - Who plays a seat (api/seating/control.py decides them; api/platform/clocks.py times the seats):
   `seat_timed_out` (seat, deadline: the seat's time ran out; a bank is emptied),
@@ -153,9 +154,10 @@ def _with_seat(platform: Platform, index: int, **changes) -> Platform:
     return replace(platform, seats=tuple(seats))
 
 
-def abandoned_event(idle_seconds: int) -> dict:
-    """The event the system appends to a game nobody has moved in for `idle_seconds`."""
-    return {"type": ABANDONED, "reason": f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
+def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict:
+    """The event the system appends to a game nobody has moved in for `idle_seconds` (or, with
+    its reason, to a game whose free seats nobody took in that time)."""
+    return {"type": ABANDONED, "reason": reason or f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
 
 
 def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform) -> tuple:

@@ -41,6 +41,13 @@ FROM_ENV = {
     "ADDRESS_STREAM_LIMIT": ("7", 7),
     "ADDRESS_CREATE_LIMIT": ("8", 8),
     "ADDRESS_AUTH_FAILURES": ("9", 9),
+    "NETWORK_PREFIX_V4": ("16", 16),
+    "NETWORK_PREFIX_V6": ("48", 48),
+    "NETWORK_READ_LIMIT": ("10", 10),
+    "NETWORK_STREAM_LIMIT": ("11", 11),
+    "NETWORK_CREATE_LIMIT": ("12", 12),
+    "ANONYMOUS_CREATE_LIMIT": ("13", 13),
+    "MAX_ANONYMOUS_GAMES": ("0", 0),
     "CORS_ORIGINS": ("*", "*"),
     "SSE_KEEPALIVE_S": ("0.5", 0.5),
     "SSE_MAX_SECONDS": ("30", 30.0),
@@ -63,6 +70,7 @@ FROM_ENV = {
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
+    "WAITING_TTL": ("3", 3.0),
     "LOG_LEVEL": ("WARNING", "WARNING"),
 }
 
@@ -82,7 +90,7 @@ def test_the_defaults_are_todays():
     from api.seating.control import ABORT_AFTER_S
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER
     from workers import clocks, deliveries, queueing
-    from workers.abandon import ABANDON_AFTER_S
+    from workers.abandon import ABANDON_AFTER_S, WAITING_TTL_S
 
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
@@ -101,6 +109,10 @@ def test_the_defaults_are_todays():
     assert wiring.delivery_settings(d) == deliveries.Settings()
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
+    assert d.waiting_ttl == WAITING_TTL_S
+    assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,
+            d.network_create_limit, d.anonymous_create_limit, d.max_anonymous_games) == (
+        24, 64, 4800, 240, 120, 600, 10_000)
 
 
 @pytest.mark.parametrize("env", [{}, {"FINISHED_TTL": "", "EXPORT_CACHE_TTL": "5", "EXPORT_MEMORY_MB": "2"},
