@@ -76,3 +76,32 @@ def test_request_ids_are_echoed_or_made(client):
     assert client.get("/health", headers={"X-Request-Id": "abc-123"}).headers["X-Request-Id"] == "abc-123"
     made = client.get("/health", headers={"X-Request-Id": "bad id\twith spaces"}).headers["X-Request-Id"]
     assert made != "bad id\twith spaces" and len(made) == 32
+
+
+def test_made_up_methods_add_no_metric_series(app):
+    """A method HTTP does not define is labelled `other`: 1,000 of them, each new, add no series
+    to /metrics and no entry to the process's table of labelled children."""
+    import random
+    import string
+
+    from api.http import observe
+
+    client = app.test_client()  # a 405 to a made-up method is no documented answer: no spec check
+    rng = random.Random(28)
+
+    def made_up():
+        return "".join(rng.choices(string.ascii_uppercase + string.digits, k=rng.randint(3, 12)))
+
+    def series():
+        text = client.get("/metrics").get_data(as_text=True)
+        return sum(1 for f in text_string_to_metric_families(text) if f.name.startswith("http_request")
+                   for _ in f.samples)
+
+    for path in ("/", "/games", "/nowhere"):  # the `other` series of each answer exist from here
+        client.open(path, method=made_up())
+    series(), series()  # /metrics' own series too
+    before, held = series(), len(observe._counted)
+    for i in range(1000):
+        assert client.open(("/", "/games", "/nowhere")[i % 3], method=made_up()).status_code in (404, 405)
+    assert series() == before and len(observe._counted) == held
+    assert sample(families(client.get("/metrics").get_data(as_text=True))["http_requests"], method="other") >= 1003
