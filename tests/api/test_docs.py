@@ -32,3 +32,30 @@ def test_only_the_docs_files_are_served(client):
 def test_the_index_and_the_readme_link_the_docs(client):
     assert client.get("/").get_json()["docs"] == "/docs"
     assert "/docs" in (ROOT / "README.md").read_text()
+
+
+def _served_server(client, **headers):
+    import yaml
+
+    return yaml.safe_load(client.get("/openapi.yaml", headers=headers).get_data(as_text=True))["servers"]
+
+
+def test_the_served_spec_names_the_origin_it_was_asked_at(redis_url, client):
+    """The spec's server is where the request was sent (not the file's localhost:8000), and a
+    proxy's forwarding headers count only from a proxy of TRUSTED_PROXIES."""
+    import uuid
+
+    from app import create_app
+
+    assert _served_server(client, Host="games.example:8443") == [{"url": "http://games.example:8443"}]
+    assert client.get("/openapi.yaml").headers["Vary"].count("Host") == 2
+    forged = {"Host": "games.example", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
+    assert _served_server(client, **forged) == [{"url": "http://games.example"}]  # not trusted
+    assert _served_server(client, Host="[::1]:8000") == [{"url": "http://[::1]:8000"}]
+    assert _served_server(client, Host="bad host: x") == [{"url": "/"}]
+    prefix = f"docs{uuid.uuid4().hex[:6]}:"
+    proxied = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TESTING": True,
+                          "TRUSTED_PROXIES": "127.0.0.1"}).test_client()
+    behind = {"Host": "10.0.0.5:8000", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "x.example, games.example"}
+    assert _served_server(proxied, **behind) == [{"url": "https://games.example"}]
+    assert _served_server(proxied, Host="games.example") == [{"url": "http://games.example"}]
