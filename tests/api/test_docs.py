@@ -9,10 +9,12 @@ def test_the_docs_page_and_everything_it_loads_come_from_the_server(client):
     page = client.get("/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
-    assert "SwaggerUIBundle(" in html and 'url: "openapi.yaml"' in html and "validatorUrl: null" in html
+    assert "<script>" not in html and "<style" not in html, "no inline script or style (the page's CSP)"
+    start = client.get("/web/docs.js").get_data(as_text=True)
+    assert "SwaggerUIBundle(" in start and 'url: "openapi.yaml"' in start and "validatorUrl: null" in start
     assert not re.search(r"(src|href)=\"(https?:)?//", html), "the page loads nothing from elsewhere"
     loaded = re.findall(r"(?:src|href)=\"([^\"]+)\"", html)
-    assert {"docs/swagger-ui-bundle.js", "docs/swagger-ui.css"} <= set(loaded)
+    assert {"docs/swagger-ui-bundle.js", "docs/swagger-ui.css", "web/docs.js"} <= set(loaded)
     for path in loaded:
         asset = client.get("/" + path)
         assert asset.status_code == 200, path
@@ -59,3 +61,20 @@ def test_the_served_spec_names_the_origin_it_was_asked_at(redis_url, client):
     behind = {"Host": "10.0.0.5:8000", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "x.example, games.example"}
     assert _served_server(proxied, **behind) == [{"url": "https://games.example"}]
     assert _served_server(proxied, Host="games.example") == [{"url": "http://games.example"}]
+
+
+def test_pages_carry_the_security_headers_and_every_answer_nosniff(client):
+    """The pages' headers (their CSP is held to in Chromium: tests/web/test_security_headers.py)."""
+    for path in ("/docs", "/play/abc_DEF-1", "/replay/abc_DEF-1"):
+        r = client.get(path)
+        assert r.mimetype == "text/html", path
+        csp = r.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+        assert r.headers["X-Frame-Options"] == "DENY" and r.headers["Referrer-Policy"], path
+        assert r.headers["X-Content-Type-Options"] == "nosniff", path
+    lobby = client.get("/", headers={"Accept": "text/html"})
+    assert lobby.mimetype == "text/html" and lobby.headers["X-Frame-Options"] == "DENY"
+    for path in ("/game-types", "/games/nosuchgame", "/openapi.yaml", "/web/play.js"):
+        r = client.get(path)
+        assert r.headers["X-Content-Type-Options"] == "nosniff", path
+        assert "Content-Security-Policy" not in r.headers, path
