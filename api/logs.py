@@ -2,8 +2,9 @@
 the reconciler.
 
 `LOG_FORMAT=json` writes one JSON object per line (time, level, role, logger, message, and the
-request id, game id and version where the line is about one); otherwise lines stay readable by a
-person. The role is the process's part in the server (`PROCESS_ROLE`, set by the supervisor for
+request id, game id and version where the line is about one, and the fields a line passes as
+`extra={"fields": {...}}`: the access log's method, path, status, duration_ms); otherwise lines
+stay readable by a person. The role is the process's part in the server (`PROCESS_ROLE`, set by the supervisor for
 each child). Request ids, game ids and versions travel in a context variable, so any log call made
 while serving a request or playing a turn carries them without being passed around (under gevent a
 context variable is per greenlet, so concurrent requests do not mix theirs).
@@ -61,6 +62,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        line.update(getattr(record, "fields", None) or {})  # a line's own (the access log's status...)
         line.update(getattr(record, "context", None) or current())
         if record.exc_info:
             line["error"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()

@@ -5,11 +5,13 @@ The socket's peer is the client unless it is one of the proxies named in TRUSTED
 `X-Forwarded-For` read, from the right: each hop a trusted proxy added is skipped, and the first
 address not trusted is the client. A client cannot forge its way past a limit by sending the
 header itself: an untrusted peer's header is ignored, and a trusted proxy appends the real peer
-after whatever the client wrote.
+after whatever the client wrote. The same trust decides which origin a request was sent to
+(`origin`: the served spec's `servers`).
 """
 from __future__ import annotations
 
 import ipaddress
+import re
 from functools import lru_cache
 
 from flask import current_app, request
@@ -67,3 +69,33 @@ def client_address() -> str:
     """The address of the client of the current request."""
     peer = request.remote_addr or "unknown"
     return resolve(peer, request.headers.get("X-Forwarded-For"), current_app.config.get("TRUSTED_PROXIES", ""))
+
+
+_HOST = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+
+
+def _last(header: str | None) -> str | None:
+    """The value the nearest proxy gave a comma-separated forwarding header."""
+    hops = [h.strip() for h in (header or "").split(",") if h.strip()]
+    return hops[-1] if hops else None
+
+
+def origin(scheme: str, host: str, peer: str, forwarded_proto: str | None, forwarded_host: str | None,
+           setting: str) -> str | None:
+    """The origin (`https://games.example:8443`) a request was sent to: its scheme and Host, or
+    behind a proxy of TRUSTED_PROXIES what the proxy says it received (`X-Forwarded-Proto`,
+    `X-Forwarded-Host`; an untrusted peer's are ignored). None when the host is no host name
+    (pure, for tests)."""
+    networks = trusted_networks(setting or "")
+    if networks and _trusted(peer, networks):
+        scheme = (_last(forwarded_proto) or scheme).lower()
+        host = _last(forwarded_host) or host
+    if scheme not in ("http", "https") or not _HOST.fullmatch(host):
+        return None
+    return f"{scheme}://{host}"
+
+
+def request_origin() -> str | None:
+    """The origin of the current request."""
+    return origin(request.scheme, request.host, request.remote_addr or "", request.headers.get("X-Forwarded-Proto"),
+                  request.headers.get("X-Forwarded-Host"), current_app.config.get("TRUSTED_PROXIES", ""))

@@ -1,6 +1,7 @@
 """Interactive API documentation at /docs: Swagger UI over /openapi.yaml, served from the
 flask-swagger-ui package's copy of the swagger-ui dist (no CDN: the page loads nothing from
-elsewhere, and the online validator badge is off)."""
+elsewhere, and the online validator badge is off). The page has no inline script (its CSP,
+api/http/security_headers.py, allows none): web/docs.js starts Swagger UI."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,12 +27,7 @@ PAGE = """<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="docs/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: "openapi.yaml", dom_id: "#swagger-ui", validatorUrl: null, deepLinking: true,
-      presets: [SwaggerUIBundle.presets.apis], layout: "BaseLayout"
-    });
-  </script>
+  <script src="web/docs.js"></script>
 </body>
 </html>
 """

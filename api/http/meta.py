@@ -1,6 +1,7 @@
 """What the server hosts, whether it is healthy, and its contract."""
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app
@@ -8,6 +9,7 @@ from flask import Blueprint, Response, current_app
 from api import metrics
 from api.errors import Code
 from api.http import docs
+from api.http.client_address import request_origin
 from api.http.problems import problem
 from api.http.requests import games
 from domain import registry
@@ -16,6 +18,7 @@ bp = Blueprint("meta", __name__)
 bp.register_blueprint(docs.bp)
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SERVER_LINE = "servers:\n  - url: http://localhost:8000\n"  # the file's, for a local run
 
 
 def describe_type(game) -> dict:
@@ -78,6 +81,20 @@ def prometheus_metrics():
                     content_type=metrics.CONTENT_TYPE)
 
 
+@cache
+def _spec_around_server() -> tuple[str, str]:
+    head, found, tail = SPEC.read_text().partition(SERVER_LINE)
+    assert found, f"openapi.yaml's servers are not {SERVER_LINE!r}"
+    return head, tail
+
+
 @bp.get("/openapi.yaml")
 def openapi():
-    return Response(SPEC.read_text(), mimetype="application/yaml")
+    """The spec, its server the origin the request came to (so /docs' "Try it out" and a client
+    generated from the served spec call this server, on its port, behind its proxy); a Host that
+    is no host name gets the relative `/`, which OpenAPI reads as the spec's own origin."""
+    head, tail = _spec_around_server()
+    server = request_origin() or "/"
+    response = Response(f"{head}servers:\n  - url: {server}\n{tail}", mimetype="application/yaml")
+    response.vary.update(("Host", "X-Forwarded-Host", "X-Forwarded-Proto"))
+    return response

@@ -117,12 +117,21 @@ def _documented(method: str, path: str, status: int):
     return template, documented
 
 
-def check_response(method: str, path: str, status: int, mimetype: str, body, streamed: bool = False) -> None:
+# Headers sent on many answers, each documented on every answer that carries it.
+DOCUMENTED_WHERE_SENT = ("RateLimit-Policy", "RateLimit")
+
+
+def check_response(method: str, path: str, status: int, mimetype: str, body, streamed: bool = False,
+                   headers=()) -> None:
     """`streamed`: an event stream or NDJSON answer, whose status and type are checked here and
-    whose body is read elsewhere."""
+    whose body is read elsewhere. `headers`: the names of the answer's headers."""
     template, documented = _documented(method, path, status)
     if documented is None:
         return
+    sent = {name.lower() for name in headers}
+    for name in DOCUMENTED_WHERE_SENT:
+        assert name.lower() not in sent or name in documented.get("headers", {}), \
+            f"{method} {template} {status} sends {name}, which is not documented there"
     content = documented.get("content", {})
     if method == "HEAD":
         assert mimetype in content, f"HEAD {template} {status}: {mimetype} is not documented"
@@ -152,7 +161,7 @@ class SpecCheckingClient(FlaskClient):
             streamed = response.mimetype in STREAMED_TYPES
             body = None if streamed or response.status_code in (204, 304) else response.get_json(silent=True)
             check_response(request.method, request.path, response.status_code, response.mimetype, body,
-                           streamed)
+                           streamed, response.headers.keys())
         return response
 
     def wants(self, method: str, path: str, status: int) -> bool:

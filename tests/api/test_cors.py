@@ -2,6 +2,7 @@
 preflights answer the headers the API uses; pages may read the headers clients act on."""
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -73,3 +74,31 @@ def test_any_origin_may_only_read(redis_url):
 def test_mixing_any_origin_with_names_is_refused(redis_url):
     with pytest.raises(ValueError):
         _app(redis_url, f"*,{PAGE}")
+
+
+def _documented():
+    """(path, method) of every operation openapi.yaml documents, the path with made-up ids."""
+    from tests.api.spec import spec
+
+    return [(re.sub(r"\{[^}]+\}", "x", path), method.upper())
+            for path, item in spec()["paths"].items() for method in item if method != "parameters"]
+
+
+def test_a_named_origin_may_send_every_documented_method(redis_url):
+    client = _app(redis_url, PAGE).test_client()
+    documented = _documented()
+    assert {"GET", "POST", "PATCH", "DELETE"} <= {method for _, method in documented}
+    for path, method in documented + [("/games/x", "HEAD")]:
+        r = _preflight(client, path, method)
+        assert r.headers.get("Access-Control-Allow-Origin") == PAGE, (path, method)
+        allowed = {m.strip() for m in r.headers["Access-Control-Allow-Methods"].split(",")}
+        assert method in allowed, (path, method, allowed)
+    # what it sends is answered with the permission to read it
+    r = client.patch("/players/me", json={"name": "x"}, headers={"Origin": PAGE})
+    assert r.status_code == 401 and r.headers["Access-Control-Allow-Origin"] == PAGE
+
+
+def test_any_origin_still_only_reads(redis_url):
+    client = _app(redis_url, "*").test_client()
+    for method in ("POST", "PATCH", "DELETE"):
+        assert method not in _preflight(client, "/players/me", method).headers.get("Access-Control-Allow-Methods", "")

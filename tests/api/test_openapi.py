@@ -70,3 +70,21 @@ def test_a_games_view_is_held_to_its_games_schema():
     with pytest.raises(jsonschema.ValidationError) as caught:
         validate_named("Game", body)
     assert list(caught.value.absolute_path)[:1] == ["view"]
+
+
+def test_the_rate_limit_headers_are_documented_on_every_limited_answer():
+    """Every answer of a limited path carries RateLimit-Policy and RateLimit (the checking
+    client holds real answers to it); those of the unlimited ones, and the HTTP server's 414,
+    document neither."""
+    from api.http.request_limits import UNLIMITED_PATHS
+
+    responses = spec()["components"]["responses"]
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            for status, answer in operation["responses"].items():
+                answer = responses[answer["$ref"].rsplit("/", 1)[1]] if "$ref" in answer else answer
+                documented = set(answer.get("headers", {})) >= {"RateLimit-Policy", "RateLimit"}
+                sent = path not in UNLIMITED_PATHS and status != "414"
+                assert documented == sent, (method, path, status)
