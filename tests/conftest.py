@@ -30,6 +30,11 @@ registry.register(high_card.GAME)
 # opens the per-address budgets. The tests of those features set them back.
 TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "ADDRESS_STREAM_LIMIT": "100000000",
                  "ADDRESS_CREATE_LIMIT": "100000000", "ADDRESS_AUTH_FAILURES": "100000000",
+                 # the budgets of a network and of anonymous creation, open as the address's are:
+                 # every test client comes from 127.0.0.1 (tests/api/test_storage_limits.py sets its own)
+                 "NETWORK_READ_LIMIT": "100000000", "NETWORK_STREAM_LIMIT": "100000000",
+                 "NETWORK_CREATE_LIMIT": "100000000", "ANONYMOUS_CREATE_LIMIT": "100000000",
+                 "MAX_ANONYMOUS_GAMES": "0",
                  "WEBHOOK_ALLOW_LOOPBACK": "1"}
 os.environ.update(TEST_SETTINGS)
 
