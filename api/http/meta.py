@@ -12,6 +12,7 @@ from api.http import docs
 from api.http.client_address import request_origin
 from api.http.problems import problem
 from api.http.requests import games
+from api.openapi.extra import served
 from domain import registry
 
 bp = Blueprint("meta", __name__)
@@ -82,8 +83,10 @@ def prometheus_metrics():
 
 
 @cache
-def _spec_around_server() -> tuple[str, str]:
-    head, found, tail = SPEC.read_text().partition(SERVER_LINE)
+def _spec_around_server(hosted: tuple[str, ...]) -> tuple[str, str]:
+    """The served spec cut around its server line: true of this server's games (with
+    EXTRA_GAME_MODULES, its unions hold the extra games' variants: api/openapi/extra.py)."""
+    head, found, tail = served(SPEC.read_text(), list(hosted)).partition(SERVER_LINE)
     assert found, f"openapi.yaml's servers are not {SERVER_LINE!r}"
     return head, tail
 
@@ -93,7 +96,7 @@ def openapi():
     """The spec, its server the origin the request came to (so /docs' "Try it out" and a client
     generated from the served spec call this server, on its port, behind its proxy); a Host that
     is no host name gets the relative `/`, which OpenAPI reads as the spec's own origin."""
-    head, tail = _spec_around_server()
+    head, tail = _spec_around_server(tuple(g.name for g in registry.all_games()))
     server = request_origin() or "/"
     response = Response(f"{head}servers:\n  - url: {server}\n{tail}", mimetype="application/yaml")
     response.vary.update(("Host", "X-Forwarded-Host", "X-Forwarded-Proto"))

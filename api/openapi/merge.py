@@ -24,6 +24,9 @@ SPEC = HERE.parent.parent / "openapi.yaml"
 if str(SPEC.parent) not in sys.path:  # run as a script: the registry is imported from the root
     sys.path.insert(0, str(SPEC.parent))
 MARKER = "    # ---- GAME SCHEMAS: generated from api/openapi/*.yaml by api/openapi/merge.py ----\n"
+# The extra variants are kept out of the unions: every generated TypeScript client would lose
+# narrowing on `type` to a variant whose `type` is any string.
+HOSTED_EXTRA = "EXTRA_GAME_MODULES; its `GET /openapi.yaml` then lists it here"
 PARTS = ("options", "move", "view", "event", "result")
 # The server's own events (their schemas are in openapi.yaml's head) by schema: their type.
 PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
@@ -131,7 +134,8 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
     """The unions of the games' unions that the operations reference: a game's answer
     (discriminated by its `type`), a move, an event's data. Each ends with a variant for a
     game hosted without a schema here (EXTRA_GAME_MODULES), which excludes every known type so
-    that a known one is always held to its game's schema."""
+    that a known one is always held to its game's schema: written beside the union, not in it
+    (api/openapi/extra.py: a server hosting such games adds it when it serves the spec)."""
     pick = ("A client knows its game's type (`type` in `GET /games/{id}`, or the one it created) "
             "and reads this as that game's {part} schema: ").replace("{id}", "{{id}}")
     out: list[tuple[str, dict]] = []
@@ -165,16 +169,17 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
         # strict tools). OpenAPI 3.2's `discriminator.defaultMapping` (ExtraGame) would say it;
         # the tools pinned here (redocly, openapi-python-client, openapi-ts) read 3.1.
         "description": "The game as the caller may see it, one schema per game type, told apart by `type` (each "
-                       "variant's is a const; `ExtraGame`'s is any other, for games a server hosts besides these). "
-                       "It has no `discriminator`: OpenAPI 3.1 cannot map \"any other type\" to `ExtraGame`; read "
+                       "variant's is a const). It has no `discriminator`: a server hosting games besides these "
+                       f"({HOSTED_EXTRA}) adds `ExtraGame` (any other type), which OpenAPI 3.1 cannot map; read "
                        "`type` and take that game's schema (`SplendorGame` for `splendor`, ...).",
-        "oneOf": [_ref(v) for _, v in variants] + [_ref("ExtraGame")]}))
+        "oneOf": [_ref(v) for _, v in variants]}))
     moves = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Move")})
     out.append(("GameMove", {
         "description": pick.format(part="Move") + ", ".join(f"`{p}Move` for `{n}`" for n, p in games)
         + " (each discriminated by `type`). Several games share a move type (`pass`), so a move is "
-          "only told apart by its game.",
-        "anyOf": [_ref(f"{prefix}Move") for _, prefix in games] + [_ref("ExtraGameMove")]}))
+          f"only told apart by its game. A server hosting games besides these ({HOSTED_EXTRA}) adds "
+          "`ExtraGameMove`.",
+        "anyOf": [_ref(f"{prefix}Move") for _, prefix in games]}))
     out.append(("ExtraGameMove", {
         "description": "A move of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",
         "type": "object", "required": ["type"],
@@ -186,9 +191,9 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
                        + "; ".join(f"`{t}`: `{n}`" for n, t in PLATFORM_EVENTS.items())
                        + ") or one of the game's events. "
                        + pick.format(part="Event") + ", ".join(f"`{p}Event` for `{n}`" for n, p in games)
-                       + " (each discriminated by `type`).",
-        "anyOf": [_ref(n) for n in PLATFORM_EVENTS] + [_ref(f"{prefix}Event") for _, prefix in games]
-        + [_ref("ExtraGameEvent")]}))
+                       + f" (each discriminated by `type`). A server hosting games besides these ({HOSTED_EXTRA}) "
+                         "adds `ExtraGameEvent`.",
+        "anyOf": [_ref(n) for n in PLATFORM_EVENTS] + [_ref(f"{prefix}Event") for _, prefix in games]}))
     out.append(("ExtraGameEvent", {
         "description": "An event of a game hosted with EXTRA_GAME_MODULES (no game here has its type).",
         "type": "object", "required": ["type"],

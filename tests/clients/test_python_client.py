@@ -74,3 +74,19 @@ def test_a_splendor_game_against_a_bot_to_the_end(python_client, http_server):
     assert isinstance(history.events[0].data, m.GameCreated)
     assert any(isinstance(e.data, m.SplendorCardBoughtEvent) for e in history.events)
     assert isinstance(history.events[-1].data, m.SplendorGameScoredEvent)
+
+
+def test_a_seat_is_claimed_by_its_number(python_client, http_server):
+    """The seat in a path is an integer: the typed client takes `1` (a string of digits it refused)."""
+    from game_server_client import Client
+    from game_server_client import models as m
+    from game_server_client.api.games import create_game, read_game
+    from game_server_client.api.lobby import claim_seat
+
+    anonymous = Client(base_url=http_server, raise_on_unexpected_status=True)
+    created = create_game.sync(client=anonymous, body=m.SplendorCreateGame(
+        type_="splendor", seats=[m.PersonSeat(name="Ann"), m.FreeSeatOpen(open_=True)]))
+    assert isinstance(created, m.CreatedGame), created
+    claimed = claim_seat.sync(created.id, 1, client=anonymous, body=m.ClaimSeatBody(name="Bob"))
+    assert isinstance(claimed, m.ClaimedSeat) and claimed.seat == 1, claimed
+    assert read_game.sync(created.id, client=anonymous).status == "active"

@@ -114,7 +114,8 @@ def test_invite_seats_need_the_code(client, app):
 
 
 @pytest.mark.parametrize("case", ["unknown_seat", "bot_seat", "taken", "twice", "leave_started", "leave_unclaimed",
-                                  "leave_other", "claim_started", "move_waiting", "no_name", "me_without_key"])
+                                  "leave_other", "claim_started", "move_waiting", "no_name", "me_without_key",
+                                  "seat_x", "seat_negative", "seat_long"])
 def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, case):
     ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
     created = open_game(client, ann["key"], [{"me": True}, {"open": True}, {"open": True}, {"bot": "random"}])
@@ -129,7 +130,8 @@ def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, c
                 "leave_started": (409, "game_started"), "leave_unclaimed": (409, "seat_not_claimed"),
                 "leave_other": (403, "seat_not_yours"), "claim_started": (409, "game_started"),
                 "move_waiting": (409, "game_not_started"), "no_name": (400, "validation_error"),
-                "me_without_key": (401, "token_required")}[case]
+                "me_without_key": (401, "token_required"), "seat_x": (400, "validation_error"),
+                "seat_negative": (400, "validation_error"), "seat_long": (400, "validation_error")}[case]
     r = {"unknown_seat": lambda: claim(client, gid, 7, cy["key"]),
          "bot_seat": lambda: claim(client, gid, 3, cy["key"]),
          "taken": lambda: claim(client, gid, 1, cy["key"]),
@@ -142,6 +144,10 @@ def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, c
          "no_name": lambda: claim(client, gid, 2),
          "me_without_key": lambda: client.post("/games", json={"type": "splendor",
                                                                 "seats": [{"me": True}, {"open": True}]}),
+         # the seat is an integer in the spec: any other path segment is answered as it always was
+         "seat_x": lambda: claim(client, gid, "x", cy["key"]),
+         "seat_negative": lambda: claim(client, gid, "-1", cy["key"]),
+         "seat_long": lambda: client.post(f"/games/{gid}/seats/0002/leave", headers=auth(bob_token)),
          }[case]()
     assert (r.status_code, r.get_json()["code"]) == expected, r.get_json()
     assert r.mimetype == "application/problem+json" and r.get_json()["detail"]
