@@ -61,6 +61,46 @@ def test_only_https_to_public_addresses_by_default():
     assert resolve("https://h.example.com/", strict, _lookup("10.0.0.1", "93.184.216.34")).address == "93.184.216.34"
 
 
+# Every spelling of an internal address tried from outside (issue 29): the first six embed a
+# refused IPv4 address in IPv6 and were accepted before the embedded address was checked.
+REFUSED_HOSTS = [
+    "[::127.0.0.1]", "[::ffff:0:7f00:1]", "[64:ff9b::a00:1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::]", "[fec0::1]",
+    # IPv4, and the shorthand, decimal, hex and octal spellings the resolver reads
+    "127.0.0.1", "127.1", "127.0.1", "2130706433", "0x7f000001", "0x7f.0.0.1", "0177.0.0.1", "017700000001",
+    "127.255.255.254", "localhost", "0", "0.0.0.0", "10.0.0.5", "10.255.255.255", "192.168.1.1", "172.16.0.1",
+    "172.31.255.255", "169.254.169.254", "100.64.0.1", "100.127.255.254", "192.0.0.1", "192.0.2.1", "198.18.0.1",
+    "198.51.100.1", "203.0.113.1", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255",
+    # IPv6: loopback, unspecified, link- and site-local, unique local, multicast, discard, documentation
+    "[::1]", "[::]", "[0:0:0:0:0:0:0:1]", "[fe80::1]", "[febf::1]", "[fec0::127.0.0.1]", "[feff::1]", "[fd00::1]",
+    "[fc00::1]", "[ff02::1]", "[100::1]", "[2001:db8::1]",
+    # IPv4-mapped (::ffff:0:0/96), -compatible (::/96), -translated (::ffff:0:0:0/96)
+    "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::10.0.0.1]",
+    "[::a9fe:a9fe]", "[::ffff:0:a00:1]", "[::ffff:0:a9fe:a9fe]",
+    # NAT64 (64:ff9b::/96; the local-use 64:ff9b:1::/48 outright), 6to4 (2002::/16)
+    "[64:ff9b::127.0.0.1]", "[64:ff9b::100.64.0.1]", "[64:ff9b:1::1]", "[64:ff9b:1:a00:1::]", "[2002:a00:1::1]",
+    "[2002:a9fe:a9fe::]", "[2002:c0a8:101::1]",
+    # Teredo (2001::/32): server 127.0.0.1; a client 10.0.0.1 (the last 32 bits inverted)
+    "[2001:0:7f00:1::]", "[2001:0:4136:e378:8000:63bf:f5ff:fffe]",
+]
+
+
+@pytest.mark.parametrize("host", REFUSED_HOSTS)
+def test_every_internal_address_form_is_refused(host):
+    """Resolved by the system's resolver (numeric forms need no DNS), as a delivery would be."""
+    with pytest.raises(AddressRefused):
+        resolve(f"https://{host}/hook", Policy())
+
+
+def test_an_embedded_ipv4_address_is_judged_as_itself():
+    strict = Policy()
+    for public in ("93.184.216.34", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111"):
+        assert strict.address_allowed(ipaddress.ip_address(public)), public
+    office = Policy.from_env({"WEBHOOK_ALLOWED_NETWORKS": "10.1.0.0/16"})
+    assert office.address_allowed(ipaddress.ip_address("64:ff9b::10.1.2.3"))  # the office, through NAT64
+    assert not office.address_allowed(ipaddress.ip_address("64:ff9b::10.2.0.1"))
+    assert not Policy(allow_loopback=True).address_allowed(ipaddress.ip_address("2002:a00:1::"))
+
+
 def test_loopback_and_networks_are_allowed_only_when_configured():
     loopback = Policy.from_env({"WEBHOOK_ALLOW_LOOPBACK": "1"})
     assert resolve("http://127.0.0.1:9/hook", loopback).address == "127.0.0.1"
