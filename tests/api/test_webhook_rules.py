@@ -6,13 +6,16 @@ import base64
 import hashlib
 import hmac
 import ipaddress
+import random
 import socket
+from email.utils import formatdate
 
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, check_url, resolve
+from api.webhooks.sender import retry_after_s
 from api.webhooks.signing import headers, new_secret, secret_problem
 from workers.deliveries import Settings
 
@@ -115,15 +118,41 @@ def test_loopback_and_networks_are_allowed_only_when_configured():
         resolve("https://internal.example/", office, _lookup("10.2.0.1"))
 
 
-def test_back_off_doubles_to_an_hour_and_lasts_about_a_day():
-    s = Settings()
+class _Highest:
+    """An rng whose every draw is the highest allowed: the back-off's ceilings."""
+
+    def uniform(self, low, high):
+        return high
+
+
+def test_back_off_doubles_to_an_hour_with_full_jitter_and_lasts_about_a_day():
+    ceilings = [Settings(rng=_Highest()).backoff_s(n) for n in range(1, 40)]
+    assert ceilings[:4] == [10, 20, 40, 80] and max(ceilings) == 3600
+    s = Settings(rng=random.Random(29))
     waits = [s.backoff_s(n) for n in range(1, 40)]
-    assert waits[:4] == [10, 20, 40, 80] and max(waits) == 3600
+    assert all(0 <= w <= c for w, c in zip(waits, ceilings)) and len(set(waits)) == len(waits)
+    again = Settings(rng=random.Random(29))
+    assert waits == [again.backoff_s(n) for n in range(1, 40)]  # the rng decides: tests are deterministic
+    # Subscriptions failing together retry spread out: their second waits lie all over 0-20 s.
+    seconds = sorted(Settings(rng=random.Random(seed)).backoff_s(2) for seed in range(100))
+    assert seconds[10] < 5 and seconds[-10] > 15
     total, n = 0.0, 0
     while total < s.disable_after_s:
         n += 1
         total += s.backoff_s(n)
-    assert 25 <= n <= 35  # about thirty attempts before a day has passed
+    assert 40 <= n <= 75  # about fifty-five attempts before a day has passed
+
+
+def test_retry_after_is_read_as_seconds_or_an_http_date_and_bounded():
+    now = 1_700_000_000.0
+    assert retry_after_s("120", now) == 120
+    assert retry_after_s(" 7 ", now) == 7
+    assert retry_after_s(formatdate(now + 30, usegmt=True), now) == 30
+    assert retry_after_s(formatdate(now - 30, usegmt=True), now) == 0  # a date passed: at once
+    for unreadable in (None, "", "soon", "-5", "1.5e3"):
+        assert retry_after_s(unreadable, now) is None
+    s = Settings(retry_max_s=3600)
+    assert [s.asked_wait_s(w) for w in (0, 7, 120, 365 * 86400)] == [1, 7, 120, 3600]
 
 
 def test_message_ids_name_the_game_version_and_kind():
@@ -137,12 +166,12 @@ def test_a_delivery_connection_does_not_wait_for_delayed_acks():
     """http.client writes a request's headers and body apart: without TCP_NODELAY the body
     waits for the receiver's delayed ACK on a kept-alive connection (measured 20 ms a delivery;
     bench/README.md). The pinned connections replace http.client's connect(), which sets it."""
-    from api.webhooks.sender import _PinnedHTTP
+    from api.webhooks.sender import Budget, _PinnedHTTP
     from tests.api.webhook_receiver import Receiver
 
     receiver = Receiver()
     host, port = receiver.server.server_address
-    conn = _PinnedHTTP("localhost", port, host, 5)
+    conn = _PinnedHTTP("localhost", port, host, Budget(5))
     try:
         conn.connect()
         assert conn.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
