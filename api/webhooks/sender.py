@@ -71,34 +71,56 @@ class Budget:
 class _Bounded:
     """A connected socket whose every write and read waits only what is left of the attempt
     (a socket timeout alone restarts with every byte). http.client reads through makefile()
-    and writes with sendall(); the rest is the socket's."""
+    and writes with sendall(); the rest is the socket's. As a socket's own files do, a reader
+    keeps the socket open until it is closed too: http.client closes the connection of an
+    answer that ends the connection before its body is read."""
 
     def __init__(self, sock: socket.socket, budget: Budget):
         self._sock = sock
         self._budget = budget
+        self._readers = 0
+        self._closing = False
 
     def sendall(self, data) -> None:
         self._sock.settimeout(self._budget.left())  # sendall's timeout bounds all of it
         self._sock.sendall(data)
 
     def makefile(self, mode: str = "rb", *args, **kwargs) -> io.BufferedReader:
-        return io.BufferedReader(_BoundedReader(self._sock, self._budget))
+        self._readers += 1
+        return io.BufferedReader(_BoundedReader(self))
+
+    def recv_into(self, buffer) -> int:
+        self._sock.settimeout(self._budget.left())
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        self._closing = True
+        if not self._readers:
+            self._sock.close()
+
+    def reader_closed(self) -> None:
+        self._readers -= 1
+        if self._closing and not self._readers:
+            self._sock.close()
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)
 
 
 class _BoundedReader(io.RawIOBase):
-    def __init__(self, sock: socket.socket, budget: Budget):
+    def __init__(self, sock: _Bounded):
         self._sock = sock
-        self._budget = budget
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        self._sock.settimeout(self._budget.left())
         return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._sock.reader_closed()
+        super().close()
 
 
 def bounded_lookup(lookup, seconds: float):
@@ -202,7 +224,7 @@ class Connections:
             held = (target, kind(target.host, target.port, target.address, budget), time.monotonic())
         target, conn, _ = held
         conn.budget.until = until
-        status = None
+        status, response = None, None
         try:
             conn.request("POST", target.path, body=body, headers={
                 "Content-Type": "application/json", "User-Agent": USER_AGENT, **headers})
@@ -213,16 +235,16 @@ class Connections:
             if not response.will_close and response.isclosed():
                 self._keep(url, held)
             else:
-                conn.close()
+                _discard(conn, response)
             wait = retry_after_s(response.getheader("Retry-After"), time.time()) if status in (429, 503) else None
             return Outcome(200 <= status < 300, status, took(), None, excerpt.decode("utf-8", "replace"), wait)
         except TimeoutError:
-            conn.close()
+            _discard(conn, response)
             late = time.monotonic() >= until - 0.01
             return Outcome(False, status, took(), f"timeout: past the attempt's {self.deadline_s:g} s deadline"
                            if late else f"timeout: silent for {self.timeout_s:g} s")
         except (OSError, http.client.HTTPException) as e:
-            conn.close()
+            _discard(conn, response)
             if reused and status is None and isinstance(
                     e, (ConnectionResetError, BrokenPipeError, http.client.BadStatusLine)):
                 return self._post(url, body, headers, started, until)  # the receiver closed the idle connection
@@ -238,6 +260,13 @@ class Connections:
         for _, conn, _ in self._open.values():
             conn.close()
         self._open.clear()
+
+
+def _discard(conn: http.client.HTTPConnection, response: http.client.HTTPResponse | None) -> None:
+    """A connection not kept, and its answer (which holds the socket while open)."""
+    if response is not None:
+        response.close()
+    conn.close()
 
 
 def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float,

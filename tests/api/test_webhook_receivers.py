@@ -4,7 +4,10 @@ never answers; and the answers Standard Webhooks gives a meaning (410 Gone, 429 
 Retry-After), read by a delivery."""
 from __future__ import annotations
 
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 import uuid
@@ -12,6 +15,7 @@ from email.utils import formatdate
 
 import pytest
 
+from api.webhooks import sender
 from api.webhooks.addresses import Policy
 from api.webhooks.sender import BODY_CAP, EXCERPT_BYTES, Connections
 from api.webhooks.signing import new_secret
@@ -27,11 +31,13 @@ class RawReceiver:
     receiver may do, byte by byte. It stops answering after `for_s` at most (so a client with
     no deadline is held that long, not forever)."""
 
-    def __init__(self, answer, for_s: float = 8.0):
+    def __init__(self, answer, for_s: float = 8.0, tls: ssl.SSLContext | None = None):
+        self.tls = tls
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen()
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+        port = self.listener.getsockname()[1]
+        self.url = f"https://localhost:{port}/hook" if tls else f"http://127.0.0.1:{port}/hook"
         self.answer = answer
         self.until = time.monotonic() + for_s
         self.requests = 0
@@ -46,6 +52,8 @@ class RawReceiver:
             threading.Thread(target=self._one, args=(conn,), daemon=True).start()
 
     def _one(self, conn):
+        if self.tls:
+            conn = self.tls.wrap_socket(conn, server_side=True)
         with conn:
             data = b""
             while b"\r\n\r\n" not in data:
@@ -101,8 +109,8 @@ def endless_chunks(conn, server):
 def raw():
     made = []
 
-    def make(answer, for_s=8.0):
-        made.append(RawReceiver(answer, for_s))
+    def make(answer, for_s=8.0, tls=None):
+        made.append(RawReceiver(answer, for_s, tls))
         return made[-1]
     yield make
     for server in made:
@@ -161,6 +169,58 @@ def test_a_body_within_the_cap_is_read_whole_and_the_connection_kept(raw):
     assert first.ok and first.excerpt == "z" * EXCERPT_BYTES and len(connections._open) == 1
     assert connections.post(server.url, b"{}", {}).ok and server.requests == 1  # the same connection
     connections.close()
+
+
+def test_an_answer_that_closes_the_connection_is_read_to_its_end(raw):
+    """http.client closes a `Connection: close` answer's connection before its body is read:
+    the body, sent a little later, is still read (the reader holds the socket open)."""
+    def answer(conn, server):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 9\r\n\r\n")
+        time.sleep(0.2)
+        conn.sendall(b"late body")
+
+    connections = Connections(LOOPBACK, timeout_s=1, deadline_s=5)
+    outcome = connections.post(raw(answer).url, b"{}", {})
+    assert outcome.ok and outcome.excerpt == "late body" and connections._open == {}
+
+
+def resetting(conn, server):
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST on close
+
+
+def test_a_receiver_resetting_the_connection_fails_the_attempt_at_once(raw):
+    server = raw(resetting)
+    outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=1, deadline_s=5), server.url)
+    assert not outcome.ok and outcome.status is None and "ConnectionResetError" in outcome.error and took < 0.5
+
+
+@pytest.fixture
+def tls(tmp_path, monkeypatch):
+    """A self-signed certificate for localhost, which the sender is made to trust: (the
+    server's context)."""
+    if not shutil.which("openssl"):
+        pytest.skip("no openssl to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(cert, key)
+    monkeypatch.setattr(sender, "_tls", ssl.create_default_context(cafile=str(cert)))
+    return server
+
+
+def test_over_tls_an_answer_is_read_and_a_trickler_cut_off_alike(raw, tls):
+    def answer(conn, server):
+        conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+
+    connections = Connections(LOOPBACK, timeout_s=1, deadline_s=1.5)
+    assert connections.post(raw(answer, tls=tls).url, b"{}", {}).ok and len(connections._open) == 1
+    connections.close()
+    trickler = raw(trickle(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Slow: " + b"x" * 200 + b"\r\n\r\n", 0.2),
+                   tls=tls)
+    outcome, took = _timed_post(connections, trickler.url)
+    assert outcome.error == "timeout: past the attempt's 1.5 s deadline" and 1.4 <= took < 2.5
 
 
 def test_a_name_that_never_resolves_costs_one_idle_timeout():
