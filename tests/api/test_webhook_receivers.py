@@ -350,3 +350,15 @@ def test_a_trickling_receiver_costs_a_delivery_one_deadline(alone, raw, redis_cl
     assert time.monotonic() - started < 2.5
     tried = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()
     assert tried["deliveries"][0]["error"] == "timeout: past the attempt's 1.5 s deadline"
+
+
+@pytest.mark.parametrize("host", ["[::10.0.0.1]", "[64:ff9b::a9fe:a9fe]", "[2002:a00:1::]", "[fec0::1]"])
+def test_a_subscription_to_an_embedded_internal_address_is_refused(alone, host):
+    """(Loopback is allowed in the tests: private addresses, embedded.)"""
+    app, _ = alone
+    client = app.test_client()
+    game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
+    r = client.post("/webhooks", json={"url": f"https://{host}/hook", "events": ["game.move"]},
+                    headers=auth(game["table_token"]))
+    assert r.status_code == 422 and r.get_json()["code"] == "webhook_url_refused"
+    assert client.get("/webhooks", headers=auth(game["table_token"])).get_json()["webhooks"] == []

@@ -98,8 +98,11 @@ class Sending(Enqueueing):
         """The worker's kept-alive connections, shared by its jobs (one job at a time: a
         SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
         if self._connections is None:
-            self._connections = sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s)
+            self._connections = self._new_connections()
         return self._connections
+
+    def _new_connections(self) -> sender.Connections:
+        return sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s)
 
     def _flush(self, sub_id: str, records: list) -> None:
         if records:
@@ -158,7 +161,7 @@ class Sending(Enqueueing):
         chosen = [m for m in found if m.version == version and m.kind == kind]
         if not chosen:
             return "unknown"
-        connections, records = sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s), []
+        connections, records = self._new_connections(), []
         try:
             return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
         finally:
