@@ -3,9 +3,9 @@ WEBHOOK_ALLOW_LOOPBACK=1, for tests and local development); addresses that are p
 link-local, loopback, multicast or otherwise not public are refused unless a network in
 WEBHOOK_ALLOWED_NETWORKS holds them. An IPv6 address that embeds or maps an IPv4 one (mapped,
 compatible, translated, NAT64, 6to4, Teredo) is refused when that IPv4 address would be: on a
-NAT64 or 6to4 network `[64:ff9b::a00:1]` reaches 10.0.0.1. Checked when a subscription is made and again at every
-delivery, against the addresses the name resolves to then (the connection goes to the address
-checked, so a name cannot be re-pointed between the check and the call)."""
+NAT64 network `[64:ff9b::a00:1]` reaches 10.0.0.1. Checked when a subscription is made and
+again at every delivery, against the addresses the name resolves to then (the connection goes
+to the address checked, so a name cannot be re-pointed between the check and the call)."""
 from __future__ import annotations
 
 import ipaddress
