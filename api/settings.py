@@ -86,7 +86,8 @@ class Settings:
     sse_stream_lease_s: float = 60.0
     # ---- webhooks (api/webhooks/, workers/deliveries.py) ----
     webhook_max_per_owner: int = 10
-    webhook_timeout_s: float = 5.0
+    webhook_timeout_s: float = 5.0  # the longest wait within an attempt
+    webhook_deadline_s: float = 15.0  # an attempt's whole time
     webhook_retry_base_s: float = 10.0
     webhook_retry_max_s: float = 3600.0
     webhook_disable_after_s: float = 86400.0

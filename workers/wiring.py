@@ -72,7 +72,7 @@ def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
                     tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks))
     return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
                                        settings.webhook_retry_max_s, settings.webhook_disable_after_s, policy,
-                                       settings.webhook_progress_ttl_s)
+                                       settings.webhook_progress_ttl_s, settings.webhook_deadline_s)
 
 
 def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately) -> Services:

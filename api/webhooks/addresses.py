@@ -1,9 +1,11 @@
 """Which URLs a webhook may call: `https` only (plain `http` to a loopback address when
 WEBHOOK_ALLOW_LOOPBACK=1, for tests and local development); addresses that are private,
 link-local, loopback, multicast or otherwise not public are refused unless a network in
-WEBHOOK_ALLOWED_NETWORKS holds them. Checked when a subscription is made and again at every
-delivery, against the addresses the name resolves to then (the connection goes to the address
-checked, so a name cannot be re-pointed between the check and the call)."""
+WEBHOOK_ALLOWED_NETWORKS holds them. An IPv6 address that embeds or maps an IPv4 one (mapped,
+compatible, translated, NAT64, 6to4, Teredo) is refused when that IPv4 address would be: on a
+NAT64 network `[64:ff9b::a00:1]` reaches 10.0.0.1. Checked when a subscription is made and
+again at every delivery, against the addresses the name resolves to then (the connection goes
+to the address checked, so a name cannot be re-pointed between the check and the call)."""
 from __future__ import annotations
 
 import ipaddress
@@ -38,7 +40,34 @@ class Policy:
             return True
         if ip.is_loopback:
             return self.allow_loopback
+        if ip.version == 6:
+            if ip in _SITE_LOCAL or ip in _NAT64_LOCAL:
+                return False
+            if not all(self.address_allowed(v4) for v4 in embedded_ipv4(ip)):
+                return False
         return ip.is_global and not ip.is_multicast
+
+
+# Deprecated site-local (RFC 3879) and the local-use NAT64 prefix (RFC 8215: its IPv4 address
+# may sit at several places, RFC 6052): never public, though Python 3.11 calls them global.
+_SITE_LOCAL = ipaddress.ip_network("fec0::/10")
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+# Where the IPv4 address is the low 32 bits: IPv4-compatible (RFC 4291), IPv4-translated
+# (RFC 2765), the well-known NAT64 prefix (RFC 6052).
+_LOW_32 = tuple(ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list:
+    """The IPv4 addresses an IPv6 one embeds: the low 32 bits of the compatible, translated
+    and NAT64 forms, 6to4's bits 16-47, Teredo's server (bits 32-63) and client (the low 32
+    bits inverted). A packet to it may reach any of them."""
+    if any(ip in net for net in _LOW_32):
+        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    return []
 
 
 @dataclass(frozen=True)

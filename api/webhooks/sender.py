@@ -1,18 +1,29 @@
-"""One delivery attempt: a POST to a checked address with a short timeout, never following a
-redirect (a 3xx is a failure), keeping at most EXCERPT_BYTES of the answer. A Connections
-keeps one connection per receiver URL (keep-alive: no new TCP and TLS handshake per message),
-resolved and checked when opened, and used for at most half a minute."""
+"""One delivery attempt: a POST to a checked address, never following a redirect (a 3xx is a
+failure), keeping at most EXCERPT_BYTES of the answer and reading at most BODY_CAP of it. An
+attempt has a deadline for all of it (the name's lookup, connect, TLS, send, the whole answer),
+however the receiver spends it: one trickling a byte a second, or hanging after its headers,
+is cut off at the deadline, and no wait (a read, a write, the connect) lasts longer than the
+idle timeout. A Connections keeps one connection per receiver URL (keep-alive: no new TCP and
+TLS handshake per message), resolved and checked when opened, and used for at most half a
+minute."""
 from __future__ import annotations
 
 import http.client
+import io
+import math
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC
+from email.utils import parsedate_to_datetime
 
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 
 EXCERPT_BYTES = 256
+BODY_CAP = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
+DEADLINE_S = 15.0  # an attempt's whole time, as the Standard Webhooks guidance suggests
 USER_AGENT = "game-server-webhooks/1"
 _tls = ssl.create_default_context()
 
@@ -22,8 +33,118 @@ class Outcome:
     ok: bool
     status: int | None  # the HTTP status, None when there was no answer
     duration_ms: int
-    error: str | None = None  # why it failed, without an answer
+    error: str | None = None  # why it failed (a timeout, the network; None when answered)
     excerpt: str = ""
+    retry_after_s: float | None = None  # what a 429 or 503 asked for (Retry-After), from now
+
+
+def retry_after_s(value: str | None, now: float) -> float | None:
+    """A Retry-After header's wait in seconds: a number of seconds, or an HTTP date (RFC 9110);
+    None when absent or unreadable."""
+    value = (value or "").strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # "-0000": UTC, as HTTP dates are
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, when.timestamp() - now)
+
+
+class Budget:
+    """An attempt's time: until when (monotonic s) it may last, and the longest single wait."""
+
+    def __init__(self, idle_s: float):
+        self.idle_s = idle_s
+        self.until = math.inf
+
+    def left(self) -> float:
+        """The timeout for the next wait; TimeoutError once the deadline has passed."""
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the attempt's deadline passed")
+        return min(self.idle_s, left)
+
+
+class _Bounded:
+    """A connected socket whose every write and read waits only what is left of the attempt
+    (a socket timeout alone restarts with every byte). http.client reads through makefile()
+    and writes with sendall(); the rest is the socket's. As a socket's own files do, a reader
+    keeps the socket open until it is closed too: http.client closes the connection of an
+    answer that ends the connection before its body is read."""
+
+    def __init__(self, sock: socket.socket, budget: Budget):
+        self._sock = sock
+        self._budget = budget
+        self._readers = 0
+        self._closing = False
+
+    def sendall(self, data) -> None:
+        self._sock.settimeout(self._budget.left())  # sendall's timeout bounds all of it
+        self._sock.sendall(data)
+
+    def makefile(self, mode: str = "rb", *args, **kwargs) -> io.BufferedReader:
+        self._readers += 1
+        return io.BufferedReader(_BoundedReader(self))
+
+    def recv_into(self, buffer) -> int:
+        self._sock.settimeout(self._budget.left())
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        self._closing = True
+        if not self._readers:
+            self._sock.close()
+
+    def reader_closed(self) -> None:
+        self._readers -= 1
+        if self._closing and not self._readers:
+            self._sock.close()
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+
+class _BoundedReader(io.RawIOBase):
+    def __init__(self, sock: _Bounded):
+        self._sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._sock.reader_closed()
+        super().close()
+
+
+def bounded_lookup(lookup, seconds: float):
+    """`lookup` (getaddrinfo) given at most `seconds`: a receiver's own name server may never
+    answer. The lookup runs on a thread of its own, left to finish alone when it is late."""
+    def bounded(host, port, type=0):
+        found: dict = {}
+        done = threading.Event()
+
+        def run():
+            try:
+                found["infos"] = lookup(host, port, type=type)
+            except OSError as e:
+                found["error"] = e
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="webhook-lookup", daemon=True).start()
+        if not done.wait(seconds):
+            raise TimeoutError(f"no answer within {seconds:g} s")
+        if "error" in found:
+            raise found["error"]
+        return found["infos"]
+    return bounded
 
 
 def _no_delay(sock: socket.socket) -> socket.socket:
@@ -38,25 +159,26 @@ def _no_delay(sock: socket.socket) -> socket.socket:
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a given address, the certificate checked against the URL's host name."""
 
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout, context=_tls)
+    def __init__(self, host, port, address, budget: Budget):
+        super().__init__(host, port, context=_tls)
         self._address = address
+        self.budget = budget
 
     def connect(self):
-        sock = _no_delay(socket.create_connection((self._address, self.port), self.timeout))
-        self.sock = _tls.wrap_socket(sock, server_hostname=self.host)  # the context given to super()
+        sock = _no_delay(socket.create_connection((self._address, self.port), self.budget.left()))
+        sock.settimeout(self.budget.left())  # the handshake, all of it (ssl's do_handshake keeps a deadline)
+        self.sock = _Bounded(_tls.wrap_socket(sock, server_hostname=self.host), self.budget)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout)
+    def __init__(self, host, port, address, budget: Budget):
+        super().__init__(host, port)
         self._address = address
+        self.budget = budget
 
     def connect(self):
-        self.sock = _no_delay(socket.create_connection((self._address, self.port), self.timeout))
-
-
-KEEP_ALIVE_BODY = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
+        self.sock = _Bounded(_no_delay(socket.create_connection((self._address, self.port), self.budget.left())),
+                             self.budget)
 
 
 class Connections:
@@ -65,18 +187,24 @@ class Connections:
     A connection is used for at most `max_age_s` (then the URL is resolved and its address
     checked again) and at most `max_open` are kept (the least recently used is closed). A
     reused connection the receiver closed meanwhile is replaced once, at once: no attempt is
-    counted failed for it (a delivery is at least once anyway, under its id)."""
+    counted failed for it (a delivery is at least once anyway, under its id). Every attempt
+    ends within `deadline_s`; no wait in it lasts more than `timeout_s`."""
 
-    def __init__(self, policy: Policy, timeout_s: float, max_age_s: float = 30.0, max_open: int = 64):
+    def __init__(self, policy: Policy, timeout_s: float, deadline_s: float = DEADLINE_S, max_age_s: float = 30.0,
+                 max_open: int = 64, lookup=socket.getaddrinfo):
         self.policy = policy
         self.timeout_s = timeout_s
+        self.deadline_s = deadline_s
         self.max_age_s = max_age_s
         self.max_open = max_open
+        self.lookup = lookup
         self._open: dict = {}  # url -> (target, connection, opened at: monotonic s), least recent first
 
     def post(self, url: str, body: bytes, headers: dict) -> Outcome:
         started = time.monotonic()
+        return self._post(url, body, headers, started, started + self.deadline_s)
 
+    def _post(self, url: str, body: bytes, headers: dict, started: float, until: float) -> Outcome:
         def took() -> int:
             return int((time.monotonic() - started) * 1000)
 
@@ -86,34 +214,41 @@ class Connections:
             held = None
         reused = held is not None
         if held is None:
+            budget = Budget(self.timeout_s)
+            budget.until = until
             try:
-                target = resolve(url, self.policy)
-            except AddressRefused as e:
+                target = resolve(url, self.policy, bounded_lookup(self.lookup, budget.left()))
+            except (AddressRefused, TimeoutError) as e:
                 return Outcome(False, None, took(), f"refused: {e}")
             kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
-            held = (target, kind(target.host, target.port, target.address, self.timeout_s), started)
+            held = (target, kind(target.host, target.port, target.address, budget), time.monotonic())
         target, conn, _ = held
+        conn.budget.until = until
+        status, response = None, None
         try:
             conn.request("POST", target.path, body=body, headers={
                 "Content-Type": "application/json", "User-Agent": USER_AGENT, **headers})
             response = conn.getresponse()
+            status = response.status
             excerpt = response.read(EXCERPT_BYTES)
-            reusable = not response.will_close and (response.length or 0) <= KEEP_ALIVE_BODY
-            if reusable:
-                response.read()
+            response.read(BODY_CAP - len(excerpt))  # read to its end (up to the cap), to keep the connection
+            if not response.will_close and response.isclosed():
                 self._keep(url, held)
             else:
-                conn.close()
-            return Outcome(200 <= response.status < 300, response.status, took(), None,
-                           excerpt.decode("utf-8", "replace"))
+                _discard(conn, response)
+            wait = retry_after_s(response.getheader("Retry-After"), time.time()) if status in (429, 503) else None
+            return Outcome(200 <= status < 300, status, took(), None, excerpt.decode("utf-8", "replace"), wait)
         except TimeoutError:
-            conn.close()
-            return Outcome(False, None, took(), f"timeout after {self.timeout_s:g} s")
+            _discard(conn, response)
+            late = time.monotonic() >= until - 0.01
+            return Outcome(False, status, took(), f"timeout: past the attempt's {self.deadline_s:g} s deadline"
+                           if late else f"timeout: silent for {self.timeout_s:g} s")
         except (OSError, http.client.HTTPException) as e:
-            conn.close()
-            if reused and isinstance(e, (ConnectionResetError, BrokenPipeError, http.client.BadStatusLine)):
-                return self.post(url, body, headers)  # the receiver closed the idle connection: a new one, once
-            return Outcome(False, None, took(), f"{type(e).__name__}: {e}"[:200])
+            _discard(conn, response)
+            if reused and status is None and isinstance(
+                    e, (ConnectionResetError, BrokenPipeError, http.client.BadStatusLine)):
+                return self._post(url, body, headers, started, until)  # the receiver closed the idle connection
+            return Outcome(False, status, took(), f"{type(e).__name__}: {e}"[:200])
 
     def _keep(self, url: str, held: tuple) -> None:
         while len(self._open) >= self.max_open:
@@ -127,9 +262,17 @@ class Connections:
         self._open.clear()
 
 
-def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float) -> Outcome:
+def _discard(conn: http.client.HTTPConnection, response: http.client.HTTPResponse | None) -> None:
+    """A connection not kept, and its answer (which holds the socket while open)."""
+    if response is not None:
+        response.close()
+    conn.close()
+
+
+def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float,
+         deadline_s: float = DEADLINE_S) -> Outcome:
     """One POST on a connection of its own."""
-    connections = Connections(policy, timeout_s)
+    connections = Connections(policy, timeout_s, deadline_s)
     try:
         return connections.post(url, body, headers)
     finally:

@@ -6,13 +6,16 @@ import base64
 import hashlib
 import hmac
 import ipaddress
+import random
 import socket
+from email.utils import formatdate
 
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, check_url, resolve
+from api.webhooks.sender import retry_after_s
 from api.webhooks.signing import headers, new_secret, secret_problem
 from workers.deliveries import Settings
 
@@ -61,6 +64,46 @@ def test_only_https_to_public_addresses_by_default():
     assert resolve("https://h.example.com/", strict, _lookup("10.0.0.1", "93.184.216.34")).address == "93.184.216.34"
 
 
+# Every spelling of an internal address tried from outside (issue 29): the first six embed a
+# refused IPv4 address in IPv6 and were accepted before the embedded address was checked.
+REFUSED_HOSTS = [
+    "[::127.0.0.1]", "[::ffff:0:7f00:1]", "[64:ff9b::a00:1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::]", "[fec0::1]",
+    # IPv4, and the shorthand, decimal, hex and octal spellings the resolver reads
+    "127.0.0.1", "127.1", "127.0.1", "2130706433", "0x7f000001", "0x7f.0.0.1", "0177.0.0.1", "017700000001",
+    "127.255.255.254", "localhost", "0", "0.0.0.0", "10.0.0.5", "10.255.255.255", "192.168.1.1", "172.16.0.1",
+    "172.31.255.255", "169.254.169.254", "100.64.0.1", "100.127.255.254", "192.0.0.1", "192.0.2.1", "198.18.0.1",
+    "198.51.100.1", "203.0.113.1", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255",
+    # IPv6: loopback, unspecified, link- and site-local, unique local, multicast, discard, documentation
+    "[::1]", "[::]", "[0:0:0:0:0:0:0:1]", "[fe80::1]", "[febf::1]", "[fec0::127.0.0.1]", "[feff::1]", "[fd00::1]",
+    "[fc00::1]", "[ff02::1]", "[100::1]", "[2001:db8::1]",
+    # IPv4-mapped (::ffff:0:0/96), -compatible (::/96), -translated (::ffff:0:0:0/96)
+    "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[::10.0.0.1]",
+    "[::a9fe:a9fe]", "[::ffff:0:a00:1]", "[::ffff:0:a9fe:a9fe]",
+    # NAT64 (64:ff9b::/96; the local-use 64:ff9b:1::/48 outright), 6to4 (2002::/16)
+    "[64:ff9b::127.0.0.1]", "[64:ff9b::100.64.0.1]", "[64:ff9b:1::1]", "[64:ff9b:1:a00:1::]", "[2002:a00:1::1]",
+    "[2002:a9fe:a9fe::]", "[2002:c0a8:101::1]",
+    # Teredo (2001::/32): server 127.0.0.1; a client 10.0.0.1 (the last 32 bits inverted)
+    "[2001:0:7f00:1::]", "[2001:0:4136:e378:8000:63bf:f5ff:fffe]",
+]
+
+
+@pytest.mark.parametrize("host", REFUSED_HOSTS)
+def test_every_internal_address_form_is_refused(host):
+    """Resolved by the system's resolver (numeric forms need no DNS), as a delivery would be."""
+    with pytest.raises(AddressRefused):
+        resolve(f"https://{host}/hook", Policy())
+
+
+def test_an_embedded_ipv4_address_is_judged_as_itself():
+    strict = Policy()
+    for public in ("93.184.216.34", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111"):
+        assert strict.address_allowed(ipaddress.ip_address(public)), public
+    office = Policy.from_env({"WEBHOOK_ALLOWED_NETWORKS": "10.1.0.0/16"})
+    assert office.address_allowed(ipaddress.ip_address("64:ff9b::10.1.2.3"))  # the office, through NAT64
+    assert not office.address_allowed(ipaddress.ip_address("64:ff9b::10.2.0.1"))
+    assert not Policy(allow_loopback=True).address_allowed(ipaddress.ip_address("2002:a00:1::"))
+
+
 def test_loopback_and_networks_are_allowed_only_when_configured():
     loopback = Policy.from_env({"WEBHOOK_ALLOW_LOOPBACK": "1"})
     assert resolve("http://127.0.0.1:9/hook", loopback).address == "127.0.0.1"
@@ -75,15 +118,41 @@ def test_loopback_and_networks_are_allowed_only_when_configured():
         resolve("https://internal.example/", office, _lookup("10.2.0.1"))
 
 
-def test_back_off_doubles_to_an_hour_and_lasts_about_a_day():
-    s = Settings()
+class _Highest:
+    """An rng whose every draw is the highest allowed: the back-off's ceilings."""
+
+    def uniform(self, low, high):
+        return high
+
+
+def test_back_off_doubles_to_an_hour_with_full_jitter_and_lasts_about_a_day():
+    ceilings = [Settings(rng=_Highest()).backoff_s(n) for n in range(1, 40)]
+    assert ceilings[:4] == [10, 20, 40, 80] and max(ceilings) == 3600
+    s = Settings(rng=random.Random(29))
     waits = [s.backoff_s(n) for n in range(1, 40)]
-    assert waits[:4] == [10, 20, 40, 80] and max(waits) == 3600
+    assert all(0 <= w <= c for w, c in zip(waits, ceilings)) and len(set(waits)) == len(waits)
+    again = Settings(rng=random.Random(29))
+    assert waits == [again.backoff_s(n) for n in range(1, 40)]  # the rng decides: tests are deterministic
+    # Subscriptions failing together retry spread out: their second waits lie all over 0-20 s.
+    seconds = sorted(Settings(rng=random.Random(seed)).backoff_s(2) for seed in range(100))
+    assert seconds[10] < 5 and seconds[-10] > 15
     total, n = 0.0, 0
     while total < s.disable_after_s:
         n += 1
         total += s.backoff_s(n)
-    assert 25 <= n <= 35  # about thirty attempts before a day has passed
+    assert 40 <= n <= 75  # about fifty-five attempts before a day has passed
+
+
+def test_retry_after_is_read_as_seconds_or_an_http_date_and_bounded():
+    now = 1_700_000_000.0
+    assert retry_after_s("120", now) == 120
+    assert retry_after_s(" 7 ", now) == 7
+    assert retry_after_s(formatdate(now + 30, usegmt=True), now) == 30
+    assert retry_after_s(formatdate(now - 30, usegmt=True), now) == 0  # a date passed: at once
+    for unreadable in (None, "", "soon", "-5", "1.5e3"):
+        assert retry_after_s(unreadable, now) is None
+    s = Settings(retry_max_s=3600)
+    assert [s.asked_wait_s(w) for w in (0, 7, 120, 365 * 86400)] == [1, 7, 120, 3600]
 
 
 def test_message_ids_name_the_game_version_and_kind():
@@ -97,12 +166,12 @@ def test_a_delivery_connection_does_not_wait_for_delayed_acks():
     """http.client writes a request's headers and body apart: without TCP_NODELAY the body
     waits for the receiver's delayed ACK on a kept-alive connection (measured 20 ms a delivery;
     bench/README.md). The pinned connections replace http.client's connect(), which sets it."""
-    from api.webhooks.sender import _PinnedHTTP
+    from api.webhooks.sender import Budget, _PinnedHTTP
     from tests.api.webhook_receiver import Receiver
 
     receiver = Receiver()
     host, port = receiver.server.server_address
-    conn = _PinnedHTTP("localhost", port, host, 5)
+    conn = _PinnedHTTP("localhost", port, host, Budget(5))
     try:
         conn.connect()
         assert conn.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

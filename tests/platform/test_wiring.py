@@ -60,6 +60,7 @@ FROM_ENV = {
     "SSE_STREAM_LEASE_S": ("15", 15.0),
     "WEBHOOK_MAX_PER_OWNER": ("2", 2),
     "WEBHOOK_TIMEOUT_S": ("1.5", 1.5),
+    "WEBHOOK_DEADLINE_S": ("4", 4.0),
     "WEBHOOK_RETRY_BASE_S": ("2", 2.0),
     "WEBHOOK_RETRY_MAX_S": ("60", 60.0),
     "WEBHOOK_DISABLE_AFTER_S": ("600", 600.0),

@@ -1,6 +1,7 @@
 """One subscription's delivery of one game: its pending messages sent in order under the
-(subscription, game) lock, each until answered 2xx; a failure's back-off, or the subscription
-disabled; and a message sent again on request."""
+(subscription, game) lock, each until answered 2xx; a failure's back-off (jittered, or what a
+429's or 503's Retry-After asks, bounded), or the subscription disabled (at once on a 410 Gone,
+or once it has failed for WEBHOOK_DISABLE_AFTER_S); and a message sent again on request."""
 from __future__ import annotations
 
 import logging
@@ -97,8 +98,11 @@ class Sending(Enqueueing):
         """The worker's kept-alive connections, shared by its jobs (one job at a time: a
         SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
         if self._connections is None:
-            self._connections = sender.Connections(self.settings.policy, self.settings.timeout_s)
+            self._connections = self._new_connections()
         return self._connections
+
+    def _new_connections(self) -> sender.Connections:
+        return sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s)
 
     def _flush(self, sub_id: str, records: list) -> None:
         if records:
@@ -121,9 +125,12 @@ class Sending(Enqueueing):
         if outcome.ok:
             metrics.webhook_delay.observe(max(0.0, now - message.at / 1000))
             return True
+        now_ms = int(now * 1000)
+        if outcome.status == 410:  # Gone: the receiver says so for good (Standard Webhooks), manual or not
+            self._disable(sub, f"the receiver answered 410 Gone to {message.id} at {now_ms} (ms since the epoch)")
+            return False
         if manual or progress is None:
             return False
-        now_ms = int(now * 1000)
         progress.attempts = attempt
         progress.failing_since = progress.failing_since or now_ms
         if now_ms - progress.failing_since >= self.settings.disable_after_s * 1000:
@@ -131,7 +138,9 @@ class Sending(Enqueueing):
                                f"{attempt} attempts of {message.id} failed, the last: "
                                f"{outcome.error or outcome.status}")
         else:
-            progress.next_at = now_ms + int(self.settings.backoff_s(attempt) * 1000)
+            wait = (self.settings.backoff_s(attempt) if outcome.retry_after_s is None
+                    else self.settings.asked_wait_s(outcome.retry_after_s))
+            progress.next_at = now_ms + int(wait * 1000)
             self.subs.retry_at(sub.id, message.game_id, progress.next_at)
         self.subs.save_progress(message.game_id, sub.id, progress)
         return False
@@ -152,7 +161,7 @@ class Sending(Enqueueing):
         chosen = [m for m in found if m.version == version and m.kind == kind]
         if not chosen:
             return "unknown"
-        connections, records = sender.Connections(self.settings.policy, self.settings.timeout_s), []
+        connections, records = self._new_connections(), []
         try:
             return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
         finally:
@@ -161,8 +170,9 @@ class Sending(Enqueueing):
 
 
 def _failure_kind(outcome: sender.Outcome) -> str:
+    error = outcome.error or ""
+    if error.startswith("timeout"):  # an answer's headers may have come before the deadline passed
+        return "timeout"
     if outcome.status is not None:
         return "http_error"
-    if outcome.error and outcome.error.startswith("refused"):
-        return "refused"
-    return "timeout" if outcome.error and outcome.error.startswith("timeout") else "network_error"
+    return "refused" if error.startswith("refused") else "network_error"
