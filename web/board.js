@@ -12,6 +12,12 @@ export function drawBoard(container, game, moves = []) {
   const module = BOARDS[game.type];
   game.seatNames = game.seats.map((_, i) => seatName(game, i));
   container.replaceChildren();
+  if (game.view === null) { // before the deal (a replay's versions while the game waited): its seats
+    const free = game.seats.filter((s) => !s.bot && !s.name).length;
+    container.append(el("p", { class: "waiting", text: free ? `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.` : "Every seat is taken: the deal follows." }),
+      el("ol", { class: "seats" }, game.seats.map((_, i) => el("li", { "data-seat": i }, game.seatNames[i]))));
+    return;
+  }
   if (!module) {
     container.append(el("p", { text: `No board drawing for ${game.type}: its view follows.` }), el("pre", { text: JSON.stringify(game.view, null, 1) }));
     return;

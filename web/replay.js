@@ -59,7 +59,7 @@ async function show(v) {
     if (v === page.last && page.game.result) $("#step").textContent += " — " + resultLine(page.game);
     stateAt(Math.min(page.last, v + 1)).catch(() => {}); // the next step is ready before it is asked
   } catch (err) {
-    say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error");
+    say(problem(err), "error");
     stop();
   }
 }
@@ -90,6 +90,14 @@ function play() {
   page.timer = setInterval(() => { if (page.at >= page.last) stop(); else show(page.at + 1); }, Number($("#speed").value));
 }
 
+const problem = (err) => (err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
+
+// A request that failed while loading: the title stops saying "Loading…" and the status says why.
+function failed(err) {
+  $("#title").textContent = `Replay · game ${id}`;
+  say(problem(err), "error");
+}
+
 async function start() {
   try {
     page.game = await api(`/games/${id}`, { token }).catch((err) => {
@@ -97,12 +105,10 @@ async function start() {
       token = null; // a key the server no longer knows: replay as a spectator
       return api(`/games/${id}`);
     });
-  } catch (err) { say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error"); return; }
-  try {
     await loadEvents();
-  } catch (err) { say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.", "error"); return; }
-  page.last = Math.max(...page.events.keys(), 1);
-  page.first = await firstVersion();
+    page.last = Math.max(...page.events.keys(), 1);
+    page.first = await firstVersion();
+  } catch (err) { return failed(err); }
   $("#title").textContent = `Replay · ${page.game.type} · game ${id}`;
   document.title = `Replay ${page.game.type} ${id}`;
   $("#slider").max = page.last;

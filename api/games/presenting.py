@@ -48,8 +48,8 @@ def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
         "to_act": game.actors(),
         "seats": [public_seat(i, s) for i, s in enumerate(game.seats)],
         "you": seat,
-        # No view before the deal: a waiting game has none to show anyone.
-        "view": None if game.state is None else definition.view(game.state, viewer_for(game, seat)),
+        # No view before the deal: a waiting game (or a version inside its setup) has none.
+        "view": None if not game.dealt else definition.view(game.state, viewer_for(game, seat)),
         "result": game.result if game.finished else None,
         "fairness": fairness(game.seed, game.finished),
         "rematch": game.platform.rematch,
@@ -87,12 +87,12 @@ def public_seat(index: int, seat: dict) -> dict:
 
 
 def legal_moves(game: Game, seat: int | None) -> list:
-    if seat is None or game.finished or game.state is None:
+    if seat is None or game.finished or not game.dealt:
         return []
     return game.definition.legal_moves(game.state, seat)
 
 
 def moves_summary(game: Game, seat: int | None) -> dict | None:
-    if game.definition.summary is None or seat is None or game.finished or game.state is None:
+    if game.definition.summary is None or seat is None or game.finished or not game.dealt:
         return None
     return game.definition.summary(game.state, seat)

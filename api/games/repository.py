@@ -45,7 +45,13 @@ class Game:
     def finished(self) -> bool:
         """Over: by the game's rules, or ended by the platform (abandoned)."""
         return self.platform.ended is not None or (
-            self.state is not None and self.definition.result(self.state) is not None)
+            self.dealt and self.definition.result(self.state) is not None)
+
+    @property
+    def dealt(self) -> bool:
+        """The setup's events are all in: not waiting for people, nor a past version inside the
+        setup a last claim started (its state is half dealt: no game's rules read one)."""
+        return self.state is not None and self.version >= (self.platform.setup_version or 0)
 
     @property
     def status(self) -> str:
@@ -81,10 +87,10 @@ class Game:
         return [i for i, s in enumerate(self.seats) if s["creator"] and s["bot"] is None]
 
     def _game_result(self) -> dict | None:
-        return None if self.state is None else self.definition.result(self.state)
+        return self.definition.result(self.state) if self.dealt else None
 
     def actors(self) -> list:
-        if self.state is None or self.platform.ended is not None:
+        if not self.dealt or self.platform.ended is not None:
             return []
         return self.definition.actors(self.state)
 

@@ -162,8 +162,9 @@ def state_at(game_id):
         return unchanged
     current = service.load(game_id)
     past = service.at_version(game_id, version, current)
-    # The viewer is judged by the game now: a finished game is open at every version.
+    # The viewer is judged by the game now: a finished game is open at every version (but a
+    # version before the deal, a game waiting for its seats or inside its setup, has none).
     shown = service.describe(past, seat)
-    if current.finished and not past.finished:
+    if current.finished and not past.finished and past.dealt:
         shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
     return conditional.tagged(shown, current.version, seat)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed
-from api.live.frames import chunk, end_frame
+from api.live.frames import REVOKED, chunk, end_frame
 from events.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -40,6 +41,11 @@ class Direct:
         self.dead = False
         self.last_write = time.monotonic()
 
+    def leave(self, feed: Feed) -> None:
+        """Out of the direct set, its greenlet woken: it looks at its stream again."""
+        feed.direct.discard(self)
+        self.wake.set()
+
     def send_now(self, feed: Feed, data: bytes) -> bool:
         """Writes without waiting; on a short write or an error, leaves the direct set and wakes
         its greenlet. True if everything went out."""
@@ -61,7 +67,8 @@ class Direct:
         return True
 
 
-def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float, max_s: float) -> None:
+def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float, max_s: float,
+                 revoked: Callable[[], bool] = lambda: False) -> None:
     """The greenlet's part of a direct subscriber (after the response's head went out through
     the server): catch up, join the feed's direct set, then wait; take over when the reader
     could not write (a slow client), send keep-alives and `end`. `sendall` writes to the
@@ -70,6 +77,9 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
     chunked = sub.chunked
     try:
         while not sub.dead:
+            if revoked():  # woken out of the direct set (Direct.leave) when its key was replaced
+                sendall(chunk(REVOKED, chunked))
+                return
             if sub.pending is not None:
                 data, sub.pending = sub.pending, None
                 sendall(data)

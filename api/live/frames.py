@@ -27,6 +27,9 @@ def chunk(data: bytes, chunked: bool) -> bytes:
 
 KEEPALIVE = b": keep-alive\n\n"
 KEEPALIVE_CHUNKED = chunk(KEEPALIVE, True)
+# A stream opened with a player key that was replaced says so (a comment) and closes; its
+# reconnect with the old key (or its ticket) is refused.
+REVOKED = b": the player key of this stream was replaced\n\n"
 
 
 def end_frame(game: Game) -> bytes:

@@ -30,6 +30,7 @@ from typing import TypeVar
 
 from api.games.repository import GameRepository
 from api.live.feeds import Feed, Followed, Inbox
+from api.live.keywatch import KeyWatch
 from api.live.reader import BLOCK_MS, Reader
 from events.store import EventStore
 
@@ -41,8 +42,10 @@ class Hub(Reader):
     they receive is Fanout's (api/live/fanout.py), the reading Reader's (api/live/reader.py)."""
 
     def __init__(self, store: EventStore, games: GameRepository | None = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0, inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0):
+                 tick_s: float = 1.0, inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0,
+                 keys: KeyWatch | None = None):
         self.store = store  # the hub's own store (its own small pool)
+        self.keys = keys  # the streams opened with a player key, ended when it is replaced
         self.games = games or GameRepository(store)
         self.inboxes = inboxes  # api.players.Players on the hub's pool: the player streams' inboxes
         self.block_ms = block_ms

@@ -39,6 +39,7 @@ class Reader(Fanout):
     _wake: threading.Event
     _reader: threading.Thread | None
     _follower: Any  # LiveFollower or Polled, made when the reader starts
+    keys: Any  # api.live.keywatch.KeyWatch, or None
 
     def _added(self, generation: int) -> None:
         """The reader is told of a new game or inbox to follow."""
@@ -87,6 +88,8 @@ class Reader(Fanout):
                         time.sleep(0)  # let requests in between (a cooperative yield under gevent)
         for inbox in inboxes:
             inbox.wake()
+        if self.keys is not None:
+            self.keys.poll()
 
     def _interrupt_until_read(self, generation: int) -> None:
         """Makes the reader re-issue its read with the new game: a read blocked on the old set

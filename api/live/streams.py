@@ -8,35 +8,42 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed, Inbox
-from api.live.frames import end_frame
+from api.live.frames import REVOKED, end_frame
 from events.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from api.live.hub import Hub
 
 
-def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float):
+def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float,
+           revoked: Callable[[], bool] = lambda: False):
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
-    nothing happens, `end` once the game is over (the caller unsubscribes when it closes)."""
+    nothing happens, `end` once the game is over (the caller unsubscribes when it closes);
+    nothing more once `revoked()` (the player key it was opened with was replaced)."""
     def ended(cursor: int) -> bytes | None:
         game = feed.game
         return end_frame(game) if game.finished and cursor >= game.version else None
 
-    return _follow(lambda c: hub.frames_after(feed, c, seat), ended, feed, cursor, keepalive_s, max_s)
+    return _follow(lambda c: hub.frames_after(feed, c, seat), ended, feed, cursor, keepalive_s, max_s, revoked)
 
 
-def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float):
+def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float,
+                 revoked: Callable[[], bool] = lambda: False):
     """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
-    happens (a player's stream has no end but its time limit)."""
-    return _follow(lambda c: hub.inbox_after(inbox, c), lambda c: None, inbox, cursor, keepalive_s, max_s)
+    happens (a player's stream has no end but its time limit, and its key's replacement)."""
+    return _follow(lambda c: hub.inbox_after(inbox, c), lambda c: None, inbox, cursor, keepalive_s, max_s, revoked)
 
 
-def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float):
+def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float,
+            revoked: Callable[[], bool]):
     """Frames from `read(cursor)` as they come, until `ended(cursor)` gives a last one or max_s
     passes. It waits with no timer of its own: the reader's new entries or the hub's tick set
     `source.changed`."""
     started = last = time.monotonic()
     while True:
+        if revoked():
+            yield REVOKED
+            return
         changed = source.changed
         try:
             frames, cursor = read(cursor)

@@ -20,27 +20,36 @@ class InvalidTicket(ApiError):
 
 
 class Tickets:
-    def __init__(self, connection, prefix: str):
+    """A ticket a player key asked for holds the key's hash: once the key is replaced
+    (`key_in_use` says no), the ticket opens nothing."""
+
+    def __init__(self, connection, prefix: str, key_in_use: Callable[[str], bool] | None = None):
         self.redis = connection
         self.prefix = prefix
+        self.key_in_use = key_in_use
 
     def _key(self, game_id: str, ticket: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:ticket:{hash_token(ticket)}"
 
-    def issue(self, game_id: str, seat: int | None) -> str:
+    def issue(self, game_id: str, seat: int | None, key_digest: str | None = None) -> str:
+        """`key_digest`: the hash of the player key that asks (None: a seat's or the table token)."""
         ticket = secrets.token_urlsafe(24)
-        self._call(self.redis.set, self._key(game_id, ticket), "" if seat is None else str(seat), ex=TTL_S)
+        value = f"{'' if seat is None else seat}:{key_digest or ''}"
+        self._call(self.redis.set, self._key(game_id, ticket), value, ex=TTL_S)
         return ticket
 
-    def redeem(self, game_id: str, ticket: str) -> int | None:
-        """The seat the ticket was issued for (None: a spectator's); it cannot be used again."""
+    def redeem(self, game_id: str, ticket: str) -> tuple[int | None, str | None]:
+        """(the seat the ticket was issued for (None: a spectator's), the hash of the player key
+        that asked for it or None); it cannot be used again."""
         if not 1 <= len(ticket) <= 100:
             raise InvalidTicket("This stream ticket is not valid.")
-        seat = self._call(self.redis.getdel, self._key(game_id, ticket))
-        if seat is None:
+        value = self._call(self.redis.getdel, self._key(game_id, ticket))
+        if value is None:
             raise InvalidTicket("This stream ticket is unknown, used or expired (they last "
                                 f"{TTL_S} s and open one stream): ask for a new one.")
-        return int(seat) if seat else None
+        seat, _, digest = value.decode().partition(":")
+        check_key(self.key_in_use, digest or None)
+        return (int(seat) if seat else None), digest or None
 
     @staticmethod
     def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -50,3 +59,10 @@ class Tickets:
             return method(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as e:
             raise StoreUnavailable(str(e)) from e
+
+
+def check_key(key_in_use: Callable[[str], bool] | None, digest: str | None) -> None:
+    """Refuses a ticket whose player key was replaced since it was issued."""
+    if digest is not None and key_in_use is not None and not key_in_use(digest):
+        raise InvalidTicket("This stream ticket was asked for with a player key that has been replaced: "
+                            "ask for a new one with the new key.")

@@ -6,7 +6,9 @@ Keys (each touched by single-key commands only, so they may live in any cluster 
 - `player:{<id>}` hash: name, key (the key's hash), created (ms);
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
-- `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py).
+- `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
+- `key-rotations` stream: the hash of each replaced key (the newest ROTATIONS_KEPT), which
+  every web process's live hub polls to end the streams opened with it (api/live/keywatch.py).
 Rotating a key writes the new index entry before the player's hash and deletes the old one
 after: a crash between leaves at most an index entry that the hash no longer confirms, and
 authentication checks both.
@@ -31,6 +33,7 @@ from events.store import StoreUnavailable
 P = ParamSpec("P")
 R = TypeVar("R")
 
+ROTATIONS_KEPT = 10_000  # replaced keys remembered for the live hubs (seconds' worth is enough)
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
 
@@ -110,7 +113,30 @@ class Players:
         self.redis.set(self._key_index(digest), player.id)
         self.redis.hset(self._player(player.id), "key", digest)
         self.redis.delete(self._key_index(hash_token(old_key)))
+        self.redis.xadd(self._rotations(), {"key": hash_token(old_key)}, maxlen=ROTATIONS_KEPT, approximate=True)
         return key
+
+    # ---- replaced keys, for the streams opened with them --------------------------------------
+    def _rotations(self) -> str:
+        return f"{self.prefix}key-rotations"
+
+    @_unavailable
+    def key_in_use(self, digest: str) -> bool:
+        """Whether the key of this hash is still a player's (not replaced)."""
+        return bool(self.redis.exists(self._key_index(digest)))
+
+    @_unavailable
+    def rotations_last_id(self) -> str:
+        newest = self.redis.xrevrange(self._rotations(), count=1)
+        return newest[0][0].decode() if newest else "0-0"
+
+    @_unavailable
+    def rotations_after(self, after: str, count: int = 1000) -> tuple[str, list[str]]:
+        """(the newest id read, the hashes of the keys replaced after `after`)."""
+        entries = self.redis.xrange(self._rotations(), min=f"({after}", count=count)
+        if not entries:
+            return after, []
+        return entries[-1][0].decode(), [fields[b"key"].decode() for _, fields in entries]
 
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable

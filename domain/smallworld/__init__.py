@@ -65,8 +65,10 @@ Decisions where the rules are silent:
   the Humans get theirs at once.
 - A Tauren token an intimidation leaves alone goes back to its owner's hand and is
   redeployed at the end of the turn, the region left ("if a Race token would be left alone
-  for any reason, ... redeploy it"); a token it discards from a Light's Hope Chapel or Holy
-  Light race goes to its hand instead. A portal may not touch a region with a
+  for any reason, ... redeploy it"); a declined Tauren token it leaves alone follows the token
+  moved out (`lone_to` in the event: a region of that declined race, or null when the token
+  moved out was discarded, and the lone one with it; rules swow-4); a token it discards
+  from a Light's Hope Chapel or Holy Light race goes to its hand instead. A portal may not touch a region with a
   face-down marker, a Watch Tower or another seat's Aegis; artifacts go through, places stay;
   a portal moving another seat's active tokens attacks that race (a Harmony holder pays the
   Pandaren first, and a Pandaren portal mage gives that seat no Harmony).
@@ -119,7 +121,7 @@ GAME = GameDef(
     title="Small World of Warcraft",
     min_seats=2,
     max_seats=5,
-    rules_version="swow-3",
+    rules_version="swow-4",
     check_options=_check_options,
     setup=setup,
     decide=decide,

@@ -189,6 +189,11 @@ def decide_action(s: State, seat: int, move: dict, rng) -> list:
     removed = "wisp_wall" if r.wall else "fort" if r.fort else None
     event = {"type": "intimidated", "seat": seat, "region": move["region"], "removed": removed,
              "to": move.get("to"), "tolls": toll_rules.power_tolls(s, seat, i)}
+    if removed is None and r.seat is not None and r.declined and 0 < r.tokens - 1 < flow.min_tokens(r.race):
+        # A declined Tauren left alone follows the token moved out (a region its owner holds)
+        # or, with none, is discarded with it. In the event, so histories from before this
+        # rule (rules swow-3) replay as they were played.
+        event["lone_to"] = move.get("to")
     return [event]
 
 
@@ -222,6 +227,8 @@ def _intimidated(s: State, e) -> State:
         s = s.set_region(j, o._replace(tokens=o.tokens + 1, beasts=o.beasts + beast))
     else:
         s = _token_discarded(s, r, i, beast)
+    if "lone_to" in e:
+        return _lone_declined_token(s, i, e["lone_to"])
     return _no_lone_token(s, i)
 
 
@@ -235,6 +242,18 @@ def _no_lone_token(s: State, i: int) -> State:
     p = s.players[r.seat]
     s = s.set_player(r.seat, p._replace(hand=p.hand + r.tokens, beasts=p.beasts + r.beasts))
     return flow.add_defender(_champion_home(s.set_region(i, flow.emptied(r)), r), r.seat)
+
+
+def _lone_declined_token(s: State, i: int, to: str | None) -> State:
+    """A declined token an intimidation left alone where its race may not stand alone (Tauren:
+    "if a Race token would be left alone for any reason, ... redeploy it to a Region they
+    already control", [R]) joins the token moved out, in `to`; with no `to`, it is discarded."""
+    r = s.regions[i]
+    s = s.set_region(i, flow.emptied(r))
+    if to is None:
+        return flow.drop_declined_if_gone(flow.count_forced(s, r.seat, r.tokens), r.seat)
+    j = s.map.index[to]
+    return s.set_region(j, s.regions[j]._replace(tokens=s.regions[j].tokens + r.tokens))
 
 
 def _champion_home(s: State, r: Region) -> State:

@@ -219,7 +219,8 @@ def _conquer(state, seat, move, rng):
 def _extra_tokens(state, seat) -> int:
     extra = sum(h.redeploy_tokens(c) for h, c in hooks_for(state, seat))
     race = state.players[seat].race
-    return min(extra, query.supply(state, race)) if race else 0
+    # Never negative: a tray counted short (more of the race in play than its box) gives none.
+    return max(0, min(extra, query.supply(state, race))) if race else 0
 
 
 def _final(state, seat, move, rng):

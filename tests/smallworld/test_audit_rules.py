@@ -33,6 +33,47 @@ def test_audit_intimidating_a_lone_tauren_pair_with_nowhere_to_go_discards_one_a
     assert state.turn.forced == 1
 
 
+def declined_tauren_next_to_intimidating(**regions):
+    regions = {"T-1": mine(1, "orcs", 1), **regions}
+    return make_state(regions=regions, seat=1, players={0: {"race": "orcs", "declined": "tauren", "power": "farmer"},
+                                                         1: {"race": "orcs", "power": "intimidating", "hand": 5}})
+
+
+def test_audit_intimidating_a_declined_tauren_pair_leaves_no_lone_token():
+    state = declined_tauren_next_to_intimidating(**{"T-2": mine(0, "tauren", 2, declined=True),
+                                                    "T-4": mine(0, "tauren", 2, declined=True)})
+    move = {"type": "intimidate", "region": "T-2", "to": "T-4"}
+    assert move in GAME.legal_moves(state, 1)
+    state, events = play(state, 1, move)
+    assert events[0]["lone_to"] == "T-4"
+    assert state.regions[R("T-2")] == Region()  # the lone token went with the one moved out
+    assert state.regions[R("T-4")] == mine(0, "tauren", 4, declined=True)
+    assert state.players[0].hand == 0 and state.turn.forced == 0
+
+
+def test_audit_intimidating_a_declined_tauren_pair_with_nowhere_to_go_discards_both():
+    state = declined_tauren_next_to_intimidating(**{"T-2": mine(0, "tauren", 2, declined=True)})
+    state, events = play(state, 1, {"type": "intimidate", "region": "T-2"})
+    assert events[0]["lone_to"] is None
+    assert state.regions[R("T-2")] == Region() and state.turn.forced == 2
+    assert state.players[0].declined is None  # a declined race with no region left goes back
+
+
+def test_audit_an_intimidated_event_of_older_rules_replays_as_it_was_played():
+    state = declined_tauren_next_to_intimidating(**{"T-2": mine(0, "tauren", 2, declined=True),
+                                                    "T-4": mine(0, "tauren", 2, declined=True)})
+    _, (event, *_) = play(state, 1, {"type": "intimidate", "region": "T-2", "to": "T-4"})
+    old = {k: v for k, v in event.items() if k != "lone_to"}  # as swow-3 recorded it
+    assert GAME.evolve(state, old).regions[R("T-2")].tokens == 1
+
+
+def test_audit_the_spirit_healer_never_takes_tokens_from_a_hand():
+    regions = {"T-1": mine(0, "orcs", 3, marker="spirit_healer"), "T-2": mine(0, "orcs", 1)}
+    state = make_state(players={0: {"race": "orcs", "power": "sailing", "hand": 8}}, regions=regions)
+    after, events = play(state, 0, {"type": "end_conquests"})  # 12 orcs in play: the box holds 11
+    assert events[0]["extra_tokens"] == 0 and after.players[0].hand == 8 + 2
+
+
 # --- Draenei Holy Light (§2 #2): "the first Race token they should discard ... stays with the
 # player"; Championing (§3 #5): a captured Champion means "No defending Race token is
 # discarded", so the Holy Light is not spent on it. --------------------------------------------

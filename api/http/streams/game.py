@@ -20,13 +20,14 @@ import redis
 from flask import Blueprint, Flask, Response, current_app, request
 
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
-from api.games.callers import TABLE, Seats
+from api.games.callers import TABLE, Seats, hash_token, is_player_key
 from api.http.auth import bearer_token, caller, requested_seat
 from api.http.requests import games
 from api.http.streams import lifecycle
 from api.input_rules import DIGITS
 from api.live.direct import Direct, serve_direct
 from api.live.hub import Hub
+from api.live.keywatch import KeyWatch
 from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
 from api.live.streams import stream
@@ -47,7 +48,8 @@ class LivePath:
 
     def __init__(self, store: EventStore, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
                  inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0):
-        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s)
+        keys = KeyWatch(inboxes) if inboxes is not None else None
+        self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s, keys=keys)
         self.seats = Seats(self.hub.games, players)
         self.limits = limits
         self.tickets = tickets
@@ -86,7 +88,8 @@ def install(app: Flask) -> None:
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
     # The player streams' inboxes are read on the live path's pool too (api/http/streams/player.py).
     inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
-    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, Tickets(connection, prefix), tick_s,
+    tickets = Tickets(connection, prefix, inboxes.key_in_use)
+    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, tickets, tick_s,
                                         app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"],
                                         config.get("LIVE_GATHER_MS", 0) / 1000)
     app.register_blueprint(bp)
@@ -113,19 +116,26 @@ def _last_event_id() -> int | None:
 
 
 def _who(live: LivePath, game_id: str, ticket: str | None) -> tuple:
-    """(holder, seat) of the stream: from a ticket, or as any request (token, ?seat=)."""
+    """(holder, seat, the hash of the player key it was opened with or None) of the stream:
+    from a ticket, or as any request (token, ?seat=)."""
     if ticket is None:
-        return caller(live, game_id)
+        token = bearer_token()
+        return *caller(live, game_id), key_digest(token)
     # A token or ?seat= sent beside a ticket must agree with it (a ticket is its own credential;
     # the others are redundant, not a way to widen it).
     holder = live.seat_for_token(game_id, bearer_token())
     asked = requested_seat()
-    seat = live.tickets.redeem(game_id, ticket)
+    seat, digest = live.tickets.redeem(game_id, ticket)
     if asked is not None and asked != seat:
         raise SeatNotYours(f"This ticket opens seat {seat}'s stream, not seat {asked}'s.")
     if holder is not None and holder not in (seat, TABLE):
         raise SeatNotYours(f"This ticket opens seat {seat}'s stream; the token sent with it is seat {holder}'s.")
-    return seat, seat
+    return seat, seat, digest
+
+
+def key_digest(token: str | None) -> str | None:
+    """The hash of a player key (the streams opened with it end when it is replaced)."""
+    return hash_token(token) if is_player_key(token) else None
 
 
 @bp.get("/games/<game_id>/stream")
@@ -143,7 +153,7 @@ def live_stream(game_id):
         game = live.hub.games.load(game_id)
         if game.finished and resume_from >= game.version:
             return Response(status=204)
-    holder, seat = _who(live, game_id, ticket)
+    holder, seat, digest = _who(live, game_id, ticket)
     opened = lifecycle.open_stream(live, None if holder is None else (game_id, holder),
                                    lambda: live.hub.subscribe(game_id), live.hub.unsubscribe)
     feed = opened.source
@@ -163,18 +173,24 @@ def live_stream(game_id):
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
     sock = _direct_socket()
 
+    waker = [feed.wake]  # a direct subscriber is woken out of its feed's direct set instead
+    unwatch, revoked = lifecycle.watch_key(live, opened, digest, lambda: waker[0]())
+
     def generate():
         yield b"".join(head)  # the server sends the response's head with it
         if sock is None:
-            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s)
+            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s, revoked)
             return
         # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
         chunked = request_protocol == "HTTP/1.1"
         sub = Direct(sock.fileno(), chunked, seat, cursor)
-        serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s)
+        waker[0] = lambda: sub.leave(feed)
+        serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s, revoked)
 
     request_protocol = request.environ.get("SERVER_PROTOCOL")
-    return opened.response(generate())
+    response = opened.response(generate())
+    response.call_on_close(unwatch)
+    return response
 
 
 @bp.post("/games/<game_id>/stream-tickets")
@@ -183,6 +199,6 @@ def stream_ticket(game_id):
     holder, seat = caller(service, game_id, required=True)
     if holder is None:
         raise TokenRequired("A stream ticket needs a seat's token (or the table token).")
-    ticket = current_app.extensions["tickets"].issue(game_id, seat)
+    ticket = current_app.extensions["tickets"].issue(game_id, seat, key_digest(bearer_token()))
     return {"ticket": ticket, "seat": seat, "expires_in": TTL_S,
             "stream": f"/games/{game_id}/stream?ticket={ticket}"}, 201

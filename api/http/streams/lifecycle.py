@@ -76,3 +76,18 @@ def open_stream(live, seat_key: tuple | None, subscribe: Callable[[], T], leave:
         raise
     metrics.streams.inc()
     return Open(source, leave, release)
+
+
+def watch_key(live, opened: Open, digest: str | None, wake) -> tuple:
+    """(unwatch, revoked) of a stream opened with the player key of this hash (or a ticket it
+    asked for): it ends once the key is replaced (api/live/keywatch.py)."""
+    keys = live.hub.keys
+    if keys is None or digest is None:
+        return (lambda: None), (lambda: False)
+    try:
+        unwatch = keys.watch(digest, wake)
+    except BaseException:
+        opened.close()
+        raise
+    return unwatch, (lambda: keys.revoked(digest))
+

@@ -26,8 +26,9 @@ from api.errors import ValidationFailed
 from api.games.callers import hash_token
 from api.http.auth import bearer_token, current_player
 from api.http.streams import lifecycle
+from api.http.streams.lifecycle import watch_key
 from api.live.streams import inbox_stream
-from api.live.tickets import TTL_S, InvalidTicket
+from api.live.tickets import TTL_S, InvalidTicket, check_key
 from api.players.accounts import Players
 from events.store import StoreUnavailable
 
@@ -50,26 +51,29 @@ def player_ticket():
     player = current_player(players)
     ticket = secrets.token_urlsafe(24)
     inbox = _inbox(current_app)
-    try:
-        inbox.redis.set(_ticket_key(inbox.prefix, ticket), player.id, ex=TTL_S)
+    try:  # with the key's hash: once the key is replaced, the ticket opens nothing
+        inbox.redis.set(_ticket_key(inbox.prefix, ticket), f"{player.id}:{hash_token(bearer_token())}", ex=TTL_S)
     except Exception as e:
         raise StoreUnavailable(str(e)) from e
     return {"ticket": ticket, "expires_in": TTL_S, "stream": f"/players/me/stream?ticket={ticket}"}, 201
 
 
-def _who() -> str:
+def _who() -> tuple[str, str]:
+    """(the player, the hash of the key the stream was opened with, or its ticket asked with)."""
     ticket = lifecycle.sent_ticket()
     if ticket is None:
-        return current_player(current_app.extensions["players"]).id
+        return current_player(current_app.extensions["players"]).id, hash_token(bearer_token())
     if bearer_token() is not None:
         raise ValidationFailed("A stream ticket names its player: send no key with it.")
     lifecycle.check_ticket(ticket)
     inbox = _inbox(current_app)
-    player_id = inbox.redis.getdel(_ticket_key(inbox.prefix, ticket))
-    if player_id is None:
+    value = inbox.redis.getdel(_ticket_key(inbox.prefix, ticket))
+    if value is None:
         raise InvalidTicket(f"This stream ticket is unknown, used or expired (they last {TTL_S} s and open one "
                             "stream): ask for a new one.")
-    return player_id.decode()
+    player_id, _, digest = value.decode().partition(":")
+    check_key(inbox.key_in_use, digest or None)
+    return player_id, digest
 
 
 def _resume_from():
@@ -83,11 +87,12 @@ def _resume_from():
 @bp.get("/players/me/stream")
 def player_stream():
     resume = _resume_from()
-    player_id = _who()
+    player_id, digest = _who()
     live = current_app.extensions["live"]
     opened = lifecycle.open_stream(live, ("player", player_id), lambda: live.hub.subscribe_inbox(player_id),
                                    live.hub.unsubscribe_inbox)
     inbox = opened.source
+    unwatch, revoked = watch_key(live, opened, digest or None, inbox.wake)
     # Without Last-Event-ID the stream starts at its opening (the newest entry the hub has read).
     cursor = "0-0" if resume == "0" else resume if resume is not None else inbox.last_id
     config = current_app.config
@@ -95,6 +100,8 @@ def player_stream():
 
     def generate():
         yield lifecycle.RETRY
-        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s)
+        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked)
 
-    return opened.response(generate())
+    response = opened.response(generate())
+    response.call_on_close(unwatch)
+    return response
