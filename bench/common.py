@@ -16,9 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # The benchmarks measure the server, not its budgets: every app they build in-process opens the
-# per-address budgets, as running_server does (bench.limits_cost measures the budgets).
-for _budget in ("ADDRESS_READ_LIMIT", "ADDRESS_STREAM_LIMIT", "ADDRESS_CREATE_LIMIT", "ADDRESS_AUTH_FAILURES"):
-    os.environ.setdefault(_budget, "1000000000")
+# per-address and per-network budgets, as running_server does (bench.limits_cost measures the
+# budgets, bench.flood the storage bounds).
+OPEN_BUDGETS = {name: "1000000000" for name in (
+    "ADDRESS_READ_LIMIT", "ADDRESS_STREAM_LIMIT", "ADDRESS_CREATE_LIMIT", "ADDRESS_AUTH_FAILURES",
+    "NETWORK_READ_LIMIT", "NETWORK_STREAM_LIMIT", "NETWORK_CREATE_LIMIT", "ANONYMOUS_CREATE_LIMIT")}
+OPEN_BUDGETS["MAX_ANONYMOUS_GAMES"] = "0"  # no cap
+for _budget, _open in OPEN_BUDGETS.items():
+    os.environ.setdefault(_budget, _open)
 
 
 @contextmanager
@@ -57,8 +62,7 @@ def running_server(redis_url: str, **env_extra):
     """`python app.py` as the README runs it, against redis_url."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "RATE_LIMIT": "1000000000", "ADDRESS_READ_LIMIT": "1000000000", "ADDRESS_STREAM_LIMIT": "1000000000",
-           "ADDRESS_CREATE_LIMIT": "1000000000", "ADDRESS_AUTH_FAILURES": "1000000000", **env_extra}
+           "RATE_LIMIT": "1000000000", **OPEN_BUDGETS, **env_extra}
     log = open(os.environ["BENCH_SERVER_LOG"], "ab") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
