@@ -9,9 +9,16 @@ import time
 import uuid
 
 from tests.api.helpers import auth
-from tests.api.test_rate_limit import _app, _from
+from tests.api.test_rate_limit import _app as _rate_limited_app
+from tests.api.test_rate_limit import _from
 
 TWO = [{"name": "A"}, {"name": "B"}]
+
+
+def _app(redis_url, **config):
+    # The after-answer steps (the lobby's index, a finished game leaving the anonymous set) run
+    # before the answer here (DEFER_AFTER_APPEND off): each check right after a write sees them.
+    return _rate_limited_app(redis_url, DEFER_AFTER_APPEND=False, **config)
 WAITING = [{"name": "A"}, {"open": True}]
 
 
