@@ -1,4 +1,4 @@
-"""Harvesting every ended game once: `GET /games?status=finished&since=<cursor>`.
+"""Harvesting every ended game once: `GET /games/ended?since=<cursor>`.
 
 When a public game ends (finished by its rules or abandoned), GameService.finish appends its summary
 (id, type, status, version, seats, result, when it ended) to the store's finished log, before

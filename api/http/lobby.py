@@ -7,12 +7,13 @@ from api.errors import ValidationFailed
 from api.games import harvest
 from api.http.auth import caller, current_player
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
-from api.http.schemas import ClaimSchema, ListingQuerySchema
+from api.http.schemas import ClaimSchema, HarvestQuerySchema, ListingQuerySchema
 from api.seating.claims import Claimer
 
 bp = Blueprint("lobby", __name__)
 
 _listing = ListingQuerySchema()
+_harvest_query = HarvestQuerySchema()
 _claim = ClaimSchema()
 
 
@@ -23,21 +24,35 @@ NDJSON = "application/x-ndjson"
 def list_games():
     page = query(_listing)
     if "since" in page:
-        return _harvest(page)
+        return _legacy_harvest(page)
     if "format" in page:
-        raise ValidationFailed("format is for the harvest of finished games (status=finished&since=...).",
+        raise ValidationFailed("format is for the harvest of ended games: GET /games/ended?since=...",
                                details={"fields": {"format": ["Only with since."]}})
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
                                     page["limit"])
     return {"games": found, "next": cursor_link("/games", cursor) if len(found) == page["limit"] else None}
 
 
-def _harvest(page: dict):
-    """Every ended game after the cursor `since`, in order: JSON pages (`next` always given, to
-    come back to) or, asked for NDJSON, all of them up to now in one streamed answer."""
+@bp.get("/games/ended")
+def list_ended_games():
+    """The harvest: every ended game after the cursor `since`, in order: JSON pages (`next`
+    always given, to come back to) or, asked for NDJSON, all of them up to now in one answer."""
+    return _harvest(query(_harvest_query))
+
+
+def _legacy_harvest(page: dict):
+    """`GET /games?status=finished&since=` (before /games/ended had its own operation, where every
+    parameter goes with every other): still answered, marked deprecated, pointing at its successor."""
     if page["status"] != "finished" or "cursor" in page:
-        raise ValidationFailed("since harvests the finished games: status=finished, and no cursor.",
+        raise ValidationFailed("since harvests the finished games: GET /games/ended?since=...",
                                details={"fields": {"since": ["Only with status=finished, without cursor."]}})
+    response = _harvest(page)
+    response.headers["Deprecation"] = "true"
+    response.headers["Link"] = '</games/ended>; rel="successor-version"'
+    return response
+
+
+def _harvest(page: dict):
     store = games().store
     whole = page.get("format") == "ndjson" or (
         "format" not in page and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
@@ -45,10 +60,10 @@ def _harvest(page: dict):
         response = Response(harvest.ndjson(store, page["since"], page.get("type")), mimetype=NDJSON)
     else:
         found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"])
-        args = {"status": "finished", "since": cursor, "limit": page["limit"]}
+        args = {"since": cursor, "limit": page["limit"]}
         if page.get("type"):
             args["type"] = page["type"]
-        response = current_app.make_response({"games": found, "next": next_link("/games", args)})
+        response = current_app.make_response({"games": found, "next": next_link("/games/ended", args)})
     response.vary.add("Accept")
     return response
 
@@ -59,10 +74,8 @@ def claim_seat(game_id, seat):
     games().load(game_id)  # an unknown game is 404 before anything else is judged
     player = current_player(players(), required=False)
     body = _claim.load(json_body()) if request.get_data(cache=True) else {}
-    if player is None and "name" not in body:
-        raise ValidationFailed("Claim as a player (Authorization: Bearer <player key>) or name yourself: "
-                               "{\"name\": ...}.", details={"fields": {"name": ["Missing."]}})
-    name = player.name if player is not None else body["name"]
+    # Without a key or a name the claimer is named after the seat, as people count seats (from 1).
+    name = player.name if player is not None else body.get("name") or f"Player {seat + 1}"
     invite = request.args.get("invite") if request.environ.get("QUERY_STRING") else None
     if invite is not None and not 1 <= len(invite) <= 100:
         raise ValidationFailed("An invite code has 1 to 100 characters.")

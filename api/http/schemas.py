@@ -106,6 +106,17 @@ class ListingQuerySchema(Schema):
     format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
 
 
+class HarvestQuerySchema(Schema):
+    """GET /games/ended: every ended game in the order it ended, after the cursor `since`."""
+    class Meta:
+        unknown = RAISE
+
+    since = fields.String(load_default="0", validate=validate.Regexp(r"^[0-9]{1,15}(-[0-9]{1,15})?$"))
+    type = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    format = fields.String(validate=validate.OneOf(["json", "ndjson"]))
+
+
 class MyGamesQuerySchema(Schema):
     class Meta:
         unknown = RAISE

@@ -1,4 +1,4 @@
-"""The harvest: `GET /games?status=finished&since=<cursor>` gives every ended game once, in the
+"""The harvest: `GET /games/ended?since=<cursor>` gives every ended game once, in the
 order it ended, with a cursor to resume from, in JSON pages or one NDJSON answer; games that end
 during the crawl are met later in it, never missed, never repeated."""
 from __future__ import annotations
@@ -57,9 +57,9 @@ def _crawl(client, url, seen):
 def test_every_ended_game_once_in_order_even_those_ending_during_the_crawl(app, client):
     ended = [_end(app, client) for _ in range(5)]
     seen = []
-    first = client.get("/games?status=finished&since=0&limit=2").get_json()
+    first = client.get("/games/ended?since=0&limit=2").get_json()
     seen += [g["id"] for g in first["games"]]
-    assert seen == ended[:2] and first["next"].startswith("/games?status=finished&since=")
+    assert seen == ended[:2] and first["next"].startswith("/games/ended?since=")
     item = first["games"][0]
     assert item["status"] == "abandoned" and item["result"]["outcome"] == "abandoned" and item["cursor"]
     assert item["type"] == "splendor" and item["version"] >= 2 and [s["seat"] for s in item["seats"]] == [0, 1]
@@ -74,13 +74,13 @@ def test_every_ended_game_once_in_order_even_those_ending_during_the_crawl(app, 
 def test_the_ndjson_harvest_is_the_pages_in_one_answer(app, client):
     for _ in range(3):
         _end(app, client)
-    whole = client.get("/games?status=finished&since=0", headers={"Accept": NDJSON})
+    whole = client.get("/games/ended?since=0", headers={"Accept": NDJSON})
     assert whole.status_code == 200 and whole.mimetype == NDJSON and whole.is_streamed
     lines = [json.loads(line) for line in whole.get_data(as_text=True).splitlines()]
     pages = []
-    _crawl(client, "/games?status=finished&since=0&limit=3", pages)
+    _crawl(client, "/games/ended?since=0&limit=3", pages)
     assert [g["id"] for g in lines] == pages and len(set(pages)) == len(pages) >= 3
-    resumed = client.get(f"/games?status=finished&since={lines[1]['cursor']}&format=ndjson")
+    resumed = client.get(f"/games/ended?since={lines[1]['cursor']}&format=ndjson")
     assert [json.loads(line)["id"] for line in resumed.get_data(as_text=True).splitlines()] == pages[2:]
 
 
@@ -93,7 +93,7 @@ def test_a_game_logged_twice_is_harvested_once(app, client):
     harvest.log(service.store, service.load(gid))  # as if two writers raced: a second entry
     service.store.redis.hset(service.store.keys.meta(gid), "finished_log", mark)  # the first named it
     seen = []
-    _crawl(client, "/games?status=finished&since=0&limit=100", seen)
+    _crawl(client, "/games/ended?since=0&limit=100", seen)
     assert seen.count(gid) == 1
 
 
@@ -130,14 +130,30 @@ def _ms_of(store, gid):
 def test_the_harvest_by_type_and_its_refusals(app, client):
     splendor, high_card = _end(app, client), _end(app, client, "high-card")
     seen = []
-    _crawl(client, "/games?status=finished&since=0&type=high-card&limit=5", seen)
+    _crawl(client, "/games/ended?since=0&type=high-card&limit=5", seen)
     assert high_card in seen and splendor not in seen
-    for g in client.get("/games?status=finished&since=0&type=high-card&limit=100").get_json()["games"]:
+    for g in client.get("/games/ended?since=0&type=high-card&limit=100").get_json()["games"]:
         assert g["type"] == "high-card"
-    for bad in ("/games?since=0", "/games?status=active&since=0", "/games?status=finished&since=x",
-                "/games?status=finished&since=0&cursor=1.abc", "/games?status=finished&format=ndjson"):
+    for bad in ("/games/ended?since=x", "/games/ended?since=0&cursor=1.abc", "/games/ended?format=xml",
+                "/games/ended?limit=0", "/games?format=ndjson"):
         answer = client.get(bad)
         assert answer.status_code == 400 and answer.mimetype == "application/problem+json", bad
+    assert client.get("/games/ended").get_json() == client.get("/games/ended?since=0").get_json()  # the default
+
+
+def test_the_harvest_s_former_address_still_answers_and_names_its_successor(app):
+    """`GET /games?status=finished&since=` was the harvest before it had its own operation: integrations
+    written against it still get the same pages, told the operation is deprecated and where it went."""
+    from flask.testing import FlaskClient
+    client = FlaskClient(app)
+    gid = _end(app, client)
+    old = client.get("/games?status=finished&since=0&limit=100")
+    assert old.status_code == 200 and old.headers["Deprecation"] == "true"
+    assert old.headers["Link"] == '</games/ended>; rel="successor-version"'
+    assert gid in [g["id"] for g in old.get_json()["games"]]
+    assert old.get_json()["games"] == client.get("/games/ended?since=0&limit=100").get_json()["games"]
+    for bad in ("/games?since=0", "/games?status=active&since=0", "/games?status=finished&since=0&cursor=1.abc"):
+        assert client.get(bad).status_code == 400, bad
 
 
 def test_a_game_whose_logging_was_lost_is_logged_by_the_repair(app, client):
@@ -153,7 +169,7 @@ def test_a_game_whose_logging_was_lost_is_logged_by_the_repair(app, client):
     abandon_idle(service, 0)
     assert service.store.finished_log_marks([gid])[0]
     seen = []
-    _crawl(client, "/games?status=finished&since=0&limit=100", seen)
+    _crawl(client, "/games/ended?since=0&limit=100", seen)
     assert seen.count(gid) == 1
 
 
@@ -165,5 +181,5 @@ def test_a_private_game_is_never_harvested(app, client):
     service.finish(ended)
     assert ended.finished and ended.platform.private
     seen = []
-    _crawl(client, "/games?status=finished&since=0&limit=100", seen)
+    _crawl(client, "/games/ended?since=0&limit=100", seen)
     assert public in seen and hidden not in seen

@@ -81,6 +81,26 @@ def test_the_player_stream_refuses_bad_requests(client):
     assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
 
 
+def test_a_key_sent_beside_a_ticket_must_be_the_ticket_s_player_s(client):
+    """The ticket is the credential; a key beside it is redundant: its own player's opens the
+    stream, another player's is refused (the ticket spent), a bad one is 401 before the ticket is spent."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+
+    def ticket(who):
+        return client.post("/players/me/stream-tickets", headers=auth(who["key"])).get_json()["stream"]
+
+    mine = client.get(ticket(ann), headers=auth(ann["key"]), buffered=False)
+    assert mine.status_code == 200
+    mine.close()
+    theirs = client.get(ticket(ann), headers=auth(bob["key"]))
+    assert theirs.status_code == 401 and theirs.get_json()["code"] == "invalid_ticket"
+    kept = ticket(ann)
+    assert client.get(kept, headers=auth("pk.nonsense")).status_code == 401
+    opened = client.get(kept, buffered=False)
+    assert opened.status_code == 200  # the bad key did not spend it
+    opened.close()
+
+
 def test_an_abandoned_game_is_told_to_its_players_and_leaves_the_lobby(redis_url):
     """The reconciler's abandoning (its own prefix here: it ends every idle game it finds)."""
     import time

@@ -114,7 +114,7 @@ def test_invite_seats_need_the_code(client, app):
 
 
 @pytest.mark.parametrize("case", ["unknown_seat", "bot_seat", "taken", "twice", "leave_started", "leave_unclaimed",
-                                  "leave_other", "claim_started", "move_waiting", "no_name", "me_without_key",
+                                  "leave_other", "claim_started", "move_waiting", "bad_name", "me_without_key",
                                   "seat_x", "seat_negative", "seat_long"])
 def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, case):
     ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
@@ -129,7 +129,7 @@ def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, c
                 "taken": (409, "seat_taken"), "twice": (409, "already_seated"),
                 "leave_started": (409, "game_started"), "leave_unclaimed": (409, "seat_not_claimed"),
                 "leave_other": (403, "seat_not_yours"), "claim_started": (409, "game_started"),
-                "move_waiting": (409, "game_not_started"), "no_name": (400, "validation_error"),
+                "move_waiting": (409, "game_not_started"), "bad_name": (400, "validation_error"),
                 "me_without_key": (401, "token_required"), "seat_x": (400, "validation_error"),
                 "seat_negative": (400, "validation_error"), "seat_long": (400, "validation_error")}[case]
     r = {"unknown_seat": lambda: claim(client, gid, 7, cy["key"]),
@@ -141,7 +141,7 @@ def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, c
          "leave_other": lambda: client.post(f"/games/{gid}/seats/1/leave", headers=auth(ann["key"])),
          "claim_started": lambda: claim(client, gid, 0, cy["key"]),
          "move_waiting": lambda: move(client, gid, bob_token, {"type": "take_gems", "colors": ["red"]}, before),
-         "no_name": lambda: claim(client, gid, 2),
+         "bad_name": lambda: client.post(f"/games/{gid}/seats/2/claim", json={"name": ""}),
          "me_without_key": lambda: client.post("/games", json={"type": "splendor",
                                                                 "seats": [{"me": True}, {"open": True}]}),
          # the seat is an integer in the spec: any other path segment is answered as it always was
@@ -152,6 +152,17 @@ def test_bad_seat_requests_are_clear_problems_that_append_nothing(client, app, c
     assert (r.status_code, r.get_json()["code"]) == expected, r.get_json()
     assert r.mimetype == "application/problem+json" and r.get_json()["detail"]
     assert store.version(gid) == before
+
+
+def test_an_anonymous_claim_without_a_name_is_named_after_its_seat(client, app):
+    """`{}` (or no body) from a claimer without a key is a valid claim (the spec allows it): the
+    seat's name is the one people count it by, from 1."""
+    ann = player(client, "Ann")
+    gid = open_game(client, ann["key"], [{"me": True}, {"open": True}, {"open": True}])["id"]
+    assert client.post(f"/games/{gid}/seats/1/claim", json={}).status_code == 201
+    assert claim(client, gid, 2).status_code == 201
+    names = [s["name"] for s in client.get(f"/games/{gid}").get_json()["seats"]]
+    assert names == ["Ann", "Player 2", "Player 3"]
 
 
 def test_seat_shapes_are_checked(client):

@@ -63,8 +63,9 @@ def _who() -> tuple[str, str]:
     ticket = lifecycle.sent_ticket()
     if ticket is None:
         return current_player(current_app.extensions["players"]).id, hash_token(bearer_token())
-    if bearer_token() is not None:
-        raise ValidationFailed("A stream ticket names its player: send no key with it.")
+    # A key sent beside a ticket is redundant, not a way to widen it: it must be a valid key
+    # (401 before the ticket is spent) and the ticket's player's.
+    sender = current_player(current_app.extensions["players"]) if bearer_token() is not None else None
     lifecycle.check_ticket(ticket)
     inbox = _inbox(current_app)
     value = inbox.redis.getdel(_ticket_key(inbox.prefix, ticket))
@@ -72,6 +73,8 @@ def _who() -> tuple[str, str]:
         raise InvalidTicket(f"This stream ticket is unknown, used or expired (they last {TTL_S} s and open one "
                             "stream): ask for a new one.")
     player_id, _, digest = value.decode().partition(":")
+    if sender is not None and sender.id != player_id:
+        raise InvalidTicket("This stream ticket is another player's: open it without a key, or with its player's.")
     check_key(inbox.key_in_use, digest or None)
     return player_id, digest
 
