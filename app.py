@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None):
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
     from api.http import players as routes_players
+    from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import requests as http
     from api.http import seat_control as routes_seat_control
@@ -76,7 +77,8 @@ def create_app(test_config: dict | None = None):
     connection, prefix = services.connections.store, settings.key_prefix
     store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
-                          lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control)
+                          lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
+                          ratings=services.ratings)
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
@@ -96,7 +98,7 @@ def create_app(test_config: dict | None = None):
     limits.install(app, limits.Budgets(connection, prefix, app.config))
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
-                      routes_webhooks.bp, routes_seat_control.bp, routes_web.bp):
+                      routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])

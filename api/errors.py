@@ -55,9 +55,10 @@ class Code(StrEnum):
     INVALID_INVITE = "invalid_invite", (403,), "an invite seat claimed with a wrong or missing invite code"
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
+    UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
     UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
     VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"
-    UNKNOWN_GAME_TYPE = "unknown_game_type", (422,), "this server hosts no game of that type"
+    UNKNOWN_GAME_TYPE = "unknown_game_type", (422, 404), "this server hosts no game of that type (404: in a path)"
     GAME_TYPE_UNAVAILABLE = "game_type_unavailable", (503,), "the game's type is no longer hosted by this server"
     INVALID_SEATS = "invalid_seats", (400,), "the seats of a new game are too few, too many or malformed"
     UNKNOWN_BOT = "unknown_bot", (400,), "a seat names a bot level the game does not have"

@@ -23,11 +23,14 @@ from api.history.finished_exports import FinishedExports
 from api.lobby.index import LobbyIndex
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed
+from api.ratings.ledger import Ledger
+from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
 from api.seating.control import SeatControl
 from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
+from domain import registry
 from events.connection import Connections, store_for_jobs
 from events.redis_store import RedisEventStore
 from workers import deliveries as webhook_deliveries
@@ -58,6 +61,11 @@ class Services:
     seat_control: SeatControl  # resign, abort, return, timeouts (api/seating/control.py)
     webhooks: Webhooks  # subscriptions managed (api/webhooks/manage.py)
     clock_tick: ClockTick  # the reconciler's turn clocks' poll (workers/clocks.py)
+    ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
+
+    def rate_ended_games(self) -> int:
+        """The reconciler's sweep: the games ended since the last pass, rated in order."""
+        return self.ratings.ledger.catch_up(self.store)
 
 
 def connect(settings: Settings, **client_options) -> Connections:
@@ -98,7 +106,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
-                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s))
+                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
+                    ratings=Ratings(Ledger(redis, prefix), players, lambda: [g.name for g in registry.all_games()]))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

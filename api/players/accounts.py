@@ -138,6 +138,12 @@ class Players:
             return after, []
         return entries[-1][0].decode(), [fields[b"key"].decode() for _, fields in entries]
 
+    @_unavailable
+    def find(self, player_id: str) -> Player | None:
+        """The player of this id (its public name), or None."""
+        name = self.redis.hget(self._player(player_id), "name") if len(player_id) <= 64 else None
+        return Player(player_id, name.decode()) if name is not None else None
+
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable
     def games_page(self, player_id: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:

@@ -1,0 +1,199 @@
+"""The ratings of every identity per game type, kept in Redis, fed from the ended games' log.
+
+Keys (all under one hash tag, `{ratings}`, so one transaction may write them in a cluster):
+- `ratings:{ratings}:cursor`: the finished log's entry id of the last game counted;
+- `ratings:{ratings}:<type>` hash: identity -> its rating (mu, sigma, games, wins, last);
+- `ratings:{ratings}:<type>:board` sorted set: identity -> displayed rating (the leaderboard);
+- `ratings:{ratings}:<type>:history:<identity>` list: one point per rated game (newest last,
+  the last HISTORY_KEPT);
+- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game.
+`catch_up` reads the games after the cursor (through the harvest's reader, which shows each
+ended game once), rates them in order and writes the new ratings with the cursor in one
+MULTI, watched on the cursor: two processes catching up at once count each game once (the
+loser's transaction fails and it reads again), and a crash before EXEC writes nothing.
+Deterministic: a rebuild (the keys deleted, caught up from "0") gives the same numbers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from openskill.models import PlackettLuce
+
+from api.games import harvest
+from api.ratings.standings import Standing, standings
+from events import codec
+from events.store import EventStore
+
+BATCH = 200  # games rated per transaction
+HISTORY_KEPT = 500  # points of the rating chart kept per identity and game type
+PROVISIONAL_SIGMA = 5.0  # above it the rating is shown provisional (it starts at 25/3)
+MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3
+
+
+def displayed(mu: float, sigma: float) -> int:
+    """The rating people see: the conservative estimate mu - 3 sigma, on a 1500-based scale
+    (a newcomer shows 1500 and rises as the estimate firms up)."""
+    return int(round(1500 + 40 * (mu - 3 * sigma)))
+
+
+@dataclass
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    last: int = 0  # ms of the last rated game
+
+    def shown(self) -> dict:
+        return {"rating": displayed(self.mu, self.sigma), "mu": self.mu, "sigma": self.sigma,
+                "provisional": self.sigma > PROVISIONAL_SIGMA, "games": self.games, "wins": self.wins,
+                "last_played": self.last}
+
+
+class Ledger:
+    def __init__(self, connection: Any, prefix: str = ""):
+        self.redis: Any = connection  # a Redis or a RedisCluster (events/connection.py)
+        self.base = f"{prefix}ratings:{{ratings}}"
+
+    # ---- keys --------------------------------------------------------------------------
+    def _cursor(self) -> str:
+        return f"{self.base}:cursor"
+
+    def _table(self, type_: str) -> str:
+        return f"{self.base}:{type_}"
+
+    def _board(self, type_: str, provisional: bool = True) -> str:
+        """The leaderboard of everyone rated, or (provisional=False) of those established only."""
+        return f"{self.base}:{type_}:board" if provisional else f"{self.base}:{type_}:established"
+
+    def _history(self, type_: str, who: str) -> str:
+        return f"{self.base}:{type_}:history:{who}"
+
+    def _game(self, game_id: str) -> str:
+        return f"{self.base}:game:{game_id}"
+
+    # ---- reading -----------------------------------------------------------------------
+    def rating(self, type_: str, who: str) -> Rating | None:
+        raw = self.redis.hget(self._table(type_), who)
+        return Rating(**codec.loads(raw)) if raw is not None else None
+
+    def ratings(self, type_: str, identities: list[str]) -> dict[str, Rating]:
+        raws = self.redis.hmget(self._table(type_), identities) if identities else []
+        return {w: Rating(**codec.loads(r)) for w, r in zip(identities, raws) if r is not None}
+
+    def board(self, type_: str, offset: int, count: int, provisional: bool = True) -> list[tuple[str, int]]:
+        found = self.redis.zrevrange(self._board(type_, provisional), offset, offset + count - 1, withscores=True)
+        return [(w.decode(), int(s)) for w, s in found]
+
+    def board_rank(self, type_: str, who: str, provisional: bool = True) -> int | None:
+        rank = self.redis.zrevrank(self._board(type_, provisional), who)
+        return int(rank) if rank is not None else None
+
+    def history(self, type_: str, who: str) -> list[dict]:
+        return [codec.loads(p) for p in self.redis.lrange(self._history(type_, who), 0, -1)]
+
+    def game_changes(self, game_id: str) -> list[dict] | None:
+        raw = self.redis.get(self._game(game_id))
+        return codec.loads(raw) if raw is not None else None
+
+    def types_of(self, who: str, types: list[str]) -> dict[str, Rating]:
+        pipe = self.redis.pipeline(transaction=False)
+        for type_ in types:
+            pipe.hget(self._table(type_), who)
+        return {t: Rating(**codec.loads(r)) for t, r in zip(types, pipe.execute()) if r is not None}
+
+    # ---- counting games ----------------------------------------------------------------
+    def catch_up(self, store: EventStore, limit: int = 10_000) -> int:
+        """Rates the games ended since the cursor (at most `limit`); returns how many were read."""
+        read = 0
+        while read < limit:
+            n = self._one_batch(store)
+            if n == 0:
+                return read
+            read += n
+        return read
+
+    def _one_batch(self, store: EventStore) -> int:
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(self._cursor())
+                    cursor = (pipe.get(self._cursor()) or b"0").decode()
+                    found, after = harvest.page(store, cursor, None, BATCH)
+                    if after == cursor:
+                        return 0
+                    changed = self._rate(pipe, found)
+                    pipe.multi()
+                    self._write(pipe, changed)
+                    pipe.set(self._cursor(), after)
+                    pipe.execute()
+                    return max(1, len(found))
+                except redis.WatchError:
+                    continue  # another process counted these games first: read again
+
+    def _rate(self, reader, entries: list[dict]) -> dict:
+        """The new ratings after each rated game of `entries`, in order (read through `reader`,
+        the watching pipeline; nothing written)."""
+        table: dict[tuple[str, str], Rating] = {}
+        points: list[tuple[str, str, dict]] = []
+        games: dict[str, list[dict]] = {}
+        for entry in entries:
+            sides = standings(entry)
+            if sides is None:
+                continue
+            type_ = entry["type"]
+            who = [w for side in sides for w in side.identities]
+            missing = [w for w in who if (type_, w) not in table]
+            if missing:
+                raws = reader.hmget(self._table(type_), missing)
+                for w, raw in zip(missing, raws):
+                    table[(type_, w)] = Rating(**codec.loads(raw)) if raw is not None else Rating(MODEL.mu, MODEL.sigma)
+            games[entry["id"]] = _rate_game(table, type_, sides, entry.get("last_move_at") or 0, points, entry["id"])
+        return {"table": table, "points": points, "games": games}
+
+    def _write(self, pipe, changed: dict) -> None:
+        for (type_, who), rating in changed["table"].items():
+            pipe.hset(self._table(type_), who, codec.dumps_bytes(rating.__dict__))
+            shown = displayed(rating.mu, rating.sigma)
+            pipe.zadd(self._board(type_), {who: shown})
+            if rating.sigma > PROVISIONAL_SIGMA:
+                pipe.zrem(self._board(type_, provisional=False), who)
+            else:
+                pipe.zadd(self._board(type_, provisional=False), {who: shown})
+        for type_, who, point in changed["points"]:
+            pipe.rpush(self._history(type_, who), codec.dumps_bytes(point))
+            pipe.ltrim(self._history(type_, who), -HISTORY_KEPT, -1)
+        for game_id, seats in changed["games"].items():
+            pipe.set(self._game(game_id), codec.dumps_bytes(seats))
+
+    def forget_everything(self) -> int:
+        """Deletes every rating key (before a rebuild); returns how many."""
+        keys = list(self.redis.scan_iter(match=f"{self.base}:*", count=1000))
+        for i in range(0, len(keys), 500):
+            self.redis.delete(*keys[i:i + 500])
+        return len(keys)
+
+
+def _rate_game(table: dict, type_: str, sides: list[Standing], at: int, points: list, game_id: str) -> list[dict]:
+    """Rates one game into `table`; returns each seat's rating before and after. An identity
+    that sits twice at one table (two bots of one level) is not changed by that game."""
+    who = [w for side in sides for w in side.identities]
+    once = {w for w in who if who.count(w) == 1}
+    teams = [[MODEL.rating(table[(type_, w)].mu, table[(type_, w)].sigma) for w in side.identities] for side in sides]
+    rated = MODEL.rate(teams, ranks=[side.rank for side in sides])
+    changes = []
+    for side, after in zip(sides, rated):
+        for seat, w, new in zip(side.seats, side.identities, after):
+            old = table[(type_, w)]
+            before = displayed(old.mu, old.sigma)
+            if w in once and math.isfinite(new.mu) and math.isfinite(new.sigma):
+                table[(type_, w)] = Rating(new.mu, new.sigma, old.games + 1, old.wins + (side.rank == 0), at)
+                points.append((type_, w, {"game": game_id, "at": at, "rating": displayed(new.mu, new.sigma),
+                                          "rank": side.rank}))
+            now = table[(type_, w)]
+            changes.append({"seat": seat, "identity": w, "before": before, "after": displayed(now.mu, now.sigma),
+                            "rank": side.rank})
+    return sorted(changes, key=lambda c: c["seat"])
