@@ -39,6 +39,8 @@ def log(store: EventStore, game) -> None:
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
              "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": [],
              "last_move_at": finished_at, "result": game.result}
+    if not game.platform.rated:
+        entry["rated"] = False  # created casual
     store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
 
 

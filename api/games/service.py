@@ -74,12 +74,13 @@ class GameService:
     # ---- creation -------------------------------------------------------------------------
 
     def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
-               clock: Any = None, anonymous: bool = False) -> dict:
+               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
         that fills the last seat (api/seating/claims.py), drawn then from the same seed.
-        `anonymous`: created without a player's key, counted against max_anonymous."""
+        `anonymous`: created without a player's key, counted against max_anonymous.
+        `rated` False: a casual game, never rated (api/ratings/)."""
         definition = registry.get(type_name)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
@@ -102,6 +103,8 @@ class GameService:
                    "seats": seats, "options": merged, "seed": seed}
         if private:
             created["private"] = True
+        if not rated:
+            created["rated"] = False
         if clock is not None:
             created["clock"] = clock
         events = [NewEvent(CREATED, created, None)]

@@ -32,7 +32,7 @@ def create_game():
         limits.charge_anonymous_creation()
     seats = [{"name": player.name, "player": player.id} if "me" in s else s for s in body["seats"]]
     created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"],
-                             anonymous=player is None)
+                             anonymous=player is None, rated=body["rated"])
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 

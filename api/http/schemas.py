@@ -74,6 +74,7 @@ class CreateGameSchema(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = SeedField(load_default=None, allow_none=True)
     private = JsonBool(load_default=False)
+    rated = JsonBool(load_default=True)  # false: a casual game (never rated)
     clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/platform/clocks.py (400 invalid_clock)
 
 

@@ -72,6 +72,7 @@ class Platform:
     setup_version: int | None = None  # for a game that waited: the version after its setup
     options: dict | None = None
     private: bool = False  # not listed in the lobby
+    rated: bool = True  # False: created casual (never rated; api/ratings/standings.py)
     rematch: str | None = None  # the id of the game this one's people were invited to
     clock: dict | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
@@ -109,7 +110,8 @@ def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) ->
         seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
         started = not any(is_free(s) for s in seats)
         return replace(platform, seats=seats, started=started, options=data.get("options"),
-                       private=bool(data.get("private")), clock=clock, started_at=at if started else None)
+                       private=bool(data.get("private")), rated=data.get("rated") is not False, clock=clock,
+                       started_at=at if started else None)
     if type_ == SEAT_CLAIMED:
         return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
                           token_sha256=data.get("token_sha256"))

@@ -1,7 +1,7 @@
 """Who finished where in an ended game, read from its summary (the harvest's entry), for rating.
 
-A game is rated when it finished by its rules or by a resignation (not abandoned or aborted),
-and every seat is a player (`player` id) or a bot level: an anonymous seat has no one to rate.
+A game is rated when it was not created casual (`"rated": false`), finished by its rules or by
+a resignation (not abandoned or aborted), and every seat is a player (`player` id) or a bot level: an anonymous seat has no one to rate.
 Each player and each bot level is an identity: `player:<id>`, `bot:<level>` (a bot level is rated
 as a player of its own, which gives the bots' ladder).
 
@@ -36,7 +36,8 @@ def identity(seat: dict) -> str | None:
 def standings(entry: dict) -> list[Standing] | None:
     """The sides of the ended game `entry` in rank order, or None when it is not rated."""
     result = entry.get("result") or {}
-    if entry.get("status") != "finished" or result.get("outcome") in ("abandoned", "aborted"):
+    if entry.get("status") != "finished" or result.get("outcome") in ("abandoned", "aborted") \
+            or entry.get("rated") is False:
         return None
     seats = entry.get("seats") or []
     who = [identity(s) for s in seats]

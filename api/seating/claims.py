@@ -101,7 +101,7 @@ class Lobby:
             else:
                 seats.append({"open": True})
         created = service.create(game.definition.name, seats, dict(game.platform.options or {}), None,
-                                 game.platform.private, game.platform.clock)
+                                 game.platform.private, game.platform.clock, rated=game.platform.rated)
         try:
             decided = decide_and_append(service, game_id, lambda judged, at: platform_events(
                 decisions.rematch(judged, created["id"]), None), game=game)

@@ -216,3 +216,21 @@ def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, pre
     assert done.returncode == 0, done.stderr
     assert "ended games" in done.stdout
     assert ledger.rating("splendor", f"player:{fay['id']}") == before
+
+
+def test_a_casual_game_is_never_rated_nor_its_rematch(app, client):
+    hal, ivy = player(client, "Hal"), player(client, "Ivy")
+    gid = open_game(client, hal["key"], rated=False)["id"]
+    token = claim(client, gid, 1, ivy["key"]).get_json()["token"]
+    assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 200
+    store = app.extensions["games"].store
+    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    ledger = app.extensions["ratings"].ledger
+    ledger.catch_up(store)
+    assert ledger.rating("splendor", f"player:{hal['id']}") is None
+    ended = client.get("/games/ended?limit=100").get_json()["games"]
+    assert next(g for g in ended if g["id"] == gid)["rated"] is False
+    rematch = client.post(f"/games/{gid}/rematch", headers=auth(hal["key"]))
+    assert rematch.status_code in (200, 201), rematch.get_json()
+    again = app.extensions["games"].load(rematch.get_json()["id"])
+    assert again.platform.rated is False
