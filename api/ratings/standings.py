@@ -1,7 +1,8 @@
 """Who finished where in an ended game, read from its summary (the harvest's entry), for rating.
 
 A game is rated when it was not created casual (`"rated": false`), finished by its rules or by
-a resignation (not abandoned or aborted), and every seat is a player (`player` id) or a bot level: an anonymous seat has no one to rate.
+a resignation (not abandoned or aborted), and every seat is a player (`player` id) or a bot
+level: an anonymous seat has no one to rate.
 Each player and each bot level is an identity: `player:<id>`, `bot:<level>` (a bot level is rated
 as a player of its own, which gives the bots' ladder).
 
