@@ -78,7 +78,7 @@ def create_app(test_config: dict | None = None):
     store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
                           lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
-                          ratings=services.ratings)
+                          ratings=services.ratings, matchmaker=services.matchmaker)
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)

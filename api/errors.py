@@ -56,6 +56,7 @@ class Code(StrEnum):
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
+    NOT_SEEKING = "not_seeking", (404,), "the player has no seek (`GET`/`DELETE /matchmaking`)"
     UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
     VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"
     UNKNOWN_GAME_TYPE = "unknown_game_type", (422, 404), "this server hosts no game of that type (404: in a path)"
@@ -77,6 +78,7 @@ class Code(StrEnum):
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
     # ---- seats
     SEAT_TAKEN = "seat_taken", (409,), "someone claimed the seat first"
+    ALREADY_MATCHED = "already_matched", (409,), "the seek was paired already (its game is made, or being made)"
     GAME_STARTED = "game_started", (409,), "claiming or leaving a seat once the game started"
     SEAT_IS_BOT = "seat_is_bot", (409,), "the seat is a bot's"
     ALREADY_SEATED = "already_seated", (409,), "the player already sits in the game"

@@ -42,7 +42,8 @@ def main(argv: list[str]) -> None:
     services = bootstrap(settings)
     if mode == "reconciler":
         run_forever(services.service, services.scheduler, settings.reconcile_interval, settings.abandon_after,
-                    sweeps=(services.deliveries.sweep, services.rate_ended_games), clock_tick=services.clock_tick,
+                    sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks),
+                    clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within

@@ -21,6 +21,8 @@ from api.games.deferred import immediately
 from api.games.service import GameService
 from api.history.finished_exports import FinishedExports
 from api.lobby.index import LobbyIndex
+from api.matchmaking.pairing import Matchmaker
+from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed
 from api.ratings.ledger import Ledger
@@ -62,10 +64,15 @@ class Services:
     webhooks: Webhooks  # subscriptions managed (api/webhooks/manage.py)
     clock_tick: ClockTick  # the reconciler's turn clocks' poll (workers/clocks.py)
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
+    matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
         return self.ratings.ledger.catch_up(self.store)
+
+    def pair_seeks(self) -> int:
+        """The reconciler's sweep: every pool of seeks paired again (their windows widened)."""
+        return self.matchmaker.pair_all()
 
 
 def connect(settings: Settings, **client_options) -> Connections:
@@ -101,13 +108,15 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games)
     seat_control = SeatControl(service, settings.abort_after_s)
+    ledger = Ledger(redis, prefix)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
-                    ratings=Ratings(Ledger(redis, prefix), players, lambda: [g.name for g in registry.all_games()]))
+                    ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

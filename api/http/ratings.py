@@ -1,11 +1,12 @@
-"""Leaderboards and public profiles. Thin: api/ratings/profiles.py decides."""
+"""Leaderboards, public profiles and quick matchmaking. Thin: api/ratings/ and api/matchmaking/ decide."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
-from api.http.requests import next_link, players, query
+from api.http.requests import json_body, next_link, players, query
+from api.http.schemas import JsonBool
 
 bp = Blueprint("ratings", __name__)
 
@@ -45,3 +46,39 @@ def leaderboard(type_):
 @bp.get("/players/<player_id>")
 def profile(player_id):
     return ratings().profile(player_id)
+
+
+class SeekSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
+    seats = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=12))
+    rated = JsonBool(load_default=True)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/platform/clocks.py
+
+
+_seek = SeekSchema()
+
+
+def matchmaker():
+    return current_app.extensions["matchmaker"]
+
+
+@bp.post("/matchmaking")
+def seek():
+    player = current_player(players())
+    body = _seek.load(json_body())
+    return matchmaker().seek(player, body["type"], body["seats"], body["rated"], body["options"], body["clock"]), 201
+
+
+@bp.get("/matchmaking")
+def seek_status():
+    return matchmaker().status(current_player(players()))
+
+
+@bp.delete("/matchmaking")
+def leave_queue():
+    matchmaker().leave(current_player(players()))
+    return "", 204

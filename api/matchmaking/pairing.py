@@ -1,0 +1,137 @@
+"""Seeking a game, leaving the queue, and making the games of the groups paired.
+
+A seek's wishes (game type, seats, rated or not, options, clock) name its pool: seekers pair only
+with seekers of the same wishes. Within a pool, a group of `seats` seekers pairs when the spread of
+their ratings (the game type's, api/ratings/; 1500 for a newcomer) is within every member's
+window: WINDOW at first, widening by WIDEN_PER_S each second it waits, up to WIDEST. Pairing
+runs when a seek joins (so two compatible seekers never wait for a pass) and on each reconciler
+pass (so widened windows pair). The process that took a group makes its game and tells each
+player (`matched` in the player's stream; `GET /matchmaking` says it too). A seek waits at most
+SEEK_TTL_S.
+
+A game that cannot be made (Redis gone) forgets that group's seeks; a crash between the pairing
+and the game's creation leaves them `pairing` for PAIRING_STALE_S, then free to seek again. Never a player in two games
+by one seek.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+
+from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
+from api.games.options import merged_options
+from api.games.service import GameService, canonical
+from api.matchmaking.seeks import Seeks
+from api.platform import clocks
+from api.players.accounts import INBOX_LENGTH, Player, Players
+from api.ratings.ledger import Ledger, displayed
+from domain import registry
+from events import codec
+
+WINDOW, WIDEN_PER_S, WIDEST = 100.0, 25.0, 1000.0  # rating points
+SEEK_TTL_S = 600
+PAIRING_STALE_S = 60  # a group `pairing` this long lost its maker (a crash): its seekers may seek again
+
+
+class NotSeeking(ApiError):
+    status, code = 404, Code.NOT_SEEKING
+
+
+class AlreadyMatched(ApiError):
+    status, code = 409, Code.ALREADY_MATCHED
+
+
+class Matchmaker:
+    def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger):
+        self.seeks = seeks
+        self.service = service
+        self.players = players
+        self.ledger = ledger
+
+    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict, clock) -> dict:
+        """Joins (or moves to) the pool of these wishes; answers the seek, `matched` at once when
+        the pool held the others."""
+        definition = registry.get(type_)
+        if definition is None:
+            raise UnknownGameType(f"This server hosts no game of type '{type_}'.")
+        seats = seats or definition.min_seats
+        if not definition.min_seats <= seats <= definition.max_seats:
+            raise ValidationFailed(f"{definition.title} is played by {definition.min_seats} to "
+                                   f"{definition.max_seats} seats; {seats} were asked for.", code=Code.INVALID_SEATS)
+        merged = merged_options(definition, options, seats)  # 400/422 before anything is written
+        wishes = {"type": type_, "seats": seats, "rated": rated, "options": merged,
+                  "clock": clocks.checked(definition, clock)}
+        pool = hashlib.sha256(canonical(wishes).encode()).hexdigest()[:16]
+        current = self.seeks.seek_of(player.id)
+        if current is not None and current["status"] == "pairing" and _now() - current["at"] < PAIRING_STALE_S * 1000:
+            raise AlreadyMatched("Your seek is being paired: its game is being made.")
+        known = self.ledger.rating(type_, f"player:{player.id}")
+        rating = displayed(known.mu, known.sigma) if known is not None else 1500
+        self.seeks.join(player.id, pool, wishes, rating, _now())
+        self.pair(pool, wishes)
+        return self.status(player)
+
+    def status(self, player: Player) -> dict:
+        seek = self.seeks.seek_of(player.id)
+        if seek is None:
+            raise NotSeeking("You are not seeking a game (POST /matchmaking).")
+        shown = {"status": seek["status"], "since": seek.get("since"), "rating": seek.get("rating")}
+        if seek.get("wishes"):
+            shown["wishes"] = seek["wishes"]
+            shown["waiting"] = self.seeks.waiting(seek["pool"])
+        if seek["status"] == "matched":
+            shown.update(game_id=seek["game_id"], seat=seek["seat"])
+        return shown
+
+    def leave(self, player: Player) -> None:
+        if self.seeks.leave(player.id):
+            return
+        seek = self.seeks.seek_of(player.id)
+        if seek is not None and seek["status"] != "searching":
+            raise AlreadyMatched("Your seek was paired already: " + (
+                f"your game is {seek['game_id']}." if seek.get("game_id") else "its game is being made."))
+        raise NotSeeking("You are not seeking a game.")
+
+    def pair(self, pool: str, wishes: dict) -> int:
+        """Makes the games of every group the pool holds now; returns how many."""
+        made = 0
+        while True:
+            group = self.seeks.pair(pool, wishes["seats"], _now(), (WINDOW, WIDEN_PER_S, WIDEST), SEEK_TTL_S * 1000)
+            if not group:
+                self.seeks.drop_pool_if_empty(pool)
+                return made
+            self._make(group, wishes)
+            made += 1
+
+    def pair_all(self) -> int:
+        """The reconciler's pass: every pool paired again (windows widen with time)."""
+        return sum(self.pair(pool, wishes) for pool, wishes in self.seeks.pools().items())
+
+    def _make(self, group: list[str], wishes: dict) -> None:
+        order = list(group)
+        secrets.SystemRandom().shuffle(order)  # who sits first is nobody's choice
+        people = [self.players.find(p) for p in order]
+        seats = [{"name": p.name if p is not None else "Player", "player": pid} for p, pid in zip(people, order)]
+        try:
+            created = self.service.create(wishes["type"], seats, dict(wishes["options"]), None, False,
+                                          wishes["clock"], rated=wishes["rated"])
+        except Exception:
+            for pid in order:  # not left `pairing` for good: they may seek again
+                self.seeks.forget(pid)
+            raise
+        at = _now()
+        pipe = self.players.redis.pipeline(transaction=False)
+        for seat, pid in enumerate(order):
+            # No seat token: the player acts in its game with its key.
+            self.seeks.matched(pid, {"status": "matched", "game_id": created["id"], "seat": seat, "since": at})
+            entry = {"type": "matched", "game_id": created["id"], "game_type": wishes["type"],
+                     "version": created["version"], "at": at, "seat": seat}
+            pipe.xadd(self.players.inbox_key(pid), {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH,
+                      approximate=True)
+        pipe.execute()
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+

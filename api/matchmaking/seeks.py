@@ -1,0 +1,120 @@
+"""The seeks, in Redis, under one hash tag (`{mm}`: one script may touch them all in a cluster).
+
+- `mm:{mm}:pool:<pool>` sorted set: the seekers waiting in a pool, scored by rating;
+- `mm:{mm}:pool:<pool>:since` hash: seeker -> when it began waiting (ms);
+- `mm:{mm}:pools` hash: pool -> its wishes (the game to make), for the reconciler's passes;
+- `mm:{mm}:seekers` hash: player -> its seek (`searching` in a pool, `pairing` while its game
+  is made, `matched` with the game's id).
+PAIR takes one group out of a pool atomically: of the seekers sorted by rating, the first run of
+`size` whose spread of ratings every member's window allows (a window widens with the member's
+waiting time), each set `pairing`. Being one script, two processes pairing one pool at once
+cannot take a seeker twice, and a seeker that left (its ZREM ran first) is never taken.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from events import codec
+
+PAIR = """
+local now, size = tonumber(ARGV[1]), tonumber(ARGV[2])
+local base, widen, widest, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local live = {}
+for i = 1, #flat, 2 do
+  local since = tonumber(redis.call('HGET', KEYS[2], flat[i]) or '0')
+  if now - since > ttl then
+    redis.call('ZREM', KEYS[1], flat[i]); redis.call('HDEL', KEYS[2], flat[i]); redis.call('HDEL', KEYS[3], flat[i])
+  else
+    live[#live + 1] = {flat[i], tonumber(flat[i + 1]), since}
+  end
+end
+for j = 1, #live - size + 1 do
+  local spread, fits = live[j + size - 1][2] - live[j][2], true
+  for q = j, j + size - 1 do
+    if spread > math.min(widest, base + widen * (now - live[q][3]) / 1000) then fits = false; break end
+  end
+  if fits then
+    local group = {}
+    for q = j, j + size - 1 do
+      local m = live[q][1]
+      group[#group + 1] = m
+      redis.call('ZREM', KEYS[1], m); redis.call('HDEL', KEYS[2], m)
+      redis.call('HSET', KEYS[3], m, cjson.encode({status = 'pairing', pool = ARGV[7], at = now}))
+    end
+    return group
+  end
+end
+return {}
+"""
+
+
+class Seeks:
+    def __init__(self, connection: Any, prefix: str = ""):
+        self.redis: Any = connection
+        self.base = f"{prefix}mm:{{mm}}"
+        self._pair = connection.register_script(PAIR)
+
+    def _pool(self, pool: str) -> str:
+        return f"{self.base}:pool:{pool}"
+
+    def _since(self, pool: str) -> str:
+        return f"{self.base}:pool:{pool}:since"
+
+    def _pools(self) -> str:
+        return f"{self.base}:pools"
+
+    def _seekers(self) -> str:
+        return f"{self.base}:seekers"
+
+    def seek_of(self, player_id: str) -> dict | None:
+        raw = self.redis.hget(self._seekers(), player_id)
+        return codec.loads(raw) if raw is not None else None
+
+    def join(self, player_id: str, pool: str, wishes: dict, rating: int, now: int) -> None:
+        """Puts the player in the pool (out of any other it was waiting in)."""
+        self.leave(player_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._pools(), pool, codec.dumps_bytes(wishes))
+        pipe.zadd(self._pool(pool), {player_id: rating})
+        pipe.hset(self._since(pool), player_id, now)
+        pipe.hset(self._seekers(), player_id, codec.dumps_bytes({"status": "searching", "pool": pool, "since": now,
+                                                                  "rating": rating, "wishes": wishes}))
+        pipe.execute()
+
+    def leave(self, player_id: str) -> bool:
+        """Takes the player's waiting seek out of its pool; False when it was not waiting."""
+        seek = self.seek_of(player_id)
+        if seek is None or seek["status"] != "searching":
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zrem(self._pool(seek["pool"]), player_id)
+        pipe.hdel(self._since(seek["pool"]), player_id)
+        removed = pipe.execute()[0]
+        if removed:
+            self.redis.hdel(self._seekers(), player_id)
+        return bool(removed)
+
+    def pair(self, pool: str, size: int, now: int, windows: tuple[float, float, float], ttl_ms: int) -> list[str]:
+        """One group taken out of the pool (each seeker now `pairing`), or []."""
+        base, widen, widest = windows
+        group = self._pair(keys=[self._pool(pool), self._since(pool), self._seekers()],
+                           args=[now, size, base, widen, widest, ttl_ms, pool])
+        return [m.decode() if isinstance(m, bytes) else m for m in group]
+
+    def matched(self, player_id: str, record: dict) -> None:
+        self.redis.hset(self._seekers(), player_id, codec.dumps_bytes(record))
+
+    def forget(self, player_id: str) -> None:
+        self.redis.hdel(self._seekers(), player_id)
+
+    def pools(self) -> dict[str, dict]:
+        return {k.decode(): codec.loads(v) for k, v in self.redis.hgetall(self._pools()).items()}
+
+    def drop_pool_if_empty(self, pool: str) -> None:
+        """Forgets an empty pool's wishes (in one script: a seeker joining meanwhile keeps them)."""
+        self.redis.eval("if redis.call('ZCARD', KEYS[1]) == 0 then return redis.call('HDEL', KEYS[2], ARGV[1]) end "
+                        "return 0", 2, self._pool(pool), self._pools(), pool)
+
+    def waiting(self, pool: str) -> int:
+        return int(self.redis.zcard(self._pool(pool)))

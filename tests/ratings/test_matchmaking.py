@@ -1,0 +1,165 @@
+"""Quick matchmaking: seekers of the same wishes and close ratings are paired into one game, each
+taken once whatever races (many at once, across two server processes), leaving races pairing
+cleanly, and windows that widen with waiting."""
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import redis
+import requests
+
+from api.matchmaking.seeks import Seeks
+from tests.api.helpers import auth
+from tests.lobby.helpers import player
+
+
+@pytest.fixture(scope="module")
+def app(redis_url):
+    from app import create_app
+
+    prefix = f"mm{uuid.uuid4().hex[:6]}:"
+    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                       "TESTING": True, "RATE_LIMIT": 1_000_000})
+
+
+@pytest.fixture
+def client(app):
+    from tests.api.spec import SpecCheckingClient
+
+    return SpecCheckingClient(app, app.response_class, use_cookies=True)
+
+
+def test_two_seekers_of_one_wish_meet_in_a_game_and_are_told(client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    first = client.post("/matchmaking", json={"type": "splendor", "seats": 2}, headers=auth(ann["key"]))
+    assert first.status_code == 201 and first.get_json()["status"] == "searching"
+    assert first.get_json()["waiting"] == 1
+    second = client.post("/matchmaking", json={"type": "splendor", "seats": 2}, headers=auth(bob["key"]))
+    assert second.status_code == 201 and second.get_json()["status"] == "matched"
+    gid = second.get_json()["game_id"]
+    mine = client.get("/matchmaking", headers=auth(ann["key"])).get_json()
+    assert mine["status"] == "matched" and mine["game_id"] == gid
+    game = client.get(f"/games/{gid}").get_json()
+    assert sorted(s["name"] for s in game["seats"]) == ["Ann", "Bob"] and game["status"] == "active"
+    listed = client.get("/players/me/games", headers=auth(ann["key"])).get_json()["games"]
+    assert gid in [g["id"] for g in listed]
+    # told in the player's stream's inbox
+    stream = client.get("/players/me/stream?last_event_id=0", headers=auth(bob["key"]), buffered=False)
+    text = b""
+    for chunk in stream.response:
+        text += chunk
+        if b"event: matched" in text:
+            break
+    stream.close()
+    assert gid.encode() in text
+    # leaving after the pairing is refused, as is a seek that is gone
+    r = client.delete("/matchmaking", headers=auth(ann["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (409, "already_matched")
+
+
+def test_different_wishes_never_meet_and_leaving_works(client):
+    cy, dee = player(client, "Cy"), player(client, "Dee")
+    client.post("/matchmaking", json={"type": "splendor", "seats": 2, "rated": False}, headers=auth(cy["key"]))
+    r = client.post("/matchmaking", json={"type": "splendor", "seats": 2}, headers=auth(dee["key"]))
+    assert r.get_json()["status"] == "searching"
+    assert client.delete("/matchmaking", headers=auth(cy["key"])).status_code == 204
+    r = client.get("/matchmaking", headers=auth(cy["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (404, "not_seeking")
+    assert client.delete("/matchmaking", headers=auth(dee["key"])).status_code == 204
+
+
+def test_bad_seeks_are_clear_and_change_nothing(client, app):
+    eve = player(client, "Eve")
+    for body, expected in (({"type": "chess"}, (422, "unknown_game_type")),
+                           ({"type": "splendor", "seats": 9}, (400, "invalid_seats")),
+                           ({"type": "splendor", "options": {"nope": 1}}, (400, "invalid_options")),
+                           ({"type": "splendor", "extra": 1}, (400, "validation_error"))):
+        r = client.post("/matchmaking", json=body, headers=auth(eve["key"]))
+        assert (r.status_code, r.get_json()["code"]) == expected, (body, r.get_json())
+    assert client.get("/matchmaking", headers=auth(eve["key"])).status_code == 404
+    assert client.post("/matchmaking", json={"type": "splendor"}).status_code == 401
+
+
+def test_windows_widen_with_waiting(redis_url):
+    seeks = Seeks(redis.Redis.from_url(redis_url), f"mmw{uuid.uuid4().hex[:6]}:")
+    wishes = {"type": "splendor", "seats": 2}
+    seeks.join("p1", "pool", wishes, 1500, now=0)
+    seeks.join("p2", "pool", wishes, 1800, now=0)
+    windows, ttl = (100.0, 25.0, 1000.0), 600_000
+    assert seeks.pair("pool", 2, 1_000, windows, ttl) == []  # 300 apart; windows 125
+    assert seeks.pair("pool", 2, 7_900, windows, ttl) == []  # 297.5
+    assert sorted(seeks.pair("pool", 2, 8_000, windows, ttl)) == ["p1", "p2"]  # 300 = 100 + 25 x 8
+    assert seeks.seek_of("p1")["status"] == "pairing"
+    seeks.join("p3", "pool", wishes, 1500, now=0)
+    assert seeks.pair("pool", 2, 700_000, windows, ttl) == [] and seeks.seek_of("p3") is None  # expired
+
+
+def test_many_seekers_racing_across_two_server_processes_are_each_matched_once(http_server):
+    """200 seekers of random wishes, seeking at once through two gunicorn processes (and some
+    leaving at once): nobody in two games, every game of one pool's wishes, and nobody left
+    waiting beside a compatible seeker."""
+    base = http_server
+    people = [requests.post(f"{base}/players", json={"name": f"S{i}"}, timeout=10).json() for i in range(200)]
+    rng = random.Random(7)
+    wishes = [{"type": "splendor", "seats": rng.choice([2, 3]), "rated": rng.choice([True, False])} for _ in people]
+    leaving = set(rng.sample(range(200), 20))
+    barrier = threading.Barrier(16)
+
+    def seek(i):
+        if i < 16:
+            barrier.wait()
+        r = requests.post(f"{base}/matchmaking", json=wishes[i], headers=auth(people[i]["key"]), timeout=30)
+        assert r.status_code == 201, r.text
+        if i in leaving:
+            left = requests.delete(f"{base}/matchmaking", headers=auth(people[i]["key"]), timeout=30)
+            assert left.status_code in (204, 409), left.text
+        return r.json()
+
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(seek, range(200)))
+    status = [requests.get(f"{base}/matchmaking", headers=auth(p["key"]), timeout=10) for p in people]
+    games: dict[str, list[int]] = {}
+    for i, r in enumerate(status):
+        if r.status_code == 200 and r.json()["status"] == "matched":
+            games.setdefault(r.json()["game_id"], []).append(i)
+    for gid, members in games.items():
+        game = requests.get(f"{base}/games/{gid}", timeout=10).json()
+        assert sorted(s["player"] for s in game["seats"]) == sorted(people[i]["id"] for i in members)
+        assert len({(wishes[i]["seats"], wishes[i]["rated"]) for i in members}) == 1
+        assert len(members) == wishes[members[0]]["seats"]
+    seated = [i for members in games.values() for i in members]
+    assert len(seated) == len(set(seated))  # nobody in two games
+    # everyone rated 1500 (newcomers): a pool never holds a full group left waiting
+    waiting: dict[tuple, int] = {}
+    for i, r in enumerate(status):
+        if r.status_code == 200 and r.json()["status"] == "searching":
+            key = (wishes[i]["seats"], wishes[i]["rated"])
+            waiting[key] = waiting.get(key, 0) + 1
+    assert all(n < seats for (seats, _), n in waiting.items()), waiting
+    assert not any(r.status_code == 200 and r.json()["status"] == "pairing" for r in status)
+
+
+def test_the_reconciler_s_pass_pairs_windows_widened_since(app, client):
+    """Two seekers 200 points apart wait (windows of 100 at first); once they have waited 10 s
+    (windows of 350) the pass the reconciler runs pairs them and makes their game."""
+    import time
+
+    services = app.extensions["services"]
+    seeks = services.matchmaker.seeks
+    fay, gus = player(client, "Fay"), player(client, "Gus")
+    wishes = {"type": "splendor", "seats": 2, "rated": True, "options": {}, "clock": None}
+    now = int(time.time() * 1000)
+    seeks.join(fay["id"], "far", wishes, 1500, now)
+    seeks.join(gus["id"], "far", wishes, 1700, now)
+    assert services.pair_seeks() == 0
+    seeks.join(fay["id"], "far", wishes, 1500, now - 10_000)
+    seeks.join(gus["id"], "far", wishes, 1700, now - 10_000)
+    assert services.pair_seeks() == 1
+    fays = client.get("/matchmaking", headers=auth(fay["key"])).get_json()
+    assert fays["status"] == "matched"
+    assert client.get("/matchmaking", headers=auth(gus["key"])).get_json()["game_id"] == fays["game_id"]
+    assert "far" not in seeks.pools()  # an empty pool is forgotten
