@@ -23,7 +23,8 @@ def main(argv: list[str]) -> int:
     ledger = services.ratings.ledger
     if argv == ["rebuild"]:
         print(f"deleted {ledger.forget_everything()} rating keys")
-    print(f"counted {ledger.catch_up(services.store, limit=10**12)} ended games")
+    counted = ledger.catch_up(services.store, limit=10**12, tell=argv != ["rebuild"])  # told once already
+    print(f"counted {counted} ended games")
     return 0
 
 

@@ -24,7 +24,7 @@ from api.lobby.index import LobbyIndex
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
-from api.players.feed import PlayerFeed
+from api.players.feed import PlayerFeed, RatedNotices
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
@@ -108,7 +108,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games)
     seat_control = SeatControl(service, settings.abort_after_s)
-    ledger = Ledger(redis, prefix)
+    ledger = Ledger(redis, prefix, told=RatedNotices(players))
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,

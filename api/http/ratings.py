@@ -5,7 +5,7 @@ from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
-from api.http.requests import json_body, next_link, players, query
+from api.http.requests import games, json_body, next_link, players, query
 from api.http.schemas import JsonBool
 
 bp = Blueprint("ratings", __name__)
@@ -82,3 +82,11 @@ def seek_status():
 def leave_queue():
     matchmaker().leave(current_player(players()))
     return "", 204
+
+
+@bp.get("/games/<game_id>/ratings")
+def game_ratings(game_id):
+    """Each seat's rating before and after the game, once the game is counted (seconds after its
+    end); `seats` null before that, and for a game that is not rated."""
+    games().load(game_id)  # 404 for an unknown game
+    return {"id": game_id, "seats": ratings().ledger.game_changes(game_id)}

@@ -65,3 +65,24 @@ class PlayerFeed:
                           maxlen=INBOX_LENGTH, approximate=True)
         pipe.execute()
 
+
+
+class RatedNotices:
+    """Tells each player of a rated game its rating before and after it (`rated` in the player's
+    stream), once the ratings' ledger has counted the game (api/ratings/ledger.py)."""
+
+    def __init__(self, players: Players):
+        self.players = players
+
+    def __call__(self, entry: dict, changes: list[dict]) -> None:
+        pipe = self.players.redis.pipeline(transaction=False)
+        for change in changes:
+            kind, _, player_id = change["identity"].partition(":")
+            if kind != "player":
+                continue
+            notice = {"type": "rated", "game_id": entry["id"], "game_type": entry["type"], "version": entry["version"],
+                      "at": int(time.time() * 1000), "seat": change["seat"], "before": change["before"],
+                      "after": change["after"], "rank": change["rank"]}
+            pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(notice)}, maxlen=INBOX_LENGTH,
+                      approximate=True)
+        pipe.execute()

@@ -16,6 +16,7 @@ Deterministic: a rebuild (the keys deleted, caught up from "0") gives the same n
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,8 +55,11 @@ class Rating:
 
 
 class Ledger:
-    def __init__(self, connection: Any, prefix: str = ""):
+    def __init__(self, connection: Any, prefix: str = "", told: Callable[[dict, list[dict]], None] | None = None):
         self.redis: Any = connection  # a Redis or a RedisCluster (events/connection.py)
+        # told(the game's entry, each seat's change): after the count is written (a crash in
+        # between loses the telling, never the count); the players' feed tells its players.
+        self.told = told
         self.base = f"{prefix}ratings:{{ratings}}"
 
     # ---- keys --------------------------------------------------------------------------
@@ -106,17 +110,18 @@ class Ledger:
         return {t: Rating(**codec.loads(r)) for t, r in zip(types, pipe.execute()) if r is not None}
 
     # ---- counting games ----------------------------------------------------------------
-    def catch_up(self, store: EventStore, limit: int = 10_000) -> int:
-        """Rates the games ended since the cursor (at most `limit`); returns how many were read."""
+    def catch_up(self, store: EventStore, limit: int = 10_000, tell: bool = True) -> int:
+        """Rates the games ended since the cursor (at most `limit`); returns how many were read.
+        `tell` False (a rebuild): the players are not told again."""
         read = 0
         while read < limit:
-            n = self._one_batch(store)
+            n = self._one_batch(store, tell)
             if n == 0:
                 return read
             read += n
         return read
 
-    def _one_batch(self, store: EventStore) -> int:
+    def _one_batch(self, store: EventStore, tell: bool) -> int:
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -130,9 +135,18 @@ class Ledger:
                     self._write(pipe, changed)
                     pipe.set(self._cursor(), after)
                     pipe.execute()
+                    if tell:
+                        self._tell(found, changed["games"])
                     return max(1, len(found))
                 except redis.WatchError:
                     continue  # another process counted these games first: read again
+
+    def _tell(self, entries: list[dict], games: dict) -> None:
+        if self.told is None:
+            return
+        for entry in entries:
+            if entry["id"] in games:
+                self.told(entry, games[entry["id"]])
 
     def _rate(self, reader, entries: list[dict]) -> dict:
         """The new ratings after each rated game of `entries`, in order (read through `reader`,

@@ -143,7 +143,10 @@ def test_rated_games_rate_once_rebuild_equals_incremental_and_the_api_shows_them
     games = [_play_and_resign(app, client, ann, bob), _play_and_resign(app, client, ann, cy),
              _play_and_resign(app, client, cy, bob)]
     # Two processes catching up at once: each game counted once.
-    rivals = [Ledger(redis.Redis.from_url(redis_url), prefix) for _ in range(4)]
+    from api.players.feed import RatedNotices
+
+    rivals = [Ledger(redis.Redis.from_url(redis_url), prefix, RatedNotices(app.extensions["players"]))
+              for _ in range(4)]
     threads = [threading.Thread(target=r.catch_up, args=(app.extensions["games"].store,)) for r in rivals]
     [t.start() for t in threads]
     [t.join() for t in threads]
@@ -162,7 +165,7 @@ def test_rated_games_rate_once_rebuild_equals_incremental_and_the_api_shows_them
     connection = redis.Redis.from_url(redis_url)
     before = _all_keys(connection, ledger)
     assert ledger.forget_everything() == len(before)
-    ledger.catch_up(app.extensions["games"].store)
+    ledger.catch_up(app.extensions["games"].store, tell=False)
     assert _all_keys(connection, ledger) == before
     # the leaderboard and the profile
     board = client.get("/leaderboards/splendor?provisional=include").get_json()
@@ -176,6 +179,14 @@ def test_rated_games_rate_once_rebuild_equals_incremental_and_the_api_shows_them
     assert profile["name"] == "Cy" and profile["ratings"]["splendor"]["games"] == 2
     assert [p["game"] for p in profile["ratings"]["splendor"]["history"]] == games[1:]
     assert ledger.game_changes(games[0])[0]["before"] == 1500
+    changes = client.get(f"/games/{games[0]}/ratings").get_json()["seats"]
+    assert [(c["seat"], c["identity"], c["rank"]) for c in changes] == [
+        (0, f"player:{ann['id']}", 0), (1, f"player:{bob['id']}", 1)]
+    assert changes[0]["after"] > 1500 > changes[1]["after"] or changes[0]["after"] > changes[1]["after"]
+    # each player was told, once (by whichever process counted the game; not again by the rebuild)
+    told = [e for _, e in app.extensions["players"].inbox_after(bob["id"], "0-0") if e["type"] == "rated"]
+    assert [e["game_id"] for e in told] == [games[0], games[2]]
+    assert told[0]["before"] == 1500 and told[0]["after"] == changes[1]["after"]
 
 
 def test_unknown_boards_and_players_are_404(client):
