@@ -193,21 +193,24 @@ class Ledger:
 
 def _rate_game(table: dict, type_: str, sides: list[Standing], at: int, points: list, game_id: str) -> list[dict]:
     """Rates one game into `table`; returns each seat's rating before and after. An identity
-    that sits twice at one table (two bots of one level) is not changed by that game."""
-    who = [w for side in sides for w in side.identities]
-    once = {w for w in who if who.count(w) == 1}
+    that sits several times at one table (bots of one level) takes the mean of its seats'
+    updates, and counts the game once (a win when any of its seats finished first)."""
     teams = [[MODEL.rating(table[(type_, w)].mu, table[(type_, w)].sigma) for w in side.identities] for side in sides]
     rated = MODEL.rate(teams, ranks=[side.rank for side in sides])
-    changes = []
+    updates: dict[str, list] = {}
     for side, after in zip(sides, rated):
-        for seat, w, new in zip(side.seats, side.identities, after):
-            old = table[(type_, w)]
-            before = displayed(old.mu, old.sigma)
-            if w in once and math.isfinite(new.mu) and math.isfinite(new.sigma):
-                table[(type_, w)] = Rating(new.mu, new.sigma, old.games + 1, old.wins + (side.rank == 0), at)
-                points.append((type_, w, {"game": game_id, "at": at, "rating": displayed(new.mu, new.sigma),
-                                          "rank": side.rank}))
-            now = table[(type_, w)]
-            changes.append({"seat": seat, "identity": w, "before": before, "after": displayed(now.mu, now.sigma),
-                            "rank": side.rank})
+        for w, new in zip(side.identities, after):
+            updates.setdefault(w, []).append((new.mu, new.sigma, side.rank))
+    before = {w: displayed(table[(type_, w)].mu, table[(type_, w)].sigma) for w in updates}
+    for w, seats in updates.items():
+        mu, sigma = sum(u[0] for u in seats) / len(seats), sum(u[1] for u in seats) / len(seats)
+        if not (math.isfinite(mu) and math.isfinite(sigma)):
+            continue
+        old = table[(type_, w)]
+        best = min(u[2] for u in seats)
+        table[(type_, w)] = Rating(mu, sigma, old.games + 1, old.wins + (best == 0), at)
+        points.append((type_, w, {"game": game_id, "at": at, "rating": displayed(mu, sigma), "rank": best}))
+    changes = [{"seat": seat, "identity": w, "before": before[w],
+                "after": displayed(table[(type_, w)].mu, table[(type_, w)].sigma), "rank": side.rank}
+               for side in sides for seat, w in zip(side.seats, side.identities)]
     return sorted(changes, key=lambda c: c["seat"])

@@ -97,8 +97,12 @@ def test_teams_and_an_identity_sitting_twice(ledger):
     assert table[("setup", "player:a")].mu == pytest.approx(a.mu)
     twice = _entry("splendor", ["bot:random", "bot:random", "player:z"], {"winners": [2], "scores": [1, 2, 15]})
     changed = ledger._rate(ledger.redis, [twice])
-    assert changed["table"][("splendor", "bot:random")].games == 0  # two seats of one bot level: not moved
-    assert changed["table"][("splendor", "player:z")].games == 1
+    (z,), (second,), (third,) = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[0, 1, 2])
+    bot = changed["table"][("splendor", "bot:random")]  # two seats of one level: the mean of their updates
+    assert (bot.mu, bot.sigma, bot.games, bot.wins) == pytest.approx(
+        ((second.mu + third.mu) / 2, (second.sigma + third.sigma) / 2, 1, 0))
+    assert changed["table"][("splendor", "player:z")].mu == pytest.approx(z.mu)
+    assert [c["identity"] for c in changed["games"][twice["id"]]] == ["bot:random", "bot:random", "player:z"]
 
 
 # ---- real games, the reconciler, the API -------------------------------------------------------
