@@ -30,6 +30,8 @@ export class ApiProblem extends Error {
       case "seat_reserved": return "That seat is kept for another player for a few minutes.";
       case "illegal_move": return "That move is not allowed now: " + this.message;
       case "store_unavailable": return "The server's storage is unavailable: retrying shortly.";
+      case "already_matched": return "Your game was found already: opening it.";
+      case "unknown_player": return "There is no such player.";
       default: return this.message;
     }
   }

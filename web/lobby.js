@@ -175,10 +175,55 @@ async function listGames() {
   await Promise.all(jobs);
 }
 
+// A hosted game: what it is, "Play now" (quick matchmaking) and its leaderboard.
+function typeEntry(t) {
+  const play = el("button", { type: "button", class: "play-now primary", "aria-label": `Play ${t.title} now` }, "Play now");
+  play.addEventListener("click", () => playNow(t, play));
+  return el("li", { "data-type": t.type }, el("strong", {}, t.title), ` (${t.type}): ${t.min_seats}–${t.max_seats} seats, bots ${t.bots.join(", ")}. `,
+    el("span", { class: "hint" }, t.notes || ""), " ", play, " ", el("a", { href: `/leaderboard/${t.type}` }, "Leaderboard"));
+}
+
+let seeking = null; // the poll of a seek waiting for its game
+
+async function playNow(t, button) {
+  try {
+    const me = await ensurePlayer($("#name").value.trim() || "Me");
+    button.disabled = true;
+    let seek = await api("/matchmaking", { method: "POST", token: me.key, body: { type: t.type, seats: t.min_seats } });
+    const cancel = el("button", { type: "button", class: "cancel-seek" }, "Stop looking");
+    const stop = () => { clearInterval(seeking); seeking = null; button.disabled = false; };
+    cancel.addEventListener("click", async () => {
+      stop();
+      try { await api("/matchmaking", { method: "DELETE", token: me.key }); say("You left the queue.", "info"); } catch (err) { say(problemText(err), "error"); }
+    });
+    const follow = async () => {
+      if (seek.status === "matched") {
+        stop();
+        remember(seek.game_id, { type: t.type, seat: seek.seat, token: null });
+        location.href = `/play/${seek.game_id}`;
+        return;
+      }
+      $("#status").replaceChildren(`Looking for ${t.min_seats - 1} more player(s) for ${t.title}… (${seek.waiting ?? 1} waiting) `, cancel);
+      $("#status").className = "status info";
+    };
+    await follow();
+    if (seek.status !== "matched") {
+      clearInterval(seeking);
+      seeking = setInterval(async () => {
+        try { seek = await api("/matchmaking", { token: me.key }); await follow(); } catch (err) { stop(); say(problemText(err), "error"); }
+      }, 1000);
+    }
+  } catch (err) {
+    say(problemText(err), "error");
+    button.disabled = false;
+  }
+}
+
 function showPlayer() {
   const me = player();
-  $("#you-line").textContent = me ? `You are ${me.name} (player ${me.id}) on this browser.` :
-    "You become a player when you create or join a game: this browser keeps your key.";
+  $("#you-line").replaceChildren(...(me ? [`You are ${me.name} (player ${me.id}) on this browser. `,
+    el("a", { href: `/profile/${me.id}`, id: "my-profile" }, "Your ratings")] :
+    ["You become a player when you create or join a game: this browser keeps your key."]));
   $("#show-key").hidden = !me;
   $("#key-out").textContent = "";
   if (me && !localStorage.getItem("gameserver.name")) $("#name").value = me.name;
@@ -204,7 +249,7 @@ async function start() {
     types = (await api("/game-types")).game_types;
   } catch (err) { say(problemText(err), "error"); return; }
   $("#type").replaceChildren(...types.map((t) => el("option", { value: t.type }, t.title)));
-  $("#types").replaceChildren(...types.map((t) => el("li", {}, el("strong", {}, t.title), ` (${t.type}): ${t.min_seats}–${t.max_seats} seats, bots ${t.bots.join(", ")}. `, el("span", { class: "hint" }, t.notes || ""))));
+  $("#types").replaceChildren(...types.map(typeEntry));
   $("#type").addEventListener("change", showType);
   $("#add-seat").addEventListener("click", () => { $("#seats").append(seatRow("bot:" + current().bots.at(-1))); syncSeats(); });
   $("#create").addEventListener("submit", create);

@@ -28,8 +28,9 @@ def ratings():
     return current_app.extensions["ratings"]
 
 
-@bp.get("/leaderboards/<type_>")
-def leaderboard(type_):
+@bp.get("/leaderboards/<type>")
+def leaderboard(type):  # the path's own name (openapi.yaml: /leaderboards/{type})
+    type_ = type
     ratings().check_type(type_)
     page = query(_board_query)
     include = page["provisional"] == "include"
@@ -43,9 +44,9 @@ def leaderboard(type_):
     return {"type": type_, "players": found, "next": next_link(f"/leaderboards/{type_}", args) if more else None}
 
 
-@bp.get("/players/<player_id>")
-def profile(player_id):
-    return ratings().profile(player_id)
+@bp.get("/players/<id>")
+def profile(id):  # the path's own name (openapi.yaml: /players/{id})
+    return ratings().profile(id)
 
 
 class SeekSchema(Schema):

@@ -55,6 +55,16 @@ def replay(game_id: str):
     return _page("replay.html") if is_game_id(game_id) else _no_game()
 
 
+@bp.get("/leaderboard/<type>")
+def leaderboard(type: str):  # the path's own name (openapi.yaml)
+    return _page("leaderboard.html")
+
+
+@bp.get("/profile/<id>")
+def profile(id: str):  # the path's own name (openapi.yaml)
+    return _page("profile.html")
+
+
 @bp.get("/web/<path:file>")
 def static_file(file: str):
     response = send_from_directory(WEB, file, max_age=0)  # 404 outside web/ or missing

@@ -79,6 +79,8 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
             "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
                            "seed": _ref("ClientSeed"),
                            "private": {"type": "boolean", "description": "Not listed in the lobby."},
+                           "rated": {"type": "boolean", "default": True, "description":
+                                     "false: a casual game, never rated (a game with an anonymous seat never is)."},
                            "clock": {"description": "A turn clock for the people's decisions (none: untimed).",
                                      "oneOf": [{"type": "null"}, _ref(f"{prefix}Clock")]}},
             "allOf": [seed_rule, *extra]}
