@@ -111,7 +111,8 @@ class Matchmaker:
     def _make(self, group: list[str], wishes: dict) -> None:
         order = list(group)
         secrets.SystemRandom().shuffle(order)  # who sits first is nobody's choice
-        people = [self.players.find(p) for p in order]
+        found = self.players.find_many(order)
+        people = [found[p] for p in order]
         seats = [{"name": p.name if p is not None else "Player", "player": pid} for p, pid in zip(people, order)]
         try:
             created = self.service.create(wishes["type"], seats, dict(wishes["options"]), None, False,

@@ -141,8 +141,17 @@ class Players:
     @_unavailable
     def find(self, player_id: str) -> Player | None:
         """The player of this id (its public name), or None."""
-        name = self.redis.hget(self._player(player_id), "name") if len(player_id) <= 64 else None
-        return Player(player_id, name.decode()) if name is not None else None
+        return self.find_many([player_id])[player_id]
+
+    @_unavailable
+    def find_many(self, player_ids: list[str]) -> dict[str, Player | None]:
+        """Each id's player (or None), in one round trip (a leaderboard page names many)."""
+        pipe = self.redis.pipeline(transaction=False)
+        asked = [p for p in player_ids if len(p) <= 64]
+        for player_id in asked:
+            pipe.hget(self._player(player_id), "name")
+        names = dict(zip(asked, pipe.execute() if asked else []))
+        return {p: Player(p, names[p].decode()) if names.get(p) is not None else None for p in player_ids}
 
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable

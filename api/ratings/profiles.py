@@ -30,7 +30,8 @@ class Ratings:
     def leaderboard(self, type_: str, offset: int, limit: int, provisional: bool) -> list[dict]:
         found = self.ledger.board(type_, offset, limit, provisional)
         ratings = self.ledger.ratings(type_, [who for who, _ in found])
-        return [{"rank": offset + i + 1, **self._who(who), **ratings[who].shown()}
+        people = self.players.find_many([who.partition(":")[2] for who, _ in found if who.startswith("player:")])
+        return [{"rank": offset + i + 1, **_shown_as(who, people), **ratings[who].shown()}
                 for i, (who, _) in enumerate(found) if who in ratings]
 
     def around(self, type_: str, player_id: str, limit: int, provisional: bool) -> tuple[int, list[dict]]:
@@ -50,9 +51,11 @@ class Ratings:
                 "ratings": {type_: {**r.shown(), "history": self.ledger.history(type_, who)}
                             for type_, r in ratings.items()}}
 
-    def _who(self, who: str) -> dict:
-        kind, _, name = who.partition(":")
-        if kind == "bot":
-            return {"bot": name}
-        player = self.players.find(name)
-        return {"player": {"id": name, "name": player.name if player is not None else None}}
+
+def _shown_as(who: str, people: dict) -> dict:
+    """An identity as a leaderboard shows it: the bot level, or the player and its name."""
+    kind, _, name = who.partition(":")
+    if kind == "bot":
+        return {"bot": name}
+    player = people.get(name)
+    return {"player": {"id": name, "name": player.name if player is not None else None}}
