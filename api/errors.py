@@ -74,6 +74,7 @@ class Code(StrEnum):
     GAME_OVER = "game_over", (409, 422), "a move (422) or a seat's change (409) in a game that ended"
     GAME_NOT_STARTED = "game_not_started", (409,), "a move, resignation or abort in a game still waiting for seats"
     GAME_NOT_OVER = "game_not_over", (409,), "a rematch of a game still played"
+    GAME_ARCHIVED = "game_archived", (409,), "a rematch of a game moved to the archive (`ARCHIVE_AFTER_S`)"
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
     # ---- seats
@@ -155,6 +156,10 @@ class SeatRequired(ApiError):
 
 class VersionConflict(ApiError):
     status, code = 409, Code.VERSION_CONFLICT
+
+
+class GameArchived(ApiError):
+    status, code = 409, Code.GAME_ARCHIVED
 
 
 class IllegalMove(ApiError):

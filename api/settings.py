@@ -48,8 +48,11 @@ class Settings:
     turn_queue: str = "turns"
     webhook_queue: str = "webhooks"
     extra_game_modules: tuple[str, ...] = ()  # modules defining GAME, hosted besides domain/'s
-    finished_ttl: int | None = None  # seconds a finished game is kept (None: forever)
+    finished_ttl: int | None = None  # no longer used: finished games go to the archive (issue 31)
+    archive_url: str = ""  # "": a SQLite file under DATA_DIR; sqlite:///<path>; postgresql://...
+    archive_after_s: float = 300.0  # a finished game is archived (off Redis) this long after it ended
     export_cache_ttl: int = 600  # a finished game's export chunks (0: never made)
+    snapshot_every: int = 100  # a live game's state is snapshotted every this many events
     # ---- the HTTP edge ----
     max_body_bytes: int = 64 * 1024  # Flask's MAX_CONTENT_LENGTH
     rate_limit: int = 100

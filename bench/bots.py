@@ -149,17 +149,18 @@ def concurrent_bot_games(base: str, url: str, game, k: int, deadline_s: float = 
     return hops, took, len(pending)
 
 
-def run(quick: bool = False) -> dict:
-    seconds = 2.5 if quick else 10
-    per_row = 12 if quick else 50
+def run(quick: bool = False, smoke: bool = False) -> dict:
+    """smoke: one game, one bot level, a second of play (does the part still run?)."""
+    seconds = 0.5 if smoke else 2.5 if quick else 10
+    per_row = 3 if smoke else 12 if quick else 50
     results, rows, pooled = {}, [], []
     with private_redis() as url:
         floor = Floor(url)
         try:
             with running_server(url) as base:
-                for d in hosted_games():
+                for d in hosted_games()[:1] if smoke else hosted_games():
                     n, options = configs(d)[0]
-                    for level in d.bots:
+                    for level in list(d.bots)[:1] if smoke else d.bots:
                         near = floor.samples(per_row)  # the floor, measured beside each row
                         pooled += near
                         out = play(base, url, d.name, n, {}, level, seconds)
@@ -178,7 +179,7 @@ def run(quick: bool = False) -> dict:
                         results[f"{d.name}/{level}"] = {"p50_ms": p50 * 1000, "p99_ms": p99 * 1000,
                                                         "n": len(every), "floor_p50_ms": f50 * 1000}
                 d = hosted_games()[0]
-                k = 8 if quick else 20
+                k = 2 if smoke else 8 if quick else 20
                 near = floor.samples(per_row)
                 hops, took, unfinished = concurrent_bot_games(base, url, d, k, 20 if quick else 60)
                 if hops:

@@ -59,10 +59,16 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(redis_url: str, **env_extra):
-    """`python app.py` as the README runs it, against redis_url."""
+    """`python app.py` as the README runs it, against redis_url. Client seeds are allowed (the
+    benchmarks name a seed for games with people too, so each run plays the same games).
+    BENCH_SERVER_URL: a server already running, used as it is (`--smoke` starts one for every
+    part: under load a start takes 10-15 s)."""
+    if os.environ.get("BENCH_SERVER_URL"):
+        yield os.environ["BENCH_SERVER_URL"]
+        return
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "RATE_LIMIT": "1000000000", **OPEN_BUDGETS, **env_extra}
+           "RATE_LIMIT": "1000000000", "ALLOW_CLIENT_SEEDS": "1", **OPEN_BUDGETS, **env_extra}
     log = open(os.environ["BENCH_SERVER_LOG"], "ab") if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -24,6 +24,7 @@ The floor rows: `floor` = POSTs only; `floor loop` = the same read-then-move loo
 """
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import socket
@@ -87,7 +88,7 @@ def run_wrk(base: str, mode: str, conns: int, seconds: float, game: str = "splen
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
         env = {**os.environ, "BENCH_MODE": mode, "BENCH_OUT": out.name, "BENCH_GAME": game,
                "BENCH_SEATS": str(seats), "BENCH_RUN": uuid.uuid4().hex[:8]}
-        cmd = ["wrk", "-t", str(conns), "-c", str(conns), "-d", f"{seconds:g}s", "--timeout", "10s",
+        cmd = ["wrk", "-t", str(conns), "-c", str(conns), "-d", f"{max(1, math.ceil(seconds))}s", "--timeout", "10s",
                "-s", str(LUA), base]
         subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        timeout=seconds + 60, check=True)
@@ -288,8 +289,9 @@ def _redis_pid(url: str) -> int:
 
 
 def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, rounds: int | None = None,
-        sse: int = 50, game: str = "splendor", seats: int = 2) -> dict:
-    seconds = seconds or (3 if quick else 10)
+        sse: int = 50, game: str = "splendor", seats: int = 2, smoke: bool = False) -> dict:
+    """smoke: the floor's POSTs and the one-request client only (with and without streams)."""
+    seconds = seconds or (3 if quick else 10)  # wrk counts whole seconds
     rounds = rounds or (1 if quick else 2)
     rows_by_name: dict[str, list] = {}
     with private_redis() as url:
@@ -298,12 +300,12 @@ def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, round
             with running_wsgi("bench.floor_app:create_app()", {"REDIS_URL": url}) as (base, proc):
                 for c in conns:
                     rows_by_name.setdefault(f"floor @{c}", []).append(load(base, "floor", c, seconds, proc.pid, rpid))
-                for c in conns:
+                for c in conns if not smoke else ():
                     rows_by_name.setdefault(f"floor loop @{c}", []).append(
                         load(base, "floorloop", c, seconds, proc.pid, rpid))
             with running_server(url) as base:
                 pid = _server_pid(base)
-                for mode, label in (("game", "game"), ("table", "game 1 req")):
+                for mode, label in (("game", "game"), ("table", "game 1 req"))[1 if smoke else 0:]:
                     for c in conns:
                         rows_by_name.setdefault(f"{label} @{c}", []).append(
                             load(base, mode, c, seconds, pid, rpid, game=game, seats=seats))

@@ -44,7 +44,7 @@ def usage(conn, gid: str) -> dict:
         elif ":idem:" in name:
             out["idempotency"] += size
             out["idem_keys"] += 1
-        elif name.endswith(":snapshot"):
+        elif name.endswith((":snapshots", ":snapshot-index")):
             out["snapshot"] += size
         elif name.endswith(":meta") or name.endswith(":credentials"):
             out["meta+credentials"] += size
@@ -60,7 +60,7 @@ def raw_bytes(conn, gid: str) -> int:
     return total
 
 
-def run(quick: bool = False) -> dict:
+def run(quick: bool = False, smoke: bool = False) -> dict:
     from api.games.service import GameService
     from events.redis_store import RedisEventStore
 

@@ -24,6 +24,7 @@ import redis
 from bench.common import grow_game, hosted_games, percentile, private_redis, running_server, table
 
 LENGTHS = (100, 1000, 10000)
+SMOKE_LENGTHS = (100, 300)  # --smoke: does the part still run?
 
 
 def _timed(fn, budget_s: float, at_most: int, at_least: int = 3) -> list[float]:
@@ -59,7 +60,7 @@ class Client:
         return body
 
 
-def build_games(service, quick: bool) -> list[dict]:
+def build_games(service, lengths=LENGTHS) -> list[dict]:
     from bench import long_game
     from bench.common import configs
 
@@ -69,7 +70,7 @@ def build_games(service, quick: bool) -> list[dict]:
         if "rounds" in options:  # the longest games a hosted game plays
             declared = {o.name: o for o in d.options}
             options = {**options, "rounds": declared["rounds"].maximum or options["rounds"]}
-        for target in LENGTHS:
+        for target in lengths:
             created = service.create(d.name, [{"name": f"p{i}"} for i in range(n)], options, seed=target)
             version = grow_game(service, created["id"], target, seed=target)
             game = service.load(created["id"])
@@ -81,21 +82,21 @@ def build_games(service, quick: bool) -> list[dict]:
     return built
 
 
-def run(quick: bool = False) -> dict:
+def run(quick: bool = False, smoke: bool = False) -> dict:
     from api.games.service import GameService
     from bench import long_game
     from domain import registry
     from events.redis_store import RedisEventStore
 
     registry.register(long_game.GAME)
-    budget = 0.5 if quick else 4.0
-    at_most = 30 if quick else 200
+    budget = 0.0 if smoke else 0.5 if quick else 4.0
+    at_most = 3 if smoke else 30 if quick else 200
     results = {}
     with private_redis() as url:
         store = RedisEventStore(redis.Redis.from_url(url))
         service = GameService(store)
         t0 = time.perf_counter()
-        games = build_games(service, quick)
+        games = build_games(service, SMOKE_LENGTHS if smoke else LENGTHS)
         print(f"Reading a game: {len(games)} games built in {time.perf_counter() - t0:.1f} s")
         rows = []
         with running_server(url, EXTRA_GAME_MODULES="bench.long_game") as base:

@@ -182,6 +182,10 @@ class InMemoryEventStore:
             by_version[version] = blob
             self._snapshots[game_id] = (code, by_version)
 
+    def save_snapshots(self, game_id: str, code: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        for version, blob in snapshots:
+            self.save_snapshot(game_id, version, code, blob)
+
     def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         with self._lock:
             stored_code, by_version = self._snapshots.get(game_id, (None, {}))
@@ -278,6 +282,9 @@ class InMemoryEventStore:
                 return False
             self._leases[(game_id, name)] = now + ttl_ms / 1000
             return True
+
+    def closed(self, game_id: str) -> bool:
+        return False  # no archive
 
     def ping(self) -> bool:
         return True

@@ -28,6 +28,18 @@ class Caches(RedisBase):
         self._save_snapshot(keys=keys, args=[code, version, blob])
 
     @unavailable
+    def save_snapshots(self, game_id: str, code: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        keys = [self.keys.snapshot_index(game_id), self.keys.snapshots(game_id)]
+        if self.clustered:  # no script in a cluster pipeline (see _game_script)
+            for version, blob in snapshots:
+                self._save_snapshot(keys=keys, args=[code, version, blob])
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for version, blob in snapshots:
+            self._save_snapshot(keys=keys, args=[code, version, blob], client=pipe)
+        pipe.execute()
+
+    @unavailable
     def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         """The newest snapshot made by `code` at a version <= at_most (any version if None);
         a snapshot made by other code is a stale cache and is never returned."""

@@ -8,7 +8,7 @@ from typing import cast
 from .cluster_follower import ClusterFollower
 from .connection import unavailable
 from .redis_base import RedisBase
-from .redis_entries import Entry, Streams, decode_entry, pairs
+from .redis_entries import Entry, FlatEntry, Streams, decode_entry, pairs
 from .redis_follower import RedisFollower
 from .store import Follower, StoredEvent
 
@@ -34,28 +34,7 @@ class Reads(RedisBase):
         entries = self._raw.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
         if not entries:
             return b"", after
-        lines: list[bytes] = []
-        known: dict[bytes, bool] = {}
-        add = lines.append
-        for entry_id, fields in entries:
-            entry = fields[1] if len(fields) == 2 and fields[0] == b"e" else None
-            if entry is not None and entry_id[:2] == b"0-" and entry[:6] == b'{"t":"':
-                end = entry.find(b'"', 6)  # an event type is a name: no escaped quote in it
-                passes = known.get(entry[6:end])
-                if passes is None:
-                    type_ = entry[6:end]
-                    passes = known[type_] = b"\\" not in type_ and as_stored(type_.decode())
-                if passes and entry[end:end + 6] == b'","d":':
-                    # {"t":"<type>","d":<data>,"a":<actor>,"at":<ms>}: "at" is the last key and
-                    # "a" the one before (an actor is a number, null or a string, and a quote in
-                    # a JSON string is escaped, so neither key can be found inside a value).
-                    at = entry.rfind(b',"at":')
-                    actor = entry.rfind(b',"a":', 0, at)
-                    add(b'{"version":%b,"type":%b,"actor":%b,"at":%b,"data":%b}\n' % (
-                        entry_id[2:], entry[5:end + 1], entry[actor + 5:at], entry[at + 6:-1], entry[end + 6:actor]))
-                    continue
-            add(render(decode_entry(entry_id, pairs(fields))))
-        return b"".join(lines), int(entries[-1][0].split(b"-")[1])
+        return cut_lines(entries, as_stored, render), int(entries[-1][0].split(b"-")[1])
 
     @unavailable
     def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
@@ -105,3 +84,31 @@ class Reads(RedisBase):
         if self.clustered:
             return ClusterFollower(self)
         return RedisFollower(self)
+
+
+def cut_lines(entries: Sequence[FlatEntry], as_stored: Callable[[str], bool],
+              render: Callable[[StoredEvent], bytes]) -> bytes:
+    """Stream entries as Redis sends them made history lines (see Reads.read_lines): shared by
+    the archive's reads (events/archived_store.py), which keep the same entries."""
+    lines: list[bytes] = []
+    known: dict[bytes, bool] = {}
+    add = lines.append
+    for entry_id, fields in entries:
+        entry = fields[1] if len(fields) == 2 and fields[0] == b"e" else None
+        if entry is not None and entry_id[:2] == b"0-" and entry[:6] == b'{"t":"':
+            end = entry.find(b'"', 6)  # an event type is a name: no escaped quote in it
+            passes = known.get(entry[6:end])
+            if passes is None:
+                type_ = entry[6:end]
+                passes = known[type_] = b"\\" not in type_ and as_stored(type_.decode())
+            if passes and entry[end:end + 6] == b'","d":':
+                # {"t":"<type>","d":<data>,"a":<actor>,"at":<ms>}: "at" is the last key and
+                # "a" the one before (an actor is a number, null or a string, and a quote in
+                # a JSON string is escaped, so neither key can be found inside a value).
+                at = entry.rfind(b',"at":')
+                actor = entry.rfind(b',"a":', 0, at)
+                add(b'{"version":%b,"type":%b,"actor":%b,"at":%b,"data":%b}\n' % (
+                    entry_id[2:], entry[5:end + 1], entry[actor + 5:at], entry[at + 6:-1], entry[end + 6:actor]))
+                continue
+        add(render(decode_entry(entry_id, pairs(fields))))
+    return b"".join(lines)

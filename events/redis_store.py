@@ -32,6 +32,9 @@ class RedisEventStore(Appends, Reads, Caches, Clocks, Indexes):
     """The whole store (made as RedisBase says: a client, a key prefix, the finished games' TTL,
     the buckets and the replicas' acknowledgement)."""
 
+    def closed(self, game_id: str) -> bool:
+        return False  # no archive: events/archived_store.py has one
+
     @unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -158,6 +158,10 @@ class EventStore(Protocol):
     def save_snapshot(self, game_id: str, version: int, code: str, blob: bytes) -> None:
         """Keeps a state at `version` made by `code`; snapshots made by other code are dropped."""
 
+    def save_snapshots(self, game_id: str, code: str, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        """Keeps many states at once, each (version, blob) as save_snapshot keeps one (one
+        round trip: a long replay's snapshots at each multiple of the interval)."""
+
     def load_snapshot(self, game_id: str, code: str, at_most: int | None = None) -> tuple[int, bytes] | None:
         """(version, blob) of the newest snapshot made by `code` at a version <= at_most (any if
         None); a snapshot made by other code is a stale cache and is never returned."""
@@ -242,6 +246,10 @@ class EventStore(Protocol):
 
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         """The entry id each game's meta names: None while it is being logged, "" when gone."""
+
+    def closed(self, game_id: str) -> bool:
+        """True once the game's history takes no more events: it was moved to the archive
+        (events/archived_store.py); never for a store without one."""
 
     def ping(self) -> bool:
         """True if the backend answers (the health check); StoreUnavailable if it cannot be reached."""

@@ -42,7 +42,8 @@ def main(argv: list[str]) -> None:
     services = bootstrap(settings)
     if mode == "reconciler":
         run_forever(services.service, services.scheduler, settings.reconcile_interval, settings.abandon_after,
-                    sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks),
+                    sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks,
+                            services.archiver),
                     clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:

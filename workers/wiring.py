@@ -33,9 +33,11 @@ from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
+from events.archive import open_archive
+from events.archived_store import ArchivingStore
 from events.connection import Connections, store_for_jobs
-from events.redis_store import RedisEventStore
 from workers import deliveries as webhook_deliveries
+from workers.archiver import Archiver
 from workers.clocks import ClockTick
 from workers.queueing import TurnScheduler
 
@@ -52,7 +54,7 @@ class Clients:
 class Services:
     settings: Settings
     connections: Any  # Clients, or events.connection.Connections
-    store: RedisEventStore
+    store: ArchivingStore  # Redis, with the finished games' archive behind it (events/archived_store.py)
     scheduler: TurnScheduler
     deliveries: webhook_deliveries.Deliveries
     players: Players
@@ -65,6 +67,7 @@ class Services:
     clock_tick: ClockTick  # the reconciler's turn clocks' poll (workers/clocks.py)
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
+    archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -97,7 +100,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     connections = connections or connect(settings)
     redis: Any = connections.store
     prefix = settings.key_prefix
-    store = RedisEventStore(redis, prefix, settings.finished_ttl)
+    store = ArchivingStore(redis, open_archive(settings.archive_url), prefix)
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
@@ -106,7 +109,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
-    service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games)
+    service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
+                          settings.snapshot_every)
     seat_control = SeatControl(service, settings.abort_after_s)
     ledger = Ledger(redis, prefix, told=RatedNotices(players))
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
@@ -116,7 +120,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
-                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger))
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
+                    archiver=Archiver(store, service.games, settings.archive_after_s))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

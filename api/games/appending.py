@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from api.errors import VersionConflict
+from api.errors import GameArchived, VersionConflict
 from api.games.repository import Game
+from events.archive import Archived
 from events.store import Conflict
 
 ATTEMPTS = 50  # judgements of one command before answering 409: each lost one means another append won
@@ -54,6 +55,10 @@ def decide_and_append(service, game_id: str, decide: Decide, append: Append | No
             return Decided(game, [], None)
         try:
             return Decided(game, events, append(game, events, at))
+        except Archived as e:  # its history is closed: only a rematch's note could come this late
+            raise GameArchived("This game was moved to the archive: it takes no more changes (a rematch is "
+                               "offered until it is archived, ARCHIVE_AFTER_S after its end).",
+                               version=game.version) from e
         except Conflict:
             if lost is not None:
                 lost.inc()

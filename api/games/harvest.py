@@ -13,7 +13,8 @@ the others and the entries of games gone since (FINISHED_TTL), and stops before 
 game names none yet (logged between the append and the naming, this very moment): the page ends
 there, so a crawler never passes a game about to be shown. An entry left unnamed for
 UNSETTLED_S (its writer died between its two writes) is passed: the repair logs the game again.
-The log keeps the newest KEPT entries.
+Redis's log keeps the newest KEPT entries; the older ones are read from the archive, in the same
+order and to the byte (events/archived_store.py): the harvest has no cap.
 Flask-free.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from api.games.presenting import public_seat
 from events import codec
 from events.store import EventStore
 
-KEPT = 1_000_000
+KEPT = 100_000  # entries in Redis (about 25 MB); the older ones are the archive's
 UNSETTLED_S = 600
 BATCH = 500
 

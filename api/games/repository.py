@@ -107,8 +107,11 @@ def snapshot_code(definition: GameDef) -> str:
 
 
 class GameRepository:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, snapshot_every: int | None = None):
         self.store = store
+        # A snapshot every this many events (SNAPSHOT_EVERY, api/settings.py): any version of a
+        # live game is at most this many events of replay from one.
+        self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._meta: dict[str, tuple] = {}
         self._credentials: dict[str, dict] = {}
@@ -142,11 +145,41 @@ class GameRepository:
             cached = self._cold_start(game_id, definition, meta, seed)
         tail = self.store.read(game_id, after=cached.version)
         if tail:
-            state, platform = platform_events.fold_stored(definition, tail, cached.state, cached.platform)
+            state, platform, marks = self._replay(definition, tail, cached.state, cached.platform, cached.version)
             cached = replace(cached, version=tail[-1].version, state=state, platform=platform,
                              last_at=tail[-1].at)
+            # Only a long replay's (a cold start far from a snapshot): a short tail's mark would
+            # double the snapshots the appends' own (snapshot_if_due) already keep.
+            if len(tail) >= self.snapshot_every and self._keep_marks(cached, marks):
+                cached.snapshot_version = max(cached.snapshot_version, marks[-1][0])
         self.remember(cached)
         return cached
+
+    def _replay(self, definition: GameDef, events: list, state: Any, platform: platform_events.Platform,
+                start: int) -> tuple[Any, platform_events.Platform, list[tuple]]:
+        """Folds `events` (versions start+1 on) as fold_stored does, noting (version, state,
+        platform) at each multiple of snapshot_every passed before the last event: a history
+        that has no snapshots there (grown by appends no process snapshotted, or by an older
+        server) gets them from its first replay, so the next read of any version is short."""
+        every, marks, version, i = self.snapshot_every, [], start, 0
+        while i < len(events):
+            segment = events[i:i + (version // every + 1) * every - version]
+            state, platform = platform_events.fold_stored(definition, segment, state, platform)
+            version, i = version + len(segment), i + len(segment)
+            if i < len(events) and version % every == 0 and state is not None:
+                marks.append((version, state, platform))
+        return state, platform, marks
+
+    def _keep_marks(self, now: Game, marks: list[tuple]) -> bool:
+        """Saves the states a replay noted, if `now` (the game as it is) is live and unclocked:
+        a finished game's snapshots are dropped at its end, and a mark may fall inside one
+        append's events, where a clocked game's clock step is not yet taken."""
+        if not marks or now.finished or now.platform.clock is not None:
+            return False
+        self.store.save_snapshots(now.id, snapshot_code(now.definition), [
+            (version, pickle.dumps((state, platform), protocol=pickle.HIGHEST_PROTOCOL))
+            for version, state, platform in marks if platform.clock is None])
+        return True
 
     def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: int | None = None) -> Game:
         """Caches a game this process has just created (its events: NewEvent), as a load would
@@ -183,7 +216,7 @@ class GameRepository:
             self.snapshot_if_due(game)
 
     def snapshot_if_due(self, game: Game) -> None:
-        if game.state is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY and not game.finished:
+        if game.state is not None and game.version - game.snapshot_version >= self.snapshot_every and not game.finished:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
@@ -214,20 +247,18 @@ class GameRepository:
                 code=Code.VERSION_OUT_OF_RANGE, status=404, version=current.version)
         if version == current.version:
             return current
-        # From the newest snapshot at or before `version` (one every SNAPSHOT_EVERY events),
-        # so reading any point of a long game costs at most SNAPSHOT_EVERY events of replay.
+        # From the newest snapshot at or before `version` (one every snapshot_every events),
+        # so reading any point of a long live game costs at most snapshot_every events of replay.
         state, platform, start = None, platform_events.START, 0
         snapshot = self.store.load_snapshot(game_id, snapshot_code(current.definition), at_most=version)
         if snapshot is not None:
             start, (state, platform) = snapshot[0], pickle.loads(snapshot[1])
         events = self.store.read(game_id, after=start, limit=version - start)
-        state, platform = platform_events.fold_stored(current.definition, events, state, platform)
-        past = replace(current, version=version, state=state, snapshot_version=start, platform=platform)
-        # (Not for a clocked game: `version` may fall inside one append's events, where the
-        # clocks' step is not yet taken; a snapshot is always taken at an append's end.)
-        if version - start >= SNAPSHOT_EVERY and not current.finished and current.platform.clock is None:
-            self.snapshot(past)  # the next read near this version starts here
-        return past
+        # The multiples of snapshot_every passed are kept (not for a finished or clocked game):
+        # the next read near here replays less than snapshot_every events.
+        state, platform, marks = self._replay(current.definition, events, state, platform, start)
+        self._keep_marks(current, marks)
+        return replace(current, version=version, state=state, snapshot_version=start, platform=platform)
 
     def cached(self, game_id: str) -> Game | None:
         """The newest state this process has seen of a game (it may be behind the store)."""

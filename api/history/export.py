@@ -11,10 +11,14 @@ store cuts its line out of the stored bytes. The others (the platform's events, 
 hide something, the types an upcaster reshapes) go through presenting.present, as every other
 read does.
 
-A finished game's history looks the same to everyone, and its events never change: each whole
-chunk of it (versions k*CHUNK+1 to (k+1)*CHUNK) is kept as made beside the history for
-`cache_ttl_s` (EXPORT_CACHE_TTL; 0: never), so the next export of it copies bytes. The chunk's
-name holds the game's code version and the presenting's, so other code never serves it."""
+Stored events never change, and how a viewer sees one depends only on the event and the viewer
+(a game's redact is pure): each whole chunk of a history (versions k*CHUNK+1 to (k+1)*CHUNK), as
+one viewer sees it, is kept as made beside the history for `cache_ttl_s` (EXPORT_CACHE_TTL; 0:
+never), so the next export of it copies bytes, a live game's as a finished game's (only the
+chunk at the tip, not yet whole, is cut and presented each time). A finished game looks the same
+to everyone (one copy); a live game's chunks are kept per viewer who exported them. The chunk's
+name holds the game's code version, the presenting's and the viewer, so other code or another
+seat never gets it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -68,8 +72,8 @@ def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0
     def render(e) -> bytes:
         return codec.dumps_bytes(presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)) + b"\n"
 
-    cached = viewer == EVERYONE and cache_ttl_s > 0
-    prefix = f"ndjson|{snapshot_code(game.definition)}|{PRESENTING}|{CHUNK}|"
+    cached = cache_ttl_s > 0
+    prefix = chunk_prefix(game.definition, viewer)
     found: dict = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
     cursor = after
     while cursor < game.version:
@@ -92,6 +96,15 @@ def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0
             last = cursor + size
             yield lines
         cursor = last
+
+
+def chunk_prefix(definition: GameDef, viewer) -> str:
+    """The names of a viewer's cached chunks, but for their number. A stored event never
+    changes and a game's redact is pure (the event and the viewer), so a live game's chunk as
+    one viewer sees it is as lasting as a finished game's: only the viewer sets it apart. A
+    finished game is shown to EVERYONE: its names carry no viewer (finished_exports.py makes them)."""
+    seen_by = "" if viewer == EVERYONE else f"seat={viewer}|"
+    return f"ndjson|{snapshot_code(definition)}|{PRESENTING}|{CHUNK}|{seen_by}"
 
 
 def _cached_chunks(store: EventStore, memory, game_id: str, prefix: str, ks: range) -> dict:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from api import metrics
-from api.errors import Code, UnknownGame, VersionConflict
+from api.errors import Code, GameArchived, UnknownGame, VersionConflict
 from api.games.appending import decide_and_append
 from api.games.callers import hash_token, people_to_act
 from api.games.presenting import public_seat
@@ -91,6 +91,9 @@ class Lobby:
                                version=game.version)
         if game.platform.rematch:
             return {"id": game.platform.rematch}, False
+        if service.store.closed(game_id):  # archived: refused before a new game is made
+            raise GameArchived("This game was moved to the archive: it takes no more changes (a rematch is offered "
+                               "until it is archived, ARCHIVE_AFTER_S after its end).", version=game.version)
         until = now_ms() + REMATCH_RESERVED_S * 1000
         seats = []
         for s in game.seats:
@@ -105,7 +108,7 @@ class Lobby:
         try:
             decided = decide_and_append(service, game_id, lambda judged, at: platform_events(
                 decisions.rematch(judged, created["id"]), None), game=game)
-        except VersionConflict:
+        except (VersionConflict, GameArchived):
             self._withdraw(created["id"])
             raise
         if decided.events:

@@ -185,6 +185,11 @@ def test_the_export_is_the_pages_byte_for_byte_for_every_game_and_viewer(unserve
         return redacted
 
     assert compare(finished=False), "a live game hides something from someone: the test has something to check"
+    # Each viewer's whole chunks of the live game were kept as it saw them: the next exports
+    # copy them, and no viewer is given another's.
+    seat0 = service.viewer_for(service.load(gid), 0)  # everyone, if the game ended in its 60 moves
+    assert service.store.cached(gid, [export.chunk_prefix(game, seat0) + "0"])[0] is not None
+    assert compare(finished=False)
     ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
     assert ended.finished
     compare(finished=True)

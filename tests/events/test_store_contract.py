@@ -14,11 +14,17 @@ from events.redis_store import RedisEventStore
 from events.store import Conflict, DuplicateRequest, GameExists, NewEvent
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "redis+archive"])
 def store(request):
     if request.param == "memory":
         return InMemoryEventStore()
     client = request.getfixturevalue("redis_client")
+    if request.param == "redis+archive":  # the store the server runs (events/archived_store.py)
+        from events.archive import open_archive
+        from events.archived_store import ArchivingStore
+
+        archive = open_archive(f"sqlite:///{request.getfixturevalue('tmp_path')}/archive.sqlite3")
+        return ArchivingStore(client, archive, prefix=f"store-{uuid.uuid4().hex[:8]}:")
     return RedisEventStore(client, prefix=f"store-{uuid.uuid4().hex[:8]}:")
 
 
@@ -187,6 +193,10 @@ def test_snapshots_are_a_cache_keyed_by_code(store):
     assert store.load_snapshot(gid, "v2") == (5, b"new code")
     store.delete_snapshot(gid)
     assert store.load_snapshot(gid, "v2") is None
+    store.save_snapshots(gid, "v3", [(3, b"three"), (6, b"six")])  # many at once, as one each
+    assert store.load_snapshot(gid, "v3", at_most=5) == (3, b"three") and store.load_snapshot(gid, "v3") == (6, b"six")
+    store.save_snapshots(gid, "v3", [])
+    assert store.load_snapshot(gid, "v3") == (6, b"six")
 
 
 def test_finished_games_leave_the_active_set(store):

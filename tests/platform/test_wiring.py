@@ -26,7 +26,10 @@ FROM_ENV = {
     "WEBHOOK_QUEUE": ("wq", "wq"),
     "EXTRA_GAME_MODULES": ("tests.platform.high_card, other,", ("tests.platform.high_card", "other")),
     "FINISHED_TTL": ("30", 30),
+    "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
+    "ARCHIVE_AFTER_S": ("0.5", 0.5),
     "EXPORT_CACHE_TTL": ("0", 0),
+    "SNAPSHOT_EVERY": ("25", 25),
     "MAX_BODY_BYTES": ("1024", 1024),
     "RATE_LIMIT": ("7", 7),
     "RATE_WINDOW_S": ("3", 3),
@@ -85,6 +88,7 @@ def test_each_variable_sets_its_field():
 
 
 def test_the_defaults_are_todays():
+    from api.games.repository import SNAPSHOT_EVERY
     from api.history import export_memory, finished_exports
     from api.live.leases import DEFAULT_LEASE_S
     from api.live.stream_limits import DEFAULT_MAX_STREAMS
@@ -92,12 +96,14 @@ def test_the_defaults_are_todays():
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER
     from workers import clocks, deliveries, queueing
     from workers.abandon import ABANDON_AFTER_S, WAITING_TTL_S
+    from workers.archiver import ARCHIVE_AFTER_S
 
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
     assert (d.turn_queue, d.webhook_queue) == (queueing.DEFAULT_QUEUE, deliveries.DEFAULT_QUEUE)
     assert d.extra_game_modules == () and d.finished_ttl is None
     assert (d.export_cache_ttl, d.export_memory_mb) == (finished_exports.DEFAULT_TTL_S, export_memory.DEFAULT_MB)
+    assert d.snapshot_every == SNAPSHOT_EVERY
     assert (d.max_body_bytes, d.rate_limit, d.rate_window_s, d.abort_after_s) == (64 * 1024, 100, 10, ABORT_AFTER_S)
     assert (d.defer_after_append, d.access_log, d.allow_client_seeds) == (True, False, False)
     assert (d.trusted_proxies, d.cors_origins) == ("", "")
@@ -111,6 +117,7 @@ def test_the_defaults_are_todays():
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    assert (d.archive_url, d.archive_after_s) == ("", ARCHIVE_AFTER_S)
     assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,
             d.network_create_limit, d.anonymous_create_limit, d.max_anonymous_games) == (
         24, 64, 4800, 240, 120, 600, 10_000)
@@ -153,6 +160,8 @@ def _no_redis(tmp_path) -> Settings:
 def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     services = wiring.bootstrap(_no_redis(tmp_path))
     assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier"]
+    assert services.service.games.snapshot_every == Settings().snapshot_every
+    assert wiring.bootstrap(dataclasses.replace(_no_redis(tmp_path), snapshot_every=7)).service.games.snapshot_every == 7
     assert list(services.listeners) == services.service.listeners
     assert services.service.players is services.players
     assert services.lobby.service is services.service and services.lobby.index is services.lobby_index

@@ -33,13 +33,15 @@ FULL_CHECK_EVERY = 15  # steps between the costlier checks (whole history, strea
 
 
 @pytest.fixture(scope="module")
-def app(redis_url):
+def app(redis_url, tmp_path_factory):
     from app import create_app
     from tests.api.spec import SpecCheckingClient
 
     prefix = f"leak{uuid.uuid4().hex[:6]}:"
+    archive = f"sqlite:///{tmp_path_factory.mktemp('leak-archive')}/archive.sqlite3"
     app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 300, "TESTING": True, "RATE_LIMIT": 1_000_000})
+                      "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_SECONDS": 300, "TESTING": True, "RATE_LIMIT": 1_000_000,
+                      "ARCHIVE_URL": archive})
     app.test_client_class = SpecCheckingClient
     return app
 
@@ -199,6 +201,16 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
     else:
         raise AssertionError("the game did not end")
     assert service.load(gid).finished
+    # Archived (issue 31), it shows each viewer what it showed before, not a byte more (a finished
+    # game is open to everyone: tests/archive/test_archived_reads.py compares every read).
+    from workers.archiver import archive_game
+
+    reads = [f"/games/{gid}", f"/games/{gid}/moves", f"/games/{gid}/events?format=ndjson",
+             f"/games/{gid}/state?version={rng.randint(setup_version, version)}"]
+    shown = {(v, r): client.get(r, headers=auth(token[v])).get_data() for v in viewers for r in reads}
+    assert archive_game(service.store, service.games, gid) == "archived"
+    service.games.forget(gid)
+    assert {(v, r): client.get(r, headers=auth(token[v])).get_data() for v in viewers for r in reads} == shown
 
 
 class _Watch:

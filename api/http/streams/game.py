@@ -34,7 +34,6 @@ from api.live.streams import stream
 from api.live.tickets import TTL_S, Tickets
 from api.players.accounts import Players
 from events.connection import cluster_nodes, store_client
-from events.redis_store import RedisEventStore
 from events.store import EventStore
 
 bp = Blueprint("stream", __name__)
@@ -89,7 +88,8 @@ def install(app: Flask) -> None:
     # The player streams' inboxes are read on the live path's pool too (api/http/streams/player.py).
     inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
     tickets = Tickets(connection, prefix, inboxes.key_in_use)
-    app.extensions["live"] = LivePath(RedisEventStore(connection, prefix), limits, tickets, tick_s,
+    # Its store answers for archived games too (a resume's events: events/archived_store.py).
+    app.extensions["live"] = LivePath(app.extensions["services"].store.on(connection), limits, tickets, tick_s,
                                         app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"],
                                         config.get("LIVE_GATHER_MS", 0) / 1000)
     app.register_blueprint(bp)

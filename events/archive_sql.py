@@ -1,0 +1,201 @@
+"""What the two SQL adapters of the archive share: the record's columns, the versioned
+migrations, and the reads and writes in SQL both engines speak (events/archive_sqlite.py,
+events/archive_postgres.py give the connection, the placeholders and the engine's own DDL)."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import codec
+from .archive import TRAIN_ON, ArchivedGame, pack, plain, raw_size, train, unpack
+
+COLUMNS = ("game_id", "type", "status", "version", "private", "created_at", "finished_at", "summary", "payload",
+           "raw_bytes", "archived_at", "log_ms", "log_seq", "dictionary")
+
+
+def log_position(entry_id: str | None) -> tuple[int | None, int | None]:
+    """A finished-log entry id "<ms>-<n>" as the two numbers it sorts by (None, None: none)."""
+    if not entry_id:
+        return None, None
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def backfill_log_positions(cursor: Any, mark: str) -> None:
+    """Migration 2's data step: the log positions of the games archived before it."""
+    cursor.execute("SELECT game_id, summary FROM archived_games WHERE log_ms IS NULL")
+    for game_id, summary in cursor.fetchall():
+        ms, seq = log_position(codec.loads(summary).get("finished_log"))
+        if ms is not None:
+            cursor.execute(f"UPDATE archived_games SET log_ms = {mark}, log_seq = {mark} WHERE game_id = {mark}",
+                           (ms, seq, game_id))
+
+
+class SqlArchive:
+    """An archive on a DB-API connection. `migrations`: the engine's DDL, migration N at index
+    N-1 (applied once each, in order, recorded in archive_migrations); `mark`: its placeholder."""
+
+    mark = "?"
+    migrations: Sequence[Sequence[str | Callable[[Any, str], None]]] = ()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # one connection per process, one statement at a time
+        self._connection: Any = None
+        self._dictionaries: dict[int, bytes] = {}  # id -> dictionary: never changed once made
+        self._of_type: dict[str, int] = {}  # game type -> its dictionary's id, once it has one
+
+    # ---- the engine's ------------------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        raise NotImplementedError
+
+    def _guard(self, work: Callable[[Any], Any]) -> Any:
+        """Runs work(connection) in a transaction; the engine's errors become StoreUnavailable."""
+        raise NotImplementedError
+
+    def _lock_migrations(self, cursor: Any) -> None:
+        """Holds off another process's migration until this transaction ends."""
+
+    # ---- migrations ----------------------------------------------------------------------------
+
+    def _migrate(self, connection: Any) -> None:
+        cursor = connection.cursor()
+        self._lock_migrations(cursor)
+        cursor.execute("CREATE TABLE IF NOT EXISTS archive_migrations (version INTEGER PRIMARY KEY, "
+                       "applied_at BIGINT NOT NULL)")
+        cursor.execute("SELECT COALESCE(MAX(version), 0) FROM archive_migrations")
+        done = int(cursor.fetchone()[0])
+        for version, statements in enumerate(self.migrations[done:], start=done + 1):
+            for statement in statements:
+                if callable(statement):  # a data step, in the same transaction
+                    statement(cursor, self.mark)
+                else:
+                    cursor.execute(statement)
+            cursor.execute(f"INSERT INTO archive_migrations (version, applied_at) VALUES ({self.mark}, {self.mark})",
+                           (version, int(time.time() * 1000)))
+
+    def schema_version(self) -> int:
+        return int(self._guard(lambda c: _one(c, "SELECT MAX(version) FROM archive_migrations")))
+
+    # ---- the port --------------------------------------------------------------------------------
+
+    def put(self, game: ArchivedGame) -> None:
+        s = game.summary
+        type_ = s.get("type", game.meta.get("type", ""))
+        dictionary, payload = self._of_type.get(type_), pack(game)
+        if dictionary is not None:  # the smaller of the two (a long game may do better on its own)
+            with_it = pack(game, self._dictionary(dictionary))
+            dictionary, payload = (dictionary, with_it) if len(with_it) < len(payload) else (None, payload)
+        row = (game.game_id, type_, s.get("status", ""), game.version, bool(s.get("private")), s.get("created_at"),
+               s.get("finished_at"), codec.dumps(s), payload, raw_size(game), int(time.time() * 1000),
+               *log_position(s.get("finished_log")), dictionary)
+        marks = ", ".join([self.mark] * len(COLUMNS))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
+        sql = (f"INSERT INTO archived_games ({', '.join(COLUMNS)}) VALUES ({marks}) "
+               f"ON CONFLICT (game_id) DO UPDATE SET {updates}")
+        self._guard(lambda c: c.cursor().execute(sql, row))
+
+    def get(self, game_id: str) -> ArchivedGame | None:
+        def read(connection: Any) -> Any:
+            cursor = connection.cursor()
+            cursor.execute(f"SELECT payload, summary, dictionary FROM archived_games WHERE game_id = {self.mark}",
+                           (game_id,))
+            return cursor.fetchone()
+        found = self._guard(read)
+        if found is None:
+            return None
+        dictionary = self._dictionary(found[2]) if found[2] is not None else None
+        return unpack(game_id, bytes(found[0]), codec.loads(found[1]), dictionary)
+
+    def _dictionary(self, id_: int) -> bytes:
+        kept = self._dictionaries.get(id_)
+        if kept is None:
+            sql = f"SELECT dictionary FROM archive_dictionaries WHERE id = {self.mark}"
+            kept = self._dictionaries[id_] = bytes(self._guard(lambda c: _one(c, sql, (id_,))))
+        return kept
+
+    def train_dictionary(self, type_: str) -> bool:
+        if type_ in self._of_type:
+            return True
+        known = self._guard(lambda c: _one(c, f"SELECT id FROM archive_dictionaries WHERE type = {self.mark}",
+                                           (type_,), missing=None))
+        if known is None:
+            sql = (f"SELECT game_id FROM archived_games WHERE type = {self.mark} AND dictionary IS NULL "
+                   f"ORDER BY position LIMIT {self.mark}")
+            ids = [r[0] for r in self._guard(lambda c: _all(c, sql, (type_, TRAIN_ON)))]
+            if len(ids) < TRAIN_ON:
+                return False
+            samples = [plain(g) for g in map(self.get, ids) if g is not None]
+            made = train(samples)
+            insert = (f"INSERT INTO archive_dictionaries (type, dictionary, trained_on, created_at) VALUES "
+                      f"({self.mark}, {self.mark}, {self.mark}, {self.mark}) ON CONFLICT (type) DO NOTHING")
+            self._guard(lambda c: c.cursor().execute(insert, (type_, made, len(samples), int(time.time() * 1000))))
+            known = self._guard(lambda c: _one(c, f"SELECT id FROM archive_dictionaries WHERE type = {self.mark}",
+                                               (type_,)))  # ours, or another process's that won
+        self._of_type[type_] = int(known)
+        return True
+
+    def finished(self, after: int, count: int, type_: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+        where = f"position > {self.mark} AND NOT private"
+        args: list[Any] = [after]
+        if type_ is not None:
+            where, args = where + f" AND type = {self.mark}", [*args, type_]
+        sql = f"SELECT position, summary FROM archived_games WHERE {where} ORDER BY position LIMIT {self.mark}"
+
+        def read(connection: Any) -> Any:
+            cursor = connection.cursor()
+            cursor.execute(sql, (*args, count))
+            return cursor.fetchall()
+        return [(int(p), codec.loads(s)) for p, s in self._guard(read)]
+
+    def finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
+        ms, seq = log_position(after) if after != "0" else (-1, -1)
+        sql = ("SELECT game_id, summary FROM archived_games WHERE log_ms IS NOT NULL AND "
+               f"(log_ms > {self.mark} OR (log_ms = {self.mark} AND log_seq > {self.mark})) "
+               f"ORDER BY log_ms, log_seq LIMIT {self.mark}")
+
+        def read(connection: Any) -> Any:
+            cursor = connection.cursor()
+            cursor.execute(sql, (ms, ms, seq, count))
+            return cursor.fetchall()
+        found = [(game_id, codec.loads(summary)) for game_id, summary in self._guard(read)]
+        return [(s["finished_log"], game_id, s["harvest"].encode()) for game_id, s in found if s.get("harvest")]
+
+    def stats(self) -> tuple[int, int, int]:
+        sql = ("SELECT COUNT(*), COALESCE(SUM(raw_bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) "
+               "FROM archived_games")
+
+        def read(connection: Any) -> Any:
+            cursor = connection.cursor()
+            cursor.execute(sql)
+            return cursor.fetchone()
+        games, raw, kept = self._guard(read)
+        return int(games), int(raw), int(kept)
+
+    def ping(self) -> bool:
+        return bool(self._guard(lambda c: _one(c, "SELECT 1")) == 1)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+
+def _one(connection: Any, sql: str, args: tuple[Any, ...] = (), missing: Any = LookupError) -> Any:
+    cursor = connection.cursor()
+    cursor.execute(sql, args)
+    found = cursor.fetchone()
+    if found is None:
+        if missing is LookupError:
+            raise LookupError(sql)
+        return missing
+    return found[0]
+
+
+def _all(connection: Any, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+    cursor = connection.cursor()
+    cursor.execute(sql, args)
+    return list(cursor.fetchall())

@@ -1,0 +1,72 @@
+"""The archive's embedded adapter: one SQLite file (the default: `archive.sqlite3` under
+DATA_DIR), so `python app.py` needs no server. WAL mode: the web processes read while the
+reconciler writes; each write is committed (synchronous=FULL) before it is acknowledged."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .archive_sql import SqlArchive, backfill_log_positions
+from .store import StoreUnavailable
+
+MIGRATIONS = (
+    ("CREATE TABLE archived_games (position INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL UNIQUE, "
+     "type TEXT NOT NULL, status TEXT NOT NULL, version INTEGER NOT NULL, private BOOLEAN NOT NULL, "
+     "created_at BIGINT, finished_at BIGINT, summary TEXT NOT NULL, payload BLOB NOT NULL, "
+     "raw_bytes BIGINT NOT NULL, archived_at BIGINT NOT NULL)",
+     "CREATE INDEX archived_games_by_type ON archived_games (type, position)"),
+    # 2: the harvest reads the archive in the finished log's order (the entries Redis trimmed)
+    ("ALTER TABLE archived_games ADD COLUMN log_ms BIGINT", "ALTER TABLE archived_games ADD COLUMN log_seq BIGINT",
+     backfill_log_positions, "CREATE INDEX archived_games_by_log ON archived_games (log_ms, log_seq)"),
+    # 3: a zstd dictionary per game type (events/archive.py: train)
+    ("CREATE TABLE archive_dictionaries (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL UNIQUE, "
+     "dictionary BLOB NOT NULL, trained_on INTEGER NOT NULL, created_at BIGINT NOT NULL)",
+     "ALTER TABLE archived_games ADD COLUMN dictionary BIGINT"),
+)
+
+
+class SqliteArchive(SqlArchive):
+    mark = "?"
+    migrations = MIGRATIONS
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _connect(self) -> sqlite3.Connection:
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        self._transaction(connection, self._migrate)
+        return connection
+
+    def _lock_migrations(self, cursor: Any) -> None:
+        pass  # BEGIN IMMEDIATE (_transaction) already holds the file's write lock
+
+    @staticmethod
+    def _transaction(connection: sqlite3.Connection, work: Callable[[Any], Any]) -> Any:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(connection)
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+        return result
+
+    def _guard(self, work: Callable[[Any], Any]) -> Any:
+        try:
+            with self._lock:
+                if self._connection is None:
+                    self._connection = self._connect()
+                return self._transaction(self._connection, work)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"archive {self.path}: {e}") from e
+
+
+if TYPE_CHECKING:
+    from .archive import ArchiveStore
+    _: type[ArchiveStore] = SqliteArchive  # mypy checks the adapter against the port

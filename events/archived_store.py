@@ -1,0 +1,291 @@
+"""The event store with its archive tier: Redis for the games being played, the archive
+(events/archive.py) for the finished ones, behind the one EventStore port.
+
+A finished game is moved in steps (workers/archiver.py), each safe to die after:
+1. `archive_due` lists it (mark_finished put it in the due set, before its other writes);
+2. `archive_source` reads its stored entries, meta and credentials as Redis holds them;
+3. the archive writes them and they are read back and compared (the archiver's work);
+4. `evict` replaces its keys with a marker, in one script, only if the stream is still at the
+   version archived (a note appended meanwhile makes it wait for the next pass);
+5. `evicted` takes it out of the global sets (and the due set).
+A game is in Redis until 4, in the archive from 3: never in neither place. A repeat of any
+step does the same again (the archive's write is an upsert; a marker found at 2 skips to 5).
+
+Reads: every read that finds nothing in Redis looks for the marker (`game:{id}:archived`,
+holding the version) and then answers from the archive, so a read that raced the eviction
+answers as it would have before it. An archived game never changes again, so a process keeps
+the newest ones it read (ARCHIVED_CACHE): no other process can disagree with it.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from .archive import Archived, ArchivedGame, ArchiveStore
+from .connection import Client, unavailable
+from .keys import sharded
+from .redis_entries import FlatEntry, decode_entry, pairs
+from .redis_reads import cut_lines
+from .redis_store import RedisEventStore
+from .store import AppendResult, StoredEvent, StoreUnavailable
+
+ARCHIVED_CACHE = 256  # archived games a process keeps decoded (each read alike by every process)
+
+# KEYS: events, meta, credentials, snapshot index, snapshots, marker. ARGV: the version archived.
+EVICT = """
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('SET', KEYS[6], ARGV[1])
+return 1
+"""
+
+
+class ArchivingStore(RedisEventStore):
+    """RedisEventStore whose reads of an archived game are answered from `archive`. Finished
+    games are kept in Redis until archived (no FINISHED_TTL: the archive replaces it)."""
+
+    def __init__(self, client: Client, archive: ArchiveStore, prefix: str = "", buckets: int | None = None,
+                 replicas_ack: tuple[int, int] | None = None):
+        super().__init__(client, prefix, None, buckets, replicas_ack)
+        self.archive = archive
+        self._archived: OrderedDict[str, ArchivedGame] = OrderedDict()
+        self._evict = client.register_script(EVICT)
+        self._idempotency_cursor = 0  # where the walk of the idempotency records is (drop_archived_idempotency)
+
+    def on(self, client: Client) -> ArchivingStore:
+        """The same store on another client (the live path's own pool), sharing the archive."""
+        return ArchivingStore(client, self.archive, self.keys.prefix, self.keys.buckets,
+                              (self.replicas, self.ack_timeout_ms))
+
+    # ---- keys ------------------------------------------------------------------------------------
+
+    def marker_key(self, game_id: str) -> str:
+        return f"{self.keys.prefix}game:{{{game_id}}}:archived"
+
+    def due_key(self, game_id: str | None = None, bucket: int | None = None) -> str:
+        """Finished games to archive (sorted set; score: when they were marked finished, ms)."""
+        return sharded(f"{self.keys.prefix}games:archive-due", self.keys.buckets, game_id, bucket)
+
+    # ---- the archived games' reads --------------------------------------------------------------
+
+    @unavailable
+    def archived_version(self, game_id: str) -> int:
+        """The version the marker says a game was archived at (0: not archived)."""
+        found = self.redis.get(self.marker_key(game_id))
+        return int(found) if found is not None else 0
+
+    def archived(self, game_id: str) -> ArchivedGame | None:
+        """The game's archived record if it is archived (it has a marker)."""
+        kept = self._archived.get(game_id)
+        if kept is not None:
+            self._archived.move_to_end(game_id)
+            return kept
+        if not self.archived_version(game_id):
+            return None
+        found = self.archive.get(game_id)
+        if found is None:  # a marker without its record: the archive lost it, or is another one
+            raise StoreUnavailable(f"game {game_id} is archived, but the archive has no record of it")
+        self._archived[game_id] = found
+        while len(self._archived) > ARCHIVED_CACHE:
+            self._archived.popitem(last=False)
+        return found
+
+    def _events(self, game_id: str, first: int, last: int | None = None) -> list[StoredEvent]:
+        game = self.archived(game_id)
+        if game is None:
+            return []
+        entries = game.entries[max(0, first - 1):last]
+        return [decode_entry(b"0-%d" % v, {b"e": e}) for v, e in enumerate(entries, start=max(1, first))]
+
+    @unavailable
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        if limit is not None and limit <= 0:
+            return []
+        # The marker comes in the same round trip: the hot path (a load's tail) costs nothing more.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.events(game_id), min=f"0-{after + 1}", max="+", count=limit)
+        pipe.get(self.marker_key(game_id))
+        entries, marker = pipe.execute()
+        if entries or marker is None or int(marker) <= after:
+            return [decode_entry(i, f) for i, f in entries]
+        return self._events(game_id, after + 1, None if limit is None else after + limit)
+
+    def read_range(self, game_id: str, first: int, last: int) -> list[StoredEvent]:
+        found = super().read_range(game_id, first, last)
+        return found if found or last < first else self._events(game_id, first, last)
+
+    def read_lines(self, game_id: str, after: int, limit: int, as_stored: Callable[[str], bool],
+                   render: Callable[[StoredEvent], bytes]) -> tuple[bytes, int]:
+        lines, last = super().read_lines(game_id, after, limit, as_stored, render)
+        if lines or limit <= 0:
+            return lines, last
+        game = self.archived(game_id)
+        if game is None or game.version <= after:
+            return lines, last
+        entries = game.entries[after:after + limit]
+        flat: list[FlatEntry] = [(b"0-%d" % v, [b"e", e]) for v, e in enumerate(entries, start=after + 1)]
+        return cut_lines(flat, as_stored, render), after + len(entries)
+
+    def version(self, game_id: str) -> int:
+        return super().version(game_id) or self.archived_version(game_id)
+
+    @unavailable
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        found = super().versions(game_ids)
+        missing = [g for g, v in found.items() if not v]
+        if missing:
+            markers = cast(list[bytes | None], self.redis.mget([self.marker_key(g) for g in missing]))
+            found.update({g: int(m) for g, m in zip(missing, markers, strict=True) if m is not None})
+        return found
+
+    def meta(self, game_id: str) -> dict[str, str] | None:
+        found = super().meta(game_id)
+        if found is not None:
+            return found
+        game = self.archived(game_id)
+        return dict(game.meta) if game is not None else None
+
+    def credentials(self, game_id: str) -> dict[str, str]:
+        found = super().credentials(game_id)
+        if found:
+            return found
+        game = self.archived(game_id)
+        return dict(game.credentials) if game is not None else {}
+
+    def last_event(self, game_id: str) -> StoredEvent | None:
+        found = super().last_event(game_id)
+        if found is not None:
+            return found
+        game = self.archived(game_id)
+        return self._events(game_id, game.version)[0] if game is not None and game.version else None
+
+    @unavailable
+    def finished_log_entry(self, entry_id: str) -> bytes | None:
+        """The finished log's entry `entry_id`, if Redis still has it."""
+        found = self._raw.xrange(self.keys.finished_log(), min=entry_id, max=entry_id, count=1)
+        return found[0][1][3] if found else None
+
+    def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
+        """The finished log, its entries Redis trimmed (the oldest, past KEPT) read from the
+        archive: every archived public game stays harvestable for all time, in the same order."""
+        oldest = self._raw.xrange(self.keys.finished_log(), min="-", max="+", count=1)
+        if after == "0" or not oldest or _log_key(after) < _log_key(oldest[0][0].decode()):
+            older = [e for e in self.archive.finished_log(after, count)
+                     if not oldest or _log_key(e[0]) < _log_key(oldest[0][0].decode())]
+            if older:
+                return older
+        return super().read_finished_log(after, count)
+
+    def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
+        marks = super().finished_log_marks(game_ids)
+        for i, (game_id, mark) in enumerate(zip(game_ids, marks, strict=True)):
+            if mark == "":  # gone from Redis: archived, or never there
+                game = self.archived(game_id)
+                marks[i] = game.meta.get("finished_log", "") if game is not None else ""
+        return marks
+
+    def closed(self, game_id: str) -> bool:
+        return self.archived_version(game_id) > 0
+
+    def append(self, game_id: str, *args: Any, **kwargs: Any) -> AppendResult:
+        try:
+            return super().append(game_id, *args, **kwargs)
+        except KeyError:
+            if self.archived_version(game_id):
+                raise Archived(game_id) from None
+            raise
+
+    # ---- moving a finished game to the archive (workers/archiver.py) -----------------------------
+
+    @unavailable
+    def mark_finished(self, game_id: str) -> None:
+        # Due first: a crash before the sets' writes leaves a game the archiver takes anyway.
+        self.redis.zadd(self.due_key(game_id), {game_id: int(time.time() * 1000)}, nx=True)
+        super().mark_finished(game_id)
+
+    @unavailable
+    def archive_due(self, before_ms: int, limit: int = 100) -> list[str]:
+        """Games marked finished before before_ms and not yet archived, the oldest first."""
+        parts = self._each_due(lambda p, key: p.zrangebyscore(key, "-inf", before_ms, start=0, num=limit,
+                                                               withscores=True))
+        return [g.decode() for _, g in sorted((at, g) for part in parts for g, at in part)[:limit]]
+
+    @unavailable
+    def due_count(self) -> int:
+        return sum(self._each_due(lambda p, key: p.zcard(key)))
+
+    def _each_due(self, command: Callable[[Any, str], Any]) -> list[Any]:
+        """One command on every bucket of the due set, in one pipeline (as RedisBase._each)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for b in range(self.keys.buckets):
+            command(pipe, self.due_key(bucket=b))
+        return pipe.execute()
+
+    @unavailable
+    def archive_source(self, game_id: str) -> ArchivedGame | None:
+        """The game as Redis holds it (its entries as stored); None if Redis has no meta for it."""
+        meta = super().meta(game_id)
+        if meta is None:
+            return None
+        raw = self._raw.xrange(self.keys.events(game_id), min="-", max="+")
+        return ArchivedGame(game_id, meta, super().credentials(game_id), tuple(_entry(i, f) for i, f in raw))
+
+    @unavailable
+    def evict(self, game_id: str, version: int) -> bool:
+        """Replaces the game's keys with its marker if its stream is still at `version`."""
+        k = self.keys
+        keys = [k.events(game_id), k.meta(game_id), k.credentials(game_id), k.snapshot_index(game_id),
+                k.snapshots(game_id), self.marker_key(game_id)]
+        return bool(self._evict(keys=keys, args=[version]))
+
+    @unavailable
+    def evicted(self, game_id: str) -> None:
+        """Out of every global set (a crash may have kept it in some) and of the due set, last."""
+        super().mark_finished(game_id)
+        self.redis.delete(self.keys.lease("archive", game_id))  # the archiver's (workers/archiver.py): done
+        self.redis.zrem(self.due_key(game_id), game_id)
+
+
+    @unavailable
+    def drop_archived_idempotency(self, count: int = 2000) -> int:
+        """One step of a walk over the idempotency records (SCAN, `count` keys looked at), dropping
+        those of archived games; returns how many. A record's key names no game the archiver can
+        list (the client chose it), so they are found by walking, a step a pass, rather than by
+        a scan per game. On a cluster they are left to expire (IDEMPOTENCY_TTL_SECONDS)."""
+        if self.clustered:
+            return 0
+        pattern = f"{_glob_escaped(self.keys.prefix)}game:*:idem:*"
+        cursor, found = cast(tuple[int, list[bytes]],
+                             self.redis.scan(self._idempotency_cursor, match=pattern, count=count))
+        self._idempotency_cursor = cursor
+        if not found:
+            return 0
+        games = [k.decode().split("{", 1)[1].split("}:idem:", 1)[0] for k in found]
+        markers = cast(list[bytes | None], self.redis.mget([self.marker_key(g) for g in games]))
+        gone = [k for k, m in zip(found, markers, strict=True) if m is not None]
+        return int(self.redis.delete(*gone)) if gone else 0
+
+
+def _log_key(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _glob_escaped(text: str) -> str:
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
+
+
+def _entry(entry_id: bytes, fields: list[bytes]) -> bytes:
+    """A stream entry's JSON as stored ({"t","d","a","at"}); the first layout's made so."""
+    if len(fields) == 2 and fields[0] == b"e" and entry_id[:2] == b"0-":
+        return fields[1]
+    from . import codec
+    e = decode_entry(entry_id, pairs(fields))
+    return codec.dumps_bytes({"t": e.type, "d": e.data, "a": e.actor, "at": e.at})
+
+
+if TYPE_CHECKING:
+    from .store import EventStore
+    _: type[EventStore] = ArchivingStore

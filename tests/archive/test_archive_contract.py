@@ -1,0 +1,167 @@
+"""The archive port's contract (events/archive.py): both adapters, SQLite and PostgreSQL (a real
+server), pass the same tests."""
+from __future__ import annotations
+
+import random
+import sqlite3
+import uuid
+
+import pytest
+
+from events import codec
+from events.archive import ArchivedGame, open_archive, pack
+from events.store import StoreUnavailable
+
+
+def game(n=5, type_="splendor", private=False, summary_log="1-0", **summary) -> ArchivedGame:
+    gid = uuid.uuid4().hex[:12]
+    if summary_log:
+        summary.update(finished_log=summary_log, harvest=f'{{"id":"{gid}"}}')
+    entries = tuple(codec.dumps_bytes({"t": "moved", "d": {"type": "moved", "n": i, "s": "é\n\"x"}, "a": i % 2,
+                                       "at": 1_700_000_000_000 + i}) for i in range(n))
+    meta = {"type": type_, "seats": "[]", "seed": "42", "finished_log": "1-0"}
+    return ArchivedGame(gid, meta, {"0": "hash0", "table": "hasht"}, entries,
+                        {"type": type_, "status": "finished", "private": private, "created_at": 1, "finished_at": 2,
+                         "result": {"winners": [0]}, **summary})
+
+
+def test_a_game_is_read_back_as_written_to_the_byte(archive):
+    written = game(300)
+    archive.put(written)
+    back = archive.get(written.game_id)
+    assert back == written and back.entries == written.entries and back.version == 300
+    assert archive.get("nosuchgame") is None
+
+
+def test_writing_a_game_again_replaces_it_and_keeps_its_place(archive):
+    first, other = game(3), game(2)
+    archive.put(first)
+    archive.put(other)
+    again = ArchivedGame(first.game_id, first.meta, first.credentials, first.entries + first.entries[:1],
+                         first.summary)
+    archive.put(again)
+    assert archive.get(first.game_id).version == 4
+    assert [s["type"] for _, s in archive.finished(0, 10)] == ["splendor", "splendor"]
+    positions = [p for p, _ in archive.finished(0, 10)]
+    assert positions == sorted(positions) and archive.stats()[0] == 2
+
+
+def test_the_finished_list_is_in_the_archives_order_public_games_only_by_type(archive):
+    made = [game(type_="witches"), game(), game(private=True), game(type_="witches")]
+    for g in made:
+        archive.put(g)
+    listed = archive.finished(0, 10)
+    assert [s["type"] for _, s in listed] == ["witches", "splendor", "witches"]
+    after_first = archive.finished(listed[0][0], 10)
+    assert after_first == listed[1:]
+    assert [p for p, _ in archive.finished(0, 10, "witches")] == [listed[0][0], listed[2][0]]
+    assert archive.finished(0, 1) == listed[:1]
+
+
+def _history(seed: int, n: int = 120) -> tuple[bytes, ...]:
+    """A history like a real game's: names and shapes repeated, values varying."""
+    rng = random.Random(seed)
+    kinds = ["gems_taken", "card_bought", "card_reserved", "noble_visited"]
+    return tuple(codec.dumps_bytes({"t": rng.choice(kinds), "d": {"type": "x", "gems": {c: rng.randint(0, 3) for c in
+                                    ("white", "blue", "green", "red", "black")}, "card": f"c{rng.randint(1, 90)}"},
+                                    "a": i % 2, "at": 1_700_000_000_000 + i * rng.randint(100, 9000)}) for i in range(n))
+
+
+def test_a_game_types_dictionary_is_made_from_its_games_and_shrinks_the_next_ones(archive):
+    from events.archive import TRAIN_ON
+
+    def put(seed: int) -> tuple[ArchivedGame, int]:
+        g = game()
+        g = ArchivedGame(g.game_id, g.meta, g.credentials, _history(seed), g.summary)
+        before = archive.stats()[2]
+        archive.put(g)
+        return g, archive.stats()[2] - before
+    early = [put(seed) for seed in range(TRAIN_ON - 1)]
+    assert archive.train_dictionary("splendor") is False  # too few games yet
+    early.append(put(TRAIN_ON))
+    assert archive.train_dictionary("splendor") is True
+    later = [put(1000 + seed) for seed in range(5)]
+    plain_size = sum(size for _, size in early[-5:]) / 5
+    assert sum(size for _, size in later) / 5 < plain_size * 0.9, (plain_size, later)
+    for g, _ in early + later:  # the games of before the dictionary and after it read back alike
+        assert archive.get(g.game_id) == g
+    assert archive.train_dictionary("witches") is False
+
+
+def test_stats_count_the_bytes_kept_and_what_they_were(archive):
+    assert archive.stats() == (0, 0, 0)
+    archive.put(game(200))
+    games, raw, kept = archive.stats()
+    assert games == 1 and raw > 200 * 60 and 0 < kept < raw / 5  # zstd on a repetitive history
+
+
+def test_the_schema_is_made_and_migrated_once(archive, archive_url):
+    archive.put(game())
+    assert archive.schema_version() == 3
+    again = open_archive(archive_url)  # another process starting on the same archive
+    assert again.schema_version() == 3 and again.stats()[0] == 1
+    again.close()
+
+
+def test_an_archive_made_by_the_first_schema_is_migrated_with_its_games(archive_url):
+    """Migration 2 (the finished log's order) on an archive of migration 1's, games in it."""
+    old = open_archive(archive_url)
+    migrations = type(old).migrations
+    type(old).migrations = migrations[:1]
+    try:
+        first = game(summary_log="5-1")
+        row = (first.game_id, "splendor", "finished", first.version, False, codec.dumps(first.summary), pack(first),
+               1, 1)
+        sql = ("INSERT INTO archived_games (game_id, type, status, version, private, summary, payload, raw_bytes, "
+               f"archived_at) VALUES ({', '.join([old.mark] * 9)})")  # as the first schema's code wrote
+        old._guard(lambda c: c.cursor().execute(sql, row))
+        assert old.schema_version() == 1
+    finally:
+        type(old).migrations = migrations
+        old.close()
+    new = open_archive(archive_url)
+    assert new.schema_version() == 3
+    assert [(e, g) for e, g, _ in new.finished_log("0", 10)] == [("5-1", first.game_id)]
+    assert new.get(first.game_id) == first
+
+
+def test_the_finished_log_of_archived_games_in_its_order(archive):
+    made = [game(summary_log=log) for log in ("20-0", "3-5", "20-1", None, "100-0")]
+    for g in made:
+        archive.put(g)
+    listed = archive.finished_log("0", 10)
+    assert [e for e, _, _ in listed] == ["3-5", "20-0", "20-1", "100-0"]  # by time, then number
+    assert listed[0][1:] == (made[1].game_id, b'{"id":"' + made[1].game_id.encode() + b'"}')
+    assert [e for e, _, _ in archive.finished_log("20-0", 2)] == ["20-1", "100-0"]
+    assert archive.finished_log("100-0", 10) == []
+
+
+def test_an_unreachable_archive_says_so_and_recovers(tmp_path):
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the archive's directory would be")
+    archive = open_archive(f"sqlite:///{blocked}/archive.sqlite3")
+    with pytest.raises((StoreUnavailable, OSError)):
+        archive.ping()
+    ok = open_archive(f"sqlite:///{tmp_path}/ok.sqlite3")
+    assert ok.ping()
+
+
+def test_postgresql_down_is_unavailable_then_recovers(postgres_url):
+    archive = open_archive("postgresql://postgres@127.0.0.1:1/none")
+    with pytest.raises(StoreUnavailable):
+        archive.get("x")
+    live = open_archive(postgres_url)
+    assert live.ping()
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as admin:  # the server drops us (a restart)
+        admin.execute("SELECT pg_terminate_backend(%s)", (live._connection.info.backend_pid,))
+    with pytest.raises(StoreUnavailable):  # that call fails; the next one connects again
+        live.get("x")
+    assert live.ping() and live.get("x") is None
+
+
+def test_a_bad_archive_url_is_refused():
+    with pytest.raises(ValueError, match="ARCHIVE_URL"):
+        open_archive("mysql://nope")
+    assert sqlite3.sqlite_version_info >= (3, 24)  # upserts (ON CONFLICT DO UPDATE)

@@ -1,0 +1,34 @@
+"""`python -m bench --smoke` runs every part of the benchmark suite at tiny sizes, so a change
+that breaks a benchmark (a renamed store function, a new server rule the bench's requests break)
+fails here instead of on the next person who measures something. It checks that the suite ran
+and produced rows, never its figures: speed targets are the benchmarks' own business."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT_S = 300  # about 35 s on the 2 shared cores at load 12; generous, never a speed check
+
+
+def test_every_part_of_the_bench_runs_and_gives_rows(tmp_path):
+    from bench.__main__ import PARTS
+
+    out = tmp_path / "bench.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}  # its own Redis
+    done = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--json", str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 0, f"python -m bench --smoke exited {done.returncode}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    results = json.loads(out.read_text())
+    assert set(results) == set(PARTS), done.stdout
+    for part in PARTS:
+        assert results[part], f"part {part} gave no rows:\n{done.stdout}"
+        assert f"({part}: " in done.stdout  # its timing line: it ran to its end
+    # Rows that need a server's answers to be right, not just to arrive: a person's game against
+    # a bot (a seed posted with a person seat), and moves over HTTP in one request each.
+    assert any(name.startswith("splendor/") and name != "splendor/replay" for name in results["bots"])
+    assert results["http"]["game 1 req @2"]["moves_per_s"] > 0
+    assert any(name.startswith("bench-long/") for name in results["read"])
