@@ -107,16 +107,17 @@ def raw_size(game: ArchivedGame) -> int:
         codec.dumps_bytes(game.credentials))
 
 
-def open_archive(url: str = "", data_dir: str | None = None) -> ArchiveStore:
+def open_archive(url: str = "", data_dir: str | None = None, namespace: str = "") -> ArchiveStore:
     """The archive `url` names: `postgresql://...`, `sqlite:///<path>`, or "" (a SQLite file
-    `archive.sqlite3` under DATA_DIR, default ./var/redis, as the local Redis's)."""
+    `archive.sqlite3` under DATA_DIR, default ./var/redis, as the local Redis's); of the
+    deployment `namespace` (its KEY_PREFIX: several may share one database)."""
     if url.startswith(("postgresql://", "postgres://")):
         from .archive_postgres import PostgresArchive
-        return PostgresArchive(url)
+        return PostgresArchive(url, namespace=namespace)
     from .archive_sqlite import SqliteArchive
     if url.startswith("sqlite:///"):
-        return SqliteArchive(url[len("sqlite:///"):])
+        return SqliteArchive(url[len("sqlite:///"):], namespace)
     if url:
         raise ValueError(f"ARCHIVE_URL {url!r}: use postgresql://... or sqlite:///<path>")
     directory = data_dir or os.environ.get("DATA_DIR") or os.path.join(".", "var", "redis")
-    return SqliteArchive(os.path.join(directory, "archive.sqlite3"))
+    return SqliteArchive(os.path.join(directory, "archive.sqlite3"), namespace)

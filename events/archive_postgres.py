@@ -26,6 +26,10 @@ MIGRATIONS = (
     ("CREATE TABLE archive_dictionaries (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
      "type TEXT NOT NULL UNIQUE, dictionary BYTEA NOT NULL, trained_on INTEGER NOT NULL, created_at BIGINT NOT NULL)",
      "ALTER TABLE archived_games ADD COLUMN dictionary BIGINT"),
+    # 4: each deployment's games (KEY_PREFIX) apart, when several share one database
+    ("ALTER TABLE archived_games ADD COLUMN namespace TEXT NOT NULL DEFAULT ''",
+     "CREATE INDEX archived_games_by_namespace ON archived_games (namespace, log_ms, log_seq)",
+     "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)"),
 )
 
 
@@ -33,8 +37,8 @@ class PostgresArchive(SqlArchive):
     mark = "%s"
     migrations = MIGRATIONS
 
-    def __init__(self, url: str, connect_timeout_s: int = 5):
-        super().__init__()
+    def __init__(self, url: str, connect_timeout_s: int = 5, namespace: str = ""):
+        super().__init__(namespace)
         self.url = url
         self.connect_timeout_s = connect_timeout_s
 

@@ -12,7 +12,7 @@ from . import codec
 from .archive import TRAIN_ON, ArchivedGame, pack, plain, raw_size, train, unpack
 
 COLUMNS = ("game_id", "type", "status", "version", "private", "created_at", "finished_at", "summary", "payload",
-           "raw_bytes", "archived_at", "log_ms", "log_seq", "dictionary")
+           "raw_bytes", "archived_at", "log_ms", "log_seq", "dictionary", "namespace")
 
 
 def log_position(entry_id: str | None) -> tuple[int | None, int | None]:
@@ -35,12 +35,15 @@ def backfill_log_positions(cursor: Any, mark: str) -> None:
 
 class SqlArchive:
     """An archive on a DB-API connection. `migrations`: the engine's DDL, migration N at index
-    N-1 (applied once each, in order, recorded in archive_migrations); `mark`: its placeholder."""
+    N-1 (applied once each, in order, recorded in archive_migrations); `mark`: its placeholder.
+    `namespace`: the deployment's key prefix (KEY_PREFIX): deployments sharing one database
+    each see their own games only (a game, the finished listing, the harvest)."""
 
     mark = "?"
     migrations: Sequence[Sequence[str | Callable[[Any, str], None]]] = ()
 
-    def __init__(self) -> None:
+    def __init__(self, namespace: str = "") -> None:
+        self.namespace = namespace
         self._lock = threading.Lock()  # one connection per process, one statement at a time
         self._connection: Any = None
         self._dictionaries: dict[int, bytes] = {}  # id -> dictionary: never changed once made
@@ -90,7 +93,7 @@ class SqlArchive:
             dictionary, payload = (dictionary, with_it) if len(with_it) < len(payload) else (None, payload)
         row = (game.game_id, type_, s.get("status", ""), game.version, bool(s.get("private")), s.get("created_at"),
                s.get("finished_at"), codec.dumps(s), payload, raw_size(game), int(time.time() * 1000),
-               *log_position(s.get("finished_log")), dictionary)
+               *log_position(s.get("finished_log")), dictionary, self.namespace)
         marks = ", ".join([self.mark] * len(COLUMNS))
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
         sql = (f"INSERT INTO archived_games ({', '.join(COLUMNS)}) VALUES ({marks}) "
@@ -100,8 +103,8 @@ class SqlArchive:
     def get(self, game_id: str) -> ArchivedGame | None:
         def read(connection: Any) -> Any:
             cursor = connection.cursor()
-            cursor.execute(f"SELECT payload, summary, dictionary FROM archived_games WHERE game_id = {self.mark}",
-                           (game_id,))
+            cursor.execute("SELECT payload, summary, dictionary FROM archived_games "
+                           f"WHERE game_id = {self.mark} AND namespace = {self.mark}", (game_id, self.namespace))
             return cursor.fetchone()
         found = self._guard(read)
         if found is None:
@@ -123,8 +126,8 @@ class SqlArchive:
                                            (type_,), missing=None))
         if known is None:
             sql = (f"SELECT game_id FROM archived_games WHERE type = {self.mark} AND dictionary IS NULL "
-                   f"ORDER BY position LIMIT {self.mark}")
-            ids = [r[0] for r in self._guard(lambda c: _all(c, sql, (type_, TRAIN_ON)))]
+                   f"AND namespace = {self.mark} ORDER BY position LIMIT {self.mark}")
+            ids = [r[0] for r in self._guard(lambda c: _all(c, sql, (type_, self.namespace, TRAIN_ON)))]
             if len(ids) < TRAIN_ON:
                 return False
             samples = [plain(g) for g in map(self.get, ids) if g is not None]
@@ -138,8 +141,8 @@ class SqlArchive:
         return True
 
     def finished(self, after: int, count: int, type_: str | None = None) -> list[tuple[int, dict[str, Any]]]:
-        where = f"position > {self.mark} AND NOT private"
-        args: list[Any] = [after]
+        where = f"position > {self.mark} AND NOT private AND namespace = {self.mark}"
+        args: list[Any] = [after, self.namespace]
         if type_ is not None:
             where, args = where + f" AND type = {self.mark}", [*args, type_]
         sql = f"SELECT position, summary FROM archived_games WHERE {where} ORDER BY position LIMIT {self.mark}"
@@ -152,24 +155,24 @@ class SqlArchive:
 
     def finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         ms, seq = log_position(after) if after != "0" else (-1, -1)
-        sql = ("SELECT game_id, summary FROM archived_games WHERE log_ms IS NOT NULL AND "
-               f"(log_ms > {self.mark} OR (log_ms = {self.mark} AND log_seq > {self.mark})) "
+        sql = (f"SELECT game_id, summary FROM archived_games WHERE namespace = {self.mark} AND log_ms IS NOT NULL "
+               f"AND (log_ms > {self.mark} OR (log_ms = {self.mark} AND log_seq > {self.mark})) "
                f"ORDER BY log_ms, log_seq LIMIT {self.mark}")
 
         def read(connection: Any) -> Any:
             cursor = connection.cursor()
-            cursor.execute(sql, (ms, ms, seq, count))
+            cursor.execute(sql, (self.namespace, ms, ms, seq, count))
             return cursor.fetchall()
         found = [(game_id, codec.loads(summary)) for game_id, summary in self._guard(read)]
         return [(s["finished_log"], game_id, s["harvest"].encode()) for game_id, s in found if s.get("harvest")]
 
     def stats(self) -> tuple[int, int, int]:
         sql = ("SELECT COUNT(*), COALESCE(SUM(raw_bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) "
-               "FROM archived_games")
+               f"FROM archived_games WHERE namespace = {self.mark}")
 
         def read(connection: Any) -> Any:
             cursor = connection.cursor()
-            cursor.execute(sql)
+            cursor.execute(sql, (self.namespace,))
             return cursor.fetchone()
         games, raw, kept = self._guard(read)
         return int(games), int(raw), int(kept)

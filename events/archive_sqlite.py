@@ -24,6 +24,10 @@ MIGRATIONS = (
     ("CREATE TABLE archive_dictionaries (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL UNIQUE, "
      "dictionary BLOB NOT NULL, trained_on INTEGER NOT NULL, created_at BIGINT NOT NULL)",
      "ALTER TABLE archived_games ADD COLUMN dictionary BIGINT"),
+    # 4: each deployment's games (KEY_PREFIX) apart, when several share one database
+    ("ALTER TABLE archived_games ADD COLUMN namespace TEXT NOT NULL DEFAULT ''",
+     "CREATE INDEX archived_games_by_namespace ON archived_games (namespace, log_ms, log_seq)",
+     "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)"),
 )
 
 
@@ -31,8 +35,8 @@ class SqliteArchive(SqlArchive):
     mark = "?"
     migrations = MIGRATIONS
 
-    def __init__(self, path: str):
-        super().__init__()
+    def __init__(self, path: str, namespace: str = ""):
+        super().__init__(namespace)
         self.path = path
 
     def _connect(self) -> sqlite3.Connection:

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from contextlib import contextmanager
@@ -37,6 +38,8 @@ TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "
                  "MAX_ANONYMOUS_GAMES": "0",
                  "WEBHOOK_ALLOW_LOOPBACK": "1"}
 os.environ.update(TEST_SETTINGS)
+# The session's archive, of its own (not ./var/redis's, which a `python app.py` here keeps).
+os.environ.setdefault("ARCHIVE_URL", f"sqlite:///{tempfile.mkdtemp(prefix='test-archive-')}/archive.sqlite3")
 
 
 @pytest.fixture(scope="session")

@@ -100,7 +100,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     connections = connections or connect(settings)
     redis: Any = connections.store
     prefix = settings.key_prefix
-    store = ArchivingStore(redis, open_archive(settings.archive_url), prefix)
+    store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix)
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)

@@ -88,6 +88,23 @@ def test_a_game_types_dictionary_is_made_from_its_games_and_shrinks_the_next_one
     assert archive.train_dictionary("witches") is False
 
 
+def test_deployments_sharing_an_archive_see_their_own_games_only(archive, archive_url):
+    """Two KEY_PREFIXes on one database: a game, the finished list, the harvest's log and the
+    counts are each deployment's own (a game id of one is unknown to the other)."""
+    mine, theirs = game(summary_log="7-0"), game(summary_log="6-0")
+    archive.put(mine)
+    other = open_archive(archive_url, namespace="other:")
+    try:
+        other.put(theirs)
+        assert archive.get(theirs.game_id) is None and other.get(mine.game_id) is None
+        assert other.get(theirs.game_id) == theirs
+        assert [g for _, g, _ in archive.finished_log("0", 10)] == [mine.game_id]
+        assert [g for _, g, _ in other.finished_log("0", 10)] == [theirs.game_id]
+        assert [s["type"] for _, s in other.finished(0, 10)] == ["splendor"] and archive.stats()[0] == 1
+    finally:
+        other.close()
+
+
 def test_stats_count_the_bytes_kept_and_what_they_were(archive):
     assert archive.stats() == (0, 0, 0)
     archive.put(game(200))
@@ -97,9 +114,9 @@ def test_stats_count_the_bytes_kept_and_what_they_were(archive):
 
 def test_the_schema_is_made_and_migrated_once(archive, archive_url):
     archive.put(game())
-    assert archive.schema_version() == 3
+    assert archive.schema_version() == 4
     again = open_archive(archive_url)  # another process starting on the same archive
-    assert again.schema_version() == 3 and again.stats()[0] == 1
+    assert again.schema_version() == 4 and again.stats()[0] == 1
     again.close()
 
 
@@ -120,7 +137,7 @@ def test_an_archive_made_by_the_first_schema_is_migrated_with_its_games(archive_
         type(old).migrations = migrations
         old.close()
     new = open_archive(archive_url)
-    assert new.schema_version() == 3
+    assert new.schema_version() == 4
     assert [(e, g) for e, g, _ in new.finished_log("0", 10)] == [("5-1", first.game_id)]
     assert new.get(first.game_id) == first
 

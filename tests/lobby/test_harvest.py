@@ -120,7 +120,14 @@ def test_a_page_ends_before_a_game_being_logged(app, client):
 
 
 def _entry_of(store, gid):
-    return next(i for i, g, _ in store.read_finished_log("0", 10_000) if g == gid)
+    # Page by page: the first pages may be the archive's (the session's games archived so far).
+    after = "0"
+    while page := store.read_finished_log(after, 10_000):
+        found = [i for i, g, _ in page if g == gid]
+        if found:
+            return found[0]
+        after = page[-1][0]
+    raise AssertionError(f"{gid} is not in the finished log")
 
 
 def _ms_of(store, gid):

@@ -15,7 +15,7 @@ from tests.conftest import ROOT, _free_port
 # What a user's shell would not have: the tests' own Redis and prefixes must not leak in.
 _NOT_INHERITED = ("REDIS_URL", "TEST_REDIS_URL", "KEY_PREFIX", "TURN_QUEUE", "PYTHONPATH", "VIRTUAL_ENV",
                   "PROMETHEUS_MULTIPROC_DIR", "LOG_FORMAT", "ACCESS_LOG", "EXTRA_GAME_MODULES", "PORT", "HOST",
-                  "DATA_DIR", "PROCESS_ROLE")
+                  "DATA_DIR", "PROCESS_ROLE", "ARCHIVE_URL")
 
 
 def clean_env(**extra) -> dict:
