@@ -41,6 +41,15 @@ webhook_deliveries = Counter("webhook_deliveries_total", "Webhook delivery attem
 webhook_delay = Histogram("webhook_delivery_delay_seconds", "From an event's append to its webhook's delivery "
                           "(2xx), retries included.",
                           buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400))
+webhook_oldest_behind = Gauge("webhook_oldest_undelivered_seconds", "Per class of destination ('new': not yet "
+                              "answered, 'healthy', 'failing', 'parked': its circuit open), the age of the oldest "
+                              "(subscription, game) a webhook worker holds with messages not yet delivered.",
+                              ["destination"], multiprocess_mode="livemax" if MULTIPROCESS else "all")
+webhook_parked = Gauge("webhook_parked_destinations", "Webhook receivers (host and port) parked after failing "
+                       "in a row: their deliveries wait out a back-off instead of taking sender threads.",
+                       multiprocess_mode="livesum" if MULTIPROCESS else "all")
+webhook_senders = Gauge("webhook_sender_threads", "Webhook sender threads running (made as needed, up to "
+                        "WEBHOOK_SENDERS per webhook worker).", multiprocess_mode="livesum" if MULTIPROCESS else "all")
 redis_errors = Counter("redis_errors_total", "Operations that failed because Redis could not be reached.",
                        ["where"])
 

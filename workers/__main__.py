@@ -51,6 +51,12 @@ def main(argv: list[str]) -> None:
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn. Webhook deliveries have workers of their own.
         queue = services.scheduler.queue if mode == "worker" else services.deliveries.queue
+        if mode == "webhooks":
+            # Its jobs only hand their pairs to the process's sender threads and end: one
+            # receiver's slowness costs a thread of its own, not the worker (dispatcher.py).
+            import workers.deliveries
+
+            workers.deliveries.DISPATCHING = True
         worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S)
         # While Redis is away RQ retries after 1 s, doubling up to 60 s: a worker would sleep on
         # long after Redis is back. Once a second, it is back within a second of Redis.

@@ -31,7 +31,10 @@ from dataclasses import asdict, dataclass, field
 from events.connection import key_buckets
 from events.keys import sharded
 
-LOCK_TTL_MS = 60_000
+# A (subscription, game)'s lease: its holder renews it while it lives (workers/deliveries/
+# leases.py), so a holder that died (its process, or Redis under it) lets another take over
+# within seconds; every progress it saves is fenced by its token.
+LEASE_MS = 5_000
 ATTEMPTS_KEPT = 200
 PROGRESS_TTL_S = 7 * 86400  # a finished, delivered game's webhook keys are kept this long
 MINE = "mine"
@@ -40,6 +43,15 @@ _ADD_BOUNDED = """
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1
+"""
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+_SAVE_HELD = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+return redis.call('PEXPIRE', KEYS[1], ARGV[3])
 """
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -111,6 +123,8 @@ class SubscriptionStore:
         self.buckets = buckets or key_buckets(connection)
         self._add_bounded = connection.register_script(_ADD_BOUNDED)
         self._unlock = connection.register_script(_UNLOCK)
+        self._renew = connection.register_script(_RENEW)
+        self._save_held = connection.register_script(_SAVE_HELD)
 
     # ---- keys ---------------------------------------------------------------------------
     def _sub(self, sub_id: str) -> str:
@@ -266,12 +280,26 @@ class SubscriptionStore:
             pipe.get(self._progress(game_id, sub_id))
         return {s: Progress(**json.loads(raw)) for s, raw in zip(sub_ids, pipe.execute()) if raw}
 
-    def save_progress(self, game_id: str, sub_id: str, progress: Progress) -> None:
-        self.redis.set(self._progress(game_id, sub_id), json.dumps(asdict(progress)))
+    def save_progress(self, game_id: str, sub_id: str, progress: Progress, token: str | None = None) -> bool:
+        """Saves the progress; with a lease's token, only while that lease is held (and renews
+        it): a holder that lost its lease (it stalled past LEASE_MS, Redis restarted under it)
+        cannot overwrite its successor's progress. False when refused."""
+        value = json.dumps(asdict(progress))
+        if token is None:
+            self.redis.set(self._progress(game_id, sub_id), value)
+            return True
+        return bool(self._save_held(keys=[self._lock(game_id, sub_id), self._progress(game_id, sub_id)],
+                                    args=[token, value, LEASE_MS]))
 
     def lock(self, game_id: str, sub_id: str) -> str | None:
         token = secrets.token_hex(8)
-        return token if self.redis.set(self._lock(game_id, sub_id), token, nx=True, px=LOCK_TTL_MS) else None
+        return token if self.redis.set(self._lock(game_id, sub_id), token, nx=True, px=LEASE_MS) else None
+
+    def renew(self, held: list[tuple[str, str, str]]) -> list[bool]:
+        """Renews leases, (game, subscription, token) each: whether each is still held. (A
+        script each: a cluster's pipelines do not take scripts; a worker holds a few hundred.)"""
+        return [bool(self._renew(keys=[self._lock(game_id, sub_id)], args=[token, LEASE_MS]))
+                for game_id, sub_id, token in held]
 
     def unlock(self, game_id: str, sub_id: str, token: str) -> None:
         self._unlock(keys=[self._lock(game_id, sub_id)], args=[token])

@@ -1,11 +1,12 @@
 """A webhook receiver on 127.0.0.1 for the tests: a real HTTP server (a thread per request)
 that verifies every delivery's signature with the `standardwebhooks` package and records
 what came. Per path it behaves as told: "ok" answers 204, "fail:N" answers 500 to the first
-N requests, "redirect" answers 302, "hang" holds the request until the test ends."""
+N requests, "slow:S" answers 204 after S seconds, "redirect" answers 302, "hang" holds the request until the test ends."""
 from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -17,6 +18,7 @@ class Receiver:
         self.behaviour: dict[str, str] = {}  # path -> "ok" | "fail:N" | "hang"
         self.received: dict[str, list] = {}  # path -> [(webhook-id, payload)] verified, in arrival order
         self.attempts: dict[str, list] = {}  # path -> [webhook-id] of every request
+        self.arrived: dict[str, float] = {}  # webhook-id -> when it first arrived (monotonic s)
         self.bad_signatures: list = []
         self.hanging = 0
         self.release = threading.Event()
@@ -55,6 +57,8 @@ class Receiver:
                 self.hanging += 1
             self.release.wait(60)
             return
+        if behaviour.startswith("slow:"):  # answers after that many seconds
+            time.sleep(float(behaviour[5:]))
         if behaviour == "redirect":
             handler.send_response(302)
             handler.send_header("Location", self.url + "/elsewhere")
@@ -76,6 +80,7 @@ class Receiver:
             return
         with self.lock:
             self.received[path].append((headers["webhook-id"], payload))
+            self.arrived.setdefault(headers["webhook-id"], time.monotonic())
         handler.send_response(204)
         handler.end_headers()
 

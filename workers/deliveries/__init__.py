@@ -22,16 +22,20 @@ webhooks`), so a slow receiver never delays a turn.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from rq import Queue, get_current_job
 
+from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
-from api.webhooks import sender
 from api.webhooks.subscriptions import SubscriptionStore
 from events.redis_store import RedisEventStore
 
+from .dispatcher import Dispatcher
 from .fan_out import FanOut
+from .leases import Leases
 from .settings import DEFAULT_QUEUE, Settings
 from .sweep import Sweep
 
@@ -56,7 +60,52 @@ class Deliveries(FanOut, Sweep):
         self.settings = settings or Settings.from_env()
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
-        self._connections: sender.Connections | None = None
+        self.leases = Leases(self.subs)
+        self.observer = None
+        self._local = threading.local()
+        self._dispatcher: Dispatcher | None = None
+
+
+    def dispatcher(self) -> Dispatcher:
+        """This process's dispatcher (made at the first job of a webhook worker): the jobs
+        hand it their pairs, its threads send (workers/deliveries/dispatcher.py)."""
+        with _making:
+            if self._dispatcher is None:
+                self._dispatcher = Dispatcher(
+                    lambda sub_id, game_id: self.deliver(sub_id, game_id, rounds=1, drain_s=DISPATCHED_DRAIN_S),
+                    self._url_of, max_threads=self.settings.senders, per_destination=self.settings.per_destination)
+                self.observer = self._dispatcher.attempted
+                threading.Thread(target=self._gauges, args=(self._dispatcher,), name="webhook-gauges",
+                                 daemon=True).start()
+            return self._dispatcher
+
+    @staticmethod
+    def _gauges(dispatcher: Dispatcher) -> None:
+        while True:
+            seen = dispatcher.snapshot()
+            for kind in DESTINATION_CLASSES:
+                metrics.webhook_oldest_behind.labels(kind).set(seen["oldest_behind_s"].get(kind, 0.0))
+            metrics.webhook_parked.set(seen["parked"])
+            metrics.webhook_senders.set(seen["threads"])
+            time.sleep(GAUGES_EVERY_S)
+
+    def _url_of(self, sub_id: str) -> str | None:
+        sub = self.subs.get(sub_id)
+        return sub.url if sub is not None else None
+
+    def dispatch_game(self, game_id: str) -> int:
+        """A fan-out in a webhook worker: each covering subscription's pair to the dispatcher."""
+        dispatcher = self.dispatcher()
+        return sum(dispatcher.submit(sub_id, game_id) for sub_id in self.subs.covering(game_id))
+
+
+DESTINATION_CLASSES = ("new", "healthy", "failing", "parked")  # dispatcher.Destination.state
+GAUGES_EVERY_S = 2.0
+DISPATCHED_DRAIN_S = 5.0  # a pair's turn on a sender thread: then behind the others of its destination
+_making = threading.Lock()
+# True in a webhook worker (`python -m workers webhooks`): its jobs hand their pairs to the
+# process's dispatcher. Elsewhere (tests driving the jobs' work themselves) a job sends itself.
+DISPATCHING = False
 
 
 # ---- the RQ jobs ----------------------------------------------------------------------------
@@ -72,7 +121,7 @@ def fan_out_job(prefix: str, game_id: str) -> int:
     # Never fails, as deliver_job: a failed job would keep the game's fan-out id taken.
     deliveries = _context(prefix)
     try:
-        return deliveries.fan_out_now(game_id)
+        return deliveries.dispatch_game(game_id) if DISPATCHING else deliveries.fan_out_now(game_id)
     except UnknownGame:
         deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
         return 0
@@ -86,6 +135,8 @@ def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
     # this subscription and game) taken for failure_ttl; what it did not send, the sweep sends.
     deliveries = _context(prefix)
     try:
+        if DISPATCHING:
+            return "dispatched" if deliveries.dispatcher().submit(sub_id, game_id) else "inactive"
         return deliveries.deliver(sub_id, game_id)
     except UnknownGame:
         # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.

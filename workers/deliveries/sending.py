@@ -5,7 +5,9 @@ or once it has failed for WEBHOOK_DISABLE_AFTER_S); and a message sent again on 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Callable
 
 from api import metrics
 from api.games.repository import GameRepository
@@ -15,12 +17,13 @@ from api.webhooks.subscriptions import Progress
 from events.redis_store import RedisEventStore
 
 from .enqueueing import Enqueueing
+from .leases import Lease, Leases
 from .settings import Settings, now_ms
 
 log = logging.getLogger(__name__)
 
 ROUNDS = 20  # drains per job (each re-checks the stream after releasing the lock)
-DRAIN_SECONDS = 20  # well within the lock's minute (subscriptions.LOCK_TTL_MS)
+DRAIN_SECONDS = 20
 
 
 class Sending(Enqueueing):
@@ -30,7 +33,9 @@ class Sending(Enqueueing):
     events: RedisEventStore
     games: GameRepository
     settings: Settings
-    _connections: sender.Connections | None
+    leases: Leases
+    observer: Callable[[str, bool], None] | None  # told each attempt's URL and success (the dispatcher)
+    _local: threading.local  # each thread's kept-alive connections
 
     def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
         """Delivers what the subscription is owed of the game (for at most `rounds` drains of
@@ -45,13 +50,13 @@ class Sending(Enqueueing):
                 return "inactive"
             if sub.status != "active" or not self.subs.covers(sub, game_id):
                 return "inactive"
-            token = self.subs.lock(game_id, sub_id)
-            if token is None:
-                return "busy"  # the holder re-checks the stream after releasing the lock
+            lease = self.leases.take(game_id, sub_id)
+            if lease is None:
+                return "busy"  # the holder re-checks the stream after releasing its lease
             try:
-                outcome = self._drain(sub, game_id, drain_s)
+                outcome = self._drain(sub, game_id, drain_s, lease)
             finally:
-                self.subs.unlock(game_id, sub_id, token)
+                self.leases.release(lease)
             if outcome != "caught_up":
                 return outcome
             progress = self.subs.progress(game_id, sub_id)
@@ -60,13 +65,16 @@ class Sending(Enqueueing):
         self.ensure(sub_id, game_id)  # a very busy game: the rest in a new job, behind others
         return outcome
 
-    def _drain(self, sub, game_id: str, drain_s: float = DRAIN_SECONDS) -> str:
-        """Sends the pending messages in order on one kept-alive connection; progress and the
-        attempts log are written once per batch (a crash in between sends a few messages
-        again, under the same ids: at least once)."""
+    def _drain(self, sub, game_id: str, drain_s: float, lease: Lease) -> str:
+        """Sends the pending messages in order on one kept-alive connection, each only while
+        the lease is surely held; progress (fenced by the lease) and the attempts log are
+        written once per batch (a crash in between sends a few messages again, under the same
+        ids: at least once, and never an older message after a newer one's first sending).
+        "lost" when the lease was: another holder may be sending."""
         connections = self.connections()
         records: list = []
-        # The lock outlives a drain: a drain stops after DRAIN_SECONDS (the caller re-locks).
+        # A drain stops after drain_s, so that the pair's successors (other games' and
+        # subscriptions') get their turn; the caller takes the lease again.
         deadline = time.monotonic() + drain_s
         try:
             while time.monotonic() < deadline:
@@ -80,29 +88,35 @@ class Sending(Enqueueing):
                 if last is None:
                     return "caught_up"
                 for message in pending:
-                    if not self._send(sub, message, progress, connections, records):
-                        return "waiting" if sub.status == "active" else "disabled"
+                    if not lease.held():
+                        return "lost"
+                    if not self._send(sub, message, progress, connections, records, lease=lease):
+                        return "lost" if lease.lost else "waiting" if sub.status == "active" else "disabled"
                     progress.version, progress.index = message.version, message.index + 1
                     progress.attempts, progress.failing_since, progress.next_at = 0, None, 0
                     if time.monotonic() > deadline:
                         break
                 else:
                     progress.version, progress.index = last + 1, 0
-                self.subs.save_progress(game_id, sub.id, progress)
+                if not self.subs.save_progress(game_id, sub.id, progress, lease.token):
+                    lease.lost = True
+                    return "lost"
                 self._flush(sub.id, records)
             return "caught_up"  # for now: deliver() looks again
         finally:
             self._flush(sub.id, records)
 
     def connections(self) -> sender.Connections:
-        """The worker's kept-alive connections, shared by its jobs (one job at a time: a
-        SimpleWorker's), so consecutive deliveries to a receiver reuse one connection."""
-        if self._connections is None:
-            self._connections = self._new_connections()
-        return self._connections
+        """This thread's kept-alive connections (a Connections is one thread's), kept across
+        its deliveries, so consecutive deliveries to a receiver reuse one connection."""
+        kept = getattr(self._local, "connections", None)
+        if kept is None:
+            kept = self._local.connections = self._new_connections(max_open=8)
+        return kept
 
-    def _new_connections(self) -> sender.Connections:
-        return sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s)
+    def _new_connections(self, max_open: int = 64) -> sender.Connections:
+        return sender.Connections(self.settings.policy, self.settings.timeout_s, self.settings.deadline_s,
+                                  max_open=max_open)
 
     def _flush(self, sub_id: str, records: list) -> None:
         if records:
@@ -110,11 +124,14 @@ class Sending(Enqueueing):
             records.clear()
 
     def _send(self, sub, message: messages.Message, progress: Progress | None, connections: sender.Connections,
-              records: list, manual: bool = False) -> bool:
-        """One attempt; on failure (unless manual) the back-off or the subscription's end."""
+              records: list, manual: bool = False, lease: Lease | None = None) -> bool:
+        """One attempt; on failure (unless manual) the back-off (saved under the lease) or the
+        subscription's end."""
         now = time.time()
         outcome = connections.post(sub.url, message.body.encode(),
                                    signed_headers(sub.secret, message.id, message.body, now))
+        if self.observer is not None:
+            self.observer(sub.url, outcome.ok)
         attempt = (progress.attempts + 1) if progress is not None else 1
         records.append({"delivery": message.id, "event": message.kind, "game_id": message.game_id,
                         "version": message.version, "attempt": attempt, "at": int(now * 1000),
@@ -142,7 +159,9 @@ class Sending(Enqueueing):
                     else self.settings.asked_wait_s(outcome.retry_after_s))
             progress.next_at = now_ms + int(wait * 1000)
             self.subs.retry_at(sub.id, message.game_id, progress.next_at)
-        self.subs.save_progress(message.game_id, sub.id, progress)
+        if not self.subs.save_progress(message.game_id, sub.id, progress, lease.token if lease else None):
+            assert lease is not None
+            lease.lost = True
         return False
 
     def _disable(self, sub, reason: str) -> None:

@@ -22,6 +22,8 @@ class Settings:
     policy: Policy = field(default_factory=Policy)
     progress_ttl_s: int = PROGRESS_TTL_S
     deadline_s: float = DEADLINE_S  # an attempt's whole time, whatever the receiver does
+    senders: int = 256  # a webhook worker's sender threads at most (made as needed)
+    per_destination: int = 4  # pairs in flight to one receiver (host and port) at most
     rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)  # the back-off's jitter
 
     @classmethod
@@ -30,7 +32,8 @@ class Settings:
         return cls(float(env.get("WEBHOOK_TIMEOUT_S", 5)), float(env.get("WEBHOOK_RETRY_BASE_S", 10)),
                    float(env.get("WEBHOOK_RETRY_MAX_S", 3600)), float(env.get("WEBHOOK_DISABLE_AFTER_S", 86400)),
                    Policy.from_env(env), int(env.get("WEBHOOK_PROGRESS_TTL_S", PROGRESS_TTL_S)),
-                   float(env.get("WEBHOOK_DEADLINE_S", DEADLINE_S)))
+                   float(env.get("WEBHOOK_DEADLINE_S", DEADLINE_S)), int(env.get("WEBHOOK_SENDERS", 256)),
+                   int(env.get("WEBHOOK_PER_DESTINATION", 4)))
 
     def backoff_s(self, attempts: int) -> float:
         """The wait after the n-th failed attempt, with full jitter: anywhere below a ceiling
