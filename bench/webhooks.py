@@ -10,6 +10,9 @@ signatures, the tests do). Then:
    `at` (its append) to its arrival at the receiver, p50 and p99.
 2. moves/s: the same closed-loop clients for a fixed time on games without subscriptions, then
    on games with one subscription each; the ratio (the issue's target: at least 0.8x).
+3. isolation (issue 29): one healthy subscription's delay p50/p99 while 0, 10 or 100 other
+   receivers (each on its own port) hang every request until the attempt's deadline, their
+   games moving too.
 """
 from __future__ import annotations
 
@@ -23,6 +26,31 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import requests
 
 from bench.common import percentile, private_redis, running_server, table
+
+
+class Hanging:
+    """A receiver that reads each request and never answers (until closed)."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        hanging = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                hanging.release.wait(120)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
 
 
 class Receiver:
@@ -85,9 +113,12 @@ def play(base: str, game: dict, until: float, moves_done: list, max_moves: int =
     while time.monotonic() < until and played < max_moves:
         if not nxt or not nxt.get("moves"):
             return
-        r = session.post(f"{base}/games/{game['id']}/moves?seat={nxt['seat']}&include=next_moves",
-                         headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
-                         json={"expected_version": nxt["version"], "move": nxt["moves"][0]})
+        try:
+            r = session.post(f"{base}/games/{game['id']}/moves?seat={nxt['seat']}&include=next_moves",
+                             headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
+                             json={"expected_version": nxt["version"], "move": nxt["moves"][0]})
+        except requests.RequestException:  # the server going away at the end of a part
+            return
         if r.status_code != 201:
             return
         played += 1
@@ -156,16 +187,62 @@ def moves_part(base: str, receiver: Receiver, subscribed: bool, seconds: float, 
     return len(moves) / (time.monotonic() - t0)
 
 
+def isolation_part(base: str, receiver: Receiver, hanging_n: int, quick: bool) -> dict:
+    """The healthy subscription's delays while `hanging_n` receivers hang."""
+    session = requests.Session()
+    hanging = [Hanging() for _ in range(hanging_n)]
+    try:
+        stop = time.monotonic() + (20 if quick else 40)
+        faulty = []
+        for h in hanging:
+            game = new_game(base, session)
+            session.post(f"{base}/webhooks", headers={"Authorization": f"Bearer {game['table_token']}"},
+                         json={"url": h.url, "events": ["game.move"]}).raise_for_status()
+            faulty.append(game)
+        background = [threading.Thread(target=play, args=(base, g, stop, [], 10 ** 9, None, 2.0)) for g in faulty]
+        for t in background:
+            t.start()
+        time.sleep(2)  # the hangs begin
+        receiver.arrivals.clear()
+        game = new_game(base, session)
+        session.post(f"{base}/webhooks", headers={"Authorization": f"Bearer {game['table_token']}"},
+                     json={"url": receiver.url, "events": ["game.move"]}).raise_for_status()
+        moves: list = []
+        play(base, game, stop, moves, 30 if quick else 80, session, 0.2)
+        final = session.get(f"{base}/games/{game['id']}").json()["version"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(receiver.arrivals) < final - game["version"]:
+            time.sleep(0.1)
+        delays = [now - event_at(p) for now, p in list(receiver.arrivals)]
+        for t in background:
+            t.join()
+        return {"hanging": hanging_n, "moves": len(moves), "arrived": len(delays), "expected": final - game["version"],
+                "p50_ms": percentile(delays, 0.5) * 1000, "p99_ms": percentile(delays, 0.99) * 1000}
+    finally:
+        for h in hanging:
+            h.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.webhooks", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", choices=("deliveries", "isolation"), help="one part only")
     args = parser.parse_args()
     seconds = 5 if args.quick else 15
     receiver = Receiver()
     try:
         with private_redis() as redis_url, running_server(redis_url, WEBHOOK_ALLOW_LOOPBACK="1",
                                                           WEBHOOK_MAX_PER_OWNER="100") as base:
+            if args.only != "deliveries":
+                isolation = [isolation_part(base, receiver, n, args.quick) for n in (0, 10, 100)]
+                print(table([(d["hanging"], d["moves"], f"{d['arrived']}/{d['expected']}", f"{d['p50_ms']:.0f}",
+                              f"{d['p99_ms']:.0f}") for d in isolation],
+                            ("receivers hanging", "healthy game's moves", "arrived/expected", "delay p50 ms",
+                             "delay p99 ms")))
+                print()
+            if args.only == "isolation":
+                return
             runs = [deliveries_part(base, receiver, args.quick, pause) for pause in (1.0, 0.0)]
             print(table([(f"{d['pause_s']:g} s" if d["pause_s"] else "none (a backlog)", d["subscriptions"], d["moves"],
                           d["deliveries"], f"{d['move_deliveries']}/{d['move_deliveries_expected']}",

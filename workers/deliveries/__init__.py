@@ -1,12 +1,15 @@
 """Webhook deliveries: RQ jobs on their own queue (WEBHOOK_QUEUE, worked by `python -m workers
 webhooks`), so a slow receiver never delays a turn.
 
+- In a webhook worker (DISPATCHING) the jobs below only hand (subscription, game) pairs to the
+  process's dispatcher (dispatcher.py: sender threads, a queue per destination) and end;
+  elsewhere (tests) a job sends itself, as described.
 - `fan_out(game)`: after a subscribed game's append (api/webhooks/notify.py), one job per
   game delivers the news to each covering subscription itself for a short budget, and hands
   the rest to delivery jobs of their own. Its id is the game's
   (`whf-<game>`, unique): while one waits in the queue, later appends add nothing (it reads the
   stream when it runs); while one runs, one follow-up (`whf-<game>-next`) may wait behind it.
-- `deliver(sub, game)`: under a per-(subscription, game) lock, sends the subscription's
+- `deliver(sub, game)`: under a per-(subscription, game) lease (leases.py), sends the subscription's
   pending messages of that game in order (api/webhooks/messages.py derives them from the
   stream), each until it is answered 2xx: at least once, in order per game. A failure records
   the attempt and waits (exponential back-off from WEBHOOK_RETRY_BASE_S up to
