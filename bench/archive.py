@@ -78,10 +78,7 @@ def run(quick: bool = False) -> dict:
                     service.games._meta.pop(gid, None)
                 from_cold = [_ms(client, p, runs, cold) for p in paths]
                 from_warm = [_ms(client, p, runs) for p in paths]
-                while True:  # the idempotency walk, to its end
-                    store.drop_archived_idempotency(count=10_000)
-                    if store._idempotency_cursor == 0:
-                        break
+                store.drop_all_archived_idempotency()  # the idempotency walk, whole
                 after_b += _bytes(conn, prefix, gid)
                 if seed == 0:
                     speed.append((d.name, version, *(f"{x:.1f}" for x in (

@@ -254,18 +254,31 @@ class ArchivingStore(RedisEventStore):
         those of archived games; returns how many. A record's key names no game the archiver can
         list (the client chose it), so they are found by walking, a step a pass, rather than by
         a scan per game. On a cluster they are left to expire (IDEMPOTENCY_TTL_SECONDS)."""
+        self._idempotency_cursor, dropped = self._drop_idempotency_step(self._idempotency_cursor, count)
+        return dropped
+
+    @unavailable
+    def drop_all_archived_idempotency(self, count: int = 10_000) -> int:
+        """A whole walk of its own, from the start (python -m tools.archive): the sweep's walk
+        may be anywhere in the keyspace, and a walk begun midway would miss the records it had
+        passed before the games they belong to were archived."""
+        cursor, total = None, 0
+        while cursor != 0:
+            cursor, dropped = self._drop_idempotency_step(cursor or 0, count)
+            total += dropped
+        return total
+
+    def _drop_idempotency_step(self, cursor: int, count: int) -> tuple[int, int]:
         if self.clustered:
-            return 0
+            return 0, 0
         pattern = f"{_glob_escaped(self.keys.prefix)}game:*:idem:*"
-        cursor, found = cast(tuple[int, list[bytes]],
-                             self.redis.scan(self._idempotency_cursor, match=pattern, count=count))
-        self._idempotency_cursor = cursor
+        cursor, found = cast(tuple[int, list[bytes]], self.redis.scan(cursor, match=pattern, count=count))
         if not found:
-            return 0
+            return cursor, 0
         games = [k.decode().split("{", 1)[1].split("}:idem:", 1)[0] for k in found]
         markers = cast(list[bytes | None], self.redis.mget([self.marker_key(g) for g in games]))
         gone = [k for k, m in zip(found, markers, strict=True) if m is not None]
-        return int(self.redis.delete(*gone)) if gone else 0
+        return cursor, int(self.redis.delete(*gone)) if gone else 0
 
 
 def _log_key(entry_id: str) -> tuple[int, int]:

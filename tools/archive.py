@@ -65,10 +65,7 @@ def run(settings: Settings, batch: int = 200) -> dict:
         if time.monotonic() - last > 0.5 or i == len(ids):
             _progress(i, len(ids), counts, started)
             last = time.monotonic()
-    while True:  # the archived games' idempotency records, a walk to its end
-        store.drop_archived_idempotency(count=10_000)
-        if store._idempotency_cursor == 0:
-            break
+    store.drop_all_archived_idempotency()  # the archived games' idempotency records
     after_redis, after_archive = _used(store.redis), store.archive.stats()
     sys.stderr.write("\n")
     print(f"games walked: {len(ids)}; " + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))

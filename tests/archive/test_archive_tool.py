@@ -32,7 +32,16 @@ def test_the_tool_archives_an_older_deployments_finished_games(redis_url, tmp_pa
     live = client.post("/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
     store.redis.delete(*[store.due_key(bucket=b) for b in range(store.keys.buckets)])  # as before the archive
     before = [answers(app, m) for m in made]
-    done = _tool(redis_url, prefix, url)
+    # A keyspace larger than one step of the sweep's walk over the idempotency records (2,000
+    # keys looked at), as a real deployment's: the tool's walk is whole, wherever the sweep's was.
+    filler = [f"{prefix}filler:{i}" for i in range(30_000)]
+    for i in range(0, len(filler), 5000):
+        store.redis.mset({k: b"" for k in filler[i:i + 5000]})
+    try:
+        done = _tool(redis_url, prefix, url)
+    finally:
+        for i in range(0, len(filler), 5000):
+            store.redis.delete(*filler[i:i + 5000])
     assert "archived: 3" in done.stdout and "unfinished: 1" in done.stdout, done.stdout
     assert "Redis used_memory:" in done.stdout and "3 games" in done.stdout
     assert "3/4 games" in done.stderr or "4/4 games" in done.stderr  # the progress bar
