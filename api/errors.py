@@ -75,6 +75,7 @@ class Code(StrEnum):
     GAME_NOT_STARTED = "game_not_started", (409,), "a move, resignation or abort in a game still waiting for seats"
     GAME_NOT_OVER = "game_not_over", (409,), "a rematch of a game still played"
     GAME_ARCHIVED = "game_archived", (409,), "a rematch of a game moved to the archive (`ARCHIVE_AFTER_S`)"
+    GAME_EXPIRED = "game_expired", (410,), "the game ended longer ago than games are kept (`ARCHIVE_RETENTION_S`)"
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
     # ---- seats
@@ -128,6 +129,12 @@ class ValidationFailed(ApiError):
 
 class UnknownGame(ApiError):
     status, code = 404, Code.UNKNOWN_GAME
+
+
+class GameExpired(UnknownGame):
+    """Past the retention: gone for good. An UnknownGame, so that every listing that passes
+    over a game gone drops it too."""
+    status, code = 410, Code.GAME_EXPIRED
 
 
 class AnonymousGamesFull(ApiError):

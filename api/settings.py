@@ -34,6 +34,10 @@ def _optional_int(raw: str) -> int | None:
     return int(raw) if raw.strip() else None  # FINISHED_TTL="": kept forever, as when unset
 
 
+def _optional_float(raw: str) -> float | None:
+    return float(raw) if raw.strip() else None  # ARCHIVE_RETENTION_S="": kept forever, as when unset
+
+
 def _names(raw: str) -> tuple[str, ...]:
     return tuple(name.strip() for name in raw.split(",") if name.strip())
 
@@ -51,6 +55,7 @@ class Settings:
     finished_ttl: int | None = None  # no longer used: finished games go to the archive (issue 31)
     archive_url: str = ""  # "": a SQLite file under DATA_DIR; sqlite:///<path>; postgresql://...
     archive_after_s: float = 300.0  # a finished game is archived (off Redis) this long after it ended
+    archive_retention_s: float | None = None  # a finished game is gone this long after it ended (None: kept)
     export_cache_ttl: int = 600  # a finished game's export chunks (0: never made)
     snapshot_every: int = 100  # a live game's state is snapshotted every this many events
     # ---- the HTTP edge ----
@@ -122,7 +127,8 @@ class Settings:
 
 
 _PARSERS: dict[object, Callable[[str], object]] = {
-    str: str, str | None: str, int: int, int | None: _optional_int, float: float, bool: _flag,
+    str: str, str | None: str, int: int, int | None: _optional_int, float: float,
+    float | None: _optional_float, bool: _flag,
     tuple[str, ...]: _names,
 }
 

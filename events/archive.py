@@ -67,6 +67,11 @@ class ArchiveStore(Protocol):
         once there are that many (the games archived after it use it; those before keep theirs);
         True if the type has one."""
 
+    def purge(self, finished_before_ms: int, limit: int) -> int:
+        """Drops the histories of up to `limit` games that ended before `finished_before_ms`
+        (the retention's): each keeps only its summary, a tombstone (get() answers it with no
+        entries), so that it is known as gone rather than never made. Returns how many."""
+
     def stats(self) -> tuple[int, int, int]:
         """(games, bytes of history as Redis held it, bytes kept compressed)."""
 
@@ -100,6 +105,16 @@ def unpack(game_id: str, payload: bytes, summary: dict[str, Any], dictionary: by
     lines = zstandard.ZstdDecompressor(dict_data=kept).decompress(payload).split(b"\n")
     header = codec.loads(lines[0])
     return ArchivedGame(game_id, header["meta"], header["credentials"], tuple(lines[1:]), summary)
+
+
+class Expired(Exception):
+    """The game ended longer ago than the archive's retention (ARCHIVE_RETENTION_S): it is gone
+    for every reader at once (decided from its end, not from when its bytes were purged)."""
+
+    def __init__(self, game_id: str, finished_at: int):
+        super().__init__(f"game {game_id} ended at {finished_at} (ms) and is past the retention")
+        self.game_id = game_id
+        self.finished_at = finished_at
 
 
 def raw_size(game: ArchivedGame) -> int:

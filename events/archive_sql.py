@@ -109,6 +109,8 @@ class SqlArchive:
         found = self._guard(read)
         if found is None:
             return None
+        if not found[0]:  # purged: its summary only (a tombstone)
+            return ArchivedGame(game_id, {}, {}, (), codec.loads(found[1]))
         dictionary = self._dictionary(found[2]) if found[2] is not None else None
         return unpack(game_id, bytes(found[0]), codec.loads(found[1]), dictionary)
 
@@ -165,6 +167,20 @@ class SqlArchive:
             return cursor.fetchall()
         found = [(game_id, codec.loads(summary)) for game_id, summary in self._guard(read)]
         return [(s["finished_log"], game_id, s["harvest"].encode()) for game_id, s in found if s.get("harvest")]
+
+    def purge(self, finished_before_ms: int, limit: int) -> int:
+        pick = (f"SELECT game_id FROM archived_games WHERE namespace = {self.mark} AND finished_at < {self.mark} "
+                f"AND LENGTH(payload) > 0 LIMIT {self.mark}")
+        empty = b""
+
+        def work(connection: Any) -> int:
+            ids = [r[0] for r in _all(connection, pick, (self.namespace, finished_before_ms, limit))]
+            cursor = connection.cursor()
+            for game_id in ids:
+                cursor.execute(f"UPDATE archived_games SET payload = {self.mark}, dictionary = NULL "
+                               f"WHERE game_id = {self.mark}", (empty, game_id))
+            return len(ids)
+        return int(self._guard(work))
 
     def stats(self) -> tuple[int, int, int]:
         sql = ("SELECT COUNT(*), COALESCE(SUM(raw_bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) "

@@ -27,7 +27,8 @@ MIGRATIONS = (
     # 4: each deployment's games (KEY_PREFIX) apart, when several share one database
     ("ALTER TABLE archived_games ADD COLUMN namespace TEXT NOT NULL DEFAULT ''",
      "CREATE INDEX archived_games_by_namespace ON archived_games (namespace, log_ms, log_seq)",
-     "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)"),
+     "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)",
+     "CREATE INDEX archived_games_by_namespace_end ON archived_games (namespace, finished_at)"),
 )
 
 

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .archive import Archived, ArchivedGame, ArchiveStore
+from .archive import Archived, ArchivedGame, ArchiveStore, Expired
 from .connection import Client, unavailable
 from .keys import sharded
 from .redis_entries import FlatEntry, decode_entry, pairs
@@ -47,9 +47,10 @@ class ArchivingStore(RedisEventStore):
     games are kept in Redis until archived (no FINISHED_TTL: the archive replaces it)."""
 
     def __init__(self, client: Client, archive: ArchiveStore, prefix: str = "", buckets: int | None = None,
-                 replicas_ack: tuple[int, int] | None = None):
+                 replicas_ack: tuple[int, int] | None = None, retention_s: float | None = None):
         super().__init__(client, prefix, None, buckets, replicas_ack)
         self.archive = archive
+        self.retention_s = retention_s  # ARCHIVE_RETENTION_S: an archived game is gone this long after its end
         self._archived: OrderedDict[str, ArchivedGame] = OrderedDict()
         self._evict = client.register_script(EVICT)
         self._idempotency_cursor = 0  # where the walk of the idempotency records is (drop_archived_idempotency)
@@ -57,7 +58,7 @@ class ArchivingStore(RedisEventStore):
     def on(self, client: Client) -> ArchivingStore:
         """The same store on another client (the live path's own pool), sharing the archive."""
         return ArchivingStore(client, self.archive, self.keys.prefix, self.keys.buckets,
-                              (self.replicas, self.ack_timeout_ms))
+                              (self.replicas, self.ack_timeout_ms), self.retention_s)
 
     # ---- keys ------------------------------------------------------------------------------------
 
@@ -77,7 +78,13 @@ class ArchivingStore(RedisEventStore):
         return int(found) if found is not None else 0
 
     def archived(self, game_id: str) -> ArchivedGame | None:
-        """The game's archived record if it is archived (it has a marker)."""
+        """The game's archived record if it is archived (it has a marker); Expired past the
+        retention, in every process alike (judged from its end by the clock)."""
+        found = self._record(game_id)
+        return self._unexpired(found) if found is not None else None
+
+    def _record(self, game_id: str) -> ArchivedGame | None:
+        """The archived record (a purged game's tombstone too), kept decoded for the next reads."""
         kept = self._archived.get(game_id)
         if kept is not None:
             self._archived.move_to_end(game_id)
@@ -91,6 +98,27 @@ class ArchivingStore(RedisEventStore):
         while len(self._archived) > ARCHIVED_CACHE:
             self._archived.popitem(last=False)
         return found
+
+    def expired(self, finished_at: int | None, now_ms: int | None = None) -> bool:
+        """Whether a game that ended at `finished_at` (ms) is past the retention."""
+        if self.retention_s is None or finished_at is None:
+            return False
+        return (now_ms if now_ms is not None else time.time() * 1000) >= finished_at + self.retention_s * 1000
+
+    def _unexpired(self, game: ArchivedGame) -> ArchivedGame:
+        finished_at = game.summary.get("finished_at")
+        if self.expired(finished_at) or not game.entries:  # no entries: purged, gone for good
+            raise Expired(game.game_id, finished_at or 0)
+        return game
+
+    def purge_expired(self, limit: int = 100) -> int:
+        """The histories past the retention dropped from the archive (their tombstones kept)."""
+        if self.retention_s is None:
+            return 0
+        purged = self.archive.purge(int(time.time() * 1000 - self.retention_s * 1000), limit)
+        if purged:
+            self._archived.clear()
+        return purged
 
     def _events(self, game_id: str, first: int, last: int | None = None) -> list[StoredEvent]:
         game = self.archived(game_id)
@@ -181,9 +209,11 @@ class ArchivingStore(RedisEventStore):
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         marks = super().finished_log_marks(game_ids)
         for i, (game_id, mark) in enumerate(zip(game_ids, marks, strict=True)):
-            if mark == "":  # gone from Redis: archived, or never there
-                game = self.archived(game_id)
-                marks[i] = game.meta.get("finished_log", "") if game is not None else ""
+            if mark == "":  # gone from Redis: archived (past the retention too: the ratings'
+                # projection counts every game; the harvest's pages leave those out), or never there
+                game = self._record(game_id)
+                marks[i] = (game.meta.get("finished_log") or game.summary.get("finished_log", "")
+                            if game is not None else "")
         return marks
 
     def closed(self, game_id: str) -> bool:

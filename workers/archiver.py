@@ -41,7 +41,7 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         store.evicted(game_id)
         return "repaired" if repaired else "gone"
     games.forget(game_id)
-    game = games.load(game_id)
+    game = games.load(game_id, whatever_its_age=True)  # one past the retention moves too (then is purged)
     if not game.finished:
         return "unfinished"
     if game.version != source.version:
@@ -101,6 +101,9 @@ class Archiver:
         dropped = self.store.drop_archived_idempotency()
         if dropped:
             done["idempotency records dropped"] = dropped
+        purged = self.store.purge_expired(limit)
+        if purged:
+            done["purged (past the retention)"] = purged
         if done:
             log.info("archiver: %s", ", ".join(f"{n} {k}" for k, n in sorted(done.items())))
         return done

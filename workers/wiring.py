@@ -100,7 +100,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     connections = connections or connect(settings)
     redis: Any = connections.store
     prefix = settings.key_prefix
-    store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix)
+    store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
+                           retention_s=settings.archive_retention_s)
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
@@ -110,7 +111,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
-                          settings.snapshot_every)
+                          settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)
     ledger = Ledger(redis, prefix, told=RatedNotices(players))
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,

@@ -45,8 +45,11 @@ def log(store: EventStore, game) -> None:
     store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
 
 
-def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None) -> tuple[list, str]:
-    """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them)."""
+def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,
+         retention_s: float | None = None) -> tuple[list, str]:
+    """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them).
+    `retention_s`: games that ended longer ago are passed over (ARCHIVE_RETENTION_S: gone); the
+    ratings' projection reads them all."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     shown: list[dict] = []
     cursor = since
@@ -64,6 +67,8 @@ def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: i
             item = codec.loads(entry)
             if type_ is not None and item["type"] != type_:
                 continue
+            if retention_s is not None and now_ms >= item["last_move_at"] + retention_s * 1000:
+                continue
             item["cursor"] = entry_id
             shown.append(item)
             if len(shown) == limit:
@@ -71,11 +76,11 @@ def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: i
     return shown, cursor
 
 
-def ndjson(store: EventStore, since: str, type_: str | None) -> Iterator[bytes]:
+def ndjson(store: EventStore, since: str, type_: str | None, retention_s: float | None = None) -> Iterator[bytes]:
     """Every game ended after `since` up to now, one per line (each with its cursor)."""
     cursor = since
     while True:
-        found, cursor = page(store, cursor, type_, BATCH)
+        found, cursor = page(store, cursor, type_, BATCH, retention_s=retention_s)
         if found:
             yield b"".join(codec.dumps_bytes(item) + b"\n" for item in found)
         if len(found) < BATCH:

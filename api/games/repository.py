@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import pickle
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api.errors import ApiError, Code, UnknownGame, ValidationFailed
+from api.errors import ApiError, Code, GameExpired, UnknownGame, ValidationFailed
 from api.input_rules import is_game_id
 from api.platform import events as platform_events
 from domain import registry
 from domain.contract import GameDef
+from events.archive import Expired
 from events.store import EventStore
 
 CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
@@ -102,13 +104,25 @@ class Game:
         return level
 
 
+def _span(seconds: float | None) -> str:
+    if seconds is None:
+        return "for a time"
+    days = seconds / 86400
+    return f"{days:g} days" if days >= 1 else f"{seconds:g} seconds"
+
+
 def snapshot_code(definition: GameDef) -> str:
     return f"{definition.name}|{definition.rules_version}|{SNAPSHOT_FORMAT}"
 
 
 class GameRepository:
-    def __init__(self, store: EventStore, snapshot_every: int | None = None):
+    def __init__(self, store: EventStore, snapshot_every: int | None = None, retention_s: float | None = None):
         self.store = store
+        # ARCHIVE_RETENTION_S: a finished game is gone this long after its end, for every
+        # reader of every process at once (judged by the clock from its end, here and in the
+        # archive's reads: events/archived_store.py), whatever a cache holds.
+        self.retention_s = retention_s if retention_s is not None else getattr(store, "retention_s", None)
+        self._ended: dict[str, int] = {}  # game -> when it ended (ms), for the games this process saw end
         # A snapshot every this many events (SNAPSHOT_EVERY, api/settings.py): any version of a
         # live game is at most this many events of replay from one.
         self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
@@ -116,14 +130,21 @@ class GameRepository:
         self._meta: dict[str, tuple] = {}
         self._credentials: dict[str, dict] = {}
 
-    def meta(self, game_id: str) -> tuple:
-        """(meta, definition, seats as created, seed) of a game: immutable once created, so cached."""
+    def meta(self, game_id: str, whatever_its_age: bool = False) -> tuple:
+        """(meta, definition, seats as created, seed) of a game: immutable once created, so cached.
+        GameExpired past the retention, unless `whatever_its_age` (the archiver's own read)."""
         cached = self._meta.get(game_id)
         if cached:
+            if not whatever_its_age:
+                self.check_kept(game_id, self._ended.get(game_id))
             return cached
         if not is_game_id(game_id):  # before any key is built from it
             raise UnknownGame(f"There is no game '{game_id[:64]}'.")
-        meta = self.store.meta(game_id)
+        try:
+            meta = self.store.meta(game_id)
+        except Expired as e:
+            self.check_kept(game_id, e.finished_at, force=True)
+            raise
         if meta is None:
             raise UnknownGame(f"There is no game '{game_id}'.")
         return self._keep_meta(game_id, meta)
@@ -136,10 +157,11 @@ class GameRepository:
         entry = self._meta[game_id] = (meta, definition, json.loads(meta["seats"]), json.loads(meta["seed"]))
         return entry
 
-    def load(self, game_id: str) -> Game:
+    def load(self, game_id: str, whatever_its_age: bool = False) -> Game:
         """The game at its current version: cached state + the events since, or snapshot +
-        tail, or a full replay; a snapshot is saved once the tail grows long."""
-        meta, definition, _, seed = self.meta(game_id)
+        tail, or a full replay; a snapshot is saved once the tail grows long. GameExpired past
+        the retention, unless `whatever_its_age`."""
+        meta, definition, _, seed = self.meta(game_id, whatever_its_age)
         cached = self._cache.get(game_id)
         if cached is None:
             cached = self._cold_start(game_id, definition, meta, seed)
@@ -152,8 +174,25 @@ class GameRepository:
             # double the snapshots the appends' own (snapshot_if_due) already keep.
             if len(tail) >= self.snapshot_every and self._keep_marks(cached, marks):
                 cached.snapshot_version = max(cached.snapshot_version, marks[-1][0])
+        if cached.finished and cached.last_at and self.retention_s is not None:
+            self._ended[game_id] = cached.last_at
+            if not whatever_its_age:
+                self.check_kept(game_id, cached.last_at)
         self.remember(cached)
         return cached
+
+    def check_kept(self, game_id: str, ended_at: int | None, force: bool = False) -> None:
+        """GameExpired for a game that ended (at `ended_at`, ms) longer ago than the retention
+        (`force`: the store said so); for a state held elsewhere (a live feed) too."""
+        retention = self.retention_s
+        if ended_at is None or (retention is None and not force):
+            return
+        if force or (retention is not None and time.time() * 1000 >= ended_at + retention * 1000):
+            self._meta.pop(game_id, None)
+            self._cache.pop(game_id, None)
+            ended = time.strftime("%Y-%m-%d", time.gmtime(ended_at / 1000))
+            raise GameExpired(f"Game '{game_id}' ended on {ended} (UTC); finished games are kept "
+                              f"{_span(self.retention_s)} after their end, and it is no longer kept.")
 
     def _replay(self, definition: GameDef, events: list, state: Any, platform: platform_events.Platform,
                 start: int) -> tuple[Any, platform_events.Platform, list[tuple]]:

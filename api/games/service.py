@@ -60,10 +60,10 @@ def automatic_actors(game: Game) -> list:
 class GameService:
     def __init__(self, store, scheduler: Scheduler | None = None, defer: Callable = immediately,
                  players=None, listeners: list | None = None, max_anonymous: int = 0,
-                 snapshot_every: int | None = None):
+                 snapshot_every: int | None = None, retention_s: float | None = None):
         self.store = store
         self.max_anonymous = max_anonymous  # unfinished games created without a player's key (0: no cap)
-        self.games = GameRepository(store, snapshot_every)
+        self.games = GameRepository(store, snapshot_every, retention_s)
         self.players = players  # api/players.Players (None: a store without players)
         self.seats = Seats(self.games, players)
         # Told of every append after it is durable: (game after it, [(type, data)...]): the

@@ -54,6 +54,9 @@ def ended(service, game_id: str) -> Ended | None:
     store = service.store
     if not store.finished_log_marks([game_id])[0]:
         return None
+    if service.games.retention_s is not None:  # its end, to judge it against the retention
+        last = store.last_event(game_id)
+        service.games.check_kept(game_id, last.at if last is not None else None)
     return Ended(game_id, store.version(game_id), definition)
 
 

@@ -53,13 +53,14 @@ def _legacy_harvest(page: dict):
 
 
 def _harvest(page: dict):
-    store = games().store
+    store, retention_s = games().store, games().games.retention_s
     whole = page.get("format") == "ndjson" or (
         "format" not in page and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
     if whole:
-        response = Response(harvest.ndjson(store, page["since"], page.get("type")), mimetype=NDJSON)
+        response = Response(harvest.ndjson(store, page["since"], page.get("type"), retention_s), mimetype=NDJSON)
     else:
-        found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"])
+        found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"],
+                                     retention_s=retention_s)
         args = {"since": cursor, "limit": page["limit"]}
         if page.get("type"):
             args["type"] = page["type"]

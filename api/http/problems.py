@@ -7,6 +7,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiError, Code
+from events.archive import Expired
 from events.store import StoreUnavailable
 
 RETRY_AFTER_S = 2
@@ -39,6 +40,11 @@ def install(app: Flask) -> None:
     def _invalid(e: ValidationError):
         return problem(400, Code.VALIDATION_ERROR, "The request body is not valid: see details.",
                        details={"fields": e.normalized_messages()})
+
+    @app.errorhandler(Expired)
+    def _expired(e: Expired):  # a read straight from the store (the live path's) of a game past the retention
+        return problem(410, Code.GAME_EXPIRED, f"Game '{e.game_id}' is past the time finished games are kept "
+                       "(ARCHIVE_RETENTION_S): it is no longer kept.")
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(e):

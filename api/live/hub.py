@@ -28,6 +28,7 @@ import os
 import threading
 from typing import TypeVar
 
+from api.errors import GameExpired
 from api.games.repository import GameRepository
 from api.live.feeds import Feed, Followed, Inbox
 from api.live.keywatch import KeyWatch
@@ -79,8 +80,15 @@ class Hub(Reader):
             self._reset()
         with self._lock:
             feed = _joined(self._feeds, game_id)
-            if feed is not None:
-                return feed
+        if feed is not None:
+            if feed.game.finished:  # a feed outlives its game's end, not its retention
+                try:
+                    self.games.check_kept(game_id, feed.game.last_at)
+                except GameExpired:
+                    self.unsubscribe(feed)
+                    raise
+            return feed
+        with self._lock:
             loading = self._loading.setdefault(game_id, threading.Lock())
         with loading:  # the first opener loads the game; the others wait for it
             with self._lock:

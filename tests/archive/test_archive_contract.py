@@ -105,6 +105,17 @@ def test_deployments_sharing_an_archive_see_their_own_games_only(archive, archiv
         other.close()
 
 
+def test_a_purge_keeps_a_tombstone_of_the_games_that_ended_before(archive):
+    old, new = game(40, finished_at=1_000), game(40, finished_at=5_000)
+    archive.put(old)
+    archive.put(new)
+    assert archive.purge(2_000, 10) == 1 and archive.purge(2_000, 10) == 0  # done once
+    tomb = archive.get(old.game_id)
+    assert tomb.entries == () and tomb.summary == old.summary  # known as gone, its history dropped
+    assert archive.get(new.game_id) == new
+    assert archive.stats()[2] < 2 * len(pack(new)) + 100
+
+
 def test_stats_count_the_bytes_kept_and_what_they_were(archive):
     assert archive.stats() == (0, 0, 0)
     archive.put(game(200))

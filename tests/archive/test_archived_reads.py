@@ -14,12 +14,12 @@ from tests.api.helpers import auth
 from workers.archiver import archive_game
 
 
-def _app(redis_url, archive_url, prefix):
+def _app(redis_url, archive_url, prefix, **extra):
     from app import create_app
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
                        "TESTING": True, "ALLOW_CLIENT_SEEDS": True, "RATE_LIMIT": 1_000_000,
-                       "DEFER_AFTER_APPEND": False, "ARCHIVE_URL": archive_url})
+                       "DEFER_AFTER_APPEND": False, "ARCHIVE_URL": archive_url, **extra})
 
 
 def _games():

@@ -28,6 +28,7 @@ FROM_ENV = {
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
+    "ARCHIVE_RETENTION_S": ("86400", 86400.0),
     "EXPORT_CACHE_TTL": ("0", 0),
     "SNAPSHOT_EVERY": ("25", 25),
     "MAX_BODY_BYTES": ("1024", 1024),
