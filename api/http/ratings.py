@@ -5,7 +5,7 @@ from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
-from api.http.requests import games, json_body, next_link, players, query
+from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
 from api.http.schemas import JsonBool
 
 bp = Blueprint("ratings", __name__)
@@ -47,6 +47,26 @@ def leaderboard(type):  # the path's own name (openapi.yaml: /leaderboards/{type
 @bp.get("/players/<id>")
 def profile(id):  # the path's own name (openapi.yaml: /players/{id})
     return ratings().profile(id)
+
+
+class PlayerGamesQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+_player_games = PlayerGamesQuerySchema()
+
+
+@bp.get("/players/<id>/games")
+def player_games(id):  # the path's own name (openapi.yaml: /players/{id}/games)
+    page = query(_player_games)
+    ratings().check_player(id)
+    found, cursor = lobby().public_games(id, parse_cursor(page.get("cursor")), page["limit"])
+    more = len(found) == page["limit"]
+    return {"games": found, "next": cursor_link(f"/players/{id}/games", cursor) if more else None}
 
 
 class SeekSchema(Schema):

@@ -41,6 +41,10 @@ class Ratings:
         offset = max(0, (rank or 0) - limit // 2)
         return offset, self.leaderboard(type_, offset, limit, provisional)
 
+    def check_player(self, player_id: str) -> None:
+        if self.players.find(player_id) is None:
+            raise UnknownPlayerId("No player has this id.")
+
     def profile(self, player_id: str) -> dict:
         player = self.players.find(player_id)
         if player is None:

@@ -183,6 +183,31 @@ class Lobby:
                     break
         return shown, cursor
 
+    def public_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int) -> tuple:
+        """(finished public games the player sat in, most recent first; next cursor): a public
+        profile's games. Its private games, and those still played, are not shown to others."""
+        players = self.service.players
+        shown: list[dict] = []
+        scanned = 0
+        while len(shown) < limit and scanned < limit * 10:
+            batch = players.games_page(player_id, cursor, limit)
+            if not batch:
+                return shown, None
+            for game_id, score in batch:
+                scanned += 1
+                cursor = (score, game_id)
+                game = self._game_or_none(game_id)
+                seat = None if game is None else game.seat_of_player(player_id)
+                if game is None or seat is None or not game.finished or game.platform.private:
+                    continue
+                item = summary(game, score)
+                item["you"] = seat
+                item["result"] = game.result
+                shown.append(item)
+                if len(shown) == limit:
+                    break
+        return shown, cursor
+
     def _game_or_none(self, game_id: str) -> Game | None:
         try:
             return self.service.load(game_id)

@@ -10,8 +10,10 @@ import pytest
 import redis
 from openskill.models import PlackettLuce
 
+from api.platform.events import ABANDONED, abandoned_event
 from api.ratings.ledger import Ledger, displayed
 from api.ratings.standings import standings
+from events.store import NewEvent
 from tests.api.helpers import auth
 from tests.conftest import running_workers, wait_for
 from tests.lobby.helpers import claim, open_game, player
@@ -249,3 +251,24 @@ def test_a_casual_game_is_never_rated_nor_its_rematch(app, client):
     assert rematch.status_code in (200, 201), rematch.get_json()
     again = app.extensions["games"].load(rematch.get_json()["id"])
     assert again.platform.rated is False
+
+
+def test_a_players_public_finished_games_are_listed_newest_first(app, client):
+    """GET /players/{id}/games: the games a profile shows, paged; a private game and one still
+    played are not shown to others."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    first, second = _play_and_resign(app, client, ann, bob), _play_and_resign(app, client, bob, ann)
+    playing = open_game(client, ann["key"])["id"]
+    hidden = client.post("/games", json={"type": "splendor", "seats": [{"me": True}, {"name": "B"}],
+                                         "private": True}, headers=auth(ann["key"])).get_json()["id"]
+    service = app.extensions["games"]
+    service.finish(service.append_platform(service.load(hidden), [NewEvent(ABANDONED, abandoned_event(1), None)]))
+    listed = client.get(f"/players/{ann['id']}/games?limit=1").get_json()
+    assert [g["id"] for g in listed["games"]] == [second] and listed["games"][0]["you"] == 1
+    assert listed["games"][0]["result"]["winners"] == [0]
+    rest = client.get(listed["next"]).get_json()
+    assert [g["id"] for g in rest["games"]] == [first] and rest["games"][0]["you"] == 0
+    everything = client.get(f"/players/{ann['id']}/games?limit=100").get_json()["games"]
+    assert playing not in [g["id"] for g in everything] and hidden not in [g["id"] for g in everything]
+    r = client.get("/players/pnobody/games")
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_player")
