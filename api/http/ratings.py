@@ -75,6 +75,7 @@ class SeekSchema(Schema):
 
     type = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
     seats = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=12))
+    max_seats = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=12))
     rated = JsonBool(load_default=True)
     options = fields.Dict(keys=fields.String(), load_default=dict)
     clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/platform/clocks.py
@@ -91,7 +92,8 @@ def matchmaker():
 def seek():
     player = current_player(players())
     body = _seek.load(json_body())
-    return matchmaker().seek(player, body["type"], body["seats"], body["rated"], body["options"], body["clock"]), 201
+    return matchmaker().seek(player, body["type"], body["seats"], body["rated"], body["options"], body["clock"],
+                             body["max_seats"]), 201
 
 
 @bp.get("/matchmaking")

@@ -1,7 +1,8 @@
 """Seeking a game, leaving the queue, and making the games of the groups paired.
 
 A seek's wishes (game type, seats, rated or not, options, clock) name its pool: seekers pair only
-with seekers of the same wishes. Within a pool, a group of `seats` seekers pairs when the spread of
+with seekers of the same wishes; a seek for a range of seats (`seats` to `max_seats`) waits in
+the pool of each size, and is taken by the first to pair. Within a pool, a group of `seats` seekers pairs when the spread of
 their ratings (the game type's, api/ratings/; 1500 for a newcomer) is within every member's
 window: WINDOW at first, widening by WIDEN_PER_S each second it waits, up to WIDEST. Pairing
 runs when a seek joins (so two compatible seekers never wait for a pass) and on each reconciler
@@ -49,27 +50,38 @@ class Matchmaker:
         self.players = players
         self.ledger = ledger
 
-    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict, clock) -> dict:
-        """Joins (or moves to) the pool of these wishes; answers the seek, `matched` at once when
-        the pool held the others."""
+    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict, clock,
+             max_seats: int | None = None) -> dict:
+        """Joins (or moves to) the pools of these wishes (one per size from `seats` to
+        `max_seats`); answers the seek, `matched` at once when a pool held the others (the
+        largest game first)."""
         definition = registry.get(type_)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_}'.")
         seats = seats or definition.min_seats
-        if not definition.min_seats <= seats <= definition.max_seats:
+        most = max_seats if max_seats is not None else seats
+        if not definition.min_seats <= seats <= most <= definition.max_seats:
+            asked = f"{seats}" if most == seats else f"{seats} to {most}"
             raise ValidationFailed(f"{definition.title} is played by {definition.min_seats} to "
-                                   f"{definition.max_seats} seats; {seats} were asked for.", code=Code.INVALID_SEATS)
-        merged = merged_options(definition, options, seats)  # 400/422 before anything is written
-        wishes = {"type": type_, "seats": seats, "rated": rated, "options": merged,
-                  "clock": clocks.checked(definition, clock)}
-        pool = hashlib.sha256(canonical(wishes).encode()).hexdigest()[:16]
+                                   f"{definition.max_seats} seats; {asked} were asked for.", code=Code.INVALID_SEATS)
+        checked_clock = clocks.checked(definition, clock)
+        pools: dict[str, dict] = {}
+        for n in range(most, seats - 1, -1):  # the largest first: joined, a pool pairs in this order
+            made = {"type": type_, "seats": n, "rated": rated, "options": merged_options(definition, options, n),
+                    "clock": checked_clock}  # 400/422 before anything is written
+            pools[hashlib.sha256(canonical(made).encode()).hexdigest()[:16]] = made
+        wishes = {**next(iter(pools.values())), "seats": seats}
+        if most != seats:
+            wishes["max_seats"] = most
         current = self.seeks.seek_of(player.id)
         if current is not None and current["status"] == "pairing" and _now() - current["at"] < PAIRING_STALE_S * 1000:
             raise AlreadyMatched("Your seek is being paired: its game is being made.")
         known = self.ledger.rating(type_, f"player:{player.id}")
         rating = displayed(known.mu, known.sigma) if known is not None else 1500
-        self.seeks.join(player.id, pool, wishes, rating, _now())
-        self.pair(pool, wishes)
+        self.seeks.join(player.id, pools, wishes, rating, _now())
+        for pool, made in pools.items():
+            if self.pair(pool, made):
+                break
         return self.status(player)
 
     def status(self, player: Player) -> dict:
@@ -79,7 +91,7 @@ class Matchmaker:
         shown = {"status": seek["status"], "since": seek.get("since"), "rating": seek.get("rating")}
         if seek.get("wishes"):
             shown["wishes"] = seek["wishes"]
-            shown["waiting"] = self.seeks.waiting(seek["pool"])
+            shown["waiting"] = self.seeks.waiting(seek.get("pools") or [seek["pool"]])
         if seek["status"] == "matched":
             shown.update(game_id=seek["game_id"], seat=seek["seat"])
         return shown

@@ -5,10 +5,13 @@
 - `mm:{mm}:pools` hash: pool -> its wishes (the game to make), for the reconciler's passes;
 - `mm:{mm}:seekers` hash: player -> its seek (`searching` in a pool, `pairing` while its game
   is made, `matched` with the game's id).
-PAIR takes one group out of a pool atomically: of the seekers sorted by rating, the first run of
-`size` whose spread of ratings every member's window allows (a window widens with the member's
-waiting time), each set `pairing`. Being one script, two processes pairing one pool at once
-cannot take a seeker twice, and a seeker that left (its ZREM ran first) is never taken.
+A seek for a range of seats waits in one pool per size (its record names them all).
+PAIR takes one group out of a pool atomically: of the seekers sorted by rating that are still
+`searching` (one taken through another of its pools is dropped from this one as it is met), the
+first run of `size` whose spread of ratings every member's window allows (a window widens with
+the member's waiting time), each set `pairing`. Being one script on keys of one hash tag, two
+processes pairing one pool, or two pools of one seeker, at once cannot take a seeker twice, and
+a seeker that left (its ZREM ran first) is never taken.
 """
 from __future__ import annotations
 
@@ -23,8 +26,12 @@ local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local live = {}
 for i = 1, #flat, 2 do
   local since = tonumber(redis.call('HGET', KEYS[2], flat[i]) or '0')
+  local record = redis.call('HGET', KEYS[3], flat[i])
+  local searching = record and cjson.decode(record).status == 'searching'
   if now - since > ttl then
     redis.call('ZREM', KEYS[1], flat[i]); redis.call('HDEL', KEYS[2], flat[i]); redis.call('HDEL', KEYS[3], flat[i])
+  elseif not searching then  -- taken through another of its pools (a range of seats), or gone
+    redis.call('ZREM', KEYS[1], flat[i]); redis.call('HDEL', KEYS[2], flat[i])
   else
     live[#live + 1] = {flat[i], tonumber(flat[i + 1]), since}
   end
@@ -71,26 +78,31 @@ class Seeks:
         raw = self.redis.hget(self._seekers(), player_id)
         return codec.loads(raw) if raw is not None else None
 
-    def join(self, player_id: str, pool: str, wishes: dict, rating: int, now: int) -> None:
-        """Puts the player in the pool (out of any other it was waiting in)."""
+    def join(self, player_id: str, pools: dict[str, dict], wishes: dict, rating: int, now: int) -> None:
+        """Puts the player in its pools (pool -> the game it makes: one per size of a range of
+        seats), out of any other it was waiting in; `wishes`: the seek as asked."""
         self.leave(player_id)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._pools(), pool, codec.dumps_bytes(wishes))
-        pipe.zadd(self._pool(pool), {player_id: rating})
-        pipe.hset(self._since(pool), player_id, now)
-        pipe.hset(self._seekers(), player_id, codec.dumps_bytes({"status": "searching", "pool": pool, "since": now,
-                                                                  "rating": rating, "wishes": wishes}))
+        for pool, made in pools.items():
+            pipe.hset(self._pools(), pool, codec.dumps_bytes(made))
+            pipe.zadd(self._pool(pool), {player_id: rating})
+            pipe.hset(self._since(pool), player_id, now)
+        pipe.hset(self._seekers(), player_id, codec.dumps_bytes({
+            "status": "searching", "pool": next(iter(pools)), "pools": list(pools), "since": now, "rating": rating,
+            "wishes": wishes}))
         pipe.execute()
 
     def leave(self, player_id: str) -> bool:
-        """Takes the player's waiting seek out of its pool; False when it was not waiting."""
+        """Takes the player's waiting seek out of its pools; False when it was not waiting."""
         seek = self.seek_of(player_id)
         if seek is None or seek["status"] != "searching":
             return False
+        pools = seek.get("pools") or [seek["pool"]]
         pipe = self.redis.pipeline(transaction=True)
-        pipe.zrem(self._pool(seek["pool"]), player_id)
-        pipe.hdel(self._since(seek["pool"]), player_id)
-        removed = pipe.execute()[0]
+        for pool in pools:
+            pipe.zrem(self._pool(pool), player_id)
+            pipe.hdel(self._since(pool), player_id)
+        removed = any(pipe.execute()[0::2])
         if removed:
             self.redis.hdel(self._seekers(), player_id)
         return bool(removed)
@@ -116,5 +128,11 @@ class Seeks:
         self.redis.eval("if redis.call('ZCARD', KEYS[1]) == 0 then return redis.call('HDEL', KEYS[2], ARGV[1]) end "
                         "return 0", 2, self._pool(pool), self._pools(), pool)
 
-    def waiting(self, pool: str) -> int:
-        return int(self.redis.zcard(self._pool(pool)))
+    def waiting(self, pools: list[str]) -> int:
+        """Seekers waiting in any of the pools (a range of seats' seekers counted once)."""
+        if len(pools) == 1:
+            return int(self.redis.zcard(self._pool(pools[0])))
+        pipe = self.redis.pipeline(transaction=False)
+        for pool in pools:
+            pipe.zrange(self._pool(pool), 0, -1)
+        return len({m for members in pipe.execute() for m in members})

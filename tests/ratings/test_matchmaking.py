@@ -87,14 +87,14 @@ def test_bad_seeks_are_clear_and_change_nothing(client, app):
 def test_windows_widen_with_waiting(redis_url):
     seeks = Seeks(redis.Redis.from_url(redis_url), f"mmw{uuid.uuid4().hex[:6]}:")
     wishes = {"type": "splendor", "seats": 2}
-    seeks.join("p1", "pool", wishes, 1500, now=0)
-    seeks.join("p2", "pool", wishes, 1800, now=0)
+    seeks.join("p1", {"pool": wishes}, wishes, 1500, now=0)
+    seeks.join("p2", {"pool": wishes}, wishes, 1800, now=0)
     windows, ttl = (100.0, 25.0, 1000.0), 600_000
     assert seeks.pair("pool", 2, 1_000, windows, ttl) == []  # 300 apart; windows 125
     assert seeks.pair("pool", 2, 7_900, windows, ttl) == []  # 297.5
     assert sorted(seeks.pair("pool", 2, 8_000, windows, ttl)) == ["p1", "p2"]  # 300 = 100 + 25 x 8
     assert seeks.seek_of("p1")["status"] == "pairing"
-    seeks.join("p3", "pool", wishes, 1500, now=0)
+    seeks.join("p3", {"pool": wishes}, wishes, 1500, now=0)
     assert seeks.pair("pool", 2, 700_000, windows, ttl) == [] and seeks.seek_of("p3") is None  # expired
 
 
@@ -153,13 +153,45 @@ def test_the_reconciler_s_pass_pairs_windows_widened_since(app, client):
     fay, gus = player(client, "Fay"), player(client, "Gus")
     wishes = {"type": "splendor", "seats": 2, "rated": True, "options": {}, "clock": None}
     now = int(time.time() * 1000)
-    seeks.join(fay["id"], "far", wishes, 1500, now)
-    seeks.join(gus["id"], "far", wishes, 1700, now)
+    seeks.join(fay["id"], {"far": wishes}, wishes, 1500, now)
+    seeks.join(gus["id"], {"far": wishes}, wishes, 1700, now)
     assert services.pair_seeks() == 0
-    seeks.join(fay["id"], "far", wishes, 1500, now - 10_000)
-    seeks.join(gus["id"], "far", wishes, 1700, now - 10_000)
+    seeks.join(fay["id"], {"far": wishes}, wishes, 1500, now - 10_000)
+    seeks.join(gus["id"], {"far": wishes}, wishes, 1700, now - 10_000)
     assert services.pair_seeks() == 1
     fays = client.get("/matchmaking", headers=auth(fay["key"])).get_json()
     assert fays["status"] == "matched"
     assert client.get("/matchmaking", headers=auth(gus["key"])).get_json()["game_id"] == fays["game_id"]
     assert "far" not in seeks.pools()  # an empty pool is forgotten
+
+
+def test_a_range_of_seats_waits_in_each_size_and_is_taken_once(client):
+    """`max_seats`: a seek for 2 to 4 seats waits for a game of any of those sizes; taken by one,
+    it leaves the others (the next pairing there passes it over), and nobody is in two games."""
+    clock = {"per_move_s": 77}  # pools of this test's own
+    ann, bob, cy = (player(client, n) for n in ("Ann", "Bob", "Cy"))
+
+    def seek(who, seats, most=None):
+        body = {"type": "splendor", "seats": seats, "clock": clock, **({"max_seats": most} if most else {})}
+        r = client.post("/matchmaking", json=body, headers=auth(who["key"]))
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()
+
+    first = seek(ann, 2, 4)
+    assert first["status"] == "searching" and first["wishes"]["seats"] == 2 and first["wishes"]["max_seats"] == 4
+    assert seek(bob, 3)["status"] == "searching"  # 3 seats: Ann would, but nobody else yet
+    third = seek(cy, 3)
+    assert third["status"] == "matched"  # Ann, Bob and Cy: a game of 3
+    game = client.get(f"/games/{third['game_id']}").get_json()
+    assert sorted(s["name"] for s in game["seats"]) == ["Ann", "Bob", "Cy"]
+    # Ann's waits at 2 and 4 are gone with her: a seeker of 2 does not find her there.
+    dee, eve = player(client, "Dee"), player(client, "Eve")
+    assert seek(dee, 2)["status"] == "searching"
+    r = client.get("/matchmaking", headers=auth(ann["key"])).get_json()
+    assert r["status"] == "matched" and r["game_id"] == third["game_id"]
+    # Two ranges meet at their largest size the pool can make now: 2 to 4 beside Dee's 2.
+    assert seek(eve, 2, 4)["status"] == "matched"
+    assert client.get("/matchmaking", headers=auth(dee["key"])).get_json()["status"] == "matched"
+    r = client.post("/matchmaking", json={"type": "splendor", "seats": 3, "max_seats": 2},
+                    headers=auth(dee["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (400, "invalid_seats")
