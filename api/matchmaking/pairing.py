@@ -2,17 +2,17 @@
 
 A seek's wishes (game type, seats, rated or not, options, clock) name its pool: seekers pair only
 with seekers of the same wishes; a seek for a range of seats (`seats` to `max_seats`) waits in
-the pool of each size, and is taken by the first to pair. Within a pool, a group of `seats` seekers pairs when the spread of
-their ratings (the game type's, api/ratings/; 1500 for a newcomer) is within every member's
-window: WINDOW at first, widening by WIDEN_PER_S each second it waits, up to WIDEST. Pairing
-runs when a seek joins (so two compatible seekers never wait for a pass) and on each reconciler
-pass (so widened windows pair). The process that took a group makes its game and tells each
-player (`matched` in the player's stream; `GET /matchmaking` says it too). A seek waits at most
-SEEK_TTL_S.
+the pool of each size, and is taken by the first to pair. Within a pool, a group of `seats`
+seekers pairs when the spread of their ratings (the game type's, api/ratings/; 1500 for a
+newcomer) is within every member's window: WINDOW at first, widening by WIDEN_PER_S each second
+it waits, up to WIDEST. Pairing runs when a seek joins (so two compatible seekers never wait for
+a pass) and on each reconciler pass (so widened windows pair). The process that took a group
+makes its game and tells each player (`matched` in the player's stream; `GET /matchmaking` says
+it too). A seek waits at most SEEK_TTL_S.
 
 A game that cannot be made (Redis gone) forgets that group's seeks; a crash between the pairing
-and the game's creation leaves them `pairing` for PAIRING_STALE_S, then free to seek again. Never a player in two games
-by one seek.
+and the game's creation leaves them `pairing` for PAIRING_STALE_S, then free to seek again.
+Never a player in two games by one seek.
 """
 from __future__ import annotations
 
