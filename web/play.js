@@ -82,6 +82,40 @@ function render() {
   renderMoves(prepared);
   renderClock();
   renderSeatControls();
+  renderRatings();
+}
+
+// Each seated player's rating in this game's type (GET /players/{id}, once a page), and once a
+// rated game is counted (seconds after its end) each seat's change (GET /games/{id}/ratings).
+const ratingOf = (r) => (r ? `${r.rating}${r.provisional ? "?" : ""}` : "unrated");
+async function renderRatings() {
+  const g = page.game;
+  const box = $("#table-ratings");
+  const seated = g.seats.map((s, i) => ({ seat: i, player: s.player })).filter((s) => s.player);
+  if (!seated.length || g.rated === false) { box.hidden = true; return; }
+  page.profiles = page.profiles || {};
+  for (const s of seated) {
+    if (!(s.player in page.profiles)) {
+      page.profiles[s.player] = null; // asked once
+      api(`/players/${encodeURIComponent(s.player)}`).then((p) => { page.profiles[s.player] = p; renderRatings(); }).catch(() => {});
+    }
+  }
+  if (g.status === "finished" && !page.changes && !page.askingChanges && (page.changeTries || 0) < 15) {
+    page.askingChanges = true;
+    page.changeTries = (page.changeTries || 0) + 1;
+    api(`/games/${id}/ratings`).then((r) => {
+      page.askingChanges = false;
+      if (r.seats) { page.changes = r.seats; renderRatings(); } else setTimeout(renderRatings, 2000);
+    }).catch(() => { page.askingChanges = false; });
+  }
+  const parts = seated.map((s) => {
+    const change = (page.changes || []).find((c) => c.seat === s.seat);
+    if (change) return `${seatName(g, s.seat)} ${change.before} → ${change.after}`;
+    const profile = page.profiles[s.player];
+    return `${seatName(g, s.seat)} ${profile ? ratingOf(profile.ratings[g.type]) : "…"}`;
+  });
+  box.textContent = `Ratings: ${parts.join(" · ")}`;
+  box.hidden = false;
 }
 
 // A clocked game: each seat's remaining time, counted down from the deadlines the server gave.

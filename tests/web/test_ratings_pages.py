@@ -41,6 +41,7 @@ def _rated_game(base, winner, loser):
                         headers=auth(winner["key"]), timeout=10).json()["id"]
     token = requests.post(f"{base}/games/{gid}/seats/1/claim", headers=auth(loser["key"]), timeout=10).json()["token"]
     assert requests.post(f"{base}/games/{gid}/resign", headers=auth(token), timeout=10).status_code == 200
+    return gid
 
 
 def test_the_leaderboard_and_a_profile_with_its_chart(web_server, browser):
@@ -66,4 +67,21 @@ def test_the_leaderboard_and_a_profile_with_its_chart(web_server, browser):
     assert "3 games, 3 wins" in item.text
     chart = item.find_element(By.CSS_SELECTOR, "svg.chart polyline")
     assert len(chart.get_attribute("points").split()) == 3
+    assert page_errors(browser) == []
+
+
+def test_the_table_shows_each_players_rating_and_its_change_once_counted(web_server, browser):
+    base = web_server.base
+    page_errors(browser)
+    fay, gus = (requests.post(f"{base}/players", json={"name": n}, timeout=10).json() for n in ("Fay", "Gus"))
+    gid = _rated_game(base, fay, gus)
+    browser.get(f"{base}/play/{gid}")
+    wait(browser, lambda: "→" in text_of(browser, "#table-ratings"), timeout=30,
+         message="the table shows the ratings' changes once the game is counted")
+    changes = requests.get(f"{base}/games/{gid}/ratings", timeout=10).json()["seats"]
+    shown = text_of(browser, "#table-ratings")
+    for change in changes:
+        name = ("Fay", "Gus")[change["seat"]]
+        assert f"{name} {change['before']} → {change['after']}" in shown, shown
+    assert changes[0]["after"] > changes[0]["before"] > changes[1]["after"]  # Fay won: Gus resigned
     assert page_errors(browser) == []
