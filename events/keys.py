@@ -43,6 +43,11 @@ class Keys:
     def snapshot_index(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:snapshot-index"
 
+    def watchers(self, game_id: str) -> str:
+        """The webhook subscriptions covering the game (a set, api/webhooks/subscriptions.py's):
+        the append script tells whether it exists, so the turn path needs no look of its own."""
+        return f"{self.prefix}game:{{{game_id}}}:webhook-subs"
+
     def cached(self, game_id: str, name: str) -> str:
         """A blob derived from the game's immutable history (its renderings), kept for a while."""
         return f"{self.prefix}game:{{{game_id}}}:cached:{name}"

@@ -286,6 +286,9 @@ class InMemoryEventStore:
     def closed(self, game_id: str) -> bool:
         return False  # no archive
 
+    def watched_hint(self, game_id: str, version: int) -> bool | None:
+        return None  # no webhooks here: the after-append step asks the subscriptions
+
     def ping(self) -> bool:
         return True
 

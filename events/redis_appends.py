@@ -166,21 +166,21 @@ class Appends(RedisBase):
                     pipe.zadd(k.clocks(game_id), {f"{game_id}:{expected_version + len(events)}": due}, lt=True)
                 pipe.execute()
             after = (lambda p: p.zrem(k.clocks(game_id), f"{game_id}:{expected_version}")) if clocked else None
-            reply = self._game_script(self._append, scripts.APPEND, game_id, [k.events(game_id), idem_key], args,
-                                      after)
+            reply = self._game_script(self._append, scripts.APPEND, game_id,
+                                      [k.events(game_id), idem_key, k.watchers(game_id)], args, after)
         elif owing or due is not None or clocked:
             pipe = self.redis.pipeline(transaction=False)
             if owing:
                 pipe.zadd(k.owing(), {game_id: expected_version + len(events)}, gt=True)
             if due is not None:
                 pipe.zadd(k.clocks(), {f"{game_id}:{expected_version + len(events)}": due}, lt=True)
-            self._append(keys=[k.events(game_id), idem_key], args=args, client=pipe)
+            self._append(keys=[k.events(game_id), idem_key, k.watchers(game_id)], args=args, client=pipe)
             if clocked:
                 pipe.zrem(k.clocks(), f"{game_id}:{expected_version}")
             replies = pipe.execute()
             reply = replies[int(owing) + int(due is not None)]
         else:
-            reply = self._append(keys=[k.events(game_id), idem_key], args=args)
+            reply = self._append(keys=[k.events(game_id), idem_key, k.watchers(game_id)], args=args)
         status = reply[0]
         if status == b"duplicate":
             if reply[1].decode() != fingerprint:
@@ -190,7 +190,10 @@ class Appends(RedisBase):
             raise Conflict(int(reply[1]))
         if status == b"missing":
             raise KeyError(game_id)
-        return AppendResult(version=int(reply[1]), response=None)
+        version, watched = int(reply[1]), bool(int(reply[2])) if len(reply) > 2 else None
+        if watched is not None:
+            self.watched_hints.note(game_id, version, watched)
+        return AppendResult(version=version, response=None, watched=watched)
 
     @unavailable
     def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:

@@ -4,6 +4,8 @@ the parts)."""
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
@@ -19,6 +21,31 @@ from .replication import ReplicaAcks
 def finished_ttl_from_env() -> int | None:
     raw = os.environ.get("FINISHED_TTL", "")
     return int(raw) if raw.strip() else None
+
+
+class WatchedHints:
+    """What this process's last appends of each game learnt in their round trip: whether a
+    webhook subscription covers the game (the append script's third answer), at the version it
+    wrote. The after-append step asks here first, so a move costs one round trip, not two."""
+
+    KEPT = 10_000
+
+    def __init__(self) -> None:
+        self._seen: OrderedDict[str, tuple[int, bool]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, game_id: str, version: int, watched: bool) -> None:
+        with self._lock:
+            self._seen[game_id] = (version, watched)
+            self._seen.move_to_end(game_id)
+            while len(self._seen) > self.KEPT:
+                self._seen.popitem(last=False)
+
+    def at(self, game_id: str, version: int) -> bool | None:
+        """Whether the game was watched when this process appended its version `version`
+        (None: this process did not, or not that version)."""
+        seen = self._seen.get(game_id)
+        return seen[1] if seen is not None and seen[0] == version else None
 
 
 class RedisBase:
@@ -43,6 +70,7 @@ class RedisBase:
         self._finish = client.register_script(scripts.FINISH)
         self._cache = client.register_script(scripts.CACHE)
         self._raw_client: RawXrange | None = None
+        self.watched_hints = WatchedHints()
 
     @property
     def _raw(self) -> RawXrange:

@@ -35,6 +35,9 @@ class RedisEventStore(Appends, Reads, Caches, Clocks, Indexes):
     def closed(self, game_id: str) -> bool:
         return False  # no archive: events/archived_store.py has one
 
+    def watched_hint(self, game_id: str, version: int) -> bool | None:
+        return self.watched_hints.at(game_id, version)
+
     @unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -54,7 +54,10 @@ if ARGV[2] == '1' then
   redis.call('HSET', KEYS[2], 'fingerprint', ARGV[3], 'response', ARGV[4])
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
 end
-return {'ok', tostring(version + n)}
+-- KEYS[3], the game's webhook subscriptions: whether any covers it (the after-append step's question)
+local watched = 0
+if KEYS[3] then watched = redis.call('EXISTS', KEYS[3]) end
+return {'ok', tostring(version + n), watched}
 """
 
 # KEYS: snapshot index (sorted set of versions), snapshot blobs (hash: "code", "v:<version>")

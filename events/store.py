@@ -33,6 +33,7 @@ class AppendResult:
     version: int  # the stream's version after the append (or after the first append, on a retry)
     response: str | None  # what the first request answered, on a retry; else None
     duplicate: bool = False
+    watched: bool | None = None  # some webhook subscription covers the game (None: not known)
 
 
 class Conflict(Exception):
@@ -246,6 +247,10 @@ class EventStore(Protocol):
 
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         """The entry id each game's meta names: None while it is being logged, "" when gone."""
+
+    def watched_hint(self, game_id: str, version: int) -> bool | None:
+        """Whether a webhook subscription covered the game when this process appended its
+        version `version` (learnt in the append's round trip); None when not known."""
 
     def closed(self, game_id: str) -> bool:
         """True once the game's history takes no more events: it was moved to the archive

@@ -109,7 +109,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     index = LobbyIndex(redis, prefix)
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
-    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl), deliveries.notifier())
+    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl),
+                 deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)

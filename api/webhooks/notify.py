@@ -1,7 +1,7 @@
 """The after-append step of webhooks: a game some subscription covers has its news handed to
 the webhook queue (one fan-out job per game at a time, whatever the number of subscribers), so
-the turn path pays one Redis command for a game nobody subscribed to and one enqueue for one
-that is. Lost (a process dying after the append), it is repaired by the reconciler's sweep,
+the turn path pays nothing for a game nobody subscribed to (the append's own script said so:
+the store's watched_hint; one command where that is not known) and one enqueue for one that is. Lost (a process dying after the append), it is repaired by the reconciler's sweep,
 which compares each subscribed game's stream with its subscriptions' progress.
 
 An append that seats a player (the game's creation, a claim) first extends that player's
@@ -24,9 +24,13 @@ CHECKED = 10_000  # games whose seated players this process remembers having cov
 
 
 class Notifier:
-    def __init__(self, subscriptions, fan_out: Callable[[str], None]):
+    def __init__(self, subscriptions, fan_out: Callable[[str], None],
+                 hint: Callable[[str, int], bool | None] | None = None):
         self.subscriptions = subscriptions
         self.fan_out = fan_out
+        # What the append itself learnt of the game's subscriptions (the store's watched_hint):
+        # asked first, so the after-append step costs no round trip of its own.
+        self.hint = hint
         self._checked: OrderedDict[str, frozenset] = OrderedDict()  # game -> players covered
         self._lock = threading.Lock()
 
@@ -36,7 +40,8 @@ class Notifier:
         if seating or (not game.finished and self._unchecked(game.id, players)):
             self.cover_players(game.id, players)
             self._check(game.id, players)
-        if self.subscriptions.subscribed(game.id):
+        known = self.hint(game.id, game.version) if self.hint is not None else None
+        if known if known is not None else self.subscriptions.subscribed(game.id):
             self.fan_out(game.id)
 
     def _unchecked(self, game_id: str, players: frozenset) -> bool:

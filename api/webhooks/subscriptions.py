@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from events.connection import key_buckets
-from events.keys import sharded
+from events.keys import Keys, sharded
 
 # A (subscription, game)'s lease: its holder renews it while it lives (workers/deliveries/
 # leases.py), so a holder that died (its process, or Redis under it) lets another take over
@@ -121,6 +121,7 @@ class SubscriptionStore:
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)
+        self._keys = Keys(prefix)
         self._add_bounded = connection.register_script(_ADD_BOUNDED)
         self._unlock = connection.register_script(_UNLOCK)
         self._renew = connection.register_script(_RENEW)
@@ -140,7 +141,7 @@ class SubscriptionStore:
         return f"{self.prefix}webhook:{{{sub_id}}}:games"
 
     def _covering(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:webhook-subs"
+        return self._keys.watchers(game_id)  # the append script looks at it too (events/keys.py)
 
     def _progress(self, game_id: str, sub_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:webhook:{sub_id}"

@@ -37,9 +37,9 @@ class Enqueueing:
     queue: Queue
     subs: SubscriptionStore
 
-    def notifier(self) -> Notifier:
-        """The GameService's after-append listener."""
-        return Notifier(self.subs, self.fan_out)
+    def notifier(self, hint=None) -> Notifier:
+        """The GameService's after-append listener; `hint`: its store's watched_hint."""
+        return Notifier(self.subs, self.fan_out, hint)
 
     def fan_out(self, game_id: str) -> bool:
         """Queues the game's fan-out unless one is waiting already (it will read the newest

@@ -1,0 +1,85 @@
+"""A move costs one Redis round trip: the append script itself (its version check, the events,
+the idempotency record) also says whether a webhook subscription covers the game, which the
+after-append step used to ask with a command of its own (issue 30). Counted with MONITOR on the
+commands naming this test's key prefix, those a script ran apart."""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+import redis
+
+from api.webhooks.signing import new_secret
+from tests.api.helpers import auth, create
+
+
+@pytest.fixture(scope="module")
+def rt_app(redis_url):
+    from app import create_app
+
+    prefix = f"rt{uuid.uuid4().hex[:6]}:"
+    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                       "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+                       "DEFER_AFTER_APPEND": False}), prefix
+
+
+def _move(client, game):
+    token = auth(game["table_token"])
+    seat = client.get(f"/games/{game['id']}").get_json()["to_act"][0]
+    listed = client.get(f"/games/{game['id']}/moves?seat={seat}", headers=token).get_json()
+    r = client.post(f"/games/{game['id']}/moves?seat={seat}&include=next_moves", headers=token,
+                    json={"expected_version": listed["version"], "move": listed["moves"][0]})
+    assert r.status_code == 201, r.get_json()
+
+
+def _commands_of_a_move(redis_url, client, game, prefix) -> list[str]:
+    """The commands of a move after a first one (which loads the scripts, and the game in this
+    process: a web process's steady state)."""
+    _move(client, game)
+    token = auth(game["table_token"])
+    seat = client.get(f"/games/{game['id']}").get_json()["to_act"][0]
+    listed = client.get(f"/games/{game['id']}/moves?seat={seat}", headers=token).get_json()
+    seen: list = []
+    ready = threading.Event()
+
+    def watch():
+        with redis.Redis.from_url(redis_url).monitor() as m:
+            ready.set()
+            for command in m.listen():
+                if "STOP-" + prefix in command["command"]:
+                    return
+                if command.get("client_type") != "lua" and prefix in command["command"]:
+                    seen.append(command["command"].split(" ")[0])
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    ready.wait(5)
+    time.sleep(0.2)
+    r = client.post(f"/games/{game['id']}/moves?seat={seat}&include=next_moves", headers=token,
+                    json={"expected_version": listed["version"], "move": listed["moves"][0]})
+    assert r.status_code == 201, r.get_json()
+    redis.Redis.from_url(redis_url).get("STOP-" + prefix)
+    thread.join(10)
+    return seen
+
+
+def test_a_move_is_one_round_trip(redis_url, rt_app):
+    app, prefix = rt_app
+    client = app.test_client()
+    game = create(client, "splendor", [{"name": "A"}, {"name": "B"}], seed=21)
+    assert _commands_of_a_move(redis_url, client, game, prefix) == ["EVALSHA"]
+
+
+def test_a_watched_games_move_asks_nothing_more_of_its_subscriptions(redis_url, rt_app):
+    app, prefix = rt_app
+    client = app.test_client()
+    game = create(client, "splendor", [{"name": "A"}, {"name": "B"}], seed=22)
+    secret = new_secret()
+    r = client.post("/webhooks", headers=auth(game["table_token"]),
+                    json={"url": "http://127.0.0.1:9/hook", "events": ["game.move"], "secret": secret})
+    assert r.status_code == 201, r.get_json()
+    seen = _commands_of_a_move(redis_url, client, game, prefix)
+    assert seen[0] == "EVALSHA" and "ZSCORE" not in seen
+    assert any(c in ("EVALSHA", "HSET", "RPUSH", "LPUSH") for c in seen[1:]), seen  # the fan-out queued
