@@ -41,7 +41,7 @@ def create_app(test_config: dict | None = None):
     from api import metrics
     from api.games.deferred import Deferred, immediately
     from api.history import export_memory
-    from api.http import cors, observe, problems, security_headers
+    from api.http import cors, languages, observe, problems, security_headers
     from api.http import games as routes_games
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
@@ -94,6 +94,7 @@ def create_app(test_config: dict | None = None):
            lambda: len(store.replication()["degraded"]))] if store.replicas else []))
     observe.install(app)
     security_headers.install(app)
+    languages.install(app)
     problems.install(app)
     limits.install(app, limits.Budgets(connection, prefix, app.config))
     http.install(app)

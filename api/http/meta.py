@@ -8,11 +8,12 @@ from flask import Blueprint, Response, current_app
 
 from api import metrics
 from api.errors import Code
-from api.http import docs
+from api.http import docs, languages
 from api.http.client_address import request_origin
 from api.http.problems import problem
 from api.http.requests import games
 from api.openapi.extra import served
+from api.words.game_types import localized
 from domain import registry
 
 bp = Blueprint("meta", __name__)
@@ -43,7 +44,8 @@ def describe_type(game) -> dict:
 
 @bp.get("/game-types")
 def game_types():
-    return {"game_types": [describe_type(g) for g in registry.all_games()]}
+    lang = languages.use()
+    return {"game_types": [localized(describe_type(g), lang) for g in registry.all_games()]}
 
 
 @bp.get("/health")

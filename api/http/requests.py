@@ -76,6 +76,7 @@ def query(schema):
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
     args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
     args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
+    args.pop("lang", None)  # the answer's language: api/http/languages.py
     for name in INTEGER_ARGS.intersection(args):
         digits(args[name], name)
     if not args:

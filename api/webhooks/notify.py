@@ -1,8 +1,9 @@
 """The after-append step of webhooks: a game some subscription covers has its news handed to
 the webhook queue (one fan-out job per game at a time, whatever the number of subscribers), so
 the turn path pays nothing for a game nobody subscribed to (the append's own script said so:
-the store's watched_hint; one command where that is not known) and one enqueue for one that is. Lost (a process dying after the append), it is repaired by the reconciler's sweep,
-which compares each subscribed game's stream with its subscriptions' progress.
+the store's watched_hint; one command where that is not known) and one enqueue for one that
+is. Lost (a process dying after the append), it is repaired by the reconciler's sweep, which
+compares each subscribed game's stream with its subscriptions' progress.
 
 An append that seats a player (the game's creation, a claim) first extends that player's
 "mine" subscriptions to the game, from its setup on: a few commands. Lost with its process (the

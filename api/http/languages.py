@@ -1,0 +1,48 @@
+"""Which language an answer speaks (issue 32): `?lang=` if given (one of the catalogues'), else
+the best of the request's `Accept-Language` (quality values weighed, `ko-KR` taken as `ko`),
+else English. An answer says the language its words are in (`Content-Language`: the asked
+one where the route has them in it, `en` where it has them in English only, so far the
+errors' details and the games' events), and that it depends on the header (`Vary:
+Accept-Language`), so a cache keeps one copy per language. The words themselves are
+api/words/'s."""
+from __future__ import annotations
+
+from flask import Flask, g, request
+
+from api.errors import ValidationFailed
+from api.words import DEFAULT, languages
+
+
+def current() -> str:
+    """The request's language (negotiated before the route ran)."""
+    return str(g.get("lang", DEFAULT))
+
+
+def use() -> str:
+    """The request's language, for a route that answers in it (its Content-Language then)."""
+    g.spoken = current()
+    return g.spoken
+
+
+def _negotiated() -> str:
+    asked = request.args.get("lang")
+    served = languages()
+    if asked is not None:
+        if asked not in served:
+            raise ValidationFailed(f"lang is one of {', '.join(served)}.",
+                                   details={"fields": {"lang": [f"One of: {', '.join(served)}."]}})
+        return asked
+    return request.accept_languages.best_match(served, default=DEFAULT) or DEFAULT
+
+
+def install(app: Flask) -> None:
+    @app.before_request
+    def _language():
+        g.lang = DEFAULT  # the answer to a refused ?lang= is the default's
+        g.lang = _negotiated()
+
+    @app.after_request
+    def _say_it(response):
+        response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
+        response.vary.add("Accept-Language")
+        return response

@@ -1,0 +1,75 @@
+"""The answer's language (issue 32, its first part): negotiated from `?lang=` and
+`Accept-Language`, said in `Content-Language` and `Vary`; the hosted games' descriptions
+(GET /game-types) in Korean and English from gettext catalogues read through babel, every text
+of every game translated and no entry left behind when an English text changes."""
+from __future__ import annotations
+
+import pkgutil
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+import domain
+from api.http.meta import describe_type
+from api.words import entries, languages
+from api.words.game_types import texts
+from domain.contract import GameDef
+
+
+def _domain_games() -> list[GameDef]:
+    """Every game of a package under domain/ (the hosted games; the tests' extra ones apart)."""
+    found = []
+    for module in pkgutil.iter_modules([str(Path(domain.__file__).parent)]):
+        game = getattr(import_module(f"domain.{module.name}"), "GAME", None) if module.ispkg else None
+        if isinstance(game, GameDef):
+            found.append(game)
+    assert len(found) >= 5
+    return found
+
+
+def test_korean_and_english_are_served():
+    assert languages() == ("en", "ko")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_every_text_of_every_game_type_has_a_translation_and_none_is_stale(lang):
+    wanted = {(g.name, text) for g in _domain_games() for text in texts(describe_type(g)) if text}
+    have = entries(lang)
+    assert not wanted - have, f"untranslated in {lang}: {sorted(wanted - have)[:5]}"
+    assert not have - wanted, f"stale entries in {lang} (their English changed?): {sorted(have - wanted)[:5]}"
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7", "ko"),
+    ("en;q=0.8, ko", "ko"),
+    ("ko;q=0.2, en;q=0.9", "en"),
+    ("fr-CH, fr;q=0.9", "en"),
+    (None, "en"),
+])
+def test_accept_language_is_weighed(client, header, expected):
+    r = client.get("/game-types", headers={"Accept-Language": header} if header else {})
+    assert r.status_code == 200 and r.headers["Content-Language"] == expected
+    assert "Accept-Language" in r.headers["Vary"]
+    titles = [t["title"] for t in r.get_json()["game_types"][:5]]
+    assert titles == (["스플렌더", "위치스", "세트업", "페어리 타일", "스몰 월드 오브 워크래프트"] if expected == "ko" else
+                      ["Splendor", "Witches", "SetUp", "Fairy Tile", "Small World of Warcraft"])
+
+
+def test_lang_overrides_the_header_and_a_language_not_served_is_refused(client):
+    r = client.get("/game-types?lang=ko", headers={"Accept-Language": "en"})
+    splendor = r.get_json()["game_types"][0]
+    assert r.headers["Content-Language"] == "ko" and splendor["move_types"]["take_two"].startswith("공급처에")
+    assert splendor["type"] == "splendor" and "take_two" in splendor["move_types"]  # ids stay as they are
+    assert splendor["options"][0]["name"] == "strict_take_three"
+    r = client.get("/game-types?lang=fr")
+    assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
+    assert "lang" in r.get_json()["details"]["fields"]
+
+
+def test_answers_without_words_in_the_language_say_english(client):
+    r = client.get("/health", headers={"Accept-Language": "ko"})
+    assert r.headers["Content-Language"] == "en" and "Accept-Language" in r.headers["Vary"]
+    game = client.post("/games", json={"type": "splendor", "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
+    r = client.get(f"/games/{game['id']}/moves?seat=0&lang=ko", headers={"Authorization": f"Bearer {game['table_token']}"})
+    assert r.status_code == 200  # ?lang= is taken by every operation, not refused as unknown
