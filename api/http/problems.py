@@ -2,11 +2,13 @@
 a person understands (`detail`), and the game's current `version` where there is one."""
 from __future__ import annotations
 
-from flask import Flask, jsonify
+from flask import Flask, has_request_context, jsonify
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiError, Code
+from api.http import languages
+from api.words import error_sentence
 from events.archive import Expired
 from events.store import StoreUnavailable
 
@@ -17,6 +19,11 @@ _HTTP_CODES = {400: Code.BAD_REQUEST, 404: Code.NOT_FOUND, 405: Code.METHOD_NOT_
 
 
 def problem(status: int, code: str, detail: str, version=None, details=None, headers=None):
+    if has_request_context():  # in the caller's language, by the code (api/words/)
+        said = error_sentence(languages.current(), code)
+        if said is not None:
+            detail = said
+            languages.use()
     body = {"type": f"https://errors.game-server.local/{code}", "title": code.replace("_", " ").capitalize(),
             "status": status, "code": code, "detail": detail}
     if version is not None:

@@ -49,6 +49,15 @@ def translate(lang: str, context: str, text: str) -> str:
     return str(catalogue(lang).pgettext(context, text))
 
 
+def error_sentence(lang: str, code: str) -> str | None:
+    """A problem's `detail` in `lang`, by its stable code (context "error"); None when the
+    catalogue has none (the English detail stands)."""
+    if lang == DEFAULT:
+        return None
+    said = str(catalogue(lang).pgettext("error", code))
+    return said if said != code else None
+
+
 def entries(lang: str) -> set[tuple[str, str]]:
     """(context, English) of every translated entry of a language's catalogue (the tests')."""
     path = LOCALES / lang / "LC_MESSAGES" / "messages.po"

@@ -5,12 +5,14 @@ of every game translated and no entry left behind when an English text changes."
 from __future__ import annotations
 
 import pkgutil
+import re
 from importlib import import_module
 from pathlib import Path
 
 import pytest
 
 import domain
+from api.errors import Code
 from api.http.meta import describe_type
 from api.words import entries, languages
 from api.words.game_types import texts
@@ -34,8 +36,9 @@ def test_korean_and_english_are_served():
 
 @pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
 def test_every_text_of_every_game_type_has_a_translation_and_none_is_stale(lang):
-    wanted = {(g.name, text) for g in _domain_games() for text in texts(describe_type(g)) if text}
-    have = entries(lang)
+    games = _domain_games()
+    wanted = {(g.name, text) for g in games for text in texts(describe_type(g)) if text}
+    have = {(context, text) for context, text in entries(lang) if context in {g.name for g in games}}
     assert not wanted - have, f"untranslated in {lang}: {sorted(wanted - have)[:5]}"
     assert not have - wanted, f"stale entries in {lang} (their English changed?): {sorted(have - wanted)[:5]}"
 
@@ -73,3 +76,36 @@ def test_answers_without_words_in_the_language_say_english(client):
     game = client.post("/games", json={"type": "splendor", "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
     r = client.get(f"/games/{game['id']}/moves?seat=0&lang=ko", headers={"Authorization": f"Bearer {game['table_token']}"})
     assert r.status_code == 200  # ?lang= is taken by every operation, not refused as unknown
+
+
+def _game_codes() -> set[str]:
+    """The refusal codes the games raise (MoveRejected's first argument, by their sources)."""
+    root = Path(domain.__file__).parent
+    found = set()
+    for path in root.rglob("*.py"):
+        found |= set(re.findall(r'(?:MoveRejected|_reject|InvalidOptions)\(\s*"([a-z_]+)"', path.read_text()))
+    assert {"not_your_turn", "cannot_afford", "must_follow_suit"} <= found
+    return found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_every_error_code_has_its_sentence_and_none_is_stale(lang):
+    wanted = {c.value for c in Code} | _game_codes()
+    have = {text for context, text in entries(lang) if context == "error"}
+    assert not wanted - have, f"codes without a sentence in {lang}: {sorted(wanted - have)}"
+    assert not have - wanted, f"sentences of codes no longer raised: {sorted(have - wanted)}"
+
+
+def test_an_error_is_said_in_the_callers_language_its_code_unchanged(client):
+    r = client.get("/games/nosuchgame12", headers={"Accept-Language": "ko-KR"})
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_game")
+    assert r.get_json()["detail"] == "그런 게임이 없습니다." and r.headers["Content-Language"] == "ko"
+    r = client.get("/games/nosuchgame12")
+    assert r.get_json()["detail"] == "There is no game 'nosuchgame12'." and r.headers["Content-Language"] == "en"
+    # a game's own refusal: a move out of turn, in Korean
+    game = client.post("/games", json={"type": "splendor", "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
+    listed = client.get(f"/games/{game['id']}/moves?seat=0", headers={"Authorization": f"Bearer {game['table_token']}"})
+    r = client.post(f"/games/{game['id']}/moves?seat=1&lang=ko", headers={"Authorization": f"Bearer {game['table_token']}"},
+                    json={"expected_version": listed.get_json()["version"], "move": listed.get_json()["moves"][0]})
+    assert r.status_code == 422 and r.get_json()["code"] == "not_your_turn", r.get_json()
+    assert r.get_json()["detail"] == "내 차례가 아닙니다."
