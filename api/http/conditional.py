@@ -32,6 +32,27 @@ def not_modified(store: EventStore, game_id: str, seat: int | None, variant: str
     return response
 
 
+def matched(store: EventStore, game_id: str, seat: int | None, variants: tuple[str, ...]) -> tuple[int, str] | None:
+    """(version, variant) of the caller's ETag when it is the game's current version's in one of
+    `variants` (one XLEN, as not_modified); None otherwise."""
+    asked = request.if_none_match
+    if not asked:
+        return None
+    version = store.version(game_id)
+    if version == 0:
+        return None
+    for variant in variants:
+        if asked.star_tag or asked.contains_weak(tag(version, seat, variant)):
+            return version, variant
+    return None
+
+
+def unmodified(version: int, seat: int | None, variant: str = "") -> Response:
+    response = Response(status=304)
+    response.set_etag(tag(version, seat, variant))
+    return response
+
+
 def tagged(body, version: int, seat: int | None, variant: str = "") -> Response:
     """The answer with its ETag."""
     response = body if isinstance(body, Response) else current_app.make_response(body)

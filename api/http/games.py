@@ -67,15 +67,32 @@ def _next_page(game_id: str, path: str, **params) -> str:
     return next_link(f"/games/{game_id}{path}", params)
 
 
+RATED = ".r"  # the ETag variant of a finished game's view with its ratings' changes
+
+
 @bp.get("/games/<game_id>")
 def read_game(game_id):
+    """The game as the caller sees it. A rated game shows beside its result, once it is counted
+    (seconds after its end, by no append of the game's), each seat's rating before and after: its view
+    then has an ETag of its own (RATED), so a client holding the view from before is answered
+    anew, and one holding the rated view gets its 304 as before."""
     service = games()
     seat = seat_of(service, game_id)
-    unchanged = conditional.not_modified(service.store, game_id, seat)
-    if unchanged is not None:
-        return unchanged
+    held = conditional.matched(service.store, game_id, seat, (RATED, ""))
+    if held is not None and held[1] == RATED:
+        return conditional.unmodified(held[0], seat, RATED)  # counted once: it does not change again
+    cached = service.games.cached(game_id)
+    if held is not None and cached is not None and cached.version == held[0] and not cached.finished:
+        return conditional.unmodified(held[0], seat)  # being played: no ratings yet
     game = service.load(game_id)
-    return conditional.tagged(service.describe(game, seat), game.version, seat)
+    shown = service.describe(game, seat)
+    changes = current_app.extensions["ratings"].ledger.game_changes(game_id) if game.finished else None
+    if changes is not None:
+        shown["ratings"] = changes
+    variant = RATED if changes is not None else ""
+    if held is not None and held == (game.version, variant):
+        return conditional.unmodified(game.version, seat, variant)
+    return conditional.tagged(shown, game.version, seat, variant)
 
 
 @bp.get("/games/<game_id>/moves")

@@ -272,3 +272,22 @@ def test_a_players_public_finished_games_are_listed_newest_first(app, client):
     assert playing not in [g["id"] for g in everything] and hidden not in [g["id"] for g in everything]
     r = client.get("/players/pnobody/games")
     assert (r.status_code, r.get_json()["code"]) == (404, "unknown_player")
+
+
+def test_a_rated_games_view_shows_its_ratings_once_counted_with_an_etag_of_its_own(app, client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    gid = _play_and_resign(app, client, ann, bob)
+    before = client.get(f"/games/{gid}")
+    assert "ratings" not in before.get_json()  # not counted yet
+    app.extensions["ratings"].ledger.catch_up(app.extensions["games"].store)
+    again = client.get(f"/games/{gid}", headers={"If-None-Match": before.headers["ETag"]})
+    assert again.status_code == 200, "the view from before its counting is not current"
+    changes = again.get_json()["ratings"]
+    assert changes == client.get(f"/games/{gid}/ratings").get_json()["seats"]
+    assert [c["seat"] for c in changes] == [0, 1] and changes[0]["after"] > changes[0]["before"]
+    assert again.headers["ETag"] != before.headers["ETag"]
+    assert client.get(f"/games/{gid}", headers={"If-None-Match": again.headers["ETag"]}).status_code == 304
+    # an active game's view is answered 304 as before
+    playing = open_game(client, ann["key"])["id"]
+    first = client.get(f"/games/{playing}")
+    assert client.get(f"/games/{playing}", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
