@@ -180,7 +180,21 @@ function typeEntry(t) {
   const play = el("button", { type: "button", class: "play-now primary", "aria-label": `Play ${t.title} now` }, "Play now");
   play.addEventListener("click", () => playNow(t, play));
   return el("li", { "data-type": t.type }, el("strong", {}, t.title), ` (${t.type}): ${t.min_seats}–${t.max_seats} seats, bots ${t.bots.join(", ")}. `,
-    el("span", { class: "hint" }, t.notes || ""), " ", play, " ", el("a", { href: `/leaderboard/${t.type}` }, "Leaderboard"));
+    el("span", { class: "hint" }, t.notes || ""), " ", play, " ", el("a", { href: `/leaderboard/${t.type}` }, "Leaderboard"),
+    " ", el("span", { class: "my-rating" }));
+}
+
+// This browser's player's rating in each game type, beside it (GET /players/{id}).
+async function showMyRatings() {
+  const me = player();
+  if (!me) return;
+  try {
+    const profile = await api(`/players/${encodeURIComponent(me.id)}`);
+    for (const li of document.querySelectorAll("#types li[data-type]")) {
+      const r = profile.ratings[li.dataset.type];
+      li.querySelector(".my-rating").textContent = r ? `Your rating: ${r.rating}${r.provisional ? "?" : ""} (${r.games} games)` : "";
+    }
+  } catch (err) { /* a profile not found (a key of another server): no ratings shown */ }
 }
 
 let seeking = null; // the poll of a seek waiting for its game
@@ -239,6 +253,7 @@ async function useKey(e) {
     say(`Welcome back, ${me.name}.`, "ok");
     showPlayer();
     listGames();
+    showMyRatings();
   } catch (err) { say(problemText(err), "error"); }
 }
 
@@ -260,6 +275,7 @@ async function start() {
   $("#use-key").addEventListener("submit", useKey);
   showType();
   listGames();
+  showMyRatings();
   // The lists follow the server while the page is looked at (not while a list holds the focus).
   setInterval(() => {
     if (document.visibilityState === "visible" && !document.activeElement?.closest(".games")) listGames();

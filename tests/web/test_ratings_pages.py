@@ -85,3 +85,22 @@ def test_the_table_shows_each_players_rating_and_its_change_once_counted(web_ser
         assert f"{name} {change['before']} → {change['after']}" in shown, shown
     assert changes[0]["after"] > changes[0]["before"] > changes[1]["after"]  # Fay won: Gus resigned
     assert page_errors(browser) == []
+
+
+def test_the_lobby_shows_the_players_own_rating_beside_each_game(web_server, browser):
+    base = web_server.base
+    page_errors(browser)
+    hal, ivy = (requests.post(f"{base}/players", json={"name": n}, timeout=10).json() for n in ("Hal", "Ivy"))
+    _rated_game(base, hal, ivy)
+    wait(browser, lambda: requests.get(f"{base}/players/{hal['id']}", timeout=10).json()["ratings"].get("splendor"),
+         timeout=30, message="the reconciler counts the game")
+    browser.get(base + "/")
+    wait(browser, lambda: browser.find_elements(By.ID, "key-in"))
+    browser.execute_script("document.querySelector('#key-in').closest('details').open = true")
+    browser.find_element(By.ID, "key-in").send_keys(hal["key"])
+    browser.find_element(By.CSS_SELECTOR, "#use-key button, #use-key [type=submit]").click()
+    rating = requests.get(f"{base}/players/{hal['id']}", timeout=10).json()["ratings"]["splendor"]
+    wait(browser, lambda: text_of(browser, '#types li[data-type="splendor"] .my-rating')
+         == f"Your rating: {rating['rating']}? (1 games)", message="Hal's rating beside Splendor")
+    assert text_of(browser, '#types li[data-type="witches"] .my-rating') == ""
+    assert page_errors(browser) == []
