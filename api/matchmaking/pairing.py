@@ -11,7 +11,8 @@ makes its game and tells each player (`matched` in the player's stream; `GET /ma
 it too). A seek waits at most SEEK_TTL_S.
 
 A game that cannot be made (Redis gone) forgets that group's seeks; a crash between the pairing
-and the game's creation leaves them `pairing` for PAIRING_STALE_S, then free to seek again.
+and the game's creation leaves them `pairing`: after PAIRING_STALE_S the reconciler's pass puts
+them back in their pools, their waiting time kept (a maker that finished meanwhile wins).
 Never a player in two games by one seek.
 """
 from __future__ import annotations
@@ -117,8 +118,19 @@ class Matchmaker:
             made += 1
 
     def pair_all(self) -> int:
-        """The reconciler's pass: every pool paired again (windows widen with time)."""
+        """The reconciler's pass: the seeks a crashed maker left `pairing` put back, then every
+        pool paired again (windows widen with time)."""
+        self.repair()
         return sum(self.pair(pool, wishes) for pool, wishes in self.seeks.pools().items())
+
+    def repair(self, now: int | None = None) -> int:
+        """Seeks left `pairing` PAIRING_STALE_S (the process making their game died) wait again
+        in their pools, their waiting time kept; returns how many."""
+        now = now if now is not None else _now()
+        back = 0
+        for player_id, seek, raw in self.seeks.stale(now - PAIRING_STALE_S * 1000):
+            back += self.seeks.put_back(player_id, seek, raw)
+        return back
 
     def _make(self, group: list[str], wishes: dict) -> None:
         order = list(group)

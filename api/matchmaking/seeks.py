@@ -47,12 +47,31 @@ for j = 1, #live - size + 1 do
       local m = live[q][1]
       group[#group + 1] = m
       redis.call('ZREM', KEYS[1], m); redis.call('HDEL', KEYS[2], m)
-      redis.call('HSET', KEYS[3], m, cjson.encode({status = 'pairing', pool = ARGV[7], at = now}))
+      -- `pairing`, the seek kept (its pools, wishes, rating, since): a maker that crashed
+      -- before the game was made leaves it to be put back (Seeks.stale, pairing.py's repair)
+      local seek = cjson.decode(redis.call('HGET', KEYS[3], m))
+      seek.status, seek.pool, seek.at = 'pairing', ARGV[7], now
+      redis.call('HSET', KEYS[3], m, cjson.encode(seek))
     end
     return group
   end
 end
 return {}
+"""
+
+
+# KEYS: seekers, pools, then each pool's set and since. ARGV: player, the stale record (as read),
+# the waiting one, rating, since, then each pool's wishes.
+PUT_BACK = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, #KEYS, 2 do
+  local pool = string.match(KEYS[i], ':pool:([^:]+)$')
+  redis.call('HSET', KEYS[2], pool, ARGV[6 + (i - 3) / 2])
+  redis.call('ZADD', KEYS[i], ARGV[4], ARGV[1])
+  redis.call('HSET', KEYS[i + 1], ARGV[1], ARGV[5])
+end
+return 1
 """
 
 
@@ -89,7 +108,7 @@ class Seeks:
             pipe.hset(self._since(pool), player_id, now)
         pipe.hset(self._seekers(), player_id, codec.dumps_bytes({
             "status": "searching", "pool": next(iter(pools)), "pools": list(pools), "since": now, "rating": rating,
-            "wishes": wishes}))
+            "wishes": wishes, "made": pools}))
         pipe.execute()
 
     def leave(self, player_id: str) -> bool:
@@ -113,6 +132,30 @@ class Seeks:
         group = self._pair(keys=[self._pool(pool), self._since(pool), self._seekers()],
                            args=[now, size, base, widen, widest, ttl_ms, pool])
         return [m.decode() if isinstance(m, bytes) else m for m in group]
+
+    def stale(self, before_ms: int) -> list[tuple[str, dict, bytes]]:
+        """The seeks left `pairing` since before `before_ms` (their maker died): (player, seek,
+        its record as stored)."""
+        found = []
+        for player, raw in self.redis.hscan_iter(self._seekers(), count=1000):
+            seek = codec.loads(raw)
+            if seek.get("status") == "pairing" and seek.get("at", 0) < before_ms:
+                found.append((player.decode() if isinstance(player, bytes) else player, seek, raw))
+        return found
+
+    def put_back(self, player_id: str, seek: dict, raw: bytes) -> bool:
+        """A stale `pairing` seek waiting again in its pools, as it was (its wait kept), unless it
+        changed meanwhile (in one script: a maker that finished late wins)."""
+        made = seek.get("made") or {}
+        pools = list(made)
+        if not pools:
+            return False  # a seek of before its pools were kept with it: it may seek again
+        keys = [self._seekers(), self._pools()] + [k for p in pools for k in (self._pool(p), self._since(p))]
+        waiting = {**seek, "status": "searching", "pool": pools[0]}
+        waiting.pop("at", None)
+        return bool(self.redis.eval(PUT_BACK, len(keys), *keys, player_id, raw,
+                                    codec.dumps_bytes(waiting), seek.get("rating", 1500), seek.get("since", 0),
+                                    *[codec.dumps_bytes(made[p]) for p in pools]))
 
     def matched(self, player_id: str, record: dict) -> None:
         self.redis.hset(self._seekers(), player_id, codec.dumps_bytes(record))

@@ -195,3 +195,34 @@ def test_a_range_of_seats_waits_in_each_size_and_is_taken_once(client):
     r = client.post("/matchmaking", json={"type": "splendor", "seats": 3, "max_seats": 2},
                     headers=auth(dee["key"]))
     assert (r.status_code, r.get_json()["code"]) == (400, "invalid_seats")
+
+
+def test_seeks_a_crashed_maker_left_pairing_wait_again_and_pair(app, client):
+    """The process that took a group died before making its game: after PAIRING_STALE_S the
+    reconciler's pass puts the seeks back in their pools, and they pair into one game."""
+    from api.matchmaking.pairing import PAIRING_STALE_S, WIDEN_PER_S, WIDEST, WINDOW
+
+    clock = {"per_move_s": 61}  # pools of this test's own
+    jo, kim = player(client, "Jo"), player(client, "Kim")
+    r = client.post("/matchmaking", json={"type": "splendor", "seats": 3, "clock": clock}, headers=auth(jo["key"]))
+    client.post("/matchmaking", json={"type": "splendor", "seats": 2, "max_seats": 3, "clock": clock},
+                headers=auth(kim["key"]))
+    matchmaker = app.extensions["matchmaker"]
+    seeks = matchmaker.seeks
+    pool = r.get_json()["wishes"] and seeks.seek_of(jo["id"])["pool"]
+    now = int(__import__("time").time() * 1000)
+    # A third seeker's maker takes the group of three, then dies (no game made).
+    lee = player(client, "Lee")
+    made = seeks.seek_of(jo["id"])["made"][pool]
+    seeks.join(lee["id"], {pool: made}, made, 1500, now)
+    taken = seeks.pair(pool, 3, now, (WINDOW, WIDEN_PER_S, WIDEST), 600_000)
+    assert sorted(taken) == sorted([jo["id"], kim["id"], lee["id"]])
+    assert client.get("/matchmaking", headers=auth(jo["key"])).get_json()["status"] == "pairing"
+    assert matchmaker.repair(now + 1000) == 0  # not stale yet
+    assert matchmaker.repair(now + PAIRING_STALE_S * 1000 + 1) == 3
+    status = client.get("/matchmaking", headers=auth(kim["key"])).get_json()
+    assert status["status"] == "searching" and status["wishes"]["max_seats"] == 3  # its range kept
+    assert matchmaker.pair(pool, made) == 1
+    game = client.get("/matchmaking", headers=auth(jo["key"])).get_json()
+    assert game["status"] == "matched"
+    assert client.get("/matchmaking", headers=auth(kim["key"])).get_json()["game_id"] == game["game_id"]
