@@ -228,6 +228,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=("deliveries", "isolation"), help="one part only")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved off/on rounds of the moves/s part")
     args = parser.parse_args()
     seconds = 5 if args.quick else 15
     receiver = Receiver()
@@ -251,7 +252,7 @@ def main() -> None:
                         ("pause between a game's moves", "subscriptions", "moves", "deliveries",
                          "game.move arrived/expected", "deliveries/s", "delay p50 ms", "delay p99 ms")))
             rounds = []
-            for _ in range(2):
+            for _ in range(args.rounds):
                 off = moves_part(base, receiver, False, seconds)
                 on = moves_part(base, receiver, True, seconds)
                 rounds.append((off, on))
