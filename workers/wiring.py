@@ -93,6 +93,17 @@ def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
                                        settings.webhook_progress_ttl_s, settings.webhook_deadline_s)
 
 
+def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
+    """What the ledger tells once it counted a game: its players (their streams' `rated`), and
+    its subscriptions, whose `game.rated` waited for the count (a lost telling is repaired by
+    the webhooks' sweep, which retires no rated game before it is counted)."""
+    def told(entry: dict, changes: list[dict]) -> None:
+        notices(entry, changes)
+        if deliveries.subs.subscribed(entry["id"]):
+            deliveries.fan_out(entry["id"])
+    return told
+
+
 def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately) -> Services:
     """Every collaborator, once. `connections`: the clients to use (default: made from the
     settings); `defer`: how the after-append writes run (the web process's may follow the
@@ -114,7 +125,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)
-    ledger = Ledger(redis, prefix, told=RatedNotices(players))
+    ledger = Ledger(redis, prefix, told=told_of_ratings(RatedNotices(players), deliveries))
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,

@@ -36,13 +36,18 @@ def log(store: EventStore, game) -> None:
     listed anywhere: its id is for those it was given to)."""
     if game.platform.private:
         return
+    store.log_finished(game.id, codec.dumps_bytes(summary(game)), KEPT)
+
+
+def summary(game) -> dict:
+    """The ended game's entry in the finished log (what the ratings read: api/ratings/standings.py)."""
     finished_at = game.last_at or int(time.time() * 1000)
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
              "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": [],
              "last_move_at": finished_at, "result": game.result}
     if not game.platform.rated:
         entry["rated"] = False  # created casual
-    store.log_finished(game.id, codec.dumps_bytes(entry), KEPT)
+    return entry
 
 
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,

@@ -158,7 +158,7 @@ class Webhooks:
         parsed = messages.parse_message_id(delivery)
         if parsed is None or parsed[2] not in sub.events or not self.subs.covers(sub, parsed[0]):
             raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
-        game_id, version, _ = parsed
+        game_id, version, kind = parsed
         try:
             game = self.service.load(game_id)
         except UnknownGame:
@@ -179,7 +179,7 @@ class Webhooks:
             progress.next_at, progress.failing_since = 0, None
             self.subs.save_progress(game_id, sub.id, progress)
             self.subs.retry_taken(sub.id, game_id)
-        if version < progress.version:
+        if messages.place_of(version, kind) < progress.version:
             self.redeliver(sub.id, delivery)  # delivered already: once more, as asked
         self.ensure(sub.id, game_id)
         return {"delivery": delivery, "status": "queued"}

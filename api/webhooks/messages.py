@@ -4,7 +4,10 @@ For each event after the setup, in order: `game.move` (the event as the subscrip
 may see it: its seat's, or a spectator's; everyone's once the game is over), then
 `game.finished` (with the result) if the event ended the game, then `game.your_turn` if it
 made a seat of the subscription's newly one to act. The last setup event brings
-`game.started`. A message's id (its `webhook-id`, the same on every attempt) is
+`game.started`. A rated game's last message, `game.rated` (each seat's rating before and
+after), follows its end once the ratings' ledger has counted it (the reconciler's pass, in the
+order games ended: api/ratings/ledger.py): its place is the version after the game's last
+(RATED_PLACE), and its id names the game's last version. A message's id (its `webhook-id`, the same on every attempt) is
 `<game>.<version>.<kind>`; a subscription takes the kinds it asked for, in this order, so its
 progress is a (version, index) pair and its messages are the same whenever they are derived.
 
@@ -14,18 +17,22 @@ nothing of a game at an event where the player sits in no seat (it left before t
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from api.games import presenting
+from api.games import harvest, presenting
 from api.games.callers import people_to_act
 from api.games.repository import Game
 from api.platform import events as platform_events
+from api.ratings.standings import standings
 from events import codec
 from events.store import EventStore
 
-KINDS = ("game.started", "game.move", "game.finished", "game.your_turn")
+KINDS = ("game.started", "game.move", "game.finished", "game.your_turn", "game.rated")
 BATCH_EVENTS = 50
+RATED_PLACE = 1  # game.rated's place: the game's last version + 1 (nothing else is there)
+ChangesOf = Callable[[str], list | None]  # a game's counted rating changes (Ledger.game_changes)
 
 
 @dataclass(frozen=True)
@@ -39,7 +46,13 @@ class Message:
 
     @property
     def id(self) -> str:
-        return message_id(self.game_id, self.version, self.kind)
+        shown = self.version - RATED_PLACE if self.kind == "game.rated" else self.version
+        return message_id(self.game_id, shown, self.kind)
+
+
+def place_of(version: int, kind: str) -> int:
+    """Where the message named (version, kind) sits in a subscription's order."""
+    return version + RATED_PLACE if kind == "game.rated" else version
 
 
 def message_id(game_id: str, version: int, kind: str) -> str:
@@ -108,7 +121,7 @@ def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]
                             "to_act": after.actors()})]
     if after.finished and not before.finished:
         found.append(("game.finished", {"game_id": after.id, "version": after.version, "status": after.status,
-                                        "result": after.result, "at": event.at}))
+                                        "result": after.result, "rated": to_be_rated(after), "at": event.at}))
     mine = _seats_of(sub, after)
     newly = sorted((set(people_to_act(after)) & mine) - set(people_to_act(before)))
     if newly:
@@ -117,23 +130,50 @@ def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]
     return found
 
 
+def to_be_rated(game: Game) -> bool:
+    """Whether the ended game is rated: logged for the harvest (not private) and rated by its
+    summary (api/ratings/standings.py)."""
+    return game.finished and not game.platform.private and standings(harvest.summary(game)) is not None
+
+
+def rated(sub, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict]], bool]:
+    """The messages at the ended game's RATED_PLACE and whether that place is settled (False:
+    the game is rated but not counted yet: wait)."""
+    if "game.rated" not in sub.events or not _hears(sub, game) or not to_be_rated(game):
+        return [], True
+    changes = changes_of(game.id)
+    if changes is None:
+        return [], False
+    return [("game.rated", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
+                            "ratings": changes, "at": game.last_at})], True
+
+
 def advance(game: Game, event) -> Game:
     state, platform = platform_events.fold_stored(game.definition, [event], game.state, game.platform)
     return replace(game, version=event.version, state=state, platform=platform, last_at=event.at)
 
 
 def pending(games, store: EventStore, sub, game_id: str, version: int, index: int,
-            limit: int = BATCH_EVENTS) -> tuple[list[Message], int | None]:
+            limit: int = BATCH_EVENTS, changes_of: ChangesOf = lambda _: None) -> tuple[list[Message], int | None]:
     """The subscription's messages from (version, index) on, over at most `limit` events, and
     the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the
-    event store."""
+    event store; `changes_of`: the ratings' counted changes of a game."""
     current = games.load(game_id)
     setup = current.setup_version
     if setup is None:
         return [], None  # waiting for people: nothing to tell before its setup
     version = max(version, setup)
     if version > current.version:
-        return [], None
+        place = current.version + RATED_PLACE
+        if not current.finished or version != place:
+            return [], None
+        if index > 0:
+            return [], place  # its message sent: passed
+        kinds, settled = rated(sub, current, changes_of)
+        if not settled:
+            return [], None
+        at = current.last_at or 0
+        return [Message(game_id, place, 0, k, at, _envelope(k, at, d)) for k, d in kinds], place
     found: list[Message] = []
 
     def keep(v: int, at: int, kinds: list[tuple[str, dict]]) -> None:

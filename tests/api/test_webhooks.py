@@ -554,3 +554,62 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     assert len(told("game.started")) == 1  # from the setup on
     moved = [p["data"]["event"]["version"] for p in told("game.move")]
     assert moved == sorted(set(moved)) and moved[-1] == final["version"]
+
+
+def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, receiver, redis_client, prefix):
+    """`game.finished` says whether the game is rated; a rated game's last message, `game.rated`,
+    carries each seat's rating before and after once the reconciler has counted it (the same as
+    `GET /games/{id}/ratings`), under the id `<game>.<last version>.rated`, and can be sent again
+    on request; a casual game ends with `game.finished` alone and is retired."""
+    import random
+
+    from api.webhooks.messages import KINDS
+    from tests.api.spec import validate_named
+    from workers.deliveries import Deliveries
+
+    ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
+    receiver.route("/rated", "")
+    r = wh_client.post("/webhooks", json={"url": receiver.url + "/rated", "events": list(KINDS), "games": "mine"},
+                       headers=auth(ann["key"]))
+    assert r.status_code == 201, r.get_json()
+    sub = r.get_json()
+    receiver.secrets["/rated"] = sub["secret"]
+    games = {}
+    for rated in (True, False):
+        created = wh_client.post("/games", json={"type": "high-card", "rated": rated,
+                                                 "seats": [{"me": True}, {"open": True}]},
+                                 headers=auth(ann["key"])).get_json()
+        gid = created["id"]
+        assert wh_client.post(f"/games/{gid}/seats/1/claim", headers=auth(bob["key"])).status_code in (200, 201)
+        games[rated] = (gid, _play_people(wh_client, gid, {0: ann["key"], 1: bob["key"]}, random.Random(3)))
+
+    def of(gid):
+        return [(i, p) for i, p in receiver.received["/rated"] if p["data"]["game_id"] == gid]
+
+    gid, final = games[True]
+    wait_for(lambda: any(p["type"] == "game.rated" for _, p in of(gid)), timeout=30)
+    got = of(gid)
+    kinds = [p["type"] for _, p in got]
+    assert kinds[-2:] == ["game.finished", "game.rated"] and kinds.count("game.rated") == 1
+    finished, (rated_id, rated) = got[-2][1], got[-1]
+    assert finished["data"]["rated"] is True
+    validate_named("WebhookGameRated", rated)
+    validate_named("WebhookGameFinished", finished)
+    assert rated_id == f"{gid}.{final['version']}.rated" and rated["data"]["version"] == final["version"]
+    counted = wh_client.get(f"/games/{gid}/ratings").get_json()["seats"]
+    assert rated["data"]["ratings"] == counted and [c["seat"] for c in counted] == [0, 1]
+    assert {c["identity"] for c in counted} == {f"player:{ann['id']}", f"player:{bob['id']}"}
+    # Sent again on request: the same message under the same id.
+    r = wh_client.post(f"/webhooks/{sub['id']}/deliveries/{rated_id}/retry", headers=auth(ann["key"]))
+    assert r.status_code == 202, r.get_json()
+    wait_for(lambda: [i for i, _ in of(gid)].count(rated_id) == 2, timeout=15)
+    assert of(gid)[-1][1] == rated
+
+    casual, _ = games[False]
+    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    wait_for(lambda: any(p["type"] == "game.finished" for _, p in of(casual)), timeout=30)
+    wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(casual))[1], timeout=15, interval=0.1)
+    assert [p["type"] for _, p in of(casual)][-1] == "game.finished"
+    assert of(casual)[-1][1]["data"]["rated"] is False
+    assert wh_client.get(f"/games/{casual}/ratings").get_json()["seats"] is None
+    assert receiver.bad_signatures == []

@@ -33,6 +33,7 @@ from rq import Queue, get_current_job
 from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
+from api.ratings.ledger import Ledger
 from api.webhooks.subscriptions import SubscriptionStore
 from events.redis_store import RedisEventStore
 
@@ -65,6 +66,7 @@ class Deliveries(FanOut, Sweep):
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
         self.leases = Leases(self.subs)
         self.observer = None
+        self.rating_changes = Ledger(connection, prefix).game_changes  # read only: game.rated
         self._local = threading.local()
         self._dispatcher: Dispatcher | None = None
 

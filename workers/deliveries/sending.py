@@ -35,6 +35,7 @@ class Sending(Enqueueing):
     settings: Settings
     leases: Leases
     observer: Callable[[str, bool], None] | None  # told each attempt's URL and success (the dispatcher)
+    rating_changes: messages.ChangesOf  # a game's counted rating changes (game.rated)
     _local: threading.local  # each thread's kept-alive connections
 
     def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
@@ -84,7 +85,7 @@ class Sending(Enqueueing):
                 if progress.next_at > now_ms():
                     return "waiting"
                 pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
-                                                 progress.index)
+                                                 progress.index, changes_of=self.rating_changes)
                 if last is None:
                     return "caught_up"
                 for message in pending:
@@ -176,8 +177,10 @@ class Sending(Enqueueing):
         if sub is None or parsed is None:
             return "inactive"
         game_id, version, kind = parsed
-        found, _ = messages.pending(self.games, self.events, sub, game_id, version, 0, limit=1)
-        chosen = [m for m in found if m.version == version and m.kind == kind]
+        place = messages.place_of(version, kind)
+        found, _ = messages.pending(self.games, self.events, sub, game_id, place, 0, limit=1,
+                                    changes_of=self.rating_changes)
+        chosen = [m for m in found if m.version == place and m.kind == kind]
         if not chosen:
             return "unknown"
         connections, records = self._new_connections(), []

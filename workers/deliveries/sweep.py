@@ -9,6 +9,7 @@ import redis
 
 from api.errors import ApiError
 from api.games.repository import GameRepository
+from api.webhooks import messages
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailable
 
@@ -26,6 +27,7 @@ class Sweep(Enqueueing):
     games: GameRepository
     settings: Settings
     seen: dict[str, int]
+    rating_changes: messages.ChangesOf
     judged: dict[str, int]
 
     def sweep(self) -> int:
@@ -66,11 +68,15 @@ class Sweep(Enqueueing):
         subs = self.subs.covering(game_id)
         progress = self.subs.progresses(game_id, subs)
         behind = [s for s in subs if s in progress and progress[s].version <= version]
-        game = None
-        if behind:
-            game = self.games.load(game_id)
-            if game.setup_version is None:
-                behind = []  # waiting for people: nothing to tell before its setup
+        game = self.games.load(game_id)
+        if game.setup_version is None:
+            behind = []  # waiting for people: nothing to tell before its setup
+        elif not behind and game.finished and messages.to_be_rated(game):
+            # Its game.rated's place (messages.RATED_PLACE) not passed by all yet: owed once counted.
+            if self.rating_changes(game_id) is None:
+                return 0  # not counted yet: judged again at the next pass, never retired before
+            place = version + messages.RATED_PLACE
+            behind = [s for s in subs if s in progress and (progress[s].version, progress[s].index) == (place, 0)]
         queued = 0
         for sub_id in behind:
             if progress[sub_id].next_at <= now and not self.subs.locked(game_id, sub_id):
@@ -79,7 +85,7 @@ class Sweep(Enqueueing):
             self.judged[game_id] = version
             if not subs:
                 self.subs.forget_game(game_id)
-            elif (game or self.games.load(game_id)).finished:
+            elif game.finished:
                 # Nothing more will happen in it: its keys expire, Redis does not keep every game.
                 self.subs.retire_game(game_id, self.settings.progress_ttl_s)
         return queued
