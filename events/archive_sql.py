@@ -93,7 +93,7 @@ class SqlArchive:
             dictionary, payload = (dictionary, with_it) if len(with_it) < len(payload) else (None, payload)
         row = (game.game_id, type_, s.get("status", ""), game.version, bool(s.get("private")), s.get("created_at"),
                s.get("finished_at"), codec.dumps(s), payload, raw_size(game), int(time.time() * 1000),
-               *log_position(s.get("finished_log")), dictionary, self.namespace)
+               *log_position(s.get("finished_log") if s.get("harvest") else None), dictionary, self.namespace)
         marks = ", ".join([self.mark] * len(COLUMNS))
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
         sql = (f"INSERT INTO archived_games ({', '.join(COLUMNS)}) VALUES ({marks}) "

@@ -195,16 +195,26 @@ class ArchivingStore(RedisEventStore):
         found = self._raw.xrange(self.keys.finished_log(), min=entry_id, max=entry_id, count=1)
         return found[0][1][3] if found else None
 
+    @unavailable
+    def log_finished(self, game_id: str, entry: bytes, kept: int | None) -> None:
+        """Logs an ended game with no cap on Redis's log: the archiver takes each entry out as it
+        archives the game (evicted()), so the log holds only the games not archived yet (a cap
+        could trim one of those, and the archive would never learn its entry)."""
+        super().log_finished(game_id, entry, None)
+
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
-        """The finished log, its entries Redis trimmed (the oldest, past KEPT) read from the
-        archive: every archived public game stays harvestable for all time, in the same order."""
-        oldest = self._raw.xrange(self.keys.finished_log(), min="-", max="+", count=1)
-        if after == "0" or not oldest or _log_key(after) < _log_key(oldest[0][0].decode()):
-            older = [e for e in self.archive.finished_log(after, count)
-                     if not oldest or _log_key(e[0]) < _log_key(oldest[0][0].decode())]
-            if older:
-                return older
-        return super().read_finished_log(after, count)
+        """The finished log: its entries still in Redis (the games not archived yet) merged, in
+        order, with the archived games' (every archived public game stays harvestable for all
+        time). Redis is read first: an entry gone from it by then was archived before, so the
+        archive's read finds it; and a side that answered `count` entries bounds the merge at its
+        last, past which the other side's may not be all it holds."""
+        newer = super().read_finished_log(after, count)
+        older = self.archive.finished_log(after, count)
+        merged = sorted({e[0]: e for e in older + newer}.values(), key=lambda e: _log_key(e[0]))
+        bounds = [_log_key(side[-1][0]) for side in (newer, older) if len(side) >= count]
+        if bounds:
+            merged = [e for e in merged if _log_key(e[0]) <= min(bounds)]
+        return merged[:count]
 
     def finished_log_marks(self, game_ids: Sequence[str]) -> list[str | None]:
         marks = super().finished_log_marks(game_ids)
@@ -271,12 +281,19 @@ class ArchivingStore(RedisEventStore):
         return bool(self._evict(keys=keys, args=[version]))
 
     @unavailable
-    def evicted(self, game_id: str) -> None:
-        """Out of every global set (a crash may have kept it in some) and of the due set, last."""
+    def evicted(self, game_id: str, log_entry: str | None = None) -> None:
+        """Out of every global set (a crash may have kept it in some) and of the finished log
+        (its entry is the archive's now: read_finished_log), and of the due set, last: a crash
+        before that takes the game again (archive_game's repair). `log_entry`: the entry's id
+        (the meta's `finished_log`), read from the archive's record when not given."""
         super().mark_finished(game_id)
+        if log_entry is None:
+            record = self._record(game_id)
+            log_entry = record.meta.get("finished_log") if record is not None else None
+        if log_entry:
+            self.redis.xdel(self.keys.finished_log(), log_entry)
         self.redis.delete(self.keys.lease("archive", game_id))  # the archiver's (workers/archiver.py): done
         self.redis.zrem(self.due_key(game_id), game_id)
-
 
     @unavailable
     def drop_archived_idempotency(self, count: int = 2000) -> int:

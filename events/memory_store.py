@@ -110,14 +110,15 @@ class InMemoryEventStore:
                          else render(e) for e in events)
         return lines, events[-1].version if events else after
 
-    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+    def log_finished(self, game_id: str, entry: bytes, kept: int | None) -> None:
         with self._lock:
             if game_id not in self._meta or "finished_log" in self._meta[game_id]:
                 return
             self._log_seq += 1
             entry_id = f"1-{self._log_seq}"
             self._log.append((entry_id, game_id, bytes(entry)))
-            del self._log[:-kept]
+            if kept is not None:
+                del self._log[:-kept]
             self._meta[game_id].setdefault("finished_log", entry_id)
 
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:

@@ -104,7 +104,7 @@ class Indexes(RedisBase):
         return bool(self.redis.set(self.keys.lease(name, game_id), "1", nx=True, px=ttl_ms))
 
     @unavailable
-    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+    def log_finished(self, game_id: str, entry: bytes, kept: int | None) -> None:
         """Logs an ended game once (see EventStore.log_finished in store.py): the entry is
         appended, then its id is written into the game's meta unless an earlier logging's is
         there already."""

@@ -235,9 +235,9 @@ class EventStore(Protocol):
 
     # ---- the finished log ----------------------------------------------------------------------
 
-    def log_finished(self, game_id: str, entry: bytes, kept: int) -> None:
+    def log_finished(self, game_id: str, entry: bytes, kept: int | None) -> None:
         """The finished log, for harvesting every ended game exactly once: an ended game's entry
-        is appended (at most `kept` entries are kept, the oldest dropped), then the entry's id is
+        is appended (at most `kept` entries are kept, the oldest dropped; None: no cap), then the entry's id is
         written into the game's meta unless one is there already (a second logging, by a retry
         or a race, appends an entry the meta does not name: readers skip it). Logging a game
         whose meta names an entry, or that is gone, does nothing."""

@@ -57,7 +57,7 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
     if not store.evict(game_id, record.version):
         return "changed"
     step("evicted")
-    store.evicted(game_id)
+    store.evicted(game_id, source.meta.get("finished_log"))
     step("done")
     store.archive.train_dictionary(game.definition.name)  # once it has enough games of the type
     return "archived"
@@ -73,8 +73,8 @@ def summary(store: ArchivingStore, game, source: ArchivedGame) -> dict:
 
 
 def _harvest_entry(store: ArchivingStore, source: ArchivedGame) -> str | None:
-    """The game's finished-log entry as the harvest shows it (read from the archive once Redis
-    trims it from the log)."""
+    """The game's finished-log entry as the harvest shows it (read from the archive once the
+    archiver has taken it out of Redis's log)."""
     entry_id = source.meta.get("finished_log")
     found = store.finished_log_entry(entry_id) if entry_id else None
     return found.decode() if found is not None else None

@@ -13,8 +13,9 @@ the others and the entries of games gone since (FINISHED_TTL), and stops before 
 game names none yet (logged between the append and the naming, this very moment): the page ends
 there, so a crawler never passes a game about to be shown. An entry left unnamed for
 UNSETTLED_S (its writer died between its two writes) is passed: the repair logs the game again.
-Redis's log keeps the newest KEPT entries; the older ones are read from the archive, in the same
-order and to the byte (events/archived_store.py): the harvest has no cap.
+With the archive (events/archived_store.py), Redis's log holds only the games not archived yet:
+the archiver takes a game's entry out as it archives the game, and the archive serves it since,
+in the same order and to the byte: the harvest has no cap, and Redis does not grow with it.
 Flask-free.
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ from api.games.presenting import public_seat
 from events import codec
 from events.store import EventStore
 
-KEPT = 100_000  # entries in Redis (about 25 MB); the older ones are the archive's
+KEPT = 100_000  # entries in Redis's log without an archive (about 25 MB); with one, no cap is needed
 UNSETTLED_S = 600
 BATCH = 500
 
