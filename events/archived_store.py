@@ -315,6 +315,19 @@ class ArchivingStore(RedisEventStore):
             total += dropped
         return total
 
+    @unavailable
+    def drop_archived_log_entries(self, count: int = 1000) -> int:
+        """Deletes from Redis's finished log the entries of games archived already (by a server
+        from before the archiver took them out: python -m tools.archive); returns how many."""
+        after, dropped = "-", 0
+        while found := self._raw.xrange(self.keys.finished_log(), min=after, max="+", count=count):
+            after = "(" + found[-1][0].decode()
+            games = [fields[1].decode() for _, fields in found]
+            markers = cast(list[bytes | None], self.redis.mget([self.marker_key(g) for g in games]))
+            gone = [entry_id for (entry_id, _), m in zip(found, markers, strict=True) if m is not None]
+            dropped += int(self.redis.xdel(self.keys.finished_log(), *gone)) if gone else 0
+        return dropped
+
     def _drop_idempotency_step(self, cursor: int, count: int) -> tuple[int, int]:
         if self.clustered:
             return 0, 0

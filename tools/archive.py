@@ -66,6 +66,7 @@ def run(settings: Settings, batch: int = 200) -> dict:
             _progress(i, len(ids), counts, started)
             last = time.monotonic()
     store.drop_all_archived_idempotency()  # the archived games' idempotency records
+    store.drop_archived_log_entries()  # and their finished-log entries (the archive serves them)
     after_redis, after_archive = _used(store.redis), store.archive.stats()
     sys.stderr.write("\n")
     print(f"games walked: {len(ids)}; " + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))

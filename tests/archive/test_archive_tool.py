@@ -32,6 +32,8 @@ def test_the_tool_archives_an_older_deployments_finished_games(redis_url, tmp_pa
     live = client.post("/games", json={"type": "high-card", "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
     store.redis.delete(*[store.due_key(bucket=b) for b in range(store.keys.buckets)])  # as before the archive
     before = [answers(app, m) for m in made]
+    log = store.keys.finished_log()
+    store.redis.xadd(log, {"g": made[0]["id"], "e": b"{}"})  # a second logging's entry, left in the log
     # A keyspace larger than one step of the sweep's walk over the idempotency records (2,000
     # keys looked at), as a real deployment's: the tool's walk is whole, wherever the sweep's was.
     filler = [f"{prefix}filler:{i}" for i in range(30_000)]
@@ -49,6 +51,7 @@ def test_the_tool_archives_an_older_deployments_finished_games(redis_url, tmp_pa
         assert [k for k in redis_keys(app, m["id"]) if ":lease:" not in k] == [store.marker_key(m["id"])]
         assert answers(_app(redis_url, url, prefix), m) == b
     assert store.version(live["id"]) == live["version"]
+    assert store.redis.xlen(log) == 0  # the archived games' entries are the archive's
     assert store.keys.meta(live["id"]) in redis_keys(app, live["id"])  # a game still played stays
     again = _tool(redis_url, prefix, url)
     assert "archived" not in again.stdout.split(";")[1] and "unfinished: 1" in again.stdout, again.stdout
