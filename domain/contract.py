@@ -29,7 +29,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+if TYPE_CHECKING:
+    from .words import GameWords
 
 SYSTEM = "system"
 SPECTATOR = None
@@ -154,6 +157,9 @@ class GameDef:
     # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).
     preview: Callable[[State, Actor, Move], dict] | None = None
     summary: Callable[[State, Actor], dict] | None = None
+    # What the game says in words: its moves' labels, its events' and result's sentences, its
+    # pieces' names (domain/words.py; rendered per language by api/words/messages.py).
+    words: GameWords | None = None
 
     def default_options(self) -> dict:
         return {o.name: o.default for o in self.options}

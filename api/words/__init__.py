@@ -1,6 +1,8 @@
 """The words people read, in their language (issue 32): message catalogues per language in
-gettext's `.po` format (`locales/<lang>/LC_MESSAGES/messages.po`: what translators' tools read
-and write), loaded through babel. Adding a language is adding its file. The English texts the
+gettext's `.po` format (`locales/<lang>/LC_MESSAGES/*.po`: what translators' tools read and
+write; `messages.po` the platform's and the game types', `<game>.po` each game's moves, events
+and pieces), loaded through babel into one catalogue a language. Adding a language is adding
+its files. The English texts the
 games and the platform declare are the message ids; each game's are under its type's name as
 context (`msgctxt`), so two games may say the same English differently. English is the default
 and needs no entries; a text a catalogue lacks is answered in English.
@@ -31,11 +33,19 @@ def languages() -> tuple[str, ...]:
 @functools.cache
 def catalogue(lang: str) -> NullTranslations:
     """The language's compiled catalogue (read from its .po once a process)."""
-    path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
-    if lang == DEFAULT or not path.exists():
+    paths = sorted((LOCALES / lang / "LC_MESSAGES").glob("*.po"))
+    if lang == DEFAULT or not paths:
         return NullTranslations()
-    with path.open("rb") as f:
-        parsed = read_po(f, locale=lang)
+    parsed = None
+    for path in paths:  # one catalogue of all the language's files (their contexts never meet)
+        with path.open("rb") as f:
+            read = read_po(f, locale=lang)
+        if parsed is None:
+            parsed = read
+            continue
+        for m in read:
+            if m.id:
+                parsed.add(m.id, m.string, context=m.context)
     compiled = io.BytesIO()
     write_mo(compiled, parsed)
     compiled.seek(0)
@@ -49,6 +59,11 @@ def translate(lang: str, context: str, text: str) -> str:
     return str(catalogue(lang).pgettext(context, text))
 
 
+def translate_plural(lang: str, context: str, singular: str, plural: str, n: int) -> str:
+    """The form of `singular`/`plural` for the number `n` in `lang`, by its plural rules."""
+    return str(catalogue(lang).npgettext(context, singular, plural, n))
+
+
 def error_sentence(lang: str, code: str) -> str | None:
     """A problem's `detail` in `lang`, by its stable code (context "error"); None when the
     catalogue has none (the English detail stands)."""
@@ -58,8 +73,17 @@ def error_sentence(lang: str, code: str) -> str | None:
     return said if said != code else None
 
 
-def entries(lang: str) -> set[tuple[str, str]]:
-    """(context, English) of every translated entry of a language's catalogue (the tests')."""
-    path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
+def entries(lang: str, domain: str = "messages") -> set[tuple[str, str]]:
+    """(context, English) of every translated entry of one of a language's files (the tests';
+    a plural entry gives both its English forms)."""
+    path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
+    if not path.exists():
+        return set()
     with path.open("rb") as f:
-        return {(m.context or "", str(m.id)) for m in read_po(f, locale=lang) if m.id and m.string}
+        found = set()
+        for m in read_po(f, locale=lang):
+            forms = m.id if isinstance(m.id, tuple) else (m.id,)
+            said = m.string if isinstance(m.string, tuple) else (m.string,)
+            if m.id and all(said):
+                found |= {(m.context or "", str(form)) for form in forms}
+        return found

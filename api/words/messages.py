@@ -1,0 +1,63 @@
+"""A game's messages (domain/words.py) in a language: the sentence (`text`) and the message as
+the API shows it (`{"template", "args"}`: the template in the language, each argument with its
+`text` in the language beside its kind and id), so that a client may show the sentence as is,
+or lay out the template itself. Templates and names are looked up under the game's type as
+context; a template or name a catalogue lacks is said in English. Flask-free."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from api.words import DEFAULT, translate, translate_plural
+from domain.words import COORDINATES, Message
+
+LIST_SEPARATOR = {"ko": ", ", DEFAULT: ", "}
+
+
+class Speaker:
+    """Says one game's messages in one language. `seat_names`: who sits at each seat (None for
+    a seat no person named: "Seat 2"), as anyone may see them."""
+
+    def __init__(self, game_type: str, names: dict[str, str], lang: str, seat_names: Sequence[str | None]):
+        self.game, self.names, self.lang, self.seat_names = game_type, names, lang, list(seat_names)
+
+    def say(self, message: Message) -> tuple[str, dict]:
+        """(the sentence, the message as shown)."""
+        args = {name: self._arg(arg) for name, arg in message.args.items()}
+        template = self._template(message)
+        text = template.format_map({name: arg["text"] for name, arg in args.items()})
+        return text, {"template": template, "args": args}
+
+    def text(self, message: Message) -> str:
+        return self.say(message)[0]
+
+    def _template(self, message: Message) -> str:
+        if message.plural is not None and message.count is not None:
+            n = int(message.args[message.count]["value"])
+            return translate_plural(self.lang, self.game, message.template, message.plural, n)
+        return translate(self.lang, self.game, message.template)
+
+    def _arg(self, arg: dict) -> dict:
+        kind = arg["kind"]
+        if kind == "player":
+            return {**arg, "text": self.player(arg["seat"])}
+        if kind == "seat":
+            return {**arg, "text": self.seat(arg["seat"])}
+        if kind == "count":
+            return {**arg, "text": str(arg["value"])}
+        values = arg["id"] if kind in ("piece", "place") else arg["value"]
+        listed = values if isinstance(values, list) else [values]
+        said = [self._name(v) if kind in ("piece", "place") else translate(self.lang, self.game, v) for v in listed]
+        return {**arg, "text": LIST_SEPARATOR.get(self.lang, ", ").join(said)}
+
+    def _name(self, id_: str) -> str:
+        english = self.names.get(id_)
+        if english is not None:
+            return translate(self.lang, self.game, english)
+        return "({})".format(", ".join(id_.split(","))) if COORDINATES.match(id_) else id_
+
+    def player(self, index: int) -> str:
+        name = self.seat_names[index] if 0 <= index < len(self.seat_names) else None
+        return name if name else self.seat(index)
+
+    def seat(self, index: int) -> str:
+        return translate(self.lang, "platform", "Seat {n}").format(n=index + 1)
