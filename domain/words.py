@@ -10,7 +10,8 @@ it: a seat, or "system"), so a hidden card is never named (the game says "a card
 seat, move)` is given the mover's own state and seat; `result(result)` the public result.
 
 Arguments, each a dict with a `kind` (an enum the API documents):
-- `player`: a seat, shown by its person's name (or "Seat 2", counting from 1);
+- `player`: a seat, shown by its person's name (or "Seat 2", counting from 1), or a list of
+  seats (`players`);
 - `seat`: a seat as a number counting from 1 ("seat 2"; for rules that speak of positions);
 - `piece`: one or more ids of the game's pieces (cards, tiles, nobles, races, powers, figures),
   shown by their names (`GameWords.names`, translated under the game's context);
@@ -34,6 +35,11 @@ COORDINATES = re.compile(r"^-?\d+,-?\d+$")
 
 def player(seat: int) -> dict:
     return {"kind": "player", "seat": int(seat)}
+
+
+def players(seats: Sequence[int]) -> dict:
+    """Several people in one argument ("Ann, Bo"): a `player` whose `seat` is a list."""
+    return {"kind": "player", "seat": [int(s) for s in seats]}
 
 
 def seat(index: int) -> dict:

@@ -46,6 +46,7 @@ def catalogue(lang: str) -> NullTranslations:
         for m in read:
             if m.id:
                 parsed.add(m.id, m.string, context=m.context)
+    assert parsed is not None  # paths is not empty
     compiled = io.BytesIO()
     write_mo(compiled, parsed)
     compiled.seek(0)

@@ -5,7 +5,7 @@ or lay out the template itself. Templates and names are looked up under the game
 context; a template or name a catalogue lacks is said in English. Flask-free."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from api.words import DEFAULT, translate, translate_plural
 from domain.words import COORDINATES, Message
@@ -17,7 +17,7 @@ class Speaker:
     """Says one game's messages in one language. `seat_names`: who sits at each seat (None for
     a seat no person named: "Seat 2"), as anyone may see them."""
 
-    def __init__(self, game_type: str, names: dict[str, str], lang: str, seat_names: Sequence[str | None]):
+    def __init__(self, game_type: str, names: Mapping[str, str], lang: str, seat_names: Sequence[str | None]):
         self.game, self.names, self.lang, self.seat_names = game_type, names, lang, list(seat_names)
 
     def say(self, message: Message) -> tuple[str, dict]:
@@ -39,7 +39,8 @@ class Speaker:
     def _arg(self, arg: dict) -> dict:
         kind = arg["kind"]
         if kind == "player":
-            return {**arg, "text": self.player(arg["seat"])}
+            seats = arg["seat"] if isinstance(arg["seat"], list) else [arg["seat"]]
+            return {**arg, "text": self._joined([self.player(s) for s in seats])}
         if kind == "seat":
             return {**arg, "text": self.seat(arg["seat"])}
         if kind == "count":
@@ -47,7 +48,10 @@ class Speaker:
         values = arg["id"] if kind in ("piece", "place") else arg["value"]
         listed = values if isinstance(values, list) else [values]
         said = [self._name(v) if kind in ("piece", "place") else translate(self.lang, self.game, v) for v in listed]
-        return {**arg, "text": LIST_SEPARATOR.get(self.lang, ", ").join(said)}
+        return {**arg, "text": self._joined(said)}
+
+    def _joined(self, said: list[str]) -> str:
+        return LIST_SEPARATOR.get(self.lang, ", ").join(said)
 
     def _name(self, id_: str) -> str:
         english = self.names.get(id_)

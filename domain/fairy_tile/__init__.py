@@ -40,6 +40,7 @@ from .decide import decide
 from .moves import actors, legal_moves, summary
 from .rules import evolve, setup
 from .views import as_stored, redact, result, secrets, view
+from .words import WORDS
 
 MAX_ROUNDS = 200
 # A turn makes at most 4 events of its own (magic_used, an adventure, card_told, turn_ended) plus
@@ -83,6 +84,7 @@ GAME = GameDef(
     check_options=check_options,
     test_configs=((2, {}), (3, {}), (4, {})),
     max_events=MAX_EVENTS,
+    words=WORDS,
     notes="Tiles and 36 story cards are the server's own data (the printed ones are not public); "
           "the attested cards of the published deck are among them.",
     move_types={

@@ -45,6 +45,7 @@ from .evolve import evolve
 from .moves import legal_moves, summary
 from .rules import check_options, decide, preview, setup
 from .views import actors, as_stored, redact, result, secrets, view
+from .words import WORDS
 
 GAME = GameDef(
     preview=preview,
@@ -68,6 +69,7 @@ GAME = GameDef(
     options=(Option("teams", "boolean", False,
                     "2-against-2 team game (needs 4 seats): seats 0+1 against 2+3, turns 0, 2, 1, 3."),),
     check_options=check_options,
+    words=WORDS,
     test_configs=((2, {}), (3, {}), (4, {}), (4, {"teams": True})),
     max_events=5000,
     notes="Legal moves list every legal play and swap: about 130 per turn on average, 600 at "

@@ -93,6 +93,7 @@ from .scoring import final_result
 from .setup import setup
 from .state import OVER
 from .views import as_stored, redact, secrets, view
+from .words import WORDS
 
 NOTES = (
     f"The whole box: {len(abilities.RACES)} races, {len(abilities.POWERS)} special powers,"
@@ -145,6 +146,7 @@ GAME = GameDef(
                   (4, {"team": True}), (5, {"team": True, "team_score": "highest"})),
     max_events=5000,
     notes=NOTES,
+    words=WORDS,
     move_types={
         "pick": "Pick the combo at `index` of the display (costs `index` coins, 1 on each combo above).",
         "skip_pick": "Pass the turn when the display is empty.",

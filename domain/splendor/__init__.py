@@ -28,6 +28,7 @@ from .moves import legal_moves
 from .rules import evolve, outcome, setup
 from .state import OVER
 from .views import actors, as_stored, redact, secrets, view
+from .words import WORDS
 
 OPTIONS = (
     Option("strict_take_three", "boolean", False,
@@ -70,6 +71,7 @@ GAME = GameDef(
     check_options=check_options,
     test_configs=((2, {}), (3, {}), (4, {}), (2, {"strict_take_three": True})),
     max_events=5000,
+    words=WORDS,
     notes="Complete base game: 90 cards, 10 nobles, 2-4 seats.",
     move_types={
         "take_gems": "Take 3 gems of different colours (or one of each colour left when fewer than 3 are).",

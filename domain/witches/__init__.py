@@ -35,6 +35,7 @@ from .moves import actors, legal_moves
 from .rules import decide, setup
 from .state import PASSING, State
 from .views import as_stored, redact, result, secrets, view
+from .words import WORDS
 
 OPTIONS = (
     Option("target_score", "integer", 70,
@@ -100,6 +101,7 @@ GAME = GameDef(
     check_options=check_options,
     test_configs=((3, {}), (4, {}), (5, {}), (6, {})),
     stale_ok=stale_ok,
+    words=WORDS,
     max_events=20000,
     notes="Complete: passing, tricks, fire points, spells (with the caster's choice), target or fixed rounds.",
     move_types={

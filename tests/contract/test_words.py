@@ -1,0 +1,138 @@
+"""Every game says its moves, events and results in words, in every language (issue 32).
+
+Per game: its words declare a template for every move type it declares; seeded playouts (each
+configuration, bots at some seats) label every legal move of a sample of states and say every
+event as each seat and a spectator see it, in every language, and find: each message using a
+template declared for its type, with exactly the arguments its placeholders name, each of a
+known kind, each piece or place id named; no placeholder left and no raw id in any sentence; no
+other seat's secret in the words either (text or arguments); every template, name and word
+translated in every catalogue, and no stale entry in a game's catalogue. And the platform's own
+words (its events' sentences, bots' names) are translated too."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from api.games.words import BOT_LEVELS, platform_templates
+from api.words import entries, languages
+from api.words.messages import Speaker
+from domain import registry
+from domain.contract import SPECTATOR, SYSTEM, is_seat
+from domain.play import fold
+from domain.words import COORDINATES, KINDS, Message
+from tests.api.test_languages import _domain_games
+from tests.contract.test_game_contract import CASES, _choose, _options
+
+RAW_ID = re.compile(r"\b(sp|su|ft|wi)-|\bL\d+[a-z]?-\d|\{|\}")
+LABELLED_PER_STATE = 30
+HOSTED = {g.name for g in _domain_games()}  # the tests' own games (high-card) say nothing
+GAMES = [pytest.param(g, id=g.name) for g in registry.all_games() if g.name in HOSTED]
+SAID = [case for case in CASES if case.values[0].name in HOSTED]
+
+
+def _speakers(game, n):
+    names = dict(game.words.names)
+    return [Speaker(game.name, names, lang, [f"P{i + 1}" for i in range(n)]) for lang in languages()]
+
+
+def _check(game, message, declared: set[str], speakers, where: str, hidden=()):
+    assert isinstance(message, Message), f"{where}: {message!r} is not a Message"
+    assert message.template in declared, f"{where}: template {message.template!r} is not declared for it"
+    if message.plural is not None:
+        assert message.plural in declared and message.args[message.count]["kind"] == "count", where
+    assert message.placeholders() == set(message.args), f"{where}: {message.template!r} against {set(message.args)}"
+    for name, arg in message.args.items():
+        assert arg["kind"] in KINDS, f"{where}: argument {name} of kind {arg['kind']!r}"
+        if arg["kind"] in ("piece", "place"):
+            ids = arg["id"] if isinstance(arg["id"], list) else [arg["id"]]
+            missing = [i for i in ids if i not in game.words.names and not COORDINATES.match(i)]
+            assert not missing, f"{where}: {missing} have no name"
+        if arg["kind"] == "word":
+            values = arg["value"] if isinstance(arg["value"], list) else [arg["value"]]
+            assert set(values) <= set(game.words.vocabulary), f"{where}: {values} not in the vocabulary"
+    args = json.dumps(message.args)
+    for token in hidden:
+        assert json.dumps(token) not in args, f"{where}: the words name {token}, a secret of another seat"
+    for speaker in speakers:
+        text = speaker.text(message)
+        assert text.strip() and not RAW_ID.search(text), f"{where} ({speaker.lang}): {text!r}"
+
+
+def _play_and_say(game, n, options, seed, bots):
+    rng = random.Random(seed)
+    speakers = _speakers(game, n)
+    words = game.words
+    events = game.setup(_options(game, options), n, random.Random(seed))
+    state = fold(game, events)
+    said, labelled = set(), set()
+
+    def say(batch, state, actor):
+        secrets = game.secrets(state)
+        for viewer in [*range(n), SPECTATOR]:
+            hidden = [t for t, allowed in secrets.items() if viewer not in allowed]
+            for e in batch:
+                shown = game.redact(e, viewer)
+                declared = set(words.events.get(e["type"], ()))
+                assert declared, f"{game.name}: event type {e['type']} has no template"
+                _check(game, words.event(e["type"], shown, actor), declared, speakers, f"event {e['type']}", hidden)
+                said.add(e["type"])
+
+    say(events, state, SYSTEM)
+    while actors := game.actors(state):
+        actor = rng.choice(actors)
+        if is_seat(actor):
+            moves = game.legal_moves(state, actor)
+            for move in rng.sample(moves, min(LABELLED_PER_STATE, len(moves))):
+                declared = set(words.moves.get(move["type"], ()))
+                _check(game, words.move(state, actor, move), declared, speakers, f"move {move['type']}")
+                labelled.add(move["type"])
+        move = _choose(game, state, actor, rng, bots)
+        new = game.decide(state, actor, move, rng)
+        state = fold(game, new, state)
+        say(new, state, actor)
+    _check(game, words.result(game.result(state)), set(words.results), speakers, "result")
+    return said, labelled
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_declared_move_type_has_templates(game):
+    assert game.words is not None, f"{game.name} says nothing in words"
+    assert set(game.words.moves) == set(game.move_types), "a template list for each move type, no other"
+    assert all(game.words.moves.values()) and game.words.results
+
+
+@pytest.mark.parametrize("game,n,options", SAID)
+def test_playouts_say_every_move_and_event_in_every_language(game, n, options):
+    bots = {0: sorted(game.bots)[0]} if game.bots else {}
+    said, labelled = set(), set()
+    for seed in range(2):
+        s, m = _play_and_say(game, n, options, seed, bots)
+        said, labelled = said | s, labelled | m
+    assert labelled, "no move was labelled"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_every_template_name_and_word_is_translated(game, lang):
+    words = game.words
+    have = {text for context, text in entries(lang, game.name) if context == game.name}
+    wanted = words.templates() | set(words.names.values()) | set(words.vocabulary)
+    missing = sorted(wanted - have)
+    assert not missing, f"{lang}/{game.name}.po lacks {len(missing)}: {missing[:10]}"
+    stale = sorted(have - wanted)
+    assert not stale, f"{lang}/{game.name}.po has entries no message uses: {stale[:10]}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_the_platforms_words_are_translated(lang):
+    have = {text for context, text in entries(lang) if context == "platform"}
+    wanted = platform_templates() | {"Seat {n}"}
+    assert not wanted - have, f"untranslated in {lang}: {sorted(wanted - have)}"
+    assert not have - wanted, f"stale in {lang}: {sorted(have - wanted)}"
+
+
+def test_every_bot_level_has_a_name():
+    assert {level for g in _domain_games() for level in g.bots} <= set(BOT_LEVELS)
