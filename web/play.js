@@ -9,7 +9,7 @@ const id = gameIdFromPath();
 let token = tokenFor(id); // a seat's token, the player's key, or null (watching)
 const $ = (sel) => document.querySelector(sel);
 const SHOWN = 60; // buttons per move type before asking to narrow
-const page = { game: null, moves: [], summary: null, total: 0, selected: new Set(), filter: "", kind: null, sending: false,
+const page = { game: null, moves: [], labels: [], summary: null, total: 0, selected: new Set(), filter: "", kind: null, sending: false,
   ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0 };
 
 function say(message, kind = "info") {
@@ -35,13 +35,14 @@ const mySeat = () => page.game?.you ?? null;
 const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat());
 
 async function fetchMoves() {
-  page.moves = []; page.summary = null; page.total = 0;
+  page.moves = []; page.labels = []; page.summary = null; page.total = 0;
   if (!myTurn() || page.game.status !== "active") return;
   let offset = 0;
   for (;;) { // every page: SetUp may list thousands of plays, narrowed in the page by clicks
     const res = await api(`/games/${id}/moves?limit=5000&offset=${offset}`, { token });
     if (res.version !== page.game.version) return refresh();
     page.moves.push(...res.moves);
+    page.labels.push(...(res.labels || []));
     page.summary ||= res.summary || null;
     page.total = res.total;
     offset += res.moves.length;
@@ -67,7 +68,7 @@ function refreshSoon() {
 function render() {
   const g = page.game;
   if (g.status === "waiting" || g.view === null) return renderWaiting();
-  const prepared = prepare(page.moves, g);
+  const prepared = prepare(page.moves, page.labels);
   document.title = `${g.type} ${id} — v${g.version}`;
   $("#title").textContent = `${g.type} · game ${id}`;
   $("#who").textContent = mySeat() === null ? "You are watching." : `You play ${g.seats[mySeat()].name}.`;
@@ -311,7 +312,7 @@ function kinds(s) {
 
 function renderMovesOnly() {
   const focusAt = document.activeElement?.id;
-  renderMoves(prepare(page.moves, page.game));
+  renderMoves(prepare(page.moves, page.labels));
   if (focusAt === "move-filter") { const f = $("#move-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); }
 }
 
@@ -332,7 +333,7 @@ async function send(move) {
 
 function addEvent(event) {
   const log = $("#events");
-  log.prepend(el("li", { text: eventLine(event, page.game) }));
+  log.prepend(el("li", { text: event.text ? `${event.version}. ${event.text}` : eventLine(event, page.game) }));
   while (log.children.length > 40) log.lastChild.remove();
 }
 

@@ -27,7 +27,7 @@ from api.errors import (
     ValidationFailed,
     VersionConflict,
 )
-from api.games import harvest, presenting
+from api.games import harvest, presenting, words
 from api.games.appending import decide_and_append
 from api.games.callers import TABLE, Seats, hash_token, people_to_act
 from api.games.deferred import immediately
@@ -36,6 +36,7 @@ from api.games.repository import CREATED, Game, GameRepository, advanced, snapsh
 from api.platform import clocks, fairness
 from api.platform import events as platform_events
 from api.platform.decisions import setup
+from api.words import DEFAULT as DEFAULT_LANGUAGE
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
@@ -150,9 +151,10 @@ class GameService:
     def resolve_seat(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
-    def next_moves(self, game_id: str, holder, version: int) -> dict | None:
+    def next_moves(self, game_id: str, holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
-        for a table token the first person seat to act), so a client need not ask for them."""
+        for a table token the first person seat to act), so a client need not ask for them;
+        with their words (`labels`) in `lang`."""
         game = self.games.cached(game_id)
         if game is None or game.version < version:
             game = self.games.load(game_id)
@@ -161,8 +163,13 @@ class GameService:
         seats = [s for s in people if s in held]
         if not seats:
             return None
-        moves = presenting.legal_moves(game, seats[0])
-        return {"seat": seats[0], "version": game.version, "total": len(moves), "moves": moves[:NEXT_MOVES_LIMIT]}
+        every = presenting.legal_moves(game, seats[0])
+        moves = every[:NEXT_MOVES_LIMIT]
+        answer = {"seat": seats[0], "version": game.version, "total": len(every), "moves": moves}
+        said = words.labels(game, lang, seats[0], moves)
+        if said is not None:
+            answer["labels"] = said
+        return answer
 
     # ---- moves ----------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """Conditional reads of a game: ETags and `If-None-Match`.
 
 A per-game read is a function of the game's version, the seat it is answered as (its viewer,
-and `you`) and its URL, so its ETag is the version and the seat. A client holding one asks with
+and `you`), its URL and its language (the words in it: moves' labels, events' sentences), so
+its ETag is the version, the seat and the language (none said for English). A client holding one asks with
 `If-None-Match`: one XLEN of the game's stream (the store's version) tells whether anything
 changed, and `304 Not Modified` answers before the game is loaded or anything is built.
 """
@@ -9,11 +10,14 @@ from __future__ import annotations
 
 from flask import Response, current_app, request
 
+from api.http import languages
+from api.words import DEFAULT
 from events.store import EventStore
 
 
 def tag(version: int, seat: int | None, variant: str = "") -> str:
-    return f"v{version}.{'s' if seat is None else seat}{variant}"
+    lang = languages.current()
+    return f"v{version}.{'s' if seat is None else seat}{variant}{'' if lang == DEFAULT else '.' + lang}"
 
 
 def not_modified(store: EventStore, game_id: str, seat: int | None, variant: str = "") -> Response | None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 
 from api.errors import Code, ValidationFailed
+from api.games import words
 from api.history import export
-from api.http import conditional
+from api.http import conditional, languages
 from api.http import request_limits as limits
 from api.http.auth import bearer_token, caller, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
@@ -86,6 +87,8 @@ def read_game(game_id):
         return conditional.unmodified(held[0], seat)  # being played: no ratings yet
     game = service.load(game_id)
     shown = service.describe(game, seat)
+    if game.finished:
+        shown["result_words"] = words.result(game, languages.use())
     changes = current_app.extensions["ratings"].ledger.game_changes(game_id) if game.finished else None
     if changes is not None:
         shown["ratings"] = changes
@@ -106,9 +109,13 @@ def legal_moves(game_id):
     game = service.load(game_id)
     moves = service.legal_moves(game, seat)
     end = page["offset"] + page["limit"]
+    shown = moves[page["offset"]:end]
     answer = {"version": game.version, "seat": seat, "total": len(moves),
-              "offset": page["offset"], "moves": moves[page["offset"]:end],
+              "offset": page["offset"], "moves": shown,
               "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < len(moves) else None}
+    said = words.labels(game, languages.use(), seat, shown) if seat is not None else None
+    if said is not None:
+        answer["labels"] = said
     summary = service.moves_summary(game, seat)
     if summary is not None:
         answer["summary"] = summary
@@ -134,8 +141,11 @@ def send_move(game_id):
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
     answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
+    game = service.games.cached(game_id)  # the one the move was decided on, or newer: its seats
+    if game is not None:
+        words.say_events(game, languages.use(), answer["events"])
     if include:
-        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"])
+        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"], languages.use())
     return answer, 201
 
 
@@ -159,7 +169,7 @@ def history(game_id):
                                           current_app.config.get("EXPORT_CACHE_TTL", 0),
                                           current_app.extensions.get("export_memory")), mimetype=NDJSON)
     else:
-        events = service.history(game, viewer, page["after"], page["limit"])
+        events = words.say_events(game, languages.use(), service.history(game, viewer, page["after"], page["limit"]))
         last = events[-1]["version"] if events else page["after"]
         more = len(events) == page["limit"] and last < game.version
         response = current_app.make_response({

@@ -39,6 +39,7 @@ def describe_type(game) -> dict:
         ],
         "move_types": dict(game.move_types),
         "notes": game.notes,
+        "pieces": dict(game.words.names) if game.words is not None else {},
     }
 
 

@@ -1,6 +1,6 @@
 """A hosted game's description (GET /game-types) in a language: its title, notes, options'
-descriptions and move types' descriptions; ids (the type, option names, bot levels, move types)
-stay as they are, being what clients send."""
+descriptions, move types' descriptions and its pieces' names (its words': domain/words.py);
+ids (the type, option names, bot levels, move types) stay as they are, being what clients send."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,8 @@ from api.words import translate
 
 
 def texts(described: dict[str, Any]) -> list[str]:
-    """Every text of a description that people read (what a catalogue must translate)."""
+    """Every text of a description that people read (what messages.po must translate; the
+    pieces' names are the game's own catalogue's, tests/contract/test_words.py)."""
     return [described["title"], described.get("notes") or "",
             *[o["description"] for o in described["options"]], *described["move_types"].values()]
 
@@ -26,4 +27,5 @@ def localized(described: dict[str, Any], lang: str) -> dict[str, Any]:
         shown["notes"] = say(described["notes"])
     shown["options"] = [{**o, "description": say(o["description"])} for o in described["options"]]
     shown["move_types"] = {name: say(text) for name, text in described["move_types"].items()}
+    shown["pieces"] = {id_: say(name) for id_, name in described.get("pieces", {}).items()}
     return shown
