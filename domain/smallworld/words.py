@@ -49,6 +49,7 @@ def region_name(side: str, n: int, terrain: str) -> str:
 
 def _names() -> dict:
     out = {k: v["name"] for table in (catalog.RACES, catalog.POWERS, catalog.MARKERS) for k, v in table.items()}
+    out["marshdweller"] = "Marsh Dweller"  # the catalogue's name is spelled as the box's badge
     out.update(PIECES)
     out.update(ISLANDS)
     for side, data in islands.load().items():
