@@ -104,6 +104,13 @@ class GameWords:
     events: Mapping[str, Sequence[str]]
     results: Sequence[str]
     vocabulary: Sequence[str] = ()
+    # A one-line effect for the pieces that have one (a race's, a power's, a card's, a special
+    # tile's): what a tooltip says (GET /game-types/{type}/rules).
+    effects: Mapping[str, str] = field(default_factory=dict)
+
+    def texts(self) -> set[str]:
+        """Every English text a catalogue translates: templates, names, words, effects."""
+        return self.templates() | set(self.names.values()) | set(self.vocabulary) | set(self.effects.values())
 
     def templates(self) -> set[str]:
         return {t for group in (*self.moves.values(), *self.events.values(), self.results) for t in group}
