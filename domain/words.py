@@ -105,7 +105,7 @@ class GameWords:
     results: Sequence[str]
     vocabulary: Sequence[str] = ()
     # A one-line effect for the pieces that have one (a race's, a power's, a card's, a special
-    # tile's): what a tooltip says (GET /game-types/{type}/rules).
+    # tile's): what a tooltip says (GET /game-types/{game_type}/rules).
     effects: Mapping[str, str] = field(default_factory=dict)
 
     def texts(self) -> set[str]:

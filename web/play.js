@@ -333,7 +333,7 @@ async function send(move) {
 
 function addEvent(event) {
   const log = $("#events");
-  log.prepend(el("li", { text: event.text ? `${event.version}. ${event.text}` : eventLine(event, page.game) }));
+  log.prepend(el("li", { text: eventLine(event) }));
   while (log.children.length > 40) log.lastChild.remove();
 }
 

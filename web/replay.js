@@ -28,7 +28,7 @@ async function loadEvents() {
   for (const e of await apiNdjson(`/games/${id}/events?format=ndjson`, { token })) page.events.set(e.version, e);
   const list = $("#event-list");
   list.replaceChildren(...[...page.events.values()].map((e) => el("li", { "data-version": e.version },
-    el("a", { href: `#v=${e.version}` }, eventLine(e, page.game)))));
+    el("a", { href: `#v=${e.version}` }, eventLine(e)))));
 }
 
 const eventAt = (v) => page.events.get(v);
@@ -54,7 +54,7 @@ async function show(v) {
     const g = await stateAt(v), e = eventAt(v);
     if (page.at !== v) return; // a later step was asked meanwhile
     drawBoard($("#board"), g);
-    $("#step").textContent = e ? eventLine(e, g) : "";
+    $("#step").textContent = e ? eventLine(e) : "";
     say("");
     if (v === page.last && page.game.result) $("#step").textContent += " — " + resultLine(page.game);
     stateAt(Math.min(page.last, v + 1)).catch(() => {}); // the next step is ready before it is asked

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from api.games import presenting
+from api.games import presenting, words
 from api.games.repository import snapshot_code
 from api.platform.events import PLATFORM_EVENTS
 from domain.contract import EVERYONE, GameDef
@@ -67,16 +67,22 @@ def as_stored(game, viewer) -> Callable[[str], bool]:
     return lambda type_: type_ in declared and type_ not in PLATFORM_EVENTS and type_ not in reshaped
 
 
-def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None) -> Iterator[bytes]:
+def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None,
+           lang: str | None = None) -> Iterator[bytes]:
     """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
-    process's own copies of cached chunks, looked up before Redis."""
-    passes = as_stored(game, viewer)
+    process's own copies of cached chunks, looked up before Redis. With `lang`, each event has
+    its words in that language (api/games/words.py): every line is rendered then, none passes
+    as stored, and the chunks are cached under names of their own."""
+    passes = as_stored(game, viewer) if lang is None else (lambda type_: False)
 
     def render(e) -> bytes:
-        return codec.dumps_bytes(presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)) + b"\n"
+        shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
+        if lang is not None:
+            words.say_events(game, lang, [shown])
+        return codec.dumps_bytes(shown) + b"\n"
 
     cached = cache_ttl_s > 0
-    prefix = chunk_prefix(game.definition, viewer)
+    prefix = chunk_prefix(game.definition, viewer) + (f"words={lang}|" if lang is not None else "")
     found: dict = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
     cursor = after
     while cursor < game.version:

@@ -156,7 +156,10 @@ def history(game_id):
     seat = seat_of(service, game_id)
     whole = page.pop("format", None) == "ndjson" or (
         "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
-    variant = ".ndjson" if whole else ""
+    # The events carry words when the request names a language (people reading them); an
+    # archive's pull that names none gets the events as they are (the export's fastest path).
+    worded = languages.asked()
+    variant = (".ndjson" if whole else "") + (".w" if worded else "")
     unchanged = conditional.not_modified(service.store, game_id, seat, variant)
     if unchanged is not None:
         unchanged.vary.add("Accept")
@@ -167,9 +170,12 @@ def history(game_id):
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
         response = Response(export.ndjson(service.store, game, viewer, page["after"],
                                           current_app.config.get("EXPORT_CACHE_TTL", 0),
-                                          current_app.extensions.get("export_memory")), mimetype=NDJSON)
+                                          current_app.extensions.get("export_memory"),
+                                          languages.use() if worded else None), mimetype=NDJSON)
     else:
-        events = words.say_events(game, languages.use(), service.history(game, viewer, page["after"], page["limit"]))
+        events = service.history(game, viewer, page["after"], page["limit"])
+        if worded:
+            words.say_events(game, languages.use(), events)
         last = events[-1]["version"] if events else page["after"]
         more = len(events) == page["limit"] and last < game.version
         response = current_app.make_response({

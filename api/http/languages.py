@@ -24,6 +24,16 @@ def use() -> str:
     return g.spoken
 
 
+def asked() -> bool:
+    """Whether the request names a language (`?lang=` or `Accept-Language`)."""
+    return "lang" in request.args or "Accept-Language" in request.headers
+
+
+def spoken(lang: str) -> None:
+    """The answer's words are in `lang` (a route that fell back from the asked language)."""
+    g.spoken = lang
+
+
 def _negotiated() -> str:
     asked = request.args.get("lang")
     served = languages()

@@ -7,12 +7,13 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app
 
 from api import metrics
-from api.errors import Code
+from api.errors import Code, UnknownGameType
 from api.http import docs, languages
 from api.http.client_address import request_origin
 from api.http.problems import problem
 from api.http.requests import games
 from api.openapi.extra import served
+from api.words import rules
 from api.words.game_types import localized
 from domain import registry
 
@@ -47,6 +48,17 @@ def describe_type(game) -> dict:
 def game_types():
     lang = languages.use()
     return {"game_types": [localized(describe_type(g), lang) for g in registry.all_games()]}
+
+
+@bp.get("/game-types/<game_type>/rules")
+def game_rules(game_type):
+    """A game's rules summary and its pieces' effects, in the caller's language (or English)."""
+    game = registry.get(game_type)
+    if game is None:
+        raise UnknownGameType(f"This server hosts no game of type '{game_type}'.", status=404)
+    answer = rules.summary(game, languages.current())
+    languages.spoken(answer["language"])  # its Content-Language: English where the language has none
+    return answer
 
 
 @bp.get("/health")

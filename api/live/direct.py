@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed
 from api.live.frames import REVOKED, chunk, end_frame
+from api.words import DEFAULT
 from events.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -29,12 +30,13 @@ class Direct:
     the reader only while the subscriber is in the set, its greenlet only while it is not
     (or, for a keep-alive, in one write that does not wait either)."""
 
-    __slots__ = ("fd", "chunked", "seat", "cursor", "wake", "pending", "dead", "last_write")
+    __slots__ = ("fd", "chunked", "seat", "lang", "cursor", "wake", "pending", "dead", "last_write")
 
-    def __init__(self, fd: int, chunked: bool, seat, cursor: int):
+    def __init__(self, fd: int, chunked: bool, seat, cursor: int, lang: str = DEFAULT):
         self.fd = fd
         self.chunked = chunked
         self.seat = seat
+        self.lang = lang  # the language of its events' words
         self.cursor = cursor  # the last version handed to the socket (sent, or in `pending`)
         self.wake = threading.Event()
         self.pending: bytes | None = None
@@ -87,7 +89,7 @@ def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float,
             # catch up to the feed, then join it (no yield between the last read and the join)
             while True:
                 try:
-                    frames, sub.cursor = hub.frames_after(feed, sub.cursor, sub.seat)
+                    frames, sub.cursor = hub.frames_after(feed, sub.cursor, sub.seat, sub.lang)
                 except StoreUnavailable:
                     sendall(chunk(b": store unavailable, retrying\n\n", chunked))
                     time.sleep(1)

@@ -1,4 +1,5 @@
-"""What a subscriber receives: a feed's events framed once per distinct viewer (from the ring,
+"""What a subscriber receives: a feed's events framed once per distinct viewer and language (its
+events' words: api/games/words.py) (from the ring,
 or the store for one that resumes from before it), a player's inbox entries, and the reader's
 own writes to the direct subscribers (api/live/direct.py)."""
 from __future__ import annotations
@@ -7,11 +8,12 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from api.games import presenting
+from api.games import presenting, words
 from api.games.repository import Game, GameRepository
 from api.live.feeds import Feed, Inbox, advance, to_act
 from api.live.frames import chunk, sse
 from api.platform.events import START
+from api.words import DEFAULT
 from domain.contract import EVERYONE
 from events.store import StoredEvent
 
@@ -39,13 +41,14 @@ class Fanout:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]
 
-    def frames_after(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
-        """The frames of the feed's events after `cursor` as `seat` may see them, and the new
-        cursor; from the ring, or the store when the ring no longer reaches back that far."""
-        found = self.buffered_frames(feed, cursor, seat)
-        return found if found is not None else self._catch_up(feed, cursor, seat)
+    def frames_after(self, feed: Feed, cursor: int, seat, lang: str = DEFAULT) -> tuple[list[bytes], int]:
+        """The frames of the feed's events after `cursor` as `seat` may see them, in `lang`'s
+        words, and the new cursor; from the ring, or the store when the ring no longer reaches
+        back that far."""
+        found = self.buffered_frames(feed, cursor, seat, lang)
+        return found if found is not None else self._catch_up(feed, cursor, seat, lang)
 
-    def buffered_frames(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int] | None:
+    def buffered_frames(self, feed: Feed, cursor: int, seat, lang: str = DEFAULT) -> tuple[list[bytes], int] | None:
         """frames_after from the ring only: None when it no longer reaches back that far."""
         entries = feed.buffered_after(cursor)
         if entries is None:
@@ -55,15 +58,18 @@ class Fanout:
         viewer = EVERYONE if feed.game.finished else seat
         frames = []
         for entry in entries:
-            frame = entry.frames.get(viewer)
+            frame = entry.frames.get((viewer, lang))
             if frame is None:
-                frame = entry.frames[viewer] = self.render(feed.game, viewer, entry.event, entry.to_act, entry.clock)
+                frame = entry.frames[(viewer, lang)] = self.render(feed.game, viewer, entry.event, entry.to_act,
+                                                                   entry.clock, lang)
             frames.append(frame)
         return frames, entries[-1].event.version
 
-    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: dict | None = None) -> bytes:
+    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: dict | None = None,
+               lang: str = DEFAULT) -> bytes:
         self.renders += 1
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
+        words.say_events(game, lang, [shown])
         shown["to_act"] = to_act
         if clock is not None:
             shown["clock"] = clock
@@ -76,10 +82,10 @@ class Fanout:
         for i, sub in enumerate(subscribers):
             if sub not in feed.direct:
                 continue
-            key = (sub.seat, sub.cursor, sub.chunked)
+            key = (sub.seat, sub.lang, sub.cursor, sub.chunked)
             payload = payloads.get(key)
             if payload is None:
-                found = self.buffered_frames(feed, sub.cursor, sub.seat)
+                found = self.buffered_frames(feed, sub.cursor, sub.seat, sub.lang)
                 if found is None:  # behind the ring: its greenlet catches up from the store
                     feed.direct.discard(sub)
                     sub.wake.set()
@@ -96,7 +102,7 @@ class Fanout:
             for sub in list(feed.direct):
                 sub.wake.set()  # its greenlet sends `end` and closes
 
-    def _catch_up(self, feed: Feed, cursor: int, seat) -> tuple[list[bytes], int]:
+    def _catch_up(self, feed: Feed, cursor: int, seat, lang: str) -> tuple[list[bytes], int]:
         """Events older than the ring (a resume from far back, a subscriber that fell behind):
         read from the store and folded from the game as it was at `cursor`, not cached."""
         newest = feed.game
@@ -111,7 +117,7 @@ class Fanout:
         frames = []
         for e in self.store.read(feed.game_id, after=cursor, limit=upto - cursor):
             game = advance(game, e)
-            frames.append(self.render(newest, viewer, e, to_act(game), presenting.clock_at_event(game, e.at)))
+            frames.append(self.render(newest, viewer, e, to_act(game), presenting.clock_at_event(game, e.at), lang))
             cursor = e.version
         return frames, cursor
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from api.live.feeds import Feed, Inbox
 from api.live.frames import REVOKED, end_frame
+from api.words import DEFAULT
 from events.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float,
-           revoked: Callable[[], bool] = lambda: False):
+           revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT):
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
     nothing happens, `end` once the game is over (the caller unsubscribes when it closes);
     nothing more once `revoked()` (the player key it was opened with was replaced)."""
@@ -24,7 +25,7 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
         game = feed.game
         return end_frame(game) if game.finished and cursor >= game.version else None
 
-    return _follow(lambda c: hub.frames_after(feed, c, seat), ended, feed, cursor, keepalive_s, max_s, revoked)
+    return _follow(lambda c: hub.frames_after(feed, c, seat, lang), ended, feed, cursor, keepalive_s, max_s, revoked)
 
 
 def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float,

@@ -228,6 +228,58 @@ def result(res: dict) -> Message:
     return Message(one, {**_players(winners)[1], "n": n}, plural=many, count="n")
 
 
+# --- effects -----------------------------------------------------------------------------------
+
+# What a tooltip says of a figure (how it moves) and of a story card (its condition: what must be
+# true at the end of the teller's turn).
+EFFECTS: dict[str, str] = {
+    "princess": "Moves 1 step to an adjacent hex; with that step she may jump from a castle to any other "
+                "castle (step onto a castle then jump, or jump then step).",
+    "knight": "Moves exactly 2 steps through the kingdom, ending 2 hexes away: never where he began nor next to it.",
+    "dragon": "Flies straight in one of the 6 directions to the last hex before a gap or the kingdom's edge, "
+              "never stopping midway.",
+    "ft-card-1": "The Princess passes a castle: this turn she arrives at or moves through a castle.",
+    "ft-card-2": "The Dragon arrives on a big mountain (3 or more connected mountain hexes).",
+    "ft-card-3": "The Princess arrives in a big forest (3 or more connected forest hexes).",
+    "ft-card-4": "The Knight sees 3 forests in a line: 3 forest hexes on one of his lines of sight, "
+                 "his own hex included.",
+    "ft-card-5": "The Princess and the Knight meet in a forest.",
+    "ft-card-6": "The Princess arrives on a hex with a river.",
+    "ft-card-7": "The Dragon passes a castle: this turn he lands on or flies over a castle.",
+    "ft-card-8": "The Dragon sees a big plain (3 or more connected plain hexes).",
+    "ft-card-9": "The Knight arrives at a castle.",
+    "ft-card-10": "The Princess and the Knight meet on a plain.",
+    "ft-card-11": "The Dragon sees the Knight.",
+    "ft-card-12": "The Princess sees the Dragon.",
+    "ft-card-13": "The Dragon arrives on a big river (a river course of 5 or more hexes).",
+    "ft-card-14": "The Princess and the Dragon meet on a mountain.",
+    "ft-card-15": "The Knight sees both the Dragon and the Princess (not necessarily on one line).",
+    "ft-card-16": "The Dragon arrives at a castle and sees the Princess or the Knight.",
+    "ft-card-17": "The Knight arrives on a big plain (3 or more connected plain hexes).",
+    "ft-card-18": "The Knight arrives on a big mountain (3 or more connected mountain hexes).",
+    "ft-card-19": "The Princess sees 3 mountains in a line: 3 mountain hexes on one of her lines of sight, "
+                  "her own hex included.",
+    "ft-card-20": "The Princess arrives on a hex with a river or on a big plain.",
+    "ft-card-21": "The Dragon sees a big forest and the Princess.",
+    "ft-card-22": "The Knight arrives on a hex with a river.",
+    "ft-card-23": "The Dragon arrives on a mountain and sees a castle.",
+    "ft-card-24": "The Dragon sees 3 plains in a line: 3 plain hexes on one of his lines of sight, "
+                  "his own hex included.",
+    "ft-card-25": "The Knight passes a castle: this turn he moves through or ends on a castle.",
+    "ft-card-26": "The Princess arrives at a castle.",
+    "ft-card-27": "The Knight sees a big river (a river course of 5 or more hexes).",
+    "ft-card-28": "The Knight and the Dragon meet on a mountain.",
+    "ft-card-29": "The Knight and the Dragon meet anywhere, and the Knight sees a big river.",
+    "ft-card-30": "The Dragon arrives in a forest and sees the Knight.",
+    "ft-card-31": "The Dragon passes a castle and, where he ends, sees the Princess.",
+    "ft-card-32": "The Princess sees both the Knight and the Dragon.",
+    "ft-card-33": "The Dragon and the Princess meet on a plain.",
+    "ft-card-34": "The Knight arrives on a plain and sees the Dragon.",
+    "ft-card-35": "The Princess arrives at a castle and sees a river.",
+    "ft-card-36": "The Princess and the Knight meet at a castle.",
+}
+
+
 WORDS = GameWords(
     names=NAMES,
     move=move,
@@ -237,4 +289,5 @@ WORDS = GameWords(
     events=EVENTS,
     results=[R_BOOK_DONE, R_ALL_OUT, *[form for pair in R_LIMIT for form in pair]],
     vocabulary=(*DIRECTIONS.values(), *TERRAIN_WORDS, *RIVER_WORDS),
+    effects=EFFECTS,
 )

@@ -169,6 +169,20 @@ def result(res: dict | None) -> Message:
 
 OUTCOMES = [*WON.values(), *SHARED.values(), *TEAM_WON.values()]
 
+# --- effects: what a tooltip says of a square (a tile has none: it is its suit and number) ---
+COMMON_EFFECT = "Common square: any player may place a tile here, covering the one already there."
+SIDE_EFFECTS = {
+    "S": "Seat 1's bonus square (south): only Seat 1 may place here, and gets 1 point when another "
+         "player scores a set with its top tile.",
+    "W": "Seat 2's bonus square (west): only Seat 2 may place here, and gets 1 point when another "
+         "player scores a set with its top tile.",
+    "N": "Seat 3's bonus square (north): only Seat 3 may place here, and gets 1 point when another "
+         "player scores a set with its top tile. Common with 2 players.",
+    "E": "Seat 4's bonus square (east): only Seat 4 may place here, and gets 1 point when another "
+         "player scores a set with its top tile. Common with 2 or 3 players.",
+}
+EFFECTS: dict[str, str] = {q: COMMON_EFFECT if q[0] == "C" else SIDE_EFFECTS[q[0]] for q in SQUARES}
+
 WORDS = GameWords(
     names=NAMES,
     move=move,
@@ -187,4 +201,5 @@ WORDS = GameWords(
     },
     results=[*OUTCOMES, NOT_OVER],
     vocabulary=(),
+    effects=EFFECTS,
 )

@@ -475,6 +475,95 @@ def _team_result(res: dict, winners: list) -> Message:
     return _plural(pair, teams[0]["score"], faction=word(names if len(names) > 1 else names[0]))
 
 
+EFFECTS: dict[str, str] = {
+    # races
+    "blood_elves": "+1 coin at the end of your turn for each Magic region you hold.",
+    "draenei": ("Holy Light: in each opponent's turn, the first token you would lose stays in your hand and is "
+        "redeployed."),
+    "dwarves": "Each Mountain region you conquer costs 2 tokens less (at least 1).",
+    "ethereals": ("Once a turn: move a face-up artifact next to you into your region beside it, or conquer an "
+        "adjacent legendary place for 2 tokens less."),
+    "forsaken": ("After your last conquest, buy tokens from the tray at 1 coin each: one per opponent token your "
+        "race made leave the game this turn."),
+    "gnomes": ("Once a turn, an airborne assault on any land region of any island: a free reinforcement die lowers "
+        "its cost first."),
+    "goblins": ("At the end of your turn, put face-down bombs on adjacent regions of opponents' active races; next "
+        "turn a live bomb empties its region."),
+    "humans": ("At the end of your turn, put 2 Military Objectives on non-Alliance regions; a non-Horde race that "
+        "takes one gains 2 coins, and so do you."),
+    "kobolds": ("You may attack any Cavern region as though it were adjacent, and enter the map on a Cavern without "
+        "the travel cost."),
+    "naga": "You may conquer lakes and seas for the usual cost, and enter the map on one.",
+    "night_elves": ("Each Forest region you conquer costs 1 token less and gets a Wisp Wall (+1 defence, kept in "
+        "decline)."),
+    "orcs": "+1 coin for each region you conquer from an Alliance race, on top of the faction bonus.",
+    "pandaren": ("Harmony: at the end of your turn, each opponent whose active race you did not attack gets a token "
+        "and must pay you 2 coins to attack you."),
+    "tauren": ("Never fewer than 2 tokens in a region, in decline too; a conquered Tauren region still loses only 1 "
+        "token."),
+    "trolls": "Each non-empty region you conquer costs 1 token less (at least 1).",
+    "worgen": ("Each turn, choose a form: human (gain 2 coins at once) or worgen (pay 1 coin: your conquests cost 1 "
+        "token less this turn)."),
+    # special powers
+    "archaeologist": "+1 coin at the end of your turn for each artifact and legendary place your race holds.",
+    "battle_master": "+1 coin for each non-empty region you conquer.",
+    "beast_master": ("Each turn you get 1 Beast per Hill region you hold (5 at most); Beasts fight as tokens, and a "
+        "region you lose gives up a Beast first."),
+    "blacksmith": "Every conquest costs 1 token less (at least 1).",
+    "championing": ("Once a turn, conquer an adjacent region with 1 token whatever defends it; the Champion stays "
+        "there and defends as a token."),
+    "defensive": ("At the end of your turn, a Watch Tower goes on each Fields region where you hold the most "
+        "neighbouring regions."),
+    "enraged": "Conquering a region defended by 2 or more tokens gives you 1 coin per defending token.",
+    "explorer": "+1 coin at the end of your turn for each island where your race holds a region.",
+    "farmer": "+1 coin at the end of your turn for each Fields region you hold.",
+    "fishing": "+1 coin at the end of your turn for each region you hold next to a lake or sea.",
+    "garrisoned": "At the end of your turn, a Fort goes on each of your regions; Forts stay after your race declines.",
+    "herbalist": "+1 coin at the end of your turn for each Hill region you hold.",
+    "intimidating": ("Three times a turn, move 1 token out of an adjacent opponent region into another region of its "
+        "race (or discard it)."),
+    "marshdweller": ("Opponents pay you 1 coin before conquering one of your Swamp regions, even after your race "
+        "declines."),
+    "mining": "+1 coin at the end of your turn for each Cavern region you hold.",
+    "mountaineer": "+1 coin at the end of your turn for each Mountain region you hold.",
+    "portal_mage": ("Twice a turn, two Magic regions swap everything they hold except the mountain and legendary "
+        "places."),
+    "ranger": "+1 coin at the end of your turn for each Forest region you hold.",
+    "sailing": "Your conquests of entry regions not next to your race pay no travel cost.",
+    "swamp_walker": "+1 coin at the end of your turn for each Swamp region you hold.",
+    # artifacts
+    "aegis_of_aggramar": ("Moved to one of your regions at the end of your turn: powers cannot touch it, and an "
+        "attacker must pay you 2 coins first."),
+    "ashes_of_alar": "Once a turn, conquer any region of any island for its usual cost, as though it were adjacent.",
+    "doomhammer": ("Once a turn, conquer any region with 1 token after paying its owner 2 coins (the bank if it has "
+        "none)."),
+    "frostmourne": "Once a turn, one conquest costs 2 tokens less (at least 1).",
+    "heart_of_azeroth": ("Moved to one of your regions at the end of your turn: each opponent whose active race is "
+        "next to it pays you 1 coin."),
+    # legendary places
+    "battleground": ("Your faction bonus counts 2 for a race that lost 2 or more regions; a Neutral holder fights "
+        "for the side that pays best."),
+    "dark_portal": "+2 coins at the end of your turn.",
+    "karazhan": "+1 coin at the end of your turn for each of your other regions with the same terrain as Karazhan's.",
+    "lights_hope_chapel": "Your active race loses no token when attacked, even when the Chapel's own region falls.",
+    "meeting_stone": "Conquering an entry region not next to your race costs no travel.",
+    "spirit_healer": "Your active race gains 1 token from the tray when it redeploys, while the tray has one.",
+    "well_of_eternity": ("Flows to its island's lake or sea when found; +2 coins at the end of a turn to the race, "
+        "even in decline, with most regions next to it."),
+    # special tokens
+    "fort": "+1 to the cost of conquering its region; it goes when the region is conquered or emptied.",
+    "tower": "Its region cannot be attacked, and no power can touch it.",
+    "objective": ("A non-Horde race that conquers its region gains 2 coins, and so do the Humans unless they "
+        "conquered it."),
+    "bomb": ("Revealed at the start of the Goblins' next turn: a live bomb defeats its region like a conquest and "
+        "leaves it empty; a dud does nothing."),
+    "wisp_wall": ("+1 to the cost of conquering its Forest; it stays in decline and goes when the region is "
+        "conquered or emptied."),
+    "murlocs": ("An ownerless race always in decline: each Murloc adds 1 to its region's cost and is discarded when "
+        "the region is conquered."),
+}
+
+
 WORDS = GameWords(
     names=_names(),
     move=move,
@@ -484,4 +573,5 @@ WORDS = GameWords(
     events=EVENTS,
     results=RESULTS,
     vocabulary=(*FORMS, *FACTIONS.values()),
+    effects=EFFECTS,
 )

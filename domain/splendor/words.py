@@ -221,6 +221,34 @@ def say_event(kind: str, data: dict, actor) -> Message:
     return EVENTS[kind](data, actor)
 
 
+# ---- effects (a tooltip's line per card and noble) ------------------------------------------
+
+def _points(n: int) -> str:
+    return "No points" if n == 0 else "Worth 1 point" if n == 1 else f"Worth {n} points"
+
+
+def _card_effect(card) -> str:
+    color = COLORS[card.bonus]
+    return (f"A lasting {color} bonus: 1 {color} off the cost of every card you buy after it; it also counts "
+            f"towards nobles. {_points(card.points)}.")
+
+
+def _requirement(numbers) -> str:
+    parts = [f"{n} {c}" for c, n in zip(COLORS, numbers) if n]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _noble_effect(noble) -> str:
+    return (f"Visits you at the end of a turn once your bought cards give {_requirement(noble.requires)} "
+            f"bonuses (tokens never count): {noble.points} points.")
+
+
+EFFECTS: dict[str, str] = {
+    **{card.id: _card_effect(card) for card in CARDS},
+    **{noble.id: _noble_effect(noble) for noble in NOBLES},
+}
+
+
 WORDS = GameWords(
     names=NAMES,
     move=say_move,
@@ -239,4 +267,5 @@ WORDS = GameWords(
             "game_scored": RESULTS},
     results=RESULTS,
     vocabulary=VOCABULARY,
+    effects=EFFECTS,
 )

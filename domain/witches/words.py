@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from domain.words import GameWords, Message, count, piece, player, word
 
-from .cards import COLOUR, DECK, SPECIAL_NAMES, VALUE, is_wizard
+from .cards import (
+    AIR_WITCH,
+    COLOUR,
+    DECK,
+    EARTH_WITCH,
+    FIRE_WITCH,
+    PYGMY_QUEEN,
+    RED_CARDS,
+    SPECIAL_NAMES,
+    VALUE,
+    WATER_WITCH,
+    WIZARDS,
+    is_wizard,
+)
 from .state import pass_target
 
 
@@ -169,6 +182,25 @@ def result(res: dict) -> Message:
 
 ENDED_FORMS = [form for forms in ENDED.values() for form in forms]
 
+# What a card does (a tooltip's line, GET /game-types/witches/rules): the fire cards, the five
+# special cards and the wizards; the other cards only take tricks.
+RED_EFFECT = "A fire card: 1 fire point to whoever takes it in a trick (doubled by the Fire Witch)."
+WIZARD_EFFECT = ("No colour, worth 0: may always be played, even if you could follow. Never wins a trick, "
+                 "unless every card in it is a wizard (then the first one wins).")
+EFFECTS: dict[str, str] = {
+    **{card: RED_EFFECT for card in RED_CARDS if card != FIRE_WITCH},
+    FIRE_WITCH: ("Doubles the points of the red cards in your tricks, to at most 15; scores nothing herself, "
+                 "but is one of the 14 red cards a spell needs."),
+    WATER_WITCH: ("5 fire points, unless her taker also has the Air Witch. With all 14 red cards: "
+                  "the Water Spell (the Great Fire Spell with the Pygmy Queen)."),
+    PYGMY_QUEEN: ("10 fire points (5 by option), unless her taker also has the Air Witch. With all 14 red "
+                  "cards: the Pygmy Spell (the Great Fire Spell with the Water Witch)."),
+    EARTH_WITCH: ("Takes 5 fire points off the round of whoever takes her, never below 0 "
+                  "(with the variant option, what is left over comes off their total)."),
+    AIR_WITCH: "Cancels the fire points of the Water Witch and the Pygmy Queen taken by the same player.",
+    **{card: WIZARD_EFFECT for card in WIZARDS},
+}
+
 WORDS = GameWords(
     names=NAMES,
     move=move,
@@ -188,4 +220,5 @@ WORDS = GameWords(
     },
     results=ENDED_FORMS,
     vocabulary=(*DIRECTIONS, *SPELLS.values(), *REASONS.values()),
+    effects=EFFECTS,
 )

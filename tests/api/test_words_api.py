@@ -5,6 +5,7 @@ ETags per language. A Splendor game played to its end through the API, in Korean
 (the answers checked against openapi.yaml by the test client)."""
 from __future__ import annotations
 
+import json
 import re
 
 from tests.api.helpers import auth, create, move, tokens
@@ -105,3 +106,63 @@ def test_game_types_name_every_piece_in_the_language(client):
     for type_ in hosted:
         assert en[type_]["pieces"] and set(en[type_]["pieces"]) == set(ko[type_]["pieces"])
         assert all(HANGUL.search(name) or name.isdigit() for name in ko[type_]["pieces"].values()), type_
+
+
+def test_every_game_has_its_rules_summary_in_every_language(client):
+    for type_ in ("splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"):
+        en = client.get(f"/game-types/{type_}/rules")
+        ko = client.get(f"/game-types/{type_}/rules", headers={"Accept-Language": "ko"})
+        assert en.status_code == ko.status_code == 200
+        assert (en.get_json()["language"], ko.get_json()["language"]) == ("en", "ko"), type_
+        assert ko.headers["Content-Language"] == "ko" and HANGUL.search(ko.get_json()["markdown"])
+        for said in (en.get_json(), ko.get_json()):
+            text = said["markdown"]
+            assert text.startswith("# ") and text.count("\n## ") >= 4, (type_, text[:200])
+            assert not re.search(r"\b(sp|su|ft|wi)-\w", text), type_
+        assert en.get_json()["effects"] and set(en.get_json()["effects"]) == set(ko.get_json()["effects"])
+        pieces = client.get("/game-types").get_json()["game_types"]
+        named = next(t for t in pieces if t["type"] == type_)["pieces"]
+        assert set(en.get_json()["effects"]) <= set(named)
+    missing = client.get("/game-types/chess/rules")
+    assert missing.status_code == 404 and missing.get_json()["code"] == "unknown_game_type"
+
+
+def test_the_stream_tells_each_event_in_the_streams_language(client):
+    from tests.api.test_live import Stream
+
+    created = create(client, "splendor", [{"name": "Ann"}, {"name": "Bo"}])
+    gid, seat_tokens = created["id"], tokens(created)
+    streams = {lang: Stream(client, gid, seat_tokens[1], query=f"?lang={lang}") for lang in ("ko", "en")}
+    try:
+        for s in streams.values():
+            assert s.next()[0] == "state"
+        listed = client.get(f"/games/{gid}/moves", headers=auth(seat_tokens[0])).get_json()
+        r = move(client, gid, seat_tokens[0], listed["moves"][0], listed["version"])
+        assert r.status_code == 201
+        for lang, s in streams.items():
+            kind, version, data = s.next()
+            shown = client.get(f"/games/{gid}/events?after={version - 1}&limit=1&lang={lang}",
+                               headers=auth(seat_tokens[1])).get_json()["events"][0]
+            assert kind == "game_event" and data["text"] == shown["text"] and data["message"] == shown["message"]
+            assert bool(HANGUL.search(data["text"])) == (lang == "ko") and "Ann" in data["text"]
+    finally:
+        for s in streams.values():
+            s.close()
+
+
+def test_the_export_has_words_when_the_request_names_a_language(client):
+    created = create(client, "splendor", [{"name": "Ann"}, {"name": "Bo"}])
+    gid, seat_tokens = created["id"], tokens(created)
+    listed = client.get(f"/games/{gid}/moves", headers=auth(seat_tokens[0])).get_json()
+    assert move(client, gid, seat_tokens[0], listed["moves"][0], listed["version"]).status_code == 201
+    bare = client.get(f"/games/{gid}/events?format=ndjson", headers=auth(seat_tokens[1]))
+    ko = client.get(f"/games/{gid}/events?format=ndjson", headers={**auth(seat_tokens[1]), "Accept-Language": "ko"})
+    lines = [json.loads(line) for line in bare.get_data(as_text=True).splitlines()]
+    said = [json.loads(line) for line in ko.get_data(as_text=True).splitlines()]
+    assert lines and not any("text" in e for e in lines)  # an archive's pull: the events as they are
+    assert [{k: v for k, v in e.items() if k not in ("text", "message")} for e in said] == lines
+    assert all(e["text"] and HANGUL.search(e["text"]) for e in said)
+    assert bare.headers["ETag"] != ko.headers["ETag"]
+    again = client.get(f"/games/{gid}/events?format=ndjson&lang=en", headers={**auth(seat_tokens[1]),
+                                                                           "If-None-Match": bare.headers["ETag"]})
+    assert again.status_code == 200 and "text" in again.get_data(as_text=True)

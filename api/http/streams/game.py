@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 
 from api.errors import SeatNotYours, TokenRequired, ValidationFailed
 from api.games.callers import TABLE, Seats, hash_token, is_player_key
+from api.http import languages
 from api.http.auth import bearer_token, caller, requested_seat
 from api.http.requests import games
 from api.http.streams import lifecycle
@@ -173,17 +174,18 @@ def live_stream(game_id):
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
     sock = _direct_socket()
 
+    lang = languages.use()  # its events' words
     waker = [feed.wake]  # a direct subscriber is woken out of its feed's direct set instead
     unwatch, revoked = lifecycle.watch_key(live, opened, digest, lambda: waker[0]())
 
     def generate():
         yield b"".join(head)  # the server sends the response's head with it
         if sock is None:
-            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s, revoked)
+            yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s, revoked, lang)
             return
         # HTTP/1.1: the server frames the body in chunks, and so must what is written past it
         chunked = request_protocol == "HTTP/1.1"
-        sub = Direct(sock.fileno(), chunked, seat, cursor)
+        sub = Direct(sock.fileno(), chunked, seat, cursor, lang)
         waker[0] = lambda: sub.leave(feed)
         serve_direct(live.hub, feed, sub, sock.sendall, keepalive_s, max_s, revoked)
 
