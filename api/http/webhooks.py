@@ -6,9 +6,11 @@ from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from api.errors import TokenRequired
+from api.http import languages as http_languages
 from api.http.auth import bearer_token
 from api.http.requests import json_body
 from api.webhooks.messages import KINDS
+from api.words import languages
 
 bp = Blueprint("webhooks", __name__)
 
@@ -35,6 +37,7 @@ class CreateWebhookSchema(Schema):
     games = GamesField(load_default=None)
     secret = fields.String(load_default=None, validate=validate.Length(max=200))
     seat = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=99))
+    lang = fields.String(load_default=None, validate=validate.OneOf(languages()))
 
 
 _create = CreateWebhookSchema()
@@ -54,7 +57,9 @@ def _owner():
 @bp.post("/webhooks")
 def create_webhook():
     owner = _owner()
-    created = _webhooks().create(owner, _create.load(json_body()))
+    body = _create.load(json_body())
+    body["lang"] = body["lang"] or http_languages.current()  # else the creating request's language
+    created = _webhooks().create(owner, body)
     return created, 201, {"Location": f"/webhooks/{created['id']}"}
 
 

@@ -16,6 +16,7 @@ from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
 from api.webhooks.subscriptions import MINE, Owner, Subscription, SubscriptionStore
+from api.words import DEFAULT as DEFAULT_LANGUAGE
 
 DEFAULT_MAX_PER_OWNER = 10
 # A new "mine" subscription covers the player's most recently active games up to this many
@@ -87,7 +88,8 @@ class Webhooks:
         except AddressRefused as e:
             raise ValidationFailed(str(e), code=Code.WEBHOOK_URL_REFUSED, status=422) from None
         sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])),
-                           MINE if games == MINE else games, seat, secret, int(time.time() * 1000))
+                           MINE if games == MINE else games, seat, secret, int(time.time() * 1000),
+                           lang=body.get("lang") or DEFAULT_LANGUAGE)
         # A "mine" subscription is stored (and so found by the after-append step of a game the
         # player joins) before the player's games are read: a game joined meanwhile is found
         # by one or the other, and covering it twice changes nothing.

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from api.games import harvest, presenting
+from api.games import harvest, presenting, words
 from api.games.callers import people_to_act
 from api.games.repository import Game
 from api.platform import events as platform_events
@@ -117,11 +117,13 @@ def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]
         return []
     viewer = presenting.viewer_for(after, seat_of(sub, after))
     shown = presenting.present(after, viewer, event.type, event.data, event.version, event.actor, event.at)
+    words.say_events(after, sub.lang, [shown])  # in the subscription's language
     found = [("game.move", {"game_id": after.id, "version": after.version, "event": shown,
                             "to_act": after.actors()})]
     if after.finished and not before.finished:
         found.append(("game.finished", {"game_id": after.id, "version": after.version, "status": after.status,
-                                        "result": after.result, "rated": to_be_rated(after), "at": event.at}))
+                                        "result": after.result, "result_words": words.result(after, sub.lang),
+                                        "rated": to_be_rated(after), "at": event.at}))
     mine = _seats_of(sub, after)
     newly = sorted((set(people_to_act(after)) & mine) - set(people_to_act(before)))
     if newly:

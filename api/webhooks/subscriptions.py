@@ -87,6 +87,7 @@ class Subscription:
     status: str = "active"  # or "disabled"
     disabled_at: int | None = None
     disabled_reason: str | None = None
+    lang: str = "en"  # the language of its events' and results' words (one stored before: English)
 
     def public(self) -> dict:
         shown = asdict(self)

@@ -3,6 +3,7 @@ queue, the reconciler, and a real receiver on 127.0.0.1 that verifies every sign
 the `standardwebhooks` package."""
 from __future__ import annotations
 
+import re
 import time
 import uuid
 
@@ -613,3 +614,31 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
     assert of(casual)[-1][1]["data"]["rated"] is False
     assert wh_client.get(f"/games/{casual}/ratings").get_json()["seats"] is None
     assert receiver.bad_signatures == []
+
+
+def test_deliveries_tell_each_event_in_the_subscriptions_language(wh_client, receiver):
+    game = create(wh_client, "splendor", seats=[{"name": "Ann"}, {"name": "Bo"}])
+    table, secret = game["table_token"], new_secret()
+    ko = subscribe(wh_client, table, receiver.route("/ko", secret), secret, lang="ko")
+    said_by_header = wh_client.post("/webhooks", headers={**auth(table), "Accept-Language": "ko-KR"},
+                                    json={"url": receiver.route("/header", secret), "events": ["game.move"],
+                                          "secret": secret})
+    en = subscribe(wh_client, table, receiver.route("/en", secret), secret)
+    assert (ko["lang"], said_by_header.get_json()["lang"], en["lang"]) == ("ko", "ko", "en")
+    for _ in range(3):
+        state = wh_client.get(f"/games/{game['id']}", headers=auth(table)).get_json()
+        seat = state["to_act"][0]
+        moves = wh_client.get(f"/games/{game['id']}/moves?seat={seat}", headers=auth(table)).get_json()
+        r = wh_client.post(f"/games/{game['id']}/moves?seat={seat}", headers={**auth(table), "Idempotency-Key": uuid.uuid4().hex},
+                           json={"expected_version": moves["version"], "move": moves["moves"][0]})
+        assert r.status_code == 201
+    wait_for(lambda: all(len(payloads(receiver.received[p], "game.move")) >= 3 for p in ("/ko", "/header", "/en")))
+    history = {lang: {e["version"]: e for e in wh_client.get(f"/games/{game['id']}/events?limit=100&lang={lang}",
+                                                            headers=auth(table)).get_json()["events"]}
+               for lang in ("ko", "en")}
+    for path, lang in (("/ko", "ko"), ("/header", "ko"), ("/en", "en")):
+        for p in payloads(receiver.received[path], "game.move"):
+            event = p["data"]["event"]
+            assert event["text"] == history[lang][event["version"]]["text"], path
+            assert ("Ann" in event["text"] or "Bo" in event["text"]) and (lang == "en") != bool(
+                re.search("[\uac00-\ud7a3]", event["text"])), event["text"]
