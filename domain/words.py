@@ -33,6 +33,16 @@ KINDS = ("player", "seat", "piece", "place", "count", "word")
 COORDINATES = re.compile(r"^-?\d+,-?\d+$")
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def nth_seat(index: int) -> str:
+    """A seat as an English sentence names it ("the second seat"), counting from 1 without a
+    number that could be read as the API's 0-based `seat` (errors' details, which catalogues
+    translate by their code)."""
+    return f"the {ORDINALS[index]} seat" if 0 <= index < len(ORDINALS) else f"seat number {index + 1}"
+
+
 def player(seat: int) -> dict:
     return {"kind": "player", "seat": int(seat)}
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
+from ..words import nth_seat
 from .conditions import Context, holds
 from .data import CONDITIONS
 from .feasibility import can_complete
@@ -22,7 +23,7 @@ def decide(state, actor, move, rng) -> list:
     if actor == SYSTEM:
         raise MoveRejected("not_your_turn", "The server has nothing to do now: a player is to act.")
     if not is_seat(actor) or actor != state.current:
-        raise MoveRejected("not_your_turn", f"It is seat {state.current}'s turn, not yours.")
+        raise MoveRejected("not_your_turn", f"It is {nth_seat(state.current)}'s turn, not yours.")
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise MoveRejected("invalid_move", "A move must be an object with a string \"type\".")
     handler = _HANDLERS.get(move["type"])

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from domain.contract import MoveRejected
 
+from ..words import nth_seat
 from .data import NUMBER, SQUARE_IDS, SQUARE_INDEX, SUIT, SUITS, TILE_IDS, TILE_INDEX
 from .sets import in_a_set, one_set_holds, scoring_squares
 from .state import MARKET_SIZE, RACK_SIZE, State, bonus_owner, playable_squares, tops
@@ -67,7 +68,7 @@ def check_play(state: State, seat: int, pairs: list) -> Play:
         if square not in allowed:
             owner = bonus_owner(state.n, square)
             raise MoveRejected("square_not_yours", f"Square {SQUARE_IDS[square]} is a bonus square "
-                               f"of seat {owner}: you may play on common squares and your own.")
+                               f"of {nth_seat(owner)}: you may play on common squares and your own.")
         if tile not in rack and tile not in market:
             raise MoveRejected("tile_not_available", f"{tile_name(tile).capitalize()} is neither "
                                "on your rack nor in the market.")

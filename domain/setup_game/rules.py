@@ -5,6 +5,7 @@ import random
 
 from domain.contract import Actor, InvalidOptions, Move, MoveRejected, is_seat
 
+from ..words import nth_seat
 from . import moves as _moves
 from .data import N_SQUARES, N_TILES, OWNER, SQUARE_IDS, TILE_IDS, TILE_INDEX
 from .draws import Bag
@@ -49,7 +50,7 @@ def gate(state: State, actor: Actor, move: object) -> int:
         raise MoveRejected("not_your_turn", "SetUp has no server moves: only the player whose "
                            "turn it is may act.")
     if actor != state.turn:
-        raise MoveRejected("not_your_turn", f"It is seat {state.turn}'s turn, not yours.")
+        raise MoveRejected("not_your_turn", f"It is {nth_seat(state.turn)}'s turn, not yours.")
     if not isinstance(move, dict) or "type" not in move:
         raise MoveRejected("invalid_move", "A move must be a JSON object with a \"type\".")
     return actor

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from ..contract import SYSTEM, MoveRejected, is_seat
+from ..words import nth_seat
 from .data import (
     CARD_BY_ID,
     CARD_IDS,
@@ -242,7 +243,7 @@ def decide(state: State, actor, move, rng=None) -> list:
             _reject("invalid_move", "The only move now is {\"type\": \"score_game\"}.")
         return [{"type": "game_scored", **outcome(state)}]
     if not is_seat(actor) or actor != state.seat:
-        _reject("not_your_turn", f"It is seat {state.seat}'s turn.")
+        _reject("not_your_turn", f"It is {nth_seat(state.seat)}'s turn.")
     handler = PHASE_ACTIONS[state.phase].get(kind)
     if handler is None:
         if state.phase in WAITING:

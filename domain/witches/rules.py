@@ -9,6 +9,7 @@ import random
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
+from ..words import nth_seat
 from .cards import DECK, DECK_SET, describe, sort_cards
 from .moves import SPELL_CHOICES, actors, playable
 from .scoring import game_end, score_round, winners
@@ -83,7 +84,7 @@ def _wait_message(state: State, actor) -> str:
     if state.phase == SPELL_CHOICE:
         return "The spell's caster is choosing who takes the spell's points; please wait."
     if state.phase == PLAYING:
-        return f"It is seat {to_play(state)}'s turn to play."
+        return f"It is {nth_seat(to_play(state))}'s turn to play."
     return "You cannot act now."
 
 
