@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from api.games.repository import Game
 from api.platform import events as platform
-from api.words import translate
+from api.words import notices, translate
 from api.words.messages import Speaker
 from domain.contract import is_seat
 from domain.words import Message, count, player, players, seat
@@ -144,11 +144,11 @@ def _in(said: Speaker, context: str) -> Speaker:
     """The same speaker, its templates looked up under `context` (the platform's own events)."""
     if context == said.game:
         return said
-    return Speaker(context, said.names, said.lang, said.seat_names)
+    return Speaker(said.game, said.names, said.lang, said.seat_names, context)
 
 
 def platform_templates() -> set[str]:
     """Every English text of the platform's words (the catalogue test's)."""
     return {t for group in PLATFORM_TEMPLATES.values() for t in group} | set(BOT_NAMES) | \
-        {level.capitalize() for level in BOT_LEVELS} | {RESIGNED_RESULT}
+        {level.capitalize() for level in BOT_LEVELS} | {RESIGNED_RESULT} | set(notices.TEMPLATES.values())
 

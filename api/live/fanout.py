@@ -10,7 +10,7 @@ from typing import Any
 
 from api.games import presenting, words
 from api.games.repository import Game, GameRepository
-from api.live.feeds import Feed, Inbox, advance, to_act
+from api.live.feeds import Feed, Inbox, advance, inbox_frame, to_act
 from api.live.frames import chunk, sse
 from api.platform.events import START
 from api.words import DEFAULT
@@ -30,13 +30,13 @@ class Fanout:
     inboxes: Any
     renders: int
 
-    def inbox_after(self, inbox: Inbox, cursor: str) -> tuple[list[bytes], str]:
-        """The frames of the player's entries after `cursor`, and the new cursor: from the
-        ring, else (a resume from before it) a page read from the store."""
-        found = inbox.buffered_after(cursor)
+    def inbox_after(self, inbox: Inbox, cursor: str, lang: str = DEFAULT) -> tuple[list[bytes], str]:
+        """The frames of the player's entries after `cursor` (their words in `lang`), and the
+        new cursor: from the ring, else (a resume from before it) a page read from the store."""
+        found = inbox.buffered_after(cursor, lang)
         if found is None:
             entries = self.inboxes.inbox_after(inbox.player_id, cursor)
-            found = [(i, sse(entry["type"], entry, i)) for i, entry in entries]
+            found = [(i, inbox_frame(entry, i, lang)) for i, entry in entries]
         if not found:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]

@@ -12,6 +12,7 @@ from api.games import presenting
 from api.games.repository import Game
 from api.live.frames import sse
 from api.platform.events import fold_stored
+from api.words import DEFAULT, notices
 from events.store import StoredEvent
 
 if TYPE_CHECKING:
@@ -145,7 +146,8 @@ class Inbox(Followed):
         self.player_id = player_id
         self.last_id = last_id  # the newest entry read (the reader's position)
         self.floor = entry_key(last_id)  # every entry after this one is in `entries`
-        self.entries: deque[tuple[tuple, str, bytes]] = deque()  # (key, id, frame)
+        # (key, id, entry, its frame per language: made once for all the player's connections)
+        self.entries: deque[tuple[tuple, str, dict, dict[str, bytes]]] = deque()
 
     def extend(self, entries: list[tuple[str, dict]]) -> int:
         added = 0
@@ -155,7 +157,7 @@ class Inbox(Followed):
                 key = entry_key(entry_id)
                 if key <= newest:
                     continue
-                self.entries.append((key, entry_id, sse(entry["type"], entry, entry_id)))
+                self.entries.append((key, entry_id, entry, {}))
                 if len(self.entries) > RING:
                     self.floor = self.entries.popleft()[0]
                 self.last_id, newest = entry_id, key
@@ -166,11 +168,22 @@ class Inbox(Followed):
             changed.set()
         return added
 
-    def buffered_after(self, cursor: str) -> list[tuple[str, bytes]] | None:
-        """(id, frame) of the entries after `cursor`, or None when the ring does not reach
-        back to it."""
+    def buffered_after(self, cursor: str, lang: str = DEFAULT) -> list[tuple[str, bytes]] | None:
+        """(id, frame) of the entries after `cursor`, in `lang`'s words, or None when the ring
+        does not reach back to it."""
         key = entry_key(cursor)
         with self._lock:
             if key < self.floor:
                 return None
-            return [(i, frame) for k, i, frame in self.entries if k > key]
+            found = []
+            for k, i, entry, frames in self.entries:
+                if k > key:
+                    if lang not in frames:
+                        frames[lang] = inbox_frame(entry, i, lang)
+                    found.append((i, frames[lang]))
+            return found
+
+
+def inbox_frame(entry: dict, entry_id: str, lang: str) -> bytes:
+    """A player's inbox entry as its stream sends it, with its words in `lang`."""
+    return sse(entry["type"], notices.said(entry, lang), entry_id)

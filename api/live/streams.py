@@ -29,10 +29,11 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
 
 
 def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float,
-                 revoked: Callable[[], bool] = lambda: False):
+                 revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT):
     """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
     happens (a player's stream has no end but its time limit, and its key's replacement)."""
-    return _follow(lambda c: hub.inbox_after(inbox, c), lambda c: None, inbox, cursor, keepalive_s, max_s, revoked)
+    return _follow(lambda c: hub.inbox_after(inbox, c, lang), lambda c: None, inbox, cursor, keepalive_s, max_s,
+                   revoked)
 
 
 def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float,

@@ -15,10 +15,14 @@ LIST_SEPARATOR = {"ko": ", ", DEFAULT: ", "}
 
 class Speaker:
     """Says one game's messages in one language. `seat_names`: who sits at each seat (None for
-    a seat no person named: "Seat 2"), as anyone may see them."""
+    a seat no person named: "Seat 2"), as anyone may see them. `context`: where its templates
+    are looked up, when not the game's (the platform's own messages about a game); names and
+    words are always the game's."""
 
-    def __init__(self, game_type: str, names: Mapping[str, str], lang: str, seat_names: Sequence[str | None]):
+    def __init__(self, game_type: str, names: Mapping[str, str], lang: str, seat_names: Sequence[str | None],
+                 context: str | None = None):
         self.game, self.names, self.lang, self.seat_names = game_type, names, lang, list(seat_names)
+        self.context = context or game_type
 
     def say(self, message: Message) -> tuple[str, dict]:
         """(the sentence, the message as shown)."""
@@ -33,8 +37,8 @@ class Speaker:
     def _template(self, message: Message) -> str:
         if message.plural is not None and message.count is not None:
             n = int(message.args[message.count]["value"])
-            return translate_plural(self.lang, self.game, message.template, message.plural, n)
-        return translate(self.lang, self.game, message.template)
+            return translate_plural(self.lang, self.context, message.template, message.plural, n)
+        return translate(self.lang, self.context, message.template)
 
     def _arg(self, arg: dict) -> dict:
         kind = arg["kind"]

@@ -67,8 +67,9 @@ def check_play(state: State, seat: int, pairs: list) -> Play:
     for square, tile in pairs:
         if square not in allowed:
             owner = bonus_owner(state.n, square)
+            whose = nth_seat(owner) if owner is not None else "another seat"
             raise MoveRejected("square_not_yours", f"Square {SQUARE_IDS[square]} is a bonus square "
-                               f"of {nth_seat(owner)}: you may play on common squares and your own.")
+                               f"of {whose}: you may play on common squares and your own.")
         if tile not in rack and tile not in market:
             raise MoveRejected("tile_not_available", f"{tile_name(tile).capitalize()} is neither "
                                "on your rack nor in the market.")

@@ -131,7 +131,7 @@ def test_an_abandoned_game_is_told_to_its_players_and_leaves_the_lobby(redis_url
 
 def test_a_players_streams_share_one_followed_inbox_framed_once(client, app):
     """Five connections of one player: one inbox followed by the process's hub reader (no
-    polling per connection), each entry framed once and the same bytes sent to all five."""
+    polling per connection), each entry framed once (per language) and the same bytes sent to all five."""
     ann, bob = player(client, "Ann"), player(client, "Bob")
     hub = app.extensions["live"].hub
     streams = [Stream(client, "/players/me/stream", auth(ann["key"])) for _ in range(5)]
@@ -143,9 +143,27 @@ def test_a_players_streams_share_one_followed_inbox_framed_once(client, app):
         claim(client, gid, 1, bob["key"])
         got = [s.until("your_turn", gid) for s in streams]
         assert all(g == got[0] for g in got)
-        frames = {id(frame) for _, _, frame in inbox.entries}
-        assert len(frames) == len(inbox.entries) >= 3  # one frame per entry, shared
+        frames = {id(frame) for _, _, _, by_lang in inbox.entries for frame in by_lang.values()}
+        assert len(frames) == len(inbox.entries) >= 3  # one frame per entry (one language), shared
     finally:
         for s in streams:
             s.close()
     assert ann_id not in hub._inboxes  # the last one closed: the reader no longer follows it
+
+
+def test_the_player_stream_speaks_its_language(client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    ko = Stream(client, "/players/me/stream?lang=ko", auth(ann["key"]))
+    en = Stream(client, "/players/me/stream", auth(ann["key"]))
+    try:
+        gid = open_game(client, ann["key"])["id"]
+        claim(client, gid, 1, bob["key"])
+        said = {lang: {k: d for k, _, d in s.until("your_turn", gid) if d["game_id"] == gid}
+                for lang, s in (("ko", ko), ("en", en))}
+    finally:
+        ko.close()
+        en.close()
+    assert said["en"]["your_turn"]["text"] == "Splendor: it is your turn."
+    assert said["ko"]["your_turn"]["text"] == "스플렌더: 내 차례입니다."
+    assert said["en"]["seat_claimed"]["text"] == "Splendor: Bob took a seat."
+    assert said["ko"]["seat_claimed"]["message"]["args"]["name"] == {"kind": "player", "seat": 1, "text": "Bob"}

@@ -24,6 +24,7 @@ from flask import Blueprint, current_app
 
 from api.errors import ValidationFailed
 from api.games.callers import hash_token
+from api.http import languages
 from api.http.auth import bearer_token, current_player
 from api.http.streams import lifecycle
 from api.http.streams.lifecycle import watch_key
@@ -101,9 +102,11 @@ def player_stream():
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
 
+    lang = languages.use()  # its notices' words
+
     def generate():
         yield lifecycle.RETRY
-        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked)
+        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked, lang)
 
     response = opened.response(generate())
     response.call_on_close(unwatch)
