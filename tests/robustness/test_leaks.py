@@ -1,9 +1,10 @@
 """No leaks, on every channel: for every hosted game and every seat count, a random playout
 through the API (all seats people, the system's moves played by the worker's own job function)
 checks, for every seat and for a spectator, that nothing the server gives them holds a secret
-of another seat: GET /games/{id}, the legal moves, history pages, the NDJSON export,
-`state?version=N`, the live
-stream (SSE), the answers to their own moves, and error bodies.
+of another seat: GET /games/{id}, the legal moves (and their labels), history pages and the
+NDJSON export (with their words and without), `state?version=N`, the live stream (SSE), the
+answers to their own moves, and error bodies: the words (each message's arguments name their
+pieces by id) as the rest.
 
 The oracle is each game's `secrets(state)` (domain/contract.py): token -> the seats allowed to
 know it (a deck's order: nobody). A token hidden from a viewer at version V must not appear, as
@@ -144,8 +145,8 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
                                   headers=auth(table)).get_data(as_text=True) == moves
             if current.finished:
                 continue  # a finished game is open to everyone
-            page = client.get(f"/games/{gid}/events?after={seen[viewer]}&limit=1000",
-                              headers=auth(token[viewer])).get_json()["events"]
+            page = client.get(f"/games/{gid}/events?after={seen[viewer]}&limit=1000&lang=ko",
+                              headers=auth(token[viewer])).get_json()["events"]  # with their words
             for e in page:
                 check(json.dumps(e), viewer, e["version"], where=f"event {e['version']}")
             seen[viewer] = version
@@ -153,7 +154,9 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
                 for e in client.get(f"/games/{gid}/events?limit=1000", headers=auth(token[viewer])).get_json()["events"]:
                     check(json.dumps(e), viewer, e["version"], where=f"history page, event {e['version']}")
                 export = client.get(f"/games/{gid}/events?format=ndjson", headers=auth(token[viewer]))
-                for line in export.get_data(as_text=True).splitlines():  # stored bytes, passed through
+                worded = client.get(f"/games/{gid}/events?format=ndjson&lang=en", headers=auth(token[viewer]))
+                lines = export.get_data(as_text=True).splitlines() + worded.get_data(as_text=True).splitlines()
+                for line in lines:  # stored bytes, passed through; and rendered with their words
                     e = json.loads(line)
                     check(json.dumps(e), viewer, e["version"], where=f"NDJSON export, event {e['version']}")
                 past = rng.randint(setup_version, version)
