@@ -157,6 +157,12 @@ class GameDef:
     # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).
     preview: Callable[[State, Actor, Move], dict] | None = None
     summary: Callable[[State, Actor], dict] | None = None
+    # `determinize(state, seat, rng)`: a state the seat cannot tell from this one (its view and
+    # its legal moves the same) in which everything it cannot see (other hands, the decks'
+    # order) is drawn anew with `rng`, from what it can see alone: the same for any two states
+    # the seat cannot tell apart. Bots are handed it instead of the state (domain/play.py's
+    # bot_move), so that no bot decides from another seat's secrets.
+    determinize: Callable[[State, int, random.Random], State] | None = None
     # What the game says in words: its moves' labels, its events' and result's sentences, its
     # pieces' names (domain/words.py; rendered per language by api/words/messages.py).
     words: GameWords | None = None

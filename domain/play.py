@@ -32,3 +32,11 @@ def rng_for(seed: object, version: int, salt: str = "") -> random.Random:
     created with a seed replays the same shuffles and bot choices every time. Its outcomes are
     written into events anyway; this only makes *new* decisions reproducible."""
     return random.Random(f"{seed}|{version}|{salt}")
+
+
+def bot_move(game: GameDef, state: State, seat: int, level: str, rng: random.Random) -> dict:
+    """A bot's move from its seat's information only (issue 34): its level's policy is handed
+    the game's determinization of the state (everything the seat cannot see resampled, from
+    what it can: GameDef.determinize), never the hidden state itself."""
+    seen = game.determinize(state, seat, rng) if game.determinize is not None else state
+    return game.bots[level](seen, seat, rng)

@@ -25,6 +25,9 @@ from tests.platform import high_card
 
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
+# The search bots' budgets (domain/search.py) at a fiftieth: the suites check that they play
+# legally, see only their seat and finish games, not how well they play (bench/ measures that).
+os.environ.setdefault("BOT_ITERATIONS", "0.02")
 
 # The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
 # build and every server they start (the environment is inherited) accepts client seeds and

@@ -20,7 +20,7 @@ from api import logs, metrics
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
-from domain.play import rng_for
+from domain.play import bot_move, rng_for
 from workers import wiring
 
 log = logging.getLogger(__name__)
@@ -36,12 +36,13 @@ def service_for(queue_connection, prefix: str, queue_name: str) -> GameService:
 
 
 def choose_move(game, actor) -> dict:
-    """The system plays its one listed move; a bot seat plays its level's policy."""
+    """The system plays its one listed move; a bot seat plays its level's policy, from what its
+    seat may see (domain/play.py's bot_move)."""
     definition = game.definition
     if actor == SYSTEM:
         return definition.legal_moves(game.state, SYSTEM)[0]
-    policy = definition.bots[game.bot_level(actor)]
-    return policy(game.state, actor, rng_for(game.seed, game.version, f"bot:{actor}"))
+    rng = rng_for(game.seed, game.version, f"bot:{actor}")
+    return bot_move(definition, game.state, actor, game.bot_level(actor), rng)
 
 
 class Chain:

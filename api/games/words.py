@@ -22,7 +22,7 @@ from domain.contract import is_seat
 from domain.words import Message, count, player, players, seat
 
 PLATFORM = "platform"
-BOT_LEVELS = ("careful", "greedy", "random", "storyteller")  # every game's bot level, as a word
+BOT_LEVELS = ("careful", "expert", "greedy", "random", "storyteller")  # every game's bot level, as a word
 # The platform's own events, one template (or a pick of them) each.
 PLATFORM_TEMPLATES = {
     platform.CREATED: ("A game for {n} seats was created.",),

@@ -24,7 +24,7 @@ import pytest
 
 from domain import registry
 from domain.contract import EVERY_TYPE, EVERYONE, SPECTATOR, SYSTEM, MoveRejected, is_seat
-from domain.play import fold, upcast
+from domain.play import bot_move, fold, upcast
 from events import codec
 
 SEEDS = int(os.environ.get("CONTRACT_SEEDS", "3"))
@@ -66,7 +66,7 @@ def _check_no_leak(game, state, n, events):
 
 def _choose(game, state, actor, rng, bot_seats):
     if is_seat(actor) and actor in bot_seats:
-        return game.bots[bot_seats[actor]](state, actor, rng)
+        return bot_move(game, state, actor, bot_seats[actor], rng)  # from its seat's information
     return rng.choice(game.legal_moves(state, actor))
 
 

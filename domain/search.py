@@ -1,0 +1,152 @@
+"""A search bot for any game of the contract (issue 34): determinized Monte Carlo tree search.
+
+A bot sees only its seat's information: the platform hands it a *determinization* of the
+state (domain/play.py's `bot_move`: the game's `determinize` resamples everything the seat
+cannot see, from what it can). On top of that, this search draws several more
+determinizations itself (root-parallel determinized UCT, "ensemble" ISMCTS: Cowling, Powley
+and Whitehouse 2012, section 4), runs UCT in each, and plays the move with the most visits
+summed over them. Each node keeps a reward per seat, and the seat to act picks its child by
+its own reward (max^n UCT), so multi-seat games are searched as they are played.
+
+A playout follows the game's `rollout` policy (a cheap heuristic bot) for at most `depth`
+moves, then asks the game's `evaluate(state, seat)` (a value in [0, 1]) unless the game ended
+(its result: 1 for a winner, shared by tied winners). `prune` may keep the best few of a
+state's moves (games with thousands of legal plays).
+
+Deterministic: every draw comes from the rng it is given, and the budget is counted in
+iterations (BOT_ITERATIONS scales every game's; tests set it low), so a seed and a budget give
+the same move every time, and histories replay.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contract import SYSTEM, Move, Policy, State
+
+Rules = Any  # a GameDef-like bundle: legal_moves, decide, evolve, actors, result, determinize
+
+
+def iterations_scale() -> float:
+    """BOT_ITERATIONS: a factor on every search's budget (1: as tuned; tests use far less)."""
+    return float(os.environ.get("BOT_ITERATIONS", "1"))
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    iterations: int  # per decision, before BOT_ITERATIONS
+    rollout: Policy
+    evaluate: Callable[[State, int], float]
+    depth: int = 20
+    determinizations: int = 8
+    exploration: float = 0.7
+    prune: Callable[[State, Any, list], list] | None = None
+
+
+@dataclass
+class _Node:
+    state: State
+    moves: list | None = None
+    children: dict = field(default_factory=dict)  # move index -> _Node
+    visits: int = 0
+    value: list = field(default_factory=list)  # summed reward per seat
+
+
+class Searcher:
+    """The search level's policy: `Searcher(rules, n_seats_of, spec)(state, seat, rng)`."""
+
+    def __init__(self, rules: Callable[[], Rules], n_seats: Callable[[State], int], spec: SearchSpec):
+        self._rules, self.n_seats, self.spec = rules, n_seats, spec
+
+    def __call__(self, state: State, seat: int, rng: random.Random) -> Move:
+        rules = self._rules()
+        moves = self._candidates(rules, state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        keys = [_key(m) for m in moves]
+        budget = max(1, int(self.spec.iterations * iterations_scale()))
+        worlds = max(1, min(self.spec.determinizations, budget))
+        totals = dict.fromkeys(keys, 0)
+        for w in range(worlds):
+            world = rules.determinize(state, seat, rng) if rules.determinize else state
+            root = _Node(world, moves=list(moves))
+            for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
+                self._iterate(rules, root, rng)
+            for i, child in root.children.items():
+                totals[keys[i]] += child.visits
+        return moves[max(range(len(moves)), key=lambda i: (totals[keys[i]], -i))]
+
+    # ---- one iteration: select, expand, play out, back up --------------------------------------
+
+    def _iterate(self, rules: Rules, root: _Node, rng: random.Random) -> None:
+        path, node = [root], root
+        while True:
+            actor = _actor(rules, node.state)
+            if actor is None:
+                break
+            if node.moves is None:
+                node.moves = self._candidates(rules, node.state, actor)
+            untried = [i for i in range(len(node.moves)) if i not in node.children]
+            if untried:
+                i = rng.choice(untried)
+                node.children[i] = _Node(_play(rules, node.state, actor, node.moves[i], rng))
+                path.append(node.children[i])
+                break
+            node = self._select(node, actor)
+            path.append(node)
+        rewards = self._playout(rules, path[-1].state, rng)
+        for visited in path:
+            visited.visits += 1
+            visited.value = [a + b for a, b in zip(visited.value, rewards, strict=True)] if visited.value else rewards
+
+    def _select(self, node: _Node, actor) -> _Node:
+        who = actor if isinstance(actor, int) else 0
+        log_n = math.log(node.visits + 1)
+
+        def score(child: _Node) -> float:
+            mean = child.value[who] / child.visits if child.visits else 0.0
+            return mean + self.spec.exploration * math.sqrt(log_n / (child.visits + 1e-9))
+        return max(node.children.values(), key=score)
+
+    def _playout(self, rules: Rules, state: State, rng: random.Random) -> list[float]:
+        for _ in range(self.spec.depth):
+            actor = _actor(rules, state)
+            if actor is None:
+                return _rewards(rules.result(state), self.n_seats(state))
+            move = rules.legal_moves(state, actor)[0] if actor == SYSTEM else self.spec.rollout(state, actor, rng)
+            state = _play(rules, state, actor, move, rng)
+        if _actor(rules, state) is None:
+            return _rewards(rules.result(state), self.n_seats(state))
+        return [self.spec.evaluate(state, s) for s in range(self.n_seats(state))]
+
+    def _candidates(self, rules: Rules, state: State, actor) -> list:
+        moves = rules.legal_moves(state, actor)
+        if self.spec.prune is not None and actor != SYSTEM and len(moves) > 1:
+            moves = self.spec.prune(state, actor, moves) or moves
+        return moves
+
+
+def _actor(rules: Rules, state: State):
+    """Who moves next in the search (simultaneous phases are played one seat at a time)."""
+    actors = rules.actors(state)
+    return actors[0] if actors else None
+
+
+def _play(rules: Rules, state: State, actor, move: Move, rng: random.Random) -> State:
+    for event in rules.decide(state, actor, move, rng):
+        state = rules.evolve(state, event)
+    return state
+
+
+def _rewards(result: dict | None, n: int) -> list[float]:
+    winners: Sequence[int] = (result or {}).get("winners") or []
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+
+
+def _key(move: Move) -> str:
+    return json.dumps(move, sort_keys=True)
