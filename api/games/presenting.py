@@ -72,6 +72,8 @@ def public_seat(index: int, seat: dict) -> dict:
     shown = {"seat": index, "name": seat["name"] if seat["bot"] is None else seat["bot"], "bot": seat["bot"]}
     if seat["player"] is not None:
         shown["player"] = seat["player"]
+    if seat.get("bot_account"):
+        shown["bot_account"] = True  # an outside program plays as this player
     if seat.get("takeover"):
         shown["played_by_bot"] = seat["takeover"]  # a bot plays a person's seat (timed out, resigned)
     if seat.get("resigned"):

@@ -31,7 +31,9 @@ def create_game():
     player = creator(body["seats"])
     if player is None:
         limits.charge_anonymous_creation()
-    seats = [{"name": player.name, "player": player.id} if "me" in s else s for s in body["seats"]]
+    me = {"name": player.name, "player": player.id, **({"bot_account": True} if player.bot else {})} \
+        if player is not None else None
+    seats = [me if "me" in s else s for s in body["seats"]]
     created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"],
                              anonymous=player is None, rated=body["rated"])
     return created, 201, {"Location": f"/games/{created['id']}"}

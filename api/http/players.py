@@ -6,25 +6,30 @@ from flask import Blueprint
 
 from api.http.auth import bearer_token, current_player
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
-from api.http.schemas import MyGamesQuerySchema, PlayerNameSchema
+from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
 
 bp = Blueprint("players", __name__)
 
 _name = PlayerNameSchema()
+_new_player = NewPlayerSchema()
 _my_games = MyGamesQuerySchema()
 
 
 @bp.post("/players")
 def create_player():
-    body = _name.load(json_body())
-    player, key = players().create(body["name"])
-    return {"id": player.id, "name": player.name, "key": key}, 201, {"Location": "/players/me"}
+    body = _new_player.load(json_body())
+    player, key = players().create(body["name"], body["bot"])
+    return {**_shown(player), "key": key}, 201, {"Location": "/players/me"}
+
+
+def _shown(player) -> dict:
+    return {"id": player.id, "name": player.name, "bot": player.bot}
 
 
 @bp.get("/players/me")
 def read_me():
     player = current_player(players())
-    return {"id": player.id, "name": player.name}
+    return _shown(player)
 
 
 @bp.patch("/players/me")
@@ -32,14 +37,14 @@ def rename_me():
     player = current_player(players())
     body = _name.load(json_body())
     player = players().rename(player, body["name"])
-    return {"id": player.id, "name": player.name}
+    return _shown(player)
 
 
 @bp.post("/players/me/keys")
 def rotate_key():
     player = current_player(players())
     key = players().rotate(player, bearer_token())
-    return {"id": player.id, "name": player.name, "key": key}, 201
+    return {**_shown(player), "key": key}, 201
 
 
 @bp.get("/players/me/games")

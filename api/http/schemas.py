@@ -85,6 +85,12 @@ class PlayerNameSchema(Schema):
     name = NameField(required=True, validate=NAME)
 
 
+class NewPlayerSchema(PlayerNameSchema):
+    """`bot: true`: an outside program plays as this player (shown as a bot account)."""
+
+    bot = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # JSON true or false only
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 

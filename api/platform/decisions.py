@@ -103,11 +103,15 @@ def _check_seat(game: Judged, seat: int) -> None:
 # ---- claims ----------------------------------------------------------------------------------
 
 def claim(game: Judged, seat: int, name: str, player: str | None, token_sha256: str,
-          invite_sha256: str | None, at: int) -> list[dict]:
+          invite_sha256: str | None, at: int, bot_account: bool = False) -> list[dict]:
     """Seats a claimer (a player's id, or None for somebody anonymous) with the hash of the
-    token it will be given; `invite_sha256` the hash of the invite code it sent."""
+    token it will be given; `invite_sha256` the hash of the invite code it sent; `bot_account`:
+    the player is a bot account (an outside program: shown so at the table)."""
     _check_claim(game, seat, player, invite_sha256, at)
-    events = [{"type": pe.SEAT_CLAIMED, "seat": seat, "name": name, "player": player, "token_sha256": token_sha256}]
+    claimed = {"type": pe.SEAT_CLAIMED, "seat": seat, "name": name, "player": player, "token_sha256": token_sha256}
+    if bot_account:
+        claimed["bot_account"] = True
+    events = [claimed]
     if sum(1 for s in game.seats if pe.is_free(s)) == 1:
         events += _start_events(game, len(events))
     return events

@@ -6,7 +6,8 @@ a small state kept next to the game's, and replay from the history like everythi
   people (`{"name"}`, with `"player"` for a player who sat itself), bots, or free seats
   (`{"open": true}`, `{"invite": true}`, and a rematch's `{"open": true, "reserved_for",
   "reserved_until"}`). A game with a free seat is `waiting`: it has no deal yet.
-- `seat_claimed` (seat, name, player, token_sha256) fills a free seat; `seat_left` frees it
+- `seat_claimed` (seat, name, player, token_sha256, and `bot_account` for a bot account's
+  claim) fills a free seat; `seat_left` frees it
   again (only while waiting). The claimer's token hash lives in the event, so a replay rebuilds
   who may act as that seat; presenting.py strips it for every viewer.
 - `seats_filled` (setup_version) is appended with the claim that fills the last seat, followed
@@ -85,6 +86,7 @@ START = Platform()
 def _seat(given: dict) -> dict:
     """A seat's state from its shape in `game_created`."""
     return {"name": given.get("name"), "bot": given.get("bot"), "player": given.get("player"),
+            "bot_account": bool(given.get("bot_account")),
             "open": bool(given.get("open")), "invite": bool(given.get("invite")),
             "reserved_for": given.get("reserved_for"), "reserved_until": given.get("reserved_until"),
             # seats the creator named hold the creator's tokens (and its table token)
@@ -114,9 +116,9 @@ def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) ->
                        started_at=at if started else None)
     if type_ == SEAT_CLAIMED:
         return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
-                          token_sha256=data.get("token_sha256"))
+                          token_sha256=data.get("token_sha256"), bot_account=bool(data.get("bot_account")))
     if type_ == SEAT_LEFT:
-        return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None)
+        return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None, bot_account=False)
     if type_ == STARTED:
         return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
     if type_ == TIMED_OUT:

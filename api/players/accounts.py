@@ -3,7 +3,8 @@
 A player key is `pk.<random>`: the prefix tells it from a seat's token (`<game id>.<seat>.…`,
 a game id is 12 characters, so never `pk`) without a lookup. Only its SHA-256 is stored.
 Keys (each touched by single-key commands only, so they may live in any cluster slot):
-- `player:{<id>}` hash: name, key (the key's hash), created (ms);
+- `player:{<id>}` hash: name, key (the key's hash), bot (1: a bot account, an outside program
+  that plays as this player), created (ms);
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
 - `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
@@ -46,6 +47,7 @@ class UnknownPlayer(ApiError):
 class Player:
     id: str
     name: str
+    bot: bool = False  # a bot account: an outside program plays as this player (issue 34)
 
 
 def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
@@ -79,12 +81,12 @@ class Players:
 
     # ---- players ------------------------------------------------------------------------
     @_unavailable
-    def create(self, name: str) -> tuple[Player, str]:
-        player = Player("p" + secrets.token_urlsafe(9), name)
+    def create(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        player = Player("p" + secrets.token_urlsafe(9), name, bot)
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         digest = hash_token(key)
         self.redis.set(self._key_index(digest), player.id)
-        self.redis.hset(self._player(player.id), mapping={"name": name, "key": digest,
+        self.redis.hset(self._player(player.id), mapping={"name": name, "key": digest, "bot": int(bot),
                                                            "created": int(time.time() * 1000)})
         return player, key
 
@@ -95,15 +97,15 @@ class Players:
         player_id = self.redis.get(self._key_index(digest))
         if player_id is not None:
             player_id = player_id.decode()
-            name, stored = self.redis.hmget(self._player(player_id), "name", "key")
+            name, stored, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
             if stored is not None and hmac.compare_digest(stored.decode(), digest):
-                return Player(player_id, name.decode())
+                return Player(player_id, name.decode(), bot == b"1")
         raise UnknownPlayer("This player key is unknown or was replaced by a newer one.")
 
     @_unavailable
     def rename(self, player: Player, name: str) -> Player:
         self.redis.hset(self._player(player.id), "name", name)
-        return Player(player.id, name)
+        return Player(player.id, name, player.bot)
 
     @_unavailable
     def rotate(self, player: Player, old_key: str) -> str:
@@ -149,9 +151,10 @@ class Players:
         pipe = self.redis.pipeline(transaction=False)
         asked = [p for p in player_ids if len(p) <= 64]
         for player_id in asked:
-            pipe.hget(self._player(player_id), "name")
-        names = dict(zip(asked, pipe.execute() if asked else []))
-        return {p: Player(p, names[p].decode()) if names.get(p) is not None else None for p in player_ids}
+            pipe.hmget(self._player(player_id), "name", "bot")
+        found = dict(zip(asked, pipe.execute() if asked else []))
+        return {p: Player(p, found[p][0].decode(), found[p][1] == b"1") if p in found and found[p][0] is not None
+                else None for p in player_ids}
 
     # ---- a player's games -----------------------------------------------------------------
     @_unavailable

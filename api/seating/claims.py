@@ -63,7 +63,8 @@ class Lobby:
         invite_sha256 = hash_token(invite) if invite is not None else None
 
         def decide(game: Game, at: int) -> list:
-            events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at)
+            events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at,
+                                     bool(claimer.player and claimer.player.bot))
             return platform_events(events, seat)
 
         updated = decide_and_append(self.service, game_id, decide, lost=metrics.seat_changes.labels("lost")).appended

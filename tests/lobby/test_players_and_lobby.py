@@ -97,3 +97,25 @@ def test_a_next_link_keeps_the_query_url_encoded(app):
     with app.test_request_context("/games?type=a%26b+c&limit=1&cursor=9.old"):
         assert cursor_link("/games", (5, "g1")) == "/games?type=a%26b+c&limit=1&cursor=5.g1"
         assert cursor_link("/games", None) is None
+
+
+def test_a_bot_account_is_shown_as_one_at_the_table_and_in_the_lobby(client):
+    r = client.post("/players", json={"name": "Deep Gem", "bot": True})
+    assert r.status_code == 201 and r.get_json()["bot"] is True
+    bot_key = r.get_json()["key"]
+    assert client.get("/players/me", headers={"Authorization": f"Bearer {bot_key}"}).get_json()["bot"] is True
+    refused = client.post("/players", json={"name": "X", "bot": "yes"})
+    assert refused.status_code == 400 and refused.get_json()["code"] == "validation_error"
+    ann = client.post("/players", json={"name": "Ann"}).get_json()
+    assert ann["bot"] is False
+    made = client.post("/games", headers={"Authorization": f"Bearer {ann['key']}"},
+                       json={"type": "splendor", "seats": [{"me": True}, {"open": True}, {"open": True}]}).get_json()
+    r = client.post(f"/games/{made['id']}/seats/1/claim", headers={"Authorization": f"Bearer {bot_key}"})
+    assert r.status_code == 201, r.get_json()
+    listed = next(g for g in client.get("/games?type=splendor").get_json()["games"] if g["id"] == made["id"])
+    seats = client.get(f"/games/{made['id']}").get_json()["seats"]
+    for shown in (listed["seats"], seats):
+        assert shown[1]["bot_account"] is True and "bot_account" not in shown[0] and "bot_account" not in shown[2]
+    own = client.post("/games", headers={"Authorization": f"Bearer {bot_key}"},
+                      json={"type": "splendor", "seats": [{"me": True}, {"bot": "random"}]}).get_json()
+    assert client.get(f"/games/{own['id']}").get_json()["seats"][0]["bot_account"] is True

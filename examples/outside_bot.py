@@ -1,0 +1,75 @@
+"""An outside bot: a program of your own that plays on the server as a bot account, written on
+the Python client generated from openapi.yaml (README, "Outside bots"). It signs up with
+`bot: true` (or uses --key), sits in waiting games of its game type, and plays whenever one of
+its games waits for it: the move whose label (the server's words) it likes best, or any.
+
+    python examples/outside_bot.py --server http://localhost:8000 --type splendor --games 1
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import uuid
+
+from game_server_client import AuthenticatedClient, Client
+from game_server_client import models as m
+from game_server_client.api.lobby import claim_seat, list_games
+from game_server_client.api.moves import legal_moves, send_move
+from game_server_client.api.players import create_player, my_games
+
+PREFERRED = ("Buy", "Take")  # labels starting so come first (Splendor's); a random pick otherwise
+
+
+def sign_up(server: str, name: str) -> str:
+    made = create_player.sync(client=Client(base_url=server), body=m.NewPlayer(name=name, bot=True))
+    return made.key
+
+
+def join_one(me: AuthenticatedClient, game_type: str) -> bool:
+    """Claims a free seat of a waiting game of the type; False when there is none."""
+    for game in list_games.sync(client=me, type_=game_type).games:
+        free = [s.seat for s in game.seats if s.open_ is True]
+        if free and isinstance(claim_seat.sync(game.id, free[0], client=me), m.ClaimedSeat):
+            return True
+    return False
+
+
+def play_turns(me: AuthenticatedClient, rng: random.Random) -> int:
+    """One move in each game that waits for this player; how many were sent."""
+    sent = 0
+    for game in my_games.sync(client=me, my_turn=m.MyGamesMyTurn.TRUE).games:
+        listed = legal_moves.sync(game.id, client=me)
+        if not isinstance(listed, m.LegalMoves) or not listed.moves:
+            continue
+        labels = [w.label for w in listed.labels] if listed.labels else [""] * len(listed.moves)
+        liked = [i for i, label in enumerate(labels) if label.startswith(PREFERRED)]
+        i = rng.choice(liked or range(len(listed.moves)))
+        send_move.sync(game.id, client=me, idempotency_key=uuid.uuid4().hex,
+                       body=m.MoveRequest(expected_version=listed.version, move=listed.moves[i]))
+        sent += 1
+    return sent
+
+
+def main() -> None:
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--server", default="http://localhost:8000")
+    args.add_argument("--type", default="splendor")
+    args.add_argument("--name", default="Outside bot")
+    args.add_argument("--key", help="a bot account's key (else one is made)")
+    args.add_argument("--games", type=int, default=1, help="games to join, then play until they end")
+    args.add_argument("--seconds", type=float, default=600)
+    opts = args.parse_args()
+    me = AuthenticatedClient(base_url=opts.server, token=opts.key or sign_up(opts.server, opts.name))
+    rng, joined, deadline = random.Random(), 0, time.monotonic() + opts.seconds
+    while time.monotonic() < deadline:
+        if joined < opts.games and join_one(me, opts.type):
+            joined += 1
+        if not play_turns(me, rng):
+            if joined >= opts.games and not my_games.sync(client=me, status=m.MyGamesStatus.ACTIVE).games:
+                return  # every game it joined is over
+            time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    main()
