@@ -294,7 +294,7 @@ def test_the_live_fan_out_shows_each_viewer_what_its_history_shows(app, game, n)
                 state = game.evolve(state, e.data)
                 oracle.record(e.version, state)
             for viewer in viewers:
-                page = client.get(f"/games/{gid}/events?after={version}&limit=1000",
+                page = client.get(f"/games/{gid}/events?after={version}&limit=1000&lang=en",  # the stream's
                                   headers=auth(token[viewer])).get_json()["events"]
                 first, second = (w.events(after.version - version) for w in watches[viewer])
                 assert first == second
