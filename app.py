@@ -57,7 +57,7 @@ def create_app(test_config: dict | None = None):
     from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
     from api.live.tickets import Tickets
-    from domain import registry
+    from domain import registry, search
     from workers import heartbeat
     from workers.wiring import bootstrap, connect
 
@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None):
     if test_config:
         app.config.update(test_config)  # Flask's own keys too (TESTING)
     registry.register_modules(settings.extra_game_modules)
+    search.set_iterations_scale(settings.bot_iterations)  # the search bots' budgets
     # The store's client (a RedisCluster with REDIS_URL=redis+cluster://...) and RQ's (a plain
     # Redis: the same one unless QUEUE_REDIS_URL names another): events/connection.py.
     services = bootstrap(settings, connect(settings, health_check_interval=30),

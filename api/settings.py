@@ -52,6 +52,7 @@ class Settings:
     turn_queue: str = "turns"
     webhook_queue: str = "webhooks"
     extra_game_modules: tuple[str, ...] = ()  # modules defining GAME, hosted besides domain/'s
+    bot_iterations: float = 1.0  # a factor on every search bot's budget (domain/search.py; tests: 0.02)
     finished_ttl: int | None = None  # no longer used: finished games go to the archive (issue 31)
     archive_url: str = ""  # "": a SQLite file under DATA_DIR; sqlite:///<path>; postgresql://...
     archive_after_s: float = 300.0  # a finished game is archived (off Redis) this long after it ended

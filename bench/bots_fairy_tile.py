@@ -1,6 +1,14 @@
 """Measures Fairy Tile's bots and engine speed.
 
     python bench/bots_fairy_tile.py [games] [round_limit]
+    python bench/bots_fairy_tile.py ladder [expert_games] [minutes] [random_games]
+
+The ladder: `expert` against the strongest level before it (`storyteller`), then `storyteller`
+against `random`, 2 seats, seats alternating, every bot handed its seat's determinization (as
+the platform does: domain/play.py's bot_move); win rate (a shared win counts half) with a 95%
+Wilson interval, games played, and each level's decision time (p50 / p99). The expert's games
+stop at `expert_games` or after `minutes`, whichever comes first. BOT_ITERATIONS scales the
+expert's budget.
 
 1. Bot strength: `storyteller` against `random` over many 2-seat games, seats alternating; how
    often the storyteller finishes its book first (wins by book_finished), and how games end.
@@ -8,6 +16,7 @@
 """
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
@@ -15,9 +24,10 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
 from domain.fairy_tile import GAME
-from domain.play import fold
+from domain.play import bot_move, fold
+from domain.search import iterations_scale
 
 ENGINE = {"steps": 0, "seconds": 0.0, "events": []}
 
@@ -88,7 +98,69 @@ def speed(games: int) -> None:
               f"(legal_moves + decide + evolve) steps/s")
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _pct(values: list, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100) -> None:
+    """`strong` against `weak`, seats alternating, until `games` or `seconds` run out."""
+    times: dict[str, list] = {strong: [], weak: []}
+    wins, played, reasons, told = 0.0, 0, Counter(), [0, 0]
+    start = time.time()
+    while played < games and time.time() - start < seconds:
+        g, me = played, played % 2
+        levels = {me: strong, 1 - me: weak}
+        rng = random.Random(5000 + g)
+        state = fold(GAME, GAME.setup({"round_limit": round_limit}, 2, rng))
+        while GAME.actors(state):
+            seat = GAME.actors(state)[0]
+            t = time.perf_counter()
+            move = bot_move(GAME, state, seat, levels[seat], rng)
+            times[levels[seat]].append(time.perf_counter() - t)
+            for event in GAME.decide(state, seat, move, rng):
+                state = GAME.evolve(state, event)
+        result = GAME.result(state)
+        winners = result["winners"]
+        wins += 1.0 / len(winners) if me in winners else 0.0
+        played += 1
+        reasons[result["reason"]] += 1
+        told[0] += result["scores"][me]
+        told[1] += result["scores"][1 - me]
+        print(f"  game {played}: {strong} seat {me}, winners {winners}, told {result['scores']}, "
+              f"{result['reason']} ({time.time() - start:.0f}s)", flush=True)
+    low, high = wilson(wins, played)
+    print(f"{strong} vs {weak}, 2 seats, seats alternating: {strong} won {wins:g}/{played} = "
+          f"{wins / max(1, played):.1%} (95% Wilson CI {low:.1%}-{high:.1%}); endings {dict(reasons)}; "
+          f"mean told {told[0] / max(1, played):.1f} vs {told[1] / max(1, played):.1f}")
+    for level, ts in times.items():
+        print(f"  {level}: {len(ts)} decisions, p50 {_pct(ts, 0.5) * 1000:.1f} ms, p99 {_pct(ts, 0.99) * 1000:.1f} ms")
+    print(f"  ({time.time() - start:.0f}s)", flush=True)
+
+
+def ladder(expert_games: int, minutes: float, random_games: int) -> None:
+    from domain.fairy_tile.bots import EXPERT
+    print(f"expert: {EXPERT.spec.iterations} iterations x BOT_ITERATIONS {iterations_scale():g}, "
+          f"{EXPERT.spec.determinizations} determinizations, depth {EXPERT.spec.depth}", flush=True)
+    match("expert", "storyteller", expert_games, minutes * 60)
+    if random_games:
+        match("storyteller", "random", random_games, 120)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "ladder":
+        ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15,
+               int(sys.argv[4]) if len(sys.argv) > 4 else 40)
+        sys.exit(0)
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     strength(games, limit)

@@ -1,7 +1,12 @@
 """SetUp bot strength and engine speed.
 
-    python bench/bots_setup.py [games]
+    python bench/bots_setup.py [games] [--ladder N] [--ladder-only]
 
+0. the ladder (issue 34): expert vs greedy over N 2-seat games (default 30; seats alternated,
+   seeded), then greedy vs random (cheap: 200 games): win rate with a 95% Wilson interval (a
+   shared win counts half), and each level's decision time p50/p99. Bots play as the platform
+   runs them (domain/play.py's bot_move: from a determinization of their seat's view).
+   BOT_ITERATIONS scales the expert's budget (1: as tuned).
 1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
    them and on seat 1 in the other half (seat 0 moves first), seeded, so the run repeats.
 2. random play speed: steps per second, one step = legal_moves + decide + evolve, over
@@ -10,14 +15,17 @@
 """
 from __future__ import annotations
 
+import argparse
+import math
 import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from domain.play import fold
+import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from domain.play import bot_move, fold
+from domain.search import iterations_scale
 from domain.setup_game import GAME
 
 
@@ -30,6 +38,66 @@ def play_game(policies: dict, n: int, options: dict, seed: int):
         for event in GAME.decide(state, seat, move, rng):
             state = GAME.evolve(state, event)
     return GAME.result(state), state
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _quantile(values: list, q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool = False) -> dict:
+    """`strong` against `weak`, 2 seats, seats alternated (strong moves first in even games),
+    bots handed determinizations as on the platform; decision times in CPU seconds."""
+    wins = shared = 0
+    margin = 0
+    times: dict = {strong: [], weak: []}
+    for i in range(games):
+        strong_seat = i % 2
+        levels = {strong_seat: strong, 1 - strong_seat: weak}
+        rng = random.Random(seed + i)
+        state = fold(GAME, GAME.setup(GAME.default_options(), 2, rng))
+        while GAME.actors(state):
+            seat = GAME.actors(state)[0]
+            start = time.process_time()
+            move = bot_move(GAME, state, seat, levels[seat], rng)
+            times[levels[seat]].append(time.process_time() - start)
+            for event in GAME.decide(state, seat, move, rng):
+                state = GAME.evolve(state, event)
+        winners = GAME.result(state)["winners"]
+        if strong_seat in winners:
+            shared += len(winners) > 1
+            wins += len(winners) == 1
+        margin += state.scores[strong_seat] - state.scores[1 - strong_seat]
+        if verbose:
+            print(f"    game {i + 1}/{games}: {strong} on seat {strong_seat}, scores {list(state.scores)}, "
+                  f"winners {list(winners)}", flush=True)
+    rate = (wins + shared / 2) / games
+    low, high = wilson(wins + shared / 2, games)
+    print(f"{strong} vs {weak}, 2 seats: {games} games (seats alternated)")
+    print(f"  {strong} won {wins}, shared {shared}, lost {games - wins - shared}: "
+          f"win rate {100 * rate:.1f}% (95% Wilson CI {100 * low:.1f}-{100 * high:.1f}%), "
+          f"mean margin {margin / games:+.1f} points")
+    for level, spent in times.items():
+        print(f"  {level} decision time: p50 {1000 * _quantile(spent, 0.5):.1f} ms, "
+              f"p99 {1000 * _quantile(spent, 0.99):.1f} ms, max {1000 * max(spent):.1f} ms "
+              f"over {len(spent)} decisions (CPU time)")
+    return {"wins": wins, "shared": shared, "games": games, "rate": rate, "ci": (low, high), "times": times}
+
+
+def ladder(games: int) -> None:
+    print(f"ladder (BOT_ITERATIONS={iterations_scale():g}; levels {', '.join(GAME.bots)})")
+    match("expert", "greedy", games, verbose=True)
+    match("greedy", "random", 200)
 
 
 def greedy_vs_random(games: int) -> None:
@@ -111,6 +179,14 @@ def random_speed(games: int) -> None:
 
 
 if __name__ == "__main__":
-    greedy_vs_random(int(sys.argv[1]) if len(sys.argv) > 1 else 400)
-    greedy_among_randoms(100)
-    random_speed(200)
+    parser = argparse.ArgumentParser(description="SetUp bot strength and engine speed.")
+    parser.add_argument("games", nargs="?", type=int, default=400, help="greedy vs random games")
+    parser.add_argument("--ladder", type=int, default=30, help="expert vs greedy games (0: none)")
+    parser.add_argument("--ladder-only", action="store_true", help="only the ladder")
+    args = parser.parse_args()
+    if args.ladder:
+        ladder(args.ladder)
+    if not args.ladder_only:
+        greedy_vs_random(args.games)
+        greedy_among_randoms(100)
+        random_speed(200)

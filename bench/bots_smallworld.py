@@ -1,6 +1,13 @@
 """Bot strength and speed for Small World of Warcraft.
 
     python bench/bots_smallworld.py [games]
+    python bench/bots_smallworld.py ladder [games] [minutes] [first seed]
+
+`ladder` (issue 34): 2-seat games, seats alternated, each level against the next weaker one
+(expert vs greedy, then greedy vs random): the stronger level's win rate (a shared win counts
+a half) with a 95% Wilson interval, the games played, and each level's decision time p50/p99
+(bots are handed `determinize(state, seat, rng)`, as the platform does: domain/play.py).
+BOT_ITERATIONS scales the expert's budget (printed); `minutes` stops the expert's games early.
 
 Plays `games` 2-seat games greedy against random (seats alternate), prints how often the
 greedy bot out-scores random, its win rate and both bots' average coins; the same with one
@@ -16,9 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
-from domain.play import fold
+from domain.play import bot_move, fold
 from domain.smallworld import GAME
 
 
@@ -129,7 +136,91 @@ def speed(games):
           f" {steps / elapsed:,.0f} (legal_moves + decide + evolve) steps/s")
 
 
-if __name__ == "__main__":
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _percentile(values, q):
+    if not values:
+        return 0.0
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
+    """`strong` against `weak`, 2 seats, seats alternated; decisions through bot_move."""
+    from domain.smallworld.bots import SEARCHED
+    times = {strong: [], weak: []}
+    searched = {strong: [], weak: []}  # decisions at a searched step with 2+ moves
+    score = 0.0
+    played = wins = ties = 0
+    coins = [0, 0]
+    deadline = time.monotonic() + 60 * minutes if minutes else None
+    for k in range(games):
+        if deadline and time.monotonic() > deadline:
+            break
+        seed = seed0 + k
+        me = k % 2
+        levels = {me: strong, 1 - me: weak}
+        rng = random.Random(seed)
+        state = fold(GAME, GAME.setup({}, 2, random.Random(seed)))
+        while actors := GAME.actors(state):
+            actor = actors[0]
+            if actor == SYSTEM:
+                move = GAME.legal_moves(state, actor)[0]
+            else:
+                t0 = time.perf_counter()
+                move = bot_move(GAME, state, actor, levels[actor], rng)
+                times[levels[actor]].append(time.perf_counter() - t0)
+                if state.turn.step in SEARCHED and len(GAME.legal_moves(state, actor)) > 1:
+                    searched[levels[actor]].append(times[levels[actor]][-1])
+            for event in GAME.decide(state, actor, move, rng):
+                state = GAME.evolve(state, event)
+        result = GAME.result(state)
+        played += 1
+        if result["winners"] == [me]:
+            wins += 1
+            score += 1
+        elif me in result["winners"]:
+            ties += 1
+            score += 0.5
+        coins[0] += result["scores"][me]
+        coins[1] += result["scores"][1 - me]
+        if verbose:
+            print(f"  game {played}: {strong} {'won' if result['winners'] == [me] else 'shared' if me in result['winners'] else 'lost'}"
+                  f" {result['scores'][me]}-{result['scores'][1 - me]}", flush=True)
+    low, high = wilson(score, played)
+    rate = score / played if played else 0.0
+    print(f"{strong} vs {weak}: {played} games, {strong} won {wins}, shared {ties}: win rate {100 * rate:.1f}%"
+          f" (95% CI {100 * low:.1f}-{100 * high:.1f}%); average coins {coins[0] / max(played, 1):.1f}"
+          f" vs {coins[1] / max(played, 1):.1f}")
+    for level, ts in times.items():
+        print(f"  {level}: {len(ts)} decisions, p50 {1000 * _percentile(ts, 0.5):.1f} ms,"
+              f" p99 {1000 * _percentile(ts, 0.99):.1f} ms; at picks, starts and conquests with a choice:"
+              f" {len(searched[level])}, p50 {1000 * _percentile(searched[level], 0.5):.1f} ms,"
+              f" p99 {1000 * _percentile(searched[level], 0.99):.1f} ms")
+
+
+def ladder(games, minutes=None, seed0=2000):
+    from domain.search import iterations_scale
+    from domain.smallworld import bots
+    scale = iterations_scale()
+    print(f"BOT_ITERATIONS={scale:g}: expert searches {max(1, int(bots.EXPERT_ITERATIONS * scale))} iterations"
+          f" a decision (tuned {bots.EXPERT_ITERATIONS}), depth {bots.EXPERT_DEPTH}")
+    levels = list(GAME.bots)
+    duel("greedy", "random", max(games, 100), verbose=False)
+    duel(levels[-1], "greedy", games, minutes, seed0=seed0)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["ladder"]:
+    ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else None,
+           int(sys.argv[4]) if len(sys.argv) > 4 else 2000)
+elif __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     strength(games)
     strength_many(max(10, games // 4))

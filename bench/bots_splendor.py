@@ -1,9 +1,14 @@
 """Measures Splendor's bots and engine speed (pure, in-process).
 
     python bench/bots_splendor.py [games] [--speed-only]
+    python bench/bots_splendor.py --ladder [games] [--minutes M]   (BOT_ITERATIONS scales expert)
 
 1. Bot strength: `greedy` against `random` in 2-seat games, seats alternating (greedy is seat 0
    in even games, seat 1 in odd ones). A shared win counts as half a win.
+   --ladder: the ladder instead: `expert` vs `greedy` (the strongest before it) for `games`
+   games or M minutes, whichever ends first, then `greedy` vs `random`; each with the win rate,
+   its 95% Wilson interval, and decision times p50/p99 per level. Bots get what bot_move gives
+   them (domain/play.py: a determinization of the state for their seat).
 2. Engine speed: random playouts with 2 seats, counting steps of
    legal_moves + pick one + decide + evolve (every event the move caused).
 3. Replay speed: events folded per second when rebuilding a finished game from JSON.
@@ -17,8 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from domain.play import fold
+import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from domain.play import bot_move, fold
+from domain.search import iterations_scale
 from domain.splendor import GAME
 
 
@@ -39,6 +45,72 @@ def play(policies: dict, n: int, seed: int):
         for event in GAME.decide(state, actor, move, rng):
             state = GAME.evolve(state, event)
         steps += 1
+
+
+def play_timed(levels: dict, seed: int, times: dict):
+    """One 2-seat game through bot_move; levels maps seat -> level; decision times are appended
+    to times[level]. Returns the result."""
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), 2, random.Random(seed)))
+    while actors := GAME.actors(state):
+        actor = actors[0]
+        if actor in levels:
+            start = time.perf_counter()
+            move = bot_move(GAME, state, actor, levels[actor], rng)
+            times.setdefault(levels[actor], []).append(time.perf_counter() - start)
+        else:
+            move = GAME.legal_moves(state, actor)[0]
+        for event in GAME.decide(state, actor, move, rng):
+            state = GAME.evolve(state, event)
+    return GAME.result(state)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple:
+    if not games:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _quantile(values: list, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def match(strong: str, weak: str, games: int, minutes: float, seed0: int = 0, verbose: bool = False) -> None:
+    """`strong` against `weak`, seats alternating; stops after `games` or `minutes`."""
+    wins, played, times, points = 0.0, 0, {}, [0, 0]
+    start = time.perf_counter()
+    for game in range(games):
+        if time.perf_counter() - start > 60 * minutes:
+            break
+        seat = game % 2
+        result = play_timed({seat: strong, 1 - seat: weak}, seed0 + game, times)
+        if seat in result["winners"]:
+            wins += 1 / len(result["winners"])
+        points[0] += result["scores"][seat]
+        points[1] += result["scores"][1 - seat]
+        played += 1
+        if verbose:
+            print(f"  game {played}: {strong} {result['scores'][seat]} - {weak} "
+                  f"{result['scores'][1 - seat]} (running {wins:g}/{played})", flush=True)
+    low, high = wilson(wins, played)
+    took = time.perf_counter() - start
+    print(f"{strong} vs {weak}, 2 seats: {played} games, {strong} won {wins:g} "
+          f"({100 * wins / max(1, played):.1f}%, 95% Wilson CI {100 * low:.1f}-{100 * high:.1f}%), "
+          f"average points {points[0] / max(1, played):.1f} vs {points[1] / max(1, played):.1f} "
+          f"({took:.0f}s)")
+    for level, spent in times.items():
+        print(f"  {level}: {len(spent)} decisions, p50 {1000 * _quantile(spent, 0.5):.1f} ms, "
+              f"p99 {1000 * _quantile(spent, 0.99):.1f} ms")
+
+
+def ladder(games: int, minutes: float) -> None:
+    print(f"BOT_ITERATIONS={iterations_scale():g}")
+    match("expert", "greedy", games, minutes, verbose=True)
+    match("greedy", "random", 100, 1.0, seed0=10_000)
 
 
 def strength(games: int) -> None:
@@ -101,6 +173,12 @@ def replay(seconds: float = 2.0) -> None:
 
 
 if __name__ == "__main__":
+    if "--ladder" in sys.argv:
+        rest = sys.argv[1:]
+        minutes = float(rest[rest.index("--minutes") + 1]) if "--minutes" in rest else 15.0
+        counts = [a for a in rest if a.isdigit() and (rest.index(a) == 0 or rest[rest.index(a) - 1] != "--minutes")]
+        ladder(int(counts[0]) if counts else 1000, minutes)
+        sys.exit(0)
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if "--speed-only" not in sys.argv:
         strength(int(args[0]) if args else 200)

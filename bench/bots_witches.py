@@ -1,10 +1,20 @@
 """Bot strength and speed for Witches.
 
     python bench/bots_witches.py [rounds] [seats]
+    python bench/bots_witches.py ladder [games] [minutes] [seats]
 
 Plays many rounds with one `careful` seat (rotating) among `random` seats and prints the
 average fire points per round of each bot, then random-play steps per second
 (legal_moves + decide + evolve).
+
+`ladder` plays whole games (to 70 fire points) of each level against the one below it, the
+way the platform asks its bots (domain/play.py's bot_move: a determinization of the state).
+Witches needs 3 to 6 seats, so a match is one seat of the stronger level among seats of the
+weaker (3 seats by default), the strong seat moving round the table from game to game. It
+prints the strong level's game win rate (ties shared; 1/n when even) and its head-to-head
+rate (its total below each weak seat's: 1, equal: 1/2; even: 1/2), each with a 95% Wilson
+interval, the games played, and each level's decision time (CPU) p50/p99. The search's
+budget is scaled by BOT_ITERATIONS (1: as tuned).
 """
 from __future__ import annotations
 
@@ -14,9 +24,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
-from domain.play import fold
+from domain.play import bot_move, fold
+from domain.search import iterations_scale
 from domain.witches import GAME
 
 
@@ -83,7 +94,75 @@ def replay_events_per_second(n_seats: int, seed: int = 2) -> float:
     return 5 * len(events) / (time.process_time() - start)
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _quantile(values: list, q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def play_game(levels: list, seed: int, times: dict) -> list:
+    """One whole game (default options) with these levels by seat; returns the final totals."""
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), len(levels), rng))
+    while actors := GAME.actors(state):
+        actor = actors[0]
+        if actor == SYSTEM:
+            move = GAME.legal_moves(state, SYSTEM)[0]
+        else:
+            start = time.process_time()
+            move = bot_move(GAME, state, actor, levels[actor], rng)
+            times.setdefault(levels[actor], []).append(time.process_time() - start)
+        state = fold(GAME, GAME.decide(state, actor, move, rng), state)
+    return list(GAME.result(state)["scores"])
+
+
+def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0: int = 0) -> None:
+    times: dict = {}
+    wins = pair = 0.0
+    played = 0
+    start = time.perf_counter()
+    while played < games and time.perf_counter() - start < 60 * minutes:
+        seat = played % n
+        levels = [strong if s == seat else weak for s in range(n)]
+        totals = play_game(levels, seed0 + played, times)
+        low = min(totals)
+        if totals[seat] == low:
+            wins += 1 / totals.count(low)
+        pair += sum(1.0 if totals[seat] < t else 0.5 if totals[seat] == t else 0.0
+                    for s, t in enumerate(totals) if s != seat) / (n - 1)
+        played += 1
+    w_low, w_high = wilson(wins, played)
+    p_low, p_high = wilson(pair, played)
+    print(f"{strong} vs {weak} ({n} seats: 1 {strong}, {n - 1} {weak}; {played} games, "
+          f"{time.perf_counter() - start:.0f}s, BOT_ITERATIONS={iterations_scale():g}):")
+    print(f"  game wins {100 * wins / played:.1f}% [95% CI {100 * w_low:.1f}-{100 * w_high:.1f}%] (even: {100 / n:.1f}%)")
+    print(f"  head-to-head {100 * pair / played:.1f}% [95% CI {100 * p_low:.1f}-{100 * p_high:.1f}%] (even: 50%)")
+    for level, ts in sorted(times.items()):
+        print(f"  {level}: {len(ts)} decisions, p50 {1000 * _quantile(ts, 0.5):.2f} ms, "
+              f"p99 {1000 * _quantile(ts, 0.99):.2f} ms (CPU)")
+
+
+def ladder(games: int, minutes: float, n: int = 3) -> None:
+    levels = list(GAME.bots)
+    for weak, strong in reversed(list(zip(levels, levels[1:]))):
+        cheap = strong != levels[-1]
+        match(strong, weak, games * 4 if cheap else games, minutes / 10 if cheap else minutes, n)
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "ladder":
+        games = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+        minutes = float(sys.argv[3]) if len(sys.argv) > 3 else 15
+        ladder(games, minutes, int(sys.argv[4]) if len(sys.argv) > 4 else 3)
+        return
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     seat_counts = [int(sys.argv[2])] if len(sys.argv) > 2 else [3, 4, 5, 6]
     for n in seat_counts:

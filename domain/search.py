@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,9 +31,19 @@ from .contract import SYSTEM, Move, Policy, State
 Rules = Any  # a GameDef-like bundle: legal_moves, decide, evolve, actors, result, determinize
 
 
+_scale = 1.0
+
+
 def iterations_scale() -> float:
-    """BOT_ITERATIONS: a factor on every search's budget (1: as tuned; tests use far less)."""
-    return float(os.environ.get("BOT_ITERATIONS", "1"))
+    """The factor on every search's budget (1: as tuned; tests use far less)."""
+    return _scale
+
+
+def set_iterations_scale(factor: float) -> None:
+    """Set by the composition roots from BOT_ITERATIONS (app.py, workers/__main__.py): the
+    domain reads no environment."""
+    global _scale
+    _scale = float(factor)
 
 
 @dataclass(frozen=True)

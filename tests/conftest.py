@@ -20,14 +20,15 @@ import pytest
 import redis
 import requests
 
-from domain import registry
+from domain import registry, search
 from tests.platform import high_card
 
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
 # The search bots' budgets (domain/search.py) at a fiftieth: the suites check that they play
 # legally, see only their seat and finish games, not how well they play (bench/ measures that).
-os.environ.setdefault("BOT_ITERATIONS", "0.02")
+os.environ.setdefault("BOT_ITERATIONS", "0.02")  # for the servers and workers the suites start
+search.set_iterations_scale(float(os.environ["BOT_ITERATIONS"]))  # and for the bots they run here
 
 # The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
 # build and every server they start (the environment is inherited) accepts client seeds and

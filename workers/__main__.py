@@ -16,7 +16,7 @@ import sys
 
 from api import logs
 from api.settings import of_process
-from domain import registry
+from domain import registry, search
 
 REDIS_RETRY_S = 1.0
 
@@ -29,6 +29,7 @@ def main(argv: list[str]) -> None:
     # The games first: a module that cannot load fails the child before RQ, Redis and the
     # service are imported (a supervisor restarting several failing children waits less).
     registry.register_modules(settings.extra_game_modules)
+    search.set_iterations_scale(settings.bot_iterations)  # the search bots' budgets
     if mode not in ("worker", "webhooks", "reconciler"):
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks' or 'reconciler'")
     from rq import SimpleWorker

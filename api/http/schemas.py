@@ -88,7 +88,7 @@ class PlayerNameSchema(Schema):
 class NewPlayerSchema(PlayerNameSchema):
     """`bot: true`: an outside program plays as this player (shown as a bot account)."""
 
-    bot = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # JSON true or false only
+    bot = JsonBool(load_default=False)
 
 
 class ClaimSchema(Schema):

@@ -37,6 +37,7 @@ from domain.contract import GameDef, InvalidOptions, Option
 
 from .bots import BOTS
 from .decide import decide
+from .determinize import determinize
 from .moves import actors, legal_moves, summary
 from .rules import evolve, setup
 from .views import as_stored, redact, result, secrets, view
@@ -80,6 +81,7 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
+    determinize=determinize,
     options=OPTIONS,
     check_options=check_options,
     test_configs=((2, {}), (3, {}), (4, {})),

@@ -41,6 +41,7 @@ from __future__ import annotations
 from domain.contract import GameDef, Option
 
 from .bots import BOTS
+from .determinize import determinize
 from .evolve import evolve
 from .moves import legal_moves, summary
 from .rules import check_options, decide, preview, setup
@@ -66,6 +67,7 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
+    determinize=determinize,
     options=(Option("teams", "boolean", False,
                     "2-against-2 team game (needs 4 seats): seats 0+1 against 2+3, turns 0, 2, 1, 3."),),
     check_options=check_options,

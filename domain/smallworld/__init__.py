@@ -86,6 +86,7 @@ from __future__ import annotations
 from . import abilities
 from .bots import BOTS
 from .contract_bits import GameDef, InvalidOptions, Option
+from .determinize import determinize
 from .evolve import UPCASTERS, evolve
 from .moves import actors, legal_moves
 from .rules import decide
@@ -135,6 +136,7 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
+    determinize=determinize,
     options=(
         Option("team", "boolean", False, "Battle for Azeroth: Alliance against Horde (and Neutral with odd seats)."),
         Option("team_score", "string", "lowest",

@@ -1,14 +1,21 @@
 """Bots: `random` (any legal move) and `greedy` (cheap, valuable conquests; sensible picks,
 declines and redeployment; every race's, power's and marker's own moves: steals, portals
 to places, intimidation of the next target, Forsaken purchases, bombs, objectives near its
-own regions, the Aegis on its most exposed region and the Heart among opponents)."""
+own regions, the Aegis on its most exposed region and the Heart among opponents); `expert`
+(determinized MCTS, domain/search.py: greedy playouts, a projected-coins lead, the best ~10
+moves of a state searched)."""
 from __future__ import annotations
 
+import random
+
+from ..search import Searcher, SearchSpec
 from . import catalog, query, team
 from .costs import offers
 from .moves import legal_moves
 from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, START
 
+EXPERT_ITERATIONS = 100  # per decision at BOT_ITERATIONS=1 (about 0.5-1 s here)
+EXPERT_DEPTH = 24  # playout moves before `evaluate` (about a round of two seats)
 TERRAIN_POWERS = {"farmer": "fields", "ranger": "forest", "herbalist": "hill",
                   "swamp_walker": "swamp", "mountaineer": "mountain"}
 # Rough worth in coins of a power or race beyond its tokens.
@@ -159,4 +166,90 @@ def greedy_bot(state, seat, rng):
     return moves[0]
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+# ---- expert: determinized MCTS (domain/search.py) over greedy playouts -----------------------
+
+def _rules():
+    from . import GAME
+    return GAME
+
+
+def _held(state, seat) -> int:
+    return len(query.active_regions(state, seat)) + len(query.declined_regions(state, seat))
+
+
+def _projected(state, seat) -> float:
+    """Coins now plus what the seat's board would earn over its turns left."""
+    p = state.players[seat]
+    left = state.rounds - state.round + (1 if seat >= state.seat else 0)
+    active = p.hand + sum(state.regions[i].tokens for i in query.active_regions(state, seat)) if p.race else 0
+    return p.coins + left * (_held(state, seat) + 0.15 * active)
+
+
+def evaluate(state, seat) -> float:
+    """The seat's (or its faction's) share of the projected coins: smooth, never saturated."""
+    value = [max(0.0, _projected(state, s)) for s in range(state.n)]
+    if state.team:
+        pick = max if state.team.get("score") == "highest" else min
+        teams: dict = {}
+        for s, p in enumerate(state.players):
+            teams.setdefault(p.faction, []).append(value[s])
+        me = pick(teams[state.players[seat].faction])
+        best = max((pick(v) for f, v in teams.items() if f != state.players[seat].faction), default=0.0)
+    else:
+        me = value[seat]
+        best = max((v for s, v in enumerate(value) if s != seat), default=0.0)
+    return (me + 1.0) / (me + best + 2.0)
+
+
+PRUNE_TO = 6
+
+
+def _rank(state, seat, m) -> float:
+    """How promising a move looks before searching it (higher first)."""
+    kind = m["type"]
+    if kind in ("conquer", "final_conquest"):
+        i = state.map.index[m["region"]]
+        return 5 + _region_value(state, seat, i) - (1 if kind == "final_conquest" else 0)
+    if kind in ("place", "place_champion"):
+        i = state.map.index[m["region"]]
+        hand = state.players[seat].hand
+        count = m.get("count", 1)
+        whole = count in (1, hand) or count == (hand + 1) // 2
+        return (3 if whole else 0) + _foes_near(state, seat, i) - 0.2 * state.regions[i].tokens
+    if kind in ("end_conquests", "decline", "ready", "pick", "done_placing"):
+        return 10
+    return 4
+
+
+def prune(state, seat, moves):
+    if len(moves) <= PRUNE_TO:
+        return moves
+    first = greedy_bot(state, seat, random.Random(0))
+    ranked = sorted(range(len(moves)), key=lambda k: (-_rank(state, seat, moves[k]), k))
+    keep = sorted(ranked[:PRUNE_TO])
+    out = [moves[k] for k in keep]
+    return out if first in out else [first] + out
+
+
+def rollout_bot(state, seat, rng):
+    """The greedy bot, faster for playouts: it redeploys half its hand at a time."""
+    if state.turn.step in (REDEPLOY, DEFEND) and state.players[seat].hand > 1:
+        move = _placement(state, seat, None)
+        return {**move, "count": state.players[seat].hand // 2}
+    return greedy_bot(state, seat, rng)
+
+
+EXPERT = SearchSpec(iterations=EXPERT_ITERATIONS, rollout=rollout_bot, evaluate=evaluate, depth=EXPERT_DEPTH,
+                    determinizations=2, exploration=0.7, prune=prune)
+_search = Searcher(_rules, lambda state: state.n, EXPERT)
+SEARCHED = (PICK, START, CONQUER)  # redeployment, markers and purchases: the greedy bot's
+
+
+def expert_bot(state, seat, rng):
+    """The search where the game is decided (picks, declines, conquests), greedy elsewhere."""
+    if state.turn.step in SEARCHED:
+        return _search(state, seat, rng)
+    return greedy_bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot, "expert": expert_bot}

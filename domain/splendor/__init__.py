@@ -24,6 +24,7 @@ Rule decisions where the spec is silent or leaves a choice:
 from ..contract import GameDef, InvalidOptions, Option
 from .bots import BOTS
 from .decide import decide
+from .determinize import determinize
 from .moves import legal_moves
 from .rules import evolve, outcome, setup
 from .state import OVER
@@ -67,6 +68,7 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
+    determinize=determinize,
     options=OPTIONS,
     check_options=check_options,
     test_configs=((2, {}), (3, {}), (4, {}), (2, {"strict_take_three": True})),

@@ -1,15 +1,23 @@
-"""Bot policies: `random` and `greedy`. A policy returns one of legal_moves(state, seat).
+"""Bot policies: `random`, `greedy` and `expert`. A policy returns one of legal_moves(state, seat).
 
 greedy: buys the most valuable card it can afford (points, then usefulness for nobles, spending
 as little gold as possible); otherwise picks a target card (value per missing token) and takes
 the gems that bring it closest; reserves a strong target only when gems cannot help; returns
 the tokens it needs least. It reads only what its seat may see (the public state and its own
 reserve), never deck order.
+
+expert: determinized Monte Carlo tree search (domain/search.py) over the moves greedy rates
+best (`_prune`), with greedy as the playout policy and `_evaluate` (a smoothed lead in points,
+engine and noble progress) where a playout stops. Like every level it is handed a
+determinization of the state (domain/play.py), and draws more of them itself.
 """
 from __future__ import annotations
 
+import math
 import random
 
+from ..contract import Policy
+from ..search import Searcher, SearchSpec
 from .data import CARD_BY_ID, CARDS, COLOR_INDEX, GOLD, NOBLES
 from .moves import legal_moves
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
@@ -120,4 +128,90 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
     return rng.choice(moves)
 
 
-BOTS = {"random": random_policy, "greedy": greedy_policy}
+# ---- expert: search -----------------------------------------------------------------------
+
+def _rules():
+    from . import GAME  # lazily: the GameDef is built from this module's BOTS
+    return GAME
+
+
+def _gems_of(move: dict) -> dict | None:
+    if move["type"] == "take_gems":
+        return {c: 1 for c in move["colors"]}
+    if move["type"] == "take_two":
+        return {move["color"]: 2}
+    return None
+
+
+GEM_MOVES_KEPT = 5
+RESERVES_KEPT = 2
+RETURNS_KEPT = 3
+
+
+def _prune(state: State, seat, moves: list) -> list:
+    """The moves worth searching, from what the seat sees: every card it can buy (its payment
+    spending the least gold), the gem takes greedy rates best, reserving its best targets."""
+    if state.phase == RETURN:
+        return sorted(moves, key=lambda m: _return_cost(state, seat, m))[:RETURNS_KEPT]
+    if state.phase != PLAY:
+        return moves
+    buys: dict = {}
+    gems, reserves = [], []
+    for m in moves:
+        kind = m["type"]
+        if kind == "buy":
+            best = buys.get(m["card"])
+            if best is None or m["payment"].get("gold", 0) < best["payment"].get("gold", 0):
+                buys[m["card"]] = m
+        elif kind in ("take_gems", "take_two"):
+            gems.append(m)
+        elif kind == "reserve":
+            reserves.append(m)
+    ranked = sorted(_candidates(state, seat),
+                    key=lambda c: (-_card_value(state, seat, c) / (1 + _missing(state, seat, c)), c))
+    targets = ranked[:3]
+    gems.sort(key=lambda m: -_gain(state, seat, _gems_of(m) or {}, targets))
+    wanted = [CARDS[c].id for c in ranked]
+    reserves.sort(key=lambda m: wanted.index(m["card"]) if m["card"] in wanted else len(wanted))
+    kept = list(buys.values()) + gems[:GEM_MOVES_KEPT] + reserves[:RESERVES_KEPT]
+    return kept or moves
+
+
+def _return_cost(state: State, seat: int, move: dict) -> tuple:
+    target = _target(state, seat)
+    left = list(state.players[seat].tokens)
+    for name, n in move["tokens"].items():
+        left[COLOR_INDEX[name]] -= n
+    hurt = _missing(state, seat, target, tuple(left)) if target is not None else 0
+    return (hurt, move["tokens"].get("gold", 0), sorted(move["tokens"].items()))
+
+
+def _worth(state: State, seat: int) -> float:
+    """A seat's standing: points, plus its engine (bonuses), tokens in hand and noble progress."""
+    player = state.players[seat]
+    bonuses = player.bonuses
+    worth = player.points + BONUS_WORTH * sum(bonuses) + TOKEN_WORTH * sum(player.tokens) \
+        + GOLD_WORTH * player.tokens[GOLD]
+    for x in state.nobles:
+        requires = NOBLES[x].requires
+        lacking = sum(r - b for r, b in zip(requires, bonuses) if r > b)
+        worth += NOBLE_WORTH / (1 + lacking)
+    return worth
+
+
+BONUS_WORTH, TOKEN_WORTH, GOLD_WORTH, NOBLE_WORTH, LEAD_SCALE = 0.8, 0.15, 0.1, 1.0, 3.0
+
+
+def _evaluate(state: State, seat: int) -> float:
+    """A value in [0, 1]: the seat's lead over its strongest rival, through a logistic."""
+    mine = _worth(state, seat)
+    rival = max(_worth(state, s) for s in range(state.n) if s != seat)
+    return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
+
+
+expert_policy = Searcher(_rules, lambda state: state.n, SearchSpec(
+    iterations=400, rollout=greedy_policy, evaluate=_evaluate, depth=12, determinizations=4,
+    exploration=0.7, prune=_prune))
+
+
+BOTS: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}

@@ -30,6 +30,7 @@ from __future__ import annotations
 from domain.contract import GameDef, InvalidOptions, Option
 
 from .bots import BOTS
+from .determinize import determinize
 from .evolve import evolve
 from .moves import actors, legal_moves
 from .rules import decide, setup
@@ -97,6 +98,7 @@ GAME = GameDef(
     result=result,
     secrets=secrets,
     bots=BOTS,
+    determinize=determinize,
     options=OPTIONS,
     check_options=check_options,
     test_configs=((3, {}), (4, {}), (5, {}), (6, {})),

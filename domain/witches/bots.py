@@ -1,12 +1,23 @@
-"""Bot policies: `random`, and `careful`, a Hearts-style player that passes its dangerous
-cards, ducks under the winning card, hides behind wizards and dumps penalties when void."""
+"""Bot policies: `random`; `careful`, a Hearts-style player that passes its dangerous
+cards, ducks under the winning card, hides behind wizards and dumps penalties when void; and
+`expert`, a determinized Monte Carlo tree search (domain/search.py) over the rest of the round,
+with `careful` as its playout policy and the projected totals as its evaluation.
+
+Every level is handed a determinization of the state (domain/play.py's bot_move): the other
+hands are resampled, so a bot reads only its own hand and the public cards."""
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import replace
+from types import SimpleNamespace
+
+from domain.search import Searcher, SearchSpec
 
 from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
 from .moves import legal_moves, playable
-from .state import PASS_COUNT, PASSING, PLAYING, SPELL_CHOICE, State, led_colour
+from .scoring import find_spell, score_round, spell_needs_choice
+from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, trick_winner
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> dict:
@@ -106,4 +117,127 @@ def _spell_choice(state: State, seat: int) -> str:
     return "others" if alone_lowest else "self"
 
 
-BOTS = {"random": random_bot, "careful": careful_bot}
+# ---- expert: determinized MCTS over the rest of the round ---------------------------------------
+
+def _rules():
+    from . import GAME  # lazily: the GameDef imports this module
+    return GAME
+
+
+class _Table:
+    """A mutable stand-in for the state while a playout finishes a round (what
+    `_play_choice` and `playable` read: n, hands, trick)."""
+
+    __slots__ = ("n", "hands", "trick")
+
+    def __init__(self, state: State):
+        self.n, self.hands, self.trick = state.n, list(state.hands), state.trick
+
+
+_FINISH = {"type": "finish_round"}  # the playouts' one move: `careful` plays the round out
+
+
+def _finish_round(state: State) -> State:
+    """The round played out by `careful` for every seat, fast (no events), to its scoring."""
+    table = _Table(state)
+    taken_lists = [list(t) for t in state.taken]
+    n, leader = state.n, state.leader
+    while True:
+        trick = table.trick
+        while len(trick) < n:
+            seat = (leader + len(trick)) % n
+            card = _play_choice(table, seat)  # type: ignore[arg-type]  # a _Table reads as a State
+            table.hands[seat] = tuple(c for c in table.hands[seat] if c != card)
+            trick = table.trick = trick + ((seat, card),)
+        leader = trick_winner(trick)
+        taken_lists[leader].extend(c for _, c in trick)
+        table.trick = ()
+        if not table.hands[leader]:
+            break
+    taken = tuple(tuple(t) for t in taken_lists)
+    spell = find_spell(taken)
+    choice = None
+    if spell is not None and spell_needs_choice(spell, state.totals, state.options):
+        choice = _spell_choice(replace(state, spell=spell), spell[0])
+    return replace(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
+                   spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+
+
+def _rollout(state: State, seat: int, rng: random.Random) -> dict:
+    return _FINISH if state.phase == PLAYING else careful_bot(state, seat, rng)
+
+
+def _round_rules():
+    """The game as the search plays it: a round's end is final (the system's scoring is a
+    no-op there), so playouts are scored by `_evaluate` on the round just played instead of
+    wandering into a next deal nobody can foresee; and a playout's `finish_round` plays the
+    rest of the round out at once."""
+    game = _rules()
+
+    def decide(state, actor, move, rng):
+        if move is _FINISH:
+            return [{"type": "round_finished", "state": _finish_round(state)}]
+        if state.phase == SCORING:
+            return []
+        return game.decide(state, actor, move, rng)
+
+    def evolve(state, event):
+        return event["state"] if event["type"] == "round_finished" else game.evolve(state, event)
+
+    return SimpleNamespace(legal_moves=game.legal_moves, decide=decide, evolve=evolve,
+                           actors=game.actors, result=game.result, determinize=game.determinize)
+
+
+_ROUND_RULES = None
+
+
+def _search_rules():
+    global _ROUND_RULES
+    if _ROUND_RULES is None:
+        _ROUND_RULES = _round_rules()
+    return _ROUND_RULES
+
+
+EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge
+
+
+def _projected_totals(state: State) -> list:
+    """The totals once the cards taken so far are scored (a spell as its caster would choose)."""
+    spell, choice = state.spell, state.spell_choice
+    if spell is not None and choice is None:
+        choice = "others"
+    _, totals = score_round(state.taken, state.totals, state.options, spell, choice)
+    return totals
+
+
+def _evaluate(state: State, seat: int) -> float:
+    """In [0, 1]: how far the seat's projected total is below its rivals' (lower is better),
+    half against the closest rival and half against the table's mean, smoothed."""
+    totals = _projected_totals(state)
+    others = [t for s, t in enumerate(totals) if s != seat]
+    lead = 0.5 * (min(others) - totals[seat]) + 0.5 * (sum(others) / len(others) - totals[seat])
+    return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))
+
+
+EXPERT_SPEC = SearchSpec(
+    iterations=2500,
+    rollout=_rollout,
+    evaluate=_evaluate,
+    depth=3,  # one `finish_round` plays the round out; then the (no-op) scoring
+    determinizations=8,
+    exploration=0.5,
+)
+
+_SEARCH = Searcher(_search_rules, lambda state: state.n, EXPERT_SPEC)
+
+
+def expert_bot(state: State, seat: int, rng: random.Random) -> dict:
+    """Passes and spell choices as `careful` does; searches every card it plays."""
+    if state.phase != PLAYING:
+        return careful_bot(state, seat, rng)
+    if len(playable(state, seat)) == 1:
+        return {"type": "play", "card": playable(state, seat)[0]}
+    return _SEARCH(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "careful": careful_bot, "expert": expert_bot}

@@ -1,0 +1,66 @@
+"""The `expert` level (determinized MCTS over the storyteller, issue 34) and determinize: the
+expert plays legal moves to the end of a game, is deterministic for a seed, and decides alike
+for states its seat cannot tell apart. The budgets are the tests' (BOT_ITERATIONS, conftest)."""
+import random
+from collections import Counter
+
+from domain import search
+from domain.fairy_tile import GAME
+from domain.fairy_tile.data import CARD_IDS
+from domain.fairy_tile.determinize import determinize
+from domain.fairy_tile.tiles import KINGDOM_TILES
+from domain.play import bot_move, fold
+
+from .helpers import started
+
+
+def _play(levels, seed, stop_at=None):
+    """Plays a 2-seat game with bot_move (determinized states), checking every move is legal;
+    returns the states met on the way and the last."""
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), 2, random.Random(seed)))
+    seen = []
+    while GAME.actors(state) and (stop_at is None or len(seen) < stop_at):
+        seat = GAME.actors(state)[0]
+        seen.append(state)
+        move = bot_move(GAME, state, seat, levels[seat], rng)
+        assert move in GAME.legal_moves(state, seat), move
+        state = fold(GAME, GAME.decide(state, seat, move, rng), state)
+    return seen, state
+
+
+def test_the_expert_plays_legal_moves_to_the_end_of_a_game():
+    _, state = _play({0: "expert", 1: "storyteller"}, seed=3)
+    assert GAME.result(state) is not None
+
+
+def test_the_expert_is_deterministic_for_a_seed():
+    states, _ = _play({0: "storyteller", 1: "random"}, seed=5, stop_at=24)
+    for state in states[::4]:
+        seat = state.current
+        first = GAME.bots["expert"](state, seat, random.Random(9))
+        assert first == GAME.bots["expert"](state, seat, random.Random(9))
+
+
+def test_the_expert_decides_alike_for_states_its_seat_cannot_tell_apart(monkeypatch):
+    monkeypatch.setattr(search, "_scale", 0.1)  # a few iterations more: several worlds searched
+    states, _ = _play({0: "storyteller", 1: "storyteller"}, seed=8, stop_at=30)
+    for k, state in enumerate(states[::5]):
+        seat = state.current
+        other = determinize(state, seat, random.Random(100 + k))
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        assert GAME.bots["expert"](state, seat, random.Random(k)) == GAME.bots["expert"](other, seat, random.Random(k))
+
+
+def test_determinize_resamples_only_what_the_seat_cannot_see():
+    state, _ = started(n=3, seed=4)
+    for seat in range(3):
+        world = determinize(state, seat, random.Random(seat))
+        assert world.seats[seat].hand == state.seats[seat].hand
+        assert [len(s.book) for s in world.seats] == [len(s.book) for s in state.seats]
+        assert world.pile[0] == state.pile[0] and len(world.pile) == len(state.pile)
+        cards = Counter(c for s in world.seats for c in (*s.book, s.hand, *s.told))
+        assert cards == Counter(CARD_IDS)
+        assert sorted(t for t, _ in world.pile) == sorted(KINGDOM_TILES)
+    worlds = {determinize(state, 0, random.Random(k)).seats[1].hand for k in range(20)}
+    assert len(worlds) > 1  # another seat's hand is drawn anew
