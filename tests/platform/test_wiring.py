@@ -25,6 +25,7 @@ FROM_ENV = {
     "TURN_QUEUE": ("tq", "tq"),
     "WEBHOOK_QUEUE": ("wq", "wq"),
     "EXTRA_GAME_MODULES": ("tests.platform.high_card, other,", ("tests.platform.high_card", "other")),
+    "BOT_ITERATIONS": ("0.5", 0.5),
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
