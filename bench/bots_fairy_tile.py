@@ -16,7 +16,6 @@ expert's budget.
 """
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -24,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.fairy_tile import GAME
 from domain.play import bot_move, fold
 from domain.search import iterations_scale
@@ -98,20 +97,6 @@ def speed(games: int) -> None:
               f"(legal_moves + decide + evolve) steps/s")
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _pct(values: list, q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100) -> None:
     """`strong` against `weak`, seats alternating, until `games` or `seconds` run out."""
     times: dict[str, list] = {strong: [], weak: []}
@@ -143,7 +128,7 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
           f"{wins / max(1, played):.1%} (95% Wilson CI {low:.1%}-{high:.1%}); endings {dict(reasons)}; "
           f"mean told {told[0] / max(1, played):.1f} vs {told[1] / max(1, played):.1f}")
     for level, ts in times.items():
-        print(f"  {level}: {len(ts)} decisions, p50 {_pct(ts, 0.5) * 1000:.1f} ms, p99 {_pct(ts, 0.99) * 1000:.1f} ms")
+        print(f"  {level}: {len(ts)} decisions, p50 {percentile(ts, 0.5) * 1000:.1f} ms, p99 {percentile(ts, 0.99) * 1000:.1f} ms")
     print(f"  ({time.time() - start:.0f}s)", flush=True)
 
 

@@ -16,14 +16,13 @@
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.play import bot_move, fold
 from domain.search import iterations_scale
 from domain.setup_game import GAME
@@ -38,21 +37,6 @@ def play_game(policies: dict, n: int, options: dict, seed: int):
         for event in GAME.decide(state, seat, move, rng):
             state = GAME.evolve(state, event)
     return GAME.result(state), state
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _quantile(values: list, q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool = False) -> dict:
@@ -88,8 +72,8 @@ def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool 
           f"win rate {100 * rate:.1f}% (95% Wilson CI {100 * low:.1f}-{100 * high:.1f}%), "
           f"mean margin {margin / games:+.1f} points")
     for level, spent in times.items():
-        print(f"  {level} decision time: p50 {1000 * _quantile(spent, 0.5):.1f} ms, "
-              f"p99 {1000 * _quantile(spent, 0.99):.1f} ms, max {1000 * max(spent):.1f} ms "
+        print(f"  {level} decision time: p50 {1000 * percentile(spent, 0.5):.1f} ms, "
+              f"p99 {1000 * percentile(spent, 0.99):.1f} ms, max {1000 * max(spent):.1f} ms "
               f"over {len(spent)} decisions (CPU time)")
     return {"wins": wins, "shared": shared, "games": games, "rate": rate, "ci": (low, high), "times": times}
 

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
 from domain.play import bot_move, fold
 from domain.smallworld import GAME
@@ -136,22 +136,6 @@ def speed(games):
           f" {steps / elapsed:,.0f} (legal_moves + decide + evolve) steps/s")
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _percentile(values, q):
-    if not values:
-        return 0.0
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
 def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
     """`strong` against `weak`, 2 seats, seats alternated; decisions through bot_move."""
     from domain.smallworld.bots import SEARCHED
@@ -200,10 +184,10 @@ def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
           f" (95% CI {100 * low:.1f}-{100 * high:.1f}%); average coins {coins[0] / max(played, 1):.1f}"
           f" vs {coins[1] / max(played, 1):.1f}")
     for level, ts in times.items():
-        print(f"  {level}: {len(ts)} decisions, p50 {1000 * _percentile(ts, 0.5):.1f} ms,"
-              f" p99 {1000 * _percentile(ts, 0.99):.1f} ms; at picks, starts and conquests with a choice:"
-              f" {len(searched[level])}, p50 {1000 * _percentile(searched[level], 0.5):.1f} ms,"
-              f" p99 {1000 * _percentile(searched[level], 0.99):.1f} ms")
+        print(f"  {level}: {len(ts)} decisions, p50 {1000 * percentile(ts, 0.5):.1f} ms,"
+              f" p99 {1000 * percentile(ts, 0.99):.1f} ms; at picks, starts and conquests with a choice:"
+              f" {len(searched[level])}, p50 {1000 * percentile(searched[level], 0.5):.1f} ms,"
+              f" p99 {1000 * percentile(searched[level], 0.99):.1f} ms")
 
 
 def ladder(games, minutes=None, seed0=2000):

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.play import bot_move, fold
 from domain.search import iterations_scale
 from domain.splendor import GAME
@@ -65,20 +65,6 @@ def play_timed(levels: dict, seed: int, times: dict):
     return GAME.result(state)
 
 
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple:
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _quantile(values: list, q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 def match(strong: str, weak: str, games: int, minutes: float, seed0: int = 0, verbose: bool = False) -> None:
     """`strong` against `weak`, seats alternating; stops after `games` or `minutes`."""
     wins, played, times, points = 0.0, 0, {}, [0, 0]
@@ -103,8 +89,8 @@ def match(strong: str, weak: str, games: int, minutes: float, seed0: int = 0, ve
           f"average points {points[0] / max(1, played):.1f} vs {points[1] / max(1, played):.1f} "
           f"({took:.0f}s)")
     for level, spent in times.items():
-        print(f"  {level}: {len(spent)} decisions, p50 {1000 * _quantile(spent, 0.5):.1f} ms, "
-              f"p99 {1000 * _quantile(spent, 0.99):.1f} ms")
+        print(f"  {level}: {len(spent)} decisions, p50 {1000 * percentile(spent, 0.5):.1f} ms, "
+              f"p99 {1000 * percentile(spent, 0.99):.1f} ms")
 
 
 def ladder(games: int, minutes: float) -> None:

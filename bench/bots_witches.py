@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import bench  # noqa: F401  (its __init__ applies BOT_ITERATIONS)
+from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
 from domain.play import bot_move, fold
 from domain.search import iterations_scale
@@ -94,20 +94,6 @@ def replay_events_per_second(n_seats: int, seed: int = 2) -> float:
     return 5 * len(events) / (time.process_time() - start)
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _quantile(values: list, q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
-
-
 def play_game(levels: list, seed: int, times: dict) -> list:
     """One whole game (default options) with these levels by seat; returns the final totals."""
     rng = random.Random(seed)
@@ -146,8 +132,8 @@ def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0:
     print(f"  game wins {100 * wins / played:.1f}% [95% CI {100 * w_low:.1f}-{100 * w_high:.1f}%] (even: {100 / n:.1f}%)")
     print(f"  head-to-head {100 * pair / played:.1f}% [95% CI {100 * p_low:.1f}-{100 * p_high:.1f}%] (even: 50%)")
     for level, ts in sorted(times.items()):
-        print(f"  {level}: {len(ts)} decisions, p50 {1000 * _quantile(ts, 0.5):.2f} ms, "
-              f"p99 {1000 * _quantile(ts, 0.99):.2f} ms (CPU)")
+        print(f"  {level}: {len(ts)} decisions, p50 {1000 * percentile(ts, 0.5):.2f} ms, "
+              f"p99 {1000 * percentile(ts, 0.99):.2f} ms (CPU)")
 
 
 def ladder(games: int, minutes: float, n: int = 3) -> None:

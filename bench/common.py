@@ -1,6 +1,7 @@
 """Shared set-up for benchmarks: a private Redis (or BENCH_REDIS_URL), a running server."""
 from __future__ import annotations
 
+import math
 import os
 import socket
 import subprocess
@@ -105,6 +106,16 @@ def percentile(values, q: float) -> float:
     ordered = sorted(values)
     k = min(len(ordered) - 1, max(0, int(round(q * (len(ordered) - 1)))))
     return ordered[k]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of `wins` out of `n` (ties as halves)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def configs(definition) -> list[tuple[int, dict]]:
