@@ -48,10 +48,17 @@ def sort_cards(cards) -> tuple:
     return tuple(sorted(cards, key=ORDER.__getitem__))
 
 
-def describe(card: str) -> str:
-    """A card's name for messages: "red 7", "wizard", "Pygmy Queen (green 12)"."""
+def card_name(card: str) -> str:
+    """A card's name: "red 7", "wizard 2", "Pygmy Queen (green 12)" (the words' names, domain/witches/words.py)."""
     if is_wizard(card):
-        return "a wizard"
+        return f"wizard {card.rsplit('-', 1)[1]}"
     plain = f"{COLOUR[card]} {VALUE[card]}"
     special = SPECIAL_NAMES.get(card)
-    return f"the {special} ({plain})" if special else plain
+    return f"{special} ({plain})" if special else plain
+
+
+def describe(card: str) -> str:
+    """A card in a refusal's sentence: "red 7", "a wizard", "the Pygmy Queen (green 12)"."""
+    if is_wizard(card):
+        return "a wizard"
+    return f"the {card_name(card)}" if card in SPECIAL_NAMES else card_name(card)

@@ -13,30 +13,18 @@ from domain.words import GameWords, Message, count, piece, player, word
 
 from .cards import (
     AIR_WITCH,
-    COLOUR,
     DECK,
     EARTH_WITCH,
     FIRE_WITCH,
     PYGMY_QUEEN,
     RED_CARDS,
-    SPECIAL_NAMES,
-    VALUE,
     WATER_WITCH,
     WIZARDS,
-    is_wizard,
+    card_name,
 )
 from .state import pass_target
 
-
-def _card_name(card: str) -> str:
-    if is_wizard(card):
-        return f"wizard {card.rsplit('-', 1)[1]}"
-    plain = f"{COLOUR[card]} {VALUE[card]}"
-    special = SPECIAL_NAMES.get(card)
-    return f"{special} ({plain})" if special else plain
-
-
-NAMES = {card: _card_name(card) for card in DECK}
+NAMES = {card: card_name(card) for card in DECK}
 DIRECTIONS = ("left", "right", "across")
 SPELLS = {"water": "Water Spell", "pygmy": "Pygmy Spell", "great_fire": "Great Fire Spell"}
 REASONS = {"target_reached": "target reached", "rounds_played": "all rounds played"}
