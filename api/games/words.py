@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from api.games.repository import Game
 from api.platform import events as platform
 from api.words import notices, translate
-from api.words.messages import Speaker
+from api.words.messages import PLATFORM, Speaker
 from domain.contract import is_seat
 from domain.words import Message, count, player, players, seat
 
-PLATFORM = "platform"
 BOT_LEVELS = ("careful", "expert", "greedy", "random", "storyteller")  # every game's bot level, as a word
 # The platform's own events, one template (or a pick of them) each.
 PLATFORM_TEMPLATES = {

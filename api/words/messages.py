@@ -11,6 +11,7 @@ from api.words import DEFAULT, translate, translate_plural
 from domain.words import COORDINATES, Message
 
 LIST_SEPARATOR = {"ko": ", ", DEFAULT: ", "}
+PLATFORM = "platform"  # the catalogues' context of the platform's own words (seats, bots, its events)
 
 
 class Speaker:
@@ -68,4 +69,4 @@ class Speaker:
         return name if name else self.seat(index)
 
     def seat(self, index: int) -> str:
-        return translate(self.lang, "platform", "Seat {n}").format(n=index + 1)
+        return translate(self.lang, PLATFORM, "Seat {n}").format(n=index + 1)

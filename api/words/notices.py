@@ -3,11 +3,10 @@
 title in that language. The platform's templates (context "platform"); Flask-free."""
 from __future__ import annotations
 
-from api.words.messages import Speaker
+from api.words.messages import PLATFORM, Speaker
 from domain import registry
 from domain.words import Message, count, seat, word
 
-PLATFORM = "platform"
 TEMPLATES = {
     "your_turn": "{game}: it is your turn.",
     "seat_claimed": "{game}: {name} took a seat.",
