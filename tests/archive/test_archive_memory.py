@@ -29,3 +29,28 @@ def test_archiving_leaves_a_marker_of_under_200_bytes_of_a_finished_game(redis_u
         after = _bytes(store, [store.marker_key(gid)])
         assert after < 200 < size / 50, (size, after)
     assert store.due_count() == 0
+
+
+def test_the_idempotency_walk_ends_within_its_passes_however_large_the_keyspace(redis_url, tmp_path):
+    """A step looks at a share of the keyspace, so a walk ends within WALK_PASSES passes even
+    when the archived games' markers have made it large (a fixed step of 2,000 keys needed
+    50 passes at 100,000 keys: the records of games archived meanwhile lingered)."""
+    from events.archived_store import WALK_PASSES, WALK_STEP_MIN
+
+    app = _app(redis_url, f"sqlite:///{tmp_path}/archive.sqlite3", f"arw{uuid.uuid4().hex[:6]}:")
+    store, games = app.extensions["games"].store, app.extensions["games"].games
+    filler = f"{store.keys.prefix}filler:"
+    with store.redis.pipeline(transaction=False) as pipe:
+        for i in range(3 * WALK_PASSES * WALK_STEP_MIN):
+            pipe.set(f"{filler}{i}", b"", ex=600)
+        pipe.execute()
+    try:
+        made = play(app, registry.get("splendor"), 3)
+        archiver = Archiver(store, games, after_s=0)
+        assert archiver()["archived"] == 1
+        for _ in range(WALK_PASSES + 1):
+            archiver()
+        assert redis_keys(app, made["id"]) == [store.marker_key(made["id"])]  # its ~80 records spread over the keyspace
+    finally:
+        for i in range(0, 3 * WALK_PASSES * WALK_STEP_MIN, 10_000):
+            store.redis.delete(*[f"{filler}{j}" for j in range(i, i + 10_000)])
