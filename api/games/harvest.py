@@ -83,14 +83,22 @@ def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: i
 
 
 def ndjson(store: EventStore, since: str, type_: str | None, retention_s: float | None = None) -> Iterator[bytes]:
-    """Every game ended after `since` up to now, one per line (each with its cursor)."""
-    cursor = since
+    """Every game ended after `since` up to now, one per line (each with its cursor). The first
+    batch is read before the answer starts, so a store that cannot be read is a 503 rather
+    than a 200 whose body breaks off; later batches stream as they are read."""
+    first = page(store, since, type_, BATCH, retention_s=retention_s)
+    return _lines(store, first, type_, retention_s)
+
+
+def _lines(store: EventStore, found_cursor: tuple[list[dict], str], type_: str | None,
+           retention_s: float | None) -> Iterator[bytes]:
+    found, cursor = found_cursor
     while True:
-        found, cursor = page(store, cursor, type_, BATCH, retention_s=retention_s)
         if found:
             yield b"".join(codec.dumps_bytes(item) + b"\n" for item in found)
         if len(found) < BATCH:
             return
+        found, cursor = page(store, cursor, type_, BATCH, retention_s=retention_s)
 
 
 def _ms(entry_id: str) -> int:

@@ -108,3 +108,54 @@ def test_a_rematch_of_an_archived_game_is_refused_and_leaves_nothing_behind(redi
     assert "archive" in body["detail"]
     assert client.get("/games?status=waiting").get_json()["games"] == waiting  # the new game withdrawn
     assert answers(_app(redis_url, url, prefix), made) == before
+
+
+def test_postgresql_away_then_back_loses_nothing_and_reads_recover_by_themselves(redis_url, postgres_url):
+    """PostgreSQL taken away (every connection to it broken, new ones refused: a relay of the
+    test's own, the machine's server untouched) while a game waits to be archived, then while
+    an archived game is read: the game stays in Redis and reads as before; reads of the
+    archived game answer 503 store_unavailable; once it is back both recover with no restart."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from domain import registry
+    from tests.archive.tcp_proxy import TcpProxy
+    from tests.archive.test_archived_reads import _postgres_schema
+
+    direct = urlsplit(_postgres_schema(postgres_url))
+    proxy = TcpProxy((direct.hostname or "127.0.0.1", direct.port or 5432)).up()
+    url = urlunsplit(direct._replace(netloc=f"{direct.username}@127.0.0.1:{proxy.port}"))
+    prefix = f"arp{uuid.uuid4().hex[:6]}:"
+    try:
+        app = _app(redis_url, url, prefix)
+        made = play(app, registry.get("high-card"), 6)
+        before = answers(app, made)
+        store, games = app.extensions["games"].store, app.extensions["games"].games
+        proxy.down()
+        with pytest.raises(Exception):  # noqa: B017 - whichever way the archive says it is away
+            Archiver(store, games, after_s=0)()
+        assert store.marker_key(made["id"]) not in redis_keys(app, made["id"])
+        assert _game_reads(app, made) == _game_reads(app, made, before)  # still Redis's
+        harvest = app.test_client().get("/games/ended?since=0")  # needs the archive's part
+        assert harvest.status_code == 503 and harvest.get_json()["code"] == "store_unavailable"
+        lines = app.test_client().get("/games/ended?since=0&format=ndjson")  # not a 200 broken off
+        assert lines.status_code == 503 and lines.get_json()["code"] == "store_unavailable"
+        proxy.up()
+        store.redis.delete(store.keys.lease("archive", made["id"]))  # its LEASE_MS (60 s) passed
+        assert Archiver(store, games, after_s=0)()["archived"] == 1
+        cold = _app(redis_url, url, prefix)
+        proxy.down()
+        r = cold.test_client().get(f"/games/{made['id']}")
+        assert r.status_code == 503 and r.get_json()["code"] == "store_unavailable", r.get_json()
+        proxy.up()
+        assert answers(cold, made) == before
+    finally:
+        proxy.down()
+
+
+def _game_reads(app, made, found=None):
+    """The game's own reads (view, pages, export, states) as `answers` gives them, from `found`
+    or read now: those a server answers from Redis while the game waits to be archived."""
+    if found is None:
+        found = answers(app, made)
+    return {k: v for k, v in found.items()
+            if isinstance(k, tuple) and isinstance(k[1], str) and k[1].startswith("/games/")}
