@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from api.analysis.analyses import Analyses
 from api.games.deferred import immediately
 from api.games.service import GameService
 from api.history.finished_exports import FinishedExports
@@ -39,7 +40,7 @@ from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
 from workers.archiver import Archiver
 from workers.clocks import ClockTick
-from workers.queueing import TurnScheduler
+from workers.queueing import AnalysisQueue, TurnScheduler
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class Services:
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
+    analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
+    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -114,6 +117,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
                            retention_s=settings.archive_retention_s)
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
+    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
     players = Players(redis, prefix)
@@ -134,7 +138,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
-                    archiver=Archiver(store, service.games, settings.archive_after_s))
+                    archiver=Archiver(store, service.games, settings.archive_after_s),
+                    analysis_queue=analysis_queue,
+                    analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
+                                      settings.analysis_iterations, settings.archive_retention_s))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------
