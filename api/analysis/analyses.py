@@ -31,6 +31,7 @@ from domain import analysis
 
 PENDING, DONE = "pending", "done"
 RETRY_AFTER_S = 2  # what a pending answer tells a client to wait before asking again
+REQUEUE_AFTER_S = 60  # a request pending this long has its job queued again by a read (a lost or failed one)
 
 
 class AnalysisRefused(ApiError):
@@ -70,9 +71,15 @@ class Analyses:
         return found
 
     def read(self, game_id: str) -> dict | None:
-        """The game's analysis or its pending request; None when nobody asked yet."""
+        """The game's analysis or its pending request; None when nobody asked yet. A request
+        pending for long gets its job again (one whose worker died, or that failed), so a
+        client that only polls is answered in the end."""
         self._finished(game_id)
-        return self._stored(game_id)
+        found = self._stored(game_id)
+        if found is not None and found["status"] == PENDING and \
+                time.time() * 1000 - found.get("requested_at", 0) > REQUEUE_AFTER_S * 1000:
+            self.enqueue(game_id)
+        return found
 
     def _finished(self, game_id: str) -> Game:
         game = self.service.load(game_id)  # 404 unknown_game, 410 game_expired

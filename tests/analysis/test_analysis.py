@@ -118,3 +118,17 @@ def test_a_player_asks_for_a_few_analyses_a_day(client, analysts, redis_url, ses
     assert limited.get(f"/games/{second}/analysis").get_json()["code"] == "analysis_not_requested"
     # The first one asked again counts nothing and answers as before.
     assert limited.post(f"/games/{first}/analysis", headers=auth(ann["key"])).status_code in (200, 202)
+
+
+def test_a_request_whose_job_was_lost_is_answered_in_the_end(client, app, analysts):
+    """Its worker died with the job (or it failed): the request stays pending, and a read a
+    while later queues it again."""
+    import json
+
+    gid, _, _ = person_game(client, "splendor", seed=31, decisions=1)
+    analyses = app.extensions["analyses"]
+    redis = app.extensions["services"].connections.store
+    lost = {"id": gid, "status": "pending", "requested_at": 0}  # long ago, and no job anywhere
+    redis.set(analyses.key(gid), json.dumps(lost))
+    assert client.get(f"/games/{gid}/analysis").status_code == 202
+    assert analysed(client, gid)["status"] == DONE
