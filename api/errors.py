@@ -79,8 +79,6 @@ class Code(StrEnum):
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
     GAME_NOT_FINISHED = "game_not_finished", (409,), "the analysis of a game that has not finished"
-    ANALYSIS_NOT_REQUESTED = "analysis_not_requested", (404,), \
-        "no player of the finished game asked for its analysis yet (`POST /games/{id}/analysis`)"
     ANALYSIS_LIMIT_REACHED = "analysis_limit_reached", (429,), \
         "the player asked for its most analyses today (`ANALYSIS_PER_DAY`, `Retry-After`)"
     # ---- seats

@@ -76,15 +76,15 @@ export async function showAnalysis(container, game, { poll = 2000 } = {}) {
     setTimeout(load, poll);
   }
   async function load() {
-    try {
-      const answer = await api(`/games/${game.id}/analysis`);
-      return answer.status === "done" ? drawAnalysis(container, answer, game) : wait();
-    } catch (err) {
-      if (!(err instanceof ApiProblem) || err.code !== "analysis_not_requested") return say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
-      const mine = me?.key && game.you !== null && game.you !== undefined;
-      return mine ? say("No analysis yet: the search level can go through your decisions.", button())
-        : say("No analysis yet: a player of this game can ask for one.");
+    let answer;
+    try { answer = await api(`/games/${game.id}/analysis`); } catch (err) {
+      return say(err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
     }
+    if (answer.status === "done") return drawAnalysis(container, answer, game);
+    if (answer.status === "pending") return wait();
+    const mine = me?.key && game.you !== null && game.you !== undefined;
+    return mine ? say("No analysis yet: the search level can go through your decisions.", button())
+      : say("No analysis yet: a player of this game can ask for one.");
   }
   return load();
 }

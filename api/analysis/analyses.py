@@ -29,7 +29,7 @@ from api.games.service import GameService
 from api.words import languages
 from domain import analysis
 
-PENDING, DONE = "pending", "done"
+NONE, PENDING, DONE = "none", "pending", "done"  # nobody asked yet; asked, being computed; computed
 RETRY_AFTER_S = 2  # what a pending answer tells a client to wait before asking again
 REQUEUE_AFTER_S = 60  # a request pending this long has its job queued again by a read (a lost or failed one)
 

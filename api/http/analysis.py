@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app
 
-from api.analysis.analyses import DONE, RETRY_AFTER_S, in_language
-from api.errors import ApiError, Code
+from api.analysis.analyses import NONE, PENDING, RETRY_AFTER_S, in_language
 from api.http import languages
 from api.http.auth import current_player
 from api.http.requests import players
@@ -17,19 +16,17 @@ def analyses():
 
 
 def _answer(found: dict):
-    if found["status"] == DONE:
-        return in_language(found, languages.use()), 200
-    return found, 202, {"Retry-After": str(RETRY_AFTER_S)}
+    if found["status"] == PENDING:
+        return found, 202, {"Retry-After": str(RETRY_AFTER_S)}
+    return in_language(found, languages.use()), 200
 
 
 @bp.get("/games/<game_id>/analysis")
 def read_analysis(game_id):
-    """Anyone's read, as the finished game's history is: 200 done, 202 still computed."""
+    """Anyone's read, as the finished game's history is: 200 done (or `none`: nobody asked yet;
+    a page asks first, and a 404 would be an error in every replay's console), 202 being computed."""
     found = analyses().read(game_id)
-    if found is None:
-        raise ApiError("Nobody has asked for this game's analysis yet: a player of the game can "
-                       "(POST /games/{id}/analysis).", code=Code.ANALYSIS_NOT_REQUESTED, status=404)
-    return _answer(found)
+    return _answer(found if found is not None else {"id": game_id, "status": NONE})
 
 
 @bp.post("/games/<game_id>/analysis")

@@ -53,5 +53,5 @@ def analysed(client, gid, timeout=120.0):
     def done():
         r = client.get(f"/games/{gid}/analysis")
         assert r.status_code in (200, 202), r.get_json()
-        return r.get_json() if r.status_code == 200 else None
+        return r.get_json() if r.status_code == 200 and r.get_json()["status"] == "done" else None
     return wait_for(done, timeout=timeout, interval=0.2)

@@ -87,7 +87,7 @@ def test_bad_requests_are_refused_with_their_codes_and_change_nothing(client, ap
     client.post(f"/games/{gid}/resign", headers=auth(ann["key"]))
     # Finished, asked by nobody yet.
     r = client.get(f"/games/{gid}/analysis")
-    assert (r.status_code, r.get_json()["code"]) == (404, "analysis_not_requested")
+    assert (r.status_code, r.get_json()) == (200, {"id": gid, "status": "none"})
     # Without a player's key, with a seat's token, by a player who did not play it.
     assert client.post(f"/games/{gid}/analysis").get_json()["code"] == "token_required"
     seat_token = tokens(create(client, "splendor", [{"name": "Cy"}, {"bot": "random"}]))[0]
@@ -115,7 +115,7 @@ def test_a_player_asks_for_a_few_analyses_a_day(client, analysts, redis_url, ses
     r = limited.post(f"/games/{second}/analysis", headers=auth(ann["key"]))
     assert (r.status_code, r.get_json()["code"]) == (429, "analysis_limit_reached")
     assert 1 <= int(r.headers["Retry-After"]) <= 86400 and r.get_json()["details"]["limit"] == 1
-    assert limited.get(f"/games/{second}/analysis").get_json()["code"] == "analysis_not_requested"
+    assert limited.get(f"/games/{second}/analysis").get_json()["status"] == "none"
     # The first one asked again counts nothing and answers as before.
     assert limited.post(f"/games/{first}/analysis", headers=auth(ann["key"])).status_code in (200, 202)
 

@@ -55,16 +55,11 @@ def test_a_player_asks_for_the_analysis_and_everyone_sees_its_curve(web_server, 
     assert [a.get_attribute("href").rsplit("#v=", 1)[1] for a in listed] == [str(v) for v in done["marked"]]
     driver.execute_script("document.getElementById('analysis').scrollIntoView()")
     driver.find_element(By.ID, "analysis").screenshot(str(screenshots / "splendor-analysis.png"))
-    assert _unexpected(page_errors(driver)) == []
+    assert page_errors(driver) == []
     # A spectator (no player in this browser): the same curve, no button.
     driver.execute_script("localStorage.clear()")
     driver.get(f"{web_server.base}/replay/{gid}")
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#analysis svg.analysis-curve polyline"))
     assert not driver.find_elements(By.ID, "request-analysis")
-    assert _unexpected(page_errors(driver)) == []
+    assert page_errors(driver) == []
 
-
-def _unexpected(errors: list[str]) -> list[str]:
-    """The console's errors but the first read's `404 analysis_not_requested` (the browser logs
-    every answer 4xx; that one is how the page learns nobody asked yet)."""
-    return [e for e in errors if not ("/analysis - Failed to load resource" in e and "404" in e)]
