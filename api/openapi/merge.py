@@ -32,7 +32,9 @@ PARTS = ("options", "move", "view", "event", "result")
 PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
                    "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created",
                    "SeatTimedOut": "seat_timed_out", "SeatTakenByBot": "seat_taken_by_bot",
-                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted"}
+                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted",
+                   "ClockPaused": "clock_paused", "ClockResumed": "clock_resumed", "PauseAgreed": "pause_agreed",
+                   "PauseWithdrawn": "pause_withdrawn"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:

@@ -7,8 +7,10 @@ import pytest
 
 from api.games.service import GameService
 from api.platform import clocks
+from api.platform import events as pe
+from api.seating.pauses import Pauses
 from events.memory_store import InMemoryEventStore
-from tests.api.helpers import create, read
+from tests.api.helpers import auth, create, read, tokens
 from workers.abandon import abandon_idle
 
 DAY_MS = 24 * 3600 * 1000
@@ -67,3 +69,82 @@ def test_a_14_day_game_is_not_abandoned_at_7():
     # ... but a week after the deadline with nothing done (no clock poll ran), it is.
     assert abandon_idle(service, WEEK_S, now_ms=due + 7 * DAY_MS + 1000) == 1
     assert service.load(slow["id"]).status == "abandoned"
+
+
+# ---- a pause every seated person agrees to ---------------------------------------------------
+
+def _pause(client, gid, token, verb="pause"):
+    return client.post(f"/games/{gid}/{verb}", headers=auth(token))
+
+
+def test_a_pause_needs_every_seated_person_and_one_resumes_it(client, app):
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}, {"bot": "random"}],
+                     clock={"days_per_move": 2})
+    gid, t = created["id"], tokens(created)
+    before = read(client, gid)["clock"]
+    first = _pause(client, gid, t[0])
+    assert first.status_code == 200, first.get_json()
+    assert first.get_json()["changed"] is True
+    assert first.get_json()["pause"] == {"paused": False, "agreed": [0], "needed": [0, 1]}  # the bot needs no rest
+    assert read(client, gid)["clock"]["deadline"] == before["deadline"]  # proposed only: the clocks run
+    again = _pause(client, gid, t[0])
+    assert again.get_json()["changed"] is False and again.get_json()["version"] == first.get_json()["version"]
+    agreed = _pause(client, gid, t[1])
+    assert agreed.get_json()["pause"]["paused"] is True
+    paused = read(client, gid)["clock"]
+    assert paused["deadline"] is None
+    assert all(s["paused"] == ["agreed"] for s in paused["seats"] if s["remaining_ms"] is not None)
+    resumed = _pause(client, gid, t[1], "resume")
+    assert resumed.status_code == 200 and resumed.get_json()["pause"]["paused"] is False
+    after = read(client, gid)["clock"]
+    assert after["deadline"] is not None and after["deadline"] >= before["deadline"]  # no time lost to the pause
+    types = [e["type"] for e in client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]]
+    assert types[-4:] == [pe.PAUSE_AGREED, pe.PAUSE_AGREED, pe.CLOCK_PAUSED, pe.CLOCK_RESUMED]
+    nothing = _pause(client, gid, t[0], "resume")  # nothing paused, nothing proposed
+    assert nothing.get_json()["changed"] is False
+    # A proposal withdrawn drops the agreements so far.
+    _pause(client, gid, t[0])
+    withdrawn = _pause(client, gid, t[1], "resume")
+    assert withdrawn.get_json()["pause"] == {"paused": False, "agreed": [], "needed": [0, 1]}
+    assert client.post(f"/games/{gid}/pause").status_code == 401  # only a seated caller
+
+
+def test_the_pause_events_are_told_in_the_callers_language(client):
+    created = create(client, "splendor", [{"name": "Ann"}, {"name": "Bob"}])
+    gid, t = created["id"], tokens(created)
+    _pause(client, gid, t[0]), _pause(client, gid, t[1]), _pause(client, gid, t[0], "resume")
+    said = {e["type"]: e["text"] for e in client.get(f"/games/{gid}/events?limit=1000",
+                                                     headers={"Accept-Language": "ko"}).get_json()["events"]}
+    assert "일시 정지에 동의" in said[pe.PAUSE_AGREED] and "시계가 멈췄습니다" in said[pe.CLOCK_PAUSED]
+    assert said[pe.CLOCK_RESUMED] == "Ann 님이 게임을 재개해 시계가 다시 갑니다."
+
+
+def test_a_pause_stops_the_clocks_exactly_and_abandonment_waits():
+    service = _service()
+    pauses = Pauses(service)
+    created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"initial_s": 600})
+    gid = created["id"]
+    for seat in (0, 1):
+        pauses.agree(gid, seat)
+    game = service.load(gid)
+    assert game.platform.agreed_pause and clocks.next_deadline(game.platform) is None
+    stopped_at = service.store.last_event(gid).at
+    # Paused for weeks: not abandoned, however long.
+    assert abandon_idle(service, WEEK_S, now_ms=stopped_at + 30 * DAY_MS) == 0
+    assert service.load(gid).status == "active"
+    pauses.resume(gid, 0)
+    resumed = service.load(gid)
+    resumed_at = service.store.last_event(gid).at
+    for seat in (0, 1):  # each bank as it was when the clocks stopped, counted from the resumption
+        left = clocks.deadline(resumed.platform, seat) - resumed_at
+        assert left == 600_000 - (stopped_at - service.store.read(gid)[1].at)
+    # Replayed from the history, the same clocks.
+    assert GameService(service.store).load(gid).platform == resumed.platform
+
+
+def test_a_pause_is_refused_in_a_game_over_and_for_a_bot(client):
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    gid, t = created["id"], tokens(created)
+    client.post(f"/games/{gid}/resign", headers=auth(t[0]))
+    r = _pause(client, gid, t[1])
+    assert r.status_code == 409 and r.get_json()["code"] == "game_over"
