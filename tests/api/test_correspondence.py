@@ -3,6 +3,11 @@ deadline, vacations and a pause everyone agrees to. Time is driven as the other 
 drive it: the pollers (abandonment, clocks, vacations) are called with the moment they judge."""
 from __future__ import annotations
 
+import dataclasses
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from api.games.service import GameService
@@ -12,6 +17,8 @@ from api.seating.pauses import Pauses
 from events.memory_store import InMemoryEventStore
 from tests.api.helpers import auth, create, read, tokens
 from workers.abandon import abandon_idle
+from workers.clocks import fire_due
+from workers.wiring import bootstrap
 
 DAY_MS = 24 * 3600 * 1000
 WEEK_S = 7 * 24 * 3600
@@ -148,3 +155,140 @@ def test_a_pause_is_refused_in_a_game_over_and_for_a_bot(client):
     client.post(f"/games/{gid}/resign", headers=auth(t[0]))
     r = _pause(client, gid, t[1])
     assert r.status_code == 409 and r.get_json()["code"] == "game_over"
+
+
+# ---- vacations -------------------------------------------------------------------------------
+
+@pytest.fixture
+def away(app):
+    """The services over a prefix of this test's own (no session reconciler polls its clocks or
+    vacations): the test drives the time."""
+    settings = dataclasses.replace(app.extensions["settings"], key_prefix=f"vac{uuid.uuid4().hex[:8]}:")
+    return bootstrap(settings, app.extensions["services"].connections)
+
+
+def _today(offset_days=0):
+    return (datetime.now(UTC).date() + timedelta(days=offset_days)).isoformat()
+
+
+def _seated(services, *names, clock):
+    people = [services.players.create(n)[0] for n in names]
+    created = services.service.create("high-card", [{"name": p.name, "player": p.id} for p in people], {}, None,
+                                      clock=clock)
+    return people, created["id"]
+
+
+def test_a_vacation_pauses_every_game_of_its_player_and_replays_identically(away):
+    (ann, bob), slow = _seated(away, "Ann", "Bob", clock={"days_per_move": 3})
+    carl = away.players.create("Carl")[0]
+    quick = away.service.create("high-card", [{"name": "Ann", "player": ann.id}, {"name": "Carl", "player": carl.id}],
+                                {}, None, clock={"per_move_s": 3600})["id"]
+    before = {gid: clocks.deadline(away.service.load(gid).platform, 0) for gid in (slow, quick)}
+    now = int(time.time() * 1000)
+    vacation = away.vacations.plan(ann.id, _today(), _today(1), now)
+    assert away.vacations.summary(ann.id, now)["left_days"] == 28
+    tick = away.clock_tick.away
+    assert tick.apply_due(now) == 2  # both of Ann's games
+    assert tick.apply_due(now) == 0  # a second poll: nothing more
+    for gid in (slow, quick):
+        game = away.service.load(gid)
+        assert game.seats[0]["paused"] == ("vacation",) and clocks.deadline(game.platform, 0) is None
+        assert clocks.deadline(game.platform, 1) is not None  # Bob's and Carl's clocks run
+        paused = [e for e in away.store.read(gid) if e.type == pe.CLOCK_PAUSED][0]
+        assert paused.data == {"type": pe.CLOCK_PAUSED, "seats": [0], "reason": "vacation",
+                               "since": vacation["start"], "player": ann.id}
+    # Ten days on (her 3-day deadline long past), the clock poll times no one out and the
+    # abandonment pass ends nothing: the clocks are stopped.
+    assert fire_due(away.service, away.seat_control, now=now + 10 * DAY_MS, away=tick) == 2  # Bob and Carl
+    assert abandon_idle(away.service, WEEK_S, now_ms=now + 10 * DAY_MS) == 0
+    assert not away.service.load(slow).seats[0].get("takeover")
+    time.sleep(0.05)
+    assert tick.apply_due(vacation["end"]) == 2  # back: her clocks run again
+    for gid in (slow, quick):
+        stored = away.store.read(gid)
+        paused = next(e for e in stored if e.type == pe.CLOCK_PAUSED)
+        resumed = next(e for e in stored if e.type == pe.CLOCK_RESUMED)
+        game = away.service.load(gid)
+        # Exactly the time she had: the deadline moved on by the time her clock stood still.
+        assert clocks.deadline(game.platform, 0) == before[gid] + (resumed.at - paused.data["since"])
+        cold = GameService(away.store).load(gid)  # replayed from the history, no cache
+        assert cold.platform == game.platform and cold.state == game.state
+        state, platform = None, pe.START
+        for e in stored:  # one event at a time, as the live stream folds them
+            state, platform = pe.fold_stored(game.definition, [e], state, platform)
+        assert platform == game.platform
+
+
+def test_a_deadline_takes_a_day_of_vacation_when_the_player_allows_it(away):
+    (ann, bob), gid = _seated(away, "Ann", "Bob", clock={"per_move_s": 60})
+    away.vacations.set_auto(ann.id, True)
+    due = clocks.deadline(away.service.load(gid).platform, 0)
+    assert fire_due(away.service, away.seat_control, now=due + 1, away=away.clock_tick.away) == 0
+    game = away.service.load(gid)
+    assert game.seats[0]["paused"] == ("vacation",) and game.seats[1].get("paused") == ()
+    paused = [e.data for e in away.store.read(gid) if e.type == pe.CLOCK_PAUSED]
+    assert paused[0]["since"] == due  # from the deadline itself: no time lost to the poll
+    summary = away.vacations.summary(ann.id, due + 1)
+    assert summary["used_days"] == 1 and summary["vacations"][0]["auto"] is True
+    # Bob did not allow it: his seat times out at his deadline as before.
+    bob_due = clocks.deadline(game.platform, 1)
+    assert fire_due(away.service, away.seat_control, now=bob_due + 1, away=away.clock_tick.away) == 1
+    assert [e.data["seat"] for e in away.store.read(gid) if e.type == pe.TIMED_OUT] == [1]
+
+
+def _summary(client, key):
+    r = client.get("/players/me/vacations", headers=auth(key))
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+@pytest.mark.parametrize("body, status, code, says", [
+    ({"start": "tomorrow", "end": "2099-01-01"}, 400, "invalid_vacation", "YYYY-MM-DD"),
+    ({"start": 20, "end": 21}, 400, "invalid_vacation", "is a date"),
+    ("yesterday", 400, "invalid_vacation", "before today"),
+    ("reversed", 400, "invalid_vacation", "before it starts"),
+    ("far", 400, "invalid_vacation", "within 366 days"),
+    ({"start": "2099-01-01"}, 400, "validation_error", ""),
+    ("overlapping", 409, "vacation_overlaps", "overlaps"),
+    ("too long", 409, "vacation_allowance_exceeded", "of your 30 left"),
+])
+def test_a_bad_vacation_is_refused_and_changes_nothing(client, body, status, code, says):
+    from tests.lobby.helpers import player
+
+    key = player(client, "Dora")["key"]
+    planned = client.post("/players/me/vacations", json={"start": _today(2), "end": _today(6)}, headers=auth(key))
+    assert planned.status_code == 201, planned.get_json()
+    assert planned.get_json()["days"] == 5 and planned.get_json()["left"]["left_days"] == 25
+    named = {"yesterday": {"start": _today(-1), "end": _today(1)},
+             "reversed": {"start": _today(9), "end": _today(8)},
+             "far": {"start": _today(400), "end": _today(401)},
+             "overlapping": {"start": _today(6), "end": _today(8)},
+             "too long": {"start": _today(10), "end": _today(70)}}  # 61 days: over 30 in one year at least
+    body = named[body] if isinstance(body, str) else body
+    before = _summary(client, key)
+    r = client.post("/players/me/vacations", json=body, headers=auth(key))
+    assert r.status_code == status and r.get_json()["code"] == code, r.get_json()
+    assert says in r.get_json()["detail"]
+    assert _summary(client, key) == before
+    ko = client.post("/players/me/vacations", json=body,
+                     headers={**auth(key), "Accept-Language": "ko"})
+    assert ko.get_json()["code"] == code
+
+
+def test_vacations_are_read_set_and_cancelled(client):
+    from tests.lobby.helpers import player
+
+    key = player(client, "Eve")["key"]
+    assert client.get("/players/me/vacations").status_code == 401
+    empty = _summary(client, key)
+    assert (empty["allowance_days"], empty["left_days"], empty["auto"], empty["vacations"]) == (30, 30, False, [])
+    assert empty["year"] == datetime.now(UTC).year
+    r = client.post("/players/me/vacations", json={"start": _today(1), "end": _today(1)}, headers=auth(key))
+    vacation = r.get_json()
+    assert r.status_code == 201 and vacation["days"] == 1 and vacation["current"] is False
+    assert client.patch("/players/me/vacations", json={"auto": True}, headers=auth(key)).get_json()["auto"] is True
+    assert client.patch("/players/me/vacations", json={"auto": "yes"}, headers=auth(key)).status_code == 400
+    assert client.delete(f"/players/me/vacations/{vacation['id']}", headers=auth(key)).status_code == 204
+    assert client.delete(f"/players/me/vacations/{vacation['id']}", headers=auth(key)).get_json()["code"] == \
+        "unknown_vacation"
+    assert _summary(client, key)["left_days"] == 30
