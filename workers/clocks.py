@@ -71,11 +71,11 @@ def fire_due(service, control: SeatControl, now: int | None = None, limit: int =
 
 
 def _on_vacation_instead(away, game, now: int) -> bool:
-    """Whether a due seat's player took a day of vacation (their clocks now stopped from the
-    deadline): the game is judged again at its next version."""
+    """Whether a due seat was paused instead (its player on vacation, or taking a day of it):
+    the game is judged again at its next version."""
     took = False
     for seat in clocks.expired(game.platform, now):
-        took |= away.take_auto(game.seats[seat].get("player"), clocks.deadline(game.platform, seat))
+        took |= away.instead_of_timeout(game.id, game.seats[seat].get("player"), clocks.deadline(game.platform, seat))
     return took
 
 

@@ -1,8 +1,8 @@
 """Vacations in the games: the reconciler's clock tick pauses a player's clocks in every game of
 theirs when a vacation begins and starts them again when it ends (api/seating/pauses.py's
-`clock_paused` / `clock_resumed`, reason `vacation`), and takes a day of vacation by itself for
-a player who allowed it when one of their deadlines comes (workers/clocks.py asks `take_auto`
-before timing the seat out).
+`clock_paused` / `clock_resumed`, reason `vacation`), and, when one of a player's deadlines
+comes, pauses that seat instead of timing it out if the player is on vacation (a game started
+during it) or allowed a day to be taken (workers/clocks.py asks `instead_of_timeout` first).
 
 The moments come from api/players/vacations.py's sorted sets (one ZRANGEBYSCORE each when
 nothing is due). Ends are judged before starts, so that a vacation that begins where the last
@@ -47,12 +47,16 @@ class Away:
             log.info("vacations: clocks paused or resumed in %d game(s)", changed)
         return changed
 
-    def take_auto(self, player: str | None, deadline_ms: int) -> bool:
-        """A day of vacation for a player whose deadline has come, if they allowed it and have a
-        day left: their clocks stop from that deadline in every game (so this seat is not timed
-        out). False when none was taken."""
+    def instead_of_timeout(self, game_id: str, player: str | None, deadline_ms: int) -> bool:
+        """Whether a seat whose deadline has come is paused instead of timed out: its player is
+        on vacation (one that began before this game started, or whose start no poll saw yet:
+        this game is paused from the vacation's start), or allowed a day to be taken and has one
+        left (their clocks stop from that deadline in every game of theirs)."""
         if not player:
             return False
+        current = self.vacations.on_vacation(player, deadline_ms)
+        if current is not None:
+            return self.pauses.vacation_started(player, [game_id], current["start"]) > 0
         vacation = self.vacations.take_auto(player, deadline_ms)
         if vacation is None:
             return False

@@ -236,6 +236,22 @@ def test_a_deadline_takes_a_day_of_vacation_when_the_player_allows_it(away):
     assert [e.data["seat"] for e in away.store.read(gid) if e.type == pe.TIMED_OUT] == [1]
 
 
+def test_a_game_started_during_a_vacation_is_paused_at_its_deadline(away):
+    ann, bob = away.players.create("Ann")[0], away.players.create("Bob")[0]
+    now = int(time.time() * 1000)
+    vacation = away.vacations.plan(ann.id, _today(), _today(1), now)  # (past midnight too)
+    assert away.clock_tick.away.apply_due(now) == 0  # no game of hers yet
+    gid = away.service.create("high-card", [{"name": "Ann", "player": ann.id}, {"name": "Bob", "player": bob.id}],
+                              {}, None, clock={"per_move_s": 60})["id"]
+    due = clocks.deadline(away.service.load(gid).platform, 0)
+    assert fire_due(away.service, away.seat_control, now=due + 1, away=away.clock_tick.away) == 0
+    game = away.service.load(gid)
+    assert game.seats[0]["paused"] == ("vacation",) and not game.seats[0].get("takeover")
+    assert away.clock_tick.away.apply_due(vacation["end"]) == 1  # her vacation's end resumes it too
+    resumed = away.service.load(gid)
+    assert clocks.deadline(resumed.platform, 0) == away.store.last_event(gid).at + 60_000  # all her minute, again
+
+
 def _summary(client, key):
     r = client.get("/players/me/vacations", headers=auth(key))
     assert r.status_code == 200, r.get_json()
@@ -271,8 +287,8 @@ def test_a_bad_vacation_is_refused_and_changes_nothing(client, body, status, cod
     assert says in r.get_json()["detail"]
     assert _summary(client, key) == before
     ko = client.post("/players/me/vacations", json=body,
-                     headers={**auth(key), "Accept-Language": "ko"})
-    assert ko.get_json()["code"] == code
+                     headers={**auth(key), "Accept-Language": "ko"}).get_json()
+    assert ko["code"] == code and (code == "validation_error" or "휴가" in ko["detail"])
 
 
 def test_vacations_are_read_set_and_cancelled(client):
