@@ -16,6 +16,7 @@ from api.platform import events as pe
 from api.seating.pauses import Pauses
 from events.memory_store import InMemoryEventStore
 from tests.api.helpers import auth, create, read, tokens
+from tests.conftest import wait_for
 from workers.abandon import abandon_idle
 from workers.clocks import fire_due
 from workers.wiring import bootstrap
@@ -308,3 +309,25 @@ def test_vacations_are_read_set_and_cancelled(client):
     assert client.delete(f"/players/me/vacations/{vacation['id']}", headers=auth(key)).get_json()["code"] == \
         "unknown_vacation"
     assert _summary(client, key)["left_days"] == 30
+
+
+def test_the_reconciler_pauses_a_players_games_when_a_vacation_begins(client, workers):
+    """End to end: planned over HTTP, applied by the real reconciler process (its clock tick)."""
+    from tests.lobby.helpers import claim, open_game, player
+
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    games = []
+    for clock in ({"days_per_move": 5}, {"per_move_s": 3600}):
+        created = open_game(client, ann["key"], type_="high-card", clock=clock)
+        assert claim(client, created["id"], 1, bob["key"]).status_code == 201
+        games.append(created["id"])
+    wait_for(lambda: len(client.get("/players/me/games", headers=auth(ann["key"])).get_json()["games"]) == 2)
+    r = client.post("/players/me/vacations", json={"start": _today(), "end": _today(1)}, headers=auth(ann["key"]))
+    assert r.status_code == 201 and r.get_json()["current"] is True, r.get_json()
+    for gid in games:
+        clock = wait_for(lambda: (c := read(client, gid)["clock"])["seats"][0].get("paused") and c, timeout=15)
+        assert clock["seats"][0]["paused"] == ["vacation"] and clock["seats"][0]["deadline"] is None
+        assert "paused" not in clock["seats"][1]
+        history = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]  # the spec checks each
+        paused = [e for e in history if e["type"] == pe.CLOCK_PAUSED]
+        assert len(paused) == 1 and paused[0]["actor"] == "system" and paused[0]["data"]["player"] == ann["id"]
