@@ -267,6 +267,13 @@ def seated_people(game: Judged) -> list[int]:
     return [i for i, s in enumerate(game.seats) if s["bot"] is None and not pe.is_free(s) and not s.get("resigned")]
 
 
+def pause_state(game: Judged) -> dict:
+    """The pause as anyone sees it: `paused` (every seated person agreed), who agreed so far,
+    and whose agreement is needed."""
+    platform = game.platform
+    return {"paused": platform.agreed_pause, "agreed": list(platform.pause_votes), "needed": seated_people(game)}
+
+
 def agree_pause(game: Judged, seat: int) -> list[dict]:
     """A seated person's agreement to pause the game; the last one needed stops every clock."""
     _check_seat(game, seat)

@@ -25,8 +25,8 @@ class Pauses:
     def _judged(self, game_id: str, seat: int, decide) -> dict:
         decided = decide_and_append(self.service, game_id, by(seat, decide))
         if not decided.events:
-            return {**answer(decided.game, seat, False), "pause": pause_of(decided.game)}
-        return {**answer(decided.appended, seat, True), "pause": pause_of(decided.appended)}
+            return {**answer(decided.game, seat, False), "pause": decisions.pause_state(decided.game)}
+        return {**answer(decided.appended, seat, True), "pause": decisions.pause_state(decided.appended)}
 
     def agree(self, game_id: str, seat: int) -> dict:
         return self._judged(game_id, seat, lambda game, at: decisions.agree_pause(game, seat))
@@ -54,9 +54,3 @@ class Pauses:
                 continue
         return changed
 
-
-def pause_of(game) -> dict:
-    """The pause as anyone sees it: `paused` (every seated person agreed) and who agreed so far."""
-    platform = game.platform
-    return {"paused": platform.agreed_pause, "agreed": list(platform.pause_votes),
-            "needed": decisions.seated_people(game)}

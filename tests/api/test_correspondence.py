@@ -94,7 +94,9 @@ def test_a_pause_needs_every_seated_person_and_one_resumes_it(client, app):
     assert first.status_code == 200, first.get_json()
     assert first.get_json()["changed"] is True
     assert first.get_json()["pause"] == {"paused": False, "agreed": [0], "needed": [0, 1]}  # the bot needs no rest
-    assert read(client, gid)["clock"]["deadline"] == before["deadline"]  # proposed only: the clocks run
+    proposed = read(client, gid)
+    assert proposed["clock"]["deadline"] == before["deadline"]  # proposed only: the clocks run
+    assert proposed["pause"] == {"paused": False, "agreed": [0], "needed": [0, 1]}  # shown to everyone
     again = _pause(client, gid, t[0])
     assert again.get_json()["changed"] is False and again.get_json()["version"] == first.get_json()["version"]
     agreed = _pause(client, gid, t[1])
@@ -104,6 +106,7 @@ def test_a_pause_needs_every_seated_person_and_one_resumes_it(client, app):
     assert all(s["paused"] == ["agreed"] for s in paused["seats"] if s["remaining_ms"] is not None)
     resumed = _pause(client, gid, t[1], "resume")
     assert resumed.status_code == 200 and resumed.get_json()["pause"]["paused"] is False
+    assert "pause" not in read(client, gid)
     after = read(client, gid)["clock"]
     assert after["deadline"] is not None and after["deadline"] >= before["deadline"]  # no time lost to the pause
     types = [e["type"] for e in client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]]
@@ -331,3 +334,30 @@ def test_the_reconciler_pauses_a_players_games_when_a_vacation_begins(client, wo
         history = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]  # the spec checks each
         paused = [e for e in history if e["type"] == pe.CLOCK_PAUSED]
         assert len(paused) == 1 and paused[0]["actor"] == "system" and paused[0]["data"]["player"] == ann["id"]
+
+
+def test_two_plans_racing_for_the_last_days_take_them_once(app):
+    """WATCH/MULTI on the player's record: of requests racing for an allowance that holds one of
+    them, exactly one is planned, whichever process or thread sends it."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from api.players.vacations import AllowanceExceeded, Vacations
+
+    vacations = Vacations(app.extensions["services"].connections.store, f"race{uuid.uuid4().hex[:6]}:", days_per_year=5)
+    year = datetime.now(UTC).year + 1  # next January: always within the 366 days ahead, one year
+    windows = [(f"{year}-01-{d:02d}", f"{year}-01-{d + 2:02d}") for d in range(2, 26, 4)]  # 3 days each, apart
+    start = Barrier(len(windows))
+    now = int(time.time() * 1000)
+
+    def plan(window):
+        start.wait()
+        try:
+            return vacations.plan("racer", *window, now)
+        except AllowanceExceeded:
+            return None
+
+    with ThreadPoolExecutor(len(windows)) as pool:
+        planned = [v for v in pool.map(plan, windows) if v is not None]
+    assert len(planned) == 1
+    assert vacations.summary("racer", now)["next_year_left_days"] == 2
