@@ -36,13 +36,19 @@ class Away:
         now = now_ms if now_ms is not None else int(time.time() * 1000)
         changed = 0
         for player, vacation in self.vacations.due("ends", now):
+            failed = 0
             if not self.vacations.on_vacation(player, now):  # (the next one may begin right there)
-                changed += self.pauses.vacation_ended(player, self.games_of(player))
-            self.vacations.done("ends", player, vacation["id"])
+                resumed, failed = self.pauses.vacation_ended(player, self.games_of(player))
+                changed += resumed
+            if not failed:  # else the next tick tries again (each game's resumption happens once)
+                self.vacations.done("ends", player, vacation["id"])
         for player, vacation in self.vacations.due("starts", now):
+            failed = 0
             if not vacation.get("gone") and vacation["end"] > now:
-                changed += self.pauses.vacation_started(player, self.games_of(player), vacation["start"])
-            self.vacations.done("starts", player, vacation["id"])
+                paused, failed = self.pauses.vacation_started(player, self.games_of(player), vacation["start"])
+                changed += paused
+            if not failed:
+                self.vacations.done("starts", player, vacation["id"])
         if changed:
             log.info("vacations: clocks paused or resumed in %d game(s)", changed)
         return changed
@@ -56,7 +62,7 @@ class Away:
             return False
         current = self.vacations.on_vacation(player, deadline_ms)
         if current is not None:
-            return self.pauses.vacation_started(player, [game_id], current["start"]) > 0
+            return self.pauses.vacation_started(player, [game_id], current["start"])[0] > 0
         vacation = self.vacations.take_auto(player, deadline_ms)
         if vacation is None:
             return False

@@ -166,14 +166,16 @@ class Vacations:
                     self._check(plans, begins, ends, days)
                     vacation = {"id": secrets.token_hex(6), "start": begins, "end": ends, "auto": auto,
                                 "charged": {str(y): n for y, n in days.items()}}
+                    # Its moments first: a crash before the plan is written leaves moments of a
+                    # vacation that is not there, which the poll drops; never a plan never applied.
+                    member = f"{player}|{vacation['id']}"
+                    self.redis.zadd(self._starts(), {member: begins})
+                    self.redis.zadd(self._ends(), {member: ends})
                     pipe.multi()
                     pipe.hset(key, f"v:{vacation['id']}", json.dumps(vacation))
                     pipe.execute()
                 except redis_errors.WatchError:
                     continue  # another change of this player's vacations came first: judged again
-            member = f"{player}|{vacation['id']}"
-            self.redis.zadd(self._starts(), {member: begins})
-            self.redis.zadd(self._ends(), {member: ends})
             return vacation
         raise VacationOverlaps("Your vacations are changing too fast; read them again and retry.")
 

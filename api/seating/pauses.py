@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from api.errors import ApiError
+from api.errors import ApiError, UnknownGame
 from api.games.appending import decide_and_append
 from api.platform import decisions
 from api.seating.control import answer, by
@@ -36,21 +36,22 @@ class Pauses:
 
     # ---- a player's vacation (the system's events) -------------------------------------------
 
-    def vacation_started(self, player: str, game_ids: Iterable[str], since: int) -> int:
-        """Stops `player`'s clocks in each game from `since`; returns in how many games."""
+    def vacation_started(self, player: str, game_ids: Iterable[str], since: int) -> tuple[int, int]:
+        """Stops `player`'s clocks in each game from `since`: (games changed, games to try again)."""
         return self._each(game_ids, lambda game, at: decisions.vacation_pause(game, player, since))
 
-    def vacation_ended(self, player: str, game_ids: Iterable[str]) -> int:
-        """Starts `player`'s clocks again in each game; returns in how many games."""
+    def vacation_ended(self, player: str, game_ids: Iterable[str]) -> tuple[int, int]:
+        """Starts `player`'s clocks again in each game: (games changed, games to try again)."""
         return self._each(game_ids, lambda game, at: decisions.vacation_resume(game, player))
 
-    def _each(self, game_ids: Iterable[str], decide) -> int:
-        changed = 0
+    def _each(self, game_ids: Iterable[str], decide) -> tuple[int, int]:
+        changed = failed = 0
         for game_id in game_ids:
             try:
                 if decide_and_append(self.service, game_id, by(SYSTEM, decide)).events:
                     changed += 1
-            except ApiError:  # gone, archived, or changing too fast: its next pass judges it again
+            except UnknownGame:  # gone (expired): nothing to stop or start
                 continue
-        return changed
-
+            except ApiError:  # archived, or changing too fast: the caller tries again
+                failed += 1
+        return changed, failed
