@@ -52,6 +52,7 @@ def create_app(test_config: dict | None = None):
     from api.http import request_limits as limits
     from api.http import requests as http
     from api.http import seat_control as routes_seat_control
+    from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
     from api.http.json_provider import FastJSONProvider
@@ -82,7 +83,7 @@ def create_app(test_config: dict | None = None):
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
                           lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
                           ratings=services.ratings, matchmaker=services.matchmaker,
-                          analyses=services.analyses)
+                          analyses=services.analyses, pauses=services.pauses, vacations=services.vacations)
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
@@ -104,7 +105,7 @@ def create_app(test_config: dict | None = None):
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp,
-                      routes_analysis.bp):
+                      routes_analysis.bp, routes_vacations.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])

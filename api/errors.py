@@ -91,6 +91,12 @@ class Code(StrEnum):
     SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
     SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
     ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"
+    # ---- correspondence time: vacations
+    INVALID_VACATION = "invalid_vacation", (400,), "a vacation's dates are malformed, reversed or in the past"
+    VACATION_OVERLAPS = "vacation_overlaps", (409,), "a vacation overlapping one the player already has"
+    VACATION_ALLOWANCE_EXCEEDED = "vacation_allowance_exceeded", (409,), \
+        "more vacation days than the player has left in that year (`details.left_days`)"
+    UNKNOWN_VACATION = "unknown_vacation", (404,), "the player has no such vacation still to come"
     # ---- webhooks
     TABLE_TOKEN_REQUIRED = "table_token_required", (403,), "webhooks are made with a player's key or a table token"
     GAME_NOT_YOURS = "game_not_yours", (403,), "a webhook for a game its owner does not sit in (or an unknown one)"

@@ -112,6 +112,7 @@ class Settings:
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0
+    vacation_days_per_year: int = 30  # each player's vacation days a calendar year (UTC), api/players/vacations.py
     waiting_ttl: float = 24 * 3600.0  # a game still waiting for seats this long after its creation is ended
     log_level: str = "INFO"
 

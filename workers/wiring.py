@@ -26,10 +26,12 @@ from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
+from api.players.vacations import Vacations
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
 from api.seating.control import SeatControl
+from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
@@ -41,6 +43,7 @@ from workers import deliveries as webhook_deliveries
 from workers.archiver import Archiver
 from workers.clocks import ClockTick
 from workers.queueing import AnalysisQueue, TurnScheduler
+from workers.vacations import Away
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class Services:
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
     analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
+    pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
+    vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -130,18 +135,22 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                           settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)
     ledger = Ledger(redis, prefix, told=told_of_ratings(RatedNotices(players), deliveries))
+    pauses = Pauses(service)
+    vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
-                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
+                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
+                                         Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
                     archiver=Archiver(store, service.games, settings.archive_after_s),
                     analysis_queue=analysis_queue,
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
-                                      settings.analysis_iterations, settings.archive_retention_s))
+                                      settings.analysis_iterations, settings.archive_retention_s),
+                    pauses=pauses, vacations=vacations)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

@@ -79,6 +79,7 @@ FROM_ENV = {
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
+    "VACATION_DAYS_PER_YEAR": ("10", 10),
     "WAITING_TTL": ("3", 3.0),
     "LOG_LEVEL": ("WARNING", "WARNING"),
 }
@@ -122,6 +123,9 @@ def test_the_defaults_are_todays():
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    from api.players.vacations import DAYS_PER_YEAR
+
+    assert d.vacation_days_per_year == DAYS_PER_YEAR
     assert (d.archive_url, d.archive_after_s) == ("", ARCHIVE_AFTER_S)
     assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,
             d.network_create_limit, d.anonymous_create_limit, d.max_anonymous_games) == (
