@@ -53,6 +53,10 @@ class Code(StrEnum):
     SEAT_NOT_YOURS = "seat_not_yours", (403,), "the token does not hold the seat asked for, or sits in no seat"
     SEAT_REQUIRED = "seat_required", (400,), "a table token must name its seat with `?seat=N`"
     INVALID_INVITE = "invalid_invite", (403,), "an invite seat claimed with a wrong or missing invite code"
+    # ---- a player's keys and sign-in (issue 36)
+    UNKNOWN_KEY = "unknown_key", (404,), "the player has no key of this id"
+    TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
+    INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"

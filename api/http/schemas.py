@@ -91,6 +91,16 @@ class NewPlayerSchema(PlayerNameSchema):
     bot = JsonBool(load_default=False)
 
 
+class RecoverSchema(Schema):
+    """A recovery code, and the name of the key it makes (the device asking)."""
+
+    class Meta:
+        unknown = RAISE
+
+    code = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = NameField(load_default="recovered key", validate=NAME)
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 

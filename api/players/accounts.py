@@ -3,15 +3,18 @@
 A player key is `pk.<random>`: the prefix tells it from a seat's token (`<game id>.<seat>.…`,
 a game id is 12 characters, so never `pk`) without a lookup. Only its SHA-256 is stored.
 Keys (each touched by single-key commands only, so they may live in any cluster slot):
-- `player:{<id>}` hash: name, key (the key's hash), bot (1: a bot account, an outside program
-  that plays as this player), created (ms);
+- `player:{<id>}` hash: name, bot (1: a bot account, an outside program that plays as this
+  player), created (ms), recovery (the recovery code's hash: api/players/recovery.py); `key`
+  (the one key's hash) only for a player made before keys were per device, moved into the key
+  ring at its first use;
+- `player:{<id>}:keys`, `:keys-used`: the player's keys, one per device (api/players/keys.py);
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
 - `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
 - `key-rotations` stream: the hash of each replaced key (the newest ROTATIONS_KEPT), which
   every web process's live hub polls to end the streams opened with it (api/live/keywatch.py).
-Rotating a key writes the new index entry before the player's hash and deletes the old one
-after: a crash between leaves at most an index entry that the hash no longer confirms, and
+Making or rotating a key writes the new index entry before the key ring and deletes the old
+one after: a crash between leaves at most an index entry that the ring does not confirm, and
 authentication checks both.
 """
 from __future__ import annotations
@@ -28,13 +31,14 @@ import redis
 from api.errors import ApiError, Code
 from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
 from api.paging import sorted_page
+from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
+from api.players.recovery import Recovery
 from events import codec
 from events.store import StoreUnavailable
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-ROTATIONS_KEPT = 10_000  # replaced keys remembered for the live hubs (seconds' worth is enough)
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
 
@@ -65,6 +69,8 @@ class Players:
     def __init__(self, connection, prefix: str = ""):
         self.redis = connection
         self.prefix = prefix
+        self.keys = KeyRing(connection, prefix)
+        self.recovery = Recovery(connection, prefix, self.keys)
 
     # ---- keys ---------------------------------------------------------------------------
     def _player(self, player_id: str) -> str:
@@ -81,26 +87,32 @@ class Players:
 
     # ---- players ------------------------------------------------------------------------
     @_unavailable
-    def create(self, name: str, bot: bool = False) -> tuple[Player, str]:
+    def create(self, name: str, bot: bool = False, device: str = "first key") -> tuple[Player, str]:
         player = Player("p" + secrets.token_urlsafe(9), name, bot)
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
-        digest = hash_token(key)
-        self.redis.set(self._key_index(digest), player.id)
-        self.redis.hset(self._player(player.id), mapping={"name": name, "key": digest, "bot": int(bot),
+        self.redis.hset(self._player(player.id), mapping={"name": name, "bot": int(bot),
                                                            "created": int(time.time() * 1000)})
+        _, key = self.keys.add(player.id, device)
         return player, key
 
     @_unavailable
     def authenticate(self, key: str) -> Player:
-        """The player a key belongs to; InvalidToken for an unknown or rotated key."""
+        """The player a key belongs to; UnknownPlayer for an unknown, revoked or rotated key."""
         digest = hash_token(key)
         player_id = self.redis.get(self._key_index(digest))
         if player_id is not None:
             player_id = player_id.decode()
-            name, stored, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
-            if stored is not None and hmac.compare_digest(stored.decode(), digest):
+            name, legacy, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
+            if name is not None and (self.keys.confirms(player_id, digest) or self._moved(player_id, legacy, digest)):
                 return Player(player_id, name.decode(), bot == b"1")
-        raise UnknownPlayer("This player key is unknown or was replaced by a newer one.")
+        raise UnknownPlayer("This player key is unknown, revoked or was replaced by a newer one.")
+
+    def _moved(self, player_id: str, legacy: bytes | None, digest: str) -> bool:
+        """A key of a player made before keys were per device, moved into its key ring now."""
+        if legacy is None or not hmac.compare_digest(legacy.decode(), digest):
+            return False
+        self.keys.adopt(player_id, digest, "first key")
+        self.redis.hdel(self._player(player_id), "key")
+        return True
 
     @_unavailable
     def rename(self, player: Player, name: str) -> Player:
@@ -109,14 +121,35 @@ class Players:
 
     @_unavailable
     def rotate(self, player: Player, old_key: str) -> str:
-        """A new key for the player; the old one stops working."""
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
-        digest = hash_token(key)
-        self.redis.set(self._key_index(digest), player.id)
-        self.redis.hset(self._player(player.id), "key", digest)
-        self.redis.delete(self._key_index(hash_token(old_key)))
-        self.redis.xadd(self._rotations(), {"key": hash_token(old_key)}, maxlen=ROTATIONS_KEPT, approximate=True)
-        return key
+        """A new secret for the key sent (its name kept); the old one stops working."""
+        return self.keys.replace(player.id, hash_token(old_key))
+
+    @_unavailable
+    def add_key(self, player: Player, name: str) -> tuple[dict, str]:
+        """A new key for another device: (its entry, the key, shown once)."""
+        return self.keys.add(player.id, name)
+
+    @_unavailable
+    def list_keys(self, player: Player, current_key: str | None) -> list[dict]:
+        return self.keys.listing(player.id, hash_token(current_key) if current_key else None)
+
+    @_unavailable
+    def revoke_key(self, player: Player, key_id: str) -> None:
+        self.keys.revoke(player.id, key_id)
+
+    @_unavailable
+    def new_recovery_code(self, player: Player) -> str:
+        """A recovery code for the player (shown once); the previous one stops working."""
+        return self.recovery.issue(player.id)
+
+    @_unavailable
+    def recover(self, code: str, device: str) -> tuple[Player, dict, str, str]:
+        """(the player, the new key's entry, the new key, the next recovery code)."""
+        player_id, entry, key, next_code = self.recovery.recover(code, device)
+        player = self.find(player_id)
+        if player is None:
+            raise UnknownPlayer("The player of this recovery code is gone.")
+        return player, entry, key, next_code
 
     # ---- replaced keys, for the streams opened with them --------------------------------------
     def _rotations(self) -> str:
