@@ -101,6 +101,15 @@ class RecoverSchema(Schema):
     name = NameField(load_default="recovered key", validate=NAME)
 
 
+class IdentityTokenSchema(Schema):
+    """An identity token (a JWT) to link to the player."""
+
+    class Meta:
+        unknown = RAISE
+
+    token = fields.String(required=True, validate=validate.Length(min=1, max=8000))
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 

@@ -29,8 +29,10 @@ from typing import ParamSpec, TypeVar
 import redis
 
 from api.errors import ApiError, Code
-from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
+from api.games.callers import KEY_PREFIX, hash_token, is_identity_token, is_player_credential, is_player_key  # noqa: F401 - re-exported
 from api.paging import sorted_page
+from api.players.identities import Identities
+from api.players.identity_tokens import TokenRefused, TokenVerifier
 from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
 from api.players.recovery import Recovery
 from events import codec
@@ -65,10 +67,16 @@ def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+class LastSignIn(ApiError):
+    status, code = 409, Code.LAST_SIGN_IN
+
+
 class Players:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None):
         self.redis = connection
         self.prefix = prefix
+        self.verifier = verifier  # identity tokens' (None: this server trusts no identity provider)
+        self.identities = Identities(connection, prefix)
         self.keys = KeyRing(connection, prefix)
         self.recovery = Recovery(connection, prefix, self.keys)
 
@@ -88,15 +96,23 @@ class Players:
     # ---- players ------------------------------------------------------------------------
     @_unavailable
     def create(self, name: str, bot: bool = False, device: str = "first key") -> tuple[Player, str]:
-        player = Player("p" + secrets.token_urlsafe(9), name, bot)
-        self.redis.hset(self._player(player.id), mapping={"name": name, "bot": int(bot),
-                                                           "created": int(time.time() * 1000)})
+        player = Player(self._make(name, bot), name, bot)
         _, key = self.keys.add(player.id, device)
         return player, key
 
+    def _make(self, name: str, bot: bool = False) -> str:
+        """A new player's id, its hash written (a player with no key yet)."""
+        player_id = "p" + secrets.token_urlsafe(9)
+        self.redis.hset(self._player(player_id), mapping={"name": name, "bot": int(bot),
+                                                          "created": int(time.time() * 1000)})
+        return player_id
+
     @_unavailable
     def authenticate(self, key: str) -> Player:
-        """The player a key belongs to; UnknownPlayer for an unknown, revoked or rotated key."""
+        """The player a key (or an identity token) belongs to; UnknownPlayer for an unknown,
+        revoked or rotated key, TokenRefused for a token not taken."""
+        if is_identity_token(key):
+            return self._signed_in(key)
         digest = hash_token(key)
         player_id = self.redis.get(self._key_index(digest))
         if player_id is not None:
@@ -105,6 +121,37 @@ class Players:
             if name is not None and (self.keys.confirms(player_id, digest) or self._moved(player_id, legacy, digest)):
                 return Player(player_id, name.decode(), bot == b"1")
         raise UnknownPlayer("This player key is unknown, revoked or was replaced by a newer one.")
+
+    def _signed_in(self, token: str) -> Player:
+        """The player of a verified identity token (made at the identity's first sight)."""
+        claims = self._verified(token)
+        player_id = self.identities.player_of(claims, self._make, lambda p: self.redis.delete(self._player(p)))
+        found = self.find(player_id)
+        if found is None:
+            raise UnknownPlayer("The player of this identity is gone.")
+        return found
+
+    def _verified(self, token: str) -> dict:
+        if self.verifier is None or not self.verifier.issuers:
+            raise TokenRefused("This server trusts no identity provider: sign in with a player's key.",
+                               code=Code.TOKEN_UNKNOWN_ISSUER)
+        return self.verifier.verify(token)
+
+    # ---- identities ---------------------------------------------------------------------
+    @_unavailable
+    def link_identity(self, player: Player, token: str) -> dict:
+        return self.identities.link(player.id, self._verified(token))
+
+    @_unavailable
+    def list_identities(self, player: Player) -> list[dict]:
+        return self.identities.listing(player.id)
+
+    @_unavailable
+    def unlink_identity(self, player: Player, identity_id: str) -> None:
+        if self.redis.hlen(self.keys.keys_key(player.id)) == 0 and self.identities.count(player.id) <= 1:
+            raise LastSignIn("This identity is the player's only way to sign in: make a key "
+                             "(POST /players/me/keys) before unlinking it.")
+        self.identities.unlink(player.id, identity_id)
 
     def _moved(self, player_id: str, legacy: bytes | None, digest: str) -> bool:
         """A key of a player made before keys were per device, moved into its key ring now."""
