@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None):
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
+    from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
     from api.http import ratings as routes_ratings
@@ -103,7 +104,7 @@ def create_app(test_config: dict | None = None):
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp,
-                      routes_player_keys.bp, routes_identities.bp):
+                      routes_player_keys.bp, routes_identities.bp, routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])

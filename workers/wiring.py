@@ -123,7 +123,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
-    players = Players(redis, prefix, identity_verifier(settings))
+    players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.

@@ -110,6 +110,17 @@ class IdentityTokenSchema(Schema):
     token = fields.String(required=True, validate=validate.Length(min=1, max=8000))
 
 
+class PasskeyAnswerSchema(Schema):
+    """An authenticator's answer (the browser's PublicKeyCredential as JSON) and a name: the
+    passkey's (registering), or the device key's it makes (signing in)."""
+
+    class Meta:
+        unknown = RAISE
+
+    credential = fields.Dict(required=True)
+    name = NameField(load_default=None, validate=NAME)
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 

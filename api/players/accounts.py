@@ -34,6 +34,7 @@ from api.paging import sorted_page
 from api.players.identities import Identities
 from api.players.identity_tokens import TokenRefused, TokenVerifier
 from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
+from api.players.passkeys import Passkeys
 from api.players.recovery import Recovery
 from events import codec
 from events.store import StoreUnavailable
@@ -72,13 +73,15 @@ class LastSignIn(ApiError):
 
 
 class Players:
-    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None):
+    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None,
+                 rp_name: str = "Game server"):
         self.redis = connection
         self.prefix = prefix
         self.verifier = verifier  # identity tokens' (None: this server trusts no identity provider)
         self.identities = Identities(connection, prefix)
         self.keys = KeyRing(connection, prefix)
         self.recovery = Recovery(connection, prefix, self.keys)
+        self.passkeys = Passkeys(connection, prefix, self.keys, rp_name)
 
     # ---- keys ---------------------------------------------------------------------------
     def _player(self, player_id: str) -> str:
@@ -152,6 +155,36 @@ class Players:
             raise LastSignIn("This identity is the player's only way to sign in: make a key "
                              "(POST /players/me/keys) before unlinking it.")
         self.identities.unlink(player.id, identity_id)
+
+    # ---- passkeys (api/players/passkeys.py; `rp_id` and `origin`: the site's, as the edge says) ----
+    @_unavailable
+    def passkey_registration_options(self, player: Player, rp_id: str) -> dict:
+        return self.passkeys.registration_options(player.id, player.name, rp_id)
+
+    @_unavailable
+    def register_passkey(self, player: Player, credential: dict, name: str, rp_id: str, origin: str) -> dict:
+        return self.passkeys.register(player.id, credential, name, rp_id, origin)
+
+    @_unavailable
+    def passkey_sign_in_options(self, rp_id: str) -> dict:
+        return self.passkeys.authentication_options(rp_id)
+
+    @_unavailable
+    def sign_in_with_passkey(self, credential: dict, device: str, rp_id: str, origin: str) -> tuple[Player, dict, str]:
+        """(the player, its new device key's entry, the key)."""
+        player_id, entry, key = self.passkeys.sign_in(credential, device, rp_id, origin)
+        player = self.find(player_id)
+        if player is None:
+            raise UnknownPlayer("The player of this passkey is gone.")
+        return player, entry, key
+
+    @_unavailable
+    def list_passkeys(self, player: Player) -> list[dict]:
+        return self.passkeys.listing(player.id)
+
+    @_unavailable
+    def remove_passkey(self, player: Player, credential_id: str) -> None:
+        self.passkeys.remove(player.id, credential_id)
 
     def _moved(self, player_id: str, legacy: bytes | None, digest: str) -> bool:
         """A key of a player made before keys were per device, moved into its key ring now."""
