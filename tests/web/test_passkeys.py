@@ -31,6 +31,14 @@ def _authenticator(driver) -> str:
     return driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})["authenticatorId"]
 
 
+SIGN_IN_ANSWER = """
+const done = arguments[arguments.length - 1];
+fetch("/passkeys/sign-in/options", {method: "POST"}).then((r) => r.json())
+  .then((o) => navigator.credentials.get({publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(o)}))
+  .then((c) => done(c.toJSON()), (e) => done({error: String(e)}));
+"""
+
+
 def _stored_player(driver) -> dict | None:
     return driver.execute_script("return JSON.parse(localStorage.getItem('gameserver.player'))")
 
@@ -85,5 +93,22 @@ def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_se
         keys = requests.get(f"{web_server.base}/players/me/keys", headers={"Authorization": f"Bearer {me['key']}"},
                             timeout=10).json()["keys"]
         assert [k["name"] for k in keys] == ["first key", "Ann's phone"]
+
+        # An answer replayed is refused: each sign-in challenge answers once.
+        answer = other.execute_async_script(SIGN_IN_ANSWER)
+        first = requests.post(f"{base}/passkeys/sign-in", json={"credential": answer, "name": "script"}, timeout=10)
+        replayed = requests.post(f"{base}/passkeys/sign-in", json={"credential": answer, "name": "again"}, timeout=10)
+        assert first.status_code == 201 and replayed.status_code == 401, (first.text, replayed.text)
+        assert replayed.json()["code"] == "passkey_refused"
+
+        # Removed on the first profile, the passkey signs in nowhere.
+        ann.find_element(By.CSS_SELECTOR, "#passkeys li button").click()
+        wait(ann, lambda: text_of(ann, "#passkeys") == "", message="the passkey is removed")
+        other.execute_script("localStorage.removeItem('gameserver.player')")
+        other.get(base + "/web/account.html")
+        wait(other, lambda: text_of(other, "#who").startswith("This browser holds no player"))
+        other.find_element(By.ID, "passkey-sign-in-btn").click()
+        wait(other, lambda: "not registered here" in text_of(other, "#status"), message="the removed passkey is refused")
+        assert _stored_player(other) is None
     finally:
         web_server.stop_bots()
