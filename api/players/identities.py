@@ -62,15 +62,15 @@ class Identities:
         """The player of the token's identity; at its first sight, one made by `make(name)` (its
         id), `discard(id)` undoing a player that lost the race."""
         digest = identity_hash(claims["iss"], claims["sub"])
-        found = self.redis.get(self._mapping(digest))
-        if found is not None:
-            return str(found.decode())
-        candidate = make(name_from(claims))
-        if self.redis.set(self._mapping(digest), candidate, nx=True):
-            self._note(candidate, digest, claims)
-            return candidate
-        discard(candidate)
-        return str(self.redis.get(self._mapping(digest)).decode())
+        while True:  # again only if the winner of a race unlinked the identity meanwhile
+            found = self.redis.get(self._mapping(digest))
+            if found is not None:
+                return str(found.decode())
+            candidate = make(name_from(claims))
+            if self.redis.set(self._mapping(digest), candidate, nx=True):
+                self._note(candidate, digest, claims)
+                return candidate
+            discard(candidate)
 
     def link(self, player_id: str, claims: dict) -> dict:
         """Links the identity to the player (again: nothing changes); IdentityTaken when it is

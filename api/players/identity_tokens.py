@@ -78,29 +78,31 @@ class KeySet:
         self.issuer, self.ttl_s, self.refresh_s = issuer, ttl_s, refresh_s
         self._lock = threading.Lock()
         self._keys: dict[str, jwt.PyJWK] = {}
-        self._fetched_at: float | None = None
+        self._fetched_at: float | None = None  # the last fetch that succeeded (the TTL's start)
+        self._tried_at: float | None = None  # the last fetch tried (what the refresh interval counts from)
         self._jwks_uri = issuer.jwks_uri
 
     def key(self, kid: str | None) -> jwt.PyJWK | None:
-        with self._lock:
+        with self._lock:  # one fetch at a time: the others wait for its keys
             now = time.monotonic()
             stale = self._fetched_at is None or now - self._fetched_at >= self.ttl_s
-            unknown = kid not in self._keys and (self._fetched_at is None or now - self._fetched_at >= self.refresh_s)
-            if stale or unknown:
+            may_try = self._tried_at is None or now - self._tried_at >= self.refresh_s
+            if (stale or (kid or "") not in self._keys) and may_try:
                 self._refresh(now)
+            if self._fetched_at is None:
+                raise IssuerUnavailable("The identity provider's keys cannot be read just now: try again in a minute.")
             if kid is None and len(self._keys) == 1:  # a token without `kid` and a set of one key
                 return next(iter(self._keys.values()))
             return self._keys.get(kid or "")
 
     def _refresh(self, now: float) -> None:
+        """Fetches the key set; on a failure keeps the keys it had (and tries again no sooner
+        than refresh_s: the issuer may be down)."""
+        self._tried_at = now
         try:
             document = self._document()
         except (OSError, ValueError) as e:
             log.warning("the key set of %s could not be read: %s", self.issuer.issuer, e)
-            self._fetched_at = now  # not again before refresh_s: the issuer may be down
-            if not self._keys:
-                raise IssuerUnavailable("The identity provider's keys cannot be read just now: try again "
-                                        "in a minute.") from e
             return
         keys = {}
         for jwk in document.get("keys", []):

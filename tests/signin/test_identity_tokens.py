@@ -186,6 +186,29 @@ def test_an_issuer_down_with_no_keys_known_is_a_503(redis_url):
         down.close()
 
 
+def test_an_issuer_down_after_its_keys_were_read_leaves_them_working(redis_url):
+    from app import create_app
+    from tests.api.spec import SpecCheckingClient
+
+    flaky = IdentityProvider("ES256")
+    try:
+        config = [flaky.config(jwks_uri=f"{flaky.issuer}/jwks.json")]
+        a = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": f"jwtflaky{uuid.uuid4().hex[:4]}:", "TESTING": True,
+                        "RATE_LIMIT": 1_000_000, "OIDC_ISSUERS": json.dumps(config), "OIDC_JWKS_REFRESH_S": 0})
+        c = SpecCheckingClient(a, a.response_class)
+        token = flaky.token()
+        assert c.get("/players/me", headers=auth(token)).status_code == 200
+        flaky.down = True
+        assert c.get("/players/me", headers=auth(token)).status_code == 200  # the keys it read
+        flaky.rotate()
+        r = c.get("/players/me", headers=auth(flaky.token()))  # a key it could not read
+        assert r.status_code == 401 and r.get_json()["code"] == "token_bad_signature"
+        flaky.down = False
+        assert c.get("/players/me", headers=auth(flaky.token())).status_code == 200  # read once it is back
+    finally:
+        flaky.close()
+
+
 # ---- a token works wherever a player's key does --------------------------------------------------
 
 def test_a_signed_in_player_creates_claims_and_plays(client, providers):

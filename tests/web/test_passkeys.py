@@ -10,6 +10,7 @@ import requests
 from selenium.webdriver.common.by import By
 
 from tests.web.conftest import _running_driver, page_errors
+from tests.web.test_security_headers import LISTEN
 from tests.web.helpers import click_a_move, create_in_lobby, shown_version, text_of, wait
 
 AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
@@ -46,6 +47,8 @@ def _stored_player(driver) -> dict | None:
 def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_server, first_profile, second_profile):
     base = web_server.base.replace("127.0.0.1", "localhost")
     ann, other = first_profile, second_profile
+    for driver in (ann, other):  # the account page keeps its Content-Security-Policy
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LISTEN})
     web_server.start_bots()
     try:
         game_id = create_in_lobby(ann, base, "splendor", ["me", "bot:random"])  # makes this browser's player
@@ -61,6 +64,7 @@ def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_se
         name.send_keys("Ann's laptop")
         ann.find_element(By.ID, "add-passkey").click()
         wait(ann, lambda: "Ann's laptop" in text_of(ann, "#passkeys"), message="the passkey is listed")
+        assert ann.execute_script("return window.__violations") == []
         credentials = ann.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
         assert len(credentials) == 1 and credentials[0]["isResidentCredential"]
 
@@ -77,6 +81,7 @@ def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_se
         signed_in = _stored_player(other)
         assert signed_in["id"] == me["id"] and signed_in["key"] != me["key"]
         wait(other, lambda: "Ann's phone (this browser)" in text_of(other, "#keys"), message="its own key is listed")
+        assert other.execute_script("return window.__violations") == []
 
         # It plays as the player: its seat's moves, with its own key.
         other.get(f"{base}/play/{game_id}")
