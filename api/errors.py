@@ -66,7 +66,7 @@ class Code(StrEnum):
     ISSUER_UNAVAILABLE = "issuer_unavailable", (503,), "the identity provider's keys cannot be read just now"
     IDENTITY_TAKEN = "identity_taken", (409,), "the identity already signs in another player"
     UNKNOWN_IDENTITY = "unknown_identity", (404,), "the player has no linked identity of this id"
-    PASSKEY_REFUSED = "passkey_refused", (400, 401, 409), "a passkey's answer or challenge is wrong, used or expired"
+    PASSKEY_REFUSED = "passkey_refused", (401, 409, 422), "a passkey's answer or challenge is wrong, used or expired"
     UNKNOWN_PASSKEY = "unknown_passkey", (404,), "the player has no passkey of this id"
     LAST_SIGN_IN = "last_sign_in", (409,), "unlinking the player's only way to sign in (no key, no other identity)"
     # ---- games

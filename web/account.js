@@ -72,7 +72,7 @@ async function show() {
 
 async function addPasskey() {
   const me = player();
-  const options = await api("/players/me/passkeys/options", { method: "POST", token: me.key });
+  const options = await api("/players/me/passkey-options", { method: "POST", token: me.key });
   const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
   await api("/players/me/passkeys", { method: "POST", token: me.key,
     body: { credential: credential.toJSON(), name: $("#new-passkey-name").value.trim() || "passkey" } });
@@ -91,7 +91,7 @@ async function signInWithPasskey() {
 }
 
 async function recover() {
-  const recovered = await api("/players/recover", { method: "POST",
+  const recovered = await api("/recover", { method: "POST",
     body: { code: $("#recover-code").value.trim(), name: $("#sign-in-name").value.trim() || "recovered key" } });
   setPlayer(recovered);
   $("#recover-code").value = "";

@@ -25,7 +25,7 @@ def relying_party() -> tuple[str, str]:
     return settings.webauthn_rp_id or (urlsplit(request.host_url).hostname or ""), origin
 
 
-@bp.post("/players/me/passkeys/options")
+@bp.post("/players/me/passkey-options")
 def registration_options():
     player = current_player(players())
     return players().passkey_registration_options(player, relying_party()[0])

@@ -56,7 +56,7 @@ def new_recovery_code():
     return {"recovery_code": players().new_recovery_code(player)}, 201
 
 
-@bp.post("/players/recover")
+@bp.post("/recover")
 def recover():
     body = _recover.load(json_body())
     player, entry, key, code = players().recover(body["code"], body["name"])

@@ -38,7 +38,10 @@ MAX_PASSKEYS = 20
 
 
 class PasskeyRefused(ApiError):
-    status, code = 400, Code.PASSKEY_REFUSED
+    """401 for a sign-in; for a registration 409 (no challenge under way, registered already)
+    or 422 (a well-formed answer that does not verify)."""
+
+    status, code = 422, Code.PASSKEY_REFUSED
 
 
 class UnknownPasskey(ApiError):
@@ -99,7 +102,7 @@ class Passkeys:
         challenge = self.redis.getdel(self._registration(player_id))
         if challenge is None:
             raise PasskeyRefused("No passkey registration is under way (or it took longer than "
-                                 f"{CHALLENGE_TTL_S} s): ask for the options again.")
+                                 f"{CHALLENGE_TTL_S} s): ask for the options again.", status=409)
         try:
             verified = webauthn.verify_registration_response(
                 credential=credential, expected_challenge=webauthn.base64url_to_bytes(challenge.decode()),

@@ -100,15 +100,15 @@ def test_a_recovery_code_makes_a_new_key_once_and_gives_the_next(client):
     ann = player(client, "Ann")
     code = ann["recovery_code"]
     assert code.startswith("rc.")
-    r = client.post("/players/recover", json={"code": code, "name": "new laptop"})
+    r = client.post("/recover", json={"code": code, "name": "new laptop"})
     assert r.status_code == 201, r.get_json()
     recovered = r.get_json()
     assert recovered["id"] == ann["id"] and recovered["recovery_code"] != code
     assert client.get("/players/me", headers=auth(recovered["key"])).get_json()["id"] == ann["id"]
     assert "new laptop" in [k["name"] for k in _keys(client, recovered["key"])]
-    used = client.post("/players/recover", json={"code": code})
+    used = client.post("/recover", json={"code": code})
     assert used.status_code == 401 and used.get_json()["code"] == "invalid_recovery_code"
-    assert client.post("/players/recover", json={"code": recovered["recovery_code"]}).status_code == 201
+    assert client.post("/recover", json={"code": recovered["recovery_code"]}).status_code == 201
 
 
 def test_a_new_recovery_code_replaces_the_old(client):
@@ -116,15 +116,15 @@ def test_a_new_recovery_code_replaces_the_old(client):
     r = client.post("/players/me/recovery-code", headers=auth(ann["key"]))
     assert r.status_code == 201
     fresh = r.get_json()["recovery_code"]
-    old = client.post("/players/recover", json={"code": ann["recovery_code"]})
+    old = client.post("/recover", json={"code": ann["recovery_code"]})
     assert old.status_code == 401 and old.get_json()["code"] == "invalid_recovery_code"
-    assert client.post("/players/recover", json={"code": fresh}).status_code == 201
+    assert client.post("/recover", json={"code": fresh}).status_code == 201
 
 
 def test_bad_recovery_requests_are_refused(client):
     for body, code in (({}, "validation_error"), ({"code": ""}, "validation_error"), ({"code": "x" * 101}, "validation_error"),
                        ({"code": "rc.nope"}, "invalid_recovery_code"), ({"code": "pk.nope"}, "invalid_recovery_code")):
-        r = client.post("/players/recover", json=body)
+        r = client.post("/recover", json=body)
         assert r.get_json()["code"] == code, body
 
 
@@ -134,7 +134,7 @@ def test_two_requests_racing_with_one_code_get_one_key(http_server):
 
     def recover():
         start.wait()
-        answers.append(requests.post(f"{http_server}/players/recover", json={"code": ann["recovery_code"]}, timeout=10))
+        answers.append(requests.post(f"{http_server}/recover", json={"code": ann["recovery_code"]}, timeout=10))
     threads = [threading.Thread(target=recover) for _ in range(4)]
     for t in threads:
         t.start()

@@ -25,26 +25,26 @@ def _answer(challenge: str, kind="webauthn.get", credential_id="bm9wZQ", origin=
 
 def test_the_registration_options_are_for_a_discoverable_passkey_of_this_site(client):
     ann = player(client, "Ann")
-    r = client.post("/players/me/passkeys/options", headers=auth(ann["key"]))
+    r = client.post("/players/me/passkey-options", headers=auth(ann["key"]))
     assert r.status_code == 200, r.get_json()
     options = r.get_json()
     assert options["rp"]["id"] == "localhost"  # the request's host (the test client's)
     assert options["user"]["name"] == "Ann" and options["challenge"]
     assert options["authenticatorSelection"]["residentKey"] == "required"
-    assert client.post("/players/me/passkeys/options").status_code == 401
+    assert client.post("/players/me/passkey-options").status_code == 401
 
 
 def test_a_registration_answers_its_one_challenge(client):
     ann = player(client, "Ann")
     none_yet = client.post("/players/me/passkeys", json={"credential": {"id": "x"}}, headers=auth(ann["key"]))
-    assert none_yet.status_code == 400 and none_yet.get_json()["code"] == "passkey_refused"
-    challenge = client.post("/players/me/passkeys/options", headers=auth(ann["key"])).get_json()["challenge"]
+    assert none_yet.status_code == 409 and none_yet.get_json()["code"] == "passkey_refused"
+    challenge = client.post("/players/me/passkey-options", headers=auth(ann["key"])).get_json()["challenge"]
     wrong = client.post("/players/me/passkeys", json={"credential": _answer(challenge, "webauthn.create")},
                         headers=auth(ann["key"]))
-    assert wrong.status_code == 400 and wrong.get_json()["code"] == "passkey_refused"
+    assert wrong.status_code == 422 and wrong.get_json()["code"] == "passkey_refused"
     spent = client.post("/players/me/passkeys", json={"credential": _answer(challenge, "webauthn.create")},
                         headers=auth(ann["key"]))
-    assert spent.status_code == 400 and "No passkey registration is under way" in spent.get_json()["detail"]
+    assert spent.status_code == 409 and "No passkey registration is under way" in spent.get_json()["detail"]
     assert client.get("/players/me/passkeys", headers=auth(ann["key"])).get_json()["passkeys"] == []
 
 

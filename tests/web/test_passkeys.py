@@ -10,8 +10,8 @@ import requests
 from selenium.webdriver.common.by import By
 
 from tests.web.conftest import _running_driver, page_errors
-from tests.web.test_security_headers import LISTEN
 from tests.web.helpers import click_a_move, create_in_lobby, shown_version, text_of, wait
+from tests.web.test_security_headers import LISTEN
 
 AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
                  "isUserVerified": True, "automaticPresenceSimulation": True}
