@@ -45,8 +45,11 @@ def create_app(test_config: dict | None = None):
     from api.http import analysis as routes_analysis
     from api.http import cors, languages, observe, problems, security_headers
     from api.http import games as routes_games
+    from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
+    from api.http import passkeys as routes_passkeys
+    from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
@@ -105,7 +108,8 @@ def create_app(test_config: dict | None = None):
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp,
-                      routes_analysis.bp, routes_vacations.bp):
+                      routes_analysis.bp, routes_vacations.bp, routes_player_keys.bp, routes_identities.bp,
+                      routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])

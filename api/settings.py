@@ -83,6 +83,14 @@ class Settings:
     anonymous_create_limit: int = 600  # games created without a player's key, per ADDRESS_WINDOW_S, server-wide
     max_anonymous_games: int = 10_000  # unfinished games created without a player's key (0: no cap)
     cors_origins: str = ""
+    # ---- signing in (api/players/identity_tokens.py, issue 36) ----
+    oidc_issuers: str = ""  # JSON: [{"issuer", "audience", "jwks_uri" | "jwks_file" (neither: discovery)}]
+    oidc_jwks_ttl_s: float = 3600.0  # an issuer's key set is fetched again this long after
+    oidc_jwks_refresh_s: float = 30.0  # an unknown `kid` fetches it again at once, at most this often
+    oidc_leeway_s: float = 30.0  # the clock skew allowed on `exp`, `nbf` and `iat`
+    webauthn_rp_id: str = ""  # passkeys' relying party: a domain ("": the request's host)
+    webauthn_origin: str = ""  # the pages' origin, https://host[:port] ("": the request's scheme and host)
+    webauthn_rp_name: str = "Game server"  # the name an authenticator shows
     # ---- live streams ----
     sse_keepalive_s: float = 15.0
     sse_max_seconds: float = 3600.0

@@ -26,6 +26,7 @@ from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
+from api.players.identity_tokens import TokenVerifier, parse_issuers
 from api.players.vacations import Vacations
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
@@ -112,6 +113,12 @@ def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Delive
     return told
 
 
+def identity_verifier(settings: Settings) -> TokenVerifier:
+    """The identity tokens' verifier: the issuers the operator trusts (OIDC_ISSUERS)."""
+    return TokenVerifier(parse_issuers(settings.oidc_issuers), settings.oidc_jwks_ttl_s,
+                         settings.oidc_jwks_refresh_s, settings.oidc_leeway_s)
+
+
 def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately) -> Services:
     """Every collaborator, once. `connections`: the clients to use (default: made from the
     settings); `defer`: how the after-append writes run (the web process's may follow the
@@ -125,7 +132,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
-    players = Players(redis, prefix)
+    players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
