@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None):
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
     from api.http import players as routes_players
+    from api.http import push as routes_push
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import requests as http
@@ -102,6 +103,7 @@ def create_app(test_config: dict | None = None):
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(routes_push.bp)  # web push (issue 36)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

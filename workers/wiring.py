@@ -25,6 +25,7 @@ from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
+from api.push.subscriptions import PushSubscriptions
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
@@ -37,6 +38,7 @@ from events.archive import open_archive
 from events.archived_store import ArchivingStore
 from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
+from workers import push as web_push
 from workers.archiver import Archiver
 from workers.clocks import ClockTick
 from workers.queueing import TurnScheduler
@@ -68,6 +70,7 @@ class Services:
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
+    pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -91,6 +94,13 @@ def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
     return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
                                        settings.webhook_retry_max_s, settings.webhook_disable_after_s, policy,
                                        settings.webhook_progress_ttl_s, settings.webhook_deadline_s)
+
+
+def push_settings(settings: Settings) -> web_push.PushSettings:
+    """Push endpoints are checked as webhook URLs are (the same allowed networks)."""
+    networks = tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks)
+    return web_push.PushSettings(settings.vapid_subject, settings.push_ttl_s, settings.push_timeout_s,
+                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks))
 
 
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
@@ -118,9 +128,13 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                                queue_connection=connections.queue)
     players = Players(redis, prefix)
     index = LobbyIndex(redis, prefix)
+    pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback),
+                             players, deliveries.queue, push_settings(settings), settings.vapid_private_key,
+                             settings.vapid_key_file)
+    push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
-    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl),
+    listeners = (PlayerFeed(players, index), push_notify, FinishedExports(store, settings.export_cache_ttl),
                  deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
@@ -133,8 +147,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
-                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
-                    archiver=Archiver(store, service.games, settings.archive_after_s))
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
+                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------
