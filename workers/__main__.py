@@ -1,5 +1,5 @@
 """`python -m workers [worker|webhooks|reconciler]`: an RQ worker for turns, one for webhook
-deliveries (workers/deliveries.py), or the reconciler loop.
+deliveries (workers/deliveries.py) and Web Push (workers/push/), or the reconciler loop.
 
 Configuration from the environment, read once into api/settings.py's Settings: REDIS_URL
 (required here; app.py sets it; a Redis Cluster with QUEUE_REDIS_URL for RQ:
