@@ -112,6 +112,8 @@ class Settings:
     push_deadline_s: float = 10.0  # a push attempt's whole time
     push_max_per_player: int = 10
     push_allow_loopback: bool = False  # http endpoints on 127.0.0.1 (tests, local development)
+    clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
+    clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2

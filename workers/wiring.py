@@ -40,6 +40,7 @@ from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
 from workers.archiver import Archiver
+from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
 from workers.queueing import TurnScheduler
 
@@ -71,6 +72,7 @@ class Services:
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
+    clock_warnings: ClockWarnings  # the reconciler's sweep warning of deadlines (workers/clock_warnings.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -148,7 +150,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
-                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes)
+                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes,
+                    clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
+                                                 settings.clock_warning_min_s))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

@@ -41,8 +41,9 @@ def push_app(redis_url, key_file):
 
     prefix = f"wp{uuid.uuid4().hex[:6]}:"
     env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "PUSH_ALLOW_LOOPBACK": "1", "VAPID_KEY_FILE": key_file,
-           "PUSH_DEADLINE_S": str(DEADLINE_S), "PUSH_MAX_PER_PLAYER": "3"}
-    with running_workers(redis_url, prefix, ("webhooks",), env):
+           "PUSH_DEADLINE_S": str(DEADLINE_S), "PUSH_MAX_PER_PLAYER": "3", "CLOCK_WARNING_MIN_S": "0",
+           "RECONCILE_INTERVAL": "0.5"}
+    with running_workers(redis_url, prefix, ("webhooks", "reconciler"), env):
         yield create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
                           "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
                           "DEFER_AFTER_APPEND": False, "PUSH_ALLOW_LOOPBACK": True, "VAPID_KEY_FILE": key_file,
@@ -89,8 +90,8 @@ def play(client, gid, keys: dict, moves: int) -> list[tuple[int, int]]:
     return turns
 
 
-def started_game(client, ann, bob):
-    gid = open_game(client, ann["key"])["id"]
+def started_game(client, ann, bob, **extra):
+    gid = open_game(client, ann["key"], **extra)["id"]
     assert claim(client, gid, 1, bob["key"]).status_code == 201
     first = read(client, gid)
     return gid, [(s, first["version"]) for s in first["to_act"]]
@@ -133,6 +134,23 @@ def test_a_your_turn_arrives_for_each_turn_once_in_each_players_language(client,
     assert all(h["TTL"] == "86400" for h in headers)
     urgency = {p["type"]: h["Urgency"] for _, p, h in ann_phone.received if p["game_id"] == gid}
     assert urgency == {"game_started": "normal", "your_turn": "high"}
+
+
+def test_a_clock_warns_before_its_deadline_once_in_the_players_language(client, service):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    phone = service.device()
+    subscribe(client, ann["key"], phone, **{"Accept-Language": "ko"})
+    gid, turns = started_game(client, ann, bob, clock={"per_move_s": 8})
+    assert turns[0][0] == 0
+    began = time.time() * 1000
+    warned = wait_for(lambda: phone.payloads("clock_warning", gid), timeout=15)
+    assert len(warned) == 1 and warned[0]["body"] == "스플렌더: 이번 수의 남은 시간이 얼마 없습니다."
+    # A quarter of the move's time before its deadline (2 s of 8), within a reconciler's scan.
+    assert began + 8000 - 2000 - 500 <= warned[0]["at"] < began + 8000
+    urgency = [h["Urgency"] for _, p, h in phone.received if p["type"] == "clock_warning"]
+    assert urgency == ["high"]
+    time.sleep(2.5)  # past the deadline: nothing more about that decision
+    assert len(phone.payloads("clock_warning", gid)) == 1
 
 
 @pytest.mark.parametrize("mode,status", [("gone", 410), ("missing", 404)])
@@ -208,6 +226,9 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, service):
         r = post(body)
         assert (r.status_code, r.get_json().get("code")) == (status, code), (body, r.get_json())
         assert r.get_json()["detail"]
+    r = client.post("/players/me/push-subscriptions", json={**good, "endpoint": "http://push.example.com/x"},
+                    headers={**auth(ann["key"]), "Accept-Language": "ko"})
+    assert r.get_json()["detail"].startswith("푸시 엔드포인트는 https URL") and r.headers["Content-Language"] == "ko"
     assert client.post("/players/me/push-subscriptions", json=good).status_code == 401
     assert client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json() == {"subscriptions": []}
 

@@ -81,6 +81,8 @@ FROM_ENV = {
     "PUSH_DEADLINE_S": ("4", 4.0),
     "PUSH_MAX_PER_PLAYER": ("2", 2),
     "PUSH_ALLOW_LOOPBACK": ("1", True),
+    "CLOCK_WARNING_S": ("3600", 3600.0),
+    "CLOCK_WARNING_MIN_S": ("0", 0.0),
     "RECONCILE_INTERVAL": ("0.5", 0.5),
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
@@ -103,13 +105,13 @@ def test_the_defaults_are_todays():
     from api.history import export_memory, finished_exports
     from api.live.leases import DEFAULT_LEASE_S
     from api.live.stream_limits import DEFAULT_MAX_STREAMS
-    from api.seating.control import ABORT_AFTER_S
     from api.push.subscriptions import PushSubscriptions
+    from api.seating.control import ABORT_AFTER_S
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER
-    from workers.push.sending import PushSettings
-    from workers import clocks, deliveries, queueing
+    from workers import clock_warnings, clocks, deliveries, queueing
     from workers.abandon import ABANDON_AFTER_S, WAITING_TTL_S
     from workers.archiver import ARCHIVE_AFTER_S
+    from workers.push.sending import PushSettings
 
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
@@ -128,6 +130,8 @@ def test_the_defaults_are_todays():
     assert d.webhook_max_per_owner == DEFAULT_MAX_PER_OWNER
     assert wiring.delivery_settings(d) == deliveries.Settings()
     assert wiring.push_settings(d) == PushSettings()
+    assert (d.clock_warning_s, d.clock_warning_min_s) == (clock_warnings.CLOCK_WARNING_S,
+                                                          clock_warnings.CLOCK_WARNING_MIN_S)
     assert (d.vapid_private_key, d.vapid_key_file, d.push_max_per_player) == (
         "", "", inspect.signature(PushSubscriptions).parameters["max_per_player"].default)
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
