@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from api.errors import ApiError, Code, ValidationFailed
 from api.players.accounts import Players
+from events.connection import unavailable
 
 MAX_ENDPOINT = 2000
 LOCK_MS = 60_000  # a sending's lease: longer than the attempts it starts (sending.py stops before it)
@@ -159,6 +160,7 @@ class PushSubscriptions:
         return f"{self.prefix}player:{{{player_id}}}:push-lock:{sub_id}"
 
     # ---- the endpoints' ---------------------------------------------------------------------
+    @unavailable
     def add(self, player_id: str, endpoint: str, p256dh: str, auth: str, lang: str) -> tuple[PushSubscription, bool]:
         """(the subscription, whether it is new); refused as the module says."""
         check_endpoint(endpoint, self.allow_loopback)
@@ -172,15 +174,18 @@ class PushSubscriptions:
                                            "delete one first.", details={"limit": self.max_per_player})
         return sub, existed == 0
 
+    @unavailable
     def of_player(self, player_id: str) -> list[PushSubscription]:
         found = self.redis.hgetall(self.subs_key(player_id))
         subs = [self._loaded(player_id, k.decode(), v) for k, v in found.items()]
         return sorted(subs, key=lambda s: (s.created, s.id))
 
+    @unavailable
     def get(self, player_id: str, sub_id: str) -> PushSubscription | None:
         raw = self.redis.hget(self.subs_key(player_id), sub_id)
         return self._loaded(player_id, sub_id, raw) if raw is not None else None
 
+    @unavailable
     def remove(self, player_id: str, sub_id: str) -> bool:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hdel(self.subs_key(player_id), sub_id)
@@ -199,6 +204,7 @@ class PushSubscriptions:
                                 data["created"])
 
     # ---- the sender's -------------------------------------------------------------------------
+    @unavailable
     def subscribed(self, player_ids: list[str]) -> list[str]:
         """Those of the players that have a push subscription (one round trip)."""
         if not player_ids:
@@ -208,17 +214,21 @@ class PushSubscriptions:
             pipe.exists(self.subs_key(player_id))
         return [p for p, n in zip(player_ids, pipe.execute()) if n]
 
+    @unavailable
     def cursor(self, player_id: str, sub_id: str) -> str | None:
         raw = self.redis.hget(self.cursors_key(player_id), sub_id)
         return raw.decode() if raw is not None else None
 
+    @unavailable
     def lock(self, player_id: str, sub_id: str) -> str | None:
         token = secrets.token_hex(8)
         return token if self.redis.set(self.lock_key(player_id, sub_id), token, nx=True, px=LOCK_MS) else None
 
+    @unavailable
     def unlock(self, player_id: str, sub_id: str, token: str) -> None:
         self._unlock(keys=[self.lock_key(player_id, sub_id)], args=[token])
 
+    @unavailable
     def save(self, player_id: str, sub_id: str, token: str, entry_id: str) -> bool:
         """The cursor moved to `entry_id`, only under this sender's lease (and while the
         subscription exists: a removed one is not brought back)."""

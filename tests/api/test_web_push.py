@@ -136,6 +136,30 @@ def test_a_your_turn_arrives_for_each_turn_once_in_each_players_language(client,
     assert urgency == {"game_started": "normal", "your_turn": "high"}
 
 
+def test_matched_and_game_finished_are_pushed_once_each(client, service):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    phones = {ann["id"]: service.device(), bob["id"]: service.device()}
+    subscribe(client, ann["key"], phones[ann["id"]], **{"Accept-Language": "ko"})
+    subscribe(client, bob["key"], phones[bob["id"]])
+    assert client.post("/matchmaking", json={"type": "splendor", "seats": 2}, headers=auth(ann["key"])).status_code == 201
+    paired = client.post("/matchmaking", json={"type": "splendor", "seats": 2}, headers=auth(bob["key"])).get_json()
+    gid = paired["game_id"]
+    wait_for(lambda: all(p.payloads("matched", gid) for p in phones.values()))
+    matched = phones[ann["id"]].payloads("matched", gid)
+    assert [m["body"] for m in matched] == ["스플렌더: 함께할 상대를 찾았습니다."]
+    assert client.post(f"/games/{gid}/resign", headers=auth(bob["key"])).status_code in (200, 201)
+    wait_for(lambda: all(p.payloads("game_finished", gid) for p in phones.values()))
+    time.sleep(1.0)
+    for phone in phones.values():
+        kinds = [p["type"] for p in phone.payloads(game_id=gid)]
+        assert kinds.count("matched") == kinds.count("game_finished") == 1, kinds
+        assert kinds.index("matched") < kinds.index("game_finished") == len(kinds) - 1
+    en = phones[bob["id"]].payloads("game_finished", gid)[0]
+    assert en["body"] == "Splendor: the game is over." and en["url"] == f"/play/{gid}"
+    finished = [h for _, p, h in phones[bob["id"]].received if p["type"] == "game_finished"][0]
+    assert finished["Urgency"] == "normal"
+
+
 def test_a_clock_warns_before_its_deadline_once_in_the_players_language(client, service):
     ann, bob = player(client, "Ann"), player(client, "Bob")
     phone = service.device()

@@ -56,9 +56,12 @@ class Pushes:
     # ---- the keys ----------------------------------------------------------------------------
     def vapid(self):
         with self._lock:
-            if self._vapid is None:
-                self._vapid = vapid_keys.load(self._private_key, self._key_file)
-            return self._vapid
+            return self._vapid_held()
+
+    def _vapid_held(self):  # under self._lock
+        if self._vapid is None:
+            self._vapid = vapid_keys.load(self._private_key, self._key_file)
+        return self._vapid
 
     def public_key(self) -> str:
         return vapid_keys.public_key(self.vapid())
@@ -94,13 +97,8 @@ class Pushes:
         with self._lock:
             if self._sender is None:
                 attempted = self._dispatcher.attempted if self._dispatcher is not None else None
-                self._sender = Sender(self.subs, self.players, self._vapid_unlocked(), self.settings, attempted)
+                self._sender = Sender(self.subs, self.players, self._vapid_held(), self.settings, attempted)
             return self._sender
-
-    def _vapid_unlocked(self):
-        if self._vapid is None:
-            self._vapid = vapid_keys.load(self._private_key, self._key_file)
-        return self._vapid
 
     def send_now(self, player_id: str) -> dict:
         """Each of the player's subscriptions caught up in this thread: {sub id: outcome}."""
