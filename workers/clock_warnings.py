@@ -35,6 +35,7 @@ SCAN_LIMIT = 10_000
 class Warning:
     seat: int
     player_id: str
+    game_type: str
     at: int  # when to warn (ms)
     deadline: int  # ms
     said: bool = False
@@ -88,7 +89,8 @@ class ClockWarnings:
             since = game.platform.seats[seat].get("turn_since")
             if not player_id or since is None or deadline - since < self.min_decision_ms:
                 continue
-            plan.append(Warning(seat, player_id, deadline - min(self.lead_ms, (deadline - since) // 4), deadline))
+            warn_at = deadline - min(self.lead_ms, (deadline - since) // 4)
+            plan.append(Warning(seat, player_id, game.definition.name, warn_at, deadline))
         return plan
 
     def _say(self, game_id: str, version: int, warning: Warning, now: int) -> int:
@@ -96,8 +98,7 @@ class ClockWarnings:
         marker = f"{prefix}game:{{{game_id}}}:clock-warned:{version}:{warning.seat}"
         if not redis.set(marker, 1, nx=True, px=max(1, warning.deadline - now) + 60_000):
             return 0  # another reconciler said it
-        game = self.service.load(game_id)
-        entry = {"type": "clock_warning", "game_id": game_id, "game_type": game.definition.name, "version": version,
+        entry = {"type": "clock_warning", "game_id": game_id, "game_type": warning.game_type, "version": version,
                  "at": now, "seat": warning.seat, "deadline": clocks.iso(warning.deadline),
                  "remaining_ms": warning.deadline - now}
         redis.xadd(self.players.inbox_key(warning.player_id), {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH,

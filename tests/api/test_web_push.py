@@ -298,3 +298,15 @@ def test_the_web_client_serves_its_push_scripts(client):
     page = client.get("/web/push.js")
     assert page.status_code == 200 and page.mimetype == "text/javascript"
     assert b"export async function enablePush(api" in page.data
+
+
+def test_the_vapid_key_comes_from_the_setting_or_one_file_made_once(tmp_path):
+    made = vapid_keys.load("", str(tmp_path / "k.pem"))
+    assert vapid_keys.load("", str(tmp_path / "k.pem")).public_key.public_numbers() == made.public_key.public_numbers()
+    pem = (tmp_path / "k.pem").read_text()
+    assert (tmp_path / "k.pem").stat().st_mode & 0o777 == 0o600, "the private key is its owner's only"
+    raw = made.private_key.private_numbers().private_value.to_bytes(32, "big")
+    for given in (pem, base64.urlsafe_b64encode(raw).rstrip(b"=").decode()):
+        assert vapid_keys.public_key(vapid_keys.load(given, str(tmp_path / "unused.pem"))) == vapid_keys.public_key(made)
+    assert not (tmp_path / "unused.pem").exists()
+    assert len(base64.urlsafe_b64decode(vapid_keys.public_key(made) + "=")) == 65
