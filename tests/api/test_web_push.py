@@ -23,6 +23,7 @@ from api.push import vapid as vapid_keys
 from api.webhooks.addresses import Policy
 from tests.api.helpers import auth, read
 from tests.api.push_service import PushService
+from tests.api.spec import spec, validate_named
 from tests.conftest import running_workers, wait_for
 from tests.lobby.helpers import claim, open_game, player
 
@@ -64,6 +65,12 @@ def service(client):
     yield svc
     svc.close()
     assert not svc.problems, svc.problems
+    # Every payload is a PushMessage and nothing more: the notice's words, never a game's state.
+    fields = set(spec()["components"]["schemas"]["PushMessage"]["required"])
+    for device in svc.devices.values():
+        for _, payload, _ in device.received:
+            validate_named("PushMessage", payload)
+            assert set(payload) == fields, sorted(set(payload) - fields)
 
 
 def subscribe(client, key, device, **headers):
