@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None):
     from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
+    from api.http import push as routes_push
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import requests as http
@@ -111,6 +112,7 @@ def create_app(test_config: dict | None = None):
                       routes_analysis.bp, routes_vacations.bp, routes_player_keys.bp, routes_identities.bp,
                       routes_passkeys.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(routes_push.bp)  # web push (issue 36)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

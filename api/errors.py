@@ -121,6 +121,11 @@ class Code(StrEnum):
     TOO_MANY_WEBHOOKS = "too_many_webhooks", (422,), "the owner has its most webhooks (`details.limit`)"
     UNKNOWN_WEBHOOK = "unknown_webhook", (404,), "no such subscription, or another owner's"
     UNKNOWN_DELIVERY = "unknown_delivery", (404,), "the subscription has no such delivery"
+    # ---- push notifications
+    PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), "the push endpoint is not an https URL"
+    TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
+        "the player has its most push subscriptions (`details.limit`)"
+    UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"
     # ---- live streams
     TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"
     STREAMS_FULL = "streams_full", (503,), "this server process holds its most live streams"

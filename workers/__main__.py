@@ -1,6 +1,6 @@
 """`python -m workers [worker|webhooks|analysis|reconciler]`: an RQ worker for turns, one for
-webhook deliveries (workers/deliveries.py), one for game analyses (workers/analysis.py, on
-ANALYSIS_QUEUE), or the reconciler loop.
+webhook deliveries (workers/deliveries.py) and Web Push (workers/push/), one for game analyses
+(workers/analysis.py, on ANALYSIS_QUEUE), or the reconciler loop.
 
 Configuration from the environment, read once into api/settings.py's Settings: REDIS_URL
 (required here; app.py sets it; a Redis Cluster with QUEUE_REDIS_URL for RQ:
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> None:
     if mode == "reconciler":
         run_forever(services.service, services.scheduler, settings.reconcile_interval, settings.abandon_after,
                     sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks,
-                            services.archiver),
+                            services.archiver, services.clock_warnings),
                     clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:

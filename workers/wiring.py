@@ -28,6 +28,7 @@ from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
 from api.players.identity_tokens import TokenVerifier, parse_issuers
 from api.players.vacations import Vacations
+from api.push.subscriptions import PushSubscriptions
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
@@ -41,7 +42,9 @@ from events.archive import open_archive
 from events.archived_store import ArchivingStore
 from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
+from workers import push as web_push
 from workers.archiver import Archiver
+from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
 from workers.queueing import AnalysisQueue, TurnScheduler
 from workers.vacations import Away
@@ -77,6 +80,8 @@ class Services:
     analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
+    pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
+    clock_warnings: ClockWarnings  # the reconciler's sweep warning of deadlines (workers/clock_warnings.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -100,6 +105,13 @@ def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
     return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
                                        settings.webhook_retry_max_s, settings.webhook_disable_after_s, policy,
                                        settings.webhook_progress_ttl_s, settings.webhook_deadline_s)
+
+
+def push_settings(settings: Settings) -> web_push.PushSettings:
+    """Push endpoints are checked as webhook URLs are (the same allowed networks)."""
+    networks = tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks)
+    return web_push.PushSettings(settings.vapid_subject, settings.push_ttl_s, settings.push_timeout_s,
+                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks))
 
 
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
@@ -134,9 +146,13 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                                queue_connection=connections.queue)
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
+    pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback),
+                             players, deliveries.queue, push_settings(settings), settings.vapid_private_key,
+                             settings.vapid_key_file)
+    push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
-    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl),
+    listeners = (PlayerFeed(players, index), push_notify, FinishedExports(store, settings.export_cache_ttl),
                  deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
@@ -152,8 +168,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
                                          Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
-                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
-                    archiver=Archiver(store, service.games, settings.archive_after_s),
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
+                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes,
+                    clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
+                                                 settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                                       settings.analysis_iterations, settings.archive_retention_s),
