@@ -1,0 +1,115 @@
+"""Direct play on the boards (issue 35), in headless chromium against `python app.py`: for each
+game at desktop (1280x900) and phone (390x844) size a person plays several moves against a bot
+by clicking only the board and the bar of choices above it (never the move list), and sees the
+last move outlined; at 390 px no text on a board is under 12 CSS px. A screenshot of each game
+and size is kept under var/screenshots/ (board-<game>-<size>.png)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+
+from tests.web.conftest import page_errors
+from tests.web.helpers import shown_version, text_of, wait
+
+TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+SEATS = {"witches": 3}
+MY_MOVES = 3
+
+# Every text the board shows, with the size it is drawn at on the screen: an SVG text's font size
+# times the SVG's scale (its screen CTM), an HTML text's computed font size.
+TEXT_SIZES = """
+const out = [];
+const walker = document.createTreeWalker(document.querySelector('#board'), NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const el = n.parentElement;
+  if (!n.textContent.trim() || el.closest('title') || el.closest('details:not([open]) > :not(summary)')) continue;
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden') continue;
+  let size = parseFloat(style.fontSize);
+  if (el instanceof SVGElement) size *= el.getScreenCTM().a;
+  out.push([n.textContent.trim().slice(0, 30), Math.round(size * 10) / 10]);
+}
+return out;
+"""
+
+
+def _game_for_me(base, game_type) -> tuple[str, str]:
+    """A game of `game_type`: Ann in seat 0 against random bots; its id and Ann's seat token."""
+    seats = [{"name": "Ann"}] + [{"bot": "random"}] * (SEATS.get(game_type, 2) - 1)
+    r = requests.post(f"{base}/games", json={"type": game_type, "seats": seats})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = body.get("tokens") or [s.get("token") for s in body.get("seats", []) if s.get("token")]
+    return body["id"], tokens[0] if isinstance(tokens, list) else next(iter(tokens.values()))
+
+
+def _my_turn(driver) -> bool:
+    return text_of(driver, "#turn") == "Your turn." and bool(driver.find_elements(By.CSS_SELECTOR, "#board .board-bar:not([hidden])"))
+
+
+def _press(driver, node):
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", node)
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", node)  # an SVG <g> has no click()
+
+
+def _one_move_by_the_board(driver) -> int:
+    """Clicks board pieces (or a bar button) until a move is sent; the clicks it took."""
+    before = shown_version(driver)
+    for clicks in range(1, 12):
+        try:
+            confirm = driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm")
+            free = driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].pickable:not(.picked)")
+            other = driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .other")
+            if confirm:
+                confirm[0].click()
+            elif free:
+                _press(driver, free[0])
+            elif other:
+                other[0].click()
+            else:
+                raise AssertionError("nothing to click on the board: " + text_of(driver, "#board .board-bar"))
+        except StaleElementReferenceException:
+            continue  # the board was drawn again meanwhile: look again
+        try:
+            wait(driver, lambda: shown_version(driver) > before, timeout=1.5)
+            return clicks
+        except WebDriverException:
+            continue
+    raise AssertionError("no move after 12 clicks: " + text_of(driver, "#board .board-bar"))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game_type", TYPES)
+def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type, size):
+    driver = browser
+    old = driver.get_window_size()
+    driver.set_window_size(*SIZES[size])
+    web_server.start_bots()
+    try:
+        game_id, token = _game_for_me(web_server.base, game_type)
+        driver.get(f"{web_server.base}/play/{game_id}#token={token}")
+        marked = 0
+        for _ in range(MY_MOVES):
+            wait(driver, lambda: _my_turn(driver) or text_of(driver, "#turn").startswith("Game over"), timeout=30, message="my turn")
+            if not _my_turn(driver):
+                break
+            _one_move_by_the_board(driver)
+            wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last") or _my_turn(driver), timeout=10)
+            marked += bool(driver.find_elements(By.CSS_SELECTOR, "#board svg .last"))
+        assert marked, "the last move is outlined on the board"
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+        if size == "phone":
+            small = [t for t in driver.execute_script(TEXT_SIZES) if t[1] < 12]
+            assert not small, f"text under 12 px: {small[:10]}"
+        time.sleep(0.7)  # the last move's outline drawn in
+        driver.save_screenshot(str(screenshots / f"board-{game_type}-{size}.png"))
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+        driver.set_window_size(old["width"], old["height"])
