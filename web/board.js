@@ -32,10 +32,16 @@ function stateFor(container) {
     container.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onPress(container, e); }, true);
     new ResizeObserver(() => { // a phone turned, a window resized: the other layout
       const narrow = container.clientWidth < NARROW;
-      if (state.args && narrow !== state.narrow) drawBoard(container, ...state.args);
+      if (state.args && (narrow !== state.narrow || (narrow && Math.abs(innerWidth(container) - state.width) > 3))) drawBoard(container, ...state.args);
     }).observe(container);
   }
   return boards.get(container);
+}
+
+// The width a board is drawn in (a narrow layout is drawn 1:1 in it, so its text keeps its size).
+function innerWidth(container) {
+  const style = getComputedStyle(container);
+  return Math.floor(container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
 }
 
 export function drawBoard(container, game, moves = [], labels = null) {
@@ -59,7 +65,8 @@ export function drawBoard(container, game, moves = [], labels = null) {
   if (labels) state.labels = labels;
   state.args = [game, moves, labels];
   state.narrow = container.clientWidth > 0 && container.clientWidth < NARROW;
-  const layout = { narrow: state.narrow, width: Math.max(300, container.clientWidth - 2), picked: state.picked };
+  state.width = innerWidth(container);
+  const layout = { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked };
   let svg;
   try {
     svg = module.render(game, moves, layout);
