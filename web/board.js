@@ -26,7 +26,7 @@ const boards = new WeakMap();
 
 function stateFor(container) {
   if (!boards.has(container)) {
-    const state = { key: null, picked: new Set(), last: { key: null, refs: [] }, effects: {}, width: 0 };
+    const state = { key: null, picked: new Set(), last: { key: null, refs: [] }, effects: {}, names: {}, width: 0 };
     boards.set(container, state);
     container.addEventListener("click", (e) => onPress(container, e), true); // before play.js's own listeners
     container.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onPress(container, e); }, true);
@@ -135,7 +135,7 @@ function markBoard(container, state) {
   renderBar(container, state, ps);
 }
 
-const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.effects[ref]?.name || ref.replace(/^index=/, "combo ").replace(/^level=/, "deck ");
+const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || ref.replace(/^index=/, "combo ").replace(/^level=/, "deck ");
 
 function renderBar(container, state, ps) {
   const bar = container.querySelector(".board-bar");
@@ -241,13 +241,20 @@ export function lastTurnRefs(events) {
 }
 
 // Tooltips: each piece's name and one-line effect from the rules (GET /game-types/{type}/rules,
-// in the page's language), read once per game type.
+// in the page's language), read once per game type; the pieces' names (GET /game-types) for the
+// labels drawn by id (Small World's islands) and the bar's sentence of what is chosen.
 const rulesAsked = {};
+let namesAsked = null;
 async function addTips(container, game, state) {
   rulesAsked[game.type] ||= api(`/game-types/${game.type}/rules`).then((r) => r.effects || {}).catch(() => ({}));
-  state.effects = await rulesAsked[game.type];
+  namesAsked ||= api("/game-types").then((r) => Object.fromEntries(r.game_types.map((t) => [t.type, t.pieces || {}]))).catch(() => ({}));
+  [state.effects, state.names] = await Promise.all([rulesAsked[game.type], namesAsked.then((all) => all[game.type] || {})]);
+  for (const node of container.querySelectorAll("svg [data-named]")) {
+    const name = state.names[node.getAttribute("data-named")];
+    if (name) node.textContent = name;
+  }
   for (const node of container.querySelectorAll("svg [data-ref], svg [data-tip]")) {
-    const ids = (node.getAttribute("data-tip") || node.getAttribute("data-ref")).split(" ");
+    const ids = (node.getAttribute("data-tip") || node.getAttribute("data-ref") || "").split(" ");
     const tips = ids.map((i) => state.effects[i]).filter(Boolean).map((e) => `${e.name}: ${e.effect}`);
     if (!tips.length) continue;
     let title = node.querySelector(":scope > title");
