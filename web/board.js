@@ -12,7 +12,7 @@ import * as smallworld from "./boards/smallworld-of-warcraft.js";
 
 const BOARDS = { splendor, witches, setup, "fairy-tile": fairyTile, "smallworld-of-warcraft": smallworld };
 const NARROW = 560; // a container narrower than this (a phone) gets each board's narrow layout
-const SHOWN_CHOICES = 8; // a bar lists the moves a pick completes up to this many
+const SHOWN_CHOICES = 16; // the bar's buttons for the moves a pick completes, at most (the list has them all)
 
 // The board's CSS (direct play's marks, the bar, the narrow layouts): a file of its own, linked
 // once (the pages' CSP allows stylesheets from the server, not inline ones).
@@ -147,9 +147,8 @@ function renderBar(container, state, ps) {
   if (state.picked.size) {
     const names = [...state.picked].map((r) => nameOf(r, state, container.querySelector(`svg [data-ref="${CSS.escape(r)}"]`)));
     bar.append(el("span", { class: "bar-text", text: `Chosen: ${names.join(", ")}.` }));
-    if (ps.exact.length && ps.exact.length <= SHOWN_CHOICES) {
-      for (const m of ps.exact) bar.append(button(m.label, () => play(container, state, m.move), "confirm primary"));
-    }
+    for (const m of ps.exact.slice(0, SHOWN_CHOICES)) bar.append(button(m.label, () => play(container, state, m.move), "confirm primary"));
+    if (ps.exact.length > SHOWN_CHOICES) bar.append(el("span", { class: "bar-hint", text: `${ps.exact.length - SHOWN_CHOICES} more in the move list.` }));
     const more = ps.candidates.length - ps.exact.length;
     if (more > 0) bar.append(el("span", { class: "bar-hint", text: ps.exact.length ? "or choose more on the board." : "Choose more on the board." }));
     bar.append(button("Cancel", () => { state.picked.clear(); redraw(container, state); }, "cancel"));

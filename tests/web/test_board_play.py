@@ -11,6 +11,7 @@ import pytest
 import requests
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from tests.web.conftest import page_errors
 from tests.web.helpers import shown_version, text_of, wait
@@ -113,3 +114,60 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
     finally:
         web_server.stop_bots()
         driver.set_window_size(old["width"], old["height"])
+
+
+def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser):
+    """Tab+Enter plays as clicks do: three gems picked with Enter (each says it is pressed), the
+    bar offers the move they make and Cancel; Cancel empties the pick, and the confirm plays."""
+    driver = browser
+    web_server.start_bots()
+    try:
+        game_id, token = _game_for_me(web_server.base, "splendor")
+        driver.get(f"{web_server.base}/play/{game_id}#token={token}")
+        wait(driver, lambda: _my_turn(driver), message="my turn")
+        before = shown_version(driver)
+
+        def press(colour):
+            driver.execute_script(f'document.querySelector(\'#board [data-ref="{colour}"]\').focus()')
+            driver.switch_to.active_element.send_keys(Keys.ENTER)
+            wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#board [data-ref="{colour}"]').get_attribute("aria-pressed") == "true")
+
+        for colour in ("white", "blue"):
+            press(colour)
+        assert "Choose more" in text_of(driver, "#board .board-bar") or driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm")
+        driver.find_element(By.CSS_SELECTOR, "#board .board-bar .cancel").click()
+        wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "#board svg .picked"), message="Cancel empties the pick")
+        assert shown_version(driver) == before  # nothing was sent
+        for colour in ("white", "blue", "green"):
+            press(colour)
+        confirm = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm"))
+        assert [b.text for b in confirm] == ["Take 3 gems: white, blue, green"]
+        driver.execute_script("arguments[0].focus()", confirm[0])
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda: shown_version(driver) > before, message="the confirmed move is played")
+        wait(driver, lambda: _my_turn(driver), message="my turn again")
+        player = requests.get(f"{web_server.base}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()["view"]["players"][0]
+        assert {k: player["tokens"][k] for k in ("white", "blue", "green")} == {"white": 1, "blue": 1, "green": 1}
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+
+
+def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screenshots):
+    """A finished game's history is open to all: its replay draws every seat's hand face up."""
+    r = requests.post(f"{web_server.base}/games", json={"type": "witches", "seats": [{"bot": "random"}] * 3})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    web_server.start_bots()
+    try:
+        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json()["status"] == "finished", timeout=90,
+             message="the bots finish the game")
+    finally:
+        web_server.stop_bots()
+    browser.get(f"{web_server.base}/replay/{game_id}#v=12")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg"), message="the replay's board")
+    wait(browser, lambda: text_of(browser, "#board svg").count("'s hand") == 3, message="three hands face up")
+    faces = browser.find_elements(By.CSS_SELECTOR, "#board svg [data-ref^='wi-']")
+    assert len(faces) > 30  # the three hands' cards (and the trick's), each a face
+    browser.find_element(By.ID, "board").screenshot(str(screenshots / "board-witches-replay-hands.png"))
+    assert page_errors(browser) == []
