@@ -14,6 +14,19 @@ const BOARDS = { splendor, witches, setup, "fairy-tile": fairyTile, "smallworld-
 const NARROW = 560; // a container narrower than this (a phone) gets each board's narrow layout
 const SHOWN_CHOICES = 16; // the bar's buttons for the moves a pick completes, at most (the list has them all)
 
+// The board's own sentences in the page's language (<html lang>; English otherwise). The moves'
+// labels and the pieces' names come from the server's catalogues.
+const WORDS = {
+  ko: { "Chosen: {names}.": "선택: {names}.", "or choose more on the board.": "또는 보드에서 더 고르세요.",
+    "Choose more on the board.": "보드에서 더 고르세요.", Cancel: "취소", "Your turn: choose on the board.": "내 차례: 보드에서 고르세요.",
+    "{n} more in the move list.": "나머지 {n}개는 수 목록에 있습니다.", "Played.": "두었습니다.",
+    "Your move on the board": "보드에서 두는 수", "The board in words": "보드 설명" },
+};
+export function t(english, args = {}) {
+  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  return (WORDS[lang]?.[english] || english).replace(/\{(\w+)\}/g, (_, k) => args[k]);
+}
+
 // The board's CSS (direct play's marks, the bar, the narrow layouts): a file of its own, linked
 // once (the pages' CSP allows stylesheets from the server, not inline ones).
 function linkStyles() {
@@ -79,9 +92,9 @@ export function drawBoard(container, game, moves = [], labels = null) {
   const describedBy = "board-text";
   svg.setAttribute("aria-describedby", describedBy);
   const lines = module.describe(game);
-  const bar = el("div", { class: "board-bar", role: "group", "aria-label": "Your move on the board" });
+  const bar = el("div", { class: "board-bar", role: "group", "aria-label": t("Your move on the board") });
   container.append(bar, svg, el("details", { class: "board-text", id: describedBy },
-    el("summary", { text: "The board in words" }), el("ul", {}, lines.map((line) => el("li", { text: line })))));
+    el("summary", { text: t("The board in words") }), el("ul", {}, lines.map((line) => el("li", { text: line })))));
   state.prepared = prepareClicks(module, moves, state.labels, svg);
   markBoard(container, state);
   markLast(container, game, state);
@@ -146,14 +159,14 @@ function renderBar(container, state, ps) {
   const button = (text, onclick, cls = "") => el("button", { type: "button", class: "bar-button " + cls, onclick }, text);
   if (state.picked.size) {
     const names = [...state.picked].map((r) => nameOf(r, state, container.querySelector(`svg [data-ref="${CSS.escape(r)}"]`)));
-    bar.append(el("span", { class: "bar-text", text: `Chosen: ${names.join(", ")}.` }));
+    bar.append(el("span", { class: "bar-text", text: t("Chosen: {names}.", { names: names.join(", ") }) }));
     for (const m of ps.exact.slice(0, SHOWN_CHOICES)) bar.append(button(m.label, () => play(container, state, m.move), "confirm primary"));
-    if (ps.exact.length > SHOWN_CHOICES) bar.append(el("span", { class: "bar-hint", text: `${ps.exact.length - SHOWN_CHOICES} more in the move list.` }));
+    if (ps.exact.length > SHOWN_CHOICES) bar.append(el("span", { class: "bar-hint", text: t("{n} more in the move list.", { n: ps.exact.length - SHOWN_CHOICES }) }));
     const more = ps.candidates.length - ps.exact.length;
-    if (more > 0) bar.append(el("span", { class: "bar-hint", text: ps.exact.length ? "or choose more on the board." : "Choose more on the board." }));
-    bar.append(button("Cancel", () => { state.picked.clear(); redraw(container, state); }, "cancel"));
+    if (more > 0) bar.append(el("span", { class: "bar-hint", text: t(ps.exact.length ? "or choose more on the board." : "Choose more on the board.") }));
+    bar.append(button(t("Cancel"), () => { state.picked.clear(); redraw(container, state); }, "cancel"));
   } else {
-    bar.append(el("span", { class: "bar-hint", text: ps.clickable.size ? "Your turn: choose on the board." : "" }));
+    bar.append(el("span", { class: "bar-hint", text: ps.clickable.size ? t("Your turn: choose on the board.") : "" }));
   }
   // moves that concern nothing drawn (end the turn, score, decline...) are buttons of their own
   for (const m of state.prepared.filter((m) => !m.clicks.size).slice(0, SHOWN_CHOICES)) bar.append(button(m.label, () => play(container, state, m.move), "other"));
@@ -203,7 +216,7 @@ async function play(container, state, move) {
   try {
     await api(`/games/${game.id}/moves`, { method: "POST", token: tokenFor(game.id), body: { expected_version: game.version, move },
       headers: { "Idempotency-Key": crypto.randomUUID() } });
-    bar?.replaceChildren(el("span", { class: "bar-text", text: "Played." })); // the stream draws what follows
+    bar?.replaceChildren(el("span", { class: "bar-text", text: t("Played.") })); // the stream draws what follows
   } catch (err) {
     bar?.replaceChildren(el("span", { class: "bar-text problem", text: err.sentence || err.message }));
   }

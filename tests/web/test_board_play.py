@@ -110,6 +110,14 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
             assert not small, f"text under 12 px: {small[:10]}"
         time.sleep(0.7)  # the last move's outline drawn in
         driver.save_screenshot(str(screenshots / f"board-{game_type}-{size}.png"))
+        if size == "phone":  # the narrowest phone too: the board drawn again for its width
+            drawn = driver.execute_script("return document.querySelector('#board svg').viewBox.baseVal.width")
+            driver.set_window_size(360, 800)
+            wait(driver, lambda: driver.execute_script("return document.querySelector('#board svg').viewBox.baseVal.width") < drawn,
+                 message="redrawn for 360 px")
+            small = [t for t in driver.execute_script(TEXT_SIZES) if t[1] < 12]
+            assert not small, f"text under 12 px at 360 px: {small[:10]}"
+            assert driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
         assert page_errors(driver) == []
     finally:
         web_server.stop_bots()
