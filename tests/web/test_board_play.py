@@ -124,10 +124,13 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
         driver.set_window_size(old["width"], old["height"])
 
 
-def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser):
-    """Tab+Enter plays as clicks do: three gems picked with Enter (each says it is pressed), the
-    bar offers the move they make and Cancel; Cancel empties the pick, and the confirm plays."""
+def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser, screenshots):
+    """Tab+Enter plays as clicks do (on a phone's screen): three gems picked with Enter (each
+    says it is pressed), the bar offers the move they make and Cancel; Cancel empties the pick,
+    and the confirm plays."""
     driver = browser
+    old = driver.get_window_size()
+    driver.set_window_size(*SIZES["phone"])
     web_server.start_bots()
     try:
         game_id, token = _game_for_me(web_server.base, "splendor")
@@ -150,6 +153,8 @@ def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser):
             press(colour)
         confirm = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm"))
         assert [b.text for b in confirm] == ["Take 3 gems: white, blue, green"]
+        driver.execute_script("document.querySelector('#board').scrollIntoView()")
+        driver.save_screenshot(str(screenshots / "board-splendor-phone-confirm.png"))
         driver.execute_script("arguments[0].focus()", confirm[0])
         driver.switch_to.active_element.send_keys(Keys.ENTER)
         wait(driver, lambda: shown_version(driver) > before, message="the confirmed move is played")
@@ -159,6 +164,7 @@ def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser):
         assert page_errors(driver) == []
     finally:
         web_server.stop_bots()
+        driver.set_window_size(old["width"], old["height"])
 
 
 def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screenshots):
