@@ -185,3 +185,42 @@ def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screensh
     assert len(faces) > 30  # the three hands' cards (and the trick's), each a face
     browser.find_element(By.ID, "board").screenshot(str(screenshots / "board-witches-replay-hands.png"))
     assert page_errors(browser) == []
+
+
+PICKS = """
+const done = arguments[arguments.length - 1];
+Promise.all([import('/web/moves.js'), import('/web/boards/splendor.js'), import('/web/board.js')]).then(([moves, splendor, board]) => {
+  const ready = (list, clicks) => moves.prepare(list).map((m) => Object.assign(m, { clicks: new Set(clicks(m.move)) }));
+  const witches = ready([{ type: 'play', card: 'wi-red-03' }, { type: 'play', card: 'wi-blue-07' }], (m) => [m.card]);
+  const gems = ready([{ type: 'take_gems', colors: ['white', 'blue', 'green'] }, { type: 'take_gems', colors: ['white', 'blue', 'red'] },
+    { type: 'take_two', color: 'white' }, { type: 'buy', card: 'sp-1-01', payment: { white: 1 } }], splendor.clicks);
+  const state = (list, picked) => { const s = moves.pickState(list, new Set(picked));
+    return { candidates: s.candidates.length, exact: s.exact.map((m) => m.move.type), atOnce: moves.playsAtOnce(s, new Set(picked)), clickable: [...s.clickable].sort() }; };
+  done({
+    card: state(witches, ['wi-red-03']),
+    white: state(gems, ['white']),
+    three: state(gems, ['white', 'blue', 'green']),
+    buy: state(gems, ['sp-1-01']),
+    refs: moves.eventRefs({ message: { args: { p: { kind: 'player', seat: 0 }, c: { kind: 'piece', id: ['a', 'b'] }, r: { kind: 'place', id: 'L1a-2' }, w: { kind: 'word', value: 'red' } } } }),
+    last: board.lastTurnRefs([
+      { actor: 0, message: { args: { c: { kind: 'piece', id: 'x' } } } },
+      { actor: 1, message: { args: { c: { kind: 'piece', id: 'y' } } } },
+      { actor: 'system', message: { args: { c: { kind: 'piece', id: 'z' } } } }]),
+  });
+}).catch((err) => done({ error: String(err) }));
+"""
+
+
+def test_the_pick_rules(web_server, browser):
+    """The rules of a pick, in the browser's own modules: one click that leaves one complete move
+    plays it; a move of several choices waits for its confirm; Splendor's buy is its card only
+    (not the colours it pays with); the last turn is the last seat's events (and the system's)."""
+    browser.get(web_server.base + "/")
+    got = browser.execute_async_script(PICKS)
+    assert "error" not in got, got
+    assert got["card"] == {"candidates": 1, "exact": ["play"], "atOnce": True, "clickable": ["wi-red-03"]}
+    assert got["white"] == {"candidates": 3, "exact": ["take_two"], "atOnce": False, "clickable": ["blue", "green", "red", "white"]}
+    assert got["three"] == {"candidates": 1, "exact": ["take_gems"], "atOnce": False, "clickable": ["blue", "green", "white"]}
+    assert got["buy"]["atOnce"] is True and got["buy"]["clickable"] == ["sp-1-01"]
+    assert got["refs"] == ["a", "b", "L1a-2", "red"]
+    assert got["last"] == ["z", "y"]
