@@ -46,7 +46,7 @@ def test_a_finished_game_of_every_type_is_analysed_once_by_the_workers(client, a
         assert isinstance(d["suggested_label"], str) and d["suggested_label"]
     marked = [d["version"] for d in done["decisions"] if d["marked"]]
     assert marked == done["marked"] and len(marked) <= analysis.MARKS
-    assert all(d["drop"] >= analysis.MARK_DROP for d in done["decisions"] if d["marked"])
+    assert all(d["drop"] >= analysis.MARK_DROP and not d["played_suggested"] for d in done["decisions"] if d["marked"])
     # Asked again: the same analysis, not computed again.
     again = client.post(f"/games/{gid}/analysis", headers=auth(ann["key"]))
     assert again.status_code == 200 and again.get_json()["computed_at"] == done["computed_at"]
