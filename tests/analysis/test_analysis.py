@@ -132,3 +132,19 @@ def test_a_request_whose_job_was_lost_is_answered_in_the_end(client, app, analys
     redis.set(analyses.key(gid), json.dumps(lost))
     assert client.get(f"/games/{gid}/analysis").status_code == 202
     assert analysed(client, gid)["status"] == DONE
+
+
+def test_under_a_retention_the_analysis_expires_with_its_game(client, analysts, redis_url, session_prefix):
+    from app import create_app
+    from tests.api.spec import SpecCheckingClient
+
+    kept = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix, "TURN_QUEUE": f"{session_prefix}turns",
+                       "ANALYSIS_QUEUE": f"{session_prefix}analysis", "ARCHIVE_RETENTION_S": 86400, "TESTING": True,
+                       "RATE_LIMIT": 1_000_000, "ALLOW_CLIENT_SEEDS": True})
+    limited = SpecCheckingClient(kept, kept.response_class)
+    gid, ann, _ = person_game(limited, "splendor", seed=41, decisions=1)
+    assert limited.post(f"/games/{gid}/analysis", headers=auth(ann["key"])).status_code == 202
+    redis, key = kept.extensions["services"].connections.store, kept.extensions["analyses"].key(gid)
+    assert 86000 < redis.ttl(key) <= 86400  # the pending request: a day from the game's end
+    analysed(limited, gid)
+    assert 86000 < redis.ttl(key) <= 86400  # the analysis keeps the request's
