@@ -98,6 +98,8 @@ def create_app(test_config: dict | None = None):
         ("webhook_queue_depth", "Webhook fan-outs and deliveries waiting in their RQ queue.",
          lambda: deliveries.queue.count),
         ("webhook_retries_waiting", "Webhook deliveries waiting out a back-off.", deliveries.subs.retries_waiting),
+        ("analysis_queue_depth", "Game analyses waiting in their RQ queue.",
+         lambda: services.analysis_queue.queue.count),
     ] + ([("store_primaries_degraded", "Redis primaries with fewer replicas online than REPLICAS_ACK asks for: "
            "their appends are acknowledged by fewer (by none: lost with the primary).",
            lambda: len(store.replication()["degraded"]))] if store.replicas else []))

@@ -90,6 +90,9 @@ def _plays(game: GameDef, decision: Decision, move: dict, seed: object) -> bool:
 
 
 def marked(analysed: Sequence[dict]) -> list[int]:
-    """The versions of the costliest decisions: the MARKS largest drops of at least MARK_DROP."""
-    costly = sorted((d for d in analysed if d["drop"] >= MARK_DROP), key=lambda d: (-d["drop"], d["version"]))
+    """The versions of the costliest decisions: the MARKS largest drops of at least MARK_DROP,
+    of the moves that were not the suggestion (playing the level's own move costs nothing by
+    its measure: a drop there is the search's noise, or the game's chance)."""
+    costly = sorted((d for d in analysed if d["drop"] >= MARK_DROP and not d.get("played_suggested")),
+                    key=lambda d: (-d["drop"], d["version"]))
     return sorted(d["version"] for d in costly[:MARKS])

@@ -63,7 +63,7 @@ class Analyses:
         if found is None:
             self._count(player_id)
             pending = {"id": game_id, "status": PENDING, "requested_at": int(time.time() * 1000)}
-            if not self.redis.set(self.key(game_id), json.dumps(pending), nx=True):
+            if not self.redis.set(self.key(game_id), json.dumps(pending), nx=True, ex=self._ttl(game)):
                 self._uncount(player_id)  # another request was first: it counted, not this one
             found = self._stored(game_id) or pending
         if found["status"] == PENDING:
@@ -126,8 +126,7 @@ class Analyses:
                 "level": analysis.level_of(game.definition), "iterations": self.iterations,
                 "requested_at": found.get("requested_at"), "computed_at": int(time.time() * 1000),
                 "decisions": decided, "marked": sorted(marks)}
-        ttl = self._ttl(game)
-        self.redis.set(self.key(game_id), json.dumps(done), ex=ttl)
+        self.redis.set(self.key(game_id), json.dumps(done), keepttl=True)  # the request's: the game's retention
         return DONE
 
     def _appraised(self, then: Game, decision: analysis.Decision, seed: object) -> dict:

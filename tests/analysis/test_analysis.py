@@ -46,7 +46,7 @@ def test_a_finished_game_of_every_type_is_analysed_once_by_the_workers(client, a
         assert isinstance(d["suggested_label"], str) and d["suggested_label"]
     marked = [d["version"] for d in done["decisions"] if d["marked"]]
     assert marked == done["marked"] and len(marked) <= analysis.MARKS
-    assert all(d["drop"] >= analysis.MARK_DROP for d in done["decisions"] if d["marked"])
+    assert all(d["drop"] >= analysis.MARK_DROP and not d["played_suggested"] for d in done["decisions"] if d["marked"])
     # Asked again: the same analysis, not computed again.
     again = client.post(f"/games/{gid}/analysis", headers=auth(ann["key"]))
     assert again.status_code == 200 and again.get_json()["computed_at"] == done["computed_at"]
@@ -132,3 +132,19 @@ def test_a_request_whose_job_was_lost_is_answered_in_the_end(client, app, analys
     redis.set(analyses.key(gid), json.dumps(lost))
     assert client.get(f"/games/{gid}/analysis").status_code == 202
     assert analysed(client, gid)["status"] == DONE
+
+
+def test_under_a_retention_the_analysis_expires_with_its_game(client, analysts, redis_url, session_prefix):
+    from app import create_app
+    from tests.api.spec import SpecCheckingClient
+
+    kept = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix, "TURN_QUEUE": f"{session_prefix}turns",
+                       "ANALYSIS_QUEUE": f"{session_prefix}analysis", "ARCHIVE_RETENTION_S": 86400, "TESTING": True,
+                       "RATE_LIMIT": 1_000_000, "ALLOW_CLIENT_SEEDS": True})
+    limited = SpecCheckingClient(kept, kept.response_class)
+    gid, ann, _ = person_game(limited, "splendor", seed=41, decisions=1)
+    assert limited.post(f"/games/{gid}/analysis", headers=auth(ann["key"])).status_code == 202
+    redis, key = kept.extensions["services"].connections.store, kept.extensions["analyses"].key(gid)
+    assert 86000 < redis.ttl(key) <= 86400  # the pending request: a day from the game's end
+    analysed(limited, gid)
+    assert 86000 < redis.ttl(key) <= 86400  # the analysis keeps the request's

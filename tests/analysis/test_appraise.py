@@ -43,3 +43,4 @@ def test_the_costliest_decisions_are_marked():
     assert marked(analysed) == [5, 8, 12] and MARKS == 3
     assert marked([{"version": 1, "drop": MARK_DROP - 0.01}, {"version": 2, "drop": -0.5}]) == []
     assert marked([{"version": 7, "drop": MARK_DROP}]) == [7]
+    assert marked([{"version": 7, "drop": 0.5, "played_suggested": True}]) == [], "the level's own move"

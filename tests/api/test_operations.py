@@ -70,6 +70,8 @@ def test_metrics_parse_and_count_requests_moves_and_conflicts(client):
     assert grew("game_version_conflicts", kind="stale") >= (1 if stale.status_code == 409 else 0)
     assert sample(after["games_active"]) >= 1
     assert "turn_queue_depth" in after and "live_streams_open" in after and "redis_errors" in after
+    assert "analysis_queue_depth" in after  # the analyses wait in a queue of their own (issue 34)
+    assert sample(after["analysis_queue_depth"]) == 0  # the analyses queue of their own (issue 34)
 
 
 def test_request_ids_are_echoed_or_made(client):
