@@ -16,6 +16,8 @@ const KO = {
   "API": "API",
   "Language": "언어",
   "Loading…": "불러오는 중…",
+  "Waiting": "대기 중",
+  "game {id}": "게임 {id}",
   "New game": "새 게임",
   "Game": "게임",
   "Your name": "이름",

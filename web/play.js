@@ -301,7 +301,8 @@ function renderMoves(prepared) {
   box.replaceChildren();
   if (!myTurn() || page.game.status !== "active") {
     box.append(el("p", { class: "hint", text: t(page.game.status !== "active" ? "The game is over." : mySeat() === null ? "Spectators have no moves." : "No moves for you now.") }));
-    if (page.game.status !== "active") box.append(rematchOffer());
+    const rematch = page.game.status !== "active" ? rematchOffer() : null; // none for a spectator of a game without one
+    if (rematch) box.append(rematch);
     return;
   }
   const s = page.summary;
@@ -430,6 +431,9 @@ async function openStream() {
     badge(navigator.onLine === false ? "offline" : "reconnecting…");
     source.close();
     page.source = null;
+    // Is the server there? (a spectator's stream asks no ticket that would tell): the outage,
+    // if it is one, is then said in the status line; the board waits for the stream's catch-up.
+    fetch("/health/live", { cache: "no-store" }).catch(() => { if (!page.ended) unreachable(); });
     setTimeout(openStream, RETRY_MS);
   };
 }

@@ -20,10 +20,10 @@ export async function rulesPanel(container, type) {
     container.replaceChildren(el("p", { class: "hint", text: t("Rules help is not available right now.") }));
     return;
   }
-  const body = el("div", { class: "rules-text", lang: rules.language });
+  const body = el("div", { class: "rules-text", lang: rules.language, tabindex: 0 }); // it scrolls: a keyboard reaches it
   body.innerHTML = DOMPurify.sanitize(marked.parse(rules.markdown || ""), { USE_PROFILES: { html: true } });
   const effects = Object.values(rules.effects || {});
   const pieces = effects.length ? el("details", { class: "pieces" }, el("summary", {}, t("Pieces")),
-    el("dl", { lang: rules.language }, effects.flatMap((e) => [el("dt", {}, e.name), el("dd", {}, e.effect)]))) : null;
+    el("dl", { lang: rules.language, tabindex: 0 }, effects.flatMap((e) => [el("dt", {}, e.name), el("dd", {}, e.effect)]))) : null;
   container.replaceChildren(el("details", { id: "rules-box" }, el("summary", {}, t("Rules of this game")), body, pieces));
 }
