@@ -73,13 +73,15 @@ export async function apiNdjson(path, { token } = {}) {
 const ADJECTIVES = ["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"];
 const ANIMALS = ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"];
 export function friendlyName() {
-  let name = localStorage.getItem("gameserver.name");
-  if (!name) {
+  const typed = localStorage.getItem("gameserver.name");
+  if (typed) return typed;
+  let made = localStorage.getItem("gameserver.suggested-name"); // the same suggestion on every page
+  if (!made) {
     const [a, b] = crypto.getRandomValues(new Uint8Array(2));
-    name = `${ADJECTIVES[a % ADJECTIVES.length]} ${ANIMALS[b % ANIMALS.length]}`;
-    localStorage.setItem("gameserver.name", name);
+    made = `${ADJECTIVES[a % ADJECTIVES.length]} ${ANIMALS[b % ANIMALS.length]}`;
+    localStorage.setItem("gameserver.suggested-name", made);
   }
-  return name;
+  return made;
 }
 
 export function newKey() {

@@ -204,7 +204,6 @@ const KO = {
   "None yet.": "아직 없음.",
   "None yet: create or join a game.": "아직 없음: 게임을 만들거나 참가하세요.",
   "Play now": "바로 두기",
-  "Play {title} now": "{title} 바로 두기",
   "{min}–{max} seats, bots {bots}.": "{min}–{max}자리, 봇 {bots}.",
   "Your rating: {r} ({n} games)": "내 레이팅: {r} ({n}게임)",
   "Stop looking": "그만 찾기",

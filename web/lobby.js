@@ -201,7 +201,7 @@ async function listGames() {
 
 // A hosted game: what it is, "Play now" (quick matchmaking) and its leaderboard.
 function typeEntry(type) {
-  const play = el("button", { type: "button", class: "play-now primary", "aria-label": t("Play {title} now", { title: type.title }) }, t("Play now"));
+  const play = el("button", { type: "button", class: "play-now primary", "aria-label": `${t("Play now")}: ${type.title}` }, t("Play now")); // the visible words first in its name
   play.addEventListener("click", () => playNow(type, play));
   return el("li", { "data-type": type.type }, el("strong", {}, type.title), " ",
     t("{min}–{max} seats, bots {bots}.", { min: type.min_seats, max: type.max_seats, bots: type.bots.join(", ") }), " ",

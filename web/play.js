@@ -233,7 +233,7 @@ function renderWaiting() {
   const parts = [el("h2", {}, t("Seats")), seats];
   if (you === null && !player() && seats.querySelector(".join")) { // a person from a link: their name first
     parts.unshift(el("label", { class: "name" }, t("Your name") + " ", el("input", { id: "join-name", maxlength: 40, autocomplete: "nickname",
-      value: friendlyName(), oninput: (e) => localStorage.setItem("gameserver.name", e.target.value.trim()) })));
+      value: localStorage.getItem("gameserver.name") || "", placeholder: friendlyName(), oninput: (e) => localStorage.setItem("gameserver.name", e.target.value.trim()) })));
   }
   if (you !== null && known.invite) {
     const link = `${location.origin}/play/${id}#invite=${known.invite}`;
@@ -285,6 +285,7 @@ function wireBoard(prepared) {
     node.classList.toggle("sel", page.selected.has(ref));
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
+    nameByTitle(node);
     node.setAttribute("aria-pressed", page.selected.has(ref) ? "true" : "false");
     const toggle = () => {
       if (page.selected.has(ref)) page.selected.delete(ref); else page.selected.add(ref);
@@ -294,6 +295,14 @@ function wireBoard(prepared) {
     node.addEventListener("click", toggle);
     node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
   }
+}
+
+// A board button is named by its <title> (the board's label, also its tooltip), not by an
+// aria-label beside it: an aria-label must then contain the figures drawn on the piece, in
+// their order, which reads badly ("...costs 7 red, 3 black 5 7 3").
+function nameByTitle(node) {
+  const title = node.querySelector(":scope > title")?.textContent;
+  if (title && title === node.getAttribute("aria-label")) node.removeAttribute("aria-label");
 }
 
 function renderMoves(prepared) {
