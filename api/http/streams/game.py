@@ -203,7 +203,8 @@ def presence(game_id):
     live: LivePath = current_app.extensions["live"]
     game = games().load(game_id)  # an unknown game is a 404
     here = live.limits.present(game_id, len(game.seats))
-    return {"game": game_id, "seats": [{"seat": i, "here": h and game.seats[i]["bot"] is None} for i, h in enumerate(here)]}
+    seats = [{"seat": i, "here": h and game.seats[i]["bot"] is None} for i, h in enumerate(here)]
+    return {"game": game_id, "seats": seats}
 
 
 @bp.post("/games/<game_id>/stream-tickets")
