@@ -188,6 +188,7 @@ const KO = {
   "{m} min ago": "{m}분 전",
   "{h} h ago": "{h}시간 전",
   "{bot} bot": "{bot} 봇",
+  "{bot} bot {n}": "{bot} 봇 {n}",
   "invited seat": "초대 자리",
   "open seat": "열린 자리",
   "Joining {type} {id}…": "{type} {id}에 참가하는 중…",

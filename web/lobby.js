@@ -114,7 +114,12 @@ const ago = (ms) => {
   return s < 60 ? t("{s} s ago", { s }) : s < 3600 ? t("{m} min ago", { m: Math.round(s / 60) }) : t("{h} h ago", { h: Math.round(s / 3600) });
 };
 
-const seatText = (s) => (s.bot ? t("{bot} bot", { bot: s.bot }) : s.name ?? t(s.invite ? "invited seat" : "open seat"));
+// A seat in a listing; bots of one kind told apart by their seat, numbered from 1.
+function seatText(s, i, seats) {
+  if (!s.bot) return s.name ?? t(s.invite ? "invited seat" : "open seat");
+  const twins = seats.filter((o) => o.bot === s.bot).length > 1;
+  return twins ? t("{bot} bot {n}", { bot: s.bot, n: i + 1 }) : t("{bot} bot", { bot: s.bot });
+}
 
 // The seat this player may claim: open, and not kept for another player.
 function freeSeat(g, me) {

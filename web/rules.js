@@ -21,9 +21,15 @@ export async function rulesPanel(container, type) {
     return;
   }
   const body = el("div", { class: "rules-text", lang: rules.language, tabindex: 0 }); // it scrolls: a keyboard reaches it
-  body.innerHTML = DOMPurify.sanitize(marked.parse(rules.markdown || ""), { USE_PROFILES: { html: true } });
+  body.append(renderMarkdown(rules.markdown || ""));
   const effects = Object.values(rules.effects || {});
   const pieces = effects.length ? el("details", { class: "pieces" }, el("summary", {}, t("Pieces")),
     el("dl", { lang: rules.language, tabindex: 0 }, effects.flatMap((e) => [el("dt", {}, e.name), el("dd", {}, e.effect)]))) : null;
   container.replaceChildren(el("details", { id: "rules-box" }, el("summary", {}, t("Rules of this game")), body, pieces));
+}
+
+// Markdown as a fragment of plain HTML: no script, no handler, no javascript: link, whatever
+// the text holds.
+export function renderMarkdown(markdown) {
+  return DOMPurify.sanitize(marked.parse(markdown), { USE_PROFILES: { html: true }, RETURN_DOM_FRAGMENT: true });
 }

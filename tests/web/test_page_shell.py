@@ -134,6 +134,14 @@ def test_rules_help_is_rendered_from_the_markdown(two_people):
     assert not text.find_elements(By.CSS_SELECTOR, "script, iframe, [onerror], [onclick]")
     pieces = ann.find_elements(By.CSS_SELECTOR, "#rules-box .pieces dt")
     assert pieces, "the pieces' effects"
+    # whatever a summary held, the page would keep no script, handler or javascript: link of it
+    hostile = "# Rules\n\n<img src=x onerror=\"window.__pwned=1\"> <script>window.__pwned=2</script>\n\n[x](javascript:window.__pwned=3) **ok**"
+    html = ann.execute_async_script("""const [md, done] = arguments;
+      import("/web/rules.js").then((m) => { const box = document.createElement("div"); box.append(m.renderMarkdown(md));
+        document.body.append(box); setTimeout(() => { done(box.innerHTML); box.remove(); }, 200); });""", hostile)
+    assert "<h1>Rules</h1>" in html and "<strong>ok</strong>" in html
+    assert "onerror" not in html and "<script" not in html and "javascript:" not in html, html
+    assert ann.execute_script("return window.__pwned === undefined")
 
 
 def test_focus_stays_on_a_control_after_a_keyboard_move(two_people):
