@@ -53,6 +53,22 @@ class Code(StrEnum):
     SEAT_NOT_YOURS = "seat_not_yours", (403,), "the token does not hold the seat asked for, or sits in no seat"
     SEAT_REQUIRED = "seat_required", (400,), "a table token must name its seat with `?seat=N`"
     INVALID_INVITE = "invalid_invite", (403,), "an invite seat claimed with a wrong or missing invite code"
+    # ---- a player's keys and sign-in (issue 36)
+    UNKNOWN_KEY = "unknown_key", (404,), "the player has no key of this id"
+    TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
+    INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
+    TOKEN_MALFORMED = "token_malformed", (401,), "an identity token (a JWT) unreadable or without `sub`/`exp`"
+    TOKEN_EXPIRED = "token_expired", (401,), "the identity token's `exp` has passed"
+    TOKEN_NOT_YET_VALID = "token_not_yet_valid", (401,), "the identity token's `nbf` (or `iat`) is still ahead"
+    TOKEN_WRONG_AUDIENCE = "token_wrong_audience", (401,), "the identity token's `aud` is not this server's"
+    TOKEN_UNKNOWN_ISSUER = "token_unknown_issuer", (401,), "the identity token's issuer is not one `OIDC_ISSUERS` names"
+    TOKEN_BAD_SIGNATURE = "token_bad_signature", (401,), "the identity token's signature does not verify"
+    ISSUER_UNAVAILABLE = "issuer_unavailable", (503,), "the identity provider's keys cannot be read just now"
+    IDENTITY_TAKEN = "identity_taken", (409,), "the identity already signs in another player"
+    UNKNOWN_IDENTITY = "unknown_identity", (404,), "the player has no linked identity of this id"
+    PASSKEY_REFUSED = "passkey_refused", (401, 409, 422), "a passkey's answer or challenge is wrong, used or expired"
+    UNKNOWN_PASSKEY = "unknown_passkey", (404,), "the player has no passkey of this id"
+    LAST_SIGN_IN = "last_sign_in", (409,), "unlinking the player's only way to sign in (no key, no other identity)"
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
@@ -78,6 +94,9 @@ class Code(StrEnum):
     GAME_EXPIRED = "game_expired", (410,), "the game ended longer ago than games are kept (`ARCHIVE_RETENTION_S`)"
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
+    GAME_NOT_FINISHED = "game_not_finished", (409,), "the analysis of a game that has not finished"
+    ANALYSIS_LIMIT_REACHED = "analysis_limit_reached", (429,), \
+        "the player asked for its most analyses today (`ANALYSIS_PER_DAY`, `Retry-After`)"
     # ---- seats
     SEAT_TAKEN = "seat_taken", (409,), "someone claimed the seat first"
     ALREADY_MATCHED = "already_matched", (409,), "the seek was paired already (its game is made, or being made)"
@@ -88,6 +107,12 @@ class Code(StrEnum):
     SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
     SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
     ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"
+    # ---- correspondence time: vacations
+    INVALID_VACATION = "invalid_vacation", (400,), "a vacation's dates are malformed, reversed or in the past"
+    VACATION_OVERLAPS = "vacation_overlaps", (409,), "a vacation overlapping one the player already has"
+    VACATION_ALLOWANCE_EXCEEDED = "vacation_allowance_exceeded", (409,), \
+        "more vacation days than the player has left in that year (`details.left_days`)"
+    UNKNOWN_VACATION = "unknown_vacation", (404,), "the player has no such vacation still to come"
     # ---- webhooks
     TABLE_TOKEN_REQUIRED = "table_token_required", (403,), "webhooks are made with a player's key or a table token"
     GAME_NOT_YOURS = "game_not_yours", (403,), "a webhook for a game its owner does not sit in (or an unknown one)"

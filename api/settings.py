@@ -83,6 +83,14 @@ class Settings:
     anonymous_create_limit: int = 600  # games created without a player's key, per ADDRESS_WINDOW_S, server-wide
     max_anonymous_games: int = 10_000  # unfinished games created without a player's key (0: no cap)
     cors_origins: str = ""
+    # ---- signing in (api/players/identity_tokens.py, issue 36) ----
+    oidc_issuers: str = ""  # JSON: [{"issuer", "audience", "jwks_uri" | "jwks_file" (neither: discovery)}]
+    oidc_jwks_ttl_s: float = 3600.0  # an issuer's key set is fetched again this long after
+    oidc_jwks_refresh_s: float = 30.0  # an unknown `kid` fetches it again at once, at most this often
+    oidc_leeway_s: float = 30.0  # the clock skew allowed on `exp`, `nbf` and `iat`
+    webauthn_rp_id: str = ""  # passkeys' relying party: a domain ("": the request's host)
+    webauthn_origin: str = ""  # the pages' origin, https://host[:port] ("": the request's scheme and host)
+    webauthn_rp_name: str = "Game server"  # the name an authenticator shows
     # ---- live streams ----
     sse_keepalive_s: float = 15.0
     sse_max_seconds: float = 3600.0
@@ -103,11 +111,16 @@ class Settings:
     webhook_progress_ttl_s: int = 7 * 86400
     webhook_allow_loopback: bool = False
     webhook_allowed_networks: tuple[str, ...] = ()
+    # ---- game analysis (api/analysis/, workers/analysis.py) ----
+    analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
+    analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
+    analysis_per_day: int = 10  # analyses one player may ask for per UTC day
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0
+    vacation_days_per_year: int = 30  # each player's vacation days a calendar year (UTC), api/players/vacations.py
     waiting_ttl: float = 24 * 3600.0  # a game still waiting for seats this long after its creation is ended
     log_level: str = "INFO"
 

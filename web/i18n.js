@@ -40,6 +40,7 @@ const KO = {
   "Use a key from another browser": "다른 브라우저의 키 사용",
   "Use this key": "이 키 사용",
   "Hosted games": "제공되는 게임",
+  "Your keys, passkeys and recovery code": "내 키, 패스키, 복구 코드",
   "Private game (not listed in the lobby)": "비공개 게임 (로비에 나오지 않음)",
   "Skip to your moves": "내 수로 건너뛰기",
   "Board": "보드",

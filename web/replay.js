@@ -8,6 +8,7 @@ import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
+import { showAnalysis } from "./analysis.js";
 
 const id = gameIdFromPath();
 let token = tokenFor(id);
@@ -134,6 +135,7 @@ async function start() {
     if (keys[e.key]) { e.preventDefault(); if (e.key !== " ") stop(); keys[e.key](); }
   });
   show(hashVersion() || page.first);
+  showAnalysis($("#analysis"), page.game);
 }
 
 start();

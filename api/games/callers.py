@@ -18,6 +18,21 @@ KEY_PREFIX = "pk."  # a player's key (api/players/accounts.py); a seat's token s
 def is_player_key(token: str | None) -> bool:
     return token is not None and token.startswith(KEY_PREFIX)
 
+
+def is_identity_token(token: str | None) -> bool:
+    """A JWT by its shape (api/players/identity_tokens.py): three dot-separated parts, the first
+    a JSON object's base64url (`eyJ`, `{"`). A seat's token's first part is its 12-character
+    game id, too short for a JWT's header."""
+    if token is None or not token.startswith("eyJ"):
+        return False
+    parts = token.split(".")
+    return len(parts) == 3 and len(parts[0]) > 12 and bool(parts[1])  # an unsigned one (`none`) is refused later
+
+
+def is_player_credential(token: str | None) -> bool:
+    """A player's key or an identity token: what names a player rather than a seat."""
+    return is_player_key(token) or is_identity_token(token)
+
 TABLE = "table"  # the holder of a game's table token, and its key among the credentials
 
 
@@ -53,7 +68,7 @@ class Seats:
         (and for a player's key when that player sits in no seat of the game)."""
         if token is None:
             return None
-        if is_player_key(token):
+        if is_player_credential(token):
             if self.players is None:
                 raise InvalidToken("This server has no players.")
             player = self.players.authenticate(token)

@@ -12,7 +12,10 @@ from __future__ import annotations
 from flask import request
 
 from api.errors import Code, InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
+from api.games.callers import is_identity_token
 from api.input_rules import DIGITS
+
+MAX_IDENTITY_TOKEN = 8000  # a JWT's length (an identity provider's run to 1 or 2 KB); a header line holds 8190
 
 
 def parse_bearer(header: str | None) -> str | None:
@@ -28,7 +31,8 @@ def bearer_token() -> str | None:
     if header is None:
         return None
     token = parse_bearer(header)
-    if token is None or len(header.partition(" ")[2]) > 200:
+    longest = MAX_IDENTITY_TOKEN if is_identity_token(token) else 200
+    if token is None or len(header.partition(" ")[2]) > longest:
         raise InvalidToken("Send the seat's token as 'Authorization: Bearer <token>'.")
     return token
 
@@ -61,14 +65,15 @@ def caller(service, game_id: str, required: bool = False, acting: bool = False) 
 
 
 def current_player(players, required: bool = True):
-    """The player whose key the request carries (api/players/accounts.py); None without one when not
+    """The player whose key (or identity token) the request carries (api/players/accounts.py); None without one when not
     required."""
-    from api.players.accounts import is_player_key
+    from api.players.accounts import is_player_credential
 
     token = bearer_token()
-    if token is None or not is_player_key(token):
+    if token is None or not is_player_credential(token):
         if required or token is not None:
-            raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one).")
+            raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one), "
+                                "or an identity token (a JWT) from a provider this server trusts.")
         return None
     if players is None:
         raise InvalidToken("This server has no players.")

@@ -13,7 +13,8 @@ from api.http.auth import bearer_token, caller, current_player, requested_seat, 
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
 from api.platform.fairness import check_client_seed
-from api.players.accounts import UnknownPlayer, is_player_key
+from api.players.accounts import UnknownPlayer, is_player_credential
+from api.players.identity_tokens import TokenRefused
 
 bp = Blueprint("games", __name__)
 
@@ -47,11 +48,11 @@ def creator(seats: list):
     players = current_app.extensions["players"]
     if not any("me" in s for s in seats):
         token = bearer_token()
-        if token is None or not is_player_key(token) or players is None:
+        if token is None or not is_player_credential(token) or players is None:
             return None
         try:
             return players.authenticate(token)
-        except UnknownPlayer:
+        except (UnknownPlayer, TokenRefused):
             return None
     if sum(1 for s in seats if "me" in s) > 1:
         raise ValidationFailed("A player sits in one seat of a game: one {'me': true} at most.",

@@ -1,10 +1,10 @@
-"""Players: make one, read and rename yourself, rotate your key, your games. Thin: the logic is
+"""Players: make one, read and rename yourself, your games (your keys: player_keys.py). Thin: the logic is
 api/players/accounts.py's and api/seating/claims.py's."""
 from __future__ import annotations
 
 from flask import Blueprint
 
-from api.http.auth import bearer_token, current_player
+from api.http.auth import current_player
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
 from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
 
@@ -19,7 +19,8 @@ _my_games = MyGamesQuerySchema()
 def create_player():
     body = _new_player.load(json_body())
     player, key = players().create(body["name"], body["bot"])
-    return {**_shown(player), "key": key}, 201, {"Location": "/players/me"}
+    code = players().new_recovery_code(player)  # shown once, as the key (api/http/player_keys.py)
+    return {**_shown(player), "key": key, "recovery_code": code}, 201, {"Location": "/players/me"}
 
 
 def _shown(player) -> dict:
@@ -38,13 +39,6 @@ def rename_me():
     body = _name.load(json_body())
     player = players().rename(player, body["name"])
     return _shown(player)
-
-
-@bp.post("/players/me/keys")
-def rotate_key():
-    player = current_player(players())
-    key = players().rotate(player, bearer_token())
-    return {**_shown(player), "key": key}, 201
 
 
 @bp.get("/players/me/games")

@@ -91,6 +91,36 @@ class NewPlayerSchema(PlayerNameSchema):
     bot = JsonBool(load_default=False)
 
 
+class RecoverSchema(Schema):
+    """A recovery code, and the name of the key it makes (the device asking)."""
+
+    class Meta:
+        unknown = RAISE
+
+    code = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = NameField(load_default="recovered key", validate=NAME)
+
+
+class IdentityTokenSchema(Schema):
+    """An identity token (a JWT) to link to the player."""
+
+    class Meta:
+        unknown = RAISE
+
+    token = fields.String(required=True, validate=validate.Length(min=1, max=8000))
+
+
+class PasskeyAnswerSchema(Schema):
+    """An authenticator's answer (the browser's PublicKeyCredential as JSON) and a name: the
+    passkey's (registering), or the device key's it makes (signing in)."""
+
+    class Meta:
+        unknown = RAISE
+
+    credential = fields.Dict(required=True)
+    name = NameField(load_default=None, validate=NAME)
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 
@@ -175,3 +205,20 @@ class StateQuerySchema(Schema):
         unknown = RAISE
 
     version = fields.Integer(required=True, validate=validate.Range(min=0, max=2 ** 31))
+
+
+class VacationSchema(Schema):
+    """A vacation planned in advance: its first and last days (YYYY-MM-DD, UTC), checked by
+    api/players/vacations.py (400 invalid_vacation)."""
+    class Meta:
+        unknown = RAISE
+
+    start = fields.Raw(required=True)
+    end = fields.Raw(required=True)
+
+
+class VacationSettingsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    auto = JsonBool(required=True)

@@ -3,15 +3,18 @@
 A player key is `pk.<random>`: the prefix tells it from a seat's token (`<game id>.<seat>.…`,
 a game id is 12 characters, so never `pk`) without a lookup. Only its SHA-256 is stored.
 Keys (each touched by single-key commands only, so they may live in any cluster slot):
-- `player:{<id>}` hash: name, key (the key's hash), bot (1: a bot account, an outside program
-  that plays as this player), created (ms);
+- `player:{<id>}` hash: name, bot (1: a bot account, an outside program that plays as this
+  player), created (ms), recovery (the recovery code's hash: api/players/recovery.py); `key`
+  (the one key's hash) only for a player made before keys were per device, moved into the key
+  ring at its first use;
+- `player:{<id>}:keys`, `:keys-used`: the player's keys, one per device (api/players/keys.py);
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
 - `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
 - `key-rotations` stream: the hash of each replaced key (the newest ROTATIONS_KEPT), which
   every web process's live hub polls to end the streams opened with it (api/live/keywatch.py).
-Rotating a key writes the new index entry before the player's hash and deletes the old one
-after: a crash between leaves at most an index entry that the hash no longer confirms, and
+Making or rotating a key writes the new index entry before the key ring and deletes the old
+one after: a crash between leaves at most an index entry that the ring does not confirm, and
 authentication checks both.
 """
 from __future__ import annotations
@@ -26,15 +29,19 @@ from typing import ParamSpec, TypeVar
 import redis
 
 from api.errors import ApiError, Code
-from api.games.callers import KEY_PREFIX, hash_token, is_player_key  # noqa: F401 - re-exported
+from api.games.callers import KEY_PREFIX, hash_token, is_identity_token, is_player_credential, is_player_key  # noqa: F401 - re-exported
 from api.paging import sorted_page
+from api.players.identities import Identities
+from api.players.identity_tokens import TokenRefused, TokenVerifier
+from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
+from api.players.passkeys import Passkeys
+from api.players.recovery import Recovery
 from events import codec
 from events.store import StoreUnavailable
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-ROTATIONS_KEPT = 10_000  # replaced keys remembered for the live hubs (seconds' worth is enough)
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
 
@@ -61,10 +68,20 @@ def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+class LastSignIn(ApiError):
+    status, code = 409, Code.LAST_SIGN_IN
+
+
 class Players:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None,
+                 rp_name: str = "Game server"):
         self.redis = connection
         self.prefix = prefix
+        self.verifier = verifier  # identity tokens' (None: this server trusts no identity provider)
+        self.identities = Identities(connection, prefix)
+        self.keys = KeyRing(connection, prefix)
+        self.recovery = Recovery(connection, prefix, self.keys)
+        self.passkeys = Passkeys(connection, prefix, self.keys, rp_name)
 
     # ---- keys ---------------------------------------------------------------------------
     def _player(self, player_id: str) -> str:
@@ -81,26 +98,101 @@ class Players:
 
     # ---- players ------------------------------------------------------------------------
     @_unavailable
-    def create(self, name: str, bot: bool = False) -> tuple[Player, str]:
-        player = Player("p" + secrets.token_urlsafe(9), name, bot)
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
-        digest = hash_token(key)
-        self.redis.set(self._key_index(digest), player.id)
-        self.redis.hset(self._player(player.id), mapping={"name": name, "key": digest, "bot": int(bot),
-                                                           "created": int(time.time() * 1000)})
+    def create(self, name: str, bot: bool = False, device: str = "first key") -> tuple[Player, str]:
+        player = Player(self._make(name, bot), name, bot)
+        _, key = self.keys.add(player.id, device)
         return player, key
+
+    def _make(self, name: str, bot: bool = False) -> str:
+        """A new player's id, its hash written (a player with no key yet)."""
+        player_id = "p" + secrets.token_urlsafe(9)
+        self.redis.hset(self._player(player_id), mapping={"name": name, "bot": int(bot),
+                                                          "created": int(time.time() * 1000)})
+        return player_id
 
     @_unavailable
     def authenticate(self, key: str) -> Player:
-        """The player a key belongs to; InvalidToken for an unknown or rotated key."""
+        """The player a key (or an identity token) belongs to; UnknownPlayer for an unknown,
+        revoked or rotated key, TokenRefused for a token not taken."""
+        if is_identity_token(key):
+            return self._signed_in(key)
         digest = hash_token(key)
         player_id = self.redis.get(self._key_index(digest))
         if player_id is not None:
             player_id = player_id.decode()
-            name, stored, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
-            if stored is not None and hmac.compare_digest(stored.decode(), digest):
+            name, legacy, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
+            if name is not None and (self.keys.confirms(player_id, digest) or self._moved(player_id, legacy, digest)):
                 return Player(player_id, name.decode(), bot == b"1")
-        raise UnknownPlayer("This player key is unknown or was replaced by a newer one.")
+        raise UnknownPlayer("This player key is unknown, revoked or was replaced by a newer one.")
+
+    def _signed_in(self, token: str) -> Player:
+        """The player of a verified identity token (made at the identity's first sight)."""
+        claims = self._verified(token)
+        player_id = self.identities.player_of(claims, self._make, lambda p: self.redis.delete(self._player(p)))
+        found = self.find(player_id)
+        if found is None:
+            raise UnknownPlayer("The player of this identity is gone.")
+        return found
+
+    def _verified(self, token: str) -> dict:
+        if self.verifier is None or not self.verifier.issuers:
+            raise TokenRefused("This server trusts no identity provider: sign in with a player's key.",
+                               code=Code.TOKEN_UNKNOWN_ISSUER)
+        return self.verifier.verify(token)
+
+    # ---- identities ---------------------------------------------------------------------
+    @_unavailable
+    def link_identity(self, player: Player, token: str) -> dict:
+        return self.identities.link(player.id, self._verified(token))
+
+    @_unavailable
+    def list_identities(self, player: Player) -> list[dict]:
+        return self.identities.listing(player.id)
+
+    @_unavailable
+    def unlink_identity(self, player: Player, identity_id: str) -> None:
+        if self.redis.hlen(self.keys.keys_key(player.id)) == 0 and self.identities.count(player.id) <= 1:
+            raise LastSignIn("This identity is the player's only way to sign in: make a key "
+                             "(POST /players/me/keys) before unlinking it.")
+        self.identities.unlink(player.id, identity_id)
+
+    # ---- passkeys (api/players/passkeys.py; `rp_id` and `origin`: the site's, as the edge says) ----
+    @_unavailable
+    def passkey_registration_options(self, player: Player, rp_id: str) -> dict:
+        return self.passkeys.registration_options(player.id, player.name, rp_id)
+
+    @_unavailable
+    def register_passkey(self, player: Player, credential: dict, name: str, rp_id: str, origin: str) -> dict:
+        return self.passkeys.register(player.id, credential, name, rp_id, origin)
+
+    @_unavailable
+    def passkey_sign_in_options(self, rp_id: str) -> dict:
+        return self.passkeys.authentication_options(rp_id)
+
+    @_unavailable
+    def sign_in_with_passkey(self, credential: dict, device: str, rp_id: str, origin: str) -> tuple[Player, dict, str]:
+        """(the player, its new device key's entry, the key)."""
+        player_id, entry, key = self.passkeys.sign_in(credential, device, rp_id, origin)
+        player = self.find(player_id)
+        if player is None:
+            raise UnknownPlayer("The player of this passkey is gone.")
+        return player, entry, key
+
+    @_unavailable
+    def list_passkeys(self, player: Player) -> list[dict]:
+        return self.passkeys.listing(player.id)
+
+    @_unavailable
+    def remove_passkey(self, player: Player, credential_id: str) -> None:
+        self.passkeys.remove(player.id, credential_id)
+
+    def _moved(self, player_id: str, legacy: bytes | None, digest: str) -> bool:
+        """A key of a player made before keys were per device, moved into its key ring now."""
+        if legacy is None or not hmac.compare_digest(legacy.decode(), digest):
+            return False
+        self.keys.adopt(player_id, digest, "first key")
+        self.redis.hdel(self._player(player_id), "key")
+        return True
 
     @_unavailable
     def rename(self, player: Player, name: str) -> Player:
@@ -109,14 +201,35 @@ class Players:
 
     @_unavailable
     def rotate(self, player: Player, old_key: str) -> str:
-        """A new key for the player; the old one stops working."""
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
-        digest = hash_token(key)
-        self.redis.set(self._key_index(digest), player.id)
-        self.redis.hset(self._player(player.id), "key", digest)
-        self.redis.delete(self._key_index(hash_token(old_key)))
-        self.redis.xadd(self._rotations(), {"key": hash_token(old_key)}, maxlen=ROTATIONS_KEPT, approximate=True)
-        return key
+        """A new secret for the key sent (its name kept); the old one stops working."""
+        return self.keys.replace(player.id, hash_token(old_key))
+
+    @_unavailable
+    def add_key(self, player: Player, name: str) -> tuple[dict, str]:
+        """A new key for another device: (its entry, the key, shown once)."""
+        return self.keys.add(player.id, name)
+
+    @_unavailable
+    def list_keys(self, player: Player, current_key: str | None) -> list[dict]:
+        return self.keys.listing(player.id, hash_token(current_key) if current_key else None)
+
+    @_unavailable
+    def revoke_key(self, player: Player, key_id: str) -> None:
+        self.keys.revoke(player.id, key_id)
+
+    @_unavailable
+    def new_recovery_code(self, player: Player) -> str:
+        """A recovery code for the player (shown once); the previous one stops working."""
+        return self.recovery.issue(player.id)
+
+    @_unavailable
+    def recover(self, code: str, device: str) -> tuple[Player, dict, str, str]:
+        """(the player, the new key's entry, the new key, the next recovery code)."""
+        player_id, entry, key, next_code = self.recovery.recover(code, device)
+        player = self.find(player_id)
+        if player is None:
+            raise UnknownPlayer("The player of this recovery code is gone.")
+        return player, entry, key, next_code
 
     # ---- replaced keys, for the streams opened with them --------------------------------------
     def _rotations(self) -> str:

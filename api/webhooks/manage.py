@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
-from api.games.callers import TABLE, is_player_key
+from api.games.callers import TABLE, is_player_credential
 from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
@@ -56,7 +56,7 @@ class Webhooks:
         """A player's key owns that player's subscriptions; a game's table token owns
         subscriptions to that game (a seat token does not: it is one seat's, and an integration
         runs the table or acts for a player)."""
-        if is_player_key(token):
+        if is_player_credential(token):
             if self.service.players is None:
                 raise InvalidToken("This server has no players.")
             return Owner("player", self.service.players.authenticate(token).id)

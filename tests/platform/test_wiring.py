@@ -26,6 +26,9 @@ FROM_ENV = {
     "WEBHOOK_QUEUE": ("wq", "wq"),
     "EXTRA_GAME_MODULES": ("tests.platform.high_card, other,", ("tests.platform.high_card", "other")),
     "BOT_ITERATIONS": ("0.5", 0.5),
+    "ANALYSIS_QUEUE": ("aq", "aq"),
+    "ANALYSIS_ITERATIONS": ("12", 12),
+    "ANALYSIS_PER_DAY": ("3", 3),
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
@@ -76,8 +79,16 @@ FROM_ENV = {
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
+    "VACATION_DAYS_PER_YEAR": ("10", 10),
     "WAITING_TTL": ("3", 3.0),
     "LOG_LEVEL": ("WARNING", "WARNING"),
+    "OIDC_ISSUERS": ('[{"issuer": "https://i", "audience": "a"}]', '[{"issuer": "https://i", "audience": "a"}]'),
+    "OIDC_JWKS_TTL_S": ("60", 60.0),
+    "OIDC_JWKS_REFRESH_S": ("2", 2.0),
+    "OIDC_LEEWAY_S": ("0", 0.0),
+    "WEBAUTHN_RP_ID": ("games.example", "games.example"),
+    "WEBAUTHN_ORIGIN": ("https://games.example", "https://games.example"),
+    "WEBAUTHN_RP_NAME": ("Games", "Games"),
 }
 
 
@@ -119,6 +130,11 @@ def test_the_defaults_are_todays():
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    from api.players.vacations import DAYS_PER_YEAR
+
+    assert d.vacation_days_per_year == DAYS_PER_YEAR
+    assert (d.oidc_issuers, d.oidc_jwks_ttl_s, d.oidc_jwks_refresh_s, d.oidc_leeway_s) == ("", 3600, 30, 30)
+    assert (d.webauthn_rp_id, d.webauthn_origin, d.webauthn_rp_name) == ("", "", "Game server")
     assert (d.archive_url, d.archive_after_s) == ("", ARCHIVE_AFTER_S)
     assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,
             d.network_create_limit, d.anonymous_create_limit, d.max_anonymous_games) == (

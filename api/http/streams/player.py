@@ -27,6 +27,7 @@ from api.games.callers import hash_token
 from api.http import languages
 from api.http.auth import bearer_token, current_player
 from api.http.streams import lifecycle
+from api.http.streams.game import key_digest
 from api.http.streams.lifecycle import watch_key
 from api.live.streams import inbox_stream
 from api.live.tickets import TTL_S, InvalidTicket, check_key
@@ -53,7 +54,7 @@ def player_ticket():
     ticket = secrets.token_urlsafe(24)
     inbox = _inbox(current_app)
     try:  # with the key's hash: once the key is replaced, the ticket opens nothing
-        inbox.redis.set(_ticket_key(inbox.prefix, ticket), f"{player.id}:{hash_token(bearer_token())}", ex=TTL_S)
+        inbox.redis.set(_ticket_key(inbox.prefix, ticket), f"{player.id}:{key_digest(bearer_token()) or ''}", ex=TTL_S)
     except Exception as e:
         raise StoreUnavailable(str(e)) from e
     return {"ticket": ticket, "expires_in": TTL_S, "stream": f"/players/me/stream?ticket={ticket}"}, 201
@@ -63,7 +64,7 @@ def _who() -> tuple[str, str]:
     """(the player, the hash of the key the stream was opened with, or its ticket asked with)."""
     ticket = lifecycle.sent_ticket()
     if ticket is None:
-        return current_player(current_app.extensions["players"]).id, hash_token(bearer_token())
+        return current_player(current_app.extensions["players"]).id, key_digest(bearer_token()) or ""
     # A key sent beside a ticket is redundant, not a way to widen it: it must be a valid key
     # (401 before the ticket is spent) and the ticket's player's.
     sender = current_player(current_app.extensions["players"]) if bearer_token() is not None else None

@@ -1,0 +1,138 @@
+"""A player's keys, one per device (issue 36): each browser or app holds its own named key, so
+one can be revoked without touching the others.
+
+Keys (single-key commands only, as the rest of api/players/):
+- `player:{<id>}:keys` hash: a key's hash -> JSON {id, name, created} (the key itself is shown
+  once, when made, and never stored);
+- `player:{<id>}:keys-used` hash: a key's hash -> when it last authenticated a request (ms),
+  written at most once a minute per key (a read answered from a hot key costs no write);
+- `player-key:<hash>` -> the player's id: the index a request's key is looked up in (shared with
+  api/players/accounts.py, which confirms an index entry against the keys hash).
+
+Revoking or replacing a key deletes its entry and index, and appends its hash to the
+`key-rotations` stream, which ends the streams it opened and refuses the tickets it asked for on
+every web process (api/live/keywatch.py, api/live/tickets.py): the same path a rotation takes.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+from api.errors import ApiError, Code
+from api.games.callers import KEY_PREFIX, hash_token
+
+MAX_KEYS = 20  # devices per player: a list a person can read, and a bound on what a key can make
+USED_EVERY_MS = 60_000  # "last used" is written at most this often per key
+ROTATIONS_KEPT = 10_000  # replaced keys remembered for the live hubs (seconds' worth is enough)
+
+
+class UnknownKey(ApiError):
+    status, code = 404, Code.UNKNOWN_KEY
+
+
+class TooManyKeys(ApiError):
+    status, code = 409, Code.TOO_MANY_KEYS
+
+
+def new_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class KeyRing:
+    def __init__(self, connection, prefix: str = ""):
+        self.redis = connection
+        self.prefix = prefix
+
+    def keys_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:keys"
+
+    def used_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:keys-used"
+
+    def index_key(self, digest: str) -> str:
+        return f"{self.prefix}player-key:{digest}"
+
+    def rotations_key(self) -> str:
+        return f"{self.prefix}key-rotations"
+
+    # ---- making -----------------------------------------------------------------------
+    def add(self, player_id: str, name: str, limit: bool = True) -> tuple[dict, str]:
+        """(the new key's entry, the key): the index first, so a crash between leaves an index
+        entry the keys hash does not confirm (authentication checks both)."""
+        if limit and self.redis.hlen(self.keys_key(player_id)) >= MAX_KEYS:
+            raise TooManyKeys(f"A player holds at most {MAX_KEYS} keys: revoke one it no longer uses first.")
+        key = new_key()
+        entry = {"id": "k" + secrets.token_urlsafe(6), "name": name, "created": _now_ms()}
+        self._store(player_id, hash_token(key), entry)
+        return entry, key
+
+    def _store(self, player_id: str, digest: str, entry: dict) -> None:
+        self.redis.set(self.index_key(digest), player_id)
+        self.redis.hset(self.keys_key(player_id), digest, json.dumps(entry))
+
+    def replace(self, player_id: str, old_digest: str) -> str:
+        """A new secret for the key of this hash (its id, name and creation kept); the old one
+        stops working, and what it opened ends."""
+        raw = self.redis.hget(self.keys_key(player_id), old_digest)
+        entry = json.loads(raw) if raw else {"id": "k" + secrets.token_urlsafe(6), "name": "key",
+                                             "created": _now_ms()}
+        key = new_key()
+        self._store(player_id, hash_token(key), entry)
+        self._forget(player_id, old_digest)
+        return key
+
+    def adopt(self, player_id: str, digest: str, name: str) -> None:
+        """Takes a key made before keys were per device (its index entry exists) into the ring."""
+        entry = {"id": "k" + secrets.token_urlsafe(6), "name": name, "created": _now_ms()}
+        self.redis.hsetnx(self.keys_key(player_id), digest, json.dumps(entry))
+
+    # ---- reading ----------------------------------------------------------------------
+    def confirms(self, player_id: str, digest: str) -> bool:
+        """Whether this hash is one of the player's keys (the index alone is not enough: see add);
+        notes its use, once a minute at most."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hexists(self.keys_key(player_id), digest)
+        pipe.hget(self.used_key(player_id), digest)
+        known, used = pipe.execute()
+        if known:
+            now = _now_ms()
+            if used is None or now - int(used) >= USED_EVERY_MS:
+                self.redis.hset(self.used_key(player_id), digest, now)
+        return bool(known)
+
+    def listing(self, player_id: str, current_digest: str | None = None) -> list[dict]:
+        """The player's keys (id, name, created, last used, whether it is the one asking), oldest
+        first; never a key or its hash."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys_key(player_id))
+        pipe.hgetall(self.used_key(player_id))
+        entries, used = pipe.execute()
+        shown = []
+        for digest, raw in entries.items():
+            entry = json.loads(raw)
+            last = used.get(digest)
+            shown.append({**entry, "last_used": int(last) if last is not None else None,
+                          "current": digest.decode() == current_digest})
+        return sorted(shown, key=lambda e: (e["created"], e["id"]))
+
+    # ---- revoking ---------------------------------------------------------------------
+    def revoke(self, player_id: str, key_id: str) -> None:
+        for digest, raw in self.redis.hgetall(self.keys_key(player_id)).items():
+            if json.loads(raw)["id"] == key_id:
+                self._forget(player_id, digest.decode())
+                return
+        raise UnknownKey("The player has no key of this id (GET /players/me/keys lists them).")
+
+    def _forget(self, player_id: str, digest: str) -> None:
+        """The key of this hash stops working; its streams and tickets end on every process."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(self.keys_key(player_id), digest)
+        pipe.hdel(self.used_key(player_id), digest)
+        pipe.delete(self.index_key(digest))
+        pipe.xadd(self.rotations_key(), {"key": digest}, maxlen=ROTATIONS_KEPT, approximate=True)
+        pipe.execute()

@@ -1,0 +1,122 @@
+// The player's keys (one per device), passkeys and recovery code (issue 36), through the
+// public API: api.js holds this browser's player; WebAuthn's JSON forms of the options and
+// answers (PublicKeyCredential.parse*OptionsFromJSON, credential.toJSON) are what the server
+// speaks, so no byte juggling is done here.
+import { api, ApiProblem, player, setPlayer } from "/web/api.js";
+
+const $ = (s) => document.querySelector(s);
+
+function say(text, kind = "info") {
+  const status = $("#status");
+  status.textContent = text;
+  status.className = "status " + kind;
+}
+
+function failed(err) {
+  say(err instanceof ApiProblem ? err.sentence : String(err.message || err), "error");
+}
+
+const when = (ms) => (ms ? new Date(ms).toLocaleString() : "never");
+
+function row(text, button) {
+  const li = document.createElement("li");
+  li.append(text);
+  if (button) li.append(" ", button);
+  return li;
+}
+
+function action(label, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.addEventListener("click", () => onclick().catch(failed));
+  return b;
+}
+
+async function showKeys(me) {
+  const { keys } = await api("/players/me/keys", { token: me.key });
+  $("#keys").replaceChildren(...keys.map((k) => {
+    const li = row(`${k.name}${k.current ? " (this browser)" : ""}: made ${when(k.created)}, last used ${when(k.last_used)}`,
+      action("Revoke", async () => {
+        await api(`/players/me/keys/${encodeURIComponent(k.id)}`, { method: "DELETE", token: me.key });
+        if (k.current) { setPlayer(null); say("This browser's key is revoked: it is signed out.", "ok"); return show(); }
+        say(`The key “${k.name}” is revoked.`, "ok");
+        return showKeys(me);
+      }));
+    li.dataset.key = k.id;
+    return li;
+  }));
+}
+
+async function showPasskeys(me) {
+  const { passkeys } = await api("/players/me/passkeys", { token: me.key });
+  $("#passkeys").replaceChildren(...passkeys.map((p) => {
+    const li = row(`${p.name}: added ${when(p.created)}, last used ${when(p.last_used)}`,
+      action("Remove", async () => {
+        await api(`/players/me/passkeys/${encodeURIComponent(p.id)}`, { method: "DELETE", token: me.key });
+        say(`The passkey “${p.name}” is removed.`, "ok");
+        return showPasskeys(me);
+      }));
+    li.dataset.passkey = p.id;
+    return li;
+  }));
+}
+
+async function show() {
+  const me = player();
+  for (const section of document.querySelectorAll(".signed-in")) section.hidden = !me;
+  $("#who").textContent = me ? `This browser is ${me.name}.` : "This browser holds no player: sign in with a passkey or a recovery code.";
+  if (!me) return;
+  await Promise.all([showKeys(me), showPasskeys(me)]);
+}
+
+async function addPasskey() {
+  const me = player();
+  const options = await api("/players/me/passkey-options", { method: "POST", token: me.key });
+  const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  await api("/players/me/passkeys", { method: "POST", token: me.key,
+    body: { credential: credential.toJSON(), name: $("#new-passkey-name").value.trim() || "passkey" } });
+  say("The passkey is added: sign in with it on another browser.", "ok");
+  await showPasskeys(me);
+}
+
+async function signInWithPasskey() {
+  const options = await api("/passkeys/sign-in/options", { method: "POST" });
+  const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  const signedIn = await api("/passkeys/sign-in", { method: "POST",
+    body: { credential: credential.toJSON(), name: $("#sign-in-name").value.trim() || "passkey sign-in" } });
+  setPlayer(signedIn);
+  say(`Signed in as ${signedIn.name}: this browser has a key of its own now.`, "ok");
+  await show();
+}
+
+async function recover() {
+  const recovered = await api("/recover", { method: "POST",
+    body: { code: $("#recover-code").value.trim(), name: $("#sign-in-name").value.trim() || "recovered key" } });
+  setPlayer(recovered);
+  $("#recover-code").value = "";
+  await show();
+  $("#recovery-out").textContent = recovered.recovery_code;
+  say(`Signed in as ${recovered.name}. The code is used up: your next one is shown below (keep it).`, "ok");
+}
+
+function onSubmit(form, run) {
+  $(form).addEventListener("submit", (e) => { e.preventDefault(); run().catch(failed); });
+}
+
+onSubmit("#passkey-sign-in", signInWithPasskey);
+onSubmit("#recover", recover);
+onSubmit("#new-passkey", addPasskey);
+onSubmit("#new-key", async () => {
+  const me = player();
+  const made = await api("/players/me/keys", { method: "POST", token: me.key, body: { name: $("#new-key-name").value.trim() } });
+  $("#new-key-out").textContent = made.key;
+  say(`A key for “${made.name}” is shown below, once: use it on that device (the lobby's “Use a key”).`, "ok");
+  await showKeys(me);
+});
+$("#new-recovery").addEventListener("click", () => (async () => {
+  const { recovery_code } = await api("/players/me/recovery-code", { method: "POST", token: player().key });
+  $("#recovery-out").textContent = recovery_code;
+  say("A new recovery code is shown below, once; the old one no longer works.", "ok");
+})().catch(failed));
+show().catch(failed);
