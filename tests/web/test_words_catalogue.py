@@ -8,7 +8,7 @@ import re
 from tests.conftest import ROOT
 
 WEB = ROOT / "web"
-MINE = ["api.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js"]
+MINE = ["api.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js", "ratings.js"]
 STRING = r'"((?:[^"\\]|\\.)*)"'
 
 
