@@ -329,12 +329,20 @@ function renderMoves(prepared) {
   const list = el("div", { id: "move-groups" });
   for (const [type, ms] of Object.entries(groups)) {
     const open = Object.keys(groups).length <= 3 || ms.length <= 12 || page.selected.size > 0 || page.filter || page.kind;
-    list.append(el("details", { open, class: "group" }, el("summary", {}, `${type.replaceAll("_", " ")} (${ms.length})`),
+    list.append(el("details", { open, class: "group" }, el("summary", { title: page.moveTypes?.[type] }, `${moveTypeName(type)} (${ms.length})`),
       el("div", { class: "move-list" }, ms.slice(0, SHOWN).map((m) => el("button", { type: "button", class: "move", "data-move": JSON.stringify(m.move),
         disabled: page.sending, onclick: () => send(m.move) }, m.label))),
       ms.length > SHOWN ? el("p", { class: "hint", text: t("{n} more: select on the board or type to narrow.", { n: ms.length - SHOWN }) }) : null));
   }
   box.append(list);
+}
+
+// A kind of move in words: the first clause of the game's own description of it (GET
+// /game-types, in the page's language), else its id.
+function moveTypeName(type) {
+  const said = page.moveTypes?.[type];
+  const clause = said ? said.split(/ ?[(:.;]/)[0].trim() : "";
+  return clause && clause.length <= 60 ? clause : type.replaceAll("_", " ");
 }
 
 // The moves the selection, the chosen kind and the filter leave.
@@ -420,6 +428,7 @@ async function openStream() {
     if (page.source !== source) return;
     badge("live");
     if (status.has("connection")) { connected(); refresh(); } // back after an outage: catch up
+    showPresence($("#players"), page.game, token, true);
   });
   source.addEventListener("state", (e) => { page.lastEventId = e.lastEventId; page.game = JSON.parse(e.data); refreshSoon(); });
   source.addEventListener("game_event", (e) => {
@@ -463,6 +472,7 @@ async function start() {
     if (err instanceof ApiProblem) problem(err); else { status.set("connection", t("The server cannot be reached right now: retrying."), { tone: "error" }); setTimeout(start, RETRY_MS); }
     return;
   }
+  page.moveTypes = page.moveTypes?.[page.game.type] || {};
   if (token === player()?.key && mySeat() === null) token = null; // the player sits elsewhere: watch
   const hist = await api(`/games/${id}/events?after=${Math.max(0, page.game.version - 15)}&limit=15`, { token }).catch(() => ({ events: [] }));
   for (const e of hist.events) addEvent(e);
@@ -471,9 +481,14 @@ async function start() {
   if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; badge("finished"); }
 }
 
-// The games' titles in the page's language ({type: title}); the type itself if they cannot be had.
+// The games' titles in the page's language ({type: title}) and the game's move types'
+// descriptions; nothing (ids shown instead) if they cannot be had.
 async function gameTitles() {
-  try { return Object.fromEntries((await api("/game-types")).game_types.map((g) => [g.type, g.title])); } catch { return {}; }
+  try {
+    const types = (await api("/game-types")).game_types;
+    page.moveTypes = Object.fromEntries(types.map((g) => [g.type, g.move_types])); // replaced below by this game's
+    return Object.fromEntries(types.map((g) => [g.type, g.title]));
+  } catch { return {}; }
 }
 
 window.addEventListener("offline", () => { if (!page.ended) unreachable(); });

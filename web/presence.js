@@ -10,11 +10,12 @@ let timer = null;
 
 let asked = null; // the last call's arguments: asked again when the page is looked at again
 
-export async function showPresence(box, game, token) {
+// `now`: ask at once (this page's own stream just opened), not at most every 2 s.
+export async function showPresence(box, game, token, now = false) {
   if (!box || !game) return;
   asked = [box, game, token];
   draw(box, game, last.game === game.id ? last.here : null);
-  if (Date.now() - last.at < 2000 && last.game === game.id) return; // a burst of redraws: one request
+  if (!now && Date.now() - last.at < 2000 && last.game === game.id) return; // a burst of redraws: one request
   last.at = Date.now();
   try {
     const answer = await api(`/games/${encodeURIComponent(game.id)}/presence`, { token });
@@ -29,7 +30,7 @@ export async function showPresence(box, game, token) {
 
 function draw(box, game, here) {
   const seats = (game.seats || []).map((s, i) => {
-    const person = !s.bot && s.name;
+    const person = !s.bot && s.name && i !== game.you; // the others: this page's own seat is here
     const known = person && here && here.has(i);
     const mark = known ? el("span", { class: "presence " + (here.get(i) ? "here" : "away"),
       title: t(here.get(i) ? "{who} has the game open." : "{who} does not have the game open.", { who: seatName(game, i) }) },

@@ -43,7 +43,7 @@ def _ko(base, path):
     return requests.get(base + path, headers={"Accept-Language": "ko"}, timeout=5).json()
 
 
-def test_lobby_play_and_replay_in_korean(web_server, korean):
+def test_lobby_play_and_replay_in_korean(web_server, korean, screenshots):
     base, driver = web_server.base, korean
     assert driver.execute_script("return navigator.languages[0]").startswith("ko")
     driver.get(base + "/")
@@ -53,6 +53,7 @@ def test_lobby_play_and_replay_in_korean(web_server, korean):
     titles = {t["type"]: t["title"] for t in _ko(base, "/game-types")["game_types"]}
     shown = {o.get_attribute("value"): o.text for o in driver.find_elements(By.CSS_SELECTOR, "#type option")}
     assert shown == titles and shown["splendor"] != "Splendor", shown  # the API's Korean titles
+    driver.save_screenshot(str(screenshots / "lobby-ko.png"))
     name = driver.find_element(By.ID, "name").get_attribute("value")
     assert name and name not in ("Me", "나"), name  # a friendly made-up name, not "Me"
 
@@ -71,6 +72,7 @@ def test_lobby_play_and_replay_in_korean(web_server, korean):
     assert moves and all(re.search("[가-힣]", m) for m in moves[:5]), moves[:5]  # the API's move labels
     driver.find_element(By.CSS_SELECTOR, "#rules-box summary").click()
     assert re.search("[가-힣]", text_of(driver, "#rules-box .rules-text"))
+    driver.save_screenshot(str(screenshots / "splendor-play-ko.png"))
 
     driver.get(f"{base}/replay/{game['id']}")
     wait(driver, lambda: re.fullmatch(r"버전 \d+ / \d+", text_of(driver, "#at")), message="the replay in Korean")
