@@ -40,5 +40,7 @@ def test_a_seat_is_here_while_its_stream_is_open(http_server):
 
 
 def test_an_unknown_game_has_no_presence(http_server):
-    r = requests.get(f"{http_server}/games/nosuchgame123/presence", timeout=5)
-    assert r.status_code == 404 and r.json()["code"] == "unknown_game"
+    for gid in ("nosuchgame123", "not%20an%20id", "x" * 65):
+        r = requests.get(f"{http_server}/games/{gid}/presence", timeout=5)
+        assert r.status_code == 404 and r.json()["code"] == "unknown_game", (gid, r.text)
+        assert r.headers["Content-Type"] == "application/problem+json"
