@@ -44,3 +44,14 @@ def test_an_unknown_game_has_no_presence(http_server):
         r = requests.get(f"{http_server}/games/{gid}/presence", timeout=5)
         assert r.status_code == 404 and r.json()["code"] == "unknown_game", (gid, r.text)
         assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_without_shared_leases_a_process_counts_its_own_streams():
+    from api.live.stream_limits import StreamLimits
+
+    limits = StreamLimits(per_process=10, per_address=0, per_seat=0, shared=None)
+    release = limits.acquire("10.0.0.1", ("g1", 1))
+    assert limits.present("g1", 3) == [False, True, False]
+    assert limits.present("g2", 2) == [False, False]
+    release()
+    assert limits.present("g1", 3) == [False, False, False]
