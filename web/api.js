@@ -3,6 +3,8 @@
 // token once): the player (its name, id and key, which opens every game the player sits in),
 // and per game a seat's token or an invite code.
 
+import { lang, t } from "./i18n.js";
+
 const STORE = "gameserver.games";
 const PLAYER = "gameserver.player";
 
@@ -14,31 +16,40 @@ export class ApiProblem extends Error {
     this.version = body.version;
     this.retryAfter = retryAfter;
   }
-  // What a person should read, and do.
+  // What a person should read, and do, in the page's language.
   get sentence() {
     switch (this.code) {
-      case "version_conflict": return "Someone moved first: the board was refreshed, choose again.";
-      case "not_your_turn": return "It is not your turn: wait for the others.";
+      case "version_conflict": return t("Someone moved first: the board was refreshed, choose again.");
+      case "not_your_turn": return t("It is not your turn: wait for the others.");
       case "rate_limited": case "too_many_streams":
-        return `Too many requests: wait ${this.retryAfter || "a few"} s and try again.`;
-      case "unknown_game": return "There is no such game (finished games may have expired).";
-      case "invalid_token": return "This browser's key for the game is not valid: you are watching.";
-      case "invalid_player_key": return "This browser's player key is not known to the server any more: the lobby makes a new player.";
-      case "seat_taken": case "game_started": return "Someone took that seat first: the list was refreshed.";
-      case "invalid_invite": return "That seat is by invitation: open the invite link the game's creator shared.";
-      case "already_seated": return "You already sit in this game.";
-      case "seat_reserved": return "That seat is kept for another player for a few minutes.";
-      case "illegal_move": return "That move is not allowed now: " + this.message;
-      case "store_unavailable": return "The server's storage is unavailable: retrying shortly.";
-      case "already_matched": return "Your game was found already: opening it.";
-      case "unknown_player": return "There is no such player.";
+        return t("Too many requests: wait {s} s and try again.", { s: this.retryAfter || t("a few") });
+      case "unknown_game": return t("There is no such game (finished games may have expired).");
+      case "invalid_token": return t("This browser's key for the game is not valid: you are watching.");
+      case "invalid_player_key": return t("This browser's player key is not known to the server any more: the lobby makes a new player.");
+      case "seat_taken": case "game_started": return t("Someone took that seat first: the list was refreshed.");
+      case "invalid_invite": return t("That seat is by invitation: open the invite link the game's creator shared.");
+      case "already_seated": return t("You already sit in this game.");
+      case "seat_reserved": return t("That seat is kept for another player for a few minutes.");
+      case "illegal_move": return t("That move is not allowed now: {why}", { why: this.message });
+      case "store_unavailable": return t("The server's storage is unavailable: retrying shortly.");
+      case "already_matched": return t("Your game was found already: opening it.");
+      case "unknown_player": return t("There is no such player.");
       default: return this.message;
     }
   }
 }
 
+// Every request asks for the page's language: the API's words (moves, events, game types,
+// rules) come back in it.
+const asked = (headers) => ({ "Accept-Language": lang(), ...headers });
+
+// An address the browser opens itself (EventSource cannot send headers): the language in it.
+export function withLang(url) {
+  return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang());
+}
+
 export async function api(path, { method = "GET", token, body, headers = {} } = {}) {
-  const h = { Accept: "application/json", ...headers };
+  const h = asked({ Accept: "application/json", ...headers });
   if (token) h.Authorization = "Bearer " + token;
   if (body !== undefined) h["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -50,11 +61,27 @@ export async function api(path, { method = "GET", token, body, headers = {} } = 
 
 // A whole history in one request (GET /games/{id}/events as NDJSON): the events, in order.
 export async function apiNdjson(path, { token } = {}) {
-  const h = { Accept: "application/x-ndjson" };
+  const h = asked({ Accept: "application/x-ndjson" });
   if (token) h.Authorization = "Bearer " + token;
   const res = await fetch(path, { headers: h });
   if (!res.ok) throw new ApiProblem(res.status, await res.json().catch(() => ({})), res.headers.get("Retry-After"));
   return (await res.text()).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+}
+
+// A name for a person who typed none: an adjective and an animal, kept for this browser (the
+// lobby's field starts with it, and the person may change it).
+const ADJECTIVES = ["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"];
+const ANIMALS = ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"];
+export function friendlyName() {
+  const typed = localStorage.getItem("gameserver.name");
+  if (typed) return typed;
+  let made = localStorage.getItem("gameserver.suggested-name"); // the same suggestion on every page
+  if (!made) {
+    const [a, b] = crypto.getRandomValues(new Uint8Array(2));
+    made = `${ADJECTIVES[a % ADJECTIVES.length]} ${ANIMALS[b % ANIMALS.length]}`;
+    localStorage.setItem("gameserver.suggested-name", made);
+  }
+  return made;
 }
 
 export function newKey() {
@@ -86,7 +113,7 @@ export async function ensurePlayer(name) {
       setPlayer(null); // the server forgot this key: become a new player
     }
   }
-  const made = await api("/players", { method: "POST", body: { name: name || "Player" } });
+  const made = await api("/players", { method: "POST", body: { name: name || friendlyName() } });
   return setPlayer(made);
 }
 
@@ -139,11 +166,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A seat as the page names it: seats are numbered from 1, a bot playing beside another of the
+// same name is told apart by its seat ("careful (bot 2)"), the viewer's own seat says so.
 export function seatName(game, seat) {
-  if (seat === null || seat === undefined) return "system";
+  if (seat === null || seat === undefined || seat === "system") return t("system");
   const s = game.seats?.[seat];
-  if (!s) return `seat ${seat}`;
-  if (!s.bot && !s.name) return s.invite ? "invited seat (free)" : "open seat (free)";
-  const who = s.bot ? `${s.name} (bot)` : s.name;
-  return game.you === seat ? `${who} — you` : who;
+  if (!s) return t("seat {n}", { n: Number(seat) + 1 });
+  if (!s.bot && !s.name) return t(s.invite ? "invited seat (free)" : "open seat (free)");
+  const who = s.bot ? botName(game, seat) : s.name;
+  return game.you === seat ? t("{who} — you", { who }) : who;
+}
+
+function botName(game, seat) {
+  const name = game.seats[seat].name || game.seats[seat].bot;
+  const twins = game.seats.filter((o) => o.bot && (o.name || o.bot) === name).length;
+  return twins > 1 ? t("{name} (bot {n})", { name, n: seat + 1 }) : t("{name} (bot)", { name });
 }

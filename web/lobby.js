@@ -1,44 +1,63 @@
 // The lobby: the hosted games, a form creating one (you, bots, seats left open or by
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
-import { api, ApiProblem, el, ensurePlayer, player, remember, setPlayer } from "./api.js";
+import { api, ApiProblem, el, ensurePlayer, friendlyName, player, remember, setPlayer } from "./api.js";
+import { t } from "./i18n.js";
+import "./install.js";
+import { StatusArea } from "./status.js";
 
 const $ = (sel) => document.querySelector(sel);
 let types = [];
+const status = new StatusArea($("#status"));
 
+// One sentence at a time: a refusal, an outage or the progress of what the person did.
 function say(message, kind = "info") {
-  $("#status").textContent = message;
-  $("#status").className = "status " + kind;
+  status.set(kind === "error" ? "problem" : "action", message, { tone: kind, seconds: kind === "ok" ? 5 : 0 });
+  if (kind !== "error") status.clear("problem");
+  else status.clear("action");
 }
+
+// The name typed, else the friendly one this browser was given.
+const typedName = () => $("#name").value.trim() || friendlyName();
 
 const current = () => types.find((t) => t.type === $("#type").value);
 
 function seatRow(choice) {
-  const t = current();
-  const select = el("select", { class: "seat", "aria-label": "Who sits here" },
-    el("option", { value: "me" }, "Me"), el("option", { value: "open" }, "Open seat (anyone joins)"),
-    el("option", { value: "invite" }, "Invited (with a link)"), t.bots.map((b) => el("option", { value: "bot:" + b }, `Bot: ${b}`)));
+  const type = current();
+  const select = el("select", { class: "seat", "aria-label": t("Who sits here"), onchange: privateByDefault },
+    el("option", { value: "me" }, t("Me")), el("option", { value: "open" }, t("Open seat (anyone joins)")),
+    el("option", { value: "invite" }, t("Invited (with a link)")), type.bots.map((b) => el("option", { value: "bot:" + b }, t("Bot: {bot}", { bot: b }))));
   select.value = choice;
-  const row = el("li", {}, select, el("button", { type: "button", class: "remove", "aria-label": "Remove this seat",
-    onclick: () => { if ($("#seats").children.length > t.min_seats) { row.remove(); syncSeats(); } } }, "✕"));
+  const row = el("li", {}, select, el("button", { type: "button", class: "remove", "aria-label": t("Remove this seat"),
+    onclick: () => { if ($("#seats").children.length > type.min_seats) { row.remove(); syncSeats(); } } }, "✕"));
   return row;
 }
 
-function syncSeats() {
-  const t = current(), n = $("#seats").children.length;
-  $("#add-seat").disabled = n >= t.max_seats;
-  for (const b of document.querySelectorAll("#seats .remove")) b.disabled = n <= t.min_seats;
+// A game nobody else can join (you and bots, or bots only) is private unless the person says
+// otherwise: the lobby's lists are for games people can join or want to show.
+function privateByDefault() {
+  const choices = [...document.querySelectorAll("#seats .seat")].map((s) => s.value);
+  $("#private").checked = !choices.some((c) => c === "open" || c === "invite");
 }
 
+function syncSeats() {
+  const type = current(), n = $("#seats").children.length;
+  $("#add-seat").disabled = n >= type.max_seats;
+  for (const b of document.querySelectorAll("#seats .remove")) b.disabled = n <= type.min_seats;
+  privateByDefault();
+}
+
+// The chosen game: its seats (you, then its strongest bot) and its options. Its notes are the
+// server's documentation, not the lobby's: only the seat counts are said here.
 function showType() {
-  const t = current();
-  $("#type-notes").textContent = `${t.min_seats}–${t.max_seats} seats. ${t.notes || ""}`;
-  const strongest = t.bots[t.bots.length - 1];
-  $("#seats").replaceChildren(seatRow("me"), ...Array.from({ length: t.min_seats - 1 }, () => seatRow("bot:" + strongest)));
+  const type = current();
+  $("#type-notes").textContent = t("{min}–{max} seats.", { min: type.min_seats, max: type.max_seats });
+  const strongest = type.bots[type.bots.length - 1];
+  $("#seats").replaceChildren(seatRow("me"), ...Array.from({ length: type.min_seats - 1 }, () => seatRow("bot:" + strongest)));
   syncSeats();
   const box = $("#options");
   box.replaceChildren();
-  for (const o of t.options) {
+  for (const o of type.options) {
     let input;
     if (o.choices) {
       input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))));
@@ -53,7 +72,7 @@ function showType() {
     input.dataset.kind = o.choices ? "choice" : o.type;
     box.append(el("label", { class: "option" }, input, " ", o.name.replaceAll("_", " "), el("small", { class: "hint" }, " — " + (o.description || ""))));
   }
-  $("#options-box").hidden = !t.options.length;
+  $("#options-box").hidden = !type.options.length;
 }
 
 function options() {
@@ -65,22 +84,22 @@ function options() {
   return out;
 }
 
-const problemText = (err) => (err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
+const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 
 async function create(e) {
   e.preventDefault();
-  const name = $("#name").value.trim() || "Me";
+  const name = typedName();
   localStorage.setItem("gameserver.name", name);
   const choices = [...document.querySelectorAll("#seats .seat")].map((s) => s.value);
-  if (choices.filter((c) => c === "me").length > 1) { say("Only one seat can be yours.", "error"); return; }
+  if (choices.filter((c) => c === "me").length > 1) { say(t("Only one seat can be yours."), "error"); return; }
   const seats = choices.map((c) => (c === "me" ? { me: true } : c === "open" ? { open: true } : c === "invite" ? { invite: true } : { bot: c.slice(4) }));
   $("#create-btn").disabled = true;
-  say("Creating…");
+  say(t("Creating…"));
   try {
     // A seat of yours makes you a player (once per browser): the key opens your games later.
     const me = choices.includes("me") ? await ensurePlayer(name) : player();
     const game = await api("/games", { method: "POST", token: choices.includes("me") ? me.key : undefined,
-      body: { type: current().type, seats, options: options() } });
+      body: { type: current().type, seats, options: options(), private: $("#private").checked } });
     const mine = game.seats.find((s) => s.token);
     remember(game.id, { type: current().type, token: mine?.token || null, seat: mine?.seat ?? null, invite: game.invite_code || null, creator: true });
     location.href = `/play/${game.id}`;
@@ -92,10 +111,15 @@ async function create(e) {
 
 const ago = (ms) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  return s < 60 ? `${s} s ago` : s < 3600 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
+  return s < 60 ? t("{s} s ago", { s }) : s < 3600 ? t("{m} min ago", { m: Math.round(s / 60) }) : t("{h} h ago", { h: Math.round(s / 3600) });
 };
 
-const seatText = (s) => (s.bot ? `${s.bot} bot` : s.name ?? (s.invite ? "invited seat" : "open seat"));
+// A seat in a listing; bots of one kind told apart by their seat, numbered from 1.
+function seatText(s, i, seats) {
+  if (!s.bot) return s.name ?? t(s.invite ? "invited seat" : "open seat");
+  const twins = seats.filter((o) => o.bot === s.bot).length > 1;
+  return twins ? t("{bot} bot {n}", { bot: s.bot, n: i + 1 }) : t("{bot} bot", { bot: s.bot });
+}
 
 // The seat this player may claim: open, and not kept for another player.
 function freeSeat(g, me) {
@@ -106,9 +130,9 @@ async function join(g, button) {
   const seat = freeSeat(g, player());
   if (!seat) return;
   button.disabled = true;
-  say(`Joining ${g.type} ${g.id}…`);
+  say(t("Joining {type} {id}…", { type: g.type, id: g.id }));
   try {
-    const me = await ensurePlayer($("#name").value.trim() || "Me");
+    const me = await ensurePlayer(typedName());
     localStorage.setItem("gameserver.name", me.name);
     const claimed = await api(`/games/${g.id}/seats/${seat.seat}/claim`, { method: "POST", token: me.key });
     remember(g.id, { type: g.type, token: claimed.token, seat: claimed.seat });
@@ -123,20 +147,20 @@ async function join(g, button) {
 function entry(g, me) {
   const you = g.you ?? g.seats.find((s) => me && s.player === me.id)?.seat;
   const mine = you !== undefined && you !== null;
-  const item = el("li", { "data-game": g.id }, el("strong", {}, g.type), " ",
-    el("span", { class: "who" }, g.seats.map(seatText).join(", ")), " ", el("small", { class: "hint" }, `· v${g.version} · ${ago(g.last_move_at)} `));
+  const item = el("li", { "data-game": g.id }, el("strong", {}, titleOf(g.type)), " ",
+    el("span", { class: "who" }, g.seats.map(seatText).join(", ")), " ", el("small", { class: "hint" }, `· ${ago(g.last_move_at)} `));
   if (g.status === "waiting") {
-    if (mine) item.append(el("a", { href: `/play/${g.id}`, class: "button" }, "Open (waiting for players)"));
+    if (mine) item.append(el("a", { href: `/play/${g.id}`, class: "button" }, t("Open (waiting for players)")));
     else if (freeSeat(g, me)) {
-      const button = el("button", { type: "button", class: "join primary", "aria-label": `Join ${g.type} game ${g.id}` }, "Join");
+      const button = el("button", { type: "button", class: "join primary", "aria-label": t("Join {type} game {id}", { type: titleOf(g.type), id: g.id }) }, t("Join"));
       button.addEventListener("click", () => join(g, button));
       item.append(button);
-    } else item.append(el("span", { class: "hint" }, "by invitation"));
+    } else item.append(el("span", { class: "hint" }, t("by invitation")));
   } else if (g.status === "active") {
     const myTurn = mine && (g.my_turn ?? (g.to_act || []).includes(you));
-    item.append(el("a", { href: `/play/${g.id}`, class: "button" + (myTurn ? " primary" : "") }, mine ? (myTurn ? "Play (your turn)" : "Play") : "Watch"));
+    item.append(el("a", { href: `/play/${g.id}`, class: "button" + (myTurn ? " primary" : "") }, t(mine ? (myTurn ? "Play (your turn)" : "Play") : "Watch")));
   } else {
-    item.append(el("a", { href: `/replay/${g.id}`, class: "button" }, "Replay"), " ", el("a", { href: `/play/${g.id}` }, "final board"));
+    item.append(el("a", { href: `/replay/${g.id}`, class: "button" }, t("Replay")), " ", el("a", { href: `/play/${g.id}` }, t("final board")));
   }
   return item;
 }
@@ -144,9 +168,11 @@ function entry(g, me) {
 const LISTS = { "#open-games": "waiting", "#live-games": "active", "#done-games": "finished" };
 const EMPTY = { "#open-games": "None: create one with an open seat.", "#live-games": "None: create one, or make every seat a bot to watch.",
   "#done-games": "None yet.", "#my-games": "None yet: create or join a game." };
+const titleOf = (type) => types.find((x) => x.type === type)?.title || type;
 
-// One list: its first page, and a button following `next` for more.
-async function fill(list, path, me, token) {
+// One list: its first page (after `first`, this player's own games of the list not listed
+// there, e.g. its private finished games), and a button following `next` for more.
+async function fill(list, path, me, token, first = []) {
   const box = $(list);
   let res;
   try { res = await api(path, { token }); } catch (err) {
@@ -154,9 +180,10 @@ async function fill(list, path, me, token) {
     if (err instanceof ApiProblem && err.code === "invalid_player_key") { setPlayer(null); showPlayer(); }
     return;
   }
-  const items = res.games.map((g) => entry(g, me));
+  const listed = new Set(res.games.map((g) => g.id));
+  const items = [...first.filter((g) => !listed.has(g.id)), ...res.games].map((g) => entry(g, me));
   if (res.next) {
-    const more = el("button", { type: "button", class: "more" }, "More…");
+    const more = el("button", { type: "button", class: "more" }, t("More…"));
     more.addEventListener("click", async () => {
       more.remove();
       const page = await api(res.next, { token }).catch(() => ({ games: [] }));
@@ -164,24 +191,26 @@ async function fill(list, path, me, token) {
     });
     items.push(el("li", {}, more));
   }
-  box.replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, EMPTY[list])]));
+  box.replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t(EMPTY[list]))]));
 }
 
 async function listGames() {
   const me = player();
-  const jobs = Object.entries(LISTS).map(([list, status]) => fill(list, `/games?status=${status}&limit=10`, me));
+  // This player's finished games, private ones too, head the finished list.
+  const mineDone = me ? (await api("/players/me/games?status=finished&limit=5", { token: me.key }).catch(() => ({ games: [] }))).games : [];
+  const jobs = Object.entries(LISTS).map(([list, state]) => fill(list, `/games?status=${state}&limit=10`, me, undefined, state === "finished" ? mineDone : []));
   if (me) jobs.push(fill("#my-games", "/players/me/games?limit=10", me, me.key));
-  else $("#my-games").replaceChildren(el("li", { class: "hint" }, EMPTY["#my-games"]));
+  else $("#my-games").replaceChildren(el("li", { class: "hint" }, t(EMPTY["#my-games"])));
   await Promise.all(jobs);
 }
 
 // A hosted game: what it is, "Play now" (quick matchmaking) and its leaderboard.
-function typeEntry(t) {
-  const play = el("button", { type: "button", class: "play-now primary", "aria-label": `Play ${t.title} now` }, "Play now");
-  play.addEventListener("click", () => playNow(t, play));
-  return el("li", { "data-type": t.type }, el("strong", {}, t.title), ` (${t.type}): ${t.min_seats}–${t.max_seats} seats, bots ${t.bots.join(", ")}. `,
-    el("span", { class: "hint" }, t.notes || ""), " ", play, " ", el("a", { href: `/leaderboard/${t.type}` }, "Leaderboard"),
-    " ", el("span", { class: "my-rating" }));
+function typeEntry(type) {
+  const play = el("button", { type: "button", class: "play-now primary", "aria-label": `${t("Play now")}: ${type.title}` }, t("Play now")); // the visible words first in its name
+  play.addEventListener("click", () => playNow(type, play));
+  return el("li", { "data-type": type.type }, el("strong", {}, type.title), " ",
+    t("{min}–{max} seats, bots {bots}.", { min: type.min_seats, max: type.max_seats, bots: type.bots.join(", ") }), " ",
+    play, " ", el("a", { href: `/leaderboard/${type.type}` }, t("Leaderboard")), " ", el("span", { class: "my-rating" }));
 }
 
 // This browser's player's rating in each game type, beside it (GET /players/{id}).
@@ -192,33 +221,32 @@ async function showMyRatings() {
     const profile = await api(`/players/${encodeURIComponent(me.id)}`);
     for (const li of document.querySelectorAll("#types li[data-type]")) {
       const r = profile.ratings[li.dataset.type];
-      li.querySelector(".my-rating").textContent = r ? `Your rating: ${r.rating}${r.provisional ? "?" : ""} (${r.games} games)` : "";
+      li.querySelector(".my-rating").textContent = r ? t("Your rating: {r} ({n} games)", { r: `${r.rating}${r.provisional ? "?" : ""}`, n: r.games }) : "";
     }
   } catch (err) { /* a profile not found (a key of another server): no ratings shown */ }
 }
 
 let seeking = null; // the poll of a seek waiting for its game
 
-async function playNow(t, button) {
+async function playNow(type, button) {
   try {
-    const me = await ensurePlayer($("#name").value.trim() || "Me");
+    const me = await ensurePlayer(typedName());
     button.disabled = true;
-    let seek = await api("/matchmaking", { method: "POST", token: me.key, body: { type: t.type, seats: t.min_seats } });
-    const cancel = el("button", { type: "button", class: "cancel-seek" }, "Stop looking");
+    let seek = await api("/matchmaking", { method: "POST", token: me.key, body: { type: type.type, seats: type.min_seats } });
+    const cancel = el("button", { type: "button", class: "cancel-seek" }, t("Stop looking"));
     const stop = () => { clearInterval(seeking); seeking = null; button.disabled = false; };
     cancel.addEventListener("click", async () => {
       stop();
-      try { await api("/matchmaking", { method: "DELETE", token: me.key }); say("You left the queue.", "info"); } catch (err) { say(problemText(err), "error"); }
+      try { await api("/matchmaking", { method: "DELETE", token: me.key }); say(t("You left the queue."), "ok"); } catch (err) { say(problemText(err), "error"); }
     });
     const follow = async () => {
       if (seek.status === "matched") {
         stop();
-        remember(seek.game_id, { type: t.type, seat: seek.seat, token: null });
+        remember(seek.game_id, { type: type.type, seat: seek.seat, token: null });
         location.href = `/play/${seek.game_id}`;
         return;
       }
-      $("#status").replaceChildren(`Looking for ${t.min_seats - 1} more player(s) for ${t.title}… (${seek.waiting ?? 1} waiting) `, cancel);
-      $("#status").className = "status info";
+      status.set("action", [t("Looking for {n} more player(s) for {title}… ({waiting} waiting) ", { n: type.min_seats - 1, title: type.title, waiting: seek.waiting ?? 1 }), cancel]);
     };
     await follow();
     if (seek.status !== "matched") {
@@ -235,9 +263,9 @@ async function playNow(t, button) {
 
 function showPlayer() {
   const me = player();
-  $("#you-line").replaceChildren(...(me ? [`You are ${me.name} (player ${me.id}) on this browser. `,
-    el("a", { href: `/profile/${me.id}`, id: "my-profile" }, "Your ratings")] :
-    ["You become a player when you create or join a game: this browser keeps your key."]));
+  $("#you-line").replaceChildren(...(me ? [t("You are {name} (player {id}) on this browser. ", { name: me.name, id: me.id }),
+    el("a", { href: `/profile/${me.id}`, id: "my-profile" }, t("Your ratings"))] :
+    [t("You become a player when you create or join a game: this browser keeps your key.")]));
   $("#show-key").hidden = !me;
   $("#key-out").textContent = "";
   if (me && !localStorage.getItem("gameserver.name")) $("#name").value = me.name;
@@ -250,7 +278,7 @@ async function useKey(e) {
     const me = await api("/players/me", { token: key });
     setPlayer({ ...me, key });
     $("#key-in").value = "";
-    say(`Welcome back, ${me.name}.`, "ok");
+    say(t("Welcome back, {name}.", { name: me.name }), "ok");
     showPlayer();
     listGames();
     showMyRatings();
@@ -258,7 +286,7 @@ async function useKey(e) {
 }
 
 async function start() {
-  $("#name").value = localStorage.getItem("gameserver.name") || "Me";
+  $("#name").value = localStorage.getItem("gameserver.name") || player()?.name || friendlyName();
   showPlayer();
   try {
     types = (await api("/game-types")).game_types;
@@ -269,7 +297,7 @@ async function start() {
   $("#add-seat").addEventListener("click", () => { $("#seats").append(seatRow("bot:" + current().bots.at(-1))); syncSeats(); });
   $("#create").addEventListener("submit", create);
   $("#open").addEventListener("submit", (e) => { e.preventDefault(); location.href = `/play/${encodeURIComponent($("#open-id").value.trim())}`; });
-  $("#name").addEventListener("input", () => localStorage.setItem("gameserver.name", $("#name").value.trim() || "Me"));
+  $("#name").addEventListener("input", () => { if ($("#name").value.trim()) localStorage.setItem("gameserver.name", $("#name").value.trim()); });
   $("#refresh").addEventListener("click", listGames);
   $("#show-key").addEventListener("click", () => { $("#key-out").textContent = player()?.key || ""; });
   $("#use-key").addEventListener("submit", useKey);

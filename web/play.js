@@ -1,9 +1,15 @@
 // /play/{id}: the board of a game as this browser's seat (or a spectator), its legal moves to
-// click, the last events, kept live by the game's stream.
-import { api, ApiProblem, el, ensurePlayer, gameIdFromPath, knownGames, newKey, player, remember, seatName, setPlayer, tokenFor } from "./api.js";
-import { drawBoard, resultLine } from "./board.js";
-import { eventLine } from "./events.js";
+// click, the last events, who is here, the rules, kept live by the game's stream. One status
+// area says what is wrong now (web/status.js), the header's badge whether the page is live.
+import { api, ApiProblem, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
+import { drawBoard } from "./board.js";
+import { eventLine, resultText } from "./events.js";
+import { t } from "./i18n.js";
 import { narrow, prepare } from "./moves.js";
+import { showPresence } from "./presence.js";
+import { rulesPanel } from "./rules.js";
+import { StatusArea } from "./status.js";
+import "./install.js";
 
 const id = gameIdFromPath();
 let token = tokenFor(id); // a seat's token, the player's key, or null (watching)
@@ -12,22 +18,42 @@ const SHOWN = 60; // buttons per move type before asking to narrow
 const page = { game: null, moves: [], labels: [], summary: null, total: 0, selected: new Set(), filter: "", kind: null, sending: false,
   ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0 };
 
+const status = new StatusArea($("#status"));
+const RETRY_MS = 1000; // while the server cannot be reached: asked again every second
+
+// What the person just did, said for a few seconds.
 function say(message, kind = "info") {
-  const box = $("#status");
-  box.textContent = message;
-  box.className = "status " + kind;
+  status.set("action", message, { tone: kind, seconds: kind === "info" ? 0 : 4 });
+}
+
+// The connection badge in the header: one word.
+function badge(word) {
+  $("#live").textContent = word ? t(word) : "";
+  $("#live").className = "live" + (word === "live" || word === "finished" ? "" : " down");
+}
+
+// The server could not be reached: one sentence while it lasts (not one per retry), cleared by
+// the first request or stream that gets through (connected()).
+function unreachable() {
+  status.clear("action");
+  status.set("connection", t(navigator.onLine === false ? "You are offline: the page reconnects when the network is back."
+    : "The server cannot be reached right now: retrying."), { tone: "error" });
+  if (!page.ended) badge(navigator.onLine === false ? "offline" : "reconnecting…");
+  clearTimeout(page.retryTimer);
+  page.retryTimer = setTimeout(refresh, RETRY_MS);
+}
+
+function connected() {
+  status.clear("connection");
+  if (page.source?.readyState === EventSource.OPEN) badge("live");
 }
 
 function problem(err) {
-  if (!(err instanceof ApiProblem)) { // a network failure: keep what was said before it, and retry
-    const before = $("#status").className.includes("error") ? $("#status").textContent + " " : "";
-    say(before + "The server cannot be reached right now: retrying.", "error");
-    clearTimeout(page.retryTimer);
-    page.retryTimer = setTimeout(refresh, 2000);
-    return;
-  }
+  if (!(err instanceof ApiProblem)) return unreachable();
+  connected(); // the server answered, if only to refuse
   if (err.retryAfter) page.blockedUntil = Date.now() + Number(err.retryAfter) * 1000;
-  say(err.sentence, "error");
+  status.clear("action");
+  status.set("problem", err.sentence, { tone: "error", seconds: 12 });
   if (err.code === "version_conflict" || err.code === "not_your_turn") refresh();
 }
 
@@ -56,6 +82,7 @@ async function refresh() {
   try {
     page.game = await api(`/games/${id}`, { token });
     await fetchMoves();
+    connected();
     render();
   } catch (err) { problem(err); }
 }
@@ -69,12 +96,10 @@ function render() {
   const g = page.game;
   if (g.status === "waiting" || g.view === null) return renderWaiting();
   const prepared = prepare(page.moves, page.labels);
-  document.title = `${g.type} ${id} — v${g.version}`;
-  $("#title").textContent = `${g.type} · game ${id}`;
-  $("#who").textContent = mySeat() === null ? "You are watching." : `You play ${g.seats[mySeat()].name}.`;
-  $("#version").textContent = `version ${g.version}`;
-  const acting = (g.to_act || []).map((s) => (s === "system" ? "the server (scoring)" : seatName(g, s)));
-  $("#turn").textContent = g.status !== "active" ? resultLine(g) : myTurn() ? "Your turn." : `Waiting for ${acting.join(", ") || "…"}.`;
+  titles(g);
+  $("#who").textContent = mySeat() === null ? t("You are watching.") : t("You play {name}.", { name: g.seats[mySeat()].name });
+  const acting = (g.to_act || []).map((s) => (s === "system" ? t("the server (scoring)") : seatName(g, s)));
+  $("#turn").textContent = g.status !== "active" ? resultText(g) : myTurn() ? t("Your turn.") : t("Waiting for {who}.", { who: acting.join(", ") || "…" });
   $("#turn").className = myTurn() ? "turn mine" : "turn";
   $("#replay-link").hidden = g.status === "active";
   $("#replay-link").href = `/replay/${id}`;
@@ -84,11 +109,22 @@ function render() {
   renderClock();
   renderSeatControls();
   renderRatings();
+  showPresence($("#players"), g, token);
+  rulesPanel($("#rules"), g.type);
+}
+
+// The title, the tab's title and the version line: the game's title in the page's language
+// (from GET /game-types), its id, its version.
+function titles(g) {
+  const name = page.titles?.[g.type] || g.type;
+  document.title = `${name} ${id} — ${g.status === "waiting" ? t("Waiting") : "v" + g.version}`;
+  $("#title").textContent = `${name} · ${t("game {id}", { id })}`;
+  $("#version").textContent = t("version {v}", { v: g.version });
 }
 
 // Each seated player's rating in this game's type (GET /players/{id}, once a page), and once a
 // rated game is counted (seconds after its end) each seat's change (GET /games/{id}/ratings).
-const ratingOf = (r) => (r ? `${r.rating}${r.provisional ? "?" : ""}` : "unrated");
+const ratingOf = (r) => (r ? `${r.rating}${r.provisional ? "?" : ""}` : t("unrated"));
 async function renderRatings() {
   const g = page.game;
   const box = $("#table-ratings");
@@ -115,7 +151,7 @@ async function renderRatings() {
     const profile = page.profiles[s.player];
     return `${seatName(g, s.seat)} ${profile ? ratingOf(profile.ratings[g.type]) : "…"}`;
   });
-  box.textContent = `Ratings: ${parts.join(" · ")}`;
+  box.textContent = t("Ratings: {parts}", { parts: parts.join(" · ") });
   box.hidden = false;
 }
 
@@ -127,9 +163,9 @@ function renderClock() {
   if (!g.clock) return;
   const parts = g.clock.seats.filter((s) => s.remaining_ms !== null).map((s) => {
     const left = s.deadline ? Math.max(0, Date.parse(s.deadline) - Date.now()) : s.remaining_ms;
-    return `${seatName(g, s.seat)} ${Math.ceil(left / 1000)} s${s.deadline ? " ⏳" : ""}`;
+    return `${seatName(g, s.seat)} ${t("{s} s", { s: Math.ceil(left / 1000) })}${s.deadline ? " ⏳" : ""}`;
   });
-  line.textContent = parts.length ? "Clock: " + parts.join(", ") : "";
+  line.textContent = parts.length ? t("Clock: {parts}", { parts: parts.join(", ") }) : "";
 }
 setInterval(() => { if (page.game?.clock && page.game.status === "active") renderClock(); }, 1000);
 
@@ -143,12 +179,12 @@ function renderSeatControls() {
   if (seat === null || g.status !== "active") return;
   const mine = g.seats[seat] || {};
   const command = (label, path, confirmText) => el("button", { type: "button", class: "move", onclick: async () => {
-    if (confirmText && !window.confirm(confirmText)) return;
-    try { await api(path, { method: "POST", token }); say(`${label}: done.`, "ok"); } catch (err) { problem(err); }
+    if (confirmText && !window.confirm(t(confirmText))) return;
+    try { await api(path, { method: "POST", token }); say(t("{label}: done.", { label: t(label) }), "ok"); } catch (err) { problem(err); }
     refresh();
-  } }, label);
+  } }, t(label));
   if (mine.played_by_bot && !mine.resigned) {
-    box.append(el("p", { class: "hint", text: `A bot (${mine.played_by_bot}) plays your seat since your time ran out.` }),
+    box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: mine.played_by_bot }) }),
       command("Take my seat back", `/games/${id}/seats/${seat}/return`));
   }
   box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"),
@@ -158,7 +194,7 @@ function renderSeatControls() {
 // Once the game is over: the rematch (a new waiting game, each player's seat kept for them).
 function rematchOffer() {
   const g = page.game;
-  if (g.rematch) return el("p", {}, el("a", { href: `/play/${g.rematch}`, class: "button", id: "rematch-link" }, mySeat() === null ? "Watch the rematch" : "Go to the rematch"));
+  if (g.rematch) return el("p", {}, el("a", { href: `/play/${g.rematch}`, class: "button", id: "rematch-link" }, t(mySeat() === null ? "Watch the rematch" : "Go to the rematch")));
   if (mySeat() === null) return null;
   return el("button", { type: "button", id: "rematch", onclick: async (e) => {
     e.target.disabled = true;
@@ -172,54 +208,55 @@ function rematchOffer() {
       }
       location.href = `/play/${made.id}`;
     } catch (err) { problem(err); e.target.disabled = false; }
-  } }, "Rematch");
+  } }, t("Rematch"));
 }
 
 // A game waiting for people: its seats, a Join button on each free one this browser may take,
 // and for its creator the invite link.
 function renderWaiting() {
   const g = page.game, you = mySeat(), known = knownGames()[id] || {};
-  document.title = `${g.type} ${id} — waiting`;
-  $("#title").textContent = `${g.type} · game ${id}`;
-  $("#who").textContent = you === null ? "You are not seated." : `You sit in seat ${you + 1} as ${g.seats[you].name}.`;
-  $("#version").textContent = `version ${g.version}`;
+  titles(g);
+  $("#who").textContent = you === null ? t("You are not seated.") : t("You sit in seat {n} as {name}.", { n: you + 1, name: g.seats[you].name });
   const free = g.seats.filter((s) => !s.bot && !s.name).length;
-  $("#turn").textContent = `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}. The game starts when every seat is taken.`;
+  $("#turn").textContent = free === 1 ? t("Waiting for players: 1 free seat. The game starts when every seat is taken.")
+    : t("Waiting for players: {n} free seats. The game starts when every seat is taken.", { n: free });
   $("#turn").className = "turn";
   $("#replay-link").hidden = true;
   const seats = el("ol", { class: "seats" }, g.seats.map((s, i) => {
     const line = el("li", { "data-seat": i }, seatName(g, i));
     const keptForOther = s.reserved_for && s.reserved_for !== player()?.id && (s.reserved_until || 0) > Date.now();
     const mayJoin = you === null && !s.bot && !s.name && !keptForOther && (s.open || (s.invite && known.invite));
-    if (mayJoin) line.append(" ", el("button", { type: "button", class: "join primary", onclick: (e) => join(i, e.target) }, "Join this seat"));
-    if (you === i && s.player && !known.creator && known.token) line.append(" ", el("button", { type: "button", onclick: leave }, "Leave"));
+    if (mayJoin) line.append(" ", el("button", { type: "button", class: "join primary", onclick: (e) => join(i, e.target) }, t("Join this seat")));
+    if (you === i && s.player && !known.creator && known.token) line.append(" ", el("button", { type: "button", onclick: leave }, t("Leave")));
     return line;
   }));
-  const parts = [el("h2", {}, "Seats"), seats];
+  const parts = [el("h2", {}, t("Seats")), seats];
   if (you === null && !player() && seats.querySelector(".join")) { // a person from a link: their name first
-    parts.unshift(el("label", { class: "name" }, "Your name ", el("input", { id: "join-name", maxlength: 40, autocomplete: "nickname",
-      value: localStorage.getItem("gameserver.name") || "", oninput: (e) => localStorage.setItem("gameserver.name", e.target.value.trim()) })));
+    parts.unshift(el("label", { class: "name" }, t("Your name") + " ", el("input", { id: "join-name", maxlength: 40, autocomplete: "nickname",
+      value: localStorage.getItem("gameserver.name") || "", placeholder: friendlyName(), oninput: (e) => localStorage.setItem("gameserver.name", e.target.value.trim()) })));
   }
   if (you !== null && known.invite) {
     const link = `${location.origin}/play/${id}#invite=${known.invite}`;
-    parts.push(el("p", {}, el("label", {}, "Invite link for the invited seats ", el("input", { readonly: true, value: link, size: 40, id: "invite-link", onfocus: (e) => e.target.select() }))));
+    parts.push(el("p", {}, el("label", {}, t("Invite link for the invited seats") + " ", el("input", { readonly: true, value: link, size: 40, id: "invite-link", onfocus: (e) => e.target.select() }))));
   }
-  if (g.seats.some((s) => s.open)) parts.push(el("p", { class: "hint", text: "Open seats are listed in the lobby for anyone to join; this page's address works too." }));
+  if (g.seats.some((s) => s.open)) parts.push(el("p", { class: "hint", text: t("Open seats are listed in the lobby for anyone to join; this page's address works too.") }));
   $("#board").replaceChildren(el("div", { class: "waiting" }, parts));
-  $("#moves").replaceChildren(el("p", { class: "hint", text: "No moves before the game starts." }));
+  $("#moves").replaceChildren(el("p", { class: "hint", text: t("No moves before the game starts.") }));
+  showPresence($("#players"), g, token);
+  rulesPanel($("#rules"), g.type);
 }
 
 async function join(seat, button) {
   button.disabled = true;
-  say("Joining…");
+  say(t("Joining…"));
   try {
-    const me = await ensurePlayer(localStorage.getItem("gameserver.name") || "Player"); // the name typed above, if any
+    const me = await ensurePlayer(friendlyName()); // the name typed above, or the one made for this browser
     const invite = knownGames()[id]?.invite;
     const s = page.game.seats[seat];
     const claimed = await api(`/games/${id}/seats/${seat}/claim${s.invite && invite ? "?invite=" + encodeURIComponent(invite) : ""}`, { method: "POST", token: me.key });
     remember(id, { type: page.game.type, token: claimed.token, seat: claimed.seat });
     token = claimed.token;
-    say(`You sit in seat ${seat + 1}.`, "ok");
+    say(t("You sit in seat {n}.", { n: seat + 1 }), "ok");
     reopenStream();
   } catch (err) { problem(err); }
   await refresh();
@@ -230,7 +267,7 @@ async function leave() {
     await api(`/games/${id}/seats/${mySeat()}/leave`, { method: "POST", token });
     remember(id, { token: null, seat: null });
     token = null;
-    say("You left the seat.", "ok");
+    say(t("You left the seat."), "ok");
     reopenStream();
   } catch (err) { problem(err); }
   await refresh();
@@ -248,6 +285,7 @@ function wireBoard(prepared) {
     node.classList.toggle("sel", page.selected.has(ref));
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
+    nameByTitle(node);
     node.setAttribute("aria-pressed", page.selected.has(ref) ? "true" : "false");
     const toggle = () => {
       if (page.selected.has(ref)) page.selected.delete(ref); else page.selected.add(ref);
@@ -259,35 +297,52 @@ function wireBoard(prepared) {
   }
 }
 
+// A board button is named by its <title> (the board's label, also its tooltip), not by an
+// aria-label beside it: an aria-label must then contain the figures drawn on the piece, in
+// their order, which reads badly ("...costs 7 red, 3 black 5 7 3").
+function nameByTitle(node) {
+  const title = node.querySelector(":scope > title")?.textContent;
+  if (title && title === node.getAttribute("aria-label")) node.removeAttribute("aria-label");
+}
+
 function renderMoves(prepared) {
   const box = $("#moves");
   box.replaceChildren();
   if (!myTurn() || page.game.status !== "active") {
-    box.append(el("p", { class: "hint", text: page.game.status !== "active" ? "The game is over." : mySeat() === null ? "Spectators have no moves." : "No moves for you now." }));
-    if (page.game.status !== "active") box.append(rematchOffer());
+    box.append(el("p", { class: "hint", text: t(page.game.status !== "active" ? "The game is over." : mySeat() === null ? "Spectators have no moves." : "No moves for you now.") }));
+    const rematch = page.game.status !== "active" ? rematchOffer() : null; // none for a spectator of a game without one
+    if (rematch) box.append(rematch);
     return;
   }
   const s = page.summary;
-  if (s && s.play_count !== undefined) box.append(el("p", { class: "hint", text: `${s.play_count} plays and ${s.swap_count} swaps. Click tiles and squares on the board to find yours.` }));
+  if (s && s.play_count !== undefined) box.append(el("p", { class: "hint", text: t("{plays} plays and {swaps} swaps. Click tiles and squares on the board to find yours.", { plays: s.play_count, swaps: s.swap_count }) }));
   if (s && s.figures) box.append(kinds(s));
   const shown = narrowed(prepared);
-  const chips = [...page.selected].map((r) => el("button", { type: "button", class: "chip", "aria-label": `unselect ${r}`, onclick: () => { page.selected.delete(r); render(); } }, r + " ✕"));
+  const chips = [...page.selected].map((r) => el("button", { type: "button", class: "chip", "aria-label": t("unselect {r}", { r }), onclick: () => { page.selected.delete(r); render(); } }, r + " ✕"));
   box.append(el("div", { class: "narrow" },
-    el("label", {}, "Find ", el("input", { type: "search", id: "move-filter", value: page.filter, placeholder: "e.g. buy, red, C2",
+    el("label", {}, t("Find") + " ", el("input", { type: "search", id: "move-filter", value: page.filter, placeholder: t("e.g. buy, red, C2"),
       oninput: (e) => { page.filter = e.target.value; renderMovesOnly(); } })),
-    chips, chips.length ? el("button", { type: "button", class: "chip", onclick: () => { page.selected.clear(); render(); } }, "clear") : null));
-  box.append(el("p", { class: "hint", id: "move-count", text: `${shown.length} of ${page.total} moves${page.selected.size ? " use what you selected" : ""}.` }));
+    chips, chips.length ? el("button", { type: "button", class: "chip", onclick: () => { page.selected.clear(); render(); } }, t("clear")) : null));
+  box.append(el("p", { class: "hint", id: "move-count", text: t("{n} of {total} moves", { n: shown.length, total: page.total }) + (page.selected.size ? t(" use what you selected") : "") + "." }));
   const groups = {};
   for (const m of shown) (groups[m.move.type] ||= []).push(m);
   const list = el("div", { id: "move-groups" });
   for (const [type, ms] of Object.entries(groups)) {
     const open = Object.keys(groups).length <= 3 || ms.length <= 12 || page.selected.size > 0 || page.filter || page.kind;
-    list.append(el("details", { open, class: "group" }, el("summary", {}, `${type.replaceAll("_", " ")} (${ms.length})`),
+    list.append(el("details", { open, class: "group" }, el("summary", { title: page.moveTypes?.[type] }, `${moveTypeName(type)} (${ms.length})`),
       el("div", { class: "move-list" }, ms.slice(0, SHOWN).map((m) => el("button", { type: "button", class: "move", "data-move": JSON.stringify(m.move),
         disabled: page.sending, onclick: () => send(m.move) }, m.label))),
-      ms.length > SHOWN ? el("p", { class: "hint", text: `${ms.length - SHOWN} more: select on the board or type to narrow.` }) : null));
+      ms.length > SHOWN ? el("p", { class: "hint", text: t("{n} more: select on the board or type to narrow.", { n: ms.length - SHOWN }) }) : null));
   }
   box.append(list);
+}
+
+// A kind of move in words: the first clause of the game's own description of it (GET
+// /game-types, in the page's language), else its id.
+function moveTypeName(type) {
+  const said = page.moveTypes?.[type];
+  const clause = said ? said.split(/ ?[(:.;]/)[0].trim() : "";
+  return clause && clause.length <= 60 ? clause : type.replaceAll("_", " ");
 }
 
 // The moves the selection, the chosen kind and the filter leave.
@@ -300,12 +355,13 @@ function narrowed(prepared) {
 // then lights the hexes that choice may use.
 function kinds(s) {
   const nice = { princess: "Princess", knight: "Knight", dragon: "Dragon" };
-  const choices = Object.entries(s.figures).map(([f, where]) => [f, `Move the ${nice[f] || f} (${where.length} ${f === "dragon" ? "direction" : "place"}${where.length === 1 ? "" : "s"})`]);
+  const choices = Object.entries(s.figures).map(([f, where]) => [f, t(f === "dragon" ? "Move the {figure} ({n} directions)" : "Move the {figure} ({n} places)",
+    { figure: nice[f] ? t(nice[f]) : f, n: where.length })]);
   const places = Object.keys(s.tile).length;
-  if (places) choices.push(["lay_tile", `Lay the tile (${places} place${places === 1 ? "" : "s"})`]);
+  if (places) choices.push(["lay_tile", t("Lay the tile ({n} places)", { n: places })]);
   const pick = (kind) => { page.kind = page.kind === kind ? null : kind; page.selected.clear(); render(); document.querySelector(`#kinds [data-kind="${kind}"]`)?.focus(); };
-  return el("div", { id: "kinds", class: "narrow", role: "group", "aria-label": "Kind of move" },
-    el("span", { class: "hint" }, `${s.move_count} moves:`),
+  return el("div", { id: "kinds", class: "narrow", role: "group", "aria-label": t("Kind of move") },
+    el("span", { class: "hint" }, t("{n} moves:", { n: s.move_count })),
     choices.map(([kind, label]) => el("button", { type: "button", class: "kind" + (page.kind === kind ? " on" : ""), "data-kind": kind,
       "aria-pressed": page.kind === kind ? "true" : "false", onclick: () => pick(kind) }, label)));
 }
@@ -317,18 +373,30 @@ function renderMovesOnly() {
 }
 
 async function send(move) {
-  if (Date.now() < page.blockedUntil) { say(`Too many requests: wait ${Math.ceil((page.blockedUntil - Date.now()) / 1000)} s.`, "error"); return; }
+  if (Date.now() < page.blockedUntil) { say(t("Too many requests: wait {s} s.", { s: Math.ceil((page.blockedUntil - Date.now()) / 1000) }), "error"); return; }
   page.sending = true;
-  say("Sending…");
+  status.clear("problem");
+  say(t("Sending…"));
   try {
-    const res = await api(`/games/${id}/moves`, { method: "POST", token, body: { expected_version: page.game.version, move },
+    await api(`/games/${id}/moves`, { method: "POST", token, body: { expected_version: page.game.version, move },
       headers: { "Idempotency-Key": newKey() } });
     page.selected.clear();
     page.filter = "";
     page.kind = null;
-    say(`Played (version ${res.version}).`, "ok");
+    say(t("Played."), "ok");
   } catch (err) { problem(err); } finally { page.sending = false; }
   await refresh();
+  focusAfterMove();
+}
+
+// The control that sent a move is gone with the old board: the focus goes to the next thing to
+// do (a lit piece or a move when it is this seat's turn again, else the moves' heading), never
+// back to <body>, so a keyboard player does not Tab through the page again.
+function focusAfterMove() {
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
+  const next = myTurn() ? document.querySelector("#board [data-ref].can, #kinds .kind, #moves button.move") : null;
+  (next || $("#moves-h")).focus();
 }
 
 function addEvent(event) {
@@ -348,15 +416,20 @@ async function openStream() {
   let url = `/games/${id}/stream`;
   try {
     if (token) { // EventSource cannot send Authorization: a single-use ticket names the seat
-      const t = await api(`/games/${id}/stream-tickets`, { method: "POST", token });
-      url = t.stream;
+      const ticket = await api(`/games/${id}/stream-tickets`, { method: "POST", token });
+      url = ticket.stream;
     }
-  } catch (err) { problem(err); setTimeout(openStream, 3000); return; }
-  if (page.source) return; // another opened meanwhile
+  } catch (err) { problem(err); setTimeout(openStream, err instanceof ApiProblem ? 3000 : RETRY_MS); return; }
+  if (page.source || page.ended) return; // another opened meanwhile
   if (page.lastEventId !== null) url += (url.includes("?") ? "&" : "?") + "last_event_id=" + page.lastEventId;
-  const source = new EventSource(url);
+  const source = new EventSource(withLang(url));
   page.source = source;
-  $("#live").textContent = "live";
+  source.addEventListener("open", () => {
+    if (page.source !== source) return;
+    badge("live");
+    if (status.has("connection")) { connected(); refresh(); } // back after an outage: catch up
+    showPresence($("#players"), page.game, token, true);
+  });
   source.addEventListener("state", (e) => { page.lastEventId = e.lastEventId; page.game = JSON.parse(e.data); refreshSoon(); });
   source.addEventListener("game_event", (e) => {
     page.lastEventId = e.lastEventId;
@@ -366,21 +439,25 @@ async function openStream() {
   source.addEventListener("end", () => {
     page.ended = true;
     source.close();
-    $("#live").textContent = "finished";
+    badge("finished");
     refresh();
   });
+  // The stream broke (a restart, the network): reopened by this page a second later, with a
+  // new ticket (a ticket opens one stream) and the last event seen, so nothing is missed.
   source.onerror = () => {
     if (page.ended || page.source !== source) return;
-    $("#live").textContent = "reconnecting…";
-    if (token || source.readyState === EventSource.CLOSED) { // a ticket opens one stream: ask another
-      source.close();
-      page.source = null;
-      setTimeout(openStream, 1500);
-    }
+    badge(navigator.onLine === false ? "offline" : "reconnecting…");
+    source.close();
+    page.source = null;
+    // Is the server there? (a spectator's stream asks no ticket that would tell): the outage,
+    // if it is one, is then said in the status line; the board waits for the stream's catch-up.
+    fetch("/health/live", { cache: "no-store" }).catch(() => { if (!page.ended) unreachable(); });
+    setTimeout(openStream, RETRY_MS);
   };
 }
 
 async function start() {
+  page.titles = await gameTitles();
   try {
     try {
       page.game = await api(`/games/${id}`, { token });
@@ -390,14 +467,31 @@ async function start() {
       token = null;
       page.game = await api(`/games/${id}`);
     }
-  } catch (err) { problem(err); $("#title").textContent = `Game ${id}`; return; }
+  } catch (err) {
+    $("#title").textContent = t("game {id}", { id });
+    if (err instanceof ApiProblem) problem(err); else { status.set("connection", t("The server cannot be reached right now: retrying."), { tone: "error" }); setTimeout(start, RETRY_MS); }
+    return;
+  }
+  page.moveTypes = page.moveTypes?.[page.game.type] || {};
   if (token === player()?.key && mySeat() === null) token = null; // the player sits elsewhere: watch
   const hist = await api(`/games/${id}/events?after=${Math.max(0, page.game.version - 15)}&limit=15`, { token }).catch(() => ({ events: [] }));
   for (const e of hist.events) addEvent(e);
   page.lastEventId = page.game.version;
   await refresh();
-  if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; $("#live").textContent = "finished"; }
+  if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; badge("finished"); }
 }
 
+// The games' titles in the page's language ({type: title}) and the game's move types'
+// descriptions; nothing (ids shown instead) if they cannot be had.
+async function gameTitles() {
+  try {
+    const types = (await api("/game-types")).game_types;
+    page.moveTypes = Object.fromEntries(types.map((g) => [g.type, g.move_types])); // replaced below by this game's
+    return Object.fromEntries(types.map((g) => [g.type, g.title]));
+  } catch { return {}; }
+}
+
+window.addEventListener("offline", () => { if (!page.ended) unreachable(); });
+window.addEventListener("online", () => { if (!page.ended && !page.source) openStream(); refresh(); });
 window.addEventListener("pagehide", () => { page.ended = true; page.source?.close(); }); // leaving: no half-read stream
 start();

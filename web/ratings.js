@@ -1,6 +1,7 @@
 // The ratings' pages: a game type's leaderboard (GET /leaderboards/{type}) and a player's
 // profile (GET /players/{id}) with a chart of each rating's history.
 import { api, ApiProblem, el } from "./api.js";
+import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const last = decodeURIComponent(location.pathname.split("/").pop());
@@ -10,16 +11,16 @@ function say(message, kind = "info") {
   $("#status").className = "status " + kind;
 }
 
-const problemText = (err) => (err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
+const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 
-const whoCell = (e) => (e.bot ? el("td", {}, `${e.bot} bot`)
+const whoCell = (e) => (e.bot ? el("td", {}, t("{bot} bot", { bot: e.bot }))
   : el("td", {}, el("a", { href: `/profile/${encodeURIComponent(e.player.id)}` }, e.player.name ?? e.player.id)));
 
 const ratingText = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
 
 async function leaderboard() {
-  $("#title").textContent = `Leaderboard: ${last}`;
-  document.title = `Leaderboard: ${last}`;
+  $("#title").textContent = t("Leaderboard: {type}", { type: last });
+  document.title = $("#title").textContent;
   const body = $("#board tbody");
   let next = null;
   const load = async (path, append) => {
@@ -30,7 +31,7 @@ async function leaderboard() {
       if (append) body.append(...rows); else body.replaceChildren(...rows);
       next = page.next;
       $("#more").hidden = !next;
-      say(body.children.length ? "" : ($("#provisional").checked ? "Nobody is rated yet." :
+      say(body.children.length ? "" : t($("#provisional").checked ? "Nobody is rated yet." :
         "Nobody has an established rating yet: show the provisional ones."));
     } catch (err) { say(problemText(err), "error"); }
   };
@@ -43,14 +44,14 @@ async function leaderboard() {
 // A rating's history as an SVG line (the newest on the right).
 function chart(points) {
   const w = 320, h = 90, pad = 6;
-  if (points.length < 2) return el("span", { class: "hint" }, points.length ? "one game so far" : "");
+  if (points.length < 2) return el("span", { class: "hint" }, points.length ? t("one game so far") : "");
   const values = points.map((p) => p.rating), lo = Math.min(...values), hi = Math.max(...values), span = Math.max(1, hi - lo);
   const xy = values.map((v, i) => `${(pad + i * (w - 2 * pad) / (values.length - 1)).toFixed(1)},${(h - pad - (v - lo) * (h - 2 * pad) / span).toFixed(1)}`);
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Rating from ${values[0]} to ${values.at(-1)} over ${values.length} games`);
+  svg.setAttribute("aria-label", t("Rating from {from} to {to} over {n} games", { from: values[0], to: values.at(-1), n: values.length }));
   const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
   line.setAttribute("points", xy.join(" "));
   line.setAttribute("fill", "none");
@@ -67,10 +68,10 @@ async function profile() {
     document.title = p.name;
     const items = Object.entries(p.ratings).map(([type, r]) => el("li", { "data-type": type },
       el("strong", {}, type), " ", el("span", { class: "rating" }, ratingText(r)),
-      ` · ${r.games} games, ${r.wins} wins `, el("a", { href: `/leaderboard/${encodeURIComponent(type)}` }, "leaderboard"),
+      " · " + t("{n} games, {w} wins", { n: r.games, w: r.wins }) + " ", el("a", { href: `/leaderboard/${encodeURIComponent(type)}` }, t("leaderboard")),
       el("div", {}, chart(r.history))));
     $("#ratings").replaceChildren(...items);
-    say(items.length ? "" : "No rated game yet.");
+    say(items.length ? "" : t("No rated game yet."));
   } catch (err) { say(problemText(err), "error"); }
 }
 

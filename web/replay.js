@@ -3,8 +3,11 @@
 // from GET /games/{id}/state?version=N (the rules run on the server only). #v=N links to a
 // version.
 import { api, apiNdjson, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
-import { drawBoard, resultLine } from "./board.js";
-import { eventLine } from "./events.js";
+import { drawBoard } from "./board.js";
+import { eventLine, resultText } from "./events.js";
+import { t } from "./i18n.js";
+import "./install.js";
+import { StatusArea } from "./status.js";
 import { showAnalysis } from "./analysis.js";
 
 const id = gameIdFromPath();
@@ -13,9 +16,12 @@ const $ = (sel) => document.querySelector(sel);
 const states = new Map();
 const page = { game: null, at: 1, first: 1, last: 1, timer: null, events: new Map() };
 
+const status = new StatusArea($("#status"));
+
+// One sentence at a time; "" clears it (a step drawn after a failure).
 function say(message, kind = "info") {
-  $("#status").textContent = message;
-  $("#status").className = "status " + (message ? kind : "");
+  if (message) status.set(kind === "error" ? "problem" : "info", message, { tone: kind });
+  else status.clear("problem");
 }
 
 const hashVersion = () => Number(new URLSearchParams(location.hash.slice(1)).get("v")) || null;
@@ -48,7 +54,7 @@ async function show(v) {
   v = Math.max(page.first, Math.min(page.last, v));
   page.at = v;
   $("#slider").value = v;
-  $("#at").textContent = `version ${v} of ${page.last}`;
+  $("#at").textContent = t("version {v} of {last}", { v, last: page.last });
   if (hashVersion() !== v) history.replaceState(null, "", `#v=${v}`);
   try {
     markStep(v);
@@ -57,7 +63,7 @@ async function show(v) {
     drawBoard($("#board"), g);
     $("#step").textContent = e ? eventLine(e) : "";
     say("");
-    if (v === page.last && page.game.result) $("#step").textContent += " — " + resultLine(page.game);
+    if (v === page.last && page.game.result) $("#step").textContent += " — " + resultText(page.game);
     stateAt(Math.min(page.last, v + 1)).catch(() => {}); // the next step is ready before it is asked
   } catch (err) {
     say(problem(err), "error");
@@ -80,22 +86,22 @@ function stop() {
   clearInterval(page.timer);
   page.timer = null;
   $("#play").textContent = "▶";
-  $("#play").setAttribute("aria-label", "Play");
+  $("#play").setAttribute("aria-label", t("Play"));
 }
 
 function play() {
   if (page.timer) return stop();
   if (page.at >= page.last) show(page.first);
   $("#play").textContent = "❚❚";
-  $("#play").setAttribute("aria-label", "Pause");
+  $("#play").setAttribute("aria-label", t("Pause"));
   page.timer = setInterval(() => { if (page.at >= page.last) stop(); else show(page.at + 1); }, Number($("#speed").value));
 }
 
-const problem = (err) => (err instanceof ApiProblem ? err.sentence : "The server cannot be reached.");
+const problem = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 
 // A request that failed while loading: the title stops saying "Loading…" and the status says why.
 function failed(err) {
-  $("#title").textContent = `Replay · game ${id}`;
+  $("#title").textContent = t("Replay · game {id}", { id });
   say(problem(err), "error");
 }
 
@@ -110,11 +116,11 @@ async function start() {
     page.last = Math.max(...page.events.keys(), 1);
     page.first = await firstVersion();
   } catch (err) { return failed(err); }
-  $("#title").textContent = `Replay · ${page.game.type} · game ${id}`;
-  document.title = `Replay ${page.game.type} ${id}`;
+  $("#title").textContent = t("Replay · {type} · game {id}", { type: page.game.type, id });
+  document.title = $("#title").textContent;
   $("#slider").max = page.last;
   $("#slider").min = page.first;
-  if (page.game.status === "active") say("This game is still running: the replay goes up to its version now.", "info");
+  if (page.game.status === "active") say(t("This game is still running: the replay goes up to its version now."), "info");
   $("#first").onclick = () => { stop(); show(page.first); };
   $("#prev").onclick = () => { stop(); show(page.at - 1); };
   $("#next").onclick = () => { stop(); show(page.at + 1); };

@@ -65,6 +65,25 @@ def profile(id: str):  # the path's own name (openapi.yaml)
     return _page("profile.html")
 
 
+@bp.get("/sw.js")
+def service_worker():
+    """The client's service worker, at the root so that its scope is every page (a worker's
+    scope is at most its own folder unless Service-Worker-Allowed says more: said anyway, for a
+    proxy that serves it from elsewhere); always revalidated, as browsers do for workers."""
+    response = send_from_directory(WEB, "sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = CACHE
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest (installable client): its own media type."""
+    response = send_from_directory(WEB, "manifest.webmanifest", mimetype="application/manifest+json", max_age=0)
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
 @bp.get("/web/<path:file>")
 def static_file(file: str):
     response = send_from_directory(WEB, file, max_age=0)  # 404 outside web/ or missing

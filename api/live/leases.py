@@ -55,6 +55,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return #ARGV - 1
 """
 
+# -> for each key, how many unexpired leases it holds (on Redis's clock).
+_COUNT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('ZCOUNT', key, '(' .. now, '+inf') end
+return out
+"""
+
 
 class Lease:
     __slots__ = ("key", "member")
@@ -71,6 +80,7 @@ class SharedLeases:
         self.lease_ms = max(1000, int(lease_s * 1000))
         self._acquire = connection.register_script(_ACQUIRE)
         self._renew = connection.register_script(_RENEW)
+        self._count = connection.register_script(_COUNT)
         self._lock = threading.Lock()
         self._fresh()
 
@@ -117,6 +127,16 @@ class SharedLeases:
             self.redis.zrem(lease.key, lease.member)
         except UNAVAILABLE:
             pass  # it expires within the lease time
+
+    def holding(self, kind: str, whos: list[str]) -> list[bool]:
+        """Whether each of `whos` holds a lease now, in any process (a seat's presence): one
+        round trip (one per key in a cluster, where a script's keys share a slot)."""
+        keys = [self.key(kind, who) for who in whos]
+        if not keys:
+            return []
+        if is_cluster(self.redis):
+            return [bool(self._count(keys=[key])[0]) for key in keys]
+        return [bool(n) for n in self._count(keys=keys)]
 
     def held(self) -> int:
         with self._lock:

@@ -24,6 +24,7 @@ DEFAULT_MAX_STREAMS = 8000  # per web process: see bench/README.md (live streams
 REQUEST_CONNECTIONS = 1000  # connections a web process keeps for requests beside its streams
 FULL_RETRY_S = 5
 TOO_MANY_RETRY_S = 10
+UNLIMITED = 1 << 30  # a seat's lease taken for its presence only, where seats have no limit
 
 
 class StreamsFull(ApiError):
@@ -101,12 +102,21 @@ class StreamLimits:
             if lease is not None:
                 self.shared.release(lease)
 
-        if limit and self.shared is not None:
-            lease, held = self.shared.acquire(kind, "/".join(map(str, key[1:])), limit)
+        if self.shared is not None and (limit or kind == "seat"):  # a seat's lease also says it is here
+            lease, held = self.shared.acquire(kind, "/".join(map(str, key[1:])), limit or UNLIMITED)
             if lease is None:
                 release()
                 raise _too_many(kind, held)
         return release
+
+
+    def present(self, game_id: str, seats: int) -> list[bool]:
+        """Whether each of the game's `seats` has a live stream of it open now: in any process on
+        this Redis (the seats' leases), or in this one when the leases are not shared."""
+        if self.shared is None:
+            with self._lock:
+                return [self._by_key.get(("seat", game_id, s), 0) > 0 for s in range(seats)]
+        return self.shared.holding("seat", [f"{game_id}/{s}" for s in range(seats)])
 
 
 def _too_many(kind: str, held: int) -> TooManyStreams:

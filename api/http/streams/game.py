@@ -195,6 +195,18 @@ def live_stream(game_id):
     return response
 
 
+@bp.get("/games/<game_id>/presence")
+def presence(game_id):
+    """Whether each seat has the game open now: a seat is here while it holds a live stream of
+    the game (its stream's lease, api/live/leases.py). Anyone may ask, as anyone sees the seats;
+    it says nothing else (a bot's seat, which holds no stream, is never here)."""
+    live: LivePath = current_app.extensions["live"]
+    game = games().load(game_id)  # an unknown game is a 404
+    here = live.limits.present(game_id, len(game.seats))
+    seats = [{"seat": i, "here": h and game.seats[i]["bot"] is None} for i, h in enumerate(here)]
+    return {"game": game_id, "seats": seats}
+
+
 @bp.post("/games/<game_id>/stream-tickets")
 def stream_ticket(game_id):
     service = games()

@@ -1,0 +1,271 @@
+// The web client's own words in English and Korean (the API's words come from the API itself,
+// asked in the same language: api.js sends it as Accept-Language, streams as ?lang=). The
+// English sentence is the key; Korean gives its translation, with {name} placeholders. The
+// language is the one chosen with the switch (kept in localStorage), else the browser's first
+// language this client speaks, else English. Importing this module sets <html lang>,
+// translates the page's marked elements ([data-i18n], [data-i18n-label]) and adds the switch.
+
+export const LANGUAGES = { en: "English", ko: "한국어" };
+const CHOSEN = "gameserver.lang";
+
+const KO = {
+  // the pages' fixed texts
+  "← Lobby": "← 로비",
+  "Game server": "게임 서버",
+  "Game server — lobby": "게임 서버 — 로비",
+  "API": "API",
+  "Language": "언어",
+  "Loading…": "불러오는 중…",
+  "Waiting": "대기 중",
+  "game {id}": "게임 {id}",
+  "New game": "새 게임",
+  "Game": "게임",
+  "Your name": "이름",
+  "Seats": "자리",
+  "Add a seat": "자리 추가",
+  "Options": "옵션",
+  "Create the game": "게임 만들기",
+  "Games": "게임 목록",
+  "Refresh": "새로 고침",
+  "Your games": "내 게임",
+  "Open: join": "참가 가능",
+  "Live: play or watch": "진행 중: 두기 또는 관전",
+  "Finished: replay": "끝난 게임: 다시 보기",
+  "Open a game by id": "게임 id로 열기",
+  "Open": "열기",
+  "You": "나",
+  "Your player key (to come back from another browser)": "플레이어 키 (다른 브라우저에서 돌아오기)",
+  "The key opens every game you sit in: keep it secret. This browser keeps it.": "키는 내가 앉은 모든 게임을 엽니다: 비밀로 하세요. 이 브라우저가 보관합니다.",
+  "Show my key": "내 키 보기",
+  "Use a key from another browser": "다른 브라우저의 키 사용",
+  "Use this key": "이 키 사용",
+  "Hosted games": "제공되는 게임",
+  "Your keys, passkeys and recovery code": "내 키, 패스키, 복구 코드",
+  "Private game (not listed in the lobby)": "비공개 게임 (로비에 나오지 않음)",
+  "Skip to your moves": "내 수로 건너뛰기",
+  "Board": "보드",
+  "Replay this game": "이 게임 다시 보기",
+  "Your moves": "내 수",
+  "Your seat": "내 자리",
+  "Last events": "최근 이벤트",
+  "Rules": "규칙",
+  "Rules of this game": "이 게임의 규칙",
+  "Pieces": "말과 카드",
+  "Replay controls": "다시 보기 조작",
+  "First version": "첫 버전",
+  "Previous version": "이전 버전",
+  "Play": "재생",
+  "Pause": "일시 정지",
+  "Next version": "다음 버전",
+  "Last version": "마지막 버전",
+  "Speed": "속도",
+  "slow (2 s)": "느리게 (2초)",
+  "1 s": "1초",
+  "fast (0.4 s)": "빠르게 (0.4초)",
+  "very fast": "아주 빠르게",
+  "Version": "버전",
+  "Events": "이벤트",
+  "Player": "플레이어",
+  "Leaderboard": "순위표",
+  "Show provisional ratings (few games yet)": "임시 레이팅도 보기 (아직 게임 수가 적음)",
+  "Rating": "레이팅",
+  "Wins": "승",
+  "More…": "더 보기…",
+  "Leaderboard: {type}": "순위표: {type}",
+  "Nobody is rated yet.": "아직 레이팅을 받은 사람이 없습니다.",
+  "Nobody has an established rating yet: show the provisional ones.": "아직 확정된 레이팅이 없습니다: 임시 레이팅을 보세요.",
+  "one game so far": "지금까지 한 게임",
+  "Rating from {from} to {to} over {n} games": "{n}게임 동안 레이팅 {from}에서 {to}(으)로",
+  "{n} games, {w} wins": "{n}게임, {w}승",
+  "leaderboard": "순위표",
+  "No rated game yet.": "아직 레이팅 게임이 없습니다.",
+  // the status area and the connection badge
+  "live": "실시간",
+  "reconnecting…": "다시 연결 중…",
+  "offline": "오프라인",
+  "finished": "종료",
+  "The server cannot be reached right now: retrying.": "지금 서버에 연결할 수 없습니다: 다시 시도하는 중입니다.",
+  "The live updates stopped: reconnecting.": "실시간 소식이 끊겼습니다: 다시 연결하는 중입니다.",
+  "You are offline: the page reconnects when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 연결합니다.",
+  "The server cannot be reached.": "서버에 연결할 수 없습니다.",
+  "Sending…": "보내는 중…",
+  "Played.": "두었습니다.",
+  "Joining…": "참가하는 중…",
+  "Creating…": "만드는 중…",
+  "{label}: done.": "{label}: 완료.",
+  "Too many requests: wait {s} s.": "요청이 너무 많습니다: {s}초 기다리세요.",
+  // the API's refusals, as a person reads them
+  "Someone moved first: the board was refreshed, choose again.": "다른 사람이 먼저 두었습니다: 보드를 새로 고쳤으니 다시 고르세요.",
+  "It is not your turn: wait for the others.": "내 차례가 아닙니다: 다른 사람을 기다리세요.",
+  "Too many requests: wait {s} s and try again.": "요청이 너무 많습니다: {s}초 기다린 뒤 다시 하세요.",
+  "a few": "몇",
+  "There is no such game (finished games may have expired).": "그런 게임이 없습니다 (끝난 게임은 지워졌을 수 있습니다).",
+  "This browser's key for the game is not valid: you are watching.": "이 브라우저의 게임 키가 유효하지 않습니다: 관전 중입니다.",
+  "This browser's player key is not known to the server any more: the lobby makes a new player.": "서버가 이 브라우저의 플레이어 키를 더 이상 모릅니다: 로비가 새 플레이어를 만듭니다.",
+  "Someone took that seat first: the list was refreshed.": "다른 사람이 먼저 그 자리에 앉았습니다: 목록을 새로 고쳤습니다.",
+  "That seat is by invitation: open the invite link the game's creator shared.": "초대받은 사람의 자리입니다: 게임을 만든 사람이 준 초대 링크를 여세요.",
+  "You already sit in this game.": "이미 이 게임에 앉아 있습니다.",
+  "That seat is kept for another player for a few minutes.": "그 자리는 몇 분 동안 다른 플레이어를 위해 비워 둡니다.",
+  "That move is not allowed now: {why}": "지금은 그 수를 둘 수 없습니다: {why}",
+  "The server's storage is unavailable: retrying shortly.": "서버의 저장소를 쓸 수 없습니다: 곧 다시 시도합니다.",
+  "Your game was found already: opening it.": "이미 게임을 찾았습니다: 여는 중입니다.",
+  "There is no such player.": "그런 플레이어가 없습니다.",
+  "The server refused: {why}": "서버가 거절했습니다: {why}",
+  // seats and people
+  "system": "시스템",
+  "seat {n}": "{n}번 자리",
+  "invited seat (free)": "초대 자리 (비어 있음)",
+  "open seat (free)": "열린 자리 (비어 있음)",
+  "{name} (bot)": "{name} (봇)",
+  "{name} (bot {n})": "{name} (봇 {n})",
+  "{who} — you": "{who} — 나",
+  "here": "접속 중",
+  "away": "자리 비움",
+  "{who} has the game open.": "{who} 님이 게임을 열어 두었습니다.",
+  "{who} does not have the game open.": "{who} 님이 게임을 열어 두지 않았습니다.",
+  // the play page
+  "You are watching.": "관전 중입니다.",
+  "You play {name}.": "{name}(으)로 두고 있습니다.",
+  "version {v}": "버전 {v}",
+  "Your turn.": "내 차례입니다.",
+  "Waiting for {who}.": "{who}을(를) 기다리는 중입니다.",
+  "the server (scoring)": "서버 (점수 계산)",
+  " and ": " 그리고 ",
+  "You are not seated.": "앉아 있지 않습니다.",
+  "You sit in seat {n} as {name}.": "{n}번 자리에 {name}(으)로 앉아 있습니다.",
+  "Waiting for players: {n} free seats. The game starts when every seat is taken.": "플레이어를 기다리는 중: 빈 자리 {n}개. 모든 자리가 차면 게임이 시작됩니다.",
+  "Waiting for players: 1 free seat. The game starts when every seat is taken.": "플레이어를 기다리는 중: 빈 자리 1개. 모든 자리가 차면 게임이 시작됩니다.",
+  "Join this seat": "이 자리에 앉기",
+  "Leave": "떠나기",
+  "Invite link for the invited seats": "초대 자리용 초대 링크",
+  "Open seats are listed in the lobby for anyone to join; this page's address works too.": "열린 자리는 로비에 나와 누구나 앉을 수 있습니다. 이 페이지 주소로도 됩니다.",
+  "No moves before the game starts.": "게임이 시작되기 전에는 수가 없습니다.",
+  "You sit in seat {n}.": "{n}번 자리에 앉았습니다.",
+  "You left the seat.": "자리를 떠났습니다.",
+  "The game is over.": "게임이 끝났습니다.",
+  "Spectators have no moves.": "관전자는 수가 없습니다.",
+  "No moves for you now.": "지금은 둘 수가 없습니다.",
+  "{plays} plays and {swaps} swaps. Click tiles and squares on the board to find yours.": "놓기 {plays}개, 바꾸기 {swaps}개. 보드의 타일과 칸을 눌러 찾으세요.",
+  "Find": "찾기",
+  "e.g. buy, red, C2": "예: 구매, 빨강, C2",
+  "unselect {r}": "{r} 선택 해제",
+  "clear": "모두 해제",
+  "{n} of {total} moves": "수 {total}개 중 {n}개",
+  " use what you selected": " (선택한 것을 씀)",
+  "{n} more: select on the board or type to narrow.": "{n}개 더: 보드에서 고르거나 입력해 좁히세요.",
+  "{n} moves:": "수 {n}개:",
+  "Move the {figure} ({n} places)": "{figure} 옮기기 ({n}곳)",
+  "Move the {figure} ({n} directions)": "{figure} 옮기기 ({n}방향)",
+  "Lay the tile ({n} places)": "타일 놓기 ({n}곳)",
+  "Kind of move": "수의 종류",
+  "Princess": "공주", "Knight": "기사", "Dragon": "용",
+  "Ratings: {parts}": "레이팅: {parts}",
+  "unrated": "레이팅 없음",
+  "Clock: {parts}": "시계: {parts}",
+  "{s} s": "{s}초",
+  "A bot ({bot}) plays your seat since your time ran out.": "시간이 다 되어 봇({bot})이 내 자리를 두고 있습니다.",
+  "Take my seat back": "내 자리 되찾기",
+  "Resign": "기권",
+  "Resign this game?": "이 게임을 기권할까요?",
+  "Abort": "취소",
+  "Abort this game (only before anyone has moved)?": "이 게임을 취소할까요 (아무도 두기 전에만 됩니다)?",
+  "Watch the rematch": "재대결 관전",
+  "Go to the rematch": "재대결로 가기",
+  "Rematch": "재대결",
+  "The game was abandoned.": "게임이 버려졌습니다.",
+  "The game was aborted before anyone moved.": "아무도 두기 전에 게임이 취소되었습니다.",
+  "Game over: {left} left the game. Won by {winners}.": "게임 끝: {left} 님이 기권했습니다. 승자: {winners}.",
+  "Game over. Won by {winners}{scores}.": "게임 끝. 승자: {winners}{scores}.",
+  "Game over. No winner{scores}.": "게임 끝. 승자 없음{scores}.",
+  " (scores: {scores})": " (점수: {scores})",
+  "Rules help is not available right now.": "지금은 규칙 도움말을 볼 수 없습니다.",
+  // the replay page
+  "Replay · game {id}": "다시 보기 · 게임 {id}",
+  "Replay · {type} · game {id}": "다시 보기 · {type} · 게임 {id}",
+  "version {v} of {last}": "버전 {v} / {last}",
+  "This game is still running: the replay goes up to its version now.": "아직 진행 중인 게임입니다: 지금 버전까지 다시 봅니다.",
+  // the lobby
+  "Who sits here": "이 자리에 앉을 사람",
+  "Me": "나",
+  "Open seat (anyone joins)": "열린 자리 (누구나 참가)",
+  "Invited (with a link)": "초대 (링크로)",
+  "Bot: {bot}": "봇: {bot}",
+  "Remove this seat": "이 자리 빼기",
+  "{min}–{max} seats.": "{min}–{max}자리.",
+  "Only one seat can be yours.": "내 자리는 하나만 될 수 있습니다.",
+  "{s} s ago": "{s}초 전",
+  "{m} min ago": "{m}분 전",
+  "{h} h ago": "{h}시간 전",
+  "{bot} bot": "{bot} 봇",
+  "{bot} bot {n}": "{bot} 봇 {n}",
+  "invited seat": "초대 자리",
+  "open seat": "열린 자리",
+  "Joining {type} {id}…": "{type} {id}에 참가하는 중…",
+  "Open (waiting for players)": "열기 (플레이어 기다리는 중)",
+  "Join": "참가",
+  "Join {type} game {id}": "{type} 게임 {id}에 참가",
+  "by invitation": "초대로만",
+  "Play (your turn)": "두기 (내 차례)",
+  "Watch": "관전",
+  "Replay": "다시 보기",
+  "final board": "마지막 보드",
+  "None: create one with an open seat.": "없음: 열린 자리가 있는 게임을 만드세요.",
+  "None: create one, or make every seat a bot to watch.": "없음: 하나 만들거나, 모든 자리를 봇으로 해서 관전하세요.",
+  "None yet.": "아직 없음.",
+  "None yet: create or join a game.": "아직 없음: 게임을 만들거나 참가하세요.",
+  "Play now": "바로 두기",
+  "{min}–{max} seats, bots {bots}.": "{min}–{max}자리, 봇 {bots}.",
+  "Your rating: {r} ({n} games)": "내 레이팅: {r} ({n}게임)",
+  "Stop looking": "그만 찾기",
+  "You left the queue.": "대기열에서 나왔습니다.",
+  "Looking for {n} more player(s) for {title}… ({waiting} waiting) ": "{title}에 플레이어 {n}명을 더 찾는 중… ({waiting}명 대기) ",
+  "You are {name} (player {id}) on this browser. ": "이 브라우저에서 나는 {name} (플레이어 {id})입니다. ",
+  "Your ratings": "내 레이팅",
+  "You become a player when you create or join a game: this browser keeps your key.": "게임을 만들거나 참가하면 플레이어가 됩니다: 이 브라우저가 키를 보관합니다.",
+  "Welcome back, {name}.": "다시 오신 것을 환영합니다, {name} 님.",
+};
+
+const CATALOGUES = { en: {}, ko: KO };
+
+export function lang() {
+  const chosen = localStorage.getItem(CHOSEN);
+  if (chosen in LANGUAGES) return chosen;
+  for (const asked of navigator.languages || [navigator.language]) {
+    const base = String(asked).toLowerCase().split("-")[0];
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+// The sentence in the page's language, its {placeholders} filled.
+export function t(english, vars = {}) {
+  const template = CATALOGUES[lang()][english] ?? english;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+function translatePage() {
+  document.documentElement.lang = lang();
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of document.querySelectorAll("[data-i18n-title]")) node.setAttribute("title", t(node.dataset.i18nTitle));
+}
+
+// The language switch, in the page's header bar: a choice kept, then the page read again in it
+// (the API's words too: they were asked in the old language).
+function addSwitch() {
+  const bar = document.querySelector("header.bar");
+  if (!bar || bar.querySelector("#lang")) return;
+  const select = document.createElement("select");
+  select.id = "lang";
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = new Option(name, code, false, code === lang());
+    option.lang = code;
+    select.append(option);
+  }
+  select.addEventListener("change", () => { localStorage.setItem(CHOSEN, select.value); location.reload(); });
+  bar.append(select);
+}
+
+translatePage();
+addSwitch();

@@ -1,0 +1,45 @@
+// Who is here: beside each seat of the play page, whether that seat has the game open now
+// (GET /games/{id}/presence: a seat is "here" while it holds a live stream of the game). Asked
+// when the page draws and every 5 s while the page is looked at; never chat, never more.
+import { api, el, seatName } from "./api.js";
+import { t } from "./i18n.js";
+
+const EVERY_MS = 5000;
+let last = { at: 0, here: null, game: null };
+let timer = null;
+
+let asked = null; // the last call's arguments: asked again when the page is looked at again
+
+// `now`: ask at once (this page's own stream just opened), not at most every 2 s.
+export async function showPresence(box, game, token, now = false) {
+  if (!box || !game) return;
+  asked = [box, game, token];
+  draw(box, game, last.game === game.id ? last.here : null);
+  if (!now && Date.now() - last.at < 2000 && last.game === game.id) return; // a burst of redraws: one request
+  last.at = Date.now();
+  try {
+    const answer = await api(`/games/${encodeURIComponent(game.id)}/presence`, { token });
+    last = { at: Date.now(), game: game.id, here: new Map(answer.seats.map((s) => [s.seat, s.here])) };
+    draw(box, game, last.here);
+  } catch { /* an outage is said by the status area; the seats stay as they were */ }
+  clearTimeout(timer);
+  if (game.status === "active" || game.status === "waiting") {
+    timer = setTimeout(() => { if (document.visibilityState === "visible") showPresence(box, game, token); else timer = null; }, EVERY_MS);
+  }
+}
+
+function draw(box, game, here) {
+  const seats = (game.seats || []).map((s, i) => {
+    const person = !s.bot && s.name && i !== game.you; // the others: this page's own seat is here
+    const known = person && here && here.has(i);
+    const mark = known ? el("span", { class: "presence " + (here.get(i) ? "here" : "away"),
+      title: t(here.get(i) ? "{who} has the game open." : "{who} does not have the game open.", { who: seatName(game, i) }) },
+    t(here.get(i) ? "here" : "away")) : null;
+    return el("li", { "data-seat": i }, el("span", { class: "seat-no" }, `${i + 1}.`), " ", seatName(game, i), mark ? " " : null, mark);
+  });
+  box.replaceChildren(el("ol", { class: "players" }, seats));
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && asked && timer === null) showPresence(...asked);
+});
