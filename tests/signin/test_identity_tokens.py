@@ -227,6 +227,22 @@ def test_a_signed_in_player_creates_claims_and_plays(client, providers):
     assert _me(client, device.get_json()["key"]).get_json()["id"] == _me(client, ann_token).get_json()["id"]
 
 
+def test_a_signed_in_player_opens_its_streams_and_owns_webhooks(client, providers):
+    token = providers["es"].token(name="Streamer")
+    me = _me(client, token).get_json()
+    ticket = client.post("/players/me/stream-tickets", headers=auth(token)).get_json()["stream"]
+    for url, headers in ((ticket, {}), ("/players/me/stream", auth(token))):
+        opened = client.get(url, headers=headers, buffered=False)
+        try:
+            assert opened.status_code == 200 and opened.mimetype == "text/event-stream"
+        finally:
+            opened.close()
+    hook = client.post("/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["game.your_turn"],
+                                          "games": "mine"}, headers=auth(token))
+    assert hook.status_code == 201, hook.get_json()
+    assert hook.get_json()["owner"] == f"player:{me['id']}"
+
+
 # ---- linking --------------------------------------------------------------------------------------
 
 def test_a_player_links_identities_lists_and_unlinks_them(client, providers):
