@@ -14,7 +14,7 @@ import uuid
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.api.helpers import auth
+from tests.api.helpers import auth, move
 from tests.lobby.helpers import claim, open_game, player
 from tests.signin.issuer import AUDIENCE, IdentityProvider, new_key
 
@@ -218,6 +218,10 @@ def test_a_signed_in_player_creates_claims_and_plays(client, providers):
     assert claim(client, created["id"], 1, bob["key"]).status_code == 201
     game = client.get(f"/games/{created['id']}", headers=auth(ann_token)).get_json()
     assert game["you"] == 0
+    legal = client.get(f"/games/{created['id']}/moves", headers=auth(ann_token)).get_json()
+    assert legal["moves"], legal  # the token's player is to move
+    played = move(client, created["id"], ann_token, legal["moves"][0], legal["version"])
+    assert played.status_code == 201, played.get_json()
     mine = client.get("/players/me/games", headers=auth(ann_token)).get_json()["games"]
     assert [g["id"] for g in mine] == [created["id"]]
     ticket = client.post("/players/me/stream-tickets", headers=auth(ann_token))
