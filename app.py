@@ -7,6 +7,7 @@
   on $HOST:$PORT (default 0.0.0.0:8000);
 - $TURN_WORKERS RQ workers (default 2) that play bot turns and the system's scoring moves;
 - $WEBHOOK_WORKERS RQ workers (default 1) that deliver webhooks, on their own queue;
+- $ANALYSIS_WORKERS RQ workers (default 1) that analyse finished games, on their own queue;
 - the reconciler, which re-enqueues turns (and webhook deliveries) a crash lost.
 workers/supervisor.py restarts what dies (with back-off), refuses a taken port or a data
 directory in use, and takes every child down with it, even when killed.
@@ -41,6 +42,7 @@ def create_app(test_config: dict | None = None):
     from api import metrics
     from api.games.deferred import Deferred, immediately
     from api.history import export_memory
+    from api.http import analysis as routes_analysis
     from api.http import cors, languages, observe, problems, security_headers
     from api.http import games as routes_games
     from api.http import identities as routes_identities
@@ -49,10 +51,12 @@ def create_app(test_config: dict | None = None):
     from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
+    from api.http import push as routes_push
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import requests as http
     from api.http import seat_control as routes_seat_control
+    from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
     from api.http.json_provider import FastJSONProvider
@@ -82,7 +86,8 @@ def create_app(test_config: dict | None = None):
     store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
                           lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
-                          ratings=services.ratings, matchmaker=services.matchmaker)
+                          ratings=services.ratings, matchmaker=services.matchmaker,
+                          analyses=services.analyses, pauses=services.pauses, vacations=services.vacations)
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
     app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
@@ -104,8 +109,10 @@ def create_app(test_config: dict | None = None):
     http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp,
-                      routes_player_keys.bp, routes_identities.bp, routes_passkeys.bp):
+                      routes_analysis.bp, routes_vacations.bp, routes_player_keys.bp, routes_identities.bp,
+                      routes_passkeys.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(routes_push.bp)  # web push (issue 36)
     app.extensions["tickets"] = Tickets(connection, prefix)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])
@@ -163,6 +170,9 @@ def _children(env: dict) -> dict[str, list[str]]:
     # Webhook deliveries have workers of their own: a slow receiver never holds up a turn.
     for i in range(int(env.get("WEBHOOK_WORKERS", "1"))):
         commands[f"webhooks-{i}"] = [sys.executable, "-m", "workers", "webhooks"]
+    # Game analyses too (issue 34): minutes of search that no turn waits behind.
+    for i in range(int(env.get("ANALYSIS_WORKERS", "1"))):
+        commands[f"analysis-{i}"] = [sys.executable, "-m", "workers", "analysis"]
     return commands
 
 

@@ -94,6 +94,9 @@ class Code(StrEnum):
     GAME_EXPIRED = "game_expired", (410,), "the game ended longer ago than games are kept (`ARCHIVE_RETENTION_S`)"
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
+    GAME_NOT_FINISHED = "game_not_finished", (409,), "the analysis of a game that has not finished"
+    ANALYSIS_LIMIT_REACHED = "analysis_limit_reached", (429,), \
+        "the player asked for its most analyses today (`ANALYSIS_PER_DAY`, `Retry-After`)"
     # ---- seats
     SEAT_TAKEN = "seat_taken", (409,), "someone claimed the seat first"
     ALREADY_MATCHED = "already_matched", (409,), "the seek was paired already (its game is made, or being made)"
@@ -104,6 +107,12 @@ class Code(StrEnum):
     SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
     SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
     ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"
+    # ---- correspondence time: vacations
+    INVALID_VACATION = "invalid_vacation", (400,), "a vacation's dates are malformed, reversed or in the past"
+    VACATION_OVERLAPS = "vacation_overlaps", (409,), "a vacation overlapping one the player already has"
+    VACATION_ALLOWANCE_EXCEEDED = "vacation_allowance_exceeded", (409,), \
+        "more vacation days than the player has left in that year (`details.left_days`)"
+    UNKNOWN_VACATION = "unknown_vacation", (404,), "the player has no such vacation still to come"
     # ---- webhooks
     TABLE_TOKEN_REQUIRED = "table_token_required", (403,), "webhooks are made with a player's key or a table token"
     GAME_NOT_YOURS = "game_not_yours", (403,), "a webhook for a game its owner does not sit in (or an unknown one)"
@@ -112,6 +121,11 @@ class Code(StrEnum):
     TOO_MANY_WEBHOOKS = "too_many_webhooks", (422,), "the owner has its most webhooks (`details.limit`)"
     UNKNOWN_WEBHOOK = "unknown_webhook", (404,), "no such subscription, or another owner's"
     UNKNOWN_DELIVERY = "unknown_delivery", (404,), "the subscription has no such delivery"
+    # ---- push notifications
+    PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), "the push endpoint is not an https URL"
+    TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
+        "the player has its most push subscriptions (`details.limit`)"
+    UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"
     # ---- live streams
     TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"
     STREAMS_FULL = "streams_full", (503,), "this server process holds its most live streams"

@@ -111,11 +111,27 @@ class Settings:
     webhook_progress_ttl_s: int = 7 * 86400
     webhook_allow_loopback: bool = False
     webhook_allowed_networks: tuple[str, ...] = ()
+    # ---- game analysis (api/analysis/, workers/analysis.py) ----
+    analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
+    analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
+    analysis_per_day: int = 10  # analyses one player may ask for per UTC day
+    # ---- web push (api/push/, workers/push/) ----
+    vapid_private_key: str = ""  # the raw key (base64url) or a PEM; "": the file below
+    vapid_key_file: str = ""  # "": vapid_private.pem under DATA_DIR, made by the first process
+    vapid_subject: str = "mailto:push@localhost"  # the operator's contact, in every push's JWT
+    push_ttl_s: int = 86400  # how long a push service may hold a message for an offline device
+    push_timeout_s: float = 5.0  # the longest wait within a push attempt
+    push_deadline_s: float = 10.0  # a push attempt's whole time
+    push_max_per_player: int = 10
+    push_allow_loopback: bool = False  # http endpoints on 127.0.0.1 (tests, local development)
+    clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
+    clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0
+    vacation_days_per_year: int = 30  # each player's vacation days a calendar year (UTC), api/players/vacations.py
     waiting_ttl: float = 24 * 3600.0  # a game still waiting for seats this long after its creation is ended
     log_level: str = "INFO"
 

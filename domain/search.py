@@ -90,6 +90,24 @@ class Searcher:
                 totals[keys[i]] += child.visits
         return moves[max(range(len(moves)), key=lambda i: (totals[keys[i]], -i))]
 
+    def appraise(self, state: State, seat: int, rng: random.Random, budget: int) -> float:
+        """The search's estimate of the seat's reward from `state` (a winning chance in [0, 1]):
+        the mean reward of `budget` iterations from the root, over determinizations drawn from
+        what the seat sees (game analysis: domain/analysis.py). Whoever is to act at the root
+        (the seat or another), each plays by its own reward, as in a decision; a finished
+        state is worth its result."""
+        rules = self._rules()
+        if _actor(rules, state) is None:
+            return _rewards(rules.result(state), self.n_seats(state))[seat]
+        worlds = max(1, min(self.spec.determinizations, budget))
+        reward = visits = 0.0
+        for w in range(worlds):
+            root = _Node(rules.determinize(state, seat, rng) if rules.determinize else state)
+            for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
+                self._iterate(rules, root, rng)
+            reward, visits = reward + root.value[seat], visits + root.visits
+        return reward / visits if visits else 0.5
+
     # ---- one iteration: select, expand, play out, back up --------------------------------------
 
     def _iterate(self, rules: Rules, root: _Node, rng: random.Random) -> None:

@@ -79,6 +79,7 @@ class Workers:
 
     def __init__(self, redis_url, prefix, queue):
         self.env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": queue,
+                    "ANALYSIS_QUEUE": f"{prefix}analysis",
                     "RECONCILE_INTERVAL": "0.5", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
                     "EXTRA_GAME_MODULES": "tests.platform.high_card", "RATE_LIMIT": "1000000"}
         self.procs: list[subprocess.Popen] = []
@@ -125,7 +126,8 @@ def app(redis_url, session_prefix):
     from app import create_app
 
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix,
-                       "TURN_QUEUE": f"{session_prefix}turns", "SSE_KEEPALIVE_S": 0.5,
+                       "TURN_QUEUE": f"{session_prefix}turns", "ANALYSIS_QUEUE": f"{session_prefix}analysis",
+                       "SSE_KEEPALIVE_S": 0.5,
                        "SSE_MAX_SECONDS": 30, "TESTING": True, "RATE_LIMIT": 1_000_000,
                        "ALLOW_CLIENT_SEEDS": True})
 
@@ -161,7 +163,8 @@ def http_server(redis_url):
     port = _free_port()
     prefix = f"http{uuid.uuid4().hex[:6]}:"
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "WEB_WORKERS": "2",
+           "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "ANALYSIS_QUEUE": f"{prefix}analysis",
+           "WEB_WORKERS": "2",
            "EXTRA_GAME_MODULES": "tests.platform.high_card", "SSE_KEEPALIVE_S": "0.5",
            "PYTHONPATH": str(ROOT), "RATE_LIMIT": "1000000"}
     proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,

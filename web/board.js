@@ -1,5 +1,9 @@
-// Draws a game's board with its game's module, and its text alternative beside it.
-import { el, seatName } from "./api.js";
+// Draws a game's board with its game's module, and its text alternative beside it; on a seat's
+// turn the board is where the person plays (direct play, issue 35): each element a legal move
+// concerns is a button, a move of several choices is built by clicks and confirmed in the bar
+// above the board, and what the last player just did is outlined.
+import { api, el, seatName, tokenFor } from "./api.js";
+import { eventRefs, pickState, playsAtOnce, prepare } from "./moves.js";
 import * as splendor from "./boards/splendor.js";
 import * as witches from "./boards/witches.js";
 import * as setup from "./boards/setup.js";
@@ -7,8 +11,55 @@ import * as fairyTile from "./boards/fairy-tile.js";
 import * as smallworld from "./boards/smallworld-of-warcraft.js";
 
 const BOARDS = { splendor, witches, setup, "fairy-tile": fairyTile, "smallworld-of-warcraft": smallworld };
+const NARROW = 560; // a container narrower than this (a phone) gets each board's narrow layout
+const SHOWN_CHOICES = 16; // the bar's buttons for the moves a pick completes, at most (the list has them all)
 
-export function drawBoard(container, game, moves = []) {
+// The board's own sentences in the page's language (<html lang>; English otherwise). The moves'
+// labels and the pieces' names come from the server's catalogues.
+const WORDS = {
+  ko: { "Chosen: {names}.": "선택: {names}.", "or choose more on the board.": "또는 보드에서 더 고르세요.",
+    "Choose more on the board.": "보드에서 더 고르세요.", Cancel: "취소", "Your turn: choose on the board.": "내 차례: 보드에서 고르세요.",
+    "{n} more in the move list.": "나머지 {n}개는 수 목록에 있습니다.", "Played.": "두었습니다.",
+    "Your move on the board": "보드에서 두는 수", "The board in words": "보드 설명" },
+};
+export function t(english, args = {}) {
+  const lang = (document.documentElement.lang || "en").slice(0, 2);
+  return (WORDS[lang]?.[english] || english).replace(/\{(\w+)\}/g, (_, k) => args[k]);
+}
+
+// The board's CSS (direct play's marks, the bar, the narrow layouts): a file of its own, linked
+// once (the pages' CSP allows stylesheets from the server, not inline ones).
+function linkStyles() {
+  if (document.querySelector('link[href="/web/boards.css"]')) return;
+  document.head.append(el("link", { rel: "stylesheet", href: "/web/boards.css" }));
+}
+
+// One direct-play state per board container: what is picked, for which game version.
+const boards = new WeakMap();
+
+function stateFor(container) {
+  if (!boards.has(container)) {
+    const state = { key: null, picked: new Set(), last: { key: null, refs: [] }, effects: {}, names: {}, width: 0 };
+    boards.set(container, state);
+    container.addEventListener("click", (e) => onPress(container, e), true); // before play.js's own listeners
+    container.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onPress(container, e); }, true);
+    new ResizeObserver(() => { // a phone turned, a window resized: the other layout
+      const narrow = container.clientWidth < NARROW;
+      if (state.args && (narrow !== state.narrow || (narrow && Math.abs(innerWidth(container) - state.width) > 3))) drawBoard(container, ...state.args);
+    }).observe(container);
+  }
+  return boards.get(container);
+}
+
+// The width a board is drawn in (a narrow layout is drawn 1:1 in it, so its text keeps its size).
+function innerWidth(container) {
+  const style = getComputedStyle(container);
+  return Math.floor(container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+}
+
+export function drawBoard(container, game, moves = [], labels = null) {
+  linkStyles();
+  const state = stateFor(container);
   const module = BOARDS[game.type];
   game.seatNames = game.seats.map((_, i) => seatName(game, i));
   container.replaceChildren();
@@ -22,19 +73,206 @@ export function drawBoard(container, game, moves = []) {
     container.append(el("p", { text: `No board drawing for ${game.type}: its view follows.` }), el("pre", { text: JSON.stringify(game.view, null, 1) }));
     return;
   }
+  const key = `${game.id}@${game.version}`;
+  if (state.key !== key) { state.key = key; state.picked = new Set(); state.labels = labels; }
+  if (labels) state.labels = labels;
+  state.args = [game, moves, labels];
+  state.narrow = container.clientWidth > 0 && container.clientWidth < NARROW;
+  state.width = innerWidth(container);
+  const layout = { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked };
   let svg;
   try {
-    svg = module.render(game, moves);
+    svg = module.render(game, moves, layout);
   } catch (err) {
     console.error(err);
     container.append(el("p", { class: "problem", text: `This board could not be drawn (${err.message}).` }));
     return;
   }
+  svg.classList.toggle("narrow", state.narrow);
   const describedBy = "board-text";
   svg.setAttribute("aria-describedby", describedBy);
   const lines = module.describe(game);
-  container.append(svg, el("details", { class: "board-text", id: describedBy },
-    el("summary", { text: "The board in words" }), el("ul", {}, lines.map((line) => el("li", { text: line })))));
+  const bar = el("div", { class: "board-bar", role: "group", "aria-label": t("Your move on the board") });
+  container.append(bar, svg, el("details", { class: "board-text", id: describedBy },
+    el("summary", { text: t("The board in words") }), el("ul", {}, lines.map((line) => el("li", { text: line })))));
+  state.prepared = prepareClicks(module, moves, state.labels, svg);
+  markBoard(container, state);
+  markLast(container, game, state);
+  addTips(container, game, state);
+  if (moves.length && !state.labels) askLabels(container, game, state, key);
+}
+
+// The moves' labels (in the page's language) when the page did not hand them over: read once per
+// version; the bar's choices get them (the board's nodes stay as they are).
+async function askLabels(container, game, state, key) {
+  if (state.labelsAsked === key) return;
+  state.labelsAsked = key;
+  try {
+    const res = await api(`/games/${game.id}/moves?limit=5000`, { token: tokenFor(game.id) });
+    if (state.key !== key || res.version !== game.version) return;
+    state.labels = res.labels || [];
+    const svg = container.querySelector("svg");
+    if (svg) { state.prepared = prepareClicks(BOARDS[game.type], state.args[1], state.labels, svg); markBoard(container, state); }
+  } catch { /* the moves' types stand in for their labels */ }
+}
+
+// Each legal move with the board refs a person clicks for it (the module's `clicks` when it has
+// one, else every ref of the move that the board draws).
+function prepareClicks(module, moves, labels, svg) {
+  const drawn = new Set([...svg.querySelectorAll("[data-ref]")].map((n) => n.getAttribute("data-ref")));
+  return prepare(moves, labels || []).map((m) => {
+    const wanted = module.clicks ? module.clicks(m.move) : m.refs;
+    m.clicks = new Set([...(wanted || [])].filter((r) => drawn.has(r)));
+    return m;
+  });
+}
+
+// The pieces a next click may use become buttons; the bar says what the pick completes.
+function markBoard(container, state) {
+  const ps = pickState(state.prepared, state.picked);
+  for (const node of container.querySelectorAll("svg [data-ref]")) {
+    const ref = node.getAttribute("data-ref");
+    const usable = ps.clickable.has(ref) && state.prepared.length > 0;
+    node.classList.toggle("pickable", usable);
+    node.classList.toggle("picked", state.picked.has(ref));
+    if (usable) {
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-pressed", state.picked.has(ref) ? "true" : "false");
+    }
+  }
+  // play.js marks the same nodes (its list narrows by them) after this returns: ours win
+  queueMicrotask(() => {
+    for (const node of container.querySelectorAll("svg [data-ref].pickable")) node.setAttribute("aria-pressed", state.picked.has(node.getAttribute("data-ref")) ? "true" : "false");
+  });
+  renderBar(container, state, ps);
+}
+
+const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || ref.replace(/^index=/, "combo ").replace(/^level=/, "deck ");
+
+function renderBar(container, state, ps) {
+  const bar = container.querySelector(".board-bar");
+  if (!bar) return;
+  bar.replaceChildren();
+  if (!state.prepared.length) { bar.hidden = true; return; }
+  bar.hidden = false;
+  const button = (text, onclick, cls = "") => el("button", { type: "button", class: "bar-button " + cls, onclick }, text);
+  if (state.picked.size) {
+    const names = [...state.picked].map((r) => nameOf(r, state, container.querySelector(`svg [data-ref="${CSS.escape(r)}"]`)));
+    bar.append(el("span", { class: "bar-text", text: t("Chosen: {names}.", { names: names.join(", ") }) }));
+    for (const m of ps.exact.slice(0, SHOWN_CHOICES)) bar.append(button(m.label, () => play(container, state, m.move), "confirm primary"));
+    if (ps.exact.length > SHOWN_CHOICES) bar.append(el("span", { class: "bar-hint", text: t("{n} more in the move list.", { n: ps.exact.length - SHOWN_CHOICES }) }));
+    const more = ps.candidates.length - ps.exact.length;
+    if (more > 0) bar.append(el("span", { class: "bar-hint", text: t(ps.exact.length ? "or choose more on the board." : "Choose more on the board.") }));
+    bar.append(button(t("Cancel"), () => { state.picked.clear(); redraw(container, state); }, "cancel"));
+  } else {
+    bar.append(el("span", { class: "bar-hint", text: ps.clickable.size ? t("Your turn: choose on the board.") : "" }));
+  }
+  // moves that concern nothing drawn (end the turn, score, decline...) are buttons of their own
+  for (const m of state.prepared.filter((m) => !m.clicks.size).slice(0, SHOWN_CHOICES)) bar.append(button(m.label, () => play(container, state, m.move), "other"));
+}
+
+function redraw(container, state) {
+  const focused = document.activeElement?.getAttribute?.("data-ref");
+  drawBoard(container, ...state.args);
+  const again = focused && container.querySelector(`svg [data-ref="${CSS.escape(focused)}"]`);
+  (again || container.querySelector(".board-bar .confirm") || container.querySelector("svg .pickable"))?.focus();
+}
+
+// A click (or Enter, or a tap) on a board element: add it to the pick or take it out; a pick
+// that leaves one complete move of one click plays it.
+function onPress(container, e) {
+  const node = e.target.closest?.("svg [data-ref]");
+  const state = boards.get(container);
+  if (!node || !state || !node.classList.contains("pickable")) return;
+  const ref = node.getAttribute("data-ref");
+  const picked = new Set(state.picked);
+  if (picked.has(ref)) picked.delete(ref); else picked.add(ref);
+  const ps = pickState(state.prepared, picked);
+  if (playsAtOnce(ps, picked)) {
+    e.preventDefault();
+    e.stopPropagation(); // play.js's list is not narrowed for a move that is sent now
+    play(container, state, ps.exact[0].move);
+    return;
+  }
+  state.picked = picked;
+  if (node.classList.contains("can")) return; // play.js's listener narrows its list and draws the board again
+  e.preventDefault();
+  e.stopPropagation();
+  redraw(container, state);
+}
+
+// The move goes through the page's own sending (its list's button for it: the status line, the
+// conflict's refresh and the list's reset are the page's); a page that listens to "board-move"
+// sends it itself.
+async function play(container, state, move) {
+  const asked = new CustomEvent("board-move", { bubbles: true, cancelable: true, detail: { move } });
+  if (!container.dispatchEvent(asked)) return;
+  const wanted = JSON.stringify(move);
+  const listed = [...document.querySelectorAll("#moves button.move")].find((b) => b.getAttribute("data-move") === wanted);
+  if (listed) { listed.click(); return; }
+  const game = state.args[0];
+  const bar = container.querySelector(".board-bar");
+  try {
+    await api(`/games/${game.id}/moves`, { method: "POST", token: tokenFor(game.id), body: { expected_version: game.version, move },
+      headers: { "Idempotency-Key": crypto.randomUUID() } });
+    bar?.replaceChildren(el("span", { class: "bar-text", text: t("Played.") })); // the stream draws what follows
+  } catch (err) {
+    bar?.replaceChildren(el("span", { class: "bar-text problem", text: err.sentence || err.message }));
+  }
+}
+
+// What the last player just did (their events since the turn passed to them): its pieces and
+// places outlined. Read once per version from the history (the viewer's own redactions).
+async function markLast(container, game, state) {
+  const key = `${game.id}@${game.version}`;
+  if (state.last.key !== key) {
+    state.last = { key, refs: [] };
+    const from = Math.max(0, game.version - 12);
+    try {
+      const page = await api(`/games/${game.id}/events?after=${from}&limit=12`, { token: tokenFor(game.id) });
+      state.last.refs = lastTurnRefs(page.events || []);
+    } catch { return; } // no history to read: nothing outlined
+    if (state.last.key !== key) return;
+  }
+  for (const node of container.querySelectorAll("svg [data-ref]")) node.classList.toggle("last", state.last.refs.includes(node.getAttribute("data-ref")));
+  for (const node of container.querySelectorAll("svg [data-last]")) node.classList.toggle("last", state.last.refs.some((r) => node.getAttribute("data-last").split(" ").includes(r)));
+}
+
+export function lastTurnRefs(events) {
+  const moved = events.filter((e) => typeof e.actor === "number");
+  if (!moved.length) return [];
+  const actor = moved[moved.length - 1].actor;
+  const refs = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (typeof e.actor === "number" && e.actor !== actor) break;
+    refs.push(...eventRefs(e));
+  }
+  return refs;
+}
+
+// Tooltips: each piece's name and one-line effect from the rules (GET /game-types/{type}/rules,
+// in the page's language), read once per game type; the pieces' names (GET /game-types) for the
+// labels drawn by id (Small World's islands) and the bar's sentence of what is chosen.
+const rulesAsked = {};
+let namesAsked = null;
+async function addTips(container, game, state) {
+  rulesAsked[game.type] ||= api(`/game-types/${game.type}/rules`).then((r) => r.effects || {}).catch(() => ({}));
+  namesAsked ||= api("/game-types").then((r) => Object.fromEntries(r.game_types.map((t) => [t.type, t.pieces || {}]))).catch(() => ({}));
+  [state.effects, state.names] = await Promise.all([rulesAsked[game.type], namesAsked.then((all) => all[game.type] || {})]);
+  for (const node of container.querySelectorAll("svg [data-named]")) {
+    const name = state.names[node.getAttribute("data-named")];
+    if (name) node.textContent = name;
+  }
+  for (const node of container.querySelectorAll("svg [data-ref], svg [data-tip]")) {
+    const ids = (node.getAttribute("data-tip") || node.getAttribute("data-ref") || "").split(" ");
+    const tips = ids.map((i) => state.effects[i]).filter(Boolean).map((e) => `${e.name}: ${e.effect}`);
+    if (!tips.length) continue;
+    let title = node.querySelector(":scope > title");
+    if (!title) { title = document.createElementNS("http://www.w3.org/2000/svg", "title"); node.prepend(title); }
+    if (!title.dataset.tipped) { title.textContent = [title.textContent, ...tips].filter(Boolean).join("\n"); title.dataset.tipped = "1"; }
+  }
 }
 
 export function resultLine(game) {

@@ -35,3 +35,33 @@ export function prepare(moves, labels = []) {
     return { move, i, refs, label: said ? said.label : move.type, size: JSON.stringify(move).length };
   });
 }
+
+// Direct play (issue 35): a move is built by clicking the board elements it concerns. `clicks`
+// is the set of board refs a person clicks for a move (a board module may say it: Splendor's
+// colours, Fairy Tile's figure and target hex); `picked` the refs clicked so far.
+
+// The moves still possible with what is picked, those it completes, and what may be clicked next.
+export function pickState(prepared, picked) {
+  const candidates = prepared.filter((m) => m.clicks.size && [...picked].every((r) => m.clicks.has(r)));
+  const exact = candidates.filter((m) => m.clicks.size === picked.size);
+  const clickable = new Set(picked);
+  for (const m of candidates) for (const r of m.clicks) clickable.add(r);
+  return { candidates: picked.size ? candidates : prepared.filter((m) => m.clicks.size), exact: picked.size ? exact : [], clickable };
+}
+
+// One click that leaves a single move, complete: it is played at once (a card in Witches, a
+// combo in Small World); a move of several choices always waits for the confirm.
+export function playsAtOnce(state, picked) {
+  return picked.size === 1 && state.candidates.length === 1 && state.exact.length === 1;
+}
+
+// The refs a finished event names (its message's pieces, places and words).
+export function eventRefs(event) {
+  const refs = [];
+  for (const arg of Object.values(event?.message?.args || {})) {
+    if (!["piece", "place", "word"].includes(arg.kind)) continue; // a word: Splendor's colours
+    const ids = arg.kind === "word" ? arg.value : arg.id;
+    for (const id of Array.isArray(ids) ? ids : [ids]) refs.push(String(id));
+  }
+  return refs;
+}

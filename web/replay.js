@@ -5,6 +5,7 @@
 import { api, apiNdjson, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
 import { drawBoard, resultLine } from "./board.js";
 import { eventLine } from "./events.js";
+import { showAnalysis } from "./analysis.js";
 
 const id = gameIdFromPath();
 let token = tokenFor(id);
@@ -128,6 +129,7 @@ async function start() {
     if (keys[e.key]) { e.preventDefault(); if (e.key !== " ") stop(); keys[e.key](); }
   });
   show(hashVersion() || page.first);
+  showAnalysis($("#analysis"), page.game);
 }
 
 start();

@@ -1,5 +1,6 @@
-"""`python -m workers [worker|webhooks|reconciler]`: an RQ worker for turns, one for webhook
-deliveries (workers/deliveries.py), or the reconciler loop.
+"""`python -m workers [worker|webhooks|analysis|reconciler]`: an RQ worker for turns, one for
+webhook deliveries (workers/deliveries.py) and Web Push (workers/push/), one for game analyses
+(workers/analysis.py, on ANALYSIS_QUEUE), or the reconciler loop.
 
 Configuration from the environment, read once into api/settings.py's Settings: REDIS_URL
 (required here; app.py sets it; a Redis Cluster with QUEUE_REDIS_URL for RQ:
@@ -30,8 +31,8 @@ def main(argv: list[str]) -> None:
     # service are imported (a supervisor restarting several failing children waits less).
     registry.register_modules(settings.extra_game_modules)
     search.set_iterations_scale(settings.bot_iterations)  # the search bots' budgets
-    if mode not in ("worker", "webhooks", "reconciler"):
-        sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks' or 'reconciler'")
+    if mode not in ("worker", "webhooks", "analysis", "reconciler"):
+        sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks', 'analysis' or 'reconciler'")
     from rq import SimpleWorker
 
     from workers.wiring import bootstrap
@@ -44,14 +45,15 @@ def main(argv: list[str]) -> None:
     if mode == "reconciler":
         run_forever(services.service, services.scheduler, settings.reconcile_interval, settings.abandon_after,
                     sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks,
-                            services.archiver),
+                            services.archiver, services.clock_warnings),
                     clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn. Webhook deliveries have workers of their own.
-        queue = services.scheduler.queue if mode == "worker" else services.deliveries.queue
+        queue = {"worker": services.scheduler.queue, "webhooks": services.deliveries.queue,
+                 "analysis": services.analysis_queue.queue}[mode]
         if mode == "webhooks":
             # Its jobs only hand their pairs to the process's sender threads and end: one
             # receiver's slowness costs a thread of its own, not the worker (dispatcher.py).

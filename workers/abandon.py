@@ -5,7 +5,10 @@ and leaves the sets of unfinished games, so neither Redis nor the reconciler car
 The idle set's score is the last activity the server knows of (creation, then whatever a check
 found), so a check costs a round trip per game *due*, never a walk over every game: a game
 still played is found due at most once per ABANDON_AFTER, its newest event's time read, and
-its score moved there. The event is appended at the version just read (the store refuses it if
+its score moved there. A clocked game's idleness counts from the later of its last move and its
+current deadline (a 14-day decision is not abandoned at 7), and a game with a paused clock (a
+vacation, a pause everyone agreed to) is not idle: api/platform/clocks.py's `abandonment_from`.
+The event is appended at the version just read (the store refuses it if
 anyone moved meanwhile); it replays from the history like every event.
 
 A game still waiting for its free seats WAITING_TTL (default 24 h) after its creation is ended
@@ -21,6 +24,7 @@ import time
 
 from api.errors import UnknownGame
 from api.games.service import GameService
+from api.platform import clocks
 from api.platform.events import ABANDONED, abandoned_event
 from domain.contract import SYSTEM
 from events.store import Conflict, NewEvent
@@ -52,6 +56,10 @@ def abandon_idle(service: GameService, abandon_after_s: float, now_ms: int | Non
         game = service.load(game_id)
         if game.finished:
             service.finish(game)
+            continue
+        since = clocks.abandonment_from(game.platform, last.at, now_ms)
+        if since > cutoff:
+            store.touch(game_id, since)  # a deadline still to come, or paused: looked at again later
             continue
         idle_s = (now_ms - last.at) // 1000
         try:

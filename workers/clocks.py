@@ -11,6 +11,10 @@ a move came first. The marks are in Redis (appendonly): they outlive a killed wo
 reconciler and a Redis restart, and a mark lost anyway is re-armed by `rearm` (the reconciler
 walks the clocked games at its start and every CLOCK_REARM_S, default 60 s).
 
+Vacations (workers/vacations.py) are judged in the same tick, before the deadlines: a vacation
+that begins stops its player's clocks first, and a due seat whose player allowed it takes a day
+of vacation from its deadline instead of timing out.
+
 Why a sorted set and not RQ's `enqueue_at`: measured by `python -m bench.clocks` (see
 bench/README.md and docs/architecture.md), the poll fires a deadline within its interval,
 costs one command per poll, and needs no RQ scheduler process; the re-arm is needed either way.
@@ -35,8 +39,9 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def fire_due(service, control: SeatControl, now: int | None = None, limit: int = 200) -> int:
-    """Judges the deadline marks due by `now`; returns how many seats were timed out."""
+def fire_due(service, control: SeatControl, now: int | None = None, limit: int = 200, away=None) -> int:
+    """Judges the deadline marks due by `now`; returns how many seats were timed out. `away`
+    (workers/vacations.py's Away): a due seat's player may take a day of vacation instead."""
     store = service.store
     now = now if now is not None else now_ms()
     fired = 0
@@ -57,10 +62,21 @@ def fire_due(service, control: SeatControl, now: int | None = None, limit: int =
             store.clock_done(game_id, version)
         elif due > now:
             store.clock_mark(game_id, version, due, only_existing=True)
+        elif away is not None and _on_vacation_instead(away, game, now):
+            store.clock_done(game_id, version)  # paused (a new version, with its own mark if a seat still owes)
         else:
             fired += control.time_out(game, now)
             store.clock_done(game_id, version)  # timed out (a new version, a new mark) or moved on
     return fired
+
+
+def _on_vacation_instead(away, game, now: int) -> bool:
+    """Whether a due seat was paused instead (its player on vacation, or taking a day of it):
+    the game is judged again at its next version."""
+    took = False
+    for seat in clocks.expired(game.platform, now):
+        took |= away.instead_of_timeout(game.id, game.seats[seat].get("player"), clocks.deadline(game.platform, seat))
+    return took
 
 
 def rearm(service) -> int:
@@ -90,8 +106,8 @@ def rearm(service) -> int:
 class ClockTick:
     """The reconciler's clock step: fire what is due; re-arm at the start and now and then."""
 
-    def __init__(self, service, control: SeatControl, rearm_every_s: float = CLOCK_REARM_S):
-        self.service, self.control = service, control
+    def __init__(self, service, control: SeatControl, rearm_every_s: float = CLOCK_REARM_S, away=None):
+        self.service, self.control, self.away = service, control, away
         self.rearm_every_s = rearm_every_s
         self.next_rearm = 0.0
 
@@ -101,7 +117,9 @@ class ClockTick:
             self.next_rearm = time.monotonic() + self.rearm_every_s
             if armed:
                 log.info("clocks: re-armed the deadlines of %d game(s)", armed)
-        fired = fire_due(self.service, self.control)
+        if self.away is not None:
+            self.away.apply_due()  # vacations begun or ended: their clocks stopped or started first
+        fired = fire_due(self.service, self.control, away=self.away)
         if fired:
             log.info("clocks: timed out %d seat(s)", fired)
         return fired

@@ -95,3 +95,45 @@ def age_s(moment) -> float:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return time.time() - moment.timestamp()
+
+
+ANALYSIS_JOB_TIMEOUT_S = 1800  # a long game at the full budget: minutes
+
+
+class AnalysisQueue:
+    """The analysis jobs' queue (ANALYSIS_QUEUE), apart from the turns': an analysis takes
+    minutes of search, and no turn ever waits behind one. One job per game
+    (`analysis-<game>`): a repeated request finds it queued; one that failed is queued again."""
+
+    def __init__(self, connection, prefix: str = "", queue_name: str = "analysis"):
+        self.connection = connection
+        self.prefix = prefix
+        self.queue = Queue(queue_name, connection=connection)
+
+    def job_id(self, game_id: str) -> str:
+        return f"{re.sub(r'[^A-Za-z0-9_-]', '_', self.prefix)}analysis-{game_id}"
+
+    def __call__(self, game_id: str) -> None:
+        jid = self.job_id(game_id)
+        try:
+            self._enqueue(jid, game_id)
+            return
+        except DuplicateJobError:
+            pass
+        try:
+            job = Job.fetch(jid, connection=self.connection)
+            if job.get_status(refresh=False) not in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED,
+                                                     JobStatus.FINISHED):
+                return
+            job.delete()
+        except NoSuchJobError:
+            pass
+        try:
+            self._enqueue(jid, game_id)
+        except DuplicateJobError:
+            pass
+
+    def _enqueue(self, jid: str, game_id: str) -> None:
+        self.queue.enqueue_call("workers.analysis.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
+                                timeout=ANALYSIS_JOB_TIMEOUT_S, result_ttl=0, failure_ttl=600,
+                                description=f"analysis of {game_id}")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from api.analysis.analyses import Analyses
 from api.games.deferred import immediately
 from api.games.service import GameService
 from api.history.finished_exports import FinishedExports
@@ -26,10 +27,13 @@ from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
 from api.players.identity_tokens import TokenVerifier, parse_issuers
+from api.players.vacations import Vacations
+from api.push.subscriptions import PushSubscriptions
 from api.ratings.ledger import Ledger
 from api.ratings.profiles import Ratings
 from api.seating.claims import Lobby
 from api.seating.control import SeatControl
+from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
@@ -38,9 +42,12 @@ from events.archive import open_archive
 from events.archived_store import ArchivingStore
 from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
+from workers import push as web_push
 from workers.archiver import Archiver
+from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
-from workers.queueing import TurnScheduler
+from workers.queueing import AnalysisQueue, TurnScheduler
+from workers.vacations import Away
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,12 @@ class Services:
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
+    analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
+    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
+    pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
+    vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
+    pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
+    clock_warnings: ClockWarnings  # the reconciler's sweep warning of deadlines (workers/clock_warnings.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -92,6 +105,13 @@ def delivery_settings(settings: Settings) -> webhook_deliveries.Settings:
     return webhook_deliveries.Settings(settings.webhook_timeout_s, settings.webhook_retry_base_s,
                                        settings.webhook_retry_max_s, settings.webhook_disable_after_s, policy,
                                        settings.webhook_progress_ttl_s, settings.webhook_deadline_s)
+
+
+def push_settings(settings: Settings) -> web_push.PushSettings:
+    """Push endpoints are checked as webhook URLs are (the same allowed networks)."""
+    networks = tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks)
+    return web_push.PushSettings(settings.vapid_subject, settings.push_ttl_s, settings.push_timeout_s,
+                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks))
 
 
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
@@ -121,27 +141,41 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
                            retention_s=settings.archive_retention_s)
     scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
+    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
                                                queue_connection=connections.queue)
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
+    pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback),
+                             players, deliveries.queue, push_settings(settings), settings.vapid_private_key,
+                             settings.vapid_key_file)
+    push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
-    listeners = (PlayerFeed(players, index), FinishedExports(store, settings.export_cache_ttl),
+    listeners = (PlayerFeed(players, index), push_notify, FinishedExports(store, settings.export_cache_ttl),
                  deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)
     ledger = Ledger(redis, prefix, told=told_of_ratings(RatedNotices(players), deliveries))
+    pauses = Pauses(service)
+    vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
-                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s),
+                    clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
+                                         Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
-                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger),
-                    archiver=Archiver(store, service.games, settings.archive_after_s))
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
+                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes,
+                    clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
+                                                 settings.clock_warning_min_s),
+                    analysis_queue=analysis_queue,
+                    analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
+                                      settings.analysis_iterations, settings.archive_retention_s),
+                    pauses=pauses, vacations=vacations)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from api.games.repository import CREATED, Game
-from api.platform import clocks
+from api.platform import clocks, decisions
 from api.platform.events import PLATFORM_EVENTS, SECRET_FIELDS
 from api.platform.fairness import commitment, fairness
 from domain.contract import EVERYONE
@@ -56,6 +56,8 @@ def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
     }
     if game.platform.clock is not None:
         described["clock"] = clocks.shown(game.platform, now_ms if now_ms is not None else int(time.time() * 1000))
+    if (game.platform.pause_votes or game.platform.agreed_pause) and not game.finished:
+        described["pause"] = decisions.pause_state(game)  # a pause proposed or agreed (api/seating/pauses.py)
     return described
 
 

@@ -36,6 +36,12 @@ PLATFORM_TEMPLATES = {
     platform.ABORTED: ("The game was called off: no one moved after the start.",),
     platform.ABANDONED: ("The game was abandoned: no one moved for too long.",
                          "The game was abandoned: its seats were never all taken."),
+    platform.CLOCK_PAUSED: ("{player} is on vacation: their clock is stopped.",
+                            "Everyone agreed: the game is paused, its clocks stopped."),
+    platform.CLOCK_RESUMED: ("{player} is back from vacation: their clock runs again.",
+                             "{player} resumed the game: the clocks run again."),
+    platform.PAUSE_AGREED: ("{player} agreed to pause the game.",),
+    platform.PAUSE_WITHDRAWN: ("{player} would rather not pause the game.",),
 }
 BOT_NAMES = ("{level} bot", "{level} bot {n}")
 RESIGNED_RESULT = "{left} left the game: {winners} won."
@@ -112,6 +118,12 @@ def platform_message(type_: str, data: dict, actor) -> Message:
         return Message(templates[1] if waited else templates[0])
     if type_ in (platform.STARTED, platform.REMATCH, platform.ABORTED):
         return Message(templates[0])
+    if type_ in (platform.CLOCK_PAUSED, platform.CLOCK_RESUMED):
+        if data.get("reason") == platform.VACATION:
+            return Message(templates[0], {"player": player((data.get("seats") or [0])[0])})
+        if type_ == platform.CLOCK_PAUSED:
+            return Message(templates[1])
+        return Message(templates[1], {"player": player(data.get("seat", 0))})
     who = data.get("seat", actor)
     return Message(templates[0], {"player": player(who if is_seat(who) else 0)})
 

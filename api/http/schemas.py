@@ -205,3 +205,20 @@ class StateQuerySchema(Schema):
         unknown = RAISE
 
     version = fields.Integer(required=True, validate=validate.Range(min=0, max=2 ** 31))
+
+
+class VacationSchema(Schema):
+    """A vacation planned in advance: its first and last days (YYYY-MM-DD, UTC), checked by
+    api/players/vacations.py (400 invalid_vacation)."""
+    class Meta:
+        unknown = RAISE
+
+    start = fields.Raw(required=True)
+    end = fields.Raw(required=True)
+
+
+class VacationSettingsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    auto = JsonBool(required=True)

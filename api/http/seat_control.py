@@ -1,4 +1,4 @@
-"""Seat commands: resign, abort, return to a seat a bot took over. Thin: api/seating/control.py
+"""Seat commands: resign, abort, return to a seat a bot took over, pause and resume. Thin: api/seating/control.py
 decides; the caller is authenticated as in the lobby (a seat's token, a player's key seated in
 the game, or the table token: api/games/callers.py's one rule of who a caller acts as)."""
 from __future__ import annotations
@@ -8,6 +8,7 @@ from flask import Blueprint, current_app
 from api.http.auth import caller, requested_seat
 from api.http.requests import games, seat_number
 from api.seating.control import SeatControl
+from api.seating.pauses import Pauses
 
 bp = Blueprint("seat_control", __name__)
 
@@ -39,3 +40,20 @@ def return_seat(game_id, seat):
     seat = seat_number(seat)
     games().load(game_id)  # an unknown game is 404 first
     return control().return_seat(game_id, _acting_seat(game_id, seat))
+
+
+def pauses() -> Pauses:
+    return current_app.extensions["pauses"]  # built once (workers/wiring.py)
+
+
+@bp.post("/games/<game_id>/pause")
+def pause(game_id):
+    """Agrees to pause the game (the first agreement proposes it); every seated person's
+    agreement stops the clocks."""
+    return pauses().agree(game_id, _acting_seat(game_id))
+
+
+@bp.post("/games/<game_id>/resume")
+def resume(game_id):
+    """Ends the agreed pause (any seated person), or withdraws the proposal."""
+    return pauses().resume(game_id, _acting_seat(game_id))

@@ -72,6 +72,16 @@ def static_file(file: str):
     return response
 
 
+@bp.get("/sw-push.js")
+def service_worker_push():
+    """The push handlers the service worker loads (`importScripts('/sw-push.js')`); at the root,
+    where a service worker's scripts are looked for. JavaScript, whatever the platform's types
+    table says: a service worker's imported script of another type is refused."""
+    response = send_from_directory(WEB, "sw-push.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
 def _no_game():
     """An id no game can have is a 404, like the API's (for a well-formed id the page itself asks
     for the game, and says so when it does not exist)."""

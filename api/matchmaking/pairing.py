@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games.options import merged_options
@@ -45,8 +46,10 @@ class AlreadyMatched(ApiError):
 
 
 class Matchmaker:
-    def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger):
+    def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger,
+                 told: Callable[[list[str]], object] | None = None):
         self.seeks = seeks
+        self.told = told  # after `matched` is written: the players' push notices (api/push/notify.py)
         self.service = service
         self.players = players
         self.ledger = ledger
@@ -155,6 +158,8 @@ class Matchmaker:
             pipe.xadd(self.players.inbox_key(pid), {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH,
                       approximate=True)
         pipe.execute()
+        if self.told is not None:
+            self.told(order)
 
 
 def _now() -> int:

@@ -32,7 +32,9 @@ PARTS = ("options", "move", "view", "event", "result")
 PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandoned", "SeatClaimed": "seat_claimed",
                    "SeatLeft": "seat_left", "SeatsFilled": "seats_filled", "RematchCreated": "rematch_created",
                    "SeatTimedOut": "seat_timed_out", "SeatTakenByBot": "seat_taken_by_bot",
-                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted"}
+                   "SeatReturned": "seat_returned", "SeatResigned": "seat_resigned", "GameAborted": "game_aborted",
+                   "ClockPaused": "clock_paused", "ClockResumed": "clock_resumed", "PauseAgreed": "pause_agreed",
+                   "PauseWithdrawn": "pause_withdrawn"}
 
 
 def fragments() -> list[tuple[str, str, str, list]]:
@@ -101,13 +103,18 @@ def clock_schema(name: str) -> dict:
     return {"type": "object", "description": f"A turn clock for a {game.title} game (see `Clock`).",
             "additionalProperties": False,
             "properties": {"per_move_s": {"type": "number", "minimum": 1, "maximum": 604800},
+                           "days_per_move": {"type": "integer", "minimum": 1, "maximum": 14},
                            "initial_s": {"type": "number", "minimum": 1, "maximum": 604800},
                            "increment_s": {"type": "number", "minimum": 0, "maximum": 3600},
                            "on_timeout": {"enum": ["bot", "forfeit"]},
                            "takeover_bot": {"type": "string", "enum": list(game.bots)}},
             "oneOf": [{"required": ["per_move_s"],
+                       "not": {"anyOf": [{"required": ["initial_s"]}, {"required": ["increment_s"]},
+                                         {"required": ["days_per_move"]}]}},
+                      {"required": ["days_per_move"],
                        "not": {"anyOf": [{"required": ["initial_s"]}, {"required": ["increment_s"]}]}},
-                      {"required": ["initial_s"], "not": {"required": ["per_move_s"]}}]}
+                      {"required": ["initial_s"],
+                       "not": {"anyOf": [{"required": ["per_move_s"]}, {"required": ["days_per_move"]}]}}]}
 
 
 def _yaml(name: str, schema: dict) -> str:

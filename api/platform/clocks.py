@@ -1,6 +1,7 @@
 """Turn clocks: the `clock` creation option, and each seat's deadline derived from the history.
 
-A clock is `{"per_move_s": 60}` (each decision has its own time) or `{"initial_s": 600,
+A clock is `{"per_move_s": 60}` (each decision has its own time), `{"days_per_move": 3}`
+(correspondence: each decision has that many days, 1 to 14) or `{"initial_s": 600,
 "increment_s": 10}` (a bank per seat, Fischer increment: each decision spends the time it took
 and earns the increment), with `"on_timeout": "bot" | "forfeit"` (default `bot`) and
 `"takeover_bot"` (default: the game's strongest level, the last one it lists). The option is
@@ -15,6 +16,11 @@ replay (a cold load, a snapshot's tail, a past version, the live stream) compute
 deadlines. Only seats played by a person are clocked: bots, seats a bot took over and resigned
 seats are not. Simultaneous phases run one clock per seat that owes a decision.
 
+A seat's clock can be paused (`clock_paused` / `clock_resumed`, api/platform/events.py): for
+its player's vacation, or for a pause every seated person agreed to. A paused seat has no
+deadline; the time it spends paused is not counted (its `turn_since` moves on by the pause's
+length when it resumes, and a bank spends nothing of it), so it resumes with the time it had.
+
 Pure: no Flask, no I/O, no clock.
 """
 from __future__ import annotations
@@ -28,7 +34,10 @@ from domain.contract import GameDef, is_seat
 
 MAX_S = 7 * 24 * 3600  # a week per decision, or in a bank
 MAX_INCREMENT_S = 3600
-KEYS = ("per_move_s", "initial_s", "increment_s", "on_timeout", "takeover_bot")
+MAX_DAYS_PER_MOVE = 14  # correspondence: two weeks a decision at most
+DAY_MS = 24 * 3600 * 1000
+KEYS = ("per_move_s", "days_per_move", "initial_s", "increment_s", "on_timeout", "takeover_bot")
+PER_MOVE = ("per_move_s", "days_per_move")  # the forms where each decision has its own time
 
 
 class InvalidClock(ValidationFailed):
@@ -60,6 +69,24 @@ def _seconds(clock: dict, name: str, low: float, high: float) -> float:
     return int(value) if float(value).is_integer() else float(value)
 
 
+def _days(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidClock(f"clock.days_per_move is a whole number of days, 1 to {MAX_DAYS_PER_MOVE}; "
+                           f"{value!r} was given.",
+                           details={"fields": {"clock.days_per_move": ["Not a whole number."]}})
+    if not 1 <= value <= MAX_DAYS_PER_MOVE:
+        raise InvalidClock(f"clock.days_per_move is between 1 and {MAX_DAYS_PER_MOVE} days; {value!r} was given.",
+                           details={"fields": {"clock.days_per_move": ["Out of range."]}})
+    return value
+
+
+def per_move_ms(clock: dict) -> int | None:
+    """A decision's own time (ms) under a per-move clock; None under a bank."""
+    if "days_per_move" in clock:
+        return int(clock["days_per_move"]) * DAY_MS
+    return ms(clock["per_move_s"]) if "per_move_s" in clock else None
+
+
 def checked(definition: GameDef, clock: Any) -> dict | None:
     """The clock as stored in `game_created` (defaults filled in), or None for no clock.
     Raises InvalidClock (400 `invalid_clock`, a sentence) for anything else."""
@@ -71,14 +98,19 @@ def checked(definition: GameDef, clock: Any) -> dict | None:
     if unknown:
         raise InvalidClock(f"clock has no field {', '.join(map(str, unknown))} (it takes {', '.join(KEYS)}).",
                            details={"unknown": [str(u) for u in unknown]})
-    if ("per_move_s" in clock) == ("initial_s" in clock):
-        raise InvalidClock("A clock has either per_move_s (each decision its own time) or initial_s (a bank per "
-                           "seat, with increment_s), not both and not neither.")
+    forms = [k for k in ("per_move_s", "days_per_move", "initial_s") if k in clock]
+    if len(forms) != 1:
+        raise InvalidClock("A clock has either per_move_s (each decision its own time), days_per_move (each "
+                           "decision that many days) or initial_s (a bank per seat, with increment_s): not both "
+                           "and not neither.")
     out: dict = {}
-    if "per_move_s" in clock:
+    if forms[0] in PER_MOVE:
         if "increment_s" in clock:
-            raise InvalidClock("increment_s goes with initial_s (a bank), not with per_move_s.")
-        out["per_move_s"] = _seconds(clock, "per_move_s", 1, MAX_S)
+            raise InvalidClock(f"increment_s goes with initial_s (a bank), not with {forms[0]}.")
+        if forms[0] == "per_move_s":
+            out["per_move_s"] = _seconds(clock, "per_move_s", 1, MAX_S)
+        else:
+            out["days_per_move"] = _days(clock["days_per_move"])
     else:
         out["initial_s"] = _seconds(clock, "initial_s", 1, MAX_S)
         out["increment_s"] = _seconds(clock, "increment_s", 0, MAX_INCREMENT_S) if "increment_s" in clock else 0
@@ -107,6 +139,30 @@ def clocked(seat: dict) -> bool:
     return seat["bot"] is None and not seat.get("takeover") and not seat.get("resigned")
 
 
+def paused(seat: dict) -> bool:
+    """Whether the seat's clock is paused (its player's vacation, or a pause everyone agreed to)."""
+    return bool(seat.get("paused"))
+
+
+def _spent(seat: dict, since: int, at: int) -> int:
+    """The time a decision owed since `since` took by `at`, a pause's time left out."""
+    stopped: int | None = seat.get("paused_since")
+    if paused(seat) and stopped is not None:
+        return max(0, stopped - since)
+    return max(0, at - since)
+
+
+def resumed_since(seat: dict, at: int) -> int | None:
+    """A seat's `turn_since` once its pause ends at `at`: moved on by the paused time, so the
+    seat has exactly the time it had when the pause began (all of it, when it came to owe the
+    decision during the pause)."""
+    since: int | None = seat.get("turn_since")
+    stopped: int | None = seat.get("paused_since")
+    if since is None or stopped is None:
+        return since
+    return since + max(0, at - max(stopped, since))
+
+
 def step(platform, definition: GameDef, state, actor, at: int | None):
     """The platform state after one event of a clocked game (`actor` made it at `at`)."""
     clock = platform.clock
@@ -124,7 +180,7 @@ def step(platform, definition: GameDef, state, actor, at: int | None):
         new_since, new_bank = since, bank
         acted = actor == i and since is not None and since != at  # a decision of its own (once per append)
         if acted and bank is not None:
-            new_bank = max(0, bank - (at - since)) + increment
+            new_bank = max(0, bank - _spent(seat, since, at)) + increment
         if i in owing and clocked(seat):
             if since is None or acted:
                 new_since = at
@@ -136,18 +192,29 @@ def step(platform, definition: GameDef, state, actor, at: int | None):
     return replace(platform, seats=tuple(seats)) if changed else platform
 
 
+def _remaining(clock: dict, s: dict) -> int | None:
+    """What the seat's current decision has left when its clock stopped (a paused seat)."""
+    since: int | None = s.get("turn_since")
+    stopped: int | None = s.get("paused_since")
+    if since is None or stopped is None:
+        return None
+    budget = per_move_ms(clock)
+    left: int = budget if budget is not None else (s.get("bank_ms") or 0)
+    return max(0, left - max(0, stopped - since))
+
+
 def deadline(platform, seat: int) -> int | None:
-    """When seat's current decision times out (ms), None when it owes none under a clock."""
+    """When seat's current decision times out (ms), None when it owes none under a clock (or
+    its clock is paused)."""
     clock = platform.clock
     if clock is None or platform.ended is not None:
         return None
     s = platform.seats[seat]
     since: int | None = s.get("turn_since")
-    if since is None or not clocked(s):
+    if since is None or not clocked(s) or paused(s):
         return None
-    if "per_move_s" in clock:
-        return since + ms(clock["per_move_s"])
-    return since + (s.get("bank_ms") or 0)
+    budget = per_move_ms(clock)
+    return since + (budget if budget is not None else int(s.get("bank_ms") or 0))
 
 
 def deadlines(platform) -> dict[int, int]:
@@ -166,6 +233,15 @@ def expired(platform, now_ms: int) -> list[int]:
     return sorted(i for i, d in deadlines(platform).items() if d <= now_ms)
 
 
+def abandonment_from(platform, last_at: int, now_ms: int) -> int:
+    """The moment a game's idleness counts from (workers/abandon.py): the later of its last
+    event and the current deadline (a 14-day clock is not abandoned at 7), and `now` while any
+    seat's clock is paused (a vacation, an agreed pause): a stopped game is never idle."""
+    if any(paused(s) for s in platform.seats) or getattr(platform, "agreed_pause", False):
+        return max(last_at, now_ms)
+    return max(last_at, next_deadline(platform) or last_at)
+
+
 def iso(at_ms: int | None) -> str | None:
     if at_ms is None:
         return None
@@ -176,7 +252,8 @@ def iso(at_ms: int | None) -> str | None:
 def shown(platform, now_ms: int) -> dict | None:
     """The clock as a viewer sees it at `now_ms`: its options, the earliest deadline (UTC) and
     each seat's remaining time (`remaining_ms`: of the decision it owes, or with a bank, the
-    bank; null for a seat no clock times) and deadline. Nothing secret: everyone sees it."""
+    bank; null for a seat no clock times) and deadline, and `paused` (why, for a seat whose
+    clock is stopped: `vacation`, `agreed`). Nothing secret: everyone sees it."""
     clock = platform.clock
     if clock is None:
         return None
@@ -188,11 +265,16 @@ def shown(platform, now_ms: int) -> dict | None:
             remaining = max(0, d - now_ms)
         elif not clocked(s) or platform.ended is not None:
             remaining = None
-        elif "per_move_s" in clock:
-            remaining = ms(clock["per_move_s"])
+        elif paused(s) and s.get("turn_since") is not None:
+            remaining = _remaining(clock, s)
+        elif "initial_s" not in clock:
+            remaining = per_move_ms(clock)
         else:
             remaining = s.get("bank_ms")
-        seats.append({"seat": i, "remaining_ms": remaining, "deadline": iso(d)})
+        shown_seat: dict = {"seat": i, "remaining_ms": remaining, "deadline": iso(d)}
+        if paused(s) and platform.ended is None:
+            shown_seat["paused"] = list(s["paused"])
+        seats.append(shown_seat)
     return {**clock, "deadline": iso(min(due.values(), default=None)), "seats": seats}
 
 

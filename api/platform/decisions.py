@@ -18,6 +18,11 @@ store's version check decides every race.
 - `return_seat`: `seat_returned`, a seat a bot took over is its person's again.
 - `abort`: `game_aborted` by a seated person when no person has moved `abort_after_s` after the
   start.
+- `agree_pause`: `pause_agreed`, and `clock_paused` (reason `agreed`) once every seated person
+  agreed (bots do not count: they need no rest); `resume`: `clock_resumed`, or `pause_withdrawn`
+  of a proposal not yet agreed by all.
+- `vacation_pause`, `vacation_resume`: `clock_paused` / `clock_resumed` (reason `vacation`) for
+  the seats a player on vacation holds in a game.
 """
 from __future__ import annotations
 
@@ -252,3 +257,68 @@ def _check_playing(game: Judged, seat: int) -> None:
                            code=Code.GAME_NOT_STARTED, version=game.version)
     if game.seats[seat]["bot"] is not None:
         raise SeatConflict(f"Seat {seat} is a bot's.", code=Code.SEAT_IS_BOT, version=game.version)
+
+
+# ---- pauses ----------------------------------------------------------------------------------
+
+def seated_people(game: Judged) -> list[int]:
+    """The seats whose people agree to a pause: a person sits there and has not resigned (one a
+    bot took over after a timeout counts: its person may return). Bots do not count."""
+    return [i for i, s in enumerate(game.seats) if s["bot"] is None and not pe.is_free(s) and not s.get("resigned")]
+
+
+def pause_state(game: Judged) -> dict:
+    """The pause as anyone sees it: `paused` (every seated person agreed), who agreed so far,
+    and whose agreement is needed."""
+    platform = game.platform
+    return {"paused": platform.agreed_pause, "agreed": list(platform.pause_votes), "needed": seated_people(game)}
+
+
+def agree_pause(game: Judged, seat: int) -> list[dict]:
+    """A seated person's agreement to pause the game; the last one needed stops every clock."""
+    _check_seat(game, seat)
+    _check_playing(game, seat)
+    platform = game.platform
+    if platform.agreed_pause or seat in platform.pause_votes:
+        return []  # paused already, or agreed already: nothing appended
+    events = [{"type": pe.PAUSE_AGREED, "seat": seat}]
+    if set(seated_people(game)) <= {*platform.pause_votes, seat}:
+        events.append({"type": pe.CLOCK_PAUSED, "seats": list(range(len(game.seats))), "reason": pe.AGREED})
+    return events
+
+
+def resume(game: Judged, seat: int) -> list[dict]:
+    """A seated person ends the agreed pause (one is enough), or withdraws a proposal."""
+    _check_seat(game, seat)
+    _check_playing(game, seat)
+    platform = game.platform
+    if platform.agreed_pause:
+        return [{"type": pe.CLOCK_RESUMED, "seats": pe.paused_seats(platform, pe.AGREED), "reason": pe.AGREED,
+                 "seat": seat}]
+    if platform.pause_votes:
+        return [{"type": pe.PAUSE_WITHDRAWN, "seat": seat}]
+    return []
+
+
+def _players_seats(game: Judged, player: str) -> list[int]:
+    return [i for i, s in enumerate(game.seats) if s.get("player") == player and not s.get("resigned")]
+
+
+def vacation_pause(game: Judged, player: str, since: int) -> list[dict]:
+    """Stops the clocks of the seats `player` holds, from `since` (its vacation's start)."""
+    if game.finished or not game.started:
+        return []
+    seats = [i for i in _players_seats(game, player) if pe.VACATION not in game.seats[i].get("paused", ())]
+    if not seats:
+        return []
+    return [{"type": pe.CLOCK_PAUSED, "seats": seats, "reason": pe.VACATION, "since": since, "player": player}]
+
+
+def vacation_resume(game: Judged, player: str) -> list[dict]:
+    """Starts the clocks of the seats `player` holds again: the vacation is over."""
+    if game.finished:
+        return []
+    seats = [i for i in pe.paused_seats(game.platform, pe.VACATION) if game.seats[i].get("player") == player]
+    if not seats:
+        return []
+    return [{"type": pe.CLOCK_RESUMED, "seats": seats, "reason": pe.VACATION, "player": player}]

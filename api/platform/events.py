@@ -24,6 +24,14 @@ a small state kept next to the game's, and replay from the history like everythi
   `seat_resigned` (seat, bot or null, forfeit, ends_game: the seat has left for good; with a bot
   level a bot plays on for it, with `ends_game` the game ends with the seats left as winners)
   and `game_aborted` (seat, reason: no person moved after the start; the game ends, `aborted`).
+- Clocks stopped (api/platform/clocks.py): `clock_paused` (seats, reason, since, player) stops
+  those seats' clocks from `since` (ms; the moment the pause began, at or before the event's
+  `at`), `clock_resumed` (seats, reason, player) starts them again with the time they had. The
+  reason is `vacation` (the seat's player is away: api/players/vacations.py) or `agreed`
+  (every seated person agreed to pause the game); a seat stays paused while any reason holds.
+  `pause_agreed` (seat) is a seated person's agreement to pause (the first is the proposal;
+  the agreement that completes it is followed by `clock_paused` with reason `agreed` in the same
+  append), `pause_withdrawn` (seat) a person's refusal, which drops the proposal.
 
 A seat's state is a plain dict (see `_seat`): general enough for later changes of who plays a
 seat (a bot taking a seat over and giving it back are more keys and events, not a new shape).
@@ -49,8 +57,14 @@ TAKEN_BY_BOT = "seat_taken_by_bot"
 RETURNED = "seat_returned"
 RESIGNED = "seat_resigned"
 ABORTED = "game_aborted"
+CLOCK_PAUSED = "clock_paused"
+CLOCK_RESUMED = "clock_resumed"
+PAUSE_AGREED = "pause_agreed"
+PAUSE_WITHDRAWN = "pause_withdrawn"
+VACATION, AGREED = "vacation", "agreed"  # why a seat's clock is paused
 PLATFORM_EVENTS = frozenset({CREATED, ABANDONED, SEAT_CLAIMED, SEAT_LEFT, STARTED, REMATCH,
-                             TIMED_OUT, TAKEN_BY_BOT, RETURNED, RESIGNED, ABORTED})
+                             TIMED_OUT, TAKEN_BY_BOT, RETURNED, RESIGNED, ABORTED,
+                             CLOCK_PAUSED, CLOCK_RESUMED, PAUSE_AGREED, PAUSE_WITHDRAWN})
 ENDED_STATUSES = ("abandoned", "aborted")  # a game the platform ended otherwise is `finished`
 SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the game is over
 # The platform events that may end a game (abandoned, aborted, a resignation or a forfeit on time).
@@ -78,6 +92,8 @@ class Platform:
     clock: dict | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
+    pause_votes: tuple = ()  # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
+    agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
 
 
 START = Platform()
@@ -92,7 +108,8 @@ def _seat(given: dict) -> dict:
             # seats the creator named hold the creator's tokens (and its table token)
             "creator": "name" in given, "token_sha256": None,
             # who plays it now and its clock (api/platform/clocks.py, api/seating/control.py)
-            "takeover": None, "resigned": False, "timed_out": 0, "turn_since": None, "bank_ms": None}
+            "takeover": None, "resigned": False, "timed_out": 0, "turn_since": None, "bank_ms": None,
+            "paused": (), "paused_since": None}  # why its clock is stopped (clocks.paused), since when
 
 
 def is_free(seat: dict) -> bool:
@@ -144,6 +161,14 @@ def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) ->
     if type_ == ABORTED and platform.ended is None:
         return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
                                         "by": data.get("seat")})
+    if type_ == CLOCK_PAUSED:
+        return _paused(platform, data, at)
+    if type_ == CLOCK_RESUMED:
+        return _resumed(platform, data, at)
+    if type_ == PAUSE_AGREED:
+        return replace(platform, pause_votes=tuple(sorted({*platform.pause_votes, data["seat"]})))
+    if type_ == PAUSE_WITHDRAWN:
+        return replace(platform, pause_votes=())
     if type_ == REMATCH and platform.rematch is None:
         return replace(platform, rematch=data.get("game_id"))
     if type_ == ABANDONED and platform.ended is None:
@@ -156,6 +181,47 @@ def _with_seat(platform: Platform, index: int, **changes) -> Platform:
     seats = list(platform.seats)
     seats[index] = {**seats[index], **changes}
     return replace(platform, seats=tuple(seats))
+
+
+def _paused(platform: Platform, data: dict, at: int | None) -> Platform:
+    reason = data["reason"]
+    since = data.get("since", at)
+    if at is not None and since is not None:
+        since = min(since, at)  # never stopped later than the event says it was
+    seats = list(platform.seats)
+    for i in data.get("seats", ()):
+        seat = seats[i]
+        if reason in seat.get("paused", ()):
+            continue
+        first = not seat.get("paused")
+        seats[i] = {**seat, "paused": (*seat.get("paused", ()), reason),
+                    "paused_since": since if first else seat.get("paused_since")}
+    if reason == AGREED:
+        return replace(platform, seats=tuple(seats), agreed_pause=True, pause_votes=())
+    return replace(platform, seats=tuple(seats))
+
+
+def _resumed(platform: Platform, data: dict, at: int | None) -> Platform:
+    reason = data["reason"]
+    seats = list(platform.seats)
+    for i in data.get("seats", ()):
+        seat = seats[i]
+        if reason not in seat.get("paused", ()):
+            continue
+        left = tuple(r for r in seat["paused"] if r != reason)
+        if left or at is None:
+            seats[i] = {**seat, "paused": left}
+        else:  # its clock runs again, with the time it had when it stopped
+            seats[i] = {**seat, "paused": (), "paused_since": None, "turn_since": clocks.resumed_since(seat, at)}
+    if reason == AGREED:
+        return replace(platform, seats=tuple(seats), agreed_pause=False)
+    return replace(platform, seats=tuple(seats))
+
+
+def paused_seats(platform: Platform, reason: str | None = None) -> list[int]:
+    """The seats whose clock is stopped (for `reason`, or for any)."""
+    return [i for i, s in enumerate(platform.seats)
+            if s.get("paused") and (reason is None or reason in s["paused"])]
 
 
 def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict:

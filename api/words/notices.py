@@ -16,6 +16,7 @@ TEMPLATES = {
     "rematch": "{game}: a rematch was created.",
     "matched": "{game}: a table was found for you.",
     "rated": "{game}: your rating went from {before} to {after}.",
+    "clock_warning": "{game}: your time for this move is running out.",
 }
 
 

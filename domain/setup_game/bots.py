@@ -138,4 +138,5 @@ def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
 
 # The search level is not stronger than greedy yet (40% of 30 games, 95% CI 25-58%: bench/README.md),
 # so greedy stays last: the level that takes over a seat (api/platform/clocks.py) is the strongest.
+SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
 BOTS = {"random": random_policy, "expert": expert_policy, "greedy": greedy_policy}

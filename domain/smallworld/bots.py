@@ -252,4 +252,5 @@ def expert_bot(state, seat, rng):
     return greedy_bot(state, seat, rng)
 
 
+SEARCH = _search  # what a game's analysis values its positions with (domain/analysis.py)
 BOTS = {"random": random_bot, "greedy": greedy_bot, "expert": expert_bot}

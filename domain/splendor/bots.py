@@ -214,4 +214,5 @@ expert_policy = Searcher(_rules, lambda state: state.n, SearchSpec(
     exploration=0.7, prune=_prune))
 
 
+SEARCH = expert_policy  # what a game's analysis values its positions with (domain/analysis.py)
 BOTS: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}

@@ -240,4 +240,5 @@ def expert_bot(state: State, seat: int, rng: random.Random) -> dict:
     return _SEARCH(state, seat, rng)
 
 
+SEARCH = _SEARCH  # what a game's analysis values its positions with (domain/analysis.py)
 BOTS = {"random": random_bot, "careful": careful_bot, "expert": expert_bot}

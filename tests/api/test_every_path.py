@@ -23,7 +23,7 @@ from tests.api.spec import validate_named
 from workers.jobs import play_turn
 
 GAMES = [pytest.param(g, id=g.name) for g in registry.all_games() if g.name != "high-card"]  # the hosted five
-PATHS = ["bots", "lobby", "clocked", "resigned", "aborted", "rematched"]
+PATHS = ["bots", "lobby", "clocked", "paused", "resigned", "aborted", "rematched"]
 FIRST, SPREAD, LAST = 4, 5, 2  # versions read: 0..FIRST, SPREAD more spread, the LAST ones
 STREAMED = 3  # versions the stream is resumed from: the first, one in the middle, the last
 PERSON_MOVES = 4  # moves people play before they leave the game to the bots
@@ -159,6 +159,32 @@ def _clocked(client, service, game):
     return [table]
 
 
+def _paused(client, service, game):
+    """Correspondence time (issue 36): a pause both people agree to, a move during it, the
+    resumption; one player's vacation stopping and starting their clock; all resign."""
+    players = [client.post("/players", json={"name": f"V{i}"}).get_json() for i in range(2)]
+    seats = [{"me": True}, {"open": True}] + [_bot(game)] * max(0, game.min_seats - 2)
+    created = _create(client, game, seats, key=players[0]["key"], clock={"days_per_move": 2})
+    table = Table(client, service, game, created)
+    table.post("/seats/1/claim", players[1]["key"])
+    table.tokens = {0: created["seats"][0]["token"], 1: players[1]["key"]}
+    pauses = client.application.extensions["pauses"]
+    table.person_moves(2)
+    if not service.load(table.id).finished:
+        table.post("/pause", table.tokens[0]), table.post("/pause", table.tokens[1])
+        table.person_moves(1)
+    if not service.load(table.id).finished:
+        table.post("/resume", table.tokens[1])
+        pauses.vacation_started(players[0]["id"], [table.id], now_ms())
+        table.person_moves(1)
+        pauses.vacation_ended(players[0]["id"], [table.id])
+    if not service.load(table.id).finished:
+        table.resign_all()
+    reasons = sorted(e.data["reason"] for e in service.store.read(table.id) if e.type == "clock_paused")
+    assert reasons == ["agreed", "vacation"], reasons  # both ways of stopping a clock were read at every version
+    return [table]
+
+
 def _resigned(client, service, game):
     table = Table(client, service, game, _create(client, game, _people(game, 2)))
     table.person_moves(1)
@@ -254,7 +280,7 @@ def check_every_version(client, service, table: Table):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_version_of_every_path_reads(app, client, game, path, monkeypatch):
     service = app.extensions["games"]
-    make = {"bots": _bots, "lobby": _lobby, "clocked": _clocked, "resigned": _resigned,
+    make = {"bots": _bots, "lobby": _lobby, "clocked": _clocked, "paused": _paused, "resigned": _resigned,
             "rematched": _rematched, "aborted": lambda c, s, g: _aborted(c, s, g, monkeypatch)}[path]
     for table in make(client, service, game):
         check_every_version(client, service, table)

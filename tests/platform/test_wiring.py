@@ -3,6 +3,7 @@ process, every worker role and the RQ jobs build the same listeners from it."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import ipaddress
 import subprocess
 import sys
@@ -26,6 +27,9 @@ FROM_ENV = {
     "WEBHOOK_QUEUE": ("wq", "wq"),
     "EXTRA_GAME_MODULES": ("tests.platform.high_card, other,", ("tests.platform.high_card", "other")),
     "BOT_ITERATIONS": ("0.5", 0.5),
+    "ANALYSIS_QUEUE": ("aq", "aq"),
+    "ANALYSIS_ITERATIONS": ("12", 12),
+    "ANALYSIS_PER_DAY": ("3", 3),
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
@@ -72,10 +76,21 @@ FROM_ENV = {
     "WEBHOOK_PROGRESS_TTL_S": ("100", 100),
     "WEBHOOK_ALLOW_LOOPBACK": ("1", True),
     "WEBHOOK_ALLOWED_NETWORKS": ("10.0.0.0/8, 192.168.1.0/24", ("10.0.0.0/8", "192.168.1.0/24")),
+    "VAPID_PRIVATE_KEY": ("raw-key", "raw-key"),
+    "VAPID_KEY_FILE": ("/k.pem", "/k.pem"),
+    "VAPID_SUBJECT": ("mailto:ops@example.com", "mailto:ops@example.com"),
+    "PUSH_TTL_S": ("60", 60),
+    "PUSH_TIMEOUT_S": ("1.5", 1.5),
+    "PUSH_DEADLINE_S": ("4", 4.0),
+    "PUSH_MAX_PER_PLAYER": ("2", 2),
+    "PUSH_ALLOW_LOOPBACK": ("1", True),
+    "CLOCK_WARNING_S": ("3600", 3600.0),
+    "CLOCK_WARNING_MIN_S": ("0", 0.0),
     "RECONCILE_INTERVAL": ("0.5", 0.5),
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
+    "VACATION_DAYS_PER_YEAR": ("10", 10),
     "WAITING_TTL": ("3", 3.0),
     "LOG_LEVEL": ("WARNING", "WARNING"),
     "OIDC_ISSUERS": ('[{"issuer": "https://i", "audience": "a"}]', '[{"issuer": "https://i", "audience": "a"}]'),
@@ -101,11 +116,13 @@ def test_the_defaults_are_todays():
     from api.history import export_memory, finished_exports
     from api.live.leases import DEFAULT_LEASE_S
     from api.live.stream_limits import DEFAULT_MAX_STREAMS
+    from api.push.subscriptions import PushSubscriptions
     from api.seating.control import ABORT_AFTER_S
     from api.webhooks.manage import DEFAULT_MAX_PER_OWNER
-    from workers import clocks, deliveries, queueing
+    from workers import clock_warnings, clocks, deliveries, queueing
     from workers.abandon import ABANDON_AFTER_S, WAITING_TTL_S
     from workers.archiver import ARCHIVE_AFTER_S
+    from workers.push.sending import PushSettings
 
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
@@ -123,9 +140,17 @@ def test_the_defaults_are_todays():
             d.sse_stream_lease_s) == (15, 3600, DEFAULT_MAX_STREAMS, 50, 16, 8, 500, 20, DEFAULT_LEASE_S)
     assert d.webhook_max_per_owner == DEFAULT_MAX_PER_OWNER
     assert wiring.delivery_settings(d) == deliveries.Settings()
+    assert wiring.push_settings(d) == PushSettings()
+    assert (d.clock_warning_s, d.clock_warning_min_s) == (clock_warnings.CLOCK_WARNING_S,
+                                                          clock_warnings.CLOCK_WARNING_MIN_S)
+    assert (d.vapid_private_key, d.vapid_key_file, d.push_max_per_player) == (
+        "", "", inspect.signature(PushSubscriptions).parameters["max_per_player"].default)
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    from api.players.vacations import DAYS_PER_YEAR
+
+    assert d.vacation_days_per_year == DAYS_PER_YEAR
     assert (d.oidc_issuers, d.oidc_jwks_ttl_s, d.oidc_jwks_refresh_s, d.oidc_leeway_s) == ("", 3600, 30, 30)
     assert (d.webauthn_rp_id, d.webauthn_origin, d.webauthn_rp_name) == ("", "", "Game server")
     assert (d.archive_url, d.archive_after_s) == ("", ARCHIVE_AFTER_S)
@@ -170,7 +195,9 @@ def _no_redis(tmp_path) -> Settings:
 
 def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     services = wiring.bootstrap(_no_redis(tmp_path))
-    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier"]
+    assert _listeners(services.service) == ["PlayerFeed", "PushNotify", "FinishedExports", "Notifier"]
+    push_notify = services.service.listeners[1]
+    assert push_notify.subs is services.pushes.subs and services.matchmaker.told == push_notify.players
     assert services.service.games.snapshot_every == Settings().snapshot_every
     assert wiring.bootstrap(dataclasses.replace(_no_redis(tmp_path), snapshot_every=7)).service.games.snapshot_every == 7
     assert list(services.listeners) == services.service.listeners
@@ -193,7 +220,7 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     url = f"unix://{tmp_path}/no-redis.sock"
     app = create_app({"REDIS_URL": url, "KEY_PREFIX": "w:", "TESTING": True})
     web = _listeners(app.extensions["games"])
-    assert web == ["PlayerFeed", "FinishedExports", "Notifier"]
+    assert web == ["PlayerFeed", "PushNotify", "FinishedExports", "Notifier"]
 
     built: dict = {}
     real_bootstrap = wiring.bootstrap

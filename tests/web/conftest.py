@@ -55,6 +55,7 @@ class WebServer:
         queue = f"{self.prefix}turns"
         self.env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(self.port), "HOST": "127.0.0.1",
                     "KEY_PREFIX": self.prefix, "TURN_QUEUE": queue, "WEB_WORKERS": "2", "TURN_WORKERS": "0",
+                    "ANALYSIS_QUEUE": f"{self.prefix}analysis",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,

@@ -2,78 +2,113 @@ import { s, text, piece, board, hexPoints, SEAT_COLOURS } from "../svg.js";
 
 const TERRAIN = { plain: "#b2f2bb", forest: "#2f9e44", mountain: "#adb5bd", castle: "#e599f7", lake: "#74c0fc", swamp: "#94d82d" };
 const DIRS = { e: 0, se: 60, sw: 120, w: 180, nw: 240, ne: 300 };
-const FIGURES = { princess: ["P", "#f783ac"], knight: ["K", "#495057"], dragon: ["D", "#e03131"] };
-const R = 34;
+const FIGURES = { princess: ["P", "#d6336c"], knight: ["K", "#495057"], dragon: ["D", "#e03131"] };
 
-const pos = (q, r) => [R * Math.sqrt(3) * (q + r / 2), R * 1.5 * r];
+// What a person clicks: the figure, then the hex it goes to; the place of the tile (its turns
+// are the bar's choices); the card in hand to turn the page.
+export function clicks(move) {
+  if (move.type === "move") return [`figure:${move.figure}`, (move.to || []).join(",")];
+  if (move.type === "lay_tile") return [move.at.join(",")];
+  if (move.type === "turn_page") return ["hand-card"];
+  return [];
+}
 
-function hex(q, r, terrain, river, ref, label, extra = []) {
+function hex(pos, R, q, r, terrain, river, ref, label) {
   const [x, y] = pos(q, r);
   const rivers = (river || []).map((d) => {
     const a = (Math.PI / 180) * DIRS[d];
-    const ex = x + R * 0.87 * Math.cos(a), ey = y + R * 0.87 * Math.sin(a);
-    return s("line", { x1: x, y1: y, x2: ex, y2: ey, stroke: "#1c7ed6", "stroke-width": 6, "stroke-linecap": "round" });
+    return s("line", { x1: x, y1: y, x2: x + R * 0.87 * Math.cos(a), y2: y + R * 0.87 * Math.sin(a), stroke: "#1c7ed6", "stroke-width": 6, "stroke-linecap": "round" });
   });
   return piece(ref, label, s("polygon", { points: hexPoints(x, y, R - 1), fill: TERRAIN[terrain] || "#fff", stroke: "#5c5f66", "stroke-width": 1.5, class: "shape" }),
-    rivers, terrain === "castle" ? text(x, y + 6, "♜", { "text-anchor": "middle", "font-size": 22 }) : null,
-    terrain === "mountain" ? text(x, y - 10, "▲", { "text-anchor": "middle", "font-size": 14, fill: "#495057" }) : null, extra);
+    rivers, terrain === "castle" ? text(x, y + 7, "♜", { "text-anchor": "middle", "font-size": Math.max(14, R * 0.6) }) : null,
+    terrain === "mountain" ? text(x, y - R * 0.3, "▲", { "text-anchor": "middle", "font-size": 14, fill: "#495057" }) : null);
 }
 
-export function render(game, moves = []) {
+// The kingdom's hexes, the places the next tile may go, and the figures on top (pieces of their
+// own: a figure is what a person picks first to move it).
+function kingdom(game, moves, R) {
   const v = game.view;
-  const parts = [];
-  const spots = new Set();
-  for (const m of moves) if (m.type === "lay_tile") spots.add(m.at.join(","));
+  const pos = (q, r) => [R * Math.sqrt(3) * (q + r / 2), R * 1.5 * r];
+  const spots = new Set(moves.filter((m) => m.type === "lay_tile").map((m) => m.at.join(",")));
   const coords = [...(v.kingdom || []).map((h) => [h.q, h.r]), ...[...spots].map((k) => k.split(",").map(Number))];
   const xs = coords.map(([q, r]) => pos(q, r)[0]), ys = coords.map(([q, r]) => pos(q, r)[1]);
-  const minX = Math.min(...xs, 0) - R - 4, minY = Math.min(...ys, 0) - R - 4;
-  const maxX = Math.max(...xs, 0) + R + 4, maxY = Math.max(...ys, 0) + R + 4;
+  const box = { minX: Math.min(...xs, 0) - R - 4, minY: Math.min(...ys, 0) - R - 4, maxX: Math.max(...xs, 0) + R + 4, maxY: Math.max(...ys, 0) + R + 4 };
+  const parts = [];
   for (const k of spots) {
-    const [q, r] = k.split(",").map(Number);
-    const [x, y] = pos(q, r);
-    parts.push(piece(k, `empty place ${q},${r}: the next tile may go here`, s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
+    const [x, y] = pos(...k.split(",").map(Number));
+    parts.push(piece(k, `empty place ${k}: the next tile may go here`, s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
   }
   const figureAt = {};
-  for (const [name, at] of Object.entries(v.figures || {})) if (at) figureAt[at.join(",")] = [...(figureAt[at.join(",")] || []), name];
+  for (const [name, at] of Object.entries(v.figures || {})) if (at) (figureAt[at.join(",")] ||= []).push(name);
   for (const h of v.kingdom || []) {
-    const k = `${h.q},${h.r}`;
-    const [x, y] = pos(h.q, h.r);
-    const figs = (figureAt[k] || []).map((name, i) => {
+    const k = `${h.q},${h.r}`, who = (figureAt[k] || []).join(" and ");
+    parts.push(hex(pos, R, h.q, h.r, h.terrain, h.river, k, `hex ${k}: ${h.terrain}${h.river?.length ? ", river" : ""}${who ? ", " + who : ""}`));
+  }
+  for (const [k, names] of Object.entries(figureAt)) {
+    const [x, y] = pos(...k.split(",").map(Number));
+    names.forEach((name, i) => {
       const [letter, colour] = FIGURES[name];
-      return s("g", {}, s("circle", { cx: x - 8 + i * 14, cy: y + 8, r: 11, fill: colour, stroke: "#fff", "stroke-width": 2 }),
-        text(x - 8 + i * 14, y + 13, letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 13 }));
+      const fx = x - (names.length - 1) * 8 + i * 16, fy = y + R * 0.25, r = Math.max(11, R * 0.34);
+      parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": name, "aria-label": `the ${name} at ${k}` },
+        s("title", {}, `the ${name}`),
+        s("circle", { cx: fx, cy: fy, r, fill: colour, stroke: "#fff", "stroke-width": 2, class: "shape" }),
+        text(fx, fy + 5, letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 14 })));
     });
-    const who = (figureAt[k] || []).join(" and ");
-    parts.push(hex(h.q, h.r, h.terrain, h.river, k, `hex ${k}: ${h.terrain}${h.river?.length ? ", river" : ""}${who ? ", " + who : ""}`, figs));
   }
-  const w = maxX - minX, h = maxY - minY;
-  const map = s("g", { transform: `translate(${-minX},${-minY})` }, ...parts);
-  const side = [];
-  const sx = w + 20;
-  side.push(text(sx, 20, `Turn ${v.turn} · pile ${v.pile_size}`, { "font-weight": "bold" }));
+  return { parts, box };
+}
+
+// The side: the turn, the next tile, the seats, your card (a piece: turning the page uses it).
+function side(game, sx, width) {
+  const v = game.view, out = [];
+  out.push(text(sx, 20, `Turn ${v.turn} · pile ${v.pile_size}`, { "font-weight": "bold", "font-size": 15 }));
   if (v.next_tile) {
-    side.push(text(sx, 44, "Next tile:", { "font-size": 13 }));
+    out.push(text(sx, 44, "Next tile:", { "font-size": 13 }));
     v.next_tile.hexes.forEach((t, i) => {
-      const x = sx + 26 + i * 44, y = 76;
-      side.push(s("polygon", { points: hexPoints(x, y, 20), fill: TERRAIN[t.terrain] || "#fff", stroke: "#555" }),
-        text(x, y + 34, t.terrain, { "text-anchor": "middle", "font-size": 10 }));
+      const x = sx + 30 + i * 66, y = 72;
+      out.push(s("polygon", { points: hexPoints(x, y, 20), fill: TERRAIN[t.terrain] || "#fff", stroke: "#555" }),
+        text(x, y + 36, t.terrain, { "text-anchor": "middle", "font-size": 12 }));
     });
   }
+  const w = Math.min(230, width - 8);
   (v.seats || []).forEach((p, i) => {
-    const y = 130 + i * 50, acting = (game.to_act || []).includes(p.seat);
-    side.push(s("rect", { x: sx, y, width: 230, height: 44, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
+    const y = 126 + i * 50, acting = (game.to_act || []).includes(p.seat);
+    out.push(s("rect", { x: sx, y, width: w, height: 44, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
       text(sx + 8, y + 18, game.seatNames[p.seat], { "font-size": 13, "font-weight": "bold" }),
       text(sx + 8, y + 36, `book ${p.book_size} · told ${p.told.length}${p.magic_active ? " · magic" : ""}${p.out ? " · out" : ""}`, { "font-size": 12 }));
   });
+  let bottom = 126 + (v.seats || []).length * 50;
   if (v.hand) {
-    const y = 140 + (v.seats || []).length * 50;
-    const title = wrap(`Your card: ${v.hand.title}`, 30), body = wrap(v.hand.text, 34);
-    side.push(s("rect", { x: sx, y, width: 230, height: 24 + (title.length + body.length) * 16, rx: 8, fill: "#fff9db", stroke: "#e8a200" }),
+    const y = bottom + 6, chars = Math.floor((w - 16) / 7.2);
+    const title = wrap(`Your card: ${v.hand.title}`, chars), body = wrap(v.hand.text, chars);
+    out.push(s("g", { "data-ref": "hand-card", "data-tip": v.hand.id, "data-last": v.hand.id, "data-name": v.hand.title, "aria-label": `your card: ${v.hand.title}` },
+      s("title", {}, `${v.hand.title}: ${v.hand.text}`),
+      s("rect", { x: sx, y, width: w, height: 24 + (title.length + body.length) * 16, rx: 8, fill: "#fff9db", stroke: "#e8a200", class: "shape" }),
       title.map((line, i) => text(sx + 8, y + 20 + i * 16, line, { "font-size": 13, "font-weight": "bold" })),
-      body.map((line, i) => text(sx + 8, y + 24 + (title.length + i) * 16, line, { "font-size": 12 })));
+      body.map((line, i) => text(sx + 8, y + 24 + (title.length + i) * 16, line, { "font-size": 12 }))));
+    bottom = y + 24 + (title.length + body.length) * 16;
   }
-  const width = Math.max(w + 260, 500), height = Math.max(h, 140 + (v.seats || []).length * 50 + (v.hand ? 160 : 10));
-  return board(width, height, "Fairy Tile kingdom", map, ...side);
+  return { parts: out, bottom };
+}
+
+export function render(game, moves = [], layout = {}) {
+  if (!layout.narrow) {
+    const { parts, box } = kingdom(game, moves, 34);
+    const w = box.maxX - box.minX, h = box.maxY - box.minY;
+    const { parts: aside, bottom } = side(game, w + 20, 240);
+    return board(Math.max(w + 260, 500), Math.max(h, bottom + 10), "Fairy Tile kingdom",
+      s("g", { transform: `translate(${-box.minX},${-box.minY})` }, ...parts), ...aside);
+  }
+  // a phone: the kingdom as wide as the screen (its hexes as big as fit, at most the desktop's),
+  // the side below it
+  const width = layout.width;
+  const probe = kingdom(game, moves, 34).box;
+  const R = Math.max(16, Math.min(34, 34 * (width - 4) / (probe.maxX - probe.minX)));
+  const { parts, box } = kingdom(game, moves, R);
+  const h = box.maxY - box.minY, dx = (width - (box.maxX - box.minX)) / 2;
+  const { parts: aside, bottom } = side(game, 4, width);
+  return board(width, h + bottom + 10, "Fairy Tile kingdom",
+    s("g", { transform: `translate(${dx - box.minX},${-box.minY})` }, ...parts), s("g", { transform: `translate(0,${h + 4})` }, ...aside));
 }
 
 function wrap(str, n) {
@@ -83,7 +118,7 @@ function wrap(str, n) {
     if ((line + " " + word).trim().length > n) { out.push(line); line = word; } else line = (line + " " + word).trim();
   }
   if (line) out.push(line);
-  return out.slice(0, 4);
+  return out.slice(0, 6);
 }
 
 export function describe(game) {

@@ -5,7 +5,7 @@ const SUIT = { spade: ["♠", "#212529"], heart: ["♥", "#e03131"], diamond: ["
 // bonus squares on its side (the view's `links` join them).
 const AT = { N1: [1, 0], N2: [2, 0], W1: [0, 1], W2: [0, 2], C1: [1, 1], C2: [2, 1], C3: [1, 2], C4: [2, 2],
   E1: [3, 1], E2: [3, 2], S1: [1, 3], S2: [2, 3] };
-const CELL = 104, OX = 150, OY = 10;
+const WIDE = { cell: 104, ox: 150, oy: 10, width: 760, tile: 76 };
 
 export const tileLabel = (t) => `${t.suit} ${t.number}`;
 
@@ -17,11 +17,18 @@ function tile(t, x, y, size = 76, ref = true) {
   return ref ? piece(t.id, tileLabel(t), ...body) : s("g", {}, ...body);
 }
 
-const centre = (sq) => [OX + AT[sq][0] * CELL + CELL / 2, OY + AT[sq][1] * CELL + CELL / 2];
+// The squares' grid and the tiles' size: the wide table, or a phone's width drawn 1:1.
+function geometry(layout) {
+  if (!layout?.narrow) return WIDE;
+  const cell = Math.floor((layout.width - 8) / 4);
+  return { cell, ox: 4, oy: 6, width: layout.width, tile: Math.min(76, Math.floor((layout.width - 8) / 5) - 6) };
+}
 
-export function render(game) {
+export function render(game, moves = [], layout = {}) {
   const v = game.view;
   const parts = [];
+  const { cell: CELL, ox: OX, oy: OY, width, tile: T } = geometry(layout);
+  const centre = (sq) => [OX + AT[sq][0] * CELL + CELL / 2, OY + AT[sq][1] * CELL + CELL / 2];
   for (const [a, b] of v.links || []) {
     if (!AT[a] || !AT[b]) continue;
     const [x1, y1] = centre(a), [x2, y2] = centre(b);
@@ -36,23 +43,32 @@ export function render(game) {
       s("rect", { x, y, width: CELL - 12, height: CELL - 12, rx: 10, fill: owner !== null ? "#f1f3f5" : "#e9ecef",
         stroke: owner !== null ? SEAT_COLOURS[owner % 6] : "#adb5bd", "stroke-width": owner !== null ? 4 : 2, class: "shape" }),
       sq.top ? tile(sq.top, x + 8, y + 8, CELL - 28, false) : text(x + (CELL - 12) / 2, y + (CELL - 12) / 2 + 6, sq.square, { "text-anchor": "middle", fill: "#868e96" }),
-      sq.covered?.length ? text(x + CELL - 18, y + CELL - 16, `+${sq.covered.length}`, { "text-anchor": "end", "font-size": 11 }) : null));
+      sq.covered?.length ? text(x + CELL - 18, y + CELL - 16, `+${sq.covered.length}`, { "text-anchor": "end", "font-size": 12 }) : null));
   }
   let y = OY + 4 * CELL + 10;
-  parts.push(text(10, y + 14, `Market (bag: ${v.bag_count ?? "?"})`, { "font-weight": "bold" }));
-  (v.market || []).forEach((t, i) => parts.push(tile(t, 10 + i * 84, y + 22)));
-  if (v.rack) {
-    parts.push(text(380, y + 14, "Your rack", { "font-weight": "bold" }));
-    v.rack.forEach((t, i) => parts.push(tile(t, 380 + i * 84, y + 22)));
+  // the market and your rack: side by side on the wide table, one under the other on a phone
+  const row = (title, tiles, x0) => {
+    const perRow = Math.max(1, Math.floor((width - x0) / (T + 8)));
+    parts.push(text(x0, y + 14, title, { "font-weight": "bold", "font-size": 14 }));
+    tiles.forEach((t, i) => parts.push(tile(t, x0 + (i % perRow) * (T + 8), y + 22 + Math.floor(i / perRow) * (T + 8), T)));
+    return 22 + Math.max(1, Math.ceil(tiles.length / perRow)) * (T + 8) + 6;
+  };
+  if (layout?.narrow) {
+    y += row(`Market (bag: ${v.bag_count ?? "?"})`, v.market || [], 4);
+    if (v.rack) y += row("Your rack", v.rack, 4);
+  } else {
+    const h = row(`Market (bag: ${v.bag_count ?? "?"})`, v.market || [], 10);
+    y += Math.max(h, v.rack ? row("Your rack", v.rack, 380) : 0);
   }
-  y += 112;
+  const boxW = layout?.narrow ? (width - 14) / 2 : 178, perRow = layout?.narrow ? 2 : 4;
   (v.scores || []).forEach((score, seat) => {
     const acting = (game.to_act || []).includes(seat);
-    parts.push(s("rect", { x: 10 + seat * 185, y, width: 178, height: 42, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[seat % 6], "stroke-width": 2 }),
-      text(18 + seat * 185, y + 17, game.seatNames[seat], { "font-size": 13, "font-weight": "bold" }),
-      text(18 + seat * 185, y + 35, `${score} / ${v.goal} points · rack ${v.rack_sizes?.[seat] ?? "?"}`, { "font-size": 12 }));
+    const x = 4 + (seat % perRow) * (boxW + 6), by = y + Math.floor(seat / perRow) * 48;
+    parts.push(s("rect", { x, y: by, width: boxW, height: 42, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[seat % 6], "stroke-width": 2 }),
+      text(x + 8, by + 17, game.seatNames[seat], { "font-size": 13, "font-weight": "bold" }),
+      text(x + 8, by + 35, `${score} / ${v.goal} points · rack ${v.rack_sizes?.[seat] ?? "?"}`, { "font-size": 12 }));
   });
-  return board(760, y + 52, "SetUp board", ...parts);
+  return board(width, y + Math.ceil((v.scores || []).length / perRow) * 48 + 4, "SetUp board", ...parts);
 }
 
 export function describe(game) {

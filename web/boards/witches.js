@@ -7,50 +7,97 @@ export function cardLabel(id) {
   return colour === "wizard" ? `wizard ${n}` : `${colour} ${Number(n)}`;
 }
 
-function card(id, x, y, w = 54, h = 80, clickable = true) {
+// A card face; every face is a piece (its id is what a move plays and an event names).
+function card(id, x, y, w = 54, h = 80) {
   const [, colour, n] = id.split("-");
-  const body = [s("rect", { x, y, width: w, height: h, rx: 6, fill: "#fff", stroke: SUIT[colour] || "#888", "stroke-width": 3, class: "shape" }),
-    s("rect", { x: x + 4, y: y + 4, width: w - 8, height: 18, rx: 3, fill: SUIT[colour] || "#888" }),
-    text(x + w / 2, y + 56, colour === "wizard" ? "W" : Number(n), { "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: SUIT[colour] || "#333" })];
-  return clickable ? piece(id, cardLabel(id), ...body) : s("g", {}, s("title", {}, cardLabel(id)), ...body);
+  return piece(id, cardLabel(id),
+    s("rect", { x, y, width: w, height: h, rx: 6, fill: "#fff", stroke: SUIT[colour] || "#888", "stroke-width": 3, class: "shape" }),
+    s("rect", { x: x + 4, y: y + 4, width: w - 8, height: h * 0.22, rx: 3, fill: SUIT[colour] || "#888" }),
+    text(x + w / 2, y + h * 0.7, colour === "wizard" ? "W" : Number(n), { "text-anchor": "middle", "font-size": Math.max(14, h * 0.3), "font-weight": "bold", fill: SUIT[colour] || "#333" }));
 }
 
 function back(x, y) {
   return s("rect", { x, y, width: 20, height: 30, rx: 3, fill: "#5f3dc4", stroke: "#fff" });
 }
 
-export function render(game) {
+const seatLine = (v, seat) => `${v.totals?.[seat] ?? 0} fire points · ${v.tricks_won?.[seat] ?? 0} tricks`;
+
+function seatBox(game, seat, x, y, w) {
+  const v = game.view, acting = (game.to_act || []).includes(seat), cards = v.hand_sizes?.[seat] ?? 0;
+  return piece(`seat=${seat}`, `${game.seatNames[seat]}: ${v.totals?.[seat] ?? 0} fire points, ${v.tricks_won?.[seat] ?? 0} tricks, ${cards} cards`,
+    s("rect", { x: x - w / 2, y: y - 30, width: w, height: 60, rx: 10, fill: acting ? "#fff4d6" : "#f1f3f5", stroke: acting ? "#e8a200" : SEAT_COLOURS[seat % 6], "stroke-width": 2, class: "shape" }),
+    text(x, y - 10, game.seatNames[seat], { "text-anchor": "middle", "font-weight": "bold", "font-size": 14 }),
+    text(x, y + 8, seatLine(v, seat), { "text-anchor": "middle", "font-size": 13 }),
+    text(x, y + 24, `${cards} cards${v.leader === seat ? " · leads" : ""}`, { "text-anchor": "middle", "font-size": 12 }));
+}
+
+// The cards on the table: the trick being played, else the last one taken (outlined as the
+// last move by the board when it is).
+function tableCards(v) {
+  if ((v.trick || []).length) return Object.fromEntries(v.trick.map((t) => [t.seat, t.card]));
+  return Object.fromEntries((v.last_trick?.cards || []).map((c) => [c.seat, c.card]));
+}
+
+const header = (game) => {
+  const v = game.view, last = (v.trick || []).length ? null : v.last_trick;
+  return `Round ${v.round ?? "-"} · ${v.phase}${v.led_colour ? " · led " + v.led_colour : ""}${last ? " · last trick to " + game.seatNames[last.winner] : ""}`;
+};
+
+// Hands as the view shows them: yours (to play), or every seat's once the history reveals them
+// (a finished game's replay).
+function hands(game, x, top, width, cw, ch) {
+  const v = game.view, parts = [];
+  const shown = v.hand ? [[game.you, v.hand, "Your hand"]] : (v.hands || []).map((h, seat) => [seat, h, `${game.seatNames[seat]}'s hand`]).filter(([, h]) => h.length);
+  const perRow = Math.max(1, Math.floor((width - x) / (cw + 3)));
+  let y = top;
+  for (const [, hand, title] of shown) {
+    parts.push(text(x, y + 16, title, { "font-size": 14, "font-weight": "bold" }));
+    hand.forEach((id, i) => parts.push(card(id, x + (i % perRow) * (cw + 3), y + 24 + Math.floor(i / perRow) * (ch + 6), cw, ch)));
+    y += 24 + Math.max(1, Math.ceil(hand.length / perRow)) * (ch + 6) + 4;
+  }
+  return { parts, bottom: y };
+}
+
+export function render(game, moves = [], layout = {}) {
+  return layout.narrow ? renderNarrow(game, layout.width) : renderWide(game);
+}
+
+function renderWide(game) {
   const v = game.view;
   const n = v.n_seats || game.seats.length;
   const width = 760, parts = [];
-  // the table: the seats around the trick
   const cx = 380, cy = 200, rx = 290, ry = 120;
-  const played = Object.fromEntries((v.trick || []).map((t) => [t.seat, t.card]));
-  const shownTrick = (v.trick || []).length ? null : v.last_trick;
+  const onTable = tableCards(v);
   for (let seat = 0; seat < n; seat++) {
     const a = Math.PI / 2 + (2 * Math.PI * (seat - (game.you ?? 0))) / n;
     const x = cx + rx * Math.cos(a), y = cy + ry * Math.sin(a);
-    const acting = (game.to_act || []).includes(seat);
-    const cards = v.hand_sizes?.[seat] ?? 0;
-    parts.push(piece(`seat=${seat}`, `${game.seatNames[seat]}: ${v.totals?.[seat] ?? 0} fire points, ${v.tricks_won?.[seat] ?? 0} tricks, ${cards} cards`,
-      s("rect", { x: x - 95, y: y - 30, width: 190, height: 60, rx: 10, fill: acting ? "#fff4d6" : "#f1f3f5", stroke: acting ? "#e8a200" : SEAT_COLOURS[seat % 6], "stroke-width": 2, class: "shape" }),
-      text(x, y - 10, game.seatNames[seat], { "text-anchor": "middle", "font-weight": "bold", "font-size": 14 }),
-      text(x, y + 8, `${v.totals?.[seat] ?? 0} fire points · ${v.tricks_won?.[seat] ?? 0} tricks`, { "text-anchor": "middle", "font-size": 13 }),
-      text(x, y + 24, `${cards} cards${v.leader === seat ? " · leads" : ""}`, { "text-anchor": "middle", "font-size": 12 })));
-    // the seat's hand as card backs, and its card in the trick between it and the centre
-    for (let i = 0; i < Math.min(cards, 14); i++) parts.push(back(x - 70 + i * 10, y + (y > cy ? 34 : -66)));
-    const inTrick = played[seat] || shownTrick?.cards?.find((c) => c.seat === seat)?.card;
-    if (inTrick) parts.push(card(inTrick, cx + (x - cx) * 0.4 - 27, cy + (y - cy) * 0.3 - 40, 54, 80, true));
+    parts.push(seatBox(game, seat, x, y, 190));
+    if (seat !== game.you && !v.hands) { // your own hand is drawn once, face up, below
+      const cards = v.hand_sizes?.[seat] ?? 0;
+      for (let i = 0; i < Math.min(cards, 14); i++) parts.push(back(x - 70 + i * 10, y + (y > cy ? 34 : -66)));
+    }
+    if (onTable[seat]) parts.push(card(onTable[seat], cx + (x - cx) * 0.4 - 27, cy + (y - cy) * 0.3 - 40));
   }
-  parts.push(text(8, 18, `Round ${v.round ?? "-"} · ${v.phase}${v.led_colour ? " · led " + v.led_colour : ""}${shownTrick ? " · last trick to " + game.seatNames[shownTrick.winner] : ""}`, { "font-size": 14 }));
-  // your hand
-  const hand = v.hand || [];
-  const handTop = 395;
-  parts.push(text(10, handTop - 6, hand.length ? "Your hand" : "", { "font-size": 14, "font-weight": "bold" }));
-  const perRow = 13;
-  hand.forEach((id, i) => parts.push(card(id, 10 + (i % perRow) * 57, handTop + Math.floor(i / perRow) * 86)));
-  const rows = Math.ceil(hand.length / perRow);
-  return board(width, handTop + Math.max(rows, 1) * 86 + 10, "Witches table", ...parts);
+  parts.push(text(8, 18, header(game), { "font-size": 14 }));
+  const { parts: held, bottom } = hands(game, 10, 370, width, 54, 80);
+  return board(width, Math.max(bottom, 400) + 6, "Witches table", ...parts, ...held);
+}
+
+// A phone: the seats as a list, the cards on the table in a row, the hand wrapped below.
+function renderNarrow(game, width) {
+  const v = game.view;
+  const n = v.n_seats || game.seats.length;
+  const parts = [text(6, 18, header(game), { "font-size": 13 })];
+  const cols = 2, w = (width - 6 * (cols + 1)) / cols;
+  const onTable = tableCards(v);
+  for (let seat = 0; seat < n; seat++) {
+    const x = 6 + (seat % cols) * (w + 6) + w / 2, y = 62 + Math.floor(seat / cols) * 134;
+    parts.push(seatBox(game, seat, x, y, w));
+    if (onTable[seat]) parts.push(card(onTable[seat], x - 24, y + 34, 48, 64));
+  }
+  const top = 62 + Math.ceil(n / cols) * 134 - 28;
+  const { parts: held, bottom } = hands(game, 6, top, width, 50, 72);
+  return board(width, bottom + 6, "Witches table", ...parts, ...held);
 }
 
 export function describe(game) {

@@ -1,0 +1,70 @@
+"""Web Push (issue 36): the server's VAPID public key for a page's `pushManager.subscribe`, and
+a player's push subscriptions (the browser's PushSubscription JSON). Thin: the rules are
+api/push/subscriptions.py's, the sending workers/push/'s."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app
+from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+
+from api.http import languages as http_languages
+from api.http.auth import current_player
+from api.http.requests import json_body, players
+from api.push.subscriptions import MAX_ENDPOINT
+from api.words import languages
+
+bp = Blueprint("push", __name__)
+
+
+class KeysSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    p256dh = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    auth = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class PushSubscriptionSchema(Schema):
+    """PushSubscription.toJSON(): endpoint, expirationTime, keys; `lang` ours."""
+
+    class Meta:
+        unknown = EXCLUDE  # what a browser adds to its JSON one day must not break subscribing
+
+    endpoint = fields.String(required=True, validate=validate.Length(min=1, max=MAX_ENDPOINT))
+    keys = fields.Nested(KeysSchema, required=True)
+    expirationTime = fields.Integer(load_default=None, allow_none=True)  # the browser's name
+    lang = fields.String(load_default=None, validate=validate.OneOf(languages()))
+
+
+_subscription = PushSubscriptionSchema()
+
+
+def _pushes():
+    return current_app.extensions["services"].pushes
+
+
+@bp.get("/push/vapid-public-key")
+def vapid_public_key():
+    # The same for every caller and for the key's life: cacheable, though the key may be replaced.
+    return {"public_key": _pushes().public_key()}, 200, {"Cache-Control": "public, max-age=300"}
+
+
+@bp.post("/players/me/push-subscriptions")
+def subscribe():
+    player = current_player(players())
+    body = _subscription.load(json_body())
+    lang = body["lang"] or http_languages.current()  # else the subscribing request's language
+    sub, new = _pushes().subs.add(player.id, body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"], lang)
+    return sub.public(), 201 if new else 200, {"Location": f"/players/me/push-subscriptions/{sub.id}"}
+
+
+@bp.get("/players/me/push-subscriptions")
+def list_subscriptions():
+    player = current_player(players())
+    return {"subscriptions": [s.public() for s in _pushes().subs.of_player(player.id)]}
+
+
+@bp.delete("/players/me/push-subscriptions/<subscription>")
+def unsubscribe(subscription: str):
+    player = current_player(players())
+    _pushes().subs.delete(player.id, subscription)
+    return "", 204

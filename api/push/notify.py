@@ -1,0 +1,32 @@
+"""After an append (a GameService listener, placed after the players' feed) and after the
+matchmaker's `matched`: each player the append told something who has a push subscription has
+its push job queued (one per player at a time: the job reads the player's inbox from each
+subscription's cursor, so however many appends queue it, each entry is pushed once).
+
+The turn path pays one round trip for a game with players seated (which of them have
+subscriptions); none for a game of table tokens and bots. Lost (a process dying after the
+answer), the entry is pushed with the player's next notice: the cursor is behind it."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+from api.push.subscriptions import PushSubscriptions
+
+log = logging.getLogger(__name__)
+
+
+class PushNotify:
+    def __init__(self, subs: PushSubscriptions, enqueue: Callable[[str], object]):
+        self.subs = subs
+        self.enqueue = enqueue
+
+    def __call__(self, game, events=()) -> None:
+        self.players(s["player"] for s in game.seats if s.get("player"))
+
+    def players(self, player_ids: Iterable[str]) -> None:
+        try:
+            for player_id in self.subs.subscribed(sorted(set(player_ids))):
+                self.enqueue(player_id)
+        except Exception:  # a notice lost, never the move: the next one catches up
+            log.exception("push jobs not queued")

@@ -1,0 +1,226 @@
+"""Direct play on the boards (issue 35), in headless chromium against `python app.py`: for each
+game at desktop (1280x900) and phone (390x844) size a person plays several moves against a bot
+by clicking only the board and the bar of choices above it (never the move list), and sees the
+last move outlined; at 390 px no text on a board is under 12 CSS px. A screenshot of each game
+and size is kept under var/screenshots/ (board-<game>-<size>.png)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from tests.web.conftest import page_errors
+from tests.web.helpers import shown_version, text_of, wait
+
+TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+SEATS = {"witches": 3}
+MY_MOVES = 3
+
+# Every text the board shows, with the size it is drawn at on the screen: an SVG text's font size
+# times the SVG's scale (its screen CTM), an HTML text's computed font size.
+TEXT_SIZES = """
+const out = [];
+const walker = document.createTreeWalker(document.querySelector('#board'), NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const el = n.parentElement;
+  if (!n.textContent.trim() || el.closest('title') || el.closest('details:not([open]) > :not(summary)')) continue;
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden') continue;
+  let size = parseFloat(style.fontSize);
+  if (el instanceof SVGElement) size *= el.getScreenCTM().a;
+  out.push([n.textContent.trim().slice(0, 30), Math.round(size * 10) / 10]);
+}
+return out;
+"""
+
+
+def _game_for_me(base, game_type) -> tuple[str, str]:
+    """A game of `game_type`: Ann in seat 0 against random bots; its id and Ann's seat token."""
+    seats = [{"name": "Ann"}] + [{"bot": "random"}] * (SEATS.get(game_type, 2) - 1)
+    r = requests.post(f"{base}/games", json={"type": game_type, "seats": seats})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = body.get("tokens") or [s.get("token") for s in body.get("seats", []) if s.get("token")]
+    return body["id"], tokens[0] if isinstance(tokens, list) else next(iter(tokens.values()))
+
+
+def _my_turn(driver) -> bool:
+    return text_of(driver, "#turn") == "Your turn." and bool(driver.find_elements(By.CSS_SELECTOR, "#board .board-bar:not([hidden])"))
+
+
+def _press(driver, node):
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", node)
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", node)  # an SVG <g> has no click()
+
+
+def _one_move_by_the_board(driver) -> int:
+    """Clicks board pieces (or a bar button) until a move is sent; the clicks it took."""
+    before = shown_version(driver)
+    for clicks in range(1, 12):
+        try:
+            confirm = driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm")
+            free = driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].pickable:not(.picked)")
+            other = driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .other")
+            if confirm:
+                confirm[0].click()
+            elif free:
+                _press(driver, free[0])
+            elif other:
+                other[0].click()
+            else:
+                raise AssertionError("nothing to click on the board: " + text_of(driver, "#board .board-bar"))
+        except StaleElementReferenceException:
+            continue  # the board was drawn again meanwhile: look again
+        try:
+            wait(driver, lambda: shown_version(driver) > before, timeout=1.5)
+            return clicks
+        except WebDriverException:
+            continue
+    raise AssertionError("no move after 12 clicks: " + text_of(driver, "#board .board-bar"))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game_type", TYPES)
+def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type, size):
+    driver = browser
+    old = driver.get_window_size()
+    driver.set_window_size(*SIZES[size])
+    web_server.start_bots()
+    try:
+        game_id, token = _game_for_me(web_server.base, game_type)
+        driver.get(f"{web_server.base}/play/{game_id}#token={token}")
+        marked = 0
+        for _ in range(MY_MOVES):
+            wait(driver, lambda: _my_turn(driver) or text_of(driver, "#turn").startswith("Game over"), timeout=30, message="my turn")
+            if not _my_turn(driver):
+                break
+            _one_move_by_the_board(driver)
+            wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last") or _my_turn(driver), timeout=10)
+            marked += bool(driver.find_elements(By.CSS_SELECTOR, "#board svg .last"))
+        assert marked, "the last move is outlined on the board"
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+        if size == "phone":
+            small = [t for t in driver.execute_script(TEXT_SIZES) if t[1] < 12]
+            assert not small, f"text under 12 px: {small[:10]}"
+        time.sleep(0.7)  # the last move's outline drawn in
+        driver.save_screenshot(str(screenshots / f"board-{game_type}-{size}.png"))
+        if size == "phone":  # the narrowest phone too: the board drawn again for its width
+            drawn = driver.execute_script("return document.querySelector('#board svg').viewBox.baseVal.width")
+            driver.set_window_size(360, 800)
+            wait(driver, lambda: driver.execute_script("return document.querySelector('#board svg').viewBox.baseVal.width") < drawn,
+                 message="redrawn for 360 px")
+            small = [t for t in driver.execute_script(TEXT_SIZES) if t[1] < 12]
+            assert not small, f"text under 12 px at 360 px: {small[:10]}"
+            assert driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+        driver.set_window_size(old["width"], old["height"])
+
+
+def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser, screenshots):
+    """Tab+Enter plays as clicks do (on a phone's screen): three gems picked with Enter (each
+    says it is pressed), the bar offers the move they make and Cancel; Cancel empties the pick,
+    and the confirm plays."""
+    driver = browser
+    old = driver.get_window_size()
+    driver.set_window_size(*SIZES["phone"])
+    web_server.start_bots()
+    try:
+        game_id, token = _game_for_me(web_server.base, "splendor")
+        driver.get(f"{web_server.base}/play/{game_id}#token={token}")
+        wait(driver, lambda: _my_turn(driver), message="my turn")
+        before = shown_version(driver)
+
+        def press(colour):
+            driver.execute_script(f'document.querySelector(\'#board [data-ref="{colour}"]\').focus()')
+            driver.switch_to.active_element.send_keys(Keys.ENTER)
+            wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'#board [data-ref="{colour}"]').get_attribute("aria-pressed") == "true")
+
+        for colour in ("white", "blue"):
+            press(colour)
+        assert "Choose more" in text_of(driver, "#board .board-bar") or driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm")
+        driver.find_element(By.CSS_SELECTOR, "#board .board-bar .cancel").click()
+        wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "#board svg .picked"), message="Cancel empties the pick")
+        assert shown_version(driver) == before  # nothing was sent
+        for colour in ("white", "blue", "green"):
+            press(colour)
+        confirm = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm"))
+        assert [b.text for b in confirm] == ["Take 3 gems: white, blue, green"]
+        driver.execute_script("document.querySelector('#board').scrollIntoView()")
+        driver.save_screenshot(str(screenshots / "board-splendor-phone-confirm.png"))
+        driver.execute_script("arguments[0].focus()", confirm[0])
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda: shown_version(driver) > before, message="the confirmed move is played")
+        wait(driver, lambda: _my_turn(driver), message="my turn again")
+        player = requests.get(f"{web_server.base}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()["view"]["players"][0]
+        assert {k: player["tokens"][k] for k in ("white", "blue", "green")} == {"white": 1, "blue": 1, "green": 1}
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+        driver.set_window_size(old["width"], old["height"])
+
+
+def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screenshots):
+    """A finished game's history is open to all: its replay draws every seat's hand face up."""
+    r = requests.post(f"{web_server.base}/games", json={"type": "witches", "seats": [{"bot": "random"}] * 3})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    web_server.start_bots()
+    try:
+        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json()["status"] == "finished", timeout=90,
+             message="the bots finish the game")
+    finally:
+        web_server.stop_bots()
+    browser.get(f"{web_server.base}/replay/{game_id}#v=12")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg"), message="the replay's board")
+    wait(browser, lambda: text_of(browser, "#board svg").count("'s hand") == 3, message="three hands face up")
+    faces = browser.find_elements(By.CSS_SELECTOR, "#board svg [data-ref^='wi-']")
+    assert len(faces) > 30  # the three hands' cards (and the trick's), each a face
+    browser.find_element(By.ID, "board").screenshot(str(screenshots / "board-witches-replay-hands.png"))
+    assert page_errors(browser) == []
+
+
+PICKS = """
+const done = arguments[arguments.length - 1];
+Promise.all([import('/web/moves.js'), import('/web/boards/splendor.js'), import('/web/board.js')]).then(([moves, splendor, board]) => {
+  const ready = (list, clicks) => moves.prepare(list).map((m) => Object.assign(m, { clicks: new Set(clicks(m.move)) }));
+  const witches = ready([{ type: 'play', card: 'wi-red-03' }, { type: 'play', card: 'wi-blue-07' }], (m) => [m.card]);
+  const gems = ready([{ type: 'take_gems', colors: ['white', 'blue', 'green'] }, { type: 'take_gems', colors: ['white', 'blue', 'red'] },
+    { type: 'take_two', color: 'white' }, { type: 'buy', card: 'sp-1-01', payment: { white: 1 } }], splendor.clicks);
+  const state = (list, picked) => { const s = moves.pickState(list, new Set(picked));
+    return { candidates: s.candidates.length, exact: s.exact.map((m) => m.move.type), atOnce: moves.playsAtOnce(s, new Set(picked)), clickable: [...s.clickable].sort() }; };
+  done({
+    card: state(witches, ['wi-red-03']),
+    white: state(gems, ['white']),
+    three: state(gems, ['white', 'blue', 'green']),
+    buy: state(gems, ['sp-1-01']),
+    refs: moves.eventRefs({ message: { args: { p: { kind: 'player', seat: 0 }, c: { kind: 'piece', id: ['a', 'b'] }, r: { kind: 'place', id: 'L1a-2' }, w: { kind: 'word', value: 'red' } } } }),
+    last: board.lastTurnRefs([
+      { actor: 0, message: { args: { c: { kind: 'piece', id: 'x' } } } },
+      { actor: 1, message: { args: { c: { kind: 'piece', id: 'y' } } } },
+      { actor: 'system', message: { args: { c: { kind: 'piece', id: 'z' } } } }]),
+  });
+}).catch((err) => done({ error: String(err) }));
+"""
+
+
+def test_the_pick_rules(web_server, browser):
+    """The rules of a pick, in the browser's own modules: one click that leaves one complete move
+    plays it; a move of several choices waits for its confirm; Splendor's buy is its card only
+    (not the colours it pays with); the last turn is the last seat's events (and the system's)."""
+    browser.get(web_server.base + "/")
+    got = browser.execute_async_script(PICKS)
+    assert "error" not in got, got
+    assert got["card"] == {"candidates": 1, "exact": ["play"], "atOnce": True, "clickable": ["wi-red-03"]}
+    assert got["white"] == {"candidates": 3, "exact": ["take_two"], "atOnce": False, "clickable": ["blue", "green", "red", "white"]}
+    assert got["three"] == {"candidates": 1, "exact": ["take_gems"], "atOnce": False, "clickable": ["blue", "green", "white"]}
+    assert got["buy"]["atOnce"] is True and got["buy"]["clickable"] == ["sp-1-01"]
+    assert got["refs"] == ["a", "b", "L1a-2", "red"]
+    assert got["last"] == ["z", "y"]

@@ -1,0 +1,155 @@
+"""Web Push deliveries: RQ jobs on the webhooks' queue, worked by the webhook workers (`python
+-m workers webhooks`), so a slow push service never delays a turn, and no request waits for one.
+
+- `push_job(prefix, player)`: queued after the player's inbox was written (api/push/notify.py),
+  one waiting per player at a time (`push-<player>`; while one runs, one follow-up may wait).
+  In a webhook worker it hands each of the player's subscriptions to the process's push
+  dispatcher and ends; elsewhere (tests driving the jobs) it sends itself.
+- The dispatcher is the webhooks' (workers/deliveries/dispatcher.py), its destinations the push
+  services (host and port): a queue per push service, turns between them, at most a few
+  subscriptions in flight to one that answers and one to a new or failing one, a service
+  failing three times in a row parked, threads made as needed. A hanging push service holds its
+  own subscriptions' threads until their attempts' deadline, never another service's.
+- What a subscription is sent, and how: sending.py."""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+
+from rq import Queue, get_current_job
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+from api.players.accounts import Players
+from api.push import vapid as vapid_keys
+from api.push.notify import PushNotify
+from api.push.subscriptions import PushSubscriptions
+from workers.deliveries.dispatcher import Dispatcher
+
+from .sending import PushSettings, Sender
+
+log = logging.getLogger(__name__)
+
+SEP = ":"  # a dispatcher pair's first half: "<player>:<subscription>" (neither holds a colon)
+PAIR_GAME = "push"  # its second half (the dispatcher's pairs are (subscription, game))
+
+
+def push_job_id(prefix: str, player_id: str, follow_up: bool = False) -> str:
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}push-{player_id}" + ("-next" if follow_up else "")
+
+
+class Pushes:
+    """The queue's side (enqueue a player's push job: web processes, turn workers) and the
+    jobs' work (webhook workers). The VAPID key is read (or made) at its first use."""
+
+    def __init__(self, subs: PushSubscriptions, players: Players, queue: Queue, settings: PushSettings,
+                 private_key: str = "", key_file: str = ""):
+        self.subs, self.players, self.queue, self.settings = subs, players, queue, settings
+        self.prefix = players.prefix
+        self._private_key, self._key_file = private_key, key_file
+        self._vapid = None
+        self._sender: Sender | None = None
+        self._dispatcher: Dispatcher | None = None
+        self._lock = threading.Lock()
+
+    # ---- the keys ----------------------------------------------------------------------------
+    def vapid(self):
+        with self._lock:
+            return self._vapid_held()
+
+    def _vapid_held(self):  # under self._lock
+        if self._vapid is None:
+            self._vapid = vapid_keys.load(self._private_key, self._key_file)
+        return self._vapid
+
+    def public_key(self) -> str:
+        return vapid_keys.public_key(self.vapid())
+
+    # ---- the queue's side ----------------------------------------------------------------------
+    def notifier(self) -> PushNotify:
+        return PushNotify(self.subs, self.enqueue)
+
+    def enqueue(self, player_id: str) -> bool:
+        """Queues the player's push job unless one waits already (it will read the newest
+        inbox); behind one that runs, one follow-up."""
+        for follow_up in (False, True):
+            jid = push_job_id(self.prefix, player_id, follow_up)
+            try:
+                self.queue.enqueue_call("workers.push.push_job", args=(self.prefix, player_id), job_id=jid,
+                                        unique=True, timeout=120, result_ttl=0, failure_ttl=60,
+                                        description=f"push notices of {player_id}")
+                return True
+            except DuplicateJobError:
+                if self._waiting(jid):
+                    return False
+        return False
+
+    def _waiting(self, jid: str) -> bool:
+        try:
+            return Job.fetch(jid, connection=self.queue.connection).get_status(refresh=False) in (
+                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+        except NoSuchJobError:
+            return False
+
+    # ---- the jobs' work ----------------------------------------------------------------------
+    def sender(self) -> Sender:
+        with self._lock:
+            if self._sender is None:
+                attempted = self._dispatcher.attempted if self._dispatcher is not None else None
+                self._sender = Sender(self.subs, self.players, self._vapid_held(), self.settings, attempted)
+            return self._sender
+
+    def send_now(self, player_id: str) -> dict:
+        """Each of the player's subscriptions caught up in this thread: {sub id: outcome}."""
+        sender = self.sender()
+        return {sub.id: sender.send_pending(player_id, sub.id) for sub in self.subs.of_player(player_id)}
+
+    def dispatcher(self) -> Dispatcher:
+        with self._lock:
+            if self._dispatcher is None:
+                self._dispatcher = Dispatcher(self._run_pair, self._endpoint_of, retry_s=1.0)
+                self._sender = None  # made again, reporting its attempts to the dispatcher
+            return self._dispatcher
+
+    def dispatch(self, player_id: str) -> int:
+        dispatcher = self.dispatcher()
+        return sum(dispatcher.submit(f"{player_id}{SEP}{sub.id}", PAIR_GAME) for sub in self.subs.of_player(player_id))
+
+    def _endpoint_of(self, pair_sub: str) -> str | None:
+        player_id, _, sub_id = pair_sub.partition(SEP)
+        sub = self.subs.get(player_id, sub_id)
+        return sub.endpoint if sub is not None else None
+
+    def _run_pair(self, pair_sub: str, _game: str) -> str:
+        player_id, _, sub_id = pair_sub.partition(SEP)
+        outcome = self.sender().send_pending(player_id, sub_id)
+        # The dispatcher tries "error" again after its retry_s (behind the service's parking);
+        # busy: another sender holds it, and may have read the inbox before the newest entry.
+        return "error" if outcome in ("failed", "later", "busy") else outcome
+
+
+# True in a webhook worker (set with workers.deliveries.DISPATCHING by workers/__main__.py).
+def _dispatching() -> bool:
+    import workers.deliveries
+
+    return workers.deliveries.DISPATCHING
+
+
+def _context(prefix: str) -> Pushes:
+    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
+
+    job = get_current_job()
+    return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).pushes
+
+
+def push_job(prefix: str, player_id: str) -> str:
+    # Never fails: a failed job would keep the player's job id taken for failure_ttl.
+    pushes = _context(prefix)
+    try:
+        if _dispatching():
+            return f"dispatched {pushes.dispatch(player_id)}"
+        return str(pushes.send_now(player_id))
+    except Exception:
+        log.exception("push notices of %s failed; the next notice catches up", player_id)
+        return "error"
