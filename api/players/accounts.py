@@ -120,8 +120,12 @@ class Players:
         player_id = self.redis.get(self._key_index(digest))
         if player_id is not None:
             player_id = player_id.decode()
-            name, legacy, bot = self.redis.hmget(self._player(player_id), "name", "key", "bot")
-            if name is not None and (self.keys.confirms(player_id, digest) or self._moved(player_id, legacy, digest)):
+            pipe = self.redis.pipeline(transaction=False)  # one round trip, as before keys per device
+            pipe.hmget(self._player(player_id), "name", "key", "bot")
+            self.keys.ask(pipe, player_id, digest)
+            (name, legacy, bot), known, used = pipe.execute()
+            if name is not None and (self.keys.confirms(player_id, digest, known, used)
+                                     or self._moved(player_id, legacy, digest)):
                 return Player(player_id, name.decode(), bot == b"1")
         raise UnknownPlayer("This player key is unknown, revoked or was replaced by a newer one.")
 

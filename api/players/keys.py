@@ -92,13 +92,14 @@ class KeyRing:
         self.redis.hsetnx(self.keys_key(player_id), digest, json.dumps(entry))
 
     # ---- reading ----------------------------------------------------------------------
-    def confirms(self, player_id: str, digest: str) -> bool:
-        """Whether this hash is one of the player's keys (the index alone is not enough: see add);
-        notes its use, once a minute at most."""
-        pipe = self.redis.pipeline(transaction=False)
+    def ask(self, pipe, player_id: str, digest: str) -> None:
+        """Queues on `pipe` what `confirms` reads: the caller's round trip carries it."""
         pipe.hexists(self.keys_key(player_id), digest)
         pipe.hget(self.used_key(player_id), digest)
-        known, used = pipe.execute()
+
+    def confirms(self, player_id: str, digest: str, known: bool, used: bytes | None) -> bool:
+        """Whether this hash is one of the player's keys (`known`, as `ask` read it: the index
+        alone is not enough, see add); notes its use, once a minute at most."""
         if known:
             now = _now_ms()
             if used is None or now - int(used) >= USED_EVERY_MS:

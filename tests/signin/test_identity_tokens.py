@@ -14,7 +14,7 @@ import uuid
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.api.helpers import auth
+from tests.api.helpers import auth, move
 from tests.lobby.helpers import claim, open_game, player
 from tests.signin.issuer import AUDIENCE, IdentityProvider, new_key
 
@@ -218,6 +218,10 @@ def test_a_signed_in_player_creates_claims_and_plays(client, providers):
     assert claim(client, created["id"], 1, bob["key"]).status_code == 201
     game = client.get(f"/games/{created['id']}", headers=auth(ann_token)).get_json()
     assert game["you"] == 0
+    legal = client.get(f"/games/{created['id']}/moves", headers=auth(ann_token)).get_json()
+    assert legal["moves"], legal  # the token's player is to move
+    played = move(client, created["id"], ann_token, legal["moves"][0], legal["version"])
+    assert played.status_code == 201, played.get_json()
     mine = client.get("/players/me/games", headers=auth(ann_token)).get_json()["games"]
     assert [g["id"] for g in mine] == [created["id"]]
     ticket = client.post("/players/me/stream-tickets", headers=auth(ann_token))
@@ -225,6 +229,22 @@ def test_a_signed_in_player_creates_claims_and_plays(client, providers):
     device = client.post("/players/me/keys", json={"name": "app"}, headers=auth(ann_token))
     assert device.status_code == 201  # a key for this device, made with the token
     assert _me(client, device.get_json()["key"]).get_json()["id"] == _me(client, ann_token).get_json()["id"]
+
+
+def test_a_signed_in_player_opens_its_streams_and_owns_webhooks(client, providers):
+    token = providers["es"].token(name="Streamer")
+    me = _me(client, token).get_json()
+    ticket = client.post("/players/me/stream-tickets", headers=auth(token)).get_json()["stream"]
+    for url, headers in ((ticket, {}), ("/players/me/stream", auth(token))):
+        opened = client.get(url, headers=headers, buffered=False)
+        try:
+            assert opened.status_code == 200 and opened.mimetype == "text/event-stream"
+        finally:
+            opened.close()
+    hook = client.post("/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["game.your_turn"],
+                                          "games": "mine"}, headers=auth(token))
+    assert hook.status_code == 201, hook.get_json()
+    assert hook.get_json()["owner"] == f"player:{me['id']}"
 
 
 # ---- linking --------------------------------------------------------------------------------------
