@@ -207,6 +207,24 @@ def test_a_decision_is_warned_once_though_another_seats_move_makes_a_new_version
     assert len(phone.payloads("clock_warning", gid)) == 1
 
 
+def test_a_revoked_keys_subscriptions_end_with_it(client, service):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    phone, laptop = service.device(), service.device()
+    subscribe(client, ann["key"], phone)
+    second = client.post("/players/me/keys", json={"name": "laptop"}, headers=auth(ann["key"])).get_json()
+    subscribe(client, second["key"], laptop)
+    first_id = next(k["id"] for k in client.get("/players/me/keys", headers=auth(ann["key"])).get_json()["keys"]
+                    if k["current"])
+    assert client.delete(f"/players/me/keys/{first_id}", headers=auth(second["key"])).status_code == 204
+    gid = open_game(client, second["key"])["id"]
+    assert claim(client, gid, 1, bob["key"]).status_code == 201
+    wait_for(lambda: laptop.payloads("your_turn", gid))
+    time.sleep(0.5)
+    assert phone.received == [] and phone.answered == [], "nothing reaches the revoked key's device"
+    listed = client.get("/players/me/push-subscriptions", headers=auth(second["key"])).get_json()["subscriptions"]
+    assert [s["endpoint"] for s in listed] == [laptop.endpoint]
+
+
 @pytest.mark.parametrize("mode,status", [("gone", 410), ("missing", 404)])
 def test_a_subscription_answered_gone_is_removed(client, service, mode, status):
     ann, bob = player(client, "Ann"), player(client, "Bob")
