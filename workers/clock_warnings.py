@@ -8,9 +8,9 @@ warning per seat that owes a timed decision: at a quarter of the decision's time
 deadline, and at most CLOCK_WARNING_S before it (a day: a correspondence move of three days is
 warned 18 hours ahead, one of an hour 15 minutes ahead). Decisions shorter than
 CLOCK_WARNING_MIN_S (ten minutes) are not warned: their player is at the board. The warning is
-written once however many reconcilers run or restart (a marker per game, version and seat,
-set if absent, expiring after the deadline); a move before it makes the mark stale, and
-nothing is said."""
+written once however many reconcilers run or restart (a marker per game, seat and decision,
+set if absent, expiring after the deadline; a paused clock's decision, resumed, is warned
+anew); a move before it makes the mark stale, and nothing is said."""
 from __future__ import annotations
 
 import logging
@@ -36,6 +36,7 @@ class Warning:
     seat: int
     player_id: str
     game_type: str
+    since: int  # when the decision began (its seat's turn_since: the same across versions)
     at: int  # when to warn (ms)
     deadline: int  # ms
     said: bool = False
@@ -90,12 +91,14 @@ class ClockWarnings:
             if not player_id or since is None or deadline - since < self.min_decision_ms:
                 continue
             warn_at = deadline - min(self.lead_ms, (deadline - since) // 4)
-            plan.append(Warning(seat, player_id, game.definition.name, warn_at, deadline))
+            plan.append(Warning(seat, player_id, game.definition.name, since, warn_at, deadline))
         return plan
 
     def _say(self, game_id: str, version: int, warning: Warning, now: int) -> int:
         redis, prefix = self.players.redis, self.players.prefix
-        marker = f"{prefix}game:{{{game_id}}}:clock-warned:{version}:{warning.seat}"
+        # Per decision, not per version: another seat's move (a simultaneous phase) makes a new
+        # version, and a new plan, of the same decision.
+        marker = f"{prefix}game:{{{game_id}}}:clock-warned:{warning.seat}:{warning.since}"
         if not redis.set(marker, 1, nx=True, px=max(1, warning.deadline - now) + 60_000):
             return 0  # another reconciler said it
         entry = {"type": "clock_warning", "game_id": game_id, "game_type": warning.game_type, "version": version,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
+from api.games.callers import hash_token, is_player_key
 from api.http import languages as http_languages
-from api.http.auth import current_player
+from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
 from api.push.subscriptions import MAX_ENDPOINT
 from api.words import languages
@@ -53,7 +54,10 @@ def subscribe():
     player = current_player(players())
     body = _subscription.load(json_body())
     lang = body["lang"] or http_languages.current()  # else the subscribing request's language
-    sub, new = _pushes().subs.add(player.id, body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"], lang)
+    token = bearer_token()
+    key_hash = hash_token(token) if token and is_player_key(token) else None  # it ends with this key
+    sub, new = _pushes().subs.add(player.id, body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"], lang,
+                                  key_hash)
     return sub.public(), 201 if new else 200, {"Location": f"/players/me/push-subscriptions/{sub.id}"}
 
 

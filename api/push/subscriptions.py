@@ -9,7 +9,12 @@ cluster slot):
 A subscription's id is derived from its endpoint, so a browser posting its subscription again
 (as pages do at every visit) updates it instead of adding a second one. An endpoint is an https
 URL (plain http to a loopback address only when PUSH_ALLOW_LOOPBACK=1, for tests); where it
-resolves is checked again at every sending (api/webhooks/addresses.py's policy)."""
+resolves is checked again at every sending (api/webhooks/addresses.py's policy).
+
+A subscription registered with a player key lasts as long as that key: once the key is revoked
+or replaced, nothing more is sent to it and it is removed (a stolen key's subscriptions end with
+the key; the device that rotated its own subscribes again with the new one, as pages do at every
+visit)."""
 from __future__ import annotations
 
 import base64
@@ -74,6 +79,7 @@ class PushSubscription:
     auth: str  # the browser's authentication secret (base64url)
     lang: str
     created: int  # ms
+    key_hash: str | None = None  # the player key that registered it (None: an identity token's)
 
     def public(self) -> dict:
         """What its player is shown (the keys stay server-side: nobody needs them back)."""
@@ -85,7 +91,7 @@ class PushSubscription:
 
     def dumps(self) -> str:
         return json.dumps({"endpoint": self.endpoint, "p256dh": self.p256dh, "auth": self.auth,
-                           "lang": self.lang, "created": self.created})
+                           "lang": self.lang, "created": self.created, "key_hash": self.key_hash})
 
 
 def subscription_id(endpoint: str) -> str:
@@ -161,12 +167,14 @@ class PushSubscriptions:
 
     # ---- the endpoints' ---------------------------------------------------------------------
     @unavailable
-    def add(self, player_id: str, endpoint: str, p256dh: str, auth: str, lang: str) -> tuple[PushSubscription, bool]:
-        """(the subscription, whether it is new); refused as the module says."""
+    def add(self, player_id: str, endpoint: str, p256dh: str, auth: str, lang: str,
+            key_hash: str | None = None) -> tuple[PushSubscription, bool]:
+        """(the subscription, whether it is new); refused as the module says. `key_hash`: the
+        player key the request came with (its subscriptions end with it: sending.py)."""
         check_endpoint(endpoint, self.allow_loopback)
         check_keys(p256dh, auth)
         sub = PushSubscription(subscription_id(endpoint), player_id, endpoint, p256dh, auth, lang,
-                               int(time.time() * 1000))
+                               int(time.time() * 1000), key_hash)
         keys = [self.subs_key(player_id), self.cursors_key(player_id), self.players.inbox_key(player_id)]
         existed = self._add(keys=keys, args=[sub.id, sub.dumps(), self.max_per_player])
         if existed == -1:
@@ -201,7 +209,7 @@ class PushSubscriptions:
     def _loaded(player_id: str, sub_id: str, raw: bytes) -> PushSubscription:
         data = json.loads(raw)
         return PushSubscription(sub_id, player_id, data["endpoint"], data["p256dh"], data["auth"], data["lang"],
-                                data["created"])
+                                data["created"], data.get("key_hash"))
 
     # ---- the sender's -------------------------------------------------------------------------
     @unavailable

@@ -184,6 +184,47 @@ def test_a_clock_warns_before_its_deadline_once_in_the_players_language(client, 
     assert len(phone.payloads("clock_warning", gid)) == 1
 
 
+def test_a_decision_is_warned_once_though_another_seats_move_makes_a_new_version(client, service):
+    """Witches' passing: every seat owes a decision at once; Bob's pass, after Ann was warned,
+    makes a new version of the game, in which Ann's decision goes on: she is not warned again."""
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    phone = service.device()
+    subscribe(client, ann["key"], phone)
+    gid = open_game(client, ann["key"], [{"me": True}, {"open": True}, {"open": True}], type_="witches",
+                    options={"rounds": 1}, clock={"per_move_s": 16})["id"]
+    assert claim(client, gid, 1, bob["key"]).status_code == 201
+    assert claim(client, gid, 2, cy["key"]).status_code == 201
+    assert sorted(read(client, gid)["to_act"]) == [0, 1, 2]
+    wait_for(lambda: phone.payloads("clock_warning", gid), timeout=25)
+    before = read(client, gid)["version"]
+    listed = client.get(f"/games/{gid}/moves", headers=auth(bob["key"])).get_json()
+    r = client.post(f"/games/{gid}/moves", json={"expected_version": listed["version"], "move": listed["moves"][0]},
+                    headers={**auth(bob["key"]), "Idempotency-Key": uuid.uuid4().hex})
+    assert r.status_code == 201, r.get_json()
+    after = read(client, gid)
+    assert after["version"] > before and 0 in after["to_act"], "Ann's decision goes on in a new version"
+    time.sleep(4.5)  # two scans of the new version's mark before Ann's deadline
+    assert len(phone.payloads("clock_warning", gid)) == 1
+
+
+def test_a_revoked_keys_subscriptions_end_with_it(client, service):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    phone, laptop = service.device(), service.device()
+    subscribe(client, ann["key"], phone)
+    second = client.post("/players/me/keys", json={"name": "laptop"}, headers=auth(ann["key"])).get_json()
+    subscribe(client, second["key"], laptop)
+    first_id = next(k["id"] for k in client.get("/players/me/keys", headers=auth(ann["key"])).get_json()["keys"]
+                    if k["current"])
+    assert client.delete(f"/players/me/keys/{first_id}", headers=auth(second["key"])).status_code == 204
+    gid = open_game(client, second["key"])["id"]
+    assert claim(client, gid, 1, bob["key"]).status_code == 201
+    wait_for(lambda: laptop.payloads("your_turn", gid))
+    time.sleep(0.5)
+    assert phone.received == [] and phone.answered == [], "nothing reaches the revoked key's device"
+    listed = client.get("/players/me/push-subscriptions", headers=auth(second["key"])).get_json()["subscriptions"]
+    assert [s["endpoint"] for s in listed] == [laptop.endpoint]
+
+
 @pytest.mark.parametrize("mode,status", [("gone", 410), ("missing", 404)])
 def test_a_subscription_answered_gone_is_removed(client, service, mode, status):
     ann, bob = player(client, "Ann"), player(client, "Bob")

@@ -73,6 +73,22 @@ def _player_key(fresh: bool = False) -> str:
     return _player_keys[0]
 
 
+def _push_subscription() -> dict:
+    """What a browser's PushSubscription holds: a P-256 public key, a 16-byte secret, an https
+    endpoint (a schema cannot make a point on the curve)."""
+    import base64
+    import os
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    b64 = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    return {"endpoint": f"https://push.example.com/{b64(os.urandom(9))}",
+            "keys": {"p256dh": b64(point), "auth": b64(os.urandom(16))}}
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     meta = case.meta
@@ -84,6 +100,8 @@ def before_call(ctx, case, **kwargs):
         key = _player_key(fresh=label == "POST /players/me/keys")
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
         object.__setattr__(case, "_has_explicit_auth", True)
+        if label == "POST /players/me/push-subscriptions" and isinstance(case.body, dict) and _rng.random() < 0.5:
+            case.body.update(_push_subscription())  # a browser's: a real key, an https endpoint
         return
     if label == "POST /games" and isinstance(case.body, dict) and "Authorization" not in (case.headers or {}) \
             and any(isinstance(s, dict) and "me" in s for s in case.body.get("seats") or []):

@@ -11,6 +11,8 @@ cursor saved after each.
   older than its TTL is skipped then: the push service would drop it anyway.
 - any other 4xx (a payload it refuses, a VAPID key it does not know): that entry is skipped,
   not retried for ever.
+- the player key that registered the subscription was revoked or replaced: it is removed,
+  before anything more is sent (checked before each push).
 
 Every attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
 Connections: the lookup, connect, TLS and the whole answer are bounded, and the address it
@@ -87,6 +89,9 @@ class Sender:
             for entry_id, entry in entries:
                 if time.monotonic() > until:
                     return "later"
+                if sub.key_hash is not None and not self.players.key_in_use(sub.key_hash):
+                    self.subs.remove(sub.player_id, sub.id)  # its key was revoked or replaced
+                    return "gone"
                 outcome = self._one(sub, entry)
                 if outcome == "gone":
                     self.subs.remove(sub.player_id, sub.id)
