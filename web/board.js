@@ -223,15 +223,28 @@ async function play(container, state, move) {
 }
 
 // What the last player just did (their events since the turn passed to them): its pieces and
-// places outlined. Read once per version from the history (the viewer's own redactions).
+// places outlined. The history is read a page ahead (a replay stepping on asks once per 100
+// versions, not once a step: the server's rate limit counts every request).
+const LOOK_BACK = 12;
+const histories = new Map(); // game id -> Map(version -> event), as this page's viewer sees them
+
+async function eventsUpTo(game) {
+  if (!histories.has(game.id)) histories.set(game.id, new Map());
+  const known = histories.get(game.id), from = Math.max(0, game.version - LOOK_BACK);
+  const wanted = Array.from({ length: game.version - from }, (_, i) => from + 1 + i);
+  if (wanted.some((v) => !known.has(v))) {
+    const page = await api(`/games/${game.id}/events?after=${from}&limit=100`, { token: tokenFor(game.id) });
+    for (const e of page.events || []) known.set(e.version, e);
+  }
+  return wanted.map((v) => known.get(v)).filter(Boolean);
+}
+
 async function markLast(container, game, state) {
   const key = `${game.id}@${game.version}`;
   if (state.last.key !== key) {
     state.last = { key, refs: [] };
-    const from = Math.max(0, game.version - 12);
     try {
-      const page = await api(`/games/${game.id}/events?after=${from}&limit=12`, { token: tokenFor(game.id) });
-      state.last.refs = lastTurnRefs(page.events || []);
+      state.last.refs = lastTurnRefs(await eventsUpTo(game));
     } catch { return; } // no history to read: nothing outlined
     if (state.last.key !== key) return;
   }
