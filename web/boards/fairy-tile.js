@@ -81,11 +81,13 @@ function side(game, sx, width) {
   if (v.hand) {
     const y = bottom + 6, chars = Math.floor((w - 16) / 7.2);
     const title = wrap(`Your card: ${v.hand.title}`, chars), body = wrap(v.hand.text, chars);
-    out.push(s("g", { "data-ref": "hand-card", "data-tip": v.hand.id, "data-last": v.hand.id, "data-name": v.hand.title, "aria-label": `your card: ${v.hand.title}` },
-      s("title", {}, `${v.hand.title}: ${v.hand.text}`),
+    const name = [...title, ...body].join(" "); // its name and tooltip are its text (axe: label-content-name-mismatch); no effect tip: the text is the effect
+    out.push(s("g", { "data-ref": "hand-card", "data-last": v.hand.id, "data-name": v.hand.title, "aria-label": name },
+      s("title", {}, name),
       s("rect", { x: sx, y, width: w, height: 24 + (title.length + body.length) * 16, rx: 8, fill: "#fff9db", stroke: "#e8a200", class: "shape" }),
-      title.map((line, i) => text(sx + 8, y + 20 + i * 16, line, { "font-size": 13, "font-weight": "bold" })),
-      body.map((line, i) => text(sx + 8, y + 24 + (title.length + i) * 16, line, { "font-size": 12 }))));
+      // each line ends in a space (not drawn): read one after another they are the card's name
+      title.map((line, i) => text(sx + 8, y + 20 + i * 16, line + " ", { "font-size": 13, "font-weight": "bold" })),
+      body.map((line, i) => text(sx + 8, y + 24 + (title.length + i) * 16, line + " ", { "font-size": 12 }))));
     bottom = y + 24 + (title.length + body.length) * 16;
   }
   return { parts: out, bottom };
