@@ -112,7 +112,8 @@ def clock_schema(name: str) -> dict:
                        "not": {"anyOf": [{"required": ["initial_s"]}, {"required": ["increment_s"]},
                                          {"required": ["days_per_move"]}]}},
                       {"required": ["days_per_move"],
-                       "not": {"anyOf": [{"required": ["initial_s"]}, {"required": ["increment_s"]}]}},
+                       "not": {"anyOf": [{"required": ["per_move_s"]}, {"required": ["initial_s"]},
+                                         {"required": ["increment_s"]}]}},
                       {"required": ["initial_s"],
                        "not": {"anyOf": [{"required": ["per_move_s"]}, {"required": ["days_per_move"]}]}}]}
 

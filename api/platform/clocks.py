@@ -70,6 +70,9 @@ def _seconds(clock: dict, name: str, low: float, high: float) -> float:
 
 
 def _days(value: Any) -> int:
+    # 3.0 is the whole number 3, as JSON Schema's `integer` says (a client's float of an int)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidClock(f"clock.days_per_move is a whole number of days, 1 to {MAX_DAYS_PER_MOVE}; "
                            f"{value!r} was given.",

@@ -45,6 +45,12 @@ def test_a_bad_days_per_move_is_refused_and_creates_nothing(client, app, clock, 
     assert store.active_count() == before
 
 
+def test_a_whole_float_of_days_is_that_many_days(client):
+    """3.0 is an `integer` to JSON Schema, so a client's float of a whole number is accepted."""
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], clock={"days_per_move": 3.0})
+    assert read(client, created["id"])["clock"]["days_per_move"] == 3
+
+
 def test_days_per_move_gives_each_decision_that_many_days(client):
     created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], clock={"days_per_move": 14})
     clock = read(client, created["id"])["clock"]

@@ -97,7 +97,10 @@ def before_call(ctx, case, **kwargs):
     label = case.operation.label
     if label.split(" ", 1)[1].startswith("/players/me") and _rng.random() < 0.8:
         # The player's own operations, as a real player (else only their 401s are reached).
-        key = _player_key(fresh=label == "POST /players/me/keys")
+        # A key rotation (no `name`) spends the key it is sent: a fresh player's. A named key is
+        # the shared player's, so the stateful phase's DELETE of it finds it.
+        rotation = label == "POST /players/me/keys" and not (isinstance(case.body, dict) and "name" in case.body)
+        key = _player_key(fresh=rotation)
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
         object.__setattr__(case, "_has_explicit_auth", True)
         if label == "POST /players/me/push-subscriptions" and isinstance(case.body, dict) and _rng.random() < 0.5:
