@@ -3,6 +3,9 @@
 // answers (PublicKeyCredential.parse*OptionsFromJSON, credential.toJSON) are what the server
 // speaks, so no byte juggling is done here.
 import { api, ApiProblem, player, setPlayer } from "/web/api.js";
+import { lang } from "/web/i18n.js";
+import "/web/install.js"; // the service worker that receives the pushes (web/sw.js, web/sw-push.js)
+import { disablePush, enablePush } from "/web/push.js";
 
 const $ = (s) => document.querySelector(s);
 
@@ -118,5 +121,17 @@ $("#new-recovery").addEventListener("click", () => (async () => {
   const { recovery_code } = await api("/players/me/recovery-code", { method: "POST", token: player().key });
   $("#recovery-out").textContent = recovery_code;
   say("A new recovery code is shown below, once; the old one no longer works.", "ok");
+})().catch(failed));
+// Why a browser says no, in words: enablePush's reasons (the permission's state, or no Push API).
+const PUSH_REFUSED = { unsupported: "This browser cannot receive notifications (no Push API here).",
+  denied: "Notifications are blocked for this site: allow them in the browser's site settings, then try again.",
+  default: "Notifications were not allowed: try again and answer the browser's question." };
+$("#push-on").addEventListener("click", () => (async () => {
+  const done = await enablePush(api, { token: player().key, lang: lang() });
+  if (done.ok) say("This device will be told of your turn, even with the page closed.", "ok");
+  else say(PUSH_REFUSED[done.reason] || PUSH_REFUSED.default, "error");
+})().catch(failed));
+$("#push-off").addEventListener("click", () => (async () => {
+  say(await disablePush(api, { token: player().key }) ? "This device is told nothing more." : "This device was not being notified.", "ok");
 })().catch(failed));
 show().catch(failed);

@@ -23,6 +23,8 @@ from tests.api.push_service import PushService
 from tests.conftest import wait_for
 from tests.web.conftest import WebServer, _running_driver
 
+PLAYER_KEY = "gameserver.player"  # web/api.js keeps this browser's player under it
+
 ENABLE = """
 const [sub, done] = arguments;
 (async () => {
@@ -128,3 +130,27 @@ def test_the_service_worker_scripts_are_javascript(push_server):
         r = requests.get(push_server.base + path, timeout=10)
         assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/javascript"), path
         assert r.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_account_page_asks_for_notifications_and_says_when_the_browser_blocks_them(push_server):
+    """The account page's button runs enablePush for this browser's player: with notifications
+    blocked for the site it says so (and registers nothing); "Stop" with none registered says
+    that. (A granted permission needs the browser vendor's push service: the test above.)"""
+    base = push_server.base
+    ann = requests.post(f"{base}/players", json={"name": "Ann"}, timeout=10).json()
+    for driver in _running_driver():
+        driver.get(f"{base}/web/account.html")
+        driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", PLAYER_KEY,
+                              json.dumps({"id": ann["id"], "name": ann["name"], "key": ann["key"]}))
+        driver.execute_cdp_cmd("Browser.setPermission", {"origin": base, "permission": {"name": "notifications"},
+                                                         "setting": "denied"})
+        driver.get(f"{base}/web/account.html")
+        button = wait_for(lambda: [b for b in driver.find_elements("id", "push-on") if b.is_displayed()], timeout=20)[0]
+        button.click()
+        said = wait_for(lambda: driver.find_element("id", "status").text, timeout=20)
+        assert "blocked" in said, said
+        listed = requests.get(f"{base}/players/me/push-subscriptions", timeout=10,
+                              headers={"Authorization": f"Bearer {ann['key']}"}).json()["subscriptions"]
+        assert listed == []
+        driver.find_element("id", "push-off").click()
+        wait_for(lambda: "was not being notified" in driver.find_element("id", "status").text, timeout=20)
