@@ -103,7 +103,8 @@ function render() {
   $("#turn").className = myTurn() ? "turn mine" : "turn";
   $("#replay-link").hidden = g.status === "active";
   $("#replay-link").href = `/replay/${id}`;
-  drawBoard($("#board"), g, page.moves);
+  // the labels this page read with its moves: the board need not read /moves a second time
+  drawBoard($("#board"), g, page.moves, page.labels.length ? page.labels : null);
   wireBoard(prepared);
   renderMoves(prepared);
   renderClock();
