@@ -68,7 +68,13 @@ class KeyRing:
             raise TooManyKeys(f"A player holds at most {MAX_KEYS} keys: revoke one it no longer uses first.")
         key = new_key()
         entry = {"id": "k" + secrets.token_urlsafe(6), "name": name, "created": _now_ms()}
-        self._store(player_id, hash_token(key), entry)
+        digest = hash_token(key)
+        self._store(player_id, digest, entry)
+        if limit and self.redis.hlen(self.keys_key(player_id)) > MAX_KEYS:
+            # Two requests raced past the check above: the one that finds the list over its
+            # bound takes its own key back (both may: a retry then finds room), so it never holds more.
+            self._forget(player_id, digest)
+            raise TooManyKeys(f"A player holds at most {MAX_KEYS} keys: revoke one it no longer uses first.")
         return entry, key
 
     def _store(self, player_id: str, digest: str, entry: dict) -> None:

@@ -143,6 +143,26 @@ def test_two_requests_racing_with_one_code_get_one_key(http_server):
     assert sorted(r.status_code for r in answers) == [201, 401, 401, 401]
 
 
+def test_requests_racing_for_the_last_keys_never_make_more_than_twenty(http_server):
+    ann = requests.post(f"{http_server}/players", json={"name": "Ann"}, timeout=10).json()
+    for _ in range(17):  # 18 held: 2 places left for 8 racers
+        requests.post(f"{http_server}/players/me/keys", json={"name": "d"}, headers=auth(ann["key"]), timeout=10)
+    answers, start = [], threading.Barrier(8)
+
+    def add():
+        start.wait()
+        answers.append(requests.post(f"{http_server}/players/me/keys", json={"name": "racer"},
+                                     headers=auth(ann["key"]), timeout=10).status_code)
+    threads = [threading.Thread(target=add) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    held = requests.get(f"{http_server}/players/me/keys", headers=auth(ann["key"]), timeout=10).json()["keys"]
+    assert len(held) <= 20 and answers.count(201) == len(held) - 18, (answers, len(held))
+    assert set(answers) <= {201, 409}
+
+
 # ---- revoking ends what the key opened --------------------------------------------------------
 
 def test_on_the_real_server_revoking_a_key_ends_its_streams_and_tickets_only(http_server):
