@@ -12,6 +12,7 @@ import time
 import pytest
 import requests
 
+from tests.conftest import wait_for
 from tests.platform.processes import AppProcess, descendants, wait_gone
 
 
@@ -32,6 +33,8 @@ def apps(tmp_path):
 def test_serving_is_announced_only_once_it_answers_and_sigint_leaves_no_child(apps):
     app = apps()
     app.wait_healthy(30)
+    # the supervisor's probe (every 0.25 s) may announce a beat after the test's saw an answer
+    wait_for(lambda: "serving on" in app.output(), timeout=30, interval=0.1)
     tree = descendants(app.proc.pid)
     assert len(tree) >= 5  # redis, gunicorn master + worker, an RQ worker, the reconciler
     app.signal(signal.SIGINT)

@@ -56,6 +56,9 @@ class WebServer:
         self.env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(self.port), "HOST": "127.0.0.1",
                     "KEY_PREFIX": self.prefix, "TURN_QUEUE": queue, "WEB_WORKERS": "2", "TURN_WORKERS": "0",
                     "ANALYSIS_QUEUE": f"{self.prefix}analysis",
+                    # its own webhook (and push) queue: another server's worker would take its
+                    # jobs and read them under the wrong KEY_PREFIX
+                    "WEBHOOK_QUEUE": f"{self.prefix}webhooks",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
