@@ -89,7 +89,7 @@ export function drawBoard(container, game, moves = [], labels = null) {
   state.prepared = prepareClicks(module, moves, state.labels, svg);
   markBoard(container, state);
   markLast(container, game, state);
-  addTips(container, game, state);
+  queueMicrotask(() => addTips(container, state)); // after the page names its buttons by their titles (play.js)
   if (moves.length && !state.labels) askLabels(container, game, state, key);
 }
 
@@ -275,15 +275,43 @@ function wordsFor(type) {
 // they are read (a moment later, from the server).
 function wordsNow(container, game, state) {
   if (known[game.type]) return known[game.type];
-  wordsFor(game.type).then(() => { if (state.args?.[0]?.type === game.type) drawBoard(container, ...state.args); });
+  wordsFor(game.type).then(() => { if (state.args?.[0]?.type === game.type) relabel(container, state); });
   return { names: {}, effects: {} };
 }
 
-function addTips(container, game, state) {
-  for (const node of container.querySelectorAll("svg [data-named]")) {
-    const name = state.names[node.getAttribute("data-named")];
-    if (name) node.textContent = name;
+// The pieces' names read after the board was first drawn: the board drawn again in them, its
+// pieces' nodes kept (the page's marks and listeners are on them: play.js narrows its list by
+// them), their drawing, name and tooltip replaced.
+function relabel(container, state) {
+  const old = container.querySelector("svg.board-svg"), [game, moves] = state.args;
+  const module = BOARDS[game.type];
+  if (!old || !module) return;
+  ({ names: state.names, effects: state.effects } = known[game.type]);
+  [game.names, game.effects] = [state.names, state.effects];
+  let svg;
+  try {
+    svg = module.render(game, moves, { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked });
+  } catch { return; } // the board stays as it was first drawn
+  for (const fresh of svg.querySelectorAll("[data-ref]")) {
+    const kept = old.querySelector(`[data-ref="${CSS.escape(fresh.getAttribute("data-ref"))}"]`);
+    if (!kept) continue;
+    const byTitle = !kept.hasAttribute("aria-label"); // the page named it by its title: so again
+    for (const { name, value } of fresh.attributes) if (name !== "class") kept.setAttribute(name, value);
+    if (byTitle) kept.removeAttribute("aria-label");
+    kept.replaceChildren(...fresh.childNodes);
+    fresh.replaceWith(kept);
   }
+  for (const name of ["class", "aria-describedby"]) svg.setAttribute(name, old.getAttribute(name));
+  old.replaceWith(svg);
+  container.querySelector(".board-text ul")?.replaceChildren(...module.describe(game).map((line) => el("li", { text: line })));
+  state.prepared = prepareClicks(module, moves, state.labels, svg);
+  markBoard(container, state);
+  markLast(container, game, state);
+  addTips(container, state);
+}
+
+// Each piece's tooltip: its name (drawn) and its effect.
+function addTips(container, state) {
   for (const node of container.querySelectorAll("svg [data-ref], svg [data-tip]")) {
     const ids = (node.getAttribute("data-tip") || node.getAttribute("data-ref") || "").split(" ");
     const tips = ids.map((i) => state.effects[i]).filter(Boolean).map((e) => `${e.name}: ${e.effect}`);
