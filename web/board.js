@@ -139,7 +139,9 @@ function markBoard(container, state) {
   renderBar(container, state, ps);
 }
 
-const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || ref.replace(/^index=(\d+)/, (_, n) => t("combo {n}", { n })).replace(/^level=(\d+)/, (_, n) => t("deck {n}", { n }));
+// A picked element's name in the bar: its drawn name, the server's, else the client's word (a
+// colour) or its ref ("q,r").
+const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || t(ref).replace(/^index=(\d+)/, (_, n) => t("combo {n}", { n })).replace(/^level=(\d+)/, (_, n) => t("deck {n}", { n }));
 
 function renderBar(container, state, ps) {
   const bar = container.querySelector(".board-bar");
