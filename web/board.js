@@ -4,6 +4,7 @@
 // above the board, and what the last player just did is outlined.
 import { api, el, seatName, tokenFor } from "./api.js";
 import { eventRefs, pickState, playsAtOnce, prepare } from "./moves.js";
+import { t } from "./i18n.js";
 import * as splendor from "./boards/splendor.js";
 import * as witches from "./boards/witches.js";
 import * as setup from "./boards/setup.js";
@@ -13,19 +14,6 @@ import * as smallworld from "./boards/smallworld-of-warcraft.js";
 const BOARDS = { splendor, witches, setup, "fairy-tile": fairyTile, "smallworld-of-warcraft": smallworld };
 const NARROW = 560; // a container narrower than this (a phone) gets each board's narrow layout
 const SHOWN_CHOICES = 16; // the bar's buttons for the moves a pick completes, at most (the list has them all)
-
-// The board's own sentences in the page's language (<html lang>; English otherwise). The moves'
-// labels and the pieces' names come from the server's catalogues.
-const WORDS = {
-  ko: { "Chosen: {names}.": "선택: {names}.", "or choose more on the board.": "또는 보드에서 더 고르세요.",
-    "Choose more on the board.": "보드에서 더 고르세요.", Cancel: "취소", "Your turn: choose on the board.": "내 차례: 보드에서 고르세요.",
-    "{n} more in the move list.": "나머지 {n}개는 수 목록에 있습니다.", "Played.": "두었습니다.",
-    "Your move on the board": "보드에서 두는 수", "The board in words": "보드 설명" },
-};
-export function t(english, args = {}) {
-  const lang = (document.documentElement.lang || "en").slice(0, 2);
-  return (WORDS[lang]?.[english] || english).replace(/\{(\w+)\}/g, (_, k) => args[k]);
-}
 
 // The board's CSS (direct play's marks, the bar, the narrow layouts): a file of its own, linked
 // once (the pages' CSP allows stylesheets from the server, not inline ones).
@@ -62,15 +50,18 @@ export function drawBoard(container, game, moves = [], labels = null) {
   const state = stateFor(container);
   const module = BOARDS[game.type];
   game.seatNames = game.seats.map((_, i) => seatName(game, i));
+  ({ names: state.names, effects: state.effects } = wordsNow(container, game, state));
+  game.names = state.names;
+  game.effects = state.effects;
   container.replaceChildren();
   if (game.view === null) { // before the deal (a replay's versions while the game waited): its seats
     const free = game.seats.filter((s) => !s.bot && !s.name).length;
-    container.append(el("p", { class: "waiting", text: free ? `Waiting for players: ${free} free seat${free === 1 ? "" : "s"}.` : "Every seat is taken: the deal follows." }),
+    container.append(el("p", { class: "waiting", text: free ? t(free === 1 ? "Waiting for players: {n} free seat." : "Waiting for players: {n} free seats.", { n: free }) : t("Every seat is taken: the deal follows.") }),
       el("ol", { class: "seats" }, game.seats.map((_, i) => el("li", { "data-seat": i }, game.seatNames[i]))));
     return;
   }
   if (!module) {
-    container.append(el("p", { text: `No board drawing for ${game.type}: its view follows.` }), el("pre", { text: JSON.stringify(game.view, null, 1) }));
+    container.append(el("p", { text: t("No board drawing for {type}: its view follows.", { type: game.type }) }), el("pre", { text: JSON.stringify(game.view, null, 1) }));
     return;
   }
   const key = `${game.id}@${game.version}`;
@@ -85,7 +76,7 @@ export function drawBoard(container, game, moves = [], labels = null) {
     svg = module.render(game, moves, layout);
   } catch (err) {
     console.error(err);
-    container.append(el("p", { class: "problem", text: `This board could not be drawn (${err.message}).` }));
+    container.append(el("p", { class: "problem", text: t("This board could not be drawn ({reason}).", { reason: err.message }) }));
     return;
   }
   svg.classList.toggle("narrow", state.narrow);
@@ -98,7 +89,7 @@ export function drawBoard(container, game, moves = [], labels = null) {
   state.prepared = prepareClicks(module, moves, state.labels, svg);
   markBoard(container, state);
   markLast(container, game, state);
-  addTips(container, game, state);
+  queueMicrotask(() => addTips(container, state)); // after the page names its buttons by their titles (play.js)
   if (moves.length && !state.labels) askLabels(container, game, state, key);
 }
 
@@ -148,7 +139,9 @@ function markBoard(container, state) {
   renderBar(container, state, ps);
 }
 
-const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || ref.replace(/^index=/, "combo ").replace(/^level=/, "deck ");
+// A picked element's name in the bar: its drawn name, the server's, else the client's word (a
+// colour) or its ref ("q,r").
+const nameOf = (ref, state, node) => node?.getAttribute("data-name") || state.names?.[ref] || state.effects[ref]?.name || t(ref).replace(/^index=(\d+)/, (_, n) => t("combo {n}", { n })).replace(/^level=(\d+)/, (_, n) => t("deck {n}", { n }));
 
 function renderBar(container, state, ps) {
   const bar = container.querySelector(".board-bar");
@@ -265,19 +258,62 @@ export function lastTurnRefs(events) {
   return refs;
 }
 
-// Tooltips: each piece's name and one-line effect from the rules (GET /game-types/{type}/rules,
-// in the page's language), read once per game type; the pieces' names (GET /game-types) for the
-// labels drawn by id (Small World's islands) and the bar's sentence of what is chosen.
-const rulesAsked = {};
-let namesAsked = null;
-async function addTips(container, game, state) {
-  rulesAsked[game.type] ||= api(`/game-types/${game.type}/rules`).then((r) => r.effects || {}).catch(() => ({}));
-  namesAsked ||= api("/game-types").then((r) => Object.fromEntries(r.game_types.map((t) => [t.type, t.pieces || {}]))).catch(() => ({}));
-  [state.effects, state.names] = await Promise.all([rulesAsked[game.type], namesAsked.then((all) => all[game.type] || {})]);
-  for (const node of container.querySelectorAll("svg [data-named]")) {
-    const name = state.names[node.getAttribute("data-named")];
-    if (name) node.textContent = name;
+// The pieces' names (GET /game-types `pieces`) and one-line effects (GET /game-types/{type}/rules
+// `effects`), in the page's language (api.js asks in it): read once per game type; the boards
+// draw their pieces by these names (game.names, game.effects), the tooltips add the effects.
+const known = {}; // game type -> { names, effects }, once read
+const asked = {}; // game type -> its promise
+let allNames = null;
+
+function wordsFor(type) {
+  allNames ||= api("/game-types").then((r) => Object.fromEntries(r.game_types.map((g) => [g.type, g.pieces || {}]))).catch(() => ({}));
+  asked[type] ||= Promise.all([allNames.then((all) => all[type] || {}),
+    api(`/game-types/${type}/rules`).then((r) => r.effects || {}).catch(() => ({}))])
+    .then(([names, effects]) => { known[type] = { names, effects }; return known[type]; });
+  return asked[type];
+}
+
+// The words a board is drawn with; the first time a game type is drawn, it is drawn again once
+// they are read (a moment later, from the server).
+function wordsNow(container, game, state) {
+  if (known[game.type]) return known[game.type];
+  wordsFor(game.type).then(() => { if (state.args?.[0]?.type === game.type) relabel(container, state); });
+  return { names: {}, effects: {} };
+}
+
+// The pieces' names read after the board was first drawn: the board drawn again in them, its
+// pieces' nodes kept (the page's marks and listeners are on them: play.js narrows its list by
+// them), their drawing, name and tooltip replaced.
+function relabel(container, state) {
+  const old = container.querySelector("svg.board-svg"), [game, moves] = state.args;
+  const module = BOARDS[game.type];
+  if (!old || !module) return;
+  ({ names: state.names, effects: state.effects } = known[game.type]);
+  [game.names, game.effects] = [state.names, state.effects];
+  let svg;
+  try {
+    svg = module.render(game, moves, { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked });
+  } catch { return; } // the board stays as it was first drawn
+  for (const fresh of svg.querySelectorAll("[data-ref]")) {
+    const kept = old.querySelector(`[data-ref="${CSS.escape(fresh.getAttribute("data-ref"))}"]`);
+    if (!kept) continue;
+    const byTitle = !kept.hasAttribute("aria-label"); // the page named it by its title: so again
+    for (const { name, value } of fresh.attributes) if (name !== "class") kept.setAttribute(name, value);
+    if (byTitle) kept.removeAttribute("aria-label");
+    kept.replaceChildren(...fresh.childNodes);
+    fresh.replaceWith(kept);
   }
+  for (const name of ["class", "aria-describedby"]) svg.setAttribute(name, old.getAttribute(name));
+  old.replaceWith(svg);
+  container.querySelector(".board-text ul")?.replaceChildren(...module.describe(game).map((line) => el("li", { text: line })));
+  state.prepared = prepareClicks(module, moves, state.labels, svg);
+  markBoard(container, state);
+  markLast(container, game, state);
+  addTips(container, state);
+}
+
+// Each piece's tooltip: its name (drawn) and its effect.
+function addTips(container, state) {
   for (const node of container.querySelectorAll("svg [data-ref], svg [data-tip]")) {
     const ids = (node.getAttribute("data-tip") || node.getAttribute("data-ref") || "").split(" ");
     const tips = ids.map((i) => state.effects[i]).filter(Boolean).map((e) => `${e.name}: ${e.effect}`);
@@ -291,13 +327,11 @@ async function addTips(container, game, state) {
 export function resultLine(game) {
   const r = game.result;
   if (!r) return "";
-  if (r.outcome === "abandoned") return "The game was abandoned.";
-  if (r.outcome === "aborted") return "The game was aborted before anyone moved.";
-  if (r.outcome === "resigned") {
-    const left = (r.resigned || []).map((s) => seatName(game, s)).join(" and ");
-    return `Game over: ${left} left the game. Won by ${(r.winners || []).map((w) => seatName(game, w)).join(" and ")}.`;
-  }
-  const winners = (r.winners || []).map((w) => seatName(game, w));
+  const and = (seats) => (seats || []).map((s) => seatName(game, s)).join(t(" and "));
+  if (r.outcome === "abandoned") return t("The game was abandoned.");
+  if (r.outcome === "aborted") return t("The game was aborted before anyone moved.");
+  if (r.outcome === "resigned") return t("Game over: {left} left the game. Won by {winners}.", { left: and(r.resigned), winners: and(r.winners) });
   const scores = Array.isArray(r.scores) ? r.scores.map((sc, i) => `${seatName(game, i)} ${typeof sc === "object" ? JSON.stringify(sc) : sc}`).join(", ") : "";
-  return `Game over. ${winners.length ? "Won by " + winners.join(" and ") : "No winner"}${scores ? ` (scores: ${scores})` : ""}.`;
+  const won = r.winners?.length ? t("Won by {winners}", { winners: and(r.winners) }) : t("No winner");
+  return scores ? t("Game over. {won} (scores: {scores}).", { won, scores }) : t("Game over. {won}.", { won });
 }

@@ -11,6 +11,10 @@ export function s(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A piece's or place's name as the server gives it in the page's language (game.names, from GET
+// /game-types `pieces`: board.js reads them), else the board's own English description.
+export const named = (game, id, fallback = id) => game.names?.[id] ?? fallback;
+
 export const text = (x, y, str, attrs = {}) => s("text", { x, y, ...attrs }, String(str));
 
 // A board element a move can refer to: `ref` is the token its moves carry (a card id, a square,

@@ -8,7 +8,8 @@ import re
 from tests.conftest import ROOT
 
 WEB = ROOT / "web"
-MINE = ["api.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js", "ratings.js"]
+MINE = ["api.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js", "ratings.js",
+        "board.js", "moves.js", "svg.js", *[f"boards/{p.name}" for p in sorted((ROOT / "web" / "boards").glob("*.js"))]]
 STRING = r'"((?:[^"\\]|\\.)*)"'
 
 
@@ -22,8 +23,10 @@ def _asked() -> set[str]:
     asked = set()
     for name in MINE:
         source = (WEB / name).read_text(encoding="utf-8")
-        for call in re.finditer(r"\bt\(([^()]*?)(?:,\s*\{|\))", source):  # t("...") and t(cond ? "..." : "...")
-            asked.update(x for x in re.findall(STRING, call.group(1)) if not x.startswith("#"))  # not t(EMPTY["#list"])
+        # t("...") and t(cond ? "..." : "..."), a string read whole (its parentheses, its ", {")
+        for call in re.finditer(r"\bt\(((?:[^()\"]|" + STRING + r")*?)(?:,\s*\{|\))", source):
+            said = re.sub(r"[!=]==\s*" + STRING, "", call.group(1))  # a condition's value (f === "dragon") is no sentence
+            asked.update(x for x in re.findall(STRING, said) if not x.startswith("#"))  # not t(EMPTY["#list"])
     for page in WEB.glob("*.html"):
         asked.update(re.findall(r'data-i18n(?:-label|-title)?="([^"]*)"', page.read_text(encoding="utf-8")))
     return asked

@@ -1,4 +1,5 @@
-import { s, text, piece, board, hexPoints, SEAT_COLOURS } from "../svg.js";
+import { s, text, piece, board, named, hexPoints, SEAT_COLOURS } from "../svg.js";
+import { t } from "../i18n.js";
 
 const TERRAIN = { plain: "#b2f2bb", forest: "#2f9e44", mountain: "#adb5bd", castle: "#e599f7", lake: "#74c0fc", swamp: "#94d82d" };
 const DIRS = { e: 0, se: 60, sw: 120, w: 180, nw: 240, ne: 300 };
@@ -36,23 +37,24 @@ function kingdom(game, moves, R) {
   const parts = [];
   for (const k of spots) {
     const [x, y] = pos(...k.split(",").map(Number));
-    parts.push(piece(k, `empty place ${k}: the next tile may go here`, s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
+    parts.push(piece(k, t("empty place {at}: the next tile may go here", { at: k }), s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
   }
   const figureAt = {};
   for (const [name, at] of Object.entries(v.figures || {})) if (at) (figureAt[at.join(",")] ||= []).push(name);
   for (const h of v.kingdom || []) {
-    const k = `${h.q},${h.r}`, who = (figureAt[k] || []).join(" and ");
-    parts.push(hex(pos, R, h.q, h.r, h.terrain, h.river, k, `hex ${k}: ${h.terrain}${h.river?.length ? ", river" : ""}${who ? ", " + who : ""}`));
+    const k = `${h.q},${h.r}`, who = (figureAt[k] || []).map((f) => named(game, f)).join(t(" and "));
+    parts.push(hex(pos, R, h.q, h.r, h.terrain, h.river, k, [t("hex {at}: {terrain}", { at: k, terrain: t(h.terrain) }), h.river?.length ? t("river") : null, who || null].filter(Boolean).join(", ")));
   }
   for (const [k, names] of Object.entries(figureAt)) {
     const [x, y] = pos(...k.split(",").map(Number));
     names.forEach((name, i) => {
       const [letter, colour] = FIGURES[name];
       const fx = x - (names.length - 1) * 8 + i * 16, fy = y + R * 0.25, r = Math.max(11, R * 0.34);
-      parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": name, "aria-label": `the ${name} at ${k}` },
-        s("title", {}, `the ${name}`),
+      const called = named(game, name);
+      parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": called, "aria-label": t("{figure} at {at}", { figure: called, at: k }) },
+        s("title", {}, called),
         s("circle", { cx: fx, cy: fy, r, fill: colour, stroke: "#fff", "stroke-width": 2, class: "shape" }),
-        text(fx, fy + 5, letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 14 })));
+        text(fx, fy + 5, game.names?.[name]?.[0] ?? letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 14 })));
     });
   }
   return { parts, box };
@@ -61,28 +63,28 @@ function kingdom(game, moves, R) {
 // The side: the turn, the next tile, the seats, your card (a piece: turning the page uses it).
 function side(game, sx, width) {
   const v = game.view, out = [];
-  out.push(text(sx, 20, `Turn ${v.turn} · pile ${v.pile_size}`, { "font-weight": "bold", "font-size": 15 }));
-  if (v.next_tile) {
-    out.push(text(sx, 44, "Next tile:", { "font-size": 13 }));
-    v.next_tile.hexes.forEach((t, i) => {
-      const x = sx + 30 + i * 66, y = 72;
-      out.push(s("polygon", { points: hexPoints(x, y, 20), fill: TERRAIN[t.terrain] || "#fff", stroke: "#555" }),
-        text(x, y + 36, t.terrain, { "text-anchor": "middle", "font-size": 12 }));
-    });
+  out.push(text(sx, 20, t("Turn {n} · pile {pile}", { n: v.turn, pile: v.pile_size }), { "font-weight": "bold", "font-size": 15 }));
+  if (v.next_tile) { // its three hexes, and its name (the server's, terrains and river) under them
+    const { tile, side: face, hexes } = v.next_tile;
+    out.push(text(sx, 44, t("Next tile:"), { "font-size": 13 }));
+    hexes.forEach((h, i) => out.push(s("polygon", { points: hexPoints(sx + 30 + i * 66, 72, 20), fill: TERRAIN[h.terrain] || "#fff", stroke: "#555" })));
+    out.push(text(sx, 108, named(game, `${tile}:${face}`, hexes.map((h) => h.terrain).join("-")), { "font-size": 12 }));
   }
   const w = Math.min(230, width - 8);
   (v.seats || []).forEach((p, i) => {
     const y = 126 + i * 50, acting = (game.to_act || []).includes(p.seat);
     out.push(s("rect", { x: sx, y, width: w, height: 44, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
       text(sx + 8, y + 18, game.seatNames[p.seat], { "font-size": 13, "font-weight": "bold" }),
-      text(sx + 8, y + 36, `book ${p.book_size} · told ${p.told.length}${p.magic_active ? " · magic" : ""}${p.out ? " · out" : ""}`, { "font-size": 12 }));
+      text(sx + 8, y + 36, [t("book {n} · told {told}", { n: p.book_size, told: p.told.length }), p.magic_active ? t("magic") : null, p.out ? t("out") : null].filter(Boolean).join(" · "), { "font-size": 12 }));
   });
   let bottom = 126 + (v.seats || []).length * 50;
   if (v.hand) {
-    const y = bottom + 6, chars = Math.floor((w - 16) / 7.2);
-    const title = wrap(`Your card: ${v.hand.title}`, chars), body = wrap(v.hand.text, chars);
+    // its title and what it asks (the rules' effect, in the page's language; its story text
+    // where the rules give none)
+    const y = bottom + 6, room = w - 16, called = named(game, v.hand.id, v.hand.title);
+    const title = wrap(t("Your card: {title}", { title: called }), room, 13), body = wrap(game.effects?.[v.hand.id]?.effect ?? v.hand.text, room, 12);
     const name = [...title, ...body].join(" "); // its name and tooltip are its text (axe: label-content-name-mismatch); no effect tip: the text is the effect
-    out.push(s("g", { "data-ref": "hand-card", "data-last": v.hand.id, "data-name": v.hand.title, "aria-label": name },
+    out.push(s("g", { "data-ref": "hand-card", "data-last": v.hand.id, "data-name": called, "aria-label": name },
       s("title", {}, name),
       s("rect", { x: sx, y, width: w, height: 24 + (title.length + body.length) * 16, rx: 8, fill: "#fff9db", stroke: "#e8a200", class: "shape" }),
       // each line ends in a space (not drawn): read one after another they are the card's name
@@ -98,7 +100,7 @@ export function render(game, moves = [], layout = {}) {
     const { parts, box } = kingdom(game, moves, 34);
     const w = box.maxX - box.minX, h = box.maxY - box.minY;
     const { parts: aside, bottom } = side(game, w + 20, 240);
-    return board(Math.max(w + 260, 500), Math.max(h, bottom + 10), "Fairy Tile kingdom",
+    return board(Math.max(w + 260, 500), Math.max(h, bottom + 10), t("Fairy Tile kingdom"),
       s("g", { transform: `translate(${-box.minX},${-box.minY})` }, ...parts), ...aside);
   }
   // a phone: the kingdom as wide as the screen (its hexes as big as fit, at most the desktop's),
@@ -109,24 +111,30 @@ export function render(game, moves = [], layout = {}) {
   const { parts, box } = kingdom(game, moves, R);
   const h = box.maxY - box.minY, dx = (width - (box.maxX - box.minX)) / 2;
   const { parts: aside, bottom } = side(game, 4, width);
-  return board(width, h + bottom + 10, "Fairy Tile kingdom",
+  return board(width, h + bottom + 10, t("Fairy Tile kingdom"),
     s("g", { transform: `translate(${dx - box.minX},${-box.minY})` }, ...parts), s("g", { transform: `translate(0,${h + 4})` }, ...aside));
 }
 
-function wrap(str, n) {
+// Lines of at most `room` px at `size` px: a Hangul or CJK letter is about 1 em wide, a Latin one
+// about 0.55 em.
+function wrap(str, room, size) {
+  const wide = (c) => c.codePointAt(0) >= 0x1100;
+  const width = (line) => [...line].reduce((sum, c) => sum + (wide(c) ? 1.0 : 0.56) * size, 0);
   const out = [];
   let line = "";
   for (const word of String(str || "").split(" ")) {
-    if ((line + " " + word).trim().length > n) { out.push(line); line = word; } else line = (line + " " + word).trim();
+    const longer = (line + " " + word).trim();
+    if (line && width(longer) > room) { out.push(line); line = word; } else line = longer;
   }
   if (line) out.push(line);
-  return out.slice(0, 6);
+  return out.slice(0, 7);
 }
 
 export function describe(game) {
   const v = game.view;
-  const lines = [`${(v.kingdom || []).length} hexes in the kingdom; ` + Object.entries(v.figures || {}).map(([k, at]) => `${k} at ${at?.join(",")}`).join(", ") + "."];
-  if (v.hand) lines.push(`Your card: ${v.hand.title} — ${v.hand.text}`);
-  (v.seats || []).forEach((p) => lines.push(`${game.seatNames[p.seat]}: book ${p.book_size}, told ${p.told.length}.`));
+  const where = Object.entries(v.figures || {}).map(([k, at]) => t("{figure} at {at}", { figure: named(game, k), at: at?.join(",") })).join(", ");
+  const lines = [t("{n} hexes in the kingdom; {figures}.", { n: (v.kingdom || []).length, figures: where })];
+  if (v.hand) lines.push(t("Your card: {title}", { title: named(game, v.hand.id, v.hand.title) }) + " — " + (game.effects?.[v.hand.id]?.effect ?? v.hand.text));
+  (v.seats || []).forEach((p) => lines.push(t("{name}: book {n}, told {told}.", { name: game.seatNames[p.seat], n: p.book_size, told: p.told.length })));
   return lines;
 }

@@ -1,4 +1,5 @@
-import { s, text, piece, board, SEAT_COLOURS } from "../svg.js";
+import { s, text, piece, board, named, SEAT_COLOURS } from "../svg.js";
+import { t } from "../i18n.js";
 
 const SUIT = { spade: ["♠", "#212529"], heart: ["♥", "#e03131"], diamond: ["♦", "#f76707"], club: ["♣", "#2b8a3e"], star: ["★", "#7048e8"] };
 // Where each square sits (column, row): the 2x2 common squares in the middle, each seat's two
@@ -7,14 +8,15 @@ const AT = { N1: [1, 0], N2: [2, 0], W1: [0, 1], W2: [0, 2], C1: [1, 1], C2: [2,
   E1: [3, 1], E2: [3, 2], S1: [1, 3], S2: [2, 3] };
 const WIDE = { cell: 104, ox: 150, oy: 10, width: 760, tile: 76 };
 
-export const tileLabel = (t) => `${t.suit} ${t.number}`;
+// A tile's name: the server's (in the page's language), else its suit and number.
+export const tileLabel = (tl, game = null) => named(game || {}, tl.id, `${tl.suit} ${tl.number}`);
 
-function tile(t, x, y, size = 76, ref = true) {
-  const [sym, colour] = SUIT[t.suit] || ["?", "#333"];
+function tile(game, tl, x, y, size = 76, ref = true) {
+  const [sym, colour] = SUIT[tl.suit] || ["?", "#333"];
   const body = [s("rect", { x, y, width: size, height: size, rx: 8, fill: "#fffef8", stroke: colour, "stroke-width": 2.5, class: "shape" }),
-    text(x + size / 2, y + size * 0.5, t.number, { "text-anchor": "middle", "font-size": size * 0.36, "font-weight": "bold", fill: colour }),
+    text(x + size / 2, y + size * 0.5, tl.number, { "text-anchor": "middle", "font-size": size * 0.36, "font-weight": "bold", fill: colour }),
     text(x + size / 2, y + size * 0.86, sym, { "text-anchor": "middle", "font-size": size * 0.3, fill: colour })];
-  return ref ? piece(t.id, tileLabel(t), ...body) : s("g", {}, ...body);
+  return ref ? piece(tl.id, tileLabel(tl, game), ...body) : s("g", {}, ...body);
 }
 
 // The squares' grid and the tiles' size: the wide table, or a phone's width drawn 1:1.
@@ -38,11 +40,12 @@ export function render(game, moves = [], layout = {}) {
     if (!AT[sq.square]) continue;
     const x = OX + AT[sq.square][0] * CELL + 6, y = OY + AT[sq.square][1] * CELL + 6;
     const owner = sq.owner === null || sq.owner === undefined ? null : sq.owner;
-    const label = `square ${sq.square}${owner !== null ? `, ${game.seatNames[owner]}'s bonus square` : ""}: ${sq.top ? tileLabel(sq.top) : "empty"}${sq.covered?.length ? `, ${sq.covered.length} covered` : ""}`;
+    const label = [named(game, sq.square, `square ${sq.square}`), owner !== null ? t("{name}'s bonus square", { name: game.seatNames[owner] }) : null,
+      sq.top ? tileLabel(sq.top, game) : t("empty"), sq.covered?.length ? t("{n} covered", { n: sq.covered.length }) : null].filter(Boolean).join(", ");
     parts.push(piece(sq.square, label,
       s("rect", { x, y, width: CELL - 12, height: CELL - 12, rx: 10, fill: owner !== null ? "#f1f3f5" : "#e9ecef",
         stroke: owner !== null ? SEAT_COLOURS[owner % 6] : "#adb5bd", "stroke-width": owner !== null ? 4 : 2, class: "shape" }),
-      sq.top ? tile(sq.top, x + 8, y + 8, CELL - 28, false) : text(x + (CELL - 12) / 2, y + (CELL - 12) / 2 + 6, sq.square, { "text-anchor": "middle", fill: "#868e96" }),
+      sq.top ? tile(game, sq.top, x + 8, y + 8, CELL - 28, false) : text(x + (CELL - 12) / 2, y + (CELL - 12) / 2 + 6, sq.square, { "text-anchor": "middle", fill: "#868e96" }),
       sq.covered?.length ? text(x + CELL - 18, y + CELL - 16, `+${sq.covered.length}`, { "text-anchor": "end", "font-size": 12 }) : null));
   }
   let y = OY + 4 * CELL + 10;
@@ -50,15 +53,15 @@ export function render(game, moves = [], layout = {}) {
   const row = (title, tiles, x0) => {
     const perRow = Math.max(1, Math.floor((width - x0) / (T + 8)));
     parts.push(text(x0, y + 14, title, { "font-weight": "bold", "font-size": 14 }));
-    tiles.forEach((t, i) => parts.push(tile(t, x0 + (i % perRow) * (T + 8), y + 22 + Math.floor(i / perRow) * (T + 8), T)));
+    tiles.forEach((tl, i) => parts.push(tile(game, tl, x0 + (i % perRow) * (T + 8), y + 22 + Math.floor(i / perRow) * (T + 8), T)));
     return 22 + Math.max(1, Math.ceil(tiles.length / perRow)) * (T + 8) + 6;
   };
   if (layout?.narrow) {
-    y += row(`Market (bag: ${v.bag_count ?? "?"})`, v.market || [], 4);
-    if (v.rack) y += row("Your rack", v.rack, 4);
+    y += row(t("Market (bag: {n})", { n: v.bag_count ?? "?" }), v.market || [], 4);
+    if (v.rack) y += row(t("Your rack"), v.rack, 4);
   } else {
-    const h = row(`Market (bag: ${v.bag_count ?? "?"})`, v.market || [], 10);
-    y += Math.max(h, v.rack ? row("Your rack", v.rack, 380) : 0);
+    const h = row(t("Market (bag: {n})", { n: v.bag_count ?? "?" }), v.market || [], 10);
+    y += Math.max(h, v.rack ? row(t("Your rack"), v.rack, 380) : 0);
   }
   const boxW = layout?.narrow ? (width - 14) / 2 : 178, perRow = layout?.narrow ? 2 : 4;
   (v.scores || []).forEach((score, seat) => {
@@ -66,16 +69,17 @@ export function render(game, moves = [], layout = {}) {
     const x = 4 + (seat % perRow) * (boxW + 6), by = y + Math.floor(seat / perRow) * 48;
     parts.push(s("rect", { x, y: by, width: boxW, height: 42, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[seat % 6], "stroke-width": 2 }),
       text(x + 8, by + 17, game.seatNames[seat], { "font-size": 13, "font-weight": "bold" }),
-      text(x + 8, by + 35, `${score} / ${v.goal} points · rack ${v.rack_sizes?.[seat] ?? "?"}`, { "font-size": 12 }));
+      text(x + 8, by + 35, t("{score} / {goal} points · rack {n}", { score, goal: v.goal, n: v.rack_sizes?.[seat] ?? "?" }), { "font-size": 12 }));
   });
-  return board(width, y + Math.ceil((v.scores || []).length / perRow) * 48 + 4, "SetUp board", ...parts);
+  return board(width, y + Math.ceil((v.scores || []).length / perRow) * 48 + 4, t("SetUp board"), ...parts);
 }
 
 export function describe(game) {
   const v = game.view;
-  const lines = [(v.board || []).map((sq) => `${sq.square}: ${sq.top ? tileLabel(sq.top) : "empty"}`).join("; ") + "."];
-  if (v.market) lines.push("Market: " + v.market.map(tileLabel).join(", ") + ".");
-  if (v.rack) lines.push("Your rack: " + v.rack.map(tileLabel).join(", ") + ".");
-  lines.push("Scores: " + (v.scores || []).map((p, i) => `${game.seatNames[i]} ${p}`).join(", ") + ` (goal ${v.goal}).`);
+  const tiles = (list) => list.map((tl) => tileLabel(tl, game)).join(", ");
+  const lines = [(v.board || []).map((sq) => `${named(game, sq.square)}: ${sq.top ? tileLabel(sq.top, game) : t("empty")}`).join("; ") + "."];
+  if (v.market) lines.push(t("Market: {tiles}.", { tiles: tiles(v.market) }));
+  if (v.rack) lines.push(t("Your rack: {tiles}.", { tiles: tiles(v.rack) }));
+  lines.push(t("Scores: {scores} (goal {goal}).", { scores: (v.scores || []).map((p, i) => `${game.seatNames[i]} ${p}`).join(", "), goal: v.goal }));
   return lines;
 }

@@ -1,7 +1,11 @@
-import { s, text, piece, board, hexPoints, SEAT_COLOURS } from "../svg.js";
+import { s, text, piece, board, named, hexPoints, SEAT_COLOURS } from "../svg.js";
+import { t } from "../i18n.js";
 
 const TERRAIN = { hill: "#d8c99b", forest: "#2f9e44", mountain: "#868e96", fields: "#f4e285", swamp: "#8ca36b", lake: "#74c0fc", sea: "#4dabf7" };
 const nice = (str) => String(str || "").replaceAll("_", " ");
+// A race's, power's, island's or region's name: the server's, in the page's language.
+const call = (game, id) => named(game, id, nice(id));
+const combo = (game, power, race) => t("{power} {race}", { power: call(game, power), race: call(game, race) });
 
 // What a person clicks: the combo picked, the region conquered, reinforced or left; the moves
 // that concern no place (decline, end the conquests, score) are the bar's buttons.
@@ -50,8 +54,10 @@ function layout(map, narrow, width) {
 
 function region(game, m, r, x, y, R) {
   const owner = r.seat ?? null;
-  const who = owner !== null ? game.seatNames[owner] : r.race ? "lost tribe" : "";
-  const label = `region ${m.id}: ${m.terrain}${m.symbols.length ? " (" + m.symbols.join(", ") + ")" : ""}${r.tokens ? `, ${r.tokens} ${nice(r.race)}${r.declined ? " in decline" : ""}${who ? " of " + who : ""}` : ", empty"}`;
+  const who = owner !== null ? game.seatNames[owner] : r.race ? t("lost tribe") : "";
+  const where = named(game, m.id, `region ${m.id}: ${m.terrain}`) + (m.symbols.length ? ` (${m.symbols.map((sym) => t(sym)).join(", ")})` : "");
+  const held = !r.tokens ? t("empty") : t(r.declined ? "{n} {race} in decline" : "{n} {race}", { n: r.tokens, race: call(game, r.race) }) + (who ? " " + t("of {who}", { who }) : "");
+  const label = `${where}, ${held}`;
   const k = R / 38;
   return piece(m.id, label,
     s("polygon", { points: hexPoints(x, y, R - 1), fill: TERRAIN[m.terrain] || "#ddd", stroke: owner !== null ? SEAT_COLOURS[owner % 6] : "#495057", "stroke-width": owner !== null ? 4 : 1.5, class: "shape" }),
@@ -69,47 +75,48 @@ export function render(game, moves = [], opts = {}) {
   const { at, names, width: mapW, height: mapH } = layout(v.map || [], narrow, opts.width);
   const regions = Object.fromEntries((v.regions || []).map((r) => [r.id, r]));
   const parts = [], labels = []; // the race names on top of every hex (the next row overlaps a hex's foot)
-  for (const [x, y, island] of names) parts.push(text(x, y, `Island ${island}`, { "font-size": 14, "font-weight": "bold", fill: "#343a40", "data-named": island }));
+  for (const [x, y, island] of names) parts.push(text(x, y, named(game, island, `Island ${island}`), { "font-size": 14, "font-weight": "bold", fill: "#343a40" }));
   for (const m of v.map || []) {
     const [x, y, R] = at[m.id];
     const r = regions[m.id] || {};
     parts.push(region(game, m, r, x, y, R));
-    if (r.tokens && R >= 30) labels.push(text(x, y + R * 0.87, nice(r.race).slice(0, 12), { "text-anchor": "middle", "font-size": 12, fill: "#212529",
+    if (r.tokens && R >= 30) labels.push(text(x, y + R * 0.87, call(game, r.race).slice(0, 12), { "text-anchor": "middle", "font-size": 12, fill: "#212529",
       stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", "aria-hidden": "true" }));
   }
   const [sx, sy] = narrow ? [4, mapH + 12] : [mapW + 10, 0];
   const sideW = narrow ? opts.width - 8 : 250;
-  const side = [text(sx, sy + 18, `Round ${v.round}/${v.rounds} · ${nice(v.phase)}`, { "font-weight": "bold", "font-size": 14 })];
+  const side = [text(sx, sy + 18, t("Round {n}/{rounds} · {phase}", { n: v.round, rounds: v.rounds, phase: t(nice(v.phase)) }), { "font-weight": "bold", "font-size": 14 })];
   (v.display || []).forEach((c, i) => {
     const y = sy + 28 + i * 38;
-    side.push(piece(`index=${i}`, `combo ${i}: ${nice(c.race)} with ${nice(c.power)}, costs ${c.cost}, ${c.coins} coins on it`,
+    side.push(piece(`index=${i}`, t("combo {n}: {combo}, costs {cost}, {coins} coins on it", { n: i + 1, combo: combo(game, c.power, c.race), cost: c.cost, coins: c.coins }),
       s("rect", { x: sx, y, width: sideW, height: 34, rx: 6, fill: "#f8f0fc", stroke: "#9c36b5", class: "shape" }),
-      text(sx + 6, y + 22, `${nice(c.power)} ${nice(c.race)}`, { "font-size": 13 }),
+      text(sx + 6, y + 22, combo(game, c.power, c.race), { "font-size": 13 }),
       text(sx + sideW - 6, y + 22, `${c.cost}¢${c.coins ? ` +${c.coins}` : ""}`, { "font-size": 13, "text-anchor": "end" })));
     const node = side[side.length - 1];
     node.setAttribute("data-tip", `${c.race} ${c.power}`);
     node.setAttribute("data-last", `${c.race} ${c.power}`);
-    node.setAttribute("data-name", `${nice(c.power)} ${nice(c.race)}`);
+    node.setAttribute("data-name", combo(game, c.power, c.race));
   });
   let y = sy + 40 + (v.display || []).length * 38;
   (v.players || []).forEach((p) => {
     const acting = (game.to_act || []).includes(p.seat);
     side.push(s("g", { "data-tip": [p.race, p.power].filter(Boolean).join(" ") },
       s("rect", { x: sx, y, width: sideW, height: 64, rx: 8, fill: acting ? "#fff4d6" : "#f8f9fa", stroke: SEAT_COLOURS[p.seat % 6], "stroke-width": 2 }),
-      text(sx + 8, y + 18, `${game.seatNames[p.seat]}${p.coins !== undefined ? ` · ${p.coins} coins` : ""}`, { "font-size": 13, "font-weight": "bold" }),
-      text(sx + 8, y + 37, p.race ? `${nice(p.power)} ${nice(p.race)}` : "no race yet", { "font-size": 12 }),
-      text(sx + 8, y + 54, `${p.tokens_on_board} on the map, ${p.hand} in hand`, { "font-size": 12 })));
+      text(sx + 8, y + 18, p.coins !== undefined ? t("{name} · {n} coins", { name: game.seatNames[p.seat], n: p.coins }) : game.seatNames[p.seat], { "font-size": 13, "font-weight": "bold" }),
+      text(sx + 8, y + 37, p.race ? combo(game, p.power, p.race) : t("no race yet"), { "font-size": 12 }),
+      text(sx + 8, y + 54, t("{n} on the map, {hand} in hand", { n: p.tokens_on_board, hand: p.hand }), { "font-size": 12 })));
     y += 70;
   });
   const width = narrow ? opts.width : sx + 260;
-  return board(width, Math.max(mapH, y) + 6, "Small World of Warcraft map", ...parts, s("g", {}, labels), ...side);
+  return board(width, Math.max(mapH, y) + 6, t("Small World of Warcraft map"), ...parts, s("g", {}, labels), ...side);
 }
 
 export function describe(game) {
   const v = game.view;
-  const lines = [`Round ${v.round} of ${v.rounds}, ${nice(v.phase)}.`];
-  (v.players || []).forEach((p) => lines.push(`${game.seatNames[p.seat]}: ${p.race ? nice(p.race) + " " + nice(p.power) : "no race yet"}, ${p.tokens_on_board} tokens on the map${p.coins !== undefined ? `, ${p.coins} coins` : ""}.`));
+  const lines = [t("Round {n} of {rounds}, {phase}.", { n: v.round, rounds: v.rounds, phase: t(nice(v.phase)) })];
+  (v.players || []).forEach((p) => lines.push(t("{name}: {race}, {n} tokens on the map", { name: game.seatNames[p.seat], race: p.race ? combo(game, p.power, p.race) : t("no race yet"), n: p.tokens_on_board })
+    + (p.coins !== undefined ? ", " + t("{n} coins", { n: p.coins }) : "") + "."));
   const held = (v.regions || []).filter((r) => r.tokens);
-  lines.push(`${held.length} regions hold tokens.`);
+  lines.push(t("{n} regions hold tokens.", { n: held.length }));
   return lines;
 }

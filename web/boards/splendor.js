@@ -1,4 +1,5 @@
-import { s, text, piece, board } from "../svg.js";
+import { s, text, piece, board, named } from "../svg.js";
+import { t } from "../i18n.js";
 
 const GEM = { white: "#f8f9fa", blue: "#1c63d5", green: "#2b9348", red: "#d62828", black: "#343a40", gold: "#f2b705" };
 const INK = { white: "#333", blue: "#fff", green: "#fff", red: "#fff", black: "#fff", gold: "#333" };
@@ -21,9 +22,10 @@ function gem(x, y, colour, n, r = 13) {
     n === undefined ? null : text(x, y + 5, n, { "text-anchor": "middle", fill: INK[colour], "font-size": 14, "font-weight": "bold" }));
 }
 
-function card(c, x, y, w = 92, h = 124) {
+// Its name is the server's (GET /game-types `pieces`, in the page's language): level, bonus, points, cost.
+function card(game, c, x, y, w = 92, h = 124) {
   const costs = COLOURS.filter((k) => c.cost?.[k]);
-  const label = `level ${c.level} card: ${c.points || 0} points, ${c.bonus} bonus, costs ${costs.map((k) => `${c.cost[k]} ${k}`).join(", ")}`;
+  const label = named(game, c.id, `level ${c.level} card: ${c.points || 0} points, ${c.bonus} bonus, costs ${costs.map((k) => `${c.cost[k]} ${k}`).join(", ")}`);
   const step = Math.min(30, (w - 8) / 2);
   return piece(c.id, label,
     s("rect", { x, y, width: w, height: h, rx: 8, fill: "#fffdf5", stroke: "#8a7f6a", "stroke-width": 1.5, class: "shape" }),
@@ -36,14 +38,14 @@ function card(c, x, y, w = 92, h = 124) {
 
 function hiddenCard(level, x, y, w = 92, h = 124, ref = null, label = null) {
   const body = [s("rect", { x, y, width: w, height: h, rx: 8, fill: ["#2f9e44", "#e8a200", "#1864ab"][level - 1], stroke: "#333", class: "shape" }),
-    text(x + w / 2, y + h / 2 + 6, "I".repeat(level), { "text-anchor": "middle", fill: "#fff", "font-size": 22, "font-weight": "bold" })];
+    text(x + w / 2, y + h / 2 + 6, ["Ⅰ", "Ⅱ", "Ⅲ"][level - 1], { "text-anchor": "middle", fill: "#fff", "font-size": 22, "font-weight": "bold" })];
   return ref ? piece(ref, label, ...body) : s("g", {}, ...body);
 }
 
-function noble(n, x, y, size) {
+function noble(game, n, x, y, size) {
   const req = COLOURS.filter((k) => n.requires[k]);
   const step = (size - 12) / 3;
-  return piece(n.id, `noble: ${n.points} points, needs ${req.map((k) => `${n.requires[k]} ${k} cards`).join(", ")}`,
+  return piece(n.id, named(game, n.id, `noble: ${n.points} points, needs ${req.map((k) => `${n.requires[k]} ${k} cards`).join(", ")}`),
     s("rect", { x, y, width: size, height: size, rx: 6, fill: "#f3e9d2", stroke: "#8a6d3b", class: "shape" }),
     text(x + 7, y + 24, n.points, { "font-size": 20, "font-weight": "bold" }),
     req.map((k, j) => s("g", {}, s("rect", { x: x + size - 30, y: y + 6 + j * step, width: 24, height: step - 3, rx: 3, fill: GEM[k], stroke: "#555" }),
@@ -65,18 +67,18 @@ export function render(game, moves = [], layout = {}) {
   const players = v.players || [];
   const G = geometry(layout, (v.nobles || []).length);
   const rowH = G.cardH + 10, parts = [];
-  (v.nobles || []).forEach((n, i) => parts.push(noble(n, 4 + i * (G.nobleSize + G.gap), 8, G.nobleSize)));
+  (v.nobles || []).forEach((n, i) => parts.push(noble(game, n, 4 + i * (G.nobleSize + G.gap), 8, G.nobleSize)));
   for (let level = 3; level >= 1; level--) {
     const y = G.top + (3 - level) * rowH;
     const left = v.deck_sizes?.[level - 1] ?? 0;
-    parts.push(hiddenCard(level, 4, y, G.cardW, G.cardH, `level=${level}`, `level ${level} deck, ${left} cards left`));
+    parts.push(hiddenCard(level, 4, y, G.cardW, G.cardH, `level=${level}`, t("{deck}, {n} cards left", { deck: named(game, `sp-deck-${level}`, `level ${level} deck`), n: left })));
     parts.push(text(4 + G.cardW / 2, y + G.cardH - 8, left, { "text-anchor": "middle", fill: "#fff", "font-size": 13 }));
-    (v.market?.[level - 1] || []).forEach((c, i) => { if (c) parts.push(card(c, 4 + (i + 1) * (G.cardW + G.gap), y, G.cardW, G.cardH)); });
+    (v.market?.[level - 1] || []).forEach((c, i) => { if (c) parts.push(card(game, c, 4 + (i + 1) * (G.cardW + G.gap), y, G.cardW, G.cardH)); });
   }
   let playersTop = G.top + 3 * rowH + 10;
   TOKENS.forEach((k, i) => {
     const [x, y, r] = G.supply === "column" ? [560, G.top + 22 + i * 62, 24] : [4 + 26 + i * ((G.width - 60) / 5), playersTop + 20, 22];
-    parts.push(piece(k, `${v.supply?.[k] ?? 0} ${k} gems in the supply`, gem(x, y, k, v.supply?.[k] ?? 0, r)));
+    parts.push(piece(k, t("{n} {colour} gems in the supply", { n: v.supply?.[k] ?? 0, colour: t(k) }), gem(x, y, k, v.supply?.[k] ?? 0, r)));
   });
   if (G.supply === "row") playersTop += 56;
   players.forEach((p) => {
@@ -88,26 +90,28 @@ export function render(game, moves = [], layout = {}) {
     const name = game.seatNames[p.seat];
     const acting = (game.to_act || []).includes(p.seat);
     parts.push(s("rect", { x: 4, y, width: G.panelW, height: pH - 8, rx: 8, fill: acting ? "#fff4d6" : "#f4f1ea", stroke: acting ? "#e8a200" : "#ccc" }));
-    parts.push(text(14, y + 24, `${name}: ${p.points} points${acting ? " — to play" : ""}`, { "font-size": 17, "font-weight": "bold" }));
+    parts.push(text(14, y + 24, t(acting ? "{name}: {n} points — to play" : "{name}: {n} points", { name, n: p.points }), { "font-size": 17, "font-weight": "bold" }));
     TOKENS.forEach((k, j) => {
       parts.push(gem(24 + j * 40, y + 52, k, p.tokens?.[k] ?? 0, 15));
       if (k !== "gold") parts.push(s("rect", { x: 12 + j * 40, y: y + 74, width: 24, height: 30, rx: 3, fill: GEM[k], stroke: "#555" }),
         text(24 + j * 40, y + 95, p.bonuses?.[k] ?? 0, { "text-anchor": "middle", fill: INK[k], "font-weight": "bold", "font-size": 14 }));
     });
-    parts.push(text(14, y + 128, `${p.token_count ?? 0} gems, ${(p.cards || []).length} cards, ${(p.nobles || []).length} nobles`, { "font-size": 13 }));
+    parts.push(text(14, y + 128, t("{gems} gems, {cards} cards, {nobles} nobles", { gems: p.token_count ?? 0, cards: (p.cards || []).length, nobles: (p.nobles || []).length }), { "font-size": 13 }));
     reserved.forEach((c, j) => {
       const [x, cy, w, h] = below ? [14 + j * (G.cardW + G.gap), y + 140, G.cardW, G.cardH] : [420 + j * 100, y + 8, 88, 124];
-      parts.push(c && c.bonus ? card(c, x, cy, w, h) : hiddenCard(c?.level || 1, x, cy, w, h));
+      parts.push(c && c.bonus ? card(game, c, x, cy, w, h) : hiddenCard(c?.level || 1, x, cy, w, h));
     });
-    if (reserved.length && !below) parts.push(text(420, y + 146, "reserved", { "font-size": 12 }));
+    if (reserved.length && !below) parts.push(text(420, y + 146, t("reserved"), { "font-size": 12 }));
   });
-  return board(G.width, playersTop, "Splendor board", ...parts);
+  return board(G.width, playersTop, t("Splendor board"), ...parts);
 }
 
 export function describe(game) {
   const v = game.view;
-  const lines = [`Supply: ${Object.entries(v.supply || {}).map(([k, n]) => `${n} ${k}`).join(", ")}.`];
-  (v.players || []).forEach((p) => lines.push(`${game.seatNames[p.seat]}: ${p.points} points, ${p.token_count} gems, bonuses ${COLOURS.map((k) => `${p.bonuses[k]} ${k}`).join(", ")}, ${p.reserved.length} reserved.`));
-  (v.market || []).forEach((row, i) => lines.push(`Level ${i + 1}: ` + row.filter(Boolean).map((c) => `${c.bonus} ${c.points}pt`).join("; ") + "."));
+  const gems = (counts) => COLOURS.concat("gold").filter((k) => k in (counts || {})).map((k) => t("{n} {colour}", { n: counts[k], colour: t(k) })).join(", ");
+  const lines = [t("Supply: {gems}.", { gems: gems(v.supply) })];
+  (v.players || []).forEach((p) => lines.push(t("{name}: {points} points, {gems} gems, bonuses {bonuses}, {reserved} reserved.",
+    { name: game.seatNames[p.seat], points: p.points, gems: p.token_count, bonuses: gems(p.bonuses), reserved: p.reserved.length })));
+  (v.market || []).forEach((row, i) => lines.push(t("Level {n}: {cards}.", { n: i + 1, cards: row.filter(Boolean).map((c) => named(game, c.id, `${c.bonus} ${c.points}pt`)).join("; ") })));
   return lines;
 }

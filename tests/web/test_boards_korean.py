@@ -1,0 +1,130 @@
+"""The boards in Korean (issue 35): a seat's play page of each of the five games, with the page's
+language switch on `ko`, at desktop and phone size, draws no English of its own: no text of the
+board (its SVG's texts and tooltips, the bar above it, its text alternative) holds a word of three
+Latin letters or more, before and after a move. The pieces' names are the server's (GET /game-types `pieces`, rules'
+effects), the captions the client's (web/i18n.js). The same page in English still speaks English.
+Screenshots: var/screenshots/board-ko-<game>-<size>.png."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+import requests
+from selenium.common.exceptions import WebDriverException
+
+from tests.web.conftest import page_errors
+from tests.web.helpers import text_of, wait
+
+TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+SEATS = {"witches": 3}
+# The one English word allowed: the bots' level, "random", in their seats' names ("random (봇)"):
+# an id of the API (GET /game-types `bots`) that api.js's seatName shows as it is, page-wide.
+ALLOWED = {"random"}
+LANG = "gameserver.lang"  # web/i18n.js: the switch's choice, kept in localStorage
+
+# Every text node under the board (SVG <text> and <title>, the bar, the details), and every
+# aria-label there: what a person reads or hears.
+TEXTS = """
+const board = document.querySelector('#board'), out = [];
+const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent.trim()) out.push(n.textContent.trim());
+for (const el of board.querySelectorAll('[aria-label]')) out.push(el.getAttribute('aria-label'));
+return out;
+"""
+ENGLISH = re.compile(r"[A-Za-z]{3,}")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def _game(base, game_type) -> tuple[str, str]:
+    """A game of `game_type`: 민지 in seat 0 against random bots; its id and 민지's seat token."""
+    seats = [{"name": "민지"}] + [{"bot": "random"}] * (SEATS.get(game_type, 2) - 1)
+    r = requests.post(f"{base}/games", json={"type": game_type, "seats": seats}, timeout=5)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = body.get("tokens") or [s.get("token") for s in body.get("seats", []) if s.get("token")]
+    return body["id"], tokens[0] if isinstance(tokens, list) else next(iter(tokens.values()))
+
+
+def _english_words(texts: list[str]) -> list[str]:
+    return sorted({w for line in texts for w in ENGLISH.findall(line)} - ALLOWED)
+
+
+def _my_moves(base, game_id, token, n=2):
+    """`n` of my moves sent through the API (the bots answer): the board then shows a later state."""
+    key = {"Authorization": f"Bearer {token}"}
+    for _ in range(n):
+        def mine():
+            game = requests.get(f"{base}/games/{game_id}", headers=key, timeout=5).json()
+            return game["status"] == "active" and game["to_act"] == [0] and game
+        game = wait_until(mine)
+        moves = requests.get(f"{base}/games/{game_id}/moves", headers=key, timeout=5).json()["moves"]
+        r = requests.post(f"{base}/games/{game_id}/moves", json={"expected_version": game["version"], "move": moves[0]},
+                          headers={**key, "Idempotency-Key": f"{game_id}-{game['version']}"}, timeout=5)
+        assert r.status_code == 201, r.text
+    again = wait_until(lambda: (g := requests.get(f"{base}/games/{game_id}", headers=key, timeout=5).json())["to_act"] == [0] and g)
+    return again["version"]
+
+
+def wait_until(condition, timeout=30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if result := condition():
+            return result
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+def _my_turn(driver) -> bool:
+    return text_of(driver, "#turn") == "내 차례입니다." and bool(driver.find_elements("css selector", "#board .board-bar:not([hidden])"))
+
+
+def _no_english(driver) -> list[str]:
+    """The board's texts once drawn in the pieces' names (a moment after the first drawing),
+    and those of them holding English."""
+    try:
+        wait(driver, lambda: not _english_words(driver.execute_script(TEXTS)), timeout=10)
+    except WebDriverException:
+        pass
+    texts = driver.execute_script(TEXTS)
+    assert sum(bool(HANGUL.search(t)) for t in texts) >= 5, texts[:20]
+    return [t for t in texts if set(ENGLISH.findall(t)) - ALLOWED][:12]
+
+
+def _open(driver, base, game_id, token, lang):
+    driver.get(f"{base}/")
+    driver.execute_script(f"localStorage.setItem('{LANG}', arguments[0])", lang)
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    assert driver.execute_script("return document.documentElement.lang") == lang
+    wait(driver, lambda: driver.execute_script("return !!document.querySelector('#board svg')"), message="the board")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game_type", TYPES)
+def test_the_board_in_korean_then_english(web_server, browser, screenshots, game_type, size):
+    driver, base = browser, web_server.base
+    old = driver.get_window_size()
+    driver.set_window_size(*SIZES[size])
+    try:
+        game_id, token = _game(base, game_type)
+        _open(driver, base, game_id, token, "ko")
+        assert _no_english(driver) == []
+        # a later state too (two moves of mine, the bots' answers): a trick, races on the map...
+        web_server.start_bots()
+        version = _my_moves(base, game_id, token)
+        wait(driver, lambda: text_of(driver, "#version") == f"버전 {version}" and _my_turn(driver), timeout=30, message="my turn again")
+        assert _no_english(driver) == []
+        driver.execute_script("arguments[0].scrollIntoView()", driver.find_element("css selector", "#board"))
+        driver.save_screenshot(str(screenshots / f"board-ko-{game_type}-{size}.png"))
+        assert page_errors(driver) == []
+
+        _open(driver, base, game_id, token, "en")  # the switch back: the same board in English
+        wait(driver, lambda: len(_english_words(driver.execute_script(TEXTS))) >= 5, message="English on the board")
+        texts = driver.execute_script(TEXTS)
+        assert not [t for t in texts if HANGUL.search(t.replace("민지", ""))], [t for t in texts if HANGUL.search(t)][:12]
+        assert page_errors(driver) == []
+    finally:
+        web_server.stop_bots()
+        driver.execute_script(f"localStorage.removeItem('{LANG}')")
+        driver.set_window_size(old["width"], old["height"])
