@@ -177,8 +177,16 @@ export function seatName(game, seat) {
   return game.you === seat ? t("{who} — you", { who }) : who;
 }
 
+// Bot levels as people read them, in the page's language (GET /game-types `bot_names`), learnt
+// by the pages that read the game types; until then, the level's id.
+const BOT_NAMES = {};
+export function learnBotNames(gameTypes) {
+  for (const g of gameTypes || []) Object.assign(BOT_NAMES, g.bot_names || {});
+}
+
 function botName(game, seat) {
-  const name = game.seats[seat].name || game.seats[seat].bot;
-  const twins = game.seats.filter((o) => o.bot && (o.name || o.bot) === name).length;
+  const s = game.seats[seat];
+  const name = s.name || BOT_NAMES[s.bot] || s.bot;
+  const twins = game.seats.filter((o) => o.bot && (o.name || BOT_NAMES[o.bot] || o.bot) === name).length;
   return twins > 1 ? t("{name} (bot {n})", { name, n: seat + 1 }) : t("{name} (bot)", { name });
 }

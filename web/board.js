@@ -2,7 +2,7 @@
 // turn the board is where the person plays (direct play, issue 35): each element a legal move
 // concerns is a button, a move of several choices is built by clicks and confirmed in the bar
 // above the board, and what the last player just did is outlined.
-import { api, el, seatName, tokenFor } from "./api.js";
+import { api, el, learnBotNames, seatName, tokenFor } from "./api.js";
 import { eventRefs, pickState, playsAtOnce, prepare } from "./moves.js";
 import { t } from "./i18n.js";
 import * as splendor from "./boards/splendor.js";
@@ -266,7 +266,7 @@ const asked = {}; // game type -> its promise
 let allNames = null;
 
 function wordsFor(type) {
-  allNames ||= api("/game-types").then((r) => Object.fromEntries(r.game_types.map((g) => [g.type, g.pieces || {}]))).catch(() => ({}));
+  allNames ||= api("/game-types").then((r) => { learnBotNames(r.game_types); return Object.fromEntries(r.game_types.map((g) => [g.type, g.pieces || {}])); }).catch(() => ({}));
   asked[type] ||= Promise.all([allNames.then((all) => all[type] || {}),
     api(`/game-types/${type}/rules`).then((r) => r.effects || {}).catch(() => ({}))])
     .then(([names, effects]) => { known[type] = { names, effects }; return known[type]; });

@@ -1,7 +1,7 @@
 // The lobby: the hosted games, a form creating one (you, bots, seats left open or by
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
-import { api, ApiProblem, el, ensurePlayer, friendlyName, player, remember, setPlayer } from "./api.js";
+import { api, ApiProblem, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
 import { t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
@@ -290,6 +290,7 @@ async function start() {
   showPlayer();
   try {
     types = (await api("/game-types")).game_types;
+    learnBotNames(types);
   } catch (err) { say(problemText(err), "error"); return; }
   $("#type").replaceChildren(...types.map((t) => el("option", { value: t.type }, t.title)));
   $("#types").replaceChildren(...types.map(typeEntry));

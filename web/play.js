@@ -1,7 +1,7 @@
 // /play/{id}: the board of a game as this browser's seat (or a spectator), its legal moves to
 // click, the last events, who is here, the rules, kept live by the game's stream. One status
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
-import { api, ApiProblem, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
+import { api, ApiProblem, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
@@ -487,6 +487,7 @@ async function start() {
 async function gameTitles() {
   try {
     const types = (await api("/game-types")).game_types;
+    learnBotNames(types);
     page.moveTypes = Object.fromEntries(types.map((g) => [g.type, g.move_types])); // replaced below by this game's
     return Object.fromEntries(types.map((g) => [g.type, g.title]));
   } catch { return {}; }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.words import translate
+from api.words.messages import PLATFORM
 
 
 def texts(described: dict[str, Any]) -> list[str]:
@@ -28,4 +29,6 @@ def localized(described: dict[str, Any], lang: str) -> dict[str, Any]:
     shown["options"] = [{**o, "description": say(o["description"])} for o in described["options"]]
     shown["move_types"] = {name: say(text) for name, text in described["move_types"].items()}
     shown["pieces"] = {id_: say(name) for id_, name in described.get("pieces", {}).items()}
+    # a bot level as people read it (the id stays what a seat sends): the sentences' own name
+    shown["bot_names"] = {level: translate(lang, PLATFORM, level.capitalize()) for level in described["bots"]}
     return shown

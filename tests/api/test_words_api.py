@@ -106,6 +106,10 @@ def test_game_types_name_every_piece_in_the_language(client):
     for type_ in hosted:
         assert en[type_]["pieces"] and set(en[type_]["pieces"]) == set(ko[type_]["pieces"])
         assert all(HANGUL.search(name) or name.isdigit() for name in ko[type_]["pieces"].values()), type_
+        # every bot level named as the sentences name it, in both languages
+        assert set(en[type_]["bot_names"]) == set(ko[type_]["bot_names"]) == set(en[type_]["bots"])
+        assert en[type_]["bot_names"]["random"] == "Random" and ko[type_]["bot_names"]["random"] == "무작위"
+        assert all(HANGUL.search(name) for name in ko[type_]["bot_names"].values()), ko[type_]["bot_names"]
 
 
 def test_every_game_has_its_rules_summary_in_every_language(client):

@@ -19,9 +19,9 @@ from tests.web.helpers import text_of, wait
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 SEATS = {"witches": 3}
-# The one English word allowed: the bots' level, "random", in their seats' names ("random (봇)"):
-# an id of the API (GET /game-types `bots`) that api.js's seatName shows as it is, page-wide.
-ALLOWED = {"random"}
+# No English word is allowed: even the bots' levels are named in Korean (GET /game-types
+# `bot_names`: "무작위 (봇)"), not by their ids.
+ALLOWED: set = set()
 LANG = "gameserver.lang"  # web/i18n.js: the switch's choice, kept in localStorage
 
 # Every text node under the board (SVG <text> and <title>, the bar, the details), and every
