@@ -184,9 +184,11 @@ export function learnBotNames(gameTypes) {
   for (const g of gameTypes || []) Object.assign(BOT_NAMES, g.bot_names || {});
 }
 
+// A bot seat's `name` is its level's id unless its creator named it.
+const botCalled = (s) => (s.name && s.name !== s.bot ? s.name : BOT_NAMES[s.bot] || s.bot);
+
 function botName(game, seat) {
-  const s = game.seats[seat];
-  const name = s.name || BOT_NAMES[s.bot] || s.bot;
-  const twins = game.seats.filter((o) => o.bot && (o.name || BOT_NAMES[o.bot] || o.bot) === name).length;
+  const name = botCalled(game.seats[seat]);
+  const twins = game.seats.filter((o) => o.bot && botCalled(o) === name).length;
   return twins > 1 ? t("{name} (bot {n})", { name, n: seat + 1 }) : t("{name} (bot)", { name });
 }
