@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None):
     from api.games.deferred import Deferred, immediately
     from api.history import export_memory
     from api.http import analysis as routes_analysis
-    from api.http import cors, languages, observe, problems, security_headers
+    from api.http import cors, hooks, problems
     from api.http import games as routes_games
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
@@ -54,7 +54,6 @@ def create_app(test_config: dict | None = None):
     from api.http import push as routes_push
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
-    from api.http import requests as http
     from api.http import seat_control as routes_seat_control
     from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
@@ -103,12 +102,8 @@ def create_app(test_config: dict | None = None):
     ] + ([("store_primaries_degraded", "Redis primaries with fewer replicas online than REPLICAS_ACK asks for: "
            "their appends are acknowledged by fewer (by none: lost with the primary).",
            lambda: len(store.replication()["degraded"]))] if store.replicas else []))
-    observe.install(app)
-    security_headers.install(app)
-    languages.install(app)
+    hooks.install(app, limits.Budgets(connection, prefix, app.config))  # every request's steps, in order
     problems.install(app)
-    limits.install(app, limits.Budgets(connection, prefix, app.config))
-    http.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
                       routes_webhooks.bp, routes_seat_control.bp, routes_web.bp, routes_ratings.bp,
                       routes_analysis.bp, routes_vacations.bp, routes_player_keys.bp, routes_identities.bp,

@@ -7,7 +7,7 @@ Accept-Language`), so a cache keeps one copy per language. The words themselves 
 api/words/'s."""
 from __future__ import annotations
 
-from flask import Flask, g, request
+from flask import g, request
 
 from api.errors import ValidationFailed
 from api.words import DEFAULT, languages
@@ -35,7 +35,10 @@ def spoken(lang: str) -> None:
 
 
 def _negotiated() -> str:
-    asked = request.args.get("lang")
+    environ = request.environ
+    asked = request.args.get("lang") if environ.get("QUERY_STRING") else None
+    if asked is None and "HTTP_ACCEPT_LANGUAGE" not in environ:
+        return DEFAULT  # what best_match answers to no header, without parsing one
     served = languages()
     if asked is not None:
         if asked not in served:
@@ -45,14 +48,14 @@ def _negotiated() -> str:
     return request.accept_languages.best_match(served, default=DEFAULT) or DEFAULT
 
 
-def install(app: Flask) -> None:
-    @app.before_request
-    def _language():
-        g.lang = DEFAULT  # the answer to a refused ?lang= is the default's
-        g.lang = _negotiated()
+def negotiate() -> None:
+    """Before the route: the request's language."""
+    g.lang = DEFAULT  # the answer to a refused ?lang= is the default's
+    g.lang = _negotiated()
 
-    @app.after_request
-    def _say_it(response):
-        response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
-        response.vary.add("Accept-Language")
-        return response
+
+def say_it(response):
+    """After the route: the language the answer's words are in, and that it depends on the header."""
+    response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
+    response.vary.add("Accept-Language")
+    return response

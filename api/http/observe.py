@@ -96,20 +96,22 @@ def _log(method: str, path: str, status: int, seconds: float) -> None:
                     extra={"fields": {"method": method, "path": path, "status": status, "duration_ms": ms}})
 
 
-def install(app: Flask) -> None:
+def start() -> None:
+    """Before the route: the request's id, its start, and the log context (request and game id)."""
+    environ = request.environ
+    rid = request_id(environ)
+    game_id = (request.view_args or {}).get("game_id")
+    # an id no game can have (`a%0Ab`) is not written into every line of the request
+    token = logs.bind(request_id=rid, game_id=game_id if game_id and is_game_id(game_id) else None)
+    environ[_KEY] = (time.perf_counter(), rid, token)
+
+
+def finisher(app: Flask):
+    """After the route: the answer's X-Request-Id, the request's metrics (and its log line with
+    ACCESS_LOG)."""
     log_each = app.config.get("ACCESS_LOG", False)
 
-    @app.before_request
-    def _start():
-        environ = request.environ
-        rid = request_id(environ)
-        game_id = (request.view_args or {}).get("game_id")
-        # an id no game can have (`a%0Ab`) is not written into every line of the request
-        token = logs.bind(request_id=rid, game_id=game_id if game_id and is_game_id(game_id) else None)
-        environ[_KEY] = (time.perf_counter(), rid, token)
-
-    @app.after_request
-    def _finish(response):
+    def finish(response):
         environ = request.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
         response.headers["X-Request-Id"] = rid
@@ -122,11 +124,14 @@ def install(app: Flask) -> None:
             _log(method, logged_path(environ), response.status_code, seconds)
         return response
 
-    @app.teardown_request
-    def _forget(exc):
-        held = request.environ.pop(_KEY, None)
-        if held is not None:
-            try:
-                logs.unbind(held[2])
-            except ValueError:  # a streamed response ends in another context
-                pass
+    return finish
+
+
+def forget(exc) -> None:
+    """At the request's teardown: its log context unbound."""
+    held = request.environ.pop(_KEY, None)
+    if held is not None:
+        try:
+            logs.unbind(held[2])
+        except ValueError:  # a streamed response ends in another context
+            pass

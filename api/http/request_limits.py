@@ -141,15 +141,21 @@ def charge_anonymous_creation() -> None:
     _take(current_app.extensions["budgets"].anonymous_create, "anonymous_create", "create-anonymous")
 
 
-def install(app: Flask, budgets: Budgets) -> None:
+def charger(app: Flask, budgets: Budgets):
+    """Before the route: the request charged to its budget (a refusal is a 429)."""
     app.extensions["budgets"] = budgets
 
-    @app.before_request
-    def _limit():
+    def charge() -> None:
         _charge(app.extensions["budgets"])
 
-    @app.after_request
-    def _tell(response):
+    return charge
+
+
+def teller(app: Flask):
+    """After the route: the answer's RateLimit headers; a 401 to a request with a token counted
+    as its address's failed authentication."""
+
+    def tell(response):
         charged = g.get("ratelimit")
         if charged is not None and "RateLimit" not in response.headers:
             key, decision = charged
@@ -161,3 +167,5 @@ def install(app: Flask, budgets: Budgets) -> None:
             except Exception:
                 app.logger.warning("could not count a failed authentication", exc_info=True)
         return response
+
+    return tell

@@ -54,18 +54,16 @@ def json_body():
     return body
 
 
-def install(app) -> None:
-    @app.before_request
-    def _one_value_per_parameter():
-        # Every query parameter of this API holds one value. `?seat=1&seat=2` is refused, not
-        # read as its first value: a client (or a proxy that appends) must not have one of two
-        # values silently ignored, and a cache keyed on the first one would mix answers.
-        if request.environ.get("QUERY_STRING"):
-            repeated = sorted(k for k, values in request.args.lists() if len(values) > 1)
-            if repeated:
-                raise ValidationFailed(
-                    f"`{repeated[0]}` is given more than once; each query parameter takes one value.",
-                    details={"fields": {k: ["Given more than once."] for k in repeated}})
+def one_value_per_parameter() -> None:
+    """Before the route: every query parameter of this API holds one value. `?seat=1&seat=2` is
+    refused, not read as its first value: a client (or a proxy that appends) must not have one of
+    two values silently ignored, and a cache keyed on the first one would mix answers."""
+    if request.environ.get("QUERY_STRING"):
+        repeated = sorted(k for k, values in request.args.lists() if len(values) > 1)
+        if repeated:
+            raise ValidationFailed(
+                f"`{repeated[0]}` is given more than once; each query parameter takes one value.",
+                details={"fields": {k: ["Given more than once."] for k in repeated}})
 
 
 _defaults: dict = {}

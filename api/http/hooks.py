@@ -1,0 +1,38 @@
+"""Every request's own steps, wired in one place as one before/after pair of Flask hooks.
+
+Each concern keeps its steps in its module (observe: request id, metrics, log line; languages:
+the answer's language; request_limits: budgets and their headers; requests: one value per query
+parameter; security_headers: nosniff and the pages' headers). They ran as a Flask hook each
+(four before, four after): Flask calls every hook through its own dispatch (`ensure_sync`, a
+coroutine check per call), so one pair running the same steps in the same order costs less and
+answers the same (a step that raises stops the steps after it, as Flask stops its hooks).
+
+Before the route, in order: observe.start, languages.negotiate, request_limits' charge,
+requests.one_value_per_parameter. After it (Flask ran after-hooks in reverse order of
+registration; this is that order): request_limits' tell, languages.say_it,
+security_headers.secure, observe's finish. At teardown: observe.forget.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+from api.http import languages, observe, request_limits, requests, security_headers
+
+
+def install(app: Flask, budgets: request_limits.Budgets) -> None:
+    before = (observe.start, languages.negotiate, request_limits.charger(app, budgets),
+              requests.one_value_per_parameter)
+    after = (request_limits.teller(app), languages.say_it, security_headers.secure, observe.finisher(app))
+
+    @app.before_request
+    def _before():
+        for step in before:
+            step()
+
+    @app.after_request
+    def _after(response):
+        for step in after:
+            response = step(response)
+        return response
+
+    app.teardown_request(observe.forget)
