@@ -11,7 +11,7 @@ from api.http import conditional, languages
 from api.http import request_limits as limits
 from api.http.auth import bearer_token, caller, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
-from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MoveRequestSchema, MovesQuerySchema, StateQuerySchema
+from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySchema, StateQuerySchema, load_move
 from api.platform.fairness import check_client_seed
 from api.players.accounts import UnknownPlayer, is_player_credential
 from api.players.identity_tokens import TokenRefused
@@ -19,7 +19,6 @@ from api.players.identity_tokens import TokenRefused
 bp = Blueprint("games", __name__)
 
 _create = CreateGameSchema()
-_move = MoveRequestSchema()
 _history = HistoryQuerySchema()
 _moves_page = MovesQuerySchema()
 _state_at = StateQuerySchema()
@@ -140,7 +139,7 @@ def send_move(game_id):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
     holder, seat = caller(service, game_id, required=True, acting=True)
-    body = _move.load(json_body())
+    body = load_move(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
     answer = service.move(game_id, seat, body["move"], body["expected_version"], key)
