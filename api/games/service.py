@@ -40,6 +40,7 @@ from api.words import DEFAULT as DEFAULT_LANGUAGE
 from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
+from events import codec
 from events.store import DuplicateRequest, NewEvent
 
 Scheduler = Callable[[str, int, list], None]
@@ -50,7 +51,7 @@ FULL_RETRY_AFTER_S = 60  # a full server's answer: bot games end within it, wait
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return codec.canonical(value)  # json.dumps(value, sort_keys=True, separators=(",", ":")), through orjson
 
 
 def automatic_actors(game: Game) -> list:

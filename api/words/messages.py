@@ -33,7 +33,9 @@ class Speaker:
         return text, {"template": template, "args": args}
 
     def text(self, message: Message) -> str:
-        return self.say(message)[0]
+        """The sentence alone (a legal move's label): say()'s first half, without making the
+        shown message's arguments."""
+        return self._template(message).format_map({name: self._text(arg) for name, arg in message.args.items()})
 
     def _template(self, message: Message) -> str:
         if message.plural is not None and message.count is not None:
@@ -42,18 +44,21 @@ class Speaker:
         return translate(self.lang, self.context, message.template)
 
     def _arg(self, arg: dict) -> dict:
+        return {**arg, "text": self._text(arg)}
+
+    def _text(self, arg: dict) -> str:
         kind = arg["kind"]
         if kind == "player":
             seats = arg["seat"] if isinstance(arg["seat"], list) else [arg["seat"]]
-            return {**arg, "text": self._joined([self.player(s) for s in seats])}
+            return self._joined([self.player(s) for s in seats])
         if kind == "seat":
-            return {**arg, "text": self.seat(arg["seat"])}
+            return self.seat(arg["seat"])
         if kind == "count":
-            return {**arg, "text": str(arg["value"])}
+            return str(arg["value"])
         values = arg["id"] if kind in ("piece", "place") else arg["value"]
         listed = values if isinstance(values, list) else [values]
         said = [self._name(v) if kind in ("piece", "place") else translate(self.lang, self.game, v) for v in listed]
-        return {**arg, "text": self._joined(said)}
+        return self._joined(said)
 
     def _joined(self, said: list[str]) -> str:
         return LIST_SEPARATOR.get(self.lang, ", ").join(said)
