@@ -152,7 +152,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
-    listeners = (PlayerFeed(players, index), push_notify, FinishedExports(store, settings.export_cache_ttl),
+    listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
                  deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)

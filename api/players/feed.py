@@ -23,9 +23,14 @@ from events import codec
 
 
 class PlayerFeed:
-    def __init__(self, players: Players, lobby: LobbyIndex):
+    """`push`: what queues the players' Web Push jobs (api/push/notify.py's PushNotify, or None):
+    whether the seated players have push subscriptions is asked in the feed's own pipeline, so
+    an append costs no round trip more for it."""
+
+    def __init__(self, players: Players, lobby: LobbyIndex, push=None):
         self.players = players
         self.lobby = lobby
+        self.push = push
 
     def __call__(self, game, events: list) -> None:
         types = [t for t, _ in events]
@@ -63,7 +68,12 @@ class PlayerFeed:
                          "version": game.version, "at": at, **detail}
                 pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(entry)},
                           maxlen=INBOX_LENGTH, approximate=True)
-        pipe.execute()
+        pushed = sorted(seated) if self.push is not None else []
+        if pushed:
+            self.push.ask(pipe, pushed)
+        replies = pipe.execute()
+        if pushed:
+            self.push.answered(pushed, replies[-len(pushed):])
 
 
 

@@ -1,11 +1,12 @@
-"""After an append (a GameService listener, placed after the players' feed) and after the
-matchmaker's `matched`: each player the append told something who has a push subscription has
-its push job queued (one per player at a time: the job reads the player's inbox from each
-subscription's cursor, so however many appends queue it, each entry is pushed once).
+"""After an append (through the players' feed, api/players/feed.py) and after the matchmaker's
+`matched`: each player the append told something who has a push subscription has its push job
+queued (one per player at a time: the job reads the player's inbox from each subscription's
+cursor, so however many appends queue it, each entry is pushed once).
 
-The turn path pays one round trip for a game with players seated (which of them have
-subscriptions); none for a game of table tokens and bots. Lost (a process dying after the
-answer), the entry is pushed with the player's next notice: the cursor is behind it."""
+The turn path pays no round trip of its own: for a game with players seated, which of them have
+subscriptions is asked in the feed's own pipeline (`ask`, then `answered` with its replies); none
+for a game of table tokens and bots. Lost (a process dying after the answer), the entry is pushed
+with the player's next notice: the cursor is behind it."""
 from __future__ import annotations
 
 import logging
@@ -22,7 +23,23 @@ class PushNotify:
         self.enqueue = enqueue
 
     def __call__(self, game, events=()) -> None:
+        """A listener of its own (a round trip): the feed asks in its pipeline instead."""
         self.players(s["player"] for s in game.seats if s.get("player"))
+
+    def ask(self, pipe, player_ids: list[str]) -> None:
+        """Adds to `pipe` (a pipeline of the subscriptions' Redis) whether each player has a push
+        subscription: one EXISTS each, in `player_ids`' order; `answered` takes their replies."""
+        for player_id in player_ids:
+            pipe.exists(self.subs.subs_key(player_id))
+
+    def answered(self, player_ids: list[str], replies: list) -> None:
+        """Queues the push job of each player whose EXISTS (asked by `ask`) found a subscription."""
+        try:
+            for player_id, found in zip(player_ids, replies):
+                if found:
+                    self.enqueue(player_id)
+        except Exception:  # a notice lost, never the move: the next one catches up
+            log.exception("push jobs not queued")
 
     def players(self, player_ids: Iterable[str]) -> None:
         try:

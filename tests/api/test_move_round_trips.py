@@ -83,3 +83,65 @@ def test_a_watched_games_move_asks_nothing_more_of_its_subscriptions(redis_url, 
     seen = _commands_of_a_move(redis_url, client, game, prefix)
     assert seen[0] == "EVALSHA" and "ZSCORE" not in seen
     assert any(c in ("EVALSHA", "HSET", "RPUSH", "LPUSH") for c in seen[1:]), seen  # the fan-out queued
+
+
+def _round_trips(monkeypatch, prefix, act) -> list[list[str]]:
+    """The round trips `act` makes naming this test's prefix, counted at redis-py's send (a
+    pipeline is one): each as the commands it carries."""
+    from redis.connection import AbstractConnection
+
+    sent: list = []
+    original = AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        chunks = command if isinstance(command, (list, tuple)) else [command]
+        data = b"".join(bytes(c) for c in chunks)
+        if prefix.encode() in data:
+            names, at = [], 0  # RESP: `*<n>`, then n times `$<len>` and the argument; the first names it
+            while at < len(data):
+                end = data.index(b"\r\n", at)
+                n, at = int(data[at + 1:end]), end + 2
+                for i in range(n):
+                    end = data.index(b"\r\n", at)
+                    size = int(data[at + 1:end])
+                    if i == 0:
+                        names.append(data[end + 2:end + 2 + size].decode())
+                    at = end + 2 + size + 2
+            sent.append(names)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+    act()
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", original)
+    return sent
+
+
+def test_a_move_in_a_game_of_players_asks_of_their_push_subscriptions_in_the_feeds_round_trip(
+        rt_app, monkeypatch):
+    """The players' feed (their games, their inboxes) and whether they have Web Push
+    subscriptions: one pipeline after the append, not two round trips (issue 30)."""
+    from tests.lobby.helpers import claim, open_game, player
+
+    app, prefix = rt_app
+    client = app.test_client()
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    gid = open_game(client, ann["key"])["id"]
+    assert claim(client, gid, 1, bob["key"]).status_code == 201
+    keys = {0: ann["key"], 1: bob["key"]}
+
+    def one_move():
+        seat = client.get(f"/games/{gid}").get_json()["to_act"][0]
+        listed = client.get(f"/games/{gid}/moves", headers=auth(keys[seat])).get_json()
+        return lambda: client.post(f"/games/{gid}/moves", headers=auth(keys[seat]),
+                                   json={"expected_version": listed["version"], "move": listed["moves"][0]})
+
+    assert one_move()().status_code == 201  # scripts loaded, the game cached: the steady state
+    post = one_move()
+    answers = []
+    trips = _round_trips(monkeypatch, prefix, lambda: answers.append(post()))
+    assert answers[0].status_code == 201, answers[0].get_json()
+    appends = [t for t in trips if "EVALSHA" in t]
+    feeds = [t for t in trips if "XADD" in t]
+    assert len(appends) == 1 and len(feeds) == 1, trips
+    assert feeds[0].count("EXISTS") == 2, feeds  # both players' push subscriptions, in the feed's pipeline
+    assert not [t for t in trips if set(t) == {"EXISTS"}], trips  # no round trip of its own

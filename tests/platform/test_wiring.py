@@ -195,8 +195,8 @@ def _no_redis(tmp_path) -> Settings:
 
 def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     services = wiring.bootstrap(_no_redis(tmp_path))
-    assert _listeners(services.service) == ["PlayerFeed", "PushNotify", "FinishedExports", "Notifier"]
-    push_notify = services.service.listeners[1]
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier"]
+    push_notify = services.service.listeners[0].push  # asked in the feed's pipeline (issue 30)
     assert push_notify.subs is services.pushes.subs and services.matchmaker.told == push_notify.players
     assert services.service.games.snapshot_every == Settings().snapshot_every
     assert wiring.bootstrap(dataclasses.replace(_no_redis(tmp_path), snapshot_every=7)).service.games.snapshot_every == 7
@@ -220,7 +220,7 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     url = f"unix://{tmp_path}/no-redis.sock"
     app = create_app({"REDIS_URL": url, "KEY_PREFIX": "w:", "TESTING": True})
     web = _listeners(app.extensions["games"])
-    assert web == ["PlayerFeed", "PushNotify", "FinishedExports", "Notifier"]
+    assert web == ["PlayerFeed", "FinishedExports", "Notifier"]
 
     built: dict = {}
     real_bootstrap = wiring.bootstrap
