@@ -88,6 +88,35 @@ class TurnScheduler:
         return False
 
 
+FOLLOW_UP = "-next"  # the job id of the one follow-up that may wait behind a running job
+
+
+def enqueue_with_follow_up(queue: Queue, job_id: str, function: str, args: tuple, timeout: int,
+                           description: str, failure_ttl: int = 60) -> bool:
+    """Queues `function(*args)` as the job `job_id` unless that job waits already (it will read
+    the newest state when it runs: the webhooks' fan-out of a game, a player's push job). One
+    that runs may have read before this call: a follow-up (`job_id` + "-next") then waits behind
+    it, at most one. False when nothing new was queued (both taken: the one waiting covers it)."""
+    for jid in (job_id, job_id + FOLLOW_UP):
+        try:
+            queue.enqueue_call(function, args=args, job_id=jid, unique=True, timeout=timeout, result_ttl=0,
+                               failure_ttl=failure_ttl, description=description)
+            return True
+        except DuplicateJobError:
+            if waiting(queue, jid):
+                return False
+    return False
+
+
+def waiting(queue: Queue, jid: str) -> bool:
+    """Whether the job waits to run (queued, deferred, scheduled), not runs or ended."""
+    try:
+        return Job.fetch(jid, connection=queue.connection).get_status(refresh=False) in (
+            JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
+    except NoSuchJobError:
+        return False
+
+
 def age_s(moment) -> float:
     """Seconds since an RQ timestamp (RQ writes UTC, naive in some versions)."""
     if moment is None:

@@ -13,7 +13,7 @@ from rq.job import Job, JobStatus
 from api.webhooks.notify import Notifier
 from api.webhooks.subscriptions import SubscriptionStore
 
-from ..queueing import age_s
+from ..queueing import FOLLOW_UP, age_s, enqueue_with_follow_up
 
 JOB_TIMEOUT_S = 600
 LOST_AFTER_S = 120
@@ -24,7 +24,7 @@ def delivery_job_id(prefix: str, sub_id: str, game_id: str) -> str:
 
 
 def fan_out_job_id(prefix: str, game_id: str, follow_up: bool = False) -> str:
-    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whf-{game_id}" + ("-next" if follow_up else "")
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whf-{game_id}" + (FOLLOW_UP if follow_up else "")
 
 
 class Enqueueing:
@@ -44,25 +44,11 @@ class Enqueueing:
     def fan_out(self, game_id: str) -> bool:
         """Queues the game's fan-out unless one is waiting already (it will read the newest
         stream). One that runs may have read the stream before this append: a follow-up then
-        waits behind it. False when nothing new was queued."""
-        for follow_up in (False, True):
-            jid = fan_out_job_id(self.prefix, game_id, follow_up)
-            try:
-                self.queue.enqueue_call("workers.deliveries.fan_out_job", args=(self.prefix, game_id), job_id=jid,
-                                        unique=True, timeout=60, result_ttl=0, failure_ttl=60,
-                                        description=f"webhook fan-out of {game_id}")
-                return True
-            except DuplicateJobError:
-                if self._waiting(jid):
-                    return False
-        return False  # both running: the sweep repairs a miss (a delivery job re-reads the stream anyway)
-
-    def _waiting(self, jid: str) -> bool:
-        try:
-            return Job.fetch(jid, connection=self.connection).get_status(refresh=False) in (
-                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
-        except NoSuchJobError:
-            return False
+        waits behind it. False when nothing new was queued (both running: the sweep repairs a
+        miss; a delivery job re-reads the stream anyway)."""
+        return enqueue_with_follow_up(self.queue, fan_out_job_id(self.prefix, game_id),
+                                      "workers.deliveries.fan_out_job", (self.prefix, game_id), 60,
+                                      f"webhook fan-out of {game_id}")
 
     def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
         jid = delivery_job_id(self.prefix, sub_id, game_id)

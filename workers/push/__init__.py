@@ -18,14 +18,13 @@ import re
 import threading
 
 from rq import Queue, get_current_job
-from rq.exceptions import DuplicateJobError, NoSuchJobError
-from rq.job import Job, JobStatus
 
 from api.players.accounts import Players
 from api.push import vapid as vapid_keys
 from api.push.notify import PushNotify
 from api.push.subscriptions import PushSubscriptions
 from workers.deliveries.dispatcher import Dispatcher
+from workers.queueing import FOLLOW_UP, enqueue_with_follow_up
 
 from .sending import PushSettings, Sender
 
@@ -36,7 +35,7 @@ PAIR_GAME = "push"  # its second half (the dispatcher's pairs are (subscription,
 
 
 def push_job_id(prefix: str, player_id: str, follow_up: bool = False) -> str:
-    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}push-{player_id}" + ("-next" if follow_up else "")
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}push-{player_id}" + (FOLLOW_UP if follow_up else "")
 
 
 class Pushes:
@@ -73,24 +72,8 @@ class Pushes:
     def enqueue(self, player_id: str) -> bool:
         """Queues the player's push job unless one waits already (it will read the newest
         inbox); behind one that runs, one follow-up."""
-        for follow_up in (False, True):
-            jid = push_job_id(self.prefix, player_id, follow_up)
-            try:
-                self.queue.enqueue_call("workers.push.push_job", args=(self.prefix, player_id), job_id=jid,
-                                        unique=True, timeout=120, result_ttl=0, failure_ttl=60,
-                                        description=f"push notices of {player_id}")
-                return True
-            except DuplicateJobError:
-                if self._waiting(jid):
-                    return False
-        return False
-
-    def _waiting(self, jid: str) -> bool:
-        try:
-            return Job.fetch(jid, connection=self.queue.connection).get_status(refresh=False) in (
-                JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED)
-        except NoSuchJobError:
-            return False
+        return enqueue_with_follow_up(self.queue, push_job_id(self.prefix, player_id), "workers.push.push_job",
+                                      (self.prefix, player_id), 120, f"push notices of {player_id}")
 
     # ---- the jobs' work ----------------------------------------------------------------------
     def sender(self) -> Sender:
