@@ -48,6 +48,11 @@ class Speaker:
 
     def _text(self, arg: dict) -> str:
         kind = arg["kind"]
+        if kind == "piece" or kind == "place":
+            ids = arg["id"]
+            if isinstance(ids, list):
+                return self._joined([self._name(v) for v in ids])
+            return self._name(ids)  # one: as joined alone
         if kind == "player":
             seats = arg["seat"] if isinstance(arg["seat"], list) else [arg["seat"]]
             return self._joined([self.player(s) for s in seats])
@@ -55,10 +60,10 @@ class Speaker:
             return self.seat(arg["seat"])
         if kind == "count":
             return str(arg["value"])
-        values = arg["id"] if kind in ("piece", "place") else arg["value"]
-        listed = values if isinstance(values, list) else [values]
-        said = [self._name(v) if kind in ("piece", "place") else translate(self.lang, self.game, v) for v in listed]
-        return self._joined(said)
+        values = arg["value"]
+        if isinstance(values, list):
+            return self._joined([translate(self.lang, self.game, v) for v in values])
+        return translate(self.lang, self.game, values)
 
     def _joined(self, said: list[str]) -> str:
         return LIST_SEPARATOR.get(self.lang, ", ").join(said)
