@@ -92,14 +92,14 @@ def rollout_policy(state: State, seat: int, rng: random.Random) -> dict:
     return play_move(best[0])
 
 
-def prune(state: State, seat: int, moves: list) -> list:
-    """The greedy bot's best PRUNE_KEEP sets (ties in the order listed), and a swap of the whole
+def prune(state: State, seat: int, moves: list | None, keep: int = PRUNE_KEEP) -> list:
+    """The greedy bot's best `keep` sets (ties in the order listed), and a swap of the whole
     rack when no set can be made (the other swaps are rarely better and only dilute the search)."""
     valued = _valued(state, seat, placements(state, seat))
     if not valued:
         return [_swap_all(state, seat)]
     order = sorted(range(len(valued)), key=lambda i: valued[i][1], reverse=True)
-    return [play_move(valued[i][0]) for i in order[:PRUNE_KEEP]]
+    return [play_move(valued[i][0]) for i in order[:keep]]
 
 
 def _side_scores(state: State, seat: int) -> tuple[float, float]:
@@ -125,18 +125,26 @@ def evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-lead / (1.5 + 0.35 * to_go)))
 
 
-EXPERT = Searcher(_rules, lambda state: state.n,
+MCTS = Searcher(_rules, lambda state: state.n,
                   SearchSpec(iterations=200, rollout=rollout_policy, evaluate=evaluate, depth=4,
                              determinizations=8, exploration=0.5, prune=prune))
 
 
-def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
+def mcts_policy(state: State, seat: int, rng: random.Random) -> dict:
     """Determinized MCTS (domain/search.py) over the greedy bot's best sets, rollouts by the
-    fast greedy, leaves valued by the smoothed score lead."""
-    return EXPERT(state, seat, rng)
+    fast greedy, leaves valued by the smoothed score lead (the expert until issue 34's bench
+    showed the expectimax stronger; kept as the analysis's appraiser)."""
+    return MCTS(state, seat, rng)
+
+
+def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
+    """The expectimax over the greedy bot's best sets (expert.py; imported here, as it builds
+    on this module)."""
+    from .expert import choose
+    return choose(state, seat, rng)
 
 
 # The search level is not stronger than greedy yet (40% of 30 games, 95% CI 25-58%: bench/README.md),
 # so greedy stays last: the level that takes over a seat (api/platform/clocks.py) is the strongest.
-SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
+SEARCH = MCTS  # what a game's analysis values its positions with (domain/analysis.py)
 BOTS = {"random": random_policy, "expert": expert_policy, "greedy": greedy_policy}
