@@ -28,8 +28,13 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
     """Plays the set worth most points to itself; among equals, the one giving opponents the
     fewest bonus points (partners' bonus counts for it in the team game), then at random.
     With no set to make, swaps its whole rack."""
+    return greedy_among(state, seat, placements(state, seat), rng)
+
+
+def greedy_among(state: State, seat: int, plays: Sequence, rng: random.Random) -> dict:
+    """The greedy bot's choice among `plays` (all of them: the expert counts their number)."""
     best, best_value = [], None
-    for pairs, value in _valued(state, seat, placements(state, seat)):
+    for pairs, value in _valued(state, seat, plays):
         if best_value is None or value > best_value:
             best, best_value = [pairs], value
         elif value == best_value:
