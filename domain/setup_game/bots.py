@@ -1,5 +1,6 @@
 """Bots: `random` (any legal move), `greedy` (the highest-scoring legal set) and `expert`
-(determinized MCTS, domain/search.py, over the greedy bot's best few sets).
+(expert.py: an expectimax over the greedy bot's best few sets, the others answering greedily).
+The determinized MCTS (domain/search.py) over the same sets stays as the analysis's appraiser.
 
 Every level is handed a determinization of the state (domain/play.py's bot_move): the other
 racks and the bag are dealt anew from what the seat sees, so they read only their own rack,
@@ -149,7 +150,7 @@ def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
     return choose(state, seat, rng)
 
 
-# The search level is not stronger than greedy yet (40% of 30 games, 95% CI 25-58%: bench/README.md),
-# so greedy stays last: the level that takes over a seat (api/platform/clocks.py) is the strongest.
+# Weakest first: the expert beats greedy (bench/README.md, issue 34), and the last level is the
+# one that takes over a timed-out seat (api/platform/clocks.py) and the lobby's default.
 SEARCH = MCTS  # what a game's analysis values its positions with (domain/analysis.py)
-BOTS = {"random": random_policy, "expert": expert_policy, "greedy": greedy_policy}
+BOTS = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
