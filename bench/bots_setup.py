@@ -1,12 +1,14 @@
 """SetUp bot strength and engine speed.
 
-    python bench/bots_setup.py [games] [--ladder N] [--ladder-only]
+    python bench/bots_setup.py [games] [--ladder N] [--ladder-only] [--lookahead N]
 
 0. the ladder (issue 34): expert vs greedy over N 2-seat games (default 30; seats alternated,
    seeded), then greedy vs random (cheap: 200 games): win rate with a 95% Wilson interval (a
    shared win counts half), and each level's decision time p50/p99. Bots play as the platform
    runs them (domain/play.py's bot_move: from a determinization of their seat's view).
    BOT_ITERATIONS scales the expert's budget (1: as tuned).
+   --lookahead N: expert vs the bench-only one-move lookahead (bench/lookahead_setup.py) over
+   N 2-seat games, the same way.
 1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
    them and on seat 1 in the other half (seat 0 moves first), seeded, so the run repeats.
 2. random play speed: steps per second, one step = legal_moves + decide + evolve, over
@@ -23,9 +25,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
+from bench.lookahead_setup import setup_lookahead
 from domain.play import bot_move, fold
 from domain.search import iterations_scale
 from domain.setup_game import GAME
+
+BENCH_LEVELS = {"lookahead": setup_lookahead}  # bench-only opponents, not the game's levels
+
+
+def decide_as(level: str, state, seat: int, rng: random.Random) -> dict:
+    """A level's move as the platform asks it (bot_move: from its seat's determinization);
+    bench-only levels are handed the same determinization."""
+    if level in GAME.bots:
+        return bot_move(GAME, state, seat, level, rng)
+    return BENCH_LEVELS[level](GAME.determinize(state, seat, rng), seat, rng)
 
 
 def play_game(policies: dict, n: int, options: dict, seed: int):
@@ -53,7 +66,7 @@ def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool 
         while GAME.actors(state):
             seat = GAME.actors(state)[0]
             start = time.process_time()
-            move = bot_move(GAME, state, seat, levels[seat], rng)
+            move = decide_as(levels[seat], state, seat, rng)
             times[levels[seat]].append(time.process_time() - start)
             for event in GAME.decide(state, seat, move, rng):
                 state = GAME.evolve(state, event)
@@ -167,7 +180,10 @@ if __name__ == "__main__":
     parser.add_argument("games", nargs="?", type=int, default=400, help="greedy vs random games")
     parser.add_argument("--ladder", type=int, default=30, help="expert vs greedy games (0: none)")
     parser.add_argument("--ladder-only", action="store_true", help="only the ladder")
+    parser.add_argument("--lookahead", type=int, default=0, help="expert vs lookahead games (0: none)")
     args = parser.parse_args()
+    if args.lookahead:
+        match("expert", "lookahead", args.lookahead, verbose=True)
     if args.ladder:
         ladder(args.ladder)
     if not args.ladder_only:

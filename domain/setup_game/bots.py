@@ -1,5 +1,6 @@
 """Bots: `random` (any legal move), `greedy` (the highest-scoring legal set) and `expert`
-(determinized MCTS, domain/search.py, over the greedy bot's best few sets).
+(expert.py: an expectimax over the greedy bot's best few sets, the others answering greedily).
+The determinized MCTS (domain/search.py) over the same sets stays as the analysis's appraiser.
 
 Every level is handed a determinization of the state (domain/play.py's bot_move): the other
 racks and the bag are dealt anew from what the seat sees, so they read only their own rack,
@@ -28,8 +29,13 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
     """Plays the set worth most points to itself; among equals, the one giving opponents the
     fewest bonus points (partners' bonus counts for it in the team game), then at random.
     With no set to make, swaps its whole rack."""
+    return greedy_among(state, seat, placements(state, seat), rng)
+
+
+def greedy_among(state: State, seat: int, plays: Sequence, rng: random.Random) -> dict:
+    """The greedy bot's choice among `plays` (all of them: the expert counts their number)."""
     best, best_value = [], None
-    for pairs, value in _valued(state, seat, placements(state, seat)):
+    for pairs, value in _valued(state, seat, plays):
         if best_value is None or value > best_value:
             best, best_value = [pairs], value
         elif value == best_value:
@@ -92,14 +98,14 @@ def rollout_policy(state: State, seat: int, rng: random.Random) -> dict:
     return play_move(best[0])
 
 
-def prune(state: State, seat: int, moves: list) -> list:
-    """The greedy bot's best PRUNE_KEEP sets (ties in the order listed), and a swap of the whole
+def prune(state: State, seat: int, moves: list | None, keep: int = PRUNE_KEEP) -> list:
+    """The greedy bot's best `keep` sets (ties in the order listed), and a swap of the whole
     rack when no set can be made (the other swaps are rarely better and only dilute the search)."""
     valued = _valued(state, seat, placements(state, seat))
     if not valued:
         return [_swap_all(state, seat)]
     order = sorted(range(len(valued)), key=lambda i: valued[i][1], reverse=True)
-    return [play_move(valued[i][0]) for i in order[:PRUNE_KEEP]]
+    return [play_move(valued[i][0]) for i in order[:keep]]
 
 
 def _side_scores(state: State, seat: int) -> tuple[float, float]:
@@ -125,18 +131,26 @@ def evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-lead / (1.5 + 0.35 * to_go)))
 
 
-EXPERT = Searcher(_rules, lambda state: state.n,
+MCTS = Searcher(_rules, lambda state: state.n,
                   SearchSpec(iterations=200, rollout=rollout_policy, evaluate=evaluate, depth=4,
                              determinizations=8, exploration=0.5, prune=prune))
 
 
-def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
+def mcts_policy(state: State, seat: int, rng: random.Random) -> dict:
     """Determinized MCTS (domain/search.py) over the greedy bot's best sets, rollouts by the
-    fast greedy, leaves valued by the smoothed score lead."""
-    return EXPERT(state, seat, rng)
+    fast greedy, leaves valued by the smoothed score lead (the expert until issue 34's bench
+    showed the expectimax stronger; kept as the analysis's appraiser)."""
+    return MCTS(state, seat, rng)
 
 
-# The search level is not stronger than greedy yet (40% of 30 games, 95% CI 25-58%: bench/README.md),
-# so greedy stays last: the level that takes over a seat (api/platform/clocks.py) is the strongest.
-SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
-BOTS = {"random": random_policy, "expert": expert_policy, "greedy": greedy_policy}
+def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
+    """The expectimax over the greedy bot's best sets (expert.py; imported here, as it builds
+    on this module)."""
+    from .expert import choose
+    return choose(state, seat, rng)
+
+
+# Weakest first: the expert beats greedy (bench/README.md, issue 34), and the last level is the
+# one that takes over a timed-out seat (api/platform/clocks.py) and the lobby's default.
+SEARCH = MCTS  # what a game's analysis values its positions with (domain/analysis.py)
+BOTS = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
