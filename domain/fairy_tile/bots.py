@@ -340,4 +340,9 @@ def _tells(state, seat, move) -> bool:
 # The search level plays as well as the storyteller, not better yet (54% of 40 games, 95% CI 39-68%:
 # bench/README.md), and 500 times slower: the storyteller stays last, the level that takes over a seat.
 SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
-BOTS = {"random": random_policy, "expert": expert_policy, "storyteller": storyteller_policy}
+def _expert(state, seat, rng):
+    from .expert import expert_policy as lookahead
+    return lookahead(state, seat, rng)
+
+
+BOTS = {"random": random_policy, "expert": _expert, "storyteller": storyteller_policy}
