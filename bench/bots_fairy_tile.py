@@ -2,13 +2,17 @@
 
     python bench/bots_fairy_tile.py [games] [round_limit]
     python bench/bots_fairy_tile.py ladder [expert_games] [minutes] [random_games]
+    python bench/bots_fairy_tile.py lookahead [games] [minutes]
 
 The ladder: `expert` against the strongest level before it (`storyteller`), then `storyteller`
 against `random`, 2 seats, seats alternating, every bot handed its seat's determinization (as
 the platform does: domain/play.py's bot_move); win rate (a shared win counts half) with a 95%
-Wilson interval, games played, and each level's decision time (p50 / p99). The expert's games
-stop at `expert_games` or after `minutes`, whichever comes first. BOT_ITERATIONS scales the
-expert's budget.
+Wilson interval, games played, and each level's decision time (p50 / p99, CPU time of the
+process). The expert's games stop at `expert_games` or after `minutes`, whichever comes first.
+BOT_ITERATIONS scales the expert's budget.
+
+`lookahead`: `expert` against the bench-only one-move lookahead (bench/lookahead_fairy_tile.py),
+the same way.
 
 1. Bot strength: `storyteller` against `random` over many 2-seat games, seats alternating; how
    often the storyteller finishes its book first (wins by book_finished), and how games end.
@@ -97,8 +101,9 @@ def speed(games: int) -> None:
               f"(legal_moves + decide + evolve) steps/s")
 
 
-def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100) -> None:
-    """`strong` against `weak`, seats alternating, until `games` or `seconds` run out."""
+def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100, game=GAME) -> None:
+    """`strong` against `weak`, seats alternating, until `games` or `seconds` run out. Decision
+    times are the process's CPU time (the machine is shared: wall time would count the others)."""
     times: dict[str, list] = {strong: [], weak: []}
     wins, played, reasons, told = 0.0, 0, Counter(), [0, 0]
     start = time.time()
@@ -106,15 +111,15 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
         g, me = played, played % 2
         levels = {me: strong, 1 - me: weak}
         rng = random.Random(5000 + g)
-        state = fold(GAME, GAME.setup({"round_limit": round_limit}, 2, rng))
-        while GAME.actors(state):
-            seat = GAME.actors(state)[0]
-            t = time.perf_counter()
-            move = bot_move(GAME, state, seat, levels[seat], rng)
-            times[levels[seat]].append(time.perf_counter() - t)
-            for event in GAME.decide(state, seat, move, rng):
-                state = GAME.evolve(state, event)
-        result = GAME.result(state)
+        state = fold(game, game.setup({"round_limit": round_limit}, 2, rng))
+        while game.actors(state):
+            seat = game.actors(state)[0]
+            t = time.process_time()
+            move = bot_move(game, state, seat, levels[seat], rng)
+            times[levels[seat]].append(time.process_time() - t)
+            for event in game.decide(state, seat, move, rng):
+                state = game.evolve(state, event)
+        result = game.result(state)
         winners = result["winners"]
         wins += 1.0 / len(winners) if me in winners else 0.0
         played += 1
@@ -133,15 +138,23 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
 
 
 def ladder(expert_games: int, minutes: float, random_games: int) -> None:
-    from domain.fairy_tile.bots import EXPERT
-    print(f"expert: {EXPERT.spec.iterations} iterations x BOT_ITERATIONS {iterations_scale():g}, "
-          f"{EXPERT.spec.determinizations} determinizations, depth {EXPERT.spec.depth}", flush=True)
+    print("expert: one-turn lookahead over the unseen cards (domain/fairy_tile/expert.py), "
+          f"BOT_ITERATIONS {iterations_scale():g} (unused: it has no iteration budget)", flush=True)
     match("expert", "storyteller", expert_games, minutes * 60)
     if random_games:
         match("storyteller", "random", random_games, 120)
 
 
+def lookahead(games: int, minutes: float) -> None:
+    from bench.lookahead_fairy_tile import LOOKAHEAD_MOVES, game_with_lookahead
+    print(f"lookahead: the storyteller's top {LOOKAHEAD_MOVES} moves, one ply", flush=True)
+    match("expert", "lookahead", games, minutes * 60, game=game_with_lookahead())
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "lookahead":
+        lookahead(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15)
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "ladder":
         ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15,
                int(sys.argv[4]) if len(sys.argv) > 4 else 40)

@@ -1,5 +1,5 @@
 """Bot policies: `random`; `storyteller`, which looks for adventures that complete its card;
-`expert`, a determinized tree search (domain/search.py) over the storyteller's judgement.
+`expert` (expert.py), a one-turn lookahead that counts what each seat can tell next.
 
 Every level is handed its seat's determinization (determinize.py: the other hands, the books
 and the pile below its top tile drawn anew); none of them reads more than its own hand, the
@@ -182,12 +182,13 @@ def _move_dict(figure, key):
     return move
 
 
-# ---- expert: determinized MCTS (domain/search.py) over the storyteller ------------------------
-# Each node keeps the PRUNE moves that tell the acting seat's card, turn the page or finish, bring
-# its card nearest (feasibility.plan) or, for cards on the land, build it best; playouts follow
+# ---- SEARCH: determinized MCTS (domain/search.py) over the storyteller -------------------------
+# What a game's analysis values positions with (domain/analysis.py); it was the `expert` level
+# until issue 34's lookahead (expert.py) beat it (54% of 40 games against the storyteller). Each
+# node keeps the PRUNE moves that tell the acting seat's card, turn the page or finish, bring its
+# card nearest (feasibility.plan) or, for cards on the land, build it best; playouts follow
 # quick_policy for 2 moves, then expert_evaluate scores the seats' race (told cards, the cards'
-# progress, the magic tokens). 150 iterations over 3 determinizations: about 0.5 s a decision on
-# the 2-core bench machine at BOT_ITERATIONS=1 (bench/bots_fairy_tile.py ladder).
+# progress, the magic tokens). 150 iterations over 3 determinizations: about 0.5 s a decision.
 
 PRUNE = 8          # moves kept per node, best first by _move_score
 EXPERT_ITERATIONS = 150
@@ -310,22 +311,6 @@ EXPERT = Searcher(_rules, lambda state: state.n, SearchSpec(
     depth=2, determinizations=3, exploration=0.5, prune=expert_prune))
 
 
-def expert_policy(state, seat, rng):
-    """The storyteller's move when it tells the card at once; else the search, with the
-    storyteller's move among the root's candidates."""
-    suggested = storyteller_policy(state, seat, random.Random(rng.random()))
-    if _tells(state, seat, suggested):
-        return suggested
-    spec = EXPERT.spec
-
-    def prune(node_state, actor, moves):
-        kept = expert_prune(node_state, actor, moves)
-        if node_state is state and suggested not in kept and suggested in moves:
-            kept = [m for m in moves if m in kept or m == suggested]
-        return kept
-    return Searcher(_rules, EXPERT.n_seats, replace(spec, prune=prune))(state, seat, rng)
-
-
 def _tells(state, seat, move) -> bool:
     game = _rules()
     if move["type"] not in ("move", "lay_tile"):
@@ -337,7 +322,12 @@ def _tells(state, seat, move) -> bool:
     return len(after.seats[seat].told) > told
 
 
-# The search level plays as well as the storyteller, not better yet (54% of 40 games, 95% CI 39-68%:
-# bench/README.md), and 500 times slower: the storyteller stays last, the level that takes over a seat.
+def _expert(state, seat, rng):
+    from .expert import expert_policy  # expert.py builds on this module's judgement
+    return expert_policy(state, seat, rng)
+
+
 SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
-BOTS = {"random": random_policy, "expert": expert_policy, "storyteller": storyteller_policy}
+# expert beats the storyteller (issue 34, bench/README.md): it is the last level, the one that
+# takes over a timed-out seat.
+BOTS = {"random": random_policy, "storyteller": storyteller_policy, "expert": _expert}

@@ -1,6 +1,7 @@
-"""The `expert` level (determinized MCTS over the storyteller, issue 34) and determinize: the
-expert plays legal moves to the end of a game, is deterministic for a seed, and decides alike
-for states its seat cannot tell apart. The budgets are the tests' (BOT_ITERATIONS, conftest)."""
+"""The `expert` level (a one-turn lookahead over the unseen cards, issue 34) and determinize: the
+expert is the last (strongest) level, plays legal moves to the end of a game, is deterministic
+for a seed, and decides alike for states its seat cannot tell apart. The budgets are the
+tests' (BOT_ITERATIONS, conftest)."""
 import random
 from collections import Counter
 
@@ -27,6 +28,11 @@ def _play(levels, seed, stop_at=None):
         assert move in GAME.legal_moves(state, seat), move
         state = fold(GAME, GAME.decide(state, seat, move, rng), state)
     return seen, state
+
+
+def test_the_expert_is_the_last_level():
+    # it beats the storyteller (bench/README.md, issue 34): it takes over timed-out seats
+    assert list(GAME.bots) == ["random", "storyteller", "expert"]
 
 
 def test_the_expert_plays_legal_moves_to_the_end_of_a_game():

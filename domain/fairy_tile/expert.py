@@ -1,0 +1,239 @@
+"""expert: a one-turn lookahead that counts what every seat can tell next (issue 34).
+
+Fairy Tile is a race to tell one's book, with figures that belong to nobody. What decides a turn
+is (a) whether it tells the card now, (b) whether the next seat can tell its card on its turn
+with the figures left where this turn leaves them, and (c) how near this seat's own card (or
+the card a turned page draws) is on its next turn. The tree search (domain/search.py) guessed
+that from a few noisy playouts; this level counts it:
+
+1. a move that tells the card now is played (the storyteller's, bots.storyteller_policy);
+2. else every candidate (every move of a figure, since moving one away is how a seat denies the
+   next seat its card; the best TILES_KEPT tiles for the card; turning the page; finish) is
+   played to the end of the turn (after a first adventure with the token active: a second one
+   that tells the card, else `finish`, which keeps the token);
+3. the turn's end is valued by `turn_value`: told cards ahead; minus the share of the cards the
+   next seat may hold (every card this seat has not seen: its hand is one of them, uniformly)
+   that it could tell on its turn; plus, for this seat's own card (or, after a told card or a
+   turned page, the mean over the cards it may draw), whether its next turn can tell it, else
+   how near its plan is; plus the token.
+
+Nothing hidden is read: the unseen cards are counted, not sampled, the tile a laid tile uncovers
+is not looked at, and no rng is drawn (the storyteller's own choice aside), so a state and a seed
+give the same move, whatever the hidden cards are.
+"""
+from __future__ import annotations
+
+import random
+
+from .conditions import Context, figures_in, holds
+from .data import CARD_IDS, CONDITIONS
+from .decide import move_table
+from .feasibility import plan
+from .moves import legal_moves
+from .tiles import FIGURES
+
+TILES_KEPT = 4      # tiles kept among the candidates, best for the card first
+WIN = 30.0          # a finished game, in told cards
+THREAT = 0.9        # the next seat telling on its turn, in told cards (it may miss it)
+READY = 0.55        # this seat's card one turn away (the next seat may move the figures first)
+NEAR = 0.5          # scale of 1/(2 + distance) of the card's plan when it is further
+MAGIC = 0.2         # an active token: two adventures next turn
+SECOND_LOOKED = 3   # best first adventures also valued with every second one
+PATIENCE_LOSS = 0.2
+_EMPTY = frozenset()
+
+
+def _rules():
+    from . import GAME
+    return GAME
+
+
+# ---- what a seat can tell at the start of its turn -------------------------------------------
+
+def _outcomes(kingdom, positions: dict, adventures: int) -> dict:
+    """{moved figures: [(positions, passed)]} after 1 (or up to 2) figure moves, without repeats;
+    cached on the kingdom, as every card of the pool is checked against the same list."""
+    key = ("outcomes", tuple(sorted(positions.items())), adventures)
+    return kingdom._cached(key, lambda: _all_outcomes(kingdom, positions, adventures))
+
+
+def _all_outcomes(kingdom, positions, adventures) -> dict:
+    out: dict = {}
+    seen = set()
+
+    def add(moved, pos, passed):
+        mark = (moved, tuple(pos[f] for f in FIGURES), passed)
+        if mark not in seen:
+            seen.add(mark)
+            out.setdefault(moved, []).append((pos, passed))
+
+    firsts = []
+    for f in FIGURES:
+        for to, _, passed in set(move_table(kingdom, f, positions[f]).values()):
+            firsts.append((f, {**positions, f: to}, frozenset([f]) if passed else _EMPTY))
+            add(frozenset([f]), firsts[-1][1], firsts[-1][2])
+    if adventures >= 2:
+        for f, pos, done in firsts:
+            for g in FIGURES:
+                for to, _, passed in set(move_table(kingdom, g, pos[g]).values()):
+                    add(frozenset((f, g)), {**pos, g: to}, done | {g} if passed else done)
+    return out
+
+
+def can_tell(kingdom, positions: dict, card: str, adventures: int, top) -> bool:
+    """Can a seat whose turn starts here tell `card` within `adventures` (1 or 2)? Figure moves
+    (only those of the card's figures change it), and for one adventure also the top tile."""
+    key = ("tell", card, tuple(sorted(positions.items())), adventures, top)
+    return kingdom._cached(key, lambda: _can_tell(kingdom, positions, CONDITIONS[card], adventures, top))
+
+
+def _can_tell(kingdom, positions, tree, adventures, top) -> bool:
+    if holds(tree, Context(kingdom, positions, _EMPTY, _EMPTY)):
+        return True  # already true (a sight): any adventure that leaves it tells it
+    figures = figures_in(tree)
+    for moved, outcomes in _outcomes(kingdom, positions, adventures).items():
+        if moved <= figures and any(holds(tree, Context(kingdom, pos, moved, passed)) for pos, passed in outcomes):
+            return True
+    return top is not None and _tile_tells(kingdom, positions, tree, top)
+
+
+def _tile_tells(kingdom, positions, tree, top) -> bool:
+    """Does laying the top tile somewhere make a card on the land (a sight) hold?"""
+    from .bots import _looks_at_land
+    if not _looks_at_land(tree):
+        return False
+    tile, side = top
+    return any(holds(tree, Context(kingdom.lay(tile, side, at, r), positions, _EMPTY, _EMPTY))
+               for at, r in kingdom.placements(tile, side))
+
+
+def _nearness(state, card, adventures, top) -> float:
+    """1 when the card can be told in a turn starting here, else NEAR/(2 + its plan's distance),
+    0 when this kingdom cannot complete it."""
+    if can_tell(state.kingdom, state.positions(), card, adventures, top):
+        return 1.0
+    found = plan(state.kingdom, state.positions(), CONDITIONS[card])
+    return 0.0 if found is None else NEAR / (2.0 + found[0])
+
+
+# ---- the value of a turn's end ---------------------------------------------------------------
+
+def unseen(state, seat) -> list:
+    """The cards the seat has not seen: any of them may be in another hand or come next."""
+    told = {c for s in state.seats for c in s.told}
+    return [c for c in CARD_IDS if c not in told and c != state.seats[seat].hand]
+
+
+def turn_value(state, seat, pool: list, hand_known: bool, top) -> float:
+    """The seat's standing when its turn has ended, in told cards (see the module's 3.).
+    `hand_known`: the seat still holds the card it held (else its hand is one of `pool`);
+    `top`: the pile's top tile when it is the one the seat saw, else None."""
+    if state.over:
+        return WIN / len(state.winners) if seat in state.winners else -WIN
+    me = state.seats[seat]
+    if me.out:
+        return -WIN
+    rivals = [i for i in range(state.n) if i != seat and not state.seats[i].out]
+    value = len(me.told) - max((len(state.seats[i].told) for i in rivals), default=0)
+    nxt = state.current
+    if nxt != seat and pool:
+        adventures = 2 if state.seats[nxt].magic else 1
+        share = sum(can_tell(state.kingdom, state.positions(), c, adventures, top) for c in pool) / len(pool)
+        value -= (THREAT if state.seats[nxt].book else WIN) * share  # its last card wins it the game
+    cards = [me.hand] if hand_known else pool
+    if cards:
+        near = sum(_nearness(state, c, 2 if me.magic else 1, top) for c in cards) / len(cards)
+        value += (READY if me.book else 3 * READY) * near
+    return value + MAGIC * me.magic
+
+
+def _play(state, seat, move):
+    game = _rules()
+    for event in game.decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
+        state = game.evolve(state, event)
+    return state
+
+
+def _end_turn(state, seat):
+    """After a first adventure with the token active: a second adventure that tells the card
+    (the storyteller's own judgement: bots._move_score 100), else finish (the token is kept)."""
+    from .bots import _looks_at_land, _move_score
+    while not state.over and state.current == seat and state.phase == "second":
+        tree = CONDITIONS[state.seats[seat].hand]
+        land, figures = _looks_at_land(tree), figures_in(tree)
+        telling = [m for m in legal_moves(state, seat)
+                   if m["type"] in ("move", "lay_tile") and _move_score(state, tree, land, figures, m) >= 100.0]
+        state = _play(state, seat, telling[0] if telling else {"type": "finish"})
+    return state
+
+
+def candidates(state, seat) -> list:
+    """Every figure move, the best TILES_KEPT tiles for the card, turning the page, finish."""
+    from .bots import _looks_at_land, _move_score
+    moves = legal_moves(state, seat)
+    tiles = [m for m in moves if m["type"] == "lay_tile"]
+    if len(tiles) > TILES_KEPT:
+        tree = CONDITIONS[state.seats[seat].hand]
+        land, figures = _looks_at_land(tree), figures_in(tree)
+        order = sorted(range(len(tiles)), key=lambda k: (-_move_score(state, tree, land, figures, tiles[k]), k))
+        tiles = [tiles[k] for k in sorted(order[:TILES_KEPT])]
+    return [m for m in moves if m["type"] != "lay_tile"] + tiles
+
+
+def value_of(state, seat, move, pool) -> float:
+    """turn_value at the end of the turn `move` begins (a second adventure only if it tells)."""
+    return _value_after(state, seat, _end_turn(_play(state, seat, move), seat), pool)
+
+
+def _value_after(before, seat, after, pool) -> float:
+    hand_known = len(after.seats[seat].told) == len(before.seats[seat].told) and not _page_turned(before, after, seat)
+    top = before.pile[0] if before.pile and after.pile == before.pile else None
+    return turn_value(after, seat, pool, hand_known, top)
+
+
+def _page_turned(before, after, seat) -> bool:
+    return after.seats[seat].magic and len(after.seats[seat].book) == len(before.seats[seat].book) \
+        and after.seats[seat].hand != before.seats[seat].hand
+
+
+def _with_second(state, seat, move, pool) -> float:
+    """The best end of a turn whose first adventure is `move` and whose second (the token is
+    active) is any candidate: a move that blocks the next seat and one that readies the card."""
+    first = _play(state, seat, move)
+    if first.over or first.current != seat or first.phase != "second":
+        return value_of(state, seat, move, pool)
+    return max(_value_after(state, seat, _end_turn(_play(first, seat, m), seat), pool)
+               for m in candidates(first, seat))
+
+
+def expert_policy(state, seat, rng):
+    """The storyteller's move when it tells the card now; else the candidate of best value
+    (the best SECOND_LOOKED of them also with every second adventure, when the token allows
+    one). Now and then (PATIENCE_LOSS), when it is not ahead and its best move only walks, it
+    turns the page: a seat that walks a figure the next seat walks back would do so for ever."""
+    from .bots import _tells, storyteller_policy
+    suggested = storyteller_policy(state, seat, random.Random(rng.random()))
+    if _tells(state, seat, suggested):
+        return suggested
+    moves = candidates(state, seat)
+    if len(moves) == 1:
+        return moves[0]
+    pool = unseen(state, seat)
+    values = [value_of(state, seat, m, pool) for m in moves]
+    if state.phase == "adventure" and state.seats[seat].magic:
+        for k in sorted(range(len(moves)), key=lambda k: (-values[k], k))[:SECOND_LOOKED]:
+            values[k] = max(values[k], _with_second(state, seat, moves[k], pool))
+    best = max(range(len(moves)), key=lambda k: (values[k], -k))
+    if _walks(state, seat, moves[best]) and rng.random() < PATIENCE_LOSS:
+        return {"type": "turn_page"}
+    return moves[best]
+
+
+def _walks(state, seat, move) -> bool:
+    """A move that neither tells nor turns the page, by a seat that is not ahead."""
+    if state.phase != "adventure" or move["type"] == "turn_page":
+        return False
+    me = len(state.seats[seat].told)
+    if me > max((len(s.told) for i, s in enumerate(state.seats) if i != seat and not s.out), default=-1):
+        return False
+    return len(_end_turn(_play(state, seat, move), seat).seats[seat].told) == me
