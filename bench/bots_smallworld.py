@@ -2,12 +2,17 @@
 
     python bench/bots_smallworld.py [games]
     python bench/bots_smallworld.py ladder [games] [minutes] [first seed]
+    python bench/bots_smallworld.py --lookahead N [minutes]
 
 `ladder` (issue 34): 2-seat games, seats alternated, each level against the next weaker one
 (expert vs greedy, then greedy vs random): the stronger level's win rate (a shared win counts
 a half) with a 95% Wilson interval, the games played, and each level's decision time p50/p99
 (bots are handed `determinize(state, seat, rng)`, as the platform does: domain/play.py).
 BOT_ITERATIONS scales the expert's budget (printed); `minutes` stops the expert's games early.
+
+`--lookahead N` (issue 34): the same duels against bench/lookahead.py's one-move lookahead:
+`lookahead` vs `greedy` (max(N, 100) games), then `expert` vs `lookahead` (N games or `minutes`,
+default 60), with the load average at each duel's end.
 
 Plays `games` 2-seat games greedy against random (seats alternate), prints how often the
 greedy bot out-scores random, its win rate and both bots' average coins; the same with one
@@ -23,9 +28,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import lookahead
 from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
-from domain.play import bot_move, fold
+from domain.play import fold
 from domain.smallworld import GAME
 
 
@@ -137,7 +143,8 @@ def speed(games):
 
 
 def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
-    """`strong` against `weak`, 2 seats, seats alternated; decisions through bot_move."""
+    """`strong` against `weak`, 2 seats, seats alternated; decisions through bot_move (or
+    bench/lookahead.py's `lookahead`, handed the same determinization)."""
     from domain.smallworld.bots import SEARCHED
     times = {strong: [], weak: []}
     searched = {strong: [], weak: []}  # decisions at a searched step with 2+ moves
@@ -159,7 +166,7 @@ def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
                 move = GAME.legal_moves(state, actor)[0]
             else:
                 t0 = time.perf_counter()
-                move = bot_move(GAME, state, actor, levels[actor], rng)
+                move = lookahead.move(GAME, state, actor, levels[actor], rng)
                 times[levels[actor]].append(time.perf_counter() - t0)
                 if state.turn.step in SEARCHED and len(GAME.legal_moves(state, actor)) > 1:
                     searched[levels[actor]].append(times[levels[actor]][-1])
@@ -182,7 +189,7 @@ def duel(strong, weak, games, minutes=None, seed0=0, verbose=True):
     rate = score / played if played else 0.0
     print(f"{strong} vs {weak}: {played} games, {strong} won {wins}, shared {ties}: win rate {100 * rate:.1f}%"
           f" (95% CI {100 * low:.1f}-{100 * high:.1f}%); average coins {coins[0] / max(played, 1):.1f}"
-          f" vs {coins[1] / max(played, 1):.1f}")
+          f" vs {coins[1] / max(played, 1):.1f}; load average {lookahead.load_average()}")
     for level, ts in times.items():
         print(f"  {level}: {len(ts)} decisions, p50 {1000 * percentile(ts, 0.5):.1f} ms,"
               f" p99 {1000 * percentile(ts, 0.99):.1f} ms; at picks, starts and conquests with a choice:"
@@ -201,7 +208,16 @@ def ladder(games, minutes=None, seed0=2000):
     duel(levels[-1], "greedy", games, minutes, seed0=seed0)
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["ladder"]:
+def against_lookahead(games, minutes=60.0, seed0=60_000):
+    from domain.search import iterations_scale
+    print(f"BOT_ITERATIONS={iterations_scale():g}")
+    duel("lookahead", "greedy", max(games, 100), seed0=seed0 + 10_000, verbose=False)
+    duel("expert", "lookahead", games, minutes, seed0=seed0)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--lookahead"]:
+    against_lookahead(int(sys.argv[2]) if len(sys.argv) > 2 else 40, float(sys.argv[3]) if len(sys.argv) > 3 else 60.0)
+elif __name__ == "__main__" and sys.argv[1:2] == ["ladder"]:
     ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else None,
            int(sys.argv[4]) if len(sys.argv) > 4 else 2000)
 elif __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python bench/bots_splendor.py [games] [--speed-only]
     python bench/bots_splendor.py --ladder [games] [--minutes M]   (BOT_ITERATIONS scales expert)
+    python bench/bots_splendor.py --lookahead N [--minutes M]
 
 1. Bot strength: `greedy` against `random` in 2-seat games, seats alternating (greedy is seat 0
    in even games, seat 1 in odd ones). A shared win counts as half a win.
@@ -9,6 +10,9 @@
    games or M minutes, whichever ends first, then `greedy` vs `random`; each with the win rate,
    its 95% Wilson interval, and decision times p50/p99 per level. Bots get what bot_move gives
    them (domain/play.py: a determinization of the state for their seat).
+   --lookahead N (issue 34): against bench/lookahead.py's one-move lookahead: `lookahead` vs
+   `greedy` (max(N, 100) games: cheap) then `expert` vs `lookahead` (N games or M minutes), the
+   same lines as the ladder's, and the load average at each match's end.
 2. Engine speed: random playouts with 2 seats, counting steps of
    legal_moves + pick one + decide + evolve (every event the move caused).
 3. Replay speed: events folded per second when rebuilding a finished game from JSON.
@@ -22,8 +26,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import lookahead
 from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
-from domain.play import bot_move, fold
+from domain.play import fold
 from domain.search import iterations_scale
 from domain.splendor import GAME
 
@@ -48,15 +53,16 @@ def play(policies: dict, n: int, seed: int):
 
 
 def play_timed(levels: dict, seed: int, times: dict):
-    """One 2-seat game through bot_move; levels maps seat -> level; decision times are appended
-    to times[level]. Returns the result."""
+    """One 2-seat game through bot_move (or bench/lookahead.py's `lookahead`, handed the same
+    determinization); levels maps seat -> level; decision times are appended to times[level].
+    Returns the result."""
     rng = random.Random(seed)
     state = fold(GAME, GAME.setup(GAME.default_options(), 2, random.Random(seed)))
     while actors := GAME.actors(state):
         actor = actors[0]
         if actor in levels:
             start = time.perf_counter()
-            move = bot_move(GAME, state, actor, levels[actor], rng)
+            move = lookahead.move(GAME, state, actor, levels[actor], rng)
             times.setdefault(levels[actor], []).append(time.perf_counter() - start)
         else:
             move = GAME.legal_moves(state, actor)[0]
@@ -87,7 +93,7 @@ def match(strong: str, weak: str, games: int, minutes: float, seed0: int = 0, ve
     print(f"{strong} vs {weak}, 2 seats: {played} games, {strong} won {wins:g} "
           f"({100 * wins / max(1, played):.1f}%, 95% Wilson CI {100 * low:.1f}-{100 * high:.1f}%), "
           f"average points {points[0] / max(1, played):.1f} vs {points[1] / max(1, played):.1f} "
-          f"({took:.0f}s)")
+          f"({took:.0f}s, load average {lookahead.load_average()})")
     for level, spent in times.items():
         print(f"  {level}: {len(spent)} decisions, p50 {1000 * percentile(spent, 0.5):.1f} ms, "
               f"p99 {1000 * percentile(spent, 0.99):.1f} ms")
@@ -97,6 +103,12 @@ def ladder(games: int, minutes: float) -> None:
     print(f"BOT_ITERATIONS={iterations_scale():g}")
     match("expert", "greedy", games, minutes, verbose=True)
     match("greedy", "random", 100, 1.0, seed0=10_000)
+
+
+def against_lookahead(games: int, minutes: float) -> None:
+    print(f"BOT_ITERATIONS={iterations_scale():g}")
+    match("lookahead", "greedy", max(games, 100), minutes, seed0=20_000)
+    match("expert", "lookahead", games, minutes, seed0=30_000, verbose=True)
 
 
 def strength(games: int) -> None:
@@ -164,6 +176,11 @@ if __name__ == "__main__":
         minutes = float(rest[rest.index("--minutes") + 1]) if "--minutes" in rest else 15.0
         counts = [a for a in rest if a.isdigit() and (rest.index(a) == 0 or rest[rest.index(a) - 1] != "--minutes")]
         ladder(int(counts[0]) if counts else 1000, minutes)
+        sys.exit(0)
+    if "--lookahead" in sys.argv:
+        rest = sys.argv[1:]
+        minutes = float(rest[rest.index("--minutes") + 1]) if "--minutes" in rest else 30.0
+        against_lookahead(int(rest[rest.index("--lookahead") + 1]), minutes)
         sys.exit(0)
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if "--speed-only" not in sys.argv:

@@ -2,6 +2,7 @@
 
     python bench/bots_witches.py [rounds] [seats]
     python bench/bots_witches.py ladder [games] [minutes] [seats]
+    python bench/bots_witches.py --lookahead N [minutes]
 
 Plays many rounds with one `careful` seat (rotating) among `random` seats and prints the
 average fire points per round of each bot, then random-play steps per second
@@ -15,6 +16,12 @@ prints the strong level's game win rate (ties shared; 1/n when even) and its hea
 rate (its total below each weak seat's: 1, equal: 1/2; even: 1/2), each with a 95% Wilson
 interval, the games played, and each level's decision time (CPU) p50/p99. The search's
 budget is scaled by BOT_ITERATIONS (1: as tuned).
+
+`--lookahead N` (issue 34): the same matches against bench/lookahead.py's one-move lookahead,
+3 seats: `lookahead` among 2 `careful` (max(N, 60) games), then `expert` among 2 `lookahead`
+seats (N games or `minutes`, default 60); each also with the strong seat's mean place (1 = lowest
+total, ties sharing their places; even: 2.0), its mean final total beside the others', and the
+load average at the match's end.
 """
 from __future__ import annotations
 
@@ -24,9 +31,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import lookahead
 from bench.common import percentile, wilson  # (the bench package applies BOT_ITERATIONS)
 from domain.contract import SYSTEM
-from domain.play import bot_move, fold
+from domain.play import fold
 from domain.search import iterations_scale
 from domain.witches import GAME
 
@@ -95,7 +103,8 @@ def replay_events_per_second(n_seats: int, seed: int = 2) -> float:
 
 
 def play_game(levels: list, seed: int, times: dict) -> list:
-    """One whole game (default options) with these levels by seat; returns the final totals."""
+    """One whole game (default options) with these levels by seat (the game's levels through
+    bot_move, or bench/lookahead.py's `lookahead`); returns the final totals."""
     rng = random.Random(seed)
     state = fold(GAME, GAME.setup(GAME.default_options(), len(levels), rng))
     while actors := GAME.actors(state):
@@ -104,7 +113,7 @@ def play_game(levels: list, seed: int, times: dict) -> list:
             move = GAME.legal_moves(state, SYSTEM)[0]
         else:
             start = time.process_time()
-            move = bot_move(GAME, state, actor, levels[actor], rng)
+            move = lookahead.move(GAME, state, actor, levels[actor], rng)
             times.setdefault(levels[actor], []).append(time.process_time() - start)
         state = fold(GAME, GAME.decide(state, actor, move, rng), state)
     return list(GAME.result(state)["scores"])
@@ -112,14 +121,19 @@ def play_game(levels: list, seed: int, times: dict) -> list:
 
 def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0: int = 0) -> None:
     times: dict = {}
-    wins = pair = 0.0
+    wins = pair = place = 0.0
     played = 0
+    points = [0.0, 0.0]
     start = time.perf_counter()
     while played < games and time.perf_counter() - start < 60 * minutes:
         seat = played % n
         levels = [strong if s == seat else weak for s in range(n)]
         totals = play_game(levels, seed0 + played, times)
         low = min(totals)
+        place += 1 + sum(1.0 if t < totals[seat] else 0.5 if t == totals[seat] else 0.0
+                         for s, t in enumerate(totals) if s != seat)
+        points[0] += totals[seat]
+        points[1] += (sum(totals) - totals[seat]) / (n - 1)
         if totals[seat] == low:
             wins += 1 / totals.count(low)
         pair += sum(1.0 if totals[seat] < t else 0.5 if totals[seat] == t else 0.0
@@ -131,6 +145,8 @@ def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0:
           f"{time.perf_counter() - start:.0f}s, BOT_ITERATIONS={iterations_scale():g}):")
     print(f"  game wins {100 * wins / played:.1f}% [95% CI {100 * w_low:.1f}-{100 * w_high:.1f}%] (even: {100 / n:.1f}%)")
     print(f"  head-to-head {100 * pair / played:.1f}% [95% CI {100 * p_low:.1f}-{100 * p_high:.1f}%] (even: 50%)")
+    print(f"  mean place {place / played:.2f} (even: {(n + 1) / 2:.1f}); mean final total {points[0] / played:.1f}"
+          f" vs {points[1] / played:.1f} (lower is better); load average {lookahead.load_average()}")
     for level, ts in sorted(times.items()):
         print(f"  {level}: {len(ts)} decisions, p50 {1000 * percentile(ts, 0.5):.2f} ms, "
               f"p99 {1000 * percentile(ts, 0.99):.2f} ms (CPU)")
@@ -143,7 +159,16 @@ def ladder(games: int, minutes: float, n: int = 3) -> None:
         match(strong, weak, games * 4 if cheap else games, minutes / 10 if cheap else minutes, n)
 
 
+def against_lookahead(games: int, minutes: float, n: int = 3) -> None:
+    match("lookahead", "careful", max(games, 60), minutes, n, seed0=50_000)
+    match("expert", "lookahead", games, minutes, n, seed0=40_000)
+
+
 def main():
+    if "--lookahead" in sys.argv:
+        rest = [a for a in sys.argv[1:] if a != "--lookahead"]
+        against_lookahead(int(rest[0]) if rest else 40, float(rest[1]) if len(rest) > 1 else 60)
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "ladder":
         games = int(sys.argv[2]) if len(sys.argv) > 2 else 30
         minutes = float(sys.argv[3]) if len(sys.argv) > 3 else 15
