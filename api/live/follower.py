@@ -21,10 +21,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import redis
-from redis.typing import KeyT, StreamIdT
 
 from events import connection
-from events.redis_entries import Streams
 from events.redis_store import RedisEventStore, decode_entry
 from events.store import Follower, StoredEvent, StoreUnavailable
 
@@ -46,6 +44,9 @@ class LiveFollower:
                                           socket_connect_timeout=connect_timeout)
         self._client_id: int | None = None
         self._blocked = False
+        self._held = None  # its connection, out of the pool while it works
+        self._packed: dict = {}  # a followed stream's key as the command sends it, by game id or ("inbox", player)
+        self._owner: dict = {}  # and whose a key is
 
     def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100
              ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict]]]]:
@@ -53,35 +54,84 @@ class LiveFollower:
         waiting up to block_ms for the first one."""
         if not games and not inboxes:
             return {}, {}
-        keys = self.store.keys
-        streams: dict[KeyT, StreamIdT] = {}
-        owner: dict[str, tuple[bool, str]] = {}  # a stream's key: (is it a game's, whose)
+        # The command is packed here (each key's bytes made once, while it is followed): redis-py's
+        # packing and reply parsing of an XREAD naming 100 games cost the web process more than
+        # the deliveries it brought (bench/README.md, issue 30).
+        parts = [b"", b"$5\r\nXREAD\r\n$5\r\nCOUNT\r\n", _bulk(b"%d" % count), b"$5\r\nBLOCK\r\n",
+                 _bulk(b"%d" % block_ms), b"$7\r\nSTREAMS\r\n"]
+        ids = []
+        if len(self._packed) > 2 * (len(games) + len(inboxes)) + 1000:
+            self._packed, self._owner = {}, {}  # keys no longer followed
+        packed = self._packed
         for game_id, after in games.items():
-            key = keys.events(game_id)
-            streams[key], owner[key] = f"0-{after}", (True, game_id)
+            key = packed.get(game_id)
+            if key is None:
+                key = self._pack(game_id, self.store.keys.events(game_id))
+            parts.append(key)
+            ids.append(_bulk(b"0-%d" % after))
         for player_id, after_id in inboxes.items():
-            key = self.inbox_key(player_id)
-            streams[key], owner[key] = after_id, (False, player_id)
+            key = packed.get(("inbox", player_id))
+            if key is None:
+                key = self._pack(("inbox", player_id), self.inbox_key(player_id))
+            parts.append(key)
+            ids.append(_bulk(after_id.encode()))
+        parts.extend(ids)
+        parts[0] = b"*%d\r\n" % (6 + 2 * len(ids))
         try:
-            if self._client_id is None:
-                self._client_id = self.redis.client_id()
+            connection = self._connection()
             self._blocked = True
-            reply = cast(Streams, self.redis.xread(streams, count=count, block=block_ms))
-        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as e:
-            self._client_id = None  # a new connection has a new id
-            self.redis.connection_pool.disconnect()
+            connection.send_packed_command([b"".join(parts)], check_health=False)
+            reply = connection.read_response()
+        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError) as e:
+            self._drop()  # a new connection has a new id
             raise StoreUnavailable(str(e)) from e
+        except BaseException:
+            self._drop()  # (a reply half read would be the next read's)
+            raise
         finally:
             self._blocked = False
+        if isinstance(reply, redis.ResponseError):
+            raise reply
         found_games: dict[str, list[StoredEvent]] = {}
         found_inboxes: dict[str, list[tuple[str, dict]]] = {}
-        for stream, entries in reply or ():
-            is_game, name = owner[stream.decode() if isinstance(stream, bytes) else stream]
-            if is_game:
-                found_games[name] = [decode_entry(i, f) for i, f in entries]
-            else:
-                found_inboxes[name] = [(i.decode(), self.decode_inbox(f)) for i, f in entries]
+        owner = self._owner
+        # RESP2: [[key, entries], ...]; RESP3: {key: entries}
+        for stream, entries in (reply.items() if isinstance(reply, dict) else reply or ()):
+            name = owner.get(stream)
+            if isinstance(name, str):
+                found_games[name] = [decode_entry(i, _fields(f)) for i, f in entries]
+            elif name is not None:
+                found_inboxes[name[1]] = [(i.decode(), self.decode_inbox(_fields(f))) for i, f in entries]
         return found_games, found_inboxes
+
+    def _pack(self, name, key: str) -> bytes:
+        raw = key.encode()
+        self._owner[raw] = name
+        packed = self._packed[name] = _bulk(raw)
+        return packed
+
+    def _connection(self):
+        """The reader's one connection, held for as long as it works (its client id asked once)."""
+        if self._held is None:
+            pool = self.redis.connection_pool
+            connection = pool.get_connection()
+            try:
+                connection.send_command("CLIENT", "ID")
+                self._client_id = int(connection.read_response())
+            except BaseException:
+                connection.disconnect()
+                pool.release(connection)
+                raise
+            self._held = connection
+        return self._held
+
+    def _drop(self) -> None:
+        self._client_id = None
+        held, self._held = self._held, None
+        if held is not None:
+            held.disconnect()
+            self.redis.connection_pool.release(held)
+        self.redis.connection_pool.disconnect()
 
     def interrupt(self) -> bool:
         """Ends a blocked read (the hub has a new stream to add to it); False if none was."""
@@ -93,7 +143,16 @@ class LiveFollower:
             raise StoreUnavailable(str(e)) from e
 
     def close(self) -> None:
-        self.redis.connection_pool.disconnect()
+        self._drop()
+
+
+def _bulk(value: bytes) -> bytes:
+    return b"$%d\r\n%s\r\n" % (len(value), value)
+
+
+def _fields(flat: list) -> dict:
+    """A stream entry's fields as Redis sends them (a flat list) as a dict."""
+    return {flat[0]: flat[1]} if len(flat) == 2 else dict(zip(flat[::2], flat[1::2], strict=False))
 
 
 class Polled:
