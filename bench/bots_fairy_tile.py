@@ -1,8 +1,8 @@
 """Measures Fairy Tile's bots and engine speed.
 
     python bench/bots_fairy_tile.py [games] [round_limit]
-    python bench/bots_fairy_tile.py ladder [expert_games] [minutes] [random_games]
-    python bench/bots_fairy_tile.py lookahead [games] [minutes]
+    python bench/bots_fairy_tile.py ladder [expert_games] [minutes] [random_games] [first_game]
+    python bench/bots_fairy_tile.py lookahead [games] [minutes] [first_game]
 
 The ladder: `expert` against the strongest level before it (`storyteller`), then `storyteller`
 against `random`, 2 seats, seats alternating, every bot handed its seat's determinization (as
@@ -12,7 +12,8 @@ process). The expert's games stop at `expert_games` or after `minutes`, whicheve
 BOT_ITERATIONS scales the expert's budget.
 
 `lookahead`: `expert` against the bench-only one-move lookahead (bench/lookahead_fairy_tile.py),
-the same way.
+the same way. `first_game` (default 0): game g is seeded 5000 + g, so runs of games 0-29 and
+30-59 side by side are one run of 60 split over two processes (sum their wins).
 
 1. Bot strength: `storyteller` against `random` over many 2-seat games, seats alternating; how
    often the storyteller finishes its book first (wins by book_finished), and how games end.
@@ -101,14 +102,16 @@ def speed(games: int) -> None:
               f"(legal_moves + decide + evolve) steps/s")
 
 
-def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100, game=GAME) -> None:
+def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100, game=GAME,
+          first: int = 0) -> None:
     """`strong` against `weak`, seats alternating, until `games` or `seconds` run out. Decision
     times are the process's CPU time (the machine is shared: wall time would count the others)."""
     times: dict[str, list] = {strong: [], weak: []}
     wins, played, reasons, told = 0.0, 0, Counter(), [0, 0]
     start = time.time()
     while played < games and time.time() - start < seconds:
-        g, me = played, played % 2
+        g = first + played
+        me = g % 2
         levels = {me: strong, 1 - me: weak}
         rng = random.Random(5000 + g)
         state = fold(game, game.setup({"round_limit": round_limit}, 2, rng))
@@ -126,7 +129,7 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
         reasons[result["reason"]] += 1
         told[0] += result["scores"][me]
         told[1] += result["scores"][1 - me]
-        print(f"  game {played}: {strong} seat {me}, winners {winners}, told {result['scores']}, "
+        print(f"  game {g + 1}: {strong} seat {me}, winners {winners}, told {result['scores']}, "
               f"{result['reason']} ({time.time() - start:.0f}s)", flush=True)
     low, high = wilson(wins, played)
     print(f"{strong} vs {weak}, 2 seats, seats alternating: {strong} won {wins:g}/{played} = "
@@ -137,27 +140,28 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
     print(f"  ({time.time() - start:.0f}s)", flush=True)
 
 
-def ladder(expert_games: int, minutes: float, random_games: int) -> None:
+def ladder(expert_games: int, minutes: float, random_games: int, first: int = 0) -> None:
     print("expert: one-turn lookahead over the unseen cards (domain/fairy_tile/expert.py), "
           f"BOT_ITERATIONS {iterations_scale():g} (unused: it has no iteration budget)", flush=True)
-    match("expert", "storyteller", expert_games, minutes * 60)
+    match("expert", "storyteller", expert_games, minutes * 60, first=first)
     if random_games:
         match("storyteller", "random", random_games, 120)
 
 
-def lookahead(games: int, minutes: float) -> None:
+def lookahead(games: int, minutes: float, first: int = 0) -> None:
     from bench.lookahead_fairy_tile import LOOKAHEAD_MOVES, game_with_lookahead
     print(f"lookahead: the storyteller's top {LOOKAHEAD_MOVES} moves, one ply", flush=True)
-    match("expert", "lookahead", games, minutes * 60, game=game_with_lookahead())
+    match("expert", "lookahead", games, minutes * 60, game=game_with_lookahead(), first=first)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "lookahead":
-        lookahead(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15)
+        lookahead(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15,
+                  int(sys.argv[4]) if len(sys.argv) > 4 else 0)
         sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "ladder":
         ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15,
-               int(sys.argv[4]) if len(sys.argv) > 4 else 40)
+               int(sys.argv[4]) if len(sys.argv) > 4 else 40, int(sys.argv[5]) if len(sys.argv) > 5 else 0)
         sys.exit(0)
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else 100

@@ -38,8 +38,6 @@ THREAT = 0.9        # the next seat telling on its turn, in told cards (it may m
 READY = 0.55        # this seat's card one turn away (the next seat may move the figures first)
 NEAR = 0.5          # scale of 1/(2 + distance) of the card's plan when it is further
 MAGIC = 0.2         # an active token: two adventures next turn
-SECOND_LOOKED = 3   # best first adventures also valued with every second one
-PATIENCE_LOSS = 0.2
 _EMPTY = frozenset()
 
 
@@ -182,35 +180,14 @@ def candidates(state, seat) -> list:
 
 def value_of(state, seat, move, pool) -> float:
     """turn_value at the end of the turn `move` begins (a second adventure only if it tells)."""
-    return _value_after(state, seat, _end_turn(_play(state, seat, move), seat), pool)
-
-
-def _value_after(before, seat, after, pool) -> float:
-    hand_known = len(after.seats[seat].told) == len(before.seats[seat].told) and not _page_turned(before, after, seat)
-    top = before.pile[0] if before.pile and after.pile == before.pile else None
+    after = _end_turn(_play(state, seat, move), seat)
+    hand_known = move["type"] != "turn_page" and len(after.seats[seat].told) == len(state.seats[seat].told)
+    top = state.pile[0] if state.pile and after.pile == state.pile else None
     return turn_value(after, seat, pool, hand_known, top)
 
 
-def _page_turned(before, after, seat) -> bool:
-    return after.seats[seat].magic and len(after.seats[seat].book) == len(before.seats[seat].book) \
-        and after.seats[seat].hand != before.seats[seat].hand
-
-
-def _with_second(state, seat, move, pool) -> float:
-    """The best end of a turn whose first adventure is `move` and whose second (the token is
-    active) is any candidate: a move that blocks the next seat and one that readies the card."""
-    first = _play(state, seat, move)
-    if first.over or first.current != seat or first.phase != "second":
-        return value_of(state, seat, move, pool)
-    return max(_value_after(state, seat, _end_turn(_play(first, seat, m), seat), pool)
-               for m in candidates(first, seat))
-
-
 def expert_policy(state, seat, rng):
-    """The storyteller's move when it tells the card now; else the candidate of best value
-    (the best SECOND_LOOKED of them also with every second adventure, when the token allows
-    one). Now and then (PATIENCE_LOSS), when it is not ahead and its best move only walks, it
-    turns the page: a seat that walks a figure the next seat walks back would do so for ever."""
+    """The storyteller's move when it tells the card now; else the candidate of best value."""
     from .bots import _tells, storyteller_policy
     suggested = storyteller_policy(state, seat, random.Random(rng.random()))
     if _tells(state, seat, suggested):
@@ -220,20 +197,4 @@ def expert_policy(state, seat, rng):
         return moves[0]
     pool = unseen(state, seat)
     values = [value_of(state, seat, m, pool) for m in moves]
-    if state.phase == "adventure" and state.seats[seat].magic:
-        for k in sorted(range(len(moves)), key=lambda k: (-values[k], k))[:SECOND_LOOKED]:
-            values[k] = max(values[k], _with_second(state, seat, moves[k], pool))
-    best = max(range(len(moves)), key=lambda k: (values[k], -k))
-    if _walks(state, seat, moves[best]) and rng.random() < PATIENCE_LOSS:
-        return {"type": "turn_page"}
-    return moves[best]
-
-
-def _walks(state, seat, move) -> bool:
-    """A move that neither tells nor turns the page, by a seat that is not ahead."""
-    if state.phase != "adventure" or move["type"] == "turn_page":
-        return False
-    me = len(state.seats[seat].told)
-    if me > max((len(s.told) for i, s in enumerate(state.seats) if i != seat and not s.out), default=-1):
-        return False
-    return len(_end_turn(_play(state, seat, move), seat).seats[seat].told) == me
+    return moves[max(range(len(moves)), key=lambda k: (values[k], -k))]
