@@ -87,6 +87,20 @@ class CWatchers:
     def cpu_seconds(self) -> float:
         return float(self._ask("cpu")[0].split()[1])
 
+    def retry(self, ms: float) -> None:
+        """A refused watcher tries again `ms` later (0: it stops, the default)."""
+        assert self._ask(f"retry {ms:g}")[0].strip() == "retry"
+
+    def drop(self) -> int:
+        """Cuts every open stream's connection at once: each reconnects 50 ms later with
+        Last-Event-ID. Returns how many were cut."""
+        return int(self._ask("drop")[0].split()[1])
+
+    def refusals(self) -> dict[int, int]:
+        """How many answers of each status but 200 were received."""
+        words = self._ask("refusals")[0].split()[1:]
+        return {int(k): int(v) for k, v in (w.split(":") for w in words)}
+
     def close_all(self) -> None:
         """Closes every stream; the watchers, the refused count and the delays are forgotten."""
         assert self._ask("close")[0].strip() == "closed"

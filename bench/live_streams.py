@@ -221,7 +221,7 @@ class Live:
               f"({self.refused()} refused)", file=sys.stderr, flush=True)
         return took
 
-    async def _open(self, n: int):
+    async def _open(self, n: int, pace: bool = True):
         self.stop_watch = asyncio.Event()
         self.watchers, self.by_game, self.tasks = [], {}, []
         for k in range(n):
@@ -235,7 +235,7 @@ class Live:
                 self.watchers.append(w)
                 self.by_game.setdefault(i, []).append(w)
                 self.tasks.append(asyncio.ensure_future(w.run(self.stop_watch)))
-            if k % 100 == 99:
+            if pace and k % 100 == 99:
                 await asyncio.sleep(0.125)  # 800/s: within the server's SSE_OPENS_PER_S (2 x 500)
 
     def open_now(self) -> int:
@@ -409,6 +409,90 @@ def _one_server(n: int, results: dict, seconds: float, conns: int, max_per_proce
         results["watched_moves"] += live.moves
 
 
+def _await_open(live: Live, workers: list[int], n: int, timeout_s: float, fds0: list[int]) -> dict:
+    """Polls the C watchers until n streams are open (a 200 received) or timeout_s passed: when
+    each tenth of them was, the refusals by status, the streams per web worker."""
+    started = time.monotonic()
+    c0 = cpu_seconds(workers)
+    marks: dict[float, float] = {}
+    while True:
+        status = live.c.status()
+        opened = status["open"]
+        took = time.monotonic() - started
+        for q in (0.5, 0.9, 0.99, 1.0):
+            if q not in marks and opened >= q * n:
+                marks[q] = took
+        # (a watcher whose game ended meanwhile is answered 204 and stops: settled, not open)
+        if opened >= n or (took > 1 and not status["connecting"]) or took > timeout_s:
+            if 1.0 not in marks and not status["connecting"]:
+                marks[1.0] = took
+            break
+        time.sleep(0.05)
+    fds = [f - f0 for f, f0 in zip(_open_fds(workers), fds0, strict=False)]
+    return {"n": n, "open": opened, "seconds": marks, "refusals": live.c.refusals(), "fds": fds,
+            "cpu_s": cpu_seconds(workers) - c0, "took": took, "loadavg": os.getloadavg()[0]}
+
+
+def storm(n: int = 5000, timeout_s: float = 60, max_per_process: int = 8000, batch_us: int = BATCH_US,
+          env_extra: dict | None = None) -> dict:
+    """Reconnect storms on a fresh server with the 100 games moving: n streams opened at once
+    (no pacing), then, once all are open, every connection cut at once (each reconnects 50 ms
+    later with Last-Event-ID, as an EventSource does). A refused watcher tries again 1 s later
+    (as a client honouring Retry-After: 1). Per storm: seconds until half, 90%, 99% and all of
+    them had their first frame (a 200), the refusals by status, the streams per web worker."""
+    if not _c_watchers():
+        raise SystemExit("the storm needs the C watchers (cc)")
+    raise_open_files_limit()
+    out: dict = {}
+    with private_redis() as url:
+        env = {"SSE_MAX_STREAMS": str(max_per_process), "SSE_MAX_STREAMS_PER_ADDRESS": "0",
+               "SSE_KEEPALIVE_S": "15", **(env_extra or {})}
+        with running_server(url, **env) as base:
+            workers = _web_workers(_server_pid(base))
+            live = Live(base, batch_us)
+            try:
+                time.sleep(2)
+                live.c.retry(1000)
+                fds0 = _open_fds(workers)
+                live.call(live._open(n, pace=False))
+                out["open"] = _await_open(live, workers, n, timeout_s, fds0)
+                print(f"# storm: {n:,} opened at once: {_storm_line(out['open'])}", file=sys.stderr, flush=True)
+                time.sleep(3)
+                live.c.close_all()  # (the counts start again)
+                live.c.retry(1000)
+                live.call(live._open(n))  # paced, as the rows above: then all cut at once
+                _await_open(live, workers, n, timeout_s, fds0)
+                time.sleep(2)
+                cut = live.c.drop()
+                out["reconnect"] = _await_open(live, workers, cut, timeout_s, fds0)
+                print(f"# storm: {cut:,} reconnecting at once: {_storm_line(out['reconnect'])}", file=sys.stderr,
+                      flush=True)
+            finally:
+                live.close()
+    rows = [(label, f"{r['n']:,}", f"{r['open']:,}",
+             *(f"{r['seconds'][q]:.1f}" if q in r["seconds"] else f"> {r['took']:.0f}" for q in (0.5, 0.9, 0.99, 1.0)),
+             f"{r['n'] / r['seconds'][1.0] / len(r['fds']):.0f}" if 1.0 in r["seconds"] else "-",
+             " ".join(f"{k}: {v:,}" for k, v in sorted(r["refusals"].items())) or "none",
+             "/".join(map(str, r["fds"])), f"{_split(r['fds']):.0%}", f"{r['cpu_s']:.1f}", f"{r['loadavg']:.1f}")
+            for label, r in (("opened at once", out["open"]), ("reconnecting at once", out.get("reconnect")))
+            if r is not None]
+    print(f"## reconnect storms, {n:,} streams over {GAMES} moving games, {len(workers)} web workers; "
+          f"a refused watcher tries again 1 s later")
+    print(table(rows, ("storm", "streams", "open", "50% s", "90% s", "99% s", "all s", "opened/s per worker",
+                       "refused (status: count)", "streams per worker", "largest share", "web CPU s", "load avg")))
+    return out
+
+
+def _split(fds: list[int]) -> float:
+    """The largest worker's share of the streams."""
+    return max(fds) / max(1, sum(fds))
+
+
+def _storm_line(r: dict) -> str:
+    return (f"{r['open']:,} open; all after {r['seconds'].get(1.0, float('nan')):.1f} s; refusals {r['refusals']}; "
+            f"per worker {r['fds']}")
+
+
 def report(results: dict, seconds: float, conns: int) -> dict:
     baselines = results["baselines"]
     rows = []
@@ -484,8 +568,16 @@ def main() -> None:
                         help="SSE_MAX_STREAMS of the server (its two workers do not share streams evenly)")
     parser.add_argument("--batch-us", type=int, default=BATCH_US,
                         help="the C watchers sleep this long after each round of reads (0: they wait in epoll at once)")
+    parser.add_argument("--storm", type=int, metavar="N",
+                        help="instead: reconnect storms of N streams (opened at once; then all cut at once)")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
+    if args.storm:
+        results = storm(args.storm, max_per_process=args.max_per_process, batch_us=args.batch_us)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1, default=str)
+        return
     results = run(tuple(int(n) for n in args.streams.split(",")), args.seconds, args.conns, args.max_per_process,
                   batch_us=args.batch_us)
     if args.json:

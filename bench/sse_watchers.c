@@ -13,10 +13,15 @@
  *   lags S U      -> "lags K", then one line: how late this loop ran its 20 ms tick, within [S, U]
  *   cpu           -> cpu SECONDS (user + system CPU of this process)
  *   close         -> closed: every connection closed; the watchers, counts and delays forgotten
+ *   retry MS      a refused watcher (any status but 200 and 204) tries again MS ms later, as a
+ *                 client that honours Retry-After would (0, the default: it stops)
+ *   drop          every open stream's connection is cut at once: each reconnects 50 ms later
+ *                 with Last-Event-ID (a reconnect storm)
+ *   refusals      -> refusals, then the count of each status but 200 received ("503:12 429:3")
  *   quit          exits (so does the end of stdin: the bench is gone)
  * HTTP/1.0 requests: the server sends the stream unchunked. As an EventSource (and the Python
  * watcher) does, a watcher reconnects 50 ms after a stream that has not ended is cut, with
- * Last-Event-ID; it stops on any status but 200 (counted as refused) and after `event: end`.
+ * Last-Event-ID; it stops on any status but 200 (counted as refused; unless `retry`) and after `event: end`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +66,8 @@ static watcher *ws;
 static size_t nws, capws;
 static samples delays, lags;
 static long refused;
+static long by_status[600];
+static double retry_ms; /* > 0: a refused watcher tries again this much later */
 static int ep;
 static const char *host;
 static struct sockaddr_storage addr;
@@ -68,6 +75,9 @@ static socklen_t addrlen;
 /* Reconnects waiting: each waits RECONNECT_MS, so they fall due in the order they were queued. */
 static pending *queue;
 static size_t qhead, qlen, qcap;
+/* Refused watchers waiting to try again (each waits retry_ms: in order too). */
+static pending *rqueue;
+static size_t rqhead, rqlen, rqcap;
 
 static void die(const char *what) { perror(what); exit(1); }
 
@@ -116,6 +126,16 @@ static void reconnect_later(size_t i) {
     if (qhead == qlen) qhead = qlen = 0;
     queue = grow(queue, &qcap, qlen + 1, sizeof *queue);
     queue[qlen++] = (pending){i, w->due};
+}
+
+static void retry_later(size_t i) {
+    watcher *w = &ws[i];
+    disconnect(w);
+    w->state = WAITING;
+    w->due = now_ms(CLOCK_MONOTONIC) + retry_ms;
+    if (rqhead == rqlen) rqhead = rqlen = 0;
+    rqueue = grow(rqueue, &rqcap, rqlen + 1, sizeof *rqueue);
+    rqueue[rqlen++] = (pending){i, w->due};
 }
 
 static uint64_t tag(size_t i) { return (uint64_t)ws[i].gen << 32 | i; }
@@ -178,14 +198,19 @@ static void frame(watcher *w, const char *p, size_t len, double now) {
 }
 
 /* How many bytes of buf are used up (the head, complete frames); -1: the stream is over for
- * good (refused, or ended). */
+ * good (refused, or ended); -2: refused, to be tried again. */
 static long scan(watcher *w, const char *buf, size_t len, double now) {
     size_t used = 0;
     if (w->state == HEAD) {
         const char *end = memmem(buf, len, "\r\n\r\n", 4);
         if (!end) return 0;
         const char *sp = memchr(buf, ' ', end - buf);
-        if (!sp || atoi(sp + 1) != 200) { refused++; return -1; }
+        int code = sp ? atoi(sp + 1) : 0;
+        if (code != 200) {
+            refused++;
+            by_status[code > 0 && code < 600 ? code : 0]++;
+            return retry_ms > 0 && code != 204 ? -2 : -1; /* 204: its game is over, it stops */
+        }
         w->state = STREAMING;
         used = end + 4 - buf;
     }
@@ -218,6 +243,7 @@ static void received(size_t i) {
         data = w->tail, len = w->len;
     }
     long used = scan(w, data, len, now_ms(CLOCK_REALTIME));
+    if (used == -2) { retry_later(i); return; }
     if (used < 0) { stop(w); return; }
     if (data == w->tail) {
         memmove(w->tail, w->tail + used, len - used);
@@ -280,7 +306,9 @@ static void close_all(void) {
     }
     nws = 0;
     qhead = qlen = 0;
+    rqhead = rqlen = 0;
     refused = 0;
+    memset(by_status, 0, sizeof by_status);
     delays.n = 0;
 }
 
@@ -301,6 +329,19 @@ static void command(char *line) {
     } else if (!strcmp(line, "cpu")) {
         getrusage(RUSAGE_SELF, &ru);
         printf("cpu %.6f\n", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+    } else if (sscanf(line, "retry %lf", &a) == 1) {
+        retry_ms = a;
+        puts("retry");
+    } else if (!strcmp(line, "drop")) {
+        size_t dropped = 0;
+        for (size_t k = 0; k < nws; k++)
+            if (ws[k].state == STREAMING) { reconnect_later(k); dropped++; }
+        printf("dropped %zu\n", dropped);
+    } else if (!strcmp(line, "refusals")) {
+        printf("refusals");
+        for (int k = 0; k < 600; k++)
+            if (by_status[k]) printf(" %d:%ld", k, by_status[k]);
+        putchar('\n');
     } else if (!strcmp(line, "close")) {
         close_all();
         puts("closed");
@@ -360,7 +401,14 @@ static int reconnect_due(void) {
         size_t i = queue[qhead].i; /* stale if the watcher was moved or closed meanwhile */
         if (i < nws && ws[i].state == WAITING && ws[i].due == queue[qhead].due) start(i);
     }
-    return qhead < qlen ? (int)(queue[qhead].due - now) + 1 : -1;
+    for (; rqhead < rqlen && rqueue[rqhead].due <= now; rqhead++) {
+        size_t i = rqueue[rqhead].i;
+        if (i < nws && ws[i].state == WAITING && ws[i].due == rqueue[rqhead].due) start(i);
+    }
+    double next = -1;
+    if (qhead < qlen) next = queue[qhead].due;
+    if (rqhead < rqlen && (next < 0 || rqueue[rqhead].due < next)) next = rqueue[rqhead].due;
+    return next < 0 ? -1 : (int)(next - now) + 1;
 }
 
 static void resolve(const char *port) {

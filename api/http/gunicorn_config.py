@@ -21,6 +21,17 @@ from api.errors import Code
 
 logconfig_dict = logs.gunicorn_logconfig()
 
+# Each web worker listens on a socket of its own (SO_REUSEPORT; gunicorn then makes the
+# listeners in the workers, not the master): the kernel deals new connections out among them by
+# their addresses, evenly, where on one shared socket the worker that happened to be waiting took
+# them (splits of 60/40 and 76/24 of a crowd of streams; bench/README.md, issue 30). A worker's
+# own queue of connections not yet accepted dies with it (its clients reconnect).
+reuse_port = True
+# Connections not yet accepted, per worker (the kernel caps it at net.core.somaxconn): a crowd
+# of reconnecting streams arrives at once; a full queue drops SYNs, which clients resend only
+# after 1, 3, 7 s.
+backlog = 4096
+
 
 def child_exit(server, worker):
     metrics.process_exited(worker.pid)

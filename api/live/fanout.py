@@ -10,7 +10,7 @@ from typing import Any
 
 from api.games import presenting, words
 from api.games.repository import Game, GameRepository
-from api.live.feeds import Feed, Inbox, advance, inbox_frame, to_act
+from api.live.feeds import Entry, Feed, Inbox, advance, inbox_frame, to_act
 from api.live.frames import chunk, sse
 from api.platform.events import START
 from api.words import DEFAULT
@@ -113,13 +113,17 @@ class Fanout:
         else:
             game = replace(newest, version=0, state=None, snapshot_version=0, platform=START)
             game = _fold_to(game, self.store.read(feed.game_id, after=0, limit=cursor))
-        viewer = EVERYONE if newest.finished else seat
-        frames = []
+        entries = []
         for e in self.store.read(feed.game_id, after=cursor, limit=upto - cursor):
             game = advance(game, e)
-            frames.append(self.render(newest, viewer, e, to_act(game), presenting.clock_at_event(game, e.at), lang))
-            cursor = e.version
-        return frames, cursor
+            entries.append(Entry(e, to_act(game), presenting.clock_at_event(game, e.at)))
+        if feed.backfill(entries):  # the next resume from here reads the ring
+            found = self.buffered_frames(feed, cursor, seat, lang)
+            if found is not None:
+                return found
+        viewer = EVERYONE if newest.finished else seat
+        frames = [self.render(newest, viewer, entry.event, entry.to_act, entry.clock, lang) for entry in entries]
+        return frames, entries[-1].event.version if entries else cursor
 
 
 def _fold_to(game: Game, events: list[StoredEvent]) -> Game:

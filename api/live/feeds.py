@@ -119,6 +119,29 @@ class Feed(Followed):
             frame = self._states[key] = sse("state", presenting.describe(game, seat), game.version)
         return frame, game.version
 
+    def backfill(self, entries: list[Entry]) -> bool:
+        """Puts entries read from the store (a resume from before the ring) in front of the ring,
+        where they join it: its oldest entry, or the newest version when it is empty. A crowd
+        resuming on a feed that just started (all of a game's streams reconnecting at once to a
+        process that had let its feed go) then reads and folds the store once, not once each.
+        True if the ring now reaches back to the first of them."""
+        with self._lock:
+            if not entries:
+                return False
+            ring = self.entries
+            if ring:
+                first = ring[0].event.version
+                entries = [e for e in entries if e.event.version < first]
+                if not entries or entries[-1].event.version + 1 != first:
+                    return False
+            elif entries[-1].event.version != self.game.version:
+                return False
+            room = RING - len(ring)
+            if room < len(entries):
+                return False
+            ring.extendleft(reversed(entries))
+            return True
+
     def buffered_after(self, cursor: int) -> list[Entry] | None:
         """The entries after `cursor`, or None when the ring no longer holds the next one."""
         with self._lock:

@@ -142,6 +142,36 @@ def test_resuming_mid_game_from_the_ring_and_from_before_it(app, client):
         watcher.close()
 
 
+def test_a_crowd_resuming_on_a_new_feed_reads_the_store_once_and_each_sees_its_own(app, client):
+    """Every stream of a game reconnecting at once (a server restart, a network blip) to a
+    process that let the game's feed go: the first resume's page from the store fills the ring,
+    the others read it; each viewer still sees only what it may (as its history shows it)."""
+    created = create(client)
+    gid, t = created["id"], tokens(created)
+    hub = app.extensions["live"].hub
+    first = Stream(client, gid, t[0])
+    first.next()
+    start = created["version"]
+    end = _play_round(app, client, gid, t)
+    wait_for(lambda: hub._feeds[gid].version == end, timeout=10)
+    first.close()
+    wait_for(lambda: gid not in hub._feeds, timeout=10)  # no stream left: the feed is gone
+    viewers = [0, 0, 0, None, None]
+    before = hub.renders
+    streams = [Stream(client, gid, t.get(v), last_id=start) for v in viewers]
+    try:
+        got = [[s.next() for _ in range(end - start)] for s in streams]
+    finally:
+        for s in streams:
+            s.close()
+    assert hub.renders - before == 2 * (end - start)  # once per distinct viewer, not per stream
+    for v, events in zip(viewers, got):
+        assert [e[1] for e in events] == list(range(start + 1, end + 1))
+        history = client.get(f"/games/{gid}/events?after={start}", headers=auth(t.get(v))).get_json()["events"]
+        assert [{k: v for k, v in e[2].items() if k != "to_act"} for e in events] == history
+    assert got[0] != got[3]  # the seat and the spectators were shown different things
+
+
 def test_a_finished_game_ends_the_stream_and_a_reconnect_after_end_is_204(app, client):
     created = create(client, options={"rounds": 1})
     gid, t = created["id"], tokens(created)
