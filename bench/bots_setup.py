@@ -7,6 +7,7 @@
    shared win counts half), and each level's decision time p50/p99. Bots play as the platform
    runs them (domain/play.py's bot_move: from a determinization of their seat's view).
    BOT_ITERATIONS scales the expert's budget (1: as tuned).
+   --seed S: the first game's seed (50,000; a run on other seeds adds independent games).
    --lookahead N: expert vs the bench-only one-move lookahead (bench/lookahead_setup.py) over
    N 2-seat games, the same way.
 1. greedy vs random: `games` 2-seat games (default 400), the greedy bot on seat 0 in half of
@@ -91,9 +92,9 @@ def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool 
     return {"wins": wins, "shared": shared, "games": games, "rate": rate, "ci": (low, high), "times": times}
 
 
-def ladder(games: int) -> None:
+def ladder(games: int, seed: int = 50_000) -> None:
     print(f"ladder (BOT_ITERATIONS={iterations_scale():g}; levels {', '.join(GAME.bots)})")
-    match("expert", "greedy", games, verbose=True)
+    match("expert", "greedy", games, seed=seed, verbose=True)
     match("greedy", "random", 200)
 
 
@@ -181,11 +182,12 @@ if __name__ == "__main__":
     parser.add_argument("--ladder", type=int, default=30, help="expert vs greedy games (0: none)")
     parser.add_argument("--ladder-only", action="store_true", help="only the ladder")
     parser.add_argument("--lookahead", type=int, default=0, help="expert vs lookahead games (0: none)")
+    parser.add_argument("--seed", type=int, default=50_000, help="the first game's seed (more games: new seeds)")
     args = parser.parse_args()
     if args.lookahead:
-        match("expert", "lookahead", args.lookahead, verbose=True)
+        match("expert", "lookahead", args.lookahead, seed=args.seed, verbose=True)
     if args.ladder:
-        ladder(args.ladder)
+        ladder(args.ladder, args.seed)
     if not args.ladder_only:
         greedy_vs_random(args.games)
         greedy_among_randoms(100)
