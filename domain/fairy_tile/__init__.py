@@ -29,7 +29,9 @@ Decisions where the rules are silent:
   the win. Real games end long before (storyteller against random: about 50 turns each).
 - Bots: `random` (uniform over kinds of move, then moves) and `storyteller` (bots.py), which
   completes its card in one or two adventures when it can, else walks the figures towards the
-  nearest way to complete it (feasibility.plan), builds the land, or turns the page.
+  nearest way to complete it (feasibility.plan), builds the land, or turns the page; `expert`
+  (expert.py), the strongest and last, which plays each move to the end of its turn and counts
+  what the next seat could tell then (over every card it may hold) and how near its own card is.
 """
 from __future__ import annotations
 

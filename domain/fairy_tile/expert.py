@@ -38,7 +38,7 @@ THREAT = 0.9        # the next seat telling on its turn, in told cards (it may m
 READY = 0.55        # this seat's card one turn away (the next seat may move the figures first)
 NEAR = 0.5          # scale of 1/(2 + distance) of the card's plan when it is further
 MAGIC = 0.2         # an active token: two adventures next turn
-_EMPTY = frozenset()
+_EMPTY: frozenset = frozenset()
 
 
 def _rules():
@@ -132,7 +132,7 @@ def turn_value(state, seat, pool: list, hand_known: bool, top) -> float:
     if me.out:
         return -WIN
     rivals = [i for i in range(state.n) if i != seat and not state.seats[i].out]
-    value = len(me.told) - max((len(state.seats[i].told) for i in rivals), default=0)
+    value: float = len(me.told) - max((len(state.seats[i].told) for i in rivals), default=0)
     nxt = state.current
     if nxt != seat and pool:
         adventures = 2 if state.seats[nxt].magic else 1
