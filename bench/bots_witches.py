@@ -119,7 +119,8 @@ def play_game(levels: list, seed: int, times: dict) -> list:
     return list(GAME.result(state)["scores"])
 
 
-def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0: int = 0) -> None:
+def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0: int = 0,
+          verbose: bool = False) -> None:
     times: dict = {}
     wins = pair = place = 0.0
     played = 0
@@ -139,6 +140,9 @@ def match(strong: str, weak: str, games: int, minutes: float, n: int = 3, seed0:
         pair += sum(1.0 if totals[seat] < t else 0.5 if totals[seat] == t else 0.0
                     for s, t in enumerate(totals) if s != seat) / (n - 1)
         played += 1
+        if verbose:
+            print(f"  game {played}: {strong} (seat {seat}) {totals[seat]}, totals {totals} "
+                  f"(running wins {wins:g}/{played})", flush=True)
     w_low, w_high = wilson(wins, played)
     p_low, p_high = wilson(pair, played)
     print(f"{strong} vs {weak} ({n} seats: 1 {strong}, {n - 1} {weak}; {played} games, "
@@ -161,7 +165,7 @@ def ladder(games: int, minutes: float, n: int = 3) -> None:
 
 def against_lookahead(games: int, minutes: float, n: int = 3) -> None:
     match("lookahead", "careful", max(games, 60), minutes, n, seed0=50_000)
-    match("expert", "lookahead", games, minutes, n, seed0=40_000)
+    match("expert", "lookahead", games, minutes, n, seed0=40_000, verbose=True)
 
 
 def main():
