@@ -44,7 +44,7 @@ class LiveFollower:
                                           socket_connect_timeout=connect_timeout)
         self._client_id: int | None = None
         self._blocked = False
-        self._held = None  # its connection, out of the pool while it works
+        self._held: Any = None  # its connection, out of the pool while it works
         self._packed: dict = {}  # a followed stream's key as the command sends it, by game id or ("inbox", player)
         self._owner: dict = {}  # and whose a key is
 
@@ -110,11 +110,11 @@ class LiveFollower:
         packed = self._packed[name] = _bulk(raw)
         return packed
 
-    def _connection(self):
+    def _connection(self) -> Any:
         """The reader's one connection, held for as long as it works (its client id asked once)."""
         if self._held is None:
             pool = self.redis.connection_pool
-            connection = pool.get_connection()
+            connection: Any = pool.get_connection()
             try:
                 connection.send_command("CLIENT", "ID")
                 self._client_id = int(connection.read_response())

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from domain.contract import GameDef, InvalidOptions, Option
 
-from .bots import BOTS
 from .decide import decide
 from .determinize import determinize
+from .levels import BOTS
 from .moves import actors, legal_moves, summary
 from .rules import evolve, setup
 from .views import as_stored, redact, result, secrets, view

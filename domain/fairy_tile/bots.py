@@ -321,12 +321,4 @@ def _tells(state, seat, move) -> bool:
     return len(after.seats[seat].told) > told
 
 
-def _expert(state, seat, rng):
-    from .expert import expert_policy  # expert.py builds on this module's judgement
-    return expert_policy(state, seat, rng)
-
-
 SEARCH = EXPERT  # what a game's analysis values its positions with (domain/analysis.py)
-# expert beats the storyteller (issue 34, bench/README.md): it is the last level, the one that
-# takes over a timed-out seat.
-BOTS = {"random": random_policy, "storyteller": storyteller_policy, "expert": _expert}

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 
+from .bots import _looks_at_land, _move_score, _tells, storyteller_policy
 from .conditions import Context, figures_in, holds
 from .data import CARD_IDS, CONDITIONS
 from .decide import move_table
@@ -97,7 +98,6 @@ def _can_tell(kingdom, positions, tree, adventures, top) -> bool:
 
 def _tile_tells(kingdom, positions, tree, top) -> bool:
     """Does laying the top tile somewhere make a card on the land (a sight) hold?"""
-    from .bots import _looks_at_land
     if not _looks_at_land(tree):
         return False
     tile, side = top
@@ -155,7 +155,6 @@ def _play(state, seat, move):
 def _end_turn(state, seat):
     """After a first adventure with the token active: a second adventure that tells the card
     (the storyteller's own judgement: bots._move_score 100), else finish (the token is kept)."""
-    from .bots import _looks_at_land, _move_score
     while not state.over and state.current == seat and state.phase == "second":
         tree = CONDITIONS[state.seats[seat].hand]
         land, figures = _looks_at_land(tree), figures_in(tree)
@@ -167,7 +166,6 @@ def _end_turn(state, seat):
 
 def candidates(state, seat) -> list:
     """Every figure move, the best TILES_KEPT tiles for the card, turning the page, finish."""
-    from .bots import _looks_at_land, _move_score
     moves = legal_moves(state, seat)
     tiles = [m for m in moves if m["type"] == "lay_tile"]
     if len(tiles) > TILES_KEPT:
@@ -188,7 +186,6 @@ def value_of(state, seat, move, pool) -> float:
 
 def expert_policy(state, seat, rng):
     """The storyteller's move when it tells the card now; else the candidate of best value."""
-    from .bots import _tells, storyteller_policy
     suggested = storyteller_policy(state, seat, random.Random(rng.random()))
     if _tells(state, seat, suggested):
         return suggested

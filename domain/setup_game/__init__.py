@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from domain.contract import GameDef, Option
 
-from .bots import BOTS
 from .determinize import determinize
 from .evolve import evolve
+from .levels import BOTS
 from .moves import legal_moves, summary
 from .rules import check_options, decide, preview, setup
 from .views import actors, as_stored, redact, result, secrets, view

@@ -143,14 +143,4 @@ def mcts_policy(state: State, seat: int, rng: random.Random) -> dict:
     return MCTS(state, seat, rng)
 
 
-def expert_policy(state: State, seat: int, rng: random.Random) -> dict:
-    """The expectimax over the greedy bot's best sets (expert.py; imported here, as it builds
-    on this module)."""
-    from .expert import choose
-    return choose(state, seat, rng)
-
-
-# Weakest first: the expert beats greedy (bench/README.md, issue 34), and the last level is the
-# one that takes over a timed-out seat (api/platform/clocks.py) and the lobby's default.
 SEARCH = MCTS  # what a game's analysis values its positions with (domain/analysis.py)
-BOTS = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}

@@ -14,6 +14,7 @@ import requests
 
 from api.matchmaking.seeks import Seeks
 from tests.api.helpers import auth
+from tests.conftest import wait_for
 from tests.lobby.helpers import player
 
 
@@ -45,8 +46,9 @@ def test_two_seekers_of_one_wish_meet_in_a_game_and_are_told(client):
     assert mine["status"] == "matched" and mine["game_id"] == gid
     game = client.get(f"/games/{gid}").get_json()
     assert sorted(s["name"] for s in game["seats"]) == ["Ann", "Bob"] and game["status"] == "active"
-    listed = client.get("/players/me/games", headers=auth(ann["key"])).get_json()["games"]
-    assert gid in [g["id"] for g in listed]
+    # the players' games are written after the answer (api/games/deferred.py): read until there
+    assert wait_for(lambda: gid in [g["id"] for g in client.get(
+        "/players/me/games", headers=auth(ann["key"])).get_json()["games"]])
     # told in the player's stream's inbox
     stream = client.get("/players/me/stream?last_event_id=0", headers=auth(bob["key"]), buffered=False)
     text = b""

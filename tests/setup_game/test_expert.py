@@ -4,8 +4,9 @@ import random
 
 from domain.play import bot_move, fold
 from domain.setup_game import GAME
-from domain.setup_game.bots import evaluate, expert_policy, prune
+from domain.setup_game.bots import evaluate, prune
 from domain.setup_game.determinize import determinize
+from domain.setup_game.levels import expert_policy
 
 
 def _states(seed, plies=24):

@@ -9,6 +9,7 @@ import time
 import requests
 
 from tests.api.helpers import auth
+from tests.conftest import wait_for
 from tests.lobby.helpers import claim, open_game, player
 from tests.lobby.test_key_rotation import ENDS_WITHIN_S, _lines_until_end
 
@@ -205,5 +206,6 @@ def test_seats_and_games_follow_the_player_not_the_key(client):
     phone = client.post("/players/me/keys", json={"name": "phone"}, headers=auth(ann["key"])).get_json()
     created = open_game(client, ann["key"])
     assert claim(client, created["id"], 1, bob["key"]).status_code == 201
-    mine = client.get("/players/me/games", headers=auth(phone["key"])).get_json()["games"]
-    assert [g["id"] for g in mine] == [created["id"]]
+    # the players' games are written after the answer (api/games/deferred.py): read until there
+    assert wait_for(lambda: [g["id"] for g in client.get(
+        "/players/me/games", headers=auth(phone["key"])).get_json()["games"]] == [created["id"]])

@@ -15,6 +15,7 @@ import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.api.helpers import auth, move
+from tests.conftest import wait_for
 from tests.lobby.helpers import claim, open_game, player
 from tests.signin.issuer import AUDIENCE, IdentityProvider, new_key
 
@@ -222,8 +223,9 @@ def test_a_signed_in_player_creates_claims_and_plays(client, providers):
     assert legal["moves"], legal  # the token's player is to move
     played = move(client, created["id"], ann_token, legal["moves"][0], legal["version"])
     assert played.status_code == 201, played.get_json()
-    mine = client.get("/players/me/games", headers=auth(ann_token)).get_json()["games"]
-    assert [g["id"] for g in mine] == [created["id"]]
+    # the players' games are written after the answer (api/games/deferred.py): read until there
+    assert wait_for(lambda: [g["id"] for g in client.get(
+        "/players/me/games", headers=auth(ann_token)).get_json()["games"]] == [created["id"]])
     ticket = client.post("/players/me/stream-tickets", headers=auth(ann_token))
     assert ticket.status_code == 201
     device = client.post("/players/me/keys", json={"name": "app"}, headers=auth(ann_token))
