@@ -52,7 +52,11 @@ def run(quick: bool = False) -> dict:
     with private_redis() as url, tempfile.TemporaryDirectory() as data:
         archive_url = os.environ.get("BENCH_ARCHIVE_URL") or f"sqlite:///{data}/archive.sqlite3"
         prefix = f"ba{uuid.uuid4().hex[:6]}:"
+        # A turn queue of its own: play_to_end plays the system's moves itself, and under --smoke
+        # the shared server's workers (queue "turns" on the same Redis) would play them too (a race:
+        # 409 version_conflict).
         app = create_app({"REDIS_URL": url, "KEY_PREFIX": prefix, "ARCHIVE_URL": archive_url, "TESTING": True,
+                          "TURN_QUEUE": f"{prefix}turns",
                           "RATE_LIMIT": 10**9, "ADDRESS_READ_LIMIT": 10**9, "NETWORK_READ_LIMIT": 10**9})
         service, conn = app.extensions["games"], redis.Redis.from_url(url)
         store, client = service.store, app.test_client()

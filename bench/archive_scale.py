@@ -47,7 +47,8 @@ def run(games: int) -> dict:
     path = os.path.join(workdir, "archive.sqlite3")
     rows, made = [], set()
     with private_redis() as redis_url:
-        app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": f"as{uuid.uuid4().hex[:4]}:", "TESTING": True,
+        prefix = f"as{uuid.uuid4().hex[:4]}:"  # its turn queue its own: it plays the system's moves itself
+        app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "TESTING": True,
                           "ALLOW_CLIENT_SEEDS": True, "DEFER_AFTER_APPEND": False,
                           "ARCHIVE_URL": f"sqlite:///{path}"})
         service = app.extensions["games"]
