@@ -22,10 +22,6 @@ class PushNotify:
         self.subs = subs
         self.enqueue = enqueue
 
-    def __call__(self, game, events=()) -> None:
-        """A listener of its own (a round trip): the feed asks in its pipeline instead."""
-        self.players(s["player"] for s in game.seats if s.get("player"))
-
     def ask(self, pipe, player_ids: list[str]) -> None:
         """Adds to `pipe` (a pipeline of the subscriptions' Redis) whether each player has a push
         subscription: one EXISTS each, in `player_ids`' order; `answered` takes their replies."""
