@@ -14,12 +14,24 @@ from __future__ import annotations
 
 import json
 
-from gunicorn import util
+from gunicorn import glogging, util
 
 from api import logs, metrics
 from api.errors import Code
 
 logconfig_dict = logs.gunicorn_logconfig()
+
+
+class Logger(glogging.Logger):
+    """gunicorn's logger without its access log. That log is never written here (its logger has
+    no handler: the app logs requests itself when ACCESS_LOG is on, api/http/observe.py), but a
+    `logconfig_dict` makes gunicorn build its atoms for every request all the same: 4.4% of
+    the web workers' busy samples in a profile of moves (bench/README.md, issue 30)."""
+
+    access_log_enabled = False
+
+
+logger_class = Logger
 
 # Each web worker listens on a socket of its own (SO_REUSEPORT; gunicorn then makes the
 # listeners in the workers, not the master): the kernel deals new connections out among them by
