@@ -18,6 +18,7 @@ from gunicorn import glogging, util
 
 from api import logs, metrics
 from api.errors import Code
+from api.http import one_send
 
 logconfig_dict = logs.gunicorn_logconfig()
 
@@ -73,3 +74,4 @@ def write_error(sock, status_int, reason, mesg):
 
 
 util.write_error = write_error
+one_send.install()  # a response's head leaves with its first body bytes (api/http/one_send.py)
