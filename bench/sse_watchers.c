@@ -61,6 +61,8 @@ typedef struct {
 typedef struct { double at; float value; } sample;
 typedef struct { sample *v; size_t n, cap; } samples;
 typedef struct { size_t i; double due; } pending;
+/* Watchers waiting to connect again, in the order they fall due (each of a queue waits as long). */
+typedef struct { pending *v; size_t head, len, cap; } waitq;
 
 static watcher *ws;
 static size_t nws, capws;
@@ -72,12 +74,8 @@ static int ep;
 static const char *host;
 static struct sockaddr_storage addr;
 static socklen_t addrlen;
-/* Reconnects waiting: each waits RECONNECT_MS, so they fall due in the order they were queued. */
-static pending *queue;
-static size_t qhead, qlen, qcap;
-/* Refused watchers waiting to try again (each waits retry_ms: in order too). */
-static pending *rqueue;
-static size_t rqhead, rqlen, rqcap;
+static waitq reconnects; /* each waits RECONNECT_MS */
+static waitq retries;    /* refused: each waits retry_ms */
 
 static void die(const char *what) { perror(what); exit(1); }
 
@@ -118,25 +116,18 @@ static void stop(watcher *w) {
     w->state = IDLE;
 }
 
-static void reconnect_later(size_t i) {
+static void wait_in(waitq *q, size_t i, double wait_ms) {
     watcher *w = &ws[i];
     disconnect(w);
     w->state = WAITING;
-    w->due = now_ms(CLOCK_MONOTONIC) + RECONNECT_MS;
-    if (qhead == qlen) qhead = qlen = 0;
-    queue = grow(queue, &qcap, qlen + 1, sizeof *queue);
-    queue[qlen++] = (pending){i, w->due};
+    w->due = now_ms(CLOCK_MONOTONIC) + wait_ms;
+    if (q->head == q->len) q->head = q->len = 0;
+    q->v = grow(q->v, &q->cap, q->len + 1, sizeof *q->v);
+    q->v[q->len++] = (pending){i, w->due};
 }
 
-static void retry_later(size_t i) {
-    watcher *w = &ws[i];
-    disconnect(w);
-    w->state = WAITING;
-    w->due = now_ms(CLOCK_MONOTONIC) + retry_ms;
-    if (rqhead == rqlen) rqhead = rqlen = 0;
-    rqueue = grow(rqueue, &rqcap, rqlen + 1, sizeof *rqueue);
-    rqueue[rqlen++] = (pending){i, w->due};
-}
+static void reconnect_later(size_t i) { wait_in(&reconnects, i, RECONNECT_MS); }
+static void retry_later(size_t i) { wait_in(&retries, i, retry_ms); }
 
 static uint64_t tag(size_t i) { return (uint64_t)ws[i].gen << 32 | i; }
 
@@ -305,8 +296,8 @@ static void close_all(void) {
         ws[i].ended = 0;
     }
     nws = 0;
-    qhead = qlen = 0;
-    rqhead = rqlen = 0;
+    reconnects.head = reconnects.len = 0;
+    retries.head = retries.len = 0;
     refused = 0;
     memset(by_status, 0, sizeof by_status);
     delays.n = 0;
@@ -394,20 +385,21 @@ static int tick_timer(double *first) {
     return fd;
 }
 
-/* Starts the reconnects that are due; returns the epoll timeout until the next one (-1: none). */
+/* Starts a queue's watchers that are due; returns when its next one is (-1: none). */
+static double start_due(waitq *q, double now) {
+    for (; q->head < q->len && q->v[q->head].due <= now; q->head++) {
+        size_t i = q->v[q->head].i; /* stale if the watcher was moved or closed meanwhile */
+        if (i < nws && ws[i].state == WAITING && ws[i].due == q->v[q->head].due) start(i);
+    }
+    return q->head < q->len ? q->v[q->head].due : -1;
+}
+
+/* Starts the reconnects and retries that are due; returns the epoll timeout until the next
+   one (-1: none). */
 static int reconnect_due(void) {
     double now = now_ms(CLOCK_MONOTONIC);
-    for (; qhead < qlen && queue[qhead].due <= now; qhead++) {
-        size_t i = queue[qhead].i; /* stale if the watcher was moved or closed meanwhile */
-        if (i < nws && ws[i].state == WAITING && ws[i].due == queue[qhead].due) start(i);
-    }
-    for (; rqhead < rqlen && rqueue[rqhead].due <= now; rqhead++) {
-        size_t i = rqueue[rqhead].i;
-        if (i < nws && ws[i].state == WAITING && ws[i].due == rqueue[rqhead].due) start(i);
-    }
-    double next = -1;
-    if (qhead < qlen) next = queue[qhead].due;
-    if (rqhead < rqlen && (next < 0 || rqueue[rqhead].due < next)) next = rqueue[rqhead].due;
+    double a = start_due(&reconnects, now), b = start_due(&retries, now);
+    double next = a < 0 ? b : b < 0 ? a : a < b ? a : b;
     return next < 0 ? -1 : (int)(next - now) + 1;
 }
 
