@@ -27,7 +27,7 @@ from .state import State
 
 WORLDS = 8          # determinizations per decision at BOT_ITERATIONS=1
 MIN_WORLDS = 3      # played even past the work cap, so a costly turn still averages some luck
-WORK_CAP = 100_000  # plays the greedy answers may score per decision (about 1 s of CPU here)
+WORK_CAP = 100_000  # plays the greedy answers may score per decision (about 0.5 s of CPU here)
 CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
 

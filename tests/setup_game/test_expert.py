@@ -77,3 +77,27 @@ def test_prune_keeps_legal_moves_and_evaluate_is_a_probability():
         assert kept and len(kept) <= 12 and all(m in legal for m in kept)
         for s in range(state.n):
             assert 0.0 < evaluate(state, s) < 1.0
+
+
+def test_the_greedy_value_counts_as_plays_score_does():
+    """bots._valued scores from bit masks: the same points and bonus as plays.score, every seat
+    count and the team game."""
+    from domain.setup_game.bots import _bonus_value, _valued
+    from domain.setup_game.moves import placements
+    from domain.setup_game.plays import score
+    from domain.setup_game.state import tops
+
+    for n, options in ((2, {"teams": False}), (3, {"teams": False}), (4, {"teams": True})):
+        rng = random.Random(7 + n)
+        state = fold(GAME, GAME.setup(options, n, rng))
+        for _ in range(4 * n):
+            if not GAME.actors(state):
+                break
+            seat = GAME.actors(state)[0]
+            for pairs, value in _valued(state, seat, placements(state, seat)):
+                after = tops(state)
+                for q, t in pairs:
+                    after[q] = t
+                play = score(state, seat, list(pairs), after)
+                assert value == (play.points, _bonus_value(state, seat, play.bonus))
+            state = fold(GAME, GAME.decide(state, seat, GAME.bots["greedy"](state, seat, rng), rng), state)
