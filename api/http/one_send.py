@@ -43,21 +43,23 @@ class Response(wsgi.Response):
     def send_headers(self):
         if self.headers_sent or not self._in_write:
             return super().send_headers()
-        sock, capture = self.sock, _Capture()
-        self.sock = capture
-        try:
-            super().send_headers()
-        finally:
-            self.sock = sock
-        self._head = capture.data
+        self._head = self._captured(super().send_headers)
 
     def _emit_body(self, data):
         if not self._head:
             return super()._emit_body(data)
         head, self._head = self._head, b""
-        if self.chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
-        self.sock.sendall(head + data)
+        self.sock.sendall(head + self._captured(super()._emit_body, data))  # framed as gunicorn frames it
+
+    def _captured(self, send, *args) -> bytes:
+        """What `send` would have sent on the socket."""
+        sock, capture = self.sock, _Capture()
+        self.sock = capture
+        try:
+            send(*args)
+        finally:
+            self.sock = sock
+        return capture.data
 
 
 def install() -> None:
