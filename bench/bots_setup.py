@@ -53,6 +53,22 @@ def play_game(policies: dict, n: int, options: dict, seed: int):
     return GAME.result(state), state
 
 
+def duel(levels: dict, seed: int) -> tuple:
+    """One 2-seat game of `levels` (by seat), bots handed determinizations as on the platform:
+    the final state and each seat's decision times in CPU seconds."""
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), 2, rng))
+    times: dict = {0: [], 1: []}
+    while GAME.actors(state):
+        seat = GAME.actors(state)[0]
+        start = time.process_time()
+        move = decide_as(levels[seat], state, seat, rng)
+        times[seat].append(time.process_time() - start)
+        for event in GAME.decide(state, seat, move, rng):
+            state = GAME.evolve(state, event)
+    return state, times
+
+
 def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool = False) -> dict:
     """`strong` against `weak`, 2 seats, seats alternated (strong moves first in even games),
     bots handed determinizations as on the platform; decision times in CPU seconds."""
@@ -62,15 +78,9 @@ def match(strong: str, weak: str, games: int, seed: int = 50_000, verbose: bool 
     for i in range(games):
         strong_seat = i % 2
         levels = {strong_seat: strong, 1 - strong_seat: weak}
-        rng = random.Random(seed + i)
-        state = fold(GAME, GAME.setup(GAME.default_options(), 2, rng))
-        while GAME.actors(state):
-            seat = GAME.actors(state)[0]
-            start = time.process_time()
-            move = decide_as(levels[seat], state, seat, rng)
-            times[levels[seat]].append(time.process_time() - start)
-            for event in GAME.decide(state, seat, move, rng):
-                state = GAME.evolve(state, event)
+        state, spent = duel(levels, seed + i)
+        for seat, seconds in spent.items():
+            times[levels[seat]].extend(seconds)
         winners = GAME.result(state)["winners"]
         if strong_seat in winners:
             shared += len(winners) > 1

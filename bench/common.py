@@ -84,7 +84,7 @@ def running_server(redis_url: str, **env_extra):
         except requests.RequestException:
             pass
         if time.monotonic() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
+            stop(proc, 0)
             raise RuntimeError("server did not start")
         time.sleep(0.2)
     try:
@@ -218,7 +218,7 @@ def running_wsgi(app_spec: str, env_extra: dict | None = None, health: str = "/h
     port = free_port()
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", **(env_extra or {})}
     proc = subprocess.Popen(server_command(app_spec, env), cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -228,14 +228,13 @@ def running_wsgi(app_spec: str, env_extra: dict | None = None, health: str = "/h
         except requests.RequestException:
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
+            stop(proc, 0)
             raise RuntimeError(f"{app_spec} did not start")
         time.sleep(0.2)
     try:
         yield base, proc
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
 
 
 def ms(seconds: float) -> str:

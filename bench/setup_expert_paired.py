@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.bots_setup import decide_as
+from bench.bots_setup import duel
 from bench.common import percentile, wilson
-from domain.play import fold
 from domain.setup_game import GAME, expert
 
 if __name__ == "__main__":
@@ -40,18 +37,8 @@ if __name__ == "__main__":
             block_wins = 0.0
             for i in range(count):
                 seed, strong = first + i, i % 2
-                levels = {strong: "expert", 1 - strong: "greedy"}
-                rng = random.Random(seed)
-                state = fold(GAME, GAME.setup(GAME.default_options(), 2, rng))
-                times = []
-                while GAME.actors(state):
-                    seat = GAME.actors(state)[0]
-                    start = time.process_time()
-                    move = decide_as(levels[seat], state, seat, rng)
-                    if seat == strong:
-                        times.append(time.process_time() - start)
-                    for event in GAME.decide(state, seat, move, rng):
-                        state = GAME.evolve(state, event)
+                state, by_seat = duel({strong: "expert", 1 - strong: "greedy"}, seed)
+                times = by_seat[strong]
                 winners = GAME.result(state)["winners"]
                 win = (1.0 / len(winners)) if strong in winners else 0.0
                 block_wins += win
