@@ -46,8 +46,9 @@ def greedy_among(state: State, seat: int, plays: Sequence, rng: random.Random) -
 
 
 def _valued(state: State, seat: int, plays: Sequence) -> list:
-    """Each play with its greedy value: (points, bonus value), as plays.score and _bonus_value
-    count them (the same figures, from bit masks of squares: the bots score thousands a turn)."""
+    """Each play with its greedy value: (points, the bonus handed to partners less that handed to
+    opponents), as plays.score counts them (the same figures, from bit masks of squares: the bots
+    score thousands a turn; tests/setup_game/test_expert.py holds them equal)."""
     base = tops(state)
     terms = _bonus_terms(state.n, state.teams, seat)
     out = []
@@ -109,16 +110,6 @@ def _swap_all(state: State, seat: int) -> dict:
     if rack:
         return {"type": "swap", "tiles": [TILE_IDS[t] for t in rack]}
     return legal_moves(state, seat)[0]
-
-
-def _bonus_value(state: State, seat: int, bonus: Sequence[int]) -> int:
-    value = 0
-    for other, points in enumerate(bonus):
-        if state.teams and team_of(other) == team_of(seat):
-            value += points
-        else:
-            value -= points
-    return value
 
 
 # ---- expert: determinized MCTS ---------------------------------------------------------------

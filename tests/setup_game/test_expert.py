@@ -82,10 +82,19 @@ def test_prune_keeps_legal_moves_and_evaluate_is_a_probability():
 def test_the_greedy_value_counts_as_plays_score_does():
     """bots._valued scores from bit masks: the same points and bonus as plays.score, every seat
     count and the team game."""
-    from domain.setup_game.bots import _bonus_value, _valued
+    from domain.setup_game.bots import _valued
     from domain.setup_game.moves import placements
     from domain.setup_game.plays import score
-    from domain.setup_game.state import tops
+    from domain.setup_game.state import team_of, tops
+
+    def _bonus_value(state, seat, bonus):  # the greedy's bonus value as it was counted from plays.score
+        value = 0
+        for other, points in enumerate(bonus):
+            if state.teams and team_of(other) == team_of(seat):
+                value += points
+            else:
+                value -= points
+        return value
 
     for n, options in ((2, {"teams": False}), (3, {"teams": False}), (4, {"teams": True})):
         rng = random.Random(7 + n)
