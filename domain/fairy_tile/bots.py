@@ -91,15 +91,34 @@ def _needs_land(tree) -> bool:
     return bool(place) and (place[0] in ("big", "big_river") or tree[0] == "see_line")
 
 
-def storyteller_policy(state, seat, rng):
+def _first_moves(state, seat) -> tuple:
+    """(the card's tree, whether it looks at the land, the figures worth moving, the turn's
+    start, [(move, after)] for every adventure worth trying first)."""
     tree = CONDITIONS[state.seats[seat].hand]
     land = _looks_at_land(tree)
     figures = FIGURES if land else [f for f in FIGURES if f in figures_in(tree)]
     sim = _Sim(state.kingdom, state.positions(), state.moved, state.passed, state.pile)
-    first = _next(sim, tree, land, figures)
+    return tree, land, figures, sim, _next(sim, tree, land, figures)
+
+
+def _telling(first, tree, rng):
+    """The storyteller's pick among the first moves that tell the card, or None."""
     done = [m for m, after in first if after.holds(tree)]
-    if done:
-        return rng.choice(done)
+    return rng.choice(done) if done else None
+
+
+def telling_move(state, seat, rng):
+    """What the storyteller plays when one move tells its card now (else None), without
+    weighing the rest of its plans (the expert asks only this)."""
+    tree, _, _, _, first = _first_moves(state, seat)
+    return _telling(first, tree, rng)
+
+
+def storyteller_policy(state, seat, rng):
+    tree, land, figures, sim, first = _first_moves(state, seat)
+    done = _telling(first, tree, rng)
+    if done is not None:
+        return done
     # Two in a row. Without the token the second comes next turn, so the first must not need
     # this turn's movement to count then: judge the pair from a fresh turn.
     second_now = state.phase == "adventure" and state.seats[seat].magic
@@ -235,25 +254,39 @@ def _move_score(state, tree, land, figures, move) -> float:
     kind = move["type"]
     if kind in ("turn_page", "finish"):
         return 60.0
+    after = _context_after(state, land, figures, move)
+    if after is None:
+        return 0.0 if kind == "lay_tile" else 1.0
+    if holds(tree, after):
+        return 100.0
     if kind == "lay_tile":
+        return 20.0 + _land_score(after.kingdom)
+    found = plan(state.kingdom, after.pos, tree)
+    return 10.0 if found is None else 50.0 - found[0]
+
+
+def move_tells(state, tree, land, figures, move) -> bool:
+    """Does `move` make the card hold at once (_move_score's 100)? Without weighing the moves
+    that do not, which costs a plan search each (the expert asks this of every legal move)."""
+    after = _context_after(state, land, figures, move) if move["type"] in ("move", "lay_tile") else None
+    return after is not None and holds(tree, after)
+
+
+def _context_after(state, land, figures, move):
+    """What the card is judged on after a tile or figure move that may bear on it, else None
+    (a tile when the card ignores the land, a figure the card does not name)."""
+    if move["type"] == "lay_tile":
         if not land:
-            return 0.0
+            return None
         tile, side = state.pile[0]
         kingdom = state.kingdom.lay(tile, side, tuple(move["at"]), move["rotation"])
-        if holds(tree, Context(kingdom, state.positions(), state.moved, state.passed)):
-            return 100.0
-        return 20.0 + _land_score(kingdom)
+        return Context(kingdom, state.positions(), state.moved, state.passed)
     figure = move["figure"]
     if figure not in figures:
-        return 1.0
+        return None
     to, _, passed = move_table(state.kingdom, figure, state.position(figure))[_move_key(move)]
-    pos = {**state.positions(), figure: to}
-    moved = state.moved | {figure}
-    done = state.passed | {figure} if passed else state.passed
-    if holds(tree, Context(state.kingdom, pos, moved, done)):
-        return 100.0
-    found = plan(state.kingdom, pos, tree)
-    return 10.0 if found is None else 50.0 - found[0]
+    return Context(state.kingdom, {**state.positions(), figure: to}, state.moved | {figure},
+                   state.passed | {figure} if passed else state.passed)
 
 
 def _move_key(move):

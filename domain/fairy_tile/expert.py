@@ -6,7 +6,7 @@ with the figures left where this turn leaves them, and (c) how near this seat's 
 the card a turned page draws) is on its next turn. The tree search (domain/search.py) guessed
 that from a few noisy playouts; this level counts it:
 
-1. a move that tells the card now is played (the storyteller's, bots.storyteller_policy);
+1. a move that tells the card now is played (the storyteller's pick among them, bots.telling_move);
 2. else every candidate (every move of a figure, since moving one away is how a seat denies the
    next seat its card; the best TILES_KEPT tiles for the card; turning the page; finish) is
    played to the end of the turn (after a first adventure with the token active: a second one
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from .bots import _looks_at_land, _move_score, _tells, storyteller_policy
+from .bots import _looks_at_land, _move_score, _tells, move_tells, telling_move
 from .conditions import Context, figures_in, holds
 from .data import CARD_IDS, CONDITIONS
 from .decide import move_table
@@ -154,12 +154,11 @@ def _play(state, seat, move):
 
 def _end_turn(state, seat):
     """After a first adventure with the token active: a second adventure that tells the card
-    (the storyteller's own judgement: bots._move_score 100), else finish (the token is kept)."""
+    (the storyteller's own judgement: bots.move_tells), else finish (the token is kept)."""
     while not state.over and state.current == seat and state.phase == "second":
         tree = CONDITIONS[state.seats[seat].hand]
         land, figures = _looks_at_land(tree), figures_in(tree)
-        telling = [m for m in legal_moves(state, seat)
-                   if m["type"] in ("move", "lay_tile") and _move_score(state, tree, land, figures, m) >= 100.0]
+        telling = [m for m in legal_moves(state, seat) if move_tells(state, tree, land, figures, m)]
         state = _play(state, seat, telling[0] if telling else {"type": "finish"})
     return state
 
@@ -186,8 +185,8 @@ def value_of(state, seat, move, pool) -> float:
 
 def expert_policy(state, seat, rng):
     """The storyteller's move when it tells the card now; else the candidate of best value."""
-    suggested = storyteller_policy(state, seat, random.Random(rng.random()))
-    if _tells(state, seat, suggested):
+    suggested = telling_move(state, seat, random.Random(rng.random()))
+    if suggested is not None and _tells(state, seat, suggested):
         return suggested
     moves = candidates(state, seat)
     if len(moves) == 1:
