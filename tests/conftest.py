@@ -46,6 +46,17 @@ os.environ.update(TEST_SETTINGS)
 os.environ.setdefault("ARCHIVE_URL", f"sqlite:///{tempfile.mkdtemp(prefix='test-archive-')}/archive.sqlite3")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`pytest -n N --dist loadfile` (pytest.ini): files together, the longest first
+    (tests/scheduling.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.scheduling import LongestFirst
+
+    return LongestFirst(config, log)
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """TEST_REDIS_URL or REDIS_URL when configured (used under key prefixes of the tests' own,
