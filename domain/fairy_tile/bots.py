@@ -77,10 +77,9 @@ def _next(sim, tree, land: bool, figures) -> list:
             out.append((move, after))
     if land and sim.pile:
         tile, side = sim.pile[0]
-        for at, rotation in sim.kingdom.placements(tile, side):
+        for (at, rotation), laid in sim.kingdom.laid(tile, side).items():
             move = {"type": "lay_tile", "at": list(at), "rotation": rotation}
-            out.append((move, _Sim(sim.kingdom.lay(tile, side, at, rotation), sim.pos, sim.moved,
-                                   sim.passed, sim.pile[1:])))
+            out.append((move, _Sim(laid, sim.pos, sim.moved, sim.passed, sim.pile[1:])))
     return out
 
 
@@ -151,8 +150,7 @@ def _land_score(kingdom) -> int:
 def _invest(state, rng):
     tile, side = state.pile[0]
     now = _land_score(state.kingdom)
-    scored = [(_land_score(state.kingdom.lay(tile, side, at, r)), at, r)
-              for at, r in state.kingdom.placements(tile, side)]
+    scored = [(_land_score(laid), at, r) for (at, r), laid in state.kingdom.laid(tile, side).items()]
     best = max((s for s, _, _ in scored), default=now)
     if best <= now:
         return None
@@ -279,7 +277,8 @@ def _context_after(state, land, figures, move):
         if not land:
             return None
         tile, side = state.pile[0]
-        kingdom = state.kingdom.lay(tile, side, tuple(move["at"]), move["rotation"])
+        at, rotation = tuple(move["at"]), move["rotation"]
+        kingdom = state.kingdom.laid(tile, side).get((at, rotation)) or state.kingdom.lay(tile, side, at, rotation)
         return Context(kingdom, state.positions(), state.moved, state.passed)
     figure = move["figure"]
     if figure not in figures:

@@ -101,8 +101,7 @@ def _tile_tells(kingdom, positions, tree, top) -> bool:
     if not _looks_at_land(tree):
         return False
     tile, side = top
-    return any(holds(tree, Context(kingdom.lay(tile, side, at, r), positions, _EMPTY, _EMPTY))
-               for at, r in kingdom.placements(tile, side))
+    return any(holds(tree, Context(laid, positions, _EMPTY, _EMPTY)) for laid in kingdom.laid(tile, side).values())
 
 
 def _nearness(state, card, adventures, top) -> float:

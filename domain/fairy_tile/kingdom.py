@@ -92,6 +92,13 @@ class Kingdom:
         rivers continued, (3) touching at all."""
         return self._cached(("placements", tile_id, side), lambda: self._placements(tile_id, side))
 
+    def laid(self, tile_id: str, side: str) -> dict:
+        """{(at, rotation): the kingdom after laying the tile there} for every placement, in
+        placements' order; cached, so the bots judge every card against the same laid kingdoms
+        (and their cached regions) instead of laying the tile again per card."""
+        return self._cached(("laid", tile_id, side), lambda: {
+            (at, rotation): self.lay(tile_id, side, at, rotation) for at, rotation in self.placements(tile_id, side)})
+
     def _placements(self, tile_id: str, side: str) -> tuple:
         tiers: tuple[list[tuple[Hex, int]], ...] = ([], [], [])
         for at, rotation in self._candidates():
