@@ -18,10 +18,10 @@ import random
 
 from domain.search import iterations_scale
 
-from .bots import evaluate, greedy_among, prune
+from .bots import _valued, evaluate, greedy_among, prune
 from .determinize import determinize
 from .evolve import evolve
-from .moves import placements
+from .moves import placements, play_move
 from .rules import decide
 from .state import State
 
@@ -30,6 +30,7 @@ MIN_WORLDS = 3      # played even past the work cap, so a costly turn still aver
 WORK_CAP = 100_000  # plays the greedy answers may score per decision (about 0.5 s of CPU here)
 CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
+SELF_OPTIONS = 1    # the expert's own follow-ups: the best of its greedy-best this many plays
 
 
 def choose(state: State, seat: int, rng: random.Random) -> dict:
@@ -56,13 +57,46 @@ def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list)
     """The seat's value after `move` and REPLIES rounds of greedy answers (every other seat,
     then itself), or at the finish if reached first; `work` counts the plays scored."""
     state = _play(world, seat, move, rng)
-    for _ in range(REPLIES * world.n - 1):
-        if state.over:
-            break
-        plays = placements(state, state.turn)
-        work[0] += len(plays)
-        state = _play(state, state.turn, greedy_among(state, state.turn, plays, rng), rng)
+    left = REPLIES * world.n - 1
+    while left > 0 and not state.over:
+        if state.turn == seat and SELF_OPTIONS > 1:
+            state, rng, used = _follow_up(state, seat, rng, work, left)
+            left -= used
+            continue
+        state = _answer(state, rng, work)
+        left -= 1
     return value(state, seat)
+
+
+def _answer(state: State, rng: random.Random, work: list) -> State:
+    plays = placements(state, state.turn)
+    work[0] += len(plays)
+    return _play(state, state.turn, greedy_among(state, state.turn, plays, rng), rng)
+
+
+def _follow_up(state: State, seat: int, rng: random.Random, work: list, left: int) -> tuple:
+    """The expert's own follow-up in a world: each of its greedy-best SELF_OPTIONS plays, with
+    the same draws, then the others' greedy answers up to its next turn; the best by value."""
+    plays = placements(state, seat)
+    work[0] += len(plays)
+    if not plays:
+        return _play(state, seat, greedy_among(state, seat, plays, rng), rng), rng, 1
+    valued = _valued(state, seat, plays)
+    order = sorted(range(len(valued)), key=lambda i: valued[i][1], reverse=True)
+    options = [play_move(valued[i][0]) for i in order[:SELF_OPTIONS]]
+    start = rng.getstate()
+    best = None
+    for move in options:
+        r = random.Random()
+        r.setstate(start)
+        after, used = _play(state, seat, move, r), 1
+        while used < left and not after.over and after.turn != seat:
+            after = _answer(after, r, work)
+            used += 1
+        v = value(after, seat)
+        if best is None or v > best[0]:
+            best = (v, after, r, used)
+    return best[1], best[2], best[3]
 
 
 def value(state: State, seat: int) -> float:
