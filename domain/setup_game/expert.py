@@ -30,6 +30,9 @@ MIN_WORLDS = 3      # played even past the work cap, so a costly turn still aver
 WORK_CAP = 100_000  # plays the greedy answers may score per decision (about 0.5 s of CPU here)
 CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
+SCREEN = 0          # plays screened for the candidates (0: greedy's best CANDIDATES, unscreened)
+SCREEN_KEEP = 4     # of the candidates, greedy's best this many always; the rest by the screen
+SCREEN_WORLDS = 2   # worlds the screen plays each play in (the first worlds of the decision)
 SELF_OPTIONS = 1    # the expert's own follow-ups: the best of its greedy-best this many plays
 
 
@@ -37,20 +40,41 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
     """The candidate with the best mean outcome over shared worlds (ties: the greedy's order).
     Worlds stop early once the answers have scored WORK_CAP plays (turns with thousands of
     legal sets), so a decision's cost stays bounded."""
-    moves = prune(state, seat, None, keep=CANDIDATES)
+    moves = prune(state, seat, None, keep=max(CANDIDATES, SCREEN))
     if len(moves) == 1:
         return moves[0]
     scale = iterations_scale()
     worlds, cap = max(1, round(WORLDS * scale)), WORK_CAP * scale
-    totals, work = [0.0] * len(moves), [0]
+    seeds, work = [], [0]  # the worlds' seeds, drawn as they are played (the screen's first)
+    if len(moves) > CANDIDATES:
+        seeds = [rng.getrandbits(64) for _ in range(min(SCREEN_WORLDS, worlds))]
+        moves = _screen(state, seat, moves, seeds, work)
+    totals = [0.0] * len(moves)
     for w in range(worlds):
-        seed = rng.getrandbits(64)
+        seed = seeds[w] if w < len(seeds) else rng.getrandbits(64)
         world = determinize(state, seat, random.Random(seed))
         for i, move in enumerate(moves):
             totals[i] += outcome(world, seat, move, random.Random(seed + 1), work)
         if work[0] > cap and w + 1 >= MIN_WORLDS:
             break
     return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+
+
+def _screen(state: State, seat: int, moves: list, seeds: list, work: list) -> list:
+    """The candidates: greedy's best SCREEN_KEEP plays, then the best of the rest by their mean
+    value after the next seat's greedy answer, in a few worlds (greedy's order among equals)."""
+    rest = moves[SCREEN_KEEP:]
+    scores = [0.0] * len(rest)
+    for seed in seeds:
+        world = determinize(state, seat, random.Random(seed))
+        for i, move in enumerate(rest):
+            rng = random.Random(seed + 1)
+            after = _play(world, seat, move, rng)
+            if not after.over:
+                after = _answer(after, rng, work)
+            scores[i] += value(after, seat)
+    order = sorted(range(len(rest)), key=lambda i: (-scores[i], i))
+    return moves[:SCREEN_KEEP] + [rest[i] for i in order[:CANDIDATES - SCREEN_KEEP]]
 
 
 def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list) -> float:
