@@ -15,6 +15,8 @@ Deterministic: the worlds and draws come from the rng it is given, and the budge
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from itertools import combinations
 
 from domain.search import iterations_scale
 
@@ -23,7 +25,7 @@ from .determinize import determinize
 from .evolve import evolve
 from .moves import placements, play_move
 from .rules import decide
-from .state import State
+from .state import MARKET_SIZE, RACK_SIZE, State
 
 WORLDS = 8          # determinizations per decision at BOT_ITERATIONS=1
 MIN_WORLDS = 3      # played even past the work cap, so a costly turn still averages some luck
@@ -33,6 +35,7 @@ REPLIES = 2         # rounds after the play: every other seat answers, then the 
 SCREEN = 0          # plays screened for the candidates (0: greedy's best CANDIDATES, unscreened)
 SCREEN_KEEP = 4     # of the candidates, greedy's best this many always; the rest by the screen
 SCREEN_WORLDS = 2   # worlds the screen plays each play in (the first worlds of the decision)
+INFER = 0           # 1: each world weighed by how well its deal explains the last set (0: all alike)
 SELF_OPTIONS = 1    # the expert's own follow-ups: the best of its greedy-best this many plays
 
 
@@ -46,35 +49,89 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
     scale = iterations_scale()
     worlds, cap = max(1, round(WORLDS * scale)), WORK_CAP * scale
     seeds, work = [], [0]  # the worlds' seeds, drawn as they are played (the screen's first)
+    before = _before_last(state, seat) if INFER else None
     if len(moves) > CANDIDATES:
         seeds = [rng.getrandbits(64) for _ in range(min(SCREEN_WORLDS, worlds))]
-        moves = _screen(state, seat, moves, seeds, work)
+        moves = _screen(state, seat, moves, seeds, work, before)
     totals = [0.0] * len(moves)
     for w in range(worlds):
         seed = seeds[w] if w < len(seeds) else rng.getrandbits(64)
-        world = determinize(state, seat, random.Random(seed))
+        world, weight = _world(state, seat, seed, before)
         for i, move in enumerate(moves):
-            totals[i] += outcome(world, seat, move, random.Random(seed + 1), work)
+            if weight:
+                totals[i] += weight * outcome(world, seat, move, random.Random(seed + 1), work)
         if work[0] > cap and w + 1 >= MIN_WORLDS:
             break
     return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
 
 
-def _screen(state: State, seat: int, moves: list, seeds: list, work: list) -> list:
+def _screen(state: State, seat: int, moves: list, seeds: list, work: list, before: tuple | None) -> list:
     """The candidates: greedy's best SCREEN_KEEP plays, then the best of the rest by their mean
     value after the next seat's greedy answer, in a few worlds (greedy's order among equals)."""
     rest = moves[SCREEN_KEEP:]
     scores = [0.0] * len(rest)
     for seed in seeds:
-        world = determinize(state, seat, random.Random(seed))
+        world, weight = _world(state, seat, seed, before)
         for i, move in enumerate(rest):
             rng = random.Random(seed + 1)
             after = _play(world, seat, move, rng)
             if not after.over:
                 after = _answer(after, rng, work)
-            scores[i] += value(after, seat)
+            scores[i] += weight * value(after, seat)
     order = sorted(range(len(rest)), key=lambda i: (-scores[i], i))
     return moves[:SCREEN_KEEP] + [rest[i] for i in order[:CANDIDATES - SCREEN_KEEP]]
+
+
+def _world(state: State, seat: int, seed: int, before: tuple | None) -> tuple:
+    """A determinization of the seat's view and its weight: 1, or with `before` (the position
+    the last set was made in) how well its deal explains that set (`_likelihood`)."""
+    world = determinize(state, seat, random.Random(seed))
+    return world, (1.0 if before is None else _likelihood(world, before))
+
+
+def _before_last(state: State, seat: int) -> tuple | None:
+    """The public position the last set was made in, when another seat made it and nothing has
+    moved since but swaps: (that seat, the board before it, the tiles it placed, its points, the
+    current market). None when it cannot be told (no set yet, a refilled bag, short draws)."""
+    last = state.last
+    if last is None or last.seat == seat or len(state.market) != MARKET_SIZE \
+            or len(state.racks[last.seat]) != RACK_SIZE:
+        return None
+    stacks = list(state.stacks)
+    for q, t in last.place:
+        if not stacks[q] or stacks[q][-1] != t:
+            return None  # the bag was refilled from the covered tiles since
+        stacks[q] = stacks[q][:-1]
+    return last.seat, tuple(stacks), tuple(t for _, t in last.place), last.points, state.market
+
+
+def _likelihood(world: State, before: tuple) -> float:
+    """How well the world's rack for the seat that made the last set explains it, a greedy
+    player having chosen it: over the counts m of its tiles taken from the market (the market
+    keeps its order, so the last m tiles there are new; each count alike), the share of the
+    choices of rack tiles kept with which no set on the board before it scored more. (The sets
+    that score more are found once, with every tile that may have been at hand.)"""
+    other, stacks, placed, points, market = before
+    rack = world.racks[other]
+    then = replace(world, stacks=stacks, racks=tuple(rack + placed if s == other else r
+                                                     for s, r in enumerate(world.racks)))
+    better = {_mask(t for _, t in pairs) for pairs, v in _valued(then, other, placements(then, other)) if v[0] > points}
+    shares = []
+    for m in range(min(len(placed), MARKET_SIZE) + 1):
+        keep = RACK_SIZE - (len(placed) - m)
+        if keep < 0 or keep > len(rack):
+            continue
+        base = _mask(placed + market[:MARKET_SIZE - m])
+        fits = [not any(b & ~(base | _mask(kept)) == 0 for b in better) for kept in combinations(rack, keep)]
+        shares.append(sum(fits) / len(fits))
+    return sum(shares) / len(shares) if shares else 1.0
+
+
+def _mask(tiles) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
 
 
 def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list) -> float:
