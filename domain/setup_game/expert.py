@@ -91,8 +91,8 @@ def _world(state: State, seat: int, seed: int, before: tuple | None) -> tuple:
 
 def _before_last(state: State, seat: int) -> tuple | None:
     """The public position the last set was made in, when another seat made it and nothing has
-    moved since but swaps: (that seat, the board before it, the tiles it placed, its points, the
-    current market). None when it cannot be told (no set yet, a refilled bag, short draws)."""
+    moved since but swaps: (that seat, the board before it, the tiles it placed, the placement,
+    the current market). None when it cannot be told (no set yet, a refilled bag, short draws)."""
     last = state.last
     if last is None or last.seat == seat or len(state.market) != MARKET_SIZE \
             or len(state.racks[last.seat]) != RACK_SIZE:
@@ -102,28 +102,38 @@ def _before_last(state: State, seat: int) -> tuple | None:
         if not stacks[q] or stacks[q][-1] != t:
             return None  # the bag was refilled from the covered tiles since
         stacks[q] = stacks[q][:-1]
-    return last.seat, tuple(stacks), tuple(t for _, t in last.place), last.points, state.market
+    return last.seat, tuple(stacks), tuple(t for _, t in last.place), last.place, state.market
 
 
 def _likelihood(world: State, before: tuple) -> float:
-    """How well the world's rack for the seat that made the last set explains it, a greedy
-    player having chosen it: over the counts m of its tiles taken from the market (the market
-    keeps its order, so the last m tiles there are new; each count alike), the share of the
-    choices of rack tiles kept with which no set on the board before it scored more. (The sets
-    that score more are found once, with every tile that may have been at hand.)"""
-    other, stacks, placed, points, market = before
+    """The chance that a greedy player with the world's rack for the seat that made the last
+    set chose exactly that set: over the counts m of its tiles taken from the market (the
+    market keeps its order, so the last m tiles there are new; each count alike) and the
+    choices of rack tiles kept (each alike), 0 when a set on the board before it was worth more
+    to it, else 1 over the number of sets worth as much (greedy picks among them at random).
+    The sets worth as much or more are found once, with every tile that may have been at hand."""
+    other, stacks, placed, place, market = before
     rack = world.racks[other]
     then = replace(world, stacks=stacks, racks=tuple(rack + placed if s == other else r
                                                      for s, r in enumerate(world.racks)))
-    better = {_mask(t for _, t in pairs) for pairs, v in _valued(then, other, placements(then, other)) if v[0] > points}
+    valued = _valued(then, other, placements(then, other))
+    worth = next(v for pairs, v in valued if pairs == place)
+    better = [_mask(t for _, t in pairs) for pairs, v in valued if v > worth]
+    equal = [_mask(t for _, t in pairs) for pairs, v in valued if v == worth]
     shares = []
     for m in range(min(len(placed), MARKET_SIZE) + 1):
         keep = RACK_SIZE - (len(placed) - m)
         if keep < 0 or keep > len(rack):
             continue
         base = _mask(placed + market[:MARKET_SIZE - m])
-        fits = [not any(b & ~(base | _mask(kept)) == 0 for b in better) for kept in combinations(rack, keep)]
-        shares.append(sum(fits) / len(fits))
+        chances = []
+        for kept in combinations(rack, keep):
+            have = base | _mask(kept)
+            if any(b & ~have == 0 for b in better):
+                chances.append(0.0)
+            else:
+                chances.append(1.0 / sum(1 for e in equal if e & ~have == 0))
+        shares.append(sum(chances) / len(chances))
     return sum(shares) / len(shares) if shares else 1.0
 
 
