@@ -34,6 +34,8 @@ CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
 SCREEN = 0          # plays screened for the candidates (0: greedy's best CANDIDATES, unscreened)
 SCREEN_KEEP = 4     # of the candidates, greedy's best this many always; the rest by the screen
+ENDGAME_SCREEN = 0  # plays screened instead once another seat is ENDGAME_GAP or less from the goal
+ENDGAME_GAP = 8
 SCREEN_WORLDS = 2   # worlds the screen plays each play in (the first worlds of the decision)
 INFER = 0           # 1: each world weighed by how well its deal explains the last set (0: all alike)
 SELF_OPTIONS = 1    # the expert's own follow-ups: the best of its greedy-best this many plays
@@ -43,7 +45,10 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
     """The candidate with the best mean outcome over shared worlds (ties: the greedy's order).
     Worlds stop early once the answers have scored WORK_CAP plays (turns with thousands of
     legal sets), so a decision's cost stays bounded."""
-    moves = prune(state, seat, None, keep=max(CANDIDATES, SCREEN))
+    screen = SCREEN
+    if ENDGAME_SCREEN and max(p for s, p in enumerate(state.scores) if s != seat) >= state.goal - ENDGAME_GAP:
+        screen = ENDGAME_SCREEN
+    moves = prune(state, seat, None, keep=max(CANDIDATES, screen))
     if len(moves) == 1:
         return moves[0]
     scale = iterations_scale()
