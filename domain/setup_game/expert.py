@@ -37,6 +37,7 @@ SCREEN_KEEP = 4     # of the candidates, greedy's best this many always; the res
 ENDGAME_SCREEN = 0  # plays screened instead once another seat is ENDGAME_GAP or less from the goal
 ENDGAME_GAP = 8
 SCREEN_WORLDS = 2   # worlds the screen plays each play in (the first worlds of the decision)
+EARLY_WEIGHT = 0.0  # weight of the value once the others have answered once (ties: delay a loss)
 INFER = 0           # 1: each world weighed by how well its deal explains the last set (0: all alike)
 SELF_OPTIONS = 1    # the expert's own follow-ups: the best of its greedy-best this many plays
 
@@ -58,16 +59,17 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
     if len(moves) > CANDIDATES:
         seeds = [rng.getrandbits(64) for _ in range(min(SCREEN_WORLDS, worlds))]
         moves = _screen(state, seat, moves, seeds, work, before)
-    totals = [0.0] * len(moves)
+    totals, early, first = [0.0] * len(moves), [0.0] * len(moves), [0.0]
     for w in range(worlds):
         seed = seeds[w] if w < len(seeds) else rng.getrandbits(64)
         world, weight = _world(state, seat, seed, before)
         for i, move in enumerate(moves):
             if weight:
-                totals[i] += weight * outcome(world, seat, move, random.Random(seed + 1), work)
+                totals[i] += weight * outcome(world, seat, move, random.Random(seed + 1), work, first)
+                early[i] += weight * first[0]
         if work[0] > cap and w + 1 >= MIN_WORLDS:
             break
-    return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+    return moves[max(range(len(moves)), key=lambda i: (totals[i] + EARLY_WEIGHT * early[i], -i))]
 
 
 def _screen(state: State, seat: int, moves: list, seeds: list, work: list, before: tuple | None) -> list:
@@ -149,18 +151,24 @@ def _mask(tiles) -> int:
     return m
 
 
-def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list) -> float:
+def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list,
+            first: list | None = None) -> float:
     """The seat's value after `move` and REPLIES rounds of greedy answers (every other seat,
-    then itself), or at the finish if reached first; `work` counts the plays scored."""
+    then itself), or at the finish if reached first; `work` counts the plays scored, `first`
+    gets the value once the others have answered (or the game ended) the first time."""
     state = _play(world, seat, move, rng)
     left = REPLIES * world.n - 1
     while left > 0 and not state.over:
+        if first is not None and state.turn == seat:
+            first[0], first = value(state, seat), None
         if state.turn == seat and SELF_OPTIONS > 1:
             state, rng, used = _follow_up(state, seat, rng, work, left)
             left -= used
             continue
         state = _answer(state, rng, work)
         left -= 1
+    if first is not None:
+        first[0] = value(state, seat)
     return value(state, seat)
 
 
