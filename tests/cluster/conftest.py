@@ -74,11 +74,17 @@ class Recorder:
         self._stop = threading.Event()
         self._threads = []
         self._conns = []
+        self._clients = []
 
     def start(self):
         for node in self.cluster.primaries():
             self.commands[node.port] = []
-            conn = node.client().connection_pool.get_connection()
+            # No socket timeout: a read that times out closes redis-py's connection (and with it
+            # the recording) whenever the cluster is quiet a few seconds, as on a busy machine.
+            # The client is kept: a Redis object that is collected closes its pool's connections.
+            client = redis.Redis(host="127.0.0.1", port=node.port, socket_connect_timeout=1, socket_timeout=None)
+            self._clients.append(client)
+            conn = client.connection_pool.get_connection()
             conn.send_command("MONITOR")
             conn.read_response()
             self._conns.append(conn)
@@ -90,9 +96,7 @@ class Recorder:
         while not self._stop.is_set():
             try:
                 line = conn.read_response(disable_decoding=True)
-            except redis.TimeoutError:
-                continue  # no command for socket_timeout (a slow setup on a busy machine): keep watching
-            except Exception:  # the node was killed, or we stop
+            except Exception:  # the node was killed, or we stop (stop() closes the connection)
                 return
             if isinstance(line, bytes):
                 rest = line.partition(b"] ")[2]
