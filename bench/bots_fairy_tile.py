@@ -3,6 +3,7 @@
     python bench/bots_fairy_tile.py [games] [round_limit]
     python bench/bots_fairy_tile.py ladder [expert_games] [minutes] [random_games] [first_game]
     python bench/bots_fairy_tile.py lookahead [games] [minutes] [first_game]
+    python bench/bots_fairy_tile.py cost
 
 The ladder: `expert` against the strongest level before it (`storyteller`), then `storyteller`
 against `random`, 2 seats, seats alternating, every bot handed its seat's determinization (as
@@ -102,6 +103,34 @@ def speed(games: int) -> None:
               f"(legal_moves + decide + evolve) steps/s")
 
 
+def timed_game(game, levels: dict, seed: int, round_limit: int, times: dict):
+    """One game of `levels` (by seat), every bot handed its seat's determinization (bot_move);
+    each decision's CPU time appended to times[its level]. The final state."""
+    rng = random.Random(seed)
+    state = fold(game, game.setup({"round_limit": round_limit}, len(levels), rng))
+    while game.actors(state):
+        seat = game.actors(state)[0]
+        t = time.process_time()
+        move = bot_move(game, state, seat, levels[seat], rng)
+        times[levels[seat]].append(time.process_time() - t)
+        for event in game.decide(state, seat, move, rng):
+            state = game.evolve(state, event)
+    return state
+
+
+def expert_cost() -> None:
+    """The expert's decision CPU in six expert-only games of 2-4 seats (the same games for a
+    given commit: the expert draws no chance of its own), to compare two commits."""
+    times: dict[str, list] = {"expert": []}
+    start = time.process_time()
+    for n, seed in ((2, 100), (3, 100), (2, 7), (4, 5), (2, 11), (3, 12)):
+        timed_game(GAME, {s: "expert" for s in range(n)}, seed, 100, times)
+    ms = [1000 * t for t in times["expert"]]
+    print(f"expert-only games: {len(ms)} decisions, {time.process_time() - start:.1f} s of CPU; per decision "
+          f"p50 {percentile(ms, 0.5):.1f} ms, p90 {percentile(ms, 0.9):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+          f"max {max(ms):.1f} ms")
+
+
 def match(strong: str, weak: str, games: int, seconds: float, round_limit: int = 100, game=GAME,
           first: int = 0) -> None:
     """`strong` against `weak`, seats alternating, until `games` or `seconds` run out. Decision
@@ -113,16 +142,7 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
         g = first + played
         me = g % 2
         levels = {me: strong, 1 - me: weak}
-        rng = random.Random(5000 + g)
-        state = fold(game, game.setup({"round_limit": round_limit}, 2, rng))
-        while game.actors(state):
-            seat = game.actors(state)[0]
-            t = time.process_time()
-            move = bot_move(game, state, seat, levels[seat], rng)
-            times[levels[seat]].append(time.process_time() - t)
-            for event in game.decide(state, seat, move, rng):
-                state = game.evolve(state, event)
-        result = game.result(state)
+        result = game.result(timed_game(game, levels, 5000 + g, round_limit, times))
         winners = result["winners"]
         wins += 1.0 / len(winners) if me in winners else 0.0
         played += 1
@@ -155,6 +175,9 @@ def lookahead(games: int, minutes: float, first: int = 0) -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "cost":
+        expert_cost()
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "lookahead":
         lookahead(int(sys.argv[2]) if len(sys.argv) > 2 else 30, float(sys.argv[3]) if len(sys.argv) > 3 else 15,
                   int(sys.argv[4]) if len(sys.argv) > 4 else 0)
