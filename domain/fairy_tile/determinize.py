@@ -21,10 +21,13 @@ state the seat cannot tell from this one gives the same determinization for the 
 from __future__ import annotations
 
 import random
+import weakref
+from collections import OrderedDict
 from dataclasses import replace
 
 from .data import CARD_IDS, CONDITIONS
 from .feasibility import can_complete
+from .kingdom import Kingdom
 from .state import State
 from .tiles import KINGDOM_TILES
 
@@ -60,4 +63,27 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         tiles = sorted(t for t in KINGDOM_TILES if t not in used)
         rng.shuffle(tiles)
         pile = (pile[0],) + tuple((t, rng.choice(("a", "b"))) for t in tiles)
-    return replace(state, seats=new_seats, pile=pile)
+    return replace(state, seats=new_seats, pile=pile, kingdom=thinking_copy(state.kingdom))
+
+
+# The bots derive much from a kingdom while they think (every placement of the drawn tile, their
+# regions, what each card needs), and a turn's several decisions share one kingdom. Cached on the
+# game's own kingdom, that stayed in the server's game cache (about 100 KB a decision, up to
+# 2,000 games a process); so the bots think on a copy (the same cells), and the copies of the
+# last few kingdoms are kept here, for the next decision of the same turn.
+THINKING_KEPT = 16
+_thinking: OrderedDict[int, tuple[weakref.ref, Kingdom]] = OrderedDict()
+
+
+def thinking_copy(kingdom: Kingdom) -> Kingdom:
+    """The bots' copy of `kingdom`: the one made for it before while it is among the last
+    THINKING_KEPT, else a new one (the id is checked against a weak reference: ids are reused)."""
+    kept = _thinking.get(id(kingdom))
+    if kept is not None and kept[0]() is kingdom:
+        _thinking.move_to_end(id(kingdom))
+        return kept[1]
+    copy = Kingdom(kingdom.cells)
+    _thinking[id(kingdom)] = (weakref.ref(kingdom), copy)
+    while len(_thinking) > THINKING_KEPT:
+        _thinking.popitem(last=False)
+    return copy

@@ -70,3 +70,19 @@ def test_determinize_resamples_only_what_the_seat_cannot_see():
         assert sorted(t for t, _ in world.pile) == sorted(KINGDOM_TILES)
     worlds = {determinize(state, 0, random.Random(k)).seats[1].hand for k in range(20)}
     assert len(worlds) > 1  # another seat's hand is drawn anew
+
+
+def test_the_bots_thinking_stays_off_the_games_own_state():
+    """What a bot derives while it thinks is cached on its own copy of the kingdom, not on the
+    state the server keeps (about 650 KB a game, pickled, before); a turn's later decisions
+    still find it there."""
+    from domain.fairy_tile.determinize import thinking_copy
+
+    seen, _ = _play({0: "expert", 1: "expert"}, seed=5, stop_at=12)
+    state = seen[-1]
+    keys = set(state.kingdom._cache)
+    seat = GAME.actors(state)[0]
+    bot_move(GAME, state, seat, "expert", random.Random(1))
+    assert set(state.kingdom._cache) == keys
+    assert any(k[0] == "laid" for k in thinking_copy(state.kingdom)._cache if isinstance(k, tuple))
+    assert thinking_copy(state.kingdom).cells is state.kingdom.cells
