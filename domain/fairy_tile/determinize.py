@@ -21,6 +21,7 @@ state the seat cannot tell from this one gives the same determinization for the 
 from __future__ import annotations
 
 import random
+import threading
 import weakref
 from collections import OrderedDict
 from dataclasses import replace
@@ -72,18 +73,20 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
 # 2,000 games a process); so the bots think on a copy (the same cells), and the copies of the
 # last few kingdoms are kept here, for the next decision of the same turn.
 THINKING_KEPT = 16
+_thinking_lock = threading.Lock()
 _thinking: OrderedDict[int, tuple[weakref.ref, Kingdom]] = OrderedDict()
 
 
 def thinking_copy(kingdom: Kingdom) -> Kingdom:
     """The bots' copy of `kingdom`: the one made for it before while it is among the last
     THINKING_KEPT, else a new one (the id is checked against a weak reference: ids are reused)."""
-    kept = _thinking.get(id(kingdom))
-    if kept is not None and kept[0]() is kingdom:
-        _thinking.move_to_end(id(kingdom))
-        return kept[1]
-    copy = Kingdom(kingdom.cells)
-    _thinking[id(kingdom)] = (weakref.ref(kingdom), copy)
-    while len(_thinking) > THINKING_KEPT:
-        _thinking.popitem(last=False)
-    return copy
+    with _thinking_lock:  # bots may think in threads
+        kept = _thinking.get(id(kingdom))
+        if kept is not None and kept[0]() is kingdom:
+            _thinking.move_to_end(id(kingdom))
+            return kept[1]
+        copy = Kingdom(kingdom.cells)
+        _thinking[id(kingdom)] = (weakref.ref(kingdom), copy)
+        while len(_thinking) > THINKING_KEPT:
+            _thinking.popitem(last=False)
+        return copy
