@@ -73,9 +73,13 @@ def _press(driver, node):
 
 
 def _one_move_by_the_board(driver) -> int:
-    """Clicks board pieces (or a bar button) until a move is sent; the clicks it took."""
+    """Clicks board pieces (or a bar button) until a move is sent; the clicks it took. A bar
+    button sends a move: the new version is waited for; a piece is picked (or, alone, played at
+    once): the pick or the new version, whichever shows first."""
     before = shown_version(driver)
+    picked = lambda: len(driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].picked"))  # noqa: E731
     for clicks in range(1, 12):
+        sends, had = True, picked()
         try:
             confirm = driver.find_elements(By.CSS_SELECTOR, "#board .board-bar .confirm")
             free = driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].pickable:not(.picked)")
@@ -84,6 +88,7 @@ def _one_move_by_the_board(driver) -> int:
                 confirm[0].click()
             elif free:
                 _press(driver, free[0])
+                sends = False
             elif other:
                 other[0].click()
             else:
@@ -91,10 +96,11 @@ def _one_move_by_the_board(driver) -> int:
         except StaleElementReferenceException:
             continue  # the board was drawn again meanwhile: look again
         try:
-            wait(driver, lambda: shown_version(driver) > before, timeout=1.5)
-            return clicks
+            wait(driver, lambda: shown_version(driver) > before or (not sends and picked() > had), timeout=10 if sends else 1.5)
         except WebDriverException:
             continue
+        if shown_version(driver) > before:
+            return clicks
     raise AssertionError("no move after 12 clicks: " + text_of(driver, "#board .board-bar"))
 
 
