@@ -189,7 +189,7 @@ class SampledSpecCheckingClient(SpecCheckingClient):
     suite), where checking each answer cost most of their time and found nothing the first
     answers and a spread sample do not."""
 
-    FIRST, EVERY = 40, 7
+    FIRST, EVERY = 40, 25
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

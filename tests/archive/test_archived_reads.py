@@ -1,5 +1,5 @@
-"""Every read of a finished game answers the same, to the byte, before and after it is archived
-(issue 31): of every hosted game, for a seat, the table token, a player's key and a spectator,
+"""Every kind of read of a finished game answers the same, to the byte, before and after it is
+archived (issue 31; its past states at a spread of versions): of every hosted game, for a seat, the table token, a player's key and a spectator,
 from the process that served it (its caches warm) and from a fresh one (cold), on both archive
 engines. And the archived game is gone from Redis but for its marker."""
 from __future__ import annotations
@@ -61,13 +61,15 @@ def answers(app, made: dict) -> dict:
              f"/games/{gid}/state?version={made['version'] + 1}", f"/games/{gid}/state?version=0",
              f"/games/{gid}/events?after=999999"]
     first = client.get(f"/games/{gid}/events?limit=1").get_json()
-    # Every version as the spectator, every tenth and the last ones as the seat (each read of a
-    # finished game replays its history up to N: every N for both is minutes on a loaded machine).
+    # As the spectator the first 30 versions, then every third, and the last ones; as the seat
+    # every tenth and the last ones (each read of a finished game replays its history up to N,
+    # the same path for every N: all of them, thrice, for both was minutes on a loaded machine).
     every = [f"/games/{gid}/state?version={v}" for v in range(1, made["version"] + 1)]
+    many = every[:30] + every[30::3] + every[-3:]
     some = every[::10] + every[-3:]
     found = {}
     for name, headers in callers.items():
-        for path in {"spectator": paths + every, "seat": paths + some}.get(name, paths[:6]):
+        for path in {"spectator": paths + many, "seat": paths + some}.get(name, paths[:6]):
             if name == "table" and "seat=0" not in path and "/games/" in path and path.count("?") == 0:
                 path += "?seat=0"
             r = client.get(path, headers=headers)
