@@ -77,7 +77,9 @@ def _one_move_by_the_board(driver) -> int:
     button sends a move: the new version is waited for; a piece is picked (or, alone, played at
     once): the pick or the new version, whichever shows first."""
     before = shown_version(driver)
-    picked = lambda: len(driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].picked"))  # noqa: E731
+    def picked() -> int:
+        return len(driver.find_elements(By.CSS_SELECTOR, "#board svg [data-ref].picked"))
+
     for clicks in range(1, 12):
         sends, had = True, picked()
         try:
