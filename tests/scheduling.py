@@ -7,7 +7,7 @@ last file checks what the files before it sent. The few long files whose fixture
 
 Work goes out longest first (longest-processing-time scheduling): a test of five minutes dealt
 last would finish alone, minutes after the rest. The figures are seconds from a full run on
-this 2-core machine (2026-12-05, `--durations`); what they do not name counts 1 s a test.
+this 2-core machine (2026-12-05, later: `--durations`); what they do not name counts 1 s a test.
 They only order the work: a stale figure makes the run longer, never wrong.
 """
 from __future__ import annotations
@@ -18,23 +18,26 @@ TOGETHER = ("tests/cluster/",)
 TEST_BY_TEST = ("tests/robustness/test_leaks.py", "tests/contract/test_game_contract.py",
                 "tests/contract/test_words.py", "tests/archive/test_archived_reads.py")
 SECONDS = {
-    "tests/robustness/test_schemathesis.py": 310,
-    "tests/cluster/": 300,
-    "tests/web/test_browser.py": 220,
-    "tests/web/test_board_play.py": 125,
-    "tests/archive/test_archive_redis_faults.py": 100,
-    "tests/archive/test_archived_reads.py::test_every_read_of_every_game_is_the_same_after_archiving[postgresql]": 100,
-    "tests/archive/test_archived_reads.py::test_every_read_of_every_game_is_the_same_after_archiving[sqlite]": 95,
-    "tests/robustness/test_leaks.py::test_no_viewer_ever_receives_another_seats_secret[fairy-tile-4]": 80,
-    "tests/test_bench_smoke.py": 70,
-    "tests/robustness/test_leaks.py::test_no_viewer_ever_receives_another_seats_secret[fairy-tile-3]": 65,
-    "tests/clients/test_typescript_client.py": 60,
-    "tests/analysis/test_concurrent_turns.py": 55,
-    "tests/robustness/test_many_streams.py": 55,
-    "tests/api/test_play_every_game.py": 50,
+    "tests/robustness/test_schemathesis.py": 330,
+    "tests/web/test_browser.py": 230,
+    "tests/cluster/": 175,
+    "tests/web/test_board_play.py": 105,
+    "tests/archive/test_archived_reads.py::test_every_read_of_every_game_is_the_same_after_archiving[postgresql]": 75,
+    "tests/robustness/test_leaks.py::test_no_viewer_ever_receives_another_seats_secret[fairy-tile-4]": 70,
+    "tests/archive/test_archive_redis_faults.py": 55,
+    "tests/test_bench_smoke.py": 52,
+    "tests/archive/test_archived_reads.py::test_every_read_of_every_game_is_the_same_after_archiving[sqlite]": 49,
     "tests/web/test_page_shell.py": 45,
-    "tests/platform/test_supervisor_outages.py": 45,
-    "tests/platform/test_supervisor.py": 40,
+    "tests/contract/test_bots_see.py": 43,
+    "tests/api/test_play_every_game.py": 43,
+    "tests/web/test_boards_korean.py": 42,
+    "tests/robustness/test_leaks.py::test_no_viewer_ever_receives_another_seats_secret[fairy-tile-3]": 40,
+    "tests/analysis/test_concurrent_turns.py": 39,
+    "tests/robustness/test_many_streams.py": 38,
+    "tests/api/test_web_push.py": 38,
+    "tests/platform/test_supervisor_outages.py": 35,
+    "tests/platform/test_supervisor.py": 32,
+    "tests/clients/test_typescript_client.py": 28,
 }
 
 
