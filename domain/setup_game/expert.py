@@ -35,6 +35,8 @@ REPLIES = 2         # rounds after the play: every other seat answers, then the 
 LEARNED_LEAF = 0    # 1: value a play-out's end by leaf.value (a fitted logistic), not evaluate
 LEAF_OWN = 0        # 1: the learned leaf reads only the seat's own side (leaf.features_own)
 LEAF_SOFTNESS = 1.0  # the learned leaf's logit divided by this
+ENSEMBLE = 0        # 1: the mean of the learned leaf after the others' first answers and the usual value
+MARGIN = 0.0        # another candidate is chosen over greedy's first only if its mean is this much higher
 DECK_DRAWS = 0      # 1: a world's draws come in one fixed order of the tiles (a deck), for every candidate
 
 
@@ -56,20 +58,27 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
             totals[i] += outcome(world, seat, move, draws, work)
         if work[0] > cap and w + 1 >= MIN_WORLDS:
             break
-    return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+    if MARGIN and totals[best] - totals[0] < MARGIN * (w + 1):
+        return moves[0]
+    return moves[best]
 
 
 def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list) -> float:
     """The seat's value after `move` and REPLIES rounds of greedy answers (every other seat,
     then itself), or at the finish if reached first; `work` counts the plays scored."""
     state = _play(world, seat, move, rng)
-    for _ in range(REPLIES * world.n - 1):
+    early = None
+    for ply in range(REPLIES * world.n - 1):
         if state.over:
             break
         plays = placements(state, state.turn)
         work[0] += len(plays)
         state = _play(state, state.turn, greedy_among(state, state.turn, plays, rng), rng)
-    return value(state, seat)
+        if ENSEMBLE and ply == world.n - 2:
+            early = leaf.value(state, seat) if not state.over else None
+    late = value(state, seat)
+    return late if early is None else (early + late) / 2
 
 
 def value(state: State, seat: int) -> float:
