@@ -1,16 +1,21 @@
-"""Fits the expert's learned leaf (domain/setup_game/leaf.py) on self-play (issue 34).
+"""A learned leaf for SetUp's expert, fitted on self-play (issue 34; tried, not kept: bench/README.md).
 
     python bench/setup_leaf_fit.py gen --out FILE [--games 2000] [--seed 300000] [--explore 0.15]
     python bench/setup_leaf_fit.py fit FILE [--holdout 0.25] [--ridge 1.0]
 
+The features of a 2-seat position from one seat's side (below: the biggest set each side could
+make now, whether it finishes, rack tiles that fit together or the board, the lead) were the
+module domain/setup_game/leaf.py while the expert tried them as its leaf (commit a36d5ff and the
+next ones of branch setupbot5); they are kept here with the fitting, for a later try.
+
 gen: 2-seat games of greedy against greedy (the real state: greedy reads only its own rack);
 with chance `explore` a move is drawn among greedy's best 8 sets instead, as the expert's
 candidates are, so positions after a non-greedy set are seen too. Before every move, both
-seats' `leaf.raw` quantities are written (one JSON line per game: the rows and the winner).
-fit: a logistic regression on `leaf.features` by IRLS (Newton's method; a small ridge keeps it
-well posed), in plain Python (a few thousand rows, 9 weights): the games split into fitting and
+seats' `raw` quantities are written (one JSON line per game: the rows and the winner).
+fit: a logistic regression on `features` by IRLS (Newton's method; a small ridge keeps it
+well posed), in plain Python (about 100,000 rows, 9 weights: a minute): the games split into fitting and
 held-out ones; the held-out log-loss and Brier score are printed beside bots.evaluate's, and
-the weights as leaf.WEIGHTS wants them.
+the weights. --own: the seat's own side only (features_own).
 """
 from __future__ import annotations
 
@@ -23,8 +28,70 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.play import fold
-from domain.setup_game import GAME, leaf
-from domain.setup_game.bots import greedy_policy, prune
+from domain.setup_game import GAME
+from domain.setup_game.bots import _JOINS, _valued, greedy_policy, prune
+from domain.setup_game.moves import placements
+from domain.setup_game.state import State, tops
+
+
+def best_points(state: State, seat: int) -> int:
+    """The points of the biggest set `seat` could make now (its rack and the market, the board
+    as it is), 0 when it can make none: the next set's size is most of a turn's worth."""
+    return max((value[0] for _, value in _valued(state, seat, placements(state, seat))), default=0)
+
+
+def joined(state: State, seat: int) -> tuple[int, int]:
+    """(rack tiles that join another rack or market tile, rack tiles that join a top tile):
+    a rack of tiles that fit together makes big sets later, even when it makes none now."""
+    rack, market = state.racks[seat], state.market
+    top = [t for t in tops(state) if t >= 0]
+    own = sum(any(_JOINS[t][u] for u in rack + market if u != t) for t in rack)
+    board = sum(any(_JOINS[t][u] for u in top) for t in rack)
+    return own, board
+
+
+def raw(state: State, seat: int, own: bool = False) -> dict:
+    """The raw quantities of a 2-seat position from `seat`'s side (the fitting script keeps
+    them, so feature sets can be tried without replaying games)."""
+    other = 1 - seat
+    own_me, board_me = joined(state, seat)
+    own_opp, board_opp = (0, 0) if own else joined(state, other)
+    return {"me": state.scores[seat], "opp": state.scores[other], "goal": state.goal,
+            "mover": int(state.turn == seat), "best_me": best_points(state, seat),
+            "best_opp": 0 if own else best_points(state, other), "bag": len(state.bag),
+            "own_me": own_me, "board_me": board_me, "own_opp": own_opp, "board_opp": board_opp}
+
+
+def features(r: dict) -> list[float]:
+    """The regression's inputs from `raw`'s quantities. Leads are scaled as evaluate scales
+    them (a point matters more near the finish); the mover's next set counts at once, and a
+    set that reaches the finish is a win if the side can make it before the other."""
+    to_me, to_opp = max(1, r["goal"] - r["me"]), max(1, r["goal"] - r["opp"])
+    scale = 1.5 + 0.35 * min(to_me, to_opp)
+    sign = 1 if r["mover"] else -1
+    best_mover, to_mover = (r["best_me"], to_me) if r["mover"] else (r["best_opp"], to_opp)
+    best_other, to_other = (r["best_opp"], to_opp) if r["mover"] else (r["best_me"], to_me)
+    return [
+        1.0,
+        (r["me"] - r["opp"]) / scale,                     # evaluate's lead
+        sign,                                             # the mover's edge
+        sign * min(best_mover, to_mover) / scale,         # the mover's next set, as a lead
+        sign * (best_mover >= to_mover),                  # the mover finishes now
+        -sign * min(best_other, to_other) / scale,        # what the other could make now
+        -sign * (best_other >= to_other),                 # ... and whether it finishes
+        (r["own_me"] - r["own_opp"]) / 4,                 # racks that fit together
+        (r["board_me"] - r["board_opp"]) / 4,             # racks that fit the board
+    ]
+
+
+def features_own(r: dict) -> list[float]:
+    """`features` without what the seat cannot see: the other's set and rack (in a world they
+    are dealt at random, so they only add each world's luck to the comparison of candidates)."""
+    x = features(r)
+    to_me = max(1, r["goal"] - r["me"])
+    own_best = min(r["best_me"], to_me) / (1.5 + 0.35 * min(to_me, max(1, r["goal"] - r["opp"])))
+    return [x[0], x[1], x[2], own_best, float(r["best_me"] >= to_me) * (1 if r["mover"] else 0.5), r["own_me"] / 4, r["board_me"] / 4]
+
 
 
 def gen(out: str, games: int, seed: int, explore: float) -> None:
@@ -35,7 +102,7 @@ def gen(out: str, games: int, seed: int, explore: float) -> None:
             rows = []
             while GAME.actors(state):
                 seat = GAME.actors(state)[0]
-                rows += [leaf.raw(state, s) for s in (0, 1)]
+                rows += [raw(state, s) for s in (0, 1)]
                 rows[-2]["seat"], rows[-1]["seat"] = 0, 1
                 if rng.random() < explore:
                     move = rng.choice(prune(state, seat, None, keep=8))
@@ -117,7 +184,7 @@ def report(path: str, holdout: float, ridge: float, mover_only: bool, own: bool)
     cut = int(len(games) * (1 - holdout))
     rows = lambda part: [(r, y) for g in part for r, y in g if r["mover"] or not mover_only]
     train, test = rows(games[:cut]), rows(games[cut:])
-    feats = leaf.features_own if own else leaf.features
+    feats = features_own if own else features
     w = fit([feats(r) for r, _ in train], [y for _, y in train], ridge)
     ys = [y for _, y in test]
     fitted = scores([logistic(feats(r), w) for r, _ in test], ys)
@@ -142,7 +209,7 @@ if __name__ == "__main__":
     f.add_argument("--holdout", type=float, default=0.25)
     f.add_argument("--ridge", type=float, default=1.0)
     f.add_argument("--mover-only", action="store_true")
-    f.add_argument("--own", action="store_true", help="leaf.features_own: the seat's own side only")
+    f.add_argument("--own", action="store_true", help="features_own: the seat's own side only")
     args = parser.parse_args()
     if args.cmd == "gen":
         gen(args.out, args.games, args.seed, args.explore)

@@ -18,8 +18,6 @@ import random
 
 from domain.search import iterations_scale
 
-from . import leaf
-from .data import N_TILES
 from .bots import evaluate, greedy_among, prune
 from .determinize import determinize
 from .evolve import evolve
@@ -32,12 +30,6 @@ MIN_WORLDS = 3      # played even past the work cap, so a costly turn still aver
 WORK_CAP = 100_000  # plays the greedy answers may score per decision (about 0.5 s of CPU here)
 CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
-LEARNED_LEAF = 0    # 1: value a play-out's end by leaf.value (a fitted logistic), not evaluate
-LEAF_OWN = 0        # 1: the learned leaf reads only the seat's own side (leaf.features_own)
-LEAF_SOFTNESS = 1.0  # the learned leaf's logit divided by this
-ENSEMBLE = 0        # 1: the mean of the learned leaf after the others' first answers and the usual value
-MARGIN = 0.0        # another candidate is chosen over greedy's first only if its mean is this much higher
-DECK_DRAWS = 0      # 1: a world's draws come in one fixed order of the tiles (a deck), for every candidate
 
 
 def choose(state: State, seat: int, rng: random.Random) -> dict:
@@ -54,31 +46,23 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
         seed = rng.getrandbits(64)
         world = determinize(state, seat, random.Random(seed))
         for i, move in enumerate(moves):
-            draws = _Deck(seed + 1) if DECK_DRAWS else random.Random(seed + 1)
-            totals[i] += outcome(world, seat, move, draws, work)
+            totals[i] += outcome(world, seat, move, random.Random(seed + 1), work)
         if work[0] > cap and w + 1 >= MIN_WORLDS:
             break
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-    if MARGIN and totals[best] - totals[0] < MARGIN * (w + 1):
-        return moves[0]
-    return moves[best]
+    return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
 
 
 def outcome(world: State, seat: int, move: dict, rng: random.Random, work: list) -> float:
     """The seat's value after `move` and REPLIES rounds of greedy answers (every other seat,
     then itself), or at the finish if reached first; `work` counts the plays scored."""
     state = _play(world, seat, move, rng)
-    early = None
-    for ply in range(REPLIES * world.n - 1):
+    for _ in range(REPLIES * world.n - 1):
         if state.over:
             break
         plays = placements(state, state.turn)
         work[0] += len(plays)
         state = _play(state, state.turn, greedy_among(state, state.turn, plays, rng), rng)
-        if ENSEMBLE and ply == world.n - 2:
-            early = leaf.value(state, seat) if not state.over else None
-    late = value(state, seat)
-    return late if early is None else (early + late) / 2
+    return value(state, seat)
 
 
 def value(state: State, seat: int) -> float:
@@ -86,29 +70,10 @@ def value(state: State, seat: int) -> float:
     smoothed lead (bots.evaluate)."""
     if state.over:
         return (1.0 if state.teams else 1.0 / len(state.winners)) if seat in state.winners else 0.0
-    return leaf.value(state, seat, LEAF_SOFTNESS, bool(LEAF_OWN)) if LEARNED_LEAF else evaluate(state, seat)
+    return evaluate(state, seat)
 
 
 def _play(state: State, seat: int, move: dict, rng: random.Random) -> State:
     for event in decide(state, seat, move, rng):
         state = evolve(state, event)
     return state
-
-
-class _Deck(random.Random):
-    """Draws in one fixed order of the tiles, drawn from the seed: each draw is the bag's tile
-    that comes first in it. Plain draws (a choice among the sorted bag) fall out of step as soon
-    as two candidates draw different counts; with a deck, two candidates draw the same tiles
-    unless one of them drew that tile already, so their outcomes differ by the play, not by luck.
-    Other choices (greedy's ties among plays) are the plain generator's."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        order = list(range(N_TILES))
-        self.shuffle(order)
-        self.rank = order
-
-    def choice(self, seq):
-        if seq and isinstance(seq[0], int):
-            return min(seq, key=self.rank.__getitem__)
-        return super().choice(seq)
