@@ -69,9 +69,9 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
 
 # The bots derive much from a kingdom while they think (every placement of the drawn tile, their
 # regions, what each card needs), and a turn's several decisions share one kingdom. Cached on the
-# game's own kingdom, that stayed in the server's game cache (about 100 KB a decision, up to
-# 2,000 games a process); so the bots think on a copy (the same cells), and the copies of the
-# last few kingdoms are kept here, for the next decision of the same turn.
+# game's own kingdom, that stayed in the server's game cache (about 650 KB a game, pickled, up to
+# 2,000 games a process: bench/README.md); so the bots think on a copy (the same cells), and the
+# copies of the last few kingdoms are kept here, for the next decision of the same turn.
 THINKING_KEPT = 16
 _thinking_lock = threading.Lock()
 _thinking: OrderedDict[int, tuple[weakref.ref, Kingdom]] = OrderedDict()

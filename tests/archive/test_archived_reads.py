@@ -1,7 +1,8 @@
 """Every kind of read of a finished game answers the same, to the byte, before and after it is
-archived (issue 31; its past states at a spread of versions): of every hosted game, for a seat, the table token, a player's key and a spectator,
-from the process that served it (its caches warm) and from a fresh one (cold), on both archive
-engines. And the archived game is gone from Redis but for its marker."""
+archived (issue 31; its past states at a spread of versions): of every hosted game, for a seat,
+the table token, a player's key and a spectator, from the process that served it (its caches
+warm) and from a fresh one (cold), on both archive engines. And the archived game is gone from
+Redis but for its marker."""
 from __future__ import annotations
 
 import random
