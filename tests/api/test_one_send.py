@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 
 import pytest
+from gunicorn import util
 from gunicorn.config import Config
 from gunicorn.http import wsgi
 from gunicorn.http.parser import RequestParser
@@ -54,6 +55,13 @@ CASES = {
     "no write at all": (GET, "200 OK", [("Content-Length", "0")], []),
     "a body past its length": (GET, "200 OK", [("Content-Length", "2")], [b"ab", b"cd"]),
 }
+
+
+@pytest.fixture(autouse=True)
+def _one_date(monkeypatch):
+    """Both responses carry the same Date: the two are built apart, and a second may turn between
+    them (it did on a loaded machine)."""
+    monkeypatch.setattr(util, "http_date", lambda *_: "Sat, 05 Dec 2026 10:00:00 GMT")
 
 
 @pytest.mark.parametrize("case", CASES)
