@@ -158,7 +158,7 @@ class Webhooks:
         one already delivered is sent once more."""
         sub = self._owned(owner, sub_id)
         parsed = messages.parse_message_id(delivery)
-        if parsed is None or parsed[2] not in sub.events or not self.subs.covers(sub, parsed[0]):
+        if parsed is None or parsed[2] not in sub.events or not self.subs.covered(sub, parsed[0]):
             raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
         game_id, version, kind = parsed
         try:

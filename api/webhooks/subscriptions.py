@@ -197,6 +197,14 @@ class SubscriptionStore:
             return bool(self.redis.sismember(self._mine(sub.id), game_id))
         return game_id in sub.games
 
+    def covered(self, sub: Subscription, game_id: str) -> bool:
+        """Whether the subscription covers the game, or covered it until the game was retired
+        (finished and told all): a "mine" subscription's set loses the game then, but its
+        progress is kept PROGRESS_TTL_S for a retry asked for meanwhile."""
+        if self.covers(sub, game_id):
+            return True
+        return sub.mine and bool(self.redis.exists(self._progress(game_id, sub.id)))
+
     def save(self, sub: Subscription) -> None:
         self.redis.set(self._sub(sub.id), json.dumps(asdict(sub)))
 
