@@ -152,7 +152,9 @@ def client(app):
     return SpecCheckingClient(app, app.response_class, use_cookies=True)
 
 
-def wait_for(predicate, timeout=20.0, interval=0.02):
+def wait_for(predicate, timeout=60.0, interval=0.02):
+    """The predicate's first true value; AssertionError after `timeout` s. The default is long: it
+    is only ever waited out on a failure, and a loaded host can be three times slower than usual."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

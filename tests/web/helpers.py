@@ -11,7 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
-def wait(driver, condition, timeout=20, message=""):
+def wait(driver, condition, timeout=60, message=""):
+    # Long: waited out only on a failure; a loaded host can be three times slower than usual.
     return WebDriverWait(driver, timeout, poll_frequency=0.05,
                          ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(), message)
 

@@ -45,7 +45,7 @@ def test_a_player_asks_for_the_analysis_and_everyone_sees_its_curve(web_server, 
     button = wait(driver, lambda: driver.find_elements(By.ID, "request-analysis"), message="the request button")[0]
     button.click()
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#analysis svg.analysis-curve polyline"),
-         timeout=90, message="the curve, once the worker is done")
+         timeout=240, message="the curve, once the worker is done")
     assert driver.find_elements(By.CSS_SELECTOR, '#analysis polyline[data-seat="0"]')
     assert not driver.find_elements(By.CSS_SELECTOR, '#analysis polyline[data-seat="1"]'), "a bot's curve"
     done = requests.get(f"{web_server.base}/games/{gid}/analysis").json()

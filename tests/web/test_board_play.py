@@ -61,7 +61,7 @@ def _outlined(driver) -> bool:
     """Whether the last move is outlined: at once, or, when the bot answered before the page read
     the move before it, once the page has read the bot's (a history page away: a moment)."""
     try:
-        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last"), timeout=5)
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last"), timeout=15)
         return True
     except WebDriverException:
         return False
@@ -196,7 +196,7 @@ def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screensh
     game_id = r.json()["id"]
     web_server.start_bots()
     try:
-        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json()["status"] == "finished", timeout=90,
+        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json()["status"] == "finished", timeout=240,
              message="the bots finish the game")
     finally:
         web_server.stop_bots()

@@ -136,7 +136,7 @@ def test_watch_a_bot_only_game_live(game_type, web_server, browser, screenshots)
         wait(driver, lambda: shown_version(driver) > start + 5, message="the bots' moves arrive")
         wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#events li")) > 3)
         driver.find_element(By.ID, "board").screenshot(str(screenshots / f"{game_type}-watch-live.png"))
-        wait(driver, lambda: text_of(driver, "#live") == "finished", timeout=90, message="the game ends live")
+        wait(driver, lambda: text_of(driver, "#live") == "finished", timeout=300, message="the game ends live")
         wait(driver, lambda: text_of(driver, "#turn").startswith("Game over"))
     finally:
         web_server.stop_bots()
