@@ -5,10 +5,21 @@ import threading
 import uuid
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from tests.api.helpers import sse_events  # noqa: F401  (re-exported for the robustness tests)
 
 _local = threading.local()
+
+
+# A pooled connection the server closes as idle (gunicorn's keep-alive, 2 s) just as a request
+# leaves on it is reset: the HTTP keep-alive race every client meets (RFC 9112, 9.3.1). On a
+# slow, loaded host the window is wide. A client sends a read again, and a move again under
+# the same Idempotency-Key (the server answers a replay as the first): so do these.
+_READS_AGAIN = Retry(total=3, connect=3, read=3, status=0, other=0, backoff_factor=0.05,
+                     allowed_methods=frozenset({"GET", "HEAD"}), raise_on_status=False)
+SENDS = 3  # a move's tries when the connection is reset before an answer
 
 
 def session() -> requests.Session:
@@ -16,6 +27,7 @@ def session() -> requests.Session:
     s = getattr(_local, "session", None)
     if s is None:
         s = _local.session = requests.Session()
+        s.mount("http://", HTTPAdapter(max_retries=_READS_AGAIN))
     return s
 
 
@@ -41,8 +53,14 @@ def read(base: str, gid: str, token=None) -> dict:
 
 def post_move(base: str, gid: str, token, move: dict, version: int, key: str | None = None, timeout=15):
     headers = {**auth(token), "Idempotency-Key": key or uuid.uuid4().hex}
-    return session().post(f"{base}/games/{gid}/moves", json={"expected_version": version, "move": move},
-                          headers=headers, timeout=timeout)
+    for attempt in range(SENDS):
+        try:
+            return session().post(f"{base}/games/{gid}/moves", json={"expected_version": version, "move": move},
+                                  headers=headers, timeout=timeout)
+        except requests.exceptions.ConnectionError:  # reset before any answer: the same request again
+            if attempt == SENDS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def history(base: str, gid: str, token=None) -> list:
