@@ -59,6 +59,10 @@ class WebServer:
                     # its own webhook (and push) queue: another server's worker would take its
                     # jobs and read them under the wrong KEY_PREFIX
                     "WEBHOOK_QUEUE": f"{self.prefix}webhooks",
+                    # a finished game stays in Redis an hour, not 5 minutes: the rematch test asks for
+                    # one of a game that ended minutes of other tests before (archived: 409
+                    # game_archived, as it should; on a slow host it was)
+                    "ARCHIVE_AFTER_S": "3600",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
