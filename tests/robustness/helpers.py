@@ -53,14 +53,17 @@ def read(base: str, gid: str, token=None) -> dict:
 
 def post_move(base: str, gid: str, token, move: dict, version: int, key: str | None = None, timeout=15):
     headers = {**auth(token), "Idempotency-Key": key or uuid.uuid4().hex}
-    for attempt in range(SENDS):
+
+    def send() -> requests.Response:
+        return session().post(f"{base}/games/{gid}/moves", json={"expected_version": version, "move": move},
+                              headers=headers, timeout=timeout)
+
+    for _ in range(SENDS - 1):
         try:
-            return session().post(f"{base}/games/{gid}/moves", json={"expected_version": version, "move": move},
-                                  headers=headers, timeout=timeout)
+            return send()
         except requests.exceptions.ConnectionError:  # reset before any answer: the same request again
-            if attempt == SENDS - 1:
-                raise
-    raise AssertionError("unreachable")
+            pass
+    return send()
 
 
 def history(base: str, gid: str, token=None) -> list:
