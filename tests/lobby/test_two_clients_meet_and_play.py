@@ -112,7 +112,7 @@ def test_two_clients_find_each_other_in_the_lobby_and_play_splendor_to_the_end(h
         me = Client(http_server, "Bob")
         try:
             game_id = None
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while game_id is None and time.monotonic() < deadline:
                 url = f"{http_server}/games?status=waiting&type=splendor&limit=20"
                 while url and game_id is None:
