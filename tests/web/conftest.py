@@ -63,10 +63,16 @@ class WebServer:
                     # one of a game that ended minutes of other tests before (archived: 409
                     # game_archived, as it should; on a slow host it was)
                     "ARCHIVE_AFTER_S": "3600",
-                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "ALLOW_CLIENT_SEEDS": "0", **env}
+                    "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
+        # its log (warnings and errors) is kept, and a failing web test's report shows its end
+        self.log = tempfile.NamedTemporaryFile(prefix="web-server-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+
+    def log_tail(self, lines: int = 40) -> str:
+        with open(self.log.name, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
 
     def up(self) -> bool:
         if self.proc.poll() is not None:
@@ -86,16 +92,34 @@ class WebServer:
         self.workers.stop()
         self.proc.terminate()
         self.proc.wait(timeout=20)
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+_SERVERS: list[WebServer] = []
 
 
 @pytest.fixture(scope="session")
 def web_server(redis_url, browser_available):
     server = WebServer(redis_url)
+    _SERVERS.append(server)
     try:
         wait_for(server.up, timeout=60, interval=0.2)
         yield server
     finally:
+        _SERVERS.remove(server)
         server.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing web test's report ends with the server's last log lines (what it answered, a
+    traceback), so a failure on CI can be read without the machine."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for server in _SERVERS:
+            report.sections.append((f"web server log (tail): {server.base}", server.log_tail()))
 
 
 def _driver():
