@@ -162,8 +162,13 @@ def test_a_client_that_stops_reading_misses_nothing_and_holds_nobody_up(server, 
         assert crowd.watchers[0].ids() == expected
         time.sleep(1)
         slow.settimeout(30)
-        received = b""
+        received, deadline = b"", time.monotonic() + 120  # keep-alives come every 5 s: recv alone never times out
         while received.count(b"event: game_event") < len(expected):
+            ids = [int(line[4:]) for line in received.split(b"\n") if line.startswith(b"id: ")]
+            assert time.monotonic() < deadline, (
+                f"the slow client has {len(ids)} ids of {len(expected) + 1}: missing "
+                f"{sorted(set(expected) - set(ids))[:20]}, repeated {len(ids) - len(set(ids))}, "
+                f"{len(received)} bytes, the end: {received[-300:]!r}")
             data = slow.recv(1 << 20)
             assert data, "the server closed the slow client's stream"
             received += data
