@@ -1,4 +1,4 @@
-"""Helpers for the lobby's tests: players, open games, claims."""
+"""Helpers for the lobby's tests: players, open games, claims, listings read page by page."""
 from __future__ import annotations
 
 from tests.api.helpers import auth
@@ -20,3 +20,12 @@ def open_game(client, key=None, seats=None, type_="splendor", **extra):
 def claim(client, gid, seat, key=None, name=None, invite=None):
     url = f"/games/{gid}/seats/{seat}/claim" + (f"?invite={invite}" if invite else "")
     return client.post(url, json={"name": name} if name else None, headers=auth(key))
+
+
+def listed(client, url):
+    """The games of a listing (`GET /games`, `/games/ended`), page after page by `next`: the
+    session's store holds other tests' games, so one page may not reach the one looked for."""
+    while url:
+        page = client.get(url).get_json()
+        yield from page["games"]
+        url = page["next"] if page["games"] else None

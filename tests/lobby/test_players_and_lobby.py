@@ -5,7 +5,7 @@ import uuid
 
 from tests.api.helpers import auth, move, read
 from tests.conftest import wait_for
-from tests.lobby.helpers import claim, open_game, player
+from tests.lobby.helpers import claim, listed, open_game, player
 
 
 def test_a_player_key_is_shown_once_and_rotates(client, app):
@@ -45,7 +45,7 @@ def test_the_lobby_lists_open_public_games_newest_first_with_a_next_link(client,
     made = [open_game(client, host["key"], [{"me": True}, {"open": True}], type_=kind)["id"] for _ in range(5)]
     hidden = open_game(client, host["key"], [{"me": True}, {"open": True}], type_=kind, private=True)["id"]
 
-    def listed():
+    def waiting_ids():
         ids, url = [], f"/games?status=waiting&type={kind}&limit=2"
         while url:
             page = client.get(url).get_json()
@@ -54,12 +54,12 @@ def test_the_lobby_lists_open_public_games_newest_first_with_a_next_link(client,
             url = page["next"]
         return ids
 
-    wait_for(lambda: set(made) <= set(listed()))
-    ids = listed()
+    wait_for(lambda: set(made) <= set(waiting_ids()))
+    ids = waiting_ids()
     assert [i for i in ids if i in made] == made[::-1] and hidden not in ids
     # Once its last seat is taken it leaves the waiting list for the active one.
     claim(client, made[0], 1, player(client, "Bob")["key"])
-    wait_for(lambda: made[0] not in listed())
+    wait_for(lambda: made[0] not in waiting_ids())
     wait_for(lambda: made[0] in [g["id"] for g in client.get(f"/games?status=active&type={kind}&limit=100")
                                  .get_json()["games"]])
 
@@ -112,19 +112,11 @@ def test_a_bot_account_is_shown_as_one_at_the_table_and_in_the_lobby(client):
                        json={"type": "splendor", "seats": [{"me": True}, {"open": True}, {"open": True}]}).get_json()
     r = client.post(f"/games/{made['id']}/seats/1/claim", headers={"Authorization": f"Bearer {bot_key}"})
     assert r.status_code == 201, r.get_json()
-    def in_lobby():  # the lobby's index is placed after the append, off the request: it can lag under load
-        url = "/games?status=waiting&type=splendor&limit=50"
-        while url:
-            page = client.get(url).get_json()
-            found = [g for g in page["games"] if g["id"] == made["id"] and g["seats"][1].get("bot_account")]
-            if found:
-                return found[0]
-            url = page["next"]
-        return None
-
-    listed = wait_for(in_lobby)
+    # the lobby's index is placed after the append, off the request: under load it lags
+    entry = wait_for(lambda: next((g for g in listed(client, "/games?status=waiting&type=splendor&limit=50")
+                                   if g["id"] == made["id"] and g["seats"][1].get("bot_account")), None))
     seats = client.get(f"/games/{made['id']}").get_json()["seats"]
-    for shown in (listed["seats"], seats):
+    for shown in (entry["seats"], seats):
         assert shown[1]["bot_account"] is True and "bot_account" not in shown[0] and "bot_account" not in shown[2]
     own = client.post("/games", headers={"Authorization": f"Bearer {bot_key}"},
                       json={"type": "splendor", "seats": [{"me": True}, {"bot": "random"}]}).get_json()

@@ -16,7 +16,7 @@ from api.ratings.standings import standings
 from events.store import NewEvent
 from tests.api.helpers import auth
 from tests.conftest import running_workers, wait_for
-from tests.lobby.helpers import claim, open_game, player
+from tests.lobby.helpers import claim, listed, open_game, player
 
 
 def _entry(type_, who, result, status="finished"):
@@ -245,12 +245,7 @@ def test_a_casual_game_is_never_rated_nor_its_rematch(app, client):
     ledger = app.extensions["ratings"].ledger
     ledger.catch_up(store)
     assert ledger.rating("splendor", f"player:{hal['id']}") is None
-    ended, url = [], "/games/ended?limit=100"  # the session's other games ended before it: every page
-    while url and not any(g["id"] == gid for g in ended):
-        page = client.get(url).get_json()
-        ended += page["games"]
-        url = page["next"] if len(page["games"]) == 100 else None
-    assert next(g for g in ended if g["id"] == gid)["rated"] is False
+    assert next(g for g in listed(client, "/games/ended?limit=100") if g["id"] == gid)["rated"] is False
     rematch = client.post(f"/games/{gid}/rematch", headers=auth(hal["key"]))
     assert rematch.status_code in (200, 201), rematch.get_json()
     again = app.extensions["games"].load(rematch.get_json()["id"])

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections import deque
 
 import pytest
 import requests
@@ -65,14 +66,15 @@ class WebServer:
                     "ARCHIVE_AFTER_S": "3600",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
-        # its log (warnings and errors) is kept, and a failing web test's report shows its end
+        # its log (INFO: its processes' starts, warnings, tracebacks) is kept; a failing web test's
+        # report shows its end
         self.log = tempfile.NamedTemporaryFile(prefix="web-server-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
 
     def log_tail(self, lines: int = 40) -> str:
         with open(self.log.name, errors="replace") as f:
-            return "".join(f.readlines()[-lines:])
+            return "".join(deque(f, maxlen=lines))
 
     def up(self) -> bool:
         if self.proc.poll() is not None:
