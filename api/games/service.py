@@ -41,7 +41,7 @@ from domain import registry
 from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
 from domain.play import rng_for
 from events import codec
-from events.store import DuplicateRequest, NewEvent
+from events.store import DuplicateRequest, EventStore, NewEvent
 
 Scheduler = Callable[[str, int, list], None]
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def automatic_actors(game: Game) -> list:
 
 
 class GameService:
-    def __init__(self, store, scheduler: Scheduler | None = None, defer: Callable = immediately,
+    def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable = immediately,
                  players=None, listeners: list | None = None, max_anonymous: int = 0,
                  snapshot_every: int | None = None, retention_s: float | None = None):
         self.store = store
