@@ -6,6 +6,7 @@ through these functions, so redaction happens in one place.
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
 from api.games.repository import CREATED, Game
 from api.platform import clocks, decisions
@@ -15,7 +16,14 @@ from domain.contract import EVERYONE
 from domain.play import upcast
 
 
-def viewer_for(game: Game, seat: int | None):
+class Finishes(Protocol):
+    """A game as far as its viewer goes: a Game, or an export's Ended (api/history/export.py)."""
+
+    @property
+    def finished(self) -> bool: ...
+
+
+def viewer_for(game: Finishes, seat: int | None) -> int | str | None:
     """Once a game is over, its whole story is open to everyone."""
     return EVERYONE if game.finished else seat
 

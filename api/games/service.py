@@ -29,7 +29,7 @@ from api.errors import (
 )
 from api.games import harvest, presenting, words
 from api.games.appending import decide_and_append
-from api.games.callers import TABLE, Seats, hash_token, people_to_act
+from api.games.callers import TABLE, Holder, Seats, hash_token, people_to_act
 from api.games.deferred import immediately
 from api.games.options import merged_options
 from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
@@ -145,11 +145,11 @@ class GameService:
 
     # ---- who is asking --------------------------------------------------------------------
 
-    def seat_for_token(self, game_id: str, token: str | None):
+    def seat_for_token(self, game_id: str, token: str | None) -> Holder:
         """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
     def next_moves(self, game_id: str, holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:

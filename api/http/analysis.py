@@ -1,6 +1,8 @@
 """A finished game's analysis (issue 34). Thin: api/analysis/analyses.py decides and keeps it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from flask import Blueprint, current_app
 
 from api.analysis.analyses import NONE, PENDING, RETRY_AFTER_S, in_language
@@ -8,11 +10,14 @@ from api.http import languages
 from api.http.auth import current_player
 from api.http.requests import players
 
+if TYPE_CHECKING:
+    from api.analysis.analyses import Analyses
+
 bp = Blueprint("analysis", __name__)
 
 
-def analyses():
-    return current_app.extensions["analyses"]
+def analyses() -> Analyses:
+    return cast("Analyses", current_app.extensions["analyses"])
 
 
 def _answer(found: dict):

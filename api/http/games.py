@@ -2,10 +2,13 @@
 call the service, shape the answer."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, current_app, request
 
 from api.errors import Code, ValidationFailed
 from api.games import words
+from api.games.callers import is_player_credential
 from api.history import export
 from api.http import conditional, languages
 from api.http import request_limits as limits
@@ -13,8 +16,11 @@ from api.http.auth import bearer_token, caller, current_player, requested_seat, 
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySchema, StateQuerySchema, load_move
 from api.platform.fairness import check_client_seed
-from api.players.accounts import UnknownPlayer, is_player_credential
+from api.players.accounts import UnknownPlayer
 from api.players.identity_tokens import TokenRefused
+
+if TYPE_CHECKING:
+    from api.games.repository import Game
 
 bp = Blueprint("games", __name__)
 
@@ -166,18 +172,18 @@ def history(game_id):
     if unchanged is not None:
         unchanged.vary.add("Accept")
         return unchanged
-    game = (whole and service.games.cached(game_id) is None and export.ended(service, game_id)) \
-        or service.load(game_id)
-    viewer = service.viewer_for(game, seat)
+    game: Game | export.Ended
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
-        response = Response(export.ndjson(service.store, game, viewer, page["after"],
+        game = (service.games.cached(game_id) is None and export.ended(service, game_id)) or service.load(game_id)
+        response = Response(export.ndjson(service.store, game, service.viewer_for(game, seat), page["after"],
                                           current_app.config.get("EXPORT_CACHE_TTL", 0),
                                           current_app.extensions.get("export_memory"),
                                           languages.use() if worded else None), mimetype=NDJSON)
     else:
-        events = service.history(game, viewer, page["after"], page["limit"])
+        game = loaded = service.load(game_id)  # a page is read from the game itself
+        events = service.history(loaded, service.viewer_for(loaded, seat), page["after"], page["limit"])
         if worded:
-            words.say_events(game, languages.use(), events)
+            words.say_events(loaded, languages.use(), events)
         last = events[-1]["version"] if events else page["after"]
         more = len(events) == page["limit"] and last < game.version
         response = current_app.make_response({

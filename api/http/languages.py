@@ -20,8 +20,8 @@ def current() -> str:
 
 def use() -> str:
     """The request's language, for a route that answers in it (its Content-Language then)."""
-    g.spoken = current()
-    return g.spoken
+    spoken = g.spoken = current()
+    return spoken
 
 
 def asked() -> bool:

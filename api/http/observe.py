@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import time
+from typing import Any
 from urllib.parse import quote, unquote_plus
 
 from flask import Flask, request
@@ -37,13 +38,13 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"  # a path's characters written as they are, th
 
 # A made request id: 64 random bits per process, then a counter: unique without a system call
 # per request (uuid4 reads the OS's random source each time).
-_process_bits: tuple = ("", 0)
+_process_bits: tuple[str, int] = ("", 0)
 _counter = itertools.count()
 
 
-def request_id(environ: dict) -> str:
+def request_id(environ: dict[str, Any]) -> str:
     global _process_bits
-    given = environ.get("HTTP_X_REQUEST_ID")
+    given: str | None = environ.get("HTTP_X_REQUEST_ID")
     if given is not None and _SENSIBLE_ID.fullmatch(given):
         return given
     if _process_bits[1] != os.getpid():

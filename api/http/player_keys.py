@@ -30,7 +30,9 @@ def add_or_rotate_key():
     body: the key sent is replaced by a new one (its streams and tickets end)."""
     player = current_player(players())
     if not request.get_data(cache=True):
-        key = players().rotate(player, bearer_token())
+        sent = bearer_token()
+        assert sent is not None  # current_player found the player by it
+        key = players().rotate(player, sent)
         return {**_player_shown(player), "key": key}, 201
     body = _name.load(json_body())
     entry, key = players().add_key(player, body["name"])

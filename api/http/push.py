@@ -3,6 +3,8 @@ a player's push subscriptions (the browser's PushSubscription JSON). Thin: the r
 api/push/subscriptions.py's, the sending workers/push/'s."""
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
@@ -39,7 +41,7 @@ class PushSubscriptionSchema(Schema):
 _subscription = PushSubscriptionSchema()
 
 
-def _pushes():
+def _pushes() -> Any:  # workers/push.Pushes: the HTTP edge imports nothing of workers/
     return current_app.extensions["services"].pushes
 
 

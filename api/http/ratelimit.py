@@ -113,7 +113,7 @@ class RateLimiter:
             pipe = self.redis.pipeline(transaction=False)
             pipe.incrby(key, n)
             pipe.expire(key, self.window_s * 2)
-            total = pipe.execute()[0]
+            total: int = pipe.execute()[0]
         except Exception:
             entry.in_flight -= n
             entry.pending += batch  # not counted: sent again with the next batch

@@ -1,12 +1,18 @@
 """Leaderboards, public profiles and quick matchmaking. Thin: api/ratings/ and api/matchmaking/ decide."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
 from api.http.schemas import JsonBool
+
+if TYPE_CHECKING:
+    from api.matchmaking.pairing import Matchmaker
+    from api.ratings.profiles import Ratings
 
 bp = Blueprint("ratings", __name__)
 
@@ -24,8 +30,8 @@ class LeaderboardQuerySchema(Schema):
 _board_query = LeaderboardQuerySchema()
 
 
-def ratings():
-    return current_app.extensions["ratings"]
+def ratings() -> Ratings:
+    return cast("Ratings", current_app.extensions["ratings"])
 
 
 @bp.get("/leaderboards/<type>")
@@ -84,8 +90,8 @@ class SeekSchema(Schema):
 _seek = SeekSchema()
 
 
-def matchmaker():
-    return current_app.extensions["matchmaker"]
+def matchmaker() -> Matchmaker:
+    return cast("Matchmaker", current_app.extensions["matchmaker"])
 
 
 @bp.post("/matchmaking")

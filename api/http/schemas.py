@@ -1,6 +1,8 @@
 """marshmallow schemas for request bodies: the API's edge. Nothing on the replay path uses them."""
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.input_rules import name_problem, normal_name
@@ -22,7 +24,7 @@ class NameField(fields.String):
 class JsonBool(fields.Field):
     """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
 
-    def __init__(self, only=None, **kwargs):
+    def __init__(self, only: bool | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.only = only
 
@@ -187,7 +189,7 @@ _move_schema = MoveRequestSchema()
 _MOST_VERSION = 2 ** 31
 
 
-def load_move(body):
+def load_move(body: Any) -> dict[str, Any]:
     """A move's body as MoveRequestSchema loads it. A well-formed one (exactly its two fields:
     an int within the range, a JSON object) is taken as is, without marshmallow (a third of the
     move's edge cost); anything else goes through the schema, so every refusal is the schema's
@@ -196,7 +198,8 @@ def load_move(body):
         version, move = body.get("expected_version"), body.get("move")
         if type(version) is int and 0 <= version <= _MOST_VERSION and type(move) is dict:
             return {"expected_version": version, "move": dict(move)}
-    return _move_schema.load(body)
+    loaded: dict[str, Any] = _move_schema.load(body)
+    return loaded
 
 
 class HistoryQuerySchema(Schema):

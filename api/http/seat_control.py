@@ -3,6 +3,8 @@ decides; the caller is authenticated as in the lobby (a seat's token, a player's
 the game, or the table token: api/games/callers.py's one rule of who a caller acts as)."""
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, current_app
 
 from api.http.auth import caller, requested_seat
@@ -14,15 +16,18 @@ bp = Blueprint("seat_control", __name__)
 
 
 def control() -> SeatControl:
-    return current_app.extensions["seat_control"]  # built once, with ABORT_AFTER_S (workers/wiring.py)
+    # built once, with ABORT_AFTER_S (workers/wiring.py)
+    return cast(SeatControl, current_app.extensions["seat_control"])
 
 
-def _acting_seat(game_id: str, path_seat=None) -> int:
+def _acting_seat(game_id: str, path_seat: int | None = None) -> int:
     """The seat the command acts as: the one in the path, or `?seat=`, or the caller's own."""
     service = games()
     holder, _ = caller(service, game_id, required=True)
     asked = requested_seat() if path_seat is None else path_seat
-    return service.resolve_seat(game_id, holder, asked, acting=True)
+    seat = service.resolve_seat(game_id, holder, asked, acting=True)
+    assert seat is not None  # a holder is required above, and one acting always acts as a seat
+    return seat
 
 
 @bp.post("/games/<game_id>/resign")
@@ -43,7 +48,7 @@ def return_seat(game_id, seat):
 
 
 def pauses() -> Pauses:
-    return current_app.extensions["pauses"]  # built once (workers/wiring.py)
+    return cast(Pauses, current_app.extensions["pauses"])  # built once (workers/wiring.py)
 
 
 @bp.post("/games/<game_id>/pause")

@@ -4,6 +4,7 @@ the allowance; the reconciler stops and starts the clocks (workers/vacations.py)
 from __future__ import annotations
 
 import time
+from typing import cast
 
 from flask import Blueprint, current_app
 
@@ -19,7 +20,8 @@ _settings = VacationSettingsSchema()
 
 
 def vacations() -> Vacations:
-    return current_app.extensions["vacations"]  # built once, with VACATION_DAYS_PER_YEAR (workers/wiring.py)
+    # built once, with VACATION_DAYS_PER_YEAR (workers/wiring.py)
+    return cast(Vacations, current_app.extensions["vacations"])
 
 
 def _now() -> int:

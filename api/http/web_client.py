@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, current_app, request, send_from_directory
+from flask import Blueprint, Response, current_app, request, send_from_directory
 
 from api.errors import Code
 from api.http.problems import problem
@@ -101,7 +101,7 @@ def service_worker_push():
     return response
 
 
-def _no_game():
+def _no_game() -> Response:
     """An id no game can have is a 404, like the API's (for a well-formed id the page itself asks
     for the game, and says so when it does not exist)."""
     return problem(404, Code.UNKNOWN_GAME, "No game has this id.")

@@ -2,6 +2,8 @@
 with a player's key (games the player sits in, or "mine") or a game's table token (that game)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from flask import Blueprint, current_app
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
@@ -11,6 +13,10 @@ from api.http.auth import bearer_token
 from api.http.requests import json_body
 from api.webhooks.messages import KINDS
 from api.words import languages
+
+if TYPE_CHECKING:
+    from api.webhooks.manage import Webhooks
+    from api.webhooks.subscriptions import Owner
 
 bp = Blueprint("webhooks", __name__)
 
@@ -43,11 +49,11 @@ class CreateWebhookSchema(Schema):
 _create = CreateWebhookSchema()
 
 
-def _webhooks():
-    return current_app.extensions["webhooks"]
+def _webhooks() -> Webhooks:
+    return cast("Webhooks", current_app.extensions["webhooks"])
 
 
-def _owner():
+def _owner() -> Owner:
     token = bearer_token()
     if token is None:
         raise TokenRequired("Webhooks need a player's key or a game's table token: 'Authorization: Bearer <key>'.")

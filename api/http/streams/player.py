@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
+from typing import cast
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Flask, current_app
 
 from api.errors import ValidationFailed
 from api.games.callers import hash_token
@@ -43,8 +45,8 @@ def _ticket_key(prefix: str, ticket: str) -> str:
     return f"{prefix}player-ticket:{hash_token(ticket)}"
 
 
-def _inbox(app) -> Players:
-    return app.extensions["player_inbox"]
+def _inbox(app: Flask) -> Players:
+    return cast(Players, app.extensions["player_inbox"])
 
 
 @bp.post("/players/me/stream-tickets")
@@ -81,7 +83,7 @@ def _who() -> tuple[str, str]:
     return player_id, digest
 
 
-def _resume_from():
+def _resume_from() -> str | None:
     sent = lifecycle.sent_last_event_ids()
     raw = sent[0] if sent else None
     if raw is not None and ENTRY_ID.fullmatch(raw) is None:
@@ -105,7 +107,7 @@ def player_stream():
 
     lang = languages.use()  # its notices' words
 
-    def generate():
+    def generate() -> Iterator[bytes]:
         yield lifecycle.RETRY
         yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked, lang)
 
