@@ -25,7 +25,9 @@ CHECKED = 10_000  # games whose seated players this process remembers having cov
 
 
 class Notifier:
-    def __init__(self, subscriptions, fan_out: Callable[[str], None],
+    # fan_out: queues the game's fan-out; what it answers (whether a job was queued) is not
+    # needed here (a missed one is repaired by the sweep).
+    def __init__(self, subscriptions, fan_out: Callable[[str], object],
                  hint: Callable[[str, int], bool | None] | None = None):
         self.subscriptions = subscriptions
         self.fan_out = fan_out

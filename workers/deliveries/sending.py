@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api import metrics
 from api.games.repository import GameRepository
@@ -183,7 +184,8 @@ class Sending(Enqueueing):
         chosen = [m for m in found if m.version == place and m.kind == kind]
         if not chosen:
             return "unknown"
-        connections, records = self._new_connections(), []
+        connections = self._new_connections()
+        records: list[dict[str, Any]] = []
         try:
             return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
         finally:
