@@ -29,7 +29,7 @@ def role() -> str:
     return os.environ.get("PROCESS_ROLE", "app")
 
 
-def bind(**fields) -> contextvars.Token:
+def bind(**fields: object) -> contextvars.Token[dict[str, object]]:
     """Adds fields (request_id, game_id, version) to every log line of the current context."""
     return _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.errors import GameArchived, VersionConflict
 from api.games.repository import Game
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
 from events.archive import Archived
 from events.store import Conflict
 
@@ -39,8 +42,8 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def decide_and_append(service, game_id: str, decide: Decide, append: Append | None = None,
-                      lost=None, game: Game | None = None) -> Decided:
+def decide_and_append(service: GameService, game_id: str, decide: Decide, append: Append | None = None,
+                      lost: Any = None, game: Game | None = None) -> Decided:
     """Judges `decide` on the game and appends what it decides at the game's version, again on
     the game reloaded whenever another append won. `append` defaults to the service's platform
     append; `lost` is the metric counted for each lost race (a labelled counter, or None);

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
+from typing import Any
 
 from api.errors import InvalidToken, SeatNotYours, SeatRequired, TokenRequired
 from api.games.repository import Game, GameRepository
@@ -61,7 +62,7 @@ def claimed_hashes(game: Game) -> list[tuple[str, str | None]]:
 
 
 class Seats:
-    def __init__(self, games: GameRepository, players=None):
+    def __init__(self, games: GameRepository, players: Any = None) -> None:
         self.games = games
         self.players = players  # api/players.Players, or None where there are no players
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from api.games.presenting import public_seat
+from api.games.repository import Game
 from events import codec
 from events.store import EventStore
 
@@ -32,7 +34,7 @@ UNSETTLED_S = 600
 BATCH = 500
 
 
-def log(store: EventStore, game) -> None:
+def log(store: EventStore, game: Game) -> None:
     """Logs an ended game (once: the store keeps the first); a private one never (it is not
     listed anywhere: its id is for those it was given to)."""
     if game.platform.private:
@@ -40,7 +42,7 @@ def log(store: EventStore, game) -> None:
     store.log_finished(game.id, codec.dumps_bytes(summary(game)), KEPT)
 
 
-def summary(game) -> dict:
+def summary(game: Game) -> dict[str, Any]:
     """The ended game's entry in the finished log (what the ratings read: api/ratings/standings.py)."""
     finished_at = game.last_at or int(time.time() * 1000)
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,

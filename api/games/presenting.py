@@ -6,13 +6,13 @@ through these functions, so redaction happens in one place.
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 from api.games.repository import CREATED, Game
 from api.platform import clocks, decisions
 from api.platform.events import PLATFORM_EVENTS, SECRET_FIELDS
 from api.platform.fairness import commitment, fairness
-from domain.contract import EVERYONE
+from domain.contract import EVERYONE, GameDef, Viewer
 from domain.play import upcast
 
 
@@ -23,12 +23,20 @@ class Finishes(Protocol):
     def finished(self) -> bool: ...
 
 
-def viewer_for(game: Finishes, seat: int | None) -> int | str | None:
+class Defined(Protocol):
+    """A game as far as presenting one event goes: its definition (a Game, or an Ended)."""
+
+    @property
+    def definition(self) -> GameDef: ...
+
+
+def viewer_for(game: Finishes, seat: int | None) -> Viewer:
     """Once a game is over, its whole story is open to everyone."""
     return EVERYONE if game.finished else seat
 
 
-def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None, at=None) -> dict:
+def present(game: Defined, viewer: Viewer, type_: str, data: dict[str, Any], version: int, actor: object = None,
+            at: int | None = None) -> dict[str, Any]:
     """One event as `viewer` may see it, in the shape of a history page's element."""
     if type_ == CREATED:
         shown = dict(data)

@@ -230,7 +230,7 @@ class GameRepository:
         self.remember(game)
         return game
 
-    def _cold_start(self, game_id, definition, meta, seed) -> Game:
+    def _cold_start(self, game_id: str, definition: GameDef, meta: dict[str, Any], seed: Any) -> Game:
         snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
         if snapshot is not None:
             version, blob = snapshot
@@ -318,7 +318,7 @@ class _Stored:
 
     __slots__ = ("type", "data", "actor", "at")
 
-    def __init__(self, type_: str, data: dict, actor=None, at: int | None = None):
+    def __init__(self, type_: str, data: dict[str, Any], actor: object = None, at: int | None = None) -> None:
         self.type, self.data, self.actor, self.at = type_, data, actor, at
 
 

@@ -38,7 +38,7 @@ from api.platform import events as platform_events
 from api.platform.decisions import setup
 from api.words import DEFAULT as DEFAULT_LANGUAGE
 from domain import registry
-from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
+from domain.contract import SYSTEM, Actor, GameDef, MoveRejected, Viewer, is_seat
 from domain.play import rng_for
 from events import codec
 from events.store import DuplicateRequest, EventStore, NewEvent
@@ -59,10 +59,14 @@ def automatic_actors(game: Game) -> list:
     return [a for a in game.actors() if a == SYSTEM or (is_seat(a) and game.bot_level(a))]
 
 
+# Told of each append once it is durable: the game after it, and its events as (type, data).
+Listener = Callable[[Game, list[tuple[str, dict[str, Any]]]], None]
+
+
 class GameService:
     def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable = immediately,
-                 players=None, listeners: list | None = None, max_anonymous: int = 0,
-                 snapshot_every: int | None = None, retention_s: float | None = None):
+                 players: Any = None, listeners: list[Listener] | None = None, max_anonymous: int = 0,
+                 snapshot_every: int | None = None, retention_s: float | None = None) -> None:
         self.store = store
         self.max_anonymous = max_anonymous  # unfinished games created without a player's key (0: no cap)
         self.games = GameRepository(store, snapshot_every, retention_s)
@@ -152,7 +156,7 @@ class GameService:
     def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
-    def next_moves(self, game_id: str, holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:
+    def next_moves(self, game_id: str, holder: Holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them;
         with their words (`labels`) in `lang`."""
@@ -174,7 +178,7 @@ class GameService:
 
     # ---- moves ----------------------------------------------------------------------------
 
-    def move(self, game_id: str, actor, move: Any, expected_version: int,
+    def move(self, game_id: str, actor: Actor, move: Any, expected_version: int,
              idempotency_key: str | None = None, scheduler: Scheduler | None = None,
              automatic: bool = False) -> dict:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
@@ -193,7 +197,8 @@ class GameService:
                 raise
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
-    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
+    def _decide_and_append(self, game_id: str, actor: Actor, move: Any, expected_version: int,
+                           idempotency_key: str | None, fingerprint: str,
                            scheduler: Scheduler, automatic: bool = False) -> dict:
         def decide(game: Game, at: int) -> list:
             self._check_version(game, actor, expected_version)
@@ -230,7 +235,7 @@ class GameService:
                 "events": [presenting.present(game, actor, e.type, e.data, first + i, actor, at)
                            for i, e in enumerate(decided.events)]}
 
-    def _replayed(self, game_id: str, actor, prior: tuple, fingerprint: str, key: str) -> dict:
+    def _replayed(self, game_id: str, actor: Actor, prior: tuple[str, str], fingerprint: str, key: str | None) -> dict:
         """The answer the first request with this key got, rebuilt from the events it appended
         (the store keeps only their versions: a fraction of the whole answer's bytes)."""
         if prior[0] != fingerprint:
@@ -244,7 +249,7 @@ class GameService:
                 "events": [presenting.present(after, actor, e.type, e.data, e.version, e.actor, e.at)
                            for e in self.store.read_range(game_id, first, last)]}
 
-    def check_move(self, game_id: str, actor, move: Any, expected_version: int) -> dict:
+    def check_move(self, game_id: str, actor: Actor, move: Any, expected_version: int) -> dict:
         """Judges a move without appending it. Answers only whether it is legal: the events it
         would cause may hold chance (a drawn card) that the actor must not see before choosing."""
         game = self.games.load(game_id)
@@ -255,7 +260,7 @@ class GameService:
             answer["preview"] = game.definition.preview(game.state, actor, move)
         return answer
 
-    def _check_version(self, game: Game, actor, expected: int) -> None:
+    def _check_version(self, game: Game, actor: Actor, expected: int) -> None:
         if expected == game.version:
             return
         setup_version = game.setup_version  # known once the game has a state: it has started
@@ -269,7 +274,7 @@ class GameService:
             version=game.version)
 
     @staticmethod
-    def _decide(game: Game, actor, move) -> list:
+    def _decide(game: Game, actor: Actor, move: Any) -> list[Any]:
         if game.finished:
             raise IllegalMove("The game is over.", code=Code.GAME_OVER, version=game.version)
         if game.state is None:
@@ -354,7 +359,7 @@ class GameService:
     legal_moves = staticmethod(presenting.legal_moves)
     moves_summary = staticmethod(presenting.moves_summary)
 
-    def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
+    def history(self, game: Game, viewer: Viewer, after: int, limit: int) -> list[dict]:
         return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
                 for e in self.store.read(game.id, after=after, limit=limit)]
 

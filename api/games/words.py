@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from api.games.repository import Game
 from api.platform import events as platform
@@ -107,7 +108,7 @@ def event_message(game: Game, event: dict) -> Message | None:
     return words.event(type_, data, event.get("actor")) if words is not None else None
 
 
-def platform_message(type_: str, data: dict, actor) -> Message:
+def platform_message(type_: str, data: dict[str, Any], actor: object) -> Message:
     templates = PLATFORM_TEMPLATES[type_]
     if type_ == platform.CREATED:
         return Message(templates[0], {"n": count(len(data.get("seats", ())))})

@@ -79,6 +79,14 @@ def caller(service: Seating, game_id: str, required: bool = False,
     return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
 
 
+def acting_caller(service: Seating, game_id: str) -> tuple[Holder, int]:
+    """(holder, seat) of a command: a caller with a token, acting as a seat (the rule answers
+    a seat for every holder acting, or refuses)."""
+    holder, seat = caller(service, game_id, required=True, acting=True)
+    assert seat is not None  # required: a holder; acting: the holder's seat
+    return holder, seat
+
+
 @overload
 def current_player(players: Players | None, required: Literal[True] = True) -> Player: ...
 

@@ -12,7 +12,7 @@ from api.games.callers import is_player_credential
 from api.history import export
 from api.http import conditional, languages
 from api.http import request_limits as limits
-from api.http.auth import bearer_token, caller, current_player, requested_seat, seat_of
+from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySchema, StateQuerySchema, load_move
 from api.platform.fairness import check_client_seed
@@ -144,7 +144,7 @@ def send_move(game_id):
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
-    holder, seat = caller(service, game_id, required=True, acting=True)
+    holder, seat = acting_caller(service, game_id)
     body = load_move(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
@@ -174,7 +174,10 @@ def history(game_id):
         return unchanged
     game: Game | export.Ended
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
-        game = (service.games.cached(game_id) is None and export.ended(service, game_id)) or service.load(game_id)
+        # A finished game no process holds is exported from its meta, without replaying it;
+        # not with words, which name its seats.
+        game = (not worded and service.games.cached(game_id) is None and export.ended(service, game_id)) \
+            or service.load(game_id)
         response = Response(export.ndjson(service.store, game, service.viewer_for(game, seat), page["after"],
                                           current_app.config.get("EXPORT_CACHE_TTL", 0),
                                           current_app.extensions.get("export_memory"),

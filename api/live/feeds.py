@@ -107,7 +107,7 @@ class Feed(Followed):
             changed.set()
         return added
 
-    def state_frame(self, seat) -> tuple[bytes, int]:
+    def state_frame(self, seat: int | None) -> tuple[bytes, int]:
         """The `state` event for `seat` at the newest version, and that version: made once per
         seat and version (a crowd arriving on one game costs one view, not one each)."""
         game = self.game

@@ -46,7 +46,7 @@ class LiveFollower:
         self._blocked = False
         self._held: Any = None  # its connection, out of the pool while it works
         self._packed: dict = {}  # a followed stream's key as the command sends it, by game id or ("inbox", player)
-        self._owner: dict = {}  # and whose a key is
+        self._owner: dict[bytes, str | tuple[str, str]] = {}  # and whose a key is (a game, or ("inbox", player))
 
     def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100
              ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict]]]]:
@@ -104,7 +104,7 @@ class LiveFollower:
                 found_inboxes[name[1]] = [(i.decode(), self.decode_inbox(_fields(f))) for i, f in entries]
         return found_games, found_inboxes
 
-    def _pack(self, name, key: str) -> bytes:
+    def _pack(self, name: str | tuple[str, str], key: str) -> bytes:
         raw = key.encode()
         self._owner[raw] = name
         packed = self._packed[name] = _bulk(raw)

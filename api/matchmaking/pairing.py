@@ -21,6 +21,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games.options import merged_options
@@ -54,7 +55,7 @@ class Matchmaker:
         self.players = players
         self.ledger = ledger
 
-    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict, clock,
+    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict[str, Any], clock: Any,
              max_seats: int | None = None) -> dict:
         """Joins (or moves to) the pools of these wishes (one per size from `seats` to
         `max_seats`); answers the seek, `matched` at once when a pool held the others (the
