@@ -14,7 +14,7 @@ security_headers.secure, observe's finish. At teardown: observe.forget.
 """
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response
 
 from api.http import languages, observe, request_limits, requests, security_headers
 
@@ -25,12 +25,12 @@ def install(app: Flask, budgets: request_limits.Budgets) -> None:
     after = (request_limits.teller(app), languages.say_it, security_headers.secure, observe.finisher(app))
 
     @app.before_request
-    def _before():
+    def _before() -> None:
         for step in before:
             step()
 
     @app.after_request
-    def _after(response):
+    def _after(response: Response) -> Response:
         for step in after:
             response = step(response)
         return response

@@ -21,10 +21,11 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote_plus
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from api import logs, metrics
 from api.input_rules import is_game_id
@@ -107,12 +108,12 @@ def start() -> None:
     environ[_KEY] = (time.perf_counter(), rid, token)
 
 
-def finisher(app: Flask):
+def finisher(app: Flask) -> Callable[[Response], Response]:
     """After the route: the answer's X-Request-Id, the request's metrics (and its log line with
     ACCESS_LOG)."""
     log_each = app.config.get("ACCESS_LOG", False)
 
-    def finish(response):
+    def finish(response: Response) -> Response:
         environ = request.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
         response.headers["X-Request-Id"] = rid
@@ -128,7 +129,7 @@ def finisher(app: Flask):
     return finish
 
 
-def forget(exc) -> None:
+def forget(exc: BaseException | None) -> None:
     """At the request's teardown: its log context unbound."""
     held = request.environ.pop(_KEY, None)
     if held is not None:

@@ -2,11 +2,17 @@
 api/players/keys.py's and api/players/recovery.py's."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flask import Blueprint, request
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
 from api.http.schemas import PlayerNameSchema, RecoverSchema
+
+if TYPE_CHECKING:
+    from api.players.accounts import Player
 
 bp = Blueprint("player_keys", __name__)
 
@@ -14,7 +20,7 @@ _name = PlayerNameSchema()
 _recover = RecoverSchema()
 
 
-def _player_shown(player) -> dict:
+def _player_shown(player: Player) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "bot": player.bot}
 
 
@@ -25,7 +31,7 @@ def _key_shown(entry: dict, key: str | None = None) -> dict:
 
 
 @bp.post("/players/me/keys")
-def add_or_rotate_key():
+def add_or_rotate_key() -> ResponseReturnValue:
     """With `{"name"}`: a new key for another device (the one sent goes on working). Without a
     body: the key sent is replaced by a new one (its streams and tickets end)."""
     player = current_player(players())
@@ -40,26 +46,26 @@ def add_or_rotate_key():
 
 
 @bp.get("/players/me/keys")
-def list_keys():
+def list_keys() -> ResponseReturnValue:
     player = current_player(players())
     return {"keys": [_key_shown(e) for e in players().list_keys(player, bearer_token())]}
 
 
 @bp.delete("/players/me/keys/<key_id>")
-def revoke_key(key_id: str):
+def revoke_key(key_id: str) -> ResponseReturnValue:
     player = current_player(players())
     players().revoke_key(player, key_id)
     return "", 204
 
 
 @bp.post("/players/me/recovery-code")
-def new_recovery_code():
+def new_recovery_code() -> ResponseReturnValue:
     player = current_player(players())
     return {"recovery_code": players().new_recovery_code(player)}, 201
 
 
 @bp.post("/recover")
-def recover():
+def recover() -> ResponseReturnValue:
     body = _recover.load(json_body())
     player, entry, key, code = players().recover(body["code"], body["name"])
     return {**_player_shown(player), "key": key, "key_id": entry["id"], "recovery_code": code}, 201

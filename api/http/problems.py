@@ -47,27 +47,28 @@ def problem(status: int, code: str, detail: str, version: int | None = None, det
 
 def install(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def _api_error(e: ApiError):
+    def _api_error(e: ApiError) -> Response:
         return problem(e.status, e.code, e.message, e.version, e.details, e.headers)
 
     @app.errorhandler(ValidationError)
-    def _invalid(e: ValidationError):
+    def _invalid(e: ValidationError) -> Response:
         return problem(400, Code.VALIDATION_ERROR, "The request body is not valid: see details.",
                        details={"fields": e.normalized_messages()})  # type: ignore[no-untyped-call]  # marshmallow leaves it unannotated
 
     @app.errorhandler(Expired)
-    def _expired(e: Expired):  # a read straight from the store (the live path's) of a game past the retention
+    # A read straight from the store (the live path's) of a game past the retention.
+    def _expired(e: Expired) -> Response:
         return problem(410, Code.GAME_EXPIRED, f"Game '{e.game_id}' is past the time finished games are kept "
                        "(ARCHIVE_RETENTION_S): it is no longer kept.")
 
     @app.errorhandler(StoreUnavailable)
-    def _unavailable(e: Exception):
+    def _unavailable(e: Exception) -> Response:
         return problem(503, Code.STORE_UNAVAILABLE,
                        "The game store cannot be reached right now; nothing was changed. Retry shortly.",
                        headers={"Retry-After": str(RETRY_AFTER_S)})
 
     @app.errorhandler(HTTPException)
-    def _http(e: HTTPException):
+    def _http(e: HTTPException) -> Response:
         status = e.code or 500  # werkzeug's own exceptions all carry a code; a bare one is ours
         code = _HTTP_CODES.get(status, Code.HTTP_ERROR)
         detail = _HTTP_DETAILS.get(status, e.description or "")
@@ -76,7 +77,7 @@ def install(app: Flask) -> None:
         return problem(status, code, detail, headers=allow)
 
     @app.errorhandler(Exception)
-    def _unexpected(e: Exception):
+    def _unexpected(e: Exception) -> Response:
         from events.connection import UNAVAILABLE
 
         if isinstance(e, UNAVAILABLE):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 SYNC_EVERY = 1000
 
@@ -50,7 +51,7 @@ class _Entry:
 
 
 class RateLimiter:
-    def __init__(self, connection, prefix: str, limit: int, window_s: int):
+    def __init__(self, connection: Any, prefix: str, limit: int, window_s: int) -> None:
         self.redis = connection
         self.prefix = prefix
         self.limit = limit

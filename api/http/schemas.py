@@ -1,6 +1,7 @@
 """marshmallow schemas for request bodies: the API's edge. Nothing on the replay path uses them."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -13,7 +14,7 @@ NAME = validate.Length(min=1, max=40)
 class NameField(fields.String):
     """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         name = normal_name(super()._deserialize(value, attr, data, **kwargs))
         problem = name_problem(name)
         if problem:
@@ -28,7 +29,7 @@ class JsonBool(fields.Field):
         super().__init__(**kwargs)
         self.only = only
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if not isinstance(value, bool) or (self.only is not None and value is not self.only):
             raise ValidationError("Not true." if self.only is True else "Not a boolean (true or false).")
         return value
@@ -45,7 +46,7 @@ class SeatSchema(Schema):
     me = JsonBool(only=True)
 
     @validates_schema
-    def _one_of(self, data, **kwargs):
+    def _one_of(self, data: dict[str, Any], **kwargs: Any) -> None:
         if len(data) != 1:
             raise ValidationError("A seat is a person ({'name': ...}), a bot ({'bot': level}), a seat for anyone "
                                   "to claim ({'open': true}), one for those with the invite code "
@@ -55,7 +56,7 @@ class SeatSchema(Schema):
 class SeedField(fields.Field):
     """An integer or a short string."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # JSON's integer 7.0
         if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -169,7 +170,7 @@ class MyGamesQuerySchema(Schema):
 class WholeNumber(fields.Integer):
     """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):

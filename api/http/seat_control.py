@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import cast
 
 from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import caller, requested_seat
 from api.http.requests import games, seat_number
@@ -31,20 +32,20 @@ def _acting_seat(game_id: str, path_seat: int | None = None) -> int:
 
 
 @bp.post("/games/<game_id>/resign")
-def resign(game_id):
+def resign(game_id: str) -> ResponseReturnValue:
     return control().resign(game_id, _acting_seat(game_id))
 
 
 @bp.post("/games/<game_id>/abort")
-def abort(game_id):
+def abort(game_id: str) -> ResponseReturnValue:
     return control().abort(game_id, _acting_seat(game_id))
 
 
 @bp.post("/games/<game_id>/seats/<seat>/return")
-def return_seat(game_id, seat):
-    seat = seat_number(seat)
+def return_seat(game_id: str, seat: str) -> ResponseReturnValue:
+    number = seat_number(seat)
     games().load(game_id)  # an unknown game is 404 first
-    return control().return_seat(game_id, _acting_seat(game_id, seat))
+    return control().return_seat(game_id, _acting_seat(game_id, number))
 
 
 def pauses() -> Pauses:
@@ -52,13 +53,13 @@ def pauses() -> Pauses:
 
 
 @bp.post("/games/<game_id>/pause")
-def pause(game_id):
+def pause(game_id: str) -> ResponseReturnValue:
     """Agrees to pause the game (the first agreement proposes it); every seated person's
     agreement stops the clocks."""
     return pauses().agree(game_id, _acting_seat(game_id))
 
 
 @bp.post("/games/<game_id>/resume")
-def resume(game_id):
+def resume(game_id: str) -> ResponseReturnValue:
     """Ends the agreed pause (any seated person), or withdraws the proposal."""
     return pauses().resume(game_id, _acting_seat(game_id))

@@ -167,7 +167,8 @@ class Polled:
         self.follower = follower
         self.inboxes = inboxes  # api.players.Players, or None: no inboxes
 
-    def read(self, games, inboxes, block_ms, count=100):
+    def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100
+             ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict]]]]:
         if inboxes and self.inboxes is not None:
             block_ms = min(block_ms, self.POLL_MS)
             if not games:

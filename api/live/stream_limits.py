@@ -69,7 +69,7 @@ class StreamLimits:
                                   "retry in 1 s.", headers={"Retry-After": "1"})
             self._bucket -= 1
 
-    def acquire(self, address: str, seat_key: tuple[str, int | None] | None) -> Callable[[], None]:
+    def acquire(self, address: str, seat_key: tuple[str, int | str | None] | None) -> Callable[[], None]:
         """Takes a slot for a new stream, or raises; returns the function that gives it back.
         `seat_key` is (game id, seat) for a stream opened with a token or a ticket, else None
         (counted by address)."""

@@ -11,6 +11,8 @@ newest FINISHED_KEPT.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from api.paging import sorted_page
 from events.connection import UNAVAILABLE, key_buckets
 from events.keys import bucket_of, sharded
@@ -21,7 +23,7 @@ FINISHED_KEPT = 10_000
 
 
 class LobbyIndex:
-    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
+    def __init__(self, connection: Any, prefix: str = "", buckets: int | None = None) -> None:
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)

@@ -120,7 +120,7 @@ def clock_schema(name: str) -> dict:
 
 def _yaml(name: str, schema: dict) -> str:
     class NoAliases(yaml.SafeDumper):
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: object) -> bool:
             return True
 
     text = yaml.dump({name: schema}, Dumper=NoAliases, default_flow_style=None, sort_keys=False, width=110)

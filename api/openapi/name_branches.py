@@ -67,7 +67,7 @@ def _merge(members: list) -> dict:
 
 def dump(name: str, schema: dict) -> str:
     class NoAliases(yaml.SafeDumper):
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: object) -> bool:
             return True
 
     text = yaml.dump({name: schema}, Dumper=NoAliases, default_flow_style=None, sort_keys=False,

@@ -18,6 +18,7 @@ import copy
 import sys
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -84,7 +85,7 @@ class Namer:
         self.new[name] = self.visit(schema, name, top=True)
         return ref(name)
 
-    def visit(self, node, path: str, top: bool = False):
+    def visit(self, node: Any, path: str, top: bool = False) -> Any:
         if not isinstance(node, dict):
             return node
         node = dict(node)

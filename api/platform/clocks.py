@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, ValidationFailed
 from domain.contract import GameDef, is_seat
+
+if TYPE_CHECKING:
+    from api.platform.events import Platform
 
 MAX_S = 7 * 24 * 3600  # a week per decision, or in a bank
 MAX_INCREMENT_S = 3600
@@ -166,7 +169,7 @@ def resumed_since(seat: dict, at: int) -> int | None:
     return since + max(0, at - max(stopped, since))
 
 
-def step(platform, definition: GameDef, state, actor, at: int | None):
+def step(platform: Platform, definition: GameDef, state: Any, actor: object, at: int | None) -> Platform:
     """The platform state after one event of a clocked game (`actor` made it at `at`)."""
     clock = platform.clock
     if clock is None or state is None or at is None or not platform.started:
@@ -206,7 +209,7 @@ def _remaining(clock: dict, s: dict) -> int | None:
     return max(0, left - max(0, stopped - since))
 
 
-def deadline(platform, seat: int) -> int | None:
+def deadline(platform: Platform, seat: int) -> int | None:
     """When seat's current decision times out (ms), None when it owes none under a clock (or
     its clock is paused)."""
     clock = platform.clock
@@ -220,7 +223,7 @@ def deadline(platform, seat: int) -> int | None:
     return since + (budget if budget is not None else int(s.get("bank_ms") or 0))
 
 
-def deadlines(platform) -> dict[int, int]:
+def deadlines(platform: Platform) -> dict[int, int]:
     """Each seat that owes a timed decision: its deadline (ms)."""
     if platform.clock is None:
         return {}
@@ -228,15 +231,15 @@ def deadlines(platform) -> dict[int, int]:
     return {i: d for i, d in found.items() if d is not None}
 
 
-def next_deadline(platform) -> int | None:
+def next_deadline(platform: Platform) -> int | None:
     return min(deadlines(platform).values(), default=None)
 
 
-def expired(platform, now_ms: int) -> list[int]:
+def expired(platform: Platform, now_ms: int) -> list[int]:
     return sorted(i for i, d in deadlines(platform).items() if d <= now_ms)
 
 
-def abandonment_from(platform, last_at: int, now_ms: int) -> int:
+def abandonment_from(platform: Platform, last_at: int, now_ms: int) -> int:
     """The moment a game's idleness counts from (workers/abandon.py): the later of its last
     event and the current deadline (a 14-day clock is not abandoned at 7), and `now` while any
     seat's clock is paused (a vacation, an agreed pause): a stopped game is never idle."""
@@ -252,7 +255,7 @@ def iso(at_ms: int | None) -> str | None:
         "+00:00", "Z")
 
 
-def shown(platform, now_ms: int) -> dict | None:
+def shown(platform: Platform, now_ms: int) -> dict[str, Any] | None:
     """The clock as a viewer sees it at `now_ms`: its options, the earliest deadline (UTC) and
     each seat's remaining time (`remaining_ms`: of the decision it owes, or with a bank, the
     bank; null for a seat no clock times) and deadline, and `paused` (why, for a seat whose
@@ -281,7 +284,7 @@ def shown(platform, now_ms: int) -> dict | None:
     return {**clock, "deadline": iso(min(due.values(), default=None)), "seats": seats}
 
 
-def check_actor(game, actor, at: int, automatic: bool = False) -> None:
+def check_actor(game: Any, actor: object, at: int, automatic: bool = False) -> None:  # game: a Game
     """Refuses a person's move for a seat a bot plays (409 `seat_played_by_bot`: return to it
     first), and a seat's decision that comes after its deadline (409 `time_expired`: the
     timeout, appended by the reconciler's clock poll at this same version, wins that race;
@@ -297,7 +300,7 @@ def check_actor(game, actor, at: int, automatic: bool = False) -> None:
     check_in_time(game, actor, at)
 
 
-def check_in_time(game, actor, at: int) -> None:
+def check_in_time(game: Any, actor: object, at: int) -> None:
     platform = game.platform
     if platform.clock is None or not is_seat(actor):
         return

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from api.platform import clocks
 from domain.contract import GameDef, is_seat
@@ -71,7 +72,7 @@ SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the ga
 ENDING = frozenset({ABANDONED, ABORTED, RESIGNED, TIMED_OUT})
 
 
-def finishing(types) -> bool:
+def finishing(types: Iterable[str]) -> bool:
     """Whether an append of these event types ended its (now finished) game, and was not a
     platform note appended after its end (a rematch's)."""
     return any(t not in PLATFORM_EVENTS or t in ENDING for t in types)
@@ -177,7 +178,7 @@ def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) ->
     return platform
 
 
-def _with_seat(platform: Platform, index: int, **changes) -> Platform:
+def _with_seat(platform: Platform, index: int, **changes: Any) -> Platform:
     seats = list(platform.seats)
     seats[index] = {**seats[index], **changes}
     return replace(platform, seats=tuple(seats))
@@ -230,7 +231,7 @@ def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict:
     return {"type": ABANDONED, "reason": reason or f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
 
 
-def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform) -> tuple:
+def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform: Platform) -> tuple[Any, Platform]:
     """(game state, platform state) after stored events (StoredEvent: .type, .data, .actor,
     .at): the game's own events go through its reducer, platform events through `evolve`. In a
     clocked game the clocks' step (api/platform/clocks.py: who owes a decision since when) follows each

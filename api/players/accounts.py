@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 
@@ -73,7 +73,7 @@ class LastSignIn(ApiError):
 
 
 class Players:
-    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None,
+    def __init__(self, connection: Any, prefix: str = "", verifier: TokenVerifier | None = None,
                  rp_name: str = "Game server"):
         self.redis = connection
         self.prefix = prefix

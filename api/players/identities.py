@@ -16,6 +16,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.input_rules import name_problem, normal_name
@@ -48,7 +49,7 @@ def name_from(claims: dict) -> str:
 
 
 class Identities:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.games.callers import KEY_PREFIX, hash_token
@@ -44,7 +45,7 @@ def _now_ms() -> int:
 
 
 class KeyRing:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
 
@@ -98,7 +99,7 @@ class KeyRing:
         self.redis.hsetnx(self.keys_key(player_id), digest, json.dumps(entry))
 
     # ---- reading ----------------------------------------------------------------------
-    def ask(self, pipe, player_id: str, digest: str) -> None:
+    def ask(self, pipe: Any, player_id: str, digest: str) -> None:
         """Queues on `pipe` what `confirms` reads: the caller's round trip carries it."""
         pipe.hexists(self.keys_key(player_id), digest)
         pipe.hget(self.used_key(player_id), digest)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import webauthn
 from webauthn.helpers import bytes_to_base64url, parse_client_data_json
@@ -62,7 +63,7 @@ def _challenge_of(credential: dict) -> str:
 
 
 class Passkeys:
-    def __init__(self, connection, prefix: str, keys: KeyRing, rp_name: str = "Game server"):
+    def __init__(self, connection: Any, prefix: str, keys: KeyRing, rp_name: str = "Game server") -> None:
         self.redis = connection
         self.prefix = prefix
         self.keys = keys

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
@@ -25,7 +26,7 @@ class InvalidRecoveryCode(ApiError):
 
 
 class Recovery:
-    def __init__(self, connection, prefix: str, keys: KeyRing):
+    def __init__(self, connection: Any, prefix: str, keys: KeyRing) -> None:
         self.redis = connection
         self.prefix = prefix
         self.keys = keys

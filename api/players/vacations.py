@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import redis as redis_errors
 
@@ -56,7 +57,7 @@ def _iso(at_ms: int) -> str:
     return datetime.fromtimestamp(at_ms / 1000, tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def parse_day(value, name: str) -> date:
+def parse_day(value: object, name: str) -> date:
     if not isinstance(value, str):
         raise InvalidVacation(f"{name} is a date, YYYY-MM-DD (UTC).", details={"fields": {name: ["Not a date."]}})
     try:
@@ -77,7 +78,7 @@ def charged(first: date, last: date) -> dict[int, int]:
 
 
 class Vacations:
-    def __init__(self, connection, prefix: str = "", days_per_year: int = DAYS_PER_YEAR):
+    def __init__(self, connection: Any, prefix: str = "", days_per_year: int = DAYS_PER_YEAR) -> None:
         self.redis = connection
         self.prefix = prefix
         self.days_per_year = days_per_year
@@ -93,7 +94,7 @@ class Vacations:
 
     # ---- reading ---------------------------------------------------------------------------
 
-    def _all(self, player: str, pipe=None) -> tuple[bool, list[dict]]:
+    def _all(self, player: str, pipe: Any = None) -> tuple[bool, list[dict]]:
         raw = (pipe or self.redis).hgetall(self._key(player))
         auto = raw.get(b"auto") == b"1"
         plans = [json.loads(v) for k, v in raw.items() if k.startswith(b"v:")]
@@ -118,7 +119,7 @@ class Vacations:
 
     # ---- changing --------------------------------------------------------------------------
 
-    def plan(self, player: str, start, end, now_ms: int) -> dict:
+    def plan(self, player: str, start: object, end: object, now_ms: int) -> dict:
         """A vacation from the `start` date to the `end` date (UTC, both included)."""
         first, last = parse_day(start, "start"), parse_day(end, "end")
         today = _day(now_ms)

@@ -148,7 +148,7 @@ class Ledger:
             if entry["id"] in games:
                 self.told(entry, games[entry["id"]])
 
-    def _rate(self, reader, entries: list[dict]) -> dict:
+    def _rate(self, reader: Any, entries: list[dict]) -> dict:
         """The new ratings after each rated game of `entries`, in order (read through `reader`,
         the watching pipeline; nothing written)."""
         table: dict[tuple[str, str], Rating] = {}
@@ -168,7 +168,7 @@ class Ledger:
             games[entry["id"]] = _rate_game(table, type_, sides, entry.get("last_move_at") or 0, points, entry["id"])
         return {"table": table, "points": points, "games": games}
 
-    def _write(self, pipe, changed: dict) -> None:
+    def _write(self, pipe: Any, changed: dict) -> None:
         for (type_, who), rating in changed["table"].items():
             pipe.hset(self._table(type_), who, codec.dumps_bytes(rating.__dict__))
             shown = displayed(rating.mu, rating.sigma)

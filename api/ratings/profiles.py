@@ -5,8 +5,14 @@ An identity is shown as the player it is (`{"player": {"id", "name"}}`) or the b
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from api.errors import ApiError, Code
 from api.ratings.ledger import Ledger
+
+if TYPE_CHECKING:
+    from api.players.accounts import Players
 
 
 class UnknownPlayerId(ApiError):
@@ -18,7 +24,7 @@ class UnknownBoard(ApiError):
 
 
 class Ratings:
-    def __init__(self, ledger: Ledger, players, game_types):
+    def __init__(self, ledger: Ledger, players: Players, game_types: Callable[[], list[str]]) -> None:
         self.ledger = ledger
         self.players = players  # api/players/accounts.Players
         self.game_types = game_types  # () -> the names of the hosted game types

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from api import metrics
 from api.errors import Code, GameArchived, UnknownGame, VersionConflict
@@ -43,7 +44,7 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def platform_events(events: list, actor) -> list:
+def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEvent]:
     """Decided platform events as appended: a seat's own by `actor`, what follows (the start,
     the deal) by nobody."""
     return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]

@@ -16,6 +16,7 @@ Flask-free: the routes (api/http/seat_control.py) parse and shape.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from api import metrics
 from api.errors import VersionConflict
@@ -25,6 +26,9 @@ from api.platform import clocks, decisions
 from domain.contract import SYSTEM
 from events.store import NewEvent
 
+if TYPE_CHECKING:
+    from api.games.service import GameService
+
 ABORT_AFTER_S = 60.0
 
 
@@ -33,13 +37,13 @@ def answer(game: Game, seat: int | None, changed: bool) -> dict:
             "changed": changed, "result": game.result if game.finished else None}
 
 
-def by(actor, decide: Callable[[Game, int], list]) -> Callable[[Game, int], list]:
+def by(actor: object, decide: Callable[[Game, int], list]) -> Callable[[Game, int], list]:
     """A decision whose events `actor` appends."""
     return lambda game, at: [NewEvent(e["type"], e, actor) for e in decide(game, at)]
 
 
 class SeatControl:
-    def __init__(self, service, abort_after_s: float = ABORT_AFTER_S):
+    def __init__(self, service: GameService, abort_after_s: float = ABORT_AFTER_S) -> None:
         self.service = service
         self.abort_after_s = abort_after_s
 

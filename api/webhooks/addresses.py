@@ -11,7 +11,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 MAX_URL = 2000
@@ -27,13 +29,13 @@ class Policy:
     allowed_networks: tuple = ()
 
     @classmethod
-    def from_env(cls, env=None) -> Policy:
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Policy:
         env = os.environ if env is None else env
         nets = tuple(ipaddress.ip_network(n.strip(), strict=False)
                      for n in env.get("WEBHOOK_ALLOWED_NETWORKS", "").split(",") if n.strip())
         return cls(env.get("WEBHOOK_ALLOW_LOOPBACK") == "1", nets)
 
-    def address_allowed(self, ip) -> bool:
+    def address_allowed(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         if ip.version == 6 and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped  # ::ffff:10.0.0.1 is 10.0.0.1
         if any(ip in net for net in self.allowed_networks):
@@ -111,7 +113,7 @@ def _loopback_name(host: str) -> bool:
         return False
 
 
-def resolve(url: str, policy: Policy, lookup=socket.getaddrinfo) -> Target:
+def resolve(url: str, policy: Policy, lookup: Callable[..., list[Any]] = socket.getaddrinfo) -> Target:
     """The URL checked and its host resolved to an address the policy allows."""
     scheme, host, port, path = check_url(url, policy)
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_credential
@@ -17,6 +18,9 @@ from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
 from api.webhooks.subscriptions import MINE, Owner, Subscription, SubscriptionStore
 from api.words import DEFAULT as DEFAULT_LANGUAGE
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
 
 DEFAULT_MAX_PER_OWNER = 10
 # A new "mine" subscription covers the player's most recently active games up to this many
@@ -41,7 +45,7 @@ class GameNotYours(ApiError):
 
 
 class Webhooks:
-    def __init__(self, subscriptions: SubscriptionStore, service, ensure: Callable[[str, str], object],
+    def __init__(self, subscriptions: SubscriptionStore, service: GameService, ensure: Callable[[str, str], object],
                  redeliver: Callable[[str, str], None], policy: Policy | None = None,
                  max_per_owner: int = DEFAULT_MAX_PER_OWNER):
         self.subs = subscriptions
@@ -114,7 +118,7 @@ class Webhooks:
                 found.append(game)
         return found
 
-    def _games(self, owner: Owner, asked):
+    def _games(self, owner: Owner, asked: str | list[str] | None) -> str | list[str]:
         if asked == MINE:
             if owner.kind != "player":
                 raise ValidationFailed('"games": "mine" needs a player\'s key; a table token names its game.',

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from api.platform import events as pe
 from api.webhooks.subscriptions import Owner
+
+if TYPE_CHECKING:
+    from api.games.repository import Game
+    from api.webhooks.subscriptions import SubscriptionStore
 
 SEATING = frozenset({pe.CREATED, pe.SEAT_CLAIMED})
 CHECKED = 10_000  # games whose seated players this process remembers having covered
@@ -27,8 +32,8 @@ CHECKED = 10_000  # games whose seated players this process remembers having cov
 class Notifier:
     # fan_out: queues the game's fan-out; what it answers (whether a job was queued) is not
     # needed here (a missed one is repaired by the sweep).
-    def __init__(self, subscriptions, fan_out: Callable[[str], object],
-                 hint: Callable[[str, int], bool | None] | None = None):
+    def __init__(self, subscriptions: SubscriptionStore, fan_out: Callable[[str], object],
+                 hint: Callable[[str, int], bool | None] | None = None) -> None:
         self.subscriptions = subscriptions
         self.fan_out = fan_out
         # What the append itself learnt of the game's subscriptions (the store's watched_hint):
@@ -37,7 +42,7 @@ class Notifier:
         self._checked: OrderedDict[str, frozenset] = OrderedDict()  # game -> players covered
         self._lock = threading.Lock()
 
-    def __call__(self, game, events=()) -> None:
+    def __call__(self, game: Game, events: Sequence[tuple[str, dict[str, Any]]] = ()) -> None:
         players = frozenset(s["player"] for s in game.seats if s.get("player"))
         seating = any(type_ in SEATING for type_, _ in events)
         if seating or (not game.finished and self._unchecked(game.id, players)):

@@ -27,6 +27,7 @@ import json
 import secrets
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from events.connection import key_buckets
 from events.keys import Keys, sharded
@@ -118,7 +119,7 @@ class Progress:
 
 
 class SubscriptionStore:
-    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
+    def __init__(self, connection: Any, prefix: str = "", buckets: int | None = None) -> None:
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)

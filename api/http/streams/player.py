@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from flask import Blueprint, Flask, current_app
+from flask.typing import ResponseReturnValue
 
 from api.errors import ValidationFailed
 from api.games.callers import hash_token
@@ -50,7 +51,7 @@ def _inbox(app: Flask) -> Players:
 
 
 @bp.post("/players/me/stream-tickets")
-def player_ticket():
+def player_ticket() -> ResponseReturnValue:
     players = current_app.extensions["players"]
     player = current_player(players)
     ticket = secrets.token_urlsafe(24)
@@ -92,7 +93,7 @@ def _resume_from() -> str | None:
 
 
 @bp.get("/players/me/stream")
-def player_stream():
+def player_stream() -> ResponseReturnValue:
     resume = _resume_from()
     player_id, digest = _who()
     live = current_app.extensions["live"]
