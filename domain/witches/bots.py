@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from domain.search import Searcher, SearchSpec
 
@@ -18,6 +20,10 @@ from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALU
 from .moves import legal_moves, playable
 from .scoring import find_spell, score_round, spell_needs_choice
 from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, trick_winner
+
+if TYPE_CHECKING:
+    from domain.contract import Actor, Event, GameDef, Move
+    from domain.search import Rules
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> dict:
@@ -56,12 +62,12 @@ def _danger(card: str) -> int:
     return value
 
 
-def _pass_choice(hand, k: int) -> list:
+def _pass_choice(hand: Sequence[str], k: int) -> list[str]:
     worst = sorted(hand, key=lambda c: (-_danger(c), c))[:k]
     return [c for c in hand if c in worst]  # hand order, as legal_moves lists it
 
 
-def _penalty(cards) -> int:
+def _penalty(cards: Iterable[str]) -> int:
     """A rough price of taking these cards."""
     price = 0
     for c in cards:
@@ -94,7 +100,7 @@ def _play_choice(state: State, seat: int) -> str:
     return min(follow, key=VALUE.__getitem__)
 
 
-def _lead(options) -> str:
+def _lead(options: Sequence[str]) -> str:
     plain = [c for c in options if COLOUR[c] != WIZARD and _penalty([c]) <= 0 and c not in _DANGER]
     if plain:
         return min(plain, key=lambda c: (VALUE[c], c))
@@ -104,7 +110,7 @@ def _lead(options) -> str:
     return min(options, key=lambda c: (_danger(c), c))
 
 
-def _discard(options) -> str:
+def _discard(options: Sequence[str]) -> str:
     return max(options, key=lambda c: (_danger(c), c))
 
 
@@ -119,7 +125,7 @@ def _spell_choice(state: State, seat: int) -> str:
 
 # ---- expert: determinized MCTS over the rest of the round ---------------------------------------
 
-def _rules():
+def _rules() -> GameDef:
     from . import GAME  # lazily: the GameDef imports this module
     return GAME
 
@@ -167,31 +173,31 @@ def _rollout(state: State, seat: int, rng: random.Random) -> dict:
     return _FINISH if state.phase == PLAYING else careful_bot(state, seat, rng)
 
 
-def _round_rules():
+def _round_rules() -> Rules:
     """The game as the search plays it: a round's end is final (the system's scoring is a
     no-op there), so playouts are scored by `_evaluate` on the round just played instead of
     wandering into a next deal nobody can foresee; and a playout's `finish_round` plays the
     rest of the round out at once."""
     game = _rules()
 
-    def decide(state, actor, move, rng):
+    def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
         if move is _FINISH:
             return [{"type": "round_finished", "state": _finish_round(state)}]
         if state.phase == SCORING:
             return []
         return game.decide(state, actor, move, rng)
 
-    def evolve(state, event):
+    def evolve(state: State, event: Event) -> State:
         return event["state"] if event["type"] == "round_finished" else game.evolve(state, event)
 
     return SimpleNamespace(legal_moves=game.legal_moves, decide=decide, evolve=evolve,
                            actors=game.actors, result=game.result, determinize=game.determinize)
 
 
-_ROUND_RULES = None
+_ROUND_RULES: Rules | None = None
 
 
-def _search_rules():
+def _search_rules() -> Rules:
     global _ROUND_RULES
     if _ROUND_RULES is None:
         _ROUND_RULES = _round_rules()

@@ -4,9 +4,12 @@ Seats are numbered clockwise: the player on your left (the next to play) is seat
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import COLOUR, VALUE, WIZARD
+
+Trick = Sequence[tuple[int, str]]  # (seat, card) in play order
 
 PASSING, PLAYING, SPELL_CHOICE, SCORING, OVER = "passing", "playing", "spell_choice", "scoring", "over"
 
@@ -74,7 +77,7 @@ def to_play(state: State) -> int:
     return (state.leader + len(state.trick)) % state.n
 
 
-def led_colour(trick) -> str | None:
+def led_colour(trick: Trick) -> str | None:
     """The colour to follow: that of the first non-wizard card (None while only wizards)."""
     for _, card in trick:
         colour = COLOUR[card]
@@ -83,7 +86,7 @@ def led_colour(trick) -> str | None:
     return None
 
 
-def trick_winner(trick) -> int:
+def trick_winner(trick: Trick) -> int:
     """Highest card of the led colour; a trick of wizards only goes to the first wizard."""
     colour = led_colour(trick)
     if colour is None:
