@@ -83,6 +83,8 @@ Decisions where the rules are silent:
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import abilities
 from .bots import BOTS
 from .contract_bits import GameDef, InvalidOptions, Option
@@ -95,6 +97,9 @@ from .setup import setup
 from .state import OVER
 from .views import as_stored, redact, secrets, view
 from .words import WORDS
+
+if TYPE_CHECKING:
+    from .state import State
 
 NOTES = (
     f"The whole box: {len(abilities.RACES)} races, {len(abilities.POWERS)} special powers,"
@@ -112,7 +117,7 @@ def _check_options(options: dict, n_seats: int) -> None:
         raise InvalidOptions("team_score applies to the team game only (set team: true).")
 
 
-def result(state):
+def result(state: State) -> dict[str, Any] | None:
     if state.turn.step != OVER or state.final is None:
         return None
     return state.final
