@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .hexgrid import Hex, neighbor, neighbors, opposite, ray, sight
 from .tiles import layout, placed_hexes, shape
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
-    from typing import TypeVar
 
 
 T = TypeVar("T")

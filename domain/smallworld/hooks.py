@@ -14,12 +14,11 @@ no import going back up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .state import State
 
 if TYPE_CHECKING:
-    from typing import TypeVar
 
     from .islands import Map
     from .state import Conquest
