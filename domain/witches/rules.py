@@ -124,10 +124,9 @@ def _pass(state: State, seat: int, move: Move, rng: random.Random) -> list[Event
     events = [{"type": "cards_passed", "seat": seat, "cards": list(sort_cards(cards))}]
     waiting = [s for s, p in enumerate(state.passed) if p is None and s != seat]
     if not waiting:  # the last seat passed: everyone receives at once
-        chosen = list(state.passed)
-        chosen[seat] = tuple(cards)
+        chosen = [tuple(cards) if s == seat else p for s, p in enumerate(state.passed)]
         passes = [{"from": s, "to": pass_target(state.n, state.direction, s), "cards": list(sort_cards(c))}
-                  for s, c in enumerate(chosen)]
+                  for s, c in enumerate(chosen) if c is not None]  # every seat has passed now
         events.append({"type": "cards_exchanged", "direction": state.direction, "passes": passes})
     return events
 
