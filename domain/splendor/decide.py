@@ -213,7 +213,7 @@ def _auto_noble(state: State, seat: int, events: list) -> list:
     if kind == "noble_visited":
         return events
     player = state.players[seat]
-    bonuses = player.bonuses
+    bonuses = list(player.bonuses)
     total = sum(player.tokens)
     if kind == "gems_taken":
         total += sum(event["tokens"].values())
@@ -221,7 +221,6 @@ def _auto_noble(state: State, seat: int, events: list) -> list:
         total += event["gold"]
     elif kind == "card_bought":
         total -= sum(event["payment"].values())
-        bonuses = list(bonuses)
         bonuses[CARDS[CARD_BY_ID[event["card"]]].bonus] += 1
     elif kind == "tokens_returned":
         total -= sum(event["tokens"].values())
