@@ -27,14 +27,14 @@ from events.store import Conflict
 ATTEMPTS = 50  # judgements of one command before answering 409: each lost one means another append won
 TOO_FAST = "The game is changing too fast; read it again and retry."
 
-Decide = Callable[[Game, int], list]
-Append = Callable[[Game, list, int], Any]  # (game judged, its events, at) -> what was appended
+Decide = Callable[[Game, int], list[Any]]
+Append = Callable[[Game, list[Any], int], Any]  # (game judged, its events, at) -> what was appended
 
 
 @dataclass(frozen=True)
 class Decided:
     game: Game  # the game as the decision that stood was made on
-    events: list  # what it decided ([]: nothing appended)
+    events: list[Any]  # what it decided ([]: nothing appended)
     appended: Any  # what `append` answered (for platform events, the game after them); None when nothing was
 
 

@@ -54,12 +54,12 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,
-         retention_s: float | None = None) -> tuple[list, str]:
+         retention_s: float | None = None) -> tuple[list[Any], str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them).
     `retention_s`: games that ended longer ago are passed over (ARCHIVE_RETENTION_S: gone); the
     ratings' projection reads them all."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-    shown: list[dict] = []
+    shown: list[dict[str, Any]] = []
     cursor = since
     while len(shown) < limit:
         batch = store.read_finished_log(cursor, BATCH if type_ else limit - len(shown) + 1)
@@ -92,7 +92,7 @@ def ndjson(store: EventStore, since: str, type_: str | None, retention_s: float 
     return _lines(store, first, type_, retention_s)
 
 
-def _lines(store: EventStore, found_cursor: tuple[list[dict], str], type_: str | None,
+def _lines(store: EventStore, found_cursor: tuple[list[dict[str, Any]], str], type_: str | None,
            retention_s: float | None) -> Iterator[bytes]:
     found, cursor = found_cursor
     while True:

@@ -52,7 +52,7 @@ def present(game: Defined, viewer: Viewer, type_: str, data: dict[str, Any], ver
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
 
-def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
+def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict[str, Any]:
     """The game as a seat (or a spectator, seat None) may see it; a clocked game's `clock` as
     of now_ms (each seat's remaining time and deadline: api/platform/clocks.py)."""
     definition = game.definition
@@ -77,7 +77,7 @@ def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
     return described
 
 
-def clock_at_event(game: Game, at: int | None) -> dict | None:
+def clock_at_event(game: Game, at: int | None) -> dict[str, Any] | None:
     """What a live event carries of a clocked game (`game` as after the event): the deadlines,
     and each seat's remaining time as of the event."""
     if game.platform.clock is None or at is None:
@@ -85,7 +85,7 @@ def clock_at_event(game: Game, at: int | None) -> dict | None:
     return clocks.shown(game.platform, at)
 
 
-def public_seat(index: int, seat: dict) -> dict:
+def public_seat(index: int, seat: dict[str, Any]) -> dict[str, Any]:
     """A seat as anyone may see it: who sits there (and the player's id), or that it is free."""
     shown = {"seat": index, "name": seat["name"] if seat["bot"] is None else seat["bot"], "bot": seat["bot"]}
     if seat["player"] is not None:
@@ -106,13 +106,13 @@ def public_seat(index: int, seat: dict) -> dict:
     return shown
 
 
-def legal_moves(game: Game, seat: int | None) -> list:
+def legal_moves(game: Game, seat: int | None) -> list[Any]:
     if seat is None or game.finished or not game.dealt:
         return []
     return game.definition.legal_moves(game.state, seat)
 
 
-def moves_summary(game: Game, seat: int | None) -> dict | None:
+def moves_summary(game: Game, seat: int | None) -> dict[str, Any] | None:
     if game.definition.summary is None or seat is None or game.finished or not game.dealt:
         return None
     return game.definition.summary(game.state, seat)

@@ -43,7 +43,7 @@ from domain.play import rng_for
 from events import codec
 from events.store import DuplicateRequest, EventStore, NewEvent
 
-Scheduler = Callable[[str, int, list], None]
+Scheduler = Callable[[str, int, list[Any]], None]
 log = logging.getLogger(__name__)
 
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
@@ -54,7 +54,7 @@ def canonical(value: Any) -> str:
     return codec.canonical(value)  # json.dumps(value, sort_keys=True, separators=(",", ":")), through orjson
 
 
-def automatic_actors(game: Game) -> list:
+def automatic_actors(game: Game) -> list[Any]:
     """The actors a worker must play now: the system, and bot seats."""
     return [a for a in game.actors() if a == SYSTEM or (is_seat(a) and game.bot_level(a))]
 
@@ -64,7 +64,7 @@ Listener = Callable[[Game, list[tuple[str, dict[str, Any]]]], None]
 
 
 class GameService:
-    def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable = immediately,
+    def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable[..., Any] = immediately,
                  players: Any = None, listeners: list[Listener] | None = None, max_anonymous: int = 0,
                  snapshot_every: int | None = None, retention_s: float | None = None) -> None:
         self.store = store
@@ -80,8 +80,8 @@ class GameService:
 
     # ---- creation -------------------------------------------------------------------------
 
-    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
-               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict:
+    def create(self, type_name: str, seats: list[Any], options: dict[str, Any], seed: Any = None, private: bool = False,
+               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict[str, Any]:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
@@ -156,7 +156,8 @@ class GameService:
     def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
-    def next_moves(self, game_id: str, holder: Holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:
+    def next_moves(self, game_id: str, holder: Holder, version: int,
+                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them;
         with their words (`labels`) in `lang`."""
@@ -180,7 +181,7 @@ class GameService:
 
     def move(self, game_id: str, actor: Actor, move: Any, expected_version: int,
              idempotency_key: str | None = None, scheduler: Scheduler | None = None,
-             automatic: bool = False) -> dict:
+             automatic: bool = False) -> dict[str, Any]:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
 
@@ -199,8 +200,8 @@ class GameService:
 
     def _decide_and_append(self, game_id: str, actor: Actor, move: Any, expected_version: int,
                            idempotency_key: str | None, fingerprint: str,
-                           scheduler: Scheduler, automatic: bool = False) -> dict:
-        def decide(game: Game, at: int) -> list:
+                           scheduler: Scheduler, automatic: bool = False) -> dict[str, Any]:
+        def decide(game: Game, at: int) -> list[Any]:
             self._check_version(game, actor, expected_version)
             # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
             # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
@@ -208,7 +209,7 @@ class GameService:
                 clocks.check_actor(game, actor, at, automatic)
             return [NewEvent(e["type"], e, actor) for e in self._decide(game, actor, move)]
 
-        def append(game: Game, events: list, at: int) -> tuple:
+        def append(game: Game, events: list[Any], at: int) -> tuple[Any, ...]:
             updated = advanced(game, events, at)  # the platform's fold too: a person moved, the clocks
             try:
                 result = self.store.append(
@@ -235,13 +236,14 @@ class GameService:
                 "events": [presenting.present(game, actor, e.type, e.data, first + i, actor, at)
                            for i, e in enumerate(decided.events)]}
 
-    def _replayed(self, game_id: str, actor: Actor, prior: tuple[str, str], fingerprint: str, key: str | None) -> dict:
+    def _replayed(self, game_id: str, actor: Actor, prior: tuple[str, str], fingerprint: str,
+                  key: str | None) -> dict[str, Any]:
         """The answer the first request with this key got, rebuilt from the events it appended
         (the store keeps only their versions: a fraction of the whole answer's bytes)."""
         if prior[0] != fingerprint:
             raise IdempotencyKeyReused(f"Idempotency-Key '{key}' was already used for a different request.")
         if prior[1].startswith("{"):
-            answer: dict = json.loads(prior[1])  # a record of the first format kept the whole answer
+            answer: dict[str, Any] = json.loads(prior[1])  # a record of the first format kept the whole answer
             return answer
         first, last = (int(v) for v in prior[1].split(":"))
         after = self.games.at_version(game_id, last)
@@ -249,7 +251,7 @@ class GameService:
                 "events": [presenting.present(after, actor, e.type, e.data, e.version, e.actor, e.at)
                            for e in self.store.read_range(game_id, first, last)]}
 
-    def check_move(self, game_id: str, actor: Actor, move: Any, expected_version: int) -> dict:
+    def check_move(self, game_id: str, actor: Actor, move: Any, expected_version: int) -> dict[str, Any]:
         """Judges a move without appending it. Answers only whether it is legal: the events it
         would cause may hold chance (a drawn card) that the actor must not see before choosing."""
         game = self.games.load(game_id)
@@ -322,7 +324,7 @@ class GameService:
             except Exception:
                 log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
 
-    def append_platform(self, game: Game, events: list, at: int | None = None) -> Game:
+    def append_platform(self, game: Game, events: list[Any], at: int | None = None) -> Game:
         """Appends platform events (and what follows them: a start's setup events) at the game's
         version (at `at`, ms: now unless given); Conflict if anyone appended since. Returns the
         game after them."""
@@ -359,12 +361,12 @@ class GameService:
     legal_moves = staticmethod(presenting.legal_moves)
     moves_summary = staticmethod(presenting.moves_summary)
 
-    def history(self, game: Game, viewer: Viewer, after: int, limit: int) -> list[dict]:
+    def history(self, game: Game, viewer: Viewer, after: int, limit: int) -> list[dict[str, Any]]:
         return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
                 for e in self.store.read(game.id, after=after, limit=limit)]
 
 
-def _check_seats(definition: GameDef, seats: list) -> None:
+def _check_seats(definition: GameDef, seats: list[Any]) -> None:
     n = len(seats)
     if not definition.min_seats <= n <= definition.max_seats:
         raise ValidationFailed(

@@ -95,7 +95,7 @@ def ndjson(store: EventStore, game: Game | Ended, viewer: Viewer, after: int = 0
 
     cached = cache_ttl_s > 0
     prefix = chunk_prefix(game.definition, viewer) + (f"words={lang}|" if lang is not None else "")
-    found: dict = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
+    found: dict[int, bytes | None] = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
     cursor = after
     while cursor < game.version:
         # Cached: read up to the next chunk's start, then chunk by chunk.
@@ -128,7 +128,8 @@ def chunk_prefix(definition: GameDef, viewer: Viewer) -> str:
     return f"ndjson|{snapshot_code(definition)}|{PRESENTING}|{CHUNK}|{seen_by}"
 
 
-def _cached_chunks(store: EventStore, memory: ChunkMemory | None, game_id: str, prefix: str, ks: range) -> dict:
+def _cached_chunks(store: EventStore, memory: ChunkMemory | None, game_id: str, prefix: str,
+                   ks: range) -> dict[int, bytes | None]:
     """Chunk number -> its cached lines (None: not cached), from the process's memory first,
     the rest in one round trip to Redis."""
     names = {k: f"{prefix}{k}" for k in ks}  # in Redis, beside the game's history

@@ -53,7 +53,7 @@ def request_id(environ: dict[str, Any]) -> str:
     return f"{_process_bits[0]}{next(_counter):016x}"
 
 
-_counted: dict = {}
+_counted: dict[tuple[str, str, int], Any] = {}  # (route, method, status) -> its metrics' children
 # The methods of RFC 9110 and PATCH (RFC 5789); any other is labelled OTHER.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"})
 OTHER = "other"
@@ -84,7 +84,7 @@ def redact(query: str) -> str:
     return "&".join(parts)
 
 
-def logged_path(environ: dict) -> str:
+def logged_path(environ: dict[str, Any]) -> str:
     """The request's path as sent (%-encoded: no control character reaches a text log), its
     secrets redacted."""
     path = quote(environ.get("PATH_INFO", "").encode("latin-1", "replace"), safe=_PATH_SAFE)

@@ -24,7 +24,7 @@ def _player_shown(player: Player) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "bot": player.bot}
 
 
-def _key_shown(entry: dict, key: str | None = None) -> dict:
+def _key_shown(entry: dict[str, Any], key: str | None = None) -> dict[str, Any]:
     shown = {"id": entry["id"], "name": entry["name"], "created": entry["created"],
              "last_used": entry.get("last_used"), "current": entry.get("current", False)}
     return {**shown, "key": key} if key else shown

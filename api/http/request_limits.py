@@ -82,7 +82,7 @@ def _refuse(key: str, decision: Decision) -> RateLimited:
         headers={"Retry-After": str(decision.reset), **_headers(key, decision)})
 
 
-def _headers(key: str, decision: Decision) -> dict:
+def _headers(key: str, decision: Decision) -> dict[str, Any]:
     return {"RateLimit-Policy": f'"{key}";q={decision.limit};w={decision.window_s}',
             "RateLimit": f'"{key}";r={decision.remaining};t={decision.reset}'}
 

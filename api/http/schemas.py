@@ -22,7 +22,7 @@ class NameField(fields.String):
         return name
 
 
-class JsonBool(fields.Field):
+class JsonBool(fields.Field[Any]):
     """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
 
     def __init__(self, only: bool | None = None, **kwargs: Any) -> None:
@@ -53,7 +53,7 @@ class SeatSchema(Schema):
                                   "({'invite': true}), or the creating player's own ({'me': true}).")
 
 
-class SeedField(fields.Field):
+class SeedField(fields.Field[Any]):
     """An integer or a short string."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:

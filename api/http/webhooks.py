@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 bp = Blueprint("webhooks", __name__)
 
 
-class GamesField(fields.Field):
+class GamesField(fields.Field[Any]):
     """"mine" (a player's games) or a list of game ids."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:

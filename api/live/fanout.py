@@ -66,7 +66,7 @@ class Fanout:
             frames.append(frame)
         return frames, entries[-1].event.version
 
-    def render(self, game: Game, viewer: Viewer, e: StoredEvent, to_act: list, clock: dict | None = None,
+    def render(self, game: Game, viewer: Viewer, e: StoredEvent, to_act: list[Any], clock: dict[str, Any] | None = None,
                lang: str = DEFAULT) -> bytes:
         self.renders += 1
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
@@ -78,7 +78,7 @@ class Fanout:
 
     def deliver(self, feed: Feed) -> None:
         """Writes the feed's new events to its direct subscribers (see Direct)."""
-        payloads: dict = {}
+        payloads: dict[tuple[int | None, str, int, bool], Any] = {}
         subscribers = list(feed.direct)
         for i, sub in enumerate(subscribers):
             if sub not in feed.direct:

@@ -17,6 +17,7 @@ import resource
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.live.leases import SharedLeases
@@ -49,7 +50,7 @@ class StreamLimits:
         self.per_seat = per_seat
         self.opens_per_s = opens_per_s  # 0: no limit
         self.open = 0
-        self._by_key: dict[tuple, int] = {}
+        self._by_key: dict[tuple[Any, ...], int] = {}
         self._lock = threading.Lock()
         self._bucket = float(opens_per_s)
         self._filled = time.monotonic()

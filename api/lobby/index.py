@@ -59,7 +59,7 @@ class LobbyIndex:
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
-    def page(self, status: str, type_: str | None, before: tuple[int, str] | None, count: int) -> list:
+    def page(self, status: str, type_: str | None, before: tuple[int, str] | None, count: int) -> list[Any]:
         try:
             if self.buckets == 1:
                 return sorted_page(self.redis, self.key(status, type_), before, count)

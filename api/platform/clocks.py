@@ -61,7 +61,7 @@ def strongest_bot(definition: GameDef) -> str:
     return list(definition.bots)[-1]
 
 
-def _seconds(clock: dict, name: str, low: float, high: float) -> float:
+def _seconds(clock: dict[str, Any], name: str, low: float, high: float) -> float:
     value = clock[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise InvalidClock(f"clock.{name} is a number of seconds.",
@@ -86,14 +86,14 @@ def _days(value: Any) -> int:
     return value
 
 
-def per_move_ms(clock: dict) -> int | None:
+def per_move_ms(clock: dict[str, Any]) -> int | None:
     """A decision's own time (ms) under a per-move clock; None under a bank."""
     if "days_per_move" in clock:
         return int(clock["days_per_move"]) * DAY_MS
     return ms(clock["per_move_s"]) if "per_move_s" in clock else None
 
 
-def checked(definition: GameDef, clock: Any) -> dict | None:
+def checked(definition: GameDef, clock: Any) -> dict[str, Any] | None:
     """The clock as stored in `game_created` (defaults filled in), or None for no clock.
     Raises InvalidClock (400 `invalid_clock`, a sentence) for anything else."""
     if clock is None:
@@ -109,7 +109,7 @@ def checked(definition: GameDef, clock: Any) -> dict | None:
         raise InvalidClock("A clock has either per_move_s (each decision its own time), days_per_move (each "
                            "decision that many days) or initial_s (a bank per seat, with increment_s): not both "
                            "and not neither.")
-    out: dict = {}
+    out: dict[str, Any] = {}
     if forms[0] in PER_MOVE:
         if "increment_s" in clock:
             raise InvalidClock(f"increment_s goes with initial_s (a bank), not with {forms[0]}.")
@@ -136,21 +136,21 @@ def ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
 
-def initial_bank(clock: dict | None) -> int | None:
+def initial_bank(clock: dict[str, Any] | None) -> int | None:
     return ms(clock["initial_s"]) if clock and "initial_s" in clock else None
 
 
-def clocked(seat: dict) -> bool:
+def clocked(seat: dict[str, Any]) -> bool:
     """Whether a seat's decisions are timed: a person plays it (no bot, no takeover, not resigned)."""
     return seat["bot"] is None and not seat.get("takeover") and not seat.get("resigned")
 
 
-def paused(seat: dict) -> bool:
+def paused(seat: dict[str, Any]) -> bool:
     """Whether the seat's clock is paused (its player's vacation, or a pause everyone agreed to)."""
     return bool(seat.get("paused"))
 
 
-def _spent(seat: dict, since: int, at: int) -> int:
+def _spent(seat: dict[str, Any], since: int, at: int) -> int:
     """The time a decision owed since `since` took by `at`, a pause's time left out."""
     stopped: int | None = seat.get("paused_since")
     if paused(seat) and stopped is not None:
@@ -158,7 +158,7 @@ def _spent(seat: dict, since: int, at: int) -> int:
     return max(0, at - since)
 
 
-def resumed_since(seat: dict, at: int) -> int | None:
+def resumed_since(seat: dict[str, Any], at: int) -> int | None:
     """A seat's `turn_since` once its pause ends at `at`: moved on by the paused time, so the
     seat has exactly the time it had when the pause began (all of it, when it came to owe the
     decision during the pause)."""
@@ -198,7 +198,7 @@ def step(platform: Platform, definition: GameDef, state: Any, actor: object, at:
     return replace(platform, seats=tuple(seats)) if changed else platform
 
 
-def _remaining(clock: dict, s: dict) -> int | None:
+def _remaining(clock: dict[str, Any], s: dict[str, Any]) -> int | None:
     """What the seat's current decision has left when its clock stopped (a paused seat)."""
     since: int | None = s.get("turn_since")
     stopped: int | None = s.get("paused_since")
@@ -277,7 +277,7 @@ def shown(platform: Platform, now_ms: int) -> dict[str, Any] | None:
             remaining = per_move_ms(clock)
         else:
             remaining = s.get("bank_ms")
-        shown_seat: dict = {"seat": i, "remaining_ms": remaining, "deadline": iso(d)}
+        shown_seat: dict[str, Any] = {"seat": i, "remaining_ms": remaining, "deadline": iso(d)}
         if paused(s) and platform.ended is None:
             shown_seat["paused"] = list(s["paused"])
         seats.append(shown_seat)

@@ -82,25 +82,26 @@ def finishing(types: Iterable[str]) -> bool:
 class Platform:
     """What the platform events of a history say so far."""
 
-    ended: dict | None = None  # the platform's result when it ended the game ({"outcome": ...})
-    seats: tuple = ()  # one dict per seat (see _seat)
+    ended: dict[str, Any] | None = None  # the platform's result when it ended the game ({"outcome": ...})
+    seats: tuple[Any, ...] = ()  # one dict per seat (see _seat)
     started: bool = False  # the deal exists: every seat was filled (at creation, or by a claim)
     setup_version: int | None = None  # for a game that waited: the version after its setup
-    options: dict | None = None
+    options: dict[str, Any] | None = None
     private: bool = False  # not listed in the lobby
     rated: bool = True  # False: created casual (never rated; api/ratings/standings.py)
     rematch: str | None = None  # the id of the game this one's people were invited to
-    clock: dict | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
+    clock: dict[str, Any] | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
-    pause_votes: tuple = ()  # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
+    # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
+    pause_votes: tuple[Any, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
 
 
 START = Platform()
 
 
-def _seat(given: dict) -> dict:
+def _seat(given: dict[str, Any]) -> dict[str, Any]:
     """A seat's state from its shape in `game_created`."""
     return {"name": given.get("name"), "bot": given.get("bot"), "player": given.get("player"),
             "bot_account": bool(given.get("bot_account")),
@@ -113,17 +114,17 @@ def _seat(given: dict) -> dict:
             "paused": (), "paused_since": None}  # why its clock is stopped (clocks.paused), since when
 
 
-def is_free(seat: dict) -> bool:
+def is_free(seat: dict[str, Any]) -> bool:
     """Nobody sits here yet: a person's seat without a name."""
     return seat["bot"] is None and seat["name"] is None
 
 
-def free_given(seat: dict) -> bool:
+def free_given(seat: dict[str, Any]) -> bool:
     """Whether a seat as sent to POST /games is one for someone else to claim."""
     return bool(seat.get("open") or seat.get("invite"))
 
 
-def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) -> Platform:
+def evolve(platform: Platform, type_: str, data: dict[str, Any], at: int | None = None) -> Platform:
     if type_ == CREATED:
         clock = data.get("clock")
         bank = clocks.initial_bank(clock)
@@ -184,7 +185,7 @@ def _with_seat(platform: Platform, index: int, **changes: Any) -> Platform:
     return replace(platform, seats=tuple(seats))
 
 
-def _paused(platform: Platform, data: dict, at: int | None) -> Platform:
+def _paused(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     reason = data["reason"]
     since = data.get("since", at)
     if at is not None and since is not None:
@@ -202,7 +203,7 @@ def _paused(platform: Platform, data: dict, at: int | None) -> Platform:
     return replace(platform, seats=tuple(seats))
 
 
-def _resumed(platform: Platform, data: dict, at: int | None) -> Platform:
+def _resumed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     reason = data["reason"]
     seats = list(platform.seats)
     for i in data.get("seats", ()):
@@ -225,7 +226,7 @@ def paused_seats(platform: Platform, reason: str | None = None) -> list[int]:
             if s.get("paused") and (reason is None or reason in s["paused"])]
 
 
-def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict:
+def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict[str, Any]:
     """The event the system appends to a game nobody has moved in for `idle_seconds` (or, with
     its reason, to a game whose free seats nobody took in that time)."""
     return {"type": ABANDONED, "reason": reason or f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
@@ -236,7 +237,7 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
     .at): the game's own events go through its reducer, platform events through `evolve`. In a
     clocked game the clocks' step (api/platform/clocks.py: who owes a decision since when) follows each
     group of events one append wrote (the same actor and `at`), on the state after the group."""
-    own: list = []
+    own: list[Any] = []
     pending = None  # (actor, at) of a clocked game's group whose step is still to come
     for e in stored:
         actor, at = getattr(e, "actor", None), getattr(e, "at", None)
@@ -263,7 +264,7 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
     return state, platform
 
 
-def status(platform: Platform, game_result: dict | None) -> str:
+def status(platform: Platform, game_result: dict[str, Any] | None) -> str:
     if platform.ended is not None:
         outcome = platform.ended["outcome"]
         return outcome if outcome in ENDED_STATUSES else "finished"
@@ -272,5 +273,5 @@ def status(platform: Platform, game_result: dict | None) -> str:
     return "finished" if game_result is not None else "active"
 
 
-def result(platform: Platform, game_result: dict | None) -> dict | None:
+def result(platform: Platform, game_result: dict[str, Any] | None) -> dict[str, Any] | None:
     return platform.ended if platform.ended is not None else game_result

@@ -88,7 +88,7 @@ class RatedNotices:
     def __init__(self, players: Players):
         self.players = players
 
-    def __call__(self, entry: dict, changes: list[dict]) -> None:
+    def __call__(self, entry: dict[str, Any], changes: list[dict[str, Any]]) -> None:
         pipe = self.players.redis.pipeline(transaction=False)
         for change in changes:
             kind, _, player_id = change["identity"].partition(":")

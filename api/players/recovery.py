@@ -48,7 +48,7 @@ class Recovery:
             self.redis.delete(self._index(old.decode()))
         return code
 
-    def recover(self, code: str, device: str) -> tuple[str, dict, str, str]:
+    def recover(self, code: str, device: str) -> tuple[str, dict[str, Any], str, str]:
         """(the player's id, the new key's entry, the new key, the next recovery code)."""
         digest = hash_token(code)
         player_id = self.redis.getdel(self._index(digest)) if code.startswith(CODE_PREFIX) else None

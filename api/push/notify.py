@@ -29,7 +29,7 @@ class PushNotify:
         for player_id in player_ids:
             pipe.exists(self.subs.subs_key(player_id))
 
-    def answered(self, player_ids: list[str], replies: list) -> None:
+    def answered(self, player_ids: list[str], replies: list[Any]) -> None:
         """Queues the push job of each player whose EXISTS (asked by `ask`) found a subscription."""
         try:
             for player_id, found in zip(player_ids, replies):

@@ -26,7 +26,7 @@ class AddressRefused(Exception):
 @dataclass(frozen=True)
 class Policy:
     allow_loopback: bool = False
-    allowed_networks: tuple = ()
+    allowed_networks: tuple[Any, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Policy:
@@ -59,7 +59,7 @@ _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _LOW_32 = tuple(ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
 
 
-def embedded_ipv4(ip: ipaddress.IPv6Address) -> list:
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[Any]:
     """The IPv4 addresses an IPv6 one embeds: the low 32 bits of the compatible, translated
     and NAT64 forms, 6to4's bits 16-47, Teredo's server (bits 32-63) and client (the low 32
     bits inverted). A packet to it may reach any of them."""
@@ -81,7 +81,7 @@ class Target:
     address: str  # the checked address the connection goes to
 
 
-def check_url(url: str, policy: Policy) -> tuple:
+def check_url(url: str, policy: Policy) -> tuple[Any, ...]:
     """(scheme, host, port, path) of an acceptable URL; AddressRefused says why not (no lookup)."""
     if not isinstance(url, str) or len(url) > MAX_URL:
         raise AddressRefused(f"A webhook URL is a string of at most {MAX_URL} characters.")

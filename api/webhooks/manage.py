@@ -8,7 +8,7 @@ from __future__ import annotations
 import builtins
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_credential
@@ -75,7 +75,7 @@ class Webhooks:
         return Owner("game", game_id)
 
     # ---- the endpoints -------------------------------------------------------------------
-    def create(self, owner: Owner, body: dict) -> dict:
+    def create(self, owner: Owner, body: dict[str, Any]) -> dict[str, Any]:
         games = self._games(owner, body.get("games"))
         seat = body.get("seat")
         if seat is not None and owner.kind == "player":
@@ -106,7 +106,7 @@ class Webhooks:
                 self.subs.cover(sub, game.id, start_version(game))
         return {**sub.public(), "secret": secret}
 
-    def _players_games(self, player_id: str) -> list:
+    def _players_games(self, player_id: str) -> list[Any]:
         """The unfinished games the player sits in (of its MINE_SCAN most recently active)."""
         found = []
         for game_id, _ in self.service.players.games_page(player_id, None, MINE_SCAN):
@@ -141,7 +141,7 @@ class Webhooks:
                     raise GameNotYours(f"You sit in no seat of game '{game_id[:64]}'.")
         return asked
 
-    def list(self, owner: Owner) -> list[dict]:
+    def list(self, owner: Owner) -> list[dict[str, Any]]:
         return [s.public() for s in self.subs.owned(owner)]
 
     def _owned(self, owner: Owner, sub_id: str) -> Subscription:
@@ -154,10 +154,10 @@ class Webhooks:
         self.subs.remove(self._owned(owner, sub_id))
 
     # builtins.list: in this class, `list` is the method above
-    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict]:
+    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict[str, Any]]:
         return self.subs.attempts(self._owned(owner, sub_id).id, limit)
 
-    def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict:
+    def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict[str, Any]:
         """The next pending message is tried now (a disabled subscription is enabled again);
         one already delivered is sent once more."""
         sub = self._owned(owner, sub_id)

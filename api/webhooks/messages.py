@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from api.games import harvest, presenting, words
 from api.games.callers import people_to_act
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 KINDS = ("game.started", "game.move", "game.finished", "game.your_turn", "game.rated")
 BATCH_EVENTS = 50
 RATED_PLACE = 1  # game.rated's place: the game's last version + 1 (nothing else is there)
-ChangesOf = Callable[[str], list | None]  # a game's counted rating changes (Ledger.game_changes)
+ChangesOf = Callable[[str], list[Any] | None]  # a game's counted rating changes (Ledger.game_changes)
 
 
 @dataclass(frozen=True)
@@ -100,12 +100,12 @@ def _hears(sub: Subscription, game: Game) -> bool:
     return _player_of(sub) is None or seat_of(sub, game) is not None
 
 
-def _envelope(kind: str, at: int, data: dict) -> str:
+def _envelope(kind: str, at: int, data: dict[str, Any]) -> str:
     stamp = datetime.fromtimestamp(at / 1000, tz=UTC).isoformat().replace("+00:00", "Z")
     return codec.dumps_bytes({"type": kind, "timestamp": stamp, "data": data}).decode()
 
 
-def started(sub: Subscription, game: Game, at: int) -> list[tuple[str, dict]]:
+def started(sub: Subscription, game: Game, at: int) -> list[tuple[str, dict[str, Any]]]:
     if not _hears(sub, game):
         return []
     found = [("game.started", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
@@ -118,7 +118,7 @@ def started(sub: Subscription, game: Game, at: int) -> list[tuple[str, dict]]:
     return found
 
 
-def after_event(sub: Subscription, before: Game, after: Game, event: StoredEvent) -> list[tuple[str, dict]]:
+def after_event(sub: Subscription, before: Game, after: Game, event: StoredEvent) -> list[tuple[str, dict[str, Any]]]:
     if not _hears(sub, after):
         return []
     viewer = presenting.viewer_for(after, seat_of(sub, after))
@@ -144,7 +144,7 @@ def to_be_rated(game: Game) -> bool:
     return game.finished and not game.platform.private and standings(harvest.summary(game)) is not None
 
 
-def rated(sub: Subscription, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict]], bool]:
+def rated(sub: Subscription, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
     """The messages at the ended game's RATED_PLACE and whether that place is settled (False:
     the game is rated but not counted yet: wait)."""
     if "game.rated" not in sub.events or not _hears(sub, game) or not to_be_rated(game):
@@ -184,7 +184,7 @@ def pending(games: GameRepository, store: EventStore, sub: Subscription, game_id
         return [Message(game_id, place, 0, k, at, _envelope(k, at, d)) for k, d in kinds], place
     found: list[Message] = []
 
-    def keep(v: int, at: int, kinds: list[tuple[str, dict]]) -> None:
+    def keep(v: int, at: int, kinds: list[tuple[str, dict[str, Any]]]) -> None:
         chosen = [(k, d) for k, d in kinds if k in sub.events]
         for i, (kind, data) in enumerate(chosen):
             if (v, i) >= (version, index):

@@ -39,7 +39,7 @@ class Notifier:
         # What the append itself learnt of the game's subscriptions (the store's watched_hint):
         # asked first, so the after-append step costs no round trip of its own.
         self.hint = hint
-        self._checked: OrderedDict[str, frozenset] = OrderedDict()  # game -> players covered
+        self._checked: OrderedDict[str, frozenset[Any]] = OrderedDict()  # game -> players covered
         self._lock = threading.Lock()
 
     def __call__(self, game: Game, events: Sequence[tuple[str, dict[str, Any]]] = ()) -> None:
@@ -52,18 +52,18 @@ class Notifier:
         if known if known is not None else self.subscriptions.subscribed(game.id):
             self.fan_out(game.id)
 
-    def _unchecked(self, game_id: str, players: frozenset) -> bool:
+    def _unchecked(self, game_id: str, players: frozenset[Any]) -> bool:
         with self._lock:
             return self._checked.get(game_id) != players
 
-    def _check(self, game_id: str, players: frozenset) -> None:
+    def _check(self, game_id: str, players: frozenset[Any]) -> None:
         with self._lock:
             self._checked[game_id] = players
             self._checked.move_to_end(game_id)
             while len(self._checked) > CHECKED:
                 self._checked.popitem(last=False)
 
-    def cover_players(self, game_id: str, players: frozenset) -> None:
+    def cover_players(self, game_id: str, players: frozenset[Any]) -> None:
         for player_id in sorted(players):
             for sub in self.subscriptions.owned(Owner("player", player_id)):
                 # A disabled subscription takes no new games (it would keep their keys while it

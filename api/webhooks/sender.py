@@ -205,13 +205,13 @@ class Connections:
         self.max_age_s = max_age_s
         self.max_open = max_open
         self.lookup = lookup
-        self._open: dict = {}  # url -> (target, connection, opened at: monotonic s), least recent first
+        self._open: dict[str, Any] = {}  # url -> (target, connection, opened at: monotonic s), least recent first
 
-    def post(self, url: str, body: bytes, headers: dict) -> Outcome:
+    def post(self, url: str, body: bytes, headers: dict[str, Any]) -> Outcome:
         started = time.monotonic()
         return self._post(url, body, headers, started, started + self.deadline_s)
 
-    def _post(self, url: str, body: bytes, headers: dict, started: float, until: float) -> Outcome:
+    def _post(self, url: str, body: bytes, headers: dict[str, Any], started: float, until: float) -> Outcome:
         def took() -> int:
             return int((time.monotonic() - started) * 1000)
 
@@ -257,7 +257,7 @@ class Connections:
                 return self._post(url, body, headers, started, until)  # the receiver closed the idle connection
             return Outcome(False, status, took(), f"{type(e).__name__}: {e}"[:200])
 
-    def _keep(self, url: str, held: tuple) -> None:
+    def _keep(self, url: str, held: tuple[Any, ...]) -> None:
         while len(self._open) >= self.max_open:
             _, conn, _ = self._open.pop(next(iter(self._open)))
             conn.close()
@@ -276,7 +276,7 @@ def _discard(conn: http.client.HTTPConnection, response: http.client.HTTPRespons
     conn.close()
 
 
-def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float,
+def post(url: str, body: bytes, headers: dict[str, Any], policy: Policy, timeout_s: float,
          deadline_s: float = DEADLINE_S) -> Outcome:
     """One POST on a connection of its own."""
     connections = Connections(policy, timeout_s, deadline_s)
