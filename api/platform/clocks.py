@@ -185,7 +185,7 @@ def step(platform: Platform, definition: GameDef, state: Any, actor: object, at:
         since, bank = seat.get("turn_since"), seat.get("bank_ms")
         new_since, new_bank = since, bank
         acted = actor == i and since is not None and since != at  # a decision of its own (once per append)
-        if acted and bank is not None:
+        if acted and bank is not None and since is not None:  # (acted: since is not None)
             new_bank = max(0, bank - _spent(seat, since, at)) + increment
         if i in owing and clocked(seat):
             if since is None or acted:

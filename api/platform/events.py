@@ -83,7 +83,7 @@ class Platform:
     """What the platform events of a history say so far."""
 
     ended: dict[str, Any] | None = None  # the platform's result when it ended the game ({"outcome": ...})
-    seats: tuple[Any, ...] = ()  # one dict per seat (see _seat)
+    seats: tuple[dict[str, Any], ...] = ()  # one dict per seat (see _seat)
     started: bool = False  # the deal exists: every seat was filled (at creation, or by a claim)
     setup_version: int | None = None  # for a game that waited: the version after its setup
     options: dict[str, Any] | None = None
@@ -94,7 +94,7 @@ class Platform:
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
     # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
-    pause_votes: tuple[Any, ...] = ()
+    pause_votes: tuple[int, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
 
 
