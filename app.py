@@ -64,8 +64,8 @@ def create_app(test_config: dict | None = None):
     from api.live.stream_limits import raise_open_files_limit
     from api.live.tickets import Tickets
     from domain import registry, search
+    from wiring import bootstrap, connect
     from workers import heartbeat
-    from workers.wiring import bootstrap, connect
 
     settings = settings_for(test_config or {})
     app = Flask(__name__)

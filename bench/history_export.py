@@ -107,7 +107,7 @@ def run(quick: bool) -> dict:
     from api.settings import Settings
     from bench import long_game
     from domain import registry
-    from workers.wiring import bootstrap
+    from wiring import bootstrap
 
     registry.register(long_game.GAME)
     repeats = 3 if quick else 7

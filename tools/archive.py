@@ -17,8 +17,8 @@ import time
 
 from api.settings import Settings
 from domain import registry
+from wiring import bootstrap
 from workers.archiver import Archiver, archive_game
-from workers.wiring import bootstrap
 
 BAR = 30
 

@@ -35,7 +35,7 @@ def main(argv: list[str]) -> None:
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks', 'analysis' or 'reconciler'")
     from rq import SimpleWorker
 
-    from workers.wiring import bootstrap
+    from wiring import bootstrap
 
     from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever

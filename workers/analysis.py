@@ -7,8 +7,8 @@ import logging
 
 from rq import get_current_job
 
+import wiring
 from api import logs
-from workers import wiring
 
 log = logging.getLogger(__name__)
 

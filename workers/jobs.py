@@ -16,12 +16,12 @@ import time
 
 from rq import get_current_job
 
+import wiring
 from api import logs, metrics
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import bot_move, rng_for
-from workers import wiring
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from api.seating.pauses import Pauses
 from events.memory_store import InMemoryEventStore
 from tests.api.helpers import auth, create, read, tokens
 from tests.conftest import wait_for
+from wiring import bootstrap
 from workers.abandon import abandon_idle
 from workers.clocks import fire_due
-from workers.wiring import bootstrap
 
 DAY_MS = 24 * 3600 * 1000
 WEEK_S = 7 * 24 * 3600

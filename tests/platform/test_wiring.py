@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import wiring
 from api import settings as settings_module
 from api.settings import Settings
-from workers import wiring
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -279,6 +279,6 @@ def test_create_app_overrides_win_over_the_environment(tmp_path, monkeypatch):
 def test_settings_and_wiring_stay_light():
     """The workers read the settings before RQ and the games; the wiring has no HTTP edge."""
     code = ("import sys, api.settings; heavy = {'rq', 'redis', 'flask', 'domain'} & set(sys.modules); "
-            "assert not heavy, heavy; import workers.wiring; "
+            "assert not heavy, heavy; import wiring; "
             "edge = {'flask', 'werkzeug', 'marshmallow', 'gevent'} & set(sys.modules); assert not edge, edge")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

@@ -116,7 +116,7 @@ DISPATCHING = False
 # ---- the RQ jobs ----------------------------------------------------------------------------
 
 def _context(prefix: str) -> Deliveries:
-    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
+    import wiring  # not at the top: wiring.py builds its graph from this module
 
     job = get_current_job()
     return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).deliveries

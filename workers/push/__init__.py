@@ -120,7 +120,7 @@ def _dispatching() -> bool:
 
 
 def _context(prefix: str) -> Pushes:
-    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
+    import wiring  # not at the top: wiring.py builds its graph from this module
 
     job = get_current_job()
     return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).pushes
