@@ -1,7 +1,7 @@
 """The composition root: the one place the service's object graph is built from the Settings.
 
 The web process (app.py's create_app), every worker role (workers/__main__.py) and the RQ jobs
-(workers/jobs.py, workers/deliveries/) take their GameService from `bootstrap`, so each one
+(jobs.py, above this module) take their GameService from `bootstrap`, so each one
 hears of an append through the same listeners: the players' feed (api/players/feed.py), the
 finished games' exports (api/history/finished_exports.py) and the webhooks' notifier
 (api/webhooks/notify.py). A listener added here is added everywhere.
@@ -77,7 +77,7 @@ class Services:
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
-    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
+    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by jobs.analyse)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
     pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)

@@ -111,7 +111,7 @@ class Settings:
     webhook_progress_ttl_s: int = 7 * 86400
     webhook_allow_loopback: bool = False
     webhook_allowed_networks: tuple[str, ...] = ()
-    # ---- game analysis (api/analysis/, workers/analysis.py) ----
+    # ---- game analysis (api/analysis/, jobs.analyse) ----
     analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
     analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
     analysis_per_day: int = 10  # analyses one player may ask for per UTC day

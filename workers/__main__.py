@@ -1,6 +1,6 @@
 """`python -m workers [worker|webhooks|analysis|reconciler]`: an RQ worker for turns, one for
 webhook deliveries (workers/deliveries.py) and Web Push (workers/push/), one for game analyses
-(workers/analysis.py, on ANALYSIS_QUEUE), or the reconciler loop.
+(jobs.analyse, on ANALYSIS_QUEUE), or the reconciler loop.
 
 Configuration from the environment, read once into api/settings.py's Settings: REDIS_URL
 (required here; app.py sets it; a Redis Cluster with QUEUE_REDIS_URL for RQ:
@@ -60,7 +60,10 @@ def main(argv: list[str]) -> None:
             import workers.deliveries
 
             workers.deliveries.DISPATCHING = True
-        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S)
+        # The jobs' entry points are jobs.py's (above the root); its Job runs one queued under
+        # an old name too.
+        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S,
+                              job_class="jobs.Job")
         # While Redis is away RQ retries after 1 s, doubling up to 60 s: a worker would sleep on
         # long after Redis is back. Once a second, it is back within a second of Redis.
         worker.max_connection_wait_time = REDIS_RETRY_S
