@@ -35,14 +35,14 @@ from rq import Queue
 from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
-from api.ratings.ledger import Ledger
+from api.webhooks.messages import ChangesOf
 from api.webhooks.subscriptions import SubscriptionStore
-from events.redis_store import RedisEventStore
 
 from .dispatcher import Dispatcher
 from .fan_out import FanOut
 from .leases import Leases
-from .settings import DEFAULT_QUEUE, Settings
+from .settings import DEFAULT_QUEUE as DEFAULT_QUEUE  # the default WEBHOOK_QUEUE (api/settings.py)
+from .settings import Settings
 from .sweep import Sweep
 
 log = logging.getLogger(__name__)
@@ -53,22 +53,23 @@ class Deliveries(FanOut, Sweep):
     reconciler), and the jobs' work (webhook workers). Its parts: enqueueing.py, sending.py,
     fan_out.py, sweep.py."""
 
-    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
-                 settings: Settings | None = None, queue_connection=None):
+    def __init__(self, connection, prefix: str, queue_name: str, settings: Settings, games: GameRepository,
+                 rating_changes: ChangesOf, queue_connection=None):
         # `connection`: the store's (maybe a cluster); `queue_connection`: RQ's (a plain Redis;
-        # by default the same): events/connection.py.
+        # by default the same): events/connection.py. The games, their store and the ledger's
+        # counts are the composition root's (wiring.py).
         self.connection = queue_connection or connection
         self.prefix = prefix
         self.queue = Queue(queue_name, connection=self.connection)
         self.subs = SubscriptionStore(connection, prefix)
-        self.events = RedisEventStore(connection, prefix)
-        self.games = GameRepository(self.events)
-        self.settings = settings or Settings.from_env()
+        self.games = games
+        self.events = games.store
+        self.settings = settings
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
         self.leases = Leases(self.subs)
         self.observer = None
-        self.rating_changes = Ledger(connection, prefix).game_changes  # read only: game.rated
+        self.rating_changes = rating_changes  # read only: game.rated
         self._local = threading.local()
         self._dispatcher: Dispatcher | None = None
 
