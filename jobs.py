@@ -18,7 +18,7 @@ from rq.utils import import_attribute
 
 import wiring
 from api import logs
-from workers.jobs import play_chain
+from workers import jobs as turns
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def take_turn(prefix: str, game_id: str, version: int, actor) -> str:
     context = logs.bind(game_id=game_id, version=version)
     try:
         service = _services(prefix=prefix, turn_queue=get_current_job().origin).service
-        outcome, played = play_chain(service, game_id, version, actor)
+        outcome, played = turns.play_chain(service, game_id, version, actor)
         log.info("turn of %s at version %s: %s (%d turn(s) played)", actor, version, outcome, played)
         return outcome
     finally:

@@ -6,11 +6,14 @@
   else an in-memory one, else (given `redis`) the server's own (Redis, the archive behind it).
 - The Redis clients (players, subscriptions, queues...): the test's `redis`, else fakeredis's
   in-memory server (one per graph, unless the test shares one).
-- The settings: api/settings.py's defaults, with the test's overrides by name
-  (`key_prefix="p:"`, `snapshot_every=3`, `webhook_allow_loopback=True`).
+- The settings: api/settings.py's defaults (but the session's ARCHIVE_URL), with the test's
+  overrides by name (`key_prefix="p:"`, `snapshot_every=3`, `webhook_allow_loopback=True`).
+- A process whose after-append steps are lost (it died): its store is the test's Redis, its
+  other clients the in-memory ones, thrown away with what its listeners wrote.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +37,7 @@ def services(store: EventStore | None = None, scheduler: Scheduler | None = None
              redis: Any = None, **settings: Any) -> wiring.Services:
     if store is None and redis is None:
         store = InMemoryEventStore()
+    settings.setdefault("archive_url", os.environ.get("ARCHIVE_URL", ""))  # the session's (tests/conftest.py)
     return wiring.bootstrap(Settings(**settings), clients(redis), defer, store=store, scheduler=scheduler)
 
 

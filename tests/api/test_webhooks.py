@@ -226,13 +226,14 @@ def test_who_may_subscribe_and_what(wh_client, receiver):
 def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis_client, prefix):
     """A move whose after-append step never ran (its process died): the sweep finds the
     subscription behind a stopped game and delivers."""
-    from api.games.service import GameService
     from events.redis_store import RedisEventStore
 
     game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=11)
     secret = new_secret()
     subscribe(wh_client, game["table_token"], receiver.route("/repair", secret), secret, events=["game.move"])
-    silent = GameService(RedisEventStore(redis_client, prefix))  # no scheduler, no listeners
+    # A process that dies after the append: what its scheduler and listeners would write is lost
+    # (they write to its in-memory Redis: tests/fakes.py).
+    silent = fakes.service(RedisEventStore(redis_client, prefix))
     answer = silent.move(game["id"], 0, {"type": "bid", "chips": 1}, game["version"])
     wait_for(lambda: receiver.received["/repair"], timeout=20)
     (webhook_id, payload), = receiver.received["/repair"]
@@ -516,9 +517,8 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     in a process that checked it with Bob alone seated, covers her from the setup on."""
     import random
 
-    from api.games.service import GameService
     from api.players.accounts import Player
-    from api.seating.claims import Claimer, Lobby
+    from api.seating.claims import Claimer
     from events.redis_store import RedisEventStore
 
     ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
@@ -531,8 +531,8 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     created = wh_client.post("/games", json={"type": "high-card", "seats": [{"me": True}, {"open": True}]},
                              headers=auth(bob["key"])).get_json()
     gid = created["id"]
-    silent = GameService(RedisEventStore(redis_client, prefix))  # the dying process: no listeners
-    Lobby(silent, None).claim(gid, 1, Claimer("Ann", Player(ann["id"], "Ann")))
+    silent = fakes.services(RedisEventStore(redis_client, prefix))  # the dying process: its after-steps lost
+    silent.lobby.claim(gid, 1, Claimer("Ann", Player(ann["id"], "Ann")))
     subs = fakes.deliveries(redis_client, prefix).subs
     assert gid not in subs.games_of(subs.get(sub["id"]))  # lost: the game is unknown to her subscription
     wh_app.extensions["games"].forget(gid)  # this process reads the game anew, as after another's append
