@@ -2,8 +2,8 @@
 
 Each field is read from the environment variable of its name in capitals (`rate_limit`:
 RATE_LIMIT), parsed by its type; an unset variable leaves the default. `dataclasses.replace`
-makes the overrides (create_app's test_config, a job's key prefix and queue). workers/wiring.py
-builds the service from it; the web process's Flask config is derived from it (app.py).
+makes the overrides (create_app's test_config, a job's key prefix and queue). The composition
+root (wiring.py) builds the services from it; the web process's Flask config is derived from it (app.py).
 
 What is not here: the supervisor's own (HOST, PORT, WEB_WORKERS, TURN_WORKERS,
 WEBHOOK_WORKERS, DATA_DIR: app.py hands them to its children as their environment), the

@@ -8,7 +8,8 @@ events/connection.py), KEY_PREFIX (default none), TURN_QUEUE (default "turns"),
 RECONCILE_INTERVAL (seconds, default 2), ABANDON_AFTER (seconds, default a week), CLOCK_POLL_S
 (the turn clocks' poll, default 0.2), CLOCK_REARM_S (their re-arm, default 60), WEBHOOK_QUEUE
 (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides
-domain/'s games), LOG_LEVEL. The services are built by workers/wiring.py, as the web process's.
+domain/'s games), LOG_LEVEL. The services are built by the composition root (wiring.py), as the
+web process's: this program sits above it, as app.py.
 """
 from __future__ import annotations
 
