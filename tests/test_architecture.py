@@ -248,7 +248,7 @@ def graph_classes(known: dict[str, Path]) -> dict[str, str]:
     names = _names_imported(tree, ROOT_MODULE, path)
     found = {}
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.decorator_list and node.name != "Clients":
+        if isinstance(node, ast.ClassDef) and node.decorator_list:
             for field in node.body:
                 if isinstance(field, ast.AnnAssign):
                     for part in ast.walk(field.annotation):
