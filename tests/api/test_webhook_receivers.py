@@ -19,6 +19,7 @@ from api.webhooks import sender
 from api.webhooks.addresses import Policy
 from api.webhooks.sender import BODY_CAP, EXCERPT_BYTES, Connections
 from api.webhooks.signing import new_secret
+from tests import fakes
 from tests.api.helpers import auth, create
 from tests.api.test_webhooks import subscribe
 from tests.api.webhook_receiver import Receiver
@@ -277,11 +278,9 @@ def answering():
 
 
 def _deliveries(redis_client, prefix, **settings):
-    from workers.deliveries import Deliveries, Settings
-
-    return Deliveries(redis_client, prefix, f"{prefix}webhooks",
-                      Settings(**{"timeout_s": 2, "retry_base_s": 0.05, "retry_max_s": 3600,
-                                  "policy": LOOPBACK, **settings}))
+    return fakes.deliveries(redis_client, prefix, **{"webhook_timeout_s": 2, "webhook_retry_base_s": 0.05,
+                                                     "webhook_retry_max_s": 3600, "webhook_allow_loopback": True,
+                                                     **settings})
 
 
 def _subscribed(app, receiver: Answering, path: str, status: int, headers: dict):
@@ -325,7 +324,7 @@ def test_a_429_or_503_is_retried_when_its_retry_after_says(alone, answering, red
         retry_after = formatdate(time.time() + int(retry_after.split(":")[1]), usegmt=True)
     headers = {"Retry-After": retry_after} if retry_after else {}
     client, game, sub = _subscribed(app, answering, "/busy", status, headers)
-    deliveries = _deliveries(redis_client, prefix, retry_max_s=600)
+    deliveries = _deliveries(redis_client, prefix, webhook_retry_max_s=600)
     assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
     wait = _next_at_s(deliveries, game, sub)
     if waits is None:
@@ -344,7 +343,7 @@ def test_a_trickling_receiver_costs_a_delivery_one_deadline(alone, raw, redis_cl
     game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
     server = raw(trickle(b"HTTP/1.1 204 No Content\r\n" + b"X: " + b"x" * 100 + b"\r\n\r\n", 0.2))
     sub = subscribe(client, game["table_token"], server.url)
-    deliveries = _deliveries(redis_client, prefix, timeout_s=1, deadline_s=1.5)
+    deliveries = _deliveries(redis_client, prefix, webhook_timeout_s=1, webhook_deadline_s=1.5)
     started = time.monotonic()
     assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
     assert time.monotonic() - started < 2.5

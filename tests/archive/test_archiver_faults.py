@@ -23,7 +23,7 @@ from api.settings import Settings
 from domain import registry
 from tests.platform import high_card
 from workers.archiver import archive_game
-from workers.wiring import bootstrap
+from wiring import bootstrap
 
 registry.register(high_card.GAME)
 redis_url, prefix, archive_url, game_id, at = sys.argv[1:]
