@@ -53,13 +53,11 @@ def deprecation_value(moment: datetime | date) -> str:
     return f"@{int(_utc(moment).timestamp())}"
 
 
-def _utc(moment: Any) -> datetime:
+def _utc(moment: str | date) -> datetime:
     """A spec's date (YAML reads `2027-01-15` as a date; quoted, it stays a string) at UTC."""
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    if not isinstance(moment, datetime):
-        moment = datetime(moment.year, moment.month, moment.day)
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    read = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+    at = read if isinstance(read, datetime) else datetime(read.year, read.month, read.day)
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def notices(spec: dict[str, Any]) -> dict[tuple[str, str], Notice]:
