@@ -59,8 +59,11 @@ def test_a_unit_marker_on_a_test_of_a_redis_fixture_fails_the_collection(suite):
             pass
     """)
     result = run(suite)
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*test_reads: marked `unit` but its fixtures redis_client, redis_url are `redis`*"])
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*ERROR collecting test_*.py*",
+                                 "*::test_reads: marked `unit` but its fixtures redis_client, redis_url are `redis`: "
+                                 "mark it `pytest.mark.redis`*",
+                                 "*1 error during collection*"])
 
 
 def test_two_tier_markers_fail_the_collection(suite):
@@ -74,8 +77,8 @@ def test_two_tier_markers_fail_the_collection(suite):
             pass
     """)
     result = run(suite)
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*test_both: marked redis and process: one tier only*"])
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*::test_both: marked redis and process: one tier only*"])
 
 
 def test_a_unit_test_that_opens_a_socket_or_starts_a_process_fails_naming_the_marker(suite):

@@ -84,11 +84,14 @@ def assign_tier(item: pytest.Item) -> str | None:
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the markers given here
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    problems = [problem for item in items if (problem := assign_tier(item))]
-    if problems:
-        raise pytest.UsageError("tests in the wrong tier (tests/tiers.py, docs/testing.md):\n"
-                                + "\n".join(problems))
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test in the wrong tier is an error of the collection (which stops the run, also under
+    xdist, whose workers pass collection reports on), not a test that runs."""
+    wrong = {item.nodeid: problem for item in items if (problem := assign_tier(item))}
+    for nodeid, problem in wrong.items():
+        config.hook.pytest_collectreport(report=pytest.CollectReport(
+            nodeid, "failed", f"{problem}\n(the tiers: tests/tiers.py, docs/testing.md)", []))
+    items[:] = [item for item in items if item.nodeid not in wrong]
 
 
 # The guard: what a test may do besides computing in memory, by its tier (`browser`: anything).
