@@ -1,12 +1,13 @@
 """The suite's tiers, by cost (docs/testing.md): `unit` (in memory: no Redis, no subprocess, no
-socket), `redis` (a Redis, no process of its own), `process` (servers, RQ workers, subprocesses,
-PostgreSQL) and `browser` (a real browser). Every test carries exactly one tier marker.
+socket), `redis` (sockets: a Redis, a server on a thread; no process of its own), `process`
+(servers, RQ workers, subprocesses, PostgreSQL) and `browser` (a real browser). Every test
+carries exactly one tier marker.
 
 A test's tier is the costliest of the fixtures it uses (FIXTURES below; pytest's fixture closure
 makes that transitive) and of a tier marker it is given by hand, for what it starts in its own
-body. A marker cheaper than the test's fixtures fails the collection.
+body. A marker cheaper than the test's fixtures, or two tier markers, fail the collection.
 
-While a `unit` or `redis` test sets up and runs, a guard makes what its tier rules out raise
+While a test below `browser` sets up and runs, a guard makes what its tier rules out raise
 TierError naming the test and the marker it needs: so a test in the wrong tier fails instead of
 quietly costing. The fixtures of the table are exempt from the guard while they set up (the
 session's Redis fixture starts a redis-server for the first test that asks, whatever that test's
@@ -94,13 +95,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [item for item in items if item.nodeid not in wrong]
 
 
-# The guard: what a test may do besides computing in memory, by its tier (`browser`: anything).
-MAY = {"unit": frozenset(), "redis": frozenset({"socket"}), "process": frozenset({"socket", "process"})}
+# The guard: what a test may do besides computing in memory, by its tier.
+MAY = {"unit": frozenset(), "redis": frozenset({"socket"}), "process": frozenset({"socket", "process"}),
+       "browser": frozenset({"socket", "process", "browser"})}
 BROWSERS = frozenset({"chromedriver", "chromium", "chromium-browser", "chrome", "google-chrome"})
 
 
 def cheapest_tier_that_may(kind: str) -> str:
-    return next((tier for tier in TIERS if kind in MAY.get(tier, {kind})), "browser")
+    return next(tier for tier in TIERS if kind in MAY[tier])
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ def _guarding(guard: Guard | None) -> Iterator[None]:
 
 def _guard_for(item: pytest.Item) -> Guard | None:
     tier = next((mark.name for mark in item.iter_markers() if mark.name in RANK), "unit")
-    if tier not in MAY:
+    if tier == "browser":  # may do anything
         return None
     others = frozenset(t.ident for t in threading.enumerate() if t.ident not in (None, threading.get_ident()))
     return Guard(item.nodeid, tier, others)
