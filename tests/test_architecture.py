@@ -324,6 +324,7 @@ def import_violations(root: Path) -> list[str]:
 
 # ---- this tree -------------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_the_application_layer_runs_without_the_web_stack():
     assert not web_stack_loaded(ROOT, modules(ROOT))
 
@@ -383,6 +384,7 @@ def _application_edge(tree: Path, same_folder: bool) -> tuple[str, str]:
                 and _folder(a, known).startswith("api."))
 
 
+@pytest.mark.process
 def test_a_web_import_in_the_application_layer_is_caught(tree):
     module = tree / "api" / "seating" / "control.py"
     module = module if module.exists() else modules(tree)[application_modules(modules(tree))[-1]]

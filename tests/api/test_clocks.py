@@ -185,6 +185,7 @@ def test_witches_passing_with_one_absent_seat(client, workers):
     assert sorted(e["actor"] for e in passes) == [0, 1, 2]
 
 
+@pytest.mark.process
 def test_a_killed_reconciler_and_worker_still_time_the_seat_out_once(redis_url):
     prefix = f"clk{uuid.uuid4().hex[:6]}:"
     w = Workers(redis_url, prefix, f"{prefix}turns")
@@ -398,6 +399,7 @@ def test_a_lost_deadline_mark_is_re_armed(redis_client):
     assert [e.data["seat"] for e in service.store.read(created["id"]) if e.type == pe.TIMED_OUT] == [0, 1]
 
 
+@pytest.mark.process
 def test_a_pending_deadline_survives_a_redis_crash_and_restart(tmp_path):
     from tests.robustness.servers import RedisServer
 

@@ -124,6 +124,7 @@ def _timed_post(connections, url):
     return outcome, time.monotonic() - started
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_trickling_its_answer_is_cut_off_at_the_deadline(raw):
     """One byte every 0.2 s never trips a 1 s socket timeout: the deadline (1.5 s) ends it."""
     server = raw(trickle(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Slow: " + b"x" * 200 + b"\r\n\r\n", 0.2))
@@ -134,6 +135,7 @@ def test_a_receiver_trickling_its_answer_is_cut_off_at_the_deadline(raw):
     assert 1.4 <= took < 2.5 and connections._open == {}
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_trickling_its_body_is_cut_off_at_the_deadline(raw):
     server = raw(headers_then(trickle(b"y" * 100, 0.2)))
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=1, deadline_s=1.5), server.url)
@@ -141,6 +143,7 @@ def test_a_receiver_trickling_its_body_is_cut_off_at_the_deadline(raw):
     assert 1.4 <= took < 2.5
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_hanging_after_its_headers_fails_after_the_idle_timeout(raw):
     server = raw(headers_then(hang))
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=0.5, deadline_s=10), server.url)
@@ -148,6 +151,7 @@ def test_a_receiver_hanging_after_its_headers_fails_after_the_idle_timeout(raw):
     assert 0.4 <= took < 1.5
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_body_without_end_is_read_up_to_the_cap_only(raw):
     server = raw(endless_chunks)
     connections = Connections(LOOPBACK, timeout_s=1, deadline_s=5)
@@ -157,6 +161,7 @@ def test_a_body_without_end_is_read_up_to_the_cap_only(raw):
     assert BODY_CAP == 64 * 1024
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_body_within_the_cap_is_read_whole_and_the_connection_kept(raw):
     def answer(conn, server):
         for _ in range(2):  # two requests on the kept connection
@@ -172,6 +177,7 @@ def test_a_body_within_the_cap_is_read_whole_and_the_connection_kept(raw):
     connections.close()
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_an_answer_that_closes_the_connection_is_read_to_its_end(raw):
     """http.client closes a `Connection: close` answer's connection before its body is read:
     the body, sent a little later, is still read (the reader holds the socket open)."""
@@ -189,6 +195,7 @@ def resetting(conn, server):
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST on close
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_resetting_the_connection_fails_the_attempt_at_once(raw):
     server = raw(resetting)
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=1, deadline_s=5), server.url)
@@ -211,6 +218,7 @@ def tls(tmp_path, monkeypatch):
     return server
 
 
+@pytest.mark.process
 def test_over_tls_an_answer_is_read_and_a_trickler_cut_off_alike(raw, tls):
     def answer(conn, server):
         conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")

@@ -15,6 +15,9 @@ from tests.api.helpers import auth, create
 from tests.api.webhook_receiver import Receiver, payloads
 from tests.conftest import running_workers, wait_for
 
+# The tier (tests/tiers.py): `background` starts RQ workers (the `quiet` tests need only Redis).
+pytestmark = pytest.mark.process
+
 EVERYTHING = ["game.started", "game.move", "game.finished", "game.your_turn"]
 
 

@@ -306,6 +306,7 @@ def test_create_app_overrides_win_over_the_environment(tmp_path, monkeypatch):
     assert services.deliveries.queue.name == "o:webhooks"
 
 
+@pytest.mark.process
 def test_settings_and_wiring_stay_light():
     """The workers read the settings before RQ and the games; the wiring has no HTTP edge."""
     code = ("import sys, api.settings; heavy = {'rq', 'redis', 'flask', 'domain'} & set(sys.modules); "

@@ -22,6 +22,9 @@ from tests.robustness import slow_game
 from tests.robustness.servers import WorkerProcess
 from workers.queueing import LOST_AFTER_S
 
+# The tier (tests/tiers.py): the scenarios start RQ worker processes.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _slow_game_hosted():
