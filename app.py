@@ -67,10 +67,9 @@ def create_app(test_config: dict | None = None):
     from api.http.streams import game as stream
     from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
-    from api.live.tickets import Tickets
     from domain import registry, search
+    from wiring import bootstrap, connect
     from workers import heartbeat
-    from workers.wiring import bootstrap, connect
 
     settings = settings_for(test_config or {})
     app = Flask(__name__)
@@ -87,7 +86,7 @@ def create_app(test_config: dict | None = None):
     services = bootstrap(settings, connect(settings, health_check_interval=30),
                          Deferred() if settings.defer_after_append else immediately)
     connection, prefix = services.connections.store, settings.key_prefix
-    store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
+    store, scheduler, deliveries = services.redis_store(), services.turn_scheduler(), services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
                           lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
                           ratings=services.ratings, matchmaker=services.matchmaker,
@@ -115,7 +114,7 @@ def create_app(test_config: dict | None = None):
                       routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(routes_push.bp)  # web push (issue 36)
-    app.extensions["tickets"] = Tickets(connection, prefix)
+    app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])
     raise_open_files_limit()  # each live stream is a socket

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from api.errors import InvalidToken, SeatNotYours, SeatRequired, TokenRequired
 from api.games.repository import Game, GameRepository
@@ -17,7 +17,7 @@ from domain.contract import is_seat
 KEY_PREFIX = "pk."  # a player's key (api/players/accounts.py); a seat's token starts with its game's id
 
 
-def is_player_key(token: str | None) -> bool:
+def is_player_key(token: str | None) -> TypeGuard[str]:
     return token is not None and token.startswith(KEY_PREFIX)
 
 

@@ -15,7 +15,7 @@ from api.games.repository import GameRepository
 from api.webhooks import messages, sender
 from api.webhooks.signing import headers as signed_headers
 from api.webhooks.subscriptions import Progress
-from events.redis_store import RedisEventStore
+from events.store import EventStore
 
 from .enqueueing import Enqueueing
 from .leases import Lease, Leases
@@ -31,7 +31,7 @@ class Sending(Enqueueing):
     """What a delivery job (or a fan-out, inline) sends, over the worker's kept-alive connections."""
 
     # set by Deliveries.__init__
-    events: RedisEventStore
+    events: EventStore
     games: GameRepository
     settings: Settings
     leases: Leases
