@@ -31,7 +31,7 @@ import pytest
 from domain import registry
 from domain.contract import SPECTATOR, SYSTEM
 from domain.play import fold
-from tests.api.helpers import auth
+from tests.api.helpers import auth, short_options
 from tests.api.spec import sampled_client
 from workers.jobs import play_turn
 
@@ -52,19 +52,6 @@ def app(redis_url, tmp_path_factory):
                       "ARCHIVE_URL": archive})
     app.test_client_class = SpecCheckingClient
     return app
-
-
-def _short(game) -> dict:
-    """Options for a shorter game where the game has a number of rounds (one round holds every
-    kind of secret there is), or a round limit: 20 rounds of Fairy Tile (instead of 100, some
-    850 events at four seats) hold tiles laid from the pile, cards told and drawn, pages turned
-    and magic used."""
-    for option in game.options:
-        if option.name == "rounds" and option.type == "integer":
-            return {"rounds": max(1, option.minimum or 1)}
-        if option.name == "round_limit" and option.type == "integer":
-            return {"round_limit": max(20, option.minimum or 20)}
-    return {}
 
 
 class Oracle:
@@ -123,7 +110,7 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
     service = app.extensions["games"]
     rng = random.Random(n * 31 + len(game.name))
     created = client.post("/games", json={"type": game.name, "seats": [{"name": f"P{i}"} for i in range(n)],
-                                          "options": _short(game), "seed": rng.randrange(10 ** 6)}).get_json()
+                                          "options": short_options(game), "seed": rng.randrange(10 ** 6)}).get_json()
     gid = created["id"]
     token = {s["seat"]: s["token"] for s in created["seats"]}
     token[SPECTATOR] = None
@@ -276,7 +263,7 @@ def test_the_live_fan_out_shows_each_viewer_what_its_history_shows(app, game, n)
     service = app.extensions["games"]
     rng = random.Random(n * 17 + len(game.name))
     created = client.post("/games", json={"type": game.name, "seats": [{"name": f"P{i}"} for i in range(n)],
-                                          "options": _short(game), "seed": rng.randrange(10 ** 6)}).get_json()
+                                          "options": short_options(game), "seed": rng.randrange(10 ** 6)}).get_json()
     gid = created["id"]
     token = {s["seat"]: s["token"] for s in created["seats"]}
     token[SPECTATOR] = None
