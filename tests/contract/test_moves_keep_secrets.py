@@ -3,8 +3,9 @@ every seat configuration it declares, a seeded random playout checks, at every s
 actor's legal moves and each move's label (its words' arguments) against `secrets(state)`.
 
 The in-memory half of what tests/robustness/test_leaks.py checks over HTTP (`GET /moves`, for
-every viewer): views and redacted events are checked so by the game-contract suite
-(test_game_contract.py) and the words of events by test_words.py, at every seat count; the HTTP
+every viewer): views and redacted events are checked so by the properties (test_properties.py,
+drawn seat counts) and the contract suite's bot games (test_game_contract.py, every seat
+configuration), and the words of events by test_words.py; the HTTP
 suite plays one seat count per game, since the API's routing of a viewer to its view does not
 depend on how many seats there are.
 """

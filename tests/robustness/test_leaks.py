@@ -15,9 +15,9 @@ rightly showed it to that seat).
 
 One seat count per game, the most (the most viewers, each seat's token and the table token
 naming each seat): the API routes a viewer to `view`/`redact` and the words the same way
-whatever the count. The game's own redaction at every seat count is checked in memory, every
-state of seeded games, views, events, words and legal moves (tests/contract/test_game_contract.py,
-test_words.py, test_moves_keep_secrets.py). The live fan-out plays the fewest seats, so that
+whatever the count. The game's own redaction at every seat count is checked in memory at every
+state: views and events (tests/contract/test_properties.py, test_game_contract.py's bot games),
+words (test_words.py), legal moves and their labels (test_moves_keep_secrets.py). The live fan-out plays the fewest seats, so that
 both ends of each game's range meet the HTTP layer.
 """
 from __future__ import annotations
