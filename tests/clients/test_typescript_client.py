@@ -1,5 +1,5 @@
 """The contract's npm tools: redocly lints openapi.yaml at zero errors, and both TypeScript
-generators CI runs (@hey-api/openapi-ts, and openapi-typescript with the flags the README gives)
+generators CI runs (@hey-api/openapi-ts, and openapi-typescript with the flags docs/integrators.md gives)
 type its moves so that `tsc --strict` accepts a client narrowing the move union on `type` with no
 cast (and refuses a wrong move)."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_the_spec_lints_without_errors(node_tools):
     assert "error " not in done.stdout, done.stdout
 
 
-# openapi-typescript's flags (README, "Generated clients"): without --default-non-nullable false,
+# openapi-typescript's flags (docs/integrators.md, "The contract"): without --default-non-nullable false,
 # every option with a default is typed required, and `options: {}` is refused.
 OPENAPI_TYPESCRIPT_FLAGS = ("--default-non-nullable", "false")
 
@@ -29,7 +29,7 @@ OPENAPI_TYPESCRIPT_FLAGS = ("--default-non-nullable", "false")
 @pytest.fixture(scope="module")
 def generated(node_tools) -> Path:
     """Both generators' output, once for the module: @hey-api/openapi-ts's client (types, fetch
-    client, SDK) in client/, openapi-typescript's types with the README's flags in ot.ts and
+    client, SDK) in client/, openapi-typescript's types with docs/integrators.md's flags in ot.ts and
     without them in ot_unflagged.ts."""
     out = TOOLS / "ts"
     shutil.rmtree(out, ignore_errors=True)

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from bench.fuzz_api import ALL_PHASES, failures, fuzz_server, run
+
+# The tier (tests/tiers.py): starts `python app.py` and schemathesis.
+pytestmark = pytest.mark.process
 
 SEED = os.environ.get("FUZZ_SEEDS", "14").split(",")[0]
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "3"))
