@@ -38,8 +38,8 @@ from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
-from events.archive import open_archive
 from events.archived_store import ArchivingStore
+from events.archives import open_archive
 from events.connection import Connections, store_for_jobs
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
