@@ -27,19 +27,22 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from domain.search import Searcher, SearchSpec
+from domain.search import Searcher, SearchRules, SearchSpec
 
 from .conditions import Context, figures_in, holds
 from .data import CONDITIONS
-from .decide import move_table
+from .decide import decide, move_table
+from .determinize import determinize
 from .feasibility import can_complete, distances, plan
-from .moves import legal_moves
+from .moves import actors, legal_moves
+from .rules import evolve
 from .tiles import FIGURES
+from .views import result
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from domain.contract import GameDef, Move
+    from domain.contract import Move
 
     from .conditions import Tree
     from .hexgrid import Hex
@@ -223,9 +226,8 @@ PRUNE = 8          # moves kept per node, best first by _move_score
 EXPERT_ITERATIONS = 150
 
 
-def _rules() -> GameDef:
-    from . import GAME
-    return GAME
+RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
+                    determinize=determinize)
 
 
 def _progress(state: State, i: int) -> float:
@@ -350,19 +352,18 @@ def quick_policy(state: State, seat: int, rng: random.Random) -> Move:
     return {"type": "turn_page"}
 
 
-EXPERT = Searcher(_rules, lambda state: state.n, SearchSpec(
+EXPERT = Searcher(RULES, lambda state: state.n, SearchSpec(
     iterations=EXPERT_ITERATIONS, rollout=quick_policy, evaluate=expert_evaluate,
     depth=2, determinizations=3, exploration=0.5, prune=expert_prune))
 
 
 def _tells(state: State, seat: int, move: Move) -> bool:
-    game = _rules()
     if move["type"] not in ("move", "lay_tile"):
         return False
     told = len(state.seats[seat].told)
     after = state
-    for event in game.decide(state, seat, move, random.Random(0)):
-        after = game.evolve(after, event)
+    for event in decide(state, seat, move, random.Random(0)):
+        after = evolve(after, event)
     return len(after.seats[seat].told) > told
 
 

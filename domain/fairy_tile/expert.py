@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any
 from .bots import _looks_at_land, _move_score, _tells, move_tells, telling_move
 from .conditions import Context, figures_in, holds
 from .data import CARD_IDS, CONDITIONS
-from .decide import move_table
+from .decide import decide, move_table
 from .feasibility import plan
 from .moves import legal_moves
+from .rules import evolve
 from .tiles import FIGURES
 
 if TYPE_CHECKING:
-    from domain.contract import GameDef, Move
+    from domain.contract import Move
 
     from .conditions import Tree
     from .hexgrid import Hex
@@ -51,15 +52,10 @@ MAGIC = 0.2         # an active token: two adventures next turn
 _EMPTY: frozenset = frozenset()
 
 
+# ---- what a seat can tell at the start of its turn -------------------------------------------
+
 Top = tuple[str, str]  # the pile's top tile: (tile id, side)
 
-
-def _rules() -> GameDef:
-    from . import GAME
-    return GAME
-
-
-# ---- what a seat can tell at the start of its turn -------------------------------------------
 
 def _outcomes(kingdom: Kingdom, positions: dict[str, Hex], adventures: int) -> dict[frozenset[str], Any]:
     """{moved figures: [(positions, passed)]} after 1 (or up to 2) figure moves, without repeats;
@@ -157,9 +153,8 @@ def turn_value(state: State, seat: int, pool: list[str], hand_known: bool, top: 
 
 
 def _play(state: State, seat: int, move: Move) -> State:
-    game = _rules()
-    for event in game.decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
-        state = game.evolve(state, event)
+    for event in decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
+        state = evolve(state, event)
     return state
 
 

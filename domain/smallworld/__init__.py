@@ -83,8 +83,6 @@ Decisions where the rules are silent:
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from . import abilities
 from .bots import BOTS
 from .contract_bits import GameDef, InvalidOptions, Option
@@ -94,12 +92,8 @@ from .moves import actors, legal_moves
 from .rules import decide
 from .scoring import final_result
 from .setup import setup
-from .state import OVER
-from .views import as_stored, redact, secrets, view
+from .views import as_stored, redact, result, secrets, view
 from .words import WORDS
-
-if TYPE_CHECKING:
-    from .state import State
 
 NOTES = (
     f"The whole box: {len(abilities.RACES)} races, {len(abilities.POWERS)} special powers,"
@@ -115,12 +109,6 @@ NOTES = (
 def _check_options(options: dict, n_seats: int) -> None:
     if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
         raise InvalidOptions("team_score applies to the team game only (set team: true).")
-
-
-def result(state: State) -> dict[str, Any] | None:
-    if state.turn.step != OVER or state.final is None:
-        return None
-    return state.final
 
 
 GAME = GameDef(

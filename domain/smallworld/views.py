@@ -60,6 +60,13 @@ def _player(state: State, seat: int, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+def result(state: State) -> dict[str, Any] | None:
+    """The final scores once the game is over (None before)."""
+    if state.turn.step != OVER or state.final is None:
+        return None
+    return state.final
+
+
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     out = {
         "phase": state.turn.step,

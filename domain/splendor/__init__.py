@@ -21,15 +21,12 @@ Rule decisions where the spec is silent or leaves a choice:
 - The card that refills the market is named in the event (it is face up at once); a blind
   reserve names its card only to its owner (others see its level).
 """
-from typing import Any
-
 from ..contract import GameDef, InvalidOptions, Option
 from .bots import BOTS
 from .decide import decide
 from .determinize import determinize
 from .moves import legal_moves
-from .rules import evolve, outcome, setup
-from .state import OVER, State
+from .rules import evolve, result, setup
 from .views import actors, as_stored, redact, secrets, view
 from .words import WORDS
 
@@ -47,10 +44,6 @@ def check_options(options: dict, n_seats: int) -> None:
         raise InvalidOptions(f"Splendor has no option {sorted(unknown)[0]!r}.")
     if not isinstance(options.get("strict_take_three", False), bool):
         raise InvalidOptions("strict_take_three must be true or false.")
-
-
-def result(state: State | None) -> dict[str, Any] | None:
-    return outcome(state) if state is not None and state.phase == OVER else None
 
 
 GAME = GameDef(
