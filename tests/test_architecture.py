@@ -67,16 +67,21 @@ def _is_package(path: Path) -> bool:
 def _imports(name: str, path: Path, running: bool = False) -> tuple[tuple[int, str], ...]:
     """(line, dotted name) of each import of the module; `running`: only those that can run
     (in a function too, but not under `if TYPE_CHECKING:`, which is for the type checker)."""
-    return tuple(_read_imports(name, path, path.stat().st_mtime_ns, running))
+    return _read_imports(name, _is_package(path), path.read_text(), running)
 
 
-@cache  # by modification time: a file changed is read again
-def _read_imports(name: str, path: Path, mtime_ns: int, running: bool) -> list[tuple[int, str]]:
-    return list(_imports_in(ast.parse(path.read_text()), name, path, running))
+@cache  # by the source's text: a broken copy of the tree parses again only the files it changed
+def _read_imports(name: str, is_package: bool, source: str, running: bool) -> tuple[tuple[int, str], ...]:
+    return tuple(_imports_in(_parse(source), name, is_package, running))
 
 
-def _imports_in(tree: ast.Module, name: str, path: Path, running: bool) -> Iterator[tuple[int, str]]:
-    package = name if _is_package(path) else name.rpartition(".")[0]
+@cache  # read-only trees, shared by the rules: each copy of the tree parses only what it changed
+def _parse(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def _imports_in(tree: ast.Module, name: str, is_package: bool, running: bool) -> Iterator[tuple[int, str]]:
+    package = name if is_package else name.rpartition(".")[0]
     for node in _walk(tree, running):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -256,7 +261,7 @@ def graph_classes(known: dict[str, Path]) -> dict[str, str]:
     its dataclasses (Services, LiveParts...) that is a class of the tree -> the module defining
     it. Settings and the clients are what the graph is built from, not of it."""
     path = known[ROOT_MODULE]
-    tree = ast.parse(path.read_text())
+    tree = _parse(path.read_text())
     names = _names_imported(tree, ROOT_MODULE, path)
     found = {}
     for node in tree.body:
@@ -312,7 +317,7 @@ def graph_built_outside_the_root(root: Path) -> list[str]:
     for name, path in known.items():
         if name == ROOT_MODULE:
             continue
-        tree = ast.parse(path.read_text())
+        tree = _parse(path.read_text())
         names = _names_imported(tree, name, path)
         names.update({node.name: f"{name}.{node.name}" for node in tree.body if isinstance(node, ast.ClassDef)})
         for node in ast.walk(tree):
