@@ -21,12 +21,17 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from api import logs
 from api.live.stream_limits import DEFAULT_MAX_STREAMS, REQUEST_CONNECTIONS
 from api.settings import Settings
 from workers import supervisor
+
+if TYPE_CHECKING:
+    from events.archived_store import ArchivingStore
 
 ROOT = Path(__file__).resolve().parent
 
@@ -81,7 +86,7 @@ def create_app(test_config: dict | None = None):
     services = bootstrap(settings, connect(settings, health_check_interval=30),
                          Deferred() if settings.defer_after_append else immediately)
     connection, prefix = services.connections.store, settings.key_prefix
-    store, scheduler, deliveries = services.store, services.scheduler, services.deliveries
+    store, scheduler, deliveries = services.redis_store(), services.turn_scheduler(), services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,
                           lobby=services.lobby, webhooks=services.webhooks, seat_control=services.seat_control,
                           ratings=services.ratings, matchmaker=services.matchmaker,
@@ -100,7 +105,7 @@ def create_app(test_config: dict | None = None):
          lambda: services.analysis_queue.queue.count),
     ] + ([("store_primaries_degraded", "Redis primaries with fewer replicas online than REPLICAS_ACK asks for: "
            "their appends are acknowledged by fewer (by none: lost with the primary).",
-           lambda: len(store.replication()["degraded"]))] if store.replicas else []))
+           lambda: _degraded(store))] if store.replicas else []))
     hooks.install(app, limits.Budgets(connection, prefix, app.config))  # every request's steps, in order
     problems.install(app)
     for blueprint in (routes_meta.bp, routes_games.bp, routes_lobby.bp, routes_players.bp, player_stream.bp,
@@ -121,12 +126,18 @@ def create_app(test_config: dict | None = None):
     return app
 
 
-def _replication(store):
+def _degraded(store: ArchivingStore) -> int:
+    """How many Redis primaries have fewer replicas online than REPLICAS_ACK asks for."""
+    report = store.replication()
+    return 0 if report is None else len(report["degraded"])
+
+
+def _replication(store: ArchivingStore) -> Callable[[], dict[str, Any] | None]:
     """The store's replication report for `/health/ready` (None: REPLICAS_ACK is off, or Redis
     did not answer it)."""
     from events.store import StoreUnavailable
 
-    def report() -> dict | None:
+    def report() -> dict[str, Any] | None:
         try:
             return store.replication()
         except StoreUnavailable:
@@ -206,8 +217,7 @@ def main() -> int:
                 _stop_orphan(env["REDIS_URL"], log)
             redis_child = supervisor.Child("redis", local_redis.command(data_dir, logfile=False), env, ROOT,
                                            last=True)
-            redis_child.start()
-            local_redis.wait_alive(env["REDIS_URL"], redis_child.proc)
+            local_redis.wait_alive(env["REDIS_URL"], redis_child.start())
             children.append(redis_child)
             log.info("started Redis at %s (data in %s)", env["REDIS_URL"], data_dir)
     except (supervisor.Refused, RuntimeError, ValueError) as e:

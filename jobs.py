@@ -43,16 +43,23 @@ class Job(RQJob):
         return import_attribute(renamed) if renamed and not self.instance else super().func
 
 
-def _services(**queue) -> wiring.Services:
-    """The services of the running job (its connection, the queue it came from)."""
+def _job() -> RQJob:
+    """The RQ job running now (these functions run only as RQ jobs)."""
     job = get_current_job()
-    return wiring.for_job(job.connection, **queue)
+    if job is None:
+        raise RuntimeError("not inside an RQ job")
+    return job
+
+
+def _services(prefix: str, turn_queue: str | None = None, webhook_queue: str | None = None) -> wiring.Services:
+    """The services of the running job (its connection, the queue it came from)."""
+    return wiring.for_job(_job().connection, prefix, turn_queue, webhook_queue)
 
 
 def take_turn(prefix: str, game_id: str, version: int, actor) -> str:
     context = logs.bind(game_id=game_id, version=version)
     try:
-        service = _services(prefix=prefix, turn_queue=get_current_job().origin).service
+        service = _services(prefix=prefix, turn_queue=_job().origin).service
         outcome, played = turns.play_chain(service, game_id, version, actor)
         log.info("turn of %s at version %s: %s (%d turn(s) played)", actor, version, outcome, played)
         return outcome
@@ -91,4 +98,4 @@ def push_job(prefix: str, player_id: str) -> str:
 
 def _webhooks(prefix: str) -> wiring.Services:
     """The services of a job of the webhooks' queue (deliveries and pushes)."""
-    return _services(prefix=prefix, webhook_queue=get_current_job().origin)
+    return _services(prefix=prefix, webhook_queue=_job().origin)

@@ -21,7 +21,7 @@ import dataclasses
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from api.analysis.analyses import Analyses
 from api.games.deferred import immediately
@@ -94,6 +94,20 @@ class Services:
     ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
     tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
 
+    # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
+    # the fakes a test passes stand in for the port only. These say so where the real one is needed.
+    def redis_store(self) -> ArchivingStore:
+        """The store with its archive behind it (Redis's)."""
+        if not isinstance(self.store, ArchivingStore):
+            raise TypeError(f"this needs the Redis store, not {type(self.store).__name__}")
+        return self.store
+
+    def turn_scheduler(self) -> TurnScheduler:
+        """The turns' RQ queue."""
+        if not isinstance(self.scheduler, TurnScheduler):
+            raise TypeError(f"this needs the turns' RQ queue, not {type(self.scheduler).__name__}")
+        return self.scheduler
+
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
         return self.ratings.ledger.catch_up(self.store)
@@ -107,7 +121,7 @@ class Services:
         api/http/streams/game.py): the store, the players' inboxes and the tickets redeemed."""
         prefix = self.settings.key_prefix
         inboxes = Players(connection, prefix)
-        return LiveParts(self.store.on(connection), inboxes, Tickets(connection, prefix, inboxes.key_in_use))
+        return LiveParts(self.redis_store().on(connection), inboxes, Tickets(connection, prefix, inboxes.key_in_use))
 
 
 @dataclass(frozen=True)
@@ -204,7 +218,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                          Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
-                    archiver=Archiver(store, service.games, settings.archive_after_s), pushes=pushes,
+                    # The archiver moves games to the archive behind Redis: built over a test's fake
+                    # store too, whose tests never run its sweep.
+                    archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s),
+                    pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,

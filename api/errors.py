@@ -13,6 +13,7 @@ The games' own refusals are not here: `decide`, `setup` and `check_options` rais
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 ANY_STATUS: tuple[int, ...] = ()  # a code answered with whatever status the HTTP server chose
 
@@ -142,7 +143,8 @@ class ApiError(Exception):
     code: str = Code.BAD_REQUEST  # a `Code`, or a game's own code carried out of MoveRejected
 
     def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
-                 version: int | None = None, details: dict | None = None, headers: dict | None = None):
+                 version: int | None = None, details: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(message)
         self.message = message
         if code:

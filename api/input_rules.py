@@ -36,7 +36,7 @@ def digits(raw: str, name: str) -> int:
     return int(raw)
 
 
-def depth_within(value, limit: int = MAX_DEPTH) -> bool:
+def depth_within(value: object, limit: int = MAX_DEPTH) -> bool:
     """Whether JSON `value` nests at most `limit` arrays/objects deep (iterative: no recursion)."""
     stack = [(value, 1)]
     while stack:

@@ -17,10 +17,11 @@ import os
 import sys
 import time
 import traceback
+from typing import Any
 
 import orjson
 
-_context: contextvars.ContextVar[dict] = contextvars.ContextVar("log_context", default={})  # noqa: B039 - never mutated (set makes a new dict)
+_context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("log_context", default={})  # noqa: B039 - never mutated (set makes a new dict)
 
 TEXT_FORMAT = "%(asctime)s %(role)s %(process)d %(levelname)s %(name)s: %(message)s%(where)s"
 
@@ -29,16 +30,16 @@ def role() -> str:
     return os.environ.get("PROCESS_ROLE", "app")
 
 
-def bind(**fields) -> contextvars.Token:
+def bind(**fields: object) -> contextvars.Token[dict[str, object]]:
     """Adds fields (request_id, game_id, version) to every log line of the current context."""
     return _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
 
 
-def unbind(token: contextvars.Token) -> None:
+def unbind(token: contextvars.Token[dict[str, object]]) -> None:
     _context.reset(token)
 
 
-def current() -> dict:
+def current() -> dict[str, Any]:
     return _context.get()
 
 
@@ -87,7 +88,7 @@ def configure(level: str | None = None) -> None:
     root.setLevel(level or os.environ.get("LOG_LEVEL", "INFO"))
 
 
-def gunicorn_logconfig() -> dict:
+def gunicorn_logconfig() -> dict[str, Any]:
     """gunicorn's `logconfig_dict`: its own loggers and the root logger (the app's) through
     the same handler and format as every other process."""
     fmt = {"()": "api.logs.JsonFormatter"} if json_wanted() else {"format": TEXT_FORMAT}

@@ -11,7 +11,7 @@ scraped, not counted.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -54,7 +54,7 @@ redis_errors = Counter("redis_errors_total", "Operations that failed because Red
                        ["where"])
 
 
-def actor_kind(actor, bot_level: Callable[[int], object]) -> str:
+def actor_kind(actor: object, bot_level: Callable[[int], object]) -> str:
     if actor == "system":
         return "system"
     return "bot" if isinstance(actor, int) and bot_level(actor) else "person"
@@ -66,7 +66,7 @@ class ScrapeTimeGauges:
     def __init__(self, gauges: Iterable[tuple[str, str, Callable[[], float]]]):
         self.gauges = list(gauges)
 
-    def collect(self):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         for name, help_text, read in self.gauges:
             family = GaugeMetricFamily(name, help_text)
             try:

@@ -2,8 +2,10 @@
 listings and a player's games page the same way."""
 from __future__ import annotations
 
+from typing import Any
 
-def sorted_page(connection, key: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+
+def sorted_page(connection: Any, key: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
     """A page of a sorted set from the highest score down, after cursor (score, member): members
     of the cursor's score come in reverse order of their names, so those after it sort below it."""
     high = "+inf" if before is None else before[0]

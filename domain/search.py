@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import SYSTEM, Actor, Event, Move, Policy, State
+from .contract import SYSTEM, Actor, Event, Move, Policy, State, is_seat
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class Searcher:
             visited.visits += 1
             visited.value = [a + b for a, b in zip(visited.value, rewards, strict=True)] if visited.value else rewards
 
-    def _select(self, node: _Node, actor) -> _Node:
+    def _select(self, node: _Node, actor: Actor) -> _Node:
         who = actor if isinstance(actor, int) else 0
         log_n = math.log(node.visits + 1)
 
@@ -159,26 +159,26 @@ class Searcher:
             actor = _actor(rules, state)
             if actor is None:
                 return _rewards(rules.result(state), self.n_seats(state))
-            move = rules.legal_moves(state, actor)[0] if actor == SYSTEM else self.spec.rollout(state, actor, rng)
+            move = self.spec.rollout(state, actor, rng) if is_seat(actor) else rules.legal_moves(state, actor)[0]
             state = _play(rules, state, actor, move, rng)
         if _actor(rules, state) is None:
             return _rewards(rules.result(state), self.n_seats(state))
         return [self.spec.evaluate(state, s) for s in range(self.n_seats(state))]
 
-    def _candidates(self, rules: Rules, state: State, actor) -> list:
+    def _candidates(self, rules: Rules, state: State, actor: Actor) -> list[Move]:
         moves = rules.legal_moves(state, actor)
         if self.spec.prune is not None and actor != SYSTEM and len(moves) > 1:
             moves = self.spec.prune(state, actor, moves) or moves
         return moves
 
 
-def _actor(rules: Rules, state: State):
+def _actor(rules: Rules, state: State) -> Actor | None:
     """Who moves next in the search (simultaneous phases are played one seat at a time)."""
     actors = rules.actors(state)
     return actors[0] if actors else None
 
 
-def _play(rules: Rules, state: State, actor, move: Move, rng: random.Random) -> State:
+def _play(rules: Rules, state: State, actor: Actor, move: Move, rng: random.Random) -> State:
     for event in rules.decide(state, actor, move, rng):
         state = rules.evolve(state, event)
     return state

@@ -1,5 +1,5 @@
 """The static gates, run with the suite so that CI runs them: ruff over the whole tree and mypy
-over what pyproject.toml's [tool.mypy] names (domain/, events/, api/ outside api/http/), both
+over what pyproject.toml's [tool.mypy] names (every module but bench/ and tests/), both
 from the repository's root with their configuration there, through this interpreter's
 environment. A finding fails the test and prints the tool's report.
 

@@ -42,7 +42,7 @@ def _progress(done: int, total: int, counts: dict, started: float) -> None:
 def run(settings: Settings, batch: int = 200) -> dict:
     # Every finished game is due now (ARCHIVE_AFTER_S 0): the root's archiver, with that setting.
     services = bootstrap(dataclasses.replace(settings, archive_after_s=0))
-    store, service = services.store, services.service
+    store, service = services.redis_store(), services.service
     before_redis, before_archive = _used(store.redis), store.archive.stats()
     counts: dict[str, int] = {}
     while True:  # first the games a crashed run (or the sweep) left due

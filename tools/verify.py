@@ -100,7 +100,8 @@ def _read_history(source: str) -> list[dict]:
     if source.startswith(("http://", "https://")):
         import requests
 
-        events, after = [], 0
+        events: list[dict] = []
+        after = 0
         while True:
             page = requests.get(f"{source.rstrip('/')}/events", params={"after": after, "limit": 1000}, timeout=30)
             page.raise_for_status()

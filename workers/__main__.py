@@ -44,7 +44,7 @@ def main(argv: list[str]) -> None:
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)
     services = bootstrap(settings)
     if mode == "reconciler":
-        run_forever(services.service, services.scheduler, settings.reconcile_interval, settings.abandon_after,
+        run_forever(services.service, services.turn_scheduler(), settings.reconcile_interval, settings.abandon_after,
                     sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks,
                             services.archiver, services.clock_warnings),
                     clock_tick=services.clock_tick,
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> None:
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers
         # and the reconciler re-enqueues the turn. Webhook deliveries have workers of their own.
-        queue = {"worker": services.scheduler.queue, "webhooks": services.deliveries.queue,
+        queue = {"worker": services.turn_scheduler().queue, "webhooks": services.deliveries.queue,
                  "analysis": services.analysis_queue.queue}[mode]
         if mode == "webhooks":
             # Its jobs only hand their pairs to the process's sender threads and end: one

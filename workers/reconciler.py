@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 class Watch:
     """What the last pass saw: game id -> the version it was at."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.seen: dict[str, int] = {}
 
 

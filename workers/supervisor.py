@@ -206,14 +206,20 @@ class Child:
         self.crashes: list[float] = []
         self.relay = Relay(name)
 
-    def start(self) -> None:
-        self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=self.cwd, stdin=subprocess.DEVNULL,
+    def start(self) -> subprocess.Popen[bytes]:
+        proc = self.proc = subprocess.Popen(self.cmd, env=self.env, cwd=self.cwd, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent(os.getpid()))
         self.relay.follow(self.proc.stdout)
         self.started = time.monotonic()
         self.restart_at = None
         self.awaits_redis = False
+        return proc
+
+    @property
+    def returncode(self) -> int | None:
+        """The process's exit status; None before its start and while it runs."""
+        return None if self.proc is None else self.proc.returncode
 
     def exited(self) -> bool:
         return (self.proc is not None and self.proc.poll() is not None and self.restart_at is None
@@ -361,8 +367,8 @@ class Supervisor:
 
     def _schedule_restart(self, child: Child, now: float) -> bool:
         """Restarts a child that exited as its cause deserves; False: it is given up on."""
-        ran_for, status = now - child.started, child.proc.returncode
-        if killed_from_outside(status):
+        ran_for, status = now - child.started, child.returncode
+        if status is not None and killed_from_outside(status):
             child.restart_at = now + child.backoff.first
             log.warning("%s was killed (signal %d) after %.1f s; restarting it in %.1f s",
                         child.name, -status, ran_for, child.backoff.first)
@@ -390,12 +396,12 @@ class Supervisor:
             lines = child.relay.last_error or "\n".join(child.relay.tail) or "(it printed nothing)"
             log.error("%s crashed %d times within %d s of start-up (last exit status %s); giving up. "
                       "Its last error:\n%s", child.name, len(child.crashes), STARTUP_WINDOW_S,
-                      child.proc.returncode, lines)
+                      child.returncode, lines)
             return False
         delay = child.backoff.after_exit(ran_for)
         child.restart_at = now + delay
         log.warning("%s exited with status %s after %.1f s; restarting it in %.1f s",
-                    child.name, child.proc.returncode, ran_for, delay)
+                    child.name, child.returncode, ran_for, delay)
         return True
 
     def stop_all(self) -> None:

@@ -52,7 +52,7 @@ class Analyses:
 
     # ---- asking and reading ----------------------------------------------------------------------
 
-    def request(self, game_id: str, player_id: str) -> dict:
+    def request(self, game_id: str, player_id: str) -> dict[str, Any]:
         """A player of the finished game asks for its analysis: the pending request (queued
         once) or the analysis done. Refused: not finished (409), not the player's (403), the
         player's day spent (429)."""
@@ -70,7 +70,7 @@ class Analyses:
             self.enqueue(game_id)  # again for a request whose job was lost (one job per game)
         return found
 
-    def read(self, game_id: str) -> dict | None:
+    def read(self, game_id: str) -> dict[str, Any] | None:
         """The game's analysis or its pending request; None when nobody asked yet. A request
         pending for long gets its job again (one whose worker died, or that failed), so a
         client that only polls is answered in the end."""
@@ -88,7 +88,7 @@ class Analyses:
                                   version=game.version)
         return game
 
-    def _stored(self, game_id: str) -> dict | None:
+    def _stored(self, game_id: str) -> dict[str, Any] | None:
         raw = self.redis.get(self.key(game_id))
         return json.loads(raw) if raw is not None else None
 
@@ -129,7 +129,7 @@ class Analyses:
         self.redis.set(self.key(game_id), json.dumps(done), keepttl=True)  # the request's: the game's retention
         return DONE
 
-    def _appraised(self, then: Game, decision: analysis.Decision, seed: object) -> dict:
+    def _appraised(self, then: Game, decision: analysis.Decision, seed: object) -> dict[str, Any]:
         appraised = analysis.appraise(then.definition, decision, seed, self.iterations)
         appraised["suggested_label"] = _labels(then, decision.seat, appraised["suggested"], languages())
         return appraised
@@ -143,13 +143,13 @@ class Analyses:
         return max(1, int(ended_ms / 1000 + self.retention_s - time.time()))
 
 
-def _labels(game: Game, seat: int, move: dict, langs: Iterable[str]) -> dict[str, str] | None:
+def _labels(game: Game, seat: int, move: dict[str, Any], langs: Iterable[str]) -> dict[str, str] | None:
     """The suggestion in words, in every language (a read picks the caller's)."""
     said = {lang: found[0]["label"] for lang in langs if (found := words.labels(game, lang, seat, [move]))}
     return said or None
 
 
-def in_language(found: dict, lang: str) -> dict:
+def in_language(found: dict[str, Any], lang: str) -> dict[str, Any]:
     """An analysis as answered: each suggestion's label in `lang` (English if it has none)."""
     if found.get("status") != DONE:
         return found

@@ -28,6 +28,6 @@ def people_decisions(game: Game, events: list[StoredEvent]) -> Iterator[tuple[Ga
             yield then, Decision(then.version, actor, then.state, now.state, [e.data for e in appended])
 
 
-def _a_persons(then: Game, actor, appended: list[StoredEvent]) -> bool:
+def _a_persons(then: Game, actor: object, appended: list[StoredEvent]) -> bool:
     return (is_seat(actor) and then.dealt and actor in then.actors() and then.bot_level(actor) is None
             and not any(e.type in platform_events.PLATFORM_EVENTS for e in appended))

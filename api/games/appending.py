@@ -14,24 +14,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.errors import GameArchived, VersionConflict
 from api.games.repository import Game
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
 from events.archive import Archived
 from events.store import Conflict
 
 ATTEMPTS = 50  # judgements of one command before answering 409: each lost one means another append won
 TOO_FAST = "The game is changing too fast; read it again and retry."
 
-Decide = Callable[[Game, int], list]
-Append = Callable[[Game, list, int], Any]  # (game judged, its events, at) -> what was appended
+Decide = Callable[[Game, int], list[Any]]
+Append = Callable[[Game, list[Any], int], Any]  # (game judged, its events, at) -> what was appended
 
 
 @dataclass(frozen=True)
 class Decided:
     game: Game  # the game as the decision that stood was made on
-    events: list  # what it decided ([]: nothing appended)
+    events: list[Any]  # what it decided ([]: nothing appended)
     appended: Any  # what `append` answered (for platform events, the game after them); None when nothing was
 
 
@@ -39,8 +42,8 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def decide_and_append(service, game_id: str, decide: Decide, append: Append | None = None,
-                      lost=None, game: Game | None = None) -> Decided:
+def decide_and_append(service: GameService, game_id: str, decide: Decide, append: Append | None = None,
+                      lost: Any = None, game: Game | None = None) -> Decided:
     """Judges `decide` on the game and appends what it decides at the game's version, again on
     the game reloaded whenever another append won. `append` defaults to the service's platform
     append; `lost` is the metric counted for each lost race (a labelled counter, or None);

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
+from typing import Any, TypeGuard
 
 from api.errors import InvalidToken, SeatNotYours, SeatRequired, TokenRequired
 from api.games.repository import Game, GameRepository
@@ -15,7 +17,7 @@ from domain.contract import is_seat
 KEY_PREFIX = "pk."  # a player's key (api/players/accounts.py); a seat's token starts with its game's id
 
 
-def is_player_key(token: str | None) -> bool:
+def is_player_key(token: str | None) -> TypeGuard[str]:
     return token is not None and token.startswith(KEY_PREFIX)
 
 
@@ -34,6 +36,7 @@ def is_player_credential(token: str | None) -> bool:
     return is_player_key(token) or is_identity_token(token)
 
 TABLE = "table"  # the holder of a game's table token, and its key among the credentials
+Holder = int | str | None  # who a bearer token is: a seat, TABLE, or nobody
 
 
 def hash_token(token: str) -> str:
@@ -45,8 +48,8 @@ def people_to_act(game: Game) -> list[int]:
     return [a for a in game.actors() if is_seat(a) and not game.bot_level(a)]
 
 
-def _match(pairs, digest: str):
-    found = None
+def _match(pairs: Iterable[tuple[str, str | None]], digest: str) -> Holder:
+    found: Holder = None
     for key, stored in pairs:
         # Constant time per comparison, and every seat is compared: no early exit to time.
         if stored is not None and hmac.compare_digest(stored, digest):
@@ -54,16 +57,16 @@ def _match(pairs, digest: str):
     return found
 
 
-def claimed_hashes(game: Game) -> list:
+def claimed_hashes(game: Game) -> list[tuple[str, str | None]]:
     return [(str(i), s["token_sha256"]) for i, s in enumerate(game.seats) if s["token_sha256"]]
 
 
 class Seats:
-    def __init__(self, games: GameRepository, players=None):
+    def __init__(self, games: GameRepository, players: Any = None) -> None:
         self.games = games
         self.players = players  # api/players.Players, or None where there are no players
 
-    def holder(self, game_id: str, token: str | None):
+    def holder(self, game_id: str, token: str | None) -> Holder:
         """The seat a bearer token belongs to, TABLE for the table token; None for no token
         (and for a player's key when that player sits in no seat of the game)."""
         if token is None:
@@ -83,7 +86,7 @@ class Seats:
             raise InvalidToken("This token does not belong to a seat of this game.")
         return found
 
-    def resolve(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
+    def resolve(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         """The seat a request acts (acting) or looks as: `seat_as` on the game, loaded only for
         the table token (fresh where it acts without naming a seat: who is to act now)."""
         game = None
@@ -93,7 +96,7 @@ class Seats:
         return seat_as(game, holder, asked, acting)
 
 
-def seat_as(game: Game | None, holder, asked: int | None, acting: bool) -> int | None:
+def seat_as(game: Game | None, holder: Holder, asked: int | None, acting: bool) -> int | None:
     """The one rule of who a caller acts or looks as (moves, legal moves, reads, streams,
     resign, abort, return, leave, webhooks), from its token's holder and the seat it names
     (`?seat=N`, or the seat in the path); None: a spectator.
@@ -109,11 +112,10 @@ def seat_as(game: Game | None, holder, asked: int | None, acting: bool) -> int |
         if asked is not None:
             raise TokenRequired(f"Seat {asked}'s view needs its token (or the game's table token).")
         return None
-    if holder != TABLE:
+    if isinstance(holder, int):  # a seat's token, or a player's key: the seat it holds
         if asked is not None and asked != holder:
             raise SeatNotYours(f"This token is seat {holder}'s, not seat {asked}'s.")
-        seat: int = holder  # a seat's token, or a player's key: the seat it holds
-        return seat
+        return holder
     assert game is not None
     held = game.table_seats()
     if asked is not None:

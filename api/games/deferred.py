@@ -13,22 +13,23 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-def immediately(task: Callable, *args) -> None:
+def immediately(task: Callable[..., object], *args: Any) -> None:
     """The default: run the task now (workers, whose next step may depend on it)."""
     task(*args)
 
 
 class Deferred:
-    def __init__(self):
-        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = None
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue[tuple[Callable[..., object], tuple[Any, ...]]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, task: Callable, *args) -> None:
+    def __call__(self, task: Callable[..., object], *args: Any) -> None:
         if self._thread is None:
             self._start()  # lazily: in the process that serves (gunicorn forks after import)
         self._tasks.put((task, args))

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from api.games.presenting import public_seat
+from api.games.repository import Game
 from events import codec
 from events.store import EventStore
 
@@ -32,7 +34,7 @@ UNSETTLED_S = 600
 BATCH = 500
 
 
-def log(store: EventStore, game) -> None:
+def log(store: EventStore, game: Game) -> None:
     """Logs an ended game (once: the store keeps the first); a private one never (it is not
     listed anywhere: its id is for those it was given to)."""
     if game.platform.private:
@@ -40,7 +42,7 @@ def log(store: EventStore, game) -> None:
     store.log_finished(game.id, codec.dumps_bytes(summary(game)), KEPT)
 
 
-def summary(game) -> dict:
+def summary(game: Game) -> dict[str, Any]:
     """The ended game's entry in the finished log (what the ratings read: api/ratings/standings.py)."""
     finished_at = game.last_at or int(time.time() * 1000)
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
@@ -52,12 +54,12 @@ def summary(game) -> dict:
 
 
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,
-         retention_s: float | None = None) -> tuple[list, str]:
+         retention_s: float | None = None) -> tuple[list[Any], str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them).
     `retention_s`: games that ended longer ago are passed over (ARCHIVE_RETENTION_S: gone); the
     ratings' projection reads them all."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-    shown: list[dict] = []
+    shown: list[dict[str, Any]] = []
     cursor = since
     while len(shown) < limit:
         batch = store.read_finished_log(cursor, BATCH if type_ else limit - len(shown) + 1)
@@ -90,7 +92,7 @@ def ndjson(store: EventStore, since: str, type_: str | None, retention_s: float 
     return _lines(store, first, type_, retention_s)
 
 
-def _lines(store: EventStore, found_cursor: tuple[list[dict], str], type_: str | None,
+def _lines(store: EventStore, found_cursor: tuple[list[dict[str, Any]], str], type_: str | None,
            retention_s: float | None) -> Iterator[bytes]:
     found, cursor = found_cursor
     while True:

@@ -7,7 +7,7 @@ from api.errors import Code, ValidationFailed
 from domain.contract import GameDef, MoveRejected, Option
 
 
-def merged_options(definition: GameDef, options: dict, n_seats: int) -> dict:
+def merged_options(definition: GameDef, options: dict[str, Any], n_seats: int) -> dict[str, Any]:
     """The game's defaults overridden by `options`, each checked; then the game's own checks."""
     declared = {o.name: o for o in definition.options}
     unknown = sorted(set(options) - set(declared))

@@ -6,21 +6,37 @@ through these functions, so redaction happens in one place.
 from __future__ import annotations
 
 import time
+from typing import Any, Protocol
 
 from api.games.repository import CREATED, Game
 from api.platform import clocks, decisions
 from api.platform.events import PLATFORM_EVENTS, SECRET_FIELDS
 from api.platform.fairness import commitment, fairness
-from domain.contract import EVERYONE
+from domain.contract import EVERYONE, GameDef, Viewer
 from domain.play import upcast
 
 
-def viewer_for(game: Game, seat: int | None):
+class Finishes(Protocol):
+    """A game as far as its viewer goes: a Game, or an export's Ended (api/history/export.py)."""
+
+    @property
+    def finished(self) -> bool: ...
+
+
+class Defined(Protocol):
+    """A game as far as presenting one event goes: its definition (a Game, or an Ended)."""
+
+    @property
+    def definition(self) -> GameDef: ...
+
+
+def viewer_for(game: Finishes, seat: int | None) -> Viewer:
     """Once a game is over, its whole story is open to everyone."""
     return EVERYONE if game.finished else seat
 
 
-def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None, at=None) -> dict:
+def present(game: Defined, viewer: Viewer, type_: str, data: dict[str, Any], version: int, actor: object = None,
+            at: int | None = None) -> dict[str, Any]:
     """One event as `viewer` may see it, in the shape of a history page's element."""
     if type_ == CREATED:
         shown = dict(data)
@@ -36,7 +52,7 @@ def present(game: Game, viewer, type_: str, data: dict, version: int, actor=None
     return {"version": version, "type": type_, "actor": actor, "at": at, "data": shown}
 
 
-def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
+def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict[str, Any]:
     """The game as a seat (or a spectator, seat None) may see it; a clocked game's `clock` as
     of now_ms (each seat's remaining time and deadline: api/platform/clocks.py)."""
     definition = game.definition
@@ -61,7 +77,7 @@ def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict:
     return described
 
 
-def clock_at_event(game: Game, at: int | None) -> dict | None:
+def clock_at_event(game: Game, at: int | None) -> dict[str, Any] | None:
     """What a live event carries of a clocked game (`game` as after the event): the deadlines,
     and each seat's remaining time as of the event."""
     if game.platform.clock is None or at is None:
@@ -69,7 +85,7 @@ def clock_at_event(game: Game, at: int | None) -> dict | None:
     return clocks.shown(game.platform, at)
 
 
-def public_seat(index: int, seat: dict) -> dict:
+def public_seat(index: int, seat: dict[str, Any]) -> dict[str, Any]:
     """A seat as anyone may see it: who sits there (and the player's id), or that it is free."""
     shown = {"seat": index, "name": seat["name"] if seat["bot"] is None else seat["bot"], "bot": seat["bot"]}
     if seat["player"] is not None:
@@ -90,13 +106,13 @@ def public_seat(index: int, seat: dict) -> dict:
     return shown
 
 
-def legal_moves(game: Game, seat: int | None) -> list:
+def legal_moves(game: Game, seat: int | None) -> list[Any]:
     if seat is None or game.finished or not game.dealt:
         return []
     return game.definition.legal_moves(game.state, seat)
 
 
-def moves_summary(game: Game, seat: int | None) -> dict | None:
+def moves_summary(game: Game, seat: int | None) -> dict[str, Any] | None:
     if game.definition.summary is None or seat is None or game.finished or not game.dealt:
         return None
     return game.definition.summary(game.state, seat)

@@ -35,7 +35,7 @@ class Game:
 
     id: str
     definition: GameDef
-    meta: dict
+    meta: dict[str, Any]
     seed: Any
     version: int
     state: Any  # None until the setup events
@@ -60,11 +60,11 @@ class Game:
         return platform_events.status(self.platform, self._game_result())
 
     @property
-    def result(self) -> dict | None:
+    def result(self) -> dict[str, Any] | None:
         return platform_events.result(self.platform, self._game_result())
 
     @property
-    def seats(self) -> tuple:
+    def seats(self) -> tuple[Any, ...]:
         """Each seat's state (platform_events._seat): who sits there, bot, open, invite..."""
         return self.platform.seats
 
@@ -88,10 +88,10 @@ class Game:
         """The seats the creator's table token holds: those the creator named itself."""
         return [i for i, s in enumerate(self.seats) if s["creator"] and s["bot"] is None]
 
-    def _game_result(self) -> dict | None:
+    def _game_result(self) -> dict[str, Any] | None:
         return self.definition.result(self.state) if self.dealt else None
 
-    def actors(self) -> list:
+    def actors(self) -> list[Any]:
         if not self.dealt or self.platform.ended is not None:
             return []
         return self.definition.actors(self.state)
@@ -127,10 +127,10 @@ class GameRepository:
         # live game is at most this many events of replay from one.
         self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
         self._cache: OrderedDict[str, Game] = OrderedDict()
-        self._meta: dict[str, tuple] = {}
-        self._credentials: dict[str, dict] = {}
+        self._meta: dict[str, tuple[Any, ...]] = {}
+        self._credentials: dict[str, dict[str, Any]] = {}
 
-    def meta(self, game_id: str, whatever_its_age: bool = False) -> tuple:
+    def meta(self, game_id: str, whatever_its_age: bool = False) -> tuple[Any, ...]:
         """(meta, definition, seats as created, seed) of a game: immutable once created, so cached.
         GameExpired past the retention, unless `whatever_its_age` (the archiver's own read)."""
         cached = self._meta.get(game_id)
@@ -149,7 +149,7 @@ class GameRepository:
             raise UnknownGame(f"There is no game '{game_id}'.")
         return self._keep_meta(game_id, meta)
 
-    def _keep_meta(self, game_id: str, meta: dict) -> tuple:
+    def _keep_meta(self, game_id: str, meta: dict[str, Any]) -> tuple[Any, ...]:
         definition = registry.get(meta["type"])
         if definition is None:
             raise ApiError(f"Game '{game_id}' is of type '{meta['type']}', which this server no longer hosts.",
@@ -194,8 +194,8 @@ class GameRepository:
             raise GameExpired(f"Game '{game_id}' ended on {ended} (UTC); finished games are kept "
                               f"{_span(self.retention_s)} after their end, and it is no longer kept.")
 
-    def _replay(self, definition: GameDef, events: list, state: Any, platform: platform_events.Platform,
-                start: int) -> tuple[Any, platform_events.Platform, list[tuple]]:
+    def _replay(self, definition: GameDef, events: list[Any], state: Any, platform: platform_events.Platform,
+                start: int) -> tuple[Any, platform_events.Platform, list[tuple[Any, ...]]]:
         """Folds `events` (versions start+1 on) as fold_stored does, noting (version, state,
         platform) at each multiple of snapshot_every passed before the last event: a history
         that has no snapshots there (grown by appends no process snapshotted, or by an older
@@ -209,7 +209,7 @@ class GameRepository:
                 marks.append((version, state, platform))
         return state, platform, marks
 
-    def _keep_marks(self, now: Game, marks: list[tuple]) -> bool:
+    def _keep_marks(self, now: Game, marks: list[tuple[Any, ...]]) -> bool:
         """Saves the states a replay noted, if `now` (the game as it is) is live and unclocked:
         a finished game's snapshots are dropped at its end, and a mark may fall inside one
         append's events, where a clocked game's clock step is not yet taken."""
@@ -220,7 +220,8 @@ class GameRepository:
             for version, state, platform in marks if platform.clock is None])
         return True
 
-    def created(self, game_id: str, meta: dict, credentials: dict, events: list, at: int | None = None) -> Game:
+    def created(self, game_id: str, meta: dict[str, Any], credentials: dict[str, Any], events: list[Any],
+                at: int | None = None) -> Game:
         """Caches a game this process has just created (its events: NewEvent), as a load would
         find it, without reading back what it wrote (a new game's first requests usually come
         to its creator's process: that saves them four round trips)."""
@@ -230,7 +231,7 @@ class GameRepository:
         self.remember(game)
         return game
 
-    def _cold_start(self, game_id, definition, meta, seed) -> Game:
+    def _cold_start(self, game_id: str, definition: GameDef, meta: dict[str, Any], seed: Any) -> Game:
         snapshot = self.store.load_snapshot(game_id, snapshot_code(definition))
         if snapshot is not None:
             version, blob = snapshot
@@ -303,7 +304,7 @@ class GameRepository:
         """The newest state this process has seen of a game (it may be behind the store)."""
         return self._cache.get(game_id)
 
-    def credentials(self, game_id: str) -> dict:
+    def credentials(self, game_id: str) -> dict[str, Any]:
         """The token hashes given at creation (the creator's seats, its table token): immutable,
         so cached. Claimed seats' hashes are in the game's platform state (Seats)."""
         creds = self._credentials.get(game_id)
@@ -318,11 +319,11 @@ class _Stored:
 
     __slots__ = ("type", "data", "actor", "at")
 
-    def __init__(self, type_: str, data: dict, actor=None, at: int | None = None):
+    def __init__(self, type_: str, data: dict[str, Any], actor: object = None, at: int | None = None) -> None:
         self.type, self.data, self.actor, self.at = type_, data, actor, at
 
 
-def advanced(game: Game, events: list, at: int | None = None) -> Game:
+def advanced(game: Game, events: list[Any], at: int | None = None) -> Game:
     """The game after `events` (NewEvent or StoredEvent: .type and .data), game and platform
     events alike, as a load would fold them after they are appended."""
     if not events:

@@ -29,7 +29,7 @@ from api.errors import (
 )
 from api.games import harvest, presenting, words
 from api.games.appending import decide_and_append
-from api.games.callers import TABLE, Seats, hash_token, people_to_act
+from api.games.callers import TABLE, Holder, Seats, hash_token, people_to_act
 from api.games.deferred import immediately
 from api.games.options import merged_options
 from api.games.repository import CREATED, Game, GameRepository, advanced, snapshot_code
@@ -38,12 +38,12 @@ from api.platform import events as platform_events
 from api.platform.decisions import setup
 from api.words import DEFAULT as DEFAULT_LANGUAGE
 from domain import registry
-from domain.contract import SYSTEM, GameDef, MoveRejected, is_seat
+from domain.contract import SYSTEM, Actor, GameDef, MoveRejected, Viewer, is_seat
 from domain.play import rng_for
 from events import codec
-from events.store import DuplicateRequest, NewEvent
+from events.store import DuplicateRequest, EventStore, NewEvent
 
-Scheduler = Callable[[str, int, list], None]
+Scheduler = Callable[[str, int, list[Any]], None]
 log = logging.getLogger(__name__)
 
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
@@ -54,15 +54,19 @@ def canonical(value: Any) -> str:
     return codec.canonical(value)  # json.dumps(value, sort_keys=True, separators=(",", ":")), through orjson
 
 
-def automatic_actors(game: Game) -> list:
+def automatic_actors(game: Game) -> list[Any]:
     """The actors a worker must play now: the system, and bot seats."""
     return [a for a in game.actors() if a == SYSTEM or (is_seat(a) and game.bot_level(a))]
 
 
+# Told of each append once it is durable: the game after it, and its events as (type, data).
+Listener = Callable[[Game, list[tuple[str, dict[str, Any]]]], None]
+
+
 class GameService:
-    def __init__(self, store, scheduler: Scheduler | None = None, defer: Callable = immediately,
-                 players=None, listeners: list | None = None, max_anonymous: int = 0,
-                 snapshot_every: int | None = None, retention_s: float | None = None):
+    def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable[..., Any] = immediately,
+                 players: Any = None, listeners: list[Listener] | None = None, max_anonymous: int = 0,
+                 snapshot_every: int | None = None, retention_s: float | None = None) -> None:
         self.store = store
         self.max_anonymous = max_anonymous  # unfinished games created without a player's key (0: no cap)
         self.games = GameRepository(store, snapshot_every, retention_s)
@@ -76,8 +80,8 @@ class GameService:
 
     # ---- creation -------------------------------------------------------------------------
 
-    def create(self, type_name: str, seats: list, options: dict, seed: Any = None, private: bool = False,
-               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict:
+    def create(self, type_name: str, seats: list[Any], options: dict[str, Any], seed: Any = None, private: bool = False,
+               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict[str, Any]:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
@@ -145,14 +149,15 @@ class GameService:
 
     # ---- who is asking --------------------------------------------------------------------
 
-    def seat_for_token(self, game_id: str, token: str | None):
+    def seat_for_token(self, game_id: str, token: str | None) -> Holder:
         """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder, asked: int | None, acting: bool = False) -> int | None:
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
-    def next_moves(self, game_id: str, holder, version: int, lang: str = DEFAULT_LANGUAGE) -> dict | None:
+    def next_moves(self, game_id: str, holder: Holder, version: int,
+                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them;
         with their words (`labels`) in `lang`."""
@@ -174,9 +179,9 @@ class GameService:
 
     # ---- moves ----------------------------------------------------------------------------
 
-    def move(self, game_id: str, actor, move: Any, expected_version: int,
+    def move(self, game_id: str, actor: Actor, move: Any, expected_version: int,
              idempotency_key: str | None = None, scheduler: Scheduler | None = None,
-             automatic: bool = False) -> dict:
+             automatic: bool = False) -> dict[str, Any]:
         """Decides and appends one move. Returns {"version", "to_act", "events"}, the events as
         the actor sees them.
 
@@ -193,9 +198,10 @@ class GameService:
                 raise
             return self._replayed(game_id, actor, prior, fingerprint, idempotency_key)
 
-    def _decide_and_append(self, game_id, actor, move, expected_version, idempotency_key, fingerprint,
-                           scheduler: Scheduler, automatic: bool = False) -> dict:
-        def decide(game: Game, at: int) -> list:
+    def _decide_and_append(self, game_id: str, actor: Actor, move: Any, expected_version: int,
+                           idempotency_key: str | None, fingerprint: str,
+                           scheduler: Scheduler, automatic: bool = False) -> dict[str, Any]:
+        def decide(game: Game, at: int) -> list[Any]:
             self._check_version(game, actor, expected_version)
             # A worker plays bots' turns (automatic); a person's seat a bot plays is taken back
             # first (seat_control.return_seat); past its deadline, the seat's timeout wins.
@@ -203,7 +209,7 @@ class GameService:
                 clocks.check_actor(game, actor, at, automatic)
             return [NewEvent(e["type"], e, actor) for e in self._decide(game, actor, move)]
 
-        def append(game: Game, events: list, at: int) -> tuple:
+        def append(game: Game, events: list[Any], at: int) -> tuple[Any, ...]:
             updated = advanced(game, events, at)  # the platform's fold too: a person moved, the clocks
             try:
                 result = self.store.append(
@@ -230,13 +236,14 @@ class GameService:
                 "events": [presenting.present(game, actor, e.type, e.data, first + i, actor, at)
                            for i, e in enumerate(decided.events)]}
 
-    def _replayed(self, game_id: str, actor, prior: tuple, fingerprint: str, key: str) -> dict:
+    def _replayed(self, game_id: str, actor: Actor, prior: tuple[str, str], fingerprint: str,
+                  key: str | None) -> dict[str, Any]:
         """The answer the first request with this key got, rebuilt from the events it appended
         (the store keeps only their versions: a fraction of the whole answer's bytes)."""
         if prior[0] != fingerprint:
             raise IdempotencyKeyReused(f"Idempotency-Key '{key}' was already used for a different request.")
         if prior[1].startswith("{"):
-            answer: dict = json.loads(prior[1])  # a record of the first format kept the whole answer
+            answer: dict[str, Any] = json.loads(prior[1])  # a record of the first format kept the whole answer
             return answer
         first, last = (int(v) for v in prior[1].split(":"))
         after = self.games.at_version(game_id, last)
@@ -244,7 +251,7 @@ class GameService:
                 "events": [presenting.present(after, actor, e.type, e.data, e.version, e.actor, e.at)
                            for e in self.store.read_range(game_id, first, last)]}
 
-    def check_move(self, game_id: str, actor, move: Any, expected_version: int) -> dict:
+    def check_move(self, game_id: str, actor: Actor, move: Any, expected_version: int) -> dict[str, Any]:
         """Judges a move without appending it. Answers only whether it is legal: the events it
         would cause may hold chance (a drawn card) that the actor must not see before choosing."""
         game = self.games.load(game_id)
@@ -255,7 +262,7 @@ class GameService:
             answer["preview"] = game.definition.preview(game.state, actor, move)
         return answer
 
-    def _check_version(self, game: Game, actor, expected: int) -> None:
+    def _check_version(self, game: Game, actor: Actor, expected: int) -> None:
         if expected == game.version:
             return
         setup_version = game.setup_version  # known once the game has a state: it has started
@@ -269,7 +276,7 @@ class GameService:
             version=game.version)
 
     @staticmethod
-    def _decide(game: Game, actor, move) -> list:
+    def _decide(game: Game, actor: Actor, move: Any) -> list[Any]:
         if game.finished:
             raise IllegalMove("The game is over.", code=Code.GAME_OVER, version=game.version)
         if game.state is None:
@@ -317,7 +324,7 @@ class GameService:
             except Exception:
                 log.warning("game %s at version %s: a listener failed", game.id, game.version, exc_info=True)
 
-    def append_platform(self, game: Game, events: list, at: int | None = None) -> Game:
+    def append_platform(self, game: Game, events: list[Any], at: int | None = None) -> Game:
         """Appends platform events (and what follows them: a start's setup events) at the game's
         version (at `at`, ms: now unless given); Conflict if anyone appended since. Returns the
         game after them."""
@@ -354,12 +361,12 @@ class GameService:
     legal_moves = staticmethod(presenting.legal_moves)
     moves_summary = staticmethod(presenting.moves_summary)
 
-    def history(self, game: Game, viewer, after: int, limit: int) -> list[dict]:
+    def history(self, game: Game, viewer: Viewer, after: int, limit: int) -> list[dict[str, Any]]:
         return [presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
                 for e in self.store.read(game.id, after=after, limit=limit)]
 
 
-def _check_seats(definition: GameDef, seats: list) -> None:
+def _check_seats(definition: GameDef, seats: list[Any]) -> None:
     n = len(seats)
     if not definition.min_seats <= n <= definition.max_seats:
         raise ValidationFailed(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from api.games.repository import Game
 from api.platform import events as platform
@@ -59,7 +60,7 @@ def seat_names(game: Game, lang: str) -> list[str | None]:
     """Who sits where, as sentences name them: a person by name, a bot by its level (numbered
     when two share it), a free seat None (the speaker says "Seat 2")."""
     levels = Counter(s["bot"] for s in game.seats if s["bot"] is not None)
-    nth: Counter = Counter()
+    nth: Counter[str] = Counter()
     names: list[str | None] = []
     for s in game.seats:
         if s["bot"] is None:
@@ -74,7 +75,7 @@ def seat_names(game: Game, lang: str) -> list[str | None]:
     return names
 
 
-def labels(game: Game, lang: str, seat_: int, moves: Sequence[dict]) -> list[dict] | None:
+def labels(game: Game, lang: str, seat_: int, moves: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
     """The words of each legal move (in the moves' order): {"label", "refs"}."""
     said, words = speaker(game, lang), game.definition.words
     if said is None or words is None:
@@ -86,7 +87,7 @@ def labels(game: Game, lang: str, seat_: int, moves: Sequence[dict]) -> list[dic
     return out
 
 
-def say_events(game: Game, lang: str, events: list[dict]) -> list[dict]:
+def say_events(game: Game, lang: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The presented events, each with its `text` and `message` (in place, and returned)."""
     said = speaker(game, lang)
     if said is None:
@@ -100,14 +101,14 @@ def say_events(game: Game, lang: str, events: list[dict]) -> list[dict]:
     return events
 
 
-def event_message(game: Game, event: dict) -> Message | None:
+def event_message(game: Game, event: dict[str, Any]) -> Message | None:
     data, type_, words = event["data"], event["type"], game.definition.words
     if type_ in platform.PLATFORM_EVENTS:
         return platform_message(type_, data, event.get("actor"))
     return words.event(type_, data, event.get("actor")) if words is not None else None
 
 
-def platform_message(type_: str, data: dict, actor) -> Message:
+def platform_message(type_: str, data: dict[str, Any], actor: object) -> Message:
     templates = PLATFORM_TEMPLATES[type_]
     if type_ == platform.CREATED:
         return Message(templates[0], {"n": count(len(data.get("seats", ())))})
@@ -128,7 +129,7 @@ def platform_message(type_: str, data: dict, actor) -> Message:
     return Message(templates[0], {"player": player(who if is_seat(who) else 0)})
 
 
-def result(game: Game, lang: str) -> dict | None:
+def result(game: Game, lang: str) -> dict[str, Any] | None:
     """The finished game's result as a sentence: {"text", "message"}."""
     said, words = speaker(game, lang), game.definition.words
     if said is None or words is None or not game.finished or game.result is None:
@@ -138,7 +139,7 @@ def result(game: Game, lang: str) -> dict | None:
     return {"text": text, "message": message}
 
 
-def platform_result(result: dict) -> Message | None:
+def platform_result(result: dict[str, Any]) -> Message | None:
     """The sentence of a game the platform ended (abandoned, aborted, left: PlatformResult)."""
     outcome = result.get("outcome")
     if outcome == "resigned":

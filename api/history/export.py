@@ -23,13 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from api.games import presenting, words
-from api.games.repository import snapshot_code
+from api.games.repository import Game, snapshot_code
 from api.platform.events import PLATFORM_EVENTS
-from domain.contract import EVERYONE, GameDef
+from domain.contract import EVERYONE, GameDef, Viewer
 from events import codec
-from events.store import EventStore
+from events.store import EventStore, StoredEvent
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
+    from api.history.export_memory import ChunkMemory
 
 CHUNK = 2000  # events read and written at a time
 CACHED_AT_ONCE = 5  # a finished game's cached chunks looked up in one round trip (~2 MB of lines)
@@ -48,7 +53,7 @@ class Ended:
     finished: bool = True
 
 
-def ended(service, game_id: str) -> Ended | None:
+def ended(service: GameService, game_id: str) -> Ended | None:
     """The game as an Ended, if its meta says it ended (else None: load it)."""
     _, definition, _, _ = service.games.meta(game_id)  # 404 for an unknown game, cached after
     store = service.store
@@ -60,30 +65,37 @@ def ended(service, game_id: str) -> Ended | None:
     return Ended(game_id, store.version(game_id), definition)
 
 
-def as_stored(game, viewer) -> Callable[[str], bool]:
+def as_stored(game: Game | Ended, viewer: Viewer) -> Callable[[str], bool]:
     """Which event types reach `viewer` exactly as stored."""
     declared = game.definition.as_stored(viewer)
     reshaped = {type_ for type_, _ in game.definition.upcasters}
     return lambda type_: type_ in declared and type_ not in PLATFORM_EVENTS and type_ not in reshaped
 
 
-def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0, memory=None,
+def ndjson(store: EventStore, game: Game | Ended, viewer: Viewer, after: int = 0, cache_ttl_s: int = 0,
+           memory: ChunkMemory | None = None,
            lang: str | None = None) -> Iterator[bytes]:
     """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
     process's own copies of cached chunks, looked up before Redis. With `lang`, each event has
     its words in that language (api/games/words.py): every line is rendered then, none passes
     as stored, and the chunks are cached under names of their own."""
     passes = as_stored(game, viewer) if lang is None else (lambda type_: False)
+    # Words name the seats: an Ended knows none (the route loads the game when words are asked).
+    speaking = None
+    if lang is not None:
+        if not isinstance(game, Game):
+            raise TypeError("an export with words needs the loaded game, not an Ended")
+        speaking = (game, lang)
 
-    def render(e) -> bytes:
+    def render(e: StoredEvent) -> bytes:
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
-        if lang is not None:
-            words.say_events(game, lang, [shown])
+        if speaking is not None:
+            words.say_events(*speaking, [shown])
         return codec.dumps_bytes(shown) + b"\n"
 
     cached = cache_ttl_s > 0
     prefix = chunk_prefix(game.definition, viewer) + (f"words={lang}|" if lang is not None else "")
-    found: dict = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
+    found: dict[int, bytes | None] = {}  # chunk number -> its cached lines, looked up CACHED_AT_ONCE chunks at a time
     cursor = after
     while cursor < game.version:
         # Cached: read up to the next chunk's start, then chunk by chunk.
@@ -107,7 +119,7 @@ def ndjson(store: EventStore, game, viewer, after: int = 0, cache_ttl_s: int = 0
         cursor = last
 
 
-def chunk_prefix(definition: GameDef, viewer) -> str:
+def chunk_prefix(definition: GameDef, viewer: Viewer) -> str:
     """The names of a viewer's cached chunks, but for their number. A stored event never
     changes and a game's redact is pure (the event and the viewer), so a live game's chunk as
     one viewer sees it is as lasting as a finished game's: only the viewer sets it apart. A
@@ -116,7 +128,8 @@ def chunk_prefix(definition: GameDef, viewer) -> str:
     return f"ndjson|{snapshot_code(definition)}|{PRESENTING}|{CHUNK}|{seen_by}"
 
 
-def _cached_chunks(store: EventStore, memory, game_id: str, prefix: str, ks: range) -> dict:
+def _cached_chunks(store: EventStore, memory: ChunkMemory | None, game_id: str, prefix: str,
+                   ks: range) -> dict[int, bytes | None]:
     """Chunk number -> its cached lines (None: not cached), from the process's memory first,
     the rest in one round trip to Redis."""
     names = {k: f"{prefix}{k}" for k in ks}  # in Redis, beside the game's history

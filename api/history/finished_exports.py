@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
+from api.games.repository import Game
 from api.history import export
 from api.platform import events as pe
 from domain.contract import EVERYONE
@@ -31,7 +33,7 @@ class FinishedExports:
         self.store = store
         self.ttl_s = ttl_s
 
-    def __call__(self, game, events: list) -> None:
+    def __call__(self, game: Game, events: list[Any]) -> None:
         if self.ttl_s <= 0 or game.version < export.CHUNK or not game.finished:
             return
         if not pe.finishing([t for t, _ in events]):

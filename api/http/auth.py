@@ -9,11 +9,25 @@ a person must act in now, and looks as a spectator.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal, Protocol, overload
+
 from flask import request
 
 from api.errors import Code, InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
-from api.games.callers import is_identity_token
+from api.games.callers import Holder, is_identity_token, is_player_credential
 from api.input_rules import DIGITS
+
+if TYPE_CHECKING:
+    from api.players.accounts import Player, Players
+
+
+class Seating(Protocol):
+    """Who a token is and which seat it acts or looks as: the game service, or the live path's
+    cache of it (api/http/streams/game.py)."""
+
+    def seat_for_token(self, game_id: str, token: str | None) -> Holder: ...
+
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None: ...
 
 MAX_IDENTITY_TOKEN = 8000  # a JWT's length (an identity provider's run to 1 or 2 KB); a header line holds 8190
 
@@ -50,7 +64,8 @@ def requested_seat() -> int | None:
     return int(raw)
 
 
-def caller(service, game_id: str, required: bool = False, acting: bool = False) -> tuple:
+def caller(service: Seating, game_id: str, required: bool = False,
+           acting: bool = False) -> tuple[Holder, int | None]:
     """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
     answered as (None: a spectator), by the one rule (api/games/callers.py): `acting` for a
     command (a table token without `?seat=` acts as a seat), looking otherwise."""
@@ -64,11 +79,25 @@ def caller(service, game_id: str, required: bool = False, acting: bool = False) 
     return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
 
 
-def current_player(players, required: bool = True):
+def acting_caller(service: Seating, game_id: str) -> tuple[Holder, int]:
+    """(holder, seat) of a command: a caller with a token, acting as a seat (the rule answers
+    a seat for every holder acting, or refuses)."""
+    holder, seat = caller(service, game_id, required=True, acting=True)
+    assert seat is not None  # required: a holder; acting: the holder's seat
+    return holder, seat
+
+
+@overload
+def current_player(players: Players | None, required: Literal[True] = True) -> Player: ...
+
+
+@overload
+def current_player(players: Players | None, required: bool) -> Player | None: ...
+
+
+def current_player(players: Players | None, required: bool = True) -> Player | None:
     """The player whose key (or identity token) the request carries (api/players/accounts.py); None without one when not
     required."""
-    from api.players.accounts import is_player_credential
-
     token = bearer_token()
     if token is None or not is_player_credential(token):
         if required or token is not None:
@@ -80,5 +109,5 @@ def current_player(players, required: bool = True):
     return players.authenticate(token)
 
 
-def seat_of(service, game_id: str, required: bool = False, acting: bool = False) -> int | None:
+def seat_of(service: Seating, game_id: str, required: bool = False, acting: bool = False) -> int | None:
     return caller(service, game_id, required, acting)[1]

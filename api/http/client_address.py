@@ -13,12 +13,13 @@ from __future__ import annotations
 import ipaddress
 import re
 from functools import lru_cache
+from typing import Any
 
 from flask import current_app, request
 
 
 @lru_cache(maxsize=16)
-def trusted_networks(setting: str) -> tuple:
+def trusted_networks(setting: str) -> tuple[Any, ...]:
     networks = []
     for part in setting.split(","):
         part = part.strip()
@@ -27,7 +28,7 @@ def trusted_networks(setting: str) -> tuple:
     return tuple(networks)
 
 
-def _trusted(address: str, networks: tuple) -> bool:
+def _trusted(address: str, networks: tuple[Any, ...]) -> bool:
     try:
         ip = ipaddress.ip_address(address.strip())
     except ValueError:

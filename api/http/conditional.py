@@ -8,11 +8,16 @@ changed, and `304 Not Modified` answers before the game is loaded or anything is
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Response, current_app, request
 
 from api.http import languages
 from api.words import DEFAULT
 from events.store import EventStore
+
+if TYPE_CHECKING:
+    from flask.typing import ResponseReturnValue
 
 
 def tag(version: int, seat: int | None, variant: str = "") -> str:
@@ -57,7 +62,7 @@ def unmodified(version: int, seat: int | None, variant: str = "") -> Response:
     return response
 
 
-def tagged(body, version: int, seat: int | None, variant: str = "") -> Response:
+def tagged(body: ResponseReturnValue, version: int, seat: int | None, variant: str = "") -> Response:
     """The answer with its ETag."""
     response = body if isinstance(body, Response) else current_app.make_response(body)
     response.set_etag(tag(version, seat, variant))

@@ -8,7 +8,7 @@ Browsers may read the headers clients act on: Location, Retry-After, ETag, the r
 """
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from flask_cors import CORS
 
 EXPOSED = ["Location", "Retry-After", "ETag", "X-Request-Id", "RateLimit", "RateLimit-Policy", "RateLimit-Limit",
@@ -39,7 +39,7 @@ def install(app: Flask, setting: str) -> None:
         # reverse): flask-cors marks every answer, but with `*` only reads may be read by another
         # origin (a form-like POST needs no preflight, so its answer must carry no permission).
         @app.after_request
-        def _read_only(response):
+        def _read_only(response: Response) -> Response:
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 for header in ("Access-Control-Allow-Origin", "Access-Control-Expose-Headers"):
                     response.headers.pop(header, None)

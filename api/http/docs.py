@@ -8,6 +8,7 @@ from pathlib import Path
 
 import flask_swagger_ui
 from flask import Blueprint, Response, abort, send_from_directory
+from flask.typing import ResponseReturnValue
 
 bp = Blueprint("docs", __name__)
 
@@ -34,12 +35,12 @@ PAGE = """<!doctype html>
 
 
 @bp.get("/docs")
-def page():
+def page() -> ResponseReturnValue:
     return Response(PAGE, mimetype="text/html")
 
 
 @bp.get("/docs/<asset>")
-def asset(asset):
+def asset(asset: str) -> ResponseReturnValue:
     if asset not in ASSETS:
         abort(404)
     return send_from_directory(DIST, asset, max_age=86400)

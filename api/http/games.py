@@ -2,19 +2,27 @@
 call the service, shape the answer."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flask import Blueprint, Response, current_app, request
+from flask.typing import ResponseReturnValue
 
 from api.errors import Code, ValidationFailed
 from api.games import words
+from api.games.callers import is_player_credential
 from api.history import export
 from api.http import conditional, languages
 from api.http import request_limits as limits
-from api.http.auth import bearer_token, caller, current_player, requested_seat, seat_of
+from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySchema, StateQuerySchema, load_move
 from api.platform.fairness import check_client_seed
-from api.players.accounts import UnknownPlayer, is_player_credential
+from api.players.accounts import UnknownPlayer
 from api.players.identity_tokens import TokenRefused
+
+if TYPE_CHECKING:
+    from api.games.repository import Game
+    from api.players.accounts import Player, Players
 
 bp = Blueprint("games", __name__)
 
@@ -25,7 +33,7 @@ _state_at = StateQuerySchema()
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     body = _create.load(json_body())
     check_client_seed(body["seed"], body["seats"], current_app.config.get("ALLOW_CLIENT_SEEDS", False))
     player = creator(body["seats"])
@@ -39,12 +47,12 @@ def create_game():
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 
-def creator(seats: list):
+def creator(seats: list[dict[str, Any]]) -> Player | None:
     """The player creating the game: its key is required with a `{"me": true}` seat (which
     becomes the player's), and otherwise only read. None: the game is created without a player's
     key (an unknown or rotated one is ignored, as it always was here), and counts against the
     server's budgets for those (api/http/request_limits.py, MAX_ANONYMOUS_GAMES)."""
-    players = current_app.extensions["players"]
+    players: Players | None = current_app.extensions["players"]
     if not any("me" in s for s in seats):
         token = bearer_token()
         if token is None or not is_player_credential(token) or players is None:
@@ -62,7 +70,7 @@ def creator(seats: list):
 NDJSON = "application/x-ndjson"
 
 
-def _next_page(game_id: str, path: str, **params) -> str:
+def _next_page(game_id: str, path: str, **params: Any) -> str:
     """A page's `next` link: the same read, its cursor moved on (and the seat kept)."""
     seat = requested_seat()
     if seat is not None:
@@ -74,7 +82,7 @@ RATED = ".r"  # the ETag variant of a finished game's view with its ratings' cha
 
 
 @bp.get("/games/<game_id>")
-def read_game(game_id):
+def read_game(game_id: str) -> ResponseReturnValue:
     """The game as the caller sees it. A rated game shows beside its result, once it is counted
     (seconds after its end, by no append of the game's), each seat's rating before and after: its view
     then has an ETag of its own (RATED), so a client holding the view from before is answered
@@ -101,7 +109,7 @@ def read_game(game_id):
 
 
 @bp.get("/games/<game_id>/moves")
-def legal_moves(game_id):
+def legal_moves(game_id: str) -> ResponseReturnValue:
     service = games()
     page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
     seat = seat_of(service, game_id, acting=True)
@@ -125,7 +133,7 @@ def legal_moves(game_id):
 
 
 @bp.post("/games/<game_id>/moves")
-def send_move(game_id):
+def send_move(game_id: str) -> ResponseReturnValue:
     service = games()
     # Headers and query string by pattern first: no Redis call for a malformed request.
     key = request.headers.get("Idempotency-Key")
@@ -138,7 +146,7 @@ def send_move(game_id):
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
-    holder, seat = caller(service, game_id, required=True, acting=True)
+    holder, seat = acting_caller(service, game_id)
     body = load_move(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
@@ -152,7 +160,7 @@ def send_move(game_id):
 
 
 @bp.get("/games/<game_id>/events")
-def history(game_id):
+def history(game_id: str) -> ResponseReturnValue:
     service = games()
     page = query(_history)
     seat = seat_of(service, game_id)
@@ -166,18 +174,21 @@ def history(game_id):
     if unchanged is not None:
         unchanged.vary.add("Accept")
         return unchanged
-    game = (whole and service.games.cached(game_id) is None and export.ended(service, game_id)) \
-        or service.load(game_id)
-    viewer = service.viewer_for(game, seat)
+    game: Game | export.Ended
     if whole:  # the whole history after `after`, no page limit, streamed a chunk at a time
-        response = Response(export.ndjson(service.store, game, viewer, page["after"],
+        # A finished game no process holds is exported from its meta, without replaying it;
+        # not with words, which name its seats.
+        game = (not worded and service.games.cached(game_id) is None and export.ended(service, game_id)) \
+            or service.load(game_id)
+        response = Response(export.ndjson(service.store, game, service.viewer_for(game, seat), page["after"],
                                           current_app.config.get("EXPORT_CACHE_TTL", 0),
                                           current_app.extensions.get("export_memory"),
                                           languages.use() if worded else None), mimetype=NDJSON)
     else:
-        events = service.history(game, viewer, page["after"], page["limit"])
+        game = loaded = service.load(game_id)  # a page is read from the game itself
+        events = service.history(loaded, service.viewer_for(loaded, seat), page["after"], page["limit"])
         if worded:
-            words.say_events(game, languages.use(), events)
+            words.say_events(loaded, languages.use(), events)
         last = events[-1]["version"] if events else page["after"]
         more = len(events) == page["limit"] and last < game.version
         response = current_app.make_response({
@@ -188,7 +199,7 @@ def history(game_id):
 
 
 @bp.get("/games/<game_id>/state")
-def state_at(game_id):
+def state_at(game_id: str) -> ResponseReturnValue:
     service = games()
     version = query(_state_at)["version"]
     seat = seat_of(service, game_id)

@@ -13,6 +13,8 @@ its open streams in the metrics.
 from __future__ import annotations
 
 import json
+import socket
+from typing import Any
 
 from gunicorn import glogging, util
 
@@ -46,7 +48,7 @@ reuse_port = True
 backlog = 4096
 
 
-def child_exit(server, worker):
+def child_exit(server: Any, worker: Any) -> None:  # gunicorn's Arbiter and Worker
     metrics.process_exited(worker.pid)
 
 _CODES = {400: Code.BAD_REQUEST, 403: Code.FORBIDDEN, 414: Code.URI_TOO_LONG, 417: Code.EXPECTATION_FAILED,
@@ -69,7 +71,7 @@ def problem_response(status: int, reason: str, message: str) -> bytes:
     return head + body
 
 
-def write_error(sock, status_int, reason, mesg):
+def write_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     util.write_nonblock(sock, problem_response(status_int, reason, mesg))
 
 

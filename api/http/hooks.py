@@ -15,7 +15,7 @@ teardown: observe.forget.
 """
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response
 
 from api.http import deprecation, languages, observe, request_limits, requests, security_headers
 
@@ -28,12 +28,12 @@ def install(app: Flask, budgets: request_limits.Budgets) -> None:
              security_headers.secure, observe.finisher(app))
 
     @app.before_request
-    def _before():
+    def _before() -> None:
         for step in before:
             step()
 
     @app.after_request
-    def _after(response):
+    def _after(response: Response) -> Response:
         for step in after:
             response = step(response)
         return response

@@ -4,6 +4,7 @@ unlink them. Thin: the logic is api/players/identities.py's."""
 from __future__ import annotations
 
 from flask import Blueprint
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
 from api.http.requests import json_body, players
@@ -15,20 +16,20 @@ _token = IdentityTokenSchema()
 
 
 @bp.post("/players/me/identities")
-def link_identity():
+def link_identity() -> ResponseReturnValue:
     player = current_player(players())
     body = _token.load(json_body())
     return players().link_identity(player, body["token"]), 201
 
 
 @bp.get("/players/me/identities")
-def list_identities():
+def list_identities() -> ResponseReturnValue:
     player = current_player(players())
     return {"identities": players().list_identities(player)}
 
 
 @bp.delete("/players/me/identities/<identity_id>")
-def unlink_identity(identity_id: str):
+def unlink_identity(identity_id: str) -> ResponseReturnValue:
     player = current_player(players())
     players().unlink_identity(player, identity_id)
     return "", 204

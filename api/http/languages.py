@@ -7,7 +7,7 @@ Accept-Language`), so a cache keeps one copy per language. The words themselves 
 api/words/'s."""
 from __future__ import annotations
 
-from flask import g, request
+from flask import Response, g, request
 
 from api.errors import ValidationFailed
 from api.words import DEFAULT, languages
@@ -20,8 +20,8 @@ def current() -> str:
 
 def use() -> str:
     """The request's language, for a route that answers in it (its Content-Language then)."""
-    g.spoken = current()
-    return g.spoken
+    spoken = g.spoken = current()
+    return spoken
 
 
 def asked() -> bool:
@@ -54,7 +54,7 @@ def negotiate() -> None:
     g.lang = _negotiated()
 
 
-def say_it(response):
+def say_it(response: Response) -> Response:
     """After the route: the language the answer's words are in, and that it depends on the header."""
     response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
     response.vary.add("Accept-Language")

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from flask.typing import ResponseReturnValue
 
 from api.errors import ValidationFailed
 from api.games import harvest
@@ -25,7 +27,7 @@ HARVEST_MOVED = date(2026, 12, 1)  # GET /games?status=finished&since= became GE
 
 
 @bp.get("/games")
-def list_games():
+def list_games() -> ResponseReturnValue:
     page = query(_listing)
     if "since" in page:
         return _legacy_harvest(page)
@@ -38,13 +40,13 @@ def list_games():
 
 
 @bp.get("/games/ended")
-def list_ended_games():
+def list_ended_games() -> ResponseReturnValue:
     """The harvest: every ended game after the cursor `since`, in order: JSON pages (`next`
     always given, to come back to) or, asked for NDJSON, all of them up to now in one answer."""
     return _harvest(query(_harvest_query))
 
 
-def _legacy_harvest(page: dict):
+def _legacy_harvest(page: dict[str, Any]) -> Response:
     """`GET /games?status=finished&since=` (before /games/ended had its own operation, where every
     parameter goes with every other): still answered, marked deprecated, pointing at its successor."""
     if page["status"] != "finished" or "cursor" in page:
@@ -56,7 +58,7 @@ def _legacy_harvest(page: dict):
     return response
 
 
-def _harvest(page: dict):
+def _harvest(page: dict[str, Any]) -> Response:
     store, retention_s = games().store, games().games.retention_s
     whole = page.get("format") == "ndjson" or (
         "format" not in page and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
@@ -74,31 +76,31 @@ def _harvest(page: dict):
 
 
 @bp.post("/games/<game_id>/seats/<seat>/claim")
-def claim_seat(game_id, seat):
-    seat = seat_number(seat)
+def claim_seat(game_id: str, seat: str) -> ResponseReturnValue:
+    number = seat_number(seat)
     games().load(game_id)  # an unknown game is 404 before anything else is judged
     player = current_player(players(), required=False)
     body = _claim.load(json_body()) if request.get_data(cache=True) else {}
     # Without a key or a name the claimer is named after the seat, as people count seats (from 1).
-    name = player.name if player is not None else body.get("name") or f"Player {seat + 1}"
+    name = player.name if player is not None else body.get("name") or f"Player {number + 1}"
     invite = request.args.get("invite") if request.environ.get("QUERY_STRING") else None
     if invite is not None and not 1 <= len(invite) <= 100:
         raise ValidationFailed("An invite code has 1 to 100 characters.")
-    claimed = lobby().claim(game_id, seat, Claimer(name, player), invite)
+    claimed = lobby().claim(game_id, number, Claimer(name, player), invite)
     return claimed, 201
 
 
 @bp.post("/games/<game_id>/seats/<seat>/leave")
-def leave_seat(game_id, seat):
-    seat = seat_number(seat)
+def leave_seat(game_id: str, seat: str) -> ResponseReturnValue:
+    number = seat_number(seat)
     service = games()
     holder, _ = caller(service, game_id, required=True)
-    service.resolve_seat(game_id, holder, seat, acting=True)  # the seat's own credentials, or 403
-    return lobby().leave(game_id, seat)
+    service.resolve_seat(game_id, holder, number, acting=True)  # the seat's own credentials, or 403
+    return lobby().leave(game_id, number)
 
 
 @bp.post("/games/<game_id>/rematch")
-def rematch(game_id):
+def rematch(game_id: str) -> ResponseReturnValue:
     caller(games(), game_id, required=True)  # anyone seated: a seat's token, a seated player's key, the table token
     answer, made = lobby().rematch(game_id)
     return answer, (201 if made else 200), {"Location": f"/games/{answer['id']}"}

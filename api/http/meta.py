@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app
+from flask.typing import ResponseReturnValue
 
 from api import metrics
 from api.errors import Code, UnknownGameType
@@ -17,6 +19,9 @@ from api.words import rules
 from api.words.game_types import localized
 from domain import registry
 
+if TYPE_CHECKING:
+    from domain.contract import GameDef
+
 bp = Blueprint("meta", __name__)
 bp.register_blueprint(docs.bp)
 
@@ -24,7 +29,7 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SERVER_LINE = "servers:\n  - url: http://localhost:8000\n"  # the file's, for a local run
 
 
-def describe_type(game) -> dict:
+def describe_type(game: GameDef) -> dict[str, Any]:
     return {
         "type": game.name,
         "title": game.title,
@@ -45,13 +50,13 @@ def describe_type(game) -> dict:
 
 
 @bp.get("/game-types")
-def game_types():
+def game_types() -> ResponseReturnValue:
     lang = languages.use()
     return {"game_types": [localized(describe_type(g), lang) for g in registry.all_games()]}
 
 
 @bp.get("/game-types/<game_type>/rules")
-def game_rules(game_type):
+def game_rules(game_type: str) -> ResponseReturnValue:
     """A game's rules summary and its pieces' effects, in the caller's language (or English)."""
     game = registry.get(game_type)
     if game is None:
@@ -62,7 +67,7 @@ def game_rules(game_type):
 
 
 @bp.get("/health")
-def health():
+def health() -> ResponseReturnValue:
     try:
         games().store.ping()
     except Exception:
@@ -71,13 +76,13 @@ def health():
 
 
 @bp.get("/health/live")
-def live():
+def live() -> ResponseReturnValue:
     """The process answers: nothing else is checked (a restart is the cure for a failure here)."""
     return {"status": "ok"}
 
 
 @bp.get("/health/ready")
-def ready():
+def ready() -> ResponseReturnValue:
     """Redis answers, a turn worker heartbeats, the reconciler passes: the server can take games."""
     checks = current_app.extensions["readiness"]()
     # With REPLICAS_ACK: the primaries taking appends with fewer replicas than it asks. Degraded
@@ -92,7 +97,7 @@ def ready():
 
 
 @bp.get("/metrics")
-def prometheus_metrics():
+def prometheus_metrics() -> ResponseReturnValue:
     return Response(metrics.exposition(current_app.extensions.get("scrape_gauges")),
                     content_type=metrics.CONTENT_TYPE)
 
@@ -107,7 +112,7 @@ def _spec_around_server(hosted: tuple[str, ...]) -> tuple[str, str]:
 
 
 @bp.get("/openapi.yaml")
-def openapi():
+def openapi() -> ResponseReturnValue:
     """The spec, its server the origin the request came to (so /docs' "Try it out" and a client
     generated from the served spec call this server, on its port, behind its proxy); a Host that
     is no host name gets the relative `/`, which OpenAPI reads as the spec's own origin."""

@@ -21,9 +21,11 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote, unquote_plus
 
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from api import logs, metrics
 from api.input_rules import is_game_id
@@ -37,13 +39,13 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"  # a path's characters written as they are, th
 
 # A made request id: 64 random bits per process, then a counter: unique without a system call
 # per request (uuid4 reads the OS's random source each time).
-_process_bits: tuple = ("", 0)
+_process_bits: tuple[str, int] = ("", 0)
 _counter = itertools.count()
 
 
-def request_id(environ: dict) -> str:
+def request_id(environ: dict[str, Any]) -> str:
     global _process_bits
-    given = environ.get("HTTP_X_REQUEST_ID")
+    given: str | None = environ.get("HTTP_X_REQUEST_ID")
     if given is not None and _SENSIBLE_ID.fullmatch(given):
         return given
     if _process_bits[1] != os.getpid():
@@ -51,7 +53,7 @@ def request_id(environ: dict) -> str:
     return f"{_process_bits[0]}{next(_counter):016x}"
 
 
-_counted: dict = {}
+_counted: dict[tuple[str, str, int], Any] = {}  # (route, method, status) -> its metrics' children
 # The methods of RFC 9110 and PATCH (RFC 5789); any other is labelled OTHER.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"})
 OTHER = "other"
@@ -82,7 +84,7 @@ def redact(query: str) -> str:
     return "&".join(parts)
 
 
-def logged_path(environ: dict) -> str:
+def logged_path(environ: dict[str, Any]) -> str:
     """The request's path as sent (%-encoded: no control character reaches a text log), its
     secrets redacted."""
     path = quote(environ.get("PATH_INFO", "").encode("latin-1", "replace"), safe=_PATH_SAFE)
@@ -106,12 +108,12 @@ def start() -> None:
     environ[_KEY] = (time.perf_counter(), rid, token)
 
 
-def finisher(app: Flask):
+def finisher(app: Flask) -> Callable[[Response], Response]:
     """After the route: the answer's X-Request-Id, the request's metrics (and its log line with
     ACCESS_LOG)."""
     log_each = app.config.get("ACCESS_LOG", False)
 
-    def finish(response):
+    def finish(response: Response) -> Response:
         environ = request.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
         response.headers["X-Request-Id"] = rid
@@ -127,7 +129,7 @@ def finisher(app: Flask):
     return finish
 
 
-def forget(exc) -> None:
+def forget(exc: BaseException | None) -> None:
     """At the request's teardown: its log context unbound."""
     held = request.environ.pop(_KEY, None)
     if held is not None:

@@ -13,6 +13,9 @@ Installed by api/http/gunicorn_config.py (HTTP/1 only; gunicorn picks its own HT
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from gunicorn.http import wsgi
 
 
@@ -27,10 +30,11 @@ class _Capture:
 
 
 class Response(wsgi.Response):
+    sock: Any  # gunicorn's socket, or a _Capture while a head is held (gunicorn has no types)
     _in_write = False
     _head = b""
 
-    def write(self, arg):
+    def write(self, arg: bytes) -> None:
         self._in_write = True
         try:
             super().write(arg)
@@ -40,18 +44,20 @@ class Response(wsgi.Response):
                 head, self._head = self._head, b""
                 self.sock.sendall(head)
 
-    def send_headers(self):
+    def send_headers(self) -> None:
         if self.headers_sent or not self._in_write:
-            return super().send_headers()
+            super().send_headers()
+            return
         self._head = self._captured(super().send_headers)
 
-    def _emit_body(self, data):
+    def _emit_body(self, data: bytes) -> None:
         if not self._head:
-            return super()._emit_body(data)
+            super()._emit_body(data)
+            return
         head, self._head = self._head, b""
         self.sock.sendall(head + self._captured(super()._emit_body, data))  # framed as gunicorn frames it
 
-    def _captured(self, send, *args) -> bytes:
+    def _captured(self, send: Callable[..., None], *args: bytes) -> bytes:
         """What `send` would have sent on the socket."""
         sock, capture = self.sock, _Capture()
         self.sock = capture

@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, request
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
 from api.http.requests import json_body, players
@@ -26,13 +27,13 @@ def relying_party() -> tuple[str, str]:
 
 
 @bp.post("/players/me/passkey-options")
-def registration_options():
+def registration_options() -> ResponseReturnValue:
     player = current_player(players())
     return players().passkey_registration_options(player, relying_party()[0])
 
 
 @bp.post("/players/me/passkeys")
-def register_passkey():
+def register_passkey() -> ResponseReturnValue:
     player = current_player(players())
     body = _answer.load(json_body())
     rp_id, origin = relying_party()
@@ -41,25 +42,25 @@ def register_passkey():
 
 
 @bp.get("/players/me/passkeys")
-def list_passkeys():
+def list_passkeys() -> ResponseReturnValue:
     player = current_player(players())
     return {"passkeys": players().list_passkeys(player)}
 
 
 @bp.delete("/players/me/passkeys/<passkey_id>")
-def remove_passkey(passkey_id: str):
+def remove_passkey(passkey_id: str) -> ResponseReturnValue:
     player = current_player(players())
     players().remove_passkey(player, passkey_id)
     return "", 204
 
 
 @bp.post("/passkeys/sign-in/options")
-def sign_in_options():
+def sign_in_options() -> ResponseReturnValue:
     return players().passkey_sign_in_options(relying_party()[0])
 
 
 @bp.post("/passkeys/sign-in")
-def sign_in():
+def sign_in() -> ResponseReturnValue:
     body = _answer.load(json_body())
     rp_id, origin = relying_party()
     player, entry, key = players().sign_in_with_passkey(body["credential"], body["name"] or "passkey sign-in",

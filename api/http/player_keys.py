@@ -2,11 +2,17 @@
 api/players/keys.py's and api/players/recovery.py's."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flask import Blueprint, request
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
 from api.http.schemas import PlayerNameSchema, RecoverSchema
+
+if TYPE_CHECKING:
+    from api.players.accounts import Player
 
 bp = Blueprint("player_keys", __name__)
 
@@ -14,23 +20,25 @@ _name = PlayerNameSchema()
 _recover = RecoverSchema()
 
 
-def _player_shown(player) -> dict:
+def _player_shown(player: Player) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "bot": player.bot}
 
 
-def _key_shown(entry: dict, key: str | None = None) -> dict:
+def _key_shown(entry: dict[str, Any], key: str | None = None) -> dict[str, Any]:
     shown = {"id": entry["id"], "name": entry["name"], "created": entry["created"],
              "last_used": entry.get("last_used"), "current": entry.get("current", False)}
     return {**shown, "key": key} if key else shown
 
 
 @bp.post("/players/me/keys")
-def add_or_rotate_key():
+def add_or_rotate_key() -> ResponseReturnValue:
     """With `{"name"}`: a new key for another device (the one sent goes on working). Without a
     body: the key sent is replaced by a new one (its streams and tickets end)."""
     player = current_player(players())
     if not request.get_data(cache=True):
-        key = players().rotate(player, bearer_token())
+        sent = bearer_token()
+        assert sent is not None  # current_player found the player by it
+        key = players().rotate(player, sent)
         return {**_player_shown(player), "key": key}, 201
     body = _name.load(json_body())
     entry, key = players().add_key(player, body["name"])
@@ -38,26 +46,26 @@ def add_or_rotate_key():
 
 
 @bp.get("/players/me/keys")
-def list_keys():
+def list_keys() -> ResponseReturnValue:
     player = current_player(players())
     return {"keys": [_key_shown(e) for e in players().list_keys(player, bearer_token())]}
 
 
 @bp.delete("/players/me/keys/<key_id>")
-def revoke_key(key_id: str):
+def revoke_key(key_id: str) -> ResponseReturnValue:
     player = current_player(players())
     players().revoke_key(player, key_id)
     return "", 204
 
 
 @bp.post("/players/me/recovery-code")
-def new_recovery_code():
+def new_recovery_code() -> ResponseReturnValue:
     player = current_player(players())
     return {"recovery_code": players().new_recovery_code(player)}, 201
 
 
 @bp.post("/recover")
-def recover():
+def recover() -> ResponseReturnValue:
     body = _recover.load(json_body())
     player, entry, key, code = players().recover(body["code"], body["name"])
     return {**_player_shown(player), "key": key, "key_id": entry["id"], "recovery_code": code}, 201

@@ -2,11 +2,17 @@
 api/players/accounts.py's and api/seating/claims.py's."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from flask import Blueprint
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
 from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
+
+if TYPE_CHECKING:
+    from api.players.accounts import Player
 
 bp = Blueprint("players", __name__)
 
@@ -16,25 +22,25 @@ _my_games = MyGamesQuerySchema()
 
 
 @bp.post("/players")
-def create_player():
+def create_player() -> ResponseReturnValue:
     body = _new_player.load(json_body())
     player, key = players().create(body["name"], body["bot"])
     code = players().new_recovery_code(player)  # shown once, as the key (api/http/player_keys.py)
     return {**_shown(player), "key": key, "recovery_code": code}, 201, {"Location": "/players/me"}
 
 
-def _shown(player) -> dict:
+def _shown(player: Player) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "bot": player.bot}
 
 
 @bp.get("/players/me")
-def read_me():
+def read_me() -> ResponseReturnValue:
     player = current_player(players())
     return _shown(player)
 
 
 @bp.patch("/players/me")
-def rename_me():
+def rename_me() -> ResponseReturnValue:
     player = current_player(players())
     body = _name.load(json_body())
     player = players().rename(player, body["name"])
@@ -42,7 +48,7 @@ def rename_me():
 
 
 @bp.get("/players/me/games")
-def my_games():
+def my_games() -> ResponseReturnValue:
     player = current_player(players())
     page = query(_my_games)
     games, cursor = lobby().my_games(player, page.get("status"), page.get("my_turn"),

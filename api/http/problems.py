@@ -2,7 +2,10 @@
 a person understands (`detail`), and the game's current `version` where there is one."""
 from __future__ import annotations
 
-from flask import Flask, has_request_context, jsonify
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, has_request_context, jsonify
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -16,16 +19,20 @@ RETRY_AFTER_S = 2
 
 _HTTP_CODES = {400: Code.BAD_REQUEST, 404: Code.NOT_FOUND, 405: Code.METHOD_NOT_ALLOWED,
                413: Code.BODY_TOO_LARGE, 415: Code.UNSUPPORTED_MEDIA_TYPE, 429: Code.RATE_LIMITED}
+_HTTP_DETAILS = {413: "The request body is too large.", 404: "There is no such resource.",
+                 405: "This method is not allowed here."}
 
 
-def problem(status: int, code: str, detail: str, version=None, details=None, headers=None):
+def problem(status: int, code: str, detail: str, version: int | None = None, details: dict[str, Any] | None = None,
+            headers: Mapping[str, str] | None = None) -> Response:
     if has_request_context():  # in the caller's language, by the code (api/words/)
         said = error_sentence(languages.current(), code)
         if said is not None:
             detail = said
             languages.use()
-    body = {"type": f"https://errors.game-server.local/{code}", "title": code.replace("_", " ").capitalize(),
-            "status": status, "code": code, "detail": detail}
+    body: dict[str, Any] = {"type": f"https://errors.game-server.local/{code}",
+                            "title": code.replace("_", " ").capitalize(),
+                            "status": status, "code": code, "detail": detail}
     if version is not None:
         body["version"] = version
     if details:
@@ -40,37 +47,37 @@ def problem(status: int, code: str, detail: str, version=None, details=None, hea
 
 def install(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def _api_error(e: ApiError):
+    def _api_error(e: ApiError) -> Response:
         return problem(e.status, e.code, e.message, e.version, e.details, e.headers)
 
     @app.errorhandler(ValidationError)
-    def _invalid(e: ValidationError):
+    def _invalid(e: ValidationError) -> Response:
         return problem(400, Code.VALIDATION_ERROR, "The request body is not valid: see details.",
-                       details={"fields": e.normalized_messages()})
+                       details={"fields": e.normalized_messages()})  # type: ignore[no-untyped-call]  # marshmallow leaves it unannotated
 
     @app.errorhandler(Expired)
-    def _expired(e: Expired):  # a read straight from the store (the live path's) of a game past the retention
+    # A read straight from the store (the live path's) of a game past the retention.
+    def _expired(e: Expired) -> Response:
         return problem(410, Code.GAME_EXPIRED, f"Game '{e.game_id}' is past the time finished games are kept "
                        "(ARCHIVE_RETENTION_S): it is no longer kept.")
 
     @app.errorhandler(StoreUnavailable)
-    def _unavailable(e):
+    def _unavailable(e: Exception) -> Response:
         return problem(503, Code.STORE_UNAVAILABLE,
                        "The game store cannot be reached right now; nothing was changed. Retry shortly.",
                        headers={"Retry-After": str(RETRY_AFTER_S)})
 
     @app.errorhandler(HTTPException)
-    def _http(e: HTTPException):
-        code = _HTTP_CODES.get(e.code, Code.HTTP_ERROR)
-        detail = {413: "The request body is too large.",
-                  404: "There is no such resource.",
-                  405: "This method is not allowed here."}.get(e.code, e.description)
+    def _http(e: HTTPException) -> Response:
+        status = e.code or 500  # werkzeug's own exceptions all carry a code; a bare one is ours
+        code = _HTTP_CODES.get(status, Code.HTTP_ERROR)
+        detail = _HTTP_DETAILS.get(status, e.description or "")
         # A 405 names the methods the resource has (RFC 9110 requires Allow).
-        allow = {k: v for k, v in e.get_headers() if k == "Allow"} if e.code == 405 else None
-        return problem(e.code, code, detail, headers=allow)
+        allow = {k: v for k, v in e.get_headers() if k == "Allow"} if status == 405 else None
+        return problem(status, code, detail, headers=allow)
 
     @app.errorhandler(Exception)
-    def _unexpected(e: Exception):
+    def _unexpected(e: Exception) -> Response:
         from events.connection import UNAVAILABLE
 
         if isinstance(e, UNAVAILABLE):

@@ -3,7 +3,10 @@ a player's push subscriptions (the browser's PushSubscription JSON). Thin: the r
 api/push/subscriptions.py's, the sending workers/push/'s."""
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
 from api.games.callers import hash_token, is_player_key
@@ -39,18 +42,18 @@ class PushSubscriptionSchema(Schema):
 _subscription = PushSubscriptionSchema()
 
 
-def _pushes():
+def _pushes() -> Any:  # workers/push.Pushes: the HTTP edge imports nothing of workers/
     return current_app.extensions["services"].pushes
 
 
 @bp.get("/push/vapid-public-key")
-def vapid_public_key():
+def vapid_public_key() -> ResponseReturnValue:
     # The same for every caller and for the key's life: cacheable, though the key may be replaced.
     return {"public_key": _pushes().public_key()}, 200, {"Cache-Control": "public, max-age=300"}
 
 
 @bp.post("/players/me/push-subscriptions")
-def subscribe():
+def subscribe() -> ResponseReturnValue:
     player = current_player(players())
     body = _subscription.load(json_body())
     lang = body["lang"] or http_languages.current()  # else the subscribing request's language
@@ -62,13 +65,13 @@ def subscribe():
 
 
 @bp.get("/players/me/push-subscriptions")
-def list_subscriptions():
+def list_subscriptions() -> ResponseReturnValue:
     player = current_player(players())
     return {"subscriptions": [s.public() for s in _pushes().subs.of_player(player.id)]}
 
 
 @bp.delete("/players/me/push-subscriptions/<subscription>")
-def unsubscribe(subscription: str):
+def unsubscribe(subscription: str) -> ResponseReturnValue:
     player = current_player(players())
     _pushes().subs.delete(player.id, subscription)
     return "", 204

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 SYNC_EVERY = 1000
 
@@ -50,7 +51,7 @@ class _Entry:
 
 
 class RateLimiter:
-    def __init__(self, connection, prefix: str, limit: int, window_s: int):
+    def __init__(self, connection: Any, prefix: str, limit: int, window_s: int) -> None:
         self.redis = connection
         self.prefix = prefix
         self.limit = limit
@@ -113,7 +114,7 @@ class RateLimiter:
             pipe = self.redis.pipeline(transaction=False)
             pipe.incrby(key, n)
             pipe.expire(key, self.window_s * 2)
-            total = pipe.execute()[0]
+            total: int = pipe.execute()[0]
         except Exception:
             entry.in_flight -= n
             entry.pending += batch  # not counted: sent again with the next batch

@@ -1,12 +1,19 @@
 """Leaderboards, public profiles and quick matchmaking. Thin: api/ratings/ and api/matchmaking/ decide."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
 from api.http.schemas import JsonBool
+
+if TYPE_CHECKING:
+    from api.matchmaking.pairing import Matchmaker
+    from api.ratings.profiles import Ratings
 
 bp = Blueprint("ratings", __name__)
 
@@ -24,12 +31,12 @@ class LeaderboardQuerySchema(Schema):
 _board_query = LeaderboardQuerySchema()
 
 
-def ratings():
-    return current_app.extensions["ratings"]
+def ratings() -> Ratings:
+    return cast("Ratings", current_app.extensions["ratings"])
 
 
 @bp.get("/leaderboards/<type>")
-def leaderboard(type):  # the path's own name (openapi.yaml: /leaderboards/{type})
+def leaderboard(type: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /leaderboards/{type})
     type_ = type
     ratings().check_type(type_)
     page = query(_board_query)
@@ -45,7 +52,7 @@ def leaderboard(type):  # the path's own name (openapi.yaml: /leaderboards/{type
 
 
 @bp.get("/players/<id>")
-def profile(id):  # the path's own name (openapi.yaml: /players/{id})
+def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /players/{id})
     return ratings().profile(id)
 
 
@@ -61,7 +68,7 @@ _player_games = PlayerGamesQuerySchema()
 
 
 @bp.get("/players/<id>/games")
-def player_games(id):  # the path's own name (openapi.yaml: /players/{id}/games)
+def player_games(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /players/{id}/games)
     page = query(_player_games)
     ratings().check_player(id)
     found, cursor = lobby().public_games(id, parse_cursor(page.get("cursor")), page["limit"])
@@ -84,12 +91,12 @@ class SeekSchema(Schema):
 _seek = SeekSchema()
 
 
-def matchmaker():
-    return current_app.extensions["matchmaker"]
+def matchmaker() -> Matchmaker:
+    return cast("Matchmaker", current_app.extensions["matchmaker"])
 
 
 @bp.post("/matchmaking")
-def seek():
+def seek() -> ResponseReturnValue:
     player = current_player(players())
     body = _seek.load(json_body())
     return matchmaker().seek(player, body["type"], body["seats"], body["rated"], body["options"], body["clock"],
@@ -97,18 +104,18 @@ def seek():
 
 
 @bp.get("/matchmaking")
-def seek_status():
+def seek_status() -> ResponseReturnValue:
     return matchmaker().status(current_player(players()))
 
 
 @bp.delete("/matchmaking")
-def leave_queue():
+def leave_queue() -> ResponseReturnValue:
     matchmaker().leave(current_player(players()))
     return "", 204
 
 
 @bp.get("/games/<game_id>/ratings")
-def game_ratings(game_id):
+def game_ratings(game_id: str) -> ResponseReturnValue:
     """Each seat's rating before and after the game, once the game is counted (seconds after its
     end); `seats` null before that, and for a game that is not rated."""
     games().load(game_id)  # 404 for an unknown game

@@ -27,7 +27,10 @@ Every limited answer says where its caller stands, in the IETF draft's fields
 """
 from __future__ import annotations
 
-from flask import Flask, current_app, g, request
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Flask, Response, current_app, g, request
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
@@ -45,7 +48,7 @@ class RateLimited(ApiError):
 class Budgets:
     """One limiter per kind of budget, from the app's configuration."""
 
-    def __init__(self, connection, prefix: str, config):
+    def __init__(self, connection: Any, prefix: str, config: Mapping[str, Any]) -> None:
         window = int(config["ADDRESS_WINDOW_S"])
         self.token = RateLimiter(connection, prefix, int(config["RATE_LIMIT"]), int(config["RATE_WINDOW_S"]))
         self.read = RateLimiter(connection, prefix, int(config["ADDRESS_READ_LIMIT"]), window)
@@ -79,7 +82,7 @@ def _refuse(key: str, decision: Decision) -> RateLimited:
         headers={"Retry-After": str(decision.reset), **_headers(key, decision)})
 
 
-def _headers(key: str, decision: Decision) -> dict:
+def _headers(key: str, decision: Decision) -> dict[str, Any]:
     return {"RateLimit-Policy": f'"{key}";q={decision.limit};w={decision.window_s}',
             "RateLimit": f'"{key}";r={decision.remaining};t={decision.reset}'}
 
@@ -141,7 +144,7 @@ def charge_anonymous_creation() -> None:
     _take(current_app.extensions["budgets"].anonymous_create, "anonymous_create", "create-anonymous")
 
 
-def charger(app: Flask, budgets: Budgets):
+def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:
     """Before the route: the request charged to its budget (a refusal is a 429)."""
     app.extensions["budgets"] = budgets
 
@@ -151,11 +154,11 @@ def charger(app: Flask, budgets: Budgets):
     return charge
 
 
-def teller(app: Flask):
+def teller(app: Flask) -> Callable[[Response], Response]:
     """After the route: the answer's RateLimit headers; a 401 to a request with a token counted
     as its address's failed authentication."""
 
-    def tell(response):
+    def tell(response: Response) -> Response:
         charged = g.get("ratelimit")
         if charged is not None and "RateLimit" not in response.headers:
             key, decision = charged

@@ -2,6 +2,7 @@
 parameters, and pages' cursors and `next` links. Route modules import these, never each other."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlencode
 
 from flask import current_app, request
@@ -11,6 +12,13 @@ from api.errors import ApiError, Code, ValidationFailed
 from api.input_rules import MAX_DEPTH, depth_within, digits
 from events import codec
 
+if TYPE_CHECKING:
+    from marshmallow import Schema
+
+    from api.games.service import GameService
+    from api.players.accounts import Players
+    from api.seating.claims import Lobby
+
 # Query parameters that are integers: ASCII digits by pattern before marshmallow's int().
 INTEGER_ARGS = frozenset({"after", "limit", "offset", "version"})
 
@@ -19,19 +27,22 @@ class UnsupportedMediaType(ApiError):
     status, code = 415, Code.UNSUPPORTED_MEDIA_TYPE
 
 
-def games():
-    return current_app.extensions["games"]
+# The collaborators app.py registers, typed for mypy by cast (not checked when run: Flask keeps
+# them in an untyped dict, and the tests may register doubles).
+
+def games() -> GameService:
+    return cast("GameService", current_app.extensions["games"])
 
 
-def players():
-    return current_app.extensions["players"]
+def players() -> Players:
+    return cast("Players", current_app.extensions["players"])
 
 
-def lobby():
-    return current_app.extensions["lobby"]
+def lobby() -> Lobby:
+    return cast("Lobby", current_app.extensions["lobby"])
 
 
-def json_body():
+def json_body() -> Any:
     # Only JSON, declared as such: a browser may send text/plain or a form to any site without
     # asking first, so accepting those would let any web page create games and send moves as
     # its visitors (a CSRF shape); application/json needs a CORS preflight this server never grants.
@@ -66,10 +77,10 @@ def one_value_per_parameter() -> None:
                 details={"fields": {k: ["Given more than once."] for k in repeated}})
 
 
-_defaults: dict = {}
+_defaults: dict[int, tuple[Schema, dict[str, Any]]] = {}
 
 
-def query(schema):
+def query(schema: Schema) -> dict[str, Any]:
     """The query string loaded by `schema`; without one, the schema's defaults (computed once:
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
     args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
@@ -82,7 +93,8 @@ def query(schema):
         if cached is None:
             cached = _defaults[id(schema)] = (schema, schema.load({}))
         return dict(cached[1])
-    return schema.load(args)
+    loaded: dict[str, Any] = schema.load(args)
+    return loaded
 
 
 def seat_number(raw: str) -> int:
@@ -100,7 +112,7 @@ def parse_cursor(raw: str | None) -> tuple[int, str] | None:
     return int(score), member
 
 
-def next_link(path: str, params: dict) -> str:
+def next_link(path: str, params: dict[str, Any]) -> str:
     """A page's `next` link: `path` and the query `params`, each value URL-encoded (an `&` or a
     space in one must not end it or start another)."""
     return f"{path}?{urlencode(params)}"

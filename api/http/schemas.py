@@ -1,6 +1,9 @@
 """marshmallow schemas for request bodies: the API's edge. Nothing on the replay path uses them."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.input_rules import name_problem, normal_name
@@ -11,7 +14,7 @@ NAME = validate.Length(min=1, max=40)
 class NameField(fields.String):
     """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         name = normal_name(super()._deserialize(value, attr, data, **kwargs))
         problem = name_problem(name)
         if problem:
@@ -19,14 +22,14 @@ class NameField(fields.String):
         return name
 
 
-class JsonBool(fields.Field):
+class JsonBool(fields.Field[Any]):
     """A JSON boolean, exactly (not 1, not "true"); `only`: the one value accepted."""
 
-    def __init__(self, only=None, **kwargs):
+    def __init__(self, only: bool | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.only = only
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if not isinstance(value, bool) or (self.only is not None and value is not self.only):
             raise ValidationError("Not true." if self.only is True else "Not a boolean (true or false).")
         return value
@@ -43,17 +46,17 @@ class SeatSchema(Schema):
     me = JsonBool(only=True)
 
     @validates_schema
-    def _one_of(self, data, **kwargs):
+    def _one_of(self, data: dict[str, Any], **kwargs: Any) -> None:
         if len(data) != 1:
             raise ValidationError("A seat is a person ({'name': ...}), a bot ({'bot': level}), a seat for anyone "
                                   "to claim ({'open': true}), one for those with the invite code "
                                   "({'invite': true}), or the creating player's own ({'me': true}).")
 
 
-class SeedField(fields.Field):
+class SeedField(fields.Field[Any]):
     """An integer or a short string."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # JSON's integer 7.0
         if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -167,7 +170,7 @@ class MyGamesQuerySchema(Schema):
 class WholeNumber(fields.Integer):
     """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -187,7 +190,7 @@ _move_schema = MoveRequestSchema()
 _MOST_VERSION = 2 ** 31
 
 
-def load_move(body):
+def load_move(body: Any) -> dict[str, Any]:
     """A move's body as MoveRequestSchema loads it. A well-formed one (exactly its two fields:
     an int within the range, a JSON object) is taken as is, without marshmallow (a third of the
     move's edge cost); anything else goes through the schema, so every refusal is the schema's
@@ -196,7 +199,8 @@ def load_move(body):
         version, move = body.get("expected_version"), body.get("move")
         if type(version) is int and 0 <= version <= _MOST_VERSION and type(move) is dict:
             return {"expected_version": version, "move": dict(move)}
-    return _move_schema.load(body)
+    loaded: dict[str, Any] = _move_schema.load(body)
+    return loaded
 
 
 class HistoryQuerySchema(Schema):

@@ -9,6 +9,8 @@ browsers older than CSP 2), and send no path to other sites (`Referrer-Policy`).
 """
 from __future__ import annotations
 
+from flask import Response
+
 # data: images are swagger-ui's (its stylesheet's icons); everything else is the server's own.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -16,7 +18,7 @@ PAGE_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY",
                 "Referrer-Policy": "strict-origin-when-cross-origin"}
 
 
-def secure(response):
+def secure(response: Response) -> Response:
     """After the route: nosniff on every answer, the pages' headers on text/html."""
     headers = response.headers
     headers["X-Content-Type-Options"] = "nosniff"

@@ -4,8 +4,10 @@ the allowance; the reconciler stops and starts the clocks (workers/vacations.py)
 from __future__ import annotations
 
 import time
+from typing import cast
 
 from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
 from api.http.requests import json_body, players
@@ -19,7 +21,8 @@ _settings = VacationSettingsSchema()
 
 
 def vacations() -> Vacations:
-    return current_app.extensions["vacations"]  # built once, with VACATION_DAYS_PER_YEAR (workers/wiring.py)
+    # built once, with VACATION_DAYS_PER_YEAR (workers/wiring.py)
+    return cast(Vacations, current_app.extensions["vacations"])
 
 
 def _now() -> int:
@@ -27,12 +30,12 @@ def _now() -> int:
 
 
 @bp.get("/players/me/vacations")
-def read_vacations():
+def read_vacations() -> ResponseReturnValue:
     return vacations().summary(current_player(players()).id, _now())
 
 
 @bp.post("/players/me/vacations")
-def plan_vacation():
+def plan_vacation() -> ResponseReturnValue:
     player = current_player(players())
     body = _vacation.load(json_body())
     now = _now()
@@ -42,7 +45,7 @@ def plan_vacation():
 
 
 @bp.patch("/players/me/vacations")
-def change_vacation_settings():
+def change_vacation_settings() -> ResponseReturnValue:
     player = current_player(players())
     body = _settings.load(json_body())
     vacations().set_auto(player.id, body["auto"])
@@ -50,7 +53,7 @@ def change_vacation_settings():
 
 
 @bp.delete("/players/me/vacations/<vacation_id>")
-def cancel_vacation(vacation_id):
+def cancel_vacation(vacation_id: str) -> ResponseReturnValue:
     player = current_player(players())
     vacations().cancel(player.id, vacation_id, _now())
     return "", 204

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, current_app, request, send_from_directory
+from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory
+from flask.typing import ResponseReturnValue
 
 from api.errors import Code
 from api.http.problems import problem
@@ -21,7 +22,7 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 CACHE = "no-cache"
 
 
-def _page(name: str):
+def _page(name: str) -> Response:
     response = send_from_directory(WEB, name, mimetype="text/html", max_age=0)
     response.headers["Cache-Control"] = CACHE
     return response
@@ -34,11 +35,11 @@ def wants_html() -> bool:
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     if wants_html():
         response = _page("index.html")
     else:
-        response = current_app.json.response({
+        response = jsonify({
             "name": current_app.config.get("SERVER_NAME_TEXT", "game server"),
             "docs": "/docs", "openapi": "/openapi.yaml", "game_types": "/game-types", "web": "/"})
     response.headers["Vary"] = "Accept"
@@ -46,27 +47,27 @@ def index():
 
 
 @bp.get("/play/<game_id>")
-def play(game_id: str):
+def play(game_id: str) -> ResponseReturnValue:
     return _page("play.html") if is_game_id(game_id) else _no_game()
 
 
 @bp.get("/replay/<game_id>")
-def replay(game_id: str):
+def replay(game_id: str) -> ResponseReturnValue:
     return _page("replay.html") if is_game_id(game_id) else _no_game()
 
 
 @bp.get("/leaderboard/<type>")
-def leaderboard(type: str):  # the path's own name (openapi.yaml)
+def leaderboard(type: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     return _page("leaderboard.html")
 
 
 @bp.get("/profile/<id>")
-def profile(id: str):  # the path's own name (openapi.yaml)
+def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     return _page("profile.html")
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> ResponseReturnValue:
     """The client's service worker, at the root so that its scope is every page (a worker's
     scope is at most its own folder unless Service-Worker-Allowed says more: said anyway, for a
     proxy that serves it from elsewhere); always revalidated, as browsers do for workers."""
@@ -77,7 +78,7 @@ def service_worker():
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> ResponseReturnValue:
     """The web app manifest (installable client): its own media type."""
     response = send_from_directory(WEB, "manifest.webmanifest", mimetype="application/manifest+json", max_age=0)
     response.headers["Cache-Control"] = CACHE
@@ -85,14 +86,14 @@ def manifest():
 
 
 @bp.get("/web/<path:file>")
-def static_file(file: str):
+def static_file(file: str) -> ResponseReturnValue:
     response = send_from_directory(WEB, file, max_age=0)  # 404 outside web/ or missing
     response.headers["Cache-Control"] = CACHE
     return response
 
 
 @bp.get("/sw-push.js")
-def service_worker_push():
+def service_worker_push() -> ResponseReturnValue:
     """The push handlers the service worker loads (`importScripts('/sw-push.js')`); at the root,
     where a service worker's scripts are looked for. JavaScript, whatever the platform's types
     table says: a service worker's imported script of another type is refused."""
@@ -101,7 +102,7 @@ def service_worker_push():
     return response
 
 
-def _no_game():
+def _no_game() -> Response:
     """An id no game can have is a 404, like the API's (for a well-formed id the page itself asks
     for the game, and says so when it does not exist)."""
     return problem(404, Code.UNKNOWN_GAME, "No game has this id.")

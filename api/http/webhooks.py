@@ -2,7 +2,11 @@
 with a player's key (games the player sits in, or "mine") or a game's table token (that game)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
 from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from api.errors import TokenRequired
@@ -12,13 +16,17 @@ from api.http.requests import json_body
 from api.webhooks.messages import KINDS
 from api.words import languages
 
+if TYPE_CHECKING:
+    from api.webhooks.manage import Webhooks
+    from api.webhooks.subscriptions import Owner
+
 bp = Blueprint("webhooks", __name__)
 
 
-class GamesField(fields.Field):
+class GamesField(fields.Field[Any]):
     """"mine" (a player's games) or a list of game ids."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if value == "mine":
             return value
         if not isinstance(value, list) or not 1 <= len(value) <= 50 or not all(
@@ -43,11 +51,11 @@ class CreateWebhookSchema(Schema):
 _create = CreateWebhookSchema()
 
 
-def _webhooks():
-    return current_app.extensions["webhooks"]
+def _webhooks() -> Webhooks:
+    return cast("Webhooks", current_app.extensions["webhooks"])
 
 
-def _owner():
+def _owner() -> Owner:
     token = bearer_token()
     if token is None:
         raise TokenRequired("Webhooks need a player's key or a game's table token: 'Authorization: Bearer <key>'.")
@@ -55,7 +63,7 @@ def _owner():
 
 
 @bp.post("/webhooks")
-def create_webhook():
+def create_webhook() -> ResponseReturnValue:
     owner = _owner()
     body = _create.load(json_body())
     body["lang"] = body["lang"] or http_languages.current()  # else the creating request's language
@@ -64,21 +72,21 @@ def create_webhook():
 
 
 @bp.get("/webhooks")
-def list_webhooks():
+def list_webhooks() -> ResponseReturnValue:
     return {"webhooks": _webhooks().list(_owner())}
 
 
 @bp.delete("/webhooks/<webhook>")
-def delete_webhook(webhook):
+def delete_webhook(webhook: str) -> ResponseReturnValue:
     _webhooks().delete(_owner(), webhook)
     return "", 204
 
 
 @bp.get("/webhooks/<webhook>/deliveries")
-def deliveries(webhook):
+def deliveries(webhook: str) -> ResponseReturnValue:
     return {"deliveries": _webhooks().deliveries(_owner(), webhook)}
 
 
 @bp.post("/webhooks/<webhook>/deliveries/<delivery>/retry")
-def retry(webhook, delivery):
+def retry(webhook: str, delivery: str) -> ResponseReturnValue:
     return _webhooks().retry(_owner(), webhook, delivery), 202

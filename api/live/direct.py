@@ -32,7 +32,7 @@ class Direct:
 
     __slots__ = ("fd", "chunked", "seat", "lang", "cursor", "wake", "pending", "dead", "last_write")
 
-    def __init__(self, fd: int, chunked: bool, seat, cursor: int, lang: str = DEFAULT):
+    def __init__(self, fd: int, chunked: bool, seat: int | None, cursor: int, lang: str = DEFAULT) -> None:
         self.fd = fd
         self.chunked = chunked
         self.seat = seat
@@ -69,8 +69,8 @@ class Direct:
         return True
 
 
-def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall, keepalive_s: float, max_s: float,
-                 revoked: Callable[[], bool] = lambda: False) -> None:
+def serve_direct(hub: Hub, feed: Feed, sub: Direct, sendall: Callable[[bytes], object], keepalive_s: float,
+                 max_s: float, revoked: Callable[[], bool] = lambda: False) -> None:
     """The greenlet's part of a direct subscriber (after the response's head went out through
     the server): catch up, join the feed's direct set, then wait; take over when the reader
     could not write (a slow client), send keep-alives and `end`. `sendall` writes to the

@@ -14,7 +14,7 @@ from api.live.feeds import Entry, Feed, Inbox, advance, inbox_frame, to_act
 from api.live.frames import chunk, sse
 from api.platform.events import START
 from api.words import DEFAULT
-from domain.contract import EVERYONE
+from domain.contract import EVERYONE, Viewer
 from events.store import StoredEvent
 
 CATCH_UP_PAGE = 500
@@ -41,14 +41,15 @@ class Fanout:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]
 
-    def frames_after(self, feed: Feed, cursor: int, seat, lang: str = DEFAULT) -> tuple[list[bytes], int]:
+    def frames_after(self, feed: Feed, cursor: int, seat: int | None, lang: str = DEFAULT) -> tuple[list[bytes], int]:
         """The frames of the feed's events after `cursor` as `seat` may see them, in `lang`'s
         words, and the new cursor; from the ring, or the store when the ring no longer reaches
         back that far."""
         found = self.buffered_frames(feed, cursor, seat, lang)
         return found if found is not None else self._catch_up(feed, cursor, seat, lang)
 
-    def buffered_frames(self, feed: Feed, cursor: int, seat, lang: str = DEFAULT) -> tuple[list[bytes], int] | None:
+    def buffered_frames(self, feed: Feed, cursor: int, seat: int | None,
+                        lang: str = DEFAULT) -> tuple[list[bytes], int] | None:
         """frames_after from the ring only: None when it no longer reaches back that far."""
         entries = feed.buffered_after(cursor)
         if entries is None:
@@ -65,7 +66,7 @@ class Fanout:
             frames.append(frame)
         return frames, entries[-1].event.version
 
-    def render(self, game: Game, viewer, e: StoredEvent, to_act: list, clock: dict | None = None,
+    def render(self, game: Game, viewer: Viewer, e: StoredEvent, to_act: list[Any], clock: dict[str, Any] | None = None,
                lang: str = DEFAULT) -> bytes:
         self.renders += 1
         shown = presenting.present(game, viewer, e.type, e.data, e.version, e.actor, e.at)
@@ -77,7 +78,7 @@ class Fanout:
 
     def deliver(self, feed: Feed) -> None:
         """Writes the feed's new events to its direct subscribers (see Direct)."""
-        payloads: dict = {}
+        payloads: dict[tuple[int | None, str, int, bool], Any] = {}
         subscribers = list(feed.direct)
         for i, sub in enumerate(subscribers):
             if sub not in feed.direct:
@@ -102,7 +103,7 @@ class Fanout:
             for sub in list(feed.direct):
                 sub.wake.set()  # its greenlet sends `end` and closes
 
-    def _catch_up(self, feed: Feed, cursor: int, seat, lang: str) -> tuple[list[bytes], int]:
+    def _catch_up(self, feed: Feed, cursor: int, seat: int | None, lang: str) -> tuple[list[bytes], int]:
         """Events older than the ring (a resume from far back, a subscriber that fell behind):
         read from the store and folded from the game as it was at `cursor`, not cached."""
         newest = feed.game

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from api.games import presenting
 from api.games.repository import Game
@@ -17,6 +17,7 @@ from events.store import StoredEvent
 
 if TYPE_CHECKING:
     from api.live.direct import Direct
+    from domain.contract import Viewer
 
 RING = 256  # recent events a feed keeps for its subscribers; older ones are read from the store
 
@@ -26,11 +27,11 @@ class Entry:
 
     __slots__ = ("event", "to_act", "frames", "clock")
 
-    def __init__(self, event: StoredEvent, to_act: list, clock: dict | None = None):
+    def __init__(self, event: StoredEvent, to_act: list[Any], clock: dict[str, Any] | None = None):
         self.event = event
         self.to_act = to_act
         self.clock = clock  # a clocked game's deadlines after the event (presenting.clock_at_event)
-        self.frames: dict = {}
+        self.frames: dict[tuple[Viewer, str], bytes] = {}
 
 
 def advance(game: Game, event: StoredEvent) -> Game:
@@ -39,7 +40,7 @@ def advance(game: Game, event: StoredEvent) -> Game:
     return replace(game, version=event.version, state=state, platform=platform)
 
 
-def to_act(game: Game) -> list:
+def to_act(game: Game) -> list[Any]:
     """Who acts after the game's last event: nobody while the game waits for people or the
     server is still setting it up."""
     setup_version = game.setup_version
@@ -75,7 +76,7 @@ class Feed(Followed):
         self.game = game
         self.entries: deque[Entry] = deque(maxlen=RING)
         self.direct: set[Direct] = set()  # subscribers the reader writes to itself (see Direct)
-        self._states: dict = {}
+        self._states: dict[tuple[int, int | None], Any] = {}  # (version, seat) -> its state frame
 
     @property
     def version(self) -> int:
@@ -107,7 +108,7 @@ class Feed(Followed):
             changed.set()
         return added
 
-    def state_frame(self, seat) -> tuple[bytes, int]:
+    def state_frame(self, seat: int | None) -> tuple[bytes, int]:
         """The `state` event for `seat` at the newest version, and that version: made once per
         seat and version (a crowd arriving on one game costs one view, not one each)."""
         game = self.game
@@ -170,9 +171,9 @@ class Inbox(Followed):
         self.last_id = last_id  # the newest entry read (the reader's position)
         self.floor = entry_key(last_id)  # every entry after this one is in `entries`
         # (key, id, entry, its frame per language: made once for all the player's connections)
-        self.entries: deque[tuple[tuple, str, dict, dict[str, bytes]]] = deque()
+        self.entries: deque[tuple[tuple[Any, ...], str, dict[str, Any], dict[str, bytes]]] = deque()
 
-    def extend(self, entries: list[tuple[str, dict]]) -> int:
+    def extend(self, entries: list[tuple[str, dict[str, Any]]]) -> int:
         added = 0
         with self._lock:
             newest = entry_key(self.last_id)
@@ -207,6 +208,6 @@ class Inbox(Followed):
             return found
 
 
-def inbox_frame(entry: dict, entry_id: str, lang: str) -> bytes:
+def inbox_frame(entry: dict[str, Any], entry_id: str, lang: str) -> bytes:
     """A player's inbox entry as its stream sends it, with its words in `lang`."""
     return sse(entry["type"], notices.said(entry, lang), entry_id)

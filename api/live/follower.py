@@ -32,7 +32,8 @@ READ_MARGIN_S = 10.0  # the socket timeout's margin over the read's BLOCK time
 class LiveFollower:
     """XREAD over games' streams (positions: versions) and inboxes (positions: entry ids)."""
 
-    def __init__(self, store: RedisEventStore, inbox_key: Callable[[str], str], decode_inbox: Callable[[dict], dict],
+    def __init__(self, store: RedisEventStore, inbox_key: Callable[[str], str],
+                 decode_inbox: Callable[[dict[bytes, bytes]], dict[str, Any]],
                  block_ms: int, margin_s: float = READ_MARGIN_S):
         self.store = store
         self.inbox_key = inbox_key
@@ -45,11 +46,12 @@ class LiveFollower:
         self._client_id: int | None = None
         self._blocked = False
         self._held: Any = None  # its connection, out of the pool while it works
-        self._packed: dict = {}  # a followed stream's key as the command sends it, by game id or ("inbox", player)
-        self._owner: dict = {}  # and whose a key is
+        # a followed stream's key as the command sends it, by game id or ("inbox", player)
+        self._packed: dict[str | tuple[str, str], bytes] = {}
+        self._owner: dict[bytes, str | tuple[str, str]] = {}  # and whose a key is (a game, or ("inbox", player))
 
     def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100
-             ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict]]]]:
+             ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict[str, Any]]]]]:
         """The games' events after their versions and the inboxes' entries after their ids,
         waiting up to block_ms for the first one."""
         if not games and not inboxes:
@@ -93,7 +95,7 @@ class LiveFollower:
         if isinstance(reply, redis.ResponseError):
             raise reply
         found_games: dict[str, list[StoredEvent]] = {}
-        found_inboxes: dict[str, list[tuple[str, dict]]] = {}
+        found_inboxes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         owner = self._owner
         # RESP2: [[key, entries], ...]; RESP3: {key: entries}
         for stream, entries in (reply.items() if isinstance(reply, dict) else reply or ()):
@@ -104,7 +106,7 @@ class LiveFollower:
                 found_inboxes[name[1]] = [(i.decode(), self.decode_inbox(_fields(f))) for i, f in entries]
         return found_games, found_inboxes
 
-    def _pack(self, name, key: str) -> bytes:
+    def _pack(self, name: str | tuple[str, str], key: str) -> bytes:
         raw = key.encode()
         self._owner[raw] = name
         packed = self._packed[name] = _bulk(raw)
@@ -150,7 +152,7 @@ def _bulk(value: bytes) -> bytes:
     return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
-def _fields(flat: list) -> dict:
+def _fields(flat: list[Any]) -> dict[bytes, bytes]:
     """A stream entry's fields as Redis sends them (a flat list) as a dict."""
     return {flat[0]: flat[1]} if len(flat) == 2 else dict(zip(flat[::2], flat[1::2], strict=False))
 
@@ -167,7 +169,8 @@ class Polled:
         self.follower = follower
         self.inboxes = inboxes  # api.players.Players, or None: no inboxes
 
-    def read(self, games, inboxes, block_ms, count=100):
+    def read(self, games: dict[str, int], inboxes: dict[str, str], block_ms: int, count: int = 100
+             ) -> tuple[dict[str, list[StoredEvent]], dict[str, list[tuple[str, dict[str, Any]]]]]:
         if inboxes and self.inboxes is not None:
             block_ms = min(block_ms, self.POLL_MS)
             if not games:

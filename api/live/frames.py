@@ -3,7 +3,7 @@ them when the reader writes to a socket itself (api/live/direct.py)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from events import codec
 
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from api.games.repository import Game
 
 
-def sse(event: str, data: dict, id_: int | str | None = None) -> bytes:
+def sse(event: str, data: dict[str, Any], id_: int | str | None = None) -> bytes:
     head = f"id: {id_}\nevent: {event}\ndata: " if id_ is not None else f"event: {event}\ndata: "
     body = codec.dumps_bytes(data)
     if not body.isascii():

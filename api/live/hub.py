@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from api.errors import GameExpired
 from api.games.repository import GameRepository
@@ -34,6 +34,9 @@ from api.live.feeds import Feed, Followed, Inbox
 from api.live.keywatch import KeyWatch
 from api.live.reader import BLOCK_MS, Reader
 from events.store import EventStore
+
+if TYPE_CHECKING:
+    from api.players.accounts import Players
 
 F = TypeVar("F", bound=Followed)  # a Feed or an Inbox
 
@@ -43,8 +46,9 @@ class Hub(Reader):
     they receive is Fanout's (api/live/fanout.py), the reading Reader's (api/live/reader.py)."""
 
     def __init__(self, store: EventStore, games: GameRepository | None = None, block_ms: int = BLOCK_MS,
-                 tick_s: float = 1.0, inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0,
-                 keys: KeyWatch | None = None):
+                 tick_s: float = 1.0, inboxes: Players | None = None, keepalive_s: float | None = None,
+                 gather_s: float = 0.0,
+                 keys: KeyWatch | None = None) -> None:
         self.store = store  # the hub's own store (its own small pool)
         self.keys = keys  # the streams opened with a player key, ended when it is replaced
         self.games = games or GameRepository(store)
@@ -127,7 +131,7 @@ class Hub(Reader):
         self._added(generation)
         return inbox
 
-    def _follow(self, table: dict, key: str, entry) -> int:
+    def _follow(self, table: dict[str, Any], key: str, entry: Any) -> int:
         """(Under the lock) a new feed or inbox with its first subscriber: the generation that
         the reader's read must reach to follow it."""
         table[key] = entry
@@ -135,7 +139,7 @@ class Hub(Reader):
         self._generation += 1
         return self._generation
 
-    def _leave(self, table: dict, key: str, entry) -> None:
+    def _leave(self, table: dict[str, Any], key: str, entry: Any) -> None:
         with self._lock:
             entry.subscribers -= 1
             if entry.subscribers <= 0 and table.get(key) is entry:

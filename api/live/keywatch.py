@@ -8,15 +8,19 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from events.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from api.players.accounts import Players
 
 log = logging.getLogger(__name__)
 
 
 class KeyWatch:
-    def __init__(self, players):
-        self.players = players  # api.players.Players: rotations_after, rotations_last_id
+    def __init__(self, players: Players) -> None:
+        self.players = players  # its rotations_after, rotations_last_id
         self._lock = threading.Lock()
         self._watched: dict[str, dict[int, Callable[[], None]]] = {}  # key hash -> wakers
         self._revoked: set[str] = set()

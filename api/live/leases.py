@@ -24,9 +24,7 @@ import threading
 import time
 from itertools import count
 
-import redis
-
-from events.connection import UNAVAILABLE, is_cluster
+from events.connection import UNAVAILABLE, Client, is_cluster
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +72,7 @@ class Lease:
 
 
 class SharedLeases:
-    def __init__(self, connection: redis.Redis, prefix: str, lease_s: float = DEFAULT_LEASE_S):
+    def __init__(self, connection: Client, prefix: str, lease_s: float = DEFAULT_LEASE_S):  # one Redis, or a cluster
         self.redis = connection
         self.prefix = prefix
         self.lease_ms = max(1000, int(lease_s * 1000))

@@ -16,6 +16,8 @@ from __future__ import annotations
 import resource
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.live.leases import SharedLeases
@@ -48,7 +50,7 @@ class StreamLimits:
         self.per_seat = per_seat
         self.opens_per_s = opens_per_s  # 0: no limit
         self.open = 0
-        self._by_key: dict[tuple, int] = {}
+        self._by_key: dict[tuple[Any, ...], int] = {}
         self._lock = threading.Lock()
         self._bucket = float(opens_per_s)
         self._filled = time.monotonic()
@@ -68,7 +70,7 @@ class StreamLimits:
                                   "retry in 1 s.", headers={"Retry-After": "1"})
             self._bucket -= 1
 
-    def acquire(self, address: str, seat_key: tuple | None):
+    def acquire(self, address: str, seat_key: tuple[str, int | str | None] | None) -> Callable[[], None]:
         """Takes a slot for a new stream, or raises; returns the function that gives it back.
         `seat_key` is (game id, seat) for a stream opened with a token or a ticket, else None
         (counted by address)."""

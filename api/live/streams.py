@@ -4,8 +4,8 @@ feed's or inbox's `changed`, which the reader's new entries and the hub's tick s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from api.live.feeds import Feed, Inbox
 from api.live.frames import REVOKED, end_frame
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from api.live.hub import Hub
 
 
-def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: float,
-           revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT):
+def stream(hub: Hub, feed: Feed, seat: int | None, cursor: int, keepalive_s: float, max_s: float,
+           revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT) -> Iterator[bytes]:
     """A subscriber's frames (bytes) from `cursor` on: events, keep-alive comments while
     nothing happens, `end` once the game is over (the caller unsubscribes when it closes);
     nothing more once `revoked()` (the player key it was opened with was replaced)."""
@@ -29,15 +29,15 @@ def stream(hub: Hub, feed: Feed, seat, cursor: int, keepalive_s: float, max_s: f
 
 
 def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float,
-                 revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT):
+                 revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT) -> Iterator[bytes]:
     """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
     happens (a player's stream has no end but its time limit, and its key's replacement)."""
     return _follow(lambda c: hub.inbox_after(inbox, c, lang), lambda c: None, inbox, cursor, keepalive_s, max_s,
                    revoked)
 
 
-def _follow(read: Callable, ended: Callable, source, cursor, keepalive_s: float, max_s: float,
-            revoked: Callable[[], bool]):
+def _follow(read: Callable[[Any], tuple[list[bytes], Any]], ended: Callable[[Any], bytes | None], source: Any,
+            cursor: Any, keepalive_s: float, max_s: float, revoked: Callable[[], bool]) -> Iterator[bytes]:
     """Frames from `read(cursor)` as they come, until `ended(cursor)` gives a last one or max_s
     passes. It waits with no timer of its own: the reader's new entries or the hub's tick set
     `source.changed`."""

@@ -23,7 +23,7 @@ class Tickets:
     """A ticket a player key asked for holds the key's hash: once the key is replaced
     (`key_in_use` says no), the ticket opens nothing."""
 
-    def __init__(self, connection, prefix: str, key_in_use: Callable[[str], bool] | None = None):
+    def __init__(self, connection: Any, prefix: str, key_in_use: Callable[[str], bool] | None = None) -> None:
         self.redis = connection
         self.prefix = prefix
         self.key_in_use = key_in_use

@@ -11,6 +11,8 @@ newest FINISHED_KEPT.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from api.paging import sorted_page
 from events.connection import UNAVAILABLE, key_buckets
 from events.keys import bucket_of, sharded
@@ -21,7 +23,7 @@ FINISHED_KEPT = 10_000
 
 
 class LobbyIndex:
-    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
+    def __init__(self, connection: Any, prefix: str = "", buckets: int | None = None) -> None:
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)
@@ -57,7 +59,7 @@ class LobbyIndex:
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
-    def page(self, status: str, type_: str | None, before: tuple[int, str] | None, count: int) -> list:
+    def page(self, status: str, type_: str | None, before: tuple[int, str] | None, count: int) -> list[Any]:
         try:
             if self.buckets == 1:
                 return sorted_page(self.redis, self.key(status, type_), before, count)

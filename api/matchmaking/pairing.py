@@ -21,6 +21,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games.options import merged_options
@@ -54,8 +55,8 @@ class Matchmaker:
         self.players = players
         self.ledger = ledger
 
-    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict, clock,
-             max_seats: int | None = None) -> dict:
+    def seek(self, player: Player, type_: str, seats: int | None, rated: bool, options: dict[str, Any], clock: Any,
+             max_seats: int | None = None) -> dict[str, Any]:
         """Joins (or moves to) the pools of these wishes (one per size from `seats` to
         `max_seats`); answers the seek, `matched` at once when a pool held the others (the
         largest game first)."""
@@ -69,7 +70,7 @@ class Matchmaker:
             raise ValidationFailed(f"{definition.title} is played by {definition.min_seats} to "
                                    f"{definition.max_seats} seats; {asked} were asked for.", code=Code.INVALID_SEATS)
         checked_clock = clocks.checked(definition, clock)
-        pools: dict[str, dict] = {}
+        pools: dict[str, dict[str, Any]] = {}
         for n in range(most, seats - 1, -1):  # the largest first: joined, a pool pairs in this order
             made = {"type": type_, "seats": n, "rated": rated, "options": merged_options(definition, options, n),
                     "clock": checked_clock}  # 400/422 before anything is written
@@ -88,7 +89,7 @@ class Matchmaker:
                 break
         return self.status(player)
 
-    def status(self, player: Player) -> dict:
+    def status(self, player: Player) -> dict[str, Any]:
         seek = self.seeks.seek_of(player.id)
         if seek is None:
             raise NotSeeking("You are not seeking a game (POST /matchmaking).")
@@ -109,7 +110,7 @@ class Matchmaker:
                 f"your game is {seek['game_id']}." if seek.get("game_id") else "its game is being made."))
         raise NotSeeking("You are not seeking a game.")
 
-    def pair(self, pool: str, wishes: dict) -> int:
+    def pair(self, pool: str, wishes: dict[str, Any]) -> int:
         """Makes the games of every group the pool holds now; returns how many."""
         made = 0
         while True:
@@ -135,7 +136,7 @@ class Matchmaker:
             back += self.seeks.put_back(player_id, seek, raw)
         return back
 
-    def _make(self, group: list[str], wishes: dict) -> None:
+    def _make(self, group: list[str], wishes: dict[str, Any]) -> None:
         order = list(group)
         secrets.SystemRandom().shuffle(order)  # who sits first is nobody's choice
         found = self.players.find_many(order)

@@ -93,11 +93,12 @@ class Seeks:
     def _seekers(self) -> str:
         return f"{self.base}:seekers"
 
-    def seek_of(self, player_id: str) -> dict | None:
+    def seek_of(self, player_id: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self._seekers(), player_id)
         return codec.loads(raw) if raw is not None else None
 
-    def join(self, player_id: str, pools: dict[str, dict], wishes: dict, rating: int, now: int) -> None:
+    def join(self, player_id: str, pools: dict[str, dict[str, Any]], wishes: dict[str, Any], rating: int,
+             now: int) -> None:
         """Puts the player in its pools (pool -> the game it makes: one per size of a range of
         seats), out of any other it was waiting in; `wishes`: the seek as asked."""
         self.leave(player_id)
@@ -133,7 +134,7 @@ class Seeks:
                            args=[now, size, base, widen, widest, ttl_ms, pool])
         return [m.decode() if isinstance(m, bytes) else m for m in group]
 
-    def stale(self, before_ms: int) -> list[tuple[str, dict, bytes]]:
+    def stale(self, before_ms: int) -> list[tuple[str, dict[str, Any], bytes]]:
         """The seeks left `pairing` since before `before_ms` (their maker died): (player, seek,
         its record as stored)."""
         found = []
@@ -143,7 +144,7 @@ class Seeks:
                 found.append((player.decode() if isinstance(player, bytes) else player, seek, raw))
         return found
 
-    def put_back(self, player_id: str, seek: dict, raw: bytes) -> bool:
+    def put_back(self, player_id: str, seek: dict[str, Any], raw: bytes) -> bool:
         """A stale `pairing` seek waiting again in its pools, as it was (its wait kept), unless it
         changed meanwhile (in one script: a maker that finished late wins)."""
         made = seek.get("made") or {}
@@ -157,13 +158,13 @@ class Seeks:
                                     codec.dumps_bytes(waiting), seek.get("rating", 1500), seek.get("since", 0),
                                     *[codec.dumps_bytes(made[p]) for p in pools]))
 
-    def matched(self, player_id: str, record: dict) -> None:
+    def matched(self, player_id: str, record: dict[str, Any]) -> None:
         self.redis.hset(self._seekers(), player_id, codec.dumps_bytes(record))
 
     def forget(self, player_id: str) -> None:
         self.redis.hdel(self._seekers(), player_id)
 
-    def pools(self) -> dict[str, dict]:
+    def pools(self) -> dict[str, dict[str, Any]]:
         return {k.decode(): codec.loads(v) for k, v in self.redis.hgetall(self._pools()).items()}
 
     def drop_pool_if_empty(self, pool: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -37,7 +37,7 @@ PLATFORM_EVENTS = {"GameCreated": "game_created", "GameAbandoned": "game_abandon
                    "PauseWithdrawn": "pause_withdrawn"}
 
 
-def fragments() -> list[tuple[str, str, str, list]]:
+def fragments() -> list[tuple[str, str, str, list[Any]]]:
     """(game name, schema prefix, schemas text, x-create constraints) for each fragment, sorted
     by game name."""
     found = []
@@ -61,11 +61,11 @@ def _game(name: str) -> GameDef:
     return game
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def create_variant(name: str, prefix: str, extra: list) -> dict:
+def create_variant(name: str, prefix: str, extra: list[Any]) -> dict[str, Any]:
     """What creating a game of this type takes: the request the server accepts, exactly."""
     game = _game(name)
     bot = _ref(f"{prefix}BotSeat")
@@ -88,7 +88,7 @@ def create_variant(name: str, prefix: str, extra: list) -> dict:
             "allOf": [seed_rule, *extra]}
 
 
-def bot_seat(name: str) -> dict:
+def bot_seat(name: str) -> dict[str, Any]:
     """A seat played by one of the game's bots."""
     game = _game(name)
     return {"type": "object", "description": f"A seat played by a {game.title} bot.",
@@ -96,7 +96,7 @@ def bot_seat(name: str) -> dict:
             "properties": {"bot": {"enum": list(game.bots)}}}
 
 
-def clock_schema(name: str) -> dict:
+def clock_schema(name: str) -> dict[str, Any]:
     """The `clock` a game is created with: `Clock` (openapi.yaml's head), its takeover bot one of
     the game's levels (written out whole: generators take no enum narrowing a string by allOf)."""
     game = _game(name)
@@ -118,16 +118,16 @@ def clock_schema(name: str) -> dict:
                        "not": {"anyOf": [{"required": ["per_move_s"]}, {"required": ["days_per_move"]}]}}]}
 
 
-def _yaml(name: str, schema: dict) -> str:
+def _yaml(name: str, schema: dict[str, Any]) -> str:
     class NoAliases(yaml.SafeDumper):
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: object) -> bool:
             return True
 
     text = yaml.dump({name: schema}, Dumper=NoAliases, default_flow_style=None, sort_keys=False, width=110)
     return "".join(f"    {line}\n" for line in text.splitlines())
 
 
-def _union_values(schemas: dict, name: str) -> list[str]:
+def _union_values(schemas: dict[str, Any], name: str) -> list[str]:
     """Every `type` a game's union holds (its moves' or its events' types)."""
     union = schemas[name]
     if "discriminator" in union:
@@ -140,7 +140,7 @@ def _union_values(schemas: dict, name: str) -> list[str]:
     return values
 
 
-def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, dict]]:
+def game_unions(games: list[tuple[str, str]], schemas: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The unions of the games' unions that the operations reference: a game's answer
     (discriminated by its `type`), a move, an event's data. Each ends with a variant for a
     game hosted without a schema here (EXTRA_GAME_MODULES), which excludes every known type so
@@ -148,7 +148,7 @@ def game_unions(games: list[tuple[str, str]], schemas: dict) -> list[tuple[str, 
     (api/openapi/extra.py: a server hosting such games adds it when it serves the spec)."""
     pick = ("A client knows its game's type (`type` in `GET /games/{id}`, or the one it created) "
             "and reads this as that game's {part} schema: ").replace("{id}", "{{id}}")
-    out: list[tuple[str, dict]] = []
+    out: list[tuple[str, dict[str, Any]]] = []
     variants = []
     for name, prefix in games:
         variants.append((name, f"{prefix}Game"))
@@ -216,7 +216,7 @@ def merged_text() -> str:
     out = [head, MARKER]
     games = []
     variants = []
-    schemas: dict = {}
+    schemas: dict[str, Any] = {}
     for name, prefix, body, extra in fragments():
         out.append(f"    # -- {name} --\n")
         out.append(body)

@@ -28,21 +28,21 @@ def camel(value: str) -> str:
     return "".join(word[:1].upper() + word[1:] for word in re.split(r"[_\-\s]+", value) if word)
 
 
-def ref(name: str) -> dict:
+def ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _type_values(schema: dict) -> list[str]:
+def _type_values(schema: dict[str, Any]) -> list[str]:
     fixed = schema["properties"]["type"]
     return [fixed["const"]] if "const" in fixed else list(fixed["enum"])
 
 
-def _consts(schema: dict) -> dict:
+def _consts(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: v["const"] for k, v in schema.get("properties", {}).items()
             if isinstance(v, dict) and "const" in v and k != "type"}
 
 
-def _merge(members: list) -> dict:
+def _merge(members: list[Any]) -> dict[str, Any]:
     """One schema for several shapes of one type that fix no other property (an event's
     redacted forms): the properties of all, required what all require, and each form's other
     required properties only together (`dependentRequired`)."""
@@ -65,9 +65,9 @@ def _merge(members: list) -> dict:
     return merged
 
 
-def dump(name: str, schema: dict) -> str:
+def dump(name: str, schema: dict[str, Any]) -> str:
     class NoAliases(yaml.SafeDumper):
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: object) -> bool:
             return True
 
     text = yaml.dump({name: schema}, Dumper=NoAliases, default_flow_style=None, sort_keys=False,
@@ -75,7 +75,7 @@ def dump(name: str, schema: dict) -> str:
     return "".join(f"    {line}\n" for line in text.splitlines())
 
 
-def replace_blocks(text: str, replaced: dict) -> str:
+def replace_blocks(text: str, replaced: dict[str, Any]) -> str:
     """`text` with the schema blocks named in `replaced` swapped for their new text; the
     comment and blank lines after a replaced block stay."""
     out = []
@@ -114,7 +114,7 @@ def rewrite(text: str) -> str:
     for part, suffix in PARTS:
         union_name = prefix + part
         union = schemas[union_name]
-        groups: dict[str, list[tuple[str | None, dict]]] = {}
+        groups: dict[str, list[tuple[str | None, dict[str, Any]]]] = {}
         for branch in union["oneOf"]:
             name = branch["$ref"].rsplit("/", 1)[1] if "$ref" in branch else None
             schema = schemas[name] if name else branch

@@ -18,6 +18,7 @@ import copy
 import sys
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -29,16 +30,16 @@ from api.openapi.name_branches import camel, dump, ref, replace_blocks
 UNIONS = ("oneOf", "anyOf")
 
 
-def _values(node: dict) -> list:
+def _values(node: dict[str, Any]) -> list[Any]:
     return [v for v in node.get("enum", [node["const"]] if "const" in node else []) if v is not None]
 
 
-def _types(node: dict) -> list:
+def _types(node: dict[str, Any]) -> list[Any]:
     t = node.get("type", [])
     return t if isinstance(t, list) else [t]
 
 
-def needs_name(branch: dict) -> bool:
+def needs_name(branch: dict[str, Any]) -> bool:
     """An inline branch a generator would make a class of: an object, or an enum (a lone
     `const` is a literal to them)."""
     if not isinstance(branch, dict) or "$ref" in branch:
@@ -47,7 +48,7 @@ def needs_name(branch: dict) -> bool:
     return "object" in _types(branch) or "properties" in branch or bool(named_values)
 
 
-def nullable_named(node: dict) -> bool:
+def nullable_named(node: dict[str, Any]) -> bool:
     """An enum or an object that may also be null (a generator makes a class of the rest)."""
     if any(k in node for k in UNIONS) or "$ref" in node:
         return False
@@ -55,7 +56,7 @@ def nullable_named(node: dict) -> bool:
     return nullable and (bool(_values(node)) or "object" in _types(node))
 
 
-def suffixes(branches: list[dict], alone: str) -> list[str]:
+def suffixes(branches: list[dict[str, Any]], alone: str) -> list[str]:
     """How each of several branches of one union is told apart."""
     if len(branches) == 1:
         return [alone]
@@ -73,18 +74,18 @@ def suffixes(branches: list[dict], alone: str) -> list[str]:
 
 
 class Namer:
-    def __init__(self, taken: set):
+    def __init__(self, taken: set[Any]):
         self.taken = taken
-        self.new: dict[str, dict] = {}
+        self.new: dict[str, dict[str, Any]] = {}
 
-    def add(self, name: str, schema: dict) -> dict:
+    def add(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         if name in self.taken or name in self.new:
             raise SystemExit(f"name already taken: {name}")
         self.new[name] = schema
         self.new[name] = self.visit(schema, name, top=True)
         return ref(name)
 
-    def visit(self, node, path: str, top: bool = False):
+    def visit(self, node: Any, path: str, top: bool = False) -> Any:
         if not isinstance(node, dict):
             return node
         node = dict(node)

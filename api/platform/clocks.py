@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, ValidationFailed
 from domain.contract import GameDef, is_seat
+
+if TYPE_CHECKING:
+    from api.platform.events import Platform
 
 MAX_S = 7 * 24 * 3600  # a week per decision, or in a bank
 MAX_INCREMENT_S = 3600
@@ -58,7 +61,7 @@ def strongest_bot(definition: GameDef) -> str:
     return list(definition.bots)[-1]
 
 
-def _seconds(clock: dict, name: str, low: float, high: float) -> float:
+def _seconds(clock: dict[str, Any], name: str, low: float, high: float) -> float:
     value = clock[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise InvalidClock(f"clock.{name} is a number of seconds.",
@@ -83,14 +86,14 @@ def _days(value: Any) -> int:
     return value
 
 
-def per_move_ms(clock: dict) -> int | None:
+def per_move_ms(clock: dict[str, Any]) -> int | None:
     """A decision's own time (ms) under a per-move clock; None under a bank."""
     if "days_per_move" in clock:
         return int(clock["days_per_move"]) * DAY_MS
     return ms(clock["per_move_s"]) if "per_move_s" in clock else None
 
 
-def checked(definition: GameDef, clock: Any) -> dict | None:
+def checked(definition: GameDef, clock: Any) -> dict[str, Any] | None:
     """The clock as stored in `game_created` (defaults filled in), or None for no clock.
     Raises InvalidClock (400 `invalid_clock`, a sentence) for anything else."""
     if clock is None:
@@ -106,7 +109,7 @@ def checked(definition: GameDef, clock: Any) -> dict | None:
         raise InvalidClock("A clock has either per_move_s (each decision its own time), days_per_move (each "
                            "decision that many days) or initial_s (a bank per seat, with increment_s): not both "
                            "and not neither.")
-    out: dict = {}
+    out: dict[str, Any] = {}
     if forms[0] in PER_MOVE:
         if "increment_s" in clock:
             raise InvalidClock(f"increment_s goes with initial_s (a bank), not with {forms[0]}.")
@@ -133,21 +136,21 @@ def ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
 
-def initial_bank(clock: dict | None) -> int | None:
+def initial_bank(clock: dict[str, Any] | None) -> int | None:
     return ms(clock["initial_s"]) if clock and "initial_s" in clock else None
 
 
-def clocked(seat: dict) -> bool:
+def clocked(seat: dict[str, Any]) -> bool:
     """Whether a seat's decisions are timed: a person plays it (no bot, no takeover, not resigned)."""
     return seat["bot"] is None and not seat.get("takeover") and not seat.get("resigned")
 
 
-def paused(seat: dict) -> bool:
+def paused(seat: dict[str, Any]) -> bool:
     """Whether the seat's clock is paused (its player's vacation, or a pause everyone agreed to)."""
     return bool(seat.get("paused"))
 
 
-def _spent(seat: dict, since: int, at: int) -> int:
+def _spent(seat: dict[str, Any], since: int, at: int) -> int:
     """The time a decision owed since `since` took by `at`, a pause's time left out."""
     stopped: int | None = seat.get("paused_since")
     if paused(seat) and stopped is not None:
@@ -155,7 +158,7 @@ def _spent(seat: dict, since: int, at: int) -> int:
     return max(0, at - since)
 
 
-def resumed_since(seat: dict, at: int) -> int | None:
+def resumed_since(seat: dict[str, Any], at: int) -> int | None:
     """A seat's `turn_since` once its pause ends at `at`: moved on by the paused time, so the
     seat has exactly the time it had when the pause began (all of it, when it came to owe the
     decision during the pause)."""
@@ -166,7 +169,7 @@ def resumed_since(seat: dict, at: int) -> int | None:
     return since + max(0, at - max(stopped, since))
 
 
-def step(platform, definition: GameDef, state, actor, at: int | None):
+def step(platform: Platform, definition: GameDef, state: Any, actor: object, at: int | None) -> Platform:
     """The platform state after one event of a clocked game (`actor` made it at `at`)."""
     clock = platform.clock
     if clock is None or state is None or at is None or not platform.started:
@@ -182,7 +185,7 @@ def step(platform, definition: GameDef, state, actor, at: int | None):
         since, bank = seat.get("turn_since"), seat.get("bank_ms")
         new_since, new_bank = since, bank
         acted = actor == i and since is not None and since != at  # a decision of its own (once per append)
-        if acted and bank is not None:
+        if acted and bank is not None and since is not None:  # (acted: since is not None)
             new_bank = max(0, bank - _spent(seat, since, at)) + increment
         if i in owing and clocked(seat):
             if since is None or acted:
@@ -195,7 +198,7 @@ def step(platform, definition: GameDef, state, actor, at: int | None):
     return replace(platform, seats=tuple(seats)) if changed else platform
 
 
-def _remaining(clock: dict, s: dict) -> int | None:
+def _remaining(clock: dict[str, Any], s: dict[str, Any]) -> int | None:
     """What the seat's current decision has left when its clock stopped (a paused seat)."""
     since: int | None = s.get("turn_since")
     stopped: int | None = s.get("paused_since")
@@ -206,7 +209,7 @@ def _remaining(clock: dict, s: dict) -> int | None:
     return max(0, left - max(0, stopped - since))
 
 
-def deadline(platform, seat: int) -> int | None:
+def deadline(platform: Platform, seat: int) -> int | None:
     """When seat's current decision times out (ms), None when it owes none under a clock (or
     its clock is paused)."""
     clock = platform.clock
@@ -220,7 +223,7 @@ def deadline(platform, seat: int) -> int | None:
     return since + (budget if budget is not None else int(s.get("bank_ms") or 0))
 
 
-def deadlines(platform) -> dict[int, int]:
+def deadlines(platform: Platform) -> dict[int, int]:
     """Each seat that owes a timed decision: its deadline (ms)."""
     if platform.clock is None:
         return {}
@@ -228,15 +231,15 @@ def deadlines(platform) -> dict[int, int]:
     return {i: d for i, d in found.items() if d is not None}
 
 
-def next_deadline(platform) -> int | None:
+def next_deadline(platform: Platform) -> int | None:
     return min(deadlines(platform).values(), default=None)
 
 
-def expired(platform, now_ms: int) -> list[int]:
+def expired(platform: Platform, now_ms: int) -> list[int]:
     return sorted(i for i, d in deadlines(platform).items() if d <= now_ms)
 
 
-def abandonment_from(platform, last_at: int, now_ms: int) -> int:
+def abandonment_from(platform: Platform, last_at: int, now_ms: int) -> int:
     """The moment a game's idleness counts from (workers/abandon.py): the later of its last
     event and the current deadline (a 14-day clock is not abandoned at 7), and `now` while any
     seat's clock is paused (a vacation, an agreed pause): a stopped game is never idle."""
@@ -252,7 +255,7 @@ def iso(at_ms: int | None) -> str | None:
         "+00:00", "Z")
 
 
-def shown(platform, now_ms: int) -> dict | None:
+def shown(platform: Platform, now_ms: int) -> dict[str, Any] | None:
     """The clock as a viewer sees it at `now_ms`: its options, the earliest deadline (UTC) and
     each seat's remaining time (`remaining_ms`: of the decision it owes, or with a bank, the
     bank; null for a seat no clock times) and deadline, and `paused` (why, for a seat whose
@@ -274,14 +277,14 @@ def shown(platform, now_ms: int) -> dict | None:
             remaining = per_move_ms(clock)
         else:
             remaining = s.get("bank_ms")
-        shown_seat: dict = {"seat": i, "remaining_ms": remaining, "deadline": iso(d)}
+        shown_seat: dict[str, Any] = {"seat": i, "remaining_ms": remaining, "deadline": iso(d)}
         if paused(s) and platform.ended is None:
             shown_seat["paused"] = list(s["paused"])
         seats.append(shown_seat)
     return {**clock, "deadline": iso(min(due.values(), default=None)), "seats": seats}
 
 
-def check_actor(game, actor, at: int, automatic: bool = False) -> None:
+def check_actor(game: Any, actor: object, at: int, automatic: bool = False) -> None:  # game: a Game
     """Refuses a person's move for a seat a bot plays (409 `seat_played_by_bot`: return to it
     first), and a seat's decision that comes after its deadline (409 `time_expired`: the
     timeout, appended by the reconciler's clock poll at this same version, wins that race;
@@ -297,7 +300,7 @@ def check_actor(game, actor, at: int, automatic: bool = False) -> None:
     check_in_time(game, actor, at)
 
 
-def check_in_time(game, actor, at: int) -> None:
+def check_in_time(game: Any, actor: object, at: int) -> None:
     platform = game.platform
     if platform.clock is None or not is_seat(actor):
         return

@@ -42,14 +42,14 @@ class Judged(Protocol):
 
     id: str
     definition: GameDef
-    meta: dict
+    meta: dict[str, Any]
     seed: Any
     version: int
     state: Any
     platform: pe.Platform
 
     @property
-    def seats(self) -> tuple: ...
+    def seats(self) -> tuple[Any, ...]: ...
 
     @property
     def started(self) -> bool: ...
@@ -91,7 +91,7 @@ class AbortNotAllowed(ApiError):
     status, code = 409, Code.ABORT_NOT_ALLOWED
 
 
-def setup(definition: GameDef, options: dict, n_seats: int, seed: Any) -> list:
+def setup(definition: GameDef, options: dict[str, Any], n_seats: int, seed: Any) -> list[Any]:
     """The game's setup events (the deal), from the seed: the same at creation or at the claim
     that fills a waiting game's last seat."""
     try:
@@ -108,7 +108,7 @@ def _check_seat(game: Judged, seat: int) -> None:
 # ---- claims ----------------------------------------------------------------------------------
 
 def claim(game: Judged, seat: int, name: str, player: str | None, token_sha256: str,
-          invite_sha256: str | None, at: int, bot_account: bool = False) -> list[dict]:
+          invite_sha256: str | None, at: int, bot_account: bool = False) -> list[dict[str, Any]]:
     """Seats a claimer (a player's id, or None for somebody anonymous) with the hash of the
     token it will be given; `invite_sha256` the hash of the invite code it sent; `bot_account`:
     the player is a bot account (an outside program: shown so at the table)."""
@@ -149,14 +149,14 @@ def _check_claim(game: Judged, seat: int, player: str | None, invite_sha256: str
                                 version=game.version)
 
 
-def _start_events(game: Judged, before: int) -> list[dict]:
+def _start_events(game: Judged, before: int) -> list[dict[str, Any]]:
     """`seats_filled` and the setup events, as the version after them will be."""
     dealt = setup(game.definition, game.platform.options or {}, len(game.seats), game.seed)
     setup_version = game.version + before + 1 + len(dealt)
     return [{"type": pe.STARTED, "setup_version": setup_version}, *dealt]
 
 
-def leave(game: Judged, seat: int) -> list[dict]:
+def leave(game: Judged, seat: int) -> list[dict[str, Any]]:
     """Frees a claimed seat of a waiting game."""
     _check_seat(game, seat)
     if game.started or game.finished:
@@ -169,7 +169,7 @@ def leave(game: Judged, seat: int) -> list[dict]:
     return [{"type": pe.SEAT_LEFT, "seat": seat, "player": state["player"]}]
 
 
-def rematch(game: Judged, new_game: str) -> list[dict]:
+def rematch(game: Judged, new_game: str) -> list[dict[str, Any]]:
     """Names the finished game's rematch, unless another one was named first."""
     return [] if game.platform.rematch else [{"type": pe.REMATCH, "game_id": new_game}]
 
@@ -187,12 +187,12 @@ def leaving(game: Judged, seat: int, platform: pe.Platform | None = None) -> tup
     return clock.get("takeover_bot") or clocks.strongest_bot(game.definition), False
 
 
-def time_out(game: Judged, now: int) -> list[dict]:
+def time_out(game: Judged, now: int) -> list[dict[str, Any]]:
     """The timeouts of the seats whose deadline has passed by `now` (the system's events)."""
     if game.finished:
         return []
     clock = game.platform.clock or {}
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     platform = game.platform
     for seat in clocks.expired(game.platform, now):
         batch = [{"type": pe.TIMED_OUT, "seat": seat, "deadline": clocks.deadline(game.platform, seat),
@@ -211,7 +211,7 @@ def time_out(game: Judged, now: int) -> list[dict]:
     return events
 
 
-def resign(game: Judged, seat: int) -> list[dict]:
+def resign(game: Judged, seat: int) -> list[dict[str, Any]]:
     _check_seat(game, seat)
     if game.seats[seat].get("resigned"):
         return []  # said already: the same answer, nothing appended
@@ -221,7 +221,7 @@ def resign(game: Judged, seat: int) -> list[dict]:
              "reason": f"seat {seat} resigned"}]
 
 
-def return_seat(game: Judged, seat: int) -> list[dict]:
+def return_seat(game: Judged, seat: int) -> list[dict[str, Any]]:
     _check_seat(game, seat)
     state = game.seats[seat]
     if state.get("resigned"):
@@ -232,7 +232,7 @@ def return_seat(game: Judged, seat: int) -> list[dict]:
     return [{"type": pe.RETURNED, "seat": seat}]
 
 
-def abort(game: Judged, seat: int, now: int, abort_after_s: float) -> list[dict]:
+def abort(game: Judged, seat: int, now: int, abort_after_s: float) -> list[dict[str, Any]]:
     _check_seat(game, seat)
     if game.status == "aborted":
         return []
@@ -267,14 +267,14 @@ def seated_people(game: Judged) -> list[int]:
     return [i for i, s in enumerate(game.seats) if s["bot"] is None and not pe.is_free(s) and not s.get("resigned")]
 
 
-def pause_state(game: Judged) -> dict:
+def pause_state(game: Judged) -> dict[str, Any]:
     """The pause as anyone sees it: `paused` (every seated person agreed), who agreed so far,
     and whose agreement is needed."""
     platform = game.platform
     return {"paused": platform.agreed_pause, "agreed": list(platform.pause_votes), "needed": seated_people(game)}
 
 
-def agree_pause(game: Judged, seat: int) -> list[dict]:
+def agree_pause(game: Judged, seat: int) -> list[dict[str, Any]]:
     """A seated person's agreement to pause the game; the last one needed stops every clock."""
     _check_seat(game, seat)
     _check_playing(game, seat)
@@ -287,7 +287,7 @@ def agree_pause(game: Judged, seat: int) -> list[dict]:
     return events
 
 
-def resume(game: Judged, seat: int) -> list[dict]:
+def resume(game: Judged, seat: int) -> list[dict[str, Any]]:
     """A seated person ends the agreed pause (one is enough), or withdraws a proposal."""
     _check_seat(game, seat)
     _check_playing(game, seat)
@@ -304,7 +304,7 @@ def _players_seats(game: Judged, player: str) -> list[int]:
     return [i for i, s in enumerate(game.seats) if s.get("player") == player and not s.get("resigned")]
 
 
-def vacation_pause(game: Judged, player: str, since: int) -> list[dict]:
+def vacation_pause(game: Judged, player: str, since: int) -> list[dict[str, Any]]:
     """Stops the clocks of the seats `player` holds, from `since` (its vacation's start)."""
     if game.finished or not game.started:
         return []
@@ -314,7 +314,7 @@ def vacation_pause(game: Judged, player: str, since: int) -> list[dict]:
     return [{"type": pe.CLOCK_PAUSED, "seats": seats, "reason": pe.VACATION, "since": since, "player": player}]
 
 
-def vacation_resume(game: Judged, player: str) -> list[dict]:
+def vacation_resume(game: Judged, player: str) -> list[dict[str, Any]]:
     """Starts the clocks of the seats `player` holds again: the vacation is over."""
     if game.finished:
         return []

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from api.platform import clocks
 from domain.contract import GameDef, is_seat
@@ -71,7 +72,7 @@ SECRET_FIELDS = ("token_sha256",)  # never shown to anyone, not even once the ga
 ENDING = frozenset({ABANDONED, ABORTED, RESIGNED, TIMED_OUT})
 
 
-def finishing(types) -> bool:
+def finishing(types: Iterable[str]) -> bool:
     """Whether an append of these event types ended its (now finished) game, and was not a
     platform note appended after its end (a rematch's)."""
     return any(t not in PLATFORM_EVENTS or t in ENDING for t in types)
@@ -81,25 +82,26 @@ def finishing(types) -> bool:
 class Platform:
     """What the platform events of a history say so far."""
 
-    ended: dict | None = None  # the platform's result when it ended the game ({"outcome": ...})
-    seats: tuple = ()  # one dict per seat (see _seat)
+    ended: dict[str, Any] | None = None  # the platform's result when it ended the game ({"outcome": ...})
+    seats: tuple[dict[str, Any], ...] = ()  # one dict per seat (see _seat)
     started: bool = False  # the deal exists: every seat was filled (at creation, or by a claim)
     setup_version: int | None = None  # for a game that waited: the version after its setup
-    options: dict | None = None
+    options: dict[str, Any] | None = None
     private: bool = False  # not listed in the lobby
     rated: bool = True  # False: created casual (never rated; api/ratings/standings.py)
     rematch: str | None = None  # the id of the game this one's people were invited to
-    clock: dict | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
+    clock: dict[str, Any] | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
-    pause_votes: tuple = ()  # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
+    # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
+    pause_votes: tuple[int, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
 
 
 START = Platform()
 
 
-def _seat(given: dict) -> dict:
+def _seat(given: dict[str, Any]) -> dict[str, Any]:
     """A seat's state from its shape in `game_created`."""
     return {"name": given.get("name"), "bot": given.get("bot"), "player": given.get("player"),
             "bot_account": bool(given.get("bot_account")),
@@ -112,24 +114,24 @@ def _seat(given: dict) -> dict:
             "paused": (), "paused_since": None}  # why its clock is stopped (clocks.paused), since when
 
 
-def is_free(seat: dict) -> bool:
+def is_free(seat: dict[str, Any]) -> bool:
     """Nobody sits here yet: a person's seat without a name."""
     return seat["bot"] is None and seat["name"] is None
 
 
-def free_given(seat: dict) -> bool:
+def free_given(seat: dict[str, Any]) -> bool:
     """Whether a seat as sent to POST /games is one for someone else to claim."""
     return bool(seat.get("open") or seat.get("invite"))
 
 
-def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) -> Platform:
+def evolve(platform: Platform, type_: str, data: dict[str, Any], at: int | None = None) -> Platform:
     """The platform after one of its events (`at`: when it was appended, ms); an event of no
     handler leaves it as it was."""
     handler = HANDLERS.get(type_)
     return handler(platform, data, at) if handler else platform
 
 
-def _created(platform: Platform, data: dict, at: int | None) -> Platform:
+def _created(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     clock = data.get("clock")
     bank = clocks.initial_bank(clock)
     seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
@@ -139,37 +141,37 @@ def _created(platform: Platform, data: dict, at: int | None) -> Platform:
                    started_at=at if started else None)
 
 
-def _claimed(platform: Platform, data: dict, at: int | None) -> Platform:
+def _claimed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
                       token_sha256=data.get("token_sha256"), bot_account=bool(data.get("bot_account")))
 
 
-def _left(platform: Platform, data: dict, at: int | None) -> Platform:
+def _left(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None, bot_account=False)
 
 
-def _started(platform: Platform, data: dict, at: int | None) -> Platform:
+def _started(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
 
 
-def _timed_out(platform: Platform, data: dict, at: int | None) -> Platform:
+def _timed_out(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     seat = platform.seats[data["seat"]]
     return _with_seat(platform, data["seat"], timed_out=seat.get("timed_out", 0) + 1,
                       bank_ms=0 if seat.get("bank_ms") is not None else None)
 
 
-def _taken_by_bot(platform: Platform, data: dict, at: int | None) -> Platform:
+def _taken_by_bot(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return _with_seat(platform, data["seat"], takeover=data["bot"], turn_since=None)
 
 
-def _returned(platform: Platform, data: dict, at: int | None) -> Platform:
+def _returned(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     bank = platform.seats[data["seat"]].get("bank_ms")
     if bank is not None and bank <= 0:
         bank = clocks.initial_bank(platform.clock)
     return _with_seat(platform, data["seat"], takeover=None, bank_ms=bank)
 
 
-def _resigned(platform: Platform, data: dict, at: int | None) -> Platform:
+def _resigned(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     platform = _with_seat(platform, data["seat"], resigned=True, takeover=data.get("bot"), turn_since=None)
     if not data.get("ends_game") or platform.ended is not None:
         return platform
@@ -179,39 +181,39 @@ def _resigned(platform: Platform, data: dict, at: int | None) -> Platform:
         "resigned": resigned, "reason": data.get("reason", "")})
 
 
-def _aborted(platform: Platform, data: dict, at: int | None) -> Platform:
+def _aborted(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     if platform.ended is not None:  # the first ending stands
         return platform
     return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
                                     "by": data.get("seat")})
 
 
-def _abandoned(platform: Platform, data: dict, at: int | None) -> Platform:
+def _abandoned(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     if platform.ended is not None:
         return platform
     return replace(platform, ended={"outcome": "abandoned", "winners": [], "reason": data.get("reason", ""),
                                     "idle_seconds": data.get("idle_seconds")})
 
 
-def _rematch(platform: Platform, data: dict, at: int | None) -> Platform:
+def _rematch(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return platform if platform.rematch is not None else replace(platform, rematch=data.get("game_id"))
 
 
-def _pause_agreed(platform: Platform, data: dict, at: int | None) -> Platform:
+def _pause_agreed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return replace(platform, pause_votes=tuple(sorted({*platform.pause_votes, data["seat"]})))
 
 
-def _pause_withdrawn(platform: Platform, data: dict, at: int | None) -> Platform:
+def _pause_withdrawn(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     return replace(platform, pause_votes=())
 
 
-def _with_seat(platform: Platform, index: int, **changes) -> Platform:
+def _with_seat(platform: Platform, index: int, **changes: Any) -> Platform:
     seats = list(platform.seats)
     seats[index] = {**seats[index], **changes}
     return replace(platform, seats=tuple(seats))
 
 
-def _paused(platform: Platform, data: dict, at: int | None) -> Platform:
+def _paused(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     reason = data["reason"]
     since = data.get("since", at)
     if at is not None and since is not None:
@@ -229,7 +231,7 @@ def _paused(platform: Platform, data: dict, at: int | None) -> Platform:
     return replace(platform, seats=tuple(seats))
 
 
-def _resumed(platform: Platform, data: dict, at: int | None) -> Platform:
+def _resumed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
     reason = data["reason"]
     seats = list(platform.seats)
     for i in data.get("seats", ()):
@@ -247,7 +249,7 @@ def _resumed(platform: Platform, data: dict, at: int | None) -> Platform:
 
 
 # Each platform event's fold: (platform, its data, when it was appended) -> platform.
-HANDLERS: dict[str, Callable[[Platform, dict, int | None], Platform]] = {
+HANDLERS: dict[str, Callable[[Platform, dict[str, Any], int | None], Platform]] = {
     CREATED: _created,
     SEAT_CLAIMED: _claimed,
     SEAT_LEFT: _left,
@@ -272,18 +274,18 @@ def paused_seats(platform: Platform, reason: str | None = None) -> list[int]:
             if s.get("paused") and (reason is None or reason in s["paused"])]
 
 
-def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict:
+def abandoned_event(idle_seconds: int, reason: str | None = None) -> dict[str, Any]:
     """The event the system appends to a game nobody has moved in for `idle_seconds` (or, with
     its reason, to a game whose free seats nobody took in that time)."""
     return {"type": ABANDONED, "reason": reason or f"no move for {idle_seconds} s", "idle_seconds": idle_seconds}
 
 
-def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform) -> tuple:
+def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform: Platform) -> tuple[Any, Platform]:
     """(game state, platform state) after stored events (StoredEvent: .type, .data, .actor,
     .at): the game's own events go through its reducer, platform events through `evolve`. In a
     clocked game the clocks' step (api/platform/clocks.py: who owes a decision since when) follows each
     group of events one append wrote (the same actor and `at`), on the state after the group."""
-    own: list = []
+    own: list[Any] = []
     pending = None  # (actor, at) of a clocked game's group whose step is still to come
     for e in stored:
         actor, at = getattr(e, "actor", None), getattr(e, "at", None)
@@ -310,7 +312,7 @@ def fold_stored(definition: GameDef, stored: Iterable, state, platform: Platform
     return state, platform
 
 
-def status(platform: Platform, game_result: dict | None) -> str:
+def status(platform: Platform, game_result: dict[str, Any] | None) -> str:
     if platform.ended is not None:
         outcome = platform.ended["outcome"]
         return outcome if outcome in ENDED_STATUSES else "finished"
@@ -319,5 +321,5 @@ def status(platform: Platform, game_result: dict | None) -> str:
     return "finished" if game_result is not None else "active"
 
 
-def result(platform: Platform, game_result: dict | None) -> dict | None:
+def result(platform: Platform, game_result: dict[str, Any] | None) -> dict[str, Any] | None:
     return platform.ended if platform.ended is not None else game_result

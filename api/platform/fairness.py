@@ -34,7 +34,7 @@ def commitment(seed: Any) -> str:
     return hashlib.sha256(f"{seed}".encode()).hexdigest()
 
 
-def check_client_seed(seed: Any, seats: list, allowed: bool) -> None:
+def check_client_seed(seed: Any, seats: list[Any], allowed: bool) -> None:
     """Refuses a client-chosen seed unless every seat is a bot or the server allows it."""
     if seed is None or allowed or all("bot" in seat for seat in seats):
         return
@@ -44,6 +44,6 @@ def check_client_seed(seed: Any, seats: list, allowed: bool) -> None:
         "the server draws one, shows its sha256 now and reveals it when the game is over.")
 
 
-def fairness(seed: Any, over: bool) -> dict:
+def fairness(seed: Any, over: bool) -> dict[str, Any]:
     """What everyone may know of the seed: its commitment, and the seed once the game is over."""
     return {"seed_sha256": commitment(seed), "seed": seed if over else None}

@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 
@@ -73,7 +73,7 @@ class LastSignIn(ApiError):
 
 
 class Players:
-    def __init__(self, connection, prefix: str = "", verifier: TokenVerifier | None = None,
+    def __init__(self, connection: Any, prefix: str = "", verifier: TokenVerifier | None = None,
                  rp_name: str = "Game server"):
         self.redis = connection
         self.prefix = prefix
@@ -138,7 +138,7 @@ class Players:
             raise UnknownPlayer("The player of this identity is gone.")
         return found
 
-    def _verified(self, token: str) -> dict:
+    def _verified(self, token: str) -> dict[str, Any]:
         if self.verifier is None or not self.verifier.issuers:
             raise TokenRefused("This server trusts no identity provider: sign in with a player's key.",
                                code=Code.TOKEN_UNKNOWN_ISSUER)
@@ -146,11 +146,11 @@ class Players:
 
     # ---- identities ---------------------------------------------------------------------
     @_unavailable
-    def link_identity(self, player: Player, token: str) -> dict:
+    def link_identity(self, player: Player, token: str) -> dict[str, Any]:
         return self.identities.link(player.id, self._verified(token))
 
     @_unavailable
-    def list_identities(self, player: Player) -> list[dict]:
+    def list_identities(self, player: Player) -> list[dict[str, Any]]:
         return self.identities.listing(player.id)
 
     @_unavailable
@@ -162,19 +162,21 @@ class Players:
 
     # ---- passkeys (api/players/passkeys.py; `rp_id` and `origin`: the site's, as the edge says) ----
     @_unavailable
-    def passkey_registration_options(self, player: Player, rp_id: str) -> dict:
+    def passkey_registration_options(self, player: Player, rp_id: str) -> dict[str, Any]:
         return self.passkeys.registration_options(player.id, player.name, rp_id)
 
     @_unavailable
-    def register_passkey(self, player: Player, credential: dict, name: str, rp_id: str, origin: str) -> dict:
+    def register_passkey(self, player: Player, credential: dict[str, Any], name: str, rp_id: str,
+                         origin: str) -> dict[str, Any]:
         return self.passkeys.register(player.id, credential, name, rp_id, origin)
 
     @_unavailable
-    def passkey_sign_in_options(self, rp_id: str) -> dict:
+    def passkey_sign_in_options(self, rp_id: str) -> dict[str, Any]:
         return self.passkeys.authentication_options(rp_id)
 
     @_unavailable
-    def sign_in_with_passkey(self, credential: dict, device: str, rp_id: str, origin: str) -> tuple[Player, dict, str]:
+    def sign_in_with_passkey(self, credential: dict[str, Any], device: str, rp_id: str, origin: str) -> tuple[Player,
+                             dict[str, Any], str]:
         """(the player, its new device key's entry, the key)."""
         player_id, entry, key = self.passkeys.sign_in(credential, device, rp_id, origin)
         player = self.find(player_id)
@@ -183,7 +185,7 @@ class Players:
         return player, entry, key
 
     @_unavailable
-    def list_passkeys(self, player: Player) -> list[dict]:
+    def list_passkeys(self, player: Player) -> list[dict[str, Any]]:
         return self.passkeys.listing(player.id)
 
     @_unavailable
@@ -209,12 +211,12 @@ class Players:
         return self.keys.replace(player.id, hash_token(old_key))
 
     @_unavailable
-    def add_key(self, player: Player, name: str) -> tuple[dict, str]:
+    def add_key(self, player: Player, name: str) -> tuple[dict[str, Any], str]:
         """A new key for another device: (its entry, the key, shown once)."""
         return self.keys.add(player.id, name)
 
     @_unavailable
-    def list_keys(self, player: Player, current_key: str | None) -> list[dict]:
+    def list_keys(self, player: Player, current_key: str | None) -> list[dict[str, Any]]:
         return self.keys.listing(player.id, hash_token(current_key) if current_key else None)
 
     @_unavailable
@@ -227,7 +229,7 @@ class Players:
         return self.recovery.issue(player.id)
 
     @_unavailable
-    def recover(self, code: str, device: str) -> tuple[Player, dict, str, str]:
+    def recover(self, code: str, device: str) -> tuple[Player, dict[str, Any], str, str]:
         """(the player, the new key's entry, the new key, the next recovery code)."""
         player_id, entry, key, next_code = self.recovery.recover(code, device)
         player = self.find(player_id)
@@ -286,16 +288,16 @@ class Players:
 
     # ---- the inbox ------------------------------------------------------------------------
     @_unavailable
-    def inbox_after(self, player_id: str, after: str, count: int = 100) -> list[tuple[str, dict]]:
+    def inbox_after(self, player_id: str, after: str, count: int = 100) -> list[tuple[str, dict[str, Any]]]:
         found = self.redis.xread({self.inbox_key(player_id): after}, count=count)
         if not found:
             return []
         return [(entry_id.decode(), self.decode_inbox(fields)) for entry_id, fields in found[0][1]]
 
     @staticmethod
-    def decode_inbox(fields: dict) -> dict:
+    def decode_inbox(fields: dict[bytes, bytes]) -> dict[str, Any]:
         """An inbox entry as api/players/feed.py wrote it (one field, `e`)."""
-        entry: dict = codec.loads(fields[b"e"])
+        entry: dict[str, Any] = codec.loads(fields[b"e"])
         return entry
 
     @_unavailable

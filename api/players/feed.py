@@ -14,6 +14,7 @@ player's games is always read from the game itself.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from api.games.callers import people_to_act
 from api.lobby.index import LobbyIndex
@@ -21,18 +22,21 @@ from api.platform import events as pe
 from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
 from events import codec
 
+if TYPE_CHECKING:
+    from api.games.repository import Game
+
 
 class PlayerFeed:
     """`push`: what queues the players' Web Push jobs (api/push/notify.py's PushNotify, or None):
     whether the seated players have push subscriptions is asked in the feed's own pipeline, so
     an append costs no round trip more for it."""
 
-    def __init__(self, players: Players, lobby: LobbyIndex, push=None):
+    def __init__(self, players: Players, lobby: LobbyIndex, push: Any = None) -> None:  # push: api/push's PushNotify
         self.players = players
         self.lobby = lobby
         self.push = push
 
-    def __call__(self, game, events: list) -> None:
+    def __call__(self, game: Game, events: list[tuple[str, dict[str, Any]]]) -> None:
         types = [t for t, _ in events]
         at = game.last_at or int(time.time() * 1000)
         if pe.CREATED in types or pe.STARTED in types or (game.finished and pe.finishing(types)):
@@ -84,7 +88,7 @@ class RatedNotices:
     def __init__(self, players: Players):
         self.players = players
 
-    def __call__(self, entry: dict, changes: list[dict]) -> None:
+    def __call__(self, entry: dict[str, Any], changes: list[dict[str, Any]]) -> None:
         pipe = self.players.redis.pipeline(transaction=False)
         for change in changes:
             kind, _, player_id = change["identity"].partition(":")

@@ -16,6 +16,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.input_rules import name_problem, normal_name
@@ -36,7 +37,7 @@ def identity_hash(issuer: str, subject: str) -> str:
     return hashlib.sha256(f"{issuer}\0{subject}".encode()).hexdigest()
 
 
-def name_from(claims: dict) -> str:
+def name_from(claims: dict[str, Any]) -> str:
     """The player's name from the first name claim a person could read, cut to MAX_NAME."""
     for claim in NAME_CLAIMS:
         value = claims.get(claim)
@@ -48,7 +49,7 @@ def name_from(claims: dict) -> str:
 
 
 class Identities:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
 
@@ -58,7 +59,7 @@ class Identities:
     def _linked(self, player_id: str) -> str:
         return f"{self.prefix}player:{{{player_id}}}:identities"
 
-    def player_of(self, claims: dict, make: Callable[[str], str], discard: Callable[[str], None]) -> str:
+    def player_of(self, claims: dict[str, Any], make: Callable[[str], str], discard: Callable[[str], None]) -> str:
         """The player of the token's identity; at its first sight, one made by `make(name)` (its
         id), `discard(id)` undoing a player that lost the race."""
         digest = identity_hash(claims["iss"], claims["sub"])
@@ -72,7 +73,7 @@ class Identities:
                 return candidate
             discard(candidate)
 
-    def link(self, player_id: str, claims: dict) -> dict:
+    def link(self, player_id: str, claims: dict[str, Any]) -> dict[str, Any]:
         """Links the identity to the player (again: nothing changes); IdentityTaken when it is
         another player's."""
         digest = identity_hash(claims["iss"], claims["sub"])
@@ -82,13 +83,13 @@ class Identities:
                 raise IdentityTaken("This identity already signs in another player: unlink it there first.")
         return self._note(player_id, digest, claims)
 
-    def _note(self, player_id: str, digest: str, claims: dict) -> dict:
+    def _note(self, player_id: str, digest: str, claims: dict[str, Any]) -> dict[str, Any]:
         entry = {"id": digest[:16], "issuer": claims["iss"], "subject": claims["sub"],
                  "linked": int(time.time() * 1000)}
         self.redis.hsetnx(self._linked(player_id), digest, json.dumps(entry))
         return dict(json.loads(self.redis.hget(self._linked(player_id), digest)))
 
-    def listing(self, player_id: str) -> list[dict]:
+    def listing(self, player_id: str) -> list[dict[str, Any]]:
         entries = [json.loads(raw) for raw in self.redis.hvals(self._linked(player_id))]
         return sorted(entries, key=lambda e: (e["linked"], e["id"]))
 

@@ -114,17 +114,17 @@ class KeySet:
                 keys[jwk.get("kid", "")] = key
         self._keys, self._fetched_at = keys, now
 
-    def _document(self) -> dict:
+    def _document(self) -> dict[str, Any]:
         if self.issuer.jwks_file:
             with open(self.issuer.jwks_file, encoding="utf-8") as f:
-                document: dict = json.load(f)
+                document: dict[str, Any] = json.load(f)
             return document
         if self._jwks_uri is None:  # discovery, once
             config = _fetch_json(self.issuer.issuer.rstrip("/") + "/.well-known/openid-configuration")
             if config.get("issuer") != self.issuer.issuer or not isinstance(config.get("jwks_uri"), str):
                 raise ValueError("the discovery document names another issuer or no jwks_uri")
             self._jwks_uri = config["jwks_uri"]
-        fetched: dict = _fetch_json(self._jwks_uri)
+        fetched: dict[str, Any] = _fetch_json(self._jwks_uri)
         return fetched
 
 
@@ -135,7 +135,7 @@ class TokenVerifier:
         self.key_sets = {i.issuer: KeySet(i, ttl_s, refresh_s) for i in issuers}
         self.leeway_s = leeway_s
 
-    def verify(self, token: str) -> dict:
+    def verify(self, token: str) -> dict[str, Any]:
         """The token's claims once its issuer, signature, audience and times are checked;
         TokenRefused (a code saying why) otherwise."""
         try:
@@ -158,9 +158,10 @@ class TokenVerifier:
                                code=Code.TOKEN_BAD_SIGNATURE)
         return self._checked(token, key, header["alg"], issuer)
 
-    def _checked(self, token: str, key: jwt.PyJWK, alg: str, issuer: Issuer) -> dict:
+    def _checked(self, token: str, key: jwt.PyJWK, alg: str, issuer: Issuer) -> dict[str, Any]:
         try:
-            claims: dict = jwt.decode(token, key, algorithms=[alg], audience=issuer.audience, issuer=issuer.issuer,
+            claims: dict[str, Any] = jwt.decode(token, key, algorithms=[alg], audience=issuer.audience,
+            issuer=issuer.issuer,
                                       leeway=self.leeway_s, options={"require": list(REQUIRED_CLAIMS)})
         except jwt.ExpiredSignatureError:
             raise TokenRefused("This token has expired: sign in again.", code=Code.TOKEN_EXPIRED) from None

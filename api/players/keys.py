@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.games.callers import KEY_PREFIX, hash_token
@@ -44,7 +45,7 @@ def _now_ms() -> int:
 
 
 class KeyRing:
-    def __init__(self, connection, prefix: str = ""):
+    def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
 
@@ -61,7 +62,7 @@ class KeyRing:
         return f"{self.prefix}key-rotations"
 
     # ---- making -----------------------------------------------------------------------
-    def add(self, player_id: str, name: str, limit: bool = True) -> tuple[dict, str]:
+    def add(self, player_id: str, name: str, limit: bool = True) -> tuple[dict[str, Any], str]:
         """(the new key's entry, the key): the index first, so a crash between leaves an index
         entry the keys hash does not confirm (authentication checks both)."""
         if limit and self.redis.hlen(self.keys_key(player_id)) >= MAX_KEYS:
@@ -77,7 +78,7 @@ class KeyRing:
             raise TooManyKeys(f"A player holds at most {MAX_KEYS} keys: revoke one it no longer uses first.")
         return entry, key
 
-    def _store(self, player_id: str, digest: str, entry: dict) -> None:
+    def _store(self, player_id: str, digest: str, entry: dict[str, Any]) -> None:
         self.redis.set(self.index_key(digest), player_id)
         self.redis.hset(self.keys_key(player_id), digest, json.dumps(entry))
 
@@ -98,7 +99,7 @@ class KeyRing:
         self.redis.hsetnx(self.keys_key(player_id), digest, json.dumps(entry))
 
     # ---- reading ----------------------------------------------------------------------
-    def ask(self, pipe, player_id: str, digest: str) -> None:
+    def ask(self, pipe: Any, player_id: str, digest: str) -> None:
         """Queues on `pipe` what `confirms` reads: the caller's round trip carries it."""
         pipe.hexists(self.keys_key(player_id), digest)
         pipe.hget(self.used_key(player_id), digest)
@@ -112,7 +113,7 @@ class KeyRing:
                 self.redis.hset(self.used_key(player_id), digest, now)
         return bool(known)
 
-    def listing(self, player_id: str, current_digest: str | None = None) -> list[dict]:
+    def listing(self, player_id: str, current_digest: str | None = None) -> list[dict[str, Any]]:
         """The player's keys (id, name, created, last used, whether it is the one asking), oldest
         first; never a key or its hash."""
         pipe = self.redis.pipeline(transaction=False)

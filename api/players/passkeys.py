@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import webauthn
 from webauthn.helpers import bytes_to_base64url, parse_client_data_json
@@ -52,7 +53,7 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _challenge_of(credential: dict) -> str:
+def _challenge_of(credential: dict[str, Any]) -> str:
     """The challenge an authenticator's answer signed (its clientDataJSON's), base64url."""
     try:
         client_data = webauthn.base64url_to_bytes(credential["response"]["clientDataJSON"])
@@ -62,7 +63,7 @@ def _challenge_of(credential: dict) -> str:
 
 
 class Passkeys:
-    def __init__(self, connection, prefix: str, keys: KeyRing, rp_name: str = "Game server"):
+    def __init__(self, connection: Any, prefix: str, keys: KeyRing, rp_name: str = "Game server") -> None:
         self.redis = connection
         self.prefix = prefix
         self.keys = keys
@@ -81,7 +82,7 @@ class Passkeys:
         return f"{self.prefix}passkey-challenge:{challenge}"
 
     # ---- registering --------------------------------------------------------------------
-    def registration_options(self, player_id: str, player_name: str, rp_id: str) -> dict:
+    def registration_options(self, player_id: str, player_name: str, rp_id: str) -> dict[str, Any]:
         """The options for `navigator.credentials.create` (as JSON), its challenge kept."""
         held = self.redis.hkeys(self._registered(player_id))
         if len(held) >= MAX_PASSKEYS:
@@ -96,7 +97,8 @@ class Passkeys:
         self.redis.set(self._registration(player_id), bytes_to_base64url(options.challenge), ex=CHALLENGE_TTL_S)
         return dict(json.loads(webauthn.options_to_json(options)))
 
-    def register(self, player_id: str, credential: dict, name: str, rp_id: str, origin: str) -> dict:
+    def register(self, player_id: str, credential: dict[str, Any], name: str, rp_id: str,
+                 origin: str) -> dict[str, Any]:
         """Verifies the authenticator's answer to the player's registration challenge and keeps
         the passkey; its entry (no key material)."""
         challenge = self.redis.getdel(self._registration(player_id))
@@ -118,7 +120,7 @@ class Passkeys:
         return _shown(entry)
 
     # ---- signing in ---------------------------------------------------------------------
-    def authentication_options(self, rp_id: str) -> dict:
+    def authentication_options(self, rp_id: str) -> dict[str, Any]:
         """The options for `navigator.credentials.get` (any of this site's passkeys)."""
         options = webauthn.generate_authentication_options(
             rp_id=rp_id, timeout=CHALLENGE_TTL_S * 1000, user_verification=UserVerificationRequirement.PREFERRED)
@@ -126,7 +128,8 @@ class Passkeys:
         self.redis.set(self._sign_in_challenge(challenge), "1", ex=CHALLENGE_TTL_S)
         return dict(json.loads(webauthn.options_to_json(options)))
 
-    def sign_in(self, credential: dict, device: str, rp_id: str, origin: str) -> tuple[str, dict, str]:
+    def sign_in(self, credential: dict[str, Any], device: str, rp_id: str, origin: str) -> tuple[str, dict[str, Any],
+                str]:
         """(the passkey's player, the new device key's entry, the key) for an answer to one of
         this server's sign-in challenges, verified against the passkey's public key."""
         if self.redis.getdel(self._sign_in_challenge(_challenge_of(credential))) is None:
@@ -146,7 +149,7 @@ class Passkeys:
         key_entry, key = self.keys.add(owner, device)
         return owner, key_entry, key
 
-    def _registered_entry(self, credential: dict) -> tuple[str, dict]:
+    def _registered_entry(self, credential: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """(its player, its entry) of the passkey an answer names."""
         credential_id = credential.get("id")
         found = None
@@ -159,7 +162,7 @@ class Passkeys:
         return found
 
     # ---- listing, removing ----------------------------------------------------------------
-    def listing(self, player_id: str) -> list[dict]:
+    def listing(self, player_id: str) -> list[dict[str, Any]]:
         entries = [json.loads(raw) for raw in self.redis.hvals(self._registered(player_id))]
         return sorted((_shown(e) for e in entries), key=lambda e: (e["created"], e["id"]))
 
@@ -169,5 +172,5 @@ class Passkeys:
         self.redis.delete(self._index(credential_id))
 
 
-def _shown(entry: dict) -> dict:
+def _shown(entry: dict[str, Any]) -> dict[str, Any]:
     return {"id": entry["id"], "name": entry["name"], "created": entry["created"], "last_used": entry["last_used"]}

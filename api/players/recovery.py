@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from typing import Any
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
@@ -25,7 +26,7 @@ class InvalidRecoveryCode(ApiError):
 
 
 class Recovery:
-    def __init__(self, connection, prefix: str, keys: KeyRing):
+    def __init__(self, connection: Any, prefix: str, keys: KeyRing) -> None:
         self.redis = connection
         self.prefix = prefix
         self.keys = keys
@@ -47,7 +48,7 @@ class Recovery:
             self.redis.delete(self._index(old.decode()))
         return code
 
-    def recover(self, code: str, device: str) -> tuple[str, dict, str, str]:
+    def recover(self, code: str, device: str) -> tuple[str, dict[str, Any], str, str]:
         """(the player's id, the new key's entry, the new key, the next recovery code)."""
         digest = hash_token(code)
         player_id = self.redis.getdel(self._index(digest)) if code.startswith(CODE_PREFIX) else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import redis as redis_errors
 
@@ -56,7 +57,7 @@ def _iso(at_ms: int) -> str:
     return datetime.fromtimestamp(at_ms / 1000, tz=UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def parse_day(value, name: str) -> date:
+def parse_day(value: object, name: str) -> date:
     if not isinstance(value, str):
         raise InvalidVacation(f"{name} is a date, YYYY-MM-DD (UTC).", details={"fields": {name: ["Not a date."]}})
     try:
@@ -77,7 +78,7 @@ def charged(first: date, last: date) -> dict[int, int]:
 
 
 class Vacations:
-    def __init__(self, connection, prefix: str = "", days_per_year: int = DAYS_PER_YEAR):
+    def __init__(self, connection: Any, prefix: str = "", days_per_year: int = DAYS_PER_YEAR) -> None:
         self.redis = connection
         self.prefix = prefix
         self.days_per_year = days_per_year
@@ -93,16 +94,16 @@ class Vacations:
 
     # ---- reading ---------------------------------------------------------------------------
 
-    def _all(self, player: str, pipe=None) -> tuple[bool, list[dict]]:
+    def _all(self, player: str, pipe: Any = None) -> tuple[bool, list[dict[str, Any]]]:
         raw = (pipe or self.redis).hgetall(self._key(player))
         auto = raw.get(b"auto") == b"1"
         plans = [json.loads(v) for k, v in raw.items() if k.startswith(b"v:")]
         return auto, sorted(plans, key=lambda v: v["start"])
 
-    def used(self, plans: list[dict], year: int) -> int:
+    def used(self, plans: list[dict[str, Any]], year: int) -> int:
         return sum(int(v["charged"].get(str(year), 0)) for v in plans)
 
-    def summary(self, player: str, now_ms: int) -> dict:
+    def summary(self, player: str, now_ms: int) -> dict[str, Any]:
         """What `GET /players/me/vacations` shows: this year's allowance, what is left, whether
         a nearing deadline takes a day by itself, and the vacations not over yet."""
         auto, plans = self._all(player)
@@ -113,12 +114,12 @@ class Vacations:
                 "next_year_left_days": max(0, self.days_per_year - self.used(plans, year + 1)),
                 "vacations": [shown(v, now_ms) for v in plans if v["end"] > now_ms]}
 
-    def on_vacation(self, player: str, at_ms: int) -> dict | None:
+    def on_vacation(self, player: str, at_ms: int) -> dict[str, Any] | None:
         return next((v for v in self._all(player)[1] if v["start"] <= at_ms < v["end"]), None)
 
     # ---- changing --------------------------------------------------------------------------
 
-    def plan(self, player: str, start, end, now_ms: int) -> dict:
+    def plan(self, player: str, start: object, end: object, now_ms: int) -> dict[str, Any]:
         """A vacation from the `start` date to the `end` date (UTC, both included)."""
         first, last = parse_day(start, "start"), parse_day(end, "end")
         today = _day(now_ms)
@@ -131,7 +132,7 @@ class Vacations:
         begins = max(_midnight(first), now_ms)
         return self._add(player, begins, _midnight(last + timedelta(days=1)), charged(first, last), False)
 
-    def take_auto(self, player: str, at_ms: int) -> dict | None:
+    def take_auto(self, player: str, at_ms: int) -> dict[str, Any] | None:
         """One day of vacation from `at_ms` (a deadline of the player's), when the player allows
         it, is not on vacation then, and has a day left in that year; else None."""
         auto, plans = self._all(player)
@@ -156,7 +157,7 @@ class Vacations:
         self.redis.zrem(self._starts(), member)
         self.redis.zrem(self._ends(), member)
 
-    def _add(self, player: str, begins: int, ends: int, days: dict[int, int], auto: bool) -> dict:
+    def _add(self, player: str, begins: int, ends: int, days: dict[int, int], auto: bool) -> dict[str, Any]:
         key = self._key(player)
         for _ in range(TRIES):
             with self.redis.pipeline() as pipe:
@@ -179,7 +180,7 @@ class Vacations:
             return vacation
         raise VacationOverlaps("Your vacations are changing too fast; read them again and retry.")
 
-    def _check(self, plans: list[dict], begins: int, ends: int, days: dict[int, int]) -> None:
+    def _check(self, plans: list[dict[str, Any]], begins: int, ends: int, days: dict[int, int]) -> None:
         clash = next((v for v in plans if v["start"] < ends and begins < v["end"]), None)
         if clash is not None:
             raise VacationOverlaps(f"This vacation overlaps the one from {_iso(clash['start'])} to "
@@ -193,7 +194,7 @@ class Vacations:
 
     # ---- the reconciler's poll ---------------------------------------------------------------
 
-    def due(self, which: str, now_ms: int, limit: int = 200) -> list[tuple[str, dict]]:
+    def due(self, which: str, now_ms: int, limit: int = 200) -> list[tuple[str, dict[str, Any]]]:
         """(player, vacation) whose start (`which` "starts") or end ("ends") has come (the
         vacation `{"id", "gone": True}` when it was cancelled meanwhile)."""
         key = self._starts() if which == "starts" else self._ends()
@@ -208,7 +209,7 @@ class Vacations:
         self.redis.zrem(self._starts() if which == "starts" else self._ends(), f"{player}|{vacation_id}")
 
 
-def shown(vacation: dict, now_ms: int) -> dict:
+def shown(vacation: dict[str, Any], now_ms: int) -> dict[str, Any]:
     return {"id": vacation["id"], "start": _iso(vacation["start"]), "end": _iso(vacation["end"]),
             "days": sum(vacation["charged"].values()), "auto": vacation["auto"],
             "current": vacation["start"] <= now_ms < vacation["end"]}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from api.words import notices
 
@@ -19,11 +20,11 @@ PUSHED = ("your_turn", "game_started", "game_finished", "matched", "clock_warnin
 URGENT = ("your_turn", "clock_warning", "matched")
 
 
-def pushed(entry: dict) -> bool:
+def pushed(entry: dict[str, Any]) -> bool:
     return entry.get("type") in PUSHED
 
 
-def payload(entry: dict, lang: str) -> bytes:
+def payload(entry: dict[str, Any], lang: str) -> bytes:
     said = notices.said(entry, lang)
     game = said.get("message", {}).get("args", {}).get("game", {})
     body = {"type": entry["type"], "game_id": entry.get("game_id"), "game_type": entry.get("game_type"),
@@ -33,12 +34,12 @@ def payload(entry: dict, lang: str) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def topic(entry: dict) -> str:
+def topic(entry: dict[str, Any]) -> str:
     """At most 32 characters of the URL-safe base64 alphabet (RFC 8030 5.4): the game's id
     hashed, so any id fits."""
     return hashlib.sha256(str(entry.get("game_id", "")).encode()).hexdigest()[:32]
 
 
-def headers(entry: dict, ttl_s: int) -> dict:
+def headers(entry: dict[str, Any], ttl_s: int) -> dict[str, Any]:
     return {"TTL": str(ttl_s), "Topic": topic(entry),
             "Urgency": "high" if entry.get("type") in URGENT else "normal"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from api.push.subscriptions import PushSubscriptions
 
@@ -22,13 +23,13 @@ class PushNotify:
         self.subs = subs
         self.enqueue = enqueue
 
-    def ask(self, pipe, player_ids: list[str]) -> None:
+    def ask(self, pipe: Any, player_ids: list[str]) -> None:
         """Adds to `pipe` (a pipeline of the subscriptions' Redis) whether each player has a push
         subscription: one EXISTS each, in `player_ids`' order; `answered` takes their replies."""
         for player_id in player_ids:
             pipe.exists(self.subs.subs_key(player_id))
 
-    def answered(self, player_ids: list[str], replies: list) -> None:
+    def answered(self, player_ids: list[str], replies: list[Any]) -> None:
         """Queues the push job of each player whose EXISTS (asked by `ask`) found a subscription."""
         try:
             for player_id, found in zip(player_ids, replies):

@@ -25,6 +25,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -81,11 +82,11 @@ class PushSubscription:
     created: int  # ms
     key_hash: str | None = None  # the player key that registered it (None: an identity token's)
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         """What its player is shown (the keys stay server-side: nobody needs them back)."""
         return {"id": self.id, "endpoint": self.endpoint, "lang": self.lang, "created": self.created}
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """pywebpush's subscription_info."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 

@@ -48,14 +48,15 @@ class Rating:
     wins: int = 0
     last: int = 0  # ms of the last rated game
 
-    def shown(self) -> dict:
+    def shown(self) -> dict[str, Any]:
         return {"rating": displayed(self.mu, self.sigma), "mu": self.mu, "sigma": self.sigma,
                 "provisional": self.sigma > PROVISIONAL_SIGMA, "games": self.games, "wins": self.wins,
                 "last_played": self.last}
 
 
 class Ledger:
-    def __init__(self, connection: Any, prefix: str = "", told: Callable[[dict, list[dict]], None] | None = None):
+    def __init__(self, connection: Any, prefix: str = "", told: Callable[[dict[str, Any], list[dict[str, Any]]],
+                 None] | None = None):
         self.redis: Any = connection  # a Redis or a RedisCluster (events/connection.py)
         # told(the game's entry, each seat's change): after the count is written (a crash in
         # between loses the telling, never the count); the players' feed tells its players.
@@ -96,10 +97,10 @@ class Ledger:
         rank = self.redis.zrevrank(self._board(type_, provisional), who)
         return int(rank) if rank is not None else None
 
-    def history(self, type_: str, who: str) -> list[dict]:
+    def history(self, type_: str, who: str) -> list[dict[str, Any]]:
         return [codec.loads(p) for p in self.redis.lrange(self._history(type_, who), 0, -1)]
 
-    def game_changes(self, game_id: str) -> list[dict] | None:
+    def game_changes(self, game_id: str) -> list[dict[str, Any]] | None:
         raw = self.redis.get(self._game(game_id))
         return codec.loads(raw) if raw is not None else None
 
@@ -141,19 +142,19 @@ class Ledger:
                 except redis.WatchError:
                     continue  # another process counted these games first: read again
 
-    def _tell(self, entries: list[dict], games: dict) -> None:
+    def _tell(self, entries: list[dict[str, Any]], games: dict[str, Any]) -> None:
         if self.told is None:
             return
         for entry in entries:
             if entry["id"] in games:
                 self.told(entry, games[entry["id"]])
 
-    def _rate(self, reader, entries: list[dict]) -> dict:
+    def _rate(self, reader: Any, entries: list[dict[str, Any]]) -> dict[str, Any]:
         """The new ratings after each rated game of `entries`, in order (read through `reader`,
         the watching pipeline; nothing written)."""
         table: dict[tuple[str, str], Rating] = {}
-        points: list[tuple[str, str, dict]] = []
-        games: dict[str, list[dict]] = {}
+        points: list[tuple[str, str, dict[str, Any]]] = []
+        games: dict[str, list[dict[str, Any]]] = {}
         for entry in entries:
             sides = standings(entry)
             if sides is None:
@@ -168,7 +169,7 @@ class Ledger:
             games[entry["id"]] = _rate_game(table, type_, sides, entry.get("last_move_at") or 0, points, entry["id"])
         return {"table": table, "points": points, "games": games}
 
-    def _write(self, pipe, changed: dict) -> None:
+    def _write(self, pipe: Any, changed: dict[str, Any]) -> None:
         for (type_, who), rating in changed["table"].items():
             pipe.hset(self._table(type_), who, codec.dumps_bytes(rating.__dict__))
             shown = displayed(rating.mu, rating.sigma)
@@ -191,13 +192,14 @@ class Ledger:
         return len(keys)
 
 
-def _rate_game(table: dict, type_: str, sides: list[Standing], at: int, points: list, game_id: str) -> list[dict]:
+def _rate_game(table: dict[tuple[str, str], Rating], type_: str, sides: list[Standing], at: int, points: list[Any],
+               game_id: str) -> list[dict[str, Any]]:
     """Rates one game into `table`; returns each seat's rating before and after. An identity
     that sits several times at one table (bots of one level) takes the mean of its seats'
     updates, and counts the game once (a win when any of its seats finished first)."""
     teams = [[MODEL.rating(table[(type_, w)].mu, table[(type_, w)].sigma) for w in side.identities] for side in sides]
     rated = MODEL.rate(teams, ranks=[side.rank for side in sides])
-    updates: dict[str, list] = {}
+    updates: dict[str, list[Any]] = {}
     for side, after in zip(sides, rated):
         for w, new in zip(side.identities, after):
             updates.setdefault(w, []).append((new.mu, new.sigma, side.rank))

@@ -5,8 +5,14 @@ An identity is shown as the player it is (`{"player": {"id", "name"}}`) or the b
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from api.errors import ApiError, Code
 from api.ratings.ledger import Ledger
+
+if TYPE_CHECKING:
+    from api.players.accounts import Players
 
 
 class UnknownPlayerId(ApiError):
@@ -18,7 +24,7 @@ class UnknownBoard(ApiError):
 
 
 class Ratings:
-    def __init__(self, ledger: Ledger, players, game_types):
+    def __init__(self, ledger: Ledger, players: Players, game_types: Callable[[], list[str]]) -> None:
         self.ledger = ledger
         self.players = players  # api/players/accounts.Players
         self.game_types = game_types  # () -> the names of the hosted game types
@@ -27,14 +33,14 @@ class Ratings:
         if type_ not in self.game_types():
             raise UnknownBoard(f"This server hosts no game {type_!r} (GET /game-types lists them).")
 
-    def leaderboard(self, type_: str, offset: int, limit: int, provisional: bool) -> list[dict]:
+    def leaderboard(self, type_: str, offset: int, limit: int, provisional: bool) -> list[dict[str, Any]]:
         found = self.ledger.board(type_, offset, limit, provisional)
         ratings = self.ledger.ratings(type_, [who for who, _ in found])
         people = self.players.find_many([who.partition(":")[2] for who, _ in found if who.startswith("player:")])
         return [{"rank": offset + i + 1, **_shown_as(who, people), **ratings[who].shown()}
                 for i, (who, _) in enumerate(found) if who in ratings]
 
-    def around(self, type_: str, player_id: str, limit: int, provisional: bool) -> tuple[int, list[dict]]:
+    def around(self, type_: str, player_id: str, limit: int, provisional: bool) -> tuple[int, list[dict[str, Any]]]:
         """(the offset, the page) of the leaderboard with the player near its middle (from the
         top when the player is not on it)."""
         rank = self.ledger.board_rank(type_, f"player:{player_id}", provisional)
@@ -45,7 +51,7 @@ class Ratings:
         if self.players.find(player_id) is None:
             raise UnknownPlayerId("No player has this id.")
 
-    def profile(self, player_id: str) -> dict:
+    def profile(self, player_id: str) -> dict[str, Any]:
         player = self.players.find(player_id)
         if player is None:
             raise UnknownPlayerId("No player has this id.")
@@ -56,7 +62,7 @@ class Ratings:
                             for type_, r in ratings.items()}}
 
 
-def _shown_as(who: str, people: dict) -> dict:
+def _shown_as(who: str, people: dict[str, Any]) -> dict[str, Any]:
     """An identity as a leaderboard shows it: the bot level, or the player and its name."""
     kind, _, name = who.partition(":")
     if kind == "bot":

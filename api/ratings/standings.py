@@ -14,6 +14,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 LOWER_SCORE_WINS = frozenset({"witches"})  # the game types whose lowest score is the best
 
@@ -26,7 +27,7 @@ class Standing:
     rank: int
 
 
-def identity(seat: dict) -> str | None:
+def identity(seat: dict[str, Any]) -> str | None:
     if seat.get("bot") is not None:
         return f"bot:{seat['bot']}"
     if seat.get("player") is not None:
@@ -34,7 +35,7 @@ def identity(seat: dict) -> str | None:
     return None  # an anonymous person: nobody to rate
 
 
-def standings(entry: dict) -> list[Standing] | None:
+def standings(entry: dict[str, Any]) -> list[Standing] | None:
     """The sides of the ended game `entry` in rank order, or None when it is not rated."""
     result = entry.get("result") or {}
     if entry.get("status") != "finished" or result.get("outcome") in ("abandoned", "aborted") \
@@ -54,14 +55,14 @@ def standings(entry: dict) -> list[Standing] | None:
     return ranked
 
 
-def _sides(result: dict, n: int) -> list[tuple[int, ...]]:
+def _sides(result: dict[str, Any], n: int) -> list[tuple[int, ...]]:
     teams = result.get("teams")
     if teams:
         return [tuple(t["seats"] if isinstance(t, dict) else t) for t in teams]
     return [(seat,) for seat in range(n)]
 
 
-def _sort_key(type_: str, result: dict, side: tuple[int, ...]) -> tuple:
+def _sort_key(type_: str, result: dict[str, Any], side: tuple[int, ...]) -> tuple[Any, ...]:
     """Smaller is better: (not a winner, resigned, the best member's score in the game's direction)."""
     winners = set(_seat_numbers(result.get("winners") or []))
     resigned = set(result.get("resigned") or [])
@@ -74,6 +75,6 @@ def _sort_key(type_: str, result: dict, side: tuple[int, ...]) -> tuple:
     return (not won, all(s in resigned for s in side), best)
 
 
-def _seat_numbers(winners: list) -> list[int]:
+def _seat_numbers(winners: list[Any]) -> list[int]:
     """Winners as seat numbers (some games name a winner as `{"seat": n, ...}`)."""
     return [w["seat"] if isinstance(w, dict) else w for w in winners]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from api import metrics
 from api.errors import Code, GameArchived, UnknownGame, VersionConflict
@@ -43,7 +44,7 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def platform_events(events: list, actor) -> list:
+def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEvent]:
     """Decided platform events as appended: a seat's own by `actor`, what follows (the start,
     the deal) by nobody."""
     return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]
@@ -56,13 +57,13 @@ class Lobby:
 
     # ---- claims ---------------------------------------------------------------------------
 
-    def claim(self, game_id: str, seat: int, claimer: Claimer, invite: str | None = None) -> dict:
+    def claim(self, game_id: str, seat: int, claimer: Claimer, invite: str | None = None) -> dict[str, Any]:
         """Seats the claimer; answers the seat's token (to the claimer only)."""
         token = f"{game_id}.{seat}.{secrets.token_urlsafe(24)}"
         player = claimer.player.id if claimer.player else None
         invite_sha256 = hash_token(invite) if invite is not None else None
 
-        def decide(game: Game, at: int) -> list:
+        def decide(game: Game, at: int) -> list[Any]:
             events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at,
                                      bool(claimer.player and claimer.player.bot))
             return platform_events(events, seat)
@@ -73,7 +74,7 @@ class Lobby:
             metrics.seat_changes.labels("started").inc()
         return {"id": game_id, "seat": seat, "token": token, "version": updated.version, "status": updated.status}
 
-    def leave(self, game_id: str, seat: int) -> dict:
+    def leave(self, game_id: str, seat: int) -> dict[str, Any]:
         """Frees a claimed seat of a waiting game (the caller was authenticated as the seat)."""
         updated = decide_and_append(self.service, game_id,
                                     lambda game, at: platform_events(decisions.leave(game, seat), seat)).appended
@@ -82,7 +83,7 @@ class Lobby:
 
     # ---- rematch ----------------------------------------------------------------------------
 
-    def rematch(self, game_id: str) -> tuple[dict, bool]:
+    def rematch(self, game_id: str) -> tuple[dict[str, Any], bool]:
         """A new waiting game like this finished one: same type, options and bots, each player's
         seat kept for them REMATCH_RESERVED_S; (its summary, whether it was made now)."""
         service = self.service
@@ -127,13 +128,13 @@ class Lobby:
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple:
+    def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
         """(games, next cursor) of the lobby: newest first; entries whose game changed status
         are moved to where they belong as they are met."""
         index = self.index
         if index is None:
             raise RuntimeError("the lobby's listing reads its index: this Lobby was made without one")
-        shown: list[dict] = []
+        shown: list[dict[str, Any]] = []
         scanned = 0
         while len(shown) < limit and scanned < limit * 4:
             batch = index.page(status, type_, cursor, limit)
@@ -158,9 +159,9 @@ class Lobby:
         return shown, cursor
 
     def my_games(self, player: Player, status: str | None, my_turn: bool | None,
-                 cursor: tuple[int, str] | None, limit: int) -> tuple:
+                 cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
         players = self.service.players
-        shown: list[dict] = []
+        shown: list[dict[str, Any]] = []
         scanned = 0
         while len(shown) < limit and scanned < limit * 10:
             batch = players.games_page(player.id, cursor, limit)
@@ -184,11 +185,11 @@ class Lobby:
                     break
         return shown, cursor
 
-    def public_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int) -> tuple:
+    def public_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
         """(finished public games the player sat in, most recent first; next cursor): a public
         profile's games. Its private games, and those still played, are not shown to others."""
         players = self.service.players
-        shown: list[dict] = []
+        shown: list[dict[str, Any]] = []
         scanned = 0
         while len(shown) < limit and scanned < limit * 10:
             batch = players.games_page(player_id, cursor, limit)
@@ -216,7 +217,7 @@ class Lobby:
             return None
 
 
-def summary(game: Game, at: int) -> dict:
+def summary(game: Game, at: int) -> dict[str, Any]:
     shown = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
              "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": game.actors(),
              "last_move_at": game.last_at or at, "rematch": game.platform.rematch}

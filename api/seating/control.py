@@ -16,6 +16,7 @@ Flask-free: the routes (api/http/seat_control.py) parse and shape.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from api import metrics
 from api.errors import VersionConflict
@@ -25,21 +26,24 @@ from api.platform import clocks, decisions
 from domain.contract import SYSTEM
 from events.store import NewEvent
 
+if TYPE_CHECKING:
+    from api.games.service import GameService
+
 ABORT_AFTER_S = 60.0
 
 
-def answer(game: Game, seat: int | None, changed: bool) -> dict:
+def answer(game: Game, seat: int | None, changed: bool) -> dict[str, Any]:
     return {"id": game.id, "seat": seat, "version": game.version, "status": game.status,
             "changed": changed, "result": game.result if game.finished else None}
 
 
-def by(actor, decide: Callable[[Game, int], list]) -> Callable[[Game, int], list]:
+def by(actor: object, decide: Callable[[Game, int], list[Any]]) -> Callable[[Game, int], list[Any]]:
     """A decision whose events `actor` appends."""
     return lambda game, at: [NewEvent(e["type"], e, actor) for e in decide(game, at)]
 
 
 class SeatControl:
-    def __init__(self, service, abort_after_s: float = ABORT_AFTER_S):
+    def __init__(self, service: GameService, abort_after_s: float = ABORT_AFTER_S) -> None:
         self.service = service
         self.abort_after_s = abort_after_s
 
@@ -62,19 +66,19 @@ class SeatControl:
 
     # ---- a seat's own commands ---------------------------------------------------------------
 
-    def _judged(self, game_id: str, seat: int, decide: Callable[[Game, int], list]) -> dict:
+    def _judged(self, game_id: str, seat: int, decide: Callable[[Game, int], list[Any]]) -> dict[str, Any]:
         decided = decide_and_append(self.service, game_id, by(seat, decide))
         if not decided.events:
             return answer(decided.game, seat, False)
         metrics.seat_changes.labels(decided.events[-1].type.removeprefix("seat_").removeprefix("game_")).inc()
         return answer(decided.appended, seat, True)
 
-    def resign(self, game_id: str, seat: int) -> dict:
+    def resign(self, game_id: str, seat: int) -> dict[str, Any]:
         return self._judged(game_id, seat, lambda game, at: decisions.resign(game, seat))
 
-    def return_seat(self, game_id: str, seat: int) -> dict:
+    def return_seat(self, game_id: str, seat: int) -> dict[str, Any]:
         return self._judged(game_id, seat, lambda game, at: decisions.return_seat(game, seat))
 
-    def abort(self, game_id: str, seat: int, now: int | None = None) -> dict:
+    def abort(self, game_id: str, seat: int, now: int | None = None) -> dict[str, Any]:
         return self._judged(game_id, seat, lambda game, at: decisions.abort(
             game, seat, now if now is not None else at, self.abort_after_s))

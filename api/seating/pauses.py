@@ -9,7 +9,8 @@ parse and shape.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, UnknownGame
 from api.games.appending import decide_and_append
@@ -17,21 +18,25 @@ from api.platform import decisions
 from api.seating.control import answer, by
 from domain.contract import SYSTEM
 
+if TYPE_CHECKING:
+    from api.games.repository import Game
+    from api.games.service import GameService
+
 
 class Pauses:
-    def __init__(self, service):
+    def __init__(self, service: GameService) -> None:
         self.service = service
 
-    def _judged(self, game_id: str, seat: int, decide) -> dict:
+    def _judged(self, game_id: str, seat: int, decide: Callable[[Game, int], list[Any]]) -> dict[str, Any]:
         decided = decide_and_append(self.service, game_id, by(seat, decide))
         if not decided.events:
             return {**answer(decided.game, seat, False), "pause": decisions.pause_state(decided.game)}
         return {**answer(decided.appended, seat, True), "pause": decisions.pause_state(decided.appended)}
 
-    def agree(self, game_id: str, seat: int) -> dict:
+    def agree(self, game_id: str, seat: int) -> dict[str, Any]:
         return self._judged(game_id, seat, lambda game, at: decisions.agree_pause(game, seat))
 
-    def resume(self, game_id: str, seat: int) -> dict:
+    def resume(self, game_id: str, seat: int) -> dict[str, Any]:
         return self._judged(game_id, seat, lambda game, at: decisions.resume(game, seat))
 
     # ---- a player's vacation (the system's events) -------------------------------------------
@@ -44,7 +49,7 @@ class Pauses:
         """Starts `player`'s clocks again in each game: (games changed, games to try again)."""
         return self._each(game_ids, lambda game, at: decisions.vacation_resume(game, player))
 
-    def _each(self, game_ids: Iterable[str], decide) -> tuple[int, int]:
+    def _each(self, game_ids: Iterable[str], decide: Callable[[Game, int], list[Any]]) -> tuple[int, int]:
         changed = failed = 0
         for game_id in game_ids:
             try:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 MAX_URL = 2000
@@ -24,16 +26,16 @@ class AddressRefused(Exception):
 @dataclass(frozen=True)
 class Policy:
     allow_loopback: bool = False
-    allowed_networks: tuple = ()
+    allowed_networks: tuple[Any, ...] = ()
 
     @classmethod
-    def from_env(cls, env=None) -> Policy:
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Policy:
         env = os.environ if env is None else env
         nets = tuple(ipaddress.ip_network(n.strip(), strict=False)
                      for n in env.get("WEBHOOK_ALLOWED_NETWORKS", "").split(",") if n.strip())
         return cls(env.get("WEBHOOK_ALLOW_LOOPBACK") == "1", nets)
 
-    def address_allowed(self, ip) -> bool:
+    def address_allowed(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         if ip.version == 6 and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped  # ::ffff:10.0.0.1 is 10.0.0.1
         if any(ip in net for net in self.allowed_networks):
@@ -57,7 +59,7 @@ _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _LOW_32 = tuple(ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
 
 
-def embedded_ipv4(ip: ipaddress.IPv6Address) -> list:
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[Any]:
     """The IPv4 addresses an IPv6 one embeds: the low 32 bits of the compatible, translated
     and NAT64 forms, 6to4's bits 16-47, Teredo's server (bits 32-63) and client (the low 32
     bits inverted). A packet to it may reach any of them."""
@@ -79,7 +81,7 @@ class Target:
     address: str  # the checked address the connection goes to
 
 
-def check_url(url: str, policy: Policy) -> tuple:
+def check_url(url: str, policy: Policy) -> tuple[Any, ...]:
     """(scheme, host, port, path) of an acceptable URL; AddressRefused says why not (no lookup)."""
     if not isinstance(url, str) or len(url) > MAX_URL:
         raise AddressRefused(f"A webhook URL is a string of at most {MAX_URL} characters.")
@@ -111,7 +113,7 @@ def _loopback_name(host: str) -> bool:
         return False
 
 
-def resolve(url: str, policy: Policy, lookup=socket.getaddrinfo) -> Target:
+def resolve(url: str, policy: Policy, lookup: Callable[..., list[Any]] = socket.getaddrinfo) -> Target:
     """The URL checked and its host resolved to an address the policy allows."""
     scheme, host, port, path = check_url(url, policy)
     try:

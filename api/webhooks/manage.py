@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
 from api.games.callers import TABLE, is_player_credential
@@ -17,6 +18,9 @@ from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
 from api.webhooks.subscriptions import MINE, Owner, Subscription, SubscriptionStore
 from api.words import DEFAULT as DEFAULT_LANGUAGE
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
 
 DEFAULT_MAX_PER_OWNER = 10
 # A new "mine" subscription covers the player's most recently active games up to this many
@@ -41,7 +45,7 @@ class GameNotYours(ApiError):
 
 
 class Webhooks:
-    def __init__(self, subscriptions: SubscriptionStore, service, ensure: Callable[[str, str], object],
+    def __init__(self, subscriptions: SubscriptionStore, service: GameService, ensure: Callable[[str, str], object],
                  redeliver: Callable[[str, str], None], policy: Policy | None = None,
                  max_per_owner: int = DEFAULT_MAX_PER_OWNER):
         self.subs = subscriptions
@@ -71,7 +75,7 @@ class Webhooks:
         return Owner("game", game_id)
 
     # ---- the endpoints -------------------------------------------------------------------
-    def create(self, owner: Owner, body: dict) -> dict:
+    def create(self, owner: Owner, body: dict[str, Any]) -> dict[str, Any]:
         games = self._games(owner, body.get("games"))
         seat = body.get("seat")
         if seat is not None and owner.kind == "player":
@@ -102,7 +106,7 @@ class Webhooks:
                 self.subs.cover(sub, game.id, start_version(game))
         return {**sub.public(), "secret": secret}
 
-    def _players_games(self, player_id: str) -> list:
+    def _players_games(self, player_id: str) -> list[Any]:
         """The unfinished games the player sits in (of its MINE_SCAN most recently active)."""
         found = []
         for game_id, _ in self.service.players.games_page(player_id, None, MINE_SCAN):
@@ -114,7 +118,7 @@ class Webhooks:
                 found.append(game)
         return found
 
-    def _games(self, owner: Owner, asked):
+    def _games(self, owner: Owner, asked: str | list[str] | None) -> str | list[str]:
         if asked == MINE:
             if owner.kind != "player":
                 raise ValidationFailed('"games": "mine" needs a player\'s key; a table token names its game.',
@@ -137,7 +141,7 @@ class Webhooks:
                     raise GameNotYours(f"You sit in no seat of game '{game_id[:64]}'.")
         return asked
 
-    def list(self, owner: Owner) -> list[dict]:
+    def list(self, owner: Owner) -> list[dict[str, Any]]:
         return [s.public() for s in self.subs.owned(owner)]
 
     def _owned(self, owner: Owner, sub_id: str) -> Subscription:
@@ -150,10 +154,10 @@ class Webhooks:
         self.subs.remove(self._owned(owner, sub_id))
 
     # builtins.list: in this class, `list` is the method above
-    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict]:
+    def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict[str, Any]]:
         return self.subs.attempts(self._owned(owner, sub_id).id, limit)
 
-    def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict:
+    def retry(self, owner: Owner, sub_id: str, delivery: str) -> dict[str, Any]:
         """The next pending message is tried now (a disabled subscription is enabled again);
         one already delivered is sent once more."""
         sub = self._owned(owner, sub_id)

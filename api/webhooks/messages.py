@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from api.games import harvest, presenting, words
 from api.games.callers import people_to_act
@@ -29,10 +30,15 @@ from api.ratings.standings import standings
 from events import codec
 from events.store import EventStore
 
+if TYPE_CHECKING:
+    from api.games.repository import GameRepository
+    from api.webhooks.subscriptions import Subscription
+    from events.store import StoredEvent
+
 KINDS = ("game.started", "game.move", "game.finished", "game.your_turn", "game.rated")
 BATCH_EVENTS = 50
 RATED_PLACE = 1  # game.rated's place: the game's last version + 1 (nothing else is there)
-ChangesOf = Callable[[str], list | None]  # a game's counted rating changes (Ledger.game_changes)
+ChangesOf = Callable[[str], list[Any] | None]  # a game's counted rating changes (Ledger.game_changes)
 
 
 @dataclass(frozen=True)
@@ -67,18 +73,18 @@ def parse_message_id(text: str) -> tuple[str, int, str] | None:
     return parts[0], int(parts[1]), f"game.{parts[2]}"
 
 
-def _player_of(sub) -> str | None:
+def _player_of(sub: Subscription) -> str | None:
     kind, _, ident = sub.owner.partition(":")
     return ident if kind == "player" else None
 
 
-def seat_of(sub, game: Game) -> int | None:
+def seat_of(sub: Subscription, game: Game) -> int | None:
     """The seat whose view the subscription receives in the game (None: a spectator's)."""
     player = _player_of(sub)
     return sub.seat if player is None else game.seat_of_player(player)
 
 
-def _seats_of(sub, game: Game) -> set:
+def _seats_of(sub: Subscription, game: Game) -> set[int]:
     """The seats whose turn a subscription hears of: its seat, or (a table token's subscription
     without one) every person seat."""
     seat = seat_of(sub, game)
@@ -89,17 +95,17 @@ def _seats_of(sub, game: Game) -> set:
     return {i for i, s in enumerate(game.seats) if not s.get("bot")}
 
 
-def _hears(sub, game: Game) -> bool:
+def _hears(sub: Subscription, game: Game) -> bool:
     """A player's subscription hears of a game only while the player sits in it."""
     return _player_of(sub) is None or seat_of(sub, game) is not None
 
 
-def _envelope(kind: str, at: int, data: dict) -> str:
+def _envelope(kind: str, at: int, data: dict[str, Any]) -> str:
     stamp = datetime.fromtimestamp(at / 1000, tz=UTC).isoformat().replace("+00:00", "Z")
     return codec.dumps_bytes({"type": kind, "timestamp": stamp, "data": data}).decode()
 
 
-def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
+def started(sub: Subscription, game: Game, at: int) -> list[tuple[str, dict[str, Any]]]:
     if not _hears(sub, game):
         return []
     found = [("game.started", {"game_id": game.id, "game_type": game.definition.name, "version": game.version,
@@ -112,7 +118,7 @@ def started(sub, game: Game, at: int) -> list[tuple[str, dict]]:
     return found
 
 
-def after_event(sub, before: Game, after: Game, event) -> list[tuple[str, dict]]:
+def after_event(sub: Subscription, before: Game, after: Game, event: StoredEvent) -> list[tuple[str, dict[str, Any]]]:
     if not _hears(sub, after):
         return []
     viewer = presenting.viewer_for(after, seat_of(sub, after))
@@ -138,7 +144,7 @@ def to_be_rated(game: Game) -> bool:
     return game.finished and not game.platform.private and standings(harvest.summary(game)) is not None
 
 
-def rated(sub, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict]], bool]:
+def rated(sub: Subscription, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
     """The messages at the ended game's RATED_PLACE and whether that place is settled (False:
     the game is rated but not counted yet: wait)."""
     if "game.rated" not in sub.events or not _hears(sub, game) or not to_be_rated(game):
@@ -150,12 +156,12 @@ def rated(sub, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict]
                             "ratings": changes, "at": game.last_at})], True
 
 
-def advance(game: Game, event) -> Game:
+def advance(game: Game, event: StoredEvent) -> Game:
     state, platform = platform_events.fold_stored(game.definition, [event], game.state, game.platform)
     return replace(game, version=event.version, state=state, platform=platform, last_at=event.at)
 
 
-def pending(games, store: EventStore, sub, game_id: str, version: int, index: int,
+def pending(games: GameRepository, store: EventStore, sub: Subscription, game_id: str, version: int, index: int,
             limit: int = BATCH_EVENTS, changes_of: ChangesOf = lambda _: None) -> tuple[list[Message], int | None]:
     """The subscription's messages from (version, index) on, over at most `limit` events, and
     the last version they cover (None: nothing new). `games`: a GameRepository; `store`: the
@@ -178,7 +184,7 @@ def pending(games, store: EventStore, sub, game_id: str, version: int, index: in
         return [Message(game_id, place, 0, k, at, _envelope(k, at, d)) for k, d in kinds], place
     found: list[Message] = []
 
-    def keep(v: int, at: int, kinds: list[tuple[str, dict]]) -> None:
+    def keep(v: int, at: int, kinds: list[tuple[str, dict[str, Any]]]) -> None:
         chosen = [(k, d) for k, d in kinds if k in sub.events]
         for i, (kind, data) in enumerate(chosen):
             if (v, i) >= (version, index):

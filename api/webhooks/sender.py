@@ -15,17 +15,23 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING, Any
 
 from api.webhooks.addresses import AddressRefused, Policy, resolve
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer  # what readinto and recv_into fill
 
 EXCERPT_BYTES = 256
 BODY_CAP = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
 DEADLINE_S = 15.0  # an attempt's whole time, as the Standard Webhooks guidance suggests
 USER_AGENT = "game-server-webhooks/1"
 _tls = ssl.create_default_context()
+Lookup = Callable[..., list[Any]]  # socket.getaddrinfo's shape: (host, port, type=...) -> address infos
 
 
 @dataclass
@@ -81,15 +87,15 @@ class _Bounded:
         self._readers = 0
         self._closing = False
 
-    def sendall(self, data) -> None:
+    def sendall(self, data: bytes) -> None:
         self._sock.settimeout(self._budget.left())  # sendall's timeout bounds all of it
         self._sock.sendall(data)
 
-    def makefile(self, mode: str = "rb", *args, **kwargs) -> io.BufferedReader:
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
         self._readers += 1
         return io.BufferedReader(_BoundedReader(self))
 
-    def recv_into(self, buffer) -> int:
+    def recv_into(self, buffer: WriteableBuffer) -> int:
         self._sock.settimeout(self._budget.left())
         return self._sock.recv_into(buffer)
 
@@ -103,7 +109,7 @@ class _Bounded:
         if self._closing and not self._readers:
             self._sock.close()
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
 
 
@@ -114,7 +120,7 @@ class _BoundedReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: WriteableBuffer) -> int:
         return self._sock.recv_into(buffer)
 
     def close(self) -> None:
@@ -123,14 +129,14 @@ class _BoundedReader(io.RawIOBase):
         super().close()
 
 
-def bounded_lookup(lookup, seconds: float):
+def bounded_lookup(lookup: Lookup, seconds: float) -> Lookup:
     """`lookup` (getaddrinfo) given at most `seconds`: a receiver's own name server may never
     answer. The lookup runs on a thread of its own, left to finish alone when it is late."""
-    def bounded(host, port, type=0):
-        found: dict = {}
+    def bounded(host: str, port: int, type: int = 0) -> list[Any]:
+        found: dict[str, Any] = {}
         done = threading.Event()
 
-        def run():
+        def run() -> None:
             try:
                 found["infos"] = lookup(host, port, type=type)
             except OSError as e:
@@ -143,7 +149,8 @@ def bounded_lookup(lookup, seconds: float):
             raise TimeoutError(f"no answer within {seconds:g} s")
         if "error" in found:
             raise found["error"]
-        return found["infos"]
+        infos: list[Any] = found["infos"]
+        return infos
     return bounded
 
 
@@ -159,24 +166,24 @@ def _no_delay(sock: socket.socket) -> socket.socket:
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a given address, the certificate checked against the URL's host name."""
 
-    def __init__(self, host, port, address, budget: Budget):
+    def __init__(self, host: str, port: int, address: str, budget: Budget) -> None:
         super().__init__(host, port, context=_tls)
         self._address = address
         self.budget = budget
 
-    def connect(self):
+    def connect(self) -> None:
         sock = _no_delay(socket.create_connection((self._address, self.port), self.budget.left()))
         sock.settimeout(self.budget.left())  # the handshake, all of it (ssl's do_handshake keeps a deadline)
         self.sock = _Bounded(_tls.wrap_socket(sock, server_hostname=self.host), self.budget)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
-    def __init__(self, host, port, address, budget: Budget):
+    def __init__(self, host: str, port: int, address: str, budget: Budget) -> None:
         super().__init__(host, port)
         self._address = address
         self.budget = budget
 
-    def connect(self):
+    def connect(self) -> None:
         self.sock = _Bounded(_no_delay(socket.create_connection((self._address, self.port), self.budget.left())),
                              self.budget)
 
@@ -191,20 +198,20 @@ class Connections:
     ends within `deadline_s`; no wait in it lasts more than `timeout_s`."""
 
     def __init__(self, policy: Policy, timeout_s: float, deadline_s: float = DEADLINE_S, max_age_s: float = 30.0,
-                 max_open: int = 64, lookup=socket.getaddrinfo):
+                 max_open: int = 64, lookup: Lookup = socket.getaddrinfo) -> None:
         self.policy = policy
         self.timeout_s = timeout_s
         self.deadline_s = deadline_s
         self.max_age_s = max_age_s
         self.max_open = max_open
         self.lookup = lookup
-        self._open: dict = {}  # url -> (target, connection, opened at: monotonic s), least recent first
+        self._open: dict[str, Any] = {}  # url -> (target, connection, opened at: monotonic s), least recent first
 
-    def post(self, url: str, body: bytes, headers: dict) -> Outcome:
+    def post(self, url: str, body: bytes, headers: dict[str, Any]) -> Outcome:
         started = time.monotonic()
         return self._post(url, body, headers, started, started + self.deadline_s)
 
-    def _post(self, url: str, body: bytes, headers: dict, started: float, until: float) -> Outcome:
+    def _post(self, url: str, body: bytes, headers: dict[str, Any], started: float, until: float) -> Outcome:
         def took() -> int:
             return int((time.monotonic() - started) * 1000)
 
@@ -250,7 +257,7 @@ class Connections:
                 return self._post(url, body, headers, started, until)  # the receiver closed the idle connection
             return Outcome(False, status, took(), f"{type(e).__name__}: {e}"[:200])
 
-    def _keep(self, url: str, held: tuple) -> None:
+    def _keep(self, url: str, held: tuple[Any, ...]) -> None:
         while len(self._open) >= self.max_open:
             _, conn, _ = self._open.pop(next(iter(self._open)))
             conn.close()
@@ -269,7 +276,7 @@ def _discard(conn: http.client.HTTPConnection, response: http.client.HTTPRespons
     conn.close()
 
 
-def post(url: str, body: bytes, headers: dict, policy: Policy, timeout_s: float,
+def post(url: str, body: bytes, headers: dict[str, Any], policy: Policy, timeout_s: float,
          deadline_s: float = DEADLINE_S) -> Outcome:
     """One POST on a connection of its own."""
     connections = Connections(policy, timeout_s, deadline_s)

@@ -7,6 +7,7 @@ import base64
 import binascii
 import secrets as random_secrets
 from datetime import UTC, datetime
+from typing import Any
 
 from standardwebhooks.webhooks import Webhook
 
@@ -31,7 +32,7 @@ def secret_problem(secret: str) -> str | None:
     return None
 
 
-def headers(secret: str, message_id: str, body: str, now: float) -> dict:
+def headers(secret: str, message_id: str, body: str, now: float) -> dict[str, Any]:
     """The three headers a delivery carries; the timestamp is the attempt's."""
     timestamp = datetime.fromtimestamp(int(now), tz=UTC)
     return {"webhook-id": message_id, "webhook-timestamp": str(int(now)),

@@ -27,6 +27,7 @@ import json
 import secrets
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from events.connection import key_buckets
 from events.keys import Keys, sharded
@@ -78,7 +79,7 @@ class Subscription:
     id: str
     owner: str
     url: str
-    events: list
+    events: list[Any]
     games: list[str] | str  # a list of game ids, or "mine" (a player's: every game it sits in)
     seat: int | None  # whose view a table-token subscription receives (None: a spectator's;
     # a player's subscription sees as the seat the player sits in)
@@ -89,7 +90,7 @@ class Subscription:
     disabled_reason: str | None = None
     lang: str = "en"  # the language of its events' and results' words (one stored before: English)
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         shown = asdict(self)
         shown.pop("secret")
         return shown
@@ -114,11 +115,11 @@ class Progress:
     attempts: int = 0  # failed attempts of the next message
     failing_since: int | None = None  # ms; None while the receiver answers
     next_at: int = 0  # ms: no attempt before (the back-off)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class SubscriptionStore:
-    def __init__(self, connection, prefix: str = "", buckets: int | None = None):
+    def __init__(self, connection: Any, prefix: str = "", buckets: int | None = None) -> None:
         self.redis = connection
         self.prefix = prefix
         self.buckets = buckets or key_buckets(connection)
@@ -164,7 +165,7 @@ class SubscriptionStore:
     def new_id() -> str:
         return "wh_" + secrets.token_urlsafe(12)
 
-    def add(self, sub: Subscription, start_versions: dict, limit: int) -> bool:
+    def add(self, sub: Subscription, start_versions: dict[str, Any], limit: int) -> bool:
         """Stores a subscription unless its owner holds `limit` already; its progress in each
         game starts at start_versions[game]. False when the owner is at its limit."""
         owner = Owner.parse(sub.owner)
@@ -186,7 +187,7 @@ class SubscriptionStore:
             self.redis.zadd(self.games_key(game_id), {game_id: int(time.time() * 1000)}, nx=True)
         return bool(fresh)
 
-    def games_of(self, sub: Subscription) -> list:
+    def games_of(self, sub: Subscription) -> list[Any]:
         """The games a subscription covers now."""
         if sub.mine:
             return sorted(m.decode() for m in self.redis.smembers(self._mine(sub.id)))
@@ -284,7 +285,7 @@ class SubscriptionStore:
         raw = self.redis.get(self._progress(game_id, sub_id))
         return Progress(**json.loads(raw)) if raw else None
 
-    def progresses(self, game_id: str, sub_ids: list) -> dict:
+    def progresses(self, game_id: str, sub_ids: list[Any]) -> dict[str, Any]:
         pipe = self.redis.pipeline(transaction=False)
         for sub_id in sub_ids:
             pipe.get(self._progress(game_id, sub_id))
@@ -337,11 +338,11 @@ class SubscriptionStore:
         self.redis.zrem(self.retry_key(game_id), f"{sub_id} {game_id}")
 
     # ---- attempts ------------------------------------------------------------------------
-    def record_attempts(self, sub_id: str, attempts: list) -> None:
+    def record_attempts(self, sub_id: str, attempts: list[Any]) -> None:
         pipe = self.redis.pipeline(transaction=False)
         pipe.lpush(self._attempts(sub_id), *(json.dumps(a) for a in attempts))
         pipe.ltrim(self._attempts(sub_id), 0, ATTEMPTS_KEPT - 1)
         pipe.execute()
 
-    def attempts(self, sub_id: str, limit: int = 100) -> list[dict]:
+    def attempts(self, sub_id: str, limit: int = 100) -> list[dict[str, Any]]:
         return [json.loads(raw) for raw in self.redis.lrange(self._attempts(sub_id), 0, limit - 1)]

@@ -6,6 +6,7 @@ context; a template or name a catalogue lacks is said in English. Flask-free."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from api.words import DEFAULT, translate, translate_plural
 from domain.words import COORDINATES, Message
@@ -25,7 +26,7 @@ class Speaker:
         self.game, self.names, self.lang, self.seat_names = game_type, names, lang, list(seat_names)
         self.context = context or game_type
 
-    def say(self, message: Message) -> tuple[str, dict]:
+    def say(self, message: Message) -> tuple[str, dict[str, Any]]:
         """(the sentence, the message as shown)."""
         args = {name: self._arg(arg) for name, arg in message.args.items()}
         template = self._template(message)
@@ -43,10 +44,10 @@ class Speaker:
             return translate_plural(self.lang, self.context, message.template, message.plural, n)
         return translate(self.lang, self.context, message.template)
 
-    def _arg(self, arg: dict) -> dict:
+    def _arg(self, arg: dict[str, Any]) -> dict[str, Any]:
         return {**arg, "text": self._text(arg)}
 
-    def _text(self, arg: dict) -> str:
+    def _text(self, arg: dict[str, Any]) -> str:
         kind = arg["kind"]
         if kind == "piece" or kind == "place":
             ids = arg["id"]

@@ -3,6 +3,8 @@
 title in that language. The platform's templates (context "platform"); Flask-free."""
 from __future__ import annotations
 
+from typing import Any
+
 from api.words.messages import PLATFORM, Speaker
 from domain import registry
 from domain.words import Message, count, seat, word
@@ -20,13 +22,13 @@ TEMPLATES = {
 }
 
 
-def said(entry: dict, lang: str) -> dict:
+def said(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     """The entry with its `text` and `message` (a new dict); as it is for a kind with no words."""
     template = TEMPLATES.get(entry.get("type", ""))
     game = registry.get(entry.get("game_type", ""))
     if template is None or game is None:
         return entry
-    args: dict = {"game": word(game.title)}
+    args: dict[str, Any] = {"game": word(game.title)}
     names: list[str | None] = []
     if "seat" in entry and isinstance(entry["seat"], int):
         names = [*([None] * entry["seat"]), entry.get("name")]

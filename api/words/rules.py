@@ -6,6 +6,7 @@ without a summary of the game is answered in English (and says so). Flask-free."
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from api.words import DEFAULT, LOCALES, translate
 from domain.contract import GameDef
@@ -18,7 +19,7 @@ def markdown(lang: str, game_type: str) -> str | None:
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
-def summary(game: GameDef, lang: str) -> dict:
+def summary(game: GameDef, lang: str) -> dict[str, Any]:
     """{"type", "language", "markdown", "effects": {id: {"name", "effect"}}} in `lang`, or in
     English where `lang` has no summary of the game (`language` says which)."""
     said = lang if markdown(lang, game.name) is not None else DEFAULT

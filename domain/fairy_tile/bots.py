@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from domain.search import Searcher, SearchRules, SearchSpec
 
@@ -38,8 +39,18 @@ from .rules import evolve
 from .tiles import FIGURES
 from .views import result
 
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
-def random_policy(state, seat, rng):
+    from domain.contract import Move
+
+    from .conditions import Tree
+    from .hexgrid import Hex
+    from .kingdom import Kingdom
+    from .state import State
+
+
+def random_policy(state: State, seat: int, rng: random.Random) -> Move:
     """Uniform over the kinds of move first (so tiles, with their many places, do not crowd out
     the figures), then over the moves of that kind."""
     kinds: dict[str, list[dict[str, Any]]] = {}
@@ -52,14 +63,15 @@ class _Sim:
     """What a card looks at, after some adventures: a light stand-in for the state."""
     __slots__ = ("kingdom", "pos", "moved", "passed", "pile")
 
-    def __init__(self, kingdom, pos, moved, passed, pile):
+    def __init__(self, kingdom: Kingdom, pos: dict[str, Hex], moved: frozenset[str], passed: frozenset[str],
+                 pile: tuple[tuple[str, str], ...]) -> None:
         self.kingdom, self.pos, self.moved, self.passed, self.pile = kingdom, pos, moved, passed, pile
 
-    def holds(self, tree) -> bool:
+    def holds(self, tree: Tree) -> bool:
         return holds(tree, Context(self.kingdom, self.pos, self.moved, self.passed))
 
 
-def _looks_at_land(tree) -> bool:
+def _looks_at_land(tree: Tree) -> bool:
     if tree[0] in ("and", "or"):
         return any(_looks_at_land(t) for t in tree[1])
     if tree[0] in ("see", "see_line", "see_fig"):
@@ -68,7 +80,7 @@ def _looks_at_land(tree) -> bool:
     return bool(place) and place[0] in ("big", "big_river", "river")
 
 
-def _next(sim, tree, land: bool, figures) -> list:
+def _next(sim: _Sim, tree: Tree, land: bool, figures: Sequence[str]) -> list[tuple[Move, _Sim]]:
     """[(move, sim after it)] for the adventures worth trying from `sim`."""
     from .movement import MOVERS
     out = []
@@ -86,14 +98,14 @@ def _next(sim, tree, land: bool, figures) -> list:
     return out
 
 
-def _needs_land(tree) -> bool:
+def _needs_land(tree: Tree) -> bool:
     if tree[0] in ("and", "or"):
         return any(_needs_land(t) for t in tree[1])
     place = tree[-1]
     return bool(place) and (place[0] in ("big", "big_river") or tree[0] == "see_line")
 
 
-def _first_moves(state, seat) -> tuple:
+def _first_moves(state: State, seat: int) -> tuple[Tree, bool, Sequence[str], _Sim, list[tuple[Move, _Sim]]]:
     """(the card's tree, whether it looks at the land, the figures worth moving, the turn's
     start, [(move, after)] for every adventure worth trying first)."""
     tree = CONDITIONS[state.seats[seat].hand]
@@ -103,20 +115,20 @@ def _first_moves(state, seat) -> tuple:
     return tree, land, figures, sim, _next(sim, tree, land, figures)
 
 
-def _telling(first, tree, rng):
+def _telling(first: list[tuple[Move, _Sim]], tree: Tree, rng: random.Random) -> Move | None:
     """The storyteller's pick among the first moves that tell the card, or None."""
     done = [m for m, after in first if after.holds(tree)]
     return rng.choice(done) if done else None
 
 
-def telling_move(state, seat, rng):
+def telling_move(state: State, seat: int, rng: random.Random) -> Move | None:
     """What the storyteller plays when one move tells its card now (else None), without
     weighing the rest of its plans (the expert asks only this)."""
     tree, _, _, _, first = _first_moves(state, seat)
     return _telling(first, tree, rng)
 
 
-def storyteller_policy(state, seat, rng):
+def storyteller_policy(state: State, seat: int, rng: random.Random) -> Move:
     tree, land, figures, sim, first = _first_moves(state, seat)
     done = _telling(first, tree, rng)
     if done is not None:
@@ -139,18 +151,18 @@ def storyteller_policy(state, seat, rng):
             return rng.choice(plans)
     if state.phase == "second":
         return {"type": "finish"}
-    move = _walk_or_build(state, seat, tree, sim, first, rng)
-    if move is None and state.seats[seat].magic and state.pile:
-        move = _invest(state, rng)  # the token is already active: build the land instead
-    return move or {"type": "turn_page"}
+    chosen = _walk_or_build(state, seat, tree, sim, first, rng)
+    if chosen is None and state.seats[seat].magic and state.pile:
+        chosen = _invest(state, rng)  # the token is already active: build the land instead
+    return chosen or {"type": "turn_page"}
 
 
-def _land_score(kingdom) -> int:
+def _land_score(kingdom: Kingdom) -> int:
     """How much of what land cards ask for the kingdom has: big regions and a big river."""
     return sum(1 for t in ("plain", "forest", "mountain") if kingdom.big(t)) + 2 * bool(kingdom.big_river())
 
 
-def _invest(state, rng):
+def _invest(state: State, rng: random.Random) -> Move | None:
     tile, side = state.pile[0]
     now = _land_score(state.kingdom)
     scored = [(_land_score(laid), at, r) for (at, r), laid in state.kingdom.laid(tile, side).items()]
@@ -165,7 +177,8 @@ WALK = 4
 PATIENCE_LOSS = 0.25
 
 
-def _walk_or_build(state, seat, tree, sim, first, rng):
+def _walk_or_build(state: State, seat: int, tree: Tree, sim: _Sim, first: list[tuple[Move, _Sim]],
+                   rng: random.Random) -> Move | None:
     positions = state.positions()
     if not can_complete(state.kingdom, positions, tree):
         tiles = [(m, after) for m, after in first if m["type"] == "lay_tile"]
@@ -191,7 +204,7 @@ def _walk_or_build(state, seat, tree, sim, first, rng):
     return _move_dict(figure, key)
 
 
-def _move_dict(figure, key):
+def _move_dict(figure: str, key: Any) -> Move:
     from .hexgrid import DIR_NAMES
     if figure == "dragon":
         return {"type": "move", "figure": "dragon", "direction": DIR_NAMES[key]}
@@ -217,7 +230,7 @@ RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actor
                     determinize=determinize)
 
 
-def _progress(state, i) -> float:
+def _progress(state: State, i: int) -> float:
     """How near seat i's card in hand is to being told, in [0, 1/2]: 1/(2 + moves to get the
     figures in place before the last turn), 0 when this kingdom cannot complete it."""
     hand = state.seats[i].hand
@@ -227,7 +240,7 @@ def _progress(state, i) -> float:
     return 0.0 if found is None else 1.0 / (2.0 + found[0])
 
 
-def _worth(state, i) -> float:
+def _worth(state: State, i: int) -> float:
     """Told cards, plus the card in hand's progress (worth more to the seat about to act: the
     others may move the figures away first) and the magic token."""
     s = state.seats[i]
@@ -237,7 +250,7 @@ def _worth(state, i) -> float:
     return len(s.told) + near * _progress(state, i) + 0.15 * s.magic
 
 
-def expert_evaluate(state, seat) -> float:
+def expert_evaluate(state: State, seat: int) -> float:
     """The seat's lead in told cards (its card's progress and its token counting a little)
     over its best rival, squashed into (0, 1)."""
     mine = _worth(state, seat)
@@ -250,7 +263,7 @@ def expert_evaluate(state, seat) -> float:
     return 1.0 / (1.0 + math.exp(-0.9 * (mine - best)))
 
 
-def _move_score(state, tree, land, figures, move) -> float:
+def _move_score(state: State, tree: Tree, land: bool, figures: Collection[str], move: Move) -> float:
     kind = move["type"]
     if kind in ("turn_page", "finish"):
         return 60.0
@@ -265,14 +278,14 @@ def _move_score(state, tree, land, figures, move) -> float:
     return 10.0 if found is None else 50.0 - found[0]
 
 
-def move_tells(state, tree, land, figures, move) -> bool:
+def move_tells(state: State, tree: Tree, land: bool, figures: Collection[str], move: Move) -> bool:
     """Does `move` make the card hold at once (_move_score's 100)? Without weighing the moves
     that do not, which costs a plan search each (the expert asks this of every legal move)."""
     after = _context_after(state, land, figures, move) if move["type"] in ("move", "lay_tile") else None
     return after is not None and holds(tree, after)
 
 
-def _context_after(state, land, figures, move):
+def _context_after(state: State, land: bool, figures: Collection[str], move: Move) -> Context | None:
     """What the card is judged on after a tile or figure move that may bear on it, else None
     (a tile when the card ignores the land, a figure the card does not name)."""
     if move["type"] == "lay_tile":
@@ -290,14 +303,14 @@ def _context_after(state, land, figures, move):
                    state.passed | {figure} if passed else state.passed)
 
 
-def _move_key(move):
+def _move_key(move: Move) -> Any:
     from .hexgrid import DIR_NAMES
     if move["figure"] == "dragon":
         return DIR_NAMES.index(move["direction"])
     return (tuple(move["to"]), tuple(move["via"]) if "via" in move else None)
 
 
-def expert_prune(state, actor, moves) -> list:
+def expert_prune(state: State, actor: int, moves: list[Move]) -> list[Move]:  # a seat: the search prunes no system move
     """The PRUNE most promising moves: those that tell the card, then turning the page, then
     the figure moves that bring the card nearest, then tiles (for cards on the land)."""
     hand = state.seats[actor].hand
@@ -310,7 +323,7 @@ def expert_prune(state, actor, moves) -> list:
     return [moves[i] for i in sorted(scored[:PRUNE])]
 
 
-def quick_policy(state, seat, rng):
+def quick_policy(state: State, seat: int, rng: random.Random) -> Move:
     """The expert's rollout, a fast storyteller: tell the card with one move of a figure it
     names when one does; else (now and then) walk a figure a step towards the card's plan;
     else finish or turn the page. No tiles: laying one is what makes the storyteller slow."""
@@ -344,7 +357,7 @@ EXPERT = Searcher(RULES, lambda state: state.n, SearchSpec(
     depth=2, determinizations=3, exploration=0.5, prune=expert_prune))
 
 
-def _tells(state, seat, move) -> bool:
+def _tells(state: State, seat: int, move: Move) -> bool:
     if move["type"] not in ("move", "lay_tile"):
         return False
     told = len(state.seats[seat].told)

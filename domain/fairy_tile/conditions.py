@@ -15,9 +15,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .kingdom import Kingdom
 from .tiles import FIGURES, TERRAINS
+
+if TYPE_CHECKING:
+    from .hexgrid import Hex
+
+
+# A parsed condition: (kind, ...) nested tuples, e.g. ("and", (tree, tree)) or ("see", fig, place).
+Tree = tuple[Any, ...]
+Place = tuple[str, ...]  # ("terrain", t), ("river",), ("big", t) or ("big_river",)
 
 
 class ConditionError(ValueError):
@@ -32,7 +41,7 @@ class Context:
     passed: frozenset  # figures that passed a castle this turn
 
 
-def parse(text: str):
+def parse(text: str) -> Tree:
     tokens = re.findall(r"\(|\)|[a-z]+|\d+", text.lower())
     parser = _Parser(tokens)
     tree = parser.expr()
@@ -42,34 +51,34 @@ def parse(text: str):
 
 
 class _Parser:
-    def __init__(self, tokens):
+    def __init__(self, tokens: list[str]) -> None:
         self.tokens, self.i = tokens, 0
 
-    def peek(self):
+    def peek(self) -> str | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
 
-    def take(self, *expected):
+    def take(self, *expected: str) -> str:
         token = self.peek()
         if token is None or (expected and token not in expected):
             raise ConditionError(f"expected {expected or 'a word'}, got {token!r}")
         self.i += 1
         return token
 
-    def expr(self):
+    def expr(self) -> Tree:
         parts = [self.term()]
         while self.peek() == "or":
             self.take()
             parts.append(self.term())
         return parts[0] if len(parts) == 1 else ("or", tuple(parts))
 
-    def term(self):
+    def term(self) -> Tree:
         parts = [self.factor()]
         while self.peek() == "and":
             self.take()
             parts.append(self.factor())
         return parts[0] if len(parts) == 1 else ("and", tuple(parts))
 
-    def factor(self):
+    def factor(self) -> Tree:
         if self.peek() == "(":
             self.take()
             tree = self.expr()
@@ -77,13 +86,14 @@ class _Parser:
             return tree
         return self.atom()
 
-    def atom(self):
+    def atom(self) -> Tree:
         fig = self.take(*FIGURES)
         verb = self.take("see", "arrive", "meet", "pass")
         if verb == "see":
             if self.peek() in FIGURES:
                 return ("see_fig", fig, self.take())
-            if self.peek() is not None and self.peek().isdigit():
+            ahead = self.peek()
+            if ahead is not None and ahead.isdigit():
                 return ("see_line", fig, int(self.take()), self.place())
             return ("see", fig, self.place())
         if verb == "arrive":
@@ -100,7 +110,7 @@ class _Parser:
         self.take("castle")
         return ("pass", fig, ("terrain", "castle"))
 
-    def place(self):
+    def place(self) -> Place:
         word = self.take("big", "river", *TERRAINS)
         if word == "river":
             return ("river",)
@@ -110,7 +120,7 @@ class _Parser:
         return ("terrain", word)
 
 
-def matches(kingdom, h, place) -> bool:
+def matches(kingdom: Kingdom, h: Hex, place: Place) -> bool:
     kind = place[0]
     if kind == "terrain":
         return kingdom.cells[h][0] == place[1]
@@ -121,7 +131,7 @@ def matches(kingdom, h, place) -> bool:
     return h in kingdom.big_river()
 
 
-def holds(tree, ctx: Context) -> bool:
+def holds(tree: Tree, ctx: Context) -> bool:
     kind = tree[0]
     if kind == "and":
         return all(holds(t, ctx) for t in tree[1])
@@ -145,7 +155,7 @@ def holds(tree, ctx: Context) -> bool:
     raise ConditionError(f"unknown condition {kind!r}")
 
 
-def figures_in(tree) -> frozenset:
+def figures_in(tree: Tree) -> frozenset[str]:
     """The figures a condition mentions."""
     if tree[0] in ("and", "or"):
         return frozenset().union(*(figures_in(t) for t in tree[1]))
@@ -154,7 +164,7 @@ def figures_in(tree) -> frozenset:
     return frozenset([tree[1]])
 
 
-def movers_in(tree) -> frozenset:
+def movers_in(tree: Tree) -> frozenset[str]:
     """The figures whose movement this turn (arrive, meet, pass) a condition looks at."""
     if tree[0] in ("and", "or"):
         return frozenset().union(*(movers_in(t) for t in tree[1]))

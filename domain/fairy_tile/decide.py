@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
@@ -14,10 +15,18 @@ from .movement import MOVERS
 from .rules import evolve
 from .tiles import FIGURES
 
+if TYPE_CHECKING:
+    import random
+
+    from domain.contract import Actor, Event, Move
+
+    from .kingdom import Kingdom
+    from .state import State
+
 _ADVENTURE_PHASES = ("adventure", "second")
 
 
-def decide(state, actor, move, rng) -> list:
+def decide(state: State | None, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     if state is None or state.over:
         raise MoveRejected("game_over", "The game is over.")
     if actor == SYSTEM:
@@ -32,21 +41,20 @@ def decide(state, actor, move, rng) -> list:
     return handler(state, move)
 
 
-def _keys(move, *allowed_sets):
+def _keys(move: Move, *allowed_sets: set[str]) -> None:
     if set(move) not in [set(a) | {"type"} for a in allowed_sets]:
         wanted = " or ".join(", ".join(sorted(a)) or "nothing else" for a in allowed_sets)
         raise MoveRejected("invalid_move", f"This move takes exactly these fields besides type: {wanted}.")
 
 
-def _hex(value, name):
-    ok = (isinstance(value, (list, tuple)) and len(value) == 2
-          and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
-    if not ok:
+def _hex(value: object, name: str) -> Hex:
+    if not (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise MoveRejected("invalid_move", f"\"{name}\" must be a hex given as [q, r] with two integers.")
     return (value[0], value[1])
 
 
-def _figure_move(state, move):
+def _figure_move(state: State, move: Move) -> list[Event]:
     figure = move.get("figure")
     key: int | tuple[Hex, Hex | None]  # a direction's index for the dragon, else (to, via)
     if figure not in FIGURES:
@@ -70,14 +78,14 @@ def _figure_move(state, move):
     return _adventure(state, event)
 
 
-def move_table(kingdom, figure, at) -> dict:
+def move_table(kingdom: Kingdom, figure: str, at: Hex) -> dict[Any, tuple[Hex, tuple[Hex, ...], bool]]:
     """{key: (to, path, passed_castle)} of a figure's moves, cached on the kingdom."""
-    def build():
+    def build() -> dict[Any, tuple[Hex, tuple[Hex, ...], bool]]:
         return {key: (to, path, passed) for key, to, path, passed in MOVERS[figure](kingdom, at)}
     return kingdom._cached(("table", figure, at), build)
 
 
-def _why_not(figure):
+def _why_not(figure: str) -> str:
     return {
         "princess": "The Princess moves one step to an adjacent hex, and may jump between castles "
                     "only together with that step.",
@@ -87,7 +95,7 @@ def _why_not(figure):
     }[figure]
 
 
-def _lay_tile(state, move):
+def _lay_tile(state: State, move: Move) -> list[Event]:
     _keys(move, {"at", "rotation"})
     at = _hex(move["at"], "at")
     rotation = move["rotation"]
@@ -106,12 +114,12 @@ def _lay_tile(state, move):
     return _adventure(state, event)
 
 
-def _check_phase(state):
+def _check_phase(state: State) -> None:
     if state.phase not in _ADVENTURE_PHASES:
         raise MoveRejected("illegal_move", "You cannot take another adventure this turn.")
 
 
-def _adventure(state, event):
+def _adventure(state: State, event: Event) -> list[Event]:
     events = []
     if state.phase == "second":
         events.append({"type": "magic_used", "seat": state.current})
@@ -123,7 +131,7 @@ def _adventure(state, event):
     return events
 
 
-def _turn_page(state, move):
+def _turn_page(state: State, move: Move) -> list[Event]:
     _keys(move, set())
     if state.phase != "adventure":
         raise MoveRejected("illegal_move",
@@ -134,20 +142,20 @@ def _turn_page(state, move):
     return [event] + close_turn(evolve(state, event))
 
 
-def _finish(state, move):
+def _finish(state: State, move: Move) -> list[Event]:
     _keys(move, set())
     if state.phase != "second":
         raise MoveRejected("illegal_move", "There is nothing to finish: take an adventure or turn the page.")
     return close_turn(replace(state, phase="closing"))
 
 
-def card_holds(state, seat: int) -> bool:
+def card_holds(state: State, seat: int) -> bool:
     hand = state.seats[seat].hand
     ctx = Context(state.kingdom, state.positions(), state.moved, state.passed)
     return hand is not None and holds(CONDITIONS[hand], ctx)
 
 
-def is_stuck(state, seat: int) -> bool:
+def is_stuck(state: State, seat: int) -> bool:
     """A player whose last card can never be completed: the pile is empty and no moves can."""
     s = state.seats[seat]
     if s.out or s.book or s.hand is None or state.pile:
@@ -155,12 +163,12 @@ def is_stuck(state, seat: int) -> bool:
     return not can_complete(state.kingdom, state.positions(), CONDITIONS[s.hand])
 
 
-def close_turn(state) -> list:
+def close_turn(state: State) -> list[Event]:
     """Tell the card if it holds (only after an adventure), put out whoever is stuck, then end
     the game or pass the turn."""
     me, events = state.current, []
 
-    def emit(event):
+    def emit(event: Event) -> None:
         nonlocal state
         events.append(event)
         state = evolve(state, event)

@@ -24,6 +24,7 @@ give the same move, whatever the hidden cards are.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
 from .bots import _looks_at_land, _move_score, _tells, move_tells, telling_move
 from .conditions import Context, figures_in, holds
@@ -33,6 +34,14 @@ from .feasibility import plan
 from .moves import legal_moves
 from .rules import evolve
 from .tiles import FIGURES
+
+if TYPE_CHECKING:
+    from domain.contract import Move
+
+    from .conditions import Tree
+    from .hexgrid import Hex
+    from .kingdom import Kingdom
+    from .state import State
 
 TILES_KEPT = 4      # tiles kept among the candidates, best for the card first
 WIN = 30.0          # a finished game, in told cards
@@ -45,18 +54,21 @@ _EMPTY: frozenset = frozenset()
 
 # ---- what a seat can tell at the start of its turn -------------------------------------------
 
-def _outcomes(kingdom, positions: dict, adventures: int) -> dict:
+Top = tuple[str, str]  # the pile's top tile: (tile id, side)
+
+
+def _outcomes(kingdom: Kingdom, positions: dict[str, Hex], adventures: int) -> dict[frozenset[str], Any]:
     """{moved figures: [(positions, passed)]} after 1 (or up to 2) figure moves, without repeats;
     cached on the kingdom, as every card of the pool is checked against the same list."""
     key = ("outcomes", tuple(sorted(positions.items())), adventures)
     return kingdom._cached(key, lambda: _all_outcomes(kingdom, positions, adventures))
 
 
-def _all_outcomes(kingdom, positions, adventures) -> dict:
+def _all_outcomes(kingdom: Kingdom, positions: dict[str, Hex], adventures: int) -> dict[frozenset[str], Any]:
     out: dict = {}
     seen = set()
 
-    def add(moved, pos, passed):
+    def add(moved: frozenset[str], pos: dict[str, Hex], passed: frozenset[str]) -> None:
         mark = (moved, tuple(pos[f] for f in FIGURES), passed)
         if mark not in seen:
             seen.add(mark)
@@ -75,14 +87,14 @@ def _all_outcomes(kingdom, positions, adventures) -> dict:
     return out
 
 
-def can_tell(kingdom, positions: dict, card: str, adventures: int, top) -> bool:
+def can_tell(kingdom: Kingdom, positions: dict[str, Hex], card: str, adventures: int, top: Top | None) -> bool:
     """Can a seat whose turn starts here tell `card` within `adventures` (1 or 2)? Figure moves
     (only those of the card's figures change it), and for one adventure also the top tile."""
     key = ("tell", card, tuple(sorted(positions.items())), adventures, top)
     return kingdom._cached(key, lambda: _can_tell(kingdom, positions, CONDITIONS[card], adventures, top))
 
 
-def _can_tell(kingdom, positions, tree, adventures, top) -> bool:
+def _can_tell(kingdom: Kingdom, positions: dict[str, Hex], tree: Tree, adventures: int, top: Top | None) -> bool:
     if holds(tree, Context(kingdom, positions, _EMPTY, _EMPTY)):
         return True  # already true (a sight): any adventure that leaves it tells it
     figures = figures_in(tree)
@@ -92,7 +104,7 @@ def _can_tell(kingdom, positions, tree, adventures, top) -> bool:
     return top is not None and _tile_tells(kingdom, positions, tree, top)
 
 
-def _tile_tells(kingdom, positions, tree, top) -> bool:
+def _tile_tells(kingdom: Kingdom, positions: dict[str, Hex], tree: Tree, top: Top) -> bool:
     """Does laying the top tile somewhere make a card on the land (a sight) hold?"""
     if not _looks_at_land(tree):
         return False
@@ -100,7 +112,7 @@ def _tile_tells(kingdom, positions, tree, top) -> bool:
     return any(holds(tree, Context(laid, positions, _EMPTY, _EMPTY)) for laid in kingdom.laid(tile, side).values())
 
 
-def _nearness(state, card, adventures, top) -> float:
+def _nearness(state: State, card: str, adventures: int, top: Top | None) -> float:
     """1 when the card can be told in a turn starting here, else NEAR/(2 + its plan's distance),
     0 when this kingdom cannot complete it."""
     if can_tell(state.kingdom, state.positions(), card, adventures, top):
@@ -111,13 +123,13 @@ def _nearness(state, card, adventures, top) -> float:
 
 # ---- the value of a turn's end ---------------------------------------------------------------
 
-def unseen(state, seat) -> list:
+def unseen(state: State, seat: int) -> list[str]:
     """The cards the seat has not seen: any of them may be in another hand or come next."""
     told = {c for s in state.seats for c in s.told}
     return [c for c in CARD_IDS if c not in told and c != state.seats[seat].hand]
 
 
-def turn_value(state, seat, pool: list, hand_known: bool, top) -> float:
+def turn_value(state: State, seat: int, pool: list[str], hand_known: bool, top: Top | None) -> float:
     """The seat's standing when its turn has ended, in told cards (see the module's 3.).
     `hand_known`: the seat still holds the card it held (else its hand is one of `pool`);
     `top`: the pile's top tile when it is the one the seat saw, else None."""
@@ -140,13 +152,13 @@ def turn_value(state, seat, pool: list, hand_known: bool, top) -> float:
     return value + MAGIC * me.magic
 
 
-def _play(state, seat, move):
+def _play(state: State, seat: int, move: Move) -> State:
     for event in decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
         state = evolve(state, event)
     return state
 
 
-def _end_turn(state, seat):
+def _end_turn(state: State, seat: int) -> State:
     """After a first adventure with the token active: a second adventure that tells the card
     (the storyteller's own judgement: bots.move_tells), else finish (the token is kept)."""
     while not state.over and state.current == seat and state.phase == "second":
@@ -157,7 +169,7 @@ def _end_turn(state, seat):
     return state
 
 
-def candidates(state, seat) -> list:
+def candidates(state: State, seat: int) -> list[Move]:
     """Every figure move, the best TILES_KEPT tiles for the card, turning the page, finish."""
     moves = legal_moves(state, seat)
     tiles = [m for m in moves if m["type"] == "lay_tile"]
@@ -169,7 +181,7 @@ def candidates(state, seat) -> list:
     return [m for m in moves if m["type"] != "lay_tile"] + tiles
 
 
-def value_of(state, seat, move, pool) -> float:
+def value_of(state: State, seat: int, move: Move, pool: list[str]) -> float:
     """turn_value at the end of the turn `move` begins (a second adventure only if it tells)."""
     after = _end_turn(_play(state, seat, move), seat)
     hand_known = move["type"] != "turn_page" and len(after.seats[seat].told) == len(state.seats[seat].told)
@@ -177,7 +189,7 @@ def value_of(state, seat, move, pool) -> float:
     return turn_value(after, seat, pool, hand_known, top)
 
 
-def expert_policy(state, seat, rng):
+def expert_policy(state: State, seat: int, rng: random.Random) -> Move:
     """The storyteller's move when it tells the card now; else the candidate of best value."""
     suggested = telling_move(state, seat, random.Random(rng.random()))
     if suggested is not None and _tells(state, seat, suggested):

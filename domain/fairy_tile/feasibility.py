@@ -12,21 +12,27 @@ the first passing a castle), with total cost at most 2, makes it hold.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .conditions import Context, figures_in, holds, movers_in
 from .hexgrid import Hex
 from .movement import MOVERS
 
+if TYPE_CHECKING:
+    from .conditions import Tree
+    from .kingdom import Kingdom
+
 INF = float("inf")
+# (distance to origin, cost, hex, moved, passed, origin): how a figure may end the last turn
+Outcome = tuple[Any, ...]
 
 
-def distances(kingdom, figure: str, start) -> tuple:
+def distances(kingdom: Kingdom, figure: str, start: Hex) -> tuple[dict[Hex, int], dict[Hex, Any]]:
     """({hex: moves needed}, {hex: key of the first move towards it}) from `start`."""
     return kingdom._cached(("dist", figure, start), lambda: _bfs(kingdom, figure, start))
 
 
-def _bfs(kingdom, figure, start):
+def _bfs(kingdom: Kingdom, figure: str, start: Hex) -> tuple[dict[Hex, int], dict[Hex, Any]]:
     mover, dist, first, queue = MOVERS[figure], {start: 0}, {start: None}, deque([start])
     while queue:
         h = queue.popleft()
@@ -38,18 +44,18 @@ def _bfs(kingdom, figure, start):
     return dist, first
 
 
-def reachable(kingdom, figure: str, start) -> frozenset:
+def reachable(kingdom: Kingdom, figure: str, start: Hex) -> frozenset[Hex]:
     return kingdom._cached(("reach", figure, start), lambda: frozenset(distances(kingdom, figure, start)[0]))
 
 
-def _outcomes(kingdom, figure, dist, moving: bool) -> list:
+def _outcomes(kingdom: Kingdom, figure: str, dist: dict[Hex, int], moving: bool) -> list[Outcome]:
     """[(distance to origin, cost, hex, moved, passed, origin)], nearest origin first: what a
     figure can look like at the end of the last turn, and where it must stand before it."""
     best = {(0, h, False, False): h for h in dist}
     if moving:
         mover = MOVERS[figure]
 
-        def offer(key, origin):
+        def offer(key: tuple[int, Hex, bool, bool], origin: Hex) -> None:
             if key not in best or dist[origin] < dist[best[key]]:
                 best[key] = origin
 
@@ -66,12 +72,13 @@ def _outcomes(kingdom, figure, dist, moving: bool) -> list:
     return sorted((dist[o],) + k + (o,) for k, o in best.items())
 
 
-def _single_parts(tree, figure):
+def _single_parts(tree: Tree, figure: str) -> list[Tree]:
     parts = tree[1] if tree[0] == "and" else (tree,)
     return [p for p in parts if figures_in(p) == {figure}]
 
 
-def _search(kingdom, positions, tree, want_best: bool):
+def _search(kingdom: Kingdom, positions: dict[str, Hex], tree: Tree,
+            want_best: bool) -> tuple[int, dict[str, Outcome]] | None:
     """The cheapest (or, without want_best, the first) way to complete the card:
     (total distance, {figure: outcome}) or None."""
     figures = sorted(figures_in(tree))
@@ -87,7 +94,7 @@ def _search(kingdom, positions, tree, want_best: bool):
     found: list[Any] = [INF, None]  # [best total distance, {figure: outcome} or None]
     chosen: dict[str, tuple[Any, ...]] = {}
 
-    def rec(i, cost, score):
+    def rec(i: int, cost: int, score: int) -> bool:
         if i == len(figures):
             if holds(tree, _ctx(kingdom, positions, chosen)):
                 found[:] = [score, dict(chosen)]
@@ -108,7 +115,7 @@ def _search(kingdom, positions, tree, want_best: bool):
     return None if found[1] is None else (found[0], found[1])
 
 
-def _ctx(kingdom, positions, chosen) -> Context:
+def _ctx(kingdom: Kingdom, positions: dict[str, Hex], chosen: dict[str, Outcome]) -> Context:
     pos = dict(positions)
     moved, passed = set(), set()
     for f, (_, _, h, m, p, _) in chosen.items():
@@ -120,13 +127,13 @@ def _ctx(kingdom, positions, chosen) -> Context:
     return Context(kingdom, pos, frozenset(moved), frozenset(passed))
 
 
-def can_complete(kingdom, positions: dict, tree) -> bool:
+def can_complete(kingdom: Kingdom, positions: dict[str, Hex], tree: Tree) -> bool:
     figures = sorted(figures_in(tree))
     key = ("feasible", tree, tuple(reachable(kingdom, f, positions[f]) for f in figures))
     return kingdom._cached(key, lambda: _search(kingdom, positions, tree, False) is not None)
 
 
-def plan(kingdom, positions: dict, tree):
+def plan(kingdom: Kingdom, positions: dict[str, Hex], tree: Tree) -> tuple[int, dict[str, Hex]] | None:
     """The nearest way to complete the card: (total moves to get the figures in place,
     {figure: hex it must stand on before the last turn}), or None when it is impossible."""
     key = ("plan", tree, tuple(sorted(positions.items())))

@@ -46,7 +46,7 @@ def rotate(v: Hex, steps: int) -> Hex:
     return (q, r)
 
 
-def direction_between(a: Hex, b: Hex):
+def direction_between(a: Hex, b: Hex) -> int | None:
     """The direction from a to its neighbour b, or None when they are not neighbours."""
     delta = (b[0] - a[0], b[1] - a[1])
     return DIRS.index(delta) if delta in DIRS else None

@@ -3,10 +3,18 @@ rivers, lines of sight, where the drawn tile may go). Derived facts are cached o
 a Kingdom never changes, laying a tile makes a new one."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 from .hexgrid import Hex, neighbor, neighbors, opposite, ray, sight
 from .tiles import layout, placed_hexes, shape
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -15,19 +23,19 @@ class Kingdom:
     cells: dict
     _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
-    def lay(self, tile_id: str, side: str, at, rotation: int) -> Kingdom:
+    def lay(self, tile_id: str, side: str, at: Hex, rotation: int) -> Kingdom:
         cells = dict(self.cells)
         for h, terrain, rivers, _ in placed_hexes(tile_id, side, at, rotation):
             cells[h] = (terrain, rivers)
         return Kingdom(cells)
 
-    def terrain(self, h) -> str:
+    def terrain(self, h: Hex) -> str:
         return self.cells[h][0]
 
-    def has_river(self, h) -> bool:
+    def has_river(self, h: Hex) -> bool:
         return bool(self.cells[h][1])
 
-    def _cached(self, key, compute):
+    def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         cache = self._cache
         if key not in cache:
             cache[key] = compute()
@@ -76,10 +84,10 @@ class Kingdom:
                 big |= course
         return frozenset(big)
 
-    def sight(self, h) -> frozenset:
+    def sight(self, h: Hex) -> frozenset:
         return self._cached(("sight", h), lambda: frozenset(sight(h, self.cells)))
 
-    def lines(self, h) -> tuple:
+    def lines(self, h: Hex) -> tuple:
         """The 6 lines of sight from h, each with h itself first."""
         return self._cached(("lines", h), lambda: tuple((h,) + tuple(ray(h, d, self.cells)) for d in range(6)))
 
@@ -121,7 +129,7 @@ class Kingdom:
                     out.add((at, rotation))
         return out
 
-    def placement_tier(self, tile_id: str, side: str, at, rotation: int):
+    def placement_tier(self, tile_id: str, side: str, at: Hex, rotation: int) -> int | None:
         """0, 1 or 2 (see `placements`) for a tile laid there, None when it overlaps or floats."""
         cells = self.cells
         q, r = at

@@ -1,7 +1,7 @@
 """Who acts now and the complete moves they may send."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.contract import is_seat
 
@@ -9,14 +9,20 @@ from .hexgrid import DIR_NAMES
 from .movement import MOVERS
 from .tiles import FIGURES
 
+if TYPE_CHECKING:
+    from domain.contract import Actor, Move
 
-def actors(state) -> list:
+    from .hexgrid import Hex
+    from .state import State
+
+
+def actors(state: State | None) -> list[int]:
     if state is None or state.over:
         return []
     return [state.current]
 
 
-def figure_moves(state, figure: str) -> list:
+def figure_moves(state: State, figure: str) -> list[tuple[Move, Hex, tuple[Hex, ...], bool]]:
     """The move dicts for one figure, each with its outcome: [(move, to, path, passed)]."""
     out = []
     for key, to, path, passed in MOVERS[figure](state.kingdom, state.position(figure)):
@@ -30,7 +36,7 @@ def figure_moves(state, figure: str) -> list:
     return out
 
 
-def tile_moves(state) -> list:
+def tile_moves(state: State) -> list[Move]:
     if not state.pile:
         return []
     tile, side = state.pile[0]
@@ -38,7 +44,7 @@ def tile_moves(state) -> list:
             for at, rotation in state.kingdom.placements(tile, side)]
 
 
-def legal_moves(state, actor) -> list:
+def legal_moves(state: State | None, actor: Actor) -> list[Move]:
     if state is None or state.over or not is_seat(actor) or actor != state.current:
         return []
     moves = [m for figure in FIGURES for m, _, _, _ in figure_moves(state, figure)]
@@ -50,7 +56,7 @@ def legal_moves(state, actor) -> list:
     return moves
 
 
-def summary(state, seat) -> dict:
+def summary(state: State, seat: Actor) -> dict[str, Any]:
     """The legal moves condensed, for clients (the page offers a kind, then a hex): how many
     there are, the hexes each of the Princess and the Knight may reach and the directions the
     Dragon may fly, the places the pile's top tile may go (each with its rotations), and whether

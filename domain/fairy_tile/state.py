@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .kingdom import Kingdom
 from .tiles import FIGURES
+
+if TYPE_CHECKING:
+    from .hexgrid import Hex
 
 # Phases: "adventure" (the seat's first adventure, or turning the page), "second" (one adventure
 # done and an active magic token: a second adventure or "finish"), "closing" (between the last
@@ -38,7 +42,7 @@ class State:
     winners: tuple = ()
     reason: str | None = None
 
-    def position(self, figure: str):
+    def position(self, figure: str) -> Hex:
         return self.figures[FIGURES.index(figure)]
 
     def positions(self) -> dict:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .hexgrid import add, neighbor, rotate
+
+if TYPE_CHECKING:
+    from .hexgrid import Hex
 
 TERRAINS = ("plain", "forest", "mountain", "castle")
 FIGURES = ("princess", "knight", "dragon")
@@ -58,7 +62,7 @@ def face(tile_id: str, side: str) -> list:
     return TILES[tile_id]["faces"][side]
 
 
-def placed_hexes(tile_id: str, side: str, at, rotation: int) -> list:
+def placed_hexes(tile_id: str, side: str, at: Hex, rotation: int) -> list:
     """[(hex, terrain, river dirs frozenset, emblem or None)] of a tile laid at (at, rotation)."""
     out = []
     for offset, cell in zip(shape(rotation), face(tile_id, side)):

@@ -1,6 +1,9 @@
 """What each viewer may see: views, redacted events, the secrets oracle and the result."""
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import TYPE_CHECKING, Any
+
 from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
 
 from .data import card_public
@@ -8,8 +11,14 @@ from .hexgrid import DIR_NAMES
 from .moves import actors
 from .tiles import FIGURES, face
 
+if TYPE_CHECKING:
+    from domain.contract import Event, Viewer
 
-def _hex_cells(kingdom) -> list:
+    from .kingdom import Kingdom
+    from .state import State
+
+
+def _hex_cells(kingdom: Kingdom) -> list[dict[str, Any]]:
     return [{"q": q, "r": r, "terrain": t, "river": [DIR_NAMES[d] for d in sorted(rv)]}
             for (q, r), (t, rv) in sorted(kingdom.cells.items())]
 
@@ -20,7 +29,7 @@ def tile_face(tile_id: str, side: str) -> dict:
     return {"tile": tile_id, "side": side, "hexes": hexes}
 
 
-def view(state, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     everyone = viewer == EVERYONE
     seats = []
     for i, s in enumerate(state.seats):
@@ -55,7 +64,7 @@ def view(state, viewer) -> dict:
     return out
 
 
-def redact(event, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     if viewer == EVERYONE:
         return event
     kind = event["type"]
@@ -75,12 +84,12 @@ def redact(event, viewer) -> dict:
 _HIDING = AllBut("game_set_up", "card_told", "page_turned")
 
 
-def as_stored(viewer):
+def as_stored(viewer: Viewer) -> Container[str]:
     """The types redact leaves as they are: all but the set-up and the drawn cards (open once over)."""
     return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
 
-def secrets(state) -> dict:
+def secrets(state: State) -> dict[str, frozenset[int]]:
     out = {}
     for i, s in enumerate(state.seats):
         if s.hand is not None:
@@ -92,7 +101,7 @@ def secrets(state) -> dict:
     return out
 
 
-def result(state):
+def result(state: State) -> dict[str, Any] | None:
     if not state.over:
         return None
     return {"winners": list(state.winners), "scores": [len(s.told) for s in state.seats],

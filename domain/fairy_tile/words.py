@@ -13,12 +13,22 @@ Everything said comes from what the viewer sees: a card drawn by another player 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from domain.words import GameWords, Message, count, piece, place, player, word
 
 from .data import CARDS
 from .hexgrid import DIR_NAMES
 from .movement import MOVERS
 from .tiles import KINGDOM_TILES, face, placed_hexes
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from domain.contract import Move
+
+    from .state import State
 
 DIRECTIONS = dict(zip(DIR_NAMES, ("east", "south-east", "south-west", "west", "north-west", "north-east")))
 TERRAIN_WORDS = ("plain", "forest", "mountain", "castle")
@@ -42,15 +52,15 @@ NAMES = {
 }
 
 
-def _hex(h) -> dict:
+def _hex(h: Sequence[int]) -> dict[str, Any]:
     return place(f"{h[0]},{h[1]}")
 
 
-def _terrain(terrain: str, rivers) -> str:
+def _terrain(terrain: str, rivers: Collection[int]) -> str:
     return f"{terrain} with a river" if rivers else terrain
 
 
-def _players(seats) -> tuple[str, dict]:
+def _players(seats: Sequence[int]) -> tuple[str, dict[str, Any]]:
     """"{p1}", "{p1} and {p2}", "{p1}, {p2} and {p3}" ... and their player args."""
     keys = [f"p{i + 1}" for i in range(len(seats))]
     marks = [f"{{{k}}}" for k in keys]
@@ -69,7 +79,7 @@ M_TURN = "Turn the page: put “{card}” under your book, draw the next card an
 M_FINISH = "End your turn after one adventure, keeping your magic token"
 
 
-def _figure_label(state, move) -> Message:
+def _figure_label(state: State, move: Move) -> Message:
     figure = move["figure"]
     if figure == "dragon":
         at = state.position("dragon")
@@ -82,7 +92,7 @@ def _figure_label(state, move) -> Message:
     return Message(M_KNIGHT if figure == "knight" else M_PRINCESS_JUMP, {**args, "via": _hex(move["via"])})
 
 
-def _placement(tile: str, side: str, at, rotation: int) -> dict:
+def _placement(tile: str, side: str, at: Sequence[int], rotation: int) -> dict[str, Any]:
     """The args naming a laid tile and which terrain goes on which hex."""
     args = {"tile": piece(face_id(tile, side))}
     for i, (h, terrain, rivers, _) in enumerate(placed_hexes(tile, side, tuple(at), rotation), 1):
@@ -90,7 +100,7 @@ def _placement(tile: str, side: str, at, rotation: int) -> dict:
     return args
 
 
-def move(state, seat: int, move: dict) -> Message:
+def move(state: State, seat: int, move: Move) -> Message:
     kind = move["type"]
     if kind == "move":
         return _figure_label(state, move)
@@ -133,7 +143,7 @@ E_LIMIT = ["The round limit is reached: {p1} wins",
            *[f"The round limit is reached: {_players(range(k))[0]} share the win" for k in (2, 3, 4)]]
 
 
-def _set_up(data) -> Message:
+def _set_up(data: dict[str, Any]) -> Message:
     if "books" in data:  # the unredacted event
         n, tiles, top = len(data["books"][0]), len(data["pile"]), data["pile"][0]
     else:
@@ -144,20 +154,20 @@ def _set_up(data) -> Message:
     return Message(E_SET_UP, args)
 
 
-def _moved(data) -> Message:
+def _moved(data: dict[str, Any]) -> Message:
     args = {"player": player(data["seat"]), "figure": piece(data["figure"]),
             "from": _hex(data["from"]), "to": _hex(data["to"])}
     return Message(E_MOVED_CASTLE if data["passed_castle"] else E_MOVED, args)
 
 
-def _laid(data) -> Message:
+def _laid(data: dict[str, Any]) -> Message:
     args = {"player": player(data["seat"]), **_placement(data["tile"], data["side"], data["at"], data["rotation"])}
     if data.get("next_tile"):
         return Message(E_LAID, {**args, "next": piece(face_id(*data["next_tile"]))})
     return Message(E_LAID_LAST, args)
 
 
-def _told(data) -> Message:
+def _told(data: dict[str, Any]) -> Message:
     args = {"player": player(data["seat"]), "card": piece(data["card"])}
     if "drawn" not in data:  # another player's draw: not seen
         return Message(E_TOLD, args)
@@ -166,13 +176,13 @@ def _told(data) -> Message:
     return Message(E_TOLD_DREW, {**args, "drawn": piece(data["drawn"])})
 
 
-def _page(data) -> Message:
+def _page(data: dict[str, Any]) -> Message:
     if data.get("drawn"):
         return Message(E_PAGE_DREW, {"player": player(data["seat"]), "drawn": piece(data["drawn"])})
     return Message(E_PAGE, {"player": player(data["seat"])})
 
 
-def _ended(data) -> Message:
+def _ended(data: dict[str, Any]) -> Message:
     winners = data["winners"]
     if data["reason"] == "book_finished":
         return Message(E_BOOK_DONE, {"p1": player(winners[0])})
@@ -181,7 +191,7 @@ def _ended(data) -> Message:
     return Message(E_LIMIT[len(winners) - 1], _players(winners)[1])
 
 
-def event(kind: str, data: dict, actor) -> Message:
+def event(kind: str, data: dict[str, Any], actor: object) -> Message:
     one = {"player": player(data["seat"])} if "seat" in data else {}
     if kind == "magic_used":
         return Message(E_MAGIC, one)

@@ -9,15 +9,23 @@ builds and applies the events.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from . import catalog, flow, query, targets
 from . import tolls as toll_rules
 from .abilities import RACES, hooks_for
 from .state import Region, State
 
+if TYPE_CHECKING:
+    import random
+
+    from .contract_bits import Event, Move
+
 OBJECTIVE_COINS = 2  # to a non-Horde conqueror of a Military Objective, and to the Humans
 
 
-def pay(s: State, payer, owed) -> State:
+def pay(s: State, payer: int, owed: Iterable[dict[str, Any]]) -> State:
     """Coins from `payer` to each payee (None: the bank); a Harmony toll returns the token."""
     for t in owed:
         p = s.players[payer]
@@ -67,7 +75,7 @@ def objective_taken(s: State, seat: int, i: int, had: bool) -> State:
 
 # --- Goblin bombs ---------------------------------------------------------------------------
 
-def reveal_bombs(s: State, seat: int, rng) -> list:
+def reveal_bombs(s: State, seat: int, rng: random.Random) -> list[Event]:
     """At the start of the Goblins' turn (or their decline): each bomb whose region its
     target still holds is revealed, live or dud drawn from the bombs not yet revealed (the
     same odds as a shuffled stack); the others go back to the stack unseen."""
@@ -94,7 +102,7 @@ def reveal_bombs(s: State, seat: int, rng) -> list:
     return [{"type": "bombs_revealed", "seat": seat, "bombs": out}] if out else []
 
 
-def _bombs_revealed(s: State, e) -> State:
+def _bombs_revealed(s: State, e: Event) -> State:
     live, dud = s.bombs
     for b in e["bombs"]:
         i = s.map.index[b["region"]]
@@ -137,7 +145,7 @@ def defences(s: State) -> list:
     return out
 
 
-def _defences_built(s: State, e) -> State:
+def _defences_built(s: State, e: Event) -> State:
     field = e["piece"]
     for rid in e["added"]:
         s = s.set_region(s.map.index[rid], s.regions[s.map.index[rid]]._replace(**{field: True}))
@@ -157,7 +165,7 @@ def harmony(s: State) -> list:
     return [{"type": "harmony_given", "seat": seat, "to": to}] if to else []
 
 
-def _harmony_given(s: State, e) -> State:
+def _harmony_given(s: State, e: Event) -> State:
     for o in e["to"]:
         s = s.set_player(o, s.players[o]._replace(harmony=True))
     return s
@@ -172,7 +180,7 @@ def legal_actions(s: State, seat: int) -> list:
     return out
 
 
-def decide_action(s: State, seat: int, move: dict, rng) -> list:
+def decide_action(s: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     """The event of a legal action move (checked by the caller)."""
     kind = move["type"]
     if kind == "steal_artifact":
@@ -197,7 +205,7 @@ def decide_action(s: State, seat: int, move: dict, rng) -> list:
     return [event]
 
 
-def _stolen(s: State, e) -> State:
+def _stolen(s: State, e: Event) -> State:
     i, j = s.map.index[e["from"]], s.map.index[e["to"]]
     s = s.set_region(i, s.regions[i]._replace(marker=None))
     s = s.set_region(j, s.regions[j]._replace(marker=e["marker"]))
@@ -205,7 +213,7 @@ def _stolen(s: State, e) -> State:
     return s.with_(turn=s.turn._replace(used=s.turn.used + (s.players[e["seat"]].race,)))
 
 
-def _intimidated(s: State, e) -> State:
+def _intimidated(s: State, e: Event) -> State:
     s = pay(s, e["seat"], e.get("tolls", ()))
     s = s.with_(turn=s.turn._replace(used=s.turn.used + ("intimidating",)))
     i = s.map.index[e["region"]]
@@ -286,7 +294,7 @@ def _token_discarded(s: State, r: Region, i: int, beast: int) -> State:
 SWAPPED = ("seat", "race", "tokens", "declined", "wall", "fort", "beasts", "champion", "bomb", "objective")
 
 
-def _portal(s: State, e) -> State:
+def _portal(s: State, e: Event) -> State:
     s = pay(s, e["seat"], e.get("tolls", ()))
     i, j = s.map.index[e["a"]], s.map.index[e["b"]]
     a, b = s.regions[i], s.regions[j]

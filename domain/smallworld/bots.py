@@ -7,6 +7,7 @@ moves of a state searched)."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..search import Searcher, SearchRules, SearchSpec
 from . import catalog, query, team
@@ -18,6 +19,10 @@ from .rules import decide
 from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, START
 from .views import result
 
+if TYPE_CHECKING:
+    from .contract_bits import Move
+    from .state import Region, State
+
 EXPERT_ITERATIONS = 100  # per decision at BOT_ITERATIONS=1 (about 0.5-1 s here)
 EXPERT_DEPTH = 24  # playout moves before `evaluate` (about a round of two seats)
 TERRAIN_POWERS = {"farmer": "fields", "ranger": "forest", "herbalist": "hill",
@@ -28,11 +33,11 @@ BONUS = {"battle_master": 1, "enraged": 1, "archaeologist": 0.5, "explorer": 1, 
          "forsaken": 1, "tauren": -2, "humans": 1, "goblins": 1, "pandaren": 1, "draenei": 1}
 
 
-def random_bot(state, seat, rng):
+def random_bot(state: State, seat: int, rng: random.Random) -> Move:
     return rng.choice(legal_moves(state, seat))
 
 
-def _pick_value(state, k, seat=None) -> float:
+def _pick_value(state: State, k: int, seat: int) -> float:
     if state.team:
         row = state.rows[k]
         race, power, coins = row[team.COLUMNS.index(state.players[seat].faction)], row[0], 0
@@ -42,7 +47,7 @@ def _pick_value(state, k, seat=None) -> float:
     return tokens + coins - k * 1.2 + BONUS.get(race, 0) + BONUS.get(power, 0)
 
 
-def _region_value(state, seat, i) -> float:
+def _region_value(state: State, seat: int, i: int) -> float:
     """Rough worth of holding region i: 1 coin a turn, plus what the turn's bonuses add."""
     r = state.regions[i]
     value = 1.0 + (0.5 if r.tokens and r.race != catalog.MURLOCS else 0)
@@ -62,7 +67,7 @@ def _region_value(state, seat, i) -> float:
     return value
 
 
-def _conquest(state, seat, moves, rng):
+def _conquest(state: State, seat: int, moves: list[Move], rng: random.Random) -> Move | None:
     hand = state.players[seat].hand
     best, best_score = None, None
     offered = {(o.region, o.use): o for o in offers(state, seat)}
@@ -83,7 +88,7 @@ def _conquest(state, seat, moves, rng):
     return best
 
 
-def _action(state, seat, moves):
+def _action(state: State, seat: int, moves: list[Move]) -> Move | None:
     """The race's and power's own moves, when they plainly help."""
     steals = [m for m in moves if m["type"] == "steal_artifact"]
     if steals:
@@ -98,7 +103,7 @@ def _action(state, seat, moves):
                         catalog.MARKERS.get(d.marker, {}).get("kind") == "place" or d.objective):
                     return m
     if state.players[seat].hand >= 3:
-        def weak(r):
+        def weak(r: Region) -> bool:
             return r.seat is not None and r.tokens <= 2  # a player's region worth thinning
         shaky = [m for m in moves if m["type"] == "intimidate" and weak(state.regions[state.map.index[m["region"]]])]
         if shaky:
@@ -106,7 +111,7 @@ def _action(state, seat, moves):
     return None
 
 
-def _should_decline(state, seat) -> bool:
+def _should_decline(state: State, seat: int) -> bool:
     p = state.players[seat]
     mine = query.active_regions(state, seat)
     tokens = p.hand + sum(state.regions[i].tokens - 1 for i in mine)
@@ -114,11 +119,11 @@ def _should_decline(state, seat) -> bool:
     return (tokens < 3 and len(mine) >= 3 and not late) or (not mine and p.hand < 2 and not late)
 
 
-def _placement(state, seat, moves):
+def _placement(state: State, seat: int, moves: list[Move] | None) -> Move:
     """One token at a time to the least-defended region that touches a foe."""
     mine = query.active_regions(state, seat)
 
-    def exposure(i):
+    def exposure(i: int) -> tuple[float, int]:
         foes = sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
         return (state.regions[i].tokens - foes * 0.5, i)
     target = min(mine, key=exposure)
@@ -127,11 +132,11 @@ def _placement(state, seat, moves):
     return {"type": "place", "region": state.map.ids[target], "count": 1}
 
 
-def _foes_near(state, seat, i) -> int:
+def _foes_near(state: State, seat: int, i: int) -> int:
     return sum(1 for j in state.map.adj[i] if state.regions[j].seat not in (None, seat))
 
 
-def _markers(state, seat, moves):
+def _markers(state: State, seat: int, moves: list[Move]) -> Move:
     """The Aegis on its most exposed region, the Heart among the most opponents, every bomb,
     and objectives next to its own regions (to take back for 2 coins)."""
     kind = moves[0]["type"]
@@ -147,7 +152,7 @@ def _markers(state, seat, moves):
     return min(near or places, key=lambda m: (state.regions[state.map.index[m["region"]]].tokens, m["region"]))
 
 
-def greedy_bot(state, seat, rng):
+def greedy_bot(state: State, seat: int, rng: random.Random) -> Move:
     moves = legal_moves(state, seat)
     step = state.turn.step
     if step == PICK and moves[0]["type"] == "pick":
@@ -176,11 +181,11 @@ RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actor
                     determinize=determinize)
 
 
-def _held(state, seat) -> int:
+def _held(state: State, seat: int) -> int:
     return len(query.active_regions(state, seat)) + len(query.declined_regions(state, seat))
 
 
-def _projected(state, seat) -> float:
+def _projected(state: State, seat: int) -> float:
     """Coins now plus what the seat's board would earn over its turns left."""
     p = state.players[seat]
     left = state.rounds - state.round + (1 if seat >= state.seat else 0)
@@ -188,7 +193,7 @@ def _projected(state, seat) -> float:
     return p.coins + left * (_held(state, seat) + 0.15 * active)
 
 
-def evaluate(state, seat) -> float:
+def evaluate(state: State, seat: int) -> float:
     """The seat's (or its faction's) share of the projected coins: smooth, never saturated."""
     value = [max(0.0, _projected(state, s)) for s in range(state.n)]
     if state.team:
@@ -207,7 +212,7 @@ def evaluate(state, seat) -> float:
 PRUNE_TO = 6
 
 
-def _rank(state, seat, m) -> float:
+def _rank(state: State, seat: int, m: Move) -> float:
     """How promising a move looks before searching it (higher first)."""
     kind = m["type"]
     if kind in ("conquer", "final_conquest"):
@@ -224,7 +229,7 @@ def _rank(state, seat, m) -> float:
     return 4
 
 
-def prune(state, seat, moves):
+def prune(state: State, seat: int, moves: list[Move]) -> list[Move]:
     if len(moves) <= PRUNE_TO:
         return moves
     first = greedy_bot(state, seat, random.Random(0))
@@ -234,7 +239,7 @@ def prune(state, seat, moves):
     return out if first in out else [first] + out
 
 
-def rollout_bot(state, seat, rng):
+def rollout_bot(state: State, seat: int, rng: random.Random) -> Move:
     """The greedy bot, faster for playouts: it redeploys half its hand at a time."""
     if state.turn.step in (REDEPLOY, DEFEND) and state.players[seat].hand > 1:
         move = _placement(state, seat, None)
@@ -248,7 +253,7 @@ _search = Searcher(RULES, lambda state: state.n, EXPERT)
 SEARCHED = (PICK, START, CONQUER)  # redeployment, markers and purchases: the greedy bot's
 
 
-def expert_bot(state, seat, rng):
+def expert_bot(state: State, seat: int, rng: random.Random) -> Move:
     """The search where the game is decided (picks, declines, conquests), greedy elsewhere."""
     if state.turn.step in SEARCHED:
         return _search(state, seat, rng)

@@ -29,7 +29,7 @@ def all_board_size_lists() -> list:
     return [list(v) for v in _DATA["boards_by_seats"].values()]
 
 
-def faction(race: str) -> str | None:
+def faction(race: str | None) -> str | None:
     """Murlocs belong to no faction."""
     info = RACES.get(race)
     return info["faction"] if info else None

@@ -4,13 +4,17 @@ from ..contract import (
     EVERYONE,
     SPECTATOR,
     SYSTEM,
+    Actor,
     AllBut,
+    Event,
     GameDef,
     InvalidOptions,
+    Move,
     MoveRejected,
     Option,
+    Viewer,
     is_seat,
 )
 
-__all__ = ["EVERY_TYPE", "AllBut", "EVERYONE", "SPECTATOR", "SYSTEM", "GameDef", "InvalidOptions", "MoveRejected",
-           "Option", "is_seat"]
+__all__ = ["EVERY_TYPE", "AllBut", "EVERYONE", "SPECTATOR", "SYSTEM", "Actor", "Event", "GameDef", "InvalidOptions",
+           "Move", "MoveRejected", "Option", "Viewer", "is_seat"]

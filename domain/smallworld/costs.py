@@ -8,11 +8,15 @@ Tower's region cannot be attacked at all; tolls must be affordable (tolls.py).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import tolls as toll_rules
 from .abilities import Ability, hooks_for
 from .state import State
+
+if TYPE_CHECKING:
+    from .hooks import Ctx
 
 BASE_COST = 2
 DIE_MAX = 3  # the reinforcement die's best face: a final conquest may be 3 tokens short
@@ -27,7 +31,7 @@ class Offer(NamedTuple):
     tolls: tuple = ()      # coins owed before the conquest
 
 
-def _reach(state: State, seat: int, i: int, hooks, mine: set) -> int | None:
+def _reach(state: State, seat: int, i: int, hooks: Sequence[tuple[Ability, Ctx]], mine: set[int]) -> int | None:
     """None when region i is not a legal target, else the travel cost (0 or 1)."""
     first = not mine
     if not first and any(j in mine for j in state.map.adj[i]):
@@ -51,14 +55,14 @@ def _reduce(cost: int, by: int) -> int:
     return max(1, cost - by) if by else cost
 
 
-def _reduced(state: State, i: int, travel: int, hooks) -> int:
+def _reduced(state: State, i: int, travel: int, hooks: Sequence[tuple[Ability, Ctx]]) -> int:
     cost = raw_cost(state, i, travel)
     for h, ctx in hooks:
         cost = _reduce(cost, h.cost_reduction(ctx, i))
     return cost
 
 
-def min_tokens(hooks) -> int:
+def min_tokens(hooks: Sequence[tuple[Ability, Ctx]]) -> int:
     return max([h.min_tokens for h, _ in hooks] + [1])
 
 

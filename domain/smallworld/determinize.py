@@ -19,7 +19,12 @@ two states the seat cannot tell apart give the same world for the same rng.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .state import OVER, State
+
+if TYPE_CHECKING:
+    import random
 
 
 def _held(state: State, seat: int) -> int:
@@ -28,7 +33,7 @@ def _held(state: State, seat: int) -> int:
     return sum(1 for r in state.regions if (r.race, r.declined) in races and r.race is not None)
 
 
-def coins_guess(state: State, seat: int, other: int, rng) -> int:
+def coins_guess(state: State, seat: int, other: int, rng: random.Random) -> int:
     """A draw of `other`'s coins as `seat` may guess them."""
     mine = state.players[seat].coins
     lead = _held(state, other) - _held(state, seat)
@@ -36,7 +41,7 @@ def coins_guess(state: State, seat: int, other: int, rng) -> int:
     return max(0, round(mine + lead + rng.gauss(0.0, spread)))
 
 
-def determinize(state: State, seat: int, rng) -> State:
+def determinize(state: State, seat: int, rng: random.Random) -> State:
     if state.turn.step == OVER or state.final is not None:
         return state  # every total is shown once the game is over
     players = tuple(p if s == seat else p._replace(coins=coins_guess(state, seat, s, rng))

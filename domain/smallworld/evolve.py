@@ -1,9 +1,15 @@
 """evolve: apply one event to the state. Pure, total on what `decide` emits, no chance."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from . import abilities, actions, catalog, flow, team
 from .islands import map_for
 from .state import CONQUER, OVER, PICK, SCORE, Conquest, Player, Region, State, Turn
+
+if TYPE_CHECKING:
+    from .contract_bits import Event
 
 # What the first half of the game had in its box (game_started v1 events name no box).
 FIRST_HALF = {
@@ -22,7 +28,7 @@ def upcast_started_v1(e: dict) -> dict:
 UPCASTERS = {("game_started", 1): upcast_started_v1}
 
 
-def _started(_, e) -> State:
+def _started(_: State | None, e: Event) -> State:
     sides = tuple(e["sides"])
     m = map_for(sides)
     regions = tuple(
@@ -47,7 +53,7 @@ def _started(_, e) -> State:
         team=e.get("team"), rows=rows)
 
 
-def _picked(s: State, e) -> State:
+def _picked(s: State, e: Event) -> State:
     if s.team:
         return team.picked(s, e)
     k = e["index"]
@@ -59,7 +65,7 @@ def _picked(s: State, e) -> State:
     return s.set_player(e["seat"], p)
 
 
-def _refilled(s: State, e) -> State:
+def _refilled(s: State, e: Event) -> State:
     races = {c["race"] for c in e["combos"]}
     powers = {c["power"] for c in e["combos"]}
     return s.with_(display=s.display + tuple((c["race"], c["power"], 0) for c in e["combos"]),
@@ -69,7 +75,7 @@ def _refilled(s: State, e) -> State:
                    power_discards=tuple(x for x in s.power_discards if x not in powers))
 
 
-def _readied(s: State, e) -> State:
+def _readied(s: State, e: Event) -> State:
     seat = e["seat"]
     choice = e.get("choice") or {}
     p = s.players[seat]
@@ -81,12 +87,12 @@ def _readied(s: State, e) -> State:
     return s.with_(turn=s.turn._replace(step=CONQUER, readied=True, form=choice.get("form")))
 
 
-def _declined(s: State, e) -> State:
+def _declined(s: State, e: Event) -> State:
     s = flow.decline(s, e["seat"])
     return flow.next_defender(s.with_(turn=s.turn._replace(declined=True)))
 
 
-def _abandoned(s: State, e) -> State:
+def _abandoned(s: State, e: Event) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
     region = s.regions[i]
     p = s.players[seat]
@@ -95,7 +101,7 @@ def _abandoned(s: State, e) -> State:
     return s.set_region(i, flow.emptied(region))
 
 
-def _conquered(s: State, e) -> State:
+def _conquered(s: State, e: Event) -> State:
     i, seat = s.map.index[e["region"]], e["seat"]
     s = actions.pay(s, seat, e.get("tolls", ()))
     old = s.regions[i]
@@ -122,58 +128,59 @@ def _conquered(s: State, e) -> State:
     s = s.set_region(i, Region(seat, p.race, placed, False, bool(e.get("wall")), marker, beasts=beasts,
                                bomb=old.bomb))
     s = actions.objective_taken(s, seat, i, old.objective)
-    if e.get("use") and abilities.hook(e["use"]).use_piece == "champion":
+    used_hook = abilities.hook(e["use"]) if e.get("use") else None
+    if used_hook is not None and used_hook.use_piece == "champion":
         s = actions.move_champion(s, seat, i)
     used = s.turn.used + ((e["use"],) if e.get("use") else ())
     return s.with_(turn=s.turn._replace(conquests=s.turn.conquests + (record,), used=used))
 
 
-def _rolled(s: State, e) -> State:
+def _rolled(s: State, e: Event) -> State:
     return s  # the roll is read by the conquest or failure event that follows
 
 
-def _failed(s: State, e) -> State:
+def _failed(s: State, e: Event) -> State:
     s = actions.pay(s, e["seat"], e.get("tolls", ()))
     if e.get("use"):
         return s.with_(turn=s.turn._replace(used=s.turn.used + (e["use"],)))
     return s
 
 
-def _bought(s: State, e) -> State:
+def _bought(s: State, e: Event) -> State:
     return flow.buy(s, e["count"])
 
 
-def _ended(s: State, e) -> State:
+def _ended(s: State, e: Event) -> State:
     return flow.after_conquests(s, e.get("extra_tokens", 0))
 
 
-def _placed(s: State, e) -> State:
+def _placed(s: State, e: Event) -> State:
     return flow.place(s, e["seat"], s.map.index[e["region"]], e["count"])
 
 
-def _champion_placed(s: State, e) -> State:
+def _champion_placed(s: State, e: Event) -> State:
     return flow.place_champion(s, e["seat"], s.map.index[e["region"]])
 
 
-def _marker_moved(s: State, e) -> State:
+def _marker_moved(s: State, e: Event) -> State:
     index = s.map.index
     return flow.move_marker(s, e["marker"], index[e["from"]], index[e["to"]])
 
 
-def _piece_placed(s: State, e) -> State:
+def _piece_placed(s: State, e: Event) -> State:
     s = actions.pay(s, e["seat"], e.get("tolls", ()))
     return flow.place_piece(s, e["piece"], s.map.index[e["region"]])
 
 
-def _placing_done(s: State, e) -> State:
+def _placing_done(s: State, e: Event) -> State:
     return flow.done_placing(s, e["piece"])
 
 
-def _passed(s: State, e) -> State:
+def _passed(s: State, e: Event) -> State:
     return flow.next_defender(s)
 
 
-def _scored(s: State, e) -> State:
+def _scored(s: State, e: Event) -> State:
     for payment in e.get("payments", ()):
         payer = s.players[payment["seat"]]
         s = s.set_player(payment["seat"], payer._replace(coins=payer.coins - payment["coins"]))
@@ -182,12 +189,13 @@ def _scored(s: State, e) -> State:
     return flow.next_turn(s)
 
 
-def _over(s: State, e) -> State:
+def _over(s: State, e: Event) -> State:
     final = {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in e["result"].items()}
     return s.with_(final=final, turn=Turn(OVER))
 
 
-HANDLERS = {
+# By event type; game_started's handler is given no state.
+HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "game_started": _started,
     "combo_picked": _picked,
     "display_refilled": _refilled,
@@ -212,7 +220,7 @@ HANDLERS = {
 }
 
 
-def evolve(state, event):
+def evolve(state: State | None, event: Event) -> State:
     return HANDLERS[event["type"]](state, event)
 
 

@@ -3,20 +3,25 @@
 redeployment in seat order after the active seat, then the scoring by the system)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import query
 from .abilities import MARKERS as MARKER_HOOKS
 from .abilities import POWERS, RACES, hooks_for
 from .state import DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, Region, State, Turn
 
+if TYPE_CHECKING:
+    from .hooks import Ability, Ctx
 
-def gives_harmony(race) -> bool:
+
+def gives_harmony(race: str | None) -> bool:
     return race in RACES and RACES[race].harmony
 
 
 def return_harmony(s: State) -> State:
     return s.with_(players=tuple(q._replace(harmony=False) for q in s.players))
 
-def min_tokens(race) -> int:
+def min_tokens(race: str | None) -> int:
     return RACES[race].min_tokens if race in RACES else 1
 
 
@@ -25,7 +30,7 @@ def _return_banner(s: State, race: str) -> State:
     return s.with_(returned=s.returned + (race,))
 
 
-def _return_badge(s: State, power) -> State:
+def _return_badge(s: State, power: str | None) -> State:
     """A badge is discarded; the discards are shuffled into a new stack only once the badge
     stack runs out (sources §6.2)."""
     return s.with_(power_discards=tuple(sorted(s.power_discards + (power,)))) if power else s
@@ -95,7 +100,7 @@ def defeat(s: State, i: int) -> State:
     return add_defender(s, seat) if back else s
 
 
-def count_forced(s: State, seat, lost: int) -> State:
+def count_forced(s: State, seat: int | None, lost: int) -> State:
     """Count the opponent tokens the active seat made leave the game (Forsaken)."""
     if seat is None or seat == s.seat or not lost:
         return s
@@ -242,7 +247,7 @@ def pending_pieces(s: State) -> list:
     return out
 
 
-def pieces_left(s: State, hook, ctx) -> int:
+def pieces_left(s: State, hook: Ability, ctx: Ctx) -> int:
     if hook.placed_piece == "objective":
         return hook.pieces_to_place(ctx) - s.turn.pieces.count("objective")
     return hook.pieces_to_place(ctx)

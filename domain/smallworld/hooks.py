@@ -13,9 +13,15 @@ no import going back up.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .state import State
+
+if TYPE_CHECKING:
+
+    from .islands import Map
+    from .state import Conquest
 
 RACES: dict[str, Ability] = {}
 POWERS: dict[str, Ability] = {}
@@ -31,7 +37,7 @@ class Ctx(NamedTuple):
     at: int | None = None
 
     @property
-    def map(self):
+    def map(self) -> Map:
         return self.state.map
 
 
@@ -58,7 +64,7 @@ class Ability:
     # Once per turn, a conquest may use this hook for `use_reduction` tokens less.
     use_reduction = 0
 
-    def use_cost(self, ctx: Ctx, i: int, cost, near: int):
+    def use_cost(self, ctx: Ctx, i: int, cost: int | None, near: int) -> int | None:
         """The cost of conquering region i by using this hook (once per turn), or None when it
         cannot be used there. `cost` is the usual cost (None when i is out of reach), `near`
         the cost as though i were adjacent. The default applies `use_reduction`."""
@@ -141,7 +147,7 @@ class Ability:
     moved_by_owner = False
 
     # --- scoring --------------------------------------------------------------------------
-    def conquest_coins(self, ctx: Ctx, conquest) -> int:
+    def conquest_coins(self, ctx: Ctx, conquest: Conquest) -> int:
         """Coins for one conquest of this turn (paid in the end-of-turn scoring)."""
         return 0
 
@@ -153,7 +159,7 @@ class Ability:
         """{seat: coins} other seats pay the acting seat at the end of its turn."""
         return {}
 
-    def table_coins(self, state, seat: int, at: int) -> int:
+    def table_coins(self, state: State, seat: int, at: int) -> int:
         """Coins a marker lying at `at` gives whoever's turn ends, held or not (Well)."""
         return 0
 
@@ -161,8 +167,11 @@ class Ability:
     battleground = False
 
 
-def _register(table: dict, key: str):
-    def wrap(cls):
+A = TypeVar("A", bound=Ability)
+
+
+def _register(table: dict[str, Ability], key: str) -> Callable[[type[A]], type[A]]:
+    def wrap(cls: type[A]) -> type[A]:
         obj = cls()
         obj.key = key
         table[key] = obj
@@ -170,28 +179,30 @@ def _register(table: dict, key: str):
     return wrap
 
 
-def race(key: str):
+def race(key: str) -> Callable[[type[A]], type[A]]:
     return _register(RACES, key)
 
 
-def power(key: str):
+def power(key: str) -> Callable[[type[A]], type[A]]:
     return _register(POWERS, key)
 
 
-def marker(key: str):
+def marker(key: str) -> Callable[[type[A]], type[A]]:
     return _register(MARKERS, key)
 
 
-def count(ctx: Ctx, pred) -> int:
+def count(ctx: Ctx, pred: Callable[[int], bool]) -> int:
     return sum(1 for i in ctx.regions if pred(i))
 
 
-def hook(key):
+def hook(key: str | None) -> Ability | None:
     """The race, power or marker hook of that key (None for another word)."""
+    if key is None:
+        return None
     return RACES.get(key) or POWERS.get(key) or MARKERS.get(key)
 
 
-def hooks_for(state, seat: int) -> list:
+def hooks_for(state: State, seat: int) -> list[tuple[Ability, Ctx]]:
     """(hook, ctx) pairs for the seat's active race, power and the markers it holds."""
     player = state.players[seat]
     if player.race is None:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import catalog
 
@@ -49,7 +51,7 @@ def _check_side(name: str, side: dict) -> None:
                 raise IslandError(f"{name}: adjacency {r['n']}-{other} is not symmetric")
     if not _connected(adj):
         raise IslandError(f"{name}: the island is not connected")
-    def count(pred):
+    def count(pred: Callable[[dict[str, Any]], bool]) -> int:
         return sum(1 for r in regions if pred(r))
     if count(lambda r: "entry" in r["symbols"]) < MIN_ENTRIES:
         raise IslandError(f"{name}: fewer than {MIN_ENTRIES} entry regions")
@@ -76,7 +78,7 @@ def _check_combinations(sides: dict) -> None:
     for _name, side in sides.items():
         by_board.setdefault(side["board"], []).append(side)
     per_size = {s: [b for b, v in by_board.items() if v[0]["size"] == s] for s in SIZE_LIMITS}
-    def tally(side, what):
+    def tally(side: dict[str, Any], what: str) -> int:
         return sum(
             1 for r in side["regions"] if r["terrain"] == "mountain"
         ) if what == "mountain" else sum(1 for r in side["regions"] if "murloc" in r["symbols"])
@@ -128,10 +130,10 @@ class Map:
     adj: tuple           # tuple of neighbour indexes per region
     index: dict          # id -> index
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Map) and self.sides == other.sides
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.sides)
 
     def has(self, i: int, symbol: str) -> bool:

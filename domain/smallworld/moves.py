@@ -1,14 +1,17 @@
 """Who acts now and the complete list of their legal moves (the shapes `decide` takes)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import actions, query, team
 from .abilities import RACES, Ctx
-from .contract_bits import SYSTEM
+from .contract_bits import SYSTEM, is_seat
 from .costs import DIE_MAX, offers
 from .flow import movable_markers, pending_pieces, tokens_to_buy
 from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, SCORE, START, State
+
+if TYPE_CHECKING:
+    from .contract_bits import Actor, Move
 
 PLAYING = (PICK, START, CONQUER, REINFORCE, REDEPLOY, MARKERS)
 
@@ -87,12 +90,14 @@ def marker_moves(state: State, seat: int) -> list:
             for j in query.active_regions(state, seat) if j == at or state.regions[j].marker is None]
 
 
-def legal_moves(state: State, actor) -> list:
+def legal_moves(state: State, actor: Actor) -> list[Move]:
     if actor not in actors(state):
         return []
     step = state.turn.step
     if step == SCORE:
         return [{"type": "score_turn"}]
+    if not is_seat(actor):  # only the system scores; a seat does the rest
+        return []
     if step == PICK:
         coins = state.players[actor].coins
         rows = team.picks(state, actor) if state.team else [k for k in range(len(state.display)) if k <= coins]

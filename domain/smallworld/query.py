@@ -63,7 +63,7 @@ def bombs_in_stack(state: State) -> int:
     return sum(state.bombs) - sum(1 for r in state.regions if r.bomb is not None)
 
 
-def active_seat_of(state: State, race: str):
+def active_seat_of(state: State, race: str) -> int | None:
     """The seat whose active race this is, or None."""
     for seat, p in enumerate(state.players):
         if p.race == race:
@@ -71,7 +71,7 @@ def active_seat_of(state: State, race: str):
     return None
 
 
-def marker_owner(state: State, i: int):
+def marker_owner(state: State, i: int) -> int | None:
     """The seat whose active race holds region i (markers work for active races only)."""
     r = state.regions[i]
     if r.seat is None or r.declined or state.players[r.seat].race != r.race:

@@ -4,7 +4,8 @@ Every refusal is a MoveRejected with a stable code; nothing else is ever raised.
 """
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import actions, catalog, query, scoring, team
 from .abilities import hooks_for
@@ -15,6 +16,12 @@ from .flow import movable_markers, tokens_to_buy
 from .moves import actors, can_abandon, marker_moves, piece_moves, start_options
 from .state import CONQUER, DEFEND, MARKERS, OVER, PICK, REDEPLOY, REINFORCE, SCORE, START, State
 from .tolls import power_tolls
+
+if TYPE_CHECKING:
+    import random
+
+    from .contract_bits import Actor, Event, Move
+    from .costs import Offer
 
 
 def _reject(code: str, message: str) -> NoReturn:
@@ -44,7 +51,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], dict[str, type], dict[str, type]]] = {
 }
 
 
-def _check_shape(move) -> None:
+def _check_shape(move: object) -> None:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         _reject("invalid_move", "A move is an object with a string \"type\".")
     if move["type"] not in SHAPES:
@@ -63,7 +70,7 @@ def _check_shape(move) -> None:
         _reject("invalid_move", f"A {move['type']} move needs the field(s) {', '.join(missing)}.")
 
 
-def _check_actor(state: State, actor) -> None:
+def _check_actor(state: State, actor: Actor) -> None:
     now = actors(state)
     if actor in now:
         return
@@ -74,14 +81,14 @@ def _check_actor(state: State, actor) -> None:
     _reject("not_your_turn", "It is not your turn.")
 
 
-def _region(state: State, move) -> int:
+def _region(state: State, move: Move) -> int:
     i = state.map.index.get(move["region"])
     if i is None:
         _reject("unknown_region", f"There is no region {move['region'][:40]!r} on this map.")
     return i
 
 
-def _pick(state, seat, move, rng):
+def _pick(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     k = move["index"]
     if state.team:
         if k not in team.picks(state, seat):
@@ -97,19 +104,19 @@ def _pick(state, seat, move, rng):
              "paid": k, "took": lying, "tokens": tokens}]
 
 
-def _skip_pick(state, seat, move, rng):
+def _skip_pick(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     if (team.picks(state, seat) if state.team else state.display):
         _reject("illegal_move", "You must pick one of the combos on display.")
     return [{"type": "turn_passed", "seat": seat}]
 
 
-def _decline(state, seat, move, rng):
+def _decline(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     p = state.players[seat]
     return actions.reveal_bombs(state, seat, rng) + [
         {"type": "declined", "seat": seat, "race": p.race, "removed": p.declined}]
 
 
-def _ready(state, seat, move, rng):
+def _ready(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     choice = {k: v for k, v in move.items() if k != "type"}
     if choice not in start_options(state, seat):
         _reject("illegal_move", "That choice is not open to your race now.")
@@ -119,7 +126,7 @@ def _ready(state, seat, move, rng):
     return actions.reveal_bombs(state, seat, rng) + [event]
 
 
-def _abandon(state, seat, move, rng):
+def _abandon(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     i = _region(state, move)
     if i not in query.active_regions(state, seat):
         _reject("not_your_region", "You can only abandon a region of your active race.")
@@ -128,7 +135,7 @@ def _abandon(state, seat, move, rng):
     return [{"type": "region_abandoned", "seat": seat, "region": move["region"]}]
 
 
-def _offer(state, seat, move):
+def _offer(state: State, seat: int, move: Move) -> Offer:
     i = _region(state, move)
     offer = offer_for(state, seat, i, move.get("use"))
     if offer is None:
@@ -138,7 +145,7 @@ def _offer(state, seat, move):
     return offer
 
 
-def _reveal(state, i, rng) -> dict:
+def _reveal(state: State, i: int, rng: random.Random) -> dict[str, Any]:
     """A face-down marker's identity, drawn from the box's markers not yet on the map; the
     Well of Eternity flows to its island's first lake or sea (no water: another place)."""
     pool = sorted(set(state.box[2]) - query.revealed_markers(state))
@@ -156,7 +163,8 @@ def _reveal(state, i, rng) -> dict:
     return {"revealed": rng.choice(places) if places else None}
 
 
-def _conquest_event(state, seat, i, tokens, offer, rng, final=False) -> dict:
+def _conquest_event(state: State, seat: int, i: int, tokens: int, offer: Offer, rng: random.Random,
+                    final: bool = False) -> Event:
     old = state.regions[i]
     defender = None
     if old.race:
@@ -177,11 +185,11 @@ def _conquest_event(state, seat, i, tokens, offer, rng, final=False) -> dict:
     return event
 
 
-def _received(tolls, seat) -> int:
+def _received(tolls: Iterable[dict[str, Any]], seat: int) -> int:
     return sum(t["coins"] for t in tolls if t["seat"] == seat)
 
 
-def _airborne(state, seat, offer, rng) -> tuple:
+def _airborne(state: State, seat: int, offer: Offer, rng: random.Random) -> tuple[Event, int]:
     """Gnomes: the free die lowers the cost before the assault (never below the floor)."""
     roll = rng.choice(catalog.DIE_FACES)
     cost = max(1, offer.cost - roll)
@@ -190,7 +198,7 @@ def _airborne(state, seat, offer, rng) -> tuple:
     return event, cost
 
 
-def _failed_event(state, seat, offer, rid) -> dict:
+def _failed_event(state: State, seat: int, offer: Offer, rid: str) -> Event:
     failed = {"type": "conquest_failed", "seat": seat, "region": rid}
     if offer.use:
         failed["use"] = offer.use
@@ -199,7 +207,7 @@ def _failed_event(state, seat, offer, rid) -> dict:
     return failed
 
 
-def _conquer(state, seat, move, rng):
+def _conquer(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     offer = _offer(state, seat, move)
     hand = state.players[seat].hand
     if offer.die:
@@ -216,14 +224,14 @@ def _conquer(state, seat, move, rng):
     return [_conquest_event(state, seat, offer.region, offer.cost, offer, rng)]
 
 
-def _extra_tokens(state, seat) -> int:
+def _extra_tokens(state: State, seat: int) -> int:
     extra = sum(h.redeploy_tokens(c) for h, c in hooks_for(state, seat))
     race = state.players[seat].race
     # Never negative: a tray counted short (more of the race in play than its box) gives none.
     return max(0, min(extra, query.supply(state, race))) if race else 0
 
 
-def _final(state, seat, move, rng):
+def _final(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     offer = _offer(state, seat, move)
     hand = state.players[seat].hand
     reach = DIE_MAX * (2 if offer.die else 1)
@@ -249,31 +257,31 @@ def _final(state, seat, move, rng):
     return events + [{"type": "conquests_ended", "seat": seat, "extra_tokens": _extra_tokens(after, seat)}]
 
 
-def _end(state, seat, move, rng):
+def _end(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     return [{"type": "conquests_ended", "seat": seat, "extra_tokens": _extra_tokens(state, seat)}]
 
 
-def _place_champion(state, seat, move, rng):
+def _place_champion(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     i = _region(state, move)
     if not state.players[seat].champion or i not in query.active_regions(state, seat):
         _reject("illegal_move", "Place your ransomed Champion in a region of your active race.")
     return [{"type": "champion_placed", "seat": seat, "region": move["region"]}]
 
 
-def _buy(state, seat, move, rng):
+def _buy(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     most = tokens_to_buy(state)
     if not 0 <= move["count"] <= most:
         _reject("illegal_move", f"Buy from 0 to {most} tokens (1 coin each).")
     return [{"type": "tokens_bought", "seat": seat, "count": move["count"]}]
 
 
-def _action(state, seat, move, rng):
+def _action(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     if move not in actions.legal_actions(state, seat):
         _reject("illegal_move", "Your race or power cannot do that now.")
     return actions.decide_action(state, seat, move, rng)
 
 
-def _place_piece(state, seat, move, rng):
+def _place_piece(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     if move not in piece_moves(state, seat):
         _reject("illegal_move", "That piece cannot go there now.")
     i = _region(state, move)
@@ -284,13 +292,13 @@ def _place_piece(state, seat, move, rng):
     return [event]
 
 
-def _done_placing(state, seat, move, rng):
+def _done_placing(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     if move not in piece_moves(state, seat):
         _reject("illegal_move", "You are not placing that piece now.")
     return [{"type": "placing_done", "seat": seat, "piece": move["piece"]}]
 
 
-def _place(state, seat, move, rng):
+def _place(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     i = _region(state, move)
     if i not in query.active_regions(state, seat):
         _reject("not_your_region", "Tokens can only be placed in regions of your active race.")
@@ -299,7 +307,7 @@ def _place(state, seat, move, rng):
     return [{"type": "tokens_placed", "seat": seat, "region": move["region"], "count": move["count"]}]
 
 
-def _move_marker(state, seat, move, rng):
+def _move_marker(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     if move not in marker_moves(state, seat):
         _reject("illegal_move", "Place the marker in one of your active race's regions without another marker.")
     at = movable_markers(state)[0][1]
@@ -307,7 +315,7 @@ def _move_marker(state, seat, move, rng):
              "from": state.map.ids[at], "to": move["region"]}]
 
 
-def _score(state, seat, move, rng):
+def _score(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     before = actions.defences(state) + actions.harmony(state)
     for e in before:
         state = evolve(state, e)
@@ -322,7 +330,8 @@ def _score(state, seat, move, rng):
     return before + [scored, {"type": "game_over", "result": scoring.final_result(after)}]
 
 
-HANDLERS = {
+# By move type; the actor is a seat, but for score_turn the system.
+HANDLERS: dict[str, Callable[[State, Any, Move, random.Random], list[Event]]] = {
     "pick": _pick, "skip_pick": _skip_pick, "decline": _decline, "ready": _ready,
     "abandon": _abandon, "conquer": _conquer, "final_conquest": _final, "end_conquests": _end,
     "place": _place, "move_marker": _move_marker, "score_turn": _score,
@@ -331,7 +340,7 @@ HANDLERS = {
 }
 
 
-def decide(state: State, actor, move, rng) -> list:
+def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     if state.turn.step == OVER:
         _reject("game_over", "The game is over.")
     _check_shape(move)
@@ -342,7 +351,7 @@ def decide(state: State, actor, move, rng) -> list:
     return _refill(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
 
 
-def _refill(state, events, rng):
+def _refill(state: State, events: list[Event], rng: random.Random) -> list[Event]:
     """Whenever the display is short and the piles are not empty (after a pick, or when a
     banner went back under the pile), new combos are drawn into an event of their own."""
     after = state

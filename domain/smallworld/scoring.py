@@ -7,7 +7,7 @@ from .actions import OBJECTIVE_COINS
 from .state import State
 
 
-def _bonus_as(state: State, mine, double: bool) -> int:
+def _bonus_as(state: State, mine: str | None, double: bool) -> int:
     taken: dict = {}
     for c in state.turn.conquests:
         if catalog.opposite(mine, catalog.faction(c.race)):

@@ -2,10 +2,17 @@
 a column, or the team game's 4 rows), from the seed."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import abilities, catalog, islands, team
 
+if TYPE_CHECKING:
+    import random
 
-def draw_sides(n_seats: int, rng) -> list:
+    from .contract_bits import Event
+
+
+def draw_sides(n_seats: int, rng: random.Random) -> list[int]:
     """One random board per size slot, each with a random side (L first, then M, then S)."""
     boards = islands.boards()
     sizes = catalog.board_sizes_for(n_seats)
@@ -22,7 +29,7 @@ def the_box() -> dict:
             "markers": sorted(abilities.MARKERS)}
 
 
-def draw_display(box: dict, rng) -> list:
+def draw_display(box: dict[str, Any], rng: random.Random) -> list[dict[str, str]]:
     """The six visible combos."""
     races, powers = list(box["races"]), list(box["powers"])
     rng.shuffle(races)
@@ -31,7 +38,7 @@ def draw_display(box: dict, rng) -> list:
     return [{"race": r, "power": p} for r, p in zip(races[:size], powers[:size])]
 
 
-def setup(options: dict, n_seats: int, rng) -> list:
+def setup(options: dict[str, Any], n_seats: int, rng: random.Random) -> list[Event]:
     box = the_box()
     event = {"type": "game_started", "v": 2, "seats": n_seats, "rounds": catalog.rounds_for(n_seats),
              "sides": draw_sides(n_seats, rng), "box": box}

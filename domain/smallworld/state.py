@@ -6,7 +6,7 @@ trip because `evolve` always rebuilds tuples). The static map is shared and comp
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .islands import Map
 
@@ -94,7 +94,7 @@ class State:
     rows: tuple = ()              # team display: (power, alliance, horde, neutral) bottom first
     power_discards: tuple = ()    # discarded badges, sorted: drawn once the badge stack is empty
 
-    def with_(self, **changes) -> State:
+    def with_(self, **changes: Any) -> State:
         return replace(self, **changes)
 
     def set_region(self, i: int, region: Region) -> State:

@@ -11,8 +11,16 @@ Neutral seat scores alone; the best score wins, most race tokens on the boards b
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from . import catalog, query
 from .state import CONQUER, State
+
+if TYPE_CHECKING:
+    import random
+
+    from .contract_bits import Event
 
 ROWS = 4
 COLUMNS = ("power", "alliance", "horde", "neutral")
@@ -25,11 +33,11 @@ def factions(n: int) -> list:
     return list(ORDER[:n])
 
 
-def races_of(races, faction: str) -> list:
+def races_of(races: Iterable[str], faction: str | None) -> list[str]:
     return [r for r in races if catalog.RACES[r]["faction"] == faction]
 
 
-def deal_rows(box: dict, rng) -> list:
+def deal_rows(box: dict[str, Any], rng: random.Random) -> list[Any]:
     powers = sorted(box["powers"])
     rng.shuffle(powers)
     columns = {"power": powers[:ROWS]}
@@ -65,7 +73,7 @@ def _close(values: list, k: int) -> list:
     return values[:k] + values[k + 1:] + [None]
 
 
-def picked(s: State, e) -> State:
+def picked(s: State, e: Event) -> State:
     k, seat = e["index"], e["seat"]
     f = s.players[seat].faction
     cols = {c: column(s, c) for c in COLUMNS}
@@ -78,7 +86,7 @@ def picked(s: State, e) -> State:
     return s.set_player(seat, p)
 
 
-def refill(s: State, rng) -> list:
+def refill(s: State, rng: random.Random) -> list[Event]:
     """Empty cells drawn from their piles, bottom up: powers at random; a faction's races at
     random from its unseen banners, then its returned ones in the order they came back."""
     powers, discards = list(s.power_pile), list(s.power_discards)
@@ -98,7 +106,8 @@ def refill(s: State, rng) -> list:
     return [{"type": "rows_refilled", "cells": cells}] if cells else []
 
 
-def _draw(unseen: list, back, rng, faction=None):
+def _draw(unseen: list[str], back: list[str] | None, rng: random.Random,
+          faction: str | None = None) -> str | None:
     """One key from a pile (removed from the list it came from), or None when it is empty."""
     fresh = races_of(unseen, faction) if faction else unseen
     if fresh:
@@ -106,13 +115,13 @@ def _draw(unseen: list, back, rng, faction=None):
         unseen.remove(pick)
         return pick
     old = races_of(back, faction) if back else []
-    if old:
+    if old and back:
         back.remove(old[0])
         return old[0]
     return None
 
 
-def refilled(s: State, e) -> State:
+def refilled(s: State, e: Event) -> State:
     rows = [list(row) for row in s.rows]
     keys = set()
     for c in e["cells"]:

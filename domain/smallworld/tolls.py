@@ -4,14 +4,19 @@ owner) and Doomhammer (2 to the region's owner, or the bank). Paid in the event,
 any payment on the table; a seat that cannot pay them all cannot attack there."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import query
 from .hooks import MARKERS, POWERS, RACES
 from .state import State
 
+if TYPE_CHECKING:
+    from .hooks import Ability
+
 HARMONY_TOLL = 2
 
 
-def _owner_power(state: State, i: int):
+def _owner_power(state: State, i: int) -> Ability | None:
     """The hook of the power working for region i's race (in decline only if it says so)."""
     r = state.regions[i]
     if r.seat is None:

@@ -6,10 +6,16 @@ bomb flag): their faces are not in the state at all until revealed (drawn then, 
 event), so no viewer, the server's own views included, can learn them early."""
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import TYPE_CHECKING, Any
+
 from . import catalog, query, team
 from .contract_bits import EVERYONE, AllBut, is_seat
 from .moves import actors
 from .state import OVER, State
+
+if TYPE_CHECKING:
+    from .contract_bits import Event, Viewer
 
 
 def coins_token(seat: int, coins: int) -> str:
@@ -42,7 +48,7 @@ def _turn(state: State) -> dict:
             "attacked": list(t.attacked), "forced": t.forced, "bought": t.bought}
 
 
-def _player(state: State, seat: int, viewer) -> dict:
+def _player(state: State, seat: int, viewer: Viewer) -> dict[str, Any]:
     p = state.players[seat]
     out = {"seat": seat, "race": p.race, "power": p.power, "hand": p.hand, "beasts_in_hand": p.beasts,
            "declined_race": p.declined, "declined_power": p.declined_power, "faction": p.faction,
@@ -54,14 +60,14 @@ def _player(state: State, seat: int, viewer) -> dict:
     return out
 
 
-def result(state: State) -> dict | None:
+def result(state: State) -> dict[str, Any] | None:
     """The final scores once the game is over (None before)."""
     if state.turn.step != OVER or state.final is None:
         return None
     return state.final
 
 
-def view(state: State, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     out = {
         "phase": state.turn.step,
         "to_act": actors(state),
@@ -93,7 +99,7 @@ def view(state: State, viewer) -> dict:
     return out
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     """Only a turn's scoring is secret: others learn that it happened, not what it gave."""
     if event.get("type") != "turn_scored" or viewer == EVERYONE or viewer == event.get("seat"):
         if event.get("type") == "turn_scored":
@@ -105,7 +111,7 @@ def redact(event: dict, viewer) -> dict:
 _HIDING = AllBut("turn_scored")
 
 
-def as_stored(viewer):
+def as_stored(viewer: Viewer) -> Container[str]:
     """The types redact leaves as they are: all but a turn's scoring (which gains a token for
     everyone, even once the game is over)."""
     return _HIDING

@@ -13,13 +13,19 @@ combination declared, so each sentence reads whole in any language.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
+from typing import TYPE_CHECKING, Any
 
 from domain.words import GameWords, Message, count, piece, place, player, word
 
 from . import catalog, islands
 from .costs import DIE_MAX, offer_for
 from .team import COLUMNS
+
+if TYPE_CHECKING:
+    from .contract_bits import Move
+    from .state import State
 
 ISLANDS = {
     "L1a": "Kalimdor", "L1b": "Northrend", "L2a": "the Eastern Kingdoms", "L2b": "Pandaria",
@@ -39,7 +45,7 @@ def people(name: str, k: int) -> str:
     return said[0] if k == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
-def people_args(name: str, seats) -> dict:
+def people_args(name: str, seats: Sequence[int]) -> dict[str, Any]:
     return {f"{name}{i + 1}": player(s) for i, s in enumerate(seats)}
 
 
@@ -107,7 +113,7 @@ MOVES = {
 }
 
 
-def _combo(state, seat: int, k: int) -> tuple:
+def _combo(state: State, seat: int, k: int) -> tuple[Any, ...]:
     """(race, power, coins lying on it) of display position k (team game: row k)."""
     if state.team:
         row = state.rows[k]
@@ -115,7 +121,7 @@ def _combo(state, seat: int, k: int) -> tuple:
     return state.display[k]
 
 
-def _pick(state, seat: int, move: dict) -> Message:
+def _pick(state: State, seat: int, move: Move) -> Message:
     k = move["index"]
     race, power, lying = _combo(state, seat, k)
     args = {"race": piece(race), "power": piece(power)}
@@ -124,7 +130,7 @@ def _pick(state, seat: int, move: dict) -> Message:
     return _plural(PICK, k, **args) if k else Message(PICK_FREE, args)
 
 
-def _conquer(state, seat: int, move: dict) -> Message:
+def _conquer(state: State, seat: int, move: Move) -> Message:
     region = place(move["region"])
     offer = offer_for(state, seat, state.map.index[move["region"]], move.get("use"))
     if offer is None:
@@ -136,7 +142,7 @@ def _conquer(state, seat: int, move: dict) -> Message:
     return _plural(CONQUER, offer.cost, region=region)
 
 
-def _final(state, seat: int, move: dict) -> Message:
+def _final(state: State, seat: int, move: Move) -> Message:
     region = place(move["region"])
     offer = offer_for(state, seat, state.map.index[move["region"]], move.get("use"))
     hand = state.players[seat].hand
@@ -146,13 +152,13 @@ def _final(state, seat: int, move: dict) -> Message:
     return _plural(FINAL, short, region=region)
 
 
-def _marker(state, move: dict) -> Message:
+def _marker(state: State, move: Move) -> Message:
     at = next((state.map.ids[i] for i, r in enumerate(state.regions) if r.marker == move["marker"]), None)
     template = "Keep the {marker} on {region}" if at == move["region"] else "Move the {marker} to {region}"
     return Message(template, {"marker": piece(move["marker"]), "region": place(move["region"])})
 
 
-def _steal(state, move: dict) -> Message:
+def _steal(state: State, move: Move) -> Message:
     marker = state.regions[state.map.index[move["from"]]].marker
     return Message("Take the {marker} from {source} to {target}",
                    {"marker": piece(marker), "source": place(move["from"]), "target": place(move["to"])})
@@ -165,7 +171,7 @@ def _intimidate(move: dict) -> Message:
     return Message("Drive 1 token out of {region}", {"region": place(move["region"])})
 
 
-def _simple_move(state, seat: int, move: dict) -> Message:
+def _simple_move(state: State, seat: int, move: Move) -> Message:
     kind = move["type"]
     region = {"region": place(move["region"])} if "region" in move else {}
     if kind == "decline":
@@ -185,7 +191,7 @@ def _simple_move(state, seat: int, move: dict) -> Message:
     return Message(MOVES[kind][0], region)
 
 
-def move(state, seat: int, m: dict) -> Message:
+def move(state: State, seat: int, m: Move) -> Message:
     kind = m["type"]
     if kind == "pick":
         return _pick(state, seat, m)
@@ -437,7 +443,7 @@ REGION_EVENTS = ("region_abandoned", "reinforcement_rolled", "airborne_rolled", 
                  "tokens_placed", "champion_placed", "piece_placed")
 
 
-def event(kind: str, data: dict, actor) -> Message:
+def event(kind: str, data: dict[str, Any], actor: object) -> Message:
     who = {"player": player(data["seat"])} if isinstance(data.get("seat"), int) else {}
     if kind == "game_started":
         return _started(data)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
 from ..contract import Policy
 from ..search import Searcher, SearchRules, SearchSpec
@@ -25,6 +26,9 @@ from .moves import legal_moves
 from .rules import evolve, result
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
 from .views import actors
+
+if TYPE_CHECKING:
+    from domain.contract import Move
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> dict:
@@ -39,7 +43,7 @@ def _card_value(state: State, seat: int, card: int) -> float:
     return info.points + 0.6 + 0.3 * noble_help
 
 
-def _missing(state: State, seat: int, card: int, tokens=None) -> int:
+def _missing(state: State, seat: int, card: int, tokens: tuple[int, ...] | None = None) -> int:
     """Tokens the seat still lacks for a card, gold counted."""
     player = state.players[seat]
     tokens = player.tokens if tokens is None else tokens
@@ -52,7 +56,7 @@ def _candidates(state: State, seat: int) -> list:
     return cards + list(state.players[seat].reserved)
 
 
-def _target(state: State, seat: int):
+def _target(state: State, seat: int) -> int | None:
     """The card worth most per missing token (face-up or own reserve)."""
     best, best_score = None, -1.0
     for card in _candidates(state, seat):
@@ -109,7 +113,7 @@ def _return(state: State, seat: int, moves: list, rng: random.Random) -> dict:
     target = _target(state, seat)
     tokens = state.players[seat].tokens
 
-    def cost(move):
+    def cost(move: Move) -> tuple[int, int, float]:
         left = list(tokens)
         for name, n in move["tokens"].items():
             left[COLOR_INDEX[name]] -= n
@@ -151,7 +155,7 @@ RESERVES_KEPT = 2
 RETURNS_KEPT = 3
 
 
-def _prune(state: State, seat, moves: list) -> list:
+def _prune(state: State, seat: int, moves: list[Move]) -> list[Move]:
     """The moves worth searching, from what the seat sees: every card it can buy (its payment
     spending the least gold), the gem takes greedy rates best, reserving its best targets."""
     if state.phase == RETURN:

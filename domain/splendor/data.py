@@ -8,6 +8,7 @@ find them in any JSON.
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -101,11 +102,11 @@ def noble_json(index: int) -> dict:
     return {"id": noble.id, "points": noble.points, "requires": dict(zip(COLORS, noble.requires))}
 
 
-def tokens_json(counts) -> dict:
+def tokens_json(counts: Sequence[int]) -> dict[str, int]:
     """A 6-slot token tuple as a full {colour: n} map (gold included)."""
     return dict(zip(TOKEN_NAMES, counts))
 
 
-def sparse_tokens(counts) -> dict:
+def sparse_tokens(counts: Sequence[int]) -> dict[str, int]:
     """A 6-slot token tuple as {colour: n} for the non-zero slots only (the move/event form)."""
     return {TOKEN_NAMES[i]: n for i, n in enumerate(counts) if n}

@@ -7,7 +7,7 @@ is not waiting for returned tokens, `noble_visited` follows at once (it cannot b
 """
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..contract import SYSTEM, MoveRejected, is_seat
 from ..words import nth_seat
@@ -29,18 +29,23 @@ from .moves import PASS, play_moves, take_gem_choices
 from .rules import outcome
 from .state import NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
 
+if TYPE_CHECKING:
+    import random
+
+    from domain.contract import Actor, Event, Move
+
 
 def _reject(code: str, message: str) -> NoReturn:
     raise MoveRejected(code, message)
 
 
-def _quote(value) -> str:
+def _quote(value: object) -> str:
     """A client's value quoted in a message, cut short (it may be anything, of any size)."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _shape(move: dict, **fields) -> None:
+def _shape(move: Move, **fields: type) -> None:
     """The move has exactly these keys ("type" plus `fields`) with values of these types."""
     if set(move) != {"type", *fields}:
         wanted = ", ".join(sorted(fields)) or "no other field"
@@ -53,7 +58,7 @@ def _shape(move: dict, **fields) -> None:
             _reject("invalid_move", f"The field {name} has the wrong type.")
 
 
-def _token_map(value, what: str) -> tuple:
+def _token_map(value: object, what: str) -> tuple[int, ...]:
     """A sparse {colour: positive int} map as a 6-slot tuple; anything else is invalid_move."""
     if not isinstance(value, dict):
         _reject("invalid_move", f"The {what} must be a map from token colour to a number.")
@@ -68,7 +73,7 @@ def _token_map(value, what: str) -> tuple:
     return tuple(counts)
 
 
-def _take_gems(state, seat, move):
+def _take_gems(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, colors=list)
     colors = move["colors"]
     if not all(isinstance(c, str) for c in colors):
@@ -88,7 +93,7 @@ def _take_gems(state, seat, move):
     return [{"type": "gems_taken", "seat": seat, "tokens": {c: 1 for c in colors}}]
 
 
-def _take_two(state, seat, move):
+def _take_two(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, color=str)
     color = move["color"]
     if color not in COLORS:
@@ -98,21 +103,21 @@ def _take_two(state, seat, move):
     return [{"type": "gems_taken", "seat": seat, "tokens": {color: 2}}]
 
 
-def _check_reserve_limit(state, seat):
+def _check_reserve_limit(state: State, seat: int) -> None:
     if len(state.players[seat].reserved) >= RESERVE_LIMIT:
         _reject("reserve_limit", f"You already hold {RESERVE_LIMIT} reserved cards: buy one before reserving again.")
 
 
-def _gold_for(state) -> int:
+def _gold_for(state: State) -> int:
     return 1 if state.supply[GOLD] > 0 else 0
 
 
-def _refill(state, level) -> object:
+def _refill(state: State, level: int) -> str | None:
     deck = state.decks[level - 1]
     return CARD_IDS[deck[0]] if deck else None
 
 
-def _reserve(state, seat, move):
+def _reserve(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, card=str)
     card = CARD_BY_ID.get(move["card"])
     if card is None or card not in state.market[CARDS[card].level - 1]:
@@ -123,7 +128,7 @@ def _reserve(state, seat, move):
              "source": "market", "gold": _gold_for(state), "refill": _refill(state, level)}]
 
 
-def _reserve_blind(state, seat, move):
+def _reserve_blind(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, level=int)
     level = move["level"]
     if level not in (1, 2, 3):
@@ -135,7 +140,7 @@ def _reserve_blind(state, seat, move):
              "level": level, "source": "deck", "gold": _gold_for(state), "refill": None}]
 
 
-def _buy(state, seat, move):
+def _buy(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, card=str, payment=dict)
     card = CARD_BY_ID.get(move["card"])
     player = state.players[seat]
@@ -163,14 +168,14 @@ def _buy(state, seat, move):
              "payment": sparse_tokens(paid), "points": CARDS[card].points, "refill": refill}]
 
 
-def _pass(state, seat, move):
+def _pass(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move)
     if play_moves(state, seat) != [PASS]:
         _reject("illegal_move", "You can still act: pass is allowed only when no other action is possible.")
     return [{"type": "turn_passed", "seat": seat}]
 
 
-def _return_tokens(state, seat, move):
+def _return_tokens(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, tokens=dict)
     back = _token_map(move["tokens"], "tokens")
     player = state.players[seat]
@@ -182,7 +187,7 @@ def _return_tokens(state, seat, move):
     return [{"type": "tokens_returned", "seat": seat, "tokens": sparse_tokens(back)}]
 
 
-def _choose_noble(state, seat, move):
+def _choose_noble(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, noble=str)
     noble = NOBLE_BY_ID.get(move["noble"])
     if noble is None or noble not in qualifying_nobles(state.players[seat].bonuses, state.nobles):
@@ -208,7 +213,7 @@ def _auto_noble(state: State, seat: int, events: list) -> list:
     if kind == "noble_visited":
         return events
     player = state.players[seat]
-    bonuses = player.bonuses
+    bonuses = list(player.bonuses)
     total = sum(player.tokens)
     if kind == "gems_taken":
         total += sum(event["tokens"].values())
@@ -216,7 +221,6 @@ def _auto_noble(state: State, seat: int, events: list) -> list:
         total += event["gold"]
     elif kind == "card_bought":
         total -= sum(event["payment"].values())
-        bonuses = list(bonuses)
         bonuses[CARDS[CARD_BY_ID[event["card"]]].bonus] += 1
     elif kind == "tokens_returned":
         total -= sum(event["tokens"].values())
@@ -228,7 +232,7 @@ def _auto_noble(state: State, seat: int, events: list) -> list:
     return events
 
 
-def decide(state: State, actor, move, rng=None) -> list:
+def decide(state: State, actor: Actor, move: Move, rng: random.Random | None = None) -> list[Event]:
     if state.phase == OVER:
         _reject("game_over", "The game is over.")
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):

@@ -13,9 +13,13 @@ Canonical shapes (decide accepts exactly these, so "listed" and "accepted" coinc
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .data import CARD_IDS, CARDS, COLORS, GOLD, NOBLE_IDS, RESERVE_LIMIT, TOKEN_LIMIT, TOKEN_NAMES
 from .state import EMPTY, NOBLE, PLAY, RETURN, SCORE, State, qualifying_nobles
+
+if TYPE_CHECKING:
+    from domain.contract import Actor, Move
 
 COSTS = tuple(card.cost for card in CARDS)
 PASS = {"type": "pass"}
@@ -66,7 +70,7 @@ def payments(cost: tuple, bonuses: tuple, tokens: tuple) -> list:
         return [pay]
     out = []
 
-    def walk(k, gold_left, paid):
+    def walk(k: int, gold_left: int, paid: tuple[tuple[int, int], ...]) -> None:
         if k == len(ranges):
             used = gold - gold_left
             pay = {COLORS[i]: v for i, v in paid if v}
@@ -114,7 +118,7 @@ def return_choices(tokens: tuple, excess: int) -> list:
     """Every distinct way to hand back `excess` tokens (sparse maps)."""
     out = []
 
-    def walk(i, left, chosen):
+    def walk(i: int, left: int, chosen: tuple[tuple[int, int], ...]) -> None:
         if left == 0:
             out.append({TOKEN_NAMES[j]: n for j, n in chosen})
             return
@@ -127,7 +131,7 @@ def return_choices(tokens: tuple, excess: int) -> list:
     return out
 
 
-def legal_moves(state: State, actor) -> list:
+def legal_moves(state: State, actor: Actor) -> list[Move]:
     phase = state.phase
     if phase == SCORE:
         return [dict(SCORE_GAME)] if actor == "system" else []

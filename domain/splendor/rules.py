@@ -11,6 +11,8 @@ After every action the turn ends in this order (spec: token limit, then nobles):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .data import (
     CARD_BY_ID,
@@ -31,6 +33,9 @@ from .data import (
     tokens_json,
 )
 from .state import EMPTY, NEW_PLAYER, NOBLE, OVER, PLAY, RETURN, SCORE, Player, State, qualifying_nobles
+
+if TYPE_CHECKING:
+    from domain.contract import Event
 
 
 def setup(options: dict, n_seats: int, rng: random.Random) -> list:
@@ -107,7 +112,7 @@ def end_turn(state: State) -> State:
 
 # ---- event handlers -----------------------------------------------------------------------
 
-def _game_started(state, event):
+def _game_started(state: State | None, event: Event) -> State:
     n = event["n_seats"]
     decks = tuple(tuple(CARD_BY_ID[c] for c in deck) for deck in event["decks"])
     market = tuple(tuple(CARD_BY_ID[c] for c in row) for row in event["market"])
@@ -123,7 +128,7 @@ def _game_started(state, event):
     )
 
 
-def _gems_taken(state, event):
+def _gems_taken(state: State, event: Event) -> State:
     seat = event["seat"]
     taken = _tokens(event["tokens"])
     player = state.players[seat]
@@ -132,7 +137,7 @@ def _gems_taken(state, event):
         supply=_sub(state.supply, taken), players=_set_player(state, seat, player), passes=0))
 
 
-def _take_from_market(state, card):
+def _take_from_market(state: State, card: int) -> State:
     """Removes a face-up card and refills its slot from the top of its deck (or leaves it empty)."""
     row = CARDS[card].level - 1
     deck = state.decks[row]
@@ -150,7 +155,7 @@ def _take_from_market(state, card):
     return state._replace(decks=tuple(decks), market=tuple(market))
 
 
-def _card_reserved(state, event):
+def _card_reserved(state: State, event: Event) -> State:
     seat = event["seat"]
     card = CARD_BY_ID[event["card"]]
     player = state.players[seat]
@@ -169,7 +174,7 @@ def _card_reserved(state, event):
         supply=_sub(state.supply, gold), players=_set_player(state, seat, player), passes=0))
 
 
-def _card_bought(state, event):
+def _card_bought(state: State, event: Event) -> State:
     seat = event["seat"]
     card = CARD_BY_ID[event["card"]]
     info = CARDS[card]
@@ -189,7 +194,7 @@ def _card_bought(state, event):
         supply=_add(state.supply, paid), players=_set_player(state, seat, player), passes=0))
 
 
-def _tokens_returned(state, event):
+def _tokens_returned(state: State, event: Event) -> State:
     seat = event["seat"]
     back = _tokens(event["tokens"])
     player = state.players[seat]
@@ -197,7 +202,7 @@ def _tokens_returned(state, event):
     return noble_check(state._replace(supply=_add(state.supply, back), players=_set_player(state, seat, player)))
 
 
-def _noble_visited(state, event):
+def _noble_visited(state: State, event: Event) -> State:
     seat = event["seat"]
     noble = NOBLE_BY_ID[event["noble"]]
     player = state.players[seat]
@@ -206,15 +211,16 @@ def _noble_visited(state, event):
         nobles=tuple(x for x in state.nobles if x != noble), players=_set_player(state, seat, player)))
 
 
-def _turn_passed(state, event):
+def _turn_passed(state: State, event: Event) -> State:
     return noble_check(state._replace(passes=state.passes + 1))
 
 
-def _game_scored(state, event):
+def _game_scored(state: State, event: Event) -> State:
     return state._replace(phase=OVER)
 
 
-HANDLERS = {
+# The first event's handler (_game_started) is given no state; the others the state so far.
+HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "game_started": _game_started,
     "gems_taken": _gems_taken,
     "card_reserved": _card_reserved,
@@ -226,7 +232,7 @@ HANDLERS = {
 }
 
 
-def evolve(state, event: dict) -> State:
+def evolve(state: State | None, event: Event) -> State:
     return HANDLERS[event["type"]](state, event)
 
 

@@ -7,6 +7,7 @@ Cards and nobles are ints (indexes into `data.CARDS` / `data.NOBLES`).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .data import NOBLES
@@ -19,23 +20,23 @@ PLAY, RETURN, NOBLE, SCORE, OVER = "play", "return_tokens", "choose_noble", "sco
 
 
 class Player(NamedTuple):
-    tokens: tuple  # 6 ints: white, blue, green, red, black, gold
-    bonuses: tuple  # 5 ints: bought cards per colour
+    tokens: tuple[int, ...]  # 6 ints: white, blue, green, red, black, gold
+    bonuses: tuple[int, ...]  # 5 ints: bought cards per colour
     points: int  # prestige points (cards + nobles)
-    bought: tuple  # card indexes, in buying order
-    reserved: tuple  # card indexes, in reserving order
-    blind: tuple  # the reserved cards that were drawn blind (seen only by their owner)
-    nobles: tuple  # noble indexes, in visiting order
+    bought: tuple[int, ...]  # card indexes, in buying order
+    reserved: tuple[int, ...]  # card indexes, in reserving order
+    blind: tuple[int, ...]  # the reserved cards that were drawn blind (seen only by their owner)
+    nobles: tuple[int, ...]  # noble indexes, in visiting order
 
 
 class State(NamedTuple):
     n: int  # seats
     strict: bool  # option strict_take_three
-    supply: tuple  # 6 ints
-    decks: tuple  # per level: card indexes, top card first (secret order)
-    market: tuple  # per level: 4 slots, a card index or -1 for an empty slot
-    nobles: tuple  # noble indexes still on the table
-    players: tuple  # Player per seat
+    supply: tuple[int, ...]  # 6 ints
+    decks: tuple[tuple[int, ...], ...]  # per level: card indexes, top card first (secret order)
+    market: tuple[tuple[int, ...], ...]  # per level: 4 slots, a card index or -1 for an empty slot
+    nobles: tuple[int, ...]  # noble indexes still on the table
+    players: tuple[Player, ...]  # Player per seat
     seat: int  # whose turn it is (in SCORE/OVER: the seat that would be next)
     phase: str
     turns: int  # completed turns, all seats together
@@ -51,7 +52,7 @@ def token_count(player: Player) -> int:
     return sum(player.tokens)
 
 
-def qualifying_nobles(bonuses: tuple, nobles: tuple) -> list:
+def qualifying_nobles(bonuses: Sequence[int], nobles: Sequence[int]) -> list[int]:
     """Nobles on the table whose requirement these bonuses (never tokens) meet."""
     out = []
     for index in nobles:

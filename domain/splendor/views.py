@@ -6,10 +6,16 @@ over; a card reserved blind from a deck, from everyone but its owner (others see
 """
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import TYPE_CHECKING, Any
+
 from ..contract import EVERY_TYPE, EVERYONE, SYSTEM, AllBut
 from .data import CARD_IDS, CARDS, NOBLE_IDS, TOKEN_LIMIT, card_json, noble_json, tokens_json
 from .rules import outcome
 from .state import EMPTY, NOBLE, OVER, RETURN, SCORE, State, qualifying_nobles
+
+if TYPE_CHECKING:
+    from domain.contract import Event, Viewer
 
 
 def actors(state: State) -> list:
@@ -26,7 +32,7 @@ def _reserved_json(card: int, visible: bool) -> dict:
     return {"hidden": True, "level": CARDS[card].level}
 
 
-def _player_json(state: State, seat: int, viewer) -> dict:
+def _player_json(state: State, seat: int, viewer: Viewer) -> dict[str, Any]:
     player = state.players[seat]
     sees_all = viewer == EVERYONE or viewer == seat
     return {
@@ -52,7 +58,7 @@ def _pending(state: State) -> dict | None:
     return None
 
 
-def view(state: State, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     out = {
         "phase": state.phase,
         "to_act": actors(state),
@@ -74,7 +80,7 @@ def view(state: State, viewer) -> dict:
     return out
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     """A shallow copy (the caller may add fields such as the version) without what the viewer
     may not see: the deck order in game_started, the card of another seat's blind reserve."""
     if viewer == EVERYONE:
@@ -90,7 +96,7 @@ def redact(event: dict, viewer) -> dict:
 _HIDING = AllBut("game_started", "card_reserved")
 
 
-def as_stored(viewer):
+def as_stored(viewer: Viewer) -> Container[str]:
     """The types redact leaves as they are: all but the deal and a reserve (open once over)."""
     return EVERY_TYPE if viewer == EVERYONE else _HIDING
 

@@ -13,19 +13,28 @@ so it is "the top card of the level 2 deck", never the card.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from ..words import GameWords, Message, count, piece, place, player, word
 from .data import CARD_BY_ID, CARDS, COLORS, GOLD, GOLD_TOKENS, NOBLE_BY_ID, NOBLES, TOKEN_NAMES
+
+if TYPE_CHECKING:
+    from domain.contract import Move
+
+    from .data import Card, Noble
+    from .state import State
 
 MAX_AMOUNT = 7  # the most tokens of one colour a message counts (a card costs at most 7)
 
 
 # ---- names ------------------------------------------------------------------------------
 
-def _cost(numbers) -> str:
+def _cost(numbers: Sequence[int]) -> str:
     return " + ".join(f"{n} {c}" for c, n in zip(COLORS, numbers) if n)
 
 
-def _card_name(card) -> str:
+def _card_name(card: Card) -> str:
     points = "1 point" if card.points == 1 else f"{card.points} points"
     return f"level {card.level} {COLORS[card.bonus]} card ({points}; cost {_cost(card.cost)})"
 
@@ -63,12 +72,12 @@ PASS = "Pass: no other action is possible"
 SCORE = "Score the game"
 
 
-def _take(state, seat, move):
+def _take(state: State, seat: int, move: Move) -> Message:
     n = len(move["colors"])
     return Message(TAKE[0], {"n": count(n), "colors": word(move["colors"])}, plural=TAKE[1], count="n")
 
 
-def _buy(state, seat, move):
+def _buy(state: State, seat: int, move: Move) -> Message:
     card = move["card"]
     source = "reserve" if CARD_BY_ID[card] in state.players[seat].reserved else "market"
     paying = bool(move["payment"])
@@ -76,7 +85,7 @@ def _buy(state, seat, move):
     return Message(BUY[source, paying], args)
 
 
-MOVES = {
+MOVES: dict[str, Callable[[State, int, Move], Message]] = {
     "take_gems": _take,
     "take_two": lambda state, seat, move: Message(TAKE_TWO, {"color": word(move["color"])}),
     "reserve": lambda state, seat, move: Message(RESERVE[state.supply[GOLD] > 0], {"card": piece(move["card"])}),
@@ -90,7 +99,7 @@ MOVES = {
 }
 
 
-def say_move(state, seat: int, move: dict) -> Message:
+def say_move(state: State, seat: int, move: Move) -> Message:
     return MOVES[move["type"]](state, seat, move)
 
 
@@ -154,14 +163,14 @@ VISITED = ("The {noble} visits {player}: {points} point", "The {noble} visits {p
 PASSED = "{player} passes: no action is possible"
 
 
-def _started(data, actor):
+def _started(data: dict[str, Any], actor: object) -> Message:
     supply = data["supply"]
     args = {"n": count(data["n_seats"]), "gems": count(supply["white"]), "gold": count(supply["gold"]),
             "nobles": piece(data["nobles"]), "cards": piece([c for row in data["market"] for c in row])}
     return Message(STARTED[bool(data["options"]["strict_take_three"])], args)
 
 
-def _taken(data, actor):
+def _taken(data: dict[str, Any], actor: object) -> Message:
     tokens, who = data["tokens"], player(data["seat"])
     if len(tokens) == 1 and 2 in tokens.values():
         return Message(TOOK_TWO, {"player": who, "color": word(next(iter(tokens)))})
@@ -170,13 +179,13 @@ def _taken(data, actor):
                    plural=TOOK[1], count="n")
 
 
-def _refill(data, args: dict) -> bool:
+def _refill(data: dict[str, Any], args: dict[str, Any]) -> bool:
     if data.get("refill"):
         args["refill"] = piece(data["refill"])
     return "refill" in args
 
 
-def _reserved(data, actor):
+def _reserved(data: dict[str, Any], actor: object) -> Message:
     args, gold = {"player": player(data["seat"])}, data["gold"]
     if data["source"] == "market":
         args["card"] = piece(data["card"])
@@ -188,7 +197,7 @@ def _reserved(data, actor):
     return Message(RESERVED_SEEN[gold], args)
 
 
-def _bought(data, actor):
+def _bought(data: dict[str, Any], actor: object) -> Message:
     args = {"player": player(data["seat"]), "card": piece(data["card"])}
     paying = bool(data["payment"])
     if paying:
@@ -198,13 +207,13 @@ def _bought(data, actor):
     return Message(BOUGHT_FACE_UP[paying, _refill(data, args)], args)
 
 
-def _visited(data, actor):
+def _visited(data: dict[str, Any], actor: object) -> Message:
     points = NOBLES[NOBLE_BY_ID[data["noble"]]].points
     args = {"noble": piece(data["noble"]), "player": player(data["seat"]), "points": count(points)}
     return Message(VISITED[0], args, plural=VISITED[1], count="points")
 
 
-EVENTS = {
+EVENTS: dict[str, Callable[[dict[str, Any], object], Message]] = {
     "game_started": _started,
     "gems_taken": _taken,
     "card_reserved": _reserved,
@@ -217,7 +226,7 @@ EVENTS = {
 }
 
 
-def say_event(kind: str, data: dict, actor) -> Message:
+def say_event(kind: str, data: dict[str, Any], actor: object) -> Message:
     return EVENTS[kind](data, actor)
 
 
@@ -227,18 +236,18 @@ def _points(n: int) -> str:
     return "No points" if n == 0 else "Worth 1 point" if n == 1 else f"Worth {n} points"
 
 
-def _card_effect(card) -> str:
+def _card_effect(card: Card) -> str:
     color = COLORS[card.bonus]
     return (f"A lasting {color} bonus: 1 {color} off the cost of every card you buy after it; it also counts "
             f"towards nobles. {_points(card.points)}.")
 
 
-def _requirement(numbers) -> str:
+def _requirement(numbers: Sequence[int]) -> str:
     parts = [f"{n} {c}" for c, n in zip(COLORS, numbers) if n]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _noble_effect(noble) -> str:
+def _noble_effect(noble: Noble) -> str:
     return (f"Visits you at the end of a turn once your bought cards give {_requirement(noble.requires)} "
             f"bonuses (tokens never count): {noble.points} points.")
 

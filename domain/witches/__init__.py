@@ -27,6 +27,8 @@ Rules: `shared/rules/witches.md`. Decisions where the rules are silent:
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from domain.contract import GameDef, InvalidOptions, Option
 
 from .bots import BOTS
@@ -37,6 +39,9 @@ from .rules import decide, setup
 from .state import PASSING, State
 from .views import as_stored, redact, result, secrets, view
 from .words import WORDS
+
+if TYPE_CHECKING:
+    from domain.contract import Actor
 
 OPTIONS = (
     Option("target_score", "integer", 70,
@@ -70,7 +75,7 @@ def check_options(options: dict, n_seats: int) -> None:
             raise InvalidOptions(f"'{option.name}' must be between {option.minimum} and {option.maximum}.")
 
 
-def stale_ok(state_then: State, state_now: State, actor) -> bool:
+def stale_ok(state_then: State, state_now: State, actor: Actor) -> bool:
     """A pass chosen on an older version still stands when all that happened since is other
     seats passing in the same passing phase (the actor's hand cannot have changed)."""
     return (

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from domain.search import Searcher, SearchRules, SearchSpec
 
@@ -21,6 +23,9 @@ from .rules import decide
 from .scoring import find_spell, score_round, spell_needs_choice
 from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, trick_winner
 from .views import result
+
+if TYPE_CHECKING:
+    from domain.contract import Actor, Event, Move
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> dict:
@@ -59,12 +64,12 @@ def _danger(card: str) -> int:
     return value
 
 
-def _pass_choice(hand, k: int) -> list:
+def _pass_choice(hand: Sequence[str], k: int) -> list[str]:
     worst = sorted(hand, key=lambda c: (-_danger(c), c))[:k]
     return [c for c in hand if c in worst]  # hand order, as legal_moves lists it
 
 
-def _penalty(cards) -> int:
+def _penalty(cards: Iterable[str]) -> int:
     """A rough price of taking these cards."""
     price = 0
     for c in cards:
@@ -97,7 +102,7 @@ def _play_choice(state: State, seat: int) -> str:
     return min(follow, key=VALUE.__getitem__)
 
 
-def _lead(options) -> str:
+def _lead(options: Sequence[str]) -> str:
     plain = [c for c in options if COLOUR[c] != WIZARD and _penalty([c]) <= 0 and c not in _DANGER]
     if plain:
         return min(plain, key=lambda c: (VALUE[c], c))
@@ -107,7 +112,7 @@ def _lead(options) -> str:
     return min(options, key=lambda c: (_danger(c), c))
 
 
-def _discard(options) -> str:
+def _discard(options: Sequence[str]) -> str:
     return max(options, key=lambda c: (_danger(c), c))
 
 
@@ -170,7 +175,7 @@ def _rollout(state: State, seat: int, rng: random.Random) -> dict:
 # into a next deal nobody can foresee; and a playout's `finish_round` plays the rest of the
 # round out at once.
 
-def _round_decide(state, actor, move, rng):
+def _round_decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     if move is _FINISH:
         return [{"type": "round_finished", "state": _finish_round(state)}]
     if state.phase == SCORING:
@@ -178,7 +183,7 @@ def _round_decide(state, actor, move, rng):
     return decide(state, actor, move, rng)
 
 
-def _round_evolve(state, event):
+def _round_evolve(state: State | None, event: Event) -> State:
     return event["state"] if event["type"] == "round_finished" else evolve(state, event)
 
 

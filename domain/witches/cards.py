@@ -5,6 +5,8 @@ searched for in any JSON a viewer receives (the leak oracle relies on that).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 COLOURS = ("red", "green", "yellow", "blue")
 WIZARD = "wizard"
 N_WIZARDS = 4
@@ -44,7 +46,7 @@ def is_wizard(card: str) -> bool:
     return COLOUR[card] == WIZARD
 
 
-def sort_cards(cards) -> tuple:
+def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=ORDER.__getitem__))
 
 

@@ -2,18 +2,23 @@
 may have been through JSON (lists for tuples), so every sequence is turned into a tuple."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from .cards import sort_cards
 from .scoring import find_spell, spell_needs_choice
 from .state import OVER, PASSING, PLAYING, SCORING, SPELL_CHOICE, Options, State, trick_winner
 
+if TYPE_CHECKING:
+    from domain.contract import Event
 
-def evolve(state, event: dict) -> State:
+
+def evolve(state: State | None, event: Event) -> State:
     return _HANDLERS[event["type"]](state, event)
 
 
-def _started(state, e) -> State:
+def _started(state: State | None, e: Event) -> State:
     o = e["options"]
     options = Options(int(o["target_score"]), int(o["rounds"]), int(o["pygmy_queen_points"]),
                       bool(o["earth_witch_variant"]))
@@ -21,7 +26,7 @@ def _started(state, e) -> State:
     return State(n=n, options=options, totals=(0,) * n)
 
 
-def _dealt(state: State, e) -> State:
+def _dealt(state: State, e: Event) -> State:
     n = state.n
     return replace(
         state, round=e["round"], dealer=e["dealer"], direction=e["pass_direction"], phase=PASSING,
@@ -31,7 +36,7 @@ def _dealt(state: State, e) -> State:
     )
 
 
-def _passed(state: State, e) -> State:
+def _passed(state: State, e: Event) -> State:
     seat, cards = e["seat"], set(e["cards"])
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hands[seat] if c not in cards)
@@ -40,7 +45,7 @@ def _passed(state: State, e) -> State:
     return replace(state, hands=tuple(hands), passed=tuple(passed))
 
 
-def _exchanged(state: State, e) -> State:
+def _exchanged(state: State, e: Event) -> State:
     hands, received = list(state.hands), list(state.received)
     for p in e["passes"]:
         to = p["to"]
@@ -49,14 +54,14 @@ def _exchanged(state: State, e) -> State:
     return replace(state, hands=tuple(hands), received=tuple(received), phase=PLAYING)
 
 
-def _played(state: State, e) -> State:
+def _played(state: State, e: Event) -> State:
     seat, card = e["seat"], e["card"]
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hands[seat] if c != card)
     return replace(state, hands=tuple(hands), trick=state.trick + ((seat, card),))
 
 
-def _taken(state: State, e) -> State:
+def _taken(state: State, e: Event) -> State:
     winner = trick_winner(state.trick)
     taken, won = list(state.taken), list(state.tricks_won)
     taken[winner] = taken[winner] + tuple(card for _, card in state.trick)
@@ -71,22 +76,23 @@ def _taken(state: State, e) -> State:
     return replace(new, spell=spell, phase=phase)
 
 
-def _spell_chosen(state: State, e) -> State:
+def _spell_chosen(state: State, e: Event) -> State:
     return replace(state, spell_choice=e["choice"], phase=SCORING)
 
 
-def _scored(state: State, e) -> State:
+def _scored(state: State, e: Event) -> State:
     # The change of each total (histories recorded before the floor fix carried the unfloored
     # amount in "points"; the totals were always right, so the history is taken from them).
     change = tuple(new - old for new, old in zip(e["totals"], state.totals))
     return replace(state, totals=tuple(e["totals"]), history=state.history + (change,))
 
 
-def _ended(state: State, e) -> State:
+def _ended(state: State, e: Event) -> State:
     return replace(state, phase=OVER, winners=tuple(e["winners"]), end_reason=e["reason"])
 
 
-_HANDLERS = {
+# The first event's handler (_started) is given no state; the others the state so far.
+_HANDLERS: dict[str, Callable[[Any, Event], State]] = {
     "game_started": _started,
     "round_dealt": _dealt,
     "cards_passed": _passed,

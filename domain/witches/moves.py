@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from domain.contract import SYSTEM, is_seat
 
 from .cards import COLOUR, WIZARD
 from .state import OVER, PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, to_play
+
+if TYPE_CHECKING:
+    from domain.contract import Actor, Move
 
 SPELL_CHOICES = ("others", "self")
 
@@ -40,13 +44,13 @@ def playable(state: State, seat: int) -> tuple:
     return hand
 
 
-def legal_moves(state: State, actor) -> list:
+def legal_moves(state: State, actor: Actor) -> list[Move]:
     if not (is_seat(actor) or actor == SYSTEM) or actor not in actors(state):
         return []
     phase = state.phase
-    if phase == PLAYING:
+    if phase == PLAYING and is_seat(actor):  # a seat plays and passes; the system scores
         return [{"type": "play", "card": c} for c in playable(state, actor)]
-    if phase == PASSING:
+    if phase == PASSING and is_seat(actor):
         # A pass is a set of cards: listed once, in hand order (decide accepts any order).
         k = PASS_COUNT[state.n]
         return [{"type": "pass_cards", "cards": list(combo)} for combo in combinations(state.hands[actor], k)]

@@ -6,6 +6,8 @@ shape is refused with a MoveRejected, never another exception.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
@@ -29,6 +31,9 @@ from .state import (
     trick_winner,
 )
 
+if TYPE_CHECKING:
+    from domain.contract import Actor, Event, Move
+
 MOVE_KEYS = {"play": {"card"}, "pass_cards": {"cards"}, "choose_spell": {"choice"}, "score_round": set()}
 
 
@@ -50,7 +55,7 @@ def deal(n: int, round_no: int, rng: random.Random) -> dict:
             "pass_direction": direction_for(n, round_no), "pass_count": PASS_COUNT[n], "hands": hands}
 
 
-def decide(state: State, actor, move, rng: random.Random) -> list:
+def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     kind = _check_shape(move)
     if state.phase == OVER:
         raise MoveRejected("game_over", "The game is over.")
@@ -58,6 +63,9 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
         if state.phase == PASSING and is_seat(actor) and 0 <= actor < state.n:
             raise MoveRejected("already_passed", "You have already passed your cards; wait for the others.")
         raise MoveRejected("not_your_turn", _wait_message(state, actor))
+    # The phase says who acts: a seat (its number) while playing, passing and choosing, the
+    # system when scoring.
+    handler: tuple[str, Callable[[State, Any, Move, random.Random], list[Event]]]
     handler = {PLAYING: ("play", _play), PASSING: ("pass_cards", _pass),
                SPELL_CHOICE: ("choose_spell", _choose_spell), SCORING: ("score_round", _score)}[state.phase]
     if kind != handler[0]:
@@ -65,7 +73,7 @@ def decide(state: State, actor, move, rng: random.Random) -> list:
     return handler[1](state, actor, move, rng)
 
 
-def _check_shape(move) -> str:
+def _check_shape(move: object) -> str:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise MoveRejected("invalid_move", "A move must be an object with a string 'type'.")
     kind = move["type"]
@@ -78,7 +86,7 @@ def _check_shape(move) -> str:
     return kind
 
 
-def _wait_message(state: State, actor) -> str:
+def _wait_message(state: State, actor: Actor) -> str:
     if state.phase == SCORING:
         return "The round is being scored; wait for the next deal."
     if state.phase == SPELL_CHOICE:
@@ -88,7 +96,7 @@ def _wait_message(state: State, actor) -> str:
     return "You cannot act now."
 
 
-def _play(state: State, seat: int, move: dict, rng) -> list:
+def _play(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     card = move["card"]
     if not isinstance(card, str) or card not in state.hands[seat]:
         what = describe(card) if isinstance(card, str) and card in DECK_SET else "that card"
@@ -104,7 +112,7 @@ def _play(state: State, seat: int, move: dict, rng) -> list:
     return events
 
 
-def _pass(state: State, seat: int, move: dict, rng) -> list:
+def _pass(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     cards, k = move["cards"], PASS_COUNT[state.n]
     if not isinstance(cards, list) or len(cards) != k or not all(isinstance(c, str) for c in cards):
         raise MoveRejected("wrong_card_count", f"You must pass exactly {k} cards.")
@@ -116,15 +124,14 @@ def _pass(state: State, seat: int, move: dict, rng) -> list:
     events = [{"type": "cards_passed", "seat": seat, "cards": list(sort_cards(cards))}]
     waiting = [s for s, p in enumerate(state.passed) if p is None and s != seat]
     if not waiting:  # the last seat passed: everyone receives at once
-        chosen = list(state.passed)
-        chosen[seat] = tuple(cards)
+        chosen = [tuple(cards) if s == seat else p for s, p in enumerate(state.passed)]
         passes = [{"from": s, "to": pass_target(state.n, state.direction, s), "cards": list(sort_cards(c))}
-                  for s, c in enumerate(chosen)]
+                  for s, c in enumerate(chosen) if c is not None]  # every seat has passed now
         events.append({"type": "cards_exchanged", "direction": state.direction, "passes": passes})
     return events
 
 
-def _choose_spell(state: State, seat: int, move: dict, rng) -> list:
+def _choose_spell(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     choice = move["choice"]
     if choice not in SPELL_CHOICES:
         raise MoveRejected("invalid_move",
@@ -132,7 +139,7 @@ def _choose_spell(state: State, seat: int, move: dict, rng) -> list:
     return [{"type": "spell_chosen", "seat": seat, "choice": choice}]
 
 
-def _score(state: State, actor, move: dict, rng) -> list:
+def _score(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     points, totals = score_round(state.taken, state.totals, state.options, state.spell, state.spell_choice)
     spell = None
     if state.spell is not None:

@@ -1,8 +1,12 @@
 """Fire points, spells and the end of the game: pure functions of the cards taken."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, WATER_WITCH
 from .state import Options
+
+Spell = tuple[int, str, int]  # (caster, kind, points)
 
 FIRE_CAP = 15
 WATER_POINTS = 5
@@ -15,7 +19,7 @@ SPELLS = {  # (has Water Witch, has Pygmy Queen) -> (kind, points)
 }
 
 
-def raw_points(cards, pygmy_queen_points: int) -> int:
+def raw_points(cards: Iterable[str], pygmy_queen_points: int) -> int:
     """A seat's fire points before the Earth Witch: red cards (doubled by the Fire Witch, at
     most 15), then the Water Witch and Pygmy Queen unless the Air Witch cancels them."""
     held = set(cards)
@@ -29,7 +33,7 @@ def raw_points(cards, pygmy_queen_points: int) -> int:
     return fire + extra
 
 
-def fire_points(cards, pygmy_queen_points: int) -> int:
+def fire_points(cards: Iterable[str], pygmy_queen_points: int) -> int:
     """A seat's fire points for the round: the Earth Witch takes off 5, never below 0."""
     points = raw_points(cards, pygmy_queen_points)
     if EARTH_WITCH in cards:
@@ -37,7 +41,7 @@ def fire_points(cards, pygmy_queen_points: int) -> int:
     return points
 
 
-def find_spell(taken) -> tuple | None:
+def find_spell(taken: Sequence[Iterable[str]]) -> Spell | None:
     """(caster, kind, points) when one seat took all 14 red cards and the Water Witch and/or
     the Pygmy Queen; None otherwise."""
     for seat, cards in enumerate(taken):
@@ -51,7 +55,7 @@ def find_spell(taken) -> tuple | None:
     return None
 
 
-def spell_needs_choice(spell, totals, options: Options) -> bool:
+def spell_needs_choice(spell: Spell | None, totals: Sequence[int], options: Options) -> bool:
     """The caster chooses only when giving the spell's points would end the game (playing to a
     target: someone else would reach it). With a fixed number of rounds the points never end
     the game, so the spell simply hits the others."""
@@ -61,7 +65,8 @@ def spell_needs_choice(spell, totals, options: Options) -> bool:
     return any(t + points >= options.target_score for s, t in enumerate(totals) if s != caster)
 
 
-def score_round(taken, totals, options: Options, spell, choice: str | None):
+def score_round(taken: Sequence[Iterable[str]], totals: Sequence[int], options: Options, spell: Spell | None,
+                choice: str | None) -> tuple[list[int], list[int]]:
     """(points scored this round per seat, new totals). Points are how much each total changed:
     negative when the Earth Witch variant or a spell taken "on self" lowers it, and never more
     than the total had (totals stop at 0)."""
@@ -79,7 +84,7 @@ def score_round(taken, totals, options: Options, spell, choice: str | None):
     return [new - old for new, old in zip(new_totals, totals)], new_totals
 
 
-def _seat_points(cards, options: Options) -> int:
+def _seat_points(cards: Iterable[str], options: Options) -> int:
     raw = raw_points(cards, options.pygmy_queen_points)
     if EARTH_WITCH not in cards:
         return raw
@@ -88,7 +93,7 @@ def _seat_points(cards, options: Options) -> int:
     return max(raw - EARTH_RELIEF, 0)
 
 
-def game_end(round_no: int, totals, options: Options) -> str | None:
+def game_end(round_no: int, totals: Sequence[int], options: Options) -> str | None:
     """The reason the game ends after this round, or None to deal again."""
     if options.rounds:
         return "rounds_played" if round_no >= options.rounds else None
@@ -97,6 +102,6 @@ def game_end(round_no: int, totals, options: Options) -> str | None:
     return None
 
 
-def winners(totals) -> list:
+def winners(totals: Sequence[int]) -> list[int]:
     low = min(totals)
     return [s for s, t in enumerate(totals) if t == low]

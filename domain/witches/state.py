@@ -4,9 +4,12 @@ Seats are numbered clockwise: the player on your left (the next to play) is seat
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import COLOUR, VALUE, WIZARD
+
+Trick = Sequence[tuple[int, str]]  # (seat, card) in play order
 
 PASSING, PLAYING, SPELL_CHOICE, SCORING, OVER = "passing", "playing", "spell_choice", "scoring", "over"
 
@@ -31,21 +34,22 @@ class State:
     dealer: int = 0
     direction: str = "left"
     phase: str = PASSING
-    hands: tuple = ()  # per seat, canonical card order
-    passed: tuple = ()  # per seat: the cards it passed this round, or None before it passed
-    received: tuple = ()  # per seat: the cards it received this round (() before the exchange)
+    hands: tuple[tuple[str, ...], ...] = ()  # per seat, canonical card order
+    # per seat: the cards it passed this round, or None before it passed
+    passed: tuple[tuple[str, ...] | None, ...] = ()
+    received: tuple[tuple[str, ...], ...] = ()  # per seat: the cards it received this round (() before the exchange)
     leader: int = 0  # who leads the trick being played
-    trick: tuple = ()  # ((seat, card), ...) of the trick being played, in play order
+    trick: tuple[tuple[int, str], ...] = ()  # ((seat, card), ...) of the trick being played, in play order
     tricks_played: int = 0  # tricks completed this round
-    taken: tuple = ()  # per seat: the cards of the tricks it took this round
-    tricks_won: tuple = ()  # per seat, this round
-    last_trick: tuple = ()  # ((seat, card), ...) of the last completed trick
+    taken: tuple[tuple[str, ...], ...] = ()  # per seat: the cards of the tricks it took this round
+    tricks_won: tuple[int, ...] = ()  # per seat, this round
+    last_trick: tuple[tuple[int, str], ...] = ()  # ((seat, card), ...) of the last completed trick
     last_winner: int | None = None
-    totals: tuple = ()  # running fire points per seat
-    history: tuple = ()  # per round: the points each seat scored
-    spell: tuple | None = None  # (caster, kind, amount) once the last trick shows a spell
+    totals: tuple[int, ...] = ()  # running fire points per seat
+    history: tuple[tuple[int, ...], ...] = ()  # per round: the points each seat scored
+    spell: tuple[int, str, int] | None = None  # (caster, kind, amount) once the last trick shows a spell
     spell_choice: str | None = None  # "others" | "self" once the caster chose
-    winners: tuple = ()
+    winners: tuple[int, ...] = ()
     end_reason: str | None = None
 
 
@@ -74,7 +78,7 @@ def to_play(state: State) -> int:
     return (state.leader + len(state.trick)) % state.n
 
 
-def led_colour(trick) -> str | None:
+def led_colour(trick: Trick) -> str | None:
     """The colour to follow: that of the first non-wizard card (None while only wizards)."""
     for _, card in trick:
         colour = COLOUR[card]
@@ -83,7 +87,7 @@ def led_colour(trick) -> str | None:
     return None
 
 
-def trick_winner(trick) -> int:
+def trick_winner(trick: Trick) -> int:
     """Highest card of the led colour; a trick of wizards only goes to the first wizard."""
     colour = led_colour(trick)
     if colour is None:

@@ -2,17 +2,23 @@
 everybody sees every card once played, who took each trick, and the scores."""
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import TYPE_CHECKING, Any
+
 from domain.contract import EVERY_TYPE, EVERYONE, AllBut, is_seat
 
 from .moves import actors
 from .state import OVER, PASS_COUNT, PASSING, State, led_colour, pass_source, pass_target
 
+if TYPE_CHECKING:
+    from domain.contract import Event, Viewer
 
-def _seat_of(viewer, n: int):
+
+def _seat_of(viewer: Viewer, n: int) -> int | None:
     return viewer if is_seat(viewer) and 0 <= viewer < n else None
 
 
-def view(state: State, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     n = state.n
     out = {
         "phase": state.phase,
@@ -58,20 +64,20 @@ def _options(state: State) -> dict:
             "pygmy_queen_points": o.pygmy_queen_points, "earth_witch_variant": o.earth_witch_variant}
 
 
-def _last_trick(state: State):
+def _last_trick(state: State) -> dict[str, Any] | None:
     if not state.last_trick:
         return None
     return {"cards": [{"seat": s, "card": c} for s, c in state.last_trick], "winner": state.last_winner}
 
 
-def _spell(state: State):
+def _spell(state: State) -> dict[str, Any] | None:
     if state.spell is None:
         return None
     caster, kind, points = state.spell
     return {"caster": caster, "kind": kind, "points": points, "choice": state.spell_choice}
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     kind = event["type"]
     if viewer == EVERYONE or kind not in ("round_dealt", "cards_passed", "cards_exchanged"):
         return event
@@ -93,7 +99,7 @@ def redact(event: dict, viewer) -> dict:
 _HIDING = AllBut("round_dealt", "cards_passed", "cards_exchanged")
 
 
-def as_stored(viewer):
+def as_stored(viewer: Viewer) -> Container[str]:
     """The types redact leaves as they are: all but the deal and the passes (open once over)."""
     return EVERY_TYPE if viewer == EVERYONE else _HIDING
 
@@ -116,7 +122,7 @@ def secrets(state: State) -> dict:
     return out
 
 
-def result(state: State):
+def result(state: State) -> dict[str, Any] | None:
     if state.phase != OVER:
         return None
     return {

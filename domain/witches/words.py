@@ -9,6 +9,9 @@ number of seats or winners, since a `player` argument is one seat.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from domain.words import GameWords, Message, count, piece, player, word
 
 from .cards import (
@@ -23,6 +26,9 @@ from .cards import (
     card_name,
 )
 from .state import pass_target
+
+if TYPE_CHECKING:
+    from .state import State
 
 NAMES = {card: card_name(card) for card in DECK}
 DIRECTIONS = ("left", "right", "across")
@@ -78,7 +84,7 @@ SCORED = {n: _scored_template(n) for n in SEAT_COUNTS}
 ENDED = {k: _ended_templates(k) for k in range(1, max(SEAT_COUNTS) + 1)}
 
 
-def move(state, seat: int, m: dict) -> Message:
+def move(state: State, seat: int, m: dict[str, Any]) -> Message:
     kind = m["type"]
     if kind == "pass_cards":
         to = pass_target(state.n, state.direction, seat)
@@ -136,14 +142,14 @@ def _scored(data: dict) -> Message:
     return Message(SCORED[len(data["totals"])], args)
 
 
-def _ended(winners, scores, reason) -> Message:
+def _ended(winners: Sequence[int], scores: Sequence[int], reason: str) -> Message:
     singular, plural = ENDED[len(winners)]
     args = {f"winner{i}": player(s) for i, s in enumerate(winners, start=1)}
     args |= {"why": word(REASONS[reason]), "score": count(scores[winners[0]])}
     return Message(singular, args, plural, "score")
 
 
-def event(kind: str, data: dict, actor) -> Message:
+def event(kind: str, data: dict[str, Any], actor: object) -> Message:
     if kind == "game_started":
         return _started(data)
     if kind == "round_dealt":

@@ -213,6 +213,20 @@ def test_a_finished_game_is_exported_without_being_rebuilt(app, client):
     assert json.loads(lines[0])["data"]["seed"] is not None  # open to everyone: it is over
 
 
+def test_a_finished_game_exported_with_words_is_loaded_for_its_seats(app, client):
+    """Words name the seats, which a game known only from its meta (an Ended) does not hold:
+    asked with `lang`, the export loads the game (it was a 500 before mypy read the route)."""
+    service = app.extensions["games"]
+    gid, _ = _played_splendor(client, moves=20)
+    ended = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
+    service.finish(ended)
+    service.forget(gid)
+    response = client.get(f"/games/{gid}/events?format=ndjson&lang=en")
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.get_data().split(b"\n")[:-1]]
+    assert lines[-1]["text"]  # the abandonment, said in words
+
+
 def test_the_append_that_ends_a_long_game_makes_its_export(app, client, monkeypatch):
     """api/history/finished_exports.py: a finished game's whole chunks are kept by the append that ended it
     (after its answer), so even the first export copies them; a live game keeps none."""

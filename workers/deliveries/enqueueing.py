@@ -4,6 +4,7 @@ turn workers, the reconciler) under deterministic ids, at most one waiting per g
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import redis
 from rq import Queue
@@ -37,7 +38,7 @@ class Enqueueing:
     queue: Queue
     subs: SubscriptionStore
 
-    def notifier(self, hint=None) -> Notifier:
+    def notifier(self, hint: Callable[[str, int], bool | None] | None = None) -> Notifier:
         """The GameService's after-append listener; `hint`: its store's watched_hint."""
         return Notifier(self.subs, self.fan_out, hint)
 

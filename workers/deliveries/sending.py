@@ -8,13 +8,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from api import metrics
 from api.games.repository import GameRepository
 from api.webhooks import messages, sender
 from api.webhooks.signing import headers as signed_headers
 from api.webhooks.subscriptions import Progress
-from events.redis_store import RedisEventStore
+from events.store import EventStore
 
 from .enqueueing import Enqueueing
 from .leases import Lease, Leases
@@ -30,7 +31,7 @@ class Sending(Enqueueing):
     """What a delivery job (or a fan-out, inline) sends, over the worker's kept-alive connections."""
 
     # set by Deliveries.__init__
-    events: RedisEventStore
+    events: EventStore
     games: GameRepository
     settings: Settings
     leases: Leases
@@ -183,7 +184,8 @@ class Sending(Enqueueing):
         chosen = [m for m in found if m.version == place and m.kind == kind]
         if not chosen:
             return "unknown"
-        connections, records = self._new_connections(), []
+        connections = self._new_connections()
+        records: list[dict[str, Any]] = []
         try:
             return "delivered" if self._send(sub, chosen[0], None, connections, records, manual=True) else "failed"
         finally:

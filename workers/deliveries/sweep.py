@@ -10,8 +10,7 @@ import redis
 from api.errors import ApiError
 from api.games.repository import GameRepository
 from api.webhooks import messages
-from events.redis_store import RedisEventStore
-from events.store import StoreUnavailable
+from events.store import EventStore, StoreUnavailable
 
 from .enqueueing import Enqueueing
 from .settings import Settings, now_ms
@@ -23,7 +22,7 @@ class Sweep(Enqueueing):
     """The sweep, and what it remembers between passes (`seen`, `judged`)."""
 
     # set by Deliveries.__init__
-    events: RedisEventStore
+    events: EventStore
     games: GameRepository
     settings: Settings
     seen: dict[str, int]

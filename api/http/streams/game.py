@@ -15,6 +15,8 @@ while it waits, and its Redis reads go through the hub's own pool, not the reque
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import redis
 from flask import Blueprint, Flask, Response, current_app, request
@@ -33,8 +35,14 @@ from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
 from api.live.streams import stream
 from api.live.tickets import TTL_S, Tickets
-from events.connection import cluster_nodes, store_client
+from events.connection import Client, cluster_nodes, store_client
 from events.store import EventStore
+
+if TYPE_CHECKING:
+    from flask.typing import ResponseReturnValue
+
+    from api.games.callers import Holder
+    from api.players.accounts import Players
 
 bp = Blueprint("stream", __name__)
 
@@ -45,8 +53,9 @@ class LivePath:
     """What the streams of one app share: the hub, the limits, tickets, and seat checks on the
     hub's own store."""
 
-    def __init__(self, store: EventStore, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0, players=None,
-                 inboxes=None, keepalive_s: float | None = None, gather_s: float = 0.0):
+    def __init__(self, store: EventStore, limits: StreamLimits, tickets: Tickets, tick_s: float = 1.0,
+                 players: Players | None = None, inboxes: Players | None = None, keepalive_s: float | None = None,
+                 gather_s: float = 0.0) -> None:
         keys = KeyWatch(inboxes) if inboxes is not None else None
         self.hub = Hub(store, tick_s=tick_s, inboxes=inboxes, keepalive_s=keepalive_s, gather_s=gather_s, keys=keys)
         self.seats = Seats(self.hub.games, players)
@@ -54,10 +63,10 @@ class LivePath:
         self.tickets = tickets
 
     # auth.caller() asks these of a service
-    def seat_for_token(self, game_id, token):
+    def seat_for_token(self, game_id: str, token: str | None) -> Holder:
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id, holder, asked, acting=False):
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
         return self.seats.resolve(game_id, holder, asked, acting)
 
 
@@ -73,7 +82,7 @@ def install(app: Flask) -> None:
                                                      max_connections=config["SSE_REDIS_CONNECTIONS"],
                                                      timeout=20, health_check_interval=30, client_name="live",
                                                      socket_timeout=LIVE_SOCKET_TIMEOUT_S, socket_connect_timeout=5)
-        connection = redis.Redis(connection_pool=pool)
+        connection: Client = redis.Redis(connection_pool=pool)
     else:  # a cluster: as many connections to each node
         connection = store_client(config["REDIS_URL"], config.get("REDIS_CLUSTER_NODES"),
                                   connection_pool_class=redis.BlockingConnectionPool,
@@ -95,7 +104,7 @@ def install(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-def _direct_socket():
+def _direct_socket() -> Any:  # gunicorn's socket (gevent's), or None
     """The client's socket, where the reader may write to it itself (gunicorn's gevent
     workers: api/live/direct.py); None elsewhere (the test client, other servers)."""
     sock = request.environ.get("gunicorn.socket")
@@ -115,7 +124,7 @@ def _last_event_id() -> int | None:
     return int(sent[0]) if sent else None
 
 
-def _who(live: LivePath, game_id: str, ticket: str | None) -> tuple:
+def _who(live: LivePath, game_id: str, ticket: str | None) -> tuple[Holder, int | None, str | None]:
     """(holder, seat, the hash of the player key it was opened with or None) of the stream:
     from a ticket, or as any request (token, ?seat=)."""
     if ticket is None:
@@ -139,7 +148,7 @@ def key_digest(token: str | None) -> str | None:
 
 
 @bp.get("/games/<game_id>/stream")
-def live_stream(game_id):
+def live_stream(game_id: str) -> ResponseReturnValue:
     live: LivePath = current_app.extensions["live"]
     live.limits.admit()
     resume_from = _last_event_id()
@@ -177,7 +186,7 @@ def live_stream(game_id):
     waker = [feed.wake]  # a direct subscriber is woken out of its feed's direct set instead
     unwatch, revoked = lifecycle.watch_key(live, opened, digest, lambda: waker[0]())
 
-    def generate():
+    def generate() -> Iterator[bytes]:
         yield b"".join(head)  # the server sends the response's head with it
         if sock is None:
             yield from stream(live.hub, feed, seat, cursor, keepalive_s, max_s, revoked, lang)
@@ -195,7 +204,7 @@ def live_stream(game_id):
 
 
 @bp.get("/games/<game_id>/presence")
-def presence(game_id):
+def presence(game_id: str) -> ResponseReturnValue:
     """Whether each seat has the game open now: a seat is here while it holds a live stream of
     the game (its stream's lease, api/live/leases.py). Anyone may ask, as anyone sees the seats;
     it says nothing else (a bot's seat, which holds no stream, is never here)."""
@@ -207,7 +216,7 @@ def presence(game_id):
 
 
 @bp.post("/games/<game_id>/stream-tickets")
-def stream_ticket(game_id):
+def stream_ticket(game_id: str) -> ResponseReturnValue:
     service = games()
     holder, seat = caller(service, game_id, required=True)
     if holder is None:

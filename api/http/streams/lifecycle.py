@@ -4,13 +4,16 @@ streams gauge, and the response that carries it (closing gives everything back, 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from flask import Response, request
 
 from api import metrics
 from api.http.client_address import client_address
 from api.live.tickets import InvalidTicket
+
+if TYPE_CHECKING:
+    from api.http.streams.game import LivePath
 
 T = TypeVar("T")
 
@@ -65,7 +68,8 @@ class Open(Generic[T]):
         return Response(mimetype="text/event-stream", headers=HEADERS)
 
 
-def open_stream(live, seat_key: tuple | None, subscribe: Callable[[], T], leave: Callable[[T], None]) -> Open[T]:
+def open_stream(live: LivePath, seat_key: tuple[str, int | str | None] | None, subscribe: Callable[[], T],
+                leave: Callable[[T], None]) -> Open[T]:
     """Takes the stream's slot under the limits (per process, per client address, per seat or
     player: `seat_key`), then subscribes; the slot is given back if subscribing fails."""
     release = live.limits.acquire(client_address(), seat_key)
@@ -78,7 +82,8 @@ def open_stream(live, seat_key: tuple | None, subscribe: Callable[[], T], leave:
     return Open(source, leave, release)
 
 
-def watch_key(live, opened: Open, digest: str | None, wake) -> tuple:
+def watch_key(live: LivePath, opened: Open[Any], digest: str | None,
+              wake: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], bool]]:
     """(unwatch, revoked) of a stream opened with the player key of this hash (or a ticket it
     asked for): it ends once the key is replaced (api/live/keywatch.py)."""
     keys = live.hub.keys

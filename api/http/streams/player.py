@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
+from typing import cast
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Flask, current_app
+from flask.typing import ResponseReturnValue
 
 from api.errors import ValidationFailed
 from api.games.callers import hash_token
@@ -43,12 +46,12 @@ def _ticket_key(prefix: str, ticket: str) -> str:
     return f"{prefix}player-ticket:{hash_token(ticket)}"
 
 
-def _inbox(app) -> Players:
-    return app.extensions["player_inbox"]
+def _inbox(app: Flask) -> Players:
+    return cast(Players, app.extensions["player_inbox"])
 
 
 @bp.post("/players/me/stream-tickets")
-def player_ticket():
+def player_ticket() -> ResponseReturnValue:
     players = current_app.extensions["players"]
     player = current_player(players)
     ticket = secrets.token_urlsafe(24)
@@ -81,7 +84,7 @@ def _who() -> tuple[str, str]:
     return player_id, digest
 
 
-def _resume_from():
+def _resume_from() -> str | None:
     sent = lifecycle.sent_last_event_ids()
     raw = sent[0] if sent else None
     if raw is not None and ENTRY_ID.fullmatch(raw) is None:
@@ -90,7 +93,7 @@ def _resume_from():
 
 
 @bp.get("/players/me/stream")
-def player_stream():
+def player_stream() -> ResponseReturnValue:
     resume = _resume_from()
     player_id, digest = _who()
     live = current_app.extensions["live"]
@@ -105,7 +108,7 @@ def player_stream():
 
     lang = languages.use()  # its notices' words
 
-    def generate():
+    def generate() -> Iterator[bytes]:
         yield lifecycle.RETRY
         yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked, lang)
 

@@ -2,29 +2,37 @@
 race occupying its region; `ctx.at` is that region."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import query
 from ..hooks import Ability, count, marker
+
+if TYPE_CHECKING:
+    from ..hooks import Ctx
+    from ..state import State
 
 
 @marker("dark_portal")
 class DarkPortal(Ability):
     """+2 coins at the end of the turn."""
-    def turn_coins(self, ctx):
+    def turn_coins(self, ctx: Ctx) -> int:
         return 2
 
 
 @marker("karazhan")
 class Karazhan(Ability):
     """+1 coin per other region of the race with the terrain of Karazhan's region."""
-    def turn_coins(self, ctx):
-        terrain = ctx.map.terrain
-        return count(ctx, lambda i: i != ctx.at and terrain[i] == terrain[ctx.at])
+    def turn_coins(self, ctx: Ctx) -> int:
+        terrain, at = ctx.map.terrain, ctx.at
+        if at is None:  # a marker's context always names its region
+            return 0
+        return count(ctx, lambda i: i != at and terrain[i] == terrain[at])
 
 
 @marker("spirit_healer")
 class SpiritHealer(Ability):
     """+1 token from the tray at the start of the redeployment, if one is left."""
-    def redeploy_tokens(self, ctx):
+    def redeploy_tokens(self, ctx: Ctx) -> int:
         race = ctx.state.players[ctx.seat].race
         return 1 if query.supply(ctx.state, race) > 0 else 0
 
@@ -32,7 +40,7 @@ class SpiritHealer(Ability):
 @marker("meeting_stone")
 class MeetingStone(Ability):
     """No +1 travel cost for non-adjacent entry regions."""
-    def travel_free(self, ctx, i):
+    def travel_free(self, ctx: Ctx, i: int) -> bool:
         return True
 
 
@@ -42,8 +50,10 @@ class HeartOfAzeroth(Ability):
     region adjacent to it then pays the owner 1 coin (decision 7)."""
     moved_by_owner = True
 
-    def payments(self, ctx):
+    def payments(self, ctx: Ctx) -> dict:
         s = ctx.state
+        if ctx.at is None:  # a marker's context always names its region
+            return {}
         near = s.map.adj[ctx.at]
         out = {}
         for seat, p in enumerate(s.players):
@@ -72,7 +82,7 @@ class Aegis(Ability):
 class Ashes(Ability):
     """Once per turn, conquer any region of any island for its usual cost, as though
     adjacent (no travel)."""
-    def use_cost(self, ctx, i, cost, near):
+    def use_cost(self, ctx: Ctx, i: int, cost: int | None, near: int) -> int | None:
         return near if cost is None or near < cost else None
 
 
@@ -82,7 +92,7 @@ class Doomhammer(Ability):
     region's owner (the bank when it has none)."""
     use_toll = 2
 
-    def use_cost(self, ctx, i, cost, near):
+    def use_cost(self, ctx: Ctx, i: int, cost: int | None, near: int) -> int | None:
         return 1
 
 
@@ -104,7 +114,7 @@ class WellOfEternity(Ability):
     """Moves to its island's lake or sea when revealed; at the end of a seat's turn, +2 coins
     if its active or declined race holds more regions adjacent to the Well than any other
     race (ties: nobody)."""
-    def table_coins(self, state, seat, at):
+    def table_coins(self, state: State, seat: int, at: int) -> int:
         held: dict = {}
         for j in state.map.adj[at]:
             r = state.regions[j]
