@@ -17,7 +17,7 @@ bp = Blueprint("seat_control", __name__)
 
 
 def control() -> SeatControl:
-    # built once, with ABORT_AFTER_S (workers/wiring.py)
+    # built once, with ABORT_AFTER_S (wiring.py)
     return cast(SeatControl, current_app.extensions["seat_control"])
 
 
@@ -49,7 +49,7 @@ def return_seat(game_id: str, seat: str) -> ResponseReturnValue:
 
 
 def pauses() -> Pauses:
-    return cast(Pauses, current_app.extensions["pauses"])  # built once (workers/wiring.py)
+    return cast(Pauses, current_app.extensions["pauses"])  # built once (wiring.py)
 
 
 @bp.post("/games/<game_id>/pause")

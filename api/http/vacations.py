@@ -21,7 +21,7 @@ _settings = VacationSettingsSchema()
 
 
 def vacations() -> Vacations:
-    # built once, with VACATION_DAYS_PER_YEAR (workers/wiring.py)
+    # built once, with VACATION_DAYS_PER_YEAR (wiring.py)
     return cast(Vacations, current_app.extensions["vacations"])
 
 
