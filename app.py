@@ -62,10 +62,9 @@ def create_app(test_config: dict | None = None):
     from api.http.streams import game as stream
     from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
-    from api.live.tickets import Tickets
     from domain import registry, search
+    from wiring import bootstrap, connect
     from workers import heartbeat
-    from workers.wiring import bootstrap, connect
 
     settings = settings_for(test_config or {})
     app = Flask(__name__)
@@ -110,7 +109,7 @@ def create_app(test_config: dict | None = None):
                       routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(routes_push.bp)  # web push (issue 36)
-    app.extensions["tickets"] = Tickets(connection, prefix)
+    app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])
     raise_open_files_limit()  # each live stream is a socket

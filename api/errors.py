@@ -2,8 +2,9 @@
 catalogue of every code the API answers (`Code`): each with its statuses and when it is answered.
 
 The API maps the errors to application/problem+json in one place (api/http/problems.py); workers
-read them as ordinary exceptions. The README's table of error codes is this catalogue, and a test
-(tests/api/test_error_codes.py) holds the raisers, the README and openapi.yaml to it.
+read them as ordinary exceptions. docs/errors.md is written from this catalogue
+(tools/api_reference.py), and a test (tests/api/test_error_codes.py) holds the raisers, the docs
+and openapi.yaml to it.
 
 The games' own refusals are not here: `decide`, `setup` and `check_options` raise `MoveRejected`
 (domain/contract.py) with each game's codes (`not_your_turn`, `cannot_afford`, ...), which

@@ -2,8 +2,8 @@
 
 Each field is read from the environment variable of its name in capitals (`rate_limit`:
 RATE_LIMIT), parsed by its type; an unset variable leaves the default. `dataclasses.replace`
-makes the overrides (create_app's test_config, a job's key prefix and queue). workers/wiring.py
-builds the service from it; the web process's Flask config is derived from it (app.py).
+makes the overrides (create_app's test_config, a job's key prefix and queue). The composition
+root (wiring.py) builds the services from it; the web process's Flask config is derived from it (app.py).
 
 What is not here: the supervisor's own (HOST, PORT, WEB_WORKERS, TURN_WORKERS,
 WEBHOOK_WORKERS, DATA_DIR: app.py hands them to its children as their environment), the
@@ -111,7 +111,7 @@ class Settings:
     webhook_progress_ttl_s: int = 7 * 86400
     webhook_allow_loopback: bool = False
     webhook_allowed_networks: tuple[str, ...] = ()
-    # ---- game analysis (api/analysis/, workers/analysis.py) ----
+    # ---- game analysis (api/analysis/, jobs.analyse) ----
     analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
     analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
     analysis_per_day: int = 10  # analyses one player may ask for per UTC day

@@ -107,13 +107,13 @@ def run(quick: bool) -> dict:
     from api.settings import Settings
     from bench import long_game
     from domain import registry
-    from workers.wiring import bootstrap
+    from wiring import bootstrap
 
     registry.register(long_game.GAME)
     repeats = 3 if quick else 7
     results = {}
     with private_redis() as url:
-        # As the server wires it (workers/wiring.py): the append that ends a long game keeps its
+        # As the server wires it (wiring.py): the append that ends a long game keeps its
         # export's chunks (EXPORT_CACHE_TTL's default, as before), with the server's other listeners.
         service = bootstrap(Settings(redis_url=url)).service
         games, archived = [], {}

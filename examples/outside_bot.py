@@ -1,5 +1,5 @@
 """An outside bot: a program of your own that plays on the server as a bot account, written on
-the Python client generated from openapi.yaml (README, "Outside bots"). It signs up with
+the Python client generated from openapi.yaml (docs/bots.md, "Outside bots"). It signs up with
 `bot: true` (or uses --key), sits in waiting games of its game type, and plays whenever one of
 its games waits for it: the move whose label (the server's words) it likes best, or any.
 

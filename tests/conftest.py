@@ -23,6 +23,9 @@ import requests
 from domain import registry, search
 from tests.platform import high_card
 
+# The tiers by cost (unit, redis, process, browser): every test is marked, and guarded, by tests/tiers.py.
+pytest_plugins = ["tests.tiers"]
+
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
 # The search bots' budgets (domain/search.py) at a fiftieth: the suites check that they play

@@ -4,10 +4,14 @@ the tree holds (no list of modules to keep):
 - the application layer (api/ outside api/http/, events/, domain/, workers/) runs without the
   web stack: importing all of it in a fresh interpreter loads none of WEB, and none of its
   modules names one of them (only api/http/ and app.py do);
-- no two folders of api/ (and of the root: events, domain, workers, app) import each other,
+- no two folders of api/ (and of the top: events, domain, workers, app, wiring, jobs) import each other,
   function-level imports included, and the modules of a folder import each other without a
   cycle at module level;
-- domain imports nothing of the rest, events knows nothing of games.
+- domain imports nothing of the rest, events knows nothing of games;
+- one composition root (wiring.py) builds the object graph: no module but it calls the
+  constructor of a class its Services (and LiveParts) hold, and nothing below it (api, domain,
+  events, workers; a `python -m` program is above) imports it, or the RQ jobs' entry points
+  above it (jobs.py).
 
 `violations(root)` checks a tree (`import_violations(root)`: the rules read from the source
 alone); the tests below run the rules on this tree, and the checker on copies made to break
@@ -28,6 +32,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("api", "domain", "events", "workers")
+ROOT_MODULE = "wiring"  # the composition root (wiring.py)
+ABOVE = ("app", ROOT_MODULE, "jobs")  # the top-level modules: the root and what takes the graph from it
+BUILDERS = ("tools",)  # beside the packages, folders whose modules must take the graph from the root too
 WEB = ("flask", "werkzeug", "marshmallow", "gevent", "flask_cors", "flask_swagger_ui")
 HTTP_EDGE = "api.http"  # with app.py, the only modules that may import WEB
 FORBIDDEN = {  # a package: the top-level names it may never import
@@ -39,10 +46,11 @@ FORBIDDEN = {  # a package: the top-level names it may never import
 
 # ---- the tree --------------------------------------------------------------------------------
 
-def modules(root: Path) -> dict[str, Path]:
-    """Every module of the packages (and app.py), by dotted name."""
-    found = {"app": root / "app.py"} if (root / "app.py").exists() else {}
-    for package in PACKAGES:
+def modules(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """Every module of the packages (and the top-level ones: app.py, wiring.py, jobs.py), by
+    dotted name."""
+    found = {name: root / f"{name}.py" for name in ABOVE if (root / f"{name}.py").exists()}
+    for package in packages:
         for path in sorted((root / package).rglob("*.py")):
             parts = path.relative_to(root).with_suffix("").parts
             found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
@@ -103,9 +111,12 @@ def _resolve(target: str, known: dict[str, Path]) -> str | None:
 
 
 def _folder(name: str, known: dict[str, Path]) -> str:
-    """The unit of the folder rules: each subfolder of api/, api's root modules together, and
-    each other package (events, domain, workers, app)."""
+    """The unit of the folder rules: each subfolder of api/, api's root modules together, each
+    other package (events, domain, workers) and top-level module (app, wiring, jobs), and each
+    program (`python -m workers`: a __main__ module, which nothing imports, above the root)."""
     parts = name.split(".")
+    if parts[-1] == "__main__":
+        return name
     if parts[0] != "api" or len(parts) == 1:
         return parts[0]
     subfolder = "api." + parts[1]
@@ -216,6 +227,89 @@ def wrong_direction(known: dict[str, Path]) -> list[str]:
             if target.split(".")[0] in FORBIDDEN.get(name.split(".")[0], ())]
 
 
+def below_the_root(known: dict[str, Path]) -> list[str]:
+    """The modules the root builds from: every module of the packages but their programs."""
+    return [name for name in known if name.split(".")[0] not in ABOVE and known[name].name != "__main__.py"]
+
+
+def root_imported_from_below(known: dict[str, Path]) -> list[str]:
+    """Modules below the root that import it, or the jobs above it (imports in functions too)."""
+    return [f"{name}:{line} imports {target}, above it" for name in below_the_root(known)
+            for line, target in _imports(name, known[name], module_level=False)
+            if target.split(".")[0] in (ROOT_MODULE, "jobs")]
+
+
+def graph_classes(known: dict[str, Path]) -> dict[str, str]:
+    """The classes of the object graph, read from the root: each type named in the annotations of
+    its dataclasses (Services, LiveParts...) that is a class of the tree -> the module defining
+    it. Settings and the clients are what the graph is built from, not of it."""
+    path = known[ROOT_MODULE]
+    tree = ast.parse(path.read_text())
+    names = _names_imported(tree, ROOT_MODULE, path)
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.decorator_list:
+            for field in node.body:
+                if isinstance(field, ast.AnnAssign):
+                    for part in ast.walk(field.annotation):
+                        dotted = _dotted(part, names)
+                        if dotted and (module := _defining(dotted, known)) and not dotted.endswith(".Settings"):
+                            found[dotted] = module
+    return found
+
+
+def _dotted(node: ast.AST, names: dict[str, str]) -> str | None:
+    """What a name or attribute chain (`Players`, `web_push.Pushes`) names, through the imports."""
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Attribute) and (base := _dotted(node.value, names)):
+        return f"{base}.{node.attr}"
+    return None
+
+
+def _defining(dotted: str, known: dict[str, Path]) -> str | None:
+    """The module of the tree defining `dotted` (a class: module.Class), if it is one."""
+    module, _, name = dotted.rpartition(".")
+    return module if module in known and name[:1].isupper() else None
+
+
+def _names_imported(tree: ast.Module, name: str, path: Path) -> dict[str, str]:
+    """Local name -> dotted name, for every import of the module (in functions too)."""
+    package = name if _is_package(path) else name.rpartition(".")[0]
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{base}.{alias.name}"
+    return names
+
+
+def graph_built_outside_the_root(root: Path) -> list[str]:
+    """Calls of a graph class's constructor outside the root (and the class's own module, which
+    may copy itself: ArchivingStore.on), in the packages, the top-level modules and tools/."""
+    known = modules(root, PACKAGES + BUILDERS)
+    classes = graph_classes(known)
+    found = []
+    for name, path in known.items():
+        if name == ROOT_MODULE:
+            continue
+        tree = ast.parse(path.read_text())
+        names = _names_imported(tree, name, path)
+        names.update({node.name: f"{name}.{node.name}" for node in tree.body if isinstance(node, ast.ClassDef)})
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (built := _dotted(node.func, names)) in classes:
+                if classes[built] != name:
+                    found.append(f"{name}:{node.lineno} builds {built} (the root builds the graph: wiring.py)")
+    return found
+
+
 def violations(root: Path) -> list[str]:
     """Every rule's breaches in the tree at `root`."""
     return web_stack_loaded(root, modules(root)) + import_violations(root)
@@ -224,11 +318,13 @@ def violations(root: Path) -> list[str]:
 def import_violations(root: Path) -> list[str]:
     """The breaches the imports as written show (no interpreter started)."""
     known = modules(root)
-    return web_imported(known) + both_ways(known) + cycles_in_folders(known) + wrong_direction(known)
+    return (web_imported(known) + both_ways(known) + cycles_in_folders(known) + wrong_direction(known)
+            + root_imported_from_below(known) + graph_built_outside_the_root(root))
 
 
 # ---- this tree -------------------------------------------------------------------------------
 
+@pytest.mark.process
 def test_the_application_layer_runs_without_the_web_stack():
     assert not web_stack_loaded(ROOT, modules(ROOT))
 
@@ -249,14 +345,28 @@ def test_imports_point_inwards():
     assert not wrong_direction(modules(ROOT))
 
 
+def test_nothing_below_the_root_imports_it():
+    assert not root_imported_from_below(modules(ROOT))
+
+
+def test_no_object_graph_is_built_outside_the_root():
+    classes = graph_classes(modules(ROOT))
+    # Read from the root's Services, not listed here: the services the issue found built twice too.
+    assert {"api.games.service.GameService", "api.players.accounts.Players", "api.ratings.ledger.Ledger",
+            "api.live.tickets.Tickets", "events.archived_store.ArchivingStore",
+            "workers.deliveries.Deliveries"} <= set(classes), classes
+    assert not graph_built_outside_the_root(ROOT)
+
+
 # ---- each rule can fail ----------------------------------------------------------------------
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """A copy of the source tree to break."""
-    for package in PACKAGES:
+    for package in PACKAGES + BUILDERS:
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "app.py", tmp_path / "app.py")
+    for name in ABOVE:
+        shutil.copy(ROOT / f"{name}.py", tmp_path / f"{name}.py")
     return tmp_path
 
 
@@ -274,6 +384,7 @@ def _application_edge(tree: Path, same_folder: bool) -> tuple[str, str]:
                 and _folder(a, known).startswith("api."))
 
 
+@pytest.mark.process
 def test_a_web_import_in_the_application_layer_is_caught(tree):
     module = tree / "api" / "seating" / "control.py"
     module = module if module.exists() else modules(tree)[application_modules(modules(tree))[-1]]
@@ -301,3 +412,26 @@ def test_domain_importing_the_rest_is_caught(tree):
     _append(tree / "domain" / "contract.py", "def _up():\n    import api.errors  # noqa: F401")
     found = import_violations(tree)
     assert any(v.startswith("domain.contract:") and v.endswith("imports api.errors") for v in found), found
+
+
+def test_a_module_below_importing_the_root_is_caught(tree):
+    _append(tree / "workers" / "clocks.py", "def _up():\n    import wiring  # noqa: F401")
+    _append(tree / "api" / "games" / "service.py", "def _up():\n    from jobs import take_turn  # noqa: F401")
+    found = import_violations(tree)
+    assert any(v.startswith("workers.clocks:") and v.endswith("imports wiring, above it") for v in found), found
+    assert any(v.startswith("api.games.service:") and v.endswith("imports jobs.take_turn, above it")
+               for v in found), found
+
+
+@pytest.mark.parametrize("module, built", [
+    # the two partial graphs issue 48 found: the live streams' Players, the deliveries' Ledger
+    ("api/http/streams/game.py", "from api.players.accounts import Players\n_inboxes = Players(None, '')"),
+    ("workers/deliveries/__init__.py", "from api.ratings import ledger\n_ledger = ledger.Ledger(None, '')"),
+    ("tools/ratings.py", "def _service(store):\n    from api.games.service import GameService as S\n    return S(store)"),
+])
+def test_an_object_graph_built_outside_the_root_is_caught(tree, module, built):
+    path = tree / module
+    _append(path, built)
+    name = ".".join(Path(module).with_suffix("").parts).removesuffix(".__init__")
+    found = import_violations(tree)
+    assert any(v.startswith(f"{name}:") and " builds " in v for v in found), found

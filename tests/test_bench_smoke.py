@@ -10,6 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# The tier (tests/tiers.py): runs every part of the bench as a subprocess.
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 300  # about 35 s on the 2 shared cores at load 12; generous, never a speed check
 

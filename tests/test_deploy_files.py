@@ -44,6 +44,7 @@ def hadolint() -> str | None:
     return str(beside_python) if beside_python.exists() else shutil.which("hadolint")
 
 
+@pytest.mark.process
 def test_hadolint_finds_nothing_in_the_dockerfile():
     binary = hadolint()
     if binary is None:

@@ -11,6 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# The tier (tests/tiers.py): runs ruff and mypy.
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parent.parent
 MYPY_CACHE = ROOT / "var" / "mypy-cache"
 TIMEOUT_S = 600

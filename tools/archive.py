@@ -12,13 +12,14 @@ stderr and, at the end, Redis's memory and the archive's size before and after.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 
 from api.settings import Settings
 from domain import registry
-from workers.archiver import Archiver, archive_game
-from workers.wiring import bootstrap
+from wiring import bootstrap
+from workers.archiver import archive_game
 
 BAR = 30
 
@@ -39,12 +40,13 @@ def _progress(done: int, total: int, counts: dict, started: float) -> None:
 
 
 def run(settings: Settings, batch: int = 200) -> dict:
-    services = bootstrap(settings)
+    # Every finished game is due now (ARCHIVE_AFTER_S 0): the root's archiver, with that setting.
+    services = bootstrap(dataclasses.replace(settings, archive_after_s=0))
     store, service = services.store, services.service
     before_redis, before_archive = _used(store.redis), store.archive.stats()
     counts: dict[str, int] = {}
     while True:  # first the games a crashed run (or the sweep) left due
-        done = Archiver(store, service.games, after_s=0)(limit=batch)
+        done = services.archiver(limit=batch)
         for k, n in done.items():
             counts[k] = counts.get(k, 0) + n
         if not any(k in done for k in ("archived", "repaired", "gone")):

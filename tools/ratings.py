@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from api.settings import of_process
-from workers.wiring import bootstrap
+from wiring import bootstrap
 
 
 def main(argv: list[str]) -> int:

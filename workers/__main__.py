@@ -1,6 +1,6 @@
 """`python -m workers [worker|webhooks|analysis|reconciler]`: an RQ worker for turns, one for
 webhook deliveries (workers/deliveries.py) and Web Push (workers/push/), one for game analyses
-(workers/analysis.py, on ANALYSIS_QUEUE), or the reconciler loop.
+(jobs.analyse, on ANALYSIS_QUEUE), or the reconciler loop.
 
 Configuration from the environment, read once into api/settings.py's Settings: REDIS_URL
 (required here; app.py sets it; a Redis Cluster with QUEUE_REDIS_URL for RQ:
@@ -8,7 +8,8 @@ events/connection.py), KEY_PREFIX (default none), TURN_QUEUE (default "turns"),
 RECONCILE_INTERVAL (seconds, default 2), ABANDON_AFTER (seconds, default a week), CLOCK_POLL_S
 (the turn clocks' poll, default 0.2), CLOCK_REARM_S (their re-arm, default 60), WEBHOOK_QUEUE
 (default "webhooks"), EXTRA_GAME_MODULES (comma-separated modules defining GAME, hosted besides
-domain/'s games), LOG_LEVEL. The services are built by workers/wiring.py, as the web process's.
+domain/'s games), LOG_LEVEL. The services are built by the composition root (wiring.py), as the
+web process's: this program sits above it, as app.py.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def main(argv: list[str]) -> None:
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks', 'analysis' or 'reconciler'")
     from rq import SimpleWorker
 
-    from workers.wiring import bootstrap
+    from wiring import bootstrap
 
     from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever
@@ -60,7 +61,10 @@ def main(argv: list[str]) -> None:
             import workers.deliveries
 
             workers.deliveries.DISPATCHING = True
-        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S)
+        # The jobs' entry points are jobs.py's (above the root); its Job runs one queued under
+        # an old name too.
+        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S,
+                              job_class="jobs.Job")
         # While Redis is away RQ retries after 1 s, doubling up to 60 s: a worker would sleep on
         # long after Redis is back. Once a second, it is back within a second of Redis.
         worker.max_connection_wait_time = REDIS_RETRY_S

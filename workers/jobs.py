@@ -1,4 +1,5 @@
-"""The RQ jobs. A job is a pure function of (prefix, game, version, actor) against the event
+"""The turn jobs' work (their RQ entry point: jobs.take_turn, above the composition root).
+A job is a pure function of (prefix, game, version, actor) against the event
 store: it plays the turn only if the game is still at that version and the actor still has
 to act, and appends with that expected version, so a duplicate or stale run is a no-op.
 
@@ -14,25 +15,16 @@ from __future__ import annotations
 import logging
 import time
 
-from rq import get_current_job
-
 from api import logs, metrics
 from api.errors import IllegalMove, VersionConflict
 from api.games.service import GameService, Scheduler
 from domain.contract import SYSTEM
 from domain.play import bot_move, rng_for
-from workers import wiring
 
 log = logging.getLogger(__name__)
 
 CHAIN_TURNS = 20
 CHAIN_SECONDS = 0.05
-
-
-def service_for(queue_connection, prefix: str, queue_name: str) -> GameService:
-    """The service of a job: its queues on the job's connection, the store where the
-    settings say (workers/wiring.py; built once per process and queue)."""
-    return wiring.for_job(queue_connection, prefix, turn_queue=queue_name).service
 
 
 def choose_move(game, actor) -> dict:
@@ -115,14 +107,3 @@ def play_chain(service: GameService, game_id: str, version: int, actor) -> tuple
                 log.warning("game %s: could not queue the failed turn at %s", current[0], current[1], exc_info=True)
         raise
     return outcome, played
-
-
-def take_turn(prefix: str, game_id: str, version: int, actor) -> str:
-    job = get_current_job()
-    context = logs.bind(game_id=game_id, version=version)
-    try:
-        outcome, played = play_chain(service_for(job.connection, prefix, job.origin), game_id, version, actor)
-        log.info("turn of %s at version %s: %s (%d turn(s) played)", actor, version, outcome, played)
-        return outcome
-    finally:
-        logs.unbind(context)

@@ -61,7 +61,7 @@ class TurnScheduler:
 
     def _enqueue(self, jid, game_id, version, actor):
         self.queue.enqueue_call(
-            "workers.jobs.take_turn",
+            "jobs.take_turn",
             args=(self.prefix, game_id, version, actor),
             job_id=jid,
             unique=True,
@@ -163,6 +163,6 @@ class AnalysisQueue:
             pass
 
     def _enqueue(self, jid: str, game_id: str) -> None:
-        self.queue.enqueue_call("workers.analysis.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
+        self.queue.enqueue_call("jobs.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
                                 timeout=ANALYSIS_JOB_TIMEOUT_S, result_ttl=0, failure_ttl=600,
                                 description=f"analysis of {game_id}")

@@ -1,2 +1,2 @@
 """Game analysis (issue 34): asked for by a player of a finished game, computed once by the
-analysis workers (workers/analysis.py, a queue of their own), kept beside the game."""
+analysis workers (jobs.analyse, a queue of their own), kept beside the game."""

@@ -107,7 +107,7 @@ class Analyses:
     def _uncount(self, player_id: str) -> None:
         self.redis.decr(self._asked_key(player_id, datetime.now(UTC).strftime("%Y-%m-%d")))
 
-    # ---- computing (the analysis job: workers/analysis.py) -------------------------------------
+    # ---- computing (the analysis job: jobs.analyse) -------------------------------------
 
     def compute(self, game_id: str) -> str:
         """Analyses the game once; says what was done (`done`, `already`, `not asked`)."""

@@ -9,20 +9,23 @@ answers the same (a step that raises stops the steps after it, as Flask stops it
 
 Before the route, in order: observe.start, languages.negotiate, request_limits' charge,
 requests.one_value_per_parameter. After it (Flask ran after-hooks in reverse order of
-registration; this is that order): request_limits' tell, languages.say_it,
-security_headers.secure, observe's finish. At teardown: observe.forget.
+registration; this is that order): request_limits' tell, languages.say_it, deprecation's mark
+(only when openapi.yaml retires an operation), security_headers.secure, observe's finish. At
+teardown: observe.forget.
 """
 from __future__ import annotations
 
 from flask import Flask
 
-from api.http import languages, observe, request_limits, requests, security_headers
+from api.http import deprecation, languages, observe, request_limits, requests, security_headers
 
 
 def install(app: Flask, budgets: request_limits.Budgets) -> None:
     before = (observe.start, languages.negotiate, request_limits.charger(app, budgets),
               requests.one_value_per_parameter)
-    after = (request_limits.teller(app), languages.say_it, security_headers.secure, observe.finisher(app))
+    mark_deprecated = deprecation.marker(deprecation.spec_notices())
+    after = (request_limits.teller(app), languages.say_it, *([mark_deprecated] if mark_deprecated else ()),
+             security_headers.secure, observe.finisher(app))
 
     @app.before_request
     def _before():

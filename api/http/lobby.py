@@ -1,11 +1,14 @@
 """The lobby: listing games, claiming and leaving seats, rematches. Thin: api/seating/claims.py decides."""
 from __future__ import annotations
 
+from datetime import date
+
 from flask import Blueprint, Response, current_app, request
 
 from api.errors import ValidationFailed
 from api.games import harvest
 from api.http.auth import caller, current_player
+from api.http.deprecation import deprecation_value
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
 from api.http.schemas import ClaimSchema, HarvestQuerySchema, ListingQuerySchema
 from api.seating.claims import Claimer
@@ -18,6 +21,7 @@ _claim = ClaimSchema()
 
 
 NDJSON = "application/x-ndjson"
+HARVEST_MOVED = date(2026, 12, 1)  # GET /games?status=finished&since= became GET /games/ended (issue 28)
 
 
 @bp.get("/games")
@@ -47,7 +51,7 @@ def _legacy_harvest(page: dict):
         raise ValidationFailed("since harvests the finished games: GET /games/ended?since=...",
                                details={"fields": {"since": ["Only with status=finished, without cursor."]}})
     response = _harvest(page)
-    response.headers["Deprecation"] = "true"
+    response.headers["Deprecation"] = deprecation_value(HARVEST_MOVED)
     response.headers["Link"] = '</games/ended>; rel="successor-version"'
     return response
 

@@ -29,6 +29,9 @@ from tests.api.spec import SpecCheckingClient
 from tests.conftest import running_workers, wait_for
 from workers.jobs import CHAIN_TURNS
 
+# The tier (tests/tiers.py): its `server` fixture starts RQ workers.
+pytestmark = pytest.mark.process
+
 GAMES = 20
 CHAIN = CHAIN_TURNS + 1  # a job's turns at most
 BUSY = 3  # the hogging bound holds while at least this many games are played

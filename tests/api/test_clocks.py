@@ -11,12 +11,11 @@ import pytest
 import redis
 
 from api.errors import ApiError
-from api.games.service import GameService
 from api.platform import clocks
 from api.platform import events as pe
-from api.seating.control import SeatControl
 from events.memory_store import InMemoryEventStore
 from events.redis_store import RedisEventStore
+from tests import fakes
 from tests.api.helpers import auth, create, move, read, tokens
 from tests.conftest import Workers, wait_for
 from workers.clocks import fire_due
@@ -73,7 +72,8 @@ def test_the_clock_is_stored_with_its_defaults_and_shown_to_everyone(client):
 
 
 def test_a_move_after_its_deadline_loses_to_the_timeout():
-    service = GameService(InMemoryEventStore())
+    services = fakes.services(InMemoryEventStore())
+    service = services.service
     created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"per_move_s": 1})
     game = service.load(created["id"])
     due = clocks.deadline(game.platform, 0)
@@ -82,7 +82,7 @@ def test_a_move_after_its_deadline_loses_to_the_timeout():
         clocks.check_in_time(game, 0, due + 1)
     assert refused.value.status == 409 and refused.value.code == "time_expired"
     # The timeout judged at that version wins; a poll that comes again finds nothing to do.
-    control = SeatControl(service)
+    control = services.seat_control
     assert fire_due(service, control, now=due + 1) == 2
     assert fire_due(service, control, now=due + 5000) == 0
     types = [e.type for e in service.store.read(created["id"])]
@@ -150,8 +150,7 @@ def test_a_fischer_bank_runs_out_exactly_once(client, app, workers):
     created = create(client, seats=[{"name": "Slow"}, {"name": "Quick"}],
                      clock={"initial_s": 1, "increment_s": 1}, options={"rounds": 3})
     gid, t = created["id"], tokens(created)
-    service = app.extensions["games"]
-    control = SeatControl(service)
+    service, control = app.extensions["games"], app.extensions["seat_control"]
     give_up = time.monotonic() + 30
     while (g := read(client, gid, t[1]))["status"] != "finished" and time.monotonic() < give_up:
         fire_due(service, control)  # a second poller, racing the reconciler's: still once
@@ -186,13 +185,13 @@ def test_witches_passing_with_one_absent_seat(client, workers):
     assert sorted(e["actor"] for e in passes) == [0, 1, 2]
 
 
+@pytest.mark.process
 def test_a_killed_reconciler_and_worker_still_time_the_seat_out_once(redis_url):
     prefix = f"clk{uuid.uuid4().hex[:6]}:"
     w = Workers(redis_url, prefix, f"{prefix}turns")
     connection = redis.Redis.from_url(redis_url)
-    from workers.queueing import TurnScheduler
-
-    service = GameService(RedisEventStore(connection, prefix), TurnScheduler(connection, prefix, f"{prefix}turns"))
+    service = fakes.services(RedisEventStore(connection, prefix), redis=connection, key_prefix=prefix,
+                             turn_queue=f"{prefix}turns").service
     try:
         worker, reconciler = w.start("worker"), w.start("reconciler")
         created = service.create("high-card", [{"name": "Silent"}, {"bot": "random"}], {"rounds": 1}, 3,
@@ -218,7 +217,7 @@ def test_timeouts_replay_identically_from_the_history(client, app, workers):
     gid = created["id"]
     wait_for(lambda: read(client, gid)["status"] == "finished", timeout=30)
     live = app.extensions["games"].load(gid)
-    cold = GameService(app.extensions["games"].store)  # no cache: a replay of the whole history
+    cold = fakes.service(app.extensions["games"].store)  # no cache: a replay of the whole history
     replayed = cold.load(gid)
     assert replayed.platform == live.platform and replayed.state == live.state
     stored = cold.store.read(gid)
@@ -323,7 +322,7 @@ def test_the_new_events_show_no_secret_and_reach_the_players_stream(client):
 def test_a_live_event_carries_the_clock():
     from api.live.feeds import Feed
 
-    service = GameService(InMemoryEventStore())
+    service = fakes.service(InMemoryEventStore())
     created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"per_move_s": 30})
     game = service.load(created["id"])
     service.move(created["id"], 0, {"type": "bid", "chips": 1}, game.version)
@@ -361,8 +360,8 @@ def test_players_resign_with_their_key_and_hear_the_game_finish(client, app):
 
 
 def test_forfeit_on_time_hands_the_seat_to_a_bot_or_ends_the_game():
-    service = GameService(InMemoryEventStore())
-    control = SeatControl(service)
+    services = fakes.services(InMemoryEventStore())
+    service, control = services.service, services.seat_control
     three = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}, {"bot": "random"}], {}, 5,
                            clock={"per_move_s": 1, "on_timeout": "forfeit"})
     two = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5,
@@ -386,11 +385,12 @@ def test_a_lost_deadline_mark_is_re_armed(redis_client):
     from workers.clocks import rearm
 
     prefix = f"rearm{uuid.uuid4().hex[:6]}:"
-    service = GameService(RedisEventStore(redis_client, prefix))
+    services = fakes.services(RedisEventStore(redis_client, prefix))
+    service = services.service
     created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"per_move_s": 1})
     due = clocks.deadline(service.load(created["id"]).platform, 0)
     redis_client.delete(f"{prefix}games:clocks")  # as if lost (a Redis restored from an older file)
-    control = SeatControl(service)
+    control = services.seat_control
     assert fire_due(service, control, now=due + 1) == 0  # nothing marked: nothing fires
     assert rearm(service) == 1
     assert rearm(service) == 1  # again: the same mark, not a second one
@@ -399,18 +399,19 @@ def test_a_lost_deadline_mark_is_re_armed(redis_client):
     assert [e.data["seat"] for e in service.store.read(created["id"]) if e.type == pe.TIMED_OUT] == [0, 1]
 
 
+@pytest.mark.process
 def test_a_pending_deadline_survives_a_redis_crash_and_restart(tmp_path):
     from tests.robustness.servers import RedisServer
 
     server = RedisServer(tmp_path / "redis").start()
     try:
-        service = GameService(RedisEventStore(server.client(), "crash:"))
+        service = fakes.service(RedisEventStore(server.client(), "crash:"))
         created = service.create("high-card", [{"name": "Ann"}, {"bot": "random"}], {}, 5, clock={"per_move_s": 1})
         due = clocks.deadline(service.load(created["id"]).platform, 0)
         server.kill()  # SIGKILL with the deadline pending
         server.start()  # from its append-only file
-        after = GameService(RedisEventStore(server.client(), "crash:"))  # a fresh process's view
-        assert fire_due(after, SeatControl(after), now=due + 1) == 1
-        assert [e.type for e in after.store.read(created["id"])][-2:] == [pe.TIMED_OUT, pe.TAKEN_BY_BOT]
+        after = fakes.services(RedisEventStore(server.client(), "crash:"))  # a fresh process's view
+        assert fire_due(after.service, after.seat_control, now=due + 1) == 1
+        assert [e.type for e in after.service.store.read(created["id"])][-2:] == [pe.TIMED_OUT, pe.TAKEN_BY_BOT]
     finally:
         server.stop()

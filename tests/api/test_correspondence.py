@@ -10,16 +10,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from api.games.service import GameService
+import wiring
 from api.platform import clocks
 from api.platform import events as pe
-from api.seating.pauses import Pauses
-from events.memory_store import InMemoryEventStore
+from tests import fakes
 from tests.api.helpers import auth, create, read, tokens
 from tests.conftest import wait_for
 from workers.abandon import abandon_idle
 from workers.clocks import fire_due
-from workers.wiring import bootstrap
 
 DAY_MS = 24 * 3600 * 1000
 WEEK_S = 7 * 24 * 3600
@@ -62,7 +60,7 @@ def test_days_per_move_gives_each_decision_that_many_days(client):
 # ---- abandonment waits for the deadline ------------------------------------------------------
 
 def _service():
-    return GameService(InMemoryEventStore())
+    return fakes.service()
 
 
 def test_a_14_day_game_is_not_abandoned_at_7():
@@ -144,8 +142,8 @@ def test_the_pause_events_are_told_in_the_callers_language(client):
 
 
 def test_a_pause_stops_the_clocks_exactly_and_abandonment_waits():
-    service = _service()
-    pauses = Pauses(service)
+    services = fakes.services()
+    service, pauses = services.service, services.pauses
     created = service.create("high-card", [{"name": "Ann"}, {"name": "Bob"}], {}, 5, clock={"initial_s": 600})
     gid = created["id"]
     for seat in (0, 1):
@@ -163,7 +161,7 @@ def test_a_pause_stops_the_clocks_exactly_and_abandonment_waits():
         left = clocks.deadline(resumed.platform, seat) - resumed_at
         assert left == 600_000 - (stopped_at - service.store.read(gid)[1].at)
     # Replayed from the history, the same clocks.
-    assert GameService(service.store).load(gid).platform == resumed.platform
+    assert fakes.service(service.store).load(gid).platform == resumed.platform
 
 
 def test_a_pause_is_refused_in_a_game_over_and_for_a_bot(client):
@@ -181,7 +179,7 @@ def away(app):
     """The services over a prefix of this test's own (no session reconciler polls its clocks or
     vacations): the test drives the time."""
     settings = dataclasses.replace(app.extensions["settings"], key_prefix=f"vac{uuid.uuid4().hex[:8]}:")
-    return bootstrap(settings, app.extensions["services"].connections)
+    return wiring.bootstrap(settings, app.extensions["services"].connections)
 
 
 def _today(offset_days=0):
@@ -228,7 +226,7 @@ def test_a_vacation_pauses_every_game_of_its_player_and_replays_identically(away
         game = away.service.load(gid)
         # Exactly the time she had: the deadline moved on by the time her clock stood still.
         assert clocks.deadline(game.platform, 0) == before[gid] + (resumed.at - paused.data["since"])
-        cold = GameService(away.store).load(gid)  # replayed from the history, no cache
+        cold = fakes.service(away.store).load(gid)  # replayed from the history, no cache
         assert cold.platform == game.platform and cold.state == game.state
         state, platform = None, pe.START
         for e in stored:  # one event at a time, as the live stream folds them
@@ -355,9 +353,10 @@ def test_two_plans_racing_for_the_last_days_take_them_once(app):
     from concurrent.futures import ThreadPoolExecutor
     from threading import Barrier
 
-    from api.players.vacations import AllowanceExceeded, Vacations
+    from api.players.vacations import AllowanceExceeded
 
-    vacations = Vacations(app.extensions["services"].connections.store, f"race{uuid.uuid4().hex[:6]}:", days_per_year=5)
+    vacations = fakes.services(redis=app.extensions["services"].connections.store, key_prefix=f"race{uuid.uuid4().hex[:6]}:",
+                               vacation_days_per_year=5).vacations
     year = datetime.now(UTC).year + 1  # next January: always within the 366 days ahead, one year
     windows = [(f"{year}-01-{d:02d}", f"{year}-01-{d + 2:02d}") for d in range(2, 26, 4)]  # 3 days each, apart
     start = Barrier(len(windows))

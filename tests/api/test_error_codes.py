@@ -1,5 +1,5 @@
 """One catalogue of error codes (`Code` in api/errors.py): every raiser names its code from it,
-each answers a status the catalogue gives the code, and the README's table and openapi.yaml say
+each answers a status the catalogue gives the code, and docs/errors.md and openapi.yaml say
 what the catalogue says. The games' own codes (MoveRejected, in domain/) are not in it."""
 from __future__ import annotations
 
@@ -161,20 +161,22 @@ def test_every_raiser_answers_a_status_its_code_has():
     assert not wrong, "statuses the catalogue does not give these codes"
 
 
-# ---- the README and openapi.yaml -------------------------------------------------------------
+# ---- the docs and openapi.yaml ----------------------------------------------------------------
 
-README = (ROOT / "README.md").read_text()
+ERRORS_PAGE = (ROOT / "docs" / "errors.md").read_text()  # generated: tools/api_reference.py
+DOCS = {path.relative_to(ROOT).as_posix(): path.read_text()
+        for path in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))}
 SPEC_HEAD = (ROOT / "openapi.yaml").read_text().split(MARKER)[0]  # the games' schemas hold their codes
 
 
-def _readme_rows() -> list[str]:
-    table = README.split("### Error codes", 1)[1].split("| code | status | when |\n|---|---|---|\n", 1)[1]
+def _page_rows() -> list[str]:
+    table = ERRORS_PAGE.split("| code | status | when |\n|---|---|---|\n", 1)[1]
     return table.split("\n\n", 1)[0].splitlines()
 
 
-def test_the_readme_table_is_the_catalogue():
+def test_the_error_codes_page_is_the_catalogue():
     expected = [f"| `{c}` | {', '.join(map(str, c.statuses)) or 'any other'} | {c.when} |" for c in Code]
-    assert _readme_rows() == expected, "README.md's table of error codes:\n" + "\n".join(expected)
+    assert _page_rows() == expected, "docs/errors.md: run python -m tools.api_reference"
 
 
 def test_openapi_names_every_code():
@@ -184,7 +186,7 @@ def test_openapi_names_every_code():
 
 
 def test_a_status_written_with_a_code_is_the_codes():
-    for where, text in (("README.md", README), ("openapi.yaml", SPEC_HEAD)):
+    for where, text in (*DOCS.items(), ("openapi.yaml", SPEC_HEAD)):
         for status, code in WITH_STATUS.findall(text):
             if code in CODES:
                 assert _allows(CODES[code], int(status)), f"{where}: {status} {code}"

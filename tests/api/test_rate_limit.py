@@ -143,6 +143,7 @@ def limited_server(redis_url, tmp_path):
     api.stop()
 
 
+@pytest.mark.process
 def test_concurrent_requests_of_one_token_are_counted_once(limited_server, redis_client):
     """Two bursts of 40 concurrent requests (gevent serves them at once in each web process),
     then the rest of the budget: the token gets every one of its 100 requests, and Redis counts

@@ -56,3 +56,11 @@ def test_the_readme_links_nothing_outside_the_repository():
         if not target.startswith("http"):
             assert (ROOT / target.split("#")[0]).exists(), target
     assert "../shared" not in README
+
+
+def test_the_readme_is_a_first_screen():
+    """What it is, the two commands and a first game within the first screen; the rest is in docs/
+    (issue 48: it had grown to 107 KB, its first curl example at line 238)."""
+    assert len(README.encode()) < 15_000
+    first_curl = next(n for n, line in enumerate(README.splitlines(), 1) if line.lstrip().startswith("curl "))
+    assert first_curl <= 60

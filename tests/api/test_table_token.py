@@ -100,7 +100,7 @@ def test_seats_a_token_does_not_hold_are_refused_and_nothing_is_appended(client)
     assert client.get(f"/games/{gid}?seat=0", headers=auth(t[0])).get_json()["you"] == 0  # its own seat
 
 
-# ---- one rule of who a caller acts as (api/games/callers.py, README "Who a caller acts as") ----
+# ---- one rule of who a caller acts as (api/games/callers.py, docs/integrators.md "Who a caller acts as") ----
 
 def test_a_table_token_holding_one_seat_acts_as_that_seat_even_when_it_is_not_to_act(client):
     """Changed: a table token holding one seat used to be 400 seat_required on the moves while

@@ -1,7 +1,10 @@
 """Without Redis the API answers a clear 503 problem with Retry-After, and /health says so."""
 from __future__ import annotations
 
+import pytest
 
+
+@pytest.mark.redis  # its connects fail: sockets all the same (tests/tiers.py)
 def test_requests_answer_503_when_redis_is_down(tmp_path):
     from app import create_app
     from tests.api.spec import SpecCheckingClient

@@ -27,6 +27,9 @@ from tests.api.spec import spec, validate_named
 from tests.conftest import running_workers, wait_for
 from tests.lobby.helpers import claim, open_game, player
 
+# The tier (tests/tiers.py): `push_app` starts webhook workers and the reconciler.
+pytestmark = pytest.mark.process
+
 DEADLINE_S = 30  # a push attempt's whole time here: a hang lasts this long
 BOUND_S = 5.0  # a healthy device's delay at most, far below a hang (generous for 2 loaded cores)
 

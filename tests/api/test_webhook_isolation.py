@@ -16,6 +16,9 @@ from tests.api.test_webhooks import subscribe
 from tests.api.webhook_receiver import Receiver
 from tests.conftest import running_workers, wait_for
 
+# The tier (tests/tiers.py): `iso_app` starts RQ workers.
+pytestmark = pytest.mark.process
+
 HANGING = 100
 # A hanging attempt lasts a minute here (its idle timeout and deadline), so a healthy delivery
 # that waited behind even one would take far past the bound. The bound is generous for a loaded

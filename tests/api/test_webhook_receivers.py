@@ -19,6 +19,7 @@ from api.webhooks import sender
 from api.webhooks.addresses import Policy
 from api.webhooks.sender import BODY_CAP, EXCERPT_BYTES, Connections
 from api.webhooks.signing import new_secret
+from tests import fakes
 from tests.api.helpers import auth, create
 from tests.api.test_webhooks import subscribe
 from tests.api.webhook_receiver import Receiver
@@ -123,6 +124,7 @@ def _timed_post(connections, url):
     return outcome, time.monotonic() - started
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_trickling_its_answer_is_cut_off_at_the_deadline(raw):
     """One byte every 0.2 s never trips a 1 s socket timeout: the deadline (1.5 s) ends it."""
     server = raw(trickle(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Slow: " + b"x" * 200 + b"\r\n\r\n", 0.2))
@@ -133,6 +135,7 @@ def test_a_receiver_trickling_its_answer_is_cut_off_at_the_deadline(raw):
     assert 1.4 <= took < 2.5 and connections._open == {}
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_trickling_its_body_is_cut_off_at_the_deadline(raw):
     server = raw(headers_then(trickle(b"y" * 100, 0.2)))
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=1, deadline_s=1.5), server.url)
@@ -140,6 +143,7 @@ def test_a_receiver_trickling_its_body_is_cut_off_at_the_deadline(raw):
     assert 1.4 <= took < 2.5
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_hanging_after_its_headers_fails_after_the_idle_timeout(raw):
     server = raw(headers_then(hang))
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=0.5, deadline_s=10), server.url)
@@ -147,6 +151,7 @@ def test_a_receiver_hanging_after_its_headers_fails_after_the_idle_timeout(raw):
     assert 0.4 <= took < 1.5
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_body_without_end_is_read_up_to_the_cap_only(raw):
     server = raw(endless_chunks)
     connections = Connections(LOOPBACK, timeout_s=1, deadline_s=5)
@@ -156,6 +161,7 @@ def test_a_body_without_end_is_read_up_to_the_cap_only(raw):
     assert BODY_CAP == 64 * 1024
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_body_within_the_cap_is_read_whole_and_the_connection_kept(raw):
     def answer(conn, server):
         for _ in range(2):  # two requests on the kept connection
@@ -171,6 +177,7 @@ def test_a_body_within_the_cap_is_read_whole_and_the_connection_kept(raw):
     connections.close()
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_an_answer_that_closes_the_connection_is_read_to_its_end(raw):
     """http.client closes a `Connection: close` answer's connection before its body is read:
     the body, sent a little later, is still read (the reader holds the socket open)."""
@@ -188,6 +195,7 @@ def resetting(conn, server):
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST on close
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_receiver_resetting_the_connection_fails_the_attempt_at_once(raw):
     server = raw(resetting)
     outcome, took = _timed_post(Connections(LOOPBACK, timeout_s=1, deadline_s=5), server.url)
@@ -210,6 +218,7 @@ def tls(tmp_path, monkeypatch):
     return server
 
 
+@pytest.mark.process
 def test_over_tls_an_answer_is_read_and_a_trickler_cut_off_alike(raw, tls):
     def answer(conn, server):
         conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
@@ -277,11 +286,9 @@ def answering():
 
 
 def _deliveries(redis_client, prefix, **settings):
-    from workers.deliveries import Deliveries, Settings
-
-    return Deliveries(redis_client, prefix, f"{prefix}webhooks",
-                      Settings(**{"timeout_s": 2, "retry_base_s": 0.05, "retry_max_s": 3600,
-                                  "policy": LOOPBACK, **settings}))
+    return fakes.deliveries(redis_client, prefix, **{"webhook_timeout_s": 2, "webhook_retry_base_s": 0.05,
+                                                     "webhook_retry_max_s": 3600, "webhook_allow_loopback": True,
+                                                     **settings})
 
 
 def _subscribed(app, receiver: Answering, path: str, status: int, headers: dict):
@@ -325,7 +332,7 @@ def test_a_429_or_503_is_retried_when_its_retry_after_says(alone, answering, red
         retry_after = formatdate(time.time() + int(retry_after.split(":")[1]), usegmt=True)
     headers = {"Retry-After": retry_after} if retry_after else {}
     client, game, sub = _subscribed(app, answering, "/busy", status, headers)
-    deliveries = _deliveries(redis_client, prefix, retry_max_s=600)
+    deliveries = _deliveries(redis_client, prefix, webhook_retry_max_s=600)
     assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
     wait = _next_at_s(deliveries, game, sub)
     if waits is None:
@@ -344,7 +351,7 @@ def test_a_trickling_receiver_costs_a_delivery_one_deadline(alone, raw, redis_cl
     game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
     server = raw(trickle(b"HTTP/1.1 204 No Content\r\n" + b"X: " + b"x" * 100 + b"\r\n\r\n", 0.2))
     sub = subscribe(client, game["table_token"], server.url)
-    deliveries = _deliveries(redis_client, prefix, timeout_s=1, deadline_s=1.5)
+    deliveries = _deliveries(redis_client, prefix, webhook_timeout_s=1, webhook_deadline_s=1.5)
     started = time.monotonic()
     assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
     assert time.monotonic() - started < 2.5

@@ -162,6 +162,7 @@ def test_message_ids_name_the_game_version_and_kind():
         assert messages.parse_message_id(bad) is None
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_delivery_connection_does_not_wait_for_delayed_acks():
     """http.client writes a request's headers and body apart: without TCP_NODELAY the body
     waits for the receiver's delayed ACK on a kept-alive connection (measured 20 ms a delivery;
@@ -180,6 +181,7 @@ def test_a_delivery_connection_does_not_wait_for_delayed_acks():
         receiver.close()
 
 
+@pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)
 def test_a_kept_connection_the_receiver_closed_is_replaced_without_a_failed_attempt():
     """A receiver that answers keep-alive, then closes the idle connection (as servers do after
     their idle timeout): the next delivery goes on a new connection, and succeeds."""

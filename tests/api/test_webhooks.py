@@ -10,9 +10,13 @@ import uuid
 import pytest
 
 from api.webhooks.signing import new_secret
+from tests import fakes
 from tests.api.helpers import auth, create
 from tests.api.webhook_receiver import Receiver, payloads
 from tests.conftest import running_workers, wait_for
+
+# The tier (tests/tiers.py): `background` starts RQ workers (the `quiet` tests need only Redis).
+pytestmark = pytest.mark.process
 
 EVERYTHING = ["game.started", "game.move", "game.finished", "game.your_turn"]
 
@@ -225,13 +229,14 @@ def test_who_may_subscribe_and_what(wh_client, receiver):
 def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis_client, prefix):
     """A move whose after-append step never ran (its process died): the sweep finds the
     subscription behind a stopped game and delivers."""
-    from api.games.service import GameService
     from events.redis_store import RedisEventStore
 
     game = create(wh_client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=11)
     secret = new_secret()
     subscribe(wh_client, game["table_token"], receiver.route("/repair", secret), secret, events=["game.move"])
-    silent = GameService(RedisEventStore(redis_client, prefix))  # no scheduler, no listeners
+    # A process that dies after the append: what its scheduler and listeners would write is lost
+    # (they write to its in-memory Redis: tests/fakes.py).
+    silent = fakes.service(RedisEventStore(redis_client, prefix))
     answer = silent.move(game["id"], 0, {"type": "bid", "chips": 1}, game["version"])
     wait_for(lambda: receiver.received["/repair"], timeout=20)
     (webhook_id, payload), = receiver.received["/repair"]
@@ -255,17 +260,14 @@ def quiet(redis_url):
 
 
 def test_a_receiver_failing_for_the_disable_period_is_disabled_and_marked(quiet, receiver, redis_client):
-    from api.webhooks.addresses import Policy
-    from workers.deliveries import Deliveries, Settings
 
     app, prefix = quiet
     client = app.test_client()
     game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=2)
     secret = new_secret()
     sub = subscribe(client, game["table_token"], receiver.route("/down", secret, "fail:1000"), secret)
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks",
-                            Settings(timeout_s=2, retry_base_s=0.05, retry_max_s=0.1, disable_after_s=0.6,
-                                     policy=Policy(allow_loopback=True)))
+    deliveries = fakes.deliveries(redis_client, prefix, webhook_timeout_s=2, webhook_retry_base_s=0.05,
+                                  webhook_retry_max_s=0.1, webhook_disable_after_s=0.6, webhook_allow_loopback=True)
     outcomes = []
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and "disabled" not in outcomes:
@@ -293,14 +295,13 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
     more appends queue nothing more; each (subscription, game) has one delivery job at most."""
     from rq import Queue
 
-    from workers.deliveries import Deliveries
     from workers.deliveries import fan_out as fan_out_module
 
     app, prefix = quiet
     client = app.test_client()
     game = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}], seed=4)
     subscribe(client, game["table_token"], receiver.route("/fan", new_secret()), events=["game.move"])
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    deliveries = fakes.deliveries(redis_client, prefix)
     assert deliveries.fan_out(game["id"]) is True
     for _ in range(3):
         assert deliveries.fan_out(game["id"]) is False  # one waits already: it will read the newest stream
@@ -315,8 +316,6 @@ def test_one_fan_out_waits_per_game_however_many_appends(quiet, receiver, redis_
 
 
 def test_redirects_are_not_followed(quiet, receiver, redis_client):
-    from api.webhooks.addresses import Policy
-    from workers.deliveries import Deliveries, Settings
 
     app, prefix = quiet
     client = app.test_client()
@@ -324,7 +323,7 @@ def test_redirects_are_not_followed(quiet, receiver, redis_client):
     secret = new_secret()
     sub = subscribe(client, game["table_token"], receiver.route("/moved", secret, "redirect"), secret)
     receiver.route("/elsewhere", secret)
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    deliveries = fakes.deliveries(redis_client, prefix, webhook_allow_loopback=True)
     assert deliveries.deliver(sub["id"], game["id"]) == "waiting"
     tried = client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()["deliveries"]
     assert tried[0]["status"] == "failed" and tried[0]["response_code"] == 302
@@ -448,9 +447,8 @@ def test_a_players_mine_subscription_hears_its_games_as_its_seat(wh_client, wh_a
     assert all(p["data"]["game_id"] == gid for _, p in receiver.received["/bob"])
     # Once told all of it, the finished game is retired: its webhook keys expire, it leaves the
     # "mine" subscriptions (Redis does not keep every game ever subscribed to).
-    from workers.deliveries import Deliveries
 
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    deliveries = fakes.deliveries(redis_client, prefix)
     progress_key = f"{prefix}game:{{{gid}}}:webhook:{routes['/ann']['id']}"
     wait_for(lambda: (deliveries.sweep(), redis_client.ttl(progress_key) > 0)[1], timeout=15, interval=0.1)
     assert redis_client.ttl(progress_key) <= 7 * 86400 and not deliveries.subs.subscribed(gid)
@@ -501,8 +499,6 @@ def test_a_players_webhooks_are_its_own(wh_client, receiver):
 
 
 def test_a_game_waiting_for_people_is_told_from_its_setup_on(quiet, receiver, redis_client):
-    from api.webhooks.addresses import Policy
-    from workers.deliveries import Deliveries, Settings
 
     app, prefix = quiet
     client = app.test_client()
@@ -510,7 +506,7 @@ def test_a_game_waiting_for_people_is_told_from_its_setup_on(quiet, receiver, re
     secret = new_secret()
     sub = subscribe(client, game["table_token"], receiver.route("/wait", secret), secret,
                     events=["game.started", "game.move"])
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks", Settings(policy=Policy(allow_loopback=True)))
+    deliveries = fakes.deliveries(redis_client, prefix, webhook_allow_loopback=True)
     assert deliveries.deliver(sub["id"], game["id"]) == "caught_up" and receiver.received["/wait"] == []
     assert client.post(f"/games/{game['id']}/seats/1/claim", json={"name": "Bob"}).status_code in (200, 201)
     assert deliveries.deliver(sub["id"], game["id"]) == "caught_up"
@@ -524,11 +520,9 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     in a process that checked it with Bob alone seated, covers her from the setup on."""
     import random
 
-    from api.games.service import GameService
     from api.players.accounts import Player
-    from api.seating.claims import Claimer, Lobby
+    from api.seating.claims import Claimer
     from events.redis_store import RedisEventStore
-    from workers.deliveries import Deliveries
 
     ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
     receiver.route("/lost", "")
@@ -540,9 +534,9 @@ def test_a_claim_whose_after_step_was_lost_is_covered_by_the_games_next_append(w
     created = wh_client.post("/games", json={"type": "high-card", "seats": [{"me": True}, {"open": True}]},
                              headers=auth(bob["key"])).get_json()
     gid = created["id"]
-    silent = GameService(RedisEventStore(redis_client, prefix))  # the dying process: no listeners
-    Lobby(silent, None).claim(gid, 1, Claimer("Ann", Player(ann["id"], "Ann")))
-    subs = Deliveries(redis_client, prefix, f"{prefix}webhooks").subs
+    silent = fakes.services(RedisEventStore(redis_client, prefix))  # the dying process: its after-steps lost
+    silent.lobby.claim(gid, 1, Claimer("Ann", Player(ann["id"], "Ann")))
+    subs = fakes.deliveries(redis_client, prefix).subs
     assert gid not in subs.games_of(subs.get(sub["id"]))  # lost: the game is unknown to her subscription
     wh_app.extensions["games"].forget(gid)  # this process reads the game anew, as after another's append
     final = _play_people(wh_client, gid, {0: bob["key"], 1: ann["key"]}, random.Random(3))
@@ -566,7 +560,6 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
 
     from api.webhooks.messages import KINDS
     from tests.api.spec import validate_named
-    from workers.deliveries import Deliveries
 
     ann, bob = _player(wh_client, "Ann"), _player(wh_client, "Bob")
     receiver.route("/rated", "")
@@ -603,7 +596,7 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
     # Sent again on request, after the sweep has retired the finished game (it leaves the "mine"
     # subscription's games; its progress is kept a while, for such a request): the same message
     # under the same id.
-    deliveries = Deliveries(redis_client, prefix, f"{prefix}webhooks")
+    deliveries = fakes.deliveries(redis_client, prefix)
     wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(gid))[1], timeout=15, interval=0.1)
     r = wh_client.post(f"/webhooks/{sub['id']}/deliveries/{rated_id}/retry", headers=auth(ann["key"]))
     assert r.status_code == 202, r.get_json()

@@ -60,18 +60,17 @@ def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client
 
     from rq import Queue, SimpleWorker
 
-    from api.games.service import GameService
     from events.redis_store import RedisEventStore
+    from tests import fakes
     from workers import jobs
-    from workers.queueing import TurnScheduler
 
     monkeypatch.setattr(jobs, "CHAIN_SECONDS", 60)  # the turn budget, not the machine's speed, ends chains here
     chains = []
     real_chain = jobs.play_chain
     monkeypatch.setattr(jobs, "play_chain", lambda *a: chains.append(real_chain(*a)) or chains[-1])
     prefix = f"chain{uuid.uuid4().hex[:6]}:"
-    scheduler = TurnScheduler(redis_client, prefix, f"{prefix}turns")
-    service = GameService(RedisEventStore(redis_client, prefix), scheduler)
+    service = fakes.services(RedisEventStore(redis_client, prefix), redis=redis_client, key_prefix=prefix,
+                             turn_queue=f"{prefix}turns").service
     created = service.create("splendor", [{"bot": "random"}, {"bot": "greedy"}], {}, 8)
     worker = SimpleWorker([Queue(f"{prefix}turns", connection=redis_client)], connection=redis_client)
     worker.work(burst=True)
@@ -85,12 +84,11 @@ def test_a_job_plays_on_while_the_next_turn_is_again_a_workers(app, redis_client
 
 
 def test_a_failing_turn_in_a_chain_is_queued_as_a_job_of_its_own(monkeypatch):
-    from api.games.service import GameService
-    from events.memory_store import InMemoryEventStore
+    from tests import fakes
     from workers import jobs
 
     queued = []
-    service = GameService(InMemoryEventStore(), lambda g, v, actors: queued.append((v, actors)))
+    service = fakes.service(scheduler=lambda g, v, actors: queued.append((v, actors)))
     created = service.create("splendor", [{"bot": "random"}, {"bot": "random"}], {}, 8)
     real = jobs.choose_move
     calls = []

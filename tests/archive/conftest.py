@@ -34,9 +34,10 @@ def postgres_url():
         admin.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.process)])
 def archive_url(request, tmp_path):
-    """An empty archive's URL, of each engine (PostgreSQL: a schema of the test's own)."""
+    """An empty archive's URL, of each engine (PostgreSQL: a schema of the test's own; the
+    `process` tier, as `postgres_url` is in tests/tiers.py: asked for here only when needed)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path}/archive.sqlite3"
     base = request.getfixturevalue("postgres_url")

@@ -7,11 +7,16 @@ import threading
 import time
 import uuid
 
+import pytest
+
 from domain import registry
 from tests.archive.test_archived_reads import _app, answers, play, redis_keys
 from tests.conftest import wait_for
 from tests.robustness.servers import RedisServer
 from workers.archiver import Archiver
+
+# The tier (tests/tiers.py): starts a Redis of its own and kills it.
+pytestmark = pytest.mark.process
 
 GAMES = 30
 

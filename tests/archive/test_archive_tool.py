@@ -9,6 +9,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from domain import registry
 from tests.archive.test_archived_reads import _app, answers, play, redis_keys
 
@@ -24,6 +26,7 @@ def _tool(redis_url, prefix, url):
     return done
 
 
+@pytest.mark.process
 def test_the_tool_archives_an_older_deployments_finished_games(redis_url, tmp_path):
     url, prefix = f"sqlite:///{tmp_path}/archive.sqlite3", f"art{uuid.uuid4().hex[:6]}:"
     app = _app(redis_url, url, prefix)

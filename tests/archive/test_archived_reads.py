@@ -116,7 +116,7 @@ def redis_keys(app, gid):
     return sorted(k.decode() for k in store.redis.scan_iter(match=f"{store.keys.prefix}game:{{{gid}}}:*"))
 
 
-@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("engine", ["sqlite", pytest.param("postgresql", marks=pytest.mark.process)])
 def test_every_read_of_every_game_is_the_same_after_archiving(redis_url, tmp_path, engine, request):
     if engine == "sqlite":
         url = f"sqlite:///{tmp_path}/archive.sqlite3"

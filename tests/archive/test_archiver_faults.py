@@ -23,7 +23,7 @@ from api.settings import Settings
 from domain import registry
 from tests.platform import high_card
 from workers.archiver import archive_game
-from workers.wiring import bootstrap
+from wiring import bootstrap
 
 registry.register(high_card.GAME)
 redis_url, prefix, archive_url, game_id, at = sys.argv[1:]
@@ -41,6 +41,7 @@ def _killed_after(redis_url, prefix, archive_url, game_id, step):
     assert done.returncode == -9, done.stderr.decode()[-2000:]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("step", ["written", "verified", "evicted"])
 def test_an_archiver_killed_after_each_step_loses_nothing_and_the_next_sweep_finishes(redis_url, tmp_path, step):
     from domain import registry

@@ -1,5 +1,5 @@
 """The contract's npm tools: redocly lints openapi.yaml at zero errors, and both TypeScript
-generators CI runs (@hey-api/openapi-ts, and openapi-typescript with the flags the README gives)
+generators CI runs (@hey-api/openapi-ts, and openapi-typescript with the flags docs/integrators.md gives)
 type its moves so that `tsc --strict` accepts a client narrowing the move union on `type` with no
 cast (and refuses a wrong move)."""
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_the_typescript_client_types_a_move(node_tools):
     assert refused.returncode != 0 and "gold" in refused.stdout, refused.stdout
 
 
-# openapi-typescript's flags (README, "Generated clients"): without --default-non-nullable false,
+# openapi-typescript's flags (docs/integrators.md, "The contract"): without --default-non-nullable false,
 # every option with a default is typed required, and `options: {}` is refused.
 OPENAPI_TYPESCRIPT_FLAGS = ("--default-non-nullable", "false")
 

@@ -1,36 +1,29 @@
 """The game-contract suite, run over every registered game and every seat configuration it
-declares (OpenSpiel's random_sim_test, as an event-sourced decider).
+declares (OpenSpiel's random_sim_test, as an event-sourced decider), with its bots.
 
-For each configuration, seeded random playouts (bots included) check that:
-- every listed legal move is accepted by `decide`, and every move `decide` accepts was listed;
-- seats that are not actors have no legal moves and are refused;
-- `decide` never changes the state it is given;
-- replaying the events (also after a JSON round trip) rebuilds the live state exactly;
+For each configuration, a seeded playout by its bot levels (dealt round the table) checks that:
+- every bot plays legal moves, from its seat's information, to the end within `max_events`,
+  with a result, each game's invariants (tests/<game>/invariants.py) holding after every event;
 - views and redacted events are JSON and never show a viewer another seat's secret;
-- the game ends within `max_events`, with a result;
 - every event of a type the game declares `as_stored` for a viewer is redacted to exactly its
   stored bytes for that viewer (the whole-history export passes those bytes through).
 
-CONTRACT_SEEDS (default 3) sets how many seeded games each configuration plays.
+What random playouts checked here (listed moves and only they accepted, `decide` changing
+nothing, replay and JSON, no leak) the Hypothesis properties check on drawn playouts, over
+drawn seats and options: tests/contract/test_properties.py.
 """
 from __future__ import annotations
 
-import copy
 import json
-import os
 import random
 
 import pytest
 
 from domain import registry
-from domain.contract import EVERY_TYPE, EVERYONE, SPECTATOR, SYSTEM, MoveRejected, is_seat
-from domain.play import bot_move, fold, upcast
+from domain.contract import EVERY_TYPE, EVERYONE, SPECTATOR, is_seat
+from domain.play import bot_move, upcast
 from events import codec
-
-SEEDS = int(os.environ.get("CONTRACT_SEEDS", "3"))
-# Checking every legal move of every state is quadratic; sample to keep the suite quick.
-MOVES_CHECKED_PER_STATE = 12
-STATES_DEEP_CHECKED = 40
+from tests.contract.invariants import checker
 
 CASES = [
     pytest.param(game, n, options, id=f"{game.name}-{n}{'-' + '-'.join(f'{k}={v}' for k, v in options.items()) if options else ''}")
@@ -70,18 +63,25 @@ def _choose(game, state, actor, rng, bot_seats):
     return rng.choice(game.legal_moves(state, actor))
 
 
-def playout(game, n, options, seed, bot_seats=None, deep=True):
-    """Plays one seeded game to its end, checking the contract at every step."""
+def _evolve(game, state, events, check):
+    for i, event in enumerate(events, start=1):
+        before, state = state, game.evolve(state, event)
+        check(state, before, i == len(events))
+    return state
+
+
+def playout(game, n, options, seed, bot_seats=None):
+    """Plays one seeded game to its end (random moves for seats without a bot), checking the
+    contract at every step."""
     rng = random.Random(seed)
     bot_seats = bot_seats or {}
+    check = checker(game.name)
     opts = _options(game, options)
     game.check_options(opts, n)
     events = game.setup(opts, n, random.Random(seed))
     assert events and all(isinstance(e, dict) and "type" in e for e in events)
-    state = fold(game, events)
+    state = _evolve(game, None, events, check)
     _check_no_leak(game, state, n, events)
-    move_pool = []  # moves seen legal at some time: candidates for "accepted but unlisted"
-    deep_left = STATES_DEEP_CHECKED if deep else 0
     while True:
         actors = game.actors(state)
         if not actors:
@@ -94,56 +94,18 @@ def playout(game, n, options, seed, bot_seats=None, deep=True):
         moves = game.legal_moves(state, actor)
         assert moves, f"actor {actor!r} has no legal move"
         _json(moves)
-        if deep_left > 0:
-            deep_left -= 1
-            _deep_check(game, state, actor, moves, move_pool, rng, n, actors)
-        move_pool.extend(rng.sample(moves, min(3, len(moves))))
         move = _choose(game, state, actor, rng, bot_seats)
         assert move in moves, f"bot move {move} is not among the legal moves"
         new = game.decide(state, actor, move, rng)
         assert new, "an accepted move must cause at least one event"
         _json(new)
-        for event in new:
-            state = game.evolve(state, event)
+        state = _evolve(game, state, new, check)
         events.extend(new)
         _check_no_leak(game, state, n, new)
     result = game.result(state)
     assert result is not None, "a game with no actors left must have a result"
     _json(result)
     return events, state
-
-
-def _deep_check(game, state, actor, moves, move_pool, rng, n, actors):
-    before = copy.deepcopy(state)
-    for move in rng.sample(moves, min(MOVES_CHECKED_PER_STATE, len(moves))):
-        out = game.decide(state, actor, move, random.Random(1))
-        assert out, f"legal move {move} caused no event"
-        fold(game, out, state)
-    assert state == before, "decide or evolve changed the state it was given"
-    for candidate in rng.sample(move_pool, min(20, len(move_pool))):
-        try:
-            game.decide(state, actor, candidate, random.Random(2))
-        except MoveRejected as rejected:
-            assert rejected.code and rejected.message
-            continue
-        assert candidate in moves, f"decide accepted {candidate} which legal_moves did not list"
-    for seat in range(n):
-        if seat not in actors and moves:
-            with pytest.raises(MoveRejected):
-                game.decide(state, seat, moves[0], random.Random(3))
-    for viewer in list(range(n)) + [SPECTATOR]:
-        _json(game.view(state, viewer))
-    if SYSTEM not in actors and moves:
-        with pytest.raises(MoveRejected):
-            game.decide(state, SYSTEM, moves[0], random.Random(4))
-
-
-@pytest.mark.parametrize("game,n,options", CASES)
-def test_random_playouts_keep_the_contract(game, n, options):
-    for seed in range(SEEDS):
-        events, state = playout(game, n, options, seed)
-        assert fold(game, events) == state, "replay differs from the live state"
-        assert fold(game, json.loads(json.dumps(events))) == state, "replay after JSON differs"
 
 
 @pytest.mark.parametrize("game,n,options", CASES)
@@ -164,7 +126,7 @@ def _table(game, n, options) -> dict:
 
 @pytest.mark.parametrize("game,n,options", CASES)
 def test_every_bot_plays_legal_moves_to_the_end(game, n, options):
-    playout(game, n, options, seed=100, bot_seats=_table(game, n, options), deep=False)
+    playout(game, n, options, seed=100, bot_seats=_table(game, n, options))
 
 
 @pytest.mark.parametrize("game", registry.all_games(), ids=lambda g: g.name)
@@ -204,7 +166,7 @@ def _as_stored_broken(game, n, events):
 
 @pytest.mark.parametrize("game,n,options", CASES)
 def test_types_declared_as_stored_are_redacted_to_their_stored_bytes(game, n, options):
-    events, _ = playout(game, n, options, seed=7, deep=False)
+    events, _ = playout(game, n, options, seed=7)
     assert any(e["type"] in game.as_stored(0) for e in events) or game.as_stored(0) == frozenset()
     assert _as_stored_broken(game, n, events) == []
 
@@ -213,6 +175,6 @@ def test_a_false_as_stored_promise_is_caught():
     from dataclasses import replace
 
     splendor = registry.get("splendor")
-    events, _ = playout(splendor, 2, {}, seed=7, deep=False)
+    events, _ = playout(splendor, 2, {}, seed=7)
     lying = replace(splendor, as_stored=lambda viewer: EVERY_TYPE)  # the deal's decks hidden from seats
     assert ("game_started" in {t for _, t in _as_stored_broken(lying, 2, events)})

@@ -42,6 +42,7 @@ def test_one_redis_keeps_the_first_layouts_key_names():
         sharded.owing()
 
 
+@pytest.mark.process
 def test_a_cluster_without_a_queue_redis_is_refused_at_startup():
     env = {k: v for k, v in os.environ.items() if k not in ("QUEUE_REDIS_URL", "REDIS_CLUSTER_NODES")}
     env.update(REDIS_URL="redis+cluster://127.0.0.1:1", PORT=str(_free_port()), HOST="127.0.0.1")

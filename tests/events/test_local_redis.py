@@ -1,9 +1,13 @@
 """The Redis that `python app.py` and the tests start when none is configured."""
 from __future__ import annotations
 
+import pytest
 import redis
 
 from events import local_redis
+
+# The tier (tests/tiers.py): starts a redis-server of its own.
+pytestmark = pytest.mark.process
 
 
 def test_a_data_directory_with_a_long_path_still_gets_a_server(tmp_path):

@@ -20,6 +20,9 @@ from events.store import NewEvent
 from tests.cluster.cluster import free_ports
 from tests.conftest import wait_for
 
+# The tier (tests/tiers.py): starts a Redis primary and replica of its own.
+pytestmark = pytest.mark.process
+
 TIMEOUT_MS = 700
 
 

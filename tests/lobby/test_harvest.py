@@ -155,7 +155,7 @@ def test_the_harvest_s_former_address_still_answers_and_names_its_successor(app)
     client = FlaskClient(app)
     gid = _end(app, client)
     old = client.get("/games?status=finished&since=0&limit=100")
-    assert old.status_code == 200 and old.headers["Deprecation"] == "true"
+    assert old.status_code == 200 and old.headers["Deprecation"] == "@1796083200"  # RFC 9745: 2026-12-01
     assert old.headers["Link"] == '</games/ended>; rel="successor-version"'
     assert gid in [g["id"] for g in old.get_json()["games"]]
     assert old.get_json()["games"] == client.get("/games/ended?since=0&limit=100").get_json()["games"]

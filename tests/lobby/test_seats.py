@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from api.games.service import GameService
+from tests import fakes
 from tests.api.helpers import auth, move, read
 from tests.lobby.helpers import claim, open_game, player
 
@@ -81,7 +81,7 @@ def test_replaying_the_history_rebuilds_who_sat_where(client, app):
     gid = open_game(client, ann["key"], [{"me": True}, {"open": True}, {"open": True}])["id"]
     token = claim(client, gid, 1, bob["key"]).get_json()["token"]
     claim(client, gid, 2, name="Zed")
-    cold = GameService(app.extensions["games"].store)  # no cache: a replay from the events
+    cold = fakes.service(app.extensions["games"].store)  # no cache: a replay from the events
     game = cold.load(gid)
     assert [(s["name"], s["player"]) for s in game.seats] == [("Ann", ann["id"]), ("Bob", bob["id"]), ("Zed", None)]
     assert cold.seat_for_token(gid, token) == 1

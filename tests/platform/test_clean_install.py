@@ -14,6 +14,9 @@ import pytest
 from tests.conftest import ROOT, wait_for
 from tests.platform.processes import AppProcess, descendants, wait_gone
 
+# The tier (tests/tiers.py): builds a virtualenv and starts `python app.py` in it.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(scope="module")
 def runtime_python() -> str:

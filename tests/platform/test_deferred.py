@@ -5,8 +5,7 @@ import threading
 import time
 
 from api.games.deferred import Deferred
-from api.games.service import GameService
-from events.memory_store import InMemoryEventStore
+from tests import fakes
 from tests.platform.high_card import GAME  # noqa: F401 - registers high-card
 
 
@@ -32,7 +31,7 @@ def test_a_move_is_answered_before_its_next_turn_is_enqueued():
         enqueued.append((version, actors))
 
     deferred = Deferred()
-    service = GameService(InMemoryEventStore(), slow_scheduler, deferred)
+    service = fakes.service(scheduler=slow_scheduler, defer=deferred)
     created = service.create("high-card", [{"name": "a"}, {"name": "b"}], {}, 1)
     started = time.monotonic()
     answer = service.move(created["id"], 0, {"type": "bid", "chips": 1}, created["version"])

@@ -49,5 +49,17 @@ def test_the_fan_out_and_the_push_job_are_queued_by_it(redis_url, monkeypatch):
     pushes = push.Pushes.__new__(push.Pushes)
     pushes.prefix, pushes.queue = "p:", None
     assert pushes.enqueue("pl1") is True
-    assert asked == [("p_whf-g1", "workers.deliveries.fan_out_job", ("p:", "g1")),
-                     ("p_push-pl1", "workers.push.push_job", ("p:", "pl1"))]
+    assert asked == [("p_whf-g1", "jobs.fan_out_job", ("p:", "g1")),
+                     ("p_push-pl1", "jobs.push_job", ("p:", "pl1"))]
+
+
+def test_a_job_queued_under_its_old_name_runs_its_entry_point_now(redis_client):
+    """The entry points moved above the composition root (jobs.py): a job queued before, under
+    its old dotted name, runs the new one in a worker (its job_class: jobs.Job)."""
+    import jobs
+
+    for old, new in jobs.RENAMED.items():
+        job = jobs.Job.create(old, args=("p:",), connection=redis_client)
+        assert job.func is getattr(jobs, new.removeprefix("jobs.")), old
+    assert jobs.Job.create("jobs.take_turn", connection=redis_client).func is jobs.take_turn
+    assert jobs.Job.create("builtins.print", connection=redis_client).func is print

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from api.games.service import GameService
 from events.memory_store import InMemoryEventStore
+from tests import fakes
 from tests.platform.high_card import GAME  # noqa: F401 - registers high-card
 from workers.abandon import abandon_idle
 from workers.reconciler import Watch, reconcile_once
@@ -29,7 +29,7 @@ class RecordingScheduler:
 
 def _service():
     scheduler = RecordingScheduler()
-    service = GameService(InMemoryEventStore(), scheduler)
+    service = fakes.service(InMemoryEventStore(), scheduler)
     loads = []
     real = service.load
     service.load = lambda game_id: loads.append(game_id) or real(game_id)
@@ -110,7 +110,7 @@ def test_games_idle_for_abandon_after_are_ended_by_the_system_and_replay_so():
     last = store.last_event(idle)
     assert (last.type, last.actor) == ("game_abandoned", "system")
     # it replays from the history: a fresh service (no cache) sees the same
-    fresh = GameService(store, scheduler)
+    fresh = fakes.service(store, scheduler)
     assert fresh.load(idle).status == "abandoned"
     # its chance still checks out from the revealed seed (the platform's event is not chance)
     from tools.verify import verify

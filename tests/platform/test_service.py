@@ -5,15 +5,21 @@ import pytest
 
 from api.errors import IllegalMove, VersionConflict
 from api.games import repository as repository_module
-from api.games.service import GameService
 from domain.play import fold
 from events.memory_store import InMemoryEventStore
+from tests import fakes
 from workers.jobs import play_turn
 
 
 @pytest.fixture
 def small_snapshots(monkeypatch):
     monkeypatch.setattr(repository_module, "SNAPSHOT_EVERY", 5)
+
+
+def _service(store, snapshot_every=None):
+    """A process's service over `store`, built as the processes build theirs (tests/fakes.py),
+    snapshotting every `snapshot_every` events (default SNAPSHOT_EVERY, small_snapshots' 5)."""
+    return fakes.service(store, snapshot_every=snapshot_every or repository_module.SNAPSHOT_EVERY)
 
 
 def _bot_game(service, rounds=9, turns=10 ** 6):
@@ -40,14 +46,14 @@ def _unfinished_bot_game(service):
 
 def test_a_finished_games_snapshots_are_dropped(small_snapshots):
     store = InMemoryEventStore()
-    service = GameService(store)
+    service = _service(store)
     gid = _unfinished_bot_game(service)
     code = service._snapshot_code(service.load(gid).definition)
     assert store.load_snapshot(gid, code) is not None  # running: snapshots bound its replay
     _bot_game_rest(service, gid)
     assert service.load(gid).finished
     assert store.load_snapshot(gid, code) is None
-    cold = GameService(store)
+    cold = _service(store)
     assert cold.at_version(gid, 12).version == 12 and store.load_snapshot(gid, code) is None  # no new ones
 
 
@@ -62,14 +68,14 @@ def _bot_game_rest(service, gid):
 
 def test_every_past_version_reads_the_same_with_snapshots_as_by_full_replay(small_snapshots):
     store = InMemoryEventStore()
-    service = GameService(store)
+    service = _service(store)
     gid = _unfinished_bot_game(service)  # running: a finished game keeps no snapshots
     final = service.load(gid)
     assert not final.finished and final.version > 20
     events = [e.data for e in store.read(gid) if e.type != "game_created"]
     setup_version = int(final.meta["setup_version"])
     for version in range(setup_version, final.version + 1):
-        cold = GameService(store)
+        cold = _service(store)
         expected = fold(final.definition, events[: version - 1])
         assert cold.at_version(gid, version).state == expected
     assert store.load_snapshot(gid, service._snapshot_code(final.definition), at_most=10) is not None
@@ -77,7 +83,7 @@ def test_every_past_version_reads_the_same_with_snapshots_as_by_full_replay(smal
 
 def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
     store = InMemoryEventStore()
-    service = GameService(store)
+    service = _service(store)
     gid = _unfinished_bot_game(service)
     definition = service.load(gid).definition
     truth = fold(definition, [e.data for e in store.read(gid) if e.type != "game_created"])
@@ -87,7 +93,7 @@ def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
     stream = store._streams[gid]
     for i in range(1, version):
         stream[i] = stream[i].__class__(stream[i].version, "spoiled", {"type": "spoiled"}, None, 0)
-    cold = GameService(store).load(gid)
+    cold = _service(store).load(gid)
     assert cold.state == truth
     # ...and with the platform's part (who sits where): a cold start once dropped it, and a
     # worker's next look at the game found no seat for the bot to act for.
@@ -99,15 +105,15 @@ def test_a_cold_process_starts_from_the_newest_snapshot(small_snapshots):
 
 def test_a_stale_snapshot_from_other_code_is_ignored(small_snapshots):
     store = InMemoryEventStore()
-    gid = _bot_game(GameService(store), rounds=2)
-    truth = GameService(store).load(gid).state
+    gid = _bot_game(_service(store), rounds=2)
+    truth = _service(store).load(gid).state
     store.save_snapshot(gid, 6, "other-code", b"not a pickle")
-    assert GameService(store).load(gid).state == truth
+    assert _service(store).load(gid).state == truth
 
 
 def test_moves_after_the_end_are_refused_and_stale_versions_conflict():
     store = InMemoryEventStore()
-    service = GameService(store)
+    service = _service(store)
     gid = _bot_game(service, rounds=1)
     game = service.load(gid)
     with pytest.raises(IllegalMove) as over:
@@ -122,11 +128,11 @@ def test_a_retry_answers_what_its_twin_did_whatever_this_process_has_seen():
     this process still holds the old version (the append script finds the key) and when it
     has seen the twin's events (the refusal they cause is not the answer: the key is)."""
     store = InMemoryEventStore()
-    service = GameService(store)
+    service = _service(store)
     created = service.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
     gid, version = created["id"], created["version"]
     move_ = {"type": "bid", "chips": 1}
-    twin = GameService(store).move(gid, 0, move_, version, "key")
+    twin = _service(store).move(gid, 0, move_, version, "key")
     assert service.games.cached(gid).version == version  # this process has not seen the twin
     assert service.move(gid, 0, move_, version, "key") == twin
     service.load(gid)  # now it has
@@ -136,7 +142,7 @@ def test_a_retry_answers_what_its_twin_did_whatever_this_process_has_seen():
 
 def test_a_process_keeps_at_most_cache_size_games_with_their_meta_and_credentials(monkeypatch):
     monkeypatch.setattr(repository_module, "CACHE_SIZE", 2)
-    service = GameService(InMemoryEventStore())
+    service = _service(InMemoryEventStore())
     for _ in range(5):
         created = service.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
         service.seat_for_token(created["id"], created["seats"][0]["token"])
@@ -160,8 +166,8 @@ def test_a_replay_keeps_a_snapshot_at_each_multiple_it_passes(small_snapshots):
     by an older server): the first cold read of a past version saves one at each multiple of
     SNAPSHOT_EVERY it replays through, so every later read near there is short."""
     store = _CountingStore()
-    gid = _unfinished_bot_game(GameService(store))
-    service = GameService(store)
+    gid = _unfinished_bot_game(_service(store))
+    service = _service(store)
     current = service.load(gid)
     code = service._snapshot_code(current.definition)
     store.delete_snapshot(gid)
@@ -171,27 +177,27 @@ def test_a_replay_keeps_a_snapshot_at_each_multiple_it_passes(small_snapshots):
     events = [e.data for e in store.read(gid) if e.type != "game_created"]
     for version in (12, 19, 22):
         store.read_count = 0
-        assert GameService(store).at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
+        assert _service(store).at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
         assert store.read_count <= 4  # from the multiple of 5 below it
     # A cold load from the events alone keeps them too, to its last multiple.
     store.delete_snapshot(gid)
-    assert GameService(store).load(gid).state == current.state
+    assert _service(store).load(gid).state == current.state
     assert store.load_snapshot(gid, code, at_most=current.version - 1)[0] == (current.version - 1) // 5 * 5
 
 
 def test_the_snapshot_interval_is_the_services_setting():
     store = InMemoryEventStore()
-    service = GameService(store, snapshot_every=3)
+    service = _service(store, snapshot_every=3)
     gid = _unfinished_bot_game(service)
     code = service._snapshot_code(service.load(gid).definition)
     store.delete_snapshot(gid)
-    GameService(store, snapshot_every=3).load(gid)
+    _service(store, snapshot_every=3).load(gid)
     assert store.load_snapshot(gid, code, at_most=8)[0] == 6
 
 
 def test_a_finished_game_gets_no_snapshots_from_its_replays(small_snapshots):
     store = InMemoryEventStore()
-    gid = _bot_game(GameService(store))
-    cold = GameService(store)
+    gid = _bot_game(_service(store))
+    cold = _service(store)
     cold.at_version(gid, 23, cold.load(gid))
     assert store._snapshots.get(gid) is None

@@ -15,6 +15,9 @@ import requests
 from tests.conftest import wait_for
 from tests.platform.processes import AppProcess, descendants, wait_gone
 
+# The tier (tests/tiers.py): `apps` starts `python app.py`.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture
 def apps(tmp_path):

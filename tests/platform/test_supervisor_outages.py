@@ -17,6 +17,9 @@ import requests
 from events import local_redis
 from tests.platform.processes import AppProcess, alive, descendants
 
+# The tier (tests/tiers.py): `apps` starts `python app.py`, `outside_redis` a Redis.
+pytestmark = pytest.mark.process
+
 
 def role_pid(app: AppProcess, role: str) -> int | None:
     """The pid of the supervisor's child running as `role` (its PROCESS_ROLE), if alive."""

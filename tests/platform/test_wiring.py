@@ -1,5 +1,6 @@
-"""One Settings read from the environment once, one composition root (workers/wiring.py): the web
-process, every worker role and the RQ jobs build the same listeners from it."""
+"""One Settings read from the environment once, one composition root (wiring.py, beside app.py): the
+web process, every worker role, the RQ jobs (jobs.py), tools/ and the tests (tests/fakes.py) build
+the same graph, with the same listeners, from it."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+import wiring
 from api import settings as settings_module
 from api.settings import Settings
-from workers import wiring
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -208,6 +209,35 @@ def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     assert services.webhooks.service is services.service and services.webhooks.subs is services.deliveries.subs
 
 
+def test_bootstrap_takes_fakes_and_builds_the_whole_graph_in_memory():
+    """The tests' graph (tests/fakes.py) is the processes': the given store and scheduler in the
+    service, every other service on the in-memory clients, each collaborator once."""
+    from events.memory_store import InMemoryEventStore
+    from tests import fakes
+
+    store, queued = InMemoryEventStore(), []
+    services = fakes.services(store, lambda game_id, version, actors: queued.append((version, actors)),
+                              key_prefix="f:", snapshot_every=7)
+    assert services.store is store and services.service.store is store and services.deliveries.events is store
+    assert services.service.games.snapshot_every == 7 and services.players.prefix == "f:"
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier"]
+    assert services.ratings.ledger is services.ledger and services.ledger.told is not None
+    assert services.deliveries.rating_changes == services.ledger.game_changes
+    created = services.service.create("high-card", [{"name": "A"}, {"bot": "random"}], {}, seed=1)
+    assert services.service.load(created["id"]).version == created["version"] and queued  # the bot's turn
+
+
+def test_the_live_streams_parts_are_the_roots_on_their_own_client(tmp_path):
+    services = wiring.bootstrap(_no_redis(tmp_path))
+    import redis
+
+    live_client = redis.Redis.from_url(f"unix://{tmp_path}/live.sock")  # connects at its first command
+    parts = services.live(live_client)
+    assert parts.inboxes.redis is live_client and parts.tickets.redis is live_client
+    assert parts.tickets.key_in_use == parts.inboxes.key_in_use and parts.store.redis is live_client
+    assert services.tickets.redis is services.connections.store  # issued on the requests' client
+
+
 def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, monkeypatch):
     """What create_app, `python -m workers <role>` and the jobs build: the same listeners."""
     import rq
@@ -276,9 +306,10 @@ def test_create_app_overrides_win_over_the_environment(tmp_path, monkeypatch):
     assert services.deliveries.queue.name == "o:webhooks"
 
 
+@pytest.mark.process
 def test_settings_and_wiring_stay_light():
     """The workers read the settings before RQ and the games; the wiring has no HTTP edge."""
     code = ("import sys, api.settings; heavy = {'rq', 'redis', 'flask', 'domain'} & set(sys.modules); "
-            "assert not heavy, heavy; import workers.wiring; "
+            "assert not heavy, heavy; import wiring; "
             "edge = {'flask', 'werkzeug', 'marshmallow', 'gevent'} & set(sys.modules); assert not edge, edge")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

@@ -206,6 +206,7 @@ def test_unknown_boards_and_players_are_404(client):
     assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
 
 
+@pytest.mark.process
 def test_the_reconciler_rates_ended_games(app, client, redis_url, prefix):
     dee, eve = player(client, "Dee"), player(client, "Eve")
     _play_and_resign(app, client, dee, eve)
@@ -215,6 +216,7 @@ def test_the_reconciler_rates_ended_games(app, client, redis_url, prefix):
     assert ledger.rating("splendor", f"player:{dee['id']}").wins == 1
 
 
+@pytest.mark.process
 def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, prefix):
     import os
     import subprocess

@@ -33,6 +33,7 @@ from domain import registry  # noqa: E402
 from domain.contract import EVERYONE  # noqa: E402
 from events.memory_store import InMemoryEventStore  # noqa: E402
 from events.store import NewEvent  # noqa: E402
+from tests import fakes  # noqa: E402
 from workers.jobs import play_turn  # noqa: E402
 
 MANIFEST = HERE / "MANIFEST.json"
@@ -65,7 +66,7 @@ def play(game, n: int, options: dict | None = None, variant: str = "") -> tuple[
     the workers play it."""
     store = InMemoryEventStore()
     due: list = []
-    service = GameService(store, lambda gid, version, actors: due.extend((version, a) for a in actors))
+    service = fakes.service(store, lambda gid, version, actors: due.extend((version, a) for a in actors))
     levels = sorted(game.bots)
     seats = [{"bot": levels[i % len(levels)]} for i in range(n)]
     seed = f"recorded-{game.name}-{variant + '-' if variant else ''}{n}"
@@ -90,7 +91,7 @@ def replay(recording: dict) -> tuple[GameService, str]:
     store = InMemoryEventStore()
     events = [NewEvent(e["type"], e["data"], e["actor"]) for e in recording["events"]]
     store.create(GAME_ID, recording["meta"], {}, events)
-    return GameService(store), GAME_ID
+    return fakes.service(store), GAME_ID
 
 
 def write(path: Path, recording: dict) -> None:

@@ -16,7 +16,7 @@ import requests
 
 from tests.conftest import ROOT, wait_for
 
-# The setting the project recommends (README, events/local_redis.py): every write fsynced
+# The setting the project recommends (docs/promises.md "Durability", events/local_redis.py): every write fsynced
 # before Redis answers, so an acknowledged move is on disk.
 APPENDFSYNC = "always"
 

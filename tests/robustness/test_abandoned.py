@@ -15,6 +15,9 @@ from tests.conftest import wait_for
 from tests.robustness.helpers import auth, create, post_move, read, tokens
 from tests.robustness.servers import ApiServer
 
+# The tier (tests/tiers.py): `short_lived` starts `python app.py`.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(scope="module")
 def short_lived(redis_url, tmp_path_factory):

@@ -136,6 +136,7 @@ def _swap_one_value(data) -> bool:
     return False
 
 
+@pytest.mark.process
 def test_the_command_line_tool(tmp_path, strict_app):
     client = strict_app.test_client()
     created = create(client, "high-card")

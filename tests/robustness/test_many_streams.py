@@ -17,6 +17,9 @@ import requests
 from bench.sse_client import Watcher, raise_open_files_limit
 from tests.robustness.servers import ApiServer
 
+# The tier (tests/tiers.py): the tests start `python app.py`.
+pytestmark = pytest.mark.process
+
 STREAMS = 1000
 MOVES = 50
 DROPPED = 100  # watchers whose connection is cut after 10 events, then after 30

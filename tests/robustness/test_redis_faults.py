@@ -33,6 +33,9 @@ from tests.robustness.helpers import (
 )
 from tests.robustness.servers import APPENDFSYNC, ApiServer, RedisServer
 
+# The tier (tests/tiers.py): `stack` starts a Redis of its own and `python app.py`.
+pytestmark = pytest.mark.process
+
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):

@@ -25,10 +25,14 @@ import subprocess
 import sys
 import uuid
 
+import pytest
 import requests
 
 from tests.conftest import ROOT, wait_for
 from tests.robustness.servers import ApiServer
+
+# The tier (tests/tiers.py): starts `python app.py` and schemathesis.
+pytestmark = pytest.mark.process
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 # A ceiling for a hung run, not a speed target: the first seed's run took over 900 s on a host four

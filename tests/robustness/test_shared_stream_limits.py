@@ -17,6 +17,9 @@ import requests
 from tests.conftest import wait_for
 from tests.robustness.servers import ApiServer
 
+# The tier (tests/tiers.py): `servers` starts two `python app.py`.
+pytestmark = pytest.mark.process
+
 LIMIT = 3
 LEASE_S = 2
 

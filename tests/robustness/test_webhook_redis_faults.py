@@ -21,6 +21,9 @@ from tests.conftest import wait_for
 from tests.robustness.helpers import auth, create, history, post_move, session, tokens
 from tests.robustness.servers import ApiServer, RedisServer
 
+# The tier (tests/tiers.py): `stack` starts a Redis of its own, `python app.py` and workers.
+pytestmark = pytest.mark.process
+
 GAMES = 4
 CATCH_UP_S = 10.0
 

@@ -13,14 +13,17 @@ import uuid
 import pytest
 import redis
 
-from api.games.service import GameService
 from domain import registry
 from domain.contract import SYSTEM
 from events.redis_store import RedisEventStore
+from tests import fakes
 from tests.conftest import wait_for
 from tests.robustness import slow_game
 from tests.robustness.servers import WorkerProcess
-from workers.queueing import LOST_AFTER_S, TurnScheduler
+from workers.queueing import LOST_AFTER_S
+
+# The tier (tests/tiers.py): the scenarios start RQ worker processes.
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -39,8 +42,8 @@ class Scenario:
         self.dir.mkdir()
         self.hook = hook
         connection = redis.Redis.from_url(redis_url)
-        self.service = GameService(RedisEventStore(connection, self.prefix),
-                                   TurnScheduler(connection, self.prefix, f"{self.prefix}turns"))
+        self.service = fakes.services(RedisEventStore(connection, self.prefix), redis=connection, key_prefix=self.prefix,
+                                      turn_queue=f"{self.prefix}turns").service
         self.procs: list[WorkerProcess] = []
 
     def start(self, mode="worker", stalls=False):

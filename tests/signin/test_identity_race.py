@@ -14,6 +14,9 @@ from tests.api.helpers import auth
 from tests.robustness.servers import ApiServer
 from tests.signin.issuer import IdentityProvider
 
+# The tier (tests/tiers.py): `two_processes` starts two `python app.py`.
+pytestmark = pytest.mark.process
+
 SUBJECTS, RACERS = 12, 8
 
 

@@ -4,6 +4,7 @@ network gone the lobby's shell still opens from its cache and says the server ca
 reached (the API is never answered from the cache: a request to it fails as it is)."""
 from __future__ import annotations
 
+import pytest
 import requests
 from selenium.webdriver.common.by import By
 
@@ -28,6 +29,7 @@ def test_manifest_and_worker_are_served(web_server):
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page.text
 
 
+@pytest.mark.browser
 def test_the_shell_opens_offline_and_says_so(web_server, browser_available):
     base = web_server.base
     steps = _running_driver()

@@ -16,6 +16,9 @@ from selenium.webdriver.support.ui import Select
 from tests.web.conftest import CHROMIUM, DRIVER, FLAGS, page_errors
 from tests.web.helpers import text_of, wait
 
+# The tier (tests/tiers.py): `korean` drives a browser.
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def korean(browser_available):

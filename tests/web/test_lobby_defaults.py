@@ -3,6 +3,7 @@ can join created private (it is not listed, and still the creator's to replay), 
 open seat public; no developer notes beside the games."""
 from __future__ import annotations
 
+import pytest
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -11,6 +12,7 @@ from tests.web.conftest import _running_driver, page_errors
 from tests.web.helpers import create_in_lobby, text_of, wait
 
 
+@pytest.mark.browser
 def test_a_new_browser_gets_a_friendly_name_and_private_bot_games(web_server, browser_available):
     base = web_server.base
     steps = _running_driver()

@@ -18,6 +18,9 @@ from tests.conftest import ROOT, wait_for
 from tests.web.conftest import WebServer, _running_driver, page_errors
 from tests.web.helpers import text_of, wait
 
+# The tier (tests/tiers.py): `two_people` drives two browsers.
+pytestmark = pytest.mark.browser
+
 UNREACHABLE = "The server cannot be reached right now: retrying."
 
 

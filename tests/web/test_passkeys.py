@@ -44,6 +44,7 @@ def _stored_player(driver) -> dict | None:
     return driver.execute_script("return JSON.parse(localStorage.getItem('gameserver.player'))")
 
 
+@pytest.mark.browser
 def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_server, first_profile, second_profile):
     base = web_server.base.replace("127.0.0.1", "localhost")
     ann, other = first_profile, second_profile

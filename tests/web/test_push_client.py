@@ -82,6 +82,7 @@ def push_server(redis_url, browser_available, tmp_path_factory):
         server.close()
 
 
+@pytest.mark.browser
 def test_a_page_enables_push_and_its_service_worker_shows_the_turn(push_server):
     base = push_server.base
     service = PushService()
@@ -125,6 +126,7 @@ def test_a_page_enables_push_and_its_service_worker_shows_the_turn(push_server):
     assert not service.problems, service.problems
 
 
+@pytest.mark.process
 def test_the_service_worker_scripts_are_javascript(push_server):
     for path in ("/sw-push.js", "/web/push.js"):
         r = requests.get(push_server.base + path, timeout=10)
@@ -132,6 +134,7 @@ def test_the_service_worker_scripts_are_javascript(push_server):
         assert r.headers["Cache-Control"] == "no-cache"
 
 
+@pytest.mark.browser
 def test_the_account_page_asks_for_notifications_and_says_when_the_browser_blocks_them(push_server):
     """The account page's button runs enablePush for this browser's player: with notifications
     blocked for the site it says so (and registers nothing); "Stop" with none registered says

@@ -1,7 +1,9 @@
 """Webhook deliveries: RQ jobs on their own queue (WEBHOOK_QUEUE, worked by `python -m workers
 webhooks`), so a slow receiver never delays a turn.
 
-- In a webhook worker (DISPATCHING) the jobs below only hand (subscription, game) pairs to the
+- The jobs' entry points are in jobs.py (above the composition root); their work is here
+  (Deliveries.run_fan_out, run_delivery, redeliver_now).
+- In a webhook worker (DISPATCHING) the jobs only hand (subscription, game) pairs to the
   process's dispatcher (dispatcher.py: sender threads, a queue per destination) and end;
   elsewhere (tests) a job sends itself, as described.
 - `fan_out(game)`: after a subscribed game's append (api/webhooks/notify.py), one job per
@@ -28,19 +30,19 @@ import logging
 import threading
 import time
 
-from rq import Queue, get_current_job
+from rq import Queue
 
 from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
-from api.ratings.ledger import Ledger
+from api.webhooks.messages import ChangesOf
 from api.webhooks.subscriptions import SubscriptionStore
-from events.redis_store import RedisEventStore
 
 from .dispatcher import Dispatcher
 from .fan_out import FanOut
 from .leases import Leases
-from .settings import DEFAULT_QUEUE, Settings
+from .settings import DEFAULT_QUEUE as DEFAULT_QUEUE  # the default WEBHOOK_QUEUE (api/settings.py)
+from .settings import Settings
 from .sweep import Sweep
 
 log = logging.getLogger(__name__)
@@ -51,22 +53,23 @@ class Deliveries(FanOut, Sweep):
     reconciler), and the jobs' work (webhook workers). Its parts: enqueueing.py, sending.py,
     fan_out.py, sweep.py."""
 
-    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
-                 settings: Settings | None = None, queue_connection=None):
+    def __init__(self, connection, prefix: str, queue_name: str, settings: Settings, games: GameRepository,
+                 rating_changes: ChangesOf, queue_connection=None):
         # `connection`: the store's (maybe a cluster); `queue_connection`: RQ's (a plain Redis;
-        # by default the same): events/connection.py.
+        # by default the same): events/connection.py. The games, their store and the ledger's
+        # counts are the composition root's (wiring.py).
         self.connection = queue_connection or connection
         self.prefix = prefix
         self.queue = Queue(queue_name, connection=self.connection)
         self.subs = SubscriptionStore(connection, prefix)
-        self.events = RedisEventStore(connection, prefix)
-        self.games = GameRepository(self.events)
-        self.settings = settings or Settings.from_env()
+        self.games = games
+        self.events = games.store
+        self.settings = settings
         self.seen: dict[str, int] = {}  # the sweep's: game -> version at the last pass
         self.judged: dict[str, int] = {}  # the sweep's: game -> version found caught up
         self.leases = Leases(self.subs)
         self.observer = None
-        self.rating_changes = Ledger(connection, prefix).game_changes  # read only: game.rated
+        self.rating_changes = rating_changes  # read only: game.rated
         self._local = threading.local()
         self._dispatcher: Dispatcher | None = None
 
@@ -103,6 +106,33 @@ class Deliveries(FanOut, Sweep):
         dispatcher = self.dispatcher()
         return sum(dispatcher.submit(sub_id, game_id) for sub_id in self.subs.covering(game_id))
 
+    # ---- the jobs' work (their RQ entry points: jobs.py, above the composition root) ----------
+    def run_fan_out(self, game_id: str) -> int:
+        # Never fails, as run_delivery: a failed job would keep the game's fan-out id taken.
+        try:
+            return self.dispatch_game(game_id) if DISPATCHING else self.fan_out_now(game_id)
+        except UnknownGame:
+            self.subs.retire_game(game_id, self.settings.progress_ttl_s)
+            return 0
+        except Exception:
+            log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
+            return 0
+
+    def run_delivery(self, sub_id: str, game_id: str) -> str:
+        # A delivery job never fails: a failed job would keep its id (and so the next delivery of
+        # this subscription and game) taken for failure_ttl; what it did not send, the sweep sends.
+        try:
+            if DISPATCHING:
+                return "dispatched" if self.dispatcher().submit(sub_id, game_id) else "inactive"
+            return self.deliver(sub_id, game_id)
+        except UnknownGame:
+            # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
+            self.subs.retire_game(game_id, self.settings.progress_ttl_s)
+            return "gone"
+        except Exception:
+            log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)
+            return "error"
+
 
 DESTINATION_CLASSES = ("new", "healthy", "failing", "parked")  # dispatcher.Destination.state
 GAUGES_EVERY_S = 2.0
@@ -111,46 +141,3 @@ _making = threading.Lock()
 # True in a webhook worker (`python -m workers webhooks`): its jobs hand their pairs to the
 # process's dispatcher. Elsewhere (tests driving the jobs' work themselves) a job sends itself.
 DISPATCHING = False
-
-
-# ---- the RQ jobs ----------------------------------------------------------------------------
-
-def _context(prefix: str) -> Deliveries:
-    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
-
-    job = get_current_job()
-    return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).deliveries
-
-
-def fan_out_job(prefix: str, game_id: str) -> int:
-    # Never fails, as deliver_job: a failed job would keep the game's fan-out id taken.
-    deliveries = _context(prefix)
-    try:
-        return deliveries.dispatch_game(game_id) if DISPATCHING else deliveries.fan_out_now(game_id)
-    except UnknownGame:
-        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
-        return 0
-    except Exception:
-        log.exception("webhook fan-out of game %s failed; the reconciler will catch up", game_id)
-        return 0
-
-
-def deliver_job(prefix: str, sub_id: str, game_id: str) -> str:
-    # A delivery job never fails: a failed job would keep its id (and so the next delivery of
-    # this subscription and game) taken for failure_ttl; what it did not send, the sweep sends.
-    deliveries = _context(prefix)
-    try:
-        if DISPATCHING:
-            return "dispatched" if deliveries.dispatcher().submit(sub_id, game_id) else "inactive"
-        return deliveries.deliver(sub_id, game_id)
-    except UnknownGame:
-        # Gone (FINISHED_TTL): nothing more to tell; its webhook keys expire too.
-        deliveries.subs.retire_game(game_id, deliveries.settings.progress_ttl_s)
-        return "gone"
-    except Exception:
-        log.exception("webhook %s for game %s: delivery failed; the reconciler will try again", sub_id, game_id)
-        return "error"
-
-
-def redeliver_job(prefix: str, sub_id: str, message_id: str) -> str:
-    return _context(prefix).redeliver_now(sub_id, message_id)

@@ -47,7 +47,7 @@ class Enqueueing:
         waits behind it. False when nothing new was queued (both running: the sweep repairs a
         miss; a delivery job re-reads the stream anyway)."""
         return enqueue_with_follow_up(self.queue, fan_out_job_id(self.prefix, game_id),
-                                      "workers.deliveries.fan_out_job", (self.prefix, game_id), 60,
+                                      "jobs.fan_out_job", (self.prefix, game_id), 60,
                                       f"webhook fan-out of {game_id}")
 
     def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
@@ -69,7 +69,7 @@ class Enqueueing:
             return False
 
     def _enqueue(self, jid, sub_id, game_id):
-        self.queue.enqueue_call("workers.deliveries.deliver_job", args=(self.prefix, sub_id, game_id), job_id=jid,
+        self.queue.enqueue_call("jobs.deliver_job", args=(self.prefix, sub_id, game_id), job_id=jid,
                                 unique=True, timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=3600,
                                 description=f"webhook {sub_id} for {game_id}")
 
@@ -86,6 +86,6 @@ class Enqueueing:
         return status == JobStatus.STARTED and age_s(job.started_at) > LOST_AFTER_S
 
     def redeliver(self, sub_id: str, message_id: str) -> None:
-        self.queue.enqueue_call("workers.deliveries.redeliver_job", args=(self.prefix, sub_id, message_id),
+        self.queue.enqueue_call("jobs.redeliver_job", args=(self.prefix, sub_id, message_id),
                                 timeout=60, result_ttl=0, failure_ttl=3600,
                                 description=f"webhook {sub_id}: {message_id} again")

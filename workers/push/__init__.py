@@ -1,8 +1,9 @@
 """Web Push deliveries: RQ jobs on the webhooks' queue, worked by the webhook workers (`python
 -m workers webhooks`), so a slow push service never delays a turn, and no request waits for one.
 
-- `push_job(prefix, player)`: queued after the player's inbox was written (api/push/notify.py),
-  one waiting per player at a time (`push-<player>`; while one runs, one follow-up may wait).
+- `jobs.push_job(prefix, player)` (its work: `Pushes.run`): queued after the player's inbox was
+  written (api/push/notify.py), one waiting per player at a time (`push-<player>`; while one
+  runs, one follow-up may wait).
   In a webhook worker it hands each of the player's subscriptions to the process's push
   dispatcher and ends; elsewhere (tests driving the jobs) it sends itself.
 - The dispatcher is the webhooks' (workers/deliveries/dispatcher.py), its destinations the push
@@ -17,7 +18,7 @@ import logging
 import re
 import threading
 
-from rq import Queue, get_current_job
+from rq import Queue
 
 from api.players.accounts import Players
 from api.push import vapid as vapid_keys
@@ -72,7 +73,7 @@ class Pushes:
     def enqueue(self, player_id: str) -> bool:
         """Queues the player's push job unless one waits already (it will read the newest
         inbox); behind one that runs, one follow-up."""
-        return enqueue_with_follow_up(self.queue, push_job_id(self.prefix, player_id), "workers.push.push_job",
+        return enqueue_with_follow_up(self.queue, push_job_id(self.prefix, player_id), "jobs.push_job",
                                       (self.prefix, player_id), 120, f"push notices of {player_id}")
 
     # ---- the jobs' work ----------------------------------------------------------------------
@@ -104,6 +105,17 @@ class Pushes:
         sub = self.subs.get(player_id, sub_id)
         return sub.endpoint if sub is not None else None
 
+    def run(self, player_id: str) -> str:
+        """The push job's work (its RQ entry point: jobs.push_job). Never fails: a failed job
+        would keep the player's job id taken for failure_ttl."""
+        try:
+            if _dispatching():
+                return f"dispatched {self.dispatch(player_id)}"
+            return str(self.send_now(player_id))
+        except Exception:
+            log.exception("push notices of %s failed; the next notice catches up", player_id)
+            return "error"
+
     def _run_pair(self, pair_sub: str, _game: str) -> str:
         player_id, _, sub_id = pair_sub.partition(SEP)
         outcome = self.sender().send_pending(player_id, sub_id)
@@ -117,22 +129,3 @@ def _dispatching() -> bool:
     import workers.deliveries
 
     return workers.deliveries.DISPATCHING
-
-
-def _context(prefix: str) -> Pushes:
-    from workers import wiring  # not at the top: workers/wiring.py builds its graph from this module
-
-    job = get_current_job()
-    return wiring.for_job(job.connection, prefix, webhook_queue=job.origin).pushes
-
-
-def push_job(prefix: str, player_id: str) -> str:
-    # Never fails: a failed job would keep the player's job id taken for failure_ttl.
-    pushes = _context(prefix)
-    try:
-        if _dispatching():
-            return f"dispatched {pushes.dispatch(player_id)}"
-        return str(pushes.send_now(player_id))
-    except Exception:
-        log.exception("push notices of %s failed; the next notice catches up", player_id)
-        return "error"

@@ -33,7 +33,6 @@ from api.live.leases import SharedLeases
 from api.live.stream_limits import StreamLimits
 from api.live.streams import stream
 from api.live.tickets import TTL_S, Tickets
-from api.players.accounts import Players
 from events.connection import cluster_nodes, store_client
 from events.store import EventStore
 
@@ -86,13 +85,13 @@ def install(app: Flask) -> None:
                           config["SSE_MAX_STREAMS_PER_SEAT"], config["SSE_OPENS_PER_S"], leases)
     # Waiting streams are woken every tick to send their keep-alives (at most a tick late).
     tick_s = min(1.0, config["SSE_KEEPALIVE_S"])
-    # The player streams' inboxes are read on the live path's pool too (api/http/streams/player.py).
-    inboxes = app.extensions["player_inbox"] = Players(connection, prefix)
-    tickets = Tickets(connection, prefix, inboxes.key_in_use)
-    # Its store answers for archived games too (a resume's events: events/archived_store.py).
-    app.extensions["live"] = LivePath(app.extensions["services"].store.on(connection), limits, tickets, tick_s,
-                                        app.extensions.get("players"), inboxes, config["SSE_KEEPALIVE_S"],
-                                        config.get("LIVE_GATHER_MS", 0) / 1000)
+    # The store (it answers for archived games too: a resume's events, events/archived_store.py),
+    # the player streams' inboxes (api/http/streams/player.py) and the tickets, on the live
+    # path's pool: the composition root's (wiring.py), built on this client.
+    parts = app.extensions["services"].live(connection)
+    app.extensions["player_inbox"] = parts.inboxes
+    app.extensions["live"] = LivePath(parts.store, limits, parts.tickets, tick_s, app.extensions.get("players"),
+                                      parts.inboxes, config["SSE_KEEPALIVE_S"], config.get("LIVE_GATHER_MS", 0) / 1000)
     app.register_blueprint(bp)
 
 

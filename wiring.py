@@ -1,13 +1,19 @@
 """The composition root: the one place the service's object graph is built from the Settings.
 
 The web process (app.py's create_app), every worker role (workers/__main__.py) and the RQ jobs
-(workers/jobs.py, workers/deliveries/) take their GameService from `bootstrap`, so each one
+(jobs.py, above this module) take their GameService from `bootstrap`, so each one
 hears of an append through the same listeners: the players' feed (api/players/feed.py), the
 finished games' exports (api/history/finished_exports.py) and the webhooks' notifier
 (api/webhooks/notify.py). A listener added here is added everywhere.
 
-No Flask here (the workers import it): the HTTP edge's own parts (rate limits, live streams,
-tickets, probes) are built by create_app around what this returns.
+It takes fakes: `bootstrap(settings, connections, store=..., scheduler=...)` builds the same graph
+over in-memory clients and stores (tests/fakes.py), so the tests build what the processes build.
+Nothing below imports this module: app.py, jobs.py (the RQ jobs' entry points), the worker roles
+(workers/__main__.py), tools/ and the tests do (tests/test_architecture.py checks it, and that no
+module outside it builds a service of the graph).
+
+No Flask here (the workers import it): the HTTP edge's own parts (rate limits, stream limits,
+probes) are built by create_app around what this returns.
 """
 from __future__ import annotations
 
@@ -19,8 +25,10 @@ from typing import Any
 
 from api.analysis.analyses import Analyses
 from api.games.deferred import immediately
-from api.games.service import GameService
+from api.games.repository import GameRepository
+from api.games.service import GameService, Scheduler
 from api.history.finished_exports import FinishedExports
+from api.live.tickets import Tickets
 from api.lobby.index import LobbyIndex
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
@@ -41,6 +49,7 @@ from domain import registry
 from events.archive import open_archive
 from events.archived_store import ArchivingStore
 from events.connection import Connections, store_for_jobs
+from events.store import EventStore
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
 from workers.archiver import Archiver
@@ -62,8 +71,8 @@ class Clients:
 class Services:
     settings: Settings
     connections: Any  # Clients, or events.connection.Connections
-    store: ArchivingStore  # Redis, with the finished games' archive behind it (events/archived_store.py)
-    scheduler: TurnScheduler
+    store: ArchivingStore | EventStore  # Redis, with the finished games' archive behind it (events/archived_store.py)
+    scheduler: TurnScheduler | Scheduler  # the turns' queue (a test's: any callable)
     deliveries: webhook_deliveries.Deliveries
     players: Players
     lobby_index: LobbyIndex
@@ -77,11 +86,13 @@ class Services:
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
-    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by workers/analysis.py)
+    analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by jobs.analyse)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
     pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
     clock_warnings: ClockWarnings  # the reconciler's sweep warning of deadlines (workers/clock_warnings.py)
+    ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
+    tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
 
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
@@ -90,6 +101,20 @@ class Services:
     def pair_seeks(self) -> int:
         """The reconciler's sweep: every pool of seeks paired again (their windows widened)."""
         return self.matchmaker.pair_all()
+
+    def live(self, connection) -> LiveParts:
+        """What the live streams read on their own Redis client (the live path's pool:
+        api/http/streams/game.py): the store, the players' inboxes and the tickets redeemed."""
+        prefix = self.settings.key_prefix
+        inboxes = Players(connection, prefix)
+        return LiveParts(self.store.on(connection), inboxes, Tickets(connection, prefix, inboxes.key_in_use))
+
+
+@dataclass(frozen=True)
+class LiveParts:
+    store: ArchivingStore
+    inboxes: Players  # the player streams' inboxes, and whether a player key is still in use
+    tickets: Tickets  # redeemed by the streams (a ticket of a replaced player key opens nothing)
 
 
 def connect(settings: Settings, **client_options) -> Connections:
@@ -131,18 +156,28 @@ def identity_verifier(settings: Settings) -> TokenVerifier:
                          settings.oidc_jwks_refresh_s, settings.oidc_leeway_s)
 
 
-def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately) -> Services:
+def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately, *,
+              store: EventStore | None = None, scheduler: Scheduler | None = None) -> Services:
     """Every collaborator, once. `connections`: the clients to use (default: made from the
-    settings); `defer`: how the after-append writes run (the web process's may follow the
-    answer: api/games/deferred.py; a worker's next step may depend on them, so now)."""
+    settings; a test's may be in memory: tests/fakes.py); `defer`: how the after-append writes run
+    (the web process's may follow the answer: api/games/deferred.py; a worker's next step may
+    depend on them, so now); `store`: the event store (default: Redis's, with the archive behind
+    it; a test's may be events/memory_store.py's, or one failing on purpose); `scheduler`: how a
+    turn is queued (default: the turn queue's TurnScheduler)."""
     connections = connections or connect(settings)
     redis: Any = connections.store
     prefix = settings.key_prefix
-    store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
-                           retention_s=settings.archive_retention_s)
-    scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
+    if store is None:
+        store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
+                               retention_s=settings.archive_retention_s)
+    if scheduler is None:
+        scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
     analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
+    ledger = Ledger(redis, prefix)
+    # The deliveries read games on a repository of their own (their sender threads share no
+    # cache with the service) and the ledger's counts (game.rated)...
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
+                                               GameRepository(store), ledger.game_changes,
                                                queue_connection=connections.queue)
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
@@ -157,7 +192,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s)
     seat_control = SeatControl(service, settings.abort_after_s)
-    ledger = Ledger(redis, prefix, told=told_of_ratings(RatedNotices(players), deliveries))
+    ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
@@ -175,7 +210,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     analysis_queue=analysis_queue,
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                                       settings.analysis_iterations, settings.archive_retention_s),
-                    pauses=pauses, vacations=vacations)
+                    pauses=pauses, vacations=vacations, ledger=ledger,
+                    tickets=Tickets(redis, prefix, players.key_in_use))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------
