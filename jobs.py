@@ -2,7 +2,7 @@
 
 They sit above the composition root (wiring.py), as app.py does: each takes its services from
 `wiring.for_job` (built once per process and queue) and hands the work to them. Nothing the
-root builds imports this module; the queues enqueue these functions by name (workers/queueing.py,
+root builds imports this module; the queues enqueue these functions by name (workers/queueing/,
 workers/deliveries/enqueueing.py, workers/push/), so no import points back up.
 
 Jobs queued before the entry points moved here name their old homes (`workers.jobs.take_turn`...):

@@ -46,8 +46,8 @@ from api.settings import Settings, of_process
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
-from events.archive import open_archive
 from events.archived_store import ArchivingStore
+from events.archives import open_archive
 from events.connection import Connections, store_for_jobs
 from events.store import EventStore
 from workers import deliveries as webhook_deliveries
@@ -85,7 +85,7 @@ class Services:
     ratings: Ratings  # leaderboards and profiles, over the ledger the reconciler feeds (api/ratings/)
     matchmaker: Matchmaker  # quick matchmaking's seeks and pairing (api/matchmaking/)
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
-    analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing.py)
+    analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing/)
     analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by jobs.analyse)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)

@@ -5,7 +5,7 @@ For each game, a seeded 2-seat game (3 for Witches) played by its `random` bot, 
 DECISIONS decisions appraised as the analysis job does (domain/analysis.py: the `expert` move at
 BOT_ITERATIONS 1, then ITERATIONS of search split over the chance before and after). Prints the
 seconds per decision (p50, max) and the decisions a whole game holds for seat 0, so a whole
-analysis's time can be read off (workers/queueing.py gives a job ANALYSIS_JOB_TIMEOUT_S).
+analysis's time can be read off (workers/queueing/ gives a job ANALYSIS_JOB_TIMEOUT_S).
 No Redis, no workers: the search alone.
 """
 from __future__ import annotations

@@ -45,7 +45,7 @@ WATCH = [  # (label, file suffix, function name): inclusive time per request
     ("    store.append (Lua EVALSHA)", "events/redis_store.py", "append"),
     ("    _after_append (fold, snapshot, schedule)", "api/games/service.py", "_after_append"),
     ("      snapshot (pickle + HGET/HSET)", "api/games/service.py", "snapshot"),
-    ("      scheduler (RQ enqueue)", "workers/queueing.py", "__call__"),
+    ("      scheduler (RQ enqueue)", "workers/queueing/__init__.py", "__call__"),
     ("  game legal_moves", "api/games/service.py", "legal_moves"),
     ("  canonical / sha256 fingerprint", "api/games/service.py", "canonical"),
     ("  JSON response (flask jsonify)", "flask/json/provider.py", "response"),
@@ -206,7 +206,7 @@ def in_process(n_moves: int) -> None:
             ("  service.move", "api/games/service.py", "move"),
             ("    game decide", "api/games/service.py", "_decide"),
             ("    store.append (Lua)", "events/redis_store.py", "append"),
-            ("    scheduler: RQ enqueue of the next turn", "workers/queueing.py", "__call__"),
+            ("    scheduler: RQ enqueue of the next turn", "workers/queueing/__init__.py", "__call__"),
             ("      rq Queue.enqueue_call", "rq/queue.py", "enqueue_call"),
             ("redis-py execute_command", "redis/client.py", "execute_command"),
         ]:

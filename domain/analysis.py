@@ -59,7 +59,7 @@ def searcher_of(game: GameDef) -> Searcher:
         found = getattr(importlib.import_module(module), "SEARCH", None)
         if isinstance(found, Searcher):
             return found
-    return Searcher(lambda: game, lambda state: state.n,  # the house style's seat count
+    return Searcher(game, lambda state: state.n,  # the house style's seat count
                     SearchSpec(iterations=1, rollout=next(iter(game.bots.values())),
                                evaluate=lambda state, seat: 0.5, depth=game.max_events))
 

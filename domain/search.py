@@ -26,9 +26,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import SYSTEM, Move, Policy, State
+from .contract import SYSTEM, Actor, Event, Move, Policy, State
 
-Rules = Any  # a GameDef-like bundle: legal_moves, decide, evolve, actors, result, determinize
+
+@dataclass(frozen=True)
+class SearchRules:
+    """The functions of a game's rules a search plays by (a GameDef has them all). A game's
+    bots build theirs from the game's rules modules: its GameDef, which holds the bots, is built
+    after them."""
+    legal_moves: Callable[[State, Actor], list]
+    decide: Callable[[State, Actor, Move, random.Random], list]
+    evolve: Callable[[State | None, Event], State]
+    actors: Callable[[State], list]
+    result: Callable[[State], dict | None]
+    determinize: Callable[[State, int, random.Random], State] | None = None
+
+
+Rules = Any  # a GameDef or a SearchRules: legal_moves, decide, evolve, actors, result, determinize
 
 
 _scale = 1.0
@@ -69,11 +83,11 @@ class _Node:
 class Searcher:
     """The search level's policy: `Searcher(rules, n_seats_of, spec)(state, seat, rng)`."""
 
-    def __init__(self, rules: Callable[[], Rules], n_seats: Callable[[State], int], spec: SearchSpec):
-        self._rules, self.n_seats, self.spec = rules, n_seats, spec
+    def __init__(self, rules: Rules, n_seats: Callable[[State], int], spec: SearchSpec):
+        self.rules, self.n_seats, self.spec = rules, n_seats, spec
 
     def __call__(self, state: State, seat: int, rng: random.Random) -> Move:
-        rules = self._rules()
+        rules = self.rules
         moves = self._candidates(rules, state, seat)
         if len(moves) == 1:
             return moves[0]
@@ -96,7 +110,7 @@ class Searcher:
         what the seat sees (game analysis: domain/analysis.py). Whoever is to act at the root
         (the seat or another), each plays by its own reward, as in a decision; a finished
         state is worth its result."""
-        rules = self._rules()
+        rules = self.rules
         if _actor(rules, state) is None:
             return _rewards(rules.result(state), self.n_seats(state))[seat]
         worlds = max(1, min(self.spec.determinizations, budget))

@@ -5,13 +5,13 @@ and its summary (type, status, seats, result, seed, timestamps) are one archived
 history is kept compressed (zstd) as the stream's own entries, so that every read rebuilt from
 the archive is the one Redis served. Two adapters: SQLite (events/archive_sqlite.py, a file
 under DATA_DIR, the default) and PostgreSQL (events/archive_postgres.py, `ARCHIVE_URL=
-postgresql://...`); both pass tests/events/test_archive_contract.py. Each creates and migrates
-its own schema (a versioned migration table) on first use. A backend that cannot be reached
-raises events.store.StoreUnavailable, having written nothing it did not acknowledge.
+postgresql://...`; events/archives.py opens the one a URL names); both pass
+tests/archive/test_archive_contract.py. Each creates and migrates its own schema (a versioned
+migration table) on first use. A backend that cannot be reached raises
+events.store.StoreUnavailable, having written nothing it did not acknowledge.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -120,19 +120,3 @@ class Expired(Exception):
 def raw_size(game: ArchivedGame) -> int:
     return sum(len(e) for e in game.entries) + len(codec.dumps_bytes(game.meta)) + len(
         codec.dumps_bytes(game.credentials))
-
-
-def open_archive(url: str = "", data_dir: str | None = None, namespace: str = "") -> ArchiveStore:
-    """The archive `url` names: `postgresql://...`, `sqlite:///<path>`, or "" (a SQLite file
-    `archive.sqlite3` under DATA_DIR, default ./var/redis, as the local Redis's); of the
-    deployment `namespace` (its KEY_PREFIX: several may share one database)."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from .archive_postgres import PostgresArchive
-        return PostgresArchive(url, namespace=namespace)
-    from .archive_sqlite import SqliteArchive
-    if url.startswith("sqlite:///"):
-        return SqliteArchive(url[len("sqlite:///"):], namespace)
-    if url:
-        raise ValueError(f"ARCHIVE_URL {url!r}: use postgresql://... or sqlite:///<path>")
-    directory = data_dir or os.environ.get("DATA_DIR") or os.path.join(".", "var", "redis")
-    return SqliteArchive(os.path.join(directory, "archive.sqlite3"), namespace)

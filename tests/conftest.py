@@ -112,6 +112,7 @@ class Workers:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait()  # reaped: a zombie's CPU would never show in a measurement
         self.procs.clear()
 
 

@@ -4,9 +4,11 @@ the tree holds (no list of modules to keep):
 - the application layer (api/ outside api/http/, events/, domain/, workers/) runs without the
   web stack: importing all of it in a fresh interpreter loads none of WEB, and none of its
   modules names one of them (only api/http/ and app.py do);
-- no two folders of api/ (and of the top: events, domain, workers, app, wiring, jobs) import each other,
-  function-level imports included, and the modules of a folder import each other without a
-  cycle at module level;
+- no two folders (each subfolder of api/ and of workers/, the modules at their roots, events,
+  domain, each module at the top: app, wiring, jobs, and each `python -m` program) import each
+  other, function-level imports included;
+- no module reaches itself through the imports that run (at module level or in a function,
+  anywhere in the tree; those under `if TYPE_CHECKING:` never run);
 - domain imports nothing of the rest, events knows nothing of games;
 - one composition root (wiring.py) builds the object graph: no module but it calls the
   constructor of a class its Services (and LiveParts) hold, and nothing below it (api, domain,
@@ -24,6 +26,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections import deque
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -61,20 +64,25 @@ def _is_package(path: Path) -> bool:
     return path.name == "__init__.py"
 
 
-def _imports(name: str, path: Path, module_level: bool) -> tuple[tuple[int, str], ...]:
-    """(line, dotted name) of each import of the module; `module_level`: only those that run
-    when it is imported (not in functions, not under `if TYPE_CHECKING:`)."""
-    return tuple(_read_imports(name, path, path.stat().st_mtime_ns, module_level))
+def _imports(name: str, path: Path, running: bool = False) -> tuple[tuple[int, str], ...]:
+    """(line, dotted name) of each import of the module; `running`: only those that can run
+    (in a function too, but not under `if TYPE_CHECKING:`, which is for the type checker)."""
+    return _read_imports(name, _is_package(path), path.read_text(), running)
 
 
-@cache  # by modification time: a file changed is read again
-def _read_imports(name: str, path: Path, mtime_ns: int, module_level: bool) -> list[tuple[int, str]]:
-    return list(_imports_in(ast.parse(path.read_text()), name, path, module_level))
+@cache  # by the source's text: a broken copy of the tree parses again only the files it changed
+def _read_imports(name: str, is_package: bool, source: str, running: bool) -> tuple[tuple[int, str], ...]:
+    return tuple(_imports_in(_parse(source), name, is_package, running))
 
 
-def _imports_in(tree: ast.Module, name: str, path: Path, module_level: bool) -> Iterator[tuple[int, str]]:
-    package = name if _is_package(path) else name.rpartition(".")[0]
-    for node in _walk(tree, module_level):
+@cache  # read-only trees, shared by the rules: each copy of the tree parses only what it changed
+def _parse(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+def _imports_in(tree: ast.Module, name: str, is_package: bool, running: bool) -> Iterator[tuple[int, str]]:
+    package = name if is_package else name.rpartition(".")[0]
+    for node in _walk(tree, running):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -87,15 +95,13 @@ def _imports_in(tree: ast.Module, name: str, path: Path, module_level: bool) -> 
                 yield node.lineno, f"{base}.{alias.name}"  # a module of `base`, or a name in it
 
 
-def _walk(tree: ast.AST, module_level: bool) -> Iterator[ast.AST]:
-    if not module_level:
+def _walk(tree: ast.AST, running: bool) -> Iterator[ast.AST]:
+    if not running:
         yield from ast.walk(tree)
         return
     todo = list(ast.iter_child_nodes(tree))
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            continue
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             todo.extend(node.orelse)
             continue
@@ -110,25 +116,29 @@ def _resolve(target: str, known: dict[str, Path]) -> str | None:
     return target or None
 
 
+SPLIT = ("api", "workers")  # the packages whose subfolders are folders of their own
+
+
 def _folder(name: str, known: dict[str, Path]) -> str:
-    """The unit of the folder rules: each subfolder of api/, api's root modules together, each
-    other package (events, domain, workers) and top-level module (app, wiring, jobs), and each
-    program (`python -m workers`: a __main__ module, which nothing imports, above the root)."""
+    """The unit of the folder rules: each subfolder of api/ and of workers/, the root modules of
+    each of these two together, each other package (events, domain) and top-level module (app,
+    wiring, jobs), and each program (`python -m workers`: a __main__ module, which nothing
+    imports, above the root)."""
     parts = name.split(".")
     if parts[-1] == "__main__":
         return name
-    if parts[0] != "api" or len(parts) == 1:
+    if parts[0] not in SPLIT or len(parts) == 1:
         return parts[0]
-    subfolder = "api." + parts[1]
-    return subfolder if _is_package(known.get(subfolder, Path())) else "api"
+    subfolder = f"{parts[0]}.{parts[1]}"
+    return subfolder if _is_package(known.get(subfolder, Path())) else parts[0]
 
 
-def _graph(known: dict[str, Path], module_level: bool) -> dict[str, dict[str, int]]:
+def _graph(known: dict[str, Path], running: bool = False) -> dict[str, dict[str, int]]:
     """module -> {imported module of the tree: line}."""
     graph: dict[str, dict[str, int]] = {}
     for name, path in known.items():
         edges = graph.setdefault(name, {})
-        for line, target in _imports(name, path, module_level):
+        for line, target in _imports(name, path, running):
             resolved = _resolve(target, known)
             if resolved and resolved != name:
                 edges.setdefault(resolved, line)
@@ -179,14 +189,14 @@ def web_imported(known: dict[str, Path]) -> list[str]:
     """Modules outside the HTTP edge that import a web package themselves."""
     return [f"{known[name].name} ({name}:{line}) imports {target}"
             for name in outside_the_edge(known)
-            for line, target in _imports(name, known[name], module_level=False)
+            for line, target in _imports(name, known[name])
             if target.split(".")[0] in WEB]
 
 
 def both_ways(known: dict[str, Path]) -> list[str]:
     """Pairs of folders that import each other, imports in functions included."""
     between: dict[tuple[str, str], str] = {}
-    for name, edges in _graph(known, module_level=False).items():
+    for name, edges in _graph(known).items():
         for target, line in edges.items():
             pair = (_folder(name, known), _folder(target, known))
             if pair[0] != pair[1]:
@@ -195,35 +205,42 @@ def both_ways(known: dict[str, Path]) -> list[str]:
             for a, b in sorted(between) if a < b and (b, a) in between]
 
 
-def cycles_in_folders(known: dict[str, Path]) -> list[str]:
-    """Module-level import cycles among the modules of one folder."""
-    graph = _graph(known, module_level=True)
+def import_cycles(known: dict[str, Path]) -> list[str]:
+    """Modules that reach themselves through the imports that run, in a folder or across
+    folders: the shortest such circle of each module that is the smallest name on it (so each
+    tangle is named at least once, and a circle once)."""
+    graph = _graph(known, running=True)
     found = []
     for start in sorted(graph):
-        cycle = _cycle_from(start, graph, known)
-        if cycle and min(cycle) == start:  # each cycle once, named from its smallest module
-            found.append(" -> ".join([*cycle, start]))
+        cycle = _shortest_cycle(start, graph)
+        if cycle and min(cycle) == start:
+            found.append(" -> ".join(f"{a}:{graph[a][b]}" for a, b in zip(cycle, [*cycle[1:], start]))
+                         + f" -> {start}")
     return found
 
 
-def _cycle_from(start: str, graph: dict[str, dict[str, int]], known: dict[str, Path]) -> list[str] | None:
-    """A path start -> ... -> start within start's folder, if there is one (depth first)."""
-    folder, stack, seen = _folder(start, known), [(start, [start])], set()
-    while stack:
-        node, path = stack.pop()
+def _shortest_cycle(start: str, graph: dict[str, dict[str, int]]) -> list[str] | None:
+    """The modules of a shortest path start -> ... -> start, if there is one (breadth first)."""
+    came_from: dict[str, str] = {}
+    todo = deque([start])
+    while todo:
+        node = todo.popleft()
         for target in graph.get(node, {}):
             if target == start:
-                return path
-            if _folder(target, known) == folder and target not in seen:
-                seen.add(target)
-                stack.append((target, [*path, target]))
+                path = [node]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return path[::-1]
+            if target not in came_from:
+                came_from[target] = node
+                todo.append(target)
     return None
 
 
 def wrong_direction(known: dict[str, Path]) -> list[str]:
     """domain imports nothing of the rest, events nothing of games, workers not the Flask app."""
     return [f"{name}:{line} imports {target}" for name, path in known.items()
-            for line, target in _imports(name, path, module_level=False)
+            for line, target in _imports(name, path)
             if target.split(".")[0] in FORBIDDEN.get(name.split(".")[0], ())]
 
 
@@ -235,7 +252,7 @@ def below_the_root(known: dict[str, Path]) -> list[str]:
 def root_imported_from_below(known: dict[str, Path]) -> list[str]:
     """Modules below the root that import it, or the jobs above it (imports in functions too)."""
     return [f"{name}:{line} imports {target}, above it" for name in below_the_root(known)
-            for line, target in _imports(name, known[name], module_level=False)
+            for line, target in _imports(name, known[name])
             if target.split(".")[0] in (ROOT_MODULE, "jobs")]
 
 
@@ -244,7 +261,7 @@ def graph_classes(known: dict[str, Path]) -> dict[str, str]:
     its dataclasses (Services, LiveParts...) that is a class of the tree -> the module defining
     it. Settings and the clients are what the graph is built from, not of it."""
     path = known[ROOT_MODULE]
-    tree = ast.parse(path.read_text())
+    tree = _parse(path.read_text())
     names = _names_imported(tree, ROOT_MODULE, path)
     found = {}
     for node in tree.body:
@@ -300,7 +317,7 @@ def graph_built_outside_the_root(root: Path) -> list[str]:
     for name, path in known.items():
         if name == ROOT_MODULE:
             continue
-        tree = ast.parse(path.read_text())
+        tree = _parse(path.read_text())
         names = _names_imported(tree, name, path)
         names.update({node.name: f"{name}.{node.name}" for node in tree.body if isinstance(node, ast.ClassDef)})
         for node in ast.walk(tree):
@@ -318,7 +335,7 @@ def violations(root: Path) -> list[str]:
 def import_violations(root: Path) -> list[str]:
     """The breaches the imports as written show (no interpreter started)."""
     known = modules(root)
-    return (web_imported(known) + both_ways(known) + cycles_in_folders(known) + wrong_direction(known)
+    return (web_imported(known) + both_ways(known) + import_cycles(known) + wrong_direction(known)
             + root_imported_from_below(known) + graph_built_outside_the_root(root))
 
 
@@ -337,8 +354,8 @@ def test_no_two_folders_import_each_other():
     assert not both_ways(modules(ROOT))
 
 
-def test_no_folder_has_an_import_cycle():
-    assert not cycles_in_folders(modules(ROOT))
+def test_no_module_imports_itself_round_a_circle():
+    assert not import_cycles(modules(ROOT))
 
 
 def test_imports_point_inwards():
@@ -378,7 +395,7 @@ def _application_edge(tree: Path, same_folder: bool) -> tuple[str, str]:
     """An import the tree has between two application modules (of one folder, or of two)."""
     known = modules(tree)
     layer = set(application_modules(known))
-    graph = _graph(known, module_level=same_folder)
+    graph = _graph(known, running=True)
     return next((a, b) for a in sorted(layer) for b in sorted(graph[a])
                 if b in layer and (_folder(a, known) == _folder(b, known)) == same_folder
                 and _folder(a, known).startswith("api."))
@@ -435,3 +452,45 @@ def test_an_object_graph_built_outside_the_root_is_caught(tree, module, built):
     name = ".".join(Path(module).with_suffix("").parts).removesuffix(".__init__")
     found = import_violations(tree)
     assert any(v.startswith(f"{name}:") and " builds " in v for v in found), found
+
+
+# ---- circles: through imports in functions, and between workers/' subfolders -----------------
+
+def test_a_circle_closed_in_a_function_is_caught(tree):
+    importer, imported = _application_edge(tree, same_folder=True)
+    _append(modules(tree)[imported], f"def _back():\n    import {importer}  # noqa: F401")
+    assert _on_a_circle(import_cycles(modules(tree)), importer, imported)
+
+
+def test_an_import_under_type_checking_closes_no_circle(tree):
+    importer, imported = _application_edge(tree, same_folder=True)
+    _append(modules(tree)[imported], f"from typing import TYPE_CHECKING  # noqa: E402\n\n"
+                                     f"if TYPE_CHECKING:\n    import {importer}  # noqa: F401")
+    assert not _on_a_circle(import_cycles(modules(tree)), importer, imported)
+
+
+def _on_a_circle(found: list[str], *names: str) -> bool:
+    """Whether one of the circles found (`a:line -> b:line -> a`) passes through all of `names`."""
+    return any(set(names) <= {step.partition(":")[0] for step in v.split(" -> ")} for v in found)
+
+
+def _edge_between_subfolders(tree: Path, package: str) -> tuple[str, str]:
+    """An import the tree has from one subfolder of `package` to another."""
+    known = modules(tree)
+
+    def subfolder(name: str) -> str | None:
+        folder = _folder(name, known)
+        return folder if folder.startswith(package + ".") else None
+
+    return next((a, b) for a, edges in sorted(_graph(known, running=True).items()) for b in sorted(edges)
+                if subfolder(a) and subfolder(b) and subfolder(a) != subfolder(b))
+
+
+def test_workers_subfolders_importing_each_other_are_caught(tree):
+    importer, imported = _edge_between_subfolders(tree, "workers")
+    known = modules(tree)
+    _append(known[imported], f"def _back():\n    import {importer}  # noqa: F401")
+    pair = sorted((_folder(importer, known), _folder(imported, known)))
+    found = import_violations(tree)
+    assert any(v.startswith(f"{pair[0]} and {pair[1]} import each other") for v in found), found
+    assert _on_a_circle(found, importer, imported), found

@@ -39,7 +39,7 @@ Pure: no I/O, no clock.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from api.platform import clocks
@@ -123,58 +123,86 @@ def free_given(seat: dict) -> bool:
 
 
 def evolve(platform: Platform, type_: str, data: dict, at: int | None = None) -> Platform:
-    if type_ == CREATED:
-        clock = data.get("clock")
-        bank = clocks.initial_bank(clock)
-        seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
-        started = not any(is_free(s) for s in seats)
-        return replace(platform, seats=seats, started=started, options=data.get("options"),
-                       private=bool(data.get("private")), rated=data.get("rated") is not False, clock=clock,
-                       started_at=at if started else None)
-    if type_ == SEAT_CLAIMED:
-        return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
-                          token_sha256=data.get("token_sha256"), bot_account=bool(data.get("bot_account")))
-    if type_ == SEAT_LEFT:
-        return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None, bot_account=False)
-    if type_ == STARTED:
-        return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
-    if type_ == TIMED_OUT:
-        seat = platform.seats[data["seat"]]
-        return _with_seat(platform, data["seat"], timed_out=seat.get("timed_out", 0) + 1,
-                          bank_ms=0 if seat.get("bank_ms") is not None else None)
-    if type_ == TAKEN_BY_BOT:
-        return _with_seat(platform, data["seat"], takeover=data["bot"], turn_since=None)
-    if type_ == RETURNED:
-        seat = platform.seats[data["seat"]]
-        bank = seat.get("bank_ms")
-        if bank is not None and bank <= 0:
-            bank = clocks.initial_bank(platform.clock)
-        return _with_seat(platform, data["seat"], takeover=None, bank_ms=bank)
-    if type_ == RESIGNED:
-        platform = _with_seat(platform, data["seat"], resigned=True, takeover=data.get("bot"), turn_since=None)
-        if data.get("ends_game") and platform.ended is None:
-            resigned = [i for i, s in enumerate(platform.seats) if s.get("resigned")]
-            platform = replace(platform, ended={
-                "outcome": "resigned", "winners": [i for i in range(len(platform.seats)) if i not in resigned],
-                "resigned": resigned, "reason": data.get("reason", "")})
+    """The platform after one of its events (`at`: when it was appended, ms); an event of no
+    handler leaves it as it was."""
+    handler = HANDLERS.get(type_)
+    return handler(platform, data, at) if handler else platform
+
+
+def _created(platform: Platform, data: dict, at: int | None) -> Platform:
+    clock = data.get("clock")
+    bank = clocks.initial_bank(clock)
+    seats = tuple({**_seat(s), "bank_ms": bank} for s in data.get("seats", ()))
+    started = not any(is_free(s) for s in seats)
+    return replace(platform, seats=seats, started=started, options=data.get("options"),
+                   private=bool(data.get("private")), rated=data.get("rated") is not False, clock=clock,
+                   started_at=at if started else None)
+
+
+def _claimed(platform: Platform, data: dict, at: int | None) -> Platform:
+    return _with_seat(platform, data["seat"], name=data.get("name"), player=data.get("player"),
+                      token_sha256=data.get("token_sha256"), bot_account=bool(data.get("bot_account")))
+
+
+def _left(platform: Platform, data: dict, at: int | None) -> Platform:
+    return _with_seat(platform, data["seat"], name=None, player=None, token_sha256=None, bot_account=False)
+
+
+def _started(platform: Platform, data: dict, at: int | None) -> Platform:
+    return replace(platform, started=True, setup_version=data.get("setup_version"), started_at=at)
+
+
+def _timed_out(platform: Platform, data: dict, at: int | None) -> Platform:
+    seat = platform.seats[data["seat"]]
+    return _with_seat(platform, data["seat"], timed_out=seat.get("timed_out", 0) + 1,
+                      bank_ms=0 if seat.get("bank_ms") is not None else None)
+
+
+def _taken_by_bot(platform: Platform, data: dict, at: int | None) -> Platform:
+    return _with_seat(platform, data["seat"], takeover=data["bot"], turn_since=None)
+
+
+def _returned(platform: Platform, data: dict, at: int | None) -> Platform:
+    bank = platform.seats[data["seat"]].get("bank_ms")
+    if bank is not None and bank <= 0:
+        bank = clocks.initial_bank(platform.clock)
+    return _with_seat(platform, data["seat"], takeover=None, bank_ms=bank)
+
+
+def _resigned(platform: Platform, data: dict, at: int | None) -> Platform:
+    platform = _with_seat(platform, data["seat"], resigned=True, takeover=data.get("bot"), turn_since=None)
+    if not data.get("ends_game") or platform.ended is not None:
         return platform
-    if type_ == ABORTED and platform.ended is None:
-        return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
-                                        "by": data.get("seat")})
-    if type_ == CLOCK_PAUSED:
-        return _paused(platform, data, at)
-    if type_ == CLOCK_RESUMED:
-        return _resumed(platform, data, at)
-    if type_ == PAUSE_AGREED:
-        return replace(platform, pause_votes=tuple(sorted({*platform.pause_votes, data["seat"]})))
-    if type_ == PAUSE_WITHDRAWN:
-        return replace(platform, pause_votes=())
-    if type_ == REMATCH and platform.rematch is None:
-        return replace(platform, rematch=data.get("game_id"))
-    if type_ == ABANDONED and platform.ended is None:
-        return replace(platform, ended={"outcome": "abandoned", "winners": [], "reason": data.get("reason", ""),
-                                        "idle_seconds": data.get("idle_seconds")})
-    return platform
+    resigned = [i for i, s in enumerate(platform.seats) if s.get("resigned")]
+    return replace(platform, ended={
+        "outcome": "resigned", "winners": [i for i in range(len(platform.seats)) if i not in resigned],
+        "resigned": resigned, "reason": data.get("reason", "")})
+
+
+def _aborted(platform: Platform, data: dict, at: int | None) -> Platform:
+    if platform.ended is not None:  # the first ending stands
+        return platform
+    return replace(platform, ended={"outcome": "aborted", "winners": [], "reason": data.get("reason", ""),
+                                    "by": data.get("seat")})
+
+
+def _abandoned(platform: Platform, data: dict, at: int | None) -> Platform:
+    if platform.ended is not None:
+        return platform
+    return replace(platform, ended={"outcome": "abandoned", "winners": [], "reason": data.get("reason", ""),
+                                    "idle_seconds": data.get("idle_seconds")})
+
+
+def _rematch(platform: Platform, data: dict, at: int | None) -> Platform:
+    return platform if platform.rematch is not None else replace(platform, rematch=data.get("game_id"))
+
+
+def _pause_agreed(platform: Platform, data: dict, at: int | None) -> Platform:
+    return replace(platform, pause_votes=tuple(sorted({*platform.pause_votes, data["seat"]})))
+
+
+def _pause_withdrawn(platform: Platform, data: dict, at: int | None) -> Platform:
+    return replace(platform, pause_votes=())
 
 
 def _with_seat(platform: Platform, index: int, **changes) -> Platform:
@@ -216,6 +244,26 @@ def _resumed(platform: Platform, data: dict, at: int | None) -> Platform:
     if reason == AGREED:
         return replace(platform, seats=tuple(seats), agreed_pause=False)
     return replace(platform, seats=tuple(seats))
+
+
+# Each platform event's fold: (platform, its data, when it was appended) -> platform.
+HANDLERS: dict[str, Callable[[Platform, dict, int | None], Platform]] = {
+    CREATED: _created,
+    SEAT_CLAIMED: _claimed,
+    SEAT_LEFT: _left,
+    STARTED: _started,
+    TIMED_OUT: _timed_out,
+    TAKEN_BY_BOT: _taken_by_bot,
+    RETURNED: _returned,
+    RESIGNED: _resigned,
+    ABORTED: _aborted,
+    CLOCK_PAUSED: _paused,
+    CLOCK_RESUMED: _resumed,
+    PAUSE_AGREED: _pause_agreed,
+    PAUSE_WITHDRAWN: _pause_withdrawn,
+    REMATCH: _rematch,
+    ABANDONED: _abandoned,
+}
 
 
 def paused_seats(platform: Platform, reason: str | None = None) -> list[int]:

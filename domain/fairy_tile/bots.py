@@ -26,14 +26,17 @@ import math
 import random
 from typing import Any
 
-from domain.search import Searcher, SearchSpec
+from domain.search import Searcher, SearchRules, SearchSpec
 
 from .conditions import Context, figures_in, holds
 from .data import CONDITIONS
-from .decide import move_table
+from .decide import decide, move_table
+from .determinize import determinize
 from .feasibility import can_complete, distances, plan
-from .moves import legal_moves
+from .moves import actors, legal_moves
+from .rules import evolve
 from .tiles import FIGURES
+from .views import result
 
 
 def random_policy(state, seat, rng):
@@ -210,9 +213,8 @@ PRUNE = 8          # moves kept per node, best first by _move_score
 EXPERT_ITERATIONS = 150
 
 
-def _rules():
-    from . import GAME
-    return GAME
+RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
+                    determinize=determinize)
 
 
 def _progress(state, i) -> float:
@@ -337,19 +339,18 @@ def quick_policy(state, seat, rng):
     return {"type": "turn_page"}
 
 
-EXPERT = Searcher(_rules, lambda state: state.n, SearchSpec(
+EXPERT = Searcher(RULES, lambda state: state.n, SearchSpec(
     iterations=EXPERT_ITERATIONS, rollout=quick_policy, evaluate=expert_evaluate,
     depth=2, determinizations=3, exploration=0.5, prune=expert_prune))
 
 
 def _tells(state, seat, move) -> bool:
-    game = _rules()
     if move["type"] not in ("move", "lay_tile"):
         return False
     told = len(state.seats[seat].told)
     after = state
-    for event in game.decide(state, seat, move, random.Random(0)):
-        after = game.evolve(after, event)
+    for event in decide(state, seat, move, random.Random(0)):
+        after = evolve(after, event)
     return len(after.seats[seat].told) > told
 
 

@@ -28,9 +28,10 @@ import random
 from .bots import _looks_at_land, _move_score, _tells, move_tells, telling_move
 from .conditions import Context, figures_in, holds
 from .data import CARD_IDS, CONDITIONS
-from .decide import move_table
+from .decide import decide, move_table
 from .feasibility import plan
 from .moves import legal_moves
+from .rules import evolve
 from .tiles import FIGURES
 
 TILES_KEPT = 4      # tiles kept among the candidates, best for the card first
@@ -40,11 +41,6 @@ READY = 0.55        # this seat's card one turn away (the next seat may move the
 NEAR = 0.5          # scale of 1/(2 + distance) of the card's plan when it is further
 MAGIC = 0.2         # an active token: two adventures next turn
 _EMPTY: frozenset = frozenset()
-
-
-def _rules():
-    from . import GAME
-    return GAME
 
 
 # ---- what a seat can tell at the start of its turn -------------------------------------------
@@ -145,9 +141,8 @@ def turn_value(state, seat, pool: list, hand_known: bool, top) -> float:
 
 
 def _play(state, seat, move):
-    game = _rules()
-    for event in game.decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
-        state = game.evolve(state, event)
+    for event in decide(state, seat, move, random.Random(0)):  # Fairy Tile's decide draws nothing
+        state = evolve(state, event)
     return state
 
 

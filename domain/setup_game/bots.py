@@ -12,13 +12,16 @@ import math
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
-from domain.search import Searcher, SearchSpec
+from domain.search import Searcher, SearchRules, SearchSpec
 
 from .data import N_SQUARES, N_TILES, NEIGHBOURS, NUMBER, SUIT, TILE_IDS
+from .determinize import determinize
+from .evolve import evolve
 from .moves import legal_moves, placements, play_move
+from .rules import decide
 from .state import TEAMS, State, bonus_owner, team_of, tops
+from .views import actors, result
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> dict:
@@ -118,9 +121,8 @@ ROLLOUT_SAMPLE = 16  # plays a rollout step scores (of all its legal plays, draw
 PRUNE_KEEP = 12      # plays the search considers in a node: the greedy bot's best
 
 
-def _rules() -> Any:
-    from . import GAME
-    return GAME
+RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
+                    determinize=determinize)
 
 
 def rollout_policy(state: State, seat: int, rng: random.Random) -> dict:
@@ -168,9 +170,9 @@ def evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-lead / (1.5 + 0.35 * to_go)))
 
 
-MCTS = Searcher(_rules, lambda state: state.n,
-                  SearchSpec(iterations=200, rollout=rollout_policy, evaluate=evaluate, depth=4,
-                             determinizations=8, exploration=0.5, prune=prune))
+MCTS = Searcher(RULES, lambda state: state.n,
+                SearchSpec(iterations=200, rollout=rollout_policy, evaluate=evaluate, depth=4,
+                           determinizations=8, exploration=0.5, prune=prune))
 
 
 def mcts_policy(state: State, seat: int, rng: random.Random) -> dict:

@@ -92,8 +92,7 @@ from .moves import actors, legal_moves
 from .rules import decide
 from .scoring import final_result
 from .setup import setup
-from .state import OVER
-from .views import as_stored, redact, secrets, view
+from .views import as_stored, redact, result, secrets, view
 from .words import WORDS
 
 NOTES = (
@@ -110,12 +109,6 @@ NOTES = (
 def _check_options(options: dict, n_seats: int) -> None:
     if options.get("team_score", "lowest") != "lowest" and not options.get("team"):
         raise InvalidOptions("team_score applies to the team game only (set team: true).")
-
-
-def result(state):
-    if state.turn.step != OVER or state.final is None:
-        return None
-    return state.final
 
 
 GAME = GameDef(

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import random
 
-from ..search import Searcher, SearchSpec
+from ..search import Searcher, SearchRules, SearchSpec
 from . import catalog, query, team
 from .costs import offers
-from .moves import legal_moves
+from .determinize import determinize
+from .evolve import evolve
+from .moves import actors, legal_moves
+from .rules import decide
 from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, START
+from .views import result
 
 EXPERT_ITERATIONS = 100  # per decision at BOT_ITERATIONS=1 (about 0.5-1 s here)
 EXPERT_DEPTH = 24  # playout moves before `evaluate` (about a round of two seats)
@@ -168,9 +172,8 @@ def greedy_bot(state, seat, rng):
 
 # ---- expert: determinized MCTS (domain/search.py) over greedy playouts -----------------------
 
-def _rules():
-    from . import GAME
-    return GAME
+RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
+                    determinize=determinize)
 
 
 def _held(state, seat) -> int:
@@ -241,7 +244,7 @@ def rollout_bot(state, seat, rng):
 
 EXPERT = SearchSpec(iterations=EXPERT_ITERATIONS, rollout=rollout_bot, evaluate=evaluate, depth=EXPERT_DEPTH,
                     determinizations=2, exploration=0.7, prune=prune)
-_search = Searcher(_rules, lambda state: state.n, EXPERT)
+_search = Searcher(RULES, lambda state: state.n, EXPERT)
 SEARCHED = (PICK, START, CONQUER)  # redeployment, markers and purchases: the greedy bot's
 
 

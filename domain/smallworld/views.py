@@ -54,6 +54,13 @@ def _player(state: State, seat: int, viewer) -> dict:
     return out
 
 
+def result(state: State) -> dict | None:
+    """The final scores once the game is over (None before)."""
+    if state.turn.step != OVER or state.final is None:
+        return None
+    return state.final
+
+
 def view(state: State, viewer) -> dict:
     out = {
         "phase": state.turn.step,

@@ -26,8 +26,7 @@ from .bots import BOTS
 from .decide import decide
 from .determinize import determinize
 from .moves import legal_moves
-from .rules import evolve, outcome, setup
-from .state import OVER
+from .rules import evolve, result, setup
 from .views import actors, as_stored, redact, secrets, view
 from .words import WORDS
 
@@ -45,10 +44,6 @@ def check_options(options: dict, n_seats: int) -> None:
         raise InvalidOptions(f"Splendor has no option {sorted(unknown)[0]!r}.")
     if not isinstance(options.get("strict_take_three", False), bool):
         raise InvalidOptions("strict_take_three must be true or false.")
-
-
-def result(state):
-    return outcome(state) if state is not None and state.phase == OVER else None
 
 
 GAME = GameDef(

@@ -17,10 +17,14 @@ import math
 import random
 
 from ..contract import Policy
-from ..search import Searcher, SearchSpec
+from ..search import Searcher, SearchRules, SearchSpec
 from .data import CARD_BY_ID, CARDS, COLOR_INDEX, GOLD, NOBLES
+from .decide import decide
+from .determinize import determinize
 from .moves import legal_moves
+from .rules import evolve, result
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
+from .views import actors
 
 
 def random_policy(state: State, seat: int, rng: random.Random) -> dict:
@@ -130,9 +134,8 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
 
 # ---- expert: search -----------------------------------------------------------------------
 
-def _rules():
-    from . import GAME  # lazily: the GameDef is built from this module's BOTS
-    return GAME
+RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
+                    determinize=determinize)
 
 
 def _gems_of(move: dict) -> dict | None:
@@ -209,7 +212,7 @@ def _evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
 
 
-expert_policy = Searcher(_rules, lambda state: state.n, SearchSpec(
+expert_policy = Searcher(RULES, lambda state: state.n, SearchSpec(
     iterations=400, rollout=greedy_policy, evaluate=_evaluate, depth=12, determinizations=4,
     exploration=0.7, prune=_prune))
 

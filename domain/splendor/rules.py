@@ -232,6 +232,11 @@ def evolve(state, event: dict) -> State:
 
 # ---- the outcome --------------------------------------------------------------------------
 
+def result(state: State | None) -> dict | None:
+    """The game's result once it is over (None before)."""
+    return outcome(state) if state is not None and state.phase == OVER else None
+
+
 def outcome(state: State) -> dict:
     """Points per seat, cards bought, winners: most points, then fewest bought cards, then shared."""
     scores = [p.points for p in state.players]

@@ -10,14 +10,17 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
-from types import SimpleNamespace
 
-from domain.search import Searcher, SearchSpec
+from domain.search import Searcher, SearchRules, SearchSpec
 
 from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
-from .moves import legal_moves, playable
+from .determinize import determinize
+from .evolve import evolve
+from .moves import actors, legal_moves, playable
+from .rules import decide
 from .scoring import find_spell, score_round, spell_needs_choice
 from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, trick_winner
+from .views import result
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> dict:
@@ -119,11 +122,6 @@ def _spell_choice(state: State, seat: int) -> str:
 
 # ---- expert: determinized MCTS over the rest of the round ---------------------------------------
 
-def _rules():
-    from . import GAME  # lazily: the GameDef imports this module
-    return GAME
-
-
 class _Table:
     """A mutable stand-in for the state while a playout finishes a round (what
     `_play_choice` and `playable` read: n, hands, trick)."""
@@ -167,35 +165,25 @@ def _rollout(state: State, seat: int, rng: random.Random) -> dict:
     return _FINISH if state.phase == PLAYING else careful_bot(state, seat, rng)
 
 
-def _round_rules():
-    """The game as the search plays it: a round's end is final (the system's scoring is a
-    no-op there), so playouts are scored by `_evaluate` on the round just played instead of
-    wandering into a next deal nobody can foresee; and a playout's `finish_round` plays the
-    rest of the round out at once."""
-    game = _rules()
+# The game as the search plays it: a round's end is final (the system's scoring is a no-op
+# there), so playouts are scored by `_evaluate` on the round just played instead of wandering
+# into a next deal nobody can foresee; and a playout's `finish_round` plays the rest of the
+# round out at once.
 
-    def decide(state, actor, move, rng):
-        if move is _FINISH:
-            return [{"type": "round_finished", "state": _finish_round(state)}]
-        if state.phase == SCORING:
-            return []
-        return game.decide(state, actor, move, rng)
-
-    def evolve(state, event):
-        return event["state"] if event["type"] == "round_finished" else game.evolve(state, event)
-
-    return SimpleNamespace(legal_moves=game.legal_moves, decide=decide, evolve=evolve,
-                           actors=game.actors, result=game.result, determinize=game.determinize)
+def _round_decide(state, actor, move, rng):
+    if move is _FINISH:
+        return [{"type": "round_finished", "state": _finish_round(state)}]
+    if state.phase == SCORING:
+        return []
+    return decide(state, actor, move, rng)
 
 
-_ROUND_RULES = None
+def _round_evolve(state, event):
+    return event["state"] if event["type"] == "round_finished" else evolve(state, event)
 
 
-def _search_rules():
-    global _ROUND_RULES
-    if _ROUND_RULES is None:
-        _ROUND_RULES = _round_rules()
-    return _ROUND_RULES
+ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=_round_evolve, actors=actors,
+                          result=result, determinize=determinize)
 
 
 EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge
@@ -228,7 +216,7 @@ EXPERT_SPEC = SearchSpec(
     exploration=0.5,
 )
 
-_SEARCH = Searcher(_search_rules, lambda state: state.n, EXPERT_SPEC)
+_SEARCH = Searcher(ROUND_RULES, lambda state: state.n, EXPERT_SPEC)
 
 
 def expert_bot(state: State, seat: int, rng: random.Random) -> dict:

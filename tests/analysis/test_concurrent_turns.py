@@ -9,14 +9,17 @@ bot or system append is a turn, stamped `at` in ms)
   and CHAIN_TURNS kept), while at least 3 games are being played;
 - no game starves: between two turns of one game, the other games play at most one chain each
   (the turn queue is first in, first out, and a game has one turn queued at a time);
-- two analyses, on their own queue and worker, were still being computed (and waiting) when
-  the last game ended: no turn waited for them (were they on the turn queue, both turn workers
-  would be busy with them for minutes and no game would end).
+- two analyses, on their own queue and worker, were still started (and waiting) when the last
+  game ended: no turn waited for them (were they on the turn queue, both turn workers would be
+  busy with them for minutes and no game would end). Once the first has started, its worker is
+  paused (SIGSTOP): it holds the job and its worker as a long search does, without burning a
+  core the games' workers need for the whole test.
 Measured here (2 loaded cores): runs of at most 7 turns against the bound of 21, and at most
 66 other turns between two of one game's against the bound of 399.
 """
 from __future__ import annotations
 
+import signal
 import uuid
 from itertools import groupby
 
@@ -48,8 +51,13 @@ def server(redis_url):
                       "ANALYSIS_QUEUE": f"{prefix}analysis", "TESTING": True, "RATE_LIMIT": 1_000_000,
                       "ALLOW_CLIENT_SEEDS": True})
     with running_workers(redis_url, prefix, modes=("worker", "worker", "reconciler", "analysis"),
-                         env={"ANALYSIS_ITERATIONS": "1000000"}):
-        yield app
+                         env={"ANALYSIS_ITERATIONS": "1000000"}) as workers:
+        analysis_worker = workers.procs[-1]
+        try:
+            yield app, analysis_worker
+        finally:
+            analysis_worker.kill()  # paused mid-job: SIGKILL ends it where SIGTERM would wait
+            analysis_worker.wait(timeout=10)
 
 
 def _turns(store, gid) -> list[int]:
@@ -58,6 +66,7 @@ def _turns(store, gid) -> list[int]:
 
 
 def test_twenty_bot_games_interleave_and_an_analysis_delays_none(server):
+    server, analysis_worker = server
     client = SpecCheckingClient(server, server.response_class)
     services = server.extensions["services"]
     # Two analyses asked for first, each minutes of search: were they on the turn queue, the
@@ -69,6 +78,7 @@ def test_twenty_bot_games_interleave_and_an_analysis_delays_none(server):
         jobs.append(Job.fetch(services.analysis_queue.job_id(analysed), connection=services.connections.queue))
     assert {job.origin for job in jobs} == {services.analysis_queue.queue.name} != {services.scheduler.queue.name}
     wait_for(lambda: jobs[0].get_status(refresh=True) == JobStatus.STARTED, timeout=60)
+    analysis_worker.send_signal(signal.SIGSTOP)  # the job started and held, its search paused
 
     seats = [{"bot": "expert"}, {"bot": "expert"}]
     ids = [client.post("/games", json={"type": "splendor", "seats": seats, "seed": 100 + i}).get_json()["id"]

@@ -67,6 +67,6 @@ def test_a_peeking_analysis_would_fail_it():
     rules = game  # GameDef is frozen: a namespace of its rules without determinize
     blind = SimpleNamespace(legal_moves=rules.legal_moves, decide=rules.decide, evolve=rules.evolve,
                             actors=rules.actors, result=rules.result, determinize=None)
-    peeking = Searcher(lambda: blind, honest.n_seats, honest.spec)
+    peeking = Searcher(blind, honest.n_seats, honest.spec)
     assert peeking.appraise(real, 0, random.Random(1), 40) != peeking.appraise(permuted, 0, random.Random(1), 40)
     assert honest.appraise(real, 0, random.Random(1), 40) == honest.appraise(permuted, 0, random.Random(1), 40)

@@ -11,12 +11,11 @@ import pytest
 import requests
 
 from domain import registry
+from tests.api.helpers import short_options
 from tests.api.spec import check_response
 from tests.conftest import wait_for
 
 HOSTED = [g for g in registry.all_games() if g.name != "high-card"]
-# Shorter games where the rules allow it: the full length is played by the in-process tests.
-SHORT = {"witches": {"rounds": 1}}
 
 
 class Http:
@@ -39,11 +38,13 @@ class Http:
 
 @pytest.mark.parametrize("game", HOSTED, ids=lambda g: g.name)
 def test_a_person_and_bots_play_to_the_end_over_http(http_server, game):
+    # Shorter games where the rules allow it (one round of Witches, 20 of Fairy Tile): the full
+    # length is played by the in-process tests (test_play_every_game.py).
     http = Http(http_server)
     bot = list(game.bots)[-1]
     seats = [{"name": "Ann"}] + [{"bot": bot}] * (game.min_seats - 1)
     status, created = http.call("POST", "/games", json={"type": game.name, "seats": seats,
-                                                        "options": SHORT.get(game.name, {}), "seed": 3})
+                                                        "options": short_options(game), "seed": 3})
     assert status == 201
     gid, token = created["id"], created["seats"][0]["token"]
     rng = random.Random(3)

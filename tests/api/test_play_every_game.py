@@ -46,7 +46,13 @@ def play(client, created, rng, max_requests=20000):
 
 @pytest.mark.parametrize("game", HOSTED, ids=lambda g: g.name)
 def test_a_game_plays_to_its_end_through_the_api(client, workers, game):
-    created = create(client, game.name, _seats(game), seed=5)
+    plays_to_its_end(client, game)
+
+
+def plays_to_its_end(client, game, options=None):
+    """The game, created with `options` (none: its defaults), played to its end; its history
+    whole, in order, every event of the game's schema, and each seat's as long."""
+    created = create(client, game.name, _seats(game), seed=5, **({"options": options} if options else {}))
     final = play(client, created, random.Random(5))
     assert final["result"]["winners"] is not None
     names = spec()["x-games"][game.name]

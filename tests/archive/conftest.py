@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from events.archive import open_archive
+from events.archives import open_archive
 
 SERVER = os.environ.get("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
 

@@ -9,7 +9,8 @@ import uuid
 import pytest
 
 from events import codec
-from events.archive import ArchivedGame, open_archive, pack
+from events.archive import ArchivedGame, pack
+from events.archives import open_archive
 from events.store import StoreUnavailable
 
 

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from domain import registry
-from tests.api.helpers import auth
+from tests.api.helpers import auth, short_options
 from workers.archiver import archive_game
 
 
@@ -29,12 +29,14 @@ def _games():
 
 def play(app, definition, seed: int) -> dict:
     """A finished game: seat 0 a player (its key), the others people; random legal moves sent
-    with Idempotency-Keys, as clients send them."""
+    with Idempotency-Keys, as clients send them. Shortened by its options where it has rounds
+    (every kind of event still met; each state read replays the history up to it)."""
     client, service = app.test_client(), app.extensions["games"]
     key = client.post("/players", json={"name": "Pat"}).get_json()["key"]
     n = definition.min_seats
     seats = [{"me": True}] + [{"name": f"p{i}"} for i in range(1, n)]
-    made = client.post("/games", json={"type": definition.name, "seats": seats, "seed": seed}, headers=auth(key))
+    made = client.post("/games", json={"type": definition.name, "seats": seats, "seed": seed,
+                                       "options": short_options(definition)}, headers=auth(key))
     assert made.status_code == 201, made.get_json()
     created = made.get_json()
     gid, rng, k = created["id"], random.Random(seed), 0

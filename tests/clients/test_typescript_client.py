@@ -4,7 +4,12 @@ type its moves so that `tsc --strict` accepts a client narrowing the move union 
 cast (and refuses a wrong move)."""
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
 
 from tests.clients.conftest import TOOLS, run
 from tests.conftest import ROOT
@@ -16,61 +21,65 @@ def test_the_spec_lints_without_errors(node_tools):
     assert "error " not in done.stdout, done.stdout
 
 
-def test_the_typescript_client_types_a_move(node_tools):
-    out = TOOLS / "ts"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    done = run([str(node_tools / "openapi-ts"), "--input", str(ROOT / "openapi.yaml"), "--output",
-                str(out / "client"), "--plugins", "@hey-api/typescript", "@hey-api/client-fetch", "@hey-api/sdk"],
-               cwd=TOOLS)
-    assert done.returncode == 0, done.stdout + done.stderr
-    (out / "play.ts").write_text(PLAY)
-    (out / "tsconfig.json").write_text(TSCONFIG)
-    checked = run([str(node_tools / "tsc"), "-p", str(out / "tsconfig.json")], cwd=out)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    # The check can fail: a move of the wrong shape is refused.
-    (out / "play.ts").write_text(PLAY.replace("// @ts-expect-error a colour Splendor has no gem of\n", ""))
-    refused = run([str(node_tools / "tsc"), "-p", str(out / "tsconfig.json")], cwd=out)
-    assert refused.returncode != 0 and "gold" in refused.stdout, refused.stdout
-
-
 # openapi-typescript's flags (docs/integrators.md, "The contract"): without --default-non-nullable false,
 # every option with a default is typed required, and `options: {}` is refused.
 OPENAPI_TYPESCRIPT_FLAGS = ("--default-non-nullable", "false")
 
 
-def _compile(node_tools, out, program: str):
-    (out / "narrow.ts").write_text(program)
-    (out / "tsconfig.json").write_text(TSCONFIG.replace("play.ts", "narrow.ts"))
+@pytest.fixture(scope="module")
+def generated(node_tools) -> Path:
+    """Both generators' output, once for the module: @hey-api/openapi-ts's client (types, fetch
+    client, SDK) in client/, openapi-typescript's types with docs/integrators.md's flags in ot.ts and
+    without them in ot_unflagged.ts."""
+    out = TOOLS / "ts"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    spec = str(ROOT / "openapi.yaml")
+    for args in ([str(node_tools / "openapi-ts"), "--input", spec, "--output", str(out / "client"),
+                  "--plugins", "@hey-api/typescript", "@hey-api/client-fetch", "@hey-api/sdk"],
+                 [str(node_tools / "openapi-typescript"), spec, "--output", str(out / "ot.ts"), *OPENAPI_TYPESCRIPT_FLAGS],
+                 [str(node_tools / "openapi-typescript"), spec, "--output", str(out / "ot_unflagged.ts")]):
+        done = run(args, cwd=TOOLS)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def _compile(node_tools, out: Path, programs: dict[str, str]) -> subprocess.CompletedProcess:
+    """`tsc --strict` over the given files (name -> source), in one run."""
+    for name, source in programs.items():
+        (out / name).write_text(source)
+    (out / "tsconfig.json").write_text(TSCONFIG.replace('["play.ts"]', json.dumps(list(programs))))
     return run([str(node_tools / "tsc"), "-p", str(out / "tsconfig.json")], cwd=out)
 
 
-def test_both_generators_narrow_a_move_union_without_casts(node_tools):
-    out = TOOLS / "ts-narrow"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    for args in ([str(node_tools / "openapi-ts"), "--input", str(ROOT / "openapi.yaml"), "--output",
-                  str(out / "hey"), "--plugins", "@hey-api/typescript"],
-                 [str(node_tools / "openapi-typescript"), str(ROOT / "openapi.yaml"), "--output",
-                  str(out / "ot.ts"), *OPENAPI_TYPESCRIPT_FLAGS]):
-        done = run(args, cwd=TOOLS)
-        assert done.returncode == 0, done.stdout + done.stderr
-    for types in (HEY_TYPES, OT_TYPES):
-        checked = _compile(node_tools, out, types + NARROW)
-        assert checked.returncode == 0, checked.stdout + checked.stderr
-    # The checks can fail: a wrong field after narrowing is refused, and so is openapi-typescript's
-    # output without its flags (every defaulted option required).
-    wrong = _compile(node_tools, out, HEY_TYPES + NARROW.replace("move.colors.join", "move.card.join"))
-    assert wrong.returncode != 0 and "card" in wrong.stdout, wrong.stdout
-    done = run([str(node_tools / "openapi-typescript"), str(ROOT / "openapi.yaml"), "--output", str(out / "ot.ts")],
-               cwd=TOOLS)
-    assert done.returncode == 0, done.stdout + done.stderr
-    unflagged = _compile(node_tools, out, OT_TYPES + NARROW)
-    assert unflagged.returncode != 0 and "strict_take_three" in unflagged.stdout, unflagged.stdout
+def _errors_in(checked: subprocess.CompletedProcess, name: str) -> str:
+    return "\n".join(line for line in checked.stdout.splitlines() if line.startswith(name))
+
+
+def test_both_generators_type_a_move_and_narrow_the_move_union_without_casts(node_tools, generated):
+    """A client of hey-api's SDK sends a typed move; with either generator's types, the generic
+    move union narrows on `type` to each game's own move. One tsc run checks all three."""
+    checked = _compile(node_tools, generated, {"play.ts": PLAY, "narrow_hey.ts": HEY_TYPES + NARROW,
+                                               "narrow_ot.ts": OT_TYPES + NARROW})
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_checks_can_fail(node_tools, generated):
+    """A move of the wrong shape is refused, so is a wrong field after narrowing, and so is
+    openapi-typescript's output without its flags (every defaulted option required): each file's
+    own error, in one tsc run."""
+    checked = _compile(node_tools, generated, {
+        "wrong_move.ts": PLAY.replace("// @ts-expect-error a colour Splendor has no gem of\n", ""),
+        "wrong_field.ts": HEY_TYPES + NARROW.replace("move.colors.join", "move.card.join"),
+        "unflagged.ts": OT_TYPES.replace("'./ot'", "'./ot_unflagged'") + NARROW})
+    assert checked.returncode != 0
+    assert "gold" in _errors_in(checked, "wrong_move.ts"), checked.stdout
+    assert "card" in _errors_in(checked, "wrong_field.ts"), checked.stdout
+    assert "strict_take_three" in _errors_in(checked, "unflagged.ts"), checked.stdout
 
 
 HEY_TYPES = """\
-import type { GameMove, LegalMoves, SplendorCreateGame } from './hey/types.gen';
+import type { GameMove, LegalMoves, SplendorCreateGame } from './client/types.gen';
 """
 
 OT_TYPES = """\

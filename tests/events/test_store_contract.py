@@ -22,8 +22,8 @@ def store(request):
         return InMemoryEventStore()
     client = request.getfixturevalue("redis_client")
     if request.param == "redis+archive":  # the store the server runs (events/archived_store.py)
-        from events.archive import open_archive
         from events.archived_store import ArchivingStore
+        from events.archives import open_archive
 
         archive = open_archive(f"sqlite:///{request.getfixturevalue('tmp_path')}/archive.sqlite3")
         return ArchivingStore(client, archive, prefix=f"store-{uuid.uuid4().hex[:8]}:")

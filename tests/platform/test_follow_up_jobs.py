@@ -1,6 +1,6 @@
 """One helper queues the jobs that read the newest state when they run (the webhooks' fan-out of
 a game, a player's Web Push job): a job waits at most once per id, and behind one that runs, one
-follow-up (workers/queueing.py enqueue_with_follow_up)."""
+follow-up (workers/queueing/ enqueue_with_follow_up)."""
 from __future__ import annotations
 
 import uuid

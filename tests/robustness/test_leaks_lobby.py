@@ -17,9 +17,9 @@ import pytest
 from api.platform.events import PLATFORM_EVENTS
 from domain import registry
 from domain.contract import SPECTATOR, SYSTEM
-from tests.api.helpers import auth
+from tests.api.helpers import auth, short_options
 from tests.api.spec import sampled_client
-from tests.robustness.test_leaks import Oracle, _short
+from tests.robustness.test_leaks import Oracle
 from workers.jobs import play_turn
 
 CONFIGS = [pytest.param(g, id=g.name) for g in registry.all_games()]
@@ -59,7 +59,7 @@ def test_nobody_sees_a_deal_before_it_exists_nor_a_claimed_seats_secrets(app, ga
     n = game.min_seats
     keys = [client.post("/players", json={"name": f"P{i}"}).get_json() for i in range(n)]
     seats = [{"me": True}] + [{"open": True}] * (n - 2) + [{"invite": True}]
-    created = client.post("/games", json={"type": game.name, "seats": seats, "options": _short(game)},
+    created = client.post("/games", json={"type": game.name, "seats": seats, "options": short_options(game)},
                           headers=auth(keys[0]["key"])).get_json()
     gid, table, code = created["id"], created["table_token"], created["invite_code"]
     token = {0: created["seats"][0]["token"]}

@@ -25,8 +25,10 @@ MOVES = 50
 DROPPED = 100  # watchers whose connection is cut after 10 events, then after 30
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(redis_url, tmp_path_factory):
+    """One `python app.py` for the crowd and the slow client (each on a game of its own, the
+    crowd's streams all closed when its test ends): a start is some 5 s of CPU here."""
     if raise_open_files_limit() < STREAMS + 500:
         pytest.skip("the open-files limit is too low for 1,000 streams")
     prefix = f"many{uuid.uuid4().hex[:6]}:"

@@ -29,9 +29,9 @@ def shown_version(driver) -> int:
     return int(match.group(1)) if match else -1
 
 
-def create_in_lobby(driver, base, game_type, seats=None):
+def create_in_lobby(driver, base, game_type, seats=None, options=None):
     """Fills the lobby's form: `seats` are the seat choices ("me", "bot:greedy"...), or the
-    form's defaults."""
+    form's defaults; `options` the integer options typed into their fields (name -> value)."""
     driver.get(base + "/")
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="game types listed")
     Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
@@ -41,6 +41,10 @@ def create_in_lobby(driver, base, game_type, seats=None):
             driver.find_element(By.ID, "add-seat").click()
         for select, choice in zip(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"), seats):
             Select(select).select_by_value(choice)
+    for name, value in (options or {}).items():
+        field = driver.find_element(By.CSS_SELECTOR, f'#options [name="{name}"]')
+        field.clear()
+        field.send_keys(str(value))
     driver.find_element(By.ID, "create-btn").click()
     wait(driver, lambda: "/play/" in driver.current_url, message="the lobby opens the new game")
     wait(driver, lambda: shown_version(driver) > 0, message="the board is drawn")

@@ -11,6 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from domain import registry
+from tests.api.helpers import short_options
 from tests.web.conftest import page_errors
 from tests.web.helpers import (
     click_a_move,
@@ -126,7 +128,10 @@ def test_watch_a_bot_only_game_live(game_type, web_server, browser, screenshots)
     Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
     default_bots = [o.get_attribute("value") for o in Select(driver.find_elements(By.CSS_SELECTOR, "#seats .seat")[0]).options][-1]
     seats = len(driver.find_elements(By.CSS_SELECTOR, "#seats .seat"))
-    create_in_lobby(driver, web_server.base, game_type, [default_bots] * max(seats, 3 if game_type == "witches" else 2))
+    # The longer games shortened in the lobby's options (one round of Witches, 20 of Fairy Tile):
+    # the page's live end is the same for a short game, and the form's options are typed.
+    create_in_lobby(driver, web_server.base, game_type, [default_bots] * max(seats, 3 if game_type == "witches" else 2),
+                    options=short_options(registry.get(game_type)))
     wait(driver, lambda: text_of(driver, "#who") == "You are watching.")
     wait(driver, lambda: text_of(driver, "#live") == "live", message="the stream is open")
     start = shown_version(driver)
