@@ -20,11 +20,21 @@ def _document(path: str) -> dict:
     return yaml.safe_load((ROOT / path).read_text())
 
 
+@cache
+def _validator(path: str, schema_name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{schema_name}", **_document(path)})
+
+
 def validator_for(path: str):
-    document = _document(path)
+    # Playouts check the same move or event over and over (a tenth of the values are distinct),
+    # and jsonschema is pure Python: a value that passed is not validated again. Keyed by repr,
+    # not JSON, so that a tuple is never taken for the list that passed.
+    passed: set[tuple[str, str]] = set()
 
     def check(schema_name: str, value) -> None:
-        schema = {"$ref": f"#/components/schemas/{schema_name}", **document}
-        jsonschema.Draft202012Validator(schema).validate(value)
+        key = (schema_name, repr(value))
+        if key not in passed:
+            _validator(path, schema_name).validate(value)
+            passed.add(key)
 
     return check

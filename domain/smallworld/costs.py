@@ -83,10 +83,14 @@ def offers(state: State, seat: int) -> list:
             continue
         travel = _reach(state, seat, i, hooks, mine)
         cost = None if travel is None else _reduced(state, i, travel, hooks)
-        near = _reduced(state, i, 0, hooks)  # as though adjacent, for the uses that say so
+        if cost is None and not usable:
+            continue  # neither a plain conquest nor a use: the costs below would go unused
         owed = toll_rules.tolls(state, seat, i)
         if cost is not None and toll_rules.affordable(state, seat, owed):
             out.append(Offer(i, max(cost, floor), None, False, tuple(owed)))
+        if not usable:
+            continue
+        near = _reduced(state, i, 0, hooks)  # as though adjacent, for the uses that say so
         for h, ctx in usable:
             c = h.use_cost(ctx, i, cost, near)
             if c is None or (cost is not None and c >= cost and not h.use_die and not h.use_piece):
