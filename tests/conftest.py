@@ -16,12 +16,20 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-import redis
-import requests
+# Each module compiled once, whatever the environment says: where PYTHONDONTWRITEBYTECODE is set
+# (it is on some hosts) every xdist worker and every server, worker or tool the suite starts
+# compiled the whole tree from source again, and rewrote every test module's asserts (the
+# collection alone: 9.2 s of CPU a process without the caches, 4.1 s with them). Set before the
+# project's modules and the test modules are imported, and for the processes the tests start.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-from domain import registry, search
-from tests.platform import high_card
+import pytest  # noqa: E402
+import redis  # noqa: E402
+import requests  # noqa: E402
+
+from domain import registry, search  # noqa: E402
+from tests.platform import high_card  # noqa: E402
 
 # The tiers by cost (unit, redis, process, browser): every test is marked, and guarded, by tests/tiers.py.
 pytest_plugins = ["tests.tiers"]
