@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import redis
 from rq import Queue
-from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from api.webhooks.notify import Notifier
 from api.webhooks.subscriptions import SubscriptionStore
 
-from ..queueing import FOLLOW_UP, age_s, enqueue_with_follow_up
+from ..queueing import FOLLOW_UP, age_s, enqueue_unique, enqueue_with_follow_up
 
 JOB_TIMEOUT_S = 600
 LOST_AFTER_S = 120
@@ -53,21 +53,8 @@ class Enqueueing:
 
     def ensure(self, sub_id: str, game_id: str, repair: bool = False) -> bool:
         jid = delivery_job_id(self.prefix, sub_id, game_id)
-        try:
-            self._enqueue(jid, sub_id, game_id)
-            return True
-        except DuplicateJobError:
-            if not repair or not self._lost(jid):
-                return False
-        try:
-            Job.fetch(jid, connection=self.connection).delete()
-        except NoSuchJobError:
-            pass
-        try:
-            self._enqueue(jid, sub_id, game_id)
-            return True
-        except DuplicateJobError:
-            return False
+        return enqueue_unique(lambda: self._enqueue(jid, sub_id, game_id), jid, self.connection,
+                              self._lost if repair else None)
 
     def _enqueue(self, jid, sub_id, game_id):
         self.queue.enqueue_call("jobs.deliver_job", args=(self.prefix, sub_id, game_id), job_id=jid,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from datetime import UTC
+from typing import Any
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -43,21 +45,8 @@ class TurnScheduler:
     def ensure(self, game_id: str, version: int, actor, repair: bool = False) -> bool:
         """Enqueues the turn unless it already is; True when a job was (re)enqueued."""
         jid = job_id(self.prefix, game_id, version, actor)
-        try:
-            self._enqueue(jid, game_id, version, actor)
-            return True
-        except DuplicateJobError:
-            if not repair or not self._lost(jid):
-                return False
-        try:
-            Job.fetch(jid, connection=self.connection).delete()
-        except NoSuchJobError:
-            pass
-        try:
-            self._enqueue(jid, game_id, version, actor)
-            return True
-        except DuplicateJobError:
-            return False
+        return enqueue_unique(lambda: self._enqueue(jid, game_id, version, actor), jid, self.connection,
+                              self._lost if repair else None)
 
     def _enqueue(self, jid, game_id, version, actor):
         self.queue.enqueue_call(
@@ -85,6 +74,28 @@ class TurnScheduler:
             return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
         if status == JobStatus.STARTED and job.started_at is not None:
             return age_s(job.started_at) > LOST_AFTER_S
+        return False
+
+
+def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
+                   lost: Callable[[str], bool] | None = None) -> bool:
+    """Runs `enqueue`, which queues the unique job `jid`, unless that job exists already; given
+    `lost` (a repair), a job that exists but is lost is deleted and queued again. True when a job
+    was (re)enqueued. The turns' and the webhook deliveries' one rule."""
+    try:
+        enqueue()
+        return True
+    except DuplicateJobError:
+        if lost is None or not lost(jid):
+            return False
+    try:
+        Job.fetch(jid, connection=connection).delete()
+    except NoSuchJobError:
+        pass
+    try:
+        enqueue()
+        return True
+    except DuplicateJobError:
         return False
 
 
