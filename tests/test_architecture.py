@@ -87,12 +87,18 @@ def _imports_in(tree: ast.Module, name: str, is_package: bool, running: bool) ->
             for alias in node.names:
                 yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
+            base = _from_base(node, package)
             for alias in node.names:
                 yield node.lineno, f"{base}.{alias.name}"  # a module of `base`, or a name in it
+
+
+def _from_base(node: ast.ImportFrom, package: str) -> str:
+    """The dotted module a `from ... import` reads from, its dots resolved against `package`."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join([*anchor, base] if base else anchor)
 
 
 def _walk(tree: ast.AST, running: bool) -> Iterator[ast.AST]:
@@ -299,10 +305,7 @@ def _names_imported(tree: ast.Module, name: str, path: Path) -> dict[str, str]:
             for alias in node.names:
                 names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
+            base = _from_base(node, package)
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{base}.{alias.name}"
     return names
