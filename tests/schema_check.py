@@ -10,14 +10,15 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema
-import yaml
+
+from api.openapi import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @cache
 def _document(path: str) -> dict:
-    return yaml.safe_load((ROOT / path).read_text())
+    return load_yaml((ROOT / path).read_text())
 
 
 @cache

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
+from api.openapi import load_yaml
 from tests.conftest import ROOT
 
 PINNED = re.compile(r"^[\w./-]+:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$")
@@ -36,7 +36,7 @@ def dockerfile() -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def compose() -> dict:
-    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return load_yaml((ROOT / "compose.yaml").read_text())
 
 
 def hadolint() -> str | None:

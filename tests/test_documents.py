@@ -9,9 +9,9 @@ import re
 from datetime import date
 from pathlib import Path
 
-import yaml
 from packaging.version import Version
 
+from api.openapi import load_yaml
 from tools import api_reference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def test_the_changelog_keeps_its_form():
 
 
 def test_the_specs_version_is_no_lower_than_the_latest_release():
-    spec_version = Version(yaml.safe_load((ROOT / "openapi.yaml").read_text())["info"]["version"])
+    spec_version = Version(load_yaml((ROOT / "openapi.yaml").read_text())["info"]["version"])
     latest = _releases()[0][0]
     assert spec_version >= latest, f"openapi.yaml's info.version {spec_version} is below the release {latest}"
     assert not spec_version.is_prerelease and len(str(spec_version).split(".")) == 3

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
+from api.openapi import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
@@ -110,7 +110,7 @@ def error_row(code: Any) -> str:
 
 
 def pages() -> dict[Path, str]:
-    spec = yaml.safe_load(SPEC.read_text())
+    spec = load_yaml(SPEC.read_text())
     return {API_PAGE: api_page(spec), ERRORS_PAGE: errors_page()}
 
 

@@ -22,8 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from flask import Response, request
+
+from api.openapi import load_yaml
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 METHODS = ("get", "head", "post", "put", "patch", "delete")
@@ -85,7 +86,7 @@ def spec_notices(spec_path: Path = SPEC) -> dict[tuple[str, str], Notice]:
     text = spec_path.read_text()
     if not re.search(r"^\s+deprecated: true\s*$", text, re.M):
         return {}
-    return notices(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    return notices(load_yaml(text))
 
 
 def shape(path: str) -> str:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from api.openapi import load_yaml
+
 if TYPE_CHECKING:
     from domain.contract import GameDef
 
@@ -43,7 +45,7 @@ def fragments() -> list[tuple[str, str, str, list[Any]]]:
     found = []
     for path in sorted(HERE.glob("*.yaml")):
         text = path.read_text()
-        loaded = yaml.safe_load(text)
+        loaded = load_yaml(text)
         schemas = loaded["components"]["schemas"]
         prefix = next(n[: -len("Options")] for n in schemas if n.endswith("Options"))
         body = text.split("\n  schemas:\n", 1)[1]
@@ -221,7 +223,7 @@ def merged_text() -> str:
         out.append(f"    # -- {name} --\n")
         out.append(body)
         games.append((name, prefix))
-        schemas.update(yaml.safe_load("x:\n" + body)["x"])
+        schemas.update(load_yaml("x:\n" + body)["x"])
         variants.append((name, f"{prefix}CreateGame", create_variant(name, prefix, extra)))
     out.append("    # -- creating a game: one variant per game type --\n")
     out.append(_yaml("CreateGame", {

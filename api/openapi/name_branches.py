@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from api.openapi import load_yaml
+
 PARTS = (("Move", ""), ("Event", "Event"))
 
 
@@ -107,7 +109,7 @@ def _blocks(text: str) -> list[tuple[str | None, str]]:
 
 
 def rewrite(text: str) -> str:
-    schemas = yaml.safe_load(text)["components"]["schemas"]
+    schemas = load_yaml(text)["components"]["schemas"]
     prefix = next(n[: -len("Options")] for n in schemas if n.endswith("Options"))
     renames: dict[str, str] = {}
     replaced: dict[str, str] = {}  # union name -> its new text (the union and its new branches)

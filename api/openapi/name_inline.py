@@ -20,7 +20,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
-import yaml
+from api.openapi import load_yaml
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
@@ -121,7 +121,7 @@ class Namer:
 
 
 def rewrite(text: str, taken: AbstractSet[str] = frozenset()) -> str:
-    schemas = yaml.safe_load(text)["components"]["schemas"]
+    schemas = load_yaml(text)["components"]["schemas"]
     namer = Namer(set(schemas) | set(taken))
     replaced = {}
     for name, schema in schemas.items():
@@ -133,6 +133,6 @@ def rewrite(text: str, taken: AbstractSet[str] = frozenset()) -> str:
     return replace_blocks(text, replaced)
 
 if __name__ == "__main__":
-    spec = yaml.safe_load((Path(__file__).resolve().parent.parent.parent / "openapi.yaml").read_text())
+    spec = load_yaml((Path(__file__).resolve().parent.parent.parent / "openapi.yaml").read_text())
     for path in map(Path, sys.argv[1:]):
         path.write_text(rewrite(path.read_text(), set(spec["components"]["schemas"])))

@@ -9,9 +9,9 @@ import re
 from functools import cache, lru_cache
 
 import jsonschema
-import yaml
 from flask.testing import FlaskClient
 
+from api.openapi import load_yaml
 from api.openapi.extra import with_extra_games
 from tests.conftest import ROOT
 
@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 def spec() -> dict:
     """openapi.yaml as the test servers serve it: they host high-card (EXTRA_GAME_MODULES), so
     its unions hold the extra games' variants (api/openapi/extra.py)."""
-    return yaml.safe_load(with_extra_games((ROOT / "openapi.yaml").read_text()))
+    return load_yaml(with_extra_games((ROOT / "openapi.yaml").read_text()))
 
 
 @cache

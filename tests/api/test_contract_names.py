@@ -6,8 +6,8 @@ and every enum or object that may be null, is a named schema (api/openapi/name_i
 from __future__ import annotations
 
 import pytest
-import yaml
 
+from api.openapi import load_yaml
 from api.openapi.extra import EXTRA_VARIANTS, served
 from api.openapi.merge import fragments
 from api.openapi.name_branches import camel
@@ -27,7 +27,7 @@ def _values(schema: dict) -> list:
 @pytest.mark.parametrize("name,prefix", GAMES, ids=[g for g, _ in GAMES])
 @pytest.mark.parametrize("part,suffix", [("Move", ""), ("Event", "Event")])
 def test_each_branch_is_named_and_mapped(name, prefix, part, suffix):
-    schemas = yaml.safe_load((ROOT / "api" / "openapi" / f"{name}.yaml").read_text())["components"]["schemas"]
+    schemas = load_yaml((ROOT / "api" / "openapi" / f"{name}.yaml").read_text())["components"]["schemas"]
     union = schemas[prefix + part]
     assert union["discriminator"]["propertyName"] == "type"
     mapping = union["discriminator"]["mapping"]
@@ -53,7 +53,7 @@ def test_each_branch_is_named_and_mapped(name, prefix, part, suffix):
 
 def _file() -> dict:
     """openapi.yaml itself: what generators read (tests.api.spec's is a server's hosting high-card)."""
-    return yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    return load_yaml((ROOT / "openapi.yaml").read_text())
 
 
 def _variants(schemas: dict, union: str) -> list[str]:
@@ -82,7 +82,7 @@ def test_the_unions_generators_see_narrow_on_type(union):
 def test_a_server_hosting_extra_games_serves_their_variants(client):
     text = (ROOT / "openapi.yaml").read_text()
     assert served(text, [g.name for g in registry.all_games() if g.name != "high-card"]) == text
-    hosting = yaml.safe_load(client.get("/openapi.yaml").get_data(as_text=True))
+    hosting = load_yaml(client.get("/openapi.yaml").get_data(as_text=True))
     assert client.get("/game-types").get_json()["game_types"][-1]["type"] == "high-card"
     for union, extra in EXTRA_VARIANTS.items():
         assert _variants(hosting["components"]["schemas"], union) == _variants(_file()["components"]["schemas"],

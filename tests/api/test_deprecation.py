@@ -9,13 +9,13 @@ import uuid
 from datetime import date, timedelta
 
 import pytest
-import yaml
 from openapi_spec_validator import validate
 
 from api.http import deprecation
+from api.openapi import load_yaml
 from tests.conftest import ROOT
 
-SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+SPEC = load_yaml((ROOT / "openapi.yaml").read_text())
 NOTICE = 180  # days: the least time from a deprecation to its sunset
 
 
