@@ -211,6 +211,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
+    # What a player key made ends with the key (revoked or replaced): api/players/keys.py.
+    players.on_key_ended(webhooks.end_key)
+    players.on_key_ended(pushes.subs.end_key)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
