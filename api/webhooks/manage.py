@@ -147,7 +147,15 @@ class Webhooks:
         return asked
 
     def list(self, owner: Owner) -> list[dict[str, Any]]:
-        return [s.public() for s in self.subs.owned(owner)]
+        """The owner's subscriptions; one whose key has ended (its removal at the revocation did
+        not run) is removed as it is met."""
+        shown = []
+        for sub in self.subs.owned(owner):
+            if self.subs.key_ended(sub):
+                self.subs.remove(sub)
+            else:
+                shown.append(sub.public())
+        return shown
 
     def _owned(self, owner: Owner, sub_id: str) -> Subscription:
         sub = self.subs.get(sub_id) if sub_id.startswith("wh_") and len(sub_id) < 40 else None

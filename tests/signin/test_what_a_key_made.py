@@ -136,10 +136,25 @@ def test_a_webhook_whose_key_is_gone_is_sent_nothing_and_removed_by_its_sender(m
         assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
     finally:
         ring.ended.extend(hooks)
-    assert _ids(client, "/webhooks", "webhooks", ann["key"]) == {kept["id"], stolen["id"]}
     deliveries = fakes.deliveries(redis_client, prefix, webhook_allow_loopback=True, webhook_timeout_s=2)
+    assert deliveries.subs.get(stolen["id"]) is not None  # still stored: nothing removed it
     assert deliveries.deliver(stolen["id"], gid) == "inactive"
     assert deliveries.deliver(kept["id"], gid) == "caught_up"
     assert receiver.received["/stolen"] == [] and receiver.received["/kept"], "only the living key's webhook hears"
-    assert _ids(client, "/webhooks", "webhooks", ann["key"]) == {kept["id"]}
     assert deliveries.subs.get(stolen["id"]) is None
+
+
+def test_a_webhook_whose_key_is_gone_is_not_listed_and_is_removed_when_met(made, client, receiver):
+    app, _ = made
+    ann = player(client, "Ann")
+    phone = client.post("/players/me/keys", json={"name": "phone"}, headers=auth(ann["key"])).get_json()
+    stolen = _webhook(client, phone["key"], receiver.route("/listed", new_secret()))
+    ring = app.extensions["players"].keys
+    hooks = list(ring.ended)
+    ring.ended.clear()  # the removal at revocation does not run
+    try:
+        assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
+    finally:
+        ring.ended.extend(hooks)
+    assert _ids(client, "/webhooks", "webhooks", ann["key"]) == set()
+    assert app.extensions["webhooks"].subs.get(stolen["id"]) is None
