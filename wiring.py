@@ -30,6 +30,7 @@ from api.games.service import GameService, Scheduler
 from api.history.finished_exports import FinishedExports
 from api.live.tickets import Tickets
 from api.lobby.index import LobbyIndex
+from api.lobby.waiting import WaitingGames
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.players.accounts import Players
@@ -204,16 +205,21 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
                  deliveries.notifier(store.watched_hint))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
-                          settings.snapshot_every, settings.archive_retention_s)
+                          settings.snapshot_every, settings.archive_retention_s,
+                          WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
                         settings.webhook_max_per_owner)
+    # What a player key made ends with the key (revoked or replaced): api/players/keys.py.
+    players.on_key_ended(webhooks.end_key)
+    players.on_key_ended(pushes.subs.end_key)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
-                    lobby=Lobby(service, index), seat_control=seat_control, webhooks=webhooks,
+                    lobby=Lobby(service, index, settings.lobby_games_per_player), seat_control=seat_control,
+                    webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
                                          Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),

@@ -85,6 +85,8 @@ class Code(StrEnum):
     INVALID_CLOCK = "invalid_clock", (400,), "the new game's `clock` is malformed"
     ANONYMOUS_GAMES_FULL = "anonymous_games_full", (503,), \
         "the server holds its most unfinished games created without a player's key (`Retry-After`)"
+    TOO_MANY_WAITING_GAMES = "too_many_waiting_games", (409,), \
+        "the player has its most games waiting for seats (MAX_WAITING_GAMES_PER_PLAYER, `details.limit`)"
     SEED_NOT_ALLOWED = "seed_not_allowed", (422,), "a client's seed for a game with a person's seat"
     VERSION_CONFLICT = "version_conflict", (409,), "the game moved on since `expected_version` (`version`: now)"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", (422,), "the `Idempotency-Key` was used for another request"
@@ -172,6 +174,10 @@ class GameExpired(UnknownGame):
 
 class AnonymousGamesFull(ApiError):
     status, code = 503, Code.ANONYMOUS_GAMES_FULL
+
+
+class TooManyWaitingGames(ApiError):
+    status, code = 409, Code.TOO_MANY_WAITING_GAMES
 
 
 class UnknownGameType(ApiError):

@@ -82,6 +82,13 @@ class Settings:
     network_create_limit: int = 120
     anonymous_create_limit: int = 600  # games created without a player's key, per ADDRESS_WINDOW_S, server-wide
     max_anonymous_games: int = 10_000  # unfinished games created without a player's key (0: no cap)
+    # a player's own (issue 49), bot accounts included: games it creates per PLAYER_CREATE_WINDOW_S,
+    # whatever its keys and addresses; games it created waiting for seats at once (0: no cap); its
+    # waiting games on one page of the lobby's listing (0: no cap)
+    player_create_limit: int = 60
+    player_create_window_s: int = 600
+    max_waiting_games_per_player: int = 10
+    lobby_games_per_player: int = 3
     cors_origins: str = ""
     # ---- signing in (api/players/identity_tokens.py, issue 36) ----
     oidc_issuers: str = ""  # JSON: [{"issuer", "audience", "jwks_uri" | "jwks_file" (neither: discovery)}]

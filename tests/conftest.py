@@ -51,6 +51,9 @@ TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "
                  "NETWORK_READ_LIMIT": "100000000", "NETWORK_STREAM_LIMIT": "100000000",
                  "NETWORK_CREATE_LIMIT": "100000000", "ANONYMOUS_CREATE_LIMIT": "100000000",
                  "MAX_ANONYMOUS_GAMES": "0",
+                 # a player's own caps (issue 49): open too (tests/lobby/test_player_caps.py sets its own)
+                 "PLAYER_CREATE_LIMIT": "100000000", "MAX_WAITING_GAMES_PER_PLAYER": "0",
+                 "LOBBY_GAMES_PER_PLAYER": "0",
                  "WEBHOOK_ALLOW_LOOPBACK": "1"}
 os.environ.update(TEST_SETTINGS)
 # The session's archive, of its own (not ./var/redis's, which a `python app.py` here keeps).

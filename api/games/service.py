@@ -23,6 +23,8 @@ from api.errors import (
     Code,
     IdempotencyKeyReused,
     IllegalMove,
+    TooManyWaitingGames,
+    UnknownGame,
     UnknownGameType,
     ValidationFailed,
     VersionConflict,
@@ -66,9 +68,10 @@ Listener = Callable[[Game, list[tuple[str, dict[str, Any]]]], None]
 class GameService:
     def __init__(self, store: EventStore, scheduler: Scheduler | None = None, defer: Callable[..., Any] = immediately,
                  players: Any = None, listeners: list[Listener] | None = None, max_anonymous: int = 0,
-                 snapshot_every: int | None = None, retention_s: float | None = None) -> None:
+                 snapshot_every: int | None = None, retention_s: float | None = None, waiting: Any = None) -> None:
         self.store = store
         self.max_anonymous = max_anonymous  # unfinished games created without a player's key (0: no cap)
+        self.waiting = waiting  # api/lobby/waiting.WaitingGames: each player's waiting games, capped (None: no cap)
         self.games = GameRepository(store, snapshot_every, retention_s)
         self.players = players  # api/players.Players (None: a store without players)
         self.seats = Seats(self.games, players)
@@ -81,13 +84,15 @@ class GameService:
     # ---- creation -------------------------------------------------------------------------
 
     def create(self, type_name: str, seats: list[Any], options: dict[str, Any], seed: Any = None, private: bool = False,
-               clock: Any = None, anonymous: bool = False, rated: bool = True) -> dict[str, Any]:
+               clock: Any = None, anonymous: bool = False, rated: bool = True,
+               creator: str | None = None) -> dict[str, Any]:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
         that fills the last seat (api/seating/claims.py), drawn then from the same seed.
         `anonymous`: created without a player's key, counted against max_anonymous.
-        `rated` False: a casual game, never rated (api/ratings/)."""
+        `rated` False: a casual game, never rated (api/ratings/). `creator`: the id of the
+        player creating it, whose waiting games are capped (TooManyWaitingGames)."""
         definition = registry.get(type_name)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
@@ -125,6 +130,8 @@ class GameService:
             invite_code = secrets.token_urlsafe(12)
             meta["invite_sha256"] = hash_token(invite_code)
         at = int(time.time() * 1000)
+        if waiting and creator is not None:
+            self._reserve_waiting(creator, game_id, at)
         game = self.games.created(game_id, meta, credentials, events, at)
         version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
                                     due=clocks.next_deadline(game.platform), clocked=clock is not None,
@@ -146,6 +153,27 @@ class GameService:
                 f"This server holds its most unfinished games created without a player's key "
                 f"({self.max_anonymous}). Retry later, or create the game with a player's key.",
                 headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
+
+    def _reserve_waiting(self, player_id: str, game_id: str, at: int) -> None:
+        """Counts the new waiting game against its creator's cap, or refuses it: the games the
+        player's set holds that no longer wait (started, ended, gone) leave it first."""
+        quota = self.waiting
+        if quota is None or not quota.limit:
+            return
+        done = []
+        for held, created_at in quota.held(player_id):
+            try:
+                counts = self.load(held).status == "waiting"
+            except UnknownGame:
+                counts = at - created_at < quota.grace_ms  # a creation under way is not written yet
+            if not counts:
+                done.append(held)
+        quota.release(player_id, done)
+        if not quota.reserve(player_id, game_id, at):
+            raise TooManyWaitingGames(
+                f"You have {quota.limit} games waiting for players already, the most one player may have: "
+                "create another once one of them starts, or ends unjoined (WAITING_TTL).",
+                details={"limit": quota.limit})
 
     # ---- who is asking --------------------------------------------------------------------
 

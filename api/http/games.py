@@ -39,11 +39,14 @@ def create_game() -> ResponseReturnValue:
     player = creator(body["seats"])
     if player is None:
         limits.charge_anonymous_creation()
+    else:
+        limits.charge_player_creation(player.id)  # whatever its keys and addresses, bot accounts too
     me = {"name": player.name, "player": player.id, **({"bot_account": True} if player.bot else {})} \
         if player is not None else None
     seats = [me if "me" in s else s for s in body["seats"]]
     created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"],
-                             anonymous=player is None, rated=body["rated"])
+                             anonymous=player is None, rated=body["rated"],
+                             creator=player.id if player is not None else None)
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 

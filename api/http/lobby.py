@@ -36,7 +36,9 @@ def list_games() -> ResponseReturnValue:
                                details={"fields": {"format": ["Only with since."]}})
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
                                     page["limit"])
-    return {"games": found, "next": cursor_link("/games", cursor) if len(found) == page["limit"] else None}
+    # A page may be short with more behind it (entries passed over: moved, or one player's past
+    # LOBBY_GAMES_PER_PLAYER): `next` is null only once the index has no more.
+    return {"games": found, "next": cursor_link("/games", cursor) if cursor is not None else None}
 
 
 @bp.get("/games/ended")

@@ -14,6 +14,9 @@
 - A game created without a player's key also spends the server's own budget for those,
   ANONYMOUS_CREATE_LIMIT per ADDRESS_WINDOW_S whatever the address (charged by the route, which
   knows whether the key is a player's: `charge_anonymous_creation`).
+- A game created with a player's key (or identity token) spends that player's budget,
+  PLAYER_CREATE_LIMIT per PLAYER_CREATE_WINDOW_S whatever its keys and addresses (bot accounts
+  too; charged by the route: `charge_player_creation`).
 - Every 401 answered to a request that sent a token counts as a failed authentication of the
   address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
   refused until the window ends (guessing tokens, or minting one per request to dodge the
@@ -59,6 +62,8 @@ class Budgets:
         self.stream_network = RateLimiter(connection, prefix, int(config["NETWORK_STREAM_LIMIT"]), window)
         self.create_network = RateLimiter(connection, prefix, int(config["NETWORK_CREATE_LIMIT"]), window)
         self.anonymous_create = RateLimiter(connection, prefix, int(config["ANONYMOUS_CREATE_LIMIT"]), window)
+        self.player_create = RateLimiter(connection, prefix, int(config["PLAYER_CREATE_LIMIT"]),
+                                         int(config["PLAYER_CREATE_WINDOW_S"]))
         self.prefixes = (int(config["NETWORK_PREFIX_V4"]), int(config["NETWORK_PREFIX_V6"]))
 
     def network(self, address: str) -> str:
@@ -71,7 +76,8 @@ _WHAT = {"token": "requests with this token", "address": "requests without a tok
          "network": "requests without a token from your network",
          "stream_network": "live streams opened from your network",
          "create_network": "games created from your network",
-         "anonymous_create": "games created without a player's key on this server"}
+         "anonymous_create": "games created without a player's key on this server",
+         "player_create": "games created by this player"}
 
 
 def _refuse(key: str, decision: Decision) -> RateLimited:
@@ -142,6 +148,12 @@ def charge_anonymous_creation() -> None:
     """A game created without a player's key spends the server's budget for those, shared by
     every address and process (a flood from many addresses meets it once)."""
     _take(current_app.extensions["budgets"].anonymous_create, "anonymous_create", "create-anonymous")
+
+
+def charge_player_creation(player_id: str) -> None:
+    """A game created by a player spends the player's own budget, shared by all its keys and
+    addresses (a player flooding from many addresses meets it once)."""
+    _take(current_app.extensions["budgets"].player_create, "player_create", "create-player:" + player_id)
 
 
 def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:

@@ -67,7 +67,7 @@ def create_webhook() -> ResponseReturnValue:
     owner = _owner()
     body = _create.load(json_body())
     body["lang"] = body["lang"] or http_languages.current()  # else the creating request's language
-    created = _webhooks().create(owner, body)
+    created = _webhooks().create(owner, body, bearer_token())
     return created, 201, {"Location": f"/webhooks/{created['id']}"}
 
 

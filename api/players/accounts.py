@@ -223,6 +223,16 @@ class Players:
     def revoke_key(self, player: Player, key_id: str) -> None:
         self.keys.revoke(player.id, key_id)
 
+    def on_key_ended(self, end: Callable[[str, str], object]) -> None:
+        """`end(player id, key hash)` is called once a key is revoked or replaced (what it made
+        ends with it: api/players/keys.py)."""
+        self.keys.ended.append(end)
+
+    @_unavailable
+    def key_id(self, player_id: str, key: str) -> str | None:
+        """The id of the player's device key `key` (None: not a player key of this player)."""
+        return self.keys.id_of(player_id, hash_token(key)) if is_player_key(key) else None
+
     @_unavailable
     def new_recovery_code(self, player: Player) -> str:
         """A recovery code for the player (shown once); the previous one stops working."""

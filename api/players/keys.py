@@ -12,12 +12,22 @@ Keys (single-key commands only, as the rest of api/players/):
 Revoking or replacing a key deletes its entry and index, and appends its hash to the
 `key-rotations` stream, which ends the streams it opened and refuses the tickets it asked for on
 every web process (api/live/keywatch.py, api/live/tickets.py): the same path a rotation takes.
+
+What a key made ends with it (issue 49): a webhook or push subscription made with a player key
+records the key's hash, and once the key is revoked or replaced, the ring's `ended` hooks
+(registered by the composition root: the webhooks' and the push subscriptions' `end_key`)
+remove them at once; their senders check the key too (`index_key` below), so a crash between
+the two, or a hook that failed, still sends nothing more. A rotation ends them as a revocation
+does: rotating is what an owner does when a key may have leaked, and a thief's webhook must not
+outlive it (the device that rotated makes its own again with the new key).
 """
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from api.errors import ApiError, Code
@@ -26,6 +36,14 @@ from api.games.callers import KEY_PREFIX, hash_token
 MAX_KEYS = 20  # devices per player: a list a person can read, and a bound on what a key can make
 USED_EVERY_MS = 60_000  # "last used" is written at most this often per key
 ROTATIONS_KEPT = 10_000  # replaced keys remembered for the live hubs (seconds' worth is enough)
+
+log = logging.getLogger(__name__)
+
+
+def index_key(prefix: str, digest: str) -> str:
+    """The index entry of the key of this hash: it exists while the key works (what the senders
+    of webhooks and pushes made with a key check)."""
+    return f"{prefix}player-key:{digest}"
 
 
 class UnknownKey(ApiError):
@@ -48,6 +66,8 @@ class KeyRing:
     def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
+        # Told (player id, key hash) once a key is revoked or replaced: what it made ends.
+        self.ended: list[Callable[[str, str], object]] = []
 
     def keys_key(self, player_id: str) -> str:
         return f"{self.prefix}player:{{{player_id}}}:keys"
@@ -56,7 +76,7 @@ class KeyRing:
         return f"{self.prefix}player:{{{player_id}}}:keys-used"
 
     def index_key(self, digest: str) -> str:
-        return f"{self.prefix}player-key:{digest}"
+        return index_key(self.prefix, digest)
 
     def rotations_key(self) -> str:
         return f"{self.prefix}key-rotations"
@@ -113,6 +133,11 @@ class KeyRing:
                 self.redis.hset(self.used_key(player_id), digest, now)
         return bool(known)
 
+    def id_of(self, player_id: str, digest: str) -> str | None:
+        """The id of the player's key of this hash (None: not one of its keys)."""
+        raw = self.redis.hget(self.keys_key(player_id), digest)
+        return str(json.loads(raw)["id"]) if raw else None
+
     def listing(self, player_id: str, current_digest: str | None = None) -> list[dict[str, Any]]:
         """The player's keys (id, name, created, last used, whether it is the one asking), oldest
         first; never a key or its hash."""
@@ -137,10 +162,16 @@ class KeyRing:
         raise UnknownKey("The player has no key of this id (GET /players/me/keys lists them).")
 
     def _forget(self, player_id: str, digest: str) -> None:
-        """The key of this hash stops working; its streams and tickets end on every process."""
+        """The key of this hash stops working; its streams and tickets end on every process, and
+        what it made (webhooks, push subscriptions) is removed."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hdel(self.keys_key(player_id), digest)
         pipe.hdel(self.used_key(player_id), digest)
         pipe.delete(self.index_key(digest))
         pipe.xadd(self.rotations_key(), {"key": digest}, maxlen=ROTATIONS_KEPT, approximate=True)
         pipe.execute()
+        for end in self.ended:
+            try:
+                end(player_id, digest)
+            except Exception:  # the key is gone already: its senders find that and end the rest
+                log.exception("ending what a revoked key of player %s made failed; its senders end it", player_id)

@@ -14,7 +14,8 @@ resolves is checked again at every sending (api/webhooks/addresses.py's policy).
 A subscription registered with a player key lasts as long as that key: once the key is revoked
 or replaced, nothing more is sent to it and it is removed (a stolen key's subscriptions end with
 the key; the device that rotated its own subscribes again with the new one, as pages do at every
-visit)."""
+visit). The key's revocation or replacement removes them at once (`end_key`, which the
+composition root hooks to the key ring), and the sender checks the key before each push."""
 from __future__ import annotations
 
 import base64
@@ -201,6 +202,14 @@ class PushSubscriptions:
         pipe.hdel(self.cursors_key(player_id), sub_id)
         removed, _ = pipe.execute()
         return bool(removed)
+
+    def end_key(self, player_id: str, key_hash: str) -> int:
+        """Removes the subscriptions registered with the player key of this hash (revoked or
+        replaced: api/players/keys.py); how many. The sender checks the key too."""
+        ended = [s.id for s in self.of_player(player_id) if s.key_hash == key_hash]
+        for sub_id in ended:
+            self.remove(player_id, sub_id)
+        return len(ended)
 
     def delete(self, player_id: str, sub_id: str) -> None:
         if not self.remove(player_id, sub_id):

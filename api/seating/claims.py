@@ -51,9 +51,10 @@ def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEven
 
 
 class Lobby:
-    def __init__(self, service: GameService, index: LobbyIndex | None):
+    def __init__(self, service: GameService, index: LobbyIndex | None, per_player: int = 0):
         self.service = service
         self.index = index
+        self.per_player = per_player  # a player's waiting games on one page of the listing (0: no cap)
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -130,11 +131,15 @@ class Lobby:
 
     def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
         """(games, next cursor) of the lobby: newest first; entries whose game changed status
-        are moved to where they belong as they are met."""
+        are moved to where they belong as they are met. A page of waiting games shows at most
+        `per_player` of one player's (those a player sits in, the newest first): one player's
+        flood of games cannot fill it; its others are passed over on that page. The cursor is
+        None once the index has no more."""
         index = self.index
         if index is None:
             raise RuntimeError("the lobby's listing reads its index: this Lobby was made without one")
         shown: list[dict[str, Any]] = []
+        per_player: dict[str, int] = {}
         scanned = 0
         while len(shown) < limit and scanned < limit * 4:
             batch = index.page(status, type_, cursor, limit)
@@ -153,10 +158,22 @@ class Lobby:
                     else:
                         index.drop(game_id, status, type_)
                     continue
+                if status == "waiting" and self.per_player and self._crowded(game, per_player):
+                    continue
                 shown.append(summary(game, score))
                 if len(shown) == limit:
                     break
         return shown, cursor
+
+    def _crowded(self, game: Game, per_player: dict[str, int]) -> bool:
+        """Whether the page shows `per_player` games of a player seated in this one already
+        (else the game is counted for each of its seated players)."""
+        seated = {s["player"] for s in game.seats if s.get("player")}
+        if any(per_player.get(p, 0) >= self.per_player for p in seated):
+            return True
+        for p in seated:
+            per_player[p] = per_player.get(p, 0) + 1
+        return False
 
     def my_games(self, player: Player, status: str | None, my_turn: bool | None,
                  cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:

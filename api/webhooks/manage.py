@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
-from api.games.callers import TABLE, is_player_credential
+from api.games.callers import TABLE, hash_token, is_player_credential, is_player_key
 from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
@@ -75,7 +75,9 @@ class Webhooks:
         return Owner("game", game_id)
 
     # ---- the endpoints -------------------------------------------------------------------
-    def create(self, owner: Owner, body: dict[str, Any]) -> dict[str, Any]:
+    def create(self, owner: Owner, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
+        """`key`: the credential the request came with; a player key's subscription records it
+        and ends with it (revoked or replaced: `end_key`, and the senders' check)."""
         games = self._games(owner, body.get("games"))
         seat = body.get("seat")
         if seat is not None and owner.kind == "player":
@@ -91,9 +93,12 @@ class Webhooks:
             resolve(body["url"], self.policy)
         except AddressRefused as e:
             raise ValidationFailed(str(e), code=Code.WEBHOOK_URL_REFUSED, status=422) from None
+        key_hash = key_id = None
+        if owner.kind == "player" and is_player_key(key):
+            key_hash, key_id = hash_token(key), self.service.players.key_id(owner.id, key)
         sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])),
                            MINE if games == MINE else games, seat, secret, int(time.time() * 1000),
-                           lang=body.get("lang") or DEFAULT_LANGUAGE)
+                           lang=body.get("lang") or DEFAULT_LANGUAGE, key_hash=key_hash, key_id=key_id)
         # A "mine" subscription is stored (and so found by the after-append step of a game the
         # player joins) before the player's games are read: a game joined meanwhile is found
         # by one or the other, and covering it twice changes nothing.
@@ -142,7 +147,15 @@ class Webhooks:
         return asked
 
     def list(self, owner: Owner) -> list[dict[str, Any]]:
-        return [s.public() for s in self.subs.owned(owner)]
+        """The owner's subscriptions; one whose key has ended (its removal at the revocation did
+        not run) is removed as it is met."""
+        shown = []
+        for sub in self.subs.owned(owner):
+            if self.subs.key_ended(sub):
+                self.subs.remove(sub)
+            else:
+                shown.append(sub.public())
+        return shown
 
     def _owned(self, owner: Owner, sub_id: str) -> Subscription:
         sub = self.subs.get(sub_id) if sub_id.startswith("wh_") and len(sub_id) < 40 else None
@@ -152,6 +165,14 @@ class Webhooks:
 
     def delete(self, owner: Owner, sub_id: str) -> None:
         self.subs.remove(self._owned(owner, sub_id))
+
+    def end_key(self, player_id: str, key_hash: str) -> int:
+        """Removes the player's subscriptions made with the key of this hash (revoked or
+        replaced); how many."""
+        ended = [s for s in self.subs.owned(Owner("player", player_id)) if s.key_hash == key_hash]
+        for sub in ended:
+            self.subs.remove(sub)
+        return len(ended)
 
     # builtins.list: in this class, `list` is the method above
     def deliveries(self, owner: Owner, sub_id: str, limit: int = 100) -> builtins.list[dict[str, Any]]:

@@ -29,6 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from api.players.keys import index_key
 from events.connection import key_buckets
 from events.keys import Keys, sharded
 
@@ -89,10 +90,16 @@ class Subscription:
     disabled_at: int | None = None
     disabled_reason: str | None = None
     lang: str = "en"  # the language of its events' and results' words (one stored before: English)
+    # The player key that made it (its hash, never shown, and its id, shown to the owner): it
+    # ends with that key (api/players/keys.py). None: a table token's, an identity token's, or
+    # one made before keys were recorded.
+    key_hash: str | None = None
+    key_id: str | None = None
 
     def public(self) -> dict[str, Any]:
         shown = asdict(self)
         shown.pop("secret")
+        shown.pop("key_hash")
         return shown
 
     @property
@@ -232,6 +239,11 @@ class SubscriptionStore:
         for sub_id in ids:
             pipe.get(self._sub(sub_id))
         return [Subscription(**json.loads(raw)) for raw in pipe.execute() if raw]
+
+    def key_ended(self, sub: Subscription) -> bool:
+        """Whether the player key that made the subscription was revoked or replaced (one made
+        without a player key never is)."""
+        return sub.key_hash is not None and not self.redis.exists(index_key(self.prefix, sub.key_hash))
 
     def count_owned(self, owner: Owner) -> int:
         count: int = self.redis.scard(self._owned(owner))

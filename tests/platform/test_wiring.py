@@ -58,6 +58,10 @@ FROM_ENV = {
     "NETWORK_CREATE_LIMIT": ("12", 12),
     "ANONYMOUS_CREATE_LIMIT": ("13", 13),
     "MAX_ANONYMOUS_GAMES": ("0", 0),
+    "PLAYER_CREATE_LIMIT": ("14", 14),
+    "PLAYER_CREATE_WINDOW_S": ("15", 15),
+    "MAX_WAITING_GAMES_PER_PLAYER": ("4", 4),
+    "LOBBY_GAMES_PER_PLAYER": ("5", 5),
     "CORS_ORIGINS": ("*", "*"),
     "SSE_KEEPALIVE_S": ("0.5", 0.5),
     "SSE_MAX_SECONDS": ("30", 30.0),
@@ -158,6 +162,8 @@ def test_the_defaults_are_todays():
     assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,
             d.network_create_limit, d.anonymous_create_limit, d.max_anonymous_games) == (
         24, 64, 4800, 240, 120, 600, 10_000)
+    assert (d.player_create_limit, d.player_create_window_s, d.max_waiting_games_per_player,
+            d.lobby_games_per_player) == (60, 600, 10, 3)
 
 
 @pytest.mark.parametrize("env", [{}, {"FINISHED_TTL": "", "EXPORT_CACHE_TTL": "5", "EXPORT_MEMORY_MB": "2"},

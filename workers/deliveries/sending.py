@@ -52,6 +52,9 @@ class Sending(Enqueueing):
                 return "inactive"
             if sub.status != "active" or not self.subs.covers(sub, game_id):
                 return "inactive"
+            if self.subs.key_ended(sub):  # made with a player key since revoked or replaced
+                self.subs.remove(sub)
+                return "inactive"
             lease = self.leases.take(game_id, sub_id)
             if lease is None:
                 return "busy"  # the holder re-checks the stream after releasing its lease
@@ -85,6 +88,8 @@ class Sending(Enqueueing):
                     return "inactive"
                 if progress.next_at > now_ms():
                     return "waiting"
+                if self.subs.key_ended(sub):  # its key revoked while it drains: not one batch more
+                    return "inactive"
                 pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
                                                  progress.index, changes_of=self.rating_changes)
                 if last is None:
