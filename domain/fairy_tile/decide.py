@@ -151,7 +151,7 @@ def _finish(state: State, move: Move) -> list[Event]:
 
 def card_holds(state: State, seat: int) -> bool:
     hand = state.seats[seat].hand
-    ctx = Context(state.kingdom, state.positions(), state.moved, state.passed)
+    ctx = Context(state.kingdom, state.positions(), state.moved, state.passed, state.stopped_in())
     return hand is not None and holds(CONDITIONS[hand], ctx)
 
 
