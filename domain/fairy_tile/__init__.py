@@ -65,7 +65,7 @@ OPTIONS = (
 def check_options(options: dict, n_seats: int) -> None:
     limit = options.get("round_limit")
     if not isinstance(limit, int) or isinstance(limit, bool) or not 10 <= limit <= MAX_ROUNDS:
-        raise InvalidOptions(f"round_limit must be an integer from 10 to {MAX_ROUNDS}.")
+        raise InvalidOptions("round_limit must be an integer from 10 to {maximum}.", args={"maximum": MAX_ROUNDS})
     if not 2 <= n_seats <= 4:
         raise InvalidOptions("Fairy Tile is for 2 to 4 players.")
 
