@@ -128,3 +128,18 @@ def test_a_fairy_tile_1_history_that_told_a_card_by_a_later_tile_replays_as_play
     replayed = fold(GAME, as_played, state)
     assert replayed.seats[0].told == (card_id,) and replayed.seats[0].hand == state.seats[0].book[0]
     assert replayed.current == 1 and replayed.stopped == () and replayed.moved == frozenset()
+
+
+def test_a_meets_place_is_judged_where_the_later_figure_stopped():
+    # No card meets on a big place yet; the language allows it, and a tile laid after the
+    # meeting does not make it hold either.
+    from domain.fairy_tile.conditions import Context, holds, parse
+    small = kingdom({(0, 0): "f", (1, 0): "f", (2, 0): "c"})
+    big = kingdom({(0, 0): "f", (1, 0): "f", (2, 0): "c", (0, 1): "f"})
+    tree = parse("princess meet knight on big forest")
+    pos = {"princess": (0, 0), "knight": (0, 0), "dragon": (2, 0)}
+    moved = frozenset({"princess"})
+    assert holds(tree, Context(big, pos, moved, frozenset()))  # the princess stopped after the tile
+    assert not holds(tree, Context(big, pos, moved, frozenset(), {"princess": small}))  # before it
+    both = frozenset({"princess", "knight"})
+    assert holds(tree, Context(big, pos, both, frozenset(), {"princess": small, "knight": big}))
