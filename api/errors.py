@@ -13,7 +13,10 @@ The games' own refusals are not here: `decide`, `setup` and `check_options` rais
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api.words import Wording
 
 ANY_STATUS: tuple[int, ...] = ()  # a code answered with whatever status the HTTP server chose
 
@@ -146,9 +149,12 @@ class ApiError(Exception):
 
     def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
                  version: int | None = None, details: dict[str, Any] | None = None,
-                 headers: dict[str, str] | None = None):
+                 headers: dict[str, str] | None = None, wording: Wording | None = None):
         super().__init__(message)
         self.message = message
+        # A game's refusal carried out of MoveRejected: its template and arguments, said in the
+        # caller's language with every detail (api/words error_sentence).
+        self.wording = wording
         if code:
             self.code = code
         if status:

@@ -47,20 +47,31 @@ State = Any
 
 class MoveRejected(Exception):
     """A command `decide` refuses. `code` is stable and machine-readable (`not_your_turn`,
-    `cannot_afford`, ...); `message` is a sentence a person understands."""
+    `cannot_afford`, ...); `message` is a sentence a person understands, in English.
 
-    def __init__(self, code: str, message: str, details: dict | None = None):
-        super().__init__(message)
+    Every detail is said in every language: `template` is the English sentence with a `{name}`
+    placeholder per detail, which the catalogues translate (context "error"; the platform says
+    it in the caller's language, api/words `error_sentence`), and `args` fill it (kept as
+    `values`: an exception's `args` are its own). An argument is
+    a number or a text said as it is (an id, a field name, what the client sent), or one of
+    domain.words' `word(...)` (the game's English words or piece names: translated) and
+    `seat(i)` ("the second seat"). `message` is the template said in English."""
+
+    def __init__(self, code: str, template: str, details: dict | None = None, args: Mapping[str, Any] | None = None):
+        from .words import error_english
         self.code = code
-        self.message = message
+        self.template = template
+        self.values = dict(args or {})
+        self.message = error_english(template, self.values)
         self.details = details or {}
+        super().__init__(self.message)
 
 
 class InvalidOptions(MoveRejected):
     """Options or seats a game cannot be created with (code `invalid_options`)."""
 
-    def __init__(self, message: str, details: dict | None = None):
-        super().__init__("invalid_options", message, details)
+    def __init__(self, template: str, details: dict | None = None, args: Mapping[str, Any] | None = None):
+        super().__init__("invalid_options", template, details, args)
 
 
 @dataclass(frozen=True)

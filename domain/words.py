@@ -43,6 +43,23 @@ def nth_seat(index: int) -> str:
     return f"the {ORDINALS[index]} seat" if 0 <= index < len(ORDINALS) else f"seat number {index + 1}"
 
 
+def error_english(template: str, args: Mapping[str, Any]) -> str:
+    """A refusal's template (MoveRejected) said in English: `word` arguments as they are,
+    `seat` ones as `nth_seat` says them, numbers and texts as they are."""
+    if not args:
+        return template
+    return template.format_map({name: _said_in_english(arg) for name, arg in args.items()})
+
+
+def _said_in_english(arg: Any) -> str:
+    if isinstance(arg, dict):
+        if arg["kind"] == "seat":
+            return nth_seat(arg["seat"])
+        value = arg["value"]
+        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return str(arg)
+
+
 def player(seat: int) -> dict:
     return {"kind": "player", "seat": int(seat)}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.errors import Code, ValidationFailed
+from api.words import Wording
 from domain.contract import GameDef, MoveRejected, Option
 
 
@@ -20,7 +21,8 @@ def merged_options(definition: GameDef, options: dict[str, Any], n_seats: int) -
     try:
         definition.check_options(merged, n_seats)
     except MoveRejected as e:
-        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
+        raise ValidationFailed(e.message, code=e.code, details=e.details,
+                               wording=Wording.of(e, definition.name)) from e
     return merged
 
 

@@ -39,6 +39,7 @@ from api.platform import clocks, fairness
 from api.platform import events as platform_events
 from api.platform.decisions import setup
 from api.words import DEFAULT as DEFAULT_LANGUAGE
+from api.words import Wording
 from domain import registry
 from domain.contract import SYSTEM, Actor, GameDef, MoveRejected, Viewer, is_seat
 from domain.play import rng_for
@@ -313,7 +314,8 @@ class GameService:
         try:
             return game.definition.decide(game.state, actor, move, rng_for(game.seed, game.version, str(actor)))
         except MoveRejected as e:
-            raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details) from e
+            raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details,
+                              wording=Wording.of(e, game.definition.name)) from e
 
     def _after_append(self, updated: Game, scheduler: Scheduler, events: Sequence[Any] = ()) -> None:
         self.games.remember(updated, snapshot=False)

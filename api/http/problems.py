@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.errors import ApiError, Code
 from api.http import languages
-from api.words import error_sentence
+from api.words import Wording, error_sentence
 from events.archive import Expired
 from events.store import StoreUnavailable
 
@@ -24,9 +24,9 @@ _HTTP_DETAILS = {413: "The request body is too large.", 404: "There is no such r
 
 
 def problem(status: int, code: str, detail: str, version: int | None = None, details: dict[str, Any] | None = None,
-            headers: Mapping[str, str] | None = None) -> Response:
-    if has_request_context():  # in the caller's language, by the code (api/words/)
-        said = error_sentence(languages.current(), code)
+            headers: Mapping[str, str] | None = None, wording: Wording | None = None) -> Response:
+    if has_request_context():  # in the caller's language, by the game's template or the code (api/words/)
+        said = error_sentence(languages.current(), code, wording)
         if said is not None:
             detail = said
             languages.use()
@@ -48,7 +48,7 @@ def problem(status: int, code: str, detail: str, version: int | None = None, det
 def install(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
-        return problem(e.status, e.code, e.message, e.version, e.details, e.headers)
+        return problem(e.status, e.code, e.message, e.version, e.details, e.headers, e.wording)
 
     @app.errorhandler(ValidationError)
     def _invalid(e: ValidationError) -> Response:

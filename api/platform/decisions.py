@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from api.errors import ApiError, Code, ValidationFailed
 from api.platform import clocks
 from api.platform import events as pe
+from api.words import Wording
 from domain.contract import GameDef, MoveRejected
 from domain.play import rng_for
 
@@ -97,7 +98,7 @@ def setup(definition: GameDef, options: dict[str, Any], n_seats: int, seed: Any)
     try:
         return definition.setup(options, n_seats, rng_for(seed, 0, "setup"))
     except MoveRejected as e:
-        raise ValidationFailed(e.message, code=e.code, details=e.details) from e
+        raise ValidationFailed(e.message, code=e.code, details=e.details, wording=Wording.of(e, definition.name)) from e
 
 
 def _check_seat(game: Judged, seat: int) -> None:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -65,11 +68,41 @@ def translate_plural(lang: str, context: str, singular: str, plural: str, n: int
     return str(catalogue(lang).npgettext(context, singular, plural, n))
 
 
-def error_sentence(lang: str, code: str) -> str | None:
-    """A problem's `detail` in `lang`, by its stable code (context "error"); None when the
-    catalogue has none (the English detail stands)."""
+@dataclass(frozen=True)
+class Wording:
+    """A game's refusal as its words say it (domain.contract.MoveRejected): the English
+    `template`, its `args`, and the game whose words and names the arguments are."""
+    template: str
+    args: Mapping[str, Any]
+    game: str
+
+    @classmethod
+    def of(cls, rejected: Any, game: str) -> Wording:
+        return cls(rejected.template, rejected.values, game)
+
+    def arg_text(self, lang: str, arg: Any) -> str:
+        """One argument in `lang`: a `word` translated under the game, a `seat` as the platform
+        names seats ("Seat {n}"), a number or a text as it is."""
+        if isinstance(arg, dict):
+            if arg["kind"] == "seat":
+                return translate(lang, "platform", "Seat {n}").format(n=int(arg["seat"]) + 1)
+            values = arg["value"] if isinstance(arg["value"], list) else [arg["value"]]
+            return ", ".join(translate(lang, self.game, str(v)) if arg["kind"] == "word" else str(v) for v in values)
+        return str(arg)
+
+
+def error_sentence(lang: str, code: str, wording: Wording | None = None) -> str | None:
+    """A problem's `detail` in `lang`: a game's refusal by its template (context "error"), every
+    argument filled in, else by its stable code; None when the catalogue has neither (the English
+    detail stands)."""
     if lang == DEFAULT:
         return None
+    if wording is not None:
+        said = str(catalogue(lang).pgettext("error", wording.template))
+        if said != wording.template:
+            if not wording.args:
+                return said
+            return said.format_map({name: wording.arg_text(lang, arg) for name, arg in wording.args.items()})
     said = str(catalogue(lang).pgettext("error", code))
     return said if said != code else None
 

@@ -16,7 +16,12 @@ Decisions where the rules are silent:
   matters for "pass a castle". The Dragon passes every hex he flies over.
 - "Pass a castle": the figure entered a castle hex this turn (stepping off the castle it started
   on does not count). "See N T": N hexes of T on one line of sight, the viewer's hex included.
-  "Arrive": moved by this player this turn and standing on it now (after both adventures).
+  "Arrive": moved by this player this turn and standing on it now, its place judged in the
+  kingdom as it was when the figure stopped (rules fairy-tile-2: "laying a tile never satisfies
+  arrive or meet", so a tile laid after the move cannot make the hex a big region or a big river;
+  a "meet ... on" place likewise, where the later of the moved figures stopped). Under
+  fairy-tile-1 the place was judged after both adventures; histories of either replay as played
+  (a card is told by its `card_told` event, never judged again by evolve).
 - Telling is automatic: after the last adventure of a turn the card is told if it holds. With an
   active token, after the first adventure the player chooses a second adventure or `finish`.
 - The start tiles' back faces are shipped but not used (the start layout uses their emblem side).
@@ -60,7 +65,7 @@ OPTIONS = (
 def check_options(options: dict, n_seats: int) -> None:
     limit = options.get("round_limit")
     if not isinstance(limit, int) or isinstance(limit, bool) or not 10 <= limit <= MAX_ROUNDS:
-        raise InvalidOptions(f"round_limit must be an integer from 10 to {MAX_ROUNDS}.")
+        raise InvalidOptions("round_limit must be an integer from 10 to {maximum}.", args={"maximum": MAX_ROUNDS})
     if not 2 <= n_seats <= 4:
         raise InvalidOptions("Fairy Tile is for 2 to 4 players.")
 
@@ -70,7 +75,7 @@ GAME = GameDef(
     title="Fairy Tile",
     min_seats=2,
     max_seats=4,
-    rules_version="fairy-tile-1",
+    rules_version="fairy-tile-2",
     setup=setup,
     decide=decide,
     evolve=evolve,

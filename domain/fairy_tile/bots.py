@@ -61,14 +61,15 @@ def random_policy(state: State, seat: int, rng: random.Random) -> Move:
 
 class _Sim:
     """What a card looks at, after some adventures: a light stand-in for the state."""
-    __slots__ = ("kingdom", "pos", "moved", "passed", "pile")
+    __slots__ = ("kingdom", "pos", "moved", "passed", "pile", "stopped")
 
     def __init__(self, kingdom: Kingdom, pos: dict[str, Hex], moved: frozenset[str], passed: frozenset[str],
-                 pile: tuple[tuple[str, str], ...]) -> None:
+                 pile: tuple[tuple[str, str], ...], stopped: dict[str, Kingdom] | None = None) -> None:
         self.kingdom, self.pos, self.moved, self.passed, self.pile = kingdom, pos, moved, passed, pile
+        self.stopped = stopped or {}  # figure -> the kingdom it stopped in (Context.stopped)
 
     def holds(self, tree: Tree) -> bool:
-        return holds(tree, Context(self.kingdom, self.pos, self.moved, self.passed))
+        return holds(tree, Context(self.kingdom, self.pos, self.moved, self.passed, self.stopped))
 
 
 def _looks_at_land(tree: Tree) -> bool:
@@ -88,13 +89,14 @@ def _next(sim: _Sim, tree: Tree, land: bool, figures: Sequence[str]) -> list[tup
         for key, to, _, passed in MOVERS[figure](sim.kingdom, sim.pos[figure]):
             move = _move_dict(figure, key)
             after = _Sim(sim.kingdom, {**sim.pos, figure: to}, sim.moved | {figure},
-                         sim.passed | {figure} if passed else sim.passed, sim.pile)
+                         sim.passed | {figure} if passed else sim.passed, sim.pile,
+                         {**sim.stopped, figure: sim.kingdom})
             out.append((move, after))
     if land and sim.pile:
         tile, side = sim.pile[0]
         for (at, rotation), laid in sim.kingdom.laid(tile, side).items():
             move = {"type": "lay_tile", "at": list(at), "rotation": rotation}
-            out.append((move, _Sim(laid, sim.pos, sim.moved, sim.passed, sim.pile[1:])))
+            out.append((move, _Sim(laid, sim.pos, sim.moved, sim.passed, sim.pile[1:], sim.stopped)))
     return out
 
 
@@ -111,7 +113,7 @@ def _first_moves(state: State, seat: int) -> tuple[Tree, bool, Sequence[str], _S
     tree = CONDITIONS[state.seats[seat].hand]
     land = _looks_at_land(tree)
     figures = FIGURES if land else [f for f in FIGURES if f in figures_in(tree)]
-    sim = _Sim(state.kingdom, state.positions(), state.moved, state.passed, state.pile)
+    sim = _Sim(state.kingdom, state.positions(), state.moved, state.passed, state.pile, state.stopped_in())
     return tree, land, figures, sim, _next(sim, tree, land, figures)
 
 
@@ -294,13 +296,13 @@ def _context_after(state: State, land: bool, figures: Collection[str], move: Mov
         tile, side = state.pile[0]
         at, rotation = tuple(move["at"]), move["rotation"]
         kingdom = state.kingdom.laid(tile, side).get((at, rotation)) or state.kingdom.lay(tile, side, at, rotation)
-        return Context(kingdom, state.positions(), state.moved, state.passed)
+        return Context(kingdom, state.positions(), state.moved, state.passed, state.stopped_in())
     figure = move["figure"]
     if figure not in figures:
         return None
     to, _, passed = move_table(state.kingdom, figure, state.position(figure))[_move_key(move)]
     return Context(state.kingdom, {**state.positions(), figure: to}, state.moved | {figure},
-                   state.passed | {figure} if passed else state.passed)
+                   state.passed | {figure} if passed else state.passed, {**state.stopped_in(), figure: state.kingdom})
 
 
 def _move_key(move: Move) -> Any:
@@ -331,13 +333,14 @@ def quick_policy(state: State, seat: int, rng: random.Random) -> Move:
     if hand is None:
         return legal_moves(state, seat)[0]
     tree = CONDITIONS[hand]
-    positions = state.positions()
+    positions, stopped = state.positions(), state.stopped_in()
     done = []
     for figure in sorted(figures_in(tree)):
         for key, (to, _, passed) in move_table(state.kingdom, figure, positions[figure]).items():
             pos = {**positions, figure: to}
             if holds(tree, Context(state.kingdom, pos, state.moved | {figure},
-                                   state.passed | {figure} if passed else state.passed)):
+                                   state.passed | {figure} if passed else state.passed,
+                                   {**stopped, figure: state.kingdom})):
                 done.append(_move_dict(figure, key))
     if done:
         return done[rng.randrange(len(done))]

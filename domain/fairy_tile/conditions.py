@@ -14,7 +14,8 @@ Parsed conditions are nested tuples; `holds` evaluates one against a Context.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .kingdom import Kingdom
@@ -39,6 +40,15 @@ class Context:
     pos: dict          # figure -> hex
     moved: frozenset   # figures the player moved this turn
     passed: frozenset  # figures that passed a castle this turn
+    # figure -> the kingdom as it was when that moved figure stopped (rules fairy-tile-2: "laying
+    # a tile never satisfies arrive or meet", so their places are judged there); a moved figure
+    # missing here stopped in `kingdom` (no tile was laid after it).
+    stopped: Mapping[str, Kingdom] = field(default_factory=dict)
+
+    def where_stopped(self, *figures: str) -> Kingdom:
+        """The kingdom the last of these moved figures stopped in (a kingdom only grows)."""
+        kingdoms = [self.stopped.get(f, self.kingdom) for f in figures if f in self.moved]
+        return max(kingdoms, key=lambda k: len(k.cells), default=self.kingdom)
 
 
 def parse(text: str) -> Tree:
@@ -145,11 +155,11 @@ def holds(tree: Tree, ctx: Context) -> bool:
     if kind == "see_line":
         return any(sum(1 for h in line if matches(k, h, tree[3])) >= tree[2] for line in k.lines(pos[tree[1]]))
     if kind == "arrive":
-        return tree[1] in ctx.moved and matches(k, pos[tree[1]], tree[2])
+        return tree[1] in ctx.moved and matches(ctx.where_stopped(tree[1]), pos[tree[1]], tree[2])
     if kind == "meet":
         f, g, place = tree[1], tree[2], tree[3]
         return (pos[f] == pos[g] and (f in ctx.moved or g in ctx.moved)
-                and (place is None or matches(k, pos[f], place)))
+                and (place is None or matches(ctx.where_stopped(f, g), pos[f], place)))
     if kind == "pass":
         return tree[1] in ctx.passed
     raise ConditionError(f"unknown condition {kind!r}")

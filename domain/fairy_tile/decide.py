@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
-from ..words import nth_seat
+from ..words import seat
 from .conditions import Context, holds
 from .data import CONDITIONS
 from .feasibility import can_complete
@@ -32,25 +32,33 @@ def decide(state: State | None, actor: Actor, move: Move, rng: random.Random) ->
     if actor == SYSTEM:
         raise MoveRejected("not_your_turn", "The server has nothing to do now: a player is to act.")
     if not is_seat(actor) or actor != state.current:
-        raise MoveRejected("not_your_turn", f"It is {nth_seat(state.current)}'s turn, not yours.")
+        raise MoveRejected("not_your_turn", "It is {seat}'s turn, not yours.", args={"seat": seat(state.current)})
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise MoveRejected("invalid_move", "A move must be an object with a string \"type\".")
     handler = _HANDLERS.get(move["type"])
     if handler is None:
-        raise MoveRejected("unknown_move_type", f"Fairy Tile has no move called {move['type']!r}.")
+        raise MoveRejected("unknown_move_type", "Fairy Tile has no move called {value}.",
+                           args={"value": repr(move["type"][:40])})
     return handler(state, move)
 
 
 def _keys(move: Move, *allowed_sets: set[str]) -> None:
     if set(move) not in [set(a) | {"type"} for a in allowed_sets]:
-        wanted = " or ".join(", ".join(sorted(a)) or "nothing else" for a in allowed_sets)
-        raise MoveRejected("invalid_move", f"This move takes exactly these fields besides type: {wanted}.")
+        wanted = [", ".join(sorted(a)) for a in allowed_sets]
+        if not wanted[0]:
+            raise MoveRejected("invalid_move", "This move takes no field besides type.")
+        if len(wanted) > 1:
+            raise MoveRejected("invalid_move", "This move takes exactly these fields besides type: {fields} or "
+                               "{other}.", args={"fields": wanted[0], "other": wanted[1]})
+        raise MoveRejected("invalid_move", "This move takes exactly these fields besides type: {fields}.",
+                           args={"fields": wanted[0]})
 
 
 def _hex(value: object, name: str) -> Hex:
     if not (isinstance(value, (list, tuple)) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise MoveRejected("invalid_move", f"\"{name}\" must be a hex given as [q, r] with two integers.")
+        raise MoveRejected("invalid_move", "\"{field}\" must be a hex given as [q, r] with two integers.",
+                           args={"field": name})
     return (value[0], value[1])
 
 
@@ -70,7 +78,7 @@ def _figure_move(state: State, move: Move) -> list[Event]:
     _check_phase(state)
     found = move_table(state.kingdom, figure, state.position(figure)).get(key)
     if found is None:
-        raise MoveRejected("illegal_figure_move", _why_not(figure))
+        _why_not(figure)
     to, path, passed = found
     event = {"type": "figure_moved", "seat": state.current, "figure": figure,
              "from": list(state.position(figure)), "to": list(to),
@@ -85,14 +93,14 @@ def move_table(kingdom: Kingdom, figure: str, at: Hex) -> dict[Any, tuple[Hex, t
     return kingdom._cached(("table", figure, at), build)
 
 
-def _why_not(figure: str) -> str:
-    return {
-        "princess": "The Princess moves one step to an adjacent hex, and may jump between castles "
-                    "only together with that step.",
-        "knight": "The Knight moves exactly two hexes through the kingdom, ending two hexes away "
-                  "(never on or next to where he began); \"via\" is the hex between.",
-        "dragon": "The Dragon must fly at least one hex in that direction.",
-    }[figure]
+def _why_not(figure: str) -> NoReturn:
+    if figure == "princess":
+        raise MoveRejected("illegal_figure_move", "The Princess moves one step to an adjacent hex, and may jump "
+                           "between castles only together with that step.")
+    if figure == "knight":
+        raise MoveRejected("illegal_figure_move", "The Knight moves exactly two hexes through the kingdom, ending two "
+                           "hexes away (never on or next to where he began); \"via\" is the hex between.")
+    raise MoveRejected("illegal_figure_move", "The Dragon must fly at least one hex in that direction.")
 
 
 def _lay_tile(state: State, move: Move) -> list[Event]:
@@ -151,7 +159,7 @@ def _finish(state: State, move: Move) -> list[Event]:
 
 def card_holds(state: State, seat: int) -> bool:
     hand = state.seats[seat].hand
-    ctx = Context(state.kingdom, state.positions(), state.moved, state.passed)
+    ctx = Context(state.kingdom, state.positions(), state.moved, state.passed, state.stopped_in())
     return hand is not None and holds(CONDITIONS[hand], ctx)
 
 

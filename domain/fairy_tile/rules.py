@@ -74,7 +74,9 @@ def _figure_moved(state: State, event: Event) -> State:
     i = FIGURES.index(event["figure"])
     figures = state.figures[:i] + (_hex(event["to"]),) + state.figures[i + 1:]
     passed = state.passed | {event["figure"]} if event["passed_castle"] else state.passed
-    return _after_adventure(state, figures=figures, moved=state.moved | {event["figure"]}, passed=passed)
+    stopped = tuple(kv for kv in state.stopped if kv[0] != event["figure"]) + ((event["figure"], state.kingdom),)
+    return _after_adventure(state, figures=figures, moved=state.moved | {event["figure"]}, passed=passed,
+                            stopped=stopped)
 
 
 def _tile_laid(state: State, event: Event) -> State:
@@ -100,7 +102,7 @@ def _page_turned(state: State, event: Event) -> State:
 
 def _turn_ended(state: State, event: Event) -> State:
     return replace(state, current=event["next"], phase="adventure", adventures=0,
-                   moved=frozenset(), passed=frozenset(), turn=state.turn + 1)
+                   moved=frozenset(), passed=frozenset(), stopped=(), turn=state.turn + 1)
 
 
 def _game_ended(state: State, event: Event) -> State:

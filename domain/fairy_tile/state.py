@@ -38,6 +38,10 @@ class State:
     adventures: int = 0      # adventures taken this turn
     moved: frozenset = frozenset()   # figures moved this turn
     passed: frozenset = frozenset()  # figures that passed a castle this turn
+    # ((figure, the kingdom as it was when that figure stopped), ...) for the figures moved this
+    # turn (rules fairy-tile-2): an "arrive" is judged where the figure stopped, so a tile laid
+    # after the move never makes it true.
+    stopped: tuple = ()
     turn: int = 1            # the number of the turn being played (1-based)
     winners: tuple = ()
     reason: str | None = None
@@ -47,6 +51,10 @@ class State:
 
     def positions(self) -> dict:
         return dict(zip(FIGURES, self.figures))
+
+    def stopped_in(self) -> dict:
+        """{figure: the kingdom as it was when it stopped} for the figures moved this turn."""
+        return dict(self.stopped)
 
     @property
     def over(self) -> bool:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from domain.contract import MoveRejected
 
-from ..words import nth_seat
+from ..words import seat as seat_arg
+from ..words import word
 from .data import NUMBER, SQUARE_IDS, SQUARE_INDEX, SUIT, SUITS, TILE_IDS, TILE_INDEX
 from .sets import in_a_set, one_set_holds, scoring_squares
 from .state import MARKET_SIZE, RACK_SIZE, State, bonus_owner, playable_squares, tops
@@ -37,23 +38,28 @@ def tile_name(tile: int) -> str:
     return f"the {SUITS[SUIT[tile]]} {NUMBER[tile]} ({TILE_IDS[tile]})"
 
 
+def tile_args(tile: int) -> dict:
+    """A tile in a refusal ("the {tile} ({id})"): its name, translated, and its id."""
+    return {"tile": word(f"{SUITS[SUIT[tile]]} {NUMBER[tile]}"), "id": TILE_IDS[tile]}
+
+
 def parse_place(place: object) -> list:
     """The {square id: tile id} map of a move as [(square, tile), ...] of ints, or rejected."""
     if not isinstance(place, dict) or not place:
         raise MoveRejected("invalid_move", "A play needs \"place\": an object from square ids to tile ids.")
     if len(place) > MAX_TILES:
-        raise MoveRejected("too_many_tiles", f"You can play at most {MAX_TILES} tiles in one turn.")
+        raise MoveRejected("too_many_tiles", "You can play at most {n} tiles in one turn.", args={"n": MAX_TILES})
     pairs, used = [], set()
     for square_id, tile_id in place.items():
         square = SQUARE_INDEX.get(square_id) if isinstance(square_id, str) else None
         if square is None:
-            raise MoveRejected("unknown_square", f"There is no square {quote(square_id)} on the board; "
-                               f"squares are {', '.join(SQUARE_IDS)}.")
+            raise MoveRejected("unknown_square", "There is no square {value} on the board; squares are {squares}.",
+                               args={"value": quote(square_id), "squares": ", ".join(SQUARE_IDS)})
         tile = TILE_INDEX.get(tile_id) if isinstance(tile_id, str) else None
         if tile is None:
-            raise MoveRejected("invalid_move", f"{quote(tile_id)} is not a SetUp tile id.")
+            raise MoveRejected("invalid_move", "{value} is not a SetUp tile id.", args={"value": quote(tile_id)})
         if tile in used:
-            raise MoveRejected("tile_used_twice", f"You placed {tile_name(tile)} on two squares.")
+            raise MoveRejected("tile_used_twice", "You placed the {tile} ({id}) on two squares.", args=tile_args(tile))
         used.add(tile)
         pairs.append((square, tile))
     pairs.sort()
@@ -67,21 +73,24 @@ def check_play(state: State, seat: int, pairs: list) -> Play:
     for square, tile in pairs:
         if square not in allowed:
             owner = bonus_owner(state.n, square)
-            whose = nth_seat(owner) if owner is not None else "another seat"
-            raise MoveRejected("square_not_yours", f"Square {SQUARE_IDS[square]} is a bonus square "
-                               f"of {whose}: you may play on common squares and your own.")
+            if owner is None:
+                raise MoveRejected("square_not_yours", "Square {square} is a bonus square of another seat: you may "
+                                   "play on common squares and your own.", args={"square": SQUARE_IDS[square]})
+            raise MoveRejected("square_not_yours", "Square {square} is a bonus square of {seat}: you may play on "
+                               "common squares and your own.",
+                               args={"square": SQUARE_IDS[square], "seat": seat_arg(owner)})
         if tile not in rack and tile not in market:
-            raise MoveRejected("tile_not_available", f"{tile_name(tile).capitalize()} is neither "
-                               "on your rack nor in the market.")
+            raise MoveRejected("tile_not_available", "The {tile} ({id}) is neither on your rack nor in the market.",
+                               args=tile_args(tile))
     after = tops(state)
     for square, tile in pairs:
         after[square] = tile
     squares = [q for q, _ in pairs]
     for square, tile in pairs:
         if not in_a_set(after, square):
-            raise MoveRejected("not_a_set", f"{tile_name(tile).capitalize()} on {SQUARE_IDS[square]} "
-                               "would not be part of a set: it needs a linked tile of the same number "
-                               "or of the same suit one number away.")
+            raise MoveRejected("not_a_set", "The {tile} ({id}) on {square} would not be part of a set: it needs a "
+                               "linked tile of the same number or of the same suit one number away.",
+                               args={**tile_args(tile), "square": SQUARE_IDS[square]})
     if not one_set_holds(after, squares):
         raise MoveRejected("tiles_not_in_one_set", "Every tile you play must belong to one and "
                            "the same set, and these tiles would be in different sets.")

@@ -5,12 +5,12 @@ import random
 
 from domain.contract import Actor, InvalidOptions, Move, MoveRejected, is_seat
 
-from ..words import nth_seat
+from ..words import seat as seat_arg
 from . import moves as _moves
 from .data import N_SQUARES, N_TILES, OWNER, SQUARE_IDS, TILE_IDS, TILE_INDEX
 from .draws import Bag
 from .finish import finish_detail
-from .plays import Play, check_play, parse_place, quote, tile_name
+from .plays import Play, check_play, parse_place, quote, tile_args
 from .state import FINISH, MARKET_SIZE, MAX_SWAP, RACK_SIZE, TEAM_ORDER, State, covered, next_seat
 
 
@@ -50,7 +50,7 @@ def gate(state: State, actor: Actor, move: object) -> int:
         raise MoveRejected("not_your_turn", "SetUp has no server moves: only the player whose "
                            "turn it is may act.")
     if actor != state.turn:
-        raise MoveRejected("not_your_turn", f"It is {nth_seat(state.turn)}'s turn, not yours.")
+        raise MoveRejected("not_your_turn", "It is {seat}'s turn, not yours.", args={"seat": seat_arg(state.turn)})
     if not isinstance(move, dict) or "type" not in move:
         raise MoveRejected("invalid_move", "A move must be a JSON object with a \"type\".")
     return actor
@@ -61,12 +61,13 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list:
     kind = move.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise MoveRejected("unknown_move_type", f"Unknown move type {quote(kind)}: use "
-                           "\"play\", \"swap\" or, when nothing else is possible, \"pass\".")
+        raise MoveRejected("unknown_move_type", "Unknown move type {value}: use \"play\", \"swap\" or, when nothing "
+                           "else is possible, \"pass\".", args={"value": quote(kind)})
     keys, handle = handler
     extra = set(move) - keys
     if extra:
-        raise MoveRejected("invalid_move", f"A {kind} move has no field {quote(sorted(map(str, extra))[0])}.")
+        raise MoveRejected("invalid_move", "A {move} move has no field {field}.",
+                           args={"move": kind, "field": quote(sorted(map(str, extra))[0])})
     return handle(state, seat, move, rng)
 
 
@@ -123,17 +124,17 @@ def _swap(state: State, seat: int, move: dict, rng: random.Random) -> list:
 
 def parse_swap(state: State, seat: int, tiles: object) -> list:
     if not isinstance(tiles, list) or not 1 <= len(tiles) <= MAX_SWAP:
-        raise MoveRejected("invalid_move", f"A swap needs \"tiles\": a list of 1 to {MAX_SWAP} "
-                           "tile ids from your rack.")
+        raise MoveRejected("invalid_move", "A swap needs \"tiles\": a list of 1 to {n} tile ids from your rack.",
+                           args={"n": MAX_SWAP})
     out = []
     for tile_id in tiles:
         tile = TILE_INDEX.get(tile_id) if isinstance(tile_id, str) else None
         if tile is None:
-            raise MoveRejected("invalid_move", f"{quote(tile_id)} is not a SetUp tile id.")
+            raise MoveRejected("invalid_move", "{value} is not a SetUp tile id.", args={"value": quote(tile_id)})
         if tile in out:
-            raise MoveRejected("tile_used_twice", f"You listed {tile_name(tile)} twice.")
+            raise MoveRejected("tile_used_twice", "You listed the {tile} ({id}) twice.", args=tile_args(tile))
         if tile not in state.racks[seat]:
-            raise MoveRejected("tile_not_in_rack", f"{tile_name(tile).capitalize()} is not on your rack.")
+            raise MoveRejected("tile_not_in_rack", "The {tile} ({id}) is not on your rack.", args=tile_args(tile))
         out.append(tile)
     return sorted(out)
 

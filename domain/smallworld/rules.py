@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from .costs import Offer
 
 
-def _reject(code: str, message: str) -> NoReturn:
-    raise MoveRejected(code, message)
+def _reject(code: str, template: str, **args: Any) -> NoReturn:
+    """Refuses with `template` (its placeholders filled by `args`: MoveRejected)."""
+    raise MoveRejected(code, template, args=args)
 
 
 # move type -> (steps it belongs to, required fields, optional fields)
@@ -55,19 +56,20 @@ def _check_shape(move: object) -> None:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         _reject("invalid_move", "A move is an object with a string \"type\".")
     if move["type"] not in SHAPES:
-        _reject("unknown_move_type", f"There is no move of type {move['type'][:40]!r}.")
+        _reject("unknown_move_type", "There is no move of type {value}.", value=repr(move["type"][:40]))
     _, required, optional = SHAPES[move["type"]]
     for key, value in move.items():
         if key == "type":
             continue
         kind = required.get(key) or optional.get(key)
         if kind is None:
-            _reject("invalid_move", f"A {move['type']} move has no field {str(key)[:40]!r}.")
+            _reject("invalid_move", "A {move} move has no field {field}.", move=move["type"], field=repr(str(key)[:40]))
         if not isinstance(value, kind) or isinstance(value, bool):
-            _reject("invalid_move", f"The field {key!r} must be a {kind.__name__}.")
+            _reject("invalid_move", "The field {field} must be a {kind}.", field=repr(key), kind=kind.__name__)
     missing = [k for k in required if k not in move]
     if missing:
-        _reject("invalid_move", f"A {move['type']} move needs the field(s) {', '.join(missing)}.")
+        _reject("invalid_move", "A {move} move needs the field(s) {fields}.", move=move["type"],
+                fields=", ".join(missing))
 
 
 def _check_actor(state: State, actor: Actor) -> None:
@@ -84,7 +86,7 @@ def _check_actor(state: State, actor: Actor) -> None:
 def _region(state: State, move: Move) -> int:
     i = state.map.index.get(move["region"])
     if i is None:
-        _reject("unknown_region", f"There is no region {move['region'][:40]!r} on this map.")
+        _reject("unknown_region", "There is no region {value} on this map.", value=repr(move["region"][:40]))
     return i
 
 
@@ -95,9 +97,9 @@ def _pick(state: State, seat: int, move: Move, rng: random.Random) -> list[Event
             _reject("illegal_move", "Pick a row with your faction's race that you can afford (1 coin a row climbed).")
         return [team.pick_event(state, seat, k)]
     if not 0 <= k < len(state.display):
-        _reject("illegal_move", f"Choose a combo from 0 to {len(state.display) - 1}.")
+        _reject("illegal_move", "Choose a combo from 0 to {last}.", last=len(state.display) - 1)
     if state.players[seat].coins < k:
-        _reject("cannot_afford", f"This combo costs {k} coins: 1 on each combo above it.")
+        _reject("cannot_afford", "This combo costs {n} coins: 1 on each combo above it.", n=k)
     race, power, lying = state.display[k]
     tokens = min(catalog.RACES[race]["banner"] + catalog.POWERS[power]["badge"], query.supply(state, race))
     return [{"type": "combo_picked", "seat": seat, "index": k, "race": race, "power": power,
@@ -140,7 +142,7 @@ def _offer(state: State, seat: int, move: Move) -> Offer:
     offer = offer_for(state, seat, i, move.get("use"))
     if offer is None:
         if move.get("use"):
-            _reject("cannot_use", f"{move['use'][:40]} cannot make this conquest cheaper now.")
+            _reject("cannot_use", "{value} cannot make this conquest cheaper now.", value=move["use"][:40])
         _reject("not_reachable", "Your race cannot attack that region now.")
     return offer
 
@@ -212,15 +214,15 @@ def _conquer(state: State, seat: int, move: Move, rng: random.Random) -> list[Ev
     hand = state.players[seat].hand
     if offer.die:
         if hand + DIE_MAX < offer.cost:
-            _reject("not_enough_tokens",
-                    f"Even the best roll leaves this assault {offer.cost - hand - DIE_MAX} tokens short.")
+            _reject("not_enough_tokens", "Even the best roll leaves this assault {n} tokens short.",
+                    n=offer.cost - hand - DIE_MAX)
         rolled, cost = _airborne(state, seat, offer, rng)
         if hand >= cost:
             return [rolled, _conquest_event(state, seat, offer.region, cost, offer, rng)]
         return [rolled, _failed_event(state, seat, offer, move["region"])]
     if hand < offer.cost:
-        _reject("not_enough_tokens", f"You need {offer.cost} tokens in hand to conquer this region"
-                f" (you have {hand}; a final conquest may try with the die).")
+        _reject("not_enough_tokens", "You need {n} tokens in hand to conquer this region (you have {hand}; a final "
+                "conquest may try with the die).", n=offer.cost, hand=hand)
     return [_conquest_event(state, seat, offer.region, offer.cost, offer, rng)]
 
 
@@ -237,8 +239,8 @@ def _final(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
     reach = DIE_MAX * (2 if offer.die else 1)
     floor = max(h.min_tokens for h, _ in hooks_for(state, seat))
     if not (max(1, floor) <= hand < offer.cost <= hand + reach):
-        _reject("not_final_conquest",
-                f"A final conquest needs {max(1, floor)}+ tokens in hand and at most {reach} missing.")
+        _reject("not_final_conquest", "A final conquest needs {least}+ tokens in hand and at most {reach} missing.",
+                least=max(1, floor), reach=reach)
     events, cost = [], offer.cost
     if offer.die:
         rolled, cost = _airborne(state, seat, offer, rng)
@@ -271,7 +273,7 @@ def _place_champion(state: State, seat: int, move: Move, rng: random.Random) -> 
 def _buy(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     most = tokens_to_buy(state)
     if not 0 <= move["count"] <= most:
-        _reject("illegal_move", f"Buy from 0 to {most} tokens (1 coin each).")
+        _reject("illegal_move", "Buy from 0 to {most} tokens (1 coin each).", most=most)
     return [{"type": "tokens_bought", "seat": seat, "count": move["count"]}]
 
 
@@ -303,7 +305,7 @@ def _place(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
     if i not in query.active_regions(state, seat):
         _reject("not_your_region", "Tokens can only be placed in regions of your active race.")
     if not 1 <= move["count"] <= state.players[seat].hand:
-        _reject("illegal_move", f"Place from 1 to {state.players[seat].hand} tokens.")
+        _reject("illegal_move", "Place from 1 to {most} tokens.", most=state.players[seat].hand)
     return [{"type": "tokens_placed", "seat": seat, "region": move["region"], "count": move["count"]}]
 
 
@@ -347,7 +349,8 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[E
     _check_actor(state, actor)
     steps = SHAPES[move["type"]][0]
     if state.turn.step not in steps:
-        _reject("wrong_step", f"A {move['type']} move is not possible now (step: {state.turn.step}).")
+        _reject("wrong_step", "A {move} move is not possible now (step: {step}).", move=move["type"],
+                step=state.turn.step)
     return _refill(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
 
 

@@ -41,7 +41,7 @@ def check_options(options: dict, n_seats: int) -> None:
         raise InvalidOptions("Splendor is played by 2 to 4 seats.")
     unknown = set(options) - {o.name for o in OPTIONS}
     if unknown:
-        raise InvalidOptions(f"Splendor has no option {sorted(unknown)[0]!r}.")
+        raise InvalidOptions("Splendor has no option {value}.", args={"value": repr(sorted(unknown)[0])})
     if not isinstance(options.get("strict_take_three", False), bool):
         raise InvalidOptions("strict_take_three must be true or false.")
 

@@ -7,10 +7,11 @@ is not waiting for returned tokens, `noble_visited` follows at once (it cannot b
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..contract import SYSTEM, MoveRejected, is_seat
-from ..words import nth_seat
+from ..words import seat as seat_arg
+from ..words import word
 from .data import (
     CARD_BY_ID,
     CARD_IDS,
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
     from domain.contract import Actor, Event, Move
 
 
-def _reject(code: str, message: str) -> NoReturn:
-    raise MoveRejected(code, message)
+def _reject(code: str, template: str, **args: Any) -> NoReturn:
+    """Refuses with `template` (its placeholders filled by `args`: MoveRejected)."""
+    raise MoveRejected(code, template, args=args)
 
 
 def _quote(value: object) -> str:
@@ -48,27 +50,30 @@ def _quote(value: object) -> str:
 def _shape(move: Move, **fields: type) -> None:
     """The move has exactly these keys ("type" plus `fields`) with values of these types."""
     if set(move) != {"type", *fields}:
-        wanted = ", ".join(sorted(fields)) or "no other field"
-        _reject("invalid_move", f"A {move['type']} move takes exactly: type, {wanted}.")
+        if not fields:
+            _reject("invalid_move", "A {move} move takes no field but type.", move=move["type"])
+        _reject("invalid_move", "A {move} move takes exactly: type, {fields}.", move=move["type"],
+                fields=", ".join(sorted(fields)))
     for name, kind in fields.items():
         value = move[name]
         if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
-            _reject("invalid_move", f"The field {name} must be a whole number.")
+            _reject("invalid_move", "The field {field} must be a whole number.", field=name)
         if not isinstance(value, kind):
-            _reject("invalid_move", f"The field {name} has the wrong type.")
+            _reject("invalid_move", "The field {field} has the wrong type.", field=name)
 
 
 def _token_map(value: object, what: str) -> tuple[int, ...]:
     """A sparse {colour: positive int} map as a 6-slot tuple; anything else is invalid_move."""
     if not isinstance(value, dict):
-        _reject("invalid_move", f"The {what} must be a map from token colour to a number.")
+        _reject("invalid_move", "The {field} must be a map from token colour to a number.", field=what)
     counts = [0] * 6
     for name, n in value.items():
         if name not in COLOR_INDEX:
-            _reject("invalid_move", f"{_quote(name)} is not a token colour (white, blue, green, red, black, gold).")
+            _reject("invalid_move", "{value} is not a token colour (white, blue, green, red, black, gold).",
+                    value=_quote(name))
         if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n > 99:
-            _reject("invalid_move",
-                    f"The {what} lists each colour with a positive number; leave out colours you do not use.")
+            _reject("invalid_move", "The {field} lists each colour with a positive number; leave out colours you "
+                    "do not use.", field=what)
         counts[COLOR_INDEX[name]] = n
     return tuple(counts)
 
@@ -85,7 +90,7 @@ def _take_gems(state: State, seat: int, move: Move) -> list[Event]:
     if colors not in take_gem_choices(state):
         for c in colors:
             if state.supply[COLOR_INDEX[c]] == 0:
-                _reject("not_enough_gems", f"There is no {c} gem left in the supply.")
+                _reject("not_enough_gems", "There is no {color} gem left in the supply.", color=word(c))
         if len(colors) != 3:
             _reject("illegal_move", "Take 3 gems of different colours (fewer only when fewer than 3 colours "
                     "are left and the game allows it, and then one of each colour left).")
@@ -97,15 +102,16 @@ def _take_two(state: State, seat: int, move: Move) -> list[Event]:
     _shape(move, color=str)
     color = move["color"]
     if color not in COLORS:
-        _reject("invalid_move", f"{_quote(color)} is not a gem colour (gold cannot be taken).")
+        _reject("invalid_move", "{value} is not a gem colour (gold cannot be taken).", value=_quote(color))
     if state.supply[COLOR_INDEX[color]] < 4:
-        _reject("not_enough_gems", f"Taking 2 {color} gems needs at least 4 of them in the supply.")
+        _reject("not_enough_gems", "Taking 2 {color} gems needs at least 4 of them in the supply.", color=word(color))
     return [{"type": "gems_taken", "seat": seat, "tokens": {color: 2}}]
 
 
 def _check_reserve_limit(state: State, seat: int) -> None:
     if len(state.players[seat].reserved) >= RESERVE_LIMIT:
-        _reject("reserve_limit", f"You already hold {RESERVE_LIMIT} reserved cards: buy one before reserving again.")
+        _reject("reserve_limit", "You already hold {n} reserved cards: buy one before reserving again.",
+                n=RESERVE_LIMIT)
 
 
 def _gold_for(state: State) -> int:
@@ -134,7 +140,7 @@ def _reserve_blind(state: State, seat: int, move: Move) -> list[Event]:
     if level not in (1, 2, 3):
         _reject("invalid_move", "The level is 1, 2 or 3.")
     if not state.decks[level - 1]:
-        _reject("deck_empty", f"The level {level} deck is empty.")
+        _reject("deck_empty", "The level {level} deck is empty.", level=level)
     _check_reserve_limit(state, seat)
     return [{"type": "card_reserved", "seat": seat, "card": CARD_IDS[state.decks[level - 1][0]],
              "level": level, "source": "deck", "gold": _gold_for(state), "refill": None}]
@@ -154,10 +160,11 @@ def _buy(state: State, seat: int, move: Move) -> list[Event]:
     need = tuple(max(0, c - b) for c, b in zip(CARDS[card].cost, player.bonuses))
     for i in range(6):
         if paid[i] > player.tokens[i]:
-            _reject("cannot_afford", f"You do not have {paid[i]} {TOKEN_NAMES[i]} tokens.")
+            _reject("cannot_afford", "You do not have {n} {color} tokens.", n=paid[i], color=word(TOKEN_NAMES[i]))
     for i in range(5):
         if paid[i] > need[i]:
-            _reject("wrong_payment", f"The card needs only {need[i]} {COLORS[i]} after your bonuses.")
+            _reject("wrong_payment", "The card needs only {n} {color} after your bonuses.", n=need[i],
+                    color=word(COLORS[i]))
     gold_needed = sum(need) - sum(paid[:5])
     if paid[GOLD] > gold_needed:
         _reject("wrong_payment", "You pay more gold than the card needs.")
@@ -183,7 +190,7 @@ def _return_tokens(state: State, seat: int, move: Move) -> list[Event]:
         _reject("illegal_move", "You cannot return tokens you do not hold.")
     excess = sum(player.tokens) - TOKEN_LIMIT
     if sum(back) != excess:
-        _reject("wrong_return", f"Return exactly {excess} token(s) to keep {TOKEN_LIMIT}.")
+        _reject("wrong_return", "Return exactly {n} token(s) to keep {limit}.", n=excess, limit=TOKEN_LIMIT)
     return [{"type": "tokens_returned", "seat": seat, "tokens": sparse_tokens(back)}]
 
 
@@ -200,10 +207,6 @@ PLAY_ACTIONS = {"take_gems": _take_gems, "take_two": _take_two, "reserve": _rese
 PHASE_ACTIONS = {PLAY: PLAY_ACTIONS, RETURN: {"return_tokens": _return_tokens},
                  NOBLE: {"choose_noble": _choose_noble}}
 ALL_TYPES = set(PLAY_ACTIONS) | {"return_tokens", "choose_noble", "score_game"}
-WAITING = {RETURN: ("must_return_tokens", "You hold more than 10 tokens: return tokens first."),
-           NOBLE: ("must_choose_noble", "Several nobles want to visit you: choose one first.")}
-
-
 def _auto_noble(state: State, seat: int, events: list) -> list:
     """Appends the one noble that must visit when the action ends the turn with exactly one
     qualifying (several: the seat chooses; over 10 tokens: returning comes first). Computed
@@ -239,7 +242,7 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random | None = N
         _reject("invalid_move", "A move is a JSON object with a string field \"type\".")
     kind = move["type"]
     if kind not in ALL_TYPES:
-        _reject("unknown_move_type", f"There is no move called {_quote(kind)} in Splendor.")
+        _reject("unknown_move_type", "There is no move called {value} in Splendor.", value=_quote(kind))
     if state.phase == SCORE:
         if actor != SYSTEM:
             _reject("not_your_turn", "The game is over and waits to be scored.")
@@ -247,10 +250,12 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random | None = N
             _reject("invalid_move", "The only move now is {\"type\": \"score_game\"}.")
         return [{"type": "game_scored", **outcome(state)}]
     if not is_seat(actor) or actor != state.seat:
-        _reject("not_your_turn", f"It is {nth_seat(state.seat)}'s turn.")
+        _reject("not_your_turn", "It is {seat}'s turn.", seat=seat_arg(state.seat))
     handler = PHASE_ACTIONS[state.phase].get(kind)
     if handler is None:
-        if state.phase in WAITING:
-            _reject(*WAITING[state.phase])
-        _reject("illegal_move", f"A {kind} move is not possible now.")
+        if state.phase == RETURN:
+            _reject("must_return_tokens", "You hold more than 10 tokens: return tokens first.")
+        if state.phase == NOBLE:
+            _reject("must_choose_noble", "Several nobles want to visit you: choose one first.")
+        _reject("illegal_move", "A {move} move is not possible now.", move=kind)
     return _auto_noble(state, actor, handler(state, actor, move))

@@ -63,16 +63,18 @@ def check_options(options: dict, n_seats: int) -> None:
         value = options.get(option.name, option.default)
         if option.type == "boolean":
             if not isinstance(value, bool):
-                raise InvalidOptions(f"'{option.name}' must be true or false.")
+                raise InvalidOptions("'{option}' must be true or false.", args={"option": option.name})
             continue
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidOptions(f"'{option.name}' must be a whole number.")
+            raise InvalidOptions("'{option}' must be a whole number.", args={"option": option.name})
         if option.choices and value not in option.choices:
-            raise InvalidOptions(f"'{option.name}' must be one of {', '.join(map(str, option.choices))}.")
+            raise InvalidOptions("'{option}' must be one of {choices}.",
+                                 args={"option": option.name, "choices": ", ".join(map(str, option.choices))})
         # Every integer option declares both bounds; a lone minimum would have no range to check.
         if (option.minimum is not None and option.maximum is not None
                 and not (option.minimum <= value <= option.maximum)):
-            raise InvalidOptions(f"'{option.name}' must be between {option.minimum} and {option.maximum}.")
+            raise InvalidOptions("'{option}' must be between {minimum} and {maximum}.",
+                                 args={"option": option.name, "minimum": option.minimum, "maximum": option.maximum})
 
 
 def stale_ok(state_then: State, state_now: State, actor: Actor) -> bool:

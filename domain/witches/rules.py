@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from domain.contract import SYSTEM, MoveRejected, is_seat
 
-from ..words import nth_seat
-from .cards import DECK, DECK_SET, describe, sort_cards
+from ..words import seat, word
+from .cards import DECK, DECK_SET, card_name, sort_cards
 from .moves import SPELL_CHOICES, actors, playable
 from .scoring import game_end, score_round, winners
 from .state import (
@@ -62,14 +62,15 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[E
     if not (is_seat(actor) or actor == SYSTEM) or actor not in actors(state):
         if state.phase == PASSING and is_seat(actor) and 0 <= actor < state.n:
             raise MoveRejected("already_passed", "You have already passed your cards; wait for the others.")
-        raise MoveRejected("not_your_turn", _wait_message(state, actor))
+        _not_now(state)
     # The phase says who acts: a seat (its number) while playing, passing and choosing, the
     # system when scoring.
     handler: tuple[str, Callable[[State, Any, Move, random.Random], list[Event]]]
     handler = {PLAYING: ("play", _play), PASSING: ("pass_cards", _pass),
                SPELL_CHOICE: ("choose_spell", _choose_spell), SCORING: ("score_round", _score)}[state.phase]
     if kind != handler[0]:
-        raise MoveRejected("illegal_move", f"Now is not the time for '{kind}': the move expected is '{handler[0]}'.")
+        raise MoveRejected("illegal_move", "Now is not the time for '{move}': the move expected is '{expected}'.",
+                           args={"move": kind, "expected": handler[0]})
     return handler[1](state, actor, move, rng)
 
 
@@ -78,32 +79,37 @@ def _check_shape(move: object) -> str:
         raise MoveRejected("invalid_move", "A move must be an object with a string 'type'.")
     kind = move["type"]
     if kind not in MOVE_KEYS:
-        raise MoveRejected("unknown_move_type", f"Witches has no move '{kind[:40]}'.")
+        raise MoveRejected("unknown_move_type", "Witches has no move '{move}'.", args={"move": kind[:40]})
     extra = set(move) - MOVE_KEYS[kind] - {"type"}
     if extra or not MOVE_KEYS[kind] <= set(move):
-        wanted = ", ".join(sorted(MOVE_KEYS[kind])) or "nothing else"
-        raise MoveRejected("invalid_move", f"A '{kind}' move takes 'type' and {wanted}.")
+        if not MOVE_KEYS[kind]:
+            raise MoveRejected("invalid_move", "A '{move}' move takes 'type' and nothing else.", args={"move": kind})
+        raise MoveRejected("invalid_move", "A '{move}' move takes 'type' and {fields}.",
+                           args={"move": kind, "fields": ", ".join(sorted(MOVE_KEYS[kind]))})
     return kind
 
 
-def _wait_message(state: State, actor: Actor) -> str:
+def _not_now(state: State) -> NoReturn:
     if state.phase == SCORING:
-        return "The round is being scored; wait for the next deal."
+        raise MoveRejected("not_your_turn", "The round is being scored; wait for the next deal.")
     if state.phase == SPELL_CHOICE:
-        return "The spell's caster is choosing who takes the spell's points; please wait."
+        raise MoveRejected("not_your_turn", "The spell's caster is choosing who takes the spell's points; please wait.")
     if state.phase == PLAYING:
-        return f"It is {nth_seat(to_play(state))}'s turn to play."
-    return "You cannot act now."
+        raise MoveRejected("not_your_turn", "It is {seat}'s turn to play.", args={"seat": seat(to_play(state))})
+    raise MoveRejected("not_your_turn", "You cannot act now.")
 
 
 def _play(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     card = move["card"]
     if not isinstance(card, str) or card not in state.hands[seat]:
-        what = describe(card) if isinstance(card, str) and card in DECK_SET else "that card"
-        raise MoveRejected("card_not_in_hand", f"You do not hold {what}.")
+        if isinstance(card, str) and card in DECK_SET:
+            raise MoveRejected("card_not_in_hand", "You do not hold {card}.", args={"card": word(card_name(card))})
+        raise MoveRejected("card_not_in_hand", "You do not hold that card.")
     if card not in playable(state, seat):
         colour = led_colour(state.trick)
-        raise MoveRejected("must_follow_suit", f"You must follow suit: you hold a {colour} card (or play a wizard).")
+        assert colour is not None, "while only wizards are led, every card may be played"
+        raise MoveRejected("must_follow_suit", "You must follow suit: you hold a {colour} card (or play a wizard).",
+                           args={"colour": word(colour)})
     events = [{"type": "card_played", "seat": seat, "card": card}]
     trick = state.trick + ((seat, card),)
     if len(trick) == state.n:
@@ -115,7 +121,7 @@ def _play(state: State, seat: int, move: Move, rng: random.Random) -> list[Event
 def _pass(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
     cards, k = move["cards"], PASS_COUNT[state.n]
     if not isinstance(cards, list) or len(cards) != k or not all(isinstance(c, str) for c in cards):
-        raise MoveRejected("wrong_card_count", f"You must pass exactly {k} cards.")
+        raise MoveRejected("wrong_card_count", "You must pass exactly {n} cards.", args={"n": k})
     if len(set(cards)) != k:
         raise MoveRejected("duplicate_cards", "You named the same card twice.")
     hand = state.hands[seat]

@@ -16,6 +16,7 @@ from domain.words import GameWords, Message, count, piece, player, word
 
 from .cards import (
     AIR_WITCH,
+    COLOURS,
     DECK,
     EARTH_WITCH,
     FIRE_WITCH,
@@ -213,6 +214,7 @@ WORDS = GameWords(
         "game_ended": ENDED_FORMS,
     },
     results=ENDED_FORMS,
-    vocabulary=(*DIRECTIONS, *SPELLS.values(), *REASONS.values()),
+    # the colours: a refusal names the colour to follow (domain/witches/rules.py)
+    vocabulary=(*DIRECTIONS, *SPELLS.values(), *REASONS.values(), *COLOURS),
     effects=EFFECTS,
 )

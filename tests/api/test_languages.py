@@ -17,6 +17,7 @@ from api.http.meta import describe_type
 from api.words import entries, languages
 from api.words.game_types import texts
 from domain.contract import GameDef
+from tests.contract.error_templates import sites
 
 
 def _domain_games() -> list[GameDef]:
@@ -90,7 +91,8 @@ def _game_codes() -> set[str]:
 
 @pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
 def test_every_error_code_has_its_sentence_and_none_is_stale(lang):
-    wanted = {c.value for c in Code} | _game_codes()
+    templates = {s.template for s in sites() if s.template}  # the games' refusals (tests/contract/test_error_words.py)
+    wanted = {c.value for c in Code} | _game_codes() | templates
     have = {text for context, text in entries(lang) if context == "error"}
     assert not wanted - have, f"codes without a sentence in {lang}: {sorted(wanted - have)}"
     assert not have - wanted, f"sentences of codes no longer raised: {sorted(have - wanted)}"
@@ -108,4 +110,4 @@ def test_an_error_is_said_in_the_callers_language_its_code_unchanged(client):
     r = client.post(f"/games/{game['id']}/moves?seat=1&lang=ko", headers={"Authorization": f"Bearer {game['table_token']}"},
                     json={"expected_version": listed.get_json()["version"], "move": listed.get_json()["moves"][0]})
     assert r.status_code == 422 and r.get_json()["code"] == "not_your_turn", r.get_json()
-    assert r.get_json()["detail"] == "내 차례가 아닙니다."
+    assert r.get_json()["detail"] == "지금은 1번 자리 차례입니다."  # its details too: whose turn it is

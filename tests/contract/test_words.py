@@ -137,3 +137,37 @@ def test_the_platforms_words_are_translated(lang):
 
 def test_every_bot_level_has_a_name():
     assert {level for g in _domain_games() for level in g.bots} <= set(BOT_LEVELS)
+
+
+
+def _korean_texts(path):
+    from babel.messages.pofile import read_po
+    with path.open("rb") as f:
+        for m in read_po(f, locale="ko"):
+            if m.id:
+                yield from (m.string if isinstance(m.string, tuple) else (m.string,))
+
+
+NAME_THEN_HONORIFIC = re.compile(r"\}님")
+
+
+def test_korean_spaces_the_honorific_after_every_name():
+    # "{player}님이" with the name 하나 reads "하나님이" (God): a name is followed by " 님", in
+    # every game's texts and the platform's (issue 49, item 12).
+    from api.words import LOCALES
+    files = {p.stem: p for p in (LOCALES / "ko" / "LC_MESSAGES").glob("*.po")}
+    assert HOSTED | {"messages"} <= set(files), "a Korean catalogue for each of the five games"
+    for name, path in sorted(files.items()):
+        glued = [t for t in _korean_texts(path) if NAME_THEN_HONORIFIC.search(t)]
+        assert not glued, f"ko/{name}.po: {len(glued)} names glued to 님, e.g. {glued[:2]}"
+    web = (LOCALES.parents[2] / "web" / "i18n.js").read_text()
+    assert not NAME_THEN_HONORIFIC.search(web)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_korean_sentence_about_hana_never_reads_god(game):
+    from api.words import translate
+    speaker = Speaker(game.name, dict(game.words.names), "ko", ["하나", "민준", "하나", "민준", "하나", "민준"])
+    said = [speaker.text(Message(t, {name: {"kind": "player", "seat": 0} for name in Message(t).placeholders()}))
+            for t in game.words.templates() if "{player}" in t and "님" in translate("ko", game.name, t)]
+    assert said and not [s for s in said if "하나님" in s], [s for s in said if "하나님" in s][:2]
