@@ -58,6 +58,7 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         return "changed"
     step("evicted")
     store.evicted(game_id, source.meta.get("finished_log"))
+    store.witness(game_id)  # the readiness probe's proof that this archive is the one (archive_state)
     step("done")
     store.archive.train_dictionary(game.definition.name)  # once it has enough games of the type
     return "archived"

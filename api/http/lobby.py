@@ -34,9 +34,11 @@ def list_games() -> ResponseReturnValue:
     if "format" in page:
         raise ValidationFailed("format is for the harvest of ended games: GET /games/ended?since=...",
                                details={"fields": {"format": ["Only with since."]}})
+    skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
-                                    page["limit"])
-    return {"games": found, "next": cursor_link("/games", cursor) if len(found) == page["limit"] else None}
+                                    page["limit"], skipped)
+    return {"games": found, "next": cursor_link("/games", cursor) if len(found) == page["limit"] else None,
+            **({"skipped": skipped} if skipped else {})}
 
 
 @bp.get("/games/ended")
@@ -65,12 +67,14 @@ def _harvest(page: dict[str, Any]) -> Response:
     if whole:
         response = Response(harvest.ndjson(store, page["since"], page.get("type"), retention_s), mimetype=NDJSON)
     else:
+        skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
         found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"],
-                                     retention_s=retention_s)
+                                     retention_s=retention_s, skipped=skipped)
         args = {"since": cursor, "limit": page["limit"]}
         if page.get("type"):
             args["type"] = page["type"]
-        response = current_app.make_response({"games": found, "next": next_link("/games/ended", args)})
+        response = current_app.make_response({"games": found, "next": next_link("/games/ended", args),
+                                              **({"skipped": skipped} if skipped else {})})
     response.vary.add("Accept")
     return response
 
