@@ -131,3 +131,37 @@ def test_an_archived_games_export_during_an_outage_is_503_before_its_first_byte(
     back()
     r = client.get(path)
     assert r.status_code == 200 and r.get_data() == before
+
+
+def test_a_full_archive_fails_the_archivers_sweep_only_and_the_node_stays_ready(redis_url, tmp_path, monkeypatch):
+    """The SQLite archive on a full filesystem: every connection the archive opens can grow the
+    file no more (SQLITE_FULL on a write, as a full disk answers; reads go on). The archiver's
+    sweep fails, the ratings' (which only read) does not, and the node is ready, saying so."""
+    from events.archive_sqlite import SqliteArchive
+
+    prefix = f"arf{uuid.uuid4().hex[:6]}:"
+    app = _app(redis_url, f"sqlite:///{tmp_path}/archive.sqlite3", prefix)
+    services = app.extensions["services"]
+    archived = play(app, registry.get("high-card"), 8)
+    Archiver(services.store, services.service.games, after_s=0)()
+    due = play(app, registry.get("splendor"), 9)  # a record of several pages
+    _alive(app)
+    opened = SqliteArchive._connect
+
+    def full(self):
+        connection = opened(self)
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        connection.execute(f"PRAGMA max_page_count = {pages}")
+        return connection
+    monkeypatch.setattr(SqliteArchive, "_connect", full)
+    services.store.archive.close()  # its next connection is one of the full disk's
+    scheduler = services.turn_scheduler()
+    sweeps = (services.rate_ended_games, Archiver(services.store, services.service.games, after_s=0))
+    failed = _pass(services.service, scheduler, Watch(), None, sweeps, 2.0, {"migrated": True})
+    assert list(failed) == ["archive"] and "full" in failed["archive"], failed
+    r = app.test_client().get("/health/ready")
+    assert r.status_code == 200 and r.get_json()["checks"]["archive"] == "ok", r.get_json()
+    assert r.get_json()["checks"]["reconciler"].startswith("degraded: sweeps failing (archive:")
+    assert app.test_client().get(f"/games/{archived['id']}").status_code == 200  # read from the archive
+    assert app.test_client().get(f"/games/{due['id']}").status_code == 200  # still Redis's
+    assert services.store.archived_version(due["id"]) == 0
