@@ -143,6 +143,13 @@ class SqlArchive:
         sql = f"SELECT 1 FROM archived_games WHERE game_id = {self.mark} AND namespace = {self.mark}"
         return self._guard(lambda c: _one(c, sql, (game_id, self.namespace), missing=None)) is not None
 
+    def _sound(self, game_id: str) -> ArchivedGame | None:
+        """The record, None if it is damaged (a dictionary is made from the sound ones)."""
+        try:
+            return self.get(game_id)
+        except Damaged:
+            return None
+
     def _dictionary(self, id_: int) -> bytes:
         kept = self._dictionaries.get(id_)
         if kept is None:
@@ -161,7 +168,7 @@ class SqlArchive:
             ids = [r[0] for r in self._guard(lambda c: _all(c, sql, (type_, self.namespace, TRAIN_ON)))]
             if len(ids) < TRAIN_ON:
                 return False
-            samples = [plain(g) for g in map(self.get, ids) if g is not None]
+            samples = [plain(g) for g in map(self._sound, ids) if g is not None]
             made = train(samples)
             insert = (f"INSERT INTO archive_dictionaries (type, dictionary, trained_on, created_at) VALUES "
                       f"({self.mark}, {self.mark}, {self.mark}, {self.mark}) ON CONFLICT (type) DO NOTHING")

@@ -245,3 +245,17 @@ def test_verify_prints_the_damaged_records(archive):
     found = verify(archive, batch=1, out=out)
     assert [g for _, g, _ in found] == [hurt.game_id]
     assert f"game {hurt.game_id}" in out.getvalue() and "records checked: 2; damaged: 1" in out.getvalue()
+
+
+def test_a_damaged_record_does_not_stop_its_types_dictionary(archive):
+    """The dictionary is made from the type's sound records: a damaged one among them failed
+    the training, and with it the end of every later archiving of the type (workers/archiver.py)."""
+    from events.archive import TRAIN_ON
+
+    made = [ArchivedGame(g.game_id, g.meta, g.credentials, _history(seed), g.summary)
+            for seed, g in enumerate(game() for _ in range(TRAIN_ON + 1))]
+    for g in made:
+        archive.put(g)
+    sql = f"UPDATE archived_games SET payload = {archive.mark} WHERE game_id = {archive.mark}"
+    archive._guard(lambda c: c.cursor().execute(sql, (b"garbage", made[3].game_id)))
+    assert archive.train_dictionary("splendor") is True
