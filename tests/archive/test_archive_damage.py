@@ -109,3 +109,22 @@ def test_an_engine_error_drops_the_sqlite_connection_and_the_next_call_opens_one
         pass  # that call may fail; the next one has a connection of its own
     assert archive.ping() and archive.ping()
     archive.close()
+
+
+def test_a_game_the_archiver_cannot_move_does_not_hold_up_the_others(redis_url, tmp_path):
+    """A game due whose archived record is damaged (archived and evicted, then due again: a
+    crash before its last step) failed the whole sweep at every pass, the oldest first: no game
+    after it was archived again. It is logged and passed; the others move."""
+    path = tmp_path / "archive.sqlite3"
+    app = _app(redis_url, f"sqlite:///{path}", f"arq{uuid.uuid4().hex[:6]}:")
+    store, games = app.extensions["games"].store, app.extensions["games"].games
+    first = play(app, registry.get("high-card"), 11)
+    assert Archiver(store, games, after_s=0)()["archived"] == 1
+    store.redis.zadd(store.due_key(first["id"]), {first["id"]: 1})  # due again, before any other
+    store.redis.delete(store.keys.lease("archive", first["id"]))
+    store._archived.clear()
+    _set(path, "summary", "{not json", first["id"])
+    later = play(app, registry.get("high-card"), 12)
+    done = Archiver(store, games, after_s=0)()
+    assert (done.get("failed"), done.get("archived")) == (1, 1), done
+    assert store.archived_version(later["id"]) > 0
