@@ -130,6 +130,8 @@ class ArchivingStore(RedisEventStore):
         missing otherwise (an empty archive where Redis knows archived games: a container made
         again without its volume). ArchiveUnavailable if the archive cannot be read."""
         found = cast(dict[bytes, bytes], unavailable(self.redis.hgetall)(self.witness_key()))
+        if not found:
+            self.archive.ping()  # none witnessed yet: whether it answers
         for name, game_id in sorted(found.items()):
             if not self.archive.has(game_id.decode()):
                 return (f"missing: Redis knows game {game_id.decode()} ({name.decode()} witness) archived, "
