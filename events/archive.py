@@ -92,7 +92,8 @@ class ArchiveStore(Protocol):
 
     def finished(self, after: int, count: int, type_: str | None = None) -> list[tuple[int, dict[str, Any]]]:
         """(position, summary) of public games archived after position `after`, in the archive's
-        own order (a game's position is given once and never changes), at most `count`."""
+        own order (a game's position is given once and never changes), at most `count`. A
+        summary that cannot be read is {"damaged": True}."""
 
     def finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         """(harvest entry id, game id, entry) of the archived games whose finished-log entry id

@@ -66,7 +66,7 @@ def install(app: Flask) -> None:
     # only, logged once by the store with its id; no Retry-After (an operator repairs it).
     def _damaged(e: Damaged) -> Response:
         return problem(503, Code.ARCHIVE_DAMAGED, f"Game '{e.game_id}' is archived, and its archived record is "
-                       "damaged: it cannot be read until an operator repairs it.")
+                       "damaged: it cannot be read until an operator repairs it.", details={"game_id": e.game_id})
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(e: Exception) -> Response:

@@ -48,6 +48,9 @@ def test_a_damaged_row_is_its_games_problem_and_a_repair_is_seen_by_every_proces
             r = client.get(f"/games/{hurt['id']}")
             assert r.status_code == 503 and r.get_json()["code"] == "archive_damaged", r.get_json()
             assert hurt["id"] in r.get_json()["detail"] and "Retry-After" not in r.headers
+            assert r.get_json()["details"] == {"game_id": hurt["id"]}
+            ko = client.get(f"/games/{hurt['id']}", headers={"Accept-Language": "ko"}).get_json()
+            assert ko["code"] == "archive_damaged" and ko["details"] == {"game_id": hurt["id"]}
         mine = client.get("/players/me/games", headers=key).get_json()
         assert mine["games"] == [] and mine["skipped"] == [{"id": hurt["id"], "code": "archive_damaged"}]
         # The payload only: the harvest reads the summary, sound, and lists the game as before.
