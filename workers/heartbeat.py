@@ -41,11 +41,6 @@ def beat_reconciler(connection, prefix: str, interval_s: float, failed: dict[str
     pipe.execute()
 
 
-def degraded(state: str) -> bool:
-    """A check's state that is reported but does not fail readiness."""
-    return state.startswith("degraded")
-
-
 def readiness(connection, prefix: str, queue, archive_state: Callable[[], str] | None = None) -> dict:
     """{"redis", "workers", "reconciler"} and, with an archive, "archive": "ok" or what is wrong
     with each. A part that is "degraded: ..." is named without failing readiness: the reconciler
@@ -71,11 +66,16 @@ def readiness(connection, prefix: str, queue, archive_state: Callable[[], str] |
             told = "; ".join(f"{k.decode()}: {v.decode()}" for k, v in sorted(failed.items()))
             checks["reconciler"] = f"degraded: sweeps failing ({told})"
     if archive_state is not None:
-        try:
-            checks["archive"] = archive_state()
-        except StoreUnavailable as e:
-            checks["archive"] = f"degraded: the archive cannot be read ({e}); finished games' reads answer 503"
+        checks["archive"] = archive_state()
     return checks
+
+
+def archive_said(state: Callable[[], str]) -> str:
+    """The archive's state (ArchivingStore.archive_state), or "degraded: ..." if it cannot be read."""
+    try:
+        return state()
+    except StoreUnavailable as e:
+        return f"degraded: the archive cannot be read ({e}); finished games' reads answer 503"
 
 
 class ArchiveCheck:
@@ -84,17 +84,10 @@ class ArchiveCheck:
 
     def __init__(self, state: Callable[[], str], every_s: float = 5.0, clock: Callable[[], float] = time.monotonic):
         self.state, self.every_s, self.clock = state, every_s, clock
-        self._found: tuple[float, str | StoreUnavailable] | None = None
+        self._found: tuple[float, str] | None = None
 
     def __call__(self) -> str:
         now = self.clock()
         if self._found is None or now - self._found[0] >= self.every_s:
-            try:
-                found: str | StoreUnavailable = self.state()
-            except StoreUnavailable as e:
-                found = e
-            self._found = (now, found)
-        kept = self._found[1]
-        if isinstance(kept, StoreUnavailable):
-            raise kept
-        return kept
+            self._found = (now, archive_said(self.state))
+        return self._found[1]

@@ -165,3 +165,23 @@ def test_a_full_archive_fails_the_archivers_sweep_only_and_the_node_stays_ready(
     assert app.test_client().get(f"/games/{archived['id']}").status_code == 200  # read from the archive
     assert app.test_client().get(f"/games/{due['id']}").status_code == 200  # still Redis's
     assert services.store.archived_version(due["id"]) == 0
+
+
+def test_the_probe_looks_at_the_archive_at_most_every_five_seconds_and_says_degraded():
+    from events.archive import ArchiveUnavailable
+
+    now, calls, answers = [0.0], [], ["ok", ArchiveUnavailable("connection refused")]
+
+    def state() -> str:
+        calls.append(now[0])
+        found = answers[min(len(calls), len(answers)) - 1]
+        if isinstance(found, Exception):
+            raise found
+        return found
+    check = heartbeat.ArchiveCheck(state, every_s=5, clock=lambda: now[0])
+    assert [check(), check()] == ["ok", "ok"] and calls == [0.0]
+    now[0] = 5.0
+    said = check()
+    assert said.startswith("degraded: the archive cannot be read (connection refused)") and calls == [0.0, 5.0]
+    now[0] = 9.9
+    assert check() == said and len(calls) == 2
