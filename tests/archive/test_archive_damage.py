@@ -131,3 +131,24 @@ def test_a_game_the_archiver_cannot_move_does_not_hold_up_the_others(redis_url, 
     done = Archiver(store, games, after_s=0)()
     assert (done.get("failed"), done.get("archived")) == (1, 1), done
     assert store.archived_version(later["id"]) > 0
+
+
+def test_a_process_reads_the_archive_file_put_in_the_place_of_the_one_it_opened(tmp_path):
+    """The issue's "503 retry in 2 s for good" on one process: it had opened the archive (an
+    empty one, made at its start) before the real file was put in its place, and kept reading
+    the file it had opened: no record of any game, while a process started after answered."""
+    from events.archives import open_archive
+    from tests.archive.test_archive_contract import game
+
+    made = open_archive(f"sqlite:///{tmp_path}/real.sqlite3")
+    kept = game()
+    made.put(kept)
+    made.close()
+    early = open_archive(f"sqlite:///{tmp_path}/archive.sqlite3")
+    assert early.ping() and early.get(kept.game_id) is None
+    os.replace(tmp_path / "real.sqlite3", tmp_path / "archive.sqlite3")
+    for stale in ("archive.sqlite3-wal", "archive.sqlite3-shm"):
+        if (tmp_path / stale).exists():
+            os.remove(tmp_path / stale)
+    assert early.get(kept.game_id) == kept
+    early.close()
