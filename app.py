@@ -93,7 +93,9 @@ def create_app(test_config: dict | None = None):
                           analyses=services.analyses, pauses=services.pauses, vacations=services.vacations)
     app.extensions["export_memory"] = export_memory.ChunkMemory(int(settings.export_memory_mb * 1024 * 1024),
                                                                 settings.export_cache_ttl)
-    app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue)
+    state = getattr(store, "archive_state", None)  # the archive behind Redis (events/archived_store.py)
+    archive_check = heartbeat.ArchiveCheck(state) if state is not None else None
+    app.extensions["readiness"] = lambda: heartbeat.readiness(connection, prefix, scheduler.queue, archive_check)
     app.extensions["replication"] = _replication(store)
     app.extensions["scrape_gauges"] = metrics.ScrapeTimeGauges([
         ("turn_queue_depth", "Turns waiting in the RQ queue for a worker.", lambda: scheduler.queue.count),

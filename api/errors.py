@@ -99,6 +99,8 @@ class Code(StrEnum):
     GAME_NOT_OVER = "game_not_over", (409,), "a rematch of a game still played"
     GAME_ARCHIVED = "game_archived", (409,), "a rematch of a game moved to the archive (`ARCHIVE_AFTER_S`)"
     GAME_EXPIRED = "game_expired", (410,), "the game ended longer ago than games are kept (`ARCHIVE_RETENTION_S`)"
+    ARCHIVE_DAMAGED = "archive_damaged", (503,), \
+        "the game's archived record is damaged (an operator repairs it: `python -m tools.archive verify`)"
     TIME_EXPIRED = "time_expired", (409,), "a move after its seat's deadline (the timeout wins)"
     SEAT_PLAYED_BY_BOT = "seat_played_by_bot", (409,), "a person's move for a seat a bot took over"
     GAME_NOT_FINISHED = "game_not_finished", (409,), "the analysis of a game that has not finished"

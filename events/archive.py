@@ -12,12 +12,14 @@ events.store.StoreUnavailable, having written nothing it did not acknowledge.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import zstandard
 
 from . import codec
+from .store import StoreUnavailable
 
 LEVEL = 12  # zstd's level: the archive is written once and read often, so spend time writing
 DICTIONARY_BYTES = 16 * 1024  # a game type's dictionary (16 KiB did better than 64 on 2-seat games)
@@ -40,6 +42,33 @@ class ArchivedGame:
         return len(self.entries)
 
 
+class ArchiveUnavailable(StoreUnavailable):
+    """The archive cannot be reached (its file unreadable or unwritable, its server away): a
+    StoreUnavailable (503 to a reader) that says it is the archive's, so that the reconciler and
+    the readiness probe tell an archive outage (degraded: the live games play on) from Redis's."""
+
+
+class Damaged(Exception):
+    """A record that cannot be read as written: a checksum that does not match its bytes, a
+    payload that does not decompress, a summary that is not JSON. `summary`: the record's summary
+    when that part is sound (a list can still show the game), else None. Never cached: once the
+    row is repaired, the next read answers it."""
+
+    def __init__(self, game_id: str, reason: str, summary: dict[str, Any] | None = None):
+        super().__init__(f"archived game {game_id} is damaged: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+        self.summary = summary
+
+
+DAMAGED_ENTRY = b""  # finished_log's entry of a game whose summary is damaged (its place in the log kept)
+
+
+def digest(data: bytes) -> str:
+    """A record part's checksum as kept beside it (SHA-256, hex)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 class Archived(Exception):
     """An append to a game moved to the archive: its history takes no more events."""
 
@@ -53,14 +82,24 @@ class ArchiveStore(Protocol):
     def get(self, game_id: str) -> ArchivedGame | None:
         """The game's record as written; None if it was never archived."""
 
+    def check(self, after: int, count: int) -> list[tuple[int, str, str | None]]:
+        """(position, game id, what is damaged or None) of the records after position `after`
+        (every namespace's, in the archive's order), at most `count`: each one's checksums and
+        decoding checked (`python -m tools.archive verify`)."""
+
+    def has(self, game_id: str) -> bool:
+        """Whether the game has a record (a tombstone too), without reading it."""
+
     def finished(self, after: int, count: int, type_: str | None = None) -> list[tuple[int, dict[str, Any]]]:
         """(position, summary) of public games archived after position `after`, in the archive's
-        own order (a game's position is given once and never changes), at most `count`."""
+        own order (a game's position is given once and never changes), at most `count`. A
+        summary that cannot be read is {"damaged": True}."""
 
     def finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         """(harvest entry id, game id, entry) of the archived games whose finished-log entry id
         (summary["finished_log"], "<ms>-<n>") comes after `after` ("0": from the first), in that
-        order, at most `count`: the finished log's entries that Redis trimmed since."""
+        order, at most `count`: the finished log's entries that Redis trimmed since. A game whose
+        summary is damaged has DAMAGED_ENTRY for its entry (the harvest passes it, saying so)."""
 
     def train_dictionary(self, type_: str) -> bool:
         """Makes the game type's compression dictionary from its first TRAIN_ON archived games

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 
+from .archive import ArchiveUnavailable
 from .archive_sql import SqlArchive, backfill_log_positions
-from .store import StoreUnavailable
 
 MIGRATION_LOCK = 31_031  # pg_advisory_xact_lock's key for this schema's migrations
 MIGRATIONS = (
@@ -31,6 +31,9 @@ MIGRATIONS = (
      "CREATE INDEX archived_games_by_namespace ON archived_games (namespace, log_ms, log_seq)",
      "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)",
      "CREATE INDEX archived_games_by_namespace_end ON archived_games (namespace, finished_at)"),
+    # 5: each record's checksums (SHA-256, hex) kept with it: a damaged row is told (events/archive.py: Damaged)
+    ("ALTER TABLE archived_games ADD COLUMN summary_sha256 TEXT",
+     "ALTER TABLE archived_games ADD COLUMN payload_sha256 TEXT"),
 )
 
 
@@ -61,7 +64,7 @@ class PostgresArchive(SqlArchive):
                     return work(self._connection)
             except psycopg.OperationalError as e:
                 self._drop()
-                raise StoreUnavailable(f"archive: {e}") from e
+                raise ArchiveUnavailable(f"archive: {e}") from e
             except psycopg.Error:
                 self._drop()  # the next call starts from a fresh connection
                 raise

@@ -8,11 +8,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import zstandard
+
 from . import codec
-from .archive import TRAIN_ON, ArchivedGame, pack, plain, raw_size, train, unpack
+from .archive import DAMAGED_ENTRY, TRAIN_ON, ArchivedGame, Damaged, digest, pack, plain, raw_size, train, unpack
 
 COLUMNS = ("game_id", "type", "status", "version", "private", "created_at", "finished_at", "summary", "payload",
-           "raw_bytes", "archived_at", "log_ms", "log_seq", "dictionary", "namespace")
+           "raw_bytes", "archived_at", "log_ms", "log_seq", "dictionary", "namespace", "summary_sha256",
+           "payload_sha256")
 
 
 def log_position(entry_id: str | None) -> tuple[int | None, int | None]:
@@ -61,6 +64,9 @@ class SqlArchive:
     def _lock_migrations(self, cursor: Any) -> None:
         """Holds off another process's migration until this transaction ends."""
 
+    def _reset(self) -> None:
+        """Drops the connection (after a damaged read): the next call opens one afresh."""
+
     # ---- migrations ----------------------------------------------------------------------------
 
     def _migrate(self, connection: Any) -> None:
@@ -91,9 +97,11 @@ class SqlArchive:
         if dictionary is not None:  # the smaller of the two (a long game may do better on its own)
             with_it = pack(game, self._dictionary(dictionary))
             dictionary, payload = (dictionary, with_it) if len(with_it) < len(payload) else (None, payload)
+        summary = codec.dumps(s)
         row = (game.game_id, type_, s.get("status", ""), game.version, bool(s.get("private")), s.get("created_at"),
-               s.get("finished_at"), codec.dumps(s), payload, raw_size(game), int(time.time() * 1000),
-               *log_position(s.get("finished_log") if s.get("harvest") else None), dictionary, self.namespace)
+               s.get("finished_at"), summary, payload, raw_size(game), int(time.time() * 1000),
+               *log_position(s.get("finished_log") if s.get("harvest") else None), dictionary, self.namespace,
+               digest(summary.encode()), digest(payload))
         marks = ", ".join([self.mark] * len(COLUMNS))
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
         sql = (f"INSERT INTO archived_games ({', '.join(COLUMNS)}) VALUES ({marks}) "
@@ -103,16 +111,44 @@ class SqlArchive:
     def get(self, game_id: str) -> ArchivedGame | None:
         def read(connection: Any) -> Any:
             cursor = connection.cursor()
-            cursor.execute("SELECT payload, summary, dictionary FROM archived_games "
+            cursor.execute("SELECT payload, summary, dictionary, summary_sha256, payload_sha256 FROM archived_games "
                            f"WHERE game_id = {self.mark} AND namespace = {self.mark}", (game_id, self.namespace))
             return cursor.fetchone()
         found = self._guard(read)
         if found is None:
             return None
-        if not found[0]:  # purged: its summary only (a tombstone)
-            return ArchivedGame(game_id, {}, {}, (), codec.loads(found[1]))
-        dictionary = self._dictionary(found[2]) if found[2] is not None else None
-        return unpack(game_id, bytes(found[0]), codec.loads(found[1]), dictionary)
+        try:
+            return self._decoded(game_id, *found)
+        except Damaged:
+            self._reset()  # a connection that read a damaged page is not trusted with the repaired one
+            raise
+
+    def _decoded(self, game_id: str, payload: Any, summary: Any, dictionary: int | None, summary_sha256: str | None,
+                 payload_sha256: str | None) -> ArchivedGame:
+        """The record of a row; Damaged if a checksum does not match (a row written before the
+        checksums were kept has none: only its decoding tells) or it cannot be decoded."""
+        shown = _summary(game_id, summary, summary_sha256)
+        payload = bytes(payload)
+        if payload_sha256 is not None and digest(payload) != payload_sha256:
+            raise Damaged(game_id, "its payload does not match its checksum", shown)
+        if not payload:  # purged: its summary only (a tombstone)
+            return ArchivedGame(game_id, {}, {}, (), shown)
+        try:
+            kept = self._dictionary(dictionary) if dictionary is not None else None
+            return unpack(game_id, payload, shown, kept)
+        except (LookupError, ValueError, TypeError, zstandard.ZstdError) as e:  # ZstdError, JSON, a missing key
+            raise Damaged(game_id, f"its payload cannot be decoded ({type(e).__name__}: {e})", shown) from e
+
+    def has(self, game_id: str) -> bool:
+        sql = f"SELECT 1 FROM archived_games WHERE game_id = {self.mark} AND namespace = {self.mark}"
+        return self._guard(lambda c: _one(c, sql, (game_id, self.namespace), missing=None)) is not None
+
+    def _sound(self, game_id: str) -> ArchivedGame | None:
+        """The record, None if it is damaged (a dictionary is made from the sound ones)."""
+        try:
+            return self.get(game_id)
+        except Damaged:
+            return None
 
     def _dictionary(self, id_: int) -> bytes:
         kept = self._dictionaries.get(id_)
@@ -132,7 +168,7 @@ class SqlArchive:
             ids = [r[0] for r in self._guard(lambda c: _all(c, sql, (type_, self.namespace, TRAIN_ON)))]
             if len(ids) < TRAIN_ON:
                 return False
-            samples = [plain(g) for g in map(self.get, ids) if g is not None]
+            samples = [plain(g) for g in map(self._sound, ids) if g is not None]
             made = train(samples)
             insert = (f"INSERT INTO archive_dictionaries (type, dictionary, trained_on, created_at) VALUES "
                       f"({self.mark}, {self.mark}, {self.mark}, {self.mark}) ON CONFLICT (type) DO NOTHING")
@@ -153,11 +189,12 @@ class SqlArchive:
             cursor = connection.cursor()
             cursor.execute(sql, (*args, count))
             return cursor.fetchall()
-        return [(int(p), codec.loads(s)) for p, s in self._guard(read)]
+        return [(int(p), _listed(s)) for p, s in self._guard(read)]
 
     def finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:
         ms, seq = log_position(after) if after != "0" else (-1, -1)
-        sql = (f"SELECT game_id, summary FROM archived_games WHERE namespace = {self.mark} AND log_ms IS NOT NULL "
+        sql = (f"SELECT game_id, summary, summary_sha256, log_ms, log_seq FROM archived_games "
+               f"WHERE namespace = {self.mark} AND log_ms IS NOT NULL "
                f"AND (log_ms > {self.mark} OR (log_ms = {self.mark} AND log_seq > {self.mark})) "
                f"ORDER BY log_ms, log_seq LIMIT {self.mark}")
 
@@ -165,8 +202,28 @@ class SqlArchive:
             cursor = connection.cursor()
             cursor.execute(sql, (self.namespace, ms, ms, seq, count))
             return cursor.fetchall()
-        found = [(game_id, codec.loads(summary)) for game_id, summary in self._guard(read)]
-        return [(s["finished_log"], game_id, s["harvest"].encode()) for game_id, s in found if s.get("harvest")]
+        listed: list[tuple[str, str, bytes]] = []
+        for game_id, summary, summary_sha256, log_ms, log_seq in self._guard(read):
+            try:
+                s = _summary(game_id, summary, summary_sha256)
+            except Damaged:  # its place in the log is its columns': the harvest passes it, saying so
+                listed.append((f"{log_ms}-{log_seq}", game_id, DAMAGED_ENTRY))
+                continue
+            if s.get("harvest"):
+                listed.append((s["finished_log"], game_id, s["harvest"].encode()))
+        return listed
+
+    def check(self, after: int, count: int) -> list[tuple[int, str, str | None]]:
+        sql = ("SELECT position, game_id, payload, summary, dictionary, summary_sha256, payload_sha256 "
+               f"FROM archived_games WHERE position > {self.mark} ORDER BY position LIMIT {self.mark}")
+        found: list[tuple[int, str, str | None]] = []
+        for position, game_id, *row in self._guard(lambda c: _all(c, sql, (after, count))):
+            try:
+                self._decoded(game_id, *row)
+                found.append((int(position), game_id, None))
+            except Damaged as e:
+                found.append((int(position), game_id, e.reason))
+        return found
 
     def purge(self, finished_before_ms: int, limit: int) -> int:
         pick = (f"SELECT game_id FROM archived_games WHERE namespace = {self.mark} AND finished_at < {self.mark} "
@@ -177,8 +234,9 @@ class SqlArchive:
             ids = [r[0] for r in _all(connection, pick, (self.namespace, finished_before_ms, limit))]
             cursor = connection.cursor()
             for game_id in ids:
-                cursor.execute(f"UPDATE archived_games SET payload = {self.mark}, dictionary = NULL "
-                               f"WHERE game_id = {self.mark}", (empty, game_id))
+                cursor.execute(f"UPDATE archived_games SET payload = {self.mark}, dictionary = NULL, "
+                               f"payload_sha256 = {self.mark} WHERE game_id = {self.mark}",
+                               (empty, digest(empty), game_id))
             return len(ids)
         return int(self._guard(work))
 
@@ -201,6 +259,29 @@ class SqlArchive:
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
+
+
+def _summary(game_id: str, summary: Any, summary_sha256: str | None) -> dict[str, Any]:
+    """A row's summary; Damaged if it does not match its checksum or is not a JSON object."""
+    text = summary if isinstance(summary, str) else bytes(summary).decode("utf-8", "replace")
+    if summary_sha256 is not None and digest(text.encode()) != summary_sha256:
+        raise Damaged(game_id, "its summary does not match its checksum")
+    try:
+        found = codec.loads(text)
+    except ValueError as e:
+        raise Damaged(game_id, f"its summary is not JSON ({e})") from e
+    if not isinstance(found, dict):
+        raise Damaged(game_id, "its summary is not a JSON object")
+    return found
+
+
+def _listed(summary: Any) -> dict[str, Any]:
+    """A summary as the finished list shows it: a damaged one as {"damaged": true}."""
+    try:
+        found = codec.loads(summary)
+    except ValueError:
+        return {"damaged": True}
+    return found if isinstance(found, dict) else {"damaged": True}
 
 
 def _one(connection: Any, sql: str, args: tuple[Any, ...] = (), missing: Any = LookupError) -> Any:

@@ -8,8 +8,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .archive import ArchiveUnavailable
 from .archive_sql import SqlArchive, backfill_log_positions
-from .store import StoreUnavailable
 
 MIGRATIONS = (
     ("CREATE TABLE archived_games (position INTEGER PRIMARY KEY AUTOINCREMENT, game_id TEXT NOT NULL UNIQUE, "
@@ -29,6 +29,9 @@ MIGRATIONS = (
      "CREATE INDEX archived_games_by_namespace ON archived_games (namespace, log_ms, log_seq)",
      "CREATE INDEX archived_games_by_namespace_position ON archived_games (namespace, type, position)",
      "CREATE INDEX archived_games_by_namespace_end ON archived_games (namespace, finished_at)"),
+    # 5: each record's checksums (SHA-256, hex) kept with it: a damaged row is told (events/archive.py: Damaged)
+    ("ALTER TABLE archived_games ADD COLUMN summary_sha256 TEXT",
+     "ALTER TABLE archived_games ADD COLUMN payload_sha256 TEXT"),
 )
 
 
@@ -39,6 +42,7 @@ class SqliteArchive(SqlArchive):
     def __init__(self, path: str, namespace: str = ""):
         super().__init__(namespace)
         self.path = path
+        self._identity: tuple[int, int] | None = None  # the file the connection opened (_identity)
 
     def _connect(self) -> sqlite3.Connection:
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
@@ -63,13 +67,42 @@ class SqliteArchive(SqlArchive):
         return result
 
     def _guard(self, work: Callable[[Any], Any]) -> Any:
-        try:
-            with self._lock:
+        """Runs work(connection) in a transaction. A connection is not kept past an error of the
+        engine (a transaction left open by a failed COMMIT, a file that went bad then was made
+        good), nor past its file being replaced (a repair that puts a mended copy in place): a
+        kept one would answer from the old file, or fail, for as long as the process lives."""
+        with self._lock:
+            try:
+                if self._connection is not None and self._identity != _identity(self.path):
+                    self._drop()  # the file was replaced (or removed): open the one there now
                 if self._connection is None:
                     self._connection = self._connect()
+                    self._identity = _identity(self.path)
                 return self._transaction(self._connection, work)
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"archive {self.path}: {e}") from e
+            except (sqlite3.Error, OSError) as e:  # OSError: its directory cannot be made
+                self._drop()
+                raise ArchiveUnavailable(f"archive {self.path}: {e}") from e
+
+    def _reset(self) -> None:
+        with self._lock:
+            self._drop()
+
+    def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                connection.close()
+            except sqlite3.Error:
+                pass
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file at `path` (device, inode); None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 if TYPE_CHECKING:

@@ -18,19 +18,21 @@ the newest ones it read (ARCHIVED_CACHE): no other process can disagree with it.
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .archive import Archived, ArchivedGame, ArchiveStore, Expired
+from .archive import Archived, ArchivedGame, ArchiveStore, ArchiveUnavailable, Damaged, Expired
 from .connection import Client, unavailable
 from .keys import sharded
 from .redis_entries import FlatEntry, decode_entry, pairs
 from .redis_reads import cut_lines
 from .redis_store import RedisEventStore
-from .store import AppendResult, StoredEvent, StoreUnavailable
+from .store import AppendResult, StoredEvent
 
+log = logging.getLogger(__name__)
 WALK_PASSES = 20  # passes of the archiver that walk the whole keyspace for idempotency records
 WALK_STEP_MIN = 2000  # keys a walk's step looks at, at least
 ARCHIVED_CACHE = 256  # archived games a process keeps decoded (each read alike by every process)
@@ -56,6 +58,7 @@ class ArchivingStore(RedisEventStore):
         self._archived: OrderedDict[str, ArchivedGame] = OrderedDict()
         self._evict = client.register_script(EVICT)
         self._idempotency_cursor = 0  # where the walk of the idempotency records is (drop_archived_idempotency)
+        self._damaged: set[str] = set()  # the damaged games this process has logged (once each, until read again)
 
     def on(self, client: Client) -> ArchivingStore:
         """The same store on another client (the live path's own pool), sharing the archive."""
@@ -93,13 +96,47 @@ class ArchivingStore(RedisEventStore):
             return kept
         if not self.archived_version(game_id):
             return None
-        found = self.archive.get(game_id)
+        try:
+            found = self.archive.get(game_id)
+        except Damaged as e:  # logged once (a process, a game), raised at every read until repaired
+            if game_id not in self._damaged:
+                self._damaged.add(game_id)
+                log.error("archive_damaged: game %s: %s (python -m tools.archive verify lists the damaged rows)",
+                          game_id, e.reason)
+            raise
+        self._damaged.discard(game_id)  # repaired: a damage after this is logged again
         if found is None:  # a marker without its record: the archive lost it, or is another one
-            raise StoreUnavailable(f"game {game_id} is archived, but the archive has no record of it")
+            raise ArchiveUnavailable(f"game {game_id} is archived, but the archive has no record of it")
         self._archived[game_id] = found
         while len(self._archived) > ARCHIVED_CACHE:
             self._archived.popitem(last=False)
         return found
+
+    def witness_key(self) -> str:
+        """Two archived games Redis names (hash: `first`, the first archived since it was kept,
+        and `last`): an archive that has neither is not the one those games went to."""
+        return f"{self.keys.prefix}archive:witnesses"
+
+    @unavailable
+    def witness(self, game_id: str) -> None:
+        """Notes a game just archived (and evicted) as a witness (archive_state)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hsetnx(self.witness_key(), "first", game_id)
+        pipe.hset(self.witness_key(), "last", game_id)
+        pipe.execute()
+
+    def archive_state(self) -> str:
+        """"ok" if the archive holds the witnessed games (or none was witnessed yet); what is
+        missing otherwise (an empty archive where Redis knows archived games: a container made
+        again without its volume). ArchiveUnavailable if the archive cannot be read."""
+        found = cast(dict[bytes, bytes], unavailable(self.redis.hgetall)(self.witness_key()))
+        if not found:
+            self.archive.ping()  # none witnessed yet: whether it answers
+        for name, game_id in sorted(found.items()):
+            if not self.archive.has(game_id.decode()):
+                return (f"missing: Redis knows game {game_id.decode()} ({name.decode()} witness) archived, "
+                        "and the archive has no record of it")
+        return "ok"
 
     def expired(self, finished_at: int | None, now_ms: int | None = None) -> bool:
         """Whether a game that ended at `finished_at` (ms) is past the retention."""
@@ -223,7 +260,11 @@ class ArchivingStore(RedisEventStore):
         for i, (game_id, mark) in enumerate(zip(game_ids, marks, strict=True)):
             if mark == "":  # gone from Redis: archived (past the retention too: the ratings'
                 # projection counts every game; the harvest's pages leave those out), or never there
-                game = self._record(game_id)
+                try:
+                    game = self._record(game_id)
+                except Damaged as e:  # its summary, if that part is sound; "" (passed) if not
+                    marks[i] = (e.summary or {}).get("finished_log") or ""
+                    continue
                 marks[i] = (game.meta.get("finished_log") or game.summary.get("finished_log", "")
                             if game is not None else "")
         return marks

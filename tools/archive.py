@@ -8,6 +8,11 @@ The environment names the deployment as the server's (REDIS_URL, KEY_PREFIX, ARC
 DATA_DIR). Resumable: stopped at any point (Ctrl-C, a crash), a new run starts with the games
 left due, and archived games are no longer in Redis to be walked. Prints a progress bar on
 stderr and, at the end, Redis's memory and the archive's size before and after.
+
+`python -m tools.archive verify`: reads every record of the archive (ARCHIVE_URL, or DATA_DIR's
+SQLite file; every deployment's in it), checks each against the checksums kept with it and
+decodes it, and prints the damaged ones (position, game id, what is wrong); exits 1 if any is.
+Needs no Redis. A row written before the checksums were kept (schema 5) is checked by decoding.
 """
 from __future__ import annotations
 
@@ -15,9 +20,12 @@ import argparse
 import dataclasses
 import sys
 import time
+from typing import TextIO
 
 from api.settings import Settings
 from domain import registry
+from events.archive import ArchiveStore
+from events.archives import open_archive
 from wiring import bootstrap
 from workers.archiver import archive_game
 
@@ -80,12 +88,34 @@ def run(settings: Settings, batch: int = 200) -> dict:
     return counts
 
 
+def verify(archive: ArchiveStore, batch: int = 500, out: TextIO = sys.stdout) -> list[tuple[int, str, str]]:
+    """Every damaged record of `archive` (position, game id, what is wrong), printed as found."""
+    after, checked, damaged = 0, 0, []
+    while found := archive.check(after, batch):
+        for position, game_id, problem in found:
+            if problem is not None:
+                damaged.append((position, game_id, problem))
+                print(f"damaged: position {position}, game {game_id}: {problem}", file=out)
+        checked += len(found)
+        after = found[-1][0]
+    print(f"records checked: {checked}; damaged: {len(damaged)}", file=out)
+    return damaged
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.archive", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", nargs="?", choices=["archive", "verify"], default="archive",
+                        help="archive (the default): move the finished games; verify: list the damaged records")
     parser.add_argument("--batch", type=int, default=200, help="due games archived per step (default 200)")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
+    if args.command == "verify":
+        archive = open_archive(settings.archive_url)
+        try:
+            sys.exit(1 if verify(archive) else 0)
+        finally:
+            archive.close()
     if not settings.redis_url and not settings.redis_cluster_nodes:
         parser.error("REDIS_URL (or REDIS_CLUSTER_NODES) names the deployment's Redis")
     registry.register_modules(settings.extra_game_modules)

@@ -18,6 +18,7 @@ from api.games.repository import GameRepository
 from events import codec
 from events.archive import ArchivedGame
 from events.archived_store import ArchivingStore
+from events.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 ARCHIVE_AFTER_S = 300.0  # after the end: the rematch, the final reads and exports are served from Redis
@@ -58,6 +59,7 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         return "changed"
     step("evicted")
     store.evicted(game_id, source.meta.get("finished_log"))
+    store.witness(game_id)  # the readiness probe's proof that this archive is the one (archive_state)
     step("done")
     store.archive.train_dictionary(game.definition.name)  # once it has enough games of the type
     return "archived"
@@ -96,7 +98,14 @@ class Archiver:
         for game_id in self.store.archive_due(now_ms - int(self.after_s * 1000), limit):
             if not self.store.lease(game_id, "archive", LEASE_MS):
                 continue  # another node's archiver has it
-            outcome = archive_game(self.store, self.games, game_id)
+            try:
+                outcome = archive_game(self.store, self.games, game_id)
+            except StoreUnavailable:
+                raise  # Redis or the archive away: every game waits (the reconciler names the sweep)
+            except Exception as e:  # this game's own (its record damaged, a copy that differs): the
+                # others go on; it is tried again once its lease (LEASE_MS) ends
+                log.error("archiver: game %s was not archived: %s", game_id, e)
+                outcome = "failed"
             done[outcome] = done.get(outcome, 0) + 1
         dropped = self.store.drop_archived_idempotency()
         if dropped:

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
 import redis
 
 from api import metrics
 from api.errors import ApiError
 from api.games.service import GameService
+from events.archive import ArchiveUnavailable
 from events.store import StoreUnavailable
 
 from . import heartbeat
@@ -124,21 +127,49 @@ def _guarded(step, name: str) -> None:
         log.exception("reconciler: %s failed", name)
 
 
-def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state, waiting_ttl_s=None) -> None:
-    if not state["migrated"]:  # the first layout's set of active games, once
-        moved = service.store.migrate_active()
-        state["migrated"] = True
-        if moved:
-            log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
-    n = reconcile_once(service, scheduler, watch, abandon_after_s, lease_ms=max(100, int(interval_s * 900)),
-                       waiting_ttl_s=waiting_ttl_s)
-    if n:
-        log.info("reconciler enqueued %d turn(s)", n)
+def _isolated(name: str, work: Callable[[], Any], failed: dict[str, str]) -> None:
+    """Runs one part of a pass; its failure is logged and noted in `failed` (the part -> why),
+    and the pass goes on: an archive that cannot be reached fails the archiver's and the
+    ratings' sweeps (the harvest reads the archive), not the turns, the clocks, the other sweeps
+    or the heartbeat, and so not the node's readiness (issue 49)."""
+    try:
+        work()
+    except ArchiveUnavailable as e:
+        failed[name] = f"archive unavailable ({e})"
+        log.warning("reconciler: %s: the archive cannot be reached (%s)", name, e)
+    except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError) as e:
+        metrics.redis_errors.labels("reconciler").inc()
+        failed[name] = f"store unavailable ({e})"
+        log.warning("reconciler: %s: store unavailable (%s)", name, e)
+    except Exception as e:
+        failed[name] = f"failed ({type(e).__name__})"
+        log.exception("reconciler: %s failed", name)
+
+
+def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state, waiting_ttl_s=None) -> dict[str, str]:
+    """One pass: each part isolated (_isolated), then the heartbeat, which names the parts that
+    failed (heartbeat.readiness reports them as degraded). Returns those parts."""
+    failed: dict[str, str] = {}
+
+    def migrate() -> None:
+        if not state["migrated"]:  # the first layout's set of active games, once
+            moved = service.store.migrate_active()
+            state["migrated"] = True
+            if moved:
+                log.info("reconciler: moved %d games of the first layout into the owing and idle sets", moved)
+
+    def turns() -> None:
+        n = reconcile_once(service, scheduler, watch, lease_ms=max(100, int(interval_s * 900)))
+        if n:
+            log.info("reconciler enqueued %d turn(s)", n)
+
+    _isolated("migrate", migrate, failed)
+    _isolated("turns", turns, failed)
+    if abandon_after_s is not None:
+        _isolated("abandon", lambda: abandon_idle(service, abandon_after_s), failed)
+    if waiting_ttl_s is not None:
+        _isolated("waiting", lambda: expire_waiting(service, waiting_ttl_s), failed)
     for sweep in sweeps:
-        try:
-            sweep()
-        except (StoreUnavailable, redis.ConnectionError, redis.TimeoutError):
-            raise
-        except Exception:
-            log.exception("reconciler: sweep %s failed", getattr(sweep, "__name__", sweep))
-    heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s)
+        _isolated(getattr(sweep, "__name__", None) or type(sweep).__name__, sweep, failed)
+    heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s, failed)
+    return failed

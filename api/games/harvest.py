@@ -24,14 +24,17 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from api.errors import Code
 from api.games.presenting import public_seat
 from api.games.repository import Game
 from events import codec
+from events.archive import DAMAGED_ENTRY
 from events.store import EventStore
 
 KEPT = 100_000  # entries in Redis's log without an archive (about 25 MB); with one, no cap is needed
 UNSETTLED_S = 600
 BATCH = 500
+ARCHIVE_DAMAGED = str(Code.ARCHIVE_DAMAGED)
 
 
 def log(store: EventStore, game: Game) -> None:
@@ -54,10 +57,11 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,
-         retention_s: float | None = None) -> tuple[list[Any], str]:
+         retention_s: float | None = None, skipped: list[dict[str, Any]] | None = None) -> tuple[list[Any], str]:
     """(games ended after the cursor `since`, in order, at most `limit`; the cursor after them).
     `retention_s`: games that ended longer ago are passed over (ARCHIVE_RETENTION_S: gone); the
-    ratings' projection reads them all."""
+    ratings' projection reads them all. An entry the archive cannot read (its record damaged:
+    events/archive.py) is passed over too, noted in `skipped` ({id, cursor, code}) to say so."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     shown: list[dict[str, Any]] = []
     cursor = since
@@ -66,7 +70,12 @@ def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: i
         if not batch:
             break
         marks = store.finished_log_marks([game_id for _, game_id, _ in batch])
-        for (entry_id, _, entry), mark in zip(batch, marks):
+        for (entry_id, game_id, entry), mark in zip(batch, marks):
+            if entry == DAMAGED_ENTRY:  # whatever its type: a damaged summary does not say it
+                cursor = entry_id
+                if skipped is not None:
+                    skipped.append({"id": game_id, "cursor": entry_id, "code": ARCHIVE_DAMAGED})
+                continue
             if mark is None and now_ms - _ms(entry_id) < UNSETTLED_S * 1000:
                 return shown, cursor  # being logged right now: the page ends before it
             cursor = entry_id
@@ -87,20 +96,30 @@ def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: i
 def ndjson(store: EventStore, since: str, type_: str | None, retention_s: float | None = None) -> Iterator[bytes]:
     """Every game ended after `since` up to now, one per line (each with its cursor). The first
     batch is read before the answer starts, so a store that cannot be read is a 503 rather
-    than a 200 whose body breaks off; later batches stream as they are read."""
-    first = page(store, since, type_, BATCH, retention_s=retention_s)
-    return _lines(store, first, type_, retention_s)
+    than a 200 whose body breaks off; later batches stream as they are read. A game passed
+    over as damaged has a line of its own: {"id", "cursor", "skipped": "archive_damaged"}."""
+    skipped: list[dict[str, Any]] = []
+    first = page(store, since, type_, BATCH, retention_s=retention_s, skipped=skipped)
+    return _lines(store, first, skipped, type_, retention_s)
 
 
-def _lines(store: EventStore, found_cursor: tuple[list[dict[str, Any]], str], type_: str | None,
-           retention_s: float | None) -> Iterator[bytes]:
+def _lines(store: EventStore, found_cursor: tuple[list[dict[str, Any]], str], skipped: list[dict[str, Any]],
+           type_: str | None, retention_s: float | None) -> Iterator[bytes]:
     found, cursor = found_cursor
     while True:
-        if found:
-            yield b"".join(codec.dumps_bytes(item) + b"\n" for item in found)
+        told = [{"id": s["id"], "cursor": s["cursor"], "skipped": s["code"]} for s in skipped]
+        lines = sorted(found + told, key=lambda item: _log_key(item["cursor"]))
+        if lines:
+            yield b"".join(codec.dumps_bytes(item) + b"\n" for item in lines)
         if len(found) < BATCH:
             return
-        found, cursor = page(store, cursor, type_, BATCH, retention_s=retention_s)
+        skipped = []
+        found, cursor = page(store, cursor, type_, BATCH, retention_s=retention_s, skipped=skipped)
+
+
+def _log_key(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
 
 
 def _ms(entry_id: str) -> int:

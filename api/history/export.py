@@ -21,6 +21,7 @@ name holds the game's code version, the presenting's and the viewer, so other co
 seat never gets it."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -78,7 +79,21 @@ def ndjson(store: EventStore, game: Game | Ended, viewer: Viewer, after: int = 0
     """The lines after `after`, a chunk at a time; `memory` (api/export_memory.ChunkMemory): the
     process's own copies of cached chunks, looked up before Redis. With `lang`, each event has
     its words in that language (api/games/words.py): every line is rendered then, none passes
-    as stored, and the chunks are cached under names of their own."""
+    as stored, and the chunks are cached under names of their own.
+
+    What can fail is decided before the answer starts (a 503 store_unavailable with Retry-After,
+    not a 200 whose body breaks off, which the error handlers never see): a finished game's
+    last event is read first (an archived game's whole record: the archive is read here, and
+    the process keeps the record for the chunks), then the first chunk."""
+    if game.finished and after < game.version:
+        store.last_event(game.id)
+    lines = _ndjson(store, game, viewer, after, cache_ttl_s, memory, lang)
+    first = next(lines, None)
+    return lines if first is None else itertools.chain((first,), lines)
+
+
+def _ndjson(store: EventStore, game: Game | Ended, viewer: Viewer, after: int, cache_ttl_s: int,
+            memory: ChunkMemory | None, lang: str | None) -> Iterator[bytes]:
     passes = as_stored(game, viewer) if lang is None else (lambda type_: False)
     # Words name the seats: an Ended knows none (the route loads the game when words are asked).
     speaking = None

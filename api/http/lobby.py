@@ -34,11 +34,13 @@ def list_games() -> ResponseReturnValue:
     if "format" in page:
         raise ValidationFailed("format is for the harvest of ended games: GET /games/ended?since=...",
                                details={"fields": {"format": ["Only with since."]}})
+    skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
     found, cursor = lobby().listing(page["status"], page.get("type"), parse_cursor(page.get("cursor")),
-                                    page["limit"])
-    # A page may be short with more behind it (entries passed over: moved, or one player's past
-    # LOBBY_GAMES_PER_PLAYER): `next` is null only once the index has no more.
-    return {"games": found, "next": cursor_link("/games", cursor) if cursor is not None else None}
+                                    page["limit"], skipped)
+    # A page may be short with more behind it (entries passed over: moved, damaged, or one
+    # player's past LOBBY_GAMES_PER_PLAYER): `next` is null only once the index has no more.
+    return {"games": found, "next": cursor_link("/games", cursor) if cursor is not None else None,
+            **({"skipped": skipped} if skipped else {})}
 
 
 @bp.get("/games/ended")
@@ -67,12 +69,14 @@ def _harvest(page: dict[str, Any]) -> Response:
     if whole:
         response = Response(harvest.ndjson(store, page["since"], page.get("type"), retention_s), mimetype=NDJSON)
     else:
+        skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
         found, cursor = harvest.page(store, page["since"], page.get("type"), page["limit"],
-                                     retention_s=retention_s)
+                                     retention_s=retention_s, skipped=skipped)
         args = {"since": cursor, "limit": page["limit"]}
         if page.get("type"):
             args["type"] = page["type"]
-        response = current_app.make_response({"games": found, "next": next_link("/games/ended", args)})
+        response = current_app.make_response({"games": found, "next": next_link("/games/ended", args),
+                                              **({"skipped": skipped} if skipped else {})})
     response.vary.add("Accept")
     return response
 

@@ -89,7 +89,8 @@ def ready() -> ResponseReturnValue:
     # is still ready (refusing the probe would take the whole server out, not the one shard).
     replication = current_app.extensions["replication"]() if checks["redis"] == "ok" else None
     extra = {"replication": replication} if replication is not None else {}
-    failing = sorted(part for part, state in checks.items() if state != "ok")
+    failing = sorted(part for part, state in checks.items() if state != "ok"
+                     and not state.startswith("degraded"))  # named, still ready
     if failing:
         return problem(503, Code.NOT_READY, f"Not ready: {', '.join(failing)}.",
                        details={"checks": checks, **extra}, headers={"Retry-After": "2"})

@@ -51,6 +51,8 @@ def rename_me() -> ResponseReturnValue:
 def my_games() -> ResponseReturnValue:
     player = current_player(players())
     page = query(_my_games)
+    skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
     games, cursor = lobby().my_games(player, page.get("status"), page.get("my_turn"),
-                                     parse_cursor(page.get("cursor")), page["limit"])
-    return {"games": games, "next": cursor_link("/players/me/games", cursor) if len(games) == page["limit"] else None}
+                                     parse_cursor(page.get("cursor")), page["limit"], skipped)
+    return {"games": games, "next": cursor_link("/players/me/games", cursor) if len(games) == page["limit"] else None,
+            **({"skipped": skipped} if skipped else {})}

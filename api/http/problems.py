@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from api.errors import ApiError, Code
 from api.http import languages
 from api.words import Wording, error_sentence
-from events.archive import Expired
+from events.archive import Damaged, Expired
 from events.store import StoreUnavailable
 
 RETRY_AFTER_S = 2
@@ -60,6 +60,13 @@ def install(app: Flask) -> None:
     def _expired(e: Expired) -> Response:
         return problem(410, Code.GAME_EXPIRED, f"Game '{e.game_id}' is past the time finished games are kept "
                        "(ARCHIVE_RETENTION_S): it is no longer kept.")
+
+    @app.errorhandler(Damaged)
+    # An archived game whose record cannot be read as written (events/archive.py): this game
+    # only, logged once by the store with its id; no Retry-After (an operator repairs it).
+    def _damaged(e: Damaged) -> Response:
+        return problem(503, Code.ARCHIVE_DAMAGED, f"Game '{e.game_id}' is archived, and its archived record is "
+                       "damaged: it cannot be read until an operator repairs it.", details={"game_id": e.game_id})
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(e: Exception) -> Response:

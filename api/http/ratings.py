@@ -1,7 +1,7 @@
 """Leaderboards, public profiles and quick matchmaking. Thin: api/ratings/ and api/matchmaking/ decide."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
@@ -71,9 +71,11 @@ _player_games = PlayerGamesQuerySchema()
 def player_games(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /players/{id}/games)
     page = query(_player_games)
     ratings().check_player(id)
-    found, cursor = lobby().public_games(id, parse_cursor(page.get("cursor")), page["limit"])
+    skipped: list[dict[str, Any]] = []  # games passed over, their archived records damaged
+    found, cursor = lobby().public_games(id, parse_cursor(page.get("cursor")), page["limit"], skipped)
     more = len(found) == page["limit"]
-    return {"games": found, "next": cursor_link(f"/players/{id}/games", cursor) if more else None}
+    return {"games": found, "next": cursor_link(f"/players/{id}/games", cursor) if more else None,
+            **({"skipped": skipped} if skipped else {})}
 
 
 class SeekSchema(Schema):

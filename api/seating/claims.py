@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from api import metrics
 from api.errors import Code, GameArchived, UnknownGame, VersionConflict
@@ -27,8 +27,10 @@ from api.platform import clocks, decisions
 from api.platform import events as pe
 from api.platform.decisions import SeatConflict
 from api.players.accounts import Player
+from events.archive import Damaged
 from events.store import NewEvent
 
+DAMAGED = cast(Game, object())  # _game_or_none's answer for a game whose archived record is damaged
 REMATCH_RESERVED_S = 600
 
 
@@ -129,12 +131,14 @@ class Lobby:
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
+    def listing(self, status: str, type_: str | None, cursor: tuple[int, str] | None, limit: int,
+                skipped: list[dict[str, Any]] | None = None) -> tuple[Any, ...]:
         """(games, next cursor) of the lobby: newest first; entries whose game changed status
         are moved to where they belong as they are met. A page of waiting games shows at most
         `per_player` of one player's (those a player sits in, the newest first): one player's
-        flood of games cannot fill it; its others are passed over on that page. The cursor is
-        None once the index has no more."""
+        flood of games cannot fill it; its others are passed over on that page. A game whose
+        archived record is damaged is passed over (and kept in the index), noted in `skipped`
+        (as in my_games). The cursor is None once the index has no more."""
         index = self.index
         if index is None:
             raise RuntimeError("the lobby's listing reads its index: this Lobby was made without one")
@@ -148,7 +152,9 @@ class Lobby:
             for game_id, score in batch:
                 scanned += 1
                 cursor = (score, game_id)
-                game = self._game_or_none(game_id)
+                game = self._game_or_none(game_id, skipped)
+                if game is DAMAGED:
+                    continue
                 if game is None or game.platform.private or game.status != status or \
                         (type_ and game.definition.name != type_):
                     if game is None or game.platform.private:
@@ -176,7 +182,11 @@ class Lobby:
         return False
 
     def my_games(self, player: Player, status: str | None, my_turn: bool | None,
-                 cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
+                 cursor: tuple[int, str] | None, limit: int, skipped: list[dict[str, Any]] | None = None
+                 ) -> tuple[Any, ...]:
+        """(the player's games, most recent first; next cursor). A game whose archived record is
+        damaged is passed over, noted in `skipped` ({id, code}) to say so: it stays among the
+        player's games, listed again once repaired."""
         players = self.service.players
         shown: list[dict[str, Any]] = []
         scanned = 0
@@ -187,7 +197,9 @@ class Lobby:
             for game_id, score in batch:
                 scanned += 1
                 cursor = (score, game_id)
-                game = self._game_or_none(game_id)
+                game = self._game_or_none(game_id, skipped)
+                if game is DAMAGED:
+                    continue
                 seat = None if game is None else game.seat_of_player(player.id)
                 if game is None or seat is None:
                     players.forget_game(player.id, game_id)
@@ -202,9 +214,11 @@ class Lobby:
                     break
         return shown, cursor
 
-    def public_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int) -> tuple[Any, ...]:
+    def public_games(self, player_id: str, cursor: tuple[int, str] | None, limit: int,
+                     skipped: list[dict[str, Any]] | None = None) -> tuple[Any, ...]:
         """(finished public games the player sat in, most recent first; next cursor): a public
-        profile's games. Its private games, and those still played, are not shown to others."""
+        profile's games. Its private games, and those still played, are not shown to others.
+        Damaged archived records: as in my_games."""
         players = self.service.players
         shown: list[dict[str, Any]] = []
         scanned = 0
@@ -215,7 +229,9 @@ class Lobby:
             for game_id, score in batch:
                 scanned += 1
                 cursor = (score, game_id)
-                game = self._game_or_none(game_id)
+                game = self._game_or_none(game_id, skipped)
+                if game is DAMAGED:
+                    continue
                 seat = None if game is None else game.seat_of_player(player_id)
                 if game is None or seat is None or not game.finished or game.platform.private:
                     continue
@@ -227,11 +243,17 @@ class Lobby:
                     break
         return shown, cursor
 
-    def _game_or_none(self, game_id: str) -> Game | None:
+    def _game_or_none(self, game_id: str, skipped: list[dict[str, Any]] | None = None) -> Game | None:
+        """The game; None if there is none; DAMAGED (noted in `skipped`) if its archived record
+        is damaged (the store logged it): a list passes it over and says so."""
         try:
             return self.service.load(game_id)
         except UnknownGame:
             return None
+        except Damaged:
+            if skipped is not None:
+                skipped.append({"id": game_id, "code": str(Code.ARCHIVE_DAMAGED)})
+            return DAMAGED
 
 
 def summary(game: Game, at: int) -> dict[str, Any]:

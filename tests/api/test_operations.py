@@ -26,7 +26,7 @@ def test_liveness_answers(client):
 def test_ready_once_workers_and_reconciler_heartbeat(client, workers):
     r = wait_for(lambda: (lambda resp: resp if resp.status_code == 200 else None)(client.get("/health/ready")),
                  timeout=20)
-    assert r.json["checks"] == {"redis": "ok", "workers": "ok", "reconciler": "ok"}
+    assert r.json["checks"] == {"redis": "ok", "workers": "ok", "reconciler": "ok", "archive": "ok"}
 
 
 def test_not_ready_names_what_is_missing(redis_url):

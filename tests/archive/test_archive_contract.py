@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from events import codec
-from events.archive import ArchivedGame, pack
+from events.archive import DAMAGED_ENTRY, ArchivedGame, Damaged, pack
 from events.archives import open_archive
 from events.store import StoreUnavailable
 
@@ -126,9 +126,9 @@ def test_stats_count_the_bytes_kept_and_what_they_were(archive):
 
 def test_the_schema_is_made_and_migrated_once(archive, archive_url):
     archive.put(game())
-    assert archive.schema_version() == 4
+    assert archive.schema_version() == 5
     again = open_archive(archive_url)  # another process starting on the same archive
-    assert again.schema_version() == 4 and again.stats()[0] == 1
+    assert again.schema_version() == 5 and again.stats()[0] == 1
     again.close()
 
 
@@ -149,7 +149,7 @@ def test_an_archive_made_by_the_first_schema_is_migrated_with_its_games(archive_
         type(old).migrations = migrations
         old.close()
     new = open_archive(archive_url)
-    assert new.schema_version() == 4
+    assert new.schema_version() == 5
     assert [(e, g) for e, g, _ in new.finished_log("0", 10)] == [("5-1", first.game_id)]
     assert new.get(first.game_id) == first
 
@@ -194,3 +194,68 @@ def test_a_bad_archive_url_is_refused():
     with pytest.raises(ValueError, match="ARCHIVE_URL"):
         open_archive("mysql://nope")
     assert sqlite3.sqlite_version_info >= (3, 24)  # upserts (ON CONFLICT DO UPDATE)
+
+
+def test_a_damaged_record_is_told_by_its_checksums_and_listed_by_check(archive):
+    """Issue 49: a payload that is garbage, a summary changed (still JSON: only its checksum
+    tells), a summary that is not JSON in a row from before the checksums: each read is Damaged
+    (with the summary where that part is sound), check() names them, the finished log keeps
+    their places, and a record written again reads back."""
+    kept, bad_payload, changed, not_json = (game(summary_log=f"{n}-0") for n in (1, 2, 3, 4))
+    for g in (kept, bad_payload, changed, not_json):
+        archive.put(g)
+
+    def tamper(column, value, game_id):
+        sql = f"UPDATE archived_games SET {column} = {archive.mark} WHERE game_id = {archive.mark}"
+        archive._guard(lambda c: c.cursor().execute(sql, (value, game_id)))
+    tamper("payload", b"garbage", bad_payload.game_id)
+    tamper("summary", codec.dumps({**changed.summary, "result": {"winners": [1]}}), changed.game_id)
+    tamper("summary", "{not json", not_json.game_id)
+    tamper("summary_sha256", None, not_json.game_id)
+    with pytest.raises(Damaged) as told:
+        archive.get(bad_payload.game_id)
+    assert told.value.game_id == bad_payload.game_id and told.value.summary == bad_payload.summary
+    for g in (changed, not_json):
+        with pytest.raises(Damaged) as told:
+            archive.get(g.game_id)
+        assert told.value.summary is None, told.value.reason
+    assert archive.get(kept.game_id) == kept
+    checked = archive.check(0, 2) + archive.check(archive.check(0, 2)[-1][0], 10)
+    assert [(g, problem is not None) for _, g, problem in checked] == [
+        (kept.game_id, False), (bad_payload.game_id, True), (changed.game_id, True), (not_json.game_id, True)]
+    log = archive.finished_log("0", 10)
+    assert [(e, g) for e, g, _ in log] == [(f"{n}-0", g.game_id) for n, g in enumerate(
+        (kept, bad_payload, changed, not_json), start=1)]
+    assert [entry == DAMAGED_ENTRY for _, _, entry in log] == [False, False, True, True]
+    archive.put(bad_payload)  # repaired: written again
+    assert archive.get(bad_payload.game_id) == bad_payload
+
+
+def test_verify_prints_the_damaged_records(archive):
+    import io
+
+    from tools.archive import verify
+
+    sound, hurt = game(), game()
+    archive.put(sound)
+    archive.put(hurt)
+    sql = f"UPDATE archived_games SET payload = {archive.mark} WHERE game_id = {archive.mark}"
+    archive._guard(lambda c: c.cursor().execute(sql, (b"\x28\xb5\x2f\xfd garbage", hurt.game_id)))
+    out = io.StringIO()
+    found = verify(archive, batch=1, out=out)
+    assert [g for _, g, _ in found] == [hurt.game_id]
+    assert f"game {hurt.game_id}" in out.getvalue() and "records checked: 2; damaged: 1" in out.getvalue()
+
+
+def test_a_damaged_record_does_not_stop_its_types_dictionary(archive):
+    """The dictionary is made from the type's sound records: a damaged one among them failed
+    the training, and with it the end of every later archiving of the type (workers/archiver.py)."""
+    from events.archive import TRAIN_ON
+
+    made = [ArchivedGame(g.game_id, g.meta, g.credentials, _history(seed), g.summary)
+            for seed, g in enumerate(game() for _ in range(TRAIN_ON + 1))]
+    for g in made:
+        archive.put(g)
+    sql = f"UPDATE archived_games SET payload = {archive.mark} WHERE game_id = {archive.mark}"
+    archive._guard(lambda c: c.cursor().execute(sql, (b"garbage", made[3].game_id)))
+    assert archive.train_dictionary("splendor") is True

@@ -102,7 +102,7 @@ def test_both_nodes_are_ready_with_their_workers_and_reconcilers_on_the_queue_re
     for base in apis:
         answer = wait_for(lambda: (r := requests.get(f"{base}/health/ready", timeout=10)).status_code == 200 and r,
                           timeout=30, interval=0.2)
-        assert answer.json()["checks"] == {"redis": "ok", "workers": "ok", "reconciler": "ok"}
+        assert answer.json()["checks"] == {"redis": "ok", "workers": "ok", "reconciler": "ok", "archive": "ok"}
 
 
 def test_the_suites_here_run_on_the_cluster(app, workers, redis_url):
