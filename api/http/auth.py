@@ -99,11 +99,14 @@ def current_player(players: Players | None, required: bool = True) -> Player | N
     """The player whose key (or identity token) the request carries (api/players/accounts.py); None without one when not
     required."""
     token = bearer_token()
-    if token is None or not is_player_credential(token):
-        if required or token is not None:
+    if token is None:
+        if required:
             raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one), "
                                 "or an identity token (a JWT) from a provider this server trusts.")
         return None
+    if not is_player_credential(token):
+        raise InvalidToken("This bearer token is neither a player's key ('pk.…', from POST /players) nor an "
+                           "identity token (a JWT).", code=Code.TOKEN_MALFORMED)
     if players is None:
         raise InvalidToken("This server has no players.")
     return players.authenticate(token)
