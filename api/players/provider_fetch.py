@@ -37,6 +37,7 @@ class Budget:
     def __init__(self, deadline_s: float, idle_s: float = math.inf):
         self.until = time.monotonic() + deadline_s
         self.idle_s = idle_s
+        self.opened: list[_Bounded] = []  # the fetch's connections, each shut when it ends
 
     def left(self) -> float:
         """The timeout for the next wait; TimeoutError once the deadline has passed."""
@@ -56,6 +57,12 @@ class _Bounded:
         self._budget = budget
         self._readers = 0
         self._closing = False
+        budget.opened.append(self)
+
+    def shut(self) -> None:
+        """Closed now, readers or not: an answer abandoned mid-read (a deadline passed) holds
+        its reader until the garbage collector finds it, and the provider's connection with it."""
+        self._sock.close()
 
     def sendall(self, data: bytes) -> None:
         self._sock.settimeout(self._budget.left())
@@ -156,6 +163,8 @@ def fetch_json(url: str, deadline_s: float, idle_s: float = 5.0) -> Any:
         except Exception as e:  # handed to the caller
             found["error"] = e
         finally:
+            for sock in budget.opened:
+                sock.shut()
             done.set()
 
     threading.Thread(target=run, name="identity-provider-fetch", daemon=True).start()
