@@ -47,7 +47,8 @@ def bearer_token() -> str | None:
     token = parse_bearer(header)
     longest = MAX_IDENTITY_TOKEN if is_identity_token(token) else 200
     if token is None or len(header.partition(" ")[2]) > longest:
-        raise InvalidToken("Send the seat's token as 'Authorization: Bearer <token>'.")
+        raise InvalidToken("Send the token as 'Authorization: Bearer <token>' (at most 200 characters; "
+                           f"an identity token {MAX_IDENTITY_TOKEN}).", code=Code.TOKEN_MALFORMED)
     return token
 
 

@@ -1,7 +1,8 @@
 """Every 401 carries `WWW-Authenticate` (RFC 9110), in RFC 6750's Bearer form: the realm only
 without a token (or for a credential that is no bearer token: a recovery code, a passkey's
-answer), `error="invalid_token"` when a token was sent and refused. A bearer token that is no
-player's key nor a JWT, where a player's key is asked for, is `token_malformed` (issue 49, 13)."""
+answer), `error="invalid_token"` when a token was sent and refused. An `Authorization` that is
+not `Bearer <token>`, and where a player's key is asked for a bearer token that is no player's
+key nor a JWT, is `token_malformed` (issue 49, 13)."""
 from __future__ import annotations
 
 import re
@@ -41,6 +42,8 @@ def test_every_401_answered_carries_www_authenticate(client):
         ("invalid_player_key", client.get("/players/me", headers=auth("pk.unknown"))),
         ("token_required", client.post(f"/games/{game['id']}/moves", json={"expected_version": 0, "move": {}})),
         ("invalid_token", client.get(f"/games/{game['id']}/moves", headers=auth(seat[:-1] + "x"))),
+        ("token_malformed", client.get(f"/games/{game['id']}", headers={"Authorization": f"Basic {seat}"})),
+        ("token_malformed", client.get(f"/games/{game['id']}", headers=auth("t" * 300))),
         ("invalid_ticket", client.get("/players/me/stream?ticket=made-up")),
         ("invalid_recovery_code", client.post("/recover", json={"code": "rc.made-up"})),
         ("passkey_refused", client.post("/passkeys/sign-in", json={"credential": {}})),
