@@ -27,6 +27,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass
@@ -111,8 +112,10 @@ class KeySet:
         elif fetch is not None and lacking:
             fetch.wait(self.deadline_s + 1.0)  # another request's fetch, which ends by its deadline
         with self._lock:
-            if self._fetched_at is None:
-                raise IssuerUnavailable("The identity provider's keys cannot be read just now: try again in a minute.")
+            if self._fetched_at is None:  # retry once this server would fetch them again
+                wait = self.refresh_s - (time.monotonic() - (self._tried_at or 0.0))
+                raise IssuerUnavailable("The identity provider's keys cannot be read just now: try again shortly.",
+                                        headers={"Retry-After": str(max(1, math.ceil(wait)))})
             return self._known(kid)
 
     def _fetch(self, done: threading.Event, now: float) -> None:

@@ -116,3 +116,4 @@ def test_the_api_answers_a_503_by_the_deadline_setting(redis_url, slow):
     assert answered["took"] < 1.0, answered["took"]
     r = answered["value"]
     assert r.status_code == 503 and r.get_json()["code"] == "issuer_unavailable"
+    assert 1 <= int(r.headers["Retry-After"]) <= 30  # when this server would fetch the keys again (OIDC_JWKS_REFRESH_S)
