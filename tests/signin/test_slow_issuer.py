@@ -77,7 +77,7 @@ def test_sign_ins_wait_no_longer_than_the_deadline_for_a_trickling_provider(slow
     for outcome in waiting:
         _finished(outcome, DEADLINE_S + 4)
         assert isinstance(outcome.get("error"), IssuerUnavailable), outcome
-        assert outcome["took"] < DEADLINE_S + 0.5, outcome["took"]
+        assert outcome["took"] < DEADLINE_S + 1.0, outcome["took"]
     assert wait_for(lambda: slow.trickling == 0, timeout=3)  # the fetch's connection is closed, its thread gone
 
 
@@ -95,9 +95,9 @@ def test_a_known_key_and_other_issuers_never_wait_for_a_trickling_fetch(slow, fa
     for token in (old, fast.token(), old):  # a known key (its set stale), another issuer
         signed_in = _finished(_timed(verifier.verify, token), 2 * DEADLINE_S + 1)
         assert "value" in signed_in, signed_in
-        assert signed_in["took"] < 0.3, signed_in["took"]
+        assert signed_in["took"] < 0.5, signed_in["took"]  # the fetch under way lasts DEADLINE_S
     _finished(rotated, DEADLINE_S + 4)
-    assert isinstance(rotated.get("error"), TokenRefused) and rotated["took"] < DEADLINE_S + 0.5, rotated
+    assert isinstance(rotated.get("error"), TokenRefused) and rotated["took"] < DEADLINE_S + 1.0, rotated
     slow.trickle_s = None
     assert verifier.verify(slow.token())["iss"] == slow.issuer  # the provider is quick again: the new key is read
 
@@ -113,7 +113,7 @@ def test_the_api_answers_a_503_by_the_deadline_setting(redis_url, slow):
     client = SpecCheckingClient(app, app.response_class)
     client.get("/players/me")  # the client reads the spec at its first request
     answered = _finished(_timed(lambda: client.get("/players/me", headers=auth(slow.token()))), 5)
-    assert answered["took"] < 1.0, answered["took"]
+    assert answered["took"] < 2.0, answered["took"]  # OIDC_FETCH_DEADLINE_S, not the default 3 s
     r = answered["value"]
     assert r.status_code == 503 and r.get_json()["code"] == "issuer_unavailable"
     assert 1 <= int(r.headers["Retry-After"]) <= 30  # when this server would fetch the keys again (OIDC_JWKS_REFRESH_S)
