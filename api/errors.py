@@ -62,7 +62,9 @@ class Code(StrEnum):
     UNKNOWN_KEY = "unknown_key", (404,), "the player has no key of this id"
     TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
     INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
-    TOKEN_MALFORMED = "token_malformed", (401,), "an identity token (a JWT) unreadable or without `sub`/`exp`"
+    TOKEN_MALFORMED = "token_malformed", (401,), \
+        "`Authorization` is not `Bearer <token>` (or too long); where a player's key is asked for, a token that " \
+        "is no player's key (`pk.`) nor a readable identity token (a JWT with `sub`, `exp`)"
     TOKEN_EXPIRED = "token_expired", (401,), "the identity token's `exp` has passed"
     TOKEN_NOT_YET_VALID = "token_not_yet_valid", (401,), "the identity token's `nbf` (or `iat`) is still ahead"
     TOKEN_WRONG_AUDIENCE = "token_wrong_audience", (401,), "the identity token's `aud` is not this server's"

@@ -95,6 +95,7 @@ class Settings:
     oidc_jwks_ttl_s: float = 3600.0  # an issuer's key set is fetched again this long after
     oidc_jwks_refresh_s: float = 30.0  # an unknown `kid` fetches it again at once, at most this often
     oidc_leeway_s: float = 30.0  # the clock skew allowed on `exp`, `nbf` and `iat`
+    oidc_fetch_deadline_s: float = 3.0  # a fetch of an issuer's keys, all of it, however the issuer trickles
     webauthn_rp_id: str = ""  # passkeys' relying party: a domain ("": the request's host)
     webauthn_origin: str = ""  # the pages' origin, https://host[:port] ("": the request's scheme and host)
     webauthn_rp_name: str = "Game server"  # the name an authenticator shows

@@ -1,7 +1,8 @@
 """An outside bot: a program of your own that plays on the server as a bot account, written on
 the Python client generated from openapi.yaml (docs/bots.md, "Outside bots"). It signs up with
 `bot: true` (or uses --key), sits in waiting games of its game type, and plays whenever one of
-its games waits for it: the move whose label (the server's words) it likes best, or any.
+its games waits for it: the move whose label (the server's words) it likes best, or any. A
+`429` (the server's rate limit) is waited out for its `Retry-After`, then asked again.
 
     python examples/outside_bot.py --server http://localhost:8000 --type splendor --games 1
 """
@@ -11,6 +12,7 @@ import argparse
 import random
 import time
 import uuid
+from typing import Any
 
 from game_server_client import AuthenticatedClient, Client
 from game_server_client import models as m
@@ -21,16 +23,37 @@ from game_server_client.api.players import create_player, my_games
 PREFERRED = ("Buy", "Take")  # labels starting so come first (Splendor's); a random pick otherwise
 
 
+def retry_after_s(response: Any) -> float:
+    """A 429's `Retry-After` in seconds (this server sends seconds; 1 if it is missing)."""
+    value = response.headers.get("Retry-After", "1").strip()
+    return float(value) if value.replace(".", "", 1).isdigit() else 1.0
+
+
+def call(endpoint: Any, *args: Any, **kwargs: Any) -> Any:
+    """The endpoint's parsed answer (a model, or a Problem); each `429` is waited out for its
+    `Retry-After` and the request sent again."""
+    while True:
+        response = endpoint.sync_detailed(*args, **kwargs)
+        if response.status_code != 429:
+            return response.parsed
+        wait = retry_after_s(response)
+        print(f"rate limited: waiting {wait:g} s", flush=True)
+        time.sleep(wait)
+
+
 def sign_up(server: str, name: str) -> str:
-    made = create_player.sync(client=Client(base_url=server), body=m.NewPlayer(name=name, bot=True))
+    made = call(create_player, client=Client(base_url=server), body=m.NewPlayer(name=name, bot=True))
+    if not isinstance(made, m.PlayerWithKey):
+        raise SystemExit(f"could not sign up: {made}")
     return made.key
 
 
 def join_one(me: AuthenticatedClient, game_type: str) -> bool:
     """Claims a free seat of a waiting game of the type; False when there is none."""
-    for game in list_games.sync(client=me, type_=game_type).games:
+    page = call(list_games, client=me, type_=game_type)
+    for game in page.games if isinstance(page, m.GamePage) else []:
         free = [s.seat for s in game.seats if s.open_ is True]
-        if free and isinstance(claim_seat.sync(game.id, free[0], client=me), m.ClaimedSeat):
+        if free and isinstance(call(claim_seat, game.id, free[0], client=me), m.ClaimedSeat):
             return True
     return False
 
@@ -38,17 +61,23 @@ def join_one(me: AuthenticatedClient, game_type: str) -> bool:
 def play_turns(me: AuthenticatedClient, rng: random.Random) -> int:
     """One move in each game that waits for this player; how many were sent."""
     sent = 0
-    for game in my_games.sync(client=me, my_turn=m.MyGamesMyTurn.TRUE).games:
-        listed = legal_moves.sync(game.id, client=me)
+    page = call(my_games, client=me, my_turn=m.MyGamesMyTurn.TRUE)
+    for game in page.games if isinstance(page, m.GamePage) else []:
+        listed = call(legal_moves, game.id, client=me)
         if not isinstance(listed, m.LegalMoves) or not listed.moves:
             continue
         labels = [w.label for w in listed.labels] if listed.labels else [""] * len(listed.moves)
         liked = [i for i, label in enumerate(labels) if label.startswith(PREFERRED)]
         i = rng.choice(liked or range(len(listed.moves)))
-        send_move.sync(game.id, client=me, idempotency_key=uuid.uuid4().hex,
-                       body=m.MoveRequest(expected_version=listed.version, move=listed.moves[i]))
+        call(send_move, game.id, client=me, idempotency_key=uuid.uuid4().hex,
+             body=m.MoveRequest(expected_version=listed.version, move=listed.moves[i]))
         sent += 1
     return sent
+
+
+def still_playing(me: AuthenticatedClient) -> bool:
+    page = call(my_games, client=me, status=m.MyGamesStatus.ACTIVE)
+    return not isinstance(page, m.GamePage) or bool(page.games)
 
 
 def main() -> None:
@@ -66,7 +95,7 @@ def main() -> None:
         if joined < opts.games and join_one(me, opts.type):
             joined += 1
         if not play_turns(me, rng):
-            if joined >= opts.games and not my_games.sync(client=me, status=m.MyGamesStatus.ACTIVE).games:
+            if joined >= opts.games and not still_playing(me):
                 return  # every game it joined is over
             time.sleep(0.2)
 

@@ -109,7 +109,7 @@ export async function ensurePlayer(name) {
       const me = await api("/players/me", { method: "PATCH", token: p.key, body: { name } });
       return setPlayer({ ...p, name: me.name });
     } catch (err) {
-      if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token", "token_required"].includes(err.code)) throw err;
+      if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token", "token_required", "token_malformed"].includes(err.code)) throw err;
       setPlayer(null); // the server forgot this key: become a new player
     }
   }

@@ -47,7 +47,8 @@ def bearer_token() -> str | None:
     token = parse_bearer(header)
     longest = MAX_IDENTITY_TOKEN if is_identity_token(token) else 200
     if token is None or len(header.partition(" ")[2]) > longest:
-        raise InvalidToken("Send the seat's token as 'Authorization: Bearer <token>'.")
+        raise InvalidToken("Send the token as 'Authorization: Bearer <token>' (at most 200 characters; "
+                           f"an identity token {MAX_IDENTITY_TOKEN}).", code=Code.TOKEN_MALFORMED)
     return token
 
 
@@ -99,11 +100,14 @@ def current_player(players: Players | None, required: bool = True) -> Player | N
     """The player whose key (or identity token) the request carries (api/players/accounts.py); None without one when not
     required."""
     token = bearer_token()
-    if token is None or not is_player_credential(token):
-        if required or token is not None:
+    if token is None:
+        if required:
             raise TokenRequired("This needs a player's key: 'Authorization: Bearer pk.…' (POST /players makes one), "
                                 "or an identity token (a JWT) from a provider this server trusts.")
         return None
+    if not is_player_credential(token):
+        raise InvalidToken("This bearer token is neither a player's key ('pk.…', from POST /players) nor an "
+                           "identity token (a JWT).", code=Code.TOKEN_MALFORMED)
     if players is None:
         raise InvalidToken("This server has no players.")
     return players.authenticate(token)

@@ -4,7 +4,8 @@
 then call every endpoint, or `*`: any origin, read-only (GET, and the preflights that reading
 with a token or Last-Event-ID needs). No cookies are used, so no credentials mode is offered:
 tokens travel in the Authorization header, and an EventSource opens a stream with a ticket.
-Browsers may read the headers clients act on: Location, Retry-After, ETag, the rate limits.
+Browsers may read the headers clients act on: Location, Retry-After, ETag, the rate limits,
+a 401's WWW-Authenticate.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from flask_cors import CORS
 
 EXPOSED = ["Location", "Retry-After", "ETag", "X-Request-Id", "RateLimit", "RateLimit-Policy", "RateLimit-Limit",
            "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Limit", "X-RateLimit-Remaining",
-           "X-RateLimit-Reset"]
+           "X-RateLimit-Reset", "WWW-Authenticate"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "If-None-Match",
                    "Cache-Control"]
 PREFLIGHT_MAX_AGE_S = 600

@@ -19,8 +19,9 @@ _answer = PasskeyAnswerSchema()
 
 def relying_party() -> tuple[str, str]:
     """(the RP id, the origin): WEBAUTHN_RP_ID and WEBAUTHN_ORIGIN, else the request's host
-    (its name) and scheme and host, as the browser sees them (behind a proxy: its forwarded
-    ones when TRUSTED_PROXIES names it, or set both)."""
+    (its name) and scheme and host, as the browser sees them. Only on loopback: beyond it
+    `python app.py` refuses to start without both (app.py, check_relying_party), since a
+    request's Host is the client's to say."""
     settings = current_app.extensions["settings"]
     origin = settings.webauthn_origin or request.host_url.rstrip("/")
     return settings.webauthn_rp_id or (urlsplit(request.host_url).hostname or ""), origin

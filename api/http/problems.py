@@ -16,11 +16,26 @@ from events.archive import Damaged, Expired
 from events.store import StoreUnavailable
 
 RETRY_AFTER_S = 2
+REALM = "game-server"
+# 401s whose credential is no bearer token (a recovery code, a passkey's answer), or that had
+# none (RFC 6750 3.1: no error code then): their challenge names the scheme and realm only.
+_NO_BEARER_ERROR = frozenset({Code.TOKEN_REQUIRED, Code.INVALID_RECOVERY_CODE, Code.PASSKEY_REFUSED})
+_WHEN = {str(member): member.when for member in Code}
 
 _HTTP_CODES = {400: Code.BAD_REQUEST, 404: Code.NOT_FOUND, 405: Code.METHOD_NOT_ALLOWED,
                413: Code.BODY_TOO_LARGE, 415: Code.UNSUPPORTED_MEDIA_TYPE, 429: Code.RATE_LIMITED}
 _HTTP_DETAILS = {413: "The request body is too large.", 404: "There is no such resource.",
                  405: "This method is not allowed here."}
+
+
+def challenge(code: str) -> str:
+    """A 401's `WWW-Authenticate` (RFC 9110 requires one): the Bearer scheme (RFC 6750), with
+    `error="invalid_token"` when a bearer token was sent and refused."""
+    if code in _NO_BEARER_ERROR:
+        return f'Bearer realm="{REALM}"'
+    when = _WHEN.get(code) or code.replace("_", " ")  # a game's own code is none of the catalogue's
+    said = "".join(c for c in when.replace('"', "'") if " " <= c <= "~" and c != "\\")  # RFC 6750's characters
+    return f'Bearer realm="{REALM}", error="invalid_token", error_description="{said}"'
 
 
 def problem(status: int, code: str, detail: str, version: int | None = None, details: dict[str, Any] | None = None,
@@ -42,6 +57,8 @@ def problem(status: int, code: str, detail: str, version: int | None = None, det
     response.mimetype = "application/problem+json"
     for key, value in (headers or {}).items():
         response.headers[key] = value
+    if status == 401 and "WWW-Authenticate" not in response.headers:
+        response.headers["WWW-Authenticate"] = challenge(code)
     return response
 
 

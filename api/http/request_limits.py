@@ -17,10 +17,11 @@
 - A game created with a player's key (or identity token) spends that player's budget,
   PLAYER_CREATE_LIMIT per PLAYER_CREATE_WINDOW_S whatever its keys and addresses (bot accounts
   too; charged by the route: `charge_player_creation`).
-- Every 401 answered to a request that sent a token counts as a failed authentication of the
-  address; past ADDRESS_AUTH_FAILURES in a window, that address's requests with a token are
-  refused until the window ends (guessing tokens, or minting one per request to dodge the
-  address's budget, stops there).
+- Every 401 answered to a request that presents a credential (a token, a recovery code to
+  `POST /recover`, a passkey's answer to `POST /passkeys/sign-in`, a stream's `?ticket=`)
+  counts as a failed authentication of the address; past ADDRESS_AUTH_FAILURES in a window,
+  that address's requests presenting one are refused until the window ends (guessing tokens or
+  codes, or minting a token per request to dodge the address's budget, stops there).
 `/health`, its probes and `/metrics` are not limited (load balancers and Prometheus poll them).
 
 Every limited answer says where its caller stands, in the IETF draft's fields
@@ -42,6 +43,17 @@ from api.http.client_address import client_address, network_of
 from api.http.ratelimit import Decision, RateLimiter
 
 UNLIMITED_PATHS = frozenset({"/health", "/health/live", "/health/ready", "/metrics"})  # probes and scrapes
+CREDENTIAL_PATHS = frozenset({"/recover", "/passkeys/sign-in"})  # POST: a credential in the body
+
+
+def presents_credential(environ: Mapping[str, Any]) -> bool:
+    """Whether the request presents a credential: its 401 is a failed authentication."""
+    if "HTTP_AUTHORIZATION" in environ:
+        return True
+    if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "") in CREDENTIAL_PATHS:
+        return True
+    query = environ.get("QUERY_STRING", "")
+    return "ticket=" in query and any(part.startswith("ticket=") for part in query.split("&"))
 
 
 class RateLimited(ApiError):
@@ -101,7 +113,7 @@ def _charge(budgets: Budgets) -> None:
     header = environ.get("HTTP_AUTHORIZATION")
     creating = path in ("/games", "/players") and environ.get("REQUEST_METHOD") == "POST"
     address = None
-    if header is not None and budgets.auth_failures.any_exhausted():
+    if budgets.auth_failures.any_exhausted() and presents_credential(environ):
         address = client_address()
         if budgets.auth_failures.exhausted("auth:" + address):
             window = budgets.auth_failures.window_s
@@ -167,8 +179,8 @@ def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:
 
 
 def teller(app: Flask) -> Callable[[Response], Response]:
-    """After the route: the answer's RateLimit headers; a 401 to a request with a token counted
-    as its address's failed authentication."""
+    """After the route: the answer's RateLimit headers; a 401 to a request presenting a
+    credential counted as its address's failed authentication."""
 
     def tell(response: Response) -> Response:
         charged = g.get("ratelimit")
@@ -176,7 +188,7 @@ def teller(app: Flask) -> Callable[[Response], Response]:
             key, decision = charged
             response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
-        if response.status_code == 401 and "Authorization" in request.headers:
+        if response.status_code == 401 and presents_credential(request.environ):
             try:
                 app.extensions["budgets"].auth_failures.count("auth:" + client_address())
             except Exception:

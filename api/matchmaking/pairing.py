@@ -8,7 +8,8 @@ newcomer) is within every member's window: WINDOW at first, widening by WIDEN_PE
 it waits, up to WIDEST. Pairing runs when a seek joins (so two compatible seekers never wait for
 a pass) and on each reconciler pass (so widened windows pair). The process that took a group
 makes its game and tells each player (`matched` in the player's stream; `GET /matchmaking` says
-it too). A seek waits at most SEEK_TTL_S.
+it too). A seek waits at most SEEK_TTL_S; a `matched` record is kept MATCHED_KEPT_S (then
+`GET /matchmaking` answers `404 not_seeking`, and the game is the player's games').
 
 A game that cannot be made (Redis gone) forgets that group's seeks; a crash between the pairing
 and the game's creation leaves them `pairing`: after PAIRING_STALE_S the reconciler's pass puts
@@ -36,6 +37,7 @@ from events import codec
 WINDOW, WIDEN_PER_S, WIDEST = 100.0, 25.0, 1000.0  # rating points
 SEEK_TTL_S = 600
 PAIRING_STALE_S = 60  # a group `pairing` this long lost its maker (a crash): its seekers may seek again
+MATCHED_KEPT_S = 3600  # a `matched` record says where the game is this long, then is deleted
 
 
 class NotSeeking(ApiError):
@@ -91,6 +93,8 @@ class Matchmaker:
 
     def status(self, player: Player) -> dict[str, Any]:
         seek = self.seeks.seek_of(player.id)
+        if seek is not None and seek["status"] == "matched" and _now() - seek.get("since", 0) > MATCHED_KEPT_S * 1000:
+            seek = None  # past its keeping, not yet swept
         if seek is None:
             raise NotSeeking("You are not seeking a game (POST /matchmaking).")
         shown = {"status": seek["status"], "since": seek.get("since"), "rating": seek.get("rating")}
@@ -129,10 +133,11 @@ class Matchmaker:
 
     def repair(self, now: int | None = None) -> int:
         """Seeks left `pairing` PAIRING_STALE_S (the process making their game died) wait again
-        in their pools, their waiting time kept; returns how many."""
+        in their pools, their waiting time kept; returns how many. `matched` records older than
+        MATCHED_KEPT_S are deleted (they were kept for good)."""
         now = now if now is not None else _now()
         back = 0
-        for player_id, seek, raw in self.seeks.stale(now - PAIRING_STALE_S * 1000):
+        for player_id, seek, raw in self.seeks.sweep(now - PAIRING_STALE_S * 1000, now - MATCHED_KEPT_S * 1000):
             back += self.seeks.put_back(player_id, seek, raw)
         return back
 

@@ -4,7 +4,9 @@
 - `mm:{mm}:pool:<pool>:since` hash: seeker -> when it began waiting (ms);
 - `mm:{mm}:pools` hash: pool -> its wishes (the game to make), for the reconciler's passes;
 - `mm:{mm}:seekers` hash: player -> its seek (`searching` in a pool, `pairing` while its game
-  is made, `matched` with the game's id).
+  is made, `matched` with the game's id). A hash's fields have no expiry of their own: the
+  reconciler's pass deletes `matched` records once they are old (Matchmaker.repair), and a
+  searching one past its wait goes with PAIR.
 A seek for a range of seats waits in one pool per size (its record names them all).
 PAIR takes one group out of a pool atomically: of the seekers sorted by rating that are still
 `searching` (one taken through another of its pools is dropped from this one as it is met), the
@@ -48,7 +50,7 @@ for j = 1, #live - size + 1 do
       group[#group + 1] = m
       redis.call('ZREM', KEYS[1], m); redis.call('HDEL', KEYS[2], m)
       -- `pairing`, the seek kept (its pools, wishes, rating, since): a maker that crashed
-      -- before the game was made leaves it to be put back (Seeks.stale, pairing.py's repair)
+      -- before the game was made leaves it to be put back (Seeks.sweep, pairing.py's repair)
       local seek = cjson.decode(redis.call('HGET', KEYS[3], m))
       seek.status, seek.pool, seek.at = 'pairing', ARGV[7], now
       redis.call('HSET', KEYS[3], m, cjson.encode(seek))
@@ -134,14 +136,20 @@ class Seeks:
                            args=[now, size, base, widen, widest, ttl_ms, pool])
         return [m.decode() if isinstance(m, bytes) else m for m in group]
 
-    def stale(self, before_ms: int) -> list[tuple[str, dict[str, Any], bytes]]:
-        """The seeks left `pairing` since before `before_ms` (their maker died): (player, seek,
-        its record as stored)."""
+    def sweep(self, pairing_before_ms: int, matched_before_ms: int) -> list[tuple[str, dict[str, Any], bytes]]:
+        """One pass over the seeks: those left `pairing` since before `pairing_before_ms` (their
+        maker died), answered (player, seek, its record as stored); `matched` records of before `matched_before_ms`
+        deleted (each unless it changed meanwhile: a new seek of that player stays)."""
         found = []
         for player, raw in self.redis.hscan_iter(self._seekers(), count=1000):
             seek = codec.loads(raw)
-            if seek.get("status") == "pairing" and seek.get("at", 0) < before_ms:
-                found.append((player.decode() if isinstance(player, bytes) else player, seek, raw))
+            name = player.decode() if isinstance(player, bytes) else player
+            if seek.get("status") == "pairing" and seek.get("at", 0) < pairing_before_ms:
+                found.append((name, seek, raw))
+            elif seek.get("status") == "matched" and seek.get("since", 0) < matched_before_ms:
+                self.redis.eval("if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then "
+                                "return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0",
+                                1, self._seekers(), name, raw)
         return found
 
     def put_back(self, player_id: str, seek: dict[str, Any], raw: bytes) -> bool:

@@ -133,7 +133,7 @@ def _documented(method: str, path: str, status: int):
 
 
 # Headers sent on many answers, each documented on every answer that carries it.
-DOCUMENTED_WHERE_SENT = ("RateLimit-Policy", "RateLimit")
+DOCUMENTED_WHERE_SENT = ("RateLimit-Policy", "RateLimit", "WWW-Authenticate")
 
 
 def check_response(method: str, path: str, status: int, mimetype: str, body, streamed: bool = False,

@@ -108,6 +108,26 @@ def test_failed_authentications_are_limited_per_address(redis_url):
     assert client.get(f"/games/{gid}", headers=auth(t[0]), **_from("10.2.0.2")).status_code == 200
 
 
+def test_failed_recovery_codes_passkeys_and_tickets_count_as_failed_authentications(redis_url):
+    """Issue 49 (10): 60 wrong recovery codes answered 401 and never 429."""
+    client = _app(redis_url, ADDRESS_AUTH_FAILURES=6, ADDRESS_WINDOW_S=60).test_client()
+    ann = client.post("/players", json={"name": "Ann"}, **_from("10.4.0.9")).get_json()
+    guesser = _from("10.4.0.1")
+    failed = [client.post("/recover", json={"code": f"rc.guess{i}"}, **guesser) for i in range(2)]
+    failed += [client.post("/passkeys/sign-in", json={"credential": {"id": f"made-up-{i}"}}, **guesser)
+               for i in range(2)]
+    failed += [client.get(f"/players/me/stream?ticket=guess{i}", **guesser) for i in range(2)]
+    assert [(r.status_code, r.get_json()["code"]) for r in failed] == [
+        (401, "invalid_recovery_code")] * 2 + [(401, "passkey_refused")] * 2 + [(401, "invalid_ticket")] * 2
+    for attempt in (lambda: client.post("/recover", json={"code": ann["recovery_code"]}, **guesser),  # even the right code
+                    lambda: client.post("/passkeys/sign-in", json={"credential": {}}, **guesser),
+                    lambda: client.get("/players/me", headers=auth(ann["key"]), **guesser)):
+        r = attempt()
+        assert r.status_code == 429 and r.get_json()["details"]["ratelimit"]["key"] == "auth_failures", r.get_json()
+    assert client.get("/game-types", **guesser).status_code == 200  # what presents no credential goes on
+    assert client.post("/recover", json={"code": ann["recovery_code"]}, **_from("10.4.0.2")).status_code == 201
+
+
 def test_behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited(redis_url):
     client = _app(redis_url, ADDRESS_READ_LIMIT=2, ADDRESS_WINDOW_S=60, TRUSTED_PROXIES="10.9.0.1").test_client()
     for client_ip in ("203.0.113.5", "203.0.113.6"):

@@ -49,3 +49,47 @@ def test_an_outside_bot_plays_a_whole_game(python_client, http_server):
         if bot.poll() is None:
             bot.kill()
             print(bot.communicate()[0][-3000:])  # what it said, for a failure's report
+
+
+def test_the_outside_bot_waits_out_a_429_for_its_retry_after(python_client):
+    """Issue 49 (13): a 429 (the server's rate limit) crashed it; it waits for `Retry-After` and
+    asks again."""
+    import importlib.util
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answers = [(429, {"Retry-After": "1"}, {"type": "about:blank", "title": "Rate limited", "status": 429,
+                                             "code": "rate_limited", "detail": "Too many. Retry in 1 s."}),
+               (201, {}, {"id": "p1", "name": "Outside bot", "bot": True, "key": "pk.made", "recovery_code": "rc.x"})]
+    asked = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            asked.append((self.path, time.monotonic()))
+            status, headers, body = answers.pop(0)
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json" if status < 400 else "application/problem+json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        spec = importlib.util.spec_from_file_location("outside_bot", ROOT / "examples" / "outside_bot.py")
+        bot = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bot)
+        assert bot.sign_up(f"http://127.0.0.1:{server.server_address[1]}", "Outside bot") == "pk.made"
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [path for path, _ in asked] == ["/players", "/players"]
+    assert asked[1][1] - asked[0][1] >= 1.0  # it waited the Retry-After before asking again

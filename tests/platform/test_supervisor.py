@@ -64,6 +64,24 @@ def test_a_port_in_use_is_refused_at_once_with_what_to_do(apps):
     assert "Traceback" not in out and len(out.strip().splitlines()) == 1
 
 
+def test_serving_beyond_loopback_without_a_relying_party_is_refused_at_once(tmp_path):
+    """Issue 49 (13): passkeys followed each request's Host; beyond loopback the operator names
+    the relying party (WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN) or the server does not start."""
+    app = AppProcess(tmp_path)
+    app.env["HOST"] = "0.0.0.0"
+    for name in ("WEBAUTHN_RP_ID", "WEBAUTHN_ORIGIN"):
+        app.env.pop(name, None)
+    try:
+        started = time.monotonic()
+        assert app.start().wait_exit(10) == 2
+        assert time.monotonic() - started < 10
+        out = app.output()
+        assert "WEBAUTHN_RP_ID" in out and "WEBAUTHN_ORIGIN" in out and "HOST=127.0.0.1" in out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1
+    finally:
+        app.close()
+
+
 def test_a_second_instance_on_the_same_data_dir_is_refused(apps, tmp_path):
     first = apps(DATA_DIR=tmp_path / "shared")
     first.wait_healthy(30)

@@ -102,6 +102,7 @@ FROM_ENV = {
     "OIDC_JWKS_TTL_S": ("60", 60.0),
     "OIDC_JWKS_REFRESH_S": ("2", 2.0),
     "OIDC_LEEWAY_S": ("0", 0.0),
+    "OIDC_FETCH_DEADLINE_S": ("1.5", 1.5),
     "WEBAUTHN_RP_ID": ("games.example", "games.example"),
     "WEBAUTHN_ORIGIN": ("https://games.example", "https://games.example"),
     "WEBAUTHN_RP_NAME": ("Games", "Games"),
@@ -157,6 +158,9 @@ def test_the_defaults_are_todays():
 
     assert d.vacation_days_per_year == DAYS_PER_YEAR
     assert (d.oidc_issuers, d.oidc_jwks_ttl_s, d.oidc_jwks_refresh_s, d.oidc_leeway_s) == ("", 3600, 30, 30)
+    from api.players.identity_tokens import FETCH_DEADLINE_S
+
+    assert d.oidc_fetch_deadline_s == FETCH_DEADLINE_S
     assert (d.webauthn_rp_id, d.webauthn_origin, d.webauthn_rp_name) == ("", "", "Game server")
     assert (d.archive_url, d.archive_after_s) == ("", ARCHIVE_AFTER_S)
     assert (d.network_prefix_v4, d.network_prefix_v6, d.network_read_limit, d.network_stream_limit,

@@ -228,3 +228,34 @@ def test_seeks_a_crashed_maker_left_pairing_wait_again_and_pair(app, client):
     game = client.get("/matchmaking", headers=auth(jo["key"])).get_json()
     assert game["status"] == "matched"
     assert client.get("/matchmaking", headers=auth(kim["key"])).get_json()["game_id"] == game["game_id"]
+
+
+def test_matched_records_expire(app, client, redis_client):
+    """Issue 49 (13): a `matched` record was kept in Redis for good. The reconciler's pass deletes
+    it MATCHED_KEPT_S after the match (a player's newer seek stays), and GET /matchmaking stops
+    naming the game then."""
+    import time
+    from unittest import mock
+
+    from api.matchmaking.pairing import MATCHED_KEPT_S
+
+    clock = {"per_move_s": 62}  # pools of this test's own
+    mo, ned, ola = player(client, "Mo"), player(client, "Ned"), player(client, "Ola")
+    for who in (mo, ned):
+        r = client.post("/matchmaking", json={"type": "splendor", "seats": 2, "clock": clock}, headers=auth(who["key"]))
+    assert r.get_json()["status"] == "matched"
+    matchmaker = app.extensions["matchmaker"]
+    seekers = matchmaker.seeks._seekers()
+    now = int(time.time() * 1000)
+    assert matchmaker.repair(now + 1000) == 0
+    assert redis_client.hexists(seekers, mo["id"]) and redis_client.hexists(seekers, ned["id"])  # kept a while
+    # Ned seeks again (a record of its own, not matched); Mo's matched record grows old.
+    client.post("/matchmaking", json={"type": "splendor", "seats": 2, "clock": {"per_move_s": 63}},
+                headers=auth(ned["key"]))
+    later = now + MATCHED_KEPT_S * 1000 + 1000
+    with mock.patch("api.matchmaking.pairing._now", return_value=later):
+        assert client.get("/matchmaking", headers=auth(mo["key"])).status_code == 404  # past its keeping
+        matchmaker.repair(later)
+    assert not redis_client.hexists(seekers, mo["id"])
+    assert client.get("/matchmaking", headers=auth(ned["key"])).get_json()["status"] == "searching"
+    assert client.get("/matchmaking", headers=auth(ola["key"])).status_code == 404

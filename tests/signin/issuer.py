@@ -1,6 +1,8 @@
 """An identity provider of the tests' own: RSA and EC keys they generate, a JWKS and an OpenID
 discovery document served over HTTP on 127.0.0.1 (counting each fetch), and tokens signed with
-those keys (PyJWT), valid unless a test says otherwise."""
+those keys (PyJWT), valid unless a test says otherwise. `trickle_s` makes it a slow one: every
+answer, its status line first, written one byte every `trickle_s` seconds (`trickling` counts the
+answers still being written)."""
 from __future__ import annotations
 
 import json
@@ -34,6 +36,8 @@ class IdentityProvider:
         self.keys: dict[str, object] = {}  # kid -> private key, each published
         self.fetches = {"jwks": 0, "discovery": 0}
         self.down = False
+        self.trickle_s: float | None = None
+        self.trickling = 0
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -51,11 +55,28 @@ class IdentityProvider:
                     self.send_error(404)
                     return
                 data = json.dumps(body).encode()
+                if provider.trickle_s is not None:
+                    self.trickle(data, provider.trickle_s)
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def trickle(self, data: bytes, every_s: float):
+                self.close_connection = True
+                answer = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(data)) + data
+                provider.trickling += 1
+                try:
+                    for i in range(len(answer)):
+                        self.wfile.write(answer[i:i + 1])
+                        time.sleep(every_s)
+                except OSError:
+                    pass  # the client went away
+                finally:
+                    provider.trickling -= 1
 
             def log_message(self, *args):
                 pass

@@ -1,0 +1,178 @@
+"""Reading an identity provider's documents (its key set, its discovery document) within one
+deadline for all of it: the name's lookup, connect, TLS, the request and the whole answer,
+however the provider spends it (issue 49: a keys endpoint trickling one byte every 2 s held a
+sign-in 40.9 s, since a socket's timeout restarts with every byte).
+
+The fetch runs on a thread of its own, and the caller waits for it at most `deadline_s`. On
+that thread every wait (the connect, each write, each read) lasts at most what is left of the
+deadline (and never more than `idle_s`), so a trickling or silent provider ends the thread at
+the deadline too: only a name lookup that never answers outlives it, and it ends on its own.
+urllib does the rest (redirects, proxies from the environment, TLS with the system's
+certificates). Flask-free.
+"""
+from __future__ import annotations
+
+import functools
+import http.client
+import io
+import json
+import math
+import socket
+import ssl
+import threading
+import time
+import urllib.request
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+MAX_DOCUMENT = 1_000_000  # bytes: a key set is a few KB
+_tls = ssl.create_default_context()
+
+
+class Budget:
+    """A fetch's time: until when (monotonic s) it may last, and the longest single wait."""
+
+    def __init__(self, deadline_s: float, idle_s: float = math.inf):
+        self.until = time.monotonic() + deadline_s
+        self.idle_s = idle_s
+        self.opened: list[_Bounded] = []  # the fetch's connections, each shut when it ends
+
+    def left(self) -> float:
+        """The timeout for the next wait; TimeoutError once the deadline has passed."""
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the fetch's deadline passed")
+        return min(self.idle_s, left)
+
+
+class _Bounded:
+    """A connected socket whose every write and read waits only what is left of the budget.
+    http.client writes with sendall() and reads through makefile(); the rest is the socket's.
+    As a socket's own files do, a reader keeps the socket open until it is closed too."""
+
+    def __init__(self, sock: socket.socket, budget: Budget):
+        self._sock = sock
+        self._budget = budget
+        self._readers = 0
+        self._closing = False
+        budget.opened.append(self)
+
+    def shut(self) -> None:
+        """Closed now, readers or not: an answer abandoned mid-read (a deadline passed) holds
+        its reader until the garbage collector finds it, and the provider's connection with it."""
+        self._sock.close()
+
+    def sendall(self, data: bytes) -> None:
+        self._sock.settimeout(self._budget.left())
+        self._sock.sendall(data)
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        self._readers += 1
+        return io.BufferedReader(_BoundedReader(self))
+
+    def recv_into(self, buffer: WriteableBuffer) -> int:
+        self._sock.settimeout(self._budget.left())
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        self._closing = True
+        if not self._readers:
+            self._sock.close()
+
+    def reader_closed(self) -> None:
+        self._readers -= 1
+        if self._closing and not self._readers:
+            self._sock.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+class _BoundedReader(io.RawIOBase):
+    def __init__(self, sock: _Bounded):
+        self._sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._sock.reader_closed()
+        super().close()
+
+
+class _HTTP(http.client.HTTPConnection):
+    def __init__(self, host: str, budget: Budget, **kwargs: Any) -> None:
+        super().__init__(host, **kwargs)
+        self.budget = budget
+
+    def connect(self) -> None:
+        self.timeout = self.budget.left()  # the connect
+        super().connect()
+        self.sock = _Bounded(self.sock, self.budget)
+
+
+class _HTTPS(http.client.HTTPSConnection):
+    def __init__(self, host: str, budget: Budget, **kwargs: Any) -> None:
+        super().__init__(host, **kwargs)
+        self.budget = budget
+
+    def connect(self) -> None:
+        self.timeout = self.budget.left()  # the connect, and the TLS handshake (one deadline of its own)
+        super().connect()
+        self.sock = _Bounded(self.sock, self.budget)  # an SSLSocket, bounded
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, budget: Budget) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(functools.partial(_HTTP, budget=self.budget), req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, budget: Budget) -> None:
+        super().__init__(context=_tls)
+        self.budget = budget
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(functools.partial(_HTTPS, budget=self.budget), req,
+                            context=_tls)
+
+
+def fetch_json(url: str, deadline_s: float, idle_s: float = 5.0) -> Any:
+    """The JSON document at `url`, all of it read within `deadline_s` (TimeoutError otherwise);
+    an OSError (urllib's HTTPError for a status not 2xx), http.client.HTTPException or ValueError
+    when it cannot be read."""
+    budget = Budget(deadline_s, idle_s)
+    found: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            opener = urllib.request.build_opener(_HTTPHandler(budget), _HTTPSHandler(budget))
+            with opener.open(url, timeout=budget.left()) as response:
+                found["body"] = response.read(MAX_DOCUMENT + 1)
+        except Exception as e:  # handed to the caller
+            found["error"] = e
+        finally:
+            for sock in budget.opened:
+                sock.shut()
+            done.set()
+
+    threading.Thread(target=run, name="identity-provider-fetch", daemon=True).start()
+    if not done.wait(deadline_s):
+        raise TimeoutError(f"{url} was not read in full within {deadline_s:g} s")
+    if "error" in found:
+        raise found["error"]
+    body: bytes = found["body"]
+    if len(body) > MAX_DOCUMENT:
+        raise ValueError(f"{url} answers more than {MAX_DOCUMENT} bytes")
+    return json.loads(body)
