@@ -151,7 +151,8 @@ def push_settings(settings: Settings) -> web_push.PushSettings:
     """Push endpoints are checked as webhook URLs are (the same allowed networks)."""
     networks = tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks)
     return web_push.PushSettings(settings.vapid_subject, settings.push_ttl_s, settings.push_timeout_s,
-                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks))
+                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks),
+                                 settings.push_retry_base_s, settings.push_retry_max_s, settings.push_max_attempts)
 
 
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
@@ -196,9 +197,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                                queue_connection=connections.queue)
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
-    pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback),
-                             players, deliveries.queue, push_settings(settings), settings.vapid_private_key,
-                             settings.vapid_key_file)
+    sent = push_settings(settings)
+    pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback,
+                                               sent.policy),
+                             players, deliveries.queue, sent, settings.vapid_private_key, settings.vapid_key_file)
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.

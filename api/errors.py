@@ -133,7 +133,8 @@ class Code(StrEnum):
     UNKNOWN_WEBHOOK = "unknown_webhook", (404,), "no such subscription, or another owner's"
     UNKNOWN_DELIVERY = "unknown_delivery", (404,), "the subscription has no such delivery"
     # ---- push notifications
-    PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), "the push endpoint is not an https URL"
+    PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
+        "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"
     TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
         "the player has its most push subscriptions (`details.limit`)"
     UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"

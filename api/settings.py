@@ -132,6 +132,9 @@ class Settings:
     push_deadline_s: float = 10.0  # a push attempt's whole time
     push_max_per_player: int = 10
     push_allow_loopback: bool = False  # http endpoints on 127.0.0.1 (tests, local development)
+    push_retry_base_s: float = 5.0  # a failed push's first wait; doubled at each failure in a row...
+    push_retry_max_s: float = 3600.0  # ...up to this
+    push_max_attempts: int = 12  # failures in a row (about 2.5 hours) before a subscription is removed
     clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
     clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
     # ---- the workers ----

@@ -45,8 +45,8 @@ def main(argv: list[str]) -> None:
     services = bootstrap(settings)
     if mode == "reconciler":
         run_forever(services.service, services.turn_scheduler(), settings.reconcile_interval, settings.abandon_after,
-                    sweeps=(services.deliveries.sweep, services.rate_ended_games, services.pair_seeks,
-                            services.archiver, services.clock_warnings),
+                    sweeps=(services.deliveries.sweep, services.pushes.sweep, services.rate_ended_games,
+                            services.pair_seeks, services.archiver, services.clock_warnings),
                     clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:

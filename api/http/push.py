@@ -67,7 +67,8 @@ def subscribe() -> ResponseReturnValue:
 @bp.get("/players/me/push-subscriptions")
 def list_subscriptions() -> ResponseReturnValue:
     player = current_player(players())
-    return {"subscriptions": [s.public() for s in _pushes().subs.of_player(player.id)]}
+    subs = _pushes().subs
+    return {"subscriptions": [s.public() for s in subs.of_player(player.id)], "removed": subs.removed(player.id)}
 
 
 @bp.delete("/players/me/push-subscriptions/<subscription>")

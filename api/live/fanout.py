@@ -36,7 +36,10 @@ class Fanout:
         found = inbox.buffered_after(cursor, lang)
         if found is None:
             entries = self.inboxes.inbox_after(inbox.player_id, cursor)
-            found = [(i, inbox_frame(entry, i, lang)) for i, entry in entries]
+            if not entries:
+                return [], cursor
+            stale = self.inboxes.stale_turns(inbox.player_id, entries)  # never framed (api/players/feed.py)
+            return [inbox_frame(e, i, lang) for i, e in entries if i not in stale], entries[-1][0]
         if not found:
             return [], cursor
         return [frame for _, frame in found], found[-1][0]

@@ -173,7 +173,9 @@ class Inbox(Followed):
         # (key, id, entry, its frame per language: made once for all the player's connections)
         self.entries: deque[tuple[tuple[Any, ...], str, dict[str, Any], dict[str, bytes]]] = deque()
 
-    def extend(self, entries: list[tuple[str, dict[str, Any]]]) -> int:
+    def extend(self, entries: list[tuple[str, dict[str, Any]]], stale: set[str] | frozenset[str] = frozenset()) -> int:
+        """Adds the entries after the newest read; those in `stale` (a `your_turn` its game has
+        moved past: Players.stale_turns) are passed over, never framed."""
         added = 0
         with self._lock:
             newest = entry_key(self.last_id)
@@ -181,10 +183,12 @@ class Inbox(Followed):
                 key = entry_key(entry_id)
                 if key <= newest:
                     continue
+                self.last_id, newest = entry_id, key
+                if entry_id in stale:
+                    continue
                 self.entries.append((key, entry_id, entry, {}))
                 if len(self.entries) > RING:
                     self.floor = self.entries.popleft()[0]
-                self.last_id, newest = entry_id, key
                 added += 1
             if added:
                 changed = self._renew_changed()

@@ -91,6 +91,16 @@ class Reader(Fanout):
         if self.keys is not None:
             self.keys.poll()
 
+    def _stale(self, player_id: str, entries: list[tuple[str, dict[str, Any]]]) -> set[str]:
+        """The `your_turn` entries whose game has moved past them (api/players/feed.py's note):
+        never framed. Unknown (Redis away): none, the entries go as they are."""
+        try:
+            stale: set[str] = self.inboxes.stale_turns(player_id, entries)
+            return stale
+        except Exception:
+            log.warning("live hub: the turn marks of %s not read", player_id)
+            return set()
+
     def _interrupt_until_read(self, generation: int) -> None:
         """Makes the reader re-issue its read with the new game: a read blocked on the old set
         is interrupted (retried: an interrupt can arrive before the read blocks)."""
@@ -154,4 +164,4 @@ class Reader(Fanout):
             for player_id, new in entries.items():
                 inbox = self._inboxes.get(player_id)
                 if inbox is not None:
-                    inbox.extend(new)
+                    inbox.extend(new, self._stale(player_id, new))

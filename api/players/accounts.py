@@ -11,6 +11,10 @@ Keys (each touched by single-key commands only, so they may live in any cluster 
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
 - `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
+- `player:{<id>}:seen:<game>` sorted set of one member (`v`): the newest version of the game the
+  player's feed has been told of (raised only, ZADD GT, before that append's inbox entries are
+  written; it expires TURN_MARK_TTL_MS after the game's last append): a `your_turn` older than
+  it is stale, and neither the player's stream nor Web Push sends it (`stale_turns`);
 - `key-rotations` stream: the hash of each replaced key (the newest ROTATIONS_KEPT), which
   every web process's live hub polls to end the streams opened with it (api/live/keywatch.py).
 Making or rotating a key writes the new index entry before the key ring and deletes the old
@@ -44,6 +48,7 @@ R = TypeVar("R")
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
 GAMES_KEPT = 1000  # games remembered per player, most recent first
+TURN_MARK_TTL_MS = 2 * 86400 * 1000  # a game's mark per player: two days after its last append
 
 
 class UnknownPlayer(ApiError):
@@ -95,6 +100,9 @@ class Players:
 
     def inbox_key(self, player_id: str) -> str:
         return f"{self.prefix}player:{{{player_id}}}:inbox"
+
+    def turn_mark_key(self, player_id: str, game_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:seen:{game_id}"
 
     # ---- players ------------------------------------------------------------------------
     @_unavailable
@@ -303,6 +311,23 @@ class Players:
         if not found:
             return []
         return [(entry_id.decode(), self.decode_inbox(fields)) for entry_id, fields in found[0][1]]
+
+    @_unavailable
+    def stale_turns(self, player_id: str, entries: list[tuple[str, dict[str, Any]]]) -> set[str]:
+        """The ids of those entries that are a `your_turn` older than the newest version of its
+        game the player was told of (its mark, raised before each append's entries are
+        written): the game has moved on (the player moved, another seat did, it ended), or a
+        slower process wrote it after a newer one. One round trip, none without a `your_turn`."""
+        turns = [(i, e) for i, e in entries
+                 if e.get("type") == "your_turn" and e.get("game_id") and isinstance(e.get("version"), int)]
+        if not turns:
+            return set()
+        games = sorted({e["game_id"] for _, e in turns})
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in games:
+            pipe.zscore(self.turn_mark_key(player_id, game_id), "v")
+        marks = dict(zip(games, pipe.execute()))
+        return {i for i, e in turns if marks[e["game_id"]] is not None and marks[e["game_id"]] > e["version"]}
 
     @staticmethod
     def decode_inbox(fields: dict[bytes, bytes]) -> dict[str, Any]:

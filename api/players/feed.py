@@ -10,6 +10,13 @@ writes to the player's inbox, which the player's stream reads (api/http/streams/
 This runs after the answer leaves (the service's outbox): a crash in between loses a
 notification, never a move; the lobby's listing repairs its own indexes, and `my_turn` in the
 player's games is always read from the game itself.
+
+Two appends' feeds may run at once (a fast next move's before a slow one's): each first raises
+every seated player's mark of the game to the append's version (ZADD GT, whether or not it tells
+the player anything), then writes its entries, in one pipeline. A reader that finds a
+`your_turn` older than its game's mark drops it (Players.stale_turns: the player's stream, Web
+Push), so an older `your_turn` is never sent after a newer entry of its game, nor once the game
+stopped waiting for that seat.
 """
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from api.games.callers import people_to_act
 from api.lobby.index import LobbyIndex
 from api.platform import events as pe
-from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, Players
+from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, TURN_MARK_TTL_MS, Players
 from events import codec
 
 if TYPE_CHECKING:
@@ -61,6 +68,9 @@ class PlayerFeed:
         pipe = self.players.redis.pipeline(transaction=False)
         for player_id, seat in list(seated.items()) + [(p, None) for p in left if p not in seated]:
             mine = notices + ([("your_turn", {"seat": seat})] if seat in to_act else [])
+            mark = self.players.turn_mark_key(player_id, game.id)
+            pipe.zadd(mark, {"v": game.version}, gt=True)  # before its entries: see the module's note
+            pipe.pexpire(mark, TURN_MARK_TTL_MS)
             games_key = self.players.games_key(player_id)
             if seat is None:
                 pipe.zrem(games_key, game.id)

@@ -4,12 +4,24 @@ cluster slot):
 - `player:{<id>}:push` hash: subscription id -> its JSON (endpoint, keys, lang, created);
 - `player:{<id>}:push-cursors` hash: subscription id -> the id of the last inbox entry it was
   sent (or skipped): each entry is pushed once, in order, after the subscription was made;
-- `player:{<id>}:push-lock:<sub>` string: the sending lease (one sender per subscription).
+- `player:{<id>}:push-lock:<sub>` string: the sending lease (one sender per subscription; a
+  holder that died frees it within its time, an attempt's deadline and a few seconds);
+- `player:{<id>}:push-failures` hash: subscription id -> its failures in a row (JSON: attempts,
+  the next attempt's time, the last error), gone at its next success;
+- `player:{<id>}:push-removed` hash: subscription id -> why the server removed it (JSON: reason,
+  status, detail, at), shown to its player (`GET /players/me/push-subscriptions`, `removed`) for
+  REMOVED_KEPT_MS, at most REMOVED_KEPT of them;
+- `push-due` sorted set (one for the server): player id -> when the reconciler's sweep looks at
+  the player's subscriptions next (workers/push/: a push job lost with its worker or with Redis,
+  a retry due after its back-off).
 
 A subscription's id is derived from its endpoint, so a browser posting its subscription again
 (as pages do at every visit) updates it instead of adding a second one. An endpoint is an https
-URL (plain http to a loopback address only when PUSH_ALLOW_LOOPBACK=1, for tests); where it
-resolves is checked again at every sending (api/webhooks/addresses.py's policy).
+URL checked as a webhook's is (api/webhooks/addresses.py: its form, and the addresses its host
+resolves to, none private, link-local or loopback, unless allowed), and named by a host name or
+an IPv4 address: a VAPID JWT's `aud` cannot name an IPv6 literal (py_vapid refuses to sign it).
+Plain http only to a loopback address when PUSH_ALLOW_LOOPBACK=1, for tests. Where it resolves
+is checked again at every sending.
 
 A subscription registered with a player key lasts as long as that key: once the key is revoked
 or replaced, nothing more is sent to it and it is removed (a stolen key's subscriptions end with
@@ -33,10 +45,18 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from api.errors import ApiError, Code, ValidationFailed
 from api.players.accounts import Players
+from api.webhooks.addresses import AddressRefused, Policy, resolve
 from events.connection import unavailable
 
 MAX_ENDPOINT = 2000
-LOCK_MS = 60_000  # a sending's lease: longer than the attempts it starts (sending.py stops before it)
+LOCK_MS = 60_000  # a sending's lease by default (sending.py asks for its attempt's deadline and a few s)
+REMOVED_KEPT = 20  # removals shown to a player
+REMOVED_KEPT_MS = 30 * 86400 * 1000
+# Why the server removed a subscription (its player's `removed` list): its push service said it
+# is gone (404, 410); it failed PUSH_MAX_ATTEMPTS times in a row (a network error, 429, 5xx, an
+# error signing); its push service refused that many messages in a row (another 4xx); or the
+# player key it was registered with was revoked or replaced.
+REASONS = ("gone", "failing", "refused", "key_ended")
 
 _ADD = """
 local exists = redis.call('HEXISTS', KEYS[1], ARGV[1])
@@ -53,6 +73,11 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1
+"""
+_UNDUE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) <= tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
 """
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -100,8 +125,10 @@ def subscription_id(endpoint: str) -> str:
     return "ps" + hashlib.sha256(endpoint.encode()).hexdigest()[:16]
 
 
-def check_endpoint(endpoint: str, allow_loopback: bool) -> None:
-    """PushEndpointRefused unless an https URL (or http to loopback, when allowed)."""
+def check_endpoint(endpoint: str, allow_loopback: bool, policy: Policy | None = None) -> None:
+    """PushEndpointRefused unless an https URL (or http to loopback, when allowed) whose host
+    is a name or an IPv4 address; given `policy`, also unless the host resolves to an address
+    it allows (webhooks' rule: no private, link-local or loopback address unless allowed)."""
     if len(endpoint) > MAX_ENDPOINT:
         raise PushEndpointRefused(f"A push endpoint is at most {MAX_ENDPOINT} characters.")
     try:
@@ -111,11 +138,18 @@ def check_endpoint(endpoint: str, allow_loopback: bool) -> None:
         raise PushEndpointRefused("The push endpoint is not a URL.") from None
     if not parts.hostname or parts.username or parts.password or parts.fragment:
         raise PushEndpointRefused("A push endpoint is a URL with a host, without credentials or a fragment.")
-    if parts.scheme == "https":
-        return
-    if parts.scheme == "http" and allow_loopback and _loopback(parts.hostname):
-        return
-    raise PushEndpointRefused("A push endpoint is an https URL (the one the browser's push service gave).")
+    if ":" in parts.hostname:  # an IPv6 literal: no VAPID `aud` can name it (py_vapid refuses)
+        raise PushEndpointRefused("A push endpoint names its host by a name (or an IPv4 address), "
+                                  "not an IPv6 address.")
+    if not (parts.scheme == "https" or (parts.scheme == "http" and allow_loopback and _loopback(parts.hostname))):
+        raise PushEndpointRefused("A push endpoint is an https URL (the one the browser's push service gave).")
+    if policy is not None:
+        try:
+            resolve(endpoint, Policy(allow_loopback, policy.allowed_networks))
+        except AddressRefused:
+            raise PushEndpointRefused("The push endpoint's host cannot be resolved, or resolves to an address that "
+                                      "is not public (private, link-local and loopback addresses are refused)."
+                                      ) from None
 
 
 def _loopback(host: str) -> bool:
@@ -147,13 +181,19 @@ def check_keys(p256dh: str, auth: str) -> None:
 
 
 class PushSubscriptions:
-    def __init__(self, players: Players, max_per_player: int = 10, allow_loopback: bool = False):
+    """`policy`: where endpoints may resolve (the webhooks' networks); None: not resolved when
+    subscribing (tests of the form alone)."""
+
+    def __init__(self, players: Players, max_per_player: int = 10, allow_loopback: bool = False,
+                 policy: Policy | None = None):
         self.players = players
         self.redis = players.redis
         self.prefix = players.prefix
         self.max_per_player = max_per_player
         self.allow_loopback = allow_loopback
+        self.policy = policy
         self._add = self.redis.register_script(_ADD)
+        self._undue = self.redis.register_script(_UNDUE)
         self._save = self.redis.register_script(_SAVE)
         self._unlock = self.redis.register_script(_UNLOCK)
 
@@ -167,13 +207,22 @@ class PushSubscriptions:
     def lock_key(self, player_id: str, sub_id: str) -> str:
         return f"{self.prefix}player:{{{player_id}}}:push-lock:{sub_id}"
 
+    def failures_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:push-failures"
+
+    def removed_key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:push-removed"
+
+    def due_key(self) -> str:
+        return f"{self.prefix}push-due"
+
     # ---- the endpoints' ---------------------------------------------------------------------
     @unavailable
     def add(self, player_id: str, endpoint: str, p256dh: str, auth: str, lang: str,
             key_hash: str | None = None) -> tuple[PushSubscription, bool]:
         """(the subscription, whether it is new); refused as the module says. `key_hash`: the
         player key the request came with (its subscriptions end with it: sending.py)."""
-        check_endpoint(endpoint, self.allow_loopback)
+        check_endpoint(endpoint, self.allow_loopback, self.policy)
         check_keys(p256dh, auth)
         sub = PushSubscription(subscription_id(endpoint), player_id, endpoint, p256dh, auth, lang,
                                int(time.time() * 1000), key_hash)
@@ -182,6 +231,10 @@ class PushSubscriptions:
         if existed == -1:
             raise TooManyPushSubscriptions(f"At most {self.max_per_player} push subscriptions per player; "
                                            "delete one first.", details={"limit": self.max_per_player})
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(self.removed_key(player_id), sub.id)  # subscribed again: no longer removed
+        pipe.hdel(self.failures_key(player_id), sub.id)  # a fresh start
+        pipe.execute()
         return sub, existed == 0
 
     @unavailable
@@ -196,11 +249,22 @@ class PushSubscriptions:
         return self._loaded(player_id, sub_id, raw) if raw is not None else None
 
     @unavailable
-    def remove(self, player_id: str, sub_id: str) -> bool:
+    def remove(self, player_id: str, sub_id: str, reason: str | None = None, status: int | None = None,
+               detail: str = "") -> bool:
+        """Removed (by its player, or by the server for `reason`, which its player is shown)."""
+        sub = self.get(player_id, sub_id) if reason is not None else None
         pipe = self.redis.pipeline(transaction=False)
         pipe.hdel(self.subs_key(player_id), sub_id)
         pipe.hdel(self.cursors_key(player_id), sub_id)
-        removed, _ = pipe.execute()
+        pipe.hdel(self.failures_key(player_id), sub_id)
+        if sub is not None:
+            record = {"id": sub_id, "endpoint": sub.endpoint, "reason": reason, "status": status,
+                      "detail": detail[:300], "at": int(time.time() * 1000)}
+            pipe.hset(self.removed_key(player_id), sub_id, json.dumps(record))
+            pipe.pexpire(self.removed_key(player_id), REMOVED_KEPT_MS)
+        removed = pipe.execute()[0]
+        if sub is not None:
+            self._trim_removed(player_id)
         return bool(removed)
 
     def end_key(self, player_id: str, key_hash: str) -> int:
@@ -208,8 +272,19 @@ class PushSubscriptions:
         replaced: api/players/keys.py); how many. The sender checks the key too."""
         ended = [s.id for s in self.of_player(player_id) if s.key_hash == key_hash]
         for sub_id in ended:
-            self.remove(player_id, sub_id)
+            self.remove(player_id, sub_id, reason="key_ended")
         return len(ended)
+
+    def _trim_removed(self, player_id: str) -> None:
+        found = self.removed(player_id)
+        if len(found) > REMOVED_KEPT:
+            self.redis.hdel(self.removed_key(player_id), *[r["id"] for r in found[REMOVED_KEPT:]])
+
+    @unavailable
+    def removed(self, player_id: str) -> list[dict[str, Any]]:
+        """The subscriptions the server removed, newest first, each with its reason."""
+        found = [json.loads(v) for v in self.redis.hgetall(self.removed_key(player_id)).values()]
+        return sorted(found, key=lambda r: (-r["at"], r["id"]))
 
     def delete(self, player_id: str, sub_id: str) -> None:
         if not self.remove(player_id, sub_id):
@@ -238,9 +313,9 @@ class PushSubscriptions:
         return raw.decode() if raw is not None else None
 
     @unavailable
-    def lock(self, player_id: str, sub_id: str) -> str | None:
+    def lock(self, player_id: str, sub_id: str, ms: int = LOCK_MS) -> str | None:
         token = secrets.token_hex(8)
-        return token if self.redis.set(self.lock_key(player_id, sub_id), token, nx=True, px=LOCK_MS) else None
+        return token if self.redis.set(self.lock_key(player_id, sub_id), token, nx=True, px=ms) else None
 
     @unavailable
     def unlock(self, player_id: str, sub_id: str, token: str) -> None:
@@ -252,3 +327,53 @@ class PushSubscriptions:
         subscription exists: a removed one is not brought back)."""
         keys = [self.lock_key(player_id, sub_id), self.cursors_key(player_id), self.subs_key(player_id)]
         return bool(self._save(keys=keys, args=[token, sub_id, entry_id]))
+
+    # ---- failures and the sweep's schedule ----------------------------------------------------
+    @unavailable
+    def failure(self, player_id: str, sub_id: str) -> dict[str, Any] | None:
+        """Its failures in a row: {"attempts", "next_at" (ms), "error"}, or None."""
+        raw = self.redis.hget(self.failures_key(player_id), sub_id)
+        return json.loads(raw) if raw is not None else None
+
+    @unavailable
+    def record_failure(self, player_id: str, sub_id: str, attempts: int, next_at: int, error: str) -> None:
+        self.redis.hset(self.failures_key(player_id), sub_id,
+                        json.dumps({"attempts": attempts, "next_at": next_at, "error": error[:300]}))
+        self.look_at(player_id, next_at, earlier_only=True)
+
+    @unavailable
+    def succeeded(self, player_id: str, sub_id: str) -> None:
+        self.redis.hdel(self.failures_key(player_id), sub_id)
+
+    @unavailable
+    def look_at(self, player_id: str, at_ms: int, earlier_only: bool = False) -> None:
+        """The sweep looks at the player's subscriptions at `at_ms` (or earlier if it was to)."""
+        self.redis.zadd(self.due_key(), {player_id: at_ms}, lt=earlier_only)
+
+    @unavailable
+    def due_players(self, now_ms: int, limit: int = 500) -> list[tuple[str, int]]:
+        """(player, when it was due) of the players the sweep is to look at now."""
+        found = self.redis.zrangebyscore(self.due_key(), "-inf", now_ms, start=0, num=limit, withscores=True)
+        return [(p.decode(), int(score)) for p, score in found]
+
+    @unavailable
+    def looked_at(self, player_id: str, was_due: int) -> None:
+        """Nothing more to look at: out of the schedule, unless a notice rescheduled it since."""
+        self._undue(keys=[self.due_key()], args=[player_id, was_due])
+
+    @unavailable
+    def standing(self, player_id: str) -> tuple[list[PushSubscription], dict[str, str], dict[str, dict[str, Any]],
+                                                str, set[str]]:
+        """In one round trip: the player's subscriptions, their cursors, their failures, the
+        inbox's newest entry id, and the subscriptions whose sending lease is held."""
+        subs = self.of_player(player_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.cursors_key(player_id))
+        pipe.hgetall(self.failures_key(player_id))
+        pipe.xrevrange(self.players.inbox_key(player_id), "+", "-", count=1)
+        for sub in subs:
+            pipe.exists(self.lock_key(player_id, sub.id))
+        cursors, failures, last, *locks = pipe.execute()
+        return (subs, {k.decode(): v.decode() for k, v in cursors.items()},
+                {k.decode(): json.loads(v) for k, v in failures.items()}, last[0][0].decode() if last else "0-0",
+                {sub.id for sub, held in zip(subs, locks) if held})

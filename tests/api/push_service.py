@@ -5,8 +5,9 @@ day; its body must decrypt (RFC 8291 aes128gcm, http_ece) with the subscription'
 which the test made (cryptography) and only this service holds. What fails a check is answered
 400 and recorded in `problems`; what passes is kept in `received` (decrypted, with its headers).
 
-Each subscription answers as its `mode` says: "ok" (201), "gone" (410), "missing" (404), or
-"hang" (no answer until the service closes: a push service that stalls)."""
+Each subscription answers as its `mode` says: "ok" (201), "gone" (410), "missing" (404),
+"error" (500: a push service failing), or "hang" (no answer until the service closes: a push
+service that stalls)."""
 from __future__ import annotations
 
 import base64
@@ -42,6 +43,7 @@ class Device:
     auth: bytes = field(default_factory=lambda: os.urandom(16))
     received: list = field(default_factory=list)  # (monotonic s, payload dict, headers dict)
     answered: list = field(default_factory=list)  # the statuses this service answered
+    answered_at: list = field(default_factory=list)  # and when (monotonic s)
 
     def subscription(self) -> dict:
         """What `PushSubscription.toJSON()` gives a page."""
@@ -107,11 +109,12 @@ class PushService:
             return
         if device.mode == "ok":
             device.received.append((time.monotonic(), payload, {k: request.headers[k] for k in request.headers}))
-        self._answer(request, device, {"ok": 201, "gone": 410, "missing": 404}[device.mode])
+        self._answer(request, device, {"ok": 201, "gone": 410, "missing": 404, "error": 500}[device.mode])
 
     def _answer(self, request: BaseHTTPRequestHandler, device: Device | None, status: int) -> None:
         if device is not None:
             device.answered.append(status)
+            device.answered_at.append(time.monotonic())
         request.send_response(status)
         request.send_header("Content-Length", "0")
         request.end_headers()

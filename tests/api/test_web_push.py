@@ -31,6 +31,8 @@ from tests.lobby.helpers import claim, open_game, player
 pytestmark = pytest.mark.process
 
 DEADLINE_S = 30  # a push attempt's whole time here: a hang lasts this long
+RETRY_BASE_S = 0.4  # a failed push's first wait here (doubled at each failure in a row)
+MAX_ATTEMPTS = 4  # failures in a row before a subscription is removed, here
 BOUND_S = 5.0  # a healthy device's delay at most, far below a hang (generous for 2 loaded cores)
 
 
@@ -46,12 +48,13 @@ def push_app(redis_url, key_file):
     prefix = f"wp{uuid.uuid4().hex[:6]}:"
     env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "PUSH_ALLOW_LOOPBACK": "1", "VAPID_KEY_FILE": key_file,
            "PUSH_DEADLINE_S": str(DEADLINE_S), "PUSH_MAX_PER_PLAYER": "3", "CLOCK_WARNING_MIN_S": "0",
-           "RECONCILE_INTERVAL": "0.5"}
+           "RECONCILE_INTERVAL": "0.5", "PUSH_RETRY_BASE_S": str(RETRY_BASE_S), "PUSH_MAX_ATTEMPTS": str(MAX_ATTEMPTS)}
     with running_workers(redis_url, prefix, ("webhooks", "reconciler"), env):
         yield create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
                           "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
                           "DEFER_AFTER_APPEND": False, "PUSH_ALLOW_LOOPBACK": True, "VAPID_KEY_FILE": key_file,
-                          "PUSH_MAX_PER_PLAYER": 3})
+                          "PUSH_MAX_PER_PLAYER": 3, "PUSH_RETRY_BASE_S": RETRY_BASE_S,
+                          "PUSH_MAX_ATTEMPTS": MAX_ATTEMPTS})
 
 
 @pytest.fixture
@@ -82,9 +85,11 @@ def subscribe(client, key, device, **headers):
     return r.get_json()
 
 
-def play(client, gid, keys: dict, moves: int) -> list[tuple[int, int]]:
+def play(client, gid, keys: dict, moves: int, devices: dict | None = None) -> list[tuple[int, int]]:
     """`moves` moves by whoever is to act (first legal move); the (seat, version) of each turn
-    begun: the game's to-act seat after each append."""
+    begun: the game's to-act seat after each append. Given `devices` (seat -> device), each
+    turn's `your_turn` is waited for on its seat's device before the next move (a turn moved
+    past before it was pushed is not pushed at all: stale)."""
     turns = []
     for _ in range(moves):
         game = read(client, gid)
@@ -97,6 +102,10 @@ def play(client, gid, keys: dict, moves: int) -> list[tuple[int, int]]:
         assert r.status_code == 201, r.get_json()
         after = read(client, gid)
         turns += [(s, after["version"]) for s in after["to_act"]]
+        for s in after["to_act"] if devices else ():
+            if s in devices:
+                wait_for(lambda d=devices[s], v=after["version"]: [p for p in d.payloads("your_turn", gid)
+                                                                   if p["version"] == v], timeout=15)
     return turns
 
 
@@ -122,7 +131,8 @@ def test_a_your_turn_arrives_for_each_turn_once_in_each_players_language(client,
                                         headers=auth(ann["key"])).get_json()["subscriptions"]] == [made["id"]]
 
     gid, turns = started_game(client, ann, bob)
-    turns += play(client, gid, {0: ann["key"], 1: bob["key"]}, 12)
+    wait_for(lambda: ann_phone.payloads("your_turn", gid))
+    turns += play(client, gid, {0: ann["key"], 1: bob["key"]}, 12, {0: ann_phone, 1: bob_laptop})
     expected = {0: [v for s, v in turns if s == 0], 1: [v for s, v in turns if s == 1]}
     assert len(expected[0]) >= 6 and len(expected[1]) >= 6
 
@@ -238,9 +248,66 @@ def test_a_subscription_answered_gone_is_removed(client, service, mode, status):
     wait_for(lambda: dead.answered == [status] and alive.payloads("your_turn", gid))
     listed = client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json()["subscriptions"]
     assert [s["endpoint"] for s in listed] == [alive.endpoint]
-    play(client, gid, {0: ann["key"], 1: bob["key"]}, 4)
-    wait_for(lambda: len(alive.payloads("your_turn", gid)) >= 3)
+    play(client, gid, {0: ann["key"], 1: bob["key"]}, 4, {0: alive})
+    assert len(alive.payloads("your_turn", gid)) >= 3
     assert dead.answered == [status], "removed: sent nothing more"
+    removed = client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json()["removed"]
+    assert [(r["endpoint"], r["reason"], r["status"]) for r in removed] == [(dead.endpoint, "gone", status)]
+
+
+def test_a_failing_subscription_is_tried_less_and_less_often_then_removed_and_its_owner_sees_why(client, service):
+    """Issue 49 (2): a push service answering 500 was tried every second for ever. Now each
+    failure in a row waits twice as long (the reconciler's sweep queues the retry when due),
+    and the MAX_ATTEMPTS-th removes the subscription, its player told why; the player's other
+    device is not held back meanwhile."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    failing, alive = service.device("error"), service.device()
+    subscribe(client, ann["key"], failing)
+    subscribe(client, ann["key"], alive)
+    gid, _ = started_game(client, ann, bob)
+    wait_for(lambda: alive.payloads("your_turn", gid), timeout=10)
+    wait_for(lambda: len(failing.answered) >= MAX_ATTEMPTS, timeout=30)
+    time.sleep(RETRY_BASE_S * 2 ** MAX_ATTEMPTS)  # longer than a next wait would be: nothing more
+    assert failing.answered == [500] * MAX_ATTEMPTS, "a bounded number of attempts"
+    gaps = [b - a for a, b in zip(failing.answered_at, failing.answered_at[1:])]
+    for i, gap in enumerate(gaps):  # each at least its back-off (the sweep's pass may add to it)
+        assert gap >= RETRY_BASE_S * 2 ** i * 0.9, [round(g, 2) for g in gaps]
+    listed = client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json()
+    assert [s["endpoint"] for s in listed["subscriptions"]] == [alive.endpoint]
+    assert [(r["endpoint"], r["reason"], r["status"]) for r in listed["removed"]] == [(failing.endpoint, "failing", 500)]
+    assert "500" in listed["removed"][0]["detail"]
+    again = client.post("/players/me/push-subscriptions", json=failing.subscription(), headers=auth(ann["key"]))
+    assert again.status_code == 201  # subscribed again (the browser's page does at each visit)
+    listed = client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json()
+    assert listed["removed"] == [] and len(listed["subscriptions"]) == 2
+
+
+def test_a_subscription_that_cannot_be_signed_for_backs_off_and_is_removed(client, service, push_app):
+    """The issue's case: an IPv6 literal endpoint, accepted by an older server (now refused when
+    subscribing), fails every send while signing (py_vapid cannot name it in `aud`). That error
+    counts as a failure like any other: backed off, then the subscription removed, not retried
+    every second for ever."""
+    from api.push.subscriptions import PushSubscription, subscription_id
+
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    keys = service.device().subscription()["keys"]
+    endpoint = "https://[::1]:9/push/old"
+    refused = client.post("/players/me/push-subscriptions", json={"endpoint": endpoint, "keys": keys},
+                          headers=auth(ann["key"]))
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "push_endpoint_refused")
+    subs = push_app.extensions["services"].pushes.subs
+    old = PushSubscription(subscription_id(endpoint), ann["id"], endpoint, keys["p256dh"], keys["auth"], "en",
+                           int(time.time() * 1000))
+    subs.redis.hset(subs.subs_key(ann["id"]), old.id, old.dumps())  # as the older server stored it
+    subs.redis.hset(subs.cursors_key(ann["id"]), old.id, subs.players.inbox_last_id(ann["id"]))
+    started_game(client, ann, bob)
+
+    def removed():
+        return client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json()["removed"]
+
+    found = wait_for(removed, timeout=RETRY_BASE_S * 2 ** MAX_ATTEMPTS + 10)
+    assert [(r["endpoint"], r["reason"], r["status"]) for r in found] == [(endpoint, "failing", None)]
+    assert "Vapid" in found[0]["detail"], found
 
 
 def test_a_hanging_push_service_delays_no_other(client, service):
@@ -258,8 +325,10 @@ def test_a_hanging_push_service_delays_no_other(client, service):
         sent = {}  # (device endpoint, game, version) -> when the turn began
         for (gid, _), (a, b) in zip(games, [(people[0], people[1]), (people[2], people[3])]):
             for _ in range(3):
-                for seat, version in play(client, gid, {0: a["key"], 1: b["key"]}, 1):
-                    sent[(healthy[(a, b)[seat]["id"]].endpoint, gid, version)] = time.monotonic()
+                began = time.monotonic()
+                for seat, version in play(client, gid, {0: a["key"], 1: b["key"]}, 1,
+                                          {0: healthy[a["id"]], 1: healthy[b["id"]]}):
+                    sent[(healthy[(a, b)[seat]["id"]].endpoint, gid, version)] = began
         devices = {d.endpoint: d for d in healthy.values()}
 
         def arrived():
@@ -291,6 +360,8 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, service):
         ({**good, "endpoint": "ftp://127.0.0.1/x"}, 422, "push_endpoint_refused"),
         ({**good, "endpoint": "http://push.example.com/x"}, 422, "push_endpoint_refused"),
         ({**good, "endpoint": "https://user:pw@push.example.com/x"}, 422, "push_endpoint_refused"),
+        ({**good, "endpoint": "https://[::1]/x"}, 422, "push_endpoint_refused"),  # an IPv6 literal
+        ({**good, "endpoint": "https://10.0.0.1/x"}, 422, "push_endpoint_refused"),  # a private address
         ({**good, "keys": {"p256dh": "AAAA", "auth": good["keys"]["auth"]}}, 400, "validation_error"),
         ({**good, "keys": {"p256dh": off_the_curve, "auth": good["keys"]["auth"]}}, 400, "validation_error"),
         ({**good, "keys": {"p256dh": good["keys"]["p256dh"], "auth": "c2hvcnQ"}}, 400, "validation_error"),
@@ -305,14 +376,15 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, service):
                     headers={**auth(ann["key"]), "Accept-Language": "ko"})
     assert r.get_json()["detail"].startswith("푸시 엔드포인트는 https URL") and r.headers["Content-Language"] == "ko"
     assert client.post("/players/me/push-subscriptions", json=good).status_code == 401
-    assert client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json() == {"subscriptions": []}
+    assert client.get("/players/me/push-subscriptions", headers=auth(ann["key"])).get_json() == {"subscriptions": [],
+                                                                                                  "removed": []}
 
     made = [post(service.device().subscription()).get_json() for _ in range(3)]
     r = post(service.device().subscription())
     assert (r.status_code, r.get_json()["code"], r.get_json()["details"]) == (422, "too_many_push_subscriptions",
                                                                               {"limit": 3})
     # Another player's subscription is nobody else's to see or delete.
-    assert client.get("/players/me/push-subscriptions", headers=auth(bob["key"])).get_json() == {"subscriptions": []}
+    assert client.get("/players/me/push-subscriptions", headers=auth(bob["key"])).get_json()["subscriptions"] == []
     r = client.delete(f"/players/me/push-subscriptions/{made[0]['id']}", headers=auth(bob["key"]))
     assert (r.status_code, r.get_json()["code"]) == (404, "unknown_push_subscription")
     assert client.delete(f"/players/me/push-subscriptions/{made[0]['id']}", headers=auth(ann["key"])).status_code == 204

@@ -57,19 +57,61 @@ def test_the_player_stream_tells_whose_turn_it_is(client, app):
         assert move(client, gid, ann["key"], legal[0], version, uuid.uuid4().hex).status_code == 201
         turn = bob_stream.until("your_turn", gid)[-1]
         assert turn[2]["seat"] == 1 and turn[2]["version"] == version + 1
+        legal = client.get(f"/games/{gid}/moves", headers=auth(bob["key"])).get_json()["moves"]
+        assert move(client, gid, bob["key"], legal[0], version + 1, uuid.uuid4().hex).status_code == 201
     finally:
         ann_stream.close()
         bob_stream.close()
-    # Resumable: from an id, what came after it and nothing twice.
+    # Resumable: from an id, what came after it and nothing twice; not the `your_turn` Ann has
+    # played since (its game moved past it), but the one she has now.
     first_id = got[0][1]
     again = Stream(client, "/players/me/stream", {**auth(ann["key"]), "Last-Event-ID": first_id})
     try:
-        assert [e[0] for e in (again.next(), again.next())] == ["game_started", "your_turn"]
+        told = [again.next(), again.next()]
+        assert [(e[0], e[2]["version"]) for e in told] == [("game_started", version), ("your_turn", version + 2)]
     finally:
         again.close()
     # A ticket opens one stream, once.
     r = client.get(ticket["stream"])
     assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
+
+
+def test_an_older_your_turn_written_after_a_newer_is_never_sent(client, app):
+    """Issue 49 (5): a move's notices are written after its answer, so a slower process may write
+    a move's `your_turn` after the next move's. Here written late on purpose (the feed given the
+    game as it was two moves ago): the live stream and a resume from the start pass over it, and
+    a device's push never sends it (Players.stale_turns; workers/push/sending.py)."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    gid = open_game(client, ann["key"])["id"]
+    games = app.extensions["services"].service
+    feed = app.extensions["services"].listeners[0]
+    stream = Stream(client, "/players/me/stream", auth(ann["key"]))
+    try:
+        claim(client, gid, 1, bob["key"])
+        before = games.load(gid)  # Ann to act
+        assert stream.until("your_turn", gid)[-1][2]["version"] == before.version
+        for key, at in ((ann["key"], before.version), (bob["key"], before.version + 1)):
+            legal = client.get(f"/games/{gid}/moves", headers=auth(key)).get_json()["moves"]
+            assert move(client, gid, key, legal[0], at, uuid.uuid4().hex).status_code == 201
+        assert stream.until("your_turn", gid)[-1][2]["version"] == before.version + 2
+        feed(before, [])  # the late one: Ann's turn at the version she has played since
+        feed(games.load(gid), [])  # then the current one again, as a marker
+        kind, _, data = stream.next()
+        assert (kind, data["version"]) == ("your_turn", before.version + 2), "the older one was passed over"
+    finally:
+        stream.close()
+    again = Stream(client, "/players/me/stream", {**auth(ann["key"]), "Last-Event-ID": "0"})
+    try:
+        turns = []
+        for _ in range(6):
+            kind, _, data = again.next()
+            if kind == "your_turn":
+                turns.append(data["version"])
+            if len(turns) == 2:
+                break
+        assert turns == [before.version + 2] * 2, "neither the played one nor the late one"
+    finally:
+        again.close()
 
 
 def test_the_player_stream_refuses_bad_requests(client):

@@ -8,13 +8,11 @@ from collections.abc import Callable
 
 import redis
 from rq import Queue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
 
 from api.webhooks.notify import Notifier
 from api.webhooks.subscriptions import SubscriptionStore
 
-from ..queueing import FOLLOW_UP, age_s, enqueue_unique, enqueue_with_follow_up
+from ..queueing import FOLLOW_UP, enqueue_unique, enqueue_with_follow_up, lost_job
 
 JOB_TIMEOUT_S = 600
 LOST_AFTER_S = 120
@@ -62,16 +60,7 @@ class Enqueueing:
                                 description=f"webhook {sub_id} for {game_id}")
 
     def _lost(self, jid: str) -> bool:
-        try:
-            job = Job.fetch(jid, connection=self.connection)
-        except NoSuchJobError:
-            return True
-        status = job.get_status(refresh=False)
-        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
-            return True
-        if status == JobStatus.QUEUED:
-            return age_s(job.enqueued_at) > 5 and jid not in self.queue.get_job_ids()
-        return status == JobStatus.STARTED and age_s(job.started_at) > LOST_AFTER_S
+        return lost_job(self.queue, jid, LOST_AFTER_S)
 
     def redeliver(self, sub_id: str, message_id: str) -> None:
         self.queue.enqueue_call("jobs.redeliver_job", args=(self.prefix, sub_id, message_id),

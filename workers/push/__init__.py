@@ -3,7 +3,15 @@
 
 - `jobs.push_job(prefix, player)` (its work: `Pushes.run`): queued after the player's inbox was
   written (api/push/notify.py), one waiting per player at a time (`push-<player>`; while one
-  runs, one follow-up may wait).
+  runs, one follow-up may wait), through workers/queueing's enqueue_unique as the turns and the
+  webhook deliveries are: a job that only seems to wait or run (popped by a worker killed before
+  it started it, left in RQ's intermediate queue; started by a worker that died) is replaced,
+  not waited for.
+- `sweep()` (the reconciler's, each pass): each player due in the `push-due` schedule (set by
+  every enqueue a few seconds ahead, and by a failed push at its retry's time) whose
+  subscriptions are behind their inbox has its push job queued again (a job lost with its worker
+  or with Redis: pushed within one pass), unless each one behind waits for its back-off; a
+  player caught up leaves the schedule.
   In a webhook worker it hands each of the player's subscriptions to the process's push
   dispatcher and ends; elsewhere (tests driving the jobs) it sends itself.
 - The dispatcher is the webhooks' (workers/deliveries/dispatcher.py), its destinations the push
@@ -17,6 +25,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 
 from rq import Queue
 
@@ -25,7 +34,7 @@ from api.push import vapid as vapid_keys
 from api.push.notify import PushNotify
 from api.push.subscriptions import PushSubscriptions
 from workers.deliveries.dispatcher import Dispatcher
-from workers.queueing import FOLLOW_UP, enqueue_with_follow_up
+from workers.queueing import FOLLOW_UP, enqueue_with_follow_up, lost_job
 
 from .sending import PushSettings, Sender
 
@@ -33,6 +42,10 @@ log = logging.getLogger(__name__)
 
 SEP = ":"  # a dispatcher pair's first half: "<player>:<subscription>" (neither holds a colon)
 PAIR_GAME = "push"  # its second half (the dispatcher's pairs are (subscription, game))
+JOB_TIMEOUT_S = 120
+LOST_AFTER_S = JOB_TIMEOUT_S + 10  # a push job started this long ago died with its worker
+LOOK_AFTER_MS = 3000  # the sweep looks at a player this long after its newest push job was queued
+LOOK_AGAIN_MS = 5000  # and again this long after it queued one itself (or a sender held it)
 
 
 def push_job_id(prefix: str, player_id: str, follow_up: bool = False) -> str:
@@ -72,9 +85,31 @@ class Pushes:
 
     def enqueue(self, player_id: str) -> bool:
         """Queues the player's push job unless one waits already (it will read the newest
-        inbox); behind one that runs, one follow-up."""
+        inbox); behind one that runs, one follow-up. A lost one is replaced (lost_job); the
+        sweep looks at the player shortly after, in case this one is lost too."""
+        self.subs.look_at(player_id, int(time.time() * 1000) + LOOK_AFTER_MS)
         return enqueue_with_follow_up(self.queue, push_job_id(self.prefix, player_id), "jobs.push_job",
-                                      (self.prefix, player_id), 120, f"push notices of {player_id}")
+                                      (self.prefix, player_id), JOB_TIMEOUT_S, f"push notices of {player_id}",
+                                      lost=lambda jid: lost_job(self.queue, jid, LOST_AFTER_S))
+
+    def sweep(self) -> int:
+        """The reconciler's pass (see the module): how many push jobs were queued again."""
+        now = int(time.time() * 1000)
+        queued = 0
+        for player_id, was_due in self.subs.due_players(now):
+            subs, cursors, failures, last, locked = self.subs.standing(player_id)
+            behind = [s.id for s in subs if entry_key(cursors.get(s.id) or "0-0") < entry_key(last)]
+            if not behind:
+                self.subs.looked_at(player_id, was_due)  # caught up (unless a notice came since)
+                continue
+            retries = [failures[s]["next_at"] for s in behind if failures.get(s, {}).get("next_at", 0) > now]
+            due = len(retries) < len(behind)
+            if due and not set(behind) <= locked:
+                queued += bool(self.enqueue(player_id))
+            self.subs.look_at(player_id, now + LOOK_AGAIN_MS if due else min(retries))
+        if queued:
+            log.info("push sweep: %d push job(s) queued again", queued)
+        return queued
 
     # ---- the jobs' work ----------------------------------------------------------------------
     def sender(self) -> Sender:
@@ -119,9 +154,18 @@ class Pushes:
     def _run_pair(self, pair_sub: str, _game: str) -> str:
         player_id, _, sub_id = pair_sub.partition(SEP)
         outcome = self.sender().send_pending(player_id, sub_id)
-        # The dispatcher tries "error" again after its retry_s (behind the service's parking);
-        # busy: another sender holds it, and may have read the inbox before the newest entry.
-        return "error" if outcome in ("failed", "later", "busy") else outcome
+        # The dispatcher tries "error" again after its retry_s (behind the service's parking):
+        # later (entries left), busy (another sender holds it, and may have read the inbox before
+        # the newest entry). A failed push waits for its back-off: the sweep queues its retry.
+        if outcome in ("failed", "waiting"):
+            return "waiting"
+        return "error" if outcome in ("later", "busy") else outcome
+
+
+def entry_key(entry_id: str) -> tuple[int, int]:
+    """A Redis stream entry id ("1733000000000-3") in the order Redis gives them."""
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
 
 
 # True in a webhook worker (set with workers.deliveries.DISPATCHING by workers/__main__.py).

@@ -3,16 +3,21 @@ cursor, in order, each pushed (encrypted to the browser's keys with RFC 8291's a
 through pywebpush, signed with the server's VAPID key) until the push service takes it, the
 cursor saved after each.
 
-- 201 (or any 2xx): sent; the cursor moves on.
+- 201 (or any 2xx): sent; the cursor moves on, the subscription's failures are forgotten.
 - 404 or 410: the subscription is gone (RFC 8030 7.3: the browser unsubscribed, or the service
-  expired it): removed, nothing more is sent to it.
-- 429, 5xx, a timeout, the network: not sent; the cursor stays, and the dispatcher tries again
-  (the push service parked after failing in a row: workers/deliveries/dispatcher.py). An entry
-  older than its TTL is skipped then: the push service would drop it anyway.
+  expired it): removed (`gone`, shown to its player), nothing more is sent to it.
+- 429, 5xx, a timeout, the network, an error before sending (signing, encrypting): not sent;
+  the cursor stays, and the subscription waits PUSH_RETRY_BASE_S, doubled at each failure in a
+  row up to PUSH_RETRY_MAX_S (its failures in Redis: api/push/subscriptions.py); the reconciler's
+  sweep queues its retry when due (workers/push/__init__.py). PUSH_MAX_ATTEMPTS failures in a row:
+  removed (`failing`). An entry older than its TTL is skipped: the push service would drop it.
 - any other 4xx (a payload it refuses, a VAPID key it does not know): that entry is skipped,
-  not retried for ever.
-- the player key that registered the subscription was revoked or replaced: it is removed,
-  before anything more is sent (checked before each push).
+  not retried; PUSH_MAX_ATTEMPTS refusals in a row: removed (`refused`).
+- a `your_turn` whose game has moved past it (the player's mark of the game is newer:
+  Players.stale_turns) is skipped, not sent: a device hears no turn that is no longer its own,
+  nor an older turn after a newer one (the payload carries its `version`).
+- the player key that registered the subscription was revoked or replaced: it is removed
+  (`key_ended`), before anything more is sent (checked before each push).
 
 Every attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
 Connections: the lookup, connect, TLS and the whole answer are bounded, and the address it
@@ -30,7 +35,7 @@ from pywebpush import WebPusher
 
 from api.players.accounts import Players
 from api.push import messages
-from api.push.subscriptions import LOCK_MS, PushSubscription, PushSubscriptions
+from api.push.subscriptions import PushSubscription, PushSubscriptions
 from api.webhooks.addresses import Policy
 from api.webhooks.sender import Connections, Outcome
 
@@ -38,6 +43,7 @@ log = logging.getLogger(__name__)
 
 JWT_LIFETIME_S = 12 * 3600  # RFC 8292: at most 24 hours
 BATCH = 50  # inbox entries read at a time
+DRAIN_S = 5.0  # a lease's time for starting pushes: its last attempt may take the deadline more
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,13 @@ class PushSettings:
     timeout_s: float = 5.0  # the longest wait within an attempt
     deadline_s: float = 10.0  # an attempt's whole time
     policy: Policy = Policy()
+    retry_base_s: float = 5.0
+    retry_max_s: float = 3600.0
+    max_attempts: int = 12
+
+    def backoff_s(self, attempts: int) -> float:
+        """The wait after `attempts` failures in a row."""
+        return min(self.retry_max_s, self.retry_base_s * 2 ** min(attempts - 1, 30))
 
 
 class Sender:
@@ -67,16 +80,22 @@ class Sender:
 
     def send_pending(self, player_id: str, sub_id: str) -> str:
         """`caught_up`, `gone` (removed, or no such subscription), `busy` (another sender holds
-        it), `failed` (the push service did not take an entry: try again later) or `later`
-        (the lease's time is up with entries left)."""
+        it), `failed` (the push service did not take an entry: its retry waits its back-off),
+        `waiting` (a retry not yet due) or `later` (the lease's time is up with entries left)."""
         sub = self.subs.get(player_id, sub_id)
         if sub is None:
             return "gone"
-        token = self.subs.lock(player_id, sub_id)
+        failure = self.subs.failure(player_id, sub_id)
+        if failure is not None and failure.get("next_at", 0) > time.time() * 1000:
+            return "waiting"
+        # The lease: DRAIN_S of starting attempts, the last one's deadline, 2 s to save its cursor.
+        # A holder that died (a webhook worker SIGKILLed) holds the subscription no longer.
+        started = time.monotonic()
+        token = self.subs.lock(player_id, sub_id, int((DRAIN_S + self.settings.deadline_s + 2) * 1000))
         if token is None:
             return "busy"
         try:
-            return self._drain(sub, token, time.monotonic() + LOCK_MS / 1000 - self.settings.deadline_s - 2)
+            return self._drain(sub, token, started + DRAIN_S)
         finally:
             self.subs.unlock(player_id, sub_id, token)
 
@@ -90,11 +109,10 @@ class Sender:
                 if time.monotonic() > until:
                     return "later"
                 if sub.key_hash is not None and not self.players.key_in_use(sub.key_hash):
-                    self.subs.remove(sub.player_id, sub.id)  # its key was revoked or replaced
+                    self.subs.remove(sub.player_id, sub.id, "key_ended")  # its key was revoked or replaced
                     return "gone"
-                outcome = self._one(sub, entry)
+                outcome = self._one(sub, entry_id, entry)
                 if outcome == "gone":
-                    self.subs.remove(sub.player_id, sub.id)
                     return "gone"
                 if outcome == "failed":
                     return "failed"
@@ -102,25 +120,54 @@ class Sender:
                     return "gone"  # deleted meanwhile (or the lease lost: its new holder goes on)
                 cursor = entry_id
 
-    def _one(self, sub: PushSubscription, entry: dict) -> str:
-        """`sent`, `skipped`, `gone` or `failed`."""
+    def _one(self, sub: PushSubscription, entry_id: str, entry: dict) -> str:
+        """`sent`, `skipped`, `gone` (removed) or `failed` (its retry scheduled)."""
         if not messages.pushed(entry):
             return "skipped"
         if time.time() * 1000 - int(entry.get("at") or 0) > self.settings.ttl_s * 1000:
             return "skipped"  # past its TTL: a push service would drop it unheard
-        outcome = self.push(sub, entry)
+        if self.players.stale_turns(sub.player_id, [(entry_id, entry)]):
+            log.info("push subscription %s: your_turn of %s at %s skipped, its game moved on", sub.id,
+                     entry.get("game_id"), entry.get("version"))
+            return "skipped"
+        try:
+            outcome = self.push(sub, entry)
+        except Exception as e:  # before sending (an endpoint py_vapid cannot sign for, say): a failure
+            log.warning("push subscription %s: not sent (%s: %s)", sub.id, type(e).__name__, e)
+            return self._failed(sub, None, f"{type(e).__name__}: {e}", refused=False)
         if self.attempted is not None:
             self.attempted(sub.endpoint, outcome.ok or outcome.status in (404, 410))
         if outcome.ok:
+            if self._failures(sub) is not None:
+                self.subs.succeeded(sub.player_id, sub.id)
             return "sent"
         if outcome.status in (404, 410):
             log.info("push subscription %s of %s: %s, removed", sub.id, sub.player_id, outcome.status)
+            self.subs.remove(sub.player_id, sub.id, "gone", outcome.status)
             return "gone"
         if outcome.status is not None and 400 <= outcome.status < 500 and outcome.status != 429:
             log.warning("push subscription %s: %s refused (%s), skipped", sub.id, entry.get("type"), outcome.status)
-            return "skipped"
+            return self._failed(sub, outcome.status, outcome.excerpt or f"refused ({outcome.status})", refused=True)
         log.info("push subscription %s: not sent (%s %s)", sub.id, outcome.status, outcome.error)
-        return "failed"
+        return self._failed(sub, outcome.status, outcome.error or f"status {outcome.status}", refused=False)
+
+    def _failures(self, sub: PushSubscription) -> dict | None:
+        return self.subs.failure(sub.player_id, sub.id)
+
+    def _failed(self, sub: PushSubscription, status: int | None, error: str, refused: bool) -> str:
+        """One more failure in a row: removed at the last allowed, else its retry scheduled after
+        its back-off (a refusal: the entry is passed over, the next one sent now)."""
+        attempts = ((self._failures(sub) or {}).get("attempts") or 0) + 1
+        if attempts >= self.settings.max_attempts:
+            reason = "refused" if refused else "failing"
+            log.warning("push subscription %s of %s: %d failures in a row (%s), removed", sub.id, sub.player_id,
+                        attempts, error)
+            self.subs.remove(sub.player_id, sub.id, reason, status, error)
+            return "gone"
+        now_ms = int(time.time() * 1000)
+        next_at = now_ms if refused else now_ms + int(self.settings.backoff_s(attempts) * 1000)
+        self.subs.record_failure(sub.player_id, sub.id, attempts, next_at, error)
+        return "skipped" if refused else "failed"
 
     def push(self, sub: PushSubscription, entry: dict) -> Outcome:
         """One push request: the entry's payload encrypted to the subscription, its headers."""

@@ -61,20 +61,7 @@ class TurnScheduler:
         )
 
     def _lost(self, jid: str) -> bool:
-        try:
-            job = Job.fetch(jid, connection=self.connection)
-        except NoSuchJobError:
-            return True
-        status = job.get_status(refresh=False)
-        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
-            return True
-        if status == JobStatus.QUEUED:
-            # Queued in name only (its queue entry is gone) and for a while: a worker that has
-            # just popped the job has not yet marked it started, and must not lose it to us.
-            return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
-        if status == JobStatus.STARTED and job.started_at is not None:
-            return age_s(job.started_at) > LOST_AFTER_S
-        return False
+        return lost_job(self.queue, jid, LOST_AFTER_S)
 
 
 def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
@@ -99,23 +86,48 @@ def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
         return False
 
 
+def lost_job(queue: Queue, jid: str, started_lost_after_s: float) -> bool:
+    """Whether the job `jid` exists no more in any useful way: gone, ended (failed, stopped,
+    finished), queued in name only (its queue entry gone, as when a worker popped it into RQ's
+    intermediate queue and was killed, or Redis lost the list), or started longer ago than
+    `started_lost_after_s` (its worker died). The one rule of the turns, the webhook deliveries
+    and the push jobs."""
+    try:
+        job = Job.fetch(jid, connection=queue.connection)
+    except NoSuchJobError:
+        return True
+    status = job.get_status(refresh=False)
+    if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
+        return True
+    if status == JobStatus.QUEUED:
+        # Queued in name only (its queue entry is gone) and for a while: a worker that has
+        # just popped the job has not yet marked it started, and must not lose it to us.
+        return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in queue.get_job_ids()
+    if status == JobStatus.STARTED:
+        return age_s(job.started_at) > started_lost_after_s
+    return False
+
+
 FOLLOW_UP = "-next"  # the job id of the one follow-up that may wait behind a running job
 
 
 def enqueue_with_follow_up(queue: Queue, job_id: str, function: str, args: tuple, timeout: int,
-                           description: str, failure_ttl: int = 60) -> bool:
+                           description: str, failure_ttl: int = 60,
+                           lost: Callable[[str], bool] | None = None) -> bool:
     """Queues `function(*args)` as the job `job_id` unless that job waits already (it will read
     the newest state when it runs: the webhooks' fan-out of a game, a player's push job). One
     that runs may have read before this call: a follow-up (`job_id` + "-next") then waits behind
-    it, at most one. False when nothing new was queued (both taken: the one waiting covers it)."""
+    it, at most one. False when nothing new was queued (both taken: the one waiting covers it).
+    Each through enqueue_unique: given `lost` (lost_job's rule, say), a job that only seems to
+    wait or run (lost with its worker, or with Redis) is replaced rather than waited for."""
     for jid in (job_id, job_id + FOLLOW_UP):
-        try:
+        def enqueue(jid: str = jid) -> None:
             queue.enqueue_call(function, args=args, job_id=jid, unique=True, timeout=timeout, result_ttl=0,
                                failure_ttl=failure_ttl, description=description)
+        if enqueue_unique(enqueue, jid, queue.connection, lost):
             return True
-        except DuplicateJobError:
-            if waiting(queue, jid):
-                return False
+        if waiting(queue, jid):
+            return False
     return False
 
 

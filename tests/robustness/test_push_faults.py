@@ -1,0 +1,117 @@
+"""Web Push through a killed webhook worker (issue 49, item 3), with real processes: a private
+Redis, a webhook worker and the reconciler (`python -m workers`), the web app in this process and
+a push service of the tests' own (tests/api/push_service.py).
+
+The issue's reproduction: the webhook worker, idle, blocks in RQ's BLMOVE; frozen (SIGSTOP)
+there, Redis still moves the next push job into RQ's intermediate queue on its behalf; SIGKILLed
+then, the job stays `queued` in name only. Every later notice of that player found it "waiting"
+and queued nothing, for the ~11 minutes until RQ's maintenance failed it; then the device got
+every stale `your_turn` at once. Now the job is replaced (workers/queueing lost_job) by the
+reconciler's push sweep within a pass once the dead worker's sending lease (if it held one) has
+expired, and a `your_turn` its game has moved past is not sent."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+
+import pytest
+import redis
+from rq import Queue
+
+from tests.api.helpers import read
+from tests.api.push_service import PushService
+from tests.api.test_web_push import play, started_game, subscribe
+from tests.conftest import wait_for
+from tests.lobby.helpers import player
+from tests.robustness.servers import RedisServer, WorkerProcess
+
+# The tier (tests/tiers.py): a Redis of its own, worker processes killed.
+pytestmark = pytest.mark.process
+
+# A dead holder's sending lease (DRAIN_S 5 + the attempt's deadline 3 + 2 s: the worker may be
+# frozen mid-push), then the sweep's next look (5 s) past a queued job's grace (5 s), and margin.
+RECOVERED_S = 20.0
+
+
+def _blocked_fresh(client: redis.Redis) -> bool:
+    """The worker waits in a BLMOVE issued less than 5 s ago (RQ's lasts 15 s): frozen now,
+    it is still blocked when the next job comes."""
+    return any(c.get("cmd") == "blmove" and "b" in c.get("flags", "") and int(c.get("idle", 99)) <= 5
+               for c in client.client_list())
+
+
+def test_a_push_job_lost_with_a_killed_worker_is_sent_within_a_sweep_and_no_stale_turn_is(tmp_path):
+    server = RedisServer(tmp_path / "redis").start()
+    prefix = f"pf{uuid.uuid4().hex[:6]}:"
+    key_file = str(tmp_path / "vapid_private.pem")
+    env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "PUSH_ALLOW_LOOPBACK": "1", "VAPID_KEY_FILE": key_file,
+           "RECONCILE_INTERVAL": "0.5", "PUSH_DEADLINE_S": "3"}
+    procs: list[WorkerProcess] = []
+    service = PushService()
+    try:
+        from app import create_app
+
+        app = create_app({"REDIS_URL": server.url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+                          "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+                          "DEFER_AFTER_APPEND": False, "PUSH_ALLOW_LOOPBACK": True, "VAPID_KEY_FILE": key_file})
+        client = app.test_client()
+        service.server_key = client.get("/push/vapid-public-key").get_json()["public_key"]
+        worker = WorkerProcess(server.url, prefix, "webhooks", tmp_path, **env)
+        procs += [worker, WorkerProcess(server.url, prefix, "reconciler", tmp_path, **env)]
+        ann, bob = player(client, "Ann"), player(client, "Bob")
+        ann_phone, bob_phone = service.device(), service.device()
+        subscribe(client, ann["key"], ann_phone)
+        subscribe(client, bob["key"], bob_phone)
+        gid, turns = started_game(client, ann, bob)
+        start = turns[0][1]
+        wait_for(lambda: ann_phone.payloads("your_turn", gid), timeout=30)  # the worker is up and idle
+        keys = {0: ann["key"], 1: bob["key"]}
+
+        redis_client = server.client()
+        wait_for(lambda: _blocked_fresh(redis_client), timeout=30, interval=0.1)
+        os.kill(worker.pid, signal.SIGSTOP)
+        play(client, gid, keys, 1)  # Ann moves: Bob's turn (start + 1); both players' push jobs queued
+        intermediate = Queue(f"{prefix}webhooks", connection=redis_client).intermediate_queue_key
+        wait_for(lambda: redis_client.llen(intermediate) == 1, timeout=5)
+        # The frozen worker popped the first of the two (by player id): that player's pushes stall.
+        popped = redis_client.lindex(intermediate, 0).decode()
+        victim, other = (bob, ann) if popped.endswith(bob["id"]) else (ann, bob)
+        assert popped.endswith(victim["id"])
+        phones = {ann["id"]: ann_phone, bob["id"]: bob_phone}
+        # Then the victim's turn again, after a move of the other: each one has a your_turn it
+        # has played since (Bob: start + 1; Ann, if Bob is the victim: start + 2) and the victim
+        # is owed its turn now. Those notices find the popped job "waiting".
+        play(client, gid, keys, 2 if victim is bob else 1)
+        now = read(client, gid)
+        assert now["to_act"] == [0 if victim is ann else 1]
+        worker.kill()  # SIGKILL: the popped job is left `queued` in the intermediate queue
+        killed = time.monotonic()
+        procs.append(WorkerProcess(server.url, prefix, "webhooks", tmp_path, **env))
+
+        def versions(who):
+            return [p["version"] for p in phones[who["id"]].payloads("your_turn", gid)]
+
+        wait_for(lambda: now["version"] in versions(victim), timeout=RECOVERED_S + 20)
+        recovered_s = time.monotonic() - killed
+        print(f"pushes recovered {recovered_s:.1f} s after the kill ({'Bob' if victim is bob else 'Ann'}'s job lost)")
+        time.sleep(2.0)  # anything else owed would have come by now
+        if victim is bob:
+            assert versions(bob) == [start + 3], "Bob's turn now, not the one he has played since"
+            assert versions(ann) == [start], "not Ann's turn she has played since"
+        else:
+            assert versions(ann) == [start, start + 2]
+            assert versions(bob) == [], "not Bob's turn he has played since"
+        assert recovered_s < RECOVERED_S, f"the lost push job stalled the pushes {recovered_s:.1f} s"
+    finally:
+        for proc in procs:
+            if proc.proc.poll() is None:
+                try:
+                    os.kill(proc.pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+                proc.stop()
+        service.close()
+        server.stop()
+    assert not service.problems, service.problems
