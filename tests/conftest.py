@@ -61,6 +61,16 @@ os.environ.setdefault("ARCHIVE_URL", f"sqlite:///{tempfile.mkdtemp(prefix='test-
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pytest.ini): a worker per core, and one more when the run holds tests that wait
+    (on the servers, workers and browsers they start) rather than compute. `-m unit` only
+    computes: a third worker on two cores would only collect the suite once more (5 s of CPU)
+    and share the cores."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores if config.getoption("markexpr", "").strip() == "unit" else cores + 1
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """`pytest -n N --dist loadfile` (pytest.ini): files together, the longest first
     (tests/scheduling.py)."""

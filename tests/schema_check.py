@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema
+import jsonschema_rs
 
 from api.openapi import load_yaml
 
@@ -23,7 +24,35 @@ def _document(path: str) -> dict:
 
 @cache
 def _validator(path: str, schema_name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{schema_name}", **_document(path)})
+    return jsonschema.Draft202012Validator(_rooted(path, schema_name))
+
+
+@cache
+def _fast_validator(path: str, schema_name: str) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(_rooted(path, schema_name))
+
+
+def _rooted(path: str, schema_name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{schema_name}", **_document(path)}
+
+
+def _json_only(value) -> bool:
+    """Whether the value is made of JSON's types alone (jsonschema_rs reads a tuple as an array;
+    jsonschema, the judge, does not)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_only(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_only(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _validate(path: str, schema_name: str, value) -> None:
+    """Raises jsonschema.ValidationError when the value does not match. jsonschema_rs (compiled)
+    passes the values that match, about 40 times faster than jsonschema (pure Python), which then
+    judges only the values it did not pass, so that a failure reads as jsonschema words it."""
+    if _fast_validator(path, schema_name).is_valid(value) and _json_only(value):
+        return
+    _validator(path, schema_name).validate(value)
 
 
 def validator_for(path: str):
@@ -35,7 +64,7 @@ def validator_for(path: str):
     def check(schema_name: str, value) -> None:
         key = (schema_name, repr(value))
         if key not in passed:
-            _validator(path, schema_name).validate(value)
+            _validate(path, schema_name, value)
             passed.add(key)
 
     return check

@@ -38,9 +38,20 @@ def _speakers(game, n):
     return [Speaker(game.name, names, lang, [f"P{i + 1}" for i in range(n)]) for lang in languages()]
 
 
-def _check(game, message, declared: set[str], speakers, where: str, hidden=()):
+def _check(game, message, declared: set[str], speakers, where: str, hidden=(), spoken=None):
+    """Checks a message; `spoken`, a playout's set of messages already checked whole: a message
+    met again (a move's label at the next state, an event as the next viewer sees it) has its
+    secrets checked again, its shape and sentences not (a playout meets each about ten times)."""
     assert isinstance(message, Message), f"{where}: {message!r} is not a Message"
     assert message.template in declared, f"{where}: template {message.template!r} is not declared for it"
+    args = json.dumps(message.args, sort_keys=True)
+    for token in hidden:
+        assert json.dumps(token) not in args, f"{where}: the words name {token}, a secret of another seat"
+    if spoken is not None:
+        key = (message.template, message.plural, message.count, args)
+        if key in spoken:
+            return
+        spoken.add(key)
     if message.plural is not None:
         assert message.plural in declared and message.args[message.count]["kind"] == "count", where
     assert message.placeholders() == set(message.args), f"{where}: {message.template!r} against {set(message.args)}"
@@ -53,9 +64,6 @@ def _check(game, message, declared: set[str], speakers, where: str, hidden=()):
         if arg["kind"] == "word":
             values = arg["value"] if isinstance(arg["value"], list) else [arg["value"]]
             assert set(values) <= set(game.words.vocabulary), f"{where}: {values} not in the vocabulary"
-    args = json.dumps(message.args)
-    for token in hidden:
-        assert json.dumps(token) not in args, f"{where}: the words name {token}, a secret of another seat"
     for speaker in speakers:
         text = speaker.text(message)
         assert text.strip() and not RAW_ID.search(text), f"{where} ({speaker.lang}): {text!r}"
@@ -68,6 +76,7 @@ def _play_and_say(game, n, options, seed, bots):
     events = game.setup(_options(game, options), n, random.Random(seed))
     state = fold(game, events)
     said, labelled = set(), set()
+    spoken: set = set()
 
     def say(batch, state, actor):
         secrets = game.secrets(state)
@@ -77,7 +86,8 @@ def _play_and_say(game, n, options, seed, bots):
                 shown = game.redact(e, viewer)
                 declared = set(words.events.get(e["type"], ()))
                 assert declared, f"{game.name}: event type {e['type']} has no template"
-                _check(game, words.event(e["type"], shown, actor), declared, speakers, f"event {e['type']}", hidden)
+                _check(game, words.event(e["type"], shown, actor), declared, speakers, f"event {e['type']}", hidden,
+                       spoken)
                 said.add(e["type"])
 
     say(events, state, SYSTEM)
@@ -87,7 +97,7 @@ def _play_and_say(game, n, options, seed, bots):
             moves = game.legal_moves(state, actor)
             for move in rng.sample(moves, min(LABELLED_PER_STATE, len(moves))):
                 declared = set(words.moves.get(move["type"], ()))
-                _check(game, words.move(state, actor, move), declared, speakers, f"move {move['type']}")
+                _check(game, words.move(state, actor, move), declared, speakers, f"move {move['type']}", (), spoken)
                 labelled.add(move["type"])
         move = _choose(game, state, actor, rng, bots)
         new = game.decide(state, actor, move, rng)
