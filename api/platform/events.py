@@ -93,6 +93,12 @@ class Platform:
     clock: dict[str, Any] | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
+    # Each seat's own decisions so far: the moves of the game it made itself (its person, or its
+    # own bot level), not those a bot made for it (a takeover, after a resignation) nor the
+    # system's; the events one move appended (one actor, one `at`) count once. What the ratings
+    # read to tell a real game from one ended before it began (api/ratings/standings.py).
+    decisions: tuple[int, ...] = ()
+    last_decision: tuple[Any, Any] | None = None  # (seat, at) of the last decision counted
     # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
     pause_votes: tuple[int, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
@@ -138,7 +144,7 @@ def _created(platform: Platform, data: dict[str, Any], at: int | None) -> Platfo
     started = not any(is_free(s) for s in seats)
     return replace(platform, seats=seats, started=started, options=data.get("options"),
                    private=bool(data.get("private")), rated=data.get("rated") is not False, clock=clock,
-                   started_at=at if started else None)
+                   started_at=at if started else None, decisions=(0,) * len(seats))
 
 
 def _claimed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
@@ -299,6 +305,8 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
             if not platform.person_moved and is_seat(actor) and actor < len(platform.seats) and \
                     clocks.clocked(platform.seats[actor]):
                 platform = replace(platform, person_moved=True)
+            if is_seat(actor) and (actor, at) != platform.last_decision:
+                platform = _decided(platform, actor, at)
             if platform.clock is None:
                 own.append(e.data)
                 continue
@@ -310,6 +318,16 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
     if pending is not None:
         platform = clocks.step(platform, definition, state, *pending)
     return state, platform
+
+
+def _decided(platform: Platform, seat: int, at: int | None) -> Platform:
+    """The platform after a move of the game by `seat` (the first event of its append): one
+    more decision of the seat's own, unless a bot plays it for its person."""
+    if seat >= len(platform.seats) or platform.seats[seat].get("takeover") or platform.seats[seat].get("resigned"):
+        return platform
+    counts = list(platform.decisions) + [0] * (len(platform.seats) - len(platform.decisions))
+    counts[seat] += 1
+    return replace(platform, decisions=tuple(counts), last_decision=(seat, at))
 
 
 def status(platform: Platform, game_result: dict[str, Any] | None) -> str:
