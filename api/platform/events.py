@@ -293,6 +293,7 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
     group of events one append wrote (the same actor and `at`), on the state after the group."""
     own: list[Any] = []
     pending = None  # (actor, at) of a clocked game's group whose step is still to come
+    decided = _Decisions(platform)
     for e in stored:
         actor, at = getattr(e, "actor", None), getattr(e, "at", None)
         if pending is not None and pending != (actor, at):
@@ -300,13 +301,13 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
         if e.type in PLATFORM_EVENTS:
             if own:
                 state, own = fold(definition, own, state), []
-            platform = evolve(platform, e.type, e.data, at)
+            platform = evolve(decided.into(platform), e.type, e.data, at)
         else:
             if not platform.person_moved and is_seat(actor) and actor < len(platform.seats) and \
                     clocks.clocked(platform.seats[actor]):
                 platform = replace(platform, person_moved=True)
-            if is_seat(actor) and (actor, at) != platform.last_decision:
-                platform = _decided(platform, actor, at)
+            if is_seat(actor):
+                decided.note(platform, actor, at)
             if platform.clock is None:
                 own.append(e.data)
                 continue
@@ -317,17 +318,37 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
         state = fold(definition, own, state)
     if pending is not None:
         platform = clocks.step(platform, definition, state, *pending)
-    return state, platform
+    return state, decided.into(platform)
 
 
-def _decided(platform: Platform, seat: int, at: int | None) -> Platform:
-    """The platform after a move of the game by `seat` (the first event of its append): one
-    more decision of the seat's own, unless a bot plays it for its person."""
-    if seat >= len(platform.seats) or platform.seats[seat].get("takeover") or platform.seats[seat].get("resigned"):
-        return platform
-    counts = list(platform.decisions) + [0] * (len(platform.seats) - len(platform.decisions))
-    counts[seat] += 1
-    return replace(platform, decisions=tuple(counts), last_decision=(seat, at))
+class _Decisions:
+    """Each seat's own decisions, counted along one fold and written into the platform state
+    before its next platform event and at the end (not once per move: a replay's cost)."""
+
+    __slots__ = ("counts", "last")
+
+    def __init__(self, platform: Platform) -> None:
+        self.counts: list[int] | None = None  # counted since the last write, None: nothing since
+        self.last = platform.last_decision
+
+    def note(self, platform: Platform, seat: int, at: int | None) -> None:
+        """A game event of `seat`: the first of a move (a new actor or `at`) is one more decision
+        of the seat's own, unless a bot plays the seat for its person."""
+        if (seat, at) == self.last or seat >= len(platform.seats):
+            return
+        played = platform.seats[seat]
+        if played.get("takeover") or played.get("resigned"):
+            return
+        if self.counts is None:
+            self.counts = list(platform.decisions) + [0] * (len(platform.seats) - len(platform.decisions))
+        self.counts[seat] += 1
+        self.last = (seat, at)
+
+    def into(self, platform: Platform) -> Platform:
+        if self.counts is None:
+            return platform
+        counts, self.counts = self.counts, None
+        return replace(platform, decisions=tuple(counts), last_decision=self.last)
 
 
 def status(platform: Platform, game_result: dict[str, Any] | None) -> str:
