@@ -239,6 +239,13 @@ def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, pre
     ledger = app.extensions["ratings"].ledger
     ledger.catch_up(app.extensions["games"].store)
     before = ledger.rating("splendor", f"player:{fay['id']}")
+    for name in ("Alt1", "Alt2"):  # throwaway accounts resigning at move 0: not rated, nor by the rebuild
+        farmed = open_game(client, fay["key"])["id"]
+        token = claim(client, farmed, 1, player(client, name)["key"]).get_json()["token"]
+        assert client.post(f"/games/{farmed}/resign", headers=auth(token)).status_code == 200
+        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0], timeout=10)
+    ledger.catch_up(app.extensions["games"].store)
+    assert ledger.rating("splendor", f"player:{fay['id']}") == before
     env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "tools.ratings", "rebuild"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
