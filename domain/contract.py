@@ -174,6 +174,11 @@ class GameDef:
     # the seat cannot tell apart. Bots are handed it instead of the state (domain/play.py's
     # bot_move), so that no bot decides from another seat's secrets.
     determinize: Callable[[State, int, random.Random], State] | None = None
+    # A rated game counts only once every seat has made this many decisions of its own (moves of
+    # the game by its person or its bot level, not by a bot playing for it): one that ends sooner
+    # (a resignation, an abort, a timeout, an abandonment) is unrated, `too_short`. Shown in
+    # GET /game-types as `rated_after`; each ended game's summary keeps the threshold it ended under.
+    rated_decisions: int = 1
     # What the game says in words: its moves' labels, its events' and result's sentences, its
     # pieces' names (domain/words.py; rendered per language by api/words/messages.py).
     words: GameWords | None = None

@@ -124,8 +124,18 @@ function titles(g) {
 }
 
 // Each seated player's rating in this game's type (GET /players/{id}, once a page), and once a
-// rated game is counted (seconds after its end) each seat's change (GET /games/{id}/ratings).
+// rated game is counted (seconds after its end) each seat's change (GET /games/{id}/ratings);
+// an ended game that is not rated says why (its `unrated_reason`).
 const ratingOf = (r) => (r ? `${r.rating}${r.provisional ? "?" : ""}` : t("unrated"));
+const UNRATED_WHY = {
+  too_short: () => t("the game ended before every seat made its first move"),
+  casual: () => t("a casual game"),
+  private: () => t("a private game"),
+  aborted: () => t("the game was aborted"),
+  abandoned: () => t("the game was abandoned"),
+  anonymous_seat: () => t("a seat is played without an account"),
+  one_seat: () => t("nobody to be rated against"),
+};
 async function renderRatings() {
   const g = page.game;
   const box = $("#table-ratings");
@@ -138,12 +148,22 @@ async function renderRatings() {
       api(`/players/${encodeURIComponent(s.player)}`).then((p) => { page.profiles[s.player] = p; renderRatings(); }).catch(() => {});
     }
   }
-  if (g.status === "finished" && !page.changes && !page.askingChanges && (page.changeTries || 0) < 15) {
+  const over = ["finished", "aborted", "abandoned"].includes(g.status);
+  const unrated = over && (page.unrated || g.unrated_reason);
+  if (unrated) {
+    const why = UNRATED_WHY[unrated];
+    box.textContent = t("Not rated: {why}.", { why: why ? why() : unrated });
+    box.hidden = false;
+    return;
+  }
+  if (over && !page.changes && !page.askingChanges && (page.changeTries || 0) < 15) {
     page.askingChanges = true;
     page.changeTries = (page.changeTries || 0) + 1;
     api(`/games/${id}/ratings`).then((r) => {
       page.askingChanges = false;
-      if (r.seats) { page.changes = r.seats; renderRatings(); } else setTimeout(renderRatings, 2000);
+      if (r.seats) { page.changes = r.seats; renderRatings(); }
+      else if (r.unrated_reason) { page.unrated = r.unrated_reason; renderRatings(); }
+      else setTimeout(renderRatings, 2000);
     }).catch(() => { page.askingChanges = false; });
   }
   const parts = seated.map((s) => {

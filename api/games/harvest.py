@@ -50,10 +50,18 @@ def summary(game: Game) -> dict[str, Any]:
     finished_at = game.last_at or int(time.time() * 1000)
     entry = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
              "seats": [public_seat(i, s) for i, s in enumerate(game.seats)], "to_act": [],
-             "last_move_at": finished_at, "result": game.result}
+             "last_move_at": finished_at, "result": game.result,
+             # each seat's own decisions and the threshold the game ended under: the ratings judge
+             # a game by its entry alone, so a rebuild judges it as it was judged (standings.py)
+             "decisions": _decisions(game), "rated_after": {"decisions_per_seat": game.definition.rated_decisions}}
     if not game.platform.rated:
         entry["rated"] = False  # created casual
     return entry
+
+
+def _decisions(game: Game) -> list[int]:
+    counts = list(game.platform.decisions)
+    return counts + [0] * (len(game.seats) - len(counts))
 
 
 def page(store: EventStore, since: str, type_: str | None, limit: int, now_ms: int | None = None,

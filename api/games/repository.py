@@ -26,7 +26,8 @@ CREATED = platform_events.CREATED  # the server's own first event: type, seats, 
 SNAPSHOT_EVERY = 100
 CACHE_SIZE = 2000
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
-SNAPSHOT_FORMAT = "4"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks
+SNAPSHOT_FORMAT = "5"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks;
+# 5: each seat's own decisions (the ratings' threshold)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySch
 from api.platform.fairness import check_client_seed
 from api.players.accounts import UnknownPlayer
 from api.players.identity_tokens import TokenRefused
+from api.ratings.standings import game_unrated_reason
 
 if TYPE_CHECKING:
     from api.games.repository import Game
@@ -89,7 +90,8 @@ def read_game(game_id: str) -> ResponseReturnValue:
     """The game as the caller sees it. A rated game shows beside its result, once it is counted
     (seconds after its end, by no append of the game's), each seat's rating before and after: its view
     then has an ETag of its own (RATED), so a client holding the view from before is answered
-    anew, and one holding the rated view gets its 304 as before."""
+    anew, and one holding the rated view gets its 304 as before. An ended game that is not rated
+    says why (`unrated_reason`: api/ratings/standings.py)."""
     service = games()
     seat = seat_of(service, game_id)
     held = conditional.matched(service.store, game_id, seat, (RATED, ""))
@@ -102,6 +104,9 @@ def read_game(game_id: str) -> ResponseReturnValue:
     shown = service.describe(game, seat)
     if game.finished:
         shown["result_words"] = words.result(game, languages.use())
+        unrated = game_unrated_reason(game)
+        if unrated is not None:
+            shown["unrated_reason"] = unrated
     changes = current_app.extensions["ratings"].ledger.game_changes(game_id) if game.finished else None
     if changes is not None:
         shown["ratings"] = changes

@@ -46,6 +46,7 @@ def describe_type(game: GameDef) -> dict[str, Any]:
         "move_types": dict(game.move_types),
         "notes": game.notes,
         "pieces": dict(game.words.names) if game.words is not None else {},
+        "rated_after": {"decisions_per_seat": game.rated_decisions},
     }
 
 

@@ -10,6 +10,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from api.http.auth import current_player
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
 from api.http.schemas import JsonBool
+from api.ratings.standings import game_unrated_reason
 
 if TYPE_CHECKING:
     from api.matchmaking.pairing import Matchmaker
@@ -119,6 +120,8 @@ def leave_queue() -> ResponseReturnValue:
 @bp.get("/games/<game_id>/ratings")
 def game_ratings(game_id: str) -> ResponseReturnValue:
     """Each seat's rating before and after the game, once the game is counted (seconds after its
-    end); `seats` null before that, and for a game that is not rated."""
-    games().load(game_id)  # 404 for an unknown game
-    return {"id": game_id, "seats": ratings().ledger.game_changes(game_id)}
+    end); `seats` null before that, and for a game that is not rated, which `unrated_reason`
+    names once the game is over (api/ratings/standings.py)."""
+    game = games().load(game_id)  # 404 for an unknown game
+    return {"id": game_id, "seats": ratings().ledger.game_changes(game_id),
+            "unrated_reason": game_unrated_reason(game)}

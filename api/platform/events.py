@@ -93,6 +93,12 @@ class Platform:
     clock: dict[str, Any] | None = None  # the `clock` option as created (api/platform/clocks.py), None: untimed
     started_at: int | None = None  # ms: when the deal was made (the abort's reference)
     person_moved: bool = False  # a person has made a move of the game (no abort then)
+    # Each seat's own decisions so far: the moves of the game it made itself (its person, or its
+    # own bot level), not those a bot made for it (a takeover, after a resignation) nor the
+    # system's; the events one move appended (one actor, one `at`) count once. What the ratings
+    # read to tell a real game from one ended before it began (api/ratings/standings.py).
+    decisions: tuple[int, ...] = ()
+    last_decision: tuple[Any, Any] | None = None  # (seat, at) of the last decision counted
     # the seats that agreed to the pause proposed (sorted), until it starts or is withdrawn
     pause_votes: tuple[int, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
@@ -138,7 +144,7 @@ def _created(platform: Platform, data: dict[str, Any], at: int | None) -> Platfo
     started = not any(is_free(s) for s in seats)
     return replace(platform, seats=seats, started=started, options=data.get("options"),
                    private=bool(data.get("private")), rated=data.get("rated") is not False, clock=clock,
-                   started_at=at if started else None)
+                   started_at=at if started else None, decisions=(0,) * len(seats))
 
 
 def _claimed(platform: Platform, data: dict[str, Any], at: int | None) -> Platform:
@@ -287,6 +293,7 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
     group of events one append wrote (the same actor and `at`), on the state after the group."""
     own: list[Any] = []
     pending = None  # (actor, at) of a clocked game's group whose step is still to come
+    decided = _Decisions(platform)
     for e in stored:
         actor, at = getattr(e, "actor", None), getattr(e, "at", None)
         if pending is not None and pending != (actor, at):
@@ -294,11 +301,13 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
         if e.type in PLATFORM_EVENTS:
             if own:
                 state, own = fold(definition, own, state), []
-            platform = evolve(platform, e.type, e.data, at)
+            platform = evolve(decided.into(platform), e.type, e.data, at)
         else:
             if not platform.person_moved and is_seat(actor) and actor < len(platform.seats) and \
                     clocks.clocked(platform.seats[actor]):
                 platform = replace(platform, person_moved=True)
+            if is_seat(actor):
+                decided.note(platform, actor, at)
             if platform.clock is None:
                 own.append(e.data)
                 continue
@@ -309,7 +318,37 @@ def fold_stored(definition: GameDef, stored: Iterable[Any], state: Any, platform
         state = fold(definition, own, state)
     if pending is not None:
         platform = clocks.step(platform, definition, state, *pending)
-    return state, platform
+    return state, decided.into(platform)
+
+
+class _Decisions:
+    """Each seat's own decisions, counted along one fold and written into the platform state
+    before its next platform event and at the end (not once per move: a replay's cost)."""
+
+    __slots__ = ("counts", "last")
+
+    def __init__(self, platform: Platform) -> None:
+        self.counts: list[int] | None = None  # counted since the last write, None: nothing since
+        self.last = platform.last_decision
+
+    def note(self, platform: Platform, seat: int, at: int | None) -> None:
+        """A game event of `seat`: the first of a move (a new actor or `at`) is one more decision
+        of the seat's own, unless a bot plays the seat for its person."""
+        if (seat, at) == self.last or seat >= len(platform.seats):
+            return
+        played = platform.seats[seat]
+        if played.get("takeover") or played.get("resigned"):
+            return
+        if self.counts is None:
+            self.counts = list(platform.decisions) + [0] * (len(platform.seats) - len(platform.decisions))
+        self.counts[seat] += 1
+        self.last = (seat, at)
+
+    def into(self, platform: Platform) -> Platform:
+        if self.counts is None:
+            return platform
+        counts, self.counts = self.counts, None
+        return replace(platform, decisions=tuple(counts), last_decision=self.last)
 
 
 def status(platform: Platform, game_result: dict[str, Any] | None) -> str:

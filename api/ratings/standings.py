@@ -1,8 +1,15 @@
 """Who finished where in an ended game, read from its summary (the harvest's entry), for rating.
 
 A game is rated when it was not created casual (`"rated": false`), finished by its rules or by
-a resignation (not abandoned or aborted), and every seat is a player (`player` id) or a bot
-level: an anonymous seat has no one to rate.
+a resignation (not abandoned or aborted), every seat is a player (`player` id) or a bot
+level (an anonymous seat has no one to rate), and it is a real game: every seat made the
+game type's number of decisions of its own (`rated_after`, GET /game-types) before it ended.
+`unrated_reason` says which of these a game missed, in that order (`casual`, `aborted`,
+`abandoned`, `anonymous_seat`, `one_seat`, `too_short`; `private` for a private game, which is
+never logged). The entry is judged alone, so a rebuild judges every game as it was judged:
+an entry keeps the threshold its game ended under (`rated_after`) with each seat's decisions
+(`decisions`); one logged before that rule (issue 50: no `rated_after`) is judged by the rule
+of its time, with no threshold, so the ratings it made rebuild to the same numbers.
 Each player and each bot level is an identity: `player:<id>`, `bot:<level>` (a bot level is rated
 as a player of its own, which gives the bots' ladder).
 
@@ -14,9 +21,18 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from api.games import harvest
+
+if TYPE_CHECKING:
+    from api.games.repository import Game
 
 LOWER_SCORE_WINS = frozenset({"witches"})  # the game types whose lowest score is the best
+# Why a game is not rated (GET /games/{id}/ratings, the game's view, `game.finished`).
+CASUAL, PRIVATE, ABORTED, ABANDONED = "casual", "private", "aborted", "abandoned"
+ANONYMOUS_SEAT, ONE_SEAT, TOO_SHORT = "anonymous_seat", "one_seat", "too_short"
+UNRATED_REASONS = (CASUAL, PRIVATE, ABORTED, ABANDONED, ANONYMOUS_SEAT, ONE_SEAT, TOO_SHORT)
 
 
 @dataclass(frozen=True)
@@ -35,16 +51,53 @@ def identity(seat: dict[str, Any]) -> str | None:
     return None  # an anonymous person: nobody to rate
 
 
+def unrated_reason(entry: dict[str, Any]) -> str | None:
+    """Why the ended game `entry` is not rated; None when it is."""
+    result = entry.get("result") or {}
+    if entry.get("rated") is False:
+        return CASUAL
+    for ended in (ABORTED, ABANDONED):
+        if entry.get("status") == ended or result.get("outcome") == ended:
+            return ended
+    if entry.get("status") != "finished":
+        return ABANDONED  # not an ended game's entry: nothing to rate
+    who = [identity(s) for s in entry.get("seats") or []]
+    if any(w is None for w in who):
+        return ANONYMOUS_SEAT
+    if len(who) < 2:
+        return ONE_SEAT
+    return TOO_SHORT if too_short(entry) else None
+
+
+def too_short(entry: dict[str, Any]) -> bool:
+    """Whether a seat made fewer decisions of its own than the game's threshold before it ended
+    (never for an entry logged before the threshold: it has no `rated_after`)."""
+    rated_after = entry.get("rated_after")
+    if not isinstance(rated_after, dict):
+        return False
+    needed = rated_after.get("decisions_per_seat") or 0
+    made = entry.get("decisions") or []
+    return any((made[i] if i < len(made) else 0) < needed for i in range(len(entry.get("seats") or [])))
+
+
+def game_unrated_reason(game: Game) -> str | None:
+    """Why the game is not rated, once it is over (None: rated, or not over yet)."""
+    if not game.finished:
+        return None
+    if not game.platform.rated:
+        return CASUAL
+    if game.platform.private:
+        return PRIVATE  # never logged for the harvest, never counted
+    return unrated_reason(harvest.summary(game))
+
+
 def standings(entry: dict[str, Any]) -> list[Standing] | None:
     """The sides of the ended game `entry` in rank order, or None when it is not rated."""
-    result = entry.get("result") or {}
-    if entry.get("status") != "finished" or result.get("outcome") in ("abandoned", "aborted") \
-            or entry.get("rated") is False:
+    if unrated_reason(entry) is not None:
         return None
+    result = entry.get("result") or {}
     seats = entry.get("seats") or []
     who = [identity(s) for s in seats]
-    if len(who) < 2 or any(w is None for w in who):
-        return None
     sides = _sides(result, len(seats))
     keys = [_sort_key(entry["type"], result, side) for side in sides]
     order = sorted(range(len(sides)), key=lambda i: keys[i])

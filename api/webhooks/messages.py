@@ -22,11 +22,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from api.games import harvest, presenting, words
+from api.games import presenting, words
 from api.games.callers import people_to_act
 from api.games.repository import Game
 from api.platform import events as platform_events
-from api.ratings.standings import standings
+from api.ratings.standings import game_unrated_reason
 from events import codec
 from events.store import EventStore
 
@@ -129,7 +129,8 @@ def after_event(sub: Subscription, before: Game, after: Game, event: StoredEvent
     if after.finished and not before.finished:
         found.append(("game.finished", {"game_id": after.id, "version": after.version, "status": after.status,
                                         "result": after.result, "result_words": words.result(after, sub.lang),
-                                        "rated": to_be_rated(after), "at": event.at}))
+                                        "rated": to_be_rated(after), "unrated_reason": game_unrated_reason(after),
+                                        "at": event.at}))
     mine = _seats_of(sub, after)
     newly = sorted((set(people_to_act(after)) & mine) - set(people_to_act(before)))
     if newly:
@@ -141,7 +142,7 @@ def after_event(sub: Subscription, before: Game, after: Game, event: StoredEvent
 def to_be_rated(game: Game) -> bool:
     """Whether the ended game is rated: logged for the harvest (not private) and rated by its
     summary (api/ratings/standings.py)."""
-    return game.finished and not game.platform.private and standings(harvest.summary(game)) is not None
+    return game.finished and game_unrated_reason(game) is None
 
 
 def rated(sub: Subscription, game: Game, changes_of: ChangesOf) -> tuple[list[tuple[str, dict[str, Any]]], bool]:

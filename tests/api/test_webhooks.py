@@ -586,7 +586,7 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
     kinds = [p["type"] for _, p in got]
     assert kinds[-2:] == ["game.finished", "game.rated"] and kinds.count("game.rated") == 1
     finished, (rated_id, rated) = got[-2][1], got[-1]
-    assert finished["data"]["rated"] is True
+    assert finished["data"]["rated"] is True and finished["data"]["unrated_reason"] is None
     validate_named("WebhookGameRated", rated)
     validate_named("WebhookGameFinished", finished)
     assert rated_id == f"{gid}.{final['version']}.rated" and rated["data"]["version"] == final["version"]
@@ -607,7 +607,7 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
     wait_for(lambda: any(p["type"] == "game.finished" for _, p in of(casual)), timeout=30)
     wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(casual))[1], timeout=15, interval=0.1)
     assert [p["type"] for _, p in of(casual)][-1] == "game.finished"
-    assert of(casual)[-1][1]["data"]["rated"] is False
+    assert of(casual)[-1][1]["data"]["rated"] is False and of(casual)[-1][1]["data"]["unrated_reason"] == "casual"
     assert wh_client.get(f"/games/{casual}/ratings").get_json()["seats"] is None
     assert receiver.bad_signatures == []
 

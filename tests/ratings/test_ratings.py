@@ -129,10 +129,20 @@ def client(app):
     return SpecCheckingClient(app, app.response_class, use_cookies=True)
 
 
+def decide_once_each(client, gid, keys):
+    """Each seat (its key, in seat order: Splendor's turn order) makes one decision: a real game."""
+    for key in keys:
+        moves = client.get(f"/games/{gid}/moves", headers=auth(key)).get_json()
+        sent = client.post(f"/games/{gid}/moves", headers=auth(key),
+                           json={"expected_version": moves["version"], "move": moves["moves"][0]})
+        assert sent.status_code == 201, sent.get_json()
+
+
 def _play_and_resign(app, client, winner, loser) -> str:
-    """A game between two players that the loser resigns: finished, rated."""
+    """A game between two players, one decision each, that the loser resigns: finished, rated."""
     gid = open_game(client, winner["key"])["id"]
     token = claim(client, gid, 1, loser["key"]).get_json()["token"]
+    decide_once_each(client, gid, [winner["key"], token])
     assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 200
     store = app.extensions["games"].store
     wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
@@ -229,12 +239,40 @@ def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, pre
     ledger = app.extensions["ratings"].ledger
     ledger.catch_up(app.extensions["games"].store)
     before = ledger.rating("splendor", f"player:{fay['id']}")
+    for name in ("Alt1", "Alt2"):  # throwaway accounts resigning at move 0: not rated, nor by the rebuild
+        farmed = open_game(client, fay["key"])["id"]
+        token = claim(client, farmed, 1, player(client, name)["key"]).get_json()["token"]
+        assert client.post(f"/games/{farmed}/resign", headers=auth(token)).status_code == 200
+        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0], timeout=10)
+    ledger.catch_up(app.extensions["games"].store)
+    assert ledger.rating("splendor", f"player:{fay['id']}") == before
     env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "tools.ratings", "rebuild"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "ended games" in done.stdout
     assert ledger.rating("splendor", f"player:{fay['id']}") == before
+
+
+def test_a_game_resigned_before_every_seat_decided_is_unrated_and_says_why(app, client):
+    """Only real games are rated (issue 50): the ratings' answer and the game's view say why not;
+    GET /game-types names each type's threshold."""
+    jo, kim = player(client, "Jo"), player(client, "Kim")
+    gid = open_game(client, jo["key"])["id"]
+    token = claim(client, gid, 1, kim["key"]).get_json()["token"]
+    assert client.get(f"/games/{gid}/ratings").get_json() == {"id": gid, "seats": None, "unrated_reason": None}
+    decide_once_each(client, gid, [jo["key"]])  # Jo moved; Kim resigns before her first decision
+    assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 200
+    store = app.extensions["games"].store
+    wait_for(lambda: store.finished_log_marks([gid])[0])
+    app.extensions["ratings"].ledger.catch_up(store)
+    assert client.get(f"/games/{gid}/ratings").get_json() == {"id": gid, "seats": None, "unrated_reason": "too_short"}
+    assert client.get(f"/games/{gid}").get_json()["unrated_reason"] == "too_short"
+    assert app.extensions["ratings"].ledger.rating("splendor", f"player:{jo['id']}") is None
+    ended = next(g for g in listed(client, "/games/ended?limit=100") if g["id"] == gid)
+    assert ended["decisions"] == [1, 0] and ended["rated_after"] == {"decisions_per_seat": 1}
+    types = client.get("/game-types").get_json()["game_types"]
+    assert {t["type"]: t["rated_after"] for t in types}["splendor"] == {"decisions_per_seat": 1}
 
 
 def test_a_casual_game_is_never_rated_nor_its_rematch(app, client):
@@ -248,6 +286,7 @@ def test_a_casual_game_is_never_rated_nor_its_rematch(app, client):
     ledger.catch_up(store)
     assert ledger.rating("splendor", f"player:{hal['id']}") is None
     assert next(g for g in listed(client, "/games/ended?limit=100") if g["id"] == gid)["rated"] is False
+    assert client.get(f"/games/{gid}/ratings").get_json()["unrated_reason"] == "casual"
     rematch = client.post(f"/games/{gid}/rematch", headers=auth(hal["key"]))
     assert rematch.status_code in (200, 201), rematch.get_json()
     again = app.extensions["games"].load(rematch.get_json()["id"])

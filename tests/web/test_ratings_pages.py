@@ -36,10 +36,16 @@ def test_two_people_press_play_now_and_meet_at_one_table(web_server, browser, se
     assert page_errors(browser) == [] and page_errors(second_browser) == []
 
 
-def _rated_game(base, winner, loser):
+def _rated_game(base, winner, loser, decide=True):
+    """A Splendor game the loser resigns, after one decision each (rated), or at once (`decide`
+    False: unrated, too short)."""
     gid = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
                         headers=auth(winner["key"]), timeout=10).json()["id"]
     token = requests.post(f"{base}/games/{gid}/seats/1/claim", headers=auth(loser["key"]), timeout=10).json()["token"]
+    for key in (winner["key"], token) if decide else ():
+        moves = requests.get(f"{base}/games/{gid}/moves", headers=auth(key), timeout=10).json()
+        assert requests.post(f"{base}/games/{gid}/moves", headers=auth(key), timeout=10, json={
+            "expected_version": moves["version"], "move": moves["moves"][0]}).status_code == 201
     assert requests.post(f"{base}/games/{gid}/resign", headers=auth(token), timeout=10).status_code == 200
     return gid
 
@@ -84,6 +90,10 @@ def test_the_table_shows_each_players_rating_and_its_change_once_counted(web_ser
         name = ("Fay", "Gus")[change["seat"]]
         assert f"{name} {change['before']} → {change['after']}" in shown, shown
     assert changes[0]["after"] > changes[0]["before"] > changes[1]["after"]  # Fay won: Gus resigned
+    short = _rated_game(base, fay, gus, decide=False)  # resigned at move 0: not rated, and said why
+    browser.get(f"{base}/play/{short}")
+    wait(browser, lambda: "Not rated: the game ended before every seat made its first move." in
+         text_of(browser, "#table-ratings"), timeout=15, message="the table says why the game is not rated")
     assert page_errors(browser) == []
 
 
