@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from api.players.accounts import Player, Players
 
 READ_GAMES_UP_TO = 400  # events: a longer game's decisions are not counted (it is not fast)
+PAUSE_MS = 120_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
 
 
 class ModeratorRequired(ApiError):
@@ -83,6 +84,17 @@ class Moderation:
             raise UnknownPlayerId("No player has this id.")
         command = decider.Command(kind, player_id, by, reason, now_ms or int(time.time() * 1000))
         ledger, types = self.ledger, self.game_types()
+        paused = kind in ("void", "unvoid")
+        if paused:  # the reconciler's counting waits meanwhile (each of its passes would void this one's)
+            self.redis.set(ledger.paused_key(), by, px=PAUSE_MS)
+        try:
+            return self._act(command, types, paused)
+        finally:
+            if paused:
+                self.redis.delete(ledger.paused_key())
+
+    def _act(self, command: decider.Command, types: list[str], paused: bool) -> dict[str, Any]:
+        ledger = self.ledger
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -106,6 +118,8 @@ class Moderation:
                         if excluded:
                             pipe.sadd(ledger.excluded_key(), *sorted(excluded))
                         ledger.replace(pipe, old_keys, changed, cursor)
+                    if paused:
+                        pipe.delete(ledger.paused_key())
                     pipe.execute()
                     break
                 except redis.WatchError:

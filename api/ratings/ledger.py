@@ -96,6 +96,11 @@ class Ledger:
     def cursor_key(self) -> str:
         return self._cursor()
 
+    def paused_key(self) -> str:
+        """Set (with a time to live) while a void recomputes every rating: the counting waits
+        for it rather than making it compute again and again (api/moderation/service.py)."""
+        return f"{self.prefix}moderation:{{ratings}}:recomputing"
+
     # ---- reading -----------------------------------------------------------------------
     def rating(self, type_: str, who: str) -> Rating | None:
         raw = self.redis.hget(self._table(type_), who)
@@ -142,7 +147,9 @@ class Ledger:
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
-                    pipe.watch(self._cursor(), self.excluded_key())
+                    pipe.watch(self._cursor(), self.excluded_key(), self.paused_key())
+                    if pipe.exists(self.paused_key()):
+                        return 0  # a void is recomputing every rating: counted on the next pass
                     cursor = (pipe.get(self._cursor()) or b"0").decode()
                     found, after = harvest.page(store, cursor, None, BATCH)
                     if after == cursor:

@@ -267,3 +267,38 @@ def test_addresses_keep_a_keyed_hash_and_forget_after_the_retention(redis_url):
     other_key = Addresses(addresses.redis, "x:", "k2", 1)
     assert other_key.hashed("198.51.100.7") != found[0]["address"]  # keyed: not a plain hash of the address
     assert addresses.shared(now_ms=2_000 + 86_400_000) == []  # past the retention
+
+
+def test_the_counting_waits_while_a_void_recomputes(app, client):
+    services = app.extensions["services"]
+    ledger, store = services.ledger, services.store
+    a, b = player(client, "Pia"), player(client, "Quin")
+    services.connections.store.set(ledger.paused_key(), "m", px=60_000)
+    try:
+        gid = _play(app, client, a, b)
+        assert ledger.catch_up(store) == 0 and ledger.game_changes(gid) is None
+    finally:
+        services.connections.store.delete(ledger.paused_key())
+    assert ledger.catch_up(store) >= 1 and ledger.game_changes(gid) is not None
+
+
+def test_the_operator_s_command_grants_and_revokes_the_role(app, client, redis_url, prefix, monkeypatch, capsys):
+    from api import settings
+    from tools import moderators
+
+    someone = player(client, "Rae")
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("KEY_PREFIX", prefix)
+    settings.of_process.cache_clear()
+    try:
+        assert moderators.main(["grant", someone["id"], "trusted helper"]) == 0
+        assert app.extensions["moderation"].is_moderator(someone["id"])
+        assert client.get("/moderation/flags", headers=auth(someone["key"])).status_code == 200
+        assert moderators.main(["list"]) == 0 and someone["id"] in capsys.readouterr().out
+        assert moderators.main(["revoke", someone["id"]]) == 0
+        r = client.get("/moderation/flags", headers=auth(someone["key"]))
+        assert (r.status_code, r.get_json()["code"]) == (403, "moderator_required")
+        assert moderators.main(["grant", "nobody-has-this-id"]) == 1
+        assert moderators.main(["promote"]) == 2
+    finally:
+        settings.of_process.cache_clear()
