@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from api.players.accounts import Player, Players
 
 READ_GAMES_UP_TO = 400  # events: a longer game's decisions are not counted (it is not fast)
-PAUSE_MS = 120_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
+PAUSE_MS = 600_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
 
 
 class ModeratorRequired(ApiError):
