@@ -77,6 +77,17 @@ def test_addresses_are_normalised_before_their_keyed_hash():
     assert normalised("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
 
 
+def test_the_rerated_notice_is_said_in_korean_and_english():
+    from api.words.notices import said
+
+    notice = {"type": "rerated", "game_type": "splendor", "before": 1620, "after": 1490, "reason": "player_voided"}
+    assert said(notice, "en")["text"] == \
+        "Splendor: after a moderator's decision your rating was recomputed, from 1620 to 1490."
+    assert "모더레이터" in said(notice, "ko")["text"] and "1490" in said(notice, "ko")["text"]
+    gone = said({**notice, "after": None}, "ko")["text"]
+    assert gone.endswith("다시 계산되었습니다.")
+
+
 # ---- the farming scenario, through the API (redis) -------------------------------------------
 
 @pytest.fixture(scope="module")
