@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 SHARED_SHOWN = 100  # the addresses a flags page shows at most
+PLAYERS_SHOWN = 50  # the players shown of one address (the most recently seen; `accounts` counts them all)
 
 
 def normalised(address: str) -> str:
@@ -73,15 +74,20 @@ class Addresses:
 
     def shared(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """The addresses (as their hash) at which two players or more were seen within the
-        retention: each with its players (id -> last seen, ms), the most recent first."""
+        retention, the most recent first: each with how many (`accounts`) and the PLAYERS_SHOWN
+        seen last (id -> last seen, ms)."""
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         self.redis.zremrangebyscore(self._shared(), 0, now_ms - self.retention_ms)
         hashes = [h.decode() for h in self.redis.zrevrange(self._shared(), 0, SHARED_SHOWN - 1)]
         pipe = self.redis.pipeline(transaction=False)
         for hashed in hashes:
-            pipe.zrangebyscore(self._at(hashed), now_ms - self.retention_ms, "+inf", withscores=True)
+            pipe.zrevrangebyscore(self._at(hashed), "+inf", now_ms - self.retention_ms, start=0, num=PLAYERS_SHOWN,
+                                  withscores=True)
+            pipe.zcount(self._at(hashed), now_ms - self.retention_ms, "+inf")
+        replies = pipe.execute()
         found = []
-        for hashed, players in zip(hashes, pipe.execute()):
-            if len(players) >= 2:
-                found.append({"address": hashed, "players": {p.decode(): int(at) for p, at in players}})
+        for hashed, players, accounts in zip(hashes, replies[::2], replies[1::2]):
+            if accounts >= 2:
+                found.append({"address": hashed, "accounts": int(accounts),
+                              "players": {p.decode(): int(at) for p, at in players}})
         return found

@@ -183,7 +183,7 @@ class Moderation:
         for shared in self.addresses.shared(now_ms):
             found.append({"signal": "shared_address", "level": "warning",
                           "identities": [f"player:{p}" for p in sorted(shared["players"])], "games": [],
-                          "figures": {"address": shared["address"], "accounts": len(shared["players"]),
+                          "figures": {"address": shared["address"], "accounts": shared["accounts"],
                                       "last_seen": shared["players"]}})
         voided = self.state().voided
         ids = sorted({w.partition(":")[2] for f in found for w in f["identities"] if w.startswith("player:")})

@@ -274,7 +274,8 @@ def test_addresses_keep_a_keyed_hash_and_forget_after_the_retention(redis_url):
     addresses.seen("p2", "198.51.100.7", now_ms=2_000)
     addresses.seen("p3", "198.51.100.8", now_ms=2_000)
     found = addresses.shared(now_ms=3_000)
-    assert found == [{"address": addresses.hashed("198.51.100.7"), "players": {"p1": 1_000, "p2": 2_000}}]
+    assert found == [{"address": addresses.hashed("198.51.100.7"), "accounts": 2,
+                      "players": {"p1": 1_000, "p2": 2_000}}]
     other_key = Addresses(addresses.redis, "x:", "k2", 1)
     assert other_key.hashed("198.51.100.7") != found[0]["address"]  # keyed: not a plain hash of the address
     assert addresses.shared(now_ms=2_000 + 86_400_000) == []  # past the retention
