@@ -43,6 +43,12 @@ def fast_pairs(game: RatedGame) -> list[tuple[str, str]]:
     return [(w, loser) for loser in fast for w in winners]
 
 
+def _evidence(games: list[RatedGame]) -> list[dict[str, Any]]:
+    """Each game's figures: when it ended, how long it lasted, each identity's decisions and rank."""
+    return [{"game": g.id, "type": g.type, "at": g.at, "seconds": None if g.seconds == float("inf") else g.seconds,
+             "decisions": g.decisions, "ranks": g.ranks} for g in games]
+
+
 def _level(n: int) -> str | None:
     return "flag" if n >= FLAG_AT else "warning" if n >= WARN_AT else None
 
@@ -72,7 +78,7 @@ def flags(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
                               "games": [g.id for g in marked],
                               "figures": {"fast_results": len(marked), "window": len(window),
                                           "fast_decisions": FAST_DECISIONS, "fast_seconds": FAST_SECONDS,
-                                          "warn_at": WARN_AT, "flag_at": FLAG_AT}})
+                                          "warn_at": WARN_AT, "flag_at": FLAG_AT, "per_game": _evidence(marked)}})
     for (winner, loser), games_ in against.items():
         recent = games_[-WINDOW:]
         level = _level(len(recent))
@@ -80,5 +86,5 @@ def flags(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
             found.append({"signal": "same_opponent", "level": level, "identities": [winner, loser],
                           "games": [g.id for g in recent],
                           "figures": {"fast_wins": len(recent), "winner": winner, "loser": loser,
-                                      "warn_at": WARN_AT, "flag_at": FLAG_AT}})
+                                      "warn_at": WARN_AT, "flag_at": FLAG_AT, "per_game": _evidence(recent)}})
     return found

@@ -58,6 +58,9 @@ def test_fast_losses_warn_at_3_and_flag_at_4_in_a_window_of_7():
     boosting = [f for f in signals.flags(four) if f["signal"] == "boosting"]
     assert boosting[0]["level"] == "flag" and boosting[0]["games"] == ["g0", "g1", "g2", "g3"]
     assert boosting[0]["figures"]["fast_results"] == 4
+    assert boosting[0]["figures"]["per_game"][0] == {"game": "g0", "type": "splendor", "at": 0, "seconds": 600.0,
+                                                     "decisions": {"player:f": 1, "player:t0": 1},
+                                                     "ranks": {"player:f": 0, "player:t0": 1}}
     # slow, long games are not fast; the window keeps the last 7 results only
     slow = [_game(10 + i, "player:f", "player:x", loser_decisions=30) for i in range(7)]
     assert signals.flags(four + slow) == []
@@ -179,6 +182,8 @@ def test_farming_is_flagged_voided_exactly_told_and_undone(app, client, redis_ur
     boosting = [f for f in flags if f["signal"] == "boosting" and f["players"][0]["id"] == farmer["id"]]
     assert boosting and boosting[0]["level"] == "flag"
     assert set(boosting[0]["games"]) <= set(games[1:7]) and len(boosting[0]["games"]) >= signals.FLAG_AT
+    evidence = boosting[0]["figures"]["per_game"][0]
+    assert evidence["decisions"] == {f"player:{farmer['id']}": 1, f"player:{throwaways[0]['id']}": 1}
     shared = [f for f in flags if f["signal"] == "shared_address"]
     assert shared and {farmer["id"], throwaways[0]["id"]} <= {p["id"] for p in shared[0]["players"]}
     assert len(shared[0]["figures"]["address"]) == 32 and "127.0.0.1" not in str(shared)  # only its keyed hash
