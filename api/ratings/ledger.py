@@ -16,7 +16,9 @@ Deterministic: a rebuild (the keys deleted, caught up from "0") gives the same n
 Voided players (issue 50, api/moderation/): `moderation:{ratings}:voided` (outside the keys a
 rebuild deletes, in the same hash slot) is the set of the players whose games stop counting. A
 game where one of them sits is passed over by the counting, the rebuild and `recompute`, which
-rates every game again in memory without them; `replace` writes that result in place of every
+rates every game again in memory without them (such a game's record says no change: `[]`, so
+that what waits for its count, a webhook's `game.rated`, does not wait for good); `replace`
+writes that result in place of every
 rating key in one transaction (a void: api/moderation/service.py), so the numbers are exactly a
 rebuild's without those games.
 """
@@ -189,7 +191,8 @@ class Ledger:
             if sides is None:
                 continue
             if excluded and any(w in excluded for side in sides for w in side.identities):
-                continue  # a voided player's game (api/moderation/)
+                games[entry["id"]] = []  # a voided player's game (api/moderation/): counted, moving nobody
+                continue
             type_ = entry["type"]
             who = [w for side in sides for w in side.identities]
             missing = [w for w in who if (type_, w) not in table]

@@ -204,6 +204,7 @@ def test_farming_is_flagged_voided_exactly_told_and_undone(app, client, redis_ur
         got = ledger.rating("splendor", f"player:{p['id']}")
         assert (got.mu, got.sigma, got.games) == (left[p["id"]].mu, left[p["id"]].sigma, 2)
     assert ledger.rating("splendor", f"player:{farmer['id']}") is None
+    assert ledger.game_changes(games[1]) == [] and ledger.game_changes(games[0])  # counted, moving nobody
     assert ledger.rating("splendor", f"player:{throwaways[0]['id']}") is None  # their only game was voided
     # ...and to what `python -m tools.ratings rebuild` gives (its steps), to the same values
     connection = redis.Redis.from_url(redis_url)
@@ -234,6 +235,7 @@ def test_farming_is_flagged_voided_exactly_told_and_undone(app, client, redis_ur
                     headers=auth(mod["key"]))
     assert r.status_code == 200 and r.get_json()["voided"] is False
     assert _numbers(connection, ledger) == before_void
+    assert ledger.game_changes(games[1])[0]["identity"] == f"player:{farmer['id']}"
 
 
 def test_a_void_racing_a_game_s_end_counts_it_once(app, client, redis_url):
@@ -244,8 +246,8 @@ def test_a_void_racing_a_game_s_end_counts_it_once(app, client, redis_url):
     for w, lost in ((a, b), (c, a)):
         _play(app, client, w, lost)
     ledger.catch_up(store)
-    for w, lost in ((a, c), (b, a), (c, b)):  # ended, not counted yet: the reconciler and the void race
-        _play(app, client, w, lost)
+    raced_games = [_play(app, client, w, lost) for w, lost in ((a, c), (b, a), (c, b))]  # ended, not counted:
+    # the reconciler and the void race
     barrier = threading.Barrier(3)
 
     def counting():
@@ -267,6 +269,7 @@ def test_a_void_racing_a_game_s_end_counts_it_once(app, client, redis_url):
     ledger.catch_up(store, tell=False)
     assert _numbers(connection, ledger) == raced
     assert ledger.rating("splendor", f"player:{b['id']}") is None
+    assert ledger.game_changes(raced_games[1]) == [] and ledger.game_changes(raced_games[0])
     # c's games: c beat a (counted), a beat c; b's games are not counted
     assert ledger.rating("splendor", f"player:{c['id']}").games == 2
     moderation.act("unvoid", b["id"], mod["id"], "done")
