@@ -54,6 +54,7 @@ def create_app(test_config: dict | None = None):
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
+    from api.http import moderation as routes_moderation
     from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
@@ -117,6 +118,8 @@ def create_app(test_config: dict | None = None):
                       routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(routes_push.bp)  # web push (issue 36)
+    app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
+    app.extensions["moderation"] = services.moderation
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

@@ -33,6 +33,8 @@ from api.lobby.index import LobbyIndex
 from api.lobby.waiting import WaitingGames
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
+from api.moderation.addresses import Addresses
+from api.moderation.service import Moderation
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
 from api.players.identity_tokens import TokenVerifier, parse_issuers
@@ -94,6 +96,7 @@ class Services:
     clock_warnings: ClockWarnings  # the reconciler's sweep warning of deadlines (workers/clock_warnings.py)
     ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
     tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
+    moderation: Moderation  # the moderator role, flags and voids re-rating everyone (api/moderation/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -218,13 +221,21 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # What a player key made ends with the key (revoked or replaced): api/players/keys.py.
     players.on_key_ended(webhooks.end_key)
     players.on_key_ended(pushes.subs.end_key)
+
+    def game_types() -> list[str]:
+        return [g.name for g in registry.all_games()]
+
+    moderation = Moderation(redis, prefix, ledger, players, store,
+                            Addresses(redis, prefix, settings.moderation_address_key,
+                                      settings.address_retention_days),
+                            game_types, settings.moderators, settings.moderation_lookback_s)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index, settings.lobby_games_per_player), seat_control=seat_control,
                     webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
                                          Away(vacations, players, pauses)),
-                    ratings=Ratings(ledger, players, lambda: [g.name for g in registry.all_games()]),
+                    ratings=Ratings(ledger, players, game_types),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
@@ -236,7 +247,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                                       settings.analysis_iterations, settings.archive_retention_s),
                     pauses=pauses, vacations=vacations, ledger=ledger,
-                    tickets=Tickets(redis, prefix, players.key_in_use))
+                    tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

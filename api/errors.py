@@ -132,6 +132,11 @@ class Code(StrEnum):
     TOO_MANY_WEBHOOKS = "too_many_webhooks", (422,), "the owner has its most webhooks (`details.limit`)"
     UNKNOWN_WEBHOOK = "unknown_webhook", (404,), "no such subscription, or another owner's"
     UNKNOWN_DELIVERY = "unknown_delivery", (404,), "the subscription has no such delivery"
+    # ---- moderation (issue 50)
+    MODERATOR_REQUIRED = "moderator_required", (403,), \
+        "a moderator's operation asked by a player who is not one (the operator grants the role: docs/operators.md)"
+    ALREADY_VOIDED = "already_voided", (409,), "voiding a player whose games are voided already"
+    NOT_VOIDED = "not_voided", (409,), "undoing the void of a player whose games are not voided"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"

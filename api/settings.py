@@ -137,6 +137,11 @@ class Settings:
     push_max_attempts: int = 12  # failures in a row (about 2.5 hours) before a subscription is removed
     clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
     clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
+    # ---- moderation (api/moderation/, issue 50) ----
+    moderators: tuple[str, ...] = ()  # player ids with the moderator role (tools/moderators.py grants it too)
+    moderation_address_key: str = ""  # the addresses' HMAC key ("": a random one kept in Redis)
+    address_retention_days: float = 30.0  # how long a hashed address is kept after its last sighting
+    moderation_lookback_s: float = 3 * 86400.0  # the rated games the flags read: those ended this recently
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2

@@ -11,6 +11,7 @@ from api.errors import ValidationFailed
 from api.games import harvest
 from api.http.auth import caller, current_player
 from api.http.deprecation import deprecation_value
+from api.http.moderation import seen_at_address
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query, seat_number
 from api.http.schemas import ClaimSchema, HarvestQuerySchema, ListingQuerySchema
 from api.seating.claims import Claimer
@@ -93,6 +94,8 @@ def claim_seat(game_id: str, seat: str) -> ResponseReturnValue:
     if invite is not None and not 1 <= len(invite) <= 100:
         raise ValidationFailed("An invite code has 1 to 100 characters.")
     claimed = lobby().claim(game_id, number, Claimer(name, player), invite)
+    if player is not None:
+        seen_at_address(player.id)
     return claimed, 201
 
 

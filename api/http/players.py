@@ -8,6 +8,7 @@ from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
+from api.http.moderation import seen_at_address
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
 from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
 
@@ -26,6 +27,7 @@ def create_player() -> ResponseReturnValue:
     body = _new_player.load(json_body())
     player, key = players().create(body["name"], body["bot"])
     code = players().new_recovery_code(player)  # shown once, as the key (api/http/player_keys.py)
+    seen_at_address(player.id)
     return {**_shown(player), "key": key, "recovery_code": code}, 201, {"Location": "/players/me"}
 
 

@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
+from api.http.moderation import seen_at_address
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
 from api.http.schemas import JsonBool
 from api.ratings.standings import game_unrated_reason
@@ -102,6 +103,7 @@ def matchmaker() -> Matchmaker:
 def seek() -> ResponseReturnValue:
     player = current_player(players())
     body = _seek.load(json_body())
+    seen_at_address(player.id)
     return matchmaker().seek(player, body["type"], body["seats"], body["rated"], body["options"], body["clock"],
                              body["max_seats"]), 201
 

@@ -12,6 +12,15 @@ ended game once), rates them in order and writes the new ratings with the cursor
 MULTI, watched on the cursor: two processes catching up at once count each game once (the
 loser's transaction fails and it reads again), and a crash before EXEC writes nothing.
 Deterministic: a rebuild (the keys deleted, caught up from "0") gives the same numbers.
+
+Voided players (issue 50, api/moderation/): `moderation:{ratings}:voided` (outside the keys a
+rebuild deletes, in the same hash slot) is the set of the players whose games stop counting. A
+game where one of them sits is passed over by the counting, the rebuild and `recompute`, which
+rates every game again in memory without them (such a game's record says no change: `[]`, so
+that what waits for its count, a webhook's `game.rated`, does not wait for good); `replace`
+writes that result in place of every
+rating key in one transaction (a void: api/moderation/service.py), so the numbers are exactly a
+rebuild's without those games.
 """
 from __future__ import annotations
 
@@ -61,6 +70,7 @@ class Ledger:
         # told(the game's entry, each seat's change): after the count is written (a crash in
         # between loses the telling, never the count); the players' feed tells its players.
         self.told = told
+        self.prefix = prefix
         self.base = f"{prefix}ratings:{{ratings}}"
 
     # ---- keys --------------------------------------------------------------------------
@@ -79,6 +89,19 @@ class Ledger:
 
     def _game(self, game_id: str) -> str:
         return f"{self.base}:game:{game_id}"
+
+    def excluded_key(self) -> str:
+        """The set of the voided players' identities (`player:<id>`): their games are not counted.
+        Outside `base` (a rebuild keeps it), in the same hash slot (one transaction writes both)."""
+        return f"{self.prefix}moderation:{{ratings}}:voided"
+
+    def cursor_key(self) -> str:
+        return self._cursor()
+
+    def paused_key(self) -> str:
+        """Set (with a time to live) while a void recomputes every rating: the counting waits
+        for it rather than making it compute again and again (api/moderation/service.py)."""
+        return f"{self.prefix}moderation:{{ratings}}:recomputing"
 
     # ---- reading -----------------------------------------------------------------------
     def rating(self, type_: str, who: str) -> Rating | None:
@@ -126,12 +149,14 @@ class Ledger:
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
-                    pipe.watch(self._cursor())
+                    pipe.watch(self._cursor(), self.excluded_key(), self.paused_key())
+                    if pipe.exists(self.paused_key()):
+                        return 0  # a void is recomputing every rating: counted on the next pass
                     cursor = (pipe.get(self._cursor()) or b"0").decode()
                     found, after = harvest.page(store, cursor, None, BATCH)
                     if after == cursor:
                         return 0
-                    changed = self._rate(pipe, found)
+                    changed = self._rate(pipe, found, self.excluded(pipe))
                     pipe.multi()
                     self._write(pipe, changed)
                     pipe.set(self._cursor(), after)
@@ -149,15 +174,24 @@ class Ledger:
             if entry["id"] in games:
                 self.told(entry, games[entry["id"]])
 
-    def _rate(self, reader: Any, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    def excluded(self, reader: Any) -> frozenset[str]:
+        """The voided players' identities (read through `reader`: the watching pipeline)."""
+        return frozenset(w.decode() for w in reader.smembers(self.excluded_key()))
+
+    def _rate(self, reader: Any, entries: list[dict[str, Any]], excluded: frozenset[str] = frozenset(),
+              table: dict[tuple[str, str], Rating] | None = None) -> dict[str, Any]:
         """The new ratings after each rated game of `entries`, in order (read through `reader`,
-        the watching pipeline; nothing written)."""
-        table: dict[tuple[str, str], Rating] = {}
+        the watching pipeline; nothing written). A game where an `excluded` identity sits is not
+        counted. `table`: the ratings known so far (a recompute's; the others are read)."""
+        table = {} if table is None else table
         points: list[tuple[str, str, dict[str, Any]]] = []
         games: dict[str, list[dict[str, Any]]] = {}
         for entry in entries:
             sides = standings(entry)
             if sides is None:
+                continue
+            if excluded and any(w in excluded for side in sides for w in side.identities):
+                games[entry["id"]] = []  # a voided player's game (api/moderation/): counted, moving nobody
                 continue
             type_ = entry["type"]
             who = [w for side in sides for w in side.identities]
@@ -184,12 +218,58 @@ class Ledger:
         for game_id, seats in changed["games"].items():
             pipe.set(self._game(game_id), codec.dumps_bytes(seats))
 
+    # ---- recomputing without the voided players' games (api/moderation/) -----------------------
+    def recompute(self, store: EventStore, excluded: frozenset[str]) -> tuple[dict[str, Any], str]:
+        """(every rating as a rebuild without the `excluded` players' games gives it, the cursor
+        after the last game read): every ended game rated again in order, in memory, nothing
+        read of the ratings kept nor written. What `replace` writes."""
+        table: dict[tuple[str, str], Rating] = {}
+        points: list[tuple[str, str, dict[str, Any]]] = []
+        games: dict[str, list[dict[str, Any]]] = {}
+        cursor = "0"
+        while True:
+            found, after = harvest.page(store, cursor, None, BATCH)
+            if after == cursor:
+                return {"table": table, "points": points, "games": games}, cursor
+            changed = self._rate(_NothingKept(), found, excluded, table)
+            points += changed["points"]
+            games.update(changed["games"])
+            cursor = after
+
+    def every_key(self, reader: Any) -> list[Any]:
+        """Every rating key (not the voided set)."""
+        return list(reader.scan_iter(match=f"{self.base}:*", count=1000))
+
+    def every_rating(self, reader: Any, types: list[str]) -> dict[tuple[str, str], Rating]:
+        """Every identity's rating in each of `types` (read through `reader`)."""
+        found: dict[tuple[str, str], Rating] = {}
+        for type_ in types:
+            for who, raw in reader.hgetall(self._table(type_)).items():
+                found[(type_, who.decode())] = Rating(**codec.loads(raw))
+        return found
+
+    def replace(self, pipe: Any, old_keys: list[Any], changed: dict[str, Any], cursor: str) -> None:
+        """Queues (in `pipe`'s MULTI) the deletion of `old_keys` (every rating key, read while
+        watching the cursor) and the writing of a recompute's ratings and cursor in their place."""
+        for i in range(0, len(old_keys), 500):
+            pipe.delete(*old_keys[i:i + 500])
+        self._write(pipe, changed)
+        if cursor != "0":
+            pipe.set(self._cursor(), cursor)
+
     def forget_everything(self) -> int:
         """Deletes every rating key (before a rebuild); returns how many."""
         keys = list(self.redis.scan_iter(match=f"{self.base}:*", count=1000))
         for i in range(0, len(keys), 500):
             self.redis.delete(*keys[i:i + 500])
         return len(keys)
+
+
+class _NothingKept:
+    """A reader of a ledger that holds nothing yet (a recompute starts from zero)."""
+
+    def hmget(self, key: str, fields: list[str]) -> list[None]:
+        return [None] * len(fields)
 
 
 def _rate_game(table: dict[tuple[str, str], Rating], type_: str, sides: list[Standing], at: int, points: list[Any],

@@ -19,12 +19,16 @@ TEMPLATES = {
     "matched": "{game}: a table was found for you.",
     "rated": "{game}: your rating went from {before} to {after}.",
     "clock_warning": "{game}: your time for this move is running out.",
+    "rerated": "{game}: after a moderator's decision your rating was recomputed, from {before} to {after}.",
 }
+RERATED_UNRATED = "{game}: after a moderator's decision your rating was recomputed."  # before or after: none
 
 
 def said(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     """The entry with its `text` and `message` (a new dict); as it is for a kind with no words."""
     template = TEMPLATES.get(entry.get("type", ""))
+    if entry.get("type") == "rerated" and (entry.get("before") is None or entry.get("after") is None):
+        template = RERATED_UNRATED
     game = registry.get(entry.get("game_type", ""))
     if template is None or game is None:
         return entry
@@ -36,7 +40,7 @@ def said(entry: dict[str, Any], lang: str) -> dict[str, Any]:
             args["seat"] = seat(entry["seat"])
         if "{name}" in template:
             args["name"] = {"kind": "player", "seat": entry["seat"]}
-    if entry["type"] == "rated":
+    if entry["type"] in ("rated", "rerated") and "{before}" in template:
         args.update(before=count(entry["before"]), after=count(entry["after"]))
     speaker = Speaker(game.name, {}, lang, names, PLATFORM)
     text, message = speaker.say(Message(template, args))

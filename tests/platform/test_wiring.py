@@ -109,6 +109,10 @@ FROM_ENV = {
     "WEBAUTHN_RP_ID": ("games.example", "games.example"),
     "WEBAUTHN_ORIGIN": ("https://games.example", "https://games.example"),
     "WEBAUTHN_RP_NAME": ("Games", "Games"),
+    "MODERATORS": ("p1, p2", ("p1", "p2")),
+    "MODERATION_ADDRESS_KEY": ("s3cret", "s3cret"),
+    "ADDRESS_RETENTION_DAYS": ("7", 7.0),
+    "MODERATION_LOOKBACK_S": ("3600", 3600.0),
 }
 
 

@@ -1,0 +1,93 @@
+"""Accounts sharing an address, kept as little as it can be (personal data: docs/operators.md).
+
+The HTTP edge tells `seen(player, address)` when a player makes itself, claims a seat or seeks a
+game (not on every request). The address is never stored: only a keyed hash of it (HMAC-SHA256
+under MODERATION_ADDRESS_KEY, or a random key this server keeps in Redis when none is set;
+changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /64. Keys:
+- `moderation:address:<hash>` sorted set: player id -> when last seen there (ms), expiring
+  ADDRESS_RETENTION_DAYS after the last sighting, members older than that dropped;
+- `moderation:addresses:shared` sorted set: the hashes two players or more were seen at -> when
+  (the flags' index; its members past the retention are dropped as it is read).
+Flask-free.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+import time
+from typing import Any
+
+SHARED_SHOWN = 100  # the addresses a flags page shows at most
+PLAYERS_SHOWN = 50  # the players shown of one address (the most recently seen; `accounts` counts them all)
+
+
+def normalised(address: str) -> str:
+    """The whole IPv4 address (IPv4-mapped too), the /64 of an IPv6 one (a home's)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class Addresses:
+    def __init__(self, connection: Any, prefix: str, key: str, retention_days: float) -> None:
+        self.redis = connection
+        self.prefix = prefix
+        self.retention_ms = int(retention_days * 86_400_000)
+        self._given_key = key.encode() if key else None
+        self._key: bytes | None = self._given_key
+
+    def _secret(self) -> bytes:
+        if self._key is None:
+            kept = f"{self.prefix}moderation:address-key"
+            self.redis.set(kept, secrets.token_hex(32), nx=True)
+            self._key = bytes(self.redis.get(kept))
+        return self._key
+
+    def hashed(self, address: str) -> str:
+        return hmac.new(self._secret(), normalised(address).encode(), hashlib.sha256).hexdigest()[:32]
+
+    def _at(self, hashed: str) -> str:
+        return f"{self.prefix}moderation:address:{hashed}"
+
+    def _shared(self) -> str:
+        return f"{self.prefix}moderation:addresses:shared"
+
+    def seen(self, player_id: str, address: str, now_ms: int | None = None) -> None:
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        hashed = self.hashed(address)
+        key = self._at(hashed)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(key, {player_id: now_ms})
+        pipe.zremrangebyscore(key, 0, now_ms - self.retention_ms)
+        pipe.pexpire(key, self.retention_ms)
+        pipe.zcard(key)
+        if pipe.execute()[-1] >= 2:
+            self.redis.zadd(self._shared(), {hashed: now_ms})
+
+    def shared(self, now_ms: int | None = None) -> list[dict[str, Any]]:
+        """The addresses (as their hash) at which two players or more were seen within the
+        retention, the most recent first: each with how many (`accounts`) and the PLAYERS_SHOWN
+        seen last (id -> last seen, ms)."""
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        self.redis.zremrangebyscore(self._shared(), 0, now_ms - self.retention_ms)
+        hashes = [h.decode() for h in self.redis.zrevrange(self._shared(), 0, SHARED_SHOWN - 1)]
+        pipe = self.redis.pipeline(transaction=False)
+        for hashed in hashes:
+            pipe.zrevrangebyscore(self._at(hashed), "+inf", now_ms - self.retention_ms, start=0, num=PLAYERS_SHOWN,
+                                  withscores=True)
+            pipe.zcount(self._at(hashed), now_ms - self.retention_ms, "+inf")
+        replies = pipe.execute()
+        found = []
+        for hashed, players, accounts in zip(hashes, replies[::2], replies[1::2]):
+            if accounts >= 2:
+                found.append({"address": hashed, "accounts": int(accounts),
+                              "players": {p.decode(): int(at) for p, at in players}})
+        return found

@@ -1,0 +1,215 @@
+"""Moderation: the role, the flags, and voids that re-rate everyone exactly (issue 50). Flask-free.
+
+The moderation stream `moderation:{ratings}:events` (a Redis stream of its own, never a game's
+history) keeps the decider's events (api/moderation/decider.py); the state is their fold. Its
+keys share the ratings' hash slot, so a void is one transaction: the event appended, the voided
+set (api/ratings/ledger.py's `excluded_key`) written and every rating key replaced by the
+ledger's recompute without the voided players' games, watched on the stream, the voided set and
+the ratings' cursor. A game counted by the reconciler meanwhile makes the void judge and compute
+again; a void committed first makes the reconciler's batch read again, with the new voided set:
+either way each game is counted once, as a rebuild would count it. Leaderboards and profiles
+read the ledger: they show the new numbers as soon as the transaction is written. Each player
+whose rating changed is told on its stream (`rerated`: before and after, per game type).
+
+Moderators: the players named by MODERATORS, and those the operator granted the role
+(`python -m tools.moderators grant <player_id>`: an event of the stream). Never the API.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import redis
+
+from api.errors import ApiError, Code
+from api.games import harvest
+from api.moderation import decider, signals
+from api.moderation.addresses import Addresses
+from api.platform.events import PLATFORM_EVENTS
+from api.players.accounts import INBOX_LENGTH
+from api.ratings.ledger import Ledger, displayed
+from api.ratings.profiles import UnknownPlayerId
+from api.ratings.standings import standings
+from events import codec
+from events.store import EventStore
+
+if TYPE_CHECKING:
+    from api.players.accounts import Player, Players
+
+READ_GAMES_UP_TO = 400  # events: a longer game's decisions are not counted (it is not fast)
+PAUSE_MS = 600_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
+
+
+class ModeratorRequired(ApiError):
+    status, code = 403, Code.MODERATOR_REQUIRED
+
+
+class Moderation:
+    def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
+                 addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
+                 lookback_s: float = 3 * 86_400) -> None:
+        self.redis: Any = connection
+        self.ledger = ledger
+        self.players = players
+        self.store = store
+        self.addresses = addresses
+        self.game_types = game_types
+        self.configured = frozenset(configured)  # MODERATORS
+        self.lookback_ms = int(lookback_s * 1000)
+        self.key = f"{prefix}moderation:{{ratings}}:events"
+
+    # ---- the stream and its state ------------------------------------------------------------
+    def events(self, reader: Any = None) -> list[dict[str, Any]]:
+        found = (reader or self.redis).xrange(self.key, "-", "+")
+        return [{**codec.loads(fields[b"e"]), "id": entry_id.decode()} for entry_id, fields in found]
+
+    def state(self, reader: Any = None) -> decider.State:
+        return decider.fold(self.events(reader))
+
+    def is_moderator(self, player_id: str) -> bool:
+        return player_id in self.configured or player_id in self.state().moderators
+
+    def require_moderator(self, player: Player) -> None:
+        if not self.is_moderator(player.id):
+            raise ModeratorRequired("Only a moderator may do this; the operator grants the role "
+                                    "(python -m tools.moderators grant <player_id>, or MODERATORS).")
+
+    # ---- acting ------------------------------------------------------------------------------
+    def act(self, kind: str, player_id: str, by: str, reason: str, now_ms: int | None = None) -> dict[str, Any]:
+        """Decides the command, appends its events and, when the voided set changes, replaces
+        every rating with the recompute without the voided players' games, all in one
+        transaction; tells each player whose rating changed. Returns {"events", "rerated"}."""
+        if kind in ("void", "unvoid") and self.players.find(player_id) is None:
+            raise UnknownPlayerId("No player has this id.")
+        command = decider.Command(kind, player_id, by, reason, now_ms or int(time.time() * 1000))
+        ledger, types = self.ledger, self.game_types()
+        paused = kind in ("void", "unvoid")
+        if paused:  # the reconciler's counting waits meanwhile (each of its passes would void this one's)
+            self.redis.set(ledger.paused_key(), by, px=PAUSE_MS)
+        try:
+            return self._act(command, types, paused)
+        finally:
+            if paused:
+                self.redis.delete(ledger.paused_key())
+
+    def _act(self, command: decider.Command, types: list[str], paused: bool) -> dict[str, Any]:
+        ledger = self.ledger
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(self.key, ledger.cursor_key(), ledger.excluded_key())
+                    state = self.state(pipe)
+                    events = decider.decide(state, command)
+                    if not events:
+                        pipe.unwatch()
+                        return {"events": [], "rerated": []}
+                    excluded = decider.excluded(decider.fold(events, state))
+                    rerate = excluded != ledger.excluded(pipe)
+                    if rerate:
+                        before = ledger.every_rating(pipe, types)
+                        old_keys = ledger.every_key(pipe)
+                        changed, cursor = ledger.recompute(self.store, excluded)
+                    pipe.multi()
+                    for event in events:
+                        pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
+                    if rerate:
+                        pipe.delete(ledger.excluded_key())
+                        if excluded:
+                            pipe.sadd(ledger.excluded_key(), *sorted(excluded))
+                        ledger.replace(pipe, old_keys, changed, cursor)
+                    if paused:
+                        pipe.delete(ledger.paused_key())
+                    pipe.execute()
+                    break
+                except redis.WatchError:
+                    continue  # a game counted, or another moderator's action, meanwhile: again
+        rerated = _changes(before, changed["table"]) if rerate else []
+        self._tell(rerated, events[-1])
+        return {"events": events, "rerated": rerated}
+
+    def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any]) -> None:
+        """`rerated` on each player's stream: its rating before and after, per game type."""
+        pipe = self.players.redis.pipeline(transaction=False)
+        at = int(time.time() * 1000)
+        for change in rerated:
+            kind, _, player_id = change["identity"].partition(":")
+            if kind != "player":
+                continue
+            notice = {"type": "rerated", "game_type": change["game_type"], "before": change["before"],
+                      "after": change["after"], "reason": event["type"], "at": at}
+            pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(notice)}, maxlen=INBOX_LENGTH,
+                      approximate=True)
+        pipe.execute()
+
+    # ---- flags -------------------------------------------------------------------------------
+    def rated_games(self, now_ms: int | None = None) -> list[signals.RatedGame]:
+        """The rated games ended within the lookback (MODERATION_LOOKBACK_S), as the signals read them."""
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        cursor, found = f"{max(0, now_ms - self.lookback_ms)}-0", []
+        while True:
+            page, after = harvest.page(self.store, cursor, None, harvest.BATCH)
+            for entry in page:
+                sides = standings(entry)
+                if sides is not None:
+                    found.append(self._rated(entry, sides))
+            if after == cursor:
+                return found
+            cursor = after
+
+    def _rated(self, entry: dict[str, Any], sides: list[Any]) -> signals.RatedGame:
+        ranks: dict[str, int] = {}
+        seat_of: dict[int, str] = {}
+        for side in sides:
+            for seat, who in zip(side.seats, side.identities):
+                ranks[who] = min(ranks.get(who, side.rank), side.rank)
+                seat_of[seat] = who
+        decisions = {who: signals.FAST_DECISIONS + 1 for who in ranks}  # a long game: not fast
+        seconds = float("inf")
+        if entry.get("version", 0) <= READ_GAMES_UP_TO:
+            history = self.store.read(entry["id"])
+            moves: dict[str, set[int]] = {who: set() for who in ranks}
+            for event in history:
+                if isinstance(event.actor, int) and event.type not in PLATFORM_EVENTS and event.actor in seat_of:
+                    moves[seat_of[event.actor]].add(event.at)  # one decision's events share their time
+            decisions = {who: len(at) for who, at in moves.items()}
+            if history:
+                seconds = (entry.get("last_move_at", history[-1].at) - history[0].at) / 1000
+        return signals.RatedGame(entry["id"], entry["type"], entry.get("last_move_at") or 0, ranks, decisions, seconds)
+
+    def flags(self, now_ms: int | None = None) -> list[dict[str, Any]]:
+        """Every flag of the lookback, each with its evidence; the players named and shown."""
+        found = signals.flags(self.rated_games(now_ms))
+        for shared in self.addresses.shared(now_ms):
+            found.append({"signal": "shared_address", "level": "warning",
+                          "identities": [f"player:{p}" for p in sorted(shared["players"])], "games": [],
+                          "figures": {"address": shared["address"], "accounts": shared["accounts"],
+                                      "last_seen": shared["players"]}})
+        voided = self.state().voided
+        ids = sorted({w.partition(":")[2] for f in found for w in f["identities"] if w.startswith("player:")})
+        people = self.players.find_many(ids)
+        for flag in found:
+            flag["players"] = [_shown(w, people, voided) for w in flag.pop("identities")]
+        order = {"flag": 0, "warning": 1}
+        return sorted(found, key=lambda f: (order[f["level"]], f["signal"]))
+
+
+def _shown(who: str, people: dict[str, Any], voided: Any) -> dict[str, Any]:
+    kind, _, name = who.partition(":")
+    if kind == "bot":
+        return {"bot": name}
+    player = people.get(name)
+    return {"id": name, "name": player.name if player is not None else None, "voided": name in voided}
+
+
+def _changes(before: dict[tuple[str, str], Any], after: dict[tuple[str, str], Any]) -> list[dict[str, Any]]:
+    """Each identity whose displayed rating (or its being rated at all) changed, per game type."""
+    found = []
+    for type_, who in sorted(set(before) | set(after)):
+        old, new = before.get((type_, who)), after.get((type_, who))
+        shown = [displayed(r.mu, r.sigma) if r is not None else None for r in (old, new)]
+        counted = [r.games if r is not None else 0 for r in (old, new)]
+        if shown[0] != shown[1] or counted[0] != counted[1]:
+            found.append({"identity": who, "game_type": type_, "before": shown[0], "after": shown[1],
+                          "games_before": counted[0], "games_after": counted[1]})
+    return found
