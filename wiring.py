@@ -186,7 +186,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                retention_s=settings.archive_retention_s)
     if scheduler is None:
         scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
-    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
+    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue,
+                                   settings.analysis_heartbeat_s)
     ledger = Ledger(redis, prefix)
     # The deliveries read games on a repository of their own (their sender threads share no
     # cache with the service) and the ledger's counts (game.rated)...

@@ -115,6 +115,7 @@ class Settings:
     analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
     analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
     analysis_per_day: int = 10  # analyses one player may ask for per UTC day
+    analysis_heartbeat_s: float = 5.0  # a running analysis's heartbeat; 4 missed: lost, queued again
     # ---- web push (api/push/, workers/push/) ----
     vapid_private_key: str = ""  # the raw key (base64url) or a PEM; "": the file below
     vapid_key_file: str = ""  # "": vapid_private.pem under DATA_DIR, made by the first process

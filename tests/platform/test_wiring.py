@@ -31,6 +31,7 @@ FROM_ENV = {
     "ANALYSIS_QUEUE": ("aq", "aq"),
     "ANALYSIS_ITERATIONS": ("12", 12),
     "ANALYSIS_PER_DAY": ("3", 3),
+    "ANALYSIS_HEARTBEAT_S": ("0.5", 0.5),
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
@@ -128,6 +129,7 @@ def test_the_defaults_are_todays():
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
     assert (d.turn_queue, d.webhook_queue) == (queueing.DEFAULT_QUEUE, deliveries.DEFAULT_QUEUE)
+    assert d.analysis_heartbeat_s == queueing.ANALYSIS_HEARTBEAT_S
     assert d.extra_game_modules == () and d.finished_ttl is None
     assert (d.export_cache_ttl, d.export_memory_mb) == (finished_exports.DEFAULT_TTL_S, export_memory.DEFAULT_MB)
     assert d.snapshot_every == SNAPSHOT_EVERY
