@@ -14,8 +14,8 @@ archiver (ARCHIVE_AFTER_S 0, with the ledger: a game's rating record goes with i
 idempotency walk. At the end, every key's MEMORY USAGE (SAMPLES 0), by what it belongs to:
 - per finished game: everything but the players' and the ratings' tables (the games' markers,
   the rating records still in Redis, the finished log and lobby, queues...), over the games;
-- per player: `player:{id}*` and `player-key:*` (profile, keys, games list, inbox), over the
-  players; and the ratings' tables (rating, boards, history points), over the players.
+- per player: `player:{id}*`, `player-key:*` and `player-recovery:*` (profile, keys, recovery
+  code, games list, inbox), over the players; and the ratings' tables (rating, boards, history points), over the players.
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ def _family(name: str, prefix: str) -> str:
         return "player inbox"
     if rest.startswith("player:{") and rest.endswith(":games"):
         return "player games list"
-    if rest.startswith(("player:{", "player-key:")):
-        return "player (profile, keys)"
+    if rest.startswith(("player:{", "player-key:", "player-recovery:")):
+        return "player (profile, keys, recovery)"
     if rest.startswith("ratings:{ratings}:game:"):
         return "game rating record"
     if rest.startswith("ratings:{ratings}:"):
@@ -129,7 +129,7 @@ def run(players: int, games_per_day: int, days: int, day_s: float, seed: int = 1
             "inbox_mean": sum(inbox_lengths) / max(1, len(inbox_lengths))}
 
 
-PER_PLAYER = ("player (profile, keys)", "player games list", "player inbox", "ratings tables")
+PER_PLAYER = ("player (profile, keys, recovery)", "player games list", "player inbox", "ratings tables")
 
 
 def report(out: dict) -> str:
