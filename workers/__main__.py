@@ -38,7 +38,8 @@ def main(argv: list[str]) -> None:
 
     from wiring import bootstrap
 
-    from .heartbeat import WORKER_TTL_S, BeatingWorker
+    from .beating import BeatingWorker
+    from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever
 
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)

@@ -1,5 +1,5 @@
 """An analysis whose worker is SIGKILLed while it computes is queued again within a minute
-(issue 49, item 4): the analysis worker beats while a job runs (workers/heartbeat.py's
+(issue 49, item 4): the analysis worker beats while a job runs (workers/beating.py's
 BeatingWorker), and a read takes a started job whose heartbeat stopped as lost
 (workers/queueing's AnalysisQueue). Before, the job stayed `started` until RQ's maintenance
 failed it, 30-40 minutes later, and the request `pending` all that time."""

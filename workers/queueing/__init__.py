@@ -138,7 +138,7 @@ def age_s(moment) -> float:
 
 
 ANALYSIS_JOB_TIMEOUT_S = 1800  # a long game at the full budget: minutes
-ANALYSIS_HEARTBEAT_S = 5.0  # a running analysis's heartbeat (workers/heartbeat.py's BeatingWorker)
+ANALYSIS_HEARTBEAT_S = 5.0  # a running analysis's heartbeat (workers/beating.py's BeatingWorker)
 LOST_BEATS = 4  # a started analysis whose heartbeat is this many beats old is lost with its worker
 
 
