@@ -252,7 +252,11 @@ def _check_vapid_key(env: dict, log) -> None:
     settings = Settings.from_env(env)
     data_dir = os.path.join(ROOT, env.get("DATA_DIR") or os.path.join("var", "redis"))
     key_file = os.path.join(ROOT, vapid.key_file(settings.vapid_key_file, data_dir))
-    public = vapid.public_key(vapid.load(settings.vapid_private_key, key_file))
+    try:
+        public = vapid.public_key(vapid.load(settings.vapid_private_key, key_file))
+    except OSError as e:  # the key file cannot be made or read: pushes will say so, as before
+        log.warning("the VAPID key was not checked: %s", e)
+        return
     try:
         client = connection.store_client(settings.redis_url, settings.redis_cluster_nodes)
         done = vapid.bind(client, settings.key_prefix, public, settings.vapid_rotate)
