@@ -264,6 +264,7 @@ def main() -> int:
             local_redis.wait_alive(env["REDIS_URL"], redis_child.start())
             children.append(redis_child)
             log.info("started Redis at %s (data in %s)", env["REDIS_URL"], data_dir)
+        _check_vapid_key(env, log)
     except (supervisor.Refused, RuntimeError, ValueError) as e:
         for child in children:
             child.stop()
@@ -280,6 +281,33 @@ def main() -> int:
     finally:
         if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def _check_vapid_key(env: dict, log) -> None:
+    """The VAPID key the children will sign pushes with, made now if there is none and checked
+    against the one the push subscriptions were made with (api/push/vapid.py's bind): a changed
+    key is refused (vapid.KeyChanged) unless VAPID_ROTATE=1. Redis out of reach: not checked
+    (the children wait for Redis as ever)."""
+    import redis
+
+    from api.push import vapid
+    from events import connection
+
+    settings = Settings.from_env(env)
+    data_dir = os.path.join(ROOT, env.get("DATA_DIR") or os.path.join("var", "redis"))
+    key_file = os.path.join(ROOT, vapid.key_file(settings.vapid_key_file, data_dir))
+    try:
+        public = vapid.public_key(vapid.load(settings.vapid_private_key, key_file))
+    except OSError as e:  # the key file cannot be made or read: pushes will say so, as before
+        log.warning("the VAPID key was not checked: %s", e)
+        return
+    try:
+        client = connection.store_client(settings.redis_url, settings.redis_cluster_nodes)
+        done = vapid.bind(client, settings.key_prefix, public, settings.vapid_rotate)
+    except redis.RedisError as e:
+        log.warning("the VAPID key was not checked against the push subscriptions' (Redis: %s)", e)
+        return
+    log.info("VAPID key %s...: %s", public[:16], done)
 
 
 def _stop_orphan(url: str, log) -> None:

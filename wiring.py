@@ -55,7 +55,7 @@ from events.connection import Connections, store_for_jobs
 from events.store import EventStore
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
-from workers.archiver import Archiver
+from workers.archiver import Archiver, archived_ratings
 from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
 from workers.queueing import AnalysisQueue, TurnScheduler
@@ -191,8 +191,12 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                retention_s=settings.archive_retention_s)
     if scheduler is None:
         scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
-    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue)
-    ledger = Ledger(redis, prefix)
+    analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue,
+                                   settings.analysis_heartbeat_s)
+    # An archived game's rating record is the archive's (workers/archiver.py moves it there).
+    archiving = store if isinstance(store, ArchivingStore) else None
+    ledger = Ledger(redis, prefix, archived=(lambda game_id: archived_ratings(archiving, game_id))
+                    if archiving is not None else None)
     # The deliveries read games on a repository of their own (their sender threads share no
     # cache with the service) and the ledger's counts (game.rated)...
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
@@ -239,7 +243,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
-                    archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s),
+                    archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,
+                                      ratings=ledger),
                     pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),

@@ -123,10 +123,12 @@ class Settings:
     analysis_queue: str = "analysis"  # the analysis jobs' RQ queue, apart from the turns'
     analysis_iterations: int = 400  # the search's iterations per decision analysed (tests: a few)
     analysis_per_day: int = 10  # analyses one player may ask for per UTC day
+    analysis_heartbeat_s: float = 5.0  # a running analysis's heartbeat; 4 missed: lost, queued again
     # ---- web push (api/push/, workers/push/) ----
     vapid_private_key: str = ""  # the raw key (base64url) or a PEM; "": the file below
     vapid_key_file: str = ""  # "": vapid_private.pem under DATA_DIR, made by the first process
     vapid_subject: str = "mailto:push@localhost"  # the operator's contact, in every push's JWT
+    vapid_rotate: bool = False  # 1: a changed VAPID key ends the old key's subscriptions at start (else refused)
     push_ttl_s: int = 86400  # how long a push service may hold a message for an offline device
     push_timeout_s: float = 5.0  # the longest wait within a push attempt
     push_deadline_s: float = 10.0  # a push attempt's whole time

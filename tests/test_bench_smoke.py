@@ -37,3 +37,13 @@ def test_every_part_of_the_bench_runs_and_gives_rows(tmp_path):
     assert any(name.startswith("splendor/") and name != "splendor/replay" for name in results["bots"])
     assert results["http"]["game 1 req @2"]["moves_per_s"] > 0
     assert any(name.startswith("bench-long/") for name in results["read"])
+
+
+def test_the_redis_year_bench_runs_and_reports(tmp_path):
+    """bench.redis_year (issue 49, item 16) at a tiny size: a few simulated days, its figures printed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}  # its own Redis
+    done = subprocess.run([sys.executable, "-m", "bench.redis_year", "--players", "6", "--games-per-day", "2",
+                           "--days", "4", "--day-s", "0.2"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert "per finished game:" in done.stdout and "per player:" in done.stdout, done.stdout

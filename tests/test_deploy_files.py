@@ -1,6 +1,7 @@
 """The deployment files as an operator uses them (Docker itself is not needed): the Dockerfile
 passes hadolint and does not run as root, every image is a pinned release, and compose.yaml
-restarts what dies and mounts every volume it declares (and every one the image declares)."""
+restarts what dies and mounts every volume it declares (and every one the image declares), and keeps
+what the server writes (the archive, the VAPID key: its DATA_DIR) on a named volume."""
 from __future__ import annotations
 
 import re
@@ -95,3 +96,29 @@ def test_the_server_waits_for_a_redis_that_answers(compose):
     services = compose["services"]
     assert services["redis"]["healthcheck"]["test"][:2] == ["CMD", "redis-cli"]
     assert services["server"]["depends_on"]["redis"] == {"condition": "service_healthy"}
+
+
+def environment(service: dict) -> dict[str, str]:
+    found = service.get("environment") or {}
+    if isinstance(found, list):
+        found = dict(item.split("=", 1) for item in found)
+    return {k: str(v) for k, v in found.items()}
+
+
+def test_the_servers_data_outlives_its_container(dockerfile, compose):
+    """The archive (a SQLite file under DATA_DIR unless ARCHIVE_URL names a PostgreSQL) and the
+    VAPID key (a file under DATA_DIR unless VAPID_PRIVATE_KEY is given) are on a named volume:
+    a recreated container lost both (issue 49: every archived game 503, pushes refused)."""
+    image_env = dict(pair.split("=", 1) for word, args in dockerfile if word == "ENV" for pair in args.split())
+    for name, service in compose["services"].items():
+        if not service.get("build"):
+            continue
+        env = {**image_env, **environment(service)}
+        data_dir = env.get("DATA_DIR")
+        kept_elsewhere = env.get("ARCHIVE_URL", "").startswith("postgresql") and env.get("VAPID_PRIVATE_KEY")
+        if kept_elsewhere:
+            continue
+        assert data_dir, f"{name}: no DATA_DIR, so the archive and the VAPID key go to the code's directory"
+        volume = mounts(service).get(data_dir)
+        assert volume is not None, f"{name}: its DATA_DIR {data_dir} is on no volume: lost with the container"
+        assert volume in (compose.get("volumes") or {}), f"{name}: {data_dir} is on {volume}, not a named volume"

@@ -6,8 +6,11 @@ in Redis (SCAN), and archives each finished one as the sweep does (workers/archi
 for the harvest if it was not, written, read back and compared, then evicted behind a marker).
 The environment names the deployment as the server's (REDIS_URL, KEY_PREFIX, ARCHIVE_URL,
 DATA_DIR). Resumable: stopped at any point (Ctrl-C, a crash), a new run starts with the games
-left due, and archived games are no longer in Redis to be walked. Prints a progress bar on
-stderr and, at the end, Redis's memory and the archive's size before and after.
+left due, and archived games are no longer in Redis to be walked. A game logged for the harvest
+only now (it was not) waits for its count (`uncounted`: the reconciler's sweep archives it once
+the ratings' sweep counted it, its rating record with it); the rating records of games archived
+before the archiver carried them move to the archive too. Prints a progress bar on stderr and,
+at the end, Redis's memory and the archive's size before and after.
 
 `python -m tools.archive verify`: reads every record of the archive (ARCHIVE_URL, or DATA_DIR's
 SQLite file; every deployment's in it), checks each against the checksums kept with it and
@@ -27,7 +30,7 @@ from domain import registry
 from events.archive import ArchiveStore
 from events.archives import open_archive
 from wiring import bootstrap
-from workers.archiver import archive_game
+from workers.archiver import archive_game, file_ratings
 
 BAR = 30
 
@@ -53,6 +56,7 @@ def run(settings: Settings, batch: int = 200) -> dict:
     store, service = services.redis_store(), services.service
     before_redis, before_archive = _used(store.redis), store.archive.stats()
     counts: dict[str, int] = {}
+    services.rate_ended_games()  # counted first: a game's rating record goes to the archive with it
     while True:  # first the games a crashed run (or the sweep) left due
         done = services.archiver(limit=batch)
         for k, n in done.items():
@@ -67,7 +71,7 @@ def run(settings: Settings, batch: int = 200) -> dict:
         game = service.games.load(game_id)
         if game.finished:
             service.finish(game)  # logged for the harvest (if it was not) and marked due
-            outcome = archive_game(store, service.games, game_id)
+            outcome = archive_game(store, service.games, game_id, ratings=services.ledger)
         else:
             outcome = "unfinished"
         service.games.forget(game_id)
@@ -77,6 +81,8 @@ def run(settings: Settings, batch: int = 200) -> dict:
             last = time.monotonic()
     store.drop_all_archived_idempotency()  # the archived games' idempotency records
     store.drop_archived_log_entries()  # and their finished-log entries (the archive serves them)
+    # Rating records of games archived before the archiver carried them (issue 49): the archive's.
+    counts["rating records moved"] = file_ratings(store, services.ledger, services.ledger.recorded_games())
     after_redis, after_archive = _used(store.redis), store.archive.stats()
     sys.stderr.write("\n")
     print(f"games walked: {len(ids)}; " + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))

@@ -12,6 +12,7 @@ import sys
 
 from api.settings import of_process
 from wiring import bootstrap
+from workers.archiver import file_ratings
 
 
 def main(argv: list[str]) -> int:
@@ -25,6 +26,10 @@ def main(argv: list[str]) -> int:
         print(f"deleted {ledger.forget_everything()} rating keys")
     counted = ledger.catch_up(services.store, limit=10**12, tell=argv != ["rebuild"])  # told once already
     print(f"counted {counted} ended games")
+    # The archived games' records go back to the archive (a rebuild wrote them to Redis again).
+    moved = file_ratings(services.redis_store(), ledger, ledger.recorded_games())
+    if moved:
+        print(f"moved {moved} archived games' rating records to the archive")
     return 0
 
 

@@ -38,6 +38,7 @@ def main(argv: list[str]) -> None:
 
     from wiring import bootstrap
 
+    from .beating import BeatingWorker
     from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever
 
@@ -63,8 +64,13 @@ def main(argv: list[str]) -> None:
             workers.deliveries.DISPATCHING = True
         # The jobs' entry points are jobs.py's (above the root); its Job runs one queued under
         # an old name too.
-        worker = SimpleWorker([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S,
+        # An analysis runs for minutes: its worker beats while it runs (BeatingWorker), so one
+        # whose worker died is queued again within seconds of a read (AnalysisQueue).
+        worker_class = BeatingWorker if mode == "analysis" else SimpleWorker
+        worker = worker_class([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S,
                               job_class="jobs.Job")
+        if isinstance(worker, BeatingWorker):
+            worker.beat_s = settings.analysis_heartbeat_s
         # While Redis is away RQ retries after 1 s, doubling up to 60 s: a worker would sleep on
         # long after Redis is back. Once a second, it is back within a second of Redis.
         worker.max_connection_wait_time = REDIS_RETRY_S

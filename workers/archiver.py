@@ -9,9 +9,11 @@ from the archive equal to what Redis holds.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from api.games.presenting import public_seat
 from api.games.repository import GameRepository
@@ -30,48 +32,116 @@ class NotVerified(Exception):
     """The archive's copy differs from what Redis holds: nothing is deleted."""
 
 
+class Ratings(Protocol):
+    """What the archiver asks of the ratings' ledger (api/ratings/ledger.py's Ledger)."""
+
+    def counted(self, log_entry: str) -> bool: ...
+
+    def recorded(self, game_id: str) -> list[dict[str, Any]] | None: ...
+
+    def forget_game(self, game_id: str) -> None: ...
+
+
 def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
-                 step: Callable[[str], None] = lambda name: None) -> str:
+                 step: Callable[[str], None] = lambda name: None, ratings: Ratings | None = None) -> str:
     """Moves one finished game to the archive; says what was done: `archived`, `repaired` (it
-    was in the archive and evicted already: the sets are tidied), `gone`, `unfinished` or
-    `changed` (a note was appended meanwhile: the next pass takes it). `step(name)` is told
+    was in the archive and evicted already: the sets are tidied), `gone`, `unfinished`,
+    `changed` (a note was appended meanwhile: the next pass takes it) or `uncounted` (given the
+    ratings' ledger: the game is logged for the harvest and not counted yet; the next pass takes
+    it). With the ledger, the game's rating record goes with it: into the archive's summary,
+    then out of Redis (a finished, archived game leaves only its marker). `step(name)` is told
     after each step (the fault tests stop the process there)."""
     source = store.archive_source(game_id)
     if source is None:
         repaired = store.archived_version(game_id) > 0
+        if repaired and ratings is not None:
+            _forget_rating(store, ratings, game_id)  # a crash after the eviction left it
         store.evicted(game_id)
         return "repaired" if repaired else "gone"
+    log_entry = source.meta.get("finished_log")
+    if ratings is not None and log_entry and not ratings.counted(log_entry):
+        return "uncounted"  # the ratings' sweep counts it first: its record then goes with it
+    rated = ratings.recorded(game_id) if ratings is not None else None
     games.forget(game_id)
     game = games.load(game_id, whatever_its_age=True)  # one past the retention moves too (then is purged)
     if not game.finished:
         return "unfinished"
     if game.version != source.version:
         return "changed"
-    record = ArchivedGame(game_id, source.meta, source.credentials, source.entries, summary(store, game, source))
+    record = ArchivedGame(game_id, source.meta, source.credentials, source.entries,
+                          summary(store, game, source, rated))
     store.archive.put(record)
     step("written")
     back = store.archive.get(game_id)
     if back is None or (back.meta, back.credentials, back.entries) != (record.meta, record.credentials,
-                                                                       record.entries):
+                                                                       record.entries) \
+            or back.summary.get("ratings") != rated:
         raise NotVerified(f"game {game_id}: the archive's copy differs from Redis's; kept in Redis")
     step("verified")
     if not store.evict(game_id, record.version):
         return "changed"
     step("evicted")
-    store.evicted(game_id, source.meta.get("finished_log"))
+    if ratings is not None and rated is not None:
+        ratings.forget_game(game_id)  # the archive holds it (verified above)
+        step("rating moved")
+    store.evicted(game_id, log_entry)
     store.witness(game_id)  # the readiness probe's proof that this archive is the one (archive_state)
     step("done")
     store.archive.train_dictionary(game.definition.name)  # once it has enough games of the type
     return "archived"
 
 
-def summary(store: ArchivingStore, game, source: ArchivedGame) -> dict:
-    """What the archive keeps beside the history, to list and harvest it without replaying it."""
+def summary(store: ArchivingStore, game, source: ArchivedGame, ratings: list[dict[str, Any]] | None = None) -> dict:
+    """What the archive keeps beside the history, to list and harvest it without replaying it;
+    `ratings`: each seat's rating before and after the game, once counted (the ledger's record)."""
     first, last = codec.loads(source.entries[0]), codec.loads(source.entries[-1])
-    return {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
-            "private": bool(game.platform.private), "seats": [public_seat(i, s) for i, s in enumerate(game.seats)],
-            "result": game.result, "seed": game.seed, "created_at": first["at"], "finished_at": last["at"],
-            "finished_log": source.meta.get("finished_log"), "harvest": _harvest_entry(store, source)}
+    found = {"id": game.id, "type": game.definition.name, "status": game.status, "version": game.version,
+             "private": bool(game.platform.private), "seats": [public_seat(i, s) for i, s in enumerate(game.seats)],
+             "result": game.result, "seed": game.seed, "created_at": first["at"], "finished_at": last["at"],
+             "finished_log": source.meta.get("finished_log"), "harvest": _harvest_entry(store, source)}
+    if ratings is not None:
+        found["ratings"] = ratings
+    return found
+
+
+def _forget_rating(store: ArchivingStore, ratings: Ratings, game_id: str) -> None:
+    """Redis's rating record of an archived game deleted, if the archive holds the same."""
+    rated = ratings.recorded(game_id)
+    if rated is None:
+        return
+    record = store.archive.get(game_id)
+    if record is not None and record.summary.get("ratings") == rated:
+        ratings.forget_game(game_id)
+
+
+def file_ratings(store: ArchivingStore, ratings: Ratings, keys: Iterable[str]) -> int:
+    """Rating records Redis holds for games archived already (`keys`: the games' ids), moved
+    into their archived records (the summary's `ratings`, written and read back) and deleted
+    from Redis; how many. For a rebuild of the ratings (tools/ratings.py), which counts the
+    archived games again, and for the records of games archived before the archiver carried
+    them (tools/archive.py)."""
+    moved = 0
+    for game_id in keys:
+        rated = ratings.recorded(game_id)
+        if rated is None or not store.archived_version(game_id):
+            continue
+        record = store.archive.get(game_id)
+        if record is None:
+            continue
+        if record.summary.get("ratings") != rated:
+            store.archive.put(dataclasses.replace(record, summary={**record.summary, "ratings": rated}))
+            back = store.archive.get(game_id)
+            if back is None or back.summary.get("ratings") != rated:
+                continue
+        ratings.forget_game(game_id)
+        moved += 1
+    return moved
+
+
+def archived_ratings(store: ArchivingStore, game_id: str) -> list[dict[str, Any]] | None:
+    """An archived game's rating record as its summary keeps it (the ledger's `archived`)."""
+    record = store.archived(game_id)
+    return record.summary.get("ratings") if record is not None else None
 
 
 def _harvest_entry(store: ArchivingStore, source: ArchivedGame) -> str | None:
@@ -87,10 +157,12 @@ class Archiver:
 
     __name__ = "archive"
 
-    def __init__(self, store: ArchivingStore, games: GameRepository, after_s: float = ARCHIVE_AFTER_S):
+    def __init__(self, store: ArchivingStore, games: GameRepository, after_s: float = ARCHIVE_AFTER_S,
+                 ratings: Ratings | None = None):
         self.store = store
         self.games = games
         self.after_s = after_s
+        self.ratings = ratings  # the ledger: a game waits for its count, its rating record goes with it
 
     def __call__(self, now_ms: int | None = None, limit: int = BATCH) -> dict[str, int]:
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
@@ -99,7 +171,7 @@ class Archiver:
             if not self.store.lease(game_id, "archive", LEASE_MS):
                 continue  # another node's archiver has it
             try:
-                outcome = archive_game(self.store, self.games, game_id)
+                outcome = archive_game(self.store, self.games, game_id, ratings=self.ratings)
             except StoreUnavailable:
                 raise  # Redis or the archive away: every game waits (the reconciler names the sweep)
             except Exception as e:  # this game's own (its record damaged, a copy that differs): the

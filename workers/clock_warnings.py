@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 from api.errors import UnknownGame
 from api.platform import clocks
-from api.players.accounts import INBOX_LENGTH, Players
-from events import codec
+from api.players.accounts import Players
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +103,7 @@ class ClockWarnings:
         entry = {"type": "clock_warning", "game_id": game_id, "game_type": warning.game_type, "version": version,
                  "at": now, "seat": warning.seat, "deadline": clocks.iso(warning.deadline),
                  "remaining_ms": warning.deadline - now}
-        redis.xadd(self.players.inbox_key(warning.player_id), {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH,
-                   approximate=True)
+        self.players.write_inbox(redis, warning.player_id, entry, now)
         if self.told is not None:
             self.told([warning.player_id])
         return 1

@@ -39,7 +39,7 @@ class AnalysisRefused(ApiError):
 
 
 class Analyses:
-    def __init__(self, redis: Any, prefix: str, service: GameService, enqueue: Callable[[str], None],
+    def __init__(self, redis: Any, prefix: str, service: GameService, enqueue: Callable[[str], object],
                  per_day: int, iterations: int, retention_s: float | None = None):
         self.redis, self.prefix, self.service, self.enqueue = redis, prefix, service, enqueue
         self.per_day, self.iterations, self.retention_s = per_day, iterations, retention_s

@@ -29,10 +29,9 @@ from api.games.options import merged_options
 from api.games.service import GameService, canonical
 from api.matchmaking.seeks import Seeks
 from api.platform import clocks
-from api.players.accounts import INBOX_LENGTH, Player, Players
+from api.players.accounts import Player, Players
 from api.ratings.ledger import Ledger, displayed
 from domain import registry
-from events import codec
 
 WINDOW, WIDEN_PER_S, WIDEST = 100.0, 25.0, 1000.0  # rating points
 SEEK_TTL_S = 600
@@ -161,8 +160,7 @@ class Matchmaker:
             self.seeks.matched(pid, {"status": "matched", "game_id": created["id"], "seat": seat, "since": at})
             entry = {"type": "matched", "game_id": created["id"], "game_type": wishes["type"],
                      "version": created["version"], "at": at, "seat": seat}
-            pipe.xadd(self.players.inbox_key(pid), {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH,
-                      approximate=True)
+            self.players.write_inbox(pipe, pid, entry, at)
         pipe.execute()
         if self.told is not None:
             self.told(order)

@@ -27,7 +27,6 @@ from api.games import harvest
 from api.moderation import decider, signals
 from api.moderation.addresses import Addresses
 from api.platform.events import PLATFORM_EVENTS
-from api.players.accounts import INBOX_LENGTH
 from api.ratings.ledger import Ledger, displayed
 from api.ratings.profiles import UnknownPlayerId
 from api.ratings.standings import standings
@@ -138,8 +137,7 @@ class Moderation:
                 continue
             notice = {"type": "rerated", "game_type": change["game_type"], "before": change["before"],
                       "after": change["after"], "reason": event["type"], "at": at}
-            pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(notice)}, maxlen=INBOX_LENGTH,
-                      approximate=True)
+            self.players.write_inbox(pipe, player_id, notice, at)
         pipe.execute()
 
     # ---- flags -------------------------------------------------------------------------------

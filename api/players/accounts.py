@@ -10,11 +10,13 @@ Keys (each touched by single-key commands only, so they may live in any cluster 
 - `player:{<id>}:keys`, `:keys-used`: the player's keys, one per device (api/players/keys.py);
 - `player-key:<hash>` → the player's id (the index a request's key is looked up in);
 - `player:{<id>}:games` sorted set: the player's games, scored by their last activity (ms);
-- `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py);
 - `player:{<id>}:seen:<game>` sorted set of one member (`v`): the newest version of the game the
   player's feed has been told of (raised only, ZADD GT, before that append's inbox entries are
   written; it expires TURN_MARK_TTL_MS after the game's last append): a `your_turn` older than
   it is stale, and neither the player's stream nor Web Push sends it (`stale_turns`);
+- `player:{<id>}:inbox` stream: what the player's stream tells it (api/players/feed.py): the
+  newest INBOX_LENGTH notices of the last INBOX_KEPT_S (a week) at most, the whole key expiring a
+  week after its last notice (`write_inbox`: bounded in time as in count, whoever writes);
 - `key-rotations` stream: the hash of each replaced key (the newest ROTATIONS_KEPT), which
   every web process's live hub polls to end the streams opened with it (api/live/keywatch.py).
 Making or rotating a key writes the new index entry before the key ring and deletes the old
@@ -47,6 +49,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 INBOX_LENGTH = 1000  # notifications kept per player (a client resuming from further back misses some)
+INBOX_KEPT_S = 7 * 86400  # and kept this long at most: older ones are trimmed, an inbox unwritten this long expires
 GAMES_KEPT = 1000  # games remembered per player, most recent first
 TURN_MARK_TTL_MS = 2 * 86400 * 1000  # a game's mark per player: two days after its last append
 
@@ -305,6 +308,17 @@ class Players:
         self.redis.zrem(self.games_key(player_id), game_id)
 
     # ---- the inbox ------------------------------------------------------------------------
+    def write_inbox(self, pipe: Any, player_id: str, entry: dict[str, Any], now_ms: int | None = None) -> None:
+        """Adds a notice to the player's inbox through `pipe` (a pipeline, or the client): at most
+        INBOX_LENGTH kept, none older than INBOX_KEPT_S (trimmed exactly: a small inbox is one
+        stream node, which an approximate trim never removes), the key expiring INBOX_KEPT_S
+        after its last notice."""
+        key = self.inbox_key(player_id)
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        pipe.xadd(key, {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH, approximate=True)
+        pipe.xtrim(key, minid=str(max(0, now_ms - INBOX_KEPT_S * 1000)), approximate=False)
+        pipe.expire(key, INBOX_KEPT_S)
+
     @_unavailable
     def inbox_after(self, player_id: str, after: str, count: int = 100) -> list[tuple[str, dict[str, Any]]]:
         found = self.redis.xread({self.inbox_key(player_id): after}, count=count)

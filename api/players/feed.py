@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, Any
 from api.games.callers import people_to_act
 from api.lobby.index import LobbyIndex
 from api.platform import events as pe
-from api.players.accounts import GAMES_KEPT, INBOX_LENGTH, TURN_MARK_TTL_MS, Players
-from events import codec
+from api.players.accounts import GAMES_KEPT, TURN_MARK_TTL_MS, Players
 
 if TYPE_CHECKING:
     from api.games.repository import Game
@@ -80,8 +79,7 @@ class PlayerFeed:
             for kind, detail in mine:
                 entry = {"type": kind, "game_id": game.id, "game_type": game.definition.name,
                          "version": game.version, "at": at, **detail}
-                pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(entry)},
-                          maxlen=INBOX_LENGTH, approximate=True)
+                self.players.write_inbox(pipe, player_id, entry)
         pushed = sorted(seated) if self.push is not None else []
         if pushed:
             self.push.ask(pipe, pushed)
@@ -107,6 +105,5 @@ class RatedNotices:
             notice = {"type": "rated", "game_id": entry["id"], "game_type": entry["type"], "version": entry["version"],
                       "at": int(time.time() * 1000), "seat": change["seat"], "before": change["before"],
                       "after": change["after"], "rank": change["rank"]}
-            pipe.xadd(self.players.inbox_key(player_id), {"e": codec.dumps_bytes(notice)}, maxlen=INBOX_LENGTH,
-                      approximate=True)
+            self.players.write_inbox(pipe, player_id, notice)
         pipe.execute()

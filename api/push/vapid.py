@@ -6,17 +6,33 @@ the file VAPID_KEY_FILE (default `vapid_private.pem` under DATA_DIR), which the 
 to start makes. Every process (web and workers) must use the same key: a subscription made
 with one public key is refused by the push service when signed with another, so the file is
 made atomically (written aside, then linked into place: a process that lost the race reads
-the winner's)."""
+the winner's).
+
+The key is bound to the subscriptions made with it: Redis records its public half
+(`push:vapid-public-key`), and `python app.py` checks at start (`bind`) that the key it would
+sign with is that one. A different key while subscriptions exist (a lost DATA_DIR, a new
+VAPID_PRIVATE_KEY) is refused: every push would be refused by the push services and the
+subscriptions would die silently. VAPID_ROTATE=1 changes it on purpose: the subscriptions made
+with the old key are ended (removed; their owners see them gone and their pages subscribe
+again with the new key) and the new key recorded."""
 from __future__ import annotations
 
 import base64
+import logging
 import os
 import tempfile
+from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid
 
+log = logging.getLogger(__name__)
+
 KEY_FILE = "vapid_private.pem"
+
+
+class KeyChanged(RuntimeError):
+    """The VAPID key differs from the one the push subscriptions were made with."""
 
 
 def key_file(configured: str, data_dir: str | None = None) -> str:
@@ -62,3 +78,52 @@ def public_key(vapid: Vapid) -> str:
     point, base64url without padding."""
     raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def record_key(prefix: str) -> str:
+    return f"{prefix}push:vapid-public-key"
+
+
+def subscriptions(redis: Any, prefix: str) -> list[tuple[str, str]]:
+    """(player, subscription id) of every push subscription (a SCAN: once, at start)."""
+    pattern = f"{_glob_escaped(prefix)}player:*:push"
+    found = []
+    for key in redis.scan_iter(match=pattern, count=1000):
+        name = key.decode() if isinstance(key, bytes) else key
+        player = name[len(prefix):].split("{", 1)[1].split("}", 1)[0]
+        found += [(player, sub.decode() if isinstance(sub, bytes) else sub) for sub in redis.hkeys(key)]
+    return found
+
+
+def bind(redis: Any, prefix: str, public: str, rotate: bool = False) -> str:
+    """Checks the key about to be used (its public half) against the one Redis recorded; says
+    what was done: `recorded` (none was), `same`, `changed` (no subscription was made with the
+    old one), `rotated` (rotate: the old key's subscriptions ended, as their owner's DELETE
+    would: api/push/subscriptions.py's keys). KeyChanged when it differs while subscriptions
+    exist and rotate is off."""
+    key = record_key(prefix)
+    if redis.set(key, public, nx=True):
+        return "recorded"
+    recorded = (redis.get(key) or b"").decode()
+    if recorded == public:
+        return "same"
+    subs = subscriptions(redis, prefix)
+    if subs and not rotate:
+        raise KeyChanged(
+            f"The VAPID key changed: {len(subs)} push subscription(s) were made with the public key "
+            f"{recorded[:16]}..., this process would sign with {public[:16]}... and every push would be "
+            "refused. Give back the old key (VAPID_PRIVATE_KEY, or the file VAPID_KEY_FILE / vapid_private.pem "
+            "under DATA_DIR), or set VAPID_ROTATE=1 to end those subscriptions and use the new key.")
+    for player, sub in subs:
+        redis.hdel(f"{prefix}player:{{{player}}}:push", sub)
+        redis.hdel(f"{prefix}player:{{{player}}}:push-cursors", sub)
+    redis.set(key, public)
+    if subs:
+        log.warning("VAPID key rotated (VAPID_ROTATE=1): %d push subscription(s) made with the old key ended",
+                    len(subs))
+        return "rotated"
+    return "changed"
+
+
+def _glob_escaped(text: str) -> str:
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)

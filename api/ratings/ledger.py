@@ -6,7 +6,12 @@ Keys (all under one hash tag, `{ratings}`, so one transaction may write them in 
 - `ratings:{ratings}:<type>:board` sorted set: identity -> displayed rating (the leaderboard);
 - `ratings:{ratings}:<type>:history:<identity>` list: one point per rated game (newest last,
   the last HISTORY_KEPT);
-- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game.
+- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game, until the game
+  is archived: the archiver waits until the game is counted (`counted`), carries this record
+  into the archive's summary of the game (`ratings`), and deletes it from Redis once the archive
+  was read back holding it (workers/archiver.py); `game_changes` then reads the archive's.
+  Counting is guarded by the cursor alone (below), never by this record: moving it cannot
+  count a game twice nor lose a count.
 `catch_up` reads the games after the cursor (through the harvest's reader, which shows each
 ended game once), rates them in order and writes the new ratings with the cursor in one
 MULTI, watched on the cursor: two processes catching up at once count each game once (the
@@ -65,8 +70,11 @@ class Rating:
 
 class Ledger:
     def __init__(self, connection: Any, prefix: str = "", told: Callable[[dict[str, Any], list[dict[str, Any]]],
-                 None] | None = None):
+                 None] | None = None, archived: Callable[[str], list[dict[str, Any]] | None] | None = None):
         self.redis: Any = connection  # a Redis or a RedisCluster (events/connection.py)
+        # archived(game id): the game's record as the archive keeps it (its summary's `ratings`),
+        # read once Redis's has moved there with its game.
+        self.archived = archived
         # told(the game's entry, each seat's change): after the count is written (a crash in
         # between loses the telling, never the count); the players' feed tells its players.
         self.told = told
@@ -124,8 +132,26 @@ class Ledger:
         return [codec.loads(p) for p in self.redis.lrange(self._history(type_, who), 0, -1)]
 
     def game_changes(self, game_id: str) -> list[dict[str, Any]] | None:
+        """Each seat's rating before and after the game; None while it is not counted (or for a
+        game never rated). Redis's record, else (the game archived) the archive's."""
+        found = self.recorded(game_id)
+        if found is None and self.archived is not None:
+            found = self.archived(game_id)
+        return found
+
+    def recorded(self, game_id: str) -> list[dict[str, Any]] | None:
+        """The game's record as Redis holds it (None once it moved to the archive)."""
         raw = self.redis.get(self._game(game_id))
         return codec.loads(raw) if raw is not None else None
+
+    def counted(self, log_entry: str) -> bool:
+        """Whether the game of this finished-log entry was counted (the cursor is past it)."""
+        cursor = (self.redis.get(self._cursor()) or b"0").decode()
+        return _log_key(log_entry) <= _log_key(cursor)
+
+    def forget_game(self, game_id: str) -> None:
+        """Redis's record of the game deleted (the archive holds it: workers/archiver.py)."""
+        self.redis.delete(self._game(game_id))
 
     def types_of(self, who: str, types: list[str]) -> dict[str, Rating]:
         pipe = self.redis.pipeline(transaction=False)
@@ -257,6 +283,11 @@ class Ledger:
         if cursor != "0":
             pipe.set(self._cursor(), cursor)
 
+    def recorded_games(self) -> list[str]:
+        """The ids of the games whose record Redis holds (a SCAN)."""
+        head = f"{self.base}:game:"
+        return [k.decode()[len(head):] for k in self.redis.scan_iter(match=f"{_glob_escaped(head)}*", count=1000)]
+
     def forget_everything(self) -> int:
         """Deletes every rating key (before a rebuild); returns how many."""
         keys = list(self.redis.scan_iter(match=f"{self.base}:*", count=1000))
@@ -270,6 +301,14 @@ class _NothingKept:
 
     def hmget(self, key: str, fields: list[str]) -> list[None]:
         return [None] * len(fields)
+
+def _glob_escaped(text: str) -> str:
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
+
+
+def _log_key(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
 
 
 def _rate_game(table: dict[tuple[str, str], Rating], type_: str, sides: list[Standing], at: int, points: list[Any],

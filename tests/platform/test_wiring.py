@@ -31,6 +31,8 @@ FROM_ENV = {
     "ANALYSIS_QUEUE": ("aq", "aq"),
     "ANALYSIS_ITERATIONS": ("12", 12),
     "ANALYSIS_PER_DAY": ("3", 3),
+    "ANALYSIS_HEARTBEAT_S": ("0.5", 0.5),
+    "VAPID_ROTATE": ("1", True),
     "FINISHED_TTL": ("30", 30),
     "ARCHIVE_URL": ("postgresql://a@h/db", "postgresql://a@h/db"),
     "ARCHIVE_AFTER_S": ("0.5", 0.5),
@@ -140,6 +142,7 @@ def test_the_defaults_are_todays():
     d = Settings()
     assert (d.redis_url, d.redis_cluster_nodes, d.queue_redis_url, d.key_prefix) == (None, None, None, "")
     assert (d.turn_queue, d.webhook_queue) == (queueing.DEFAULT_QUEUE, deliveries.DEFAULT_QUEUE)
+    assert d.analysis_heartbeat_s == queueing.ANALYSIS_HEARTBEAT_S
     assert d.extra_game_modules == () and d.finished_ttl is None
     assert (d.export_cache_ttl, d.export_memory_mb) == (finished_exports.DEFAULT_TTL_S, export_memory.DEFAULT_MB)
     assert d.snapshot_every == SNAPSHOT_EVERY
@@ -156,8 +159,8 @@ def test_the_defaults_are_todays():
     assert wiring.push_settings(d) == PushSettings()
     assert (d.clock_warning_s, d.clock_warning_min_s) == (clock_warnings.CLOCK_WARNING_S,
                                                           clock_warnings.CLOCK_WARNING_MIN_S)
-    assert (d.vapid_private_key, d.vapid_key_file, d.push_max_per_player) == (
-        "", "", inspect.signature(PushSubscriptions).parameters["max_per_player"].default)
+    assert (d.vapid_private_key, d.vapid_key_file, d.vapid_rotate, d.push_max_per_player) == (
+        "", "", False, inspect.signature(PushSubscriptions).parameters["max_per_player"].default)
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S

@@ -150,40 +150,47 @@ def age_s(moment) -> float:
 
 
 ANALYSIS_JOB_TIMEOUT_S = 1800  # a long game at the full budget: minutes
+ANALYSIS_HEARTBEAT_S = 5.0  # a running analysis's heartbeat (workers/beating.py's BeatingWorker)
+LOST_BEATS = 4  # a started analysis whose heartbeat is this many beats old is lost with its worker
 
 
 class AnalysisQueue:
     """The analysis jobs' queue (ANALYSIS_QUEUE), apart from the turns': an analysis takes
     minutes of search, and no turn ever waits behind one. One job per game
-    (`analysis-<game>`): a repeated request finds it queued; one that failed is queued again."""
+    (`analysis-<game>`): a repeated request finds it queued; one that is lost is queued again:
+    failed or ended, queued in name only (its queue entry gone with a Redis restart), or started
+    by a worker that died (its job's heartbeat, renewed every `heartbeat_s` while it runs,
+    older than LOST_BEATS beats: a SIGKILLed worker's job is taken as lost within seconds, not
+    when RQ's maintenance fails it half an hour later)."""
 
-    def __init__(self, connection, prefix: str = "", queue_name: str = "analysis"):
+    def __init__(self, connection, prefix: str = "", queue_name: str = "analysis",
+                 heartbeat_s: float = ANALYSIS_HEARTBEAT_S):
         self.connection = connection
         self.prefix = prefix
         self.queue = Queue(queue_name, connection=connection)
+        self.lost_after_s = LOST_BEATS * heartbeat_s
 
     def job_id(self, game_id: str) -> str:
         return f"{re.sub(r'[^A-Za-z0-9_-]', '_', self.prefix)}analysis-{game_id}"
 
-    def __call__(self, game_id: str) -> None:
+    def __call__(self, game_id: str) -> bool:
+        """Queues the game's analysis unless its job exists and is not lost; True when queued."""
         jid = self.job_id(game_id)
-        try:
-            self._enqueue(jid, game_id)
-            return
-        except DuplicateJobError:
-            pass
+        return enqueue_unique(lambda: self._enqueue(jid, game_id), jid, self.connection, self._lost)
+
+    def _lost(self, jid: str) -> bool:
         try:
             job = Job.fetch(jid, connection=self.connection)
-            if job.get_status(refresh=False) not in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED,
-                                                     JobStatus.FINISHED):
-                return
-            job.delete()
         except NoSuchJobError:
-            pass
-        try:
-            self._enqueue(jid, game_id)
-        except DuplicateJobError:
-            pass
+            return True
+        status = job.get_status(refresh=False)
+        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
+            return True
+        if status == JobStatus.QUEUED:
+            return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
+        if status == JobStatus.STARTED:
+            return age_s(job.last_heartbeat or job.started_at) > self.lost_after_s
+        return False
 
     def _enqueue(self, jid: str, game_id: str) -> None:
         self.queue.enqueue_call("jobs.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
