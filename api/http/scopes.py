@@ -108,7 +108,7 @@ def checker(found: ScopeTable) -> Callable[[], None]:
     by_rule = cache(found.needed)
 
     def check() -> None:
-        header = request.headers.get("Authorization")
+        header = request.environ.get("HTTP_AUTHORIZATION")  # the environ's: no headers object made
         if header is None or TOKEN_PREFIX not in header:
             return  # no personal access token: every scope its credential can use (the module's doc)
         token = parse_bearer(header)

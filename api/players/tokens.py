@@ -78,7 +78,7 @@ class TokenRing(KeyRing):
         if lacking:
             raise ScopeNotHeld(f"A token cannot be given a scope the credential making it lacks: {', '.join(lacking)}.",
                                details={"missing": lacking})
-        if self.redis.hlen(self.keys_key(player_id)) >= MAX_TOKENS:
+        if self.redis.hlen(self.keys_key(player_id)) >= MAX_TOKENS and len(self.listing(player_id)) >= MAX_TOKENS:
             raise TooManyTokens(f"A player holds at most {MAX_TOKENS} tokens: revoke one it no longer uses first.",
                                 details={"limit": MAX_TOKENS})
         now = _now_ms()

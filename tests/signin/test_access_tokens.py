@@ -86,9 +86,13 @@ def test_insufficient_scope_is_said_in_korean_and_english(client):
     assert "'game:read'" in r.get_json()["detail"] and r.get_json()["details"]["missing"] == ["game:read"]
 
 
-def test_a_player_holds_at_most_twenty_tokens(client):
+def test_a_player_holds_at_most_twenty_tokens_an_expired_one_not_counted(client, monkeypatch):
     key = player(client)["key"]
-    for _ in range(tokens_module.MAX_TOKENS):
+    for _ in range(tokens_module.MAX_TOKENS - 1):
         assert _make(client, key, ["game:read"]).status_code == 201
+    assert _make(client, key, ["game:read"], expires_in=60).status_code == 201
     r = _make(client, key, ["game:read"])
     assert (r.status_code, r.get_json()["code"]) == (409, "too_many_tokens")
+    later = tokens_module._now_ms() + 61_000
+    monkeypatch.setattr(tokens_module, "_now_ms", lambda: later)
+    assert _make(client, key, ["game:read"]).status_code == 201
