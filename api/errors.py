@@ -53,7 +53,7 @@ class Code(StrEnum):
     # ---- who is asking
     TOKEN_REQUIRED = "token_required", (401,), "the request needs a seat's token (or a player's key) and has none"
     INVALID_TOKEN = "invalid_token", (401,), "the token is no seat's of this game (or no game's)"
-    INVALID_PLAYER_KEY = "invalid_player_key", (401,), "the player's key is unknown or rotated"
+    INVALID_PLAYER_KEY = "invalid_player_key", (401,), "the player key is unknown, revoked, expired or rotated"
     INVALID_TICKET = "invalid_ticket", (401,), "the stream ticket is unknown, used or expired"
     SEAT_NOT_YOURS = "seat_not_yours", (403,), "the token does not hold the seat asked for, or sits in no seat"
     SEAT_REQUIRED = "seat_required", (400,), "a table token must name its seat with `?seat=N`"
