@@ -76,7 +76,8 @@ def create_token() -> ResponseReturnValue:
     """A personal access token: the scopes asked, none the credential sent lacks; shown once."""
     player = current_player(players())
     body = _new_token.load(json_body())
-    entry, token = players().make_token(player, body["name"], body["scopes"], body["expires_in"], spec_table().every)
+    entry, token = players().make_token(player, body["name"], body["scopes"], body["expires_in"], spec_table().every,
+                                         bearer_token())
     return _token_shown(entry, token), 201, {"Location": f"/players/me/tokens/{entry['id']}"}
 
 

@@ -237,10 +237,11 @@ class Players:
     # ---- personal access tokens (api/players/tokens.py) ------------------------------------------
     @_unavailable
     def make_token(self, player: Player, name: str, scopes: list[str], expires_in: int | None,
-                   known: frozenset[str]) -> tuple[dict[str, Any], str]:
+                   known: frozenset[str], maker: str | None = None) -> tuple[dict[str, Any], str]:
         """A token of the player with `scopes` (each of `known`, none the credential naming
-        `player` lacks): (its entry, the token, shown once)."""
-        return self.tokens.make(player.id, name, scopes, expires_in, player.scopes, known)
+        `player`, `maker`, lacks): (its entry, the token, shown once). A token made by a token
+        ends with it."""
+        return self.tokens.make(player.id, name, scopes, expires_in, player.scopes, known, maker)
 
     @_unavailable
     def list_tokens(self, player: Player, current_key: str | None) -> list[dict[str, Any]]:

@@ -59,6 +59,7 @@ class TokenRing(KeyRing):
     def __init__(self, connection: Any, prefix: str, keys: KeyRing) -> None:
         super().__init__(connection, prefix)
         self.ended = keys.ended
+        self.ended.append(self._end_made_by)  # a token made by a token ends with it
 
     def keys_key(self, player_id: str) -> str:
         return f"{self.prefix}player:{{{player_id}}}:tokens"
@@ -67,9 +68,11 @@ class TokenRing(KeyRing):
         return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
     def make(self, player_id: str, name: str, scopes: list[str], expires_in: int | None,
-             held: frozenset[str] | None, known: frozenset[str]) -> tuple[dict[str, Any], str]:
+             held: frozenset[str] | None, known: frozenset[str],
+             maker: str | None = None) -> tuple[dict[str, Any], str]:
         """(the new token's entry, the token): `scopes` each one of `known`, none that `held`
-        (the maker's; None: every scope) lacks."""
+        (the maker's; None: every scope) lacks. `maker`: the credential that asked; a token made
+        by a token ends with it (revoked, replaced or expired and forgotten)."""
         unknown = sorted(set(scopes) - known)
         if unknown:
             raise ValidationFailed(f"No such scope: {', '.join(unknown)} (the scopes: {', '.join(sorted(known))}).",
@@ -84,6 +87,9 @@ class TokenRing(KeyRing):
         now = _now_ms()
         entry = {"id": "t" + secrets.token_urlsafe(6), "name": name, "created": now,
                  "scopes": sorted(set(scopes)), "expires": now + expires_in * 1000 if expires_in else None}
+        if is_token(maker):
+            assert maker is not None
+            entry["made_by"] = hash_token(maker)
         token = self.new_secret()
         digest = hash_token(token)
         self._store(player_id, digest, entry)
@@ -136,6 +142,12 @@ class TokenRing(KeyRing):
                 continue
             shown.append(entry)
         return shown
+
+    def _end_made_by(self, player_id: str, digest: str) -> None:
+        """The tokens made by the token of this hash end with it (and theirs with them)."""
+        for child, raw in self.redis.hgetall(self.keys_key(player_id)).items():
+            if json.loads(raw).get("made_by") == digest:
+                self._forget(player_id, child.decode())
 
     def _forget_id(self, player_id: str, token_id: str) -> None:
         try:

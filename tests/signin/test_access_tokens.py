@@ -96,3 +96,16 @@ def test_a_player_holds_at_most_twenty_tokens_an_expired_one_not_counted(client,
     later = tokens_module._now_ms() + 61_000
     monkeypatch.setattr(tokens_module, "_now_ms", lambda: later)
     assert _make(client, key, ["game:read"]).status_code == 201
+
+
+def test_a_token_made_by_a_token_ends_with_it(client):
+    key = player(client)["key"]
+    parent = _make(client, key, ["account", "profile:read"]).get_json()
+    child = _make(client, parent["token"], ["profile:read"]).get_json()
+    grandchild = _make(client, child["token"], ["profile:read"])
+    assert (grandchild.status_code, grandchild.get_json()["details"]["missing"]) == (403, ["account"])
+    own = _make(client, key, ["profile:read"]).get_json()  # the device key's: not the parent's
+    assert client.get("/players/me", headers=auth(child["token"])).status_code == 200
+    assert client.delete(f"/players/me/tokens/{parent['id']}", headers=auth(key)).status_code == 204
+    assert client.get("/players/me", headers=auth(child["token"])).status_code == 401
+    assert [t["id"] for t in client.get("/players/me/tokens", headers=auth(key)).get_json()["tokens"]] == [own["id"]]
