@@ -53,14 +53,18 @@ class Code(StrEnum):
     # ---- who is asking
     TOKEN_REQUIRED = "token_required", (401,), "the request needs a seat's token (or a player's key) and has none"
     INVALID_TOKEN = "invalid_token", (401,), "the token is no seat's of this game (or no game's)"
-    INVALID_PLAYER_KEY = "invalid_player_key", (401,), "the player's key is unknown or rotated"
+    INVALID_PLAYER_KEY = "invalid_player_key", (401,), "the player key is unknown, revoked, expired or rotated"
     INVALID_TICKET = "invalid_ticket", (401,), "the stream ticket is unknown, used or expired"
     SEAT_NOT_YOURS = "seat_not_yours", (403,), "the token does not hold the seat asked for, or sits in no seat"
     SEAT_REQUIRED = "seat_required", (400,), "a table token must name its seat with `?seat=N`"
     INVALID_INVITE = "invalid_invite", (403,), "an invite seat claimed with a wrong or missing invite code"
+    INSUFFICIENT_SCOPE = "insufficient_scope", (403,), \
+        "the credential lacks a scope the operation needs (`details.missing`; `WWW-Authenticate` names them)"
     # ---- a player's keys and sign-in (issue 36)
     UNKNOWN_KEY = "unknown_key", (404,), "the player has no key of this id"
     TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
+    TOO_MANY_TOKENS = "too_many_tokens", (409,), "the player holds its most access tokens (20): revoke one first"
+    UNKNOWN_TOKEN = "unknown_token", (404,), "the player has no personal access token of this id"
     INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
     TOKEN_MALFORMED = "token_malformed", (401,), \
         "`Authorization` is not `Bearer <token>` (or too long); where a player's key is asked for, a token that " \

@@ -1,7 +1,8 @@
 """Writes the API's reference pages from their one source each, so nothing is kept by hand twice:
 
-- docs/api.md from openapi.yaml: per tag, each operation's method, path, summary, who may call
-  it (its security) and a link to it in the served documentation (/docs, Swagger UI);
+- docs/api.md from openapi.yaml: the scopes (the `playerKey` scheme's `x-scopes`), and per tag
+  each operation's method, path, summary, who may call it (its security), the scopes it needs
+  and a link to it in the served documentation (/docs, Swagger UI);
 - docs/errors.md from the error codes' catalogue (api/errors.py, `Code`).
 
     python -m tools.api_reference           # rewrites both pages
@@ -40,6 +41,12 @@ def _who(security: list[dict[str, Any]]) -> str:
     return " or ".join(dict.fromkeys(names))
 
 
+def _scopes(security: list[dict[str, Any]]) -> str:
+    """The scopes an operation needs (the same for each of its schemes: api/http/scopes.py)."""
+    needed = sorted({scope for requirement in security for names in requirement.values() for scope in names})
+    return " ".join(f"`{scope}`" for scope in needed) or "none"
+
+
 def api_page(spec: dict[str, Any]) -> str:
     """docs/api.md: the operations grouped by their first tag, in the spec's order of tags."""
     by_tag: dict[str, list[str]] = {tag["name"]: [] for tag in spec.get("tags", [])}
@@ -54,9 +61,9 @@ def api_page(spec: dict[str, Any]) -> str:
             if operation.get("deprecated"):
                 summary = f"**Deprecated** (sunset {operation.get('x-sunset', 'not set')}). {summary}"
             link = f"[docs]({DOCS_URL}#/{tag}/{operation['operationId']})"
+            security = operation.get("security", default_security)
             by_tag.setdefault(tag, []).append(
-                f"| `{method.upper()}` | `{path}` | {summary} | {_who(operation.get('security', default_security))} "
-                f"| {link} |")
+                f"| `{method.upper()}` | `{path}` | {summary} | {_who(security)} | {_scopes(security)} | {link} |")
     descriptions = {tag["name"]: tag.get("description", "") for tag in spec.get("tags", [])}
     lines = [
         f"# The API: every operation (version {spec['info']['version']})",
@@ -70,7 +77,17 @@ def api_page(spec: dict[str, Any]) -> str:
         "",
         "Who may call: *anyone* needs no credential; a *seat token* is a seat's (or the game's table",
         "token); a *player key* is a player's `pk.…` key; an *identity token* is a JWT of a trusted",
-        "issuer ([apps.md](apps.md#signing-in)).",
+        "issuer ([apps.md](apps.md#signing-in)). *Scopes*: what a credential must hold to call it",
+        "([scopes.md](scopes.md)); a personal access token holds the scopes it was given, a device",
+        "key and an identity token hold every scope, a seat token `game:read`, `game:play` and",
+        "`webhooks` for its game.",
+        "",
+        "## Scopes",
+        "",
+        "| scope | what it allows |",
+        "|---|---|",
+        *(f"| `{scope}` | {_cell(said)} |" for scope, said in
+          spec["components"]["securitySchemes"]["playerKey"].get("x-scopes", {}).items()),
     ]
     for tag, rows in by_tag.items():
         if not rows:
@@ -78,7 +95,7 @@ def api_page(spec: dict[str, Any]) -> str:
         lines += ["", f"## {tag}", ""]
         if descriptions.get(tag):
             lines += [_cell(descriptions[tag]), ""]
-        lines += ["| method | path | what | who may call | |", "|---|---|---|---|---|", *rows]
+        lines += ["| method | path | what | who may call | scopes | |", "|---|---|---|---|---|---|", *rows]
     return "\n".join(lines) + "\n"
 
 

@@ -8,7 +8,8 @@ coroutine check per call), so one pair running the same steps in the same order 
 answers the same (a step that raises stops the steps after it, as Flask stops its hooks).
 
 Before the route, in order: observe.start, languages.negotiate, request_limits' charge,
-requests.one_value_per_parameter. After it (Flask ran after-hooks in reverse order of
+requests.one_value_per_parameter, scopes' check (a personal access token without the
+operation's scopes). After it (Flask ran after-hooks in reverse order of
 registration; this is that order): request_limits' tell, languages.say_it, deprecation's mark
 (only when openapi.yaml retires an operation), security_headers.secure, observe's finish. At
 teardown: observe.forget.
@@ -17,12 +18,12 @@ from __future__ import annotations
 
 from flask import Flask, Response
 
-from api.http import deprecation, languages, observe, request_limits, requests, security_headers
+from api.http import deprecation, languages, observe, request_limits, requests, scopes, security_headers
 
 
 def install(app: Flask, budgets: request_limits.Budgets) -> None:
     before = (observe.start, languages.negotiate, request_limits.charger(app, budgets),
-              requests.one_value_per_parameter)
+              requests.one_value_per_parameter, scopes.checker(scopes.spec_table()))
     mark_deprecated = deprecation.marker(deprecation.spec_notices())
     after = (request_limits.teller(app), languages.say_it, *([mark_deprecated] if mark_deprecated else ()),
              security_headers.secure, observe.finisher(app))

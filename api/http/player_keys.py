@@ -1,5 +1,6 @@
-"""A player's keys, one per device, and its recovery code (issue 36). Thin: the logic is
-api/players/keys.py's and api/players/recovery.py's."""
+"""A player's keys, one per device, and its recovery code (issue 36); its personal access tokens
+(issue 51). Thin: the logic is api/players/keys.py's, api/players/tokens.py's and
+api/players/recovery.py's."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,8 @@ from flask.typing import ResponseReturnValue
 
 from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
-from api.http.schemas import PlayerNameSchema, RecoverSchema
+from api.http.schemas import NewAccessTokenSchema, PlayerNameSchema, RecoverSchema
+from api.http.scopes import insufficient, spec_table
 
 if TYPE_CHECKING:
     from api.players.accounts import Player
@@ -18,6 +20,7 @@ bp = Blueprint("player_keys", __name__)
 
 _name = PlayerNameSchema()
 _recover = RecoverSchema()
+_new_token = NewAccessTokenSchema()
 
 
 def _player_shown(player: Player) -> dict[str, Any]:
@@ -41,6 +44,9 @@ def add_or_rotate_key() -> ResponseReturnValue:
         key = players().rotate(player, sent)
         return {**_player_shown(player), "key": key}, 201
     body = _name.load(json_body())
+    every = spec_table().every
+    if player.scopes is not None and not every <= player.scopes:  # a device key holds every scope
+        raise insufficient(every - player.scopes, every)
     entry, key = players().add_key(player, body["name"])
     return _key_shown(entry, key), 201, {"Location": f"/players/me/keys/{entry['id']}"}
 
@@ -55,6 +61,36 @@ def list_keys() -> ResponseReturnValue:
 def revoke_key(key_id: str) -> ResponseReturnValue:
     player = current_player(players())
     players().revoke_key(player, key_id)
+    return "", 204
+
+
+def _token_shown(entry: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    shown = {"id": entry["id"], "name": entry["name"], "scopes": entry["scopes"], "created": entry["created"],
+             "expires": entry.get("expires"), "last_used": entry.get("last_used"),
+             "current": entry.get("current", False)}
+    return {**shown, "token": token} if token else shown
+
+
+@bp.post("/players/me/tokens")
+def create_token() -> ResponseReturnValue:
+    """A personal access token: the scopes asked, none the credential sent lacks; shown once."""
+    player = current_player(players())
+    body = _new_token.load(json_body())
+    entry, token = players().make_token(player, body["name"], body["scopes"], body["expires_in"], spec_table().every,
+                                         bearer_token())
+    return _token_shown(entry, token), 201, {"Location": f"/players/me/tokens/{entry['id']}"}
+
+
+@bp.get("/players/me/tokens")
+def list_tokens() -> ResponseReturnValue:
+    player = current_player(players())
+    return {"tokens": [_token_shown(e) for e in players().list_tokens(player, bearer_token())]}
+
+
+@bp.delete("/players/me/tokens/<token_id>")
+def revoke_token(token_id: str) -> ResponseReturnValue:
+    player = current_player(players())
+    players().revoke_token(player, token_id)
     return "", 204
 
 

@@ -88,6 +88,15 @@ class PlayerNameSchema(Schema):
     name = NameField(required=True, validate=NAME)
 
 
+class NewAccessTokenSchema(PlayerNameSchema):
+    """A personal access token asked for (issue 51): its name, scopes (each checked against
+    openapi.yaml's list by api/players/tokens.py) and seconds to live (none: until revoked)."""
+    scopes = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True,
+                         validate=validate.Length(min=1, max=16))
+    expires_in = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                validate=validate.Range(min=60, max=366 * 86400))
+
+
 class NewPlayerSchema(PlayerNameSchema):
     """`bot: true`: an outside program plays as this player (shown as a bot account)."""
 

@@ -42,6 +42,7 @@ from api.players.identity_tokens import TokenRefused, TokenVerifier
 from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
 from api.players.passkeys import Passkeys
 from api.players.recovery import Recovery
+from api.players.tokens import TokenRing, is_token
 from events import codec
 from events.store import StoreUnavailable
 
@@ -63,6 +64,9 @@ class Player:
     id: str
     name: str
     bot: bool = False  # a bot account: an outside program plays as this player (issue 34)
+    # What the credential that named the player may do (issue 51): a personal access token's
+    # scopes; None for every scope (a device key, an identity token).
+    scopes: frozenset[str] | None = None
 
 
 def _unavailable(method: Callable[P, R]) -> Callable[P, R]:
@@ -88,6 +92,7 @@ class Players:
         self.verifier = verifier  # identity tokens' (None: this server trusts no identity provider)
         self.identities = Identities(connection, prefix)
         self.keys = KeyRing(connection, prefix)
+        self.tokens = TokenRing(connection, prefix, self.keys)  # personal access tokens (issue 51)
         self.recovery = Recovery(connection, prefix, self.keys)
         self.passkeys = Passkeys(connection, prefix, self.keys, rp_name)
 
@@ -133,12 +138,17 @@ class Players:
             player_id = player_id.decode()
             pipe = self.redis.pipeline(transaction=False)  # one round trip, as before keys per device
             pipe.hmget(self._player(player_id), "name", "key", "bot")
-            self.keys.ask(pipe, player_id, digest)
+            token = is_token(key)
+            (self.tokens if token else self.keys).ask(pipe, player_id, digest)
             (name, legacy, bot), known, used = pipe.execute()
-            if name is not None and (self.keys.confirms(player_id, digest, known, used)
-                                     or self._moved(player_id, legacy, digest)):
+            if name is not None and token:
+                scopes = self.tokens.scopes_of(player_id, digest, known, used)
+                if scopes is not None:
+                    return Player(player_id, name.decode(), bot == b"1", scopes)
+            elif name is not None and (self.keys.confirms(player_id, digest, known, used)
+                                       or self._moved(player_id, legacy, digest)):
                 return Player(player_id, name.decode(), bot == b"1")
-        raise UnknownPlayer("This player key is unknown, revoked or was replaced by a newer one.")
+        raise UnknownPlayer("This player key is unknown, revoked, expired or was replaced by a newer one.")
 
     def _signed_in(self, token: str) -> Player:
         """The player of a verified identity token (made at the identity's first sight)."""
@@ -218,8 +228,9 @@ class Players:
 
     @_unavailable
     def rotate(self, player: Player, old_key: str) -> str:
-        """A new secret for the key sent (its name kept); the old one stops working."""
-        return self.keys.replace(player.id, hash_token(old_key))
+        """A new secret for the key sent (its name kept; a token's scopes and expiry too); the
+        old one stops working."""
+        return (self.tokens if is_token(old_key) else self.keys).replace(player.id, hash_token(old_key))
 
     @_unavailable
     def add_key(self, player: Player, name: str) -> tuple[dict[str, Any], str]:
@@ -234,6 +245,23 @@ class Players:
     def revoke_key(self, player: Player, key_id: str) -> None:
         self.keys.revoke(player.id, key_id)
 
+    # ---- personal access tokens (api/players/tokens.py) ------------------------------------------
+    @_unavailable
+    def make_token(self, player: Player, name: str, scopes: list[str], expires_in: int | None,
+                   known: frozenset[str], maker: str | None = None) -> tuple[dict[str, Any], str]:
+        """A token of the player with `scopes` (each of `known`, none the credential naming
+        `player`, `maker`, lacks): (its entry, the token, shown once). A token made by a token
+        ends with it."""
+        return self.tokens.make(player.id, name, scopes, expires_in, player.scopes, known, maker)
+
+    @_unavailable
+    def list_tokens(self, player: Player, current_key: str | None) -> list[dict[str, Any]]:
+        return self.tokens.listing(player.id, hash_token(current_key) if current_key else None)
+
+    @_unavailable
+    def revoke_token(self, player: Player, token_id: str) -> None:
+        self.tokens.revoke(player.id, token_id)
+
     def on_key_ended(self, end: Callable[[str, str], object]) -> None:
         """`end(player id, key hash)` is called once a key is revoked or replaced (what it made
         ends with it: api/players/keys.py)."""
@@ -242,7 +270,9 @@ class Players:
     @_unavailable
     def key_id(self, player_id: str, key: str) -> str | None:
         """The id of the player's device key `key` (None: not a player key of this player)."""
-        return self.keys.id_of(player_id, hash_token(key)) if is_player_key(key) else None
+        if not is_player_key(key):
+            return None
+        return (self.tokens if is_token(key) else self.keys).id_of(player_id, hash_token(key))
 
     @_unavailable
     def new_recovery_code(self, player: Player) -> str:

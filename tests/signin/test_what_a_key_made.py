@@ -158,3 +158,32 @@ def test_a_webhook_whose_key_is_gone_is_not_listed_and_is_removed_when_met(made,
         ring.ended.extend(hooks)
     assert _ids(client, "/webhooks", "webhooks", ann["key"]) == set()
     assert app.extensions["webhooks"].subs.get(stolen["id"]) is None
+
+
+def test_what_a_personal_access_token_made_ends_with_it(client, receiver):
+    """Issue 51: a token's webhooks and push subscriptions are bounded by it: a webhook needs
+    `game:read` beside `webhooks` (it delivers the games' events), and once the token is revoked
+    what it made is removed at once (its stream tickets refused, its streams ended), what the
+    device key made goes on."""
+    ann = player(client, "Ann")
+    made = client.post("/players/me/tokens", json={"name": "bot", "scopes": ["webhooks", "game:read", "push"]},
+                       headers=auth(ann["key"])).get_json()
+    blind = client.post("/players/me/tokens", json={"name": "blind", "scopes": ["webhooks"]},
+                        headers=auth(ann["key"])).get_json()["token"]
+    url = receiver.route("/feed", new_secret())
+    r = client.post("/webhooks", json={"url": url, "events": ["game.move"], "games": "mine"}, headers=auth(blind))
+    assert (r.status_code, r.get_json()["details"]["missing"]) == (403, ["game:read"])
+    kept_hook, token_hook = _webhook(client, ann["key"], url), _webhook(client, made["token"], url)
+    assert token_hook["key_id"] == made["id"]
+    kept_push, token_push = _push(client, ann["key"]), _push(client, made["token"])
+    ticket = client.post("/players/me/stream-tickets", headers=auth(made["token"])).get_json()["stream"]
+    stream = Reading(client, "/players/me/stream", auth(made["token"]))
+    try:
+        assert client.delete(f"/players/me/tokens/{made['id']}", headers=auth(ann["key"])).status_code == 204
+        assert _ids(client, "/webhooks", "webhooks", ann["key"]) == {kept_hook["id"]}
+        assert _ids(client, "/players/me/push-subscriptions", "subscriptions", ann["key"]) == {kept_push} != {token_push}
+        r = client.get(ticket)
+        assert r.status_code == 401 and r.get_json()["code"] == "invalid_ticket"
+        assert stream.ended_within(ENDS_WITHIN_S) and "the player key of this stream was replaced" in stream.text
+    finally:
+        stream.close()
