@@ -153,13 +153,21 @@ class KeyRing:
                           "current": digest.decode() == current_digest})
         return sorted(shown, key=lambda e: (e["created"], e["id"]))
 
-    # ---- revoking ---------------------------------------------------------------------
-    def revoke(self, player_id: str, key_id: str) -> None:
+    def entry_of(self, player_id: str, digest: str) -> dict[str, Any] | None:
+        """The entry of the player's key of this hash (None: not one of its keys)."""
+        raw = self.redis.hget(self.keys_key(player_id), digest)
+        return dict(json.loads(raw)) if raw else None
+
+    def digest_of(self, player_id: str, key_id: str) -> str:
+        """The hash of the player's key of this id; UnknownKey when it has none."""
         for digest, raw in self.redis.hgetall(self.keys_key(player_id)).items():
             if json.loads(raw)["id"] == key_id:
-                self._forget(player_id, digest.decode())
-                return
+                return str(digest.decode())
         raise UnknownKey("The player has no key of this id (GET /players/me/keys lists them).")
+
+    # ---- revoking ---------------------------------------------------------------------
+    def revoke(self, player_id: str, key_id: str) -> None:
+        self._forget(player_id, self.digest_of(player_id, key_id))
 
     def _forget(self, player_id: str, digest: str) -> None:
         """The key of this hash stops working; its streams and tickets end on every process, and

@@ -21,7 +21,7 @@ from py_vapid import Vapid
 
 from api.push import vapid as vapid_keys
 from api.webhooks.addresses import Policy
-from tests.api.helpers import auth, read
+from tests.api.helpers import auth, read, step_up
 from tests.api.push_service import PushService
 from tests.api.spec import spec, validate_named
 from tests.conftest import running_workers, wait_for
@@ -218,6 +218,7 @@ def test_a_revoked_keys_subscriptions_end_with_it(client, service):
     subscribe(client, second["key"], laptop)
     first_id = next(k["id"] for k in client.get("/players/me/keys", headers=auth(ann["key"])).get_json()["keys"]
                     if k["current"])
+    step_up(client, second["key"], ann["recovery_code"])  # revoking another key (issue 51)
     assert client.delete(f"/players/me/keys/{first_id}", headers=auth(second["key"])).status_code == 204
     gid = open_game(client, second["key"])["id"]
     assert claim(client, gid, 1, bob["key"]).status_code == 201
