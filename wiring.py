@@ -216,6 +216,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # What a player key made ends with the key (revoked or replaced): api/players/keys.py.
     players.on_key_ended(webhooks.end_key)
     players.on_key_ended(pushes.subs.end_key)
+    players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index, settings.lobby_games_per_player), seat_control=seat_control,

@@ -269,8 +269,9 @@ class Players:
         own = by is not None and is_player_key(by) and hmac.compare_digest(hash_token(by), digest)
         if not own:
             self._require_step_up(player, by, "key_revoked", key={"id": key_id, "name": entry["name"]})
-        self._tell(player.id, "key_revoked", by, key={"id": key_id, "name": entry["name"]})  # while `by` is named
+        who = self._who(player.id, by)  # while `by` is a key (it may revoke itself)
         self.keys.revoke(player.id, key_id)
+        self._tell(player.id, "key_revoked", by, who=who, key={"id": key_id, "name": entry["name"]})
 
     def on_key_ended(self, end: Callable[[str, str], object]) -> None:
         """`end(player id, key hash)` is called once a key is revoked or replaced (what it made
@@ -387,16 +388,18 @@ class Players:
                              "revoke or rotate itself.",
                              details={"change": change, "step_up": "/players/me/step-up", "max_age": STEP_UP_S})
 
-    def _tell(self, player_id: str, change: str, by: str | None, refused: bool = False, **detail: Any) -> None:
-        """An account notice in the player's inbox (its stream, on every device): what changed
-        (or was refused: `account_change_refused`) and by which key."""
-        who: dict[str, Any] = {"key_id": None, "name": None}
+    def _who(self, player_id: str, by: str | None) -> dict[str, Any]:
+        """Who acted, as an account notice names it: the device key's id and name."""
         if by is not None and is_identity_token(by):
-            who = {"key_id": None, "name": None, "identity": True}
-        elif by is not None:
-            entry = self.keys.entry_of(player_id, hash_token(by))
-            if entry is not None:
-                who = {"key_id": entry["id"], "name": entry["name"]}
+            return {"key_id": None, "name": None, "identity": True}
+        entry = self.keys.entry_of(player_id, hash_token(by)) if by is not None else None
+        return {"key_id": entry["id"], "name": entry["name"]} if entry else {"key_id": None, "name": None}
+
+    def _tell(self, player_id: str, change: str, by: str | None, refused: bool = False,
+              who: dict[str, Any] | None = None, **detail: Any) -> None:
+        """An account notice in the player's inbox (its stream, on every device): what changed
+        (or was refused: `account_change_refused`) and by which key (`who`, else `by`'s)."""
+        who = who if who is not None else self._who(player_id, by)
         notice = {"type": "account_change_refused" if refused else "account_changed", "change": change,
                   "by": who, "at": now_ms(), **detail}
         try:
