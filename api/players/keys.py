@@ -9,7 +9,9 @@ Keys (single-key commands only, as the rest of api/players/):
 - `player-key:<hash>` -> the player's id: the index a request's key is looked up in (shared with
   api/players/accounts.py, which confirms an index entry against the keys hash).
 
-Revoking or replacing a key deletes its entry and index, and appends its hash to the
+Revoking another key than the one asking needs a step-up (api/players/step_up.py, checked by
+api/players/accounts.py); a key revokes or replaces itself freely. Revoking or replacing a key
+deletes its entry and index, and appends its hash to the
 `key-rotations` stream, which ends the streams it opened and refuses the tickets it asked for on
 every web process (api/live/keywatch.py, api/live/tickets.py): the same path a rotation takes.
 
