@@ -166,3 +166,22 @@ def test_a_proof_counts_from_its_time_and_an_identity_token_is_fresh_for_a_few_m
     assert not su.fresh({"iat": now - su.FRESH_IDENTITY_S - 1}, at_s=now)
     assert not su.fresh({}, at_s=now) and not su.fresh({"iat": True}, at_s=now) and not su.fresh({"iat": "1"}, at_s=now)
     assert su.fresh({"iat": now + 10}, at_s=now) and not su.fresh({"iat": now + 60}, at_s=now)  # clocks differ a bit
+
+
+def test_the_owners_stream_tells_of_the_refused_attempt_in_words(client):
+    from tests.lobby.test_key_rotation import Reading
+
+    ann = player(client, "Ann")
+    thief = _key(client, ann["key"], "stolen")
+    owners = _key_id(client, ann["key"])
+    assert client.delete(f"/players/me/keys/{owners}", headers=auth(thief["key"])).status_code == 403
+    stream = Reading(client, "/players/me/stream?lang=ko", {**auth(ann["key"]), "Last-Event-ID": "0"})
+    try:
+        stream.ended_within(1.0)
+    finally:
+        stream.close()
+    assert "event: account_changed" in stream.text and "event: account_change_refused" in stream.text
+    refused = next(json.loads(line[len("data: "):]) for line in stream.text.splitlines()
+                   if line.startswith("data: ") and "account_change_refused" in line)
+    assert refused["by"] == {"key_id": thief["id"], "name": "stolen"} and refused["key"]["id"] == owners
+    assert refused["text"] == "“stolen”에서 본인 증명 없이 기기 키 “first key”를 폐기하려 했으나 거부되었습니다."
