@@ -399,6 +399,8 @@ class Players:
               who: dict[str, Any] | None = None, **detail: Any) -> None:
         """An account notice in the player's inbox (its stream, on every device): what changed
         (or was refused: `account_change_refused`) and by which key (`who`, else `by`'s)."""
+        if refused and by is not None and not self.step_ups.first_refusal(player_id, hash_token(by), change):
+            return  # told of this key's attempt at this change within the minute already
         who = who if who is not None else self._who(player_id, by)
         notice = {"type": "account_change_refused" if refused else "account_changed", "change": change,
                   "by": who, "at": now_ms(), **detail}

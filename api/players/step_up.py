@@ -33,6 +33,7 @@ STEP_UP_S = 300  # a grant lasts this long
 FRESH_IDENTITY_S = 300  # an identity token proves a step-up this long after it was issued
 CLOCK_SKEW_S = 30  # an `iat` this far ahead of the clock still counts (the verifier's leeway)
 PROOF_SETTLE_S = 3 * 86400  # a proof added without a grant counts this long after
+REFUSALS_TOLD_EVERY_S = 60  # a key's refused attempts at one change are told once in this time
 
 
 class StepUpRequired(ApiError):
@@ -81,7 +82,9 @@ class StepUps:
         """The credential's grant ends (its key was revoked or replaced)."""
         self.redis.delete(self._grant(player_id, digest))
 
-    def counts_from(self, player_id: str, digest: str | None) -> int:
-        """When a proof the credential of this hash adds now counts: at once with a grant."""
-        held = digest is not None and self.holds(player_id, digest)
-        return now_ms() + (0 if held else PROOF_SETTLE_S * 1000)
+    def first_refusal(self, player_id: str, digest: str, change: str) -> bool:
+        """Whether this refusal of the credential's attempt at `change` is the first in
+        REFUSALS_TOLD_EVERY_S (the owner is told of it; a key retrying in a loop is told once a
+        minute, not flooding the owner's stream and phone)."""
+        key = f"{self.prefix}player:{{{player_id}}}:step-up-refused:{digest}:{change}"
+        return bool(self.redis.set(key, "1", nx=True, ex=REFUSALS_TOLD_EVERY_S))

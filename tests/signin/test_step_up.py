@@ -49,13 +49,14 @@ def test_a_stolen_second_key_cannot_lock_the_owner_out_and_the_owner_is_told(cli
                          "recovery_code_replaced")
     guessed = client.post("/players/me/step-up", json={"recovery_code": "rc.guessed"}, headers=auth(thief["key"]))
     assert guessed.status_code == 403 and guessed.get_json()["code"] == "step_up_refused"
-    assert client.delete(f"/players/me/keys/{owners}", headers=auth(thief["key"])).status_code == 403  # still
+    for _ in range(3):  # still refused; told once a minute per key and change, not at each retry
+        assert client.delete(f"/players/me/keys/{owners}", headers=auth(thief["key"])).status_code == 403
     # The owner's key works; the owner is told of each attempt, naming the key that tried.
     assert client.get("/players/me", headers=auth(ann["key"])).status_code == 200
     told = _notices(app, ann["id"])
     refused = [(n["change"], n["by"]["key_id"]) for n in told if n["type"] == "account_change_refused"]
     assert refused == [("key_revoked", thief["id"]), ("recovery_code_replaced", thief["id"]),
-                       ("step_up", thief["id"]), ("key_revoked", thief["id"])]
+                       ("step_up", thief["id"])]
     assert told[0] == {**told[0], "type": "account_changed", "change": "key_added", "key": {"id": thief["id"],
                                                                                              "name": "phone"}}
     # With the recovery code the owner revokes the stolen key; the code still recovers after.
