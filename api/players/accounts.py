@@ -270,7 +270,7 @@ class Players:
         if not own:
             self._require_step_up(player, by, "key_revoked", key={"id": key_id, "name": entry["name"]})
         who = self._who(player.id, by)  # while `by` is a key (it may revoke itself)
-        self.keys.revoke(player.id, key_id)
+        self.keys.revoke(player.id, key_id, digest)
         self._tell(player.id, "key_revoked", by, who=who, key={"id": key_id, "name": entry["name"]})
 
     def on_key_ended(self, end: Callable[[str, str], object]) -> None:

@@ -168,8 +168,9 @@ class KeyRing:
         raise UnknownKey("The player has no key of this id (GET /players/me/keys lists them).")
 
     # ---- revoking ---------------------------------------------------------------------
-    def revoke(self, player_id: str, key_id: str) -> None:
-        self._forget(player_id, self.digest_of(player_id, key_id))
+    def revoke(self, player_id: str, key_id: str, digest: str | None = None) -> None:
+        """Revokes the player's key of this id (`digest`: its hash, when the caller read it)."""
+        self._forget(player_id, digest or self.digest_of(player_id, key_id))
 
     def _forget(self, player_id: str, digest: str) -> None:
         """The key of this hash stops working; its streams and tickets end on every process, and
