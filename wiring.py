@@ -233,6 +233,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                             Addresses(redis, prefix, settings.moderation_address_key,
                                       settings.address_retention_days),
                             game_types, settings.moderators, settings.moderation_lookback_s)
+    players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index, settings.lobby_games_per_player), seat_control=seat_control,

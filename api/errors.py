@@ -80,6 +80,12 @@ class Code(StrEnum):
     PASSKEY_REFUSED = "passkey_refused", (401, 409, 422), "a passkey's answer or challenge is wrong, used or expired"
     UNKNOWN_PASSKEY = "unknown_passkey", (404,), "the player has no passkey of this id"
     LAST_SIGN_IN = "last_sign_in", (409,), "unlinking the player's only way to sign in (no key, no other identity)"
+    # ---- step-up for account changes (issue 51)
+    STEP_UP_REQUIRED = "step_up_required", (403,), \
+        "an account change that takes from the player's other devices, without a fresh proof " \
+        "(`POST /players/me/step-up`)"
+    STEP_UP_REFUSED = "step_up_refused", (403,), \
+        "a step-up's proof is wrong, not the player's, too old, or was added too recently to count"
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"

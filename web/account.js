@@ -21,6 +21,41 @@ function failed(err) {
 
 const when = (ms) => (ms ? new Date(ms).toLocaleString() : "never");
 
+// Account changes that take from the other devices (revoking another key, a new recovery code,
+// removing a passkey) need a fresh proof (issue 51): answered `step_up_required`, the page asks
+// for one (a passkey of the player's, or the recovery code), steps up (a grant for this
+// browser's key, a few minutes) and does the change again.
+let pending = null;
+
+async function withStepUp(change) {
+  try {
+    return await change();
+  } catch (err) {
+    if (!(err instanceof ApiProblem) || err.code !== "step_up_required") throw err;
+    pending = change;
+    $("#step-up").hidden = false;
+    $("#step-up-code").focus();
+    say("This change needs proof that this is you: use a passkey of yours or your recovery code.", "info");
+    return null;
+  }
+}
+
+async function steppedUp(proof) {
+  await api("/players/me/step-up", { method: "POST", token: player().key, body: proof });
+  $("#step-up").hidden = true;
+  $("#step-up-code").value = "";
+  const change = pending;
+  pending = null;
+  if (change) await change();
+}
+
+async function stepUpWithPasskey() {
+  const me = player();
+  const options = await api("/players/me/step-up/passkey-options", { method: "POST", token: me.key });
+  const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  await steppedUp({ passkey: credential.toJSON() });
+}
+
 function row(text, button) {
   const li = document.createElement("li");
   li.append(text);
@@ -40,12 +75,12 @@ async function showKeys(me) {
   const { keys } = await api("/players/me/keys", { token: me.key });
   $("#keys").replaceChildren(...keys.map((k) => {
     const li = row(`${k.name}${k.current ? " (this browser)" : ""}: made ${when(k.created)}, last used ${when(k.last_used)}`,
-      action("Revoke", async () => {
+      action("Revoke", () => withStepUp(async () => {
         await api(`/players/me/keys/${encodeURIComponent(k.id)}`, { method: "DELETE", token: me.key });
         if (k.current) { setPlayer(null); say("This browser's key is revoked: it is signed out.", "ok"); return show(); }
         say(`The key “${k.name}” is revoked.`, "ok");
         return showKeys(me);
-      }));
+      })));
     li.dataset.key = k.id;
     return li;
   }));
@@ -55,11 +90,11 @@ async function showPasskeys(me) {
   const { passkeys } = await api("/players/me/passkeys", { token: me.key });
   $("#passkeys").replaceChildren(...passkeys.map((p) => {
     const li = row(`${p.name}: added ${when(p.created)}, last used ${when(p.last_used)}`,
-      action("Remove", async () => {
+      action("Remove", () => withStepUp(async () => {
         await api(`/players/me/passkeys/${encodeURIComponent(p.id)}`, { method: "DELETE", token: me.key });
         say(`The passkey “${p.name}” is removed.`, "ok");
         return showPasskeys(me);
-      }));
+      })));
     li.dataset.passkey = p.id;
     return li;
   }));
@@ -117,11 +152,13 @@ onSubmit("#new-key", async () => {
   say(`A key for “${made.name}” is shown below, once: use it on that device (the lobby's “Use a key”).`, "ok");
   await showKeys(me);
 });
-$("#new-recovery").addEventListener("click", () => (async () => {
+$("#new-recovery").addEventListener("click", () => withStepUp(async () => {
   const { recovery_code } = await api("/players/me/recovery-code", { method: "POST", token: player().key });
   $("#recovery-out").textContent = recovery_code;
   say("A new recovery code is shown below, once; the old one no longer works.", "ok");
-})().catch(failed));
+}).catch(failed));
+onSubmit("#step-up-form", () => steppedUp({ recovery_code: $("#step-up-code").value.trim() }));
+$("#step-up-passkey").addEventListener("click", () => stepUpWithPasskey().catch(failed));
 // Why a browser says no, in words: enablePush's reasons (the permission's state, or no Push API).
 const PUSH_REFUSED = { unsupported: "This browser cannot receive notifications (no Push API here).",
   denied: "Notifications are blocked for this site: allow them in the browser's site settings, then try again.",

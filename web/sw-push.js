@@ -4,7 +4,8 @@
 // A push's payload is the server's PushMessage (openapi.yaml): {type, game_id, game_type,
 // title, body, url, version, at, lang}, already in the player's language. Each game has one
 // notification (its `tag`): a newer notice of a game replaces the older one, as the server's
-// `Topic` header does at the push service.
+// `Topic` header does at the push service. An account notice has no game: its `url` is the
+// account page.
 
 self.addEventListener("push", (event) => {
   let message = {};
@@ -16,8 +17,10 @@ self.addEventListener("push", (event) => {
   const title = message.title || "Game server";
   const options = {
     body: message.body || "",
-    tag: message.game_id ? "game-" + message.game_id : "game-server",
-    renotify: message.type === "your_turn" || message.type === "clock_warning",
+    // An account notice (issue 51) is its own: a newer one never hides a refused attempt.
+    tag: message.game_id ? "game-" + message.game_id
+      : String(message.type || "").startsWith("account_") ? "account-" + message.at : "game-server",
+    renotify: ["your_turn", "clock_warning", "account_change_refused"].includes(message.type),
     lang: message.lang || "",
     data: { url: message.url || "/", type: message.type, game_id: message.game_id, version: message.version },
   };

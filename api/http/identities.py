@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
-from api.http.auth import current_player
+from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
 from api.http.schemas import IdentityTokenSchema
 
@@ -19,7 +19,7 @@ _token = IdentityTokenSchema()
 def link_identity() -> ResponseReturnValue:
     player = current_player(players())
     body = _token.load(json_body())
-    return players().link_identity(player, body["token"]), 201
+    return players().link_identity(player, body["token"], bearer_token()), 201
 
 
 @bp.get("/players/me/identities")
@@ -31,5 +31,5 @@ def list_identities() -> ResponseReturnValue:
 @bp.delete("/players/me/identities/<identity_id>")
 def unlink_identity(identity_id: str) -> ResponseReturnValue:
     player = current_player(players())
-    players().unlink_identity(player, identity_id)
+    players().unlink_identity(player, identity_id, bearer_token())  # with a step-up
     return "", 204

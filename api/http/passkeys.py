@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, request
 from flask.typing import ResponseReturnValue
 
-from api.http.auth import current_player
+from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
 from api.http.schemas import PasskeyAnswerSchema
 
@@ -38,7 +38,8 @@ def register_passkey() -> ResponseReturnValue:
     player = current_player(players())
     body = _answer.load(json_body())
     rp_id, origin = relying_party()
-    entry = players().register_passkey(player, body["credential"], body["name"] or "passkey", rp_id, origin)
+    entry = players().register_passkey(player, body["credential"], body["name"] or "passkey", rp_id, origin,
+                                        bearer_token())
     return entry, 201
 
 
@@ -51,7 +52,7 @@ def list_passkeys() -> ResponseReturnValue:
 @bp.delete("/players/me/passkeys/<passkey_id>")
 def remove_passkey(passkey_id: str) -> ResponseReturnValue:
     player = current_player(players())
-    players().remove_passkey(player, passkey_id)
+    players().remove_passkey(player, passkey_id, bearer_token())  # with a step-up
     return "", 204
 
 

@@ -9,8 +9,9 @@ from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import bearer_token, current_player
+from api.http.passkeys import relying_party
 from api.http.requests import json_body, players
-from api.http.schemas import NewAccessTokenSchema, PlayerNameSchema, RecoverSchema
+from api.http.schemas import NewAccessTokenSchema, PlayerNameSchema, RecoverSchema, StepUpSchema
 from api.http.scopes import insufficient, spec_table
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ bp = Blueprint("player_keys", __name__)
 _name = PlayerNameSchema()
 _recover = RecoverSchema()
 _new_token = NewAccessTokenSchema()
+_step_up = StepUpSchema()
 
 
 def _player_shown(player: Player) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def add_or_rotate_key() -> ResponseReturnValue:
     every = spec_table().every
     if player.scopes is not None and not every <= player.scopes:  # a device key holds every scope
         raise insufficient(every - player.scopes, every)
-    entry, key = players().add_key(player, body["name"])
+    entry, key = players().add_key(player, body["name"], bearer_token())
     return _key_shown(entry, key), 201, {"Location": f"/players/me/keys/{entry['id']}"}
 
 
@@ -60,7 +62,7 @@ def list_keys() -> ResponseReturnValue:
 @bp.delete("/players/me/keys/<key_id>")
 def revoke_key(key_id: str) -> ResponseReturnValue:
     player = current_player(players())
-    players().revoke_key(player, key_id)
+    players().revoke_key(player, key_id, bearer_token())  # another key than the one sent: with a step-up
     return "", 204
 
 
@@ -97,7 +99,25 @@ def revoke_token(token_id: str) -> ResponseReturnValue:
 @bp.post("/players/me/recovery-code")
 def new_recovery_code() -> ResponseReturnValue:
     player = current_player(players())
-    return {"recovery_code": players().new_recovery_code(player)}, 201
+    return {"recovery_code": players().replace_recovery_code(player, bearer_token())}, 201
+
+
+@bp.post("/players/me/step-up")
+def step_up() -> ResponseReturnValue:
+    """A step-up grant for the key sent (api/players/step_up.py), for one proof."""
+    player = current_player(players())
+    body = _step_up.load(json_body())
+    sent = bearer_token()
+    assert sent is not None  # current_player found the player by it
+    rp_id, origin = relying_party() if "passkey" in body else ("", "")
+    return players().step_up(player, sent, body, rp_id, origin), 201
+
+
+@bp.post("/players/me/step-up/passkey-options")
+def step_up_passkey_options() -> ResponseReturnValue:
+    """The options for `navigator.credentials.get` to step up with one of the player's passkeys."""
+    player = current_player(players())
+    return players().step_up_passkey_options(player, relying_party()[0])
 
 
 @bp.post("/recover")

@@ -38,6 +38,15 @@ def challenge(code: str) -> str:
     return f'Bearer realm="{REALM}", error="invalid_token", error_description="{said}"'
 
 
+def step_up_challenge() -> str:
+    """A `step_up_required`'s `WWW-Authenticate`: RFC 9470's error, with the grant's `max_age`
+    (a 403, not its 401: the key is good, and a client drops a key answered 401)."""
+    from api.players.step_up import STEP_UP_S
+
+    return (f'Bearer realm="{REALM}", error="insufficient_user_authentication", '
+            f'error_description="a fresh proof is needed: POST /players/me/step-up", max_age={STEP_UP_S}')
+
+
 def problem(status: int, code: str, detail: str, version: int | None = None, details: dict[str, Any] | None = None,
             headers: Mapping[str, str] | None = None, wording: Wording | None = None) -> Response:
     if has_request_context():  # in the caller's language, by the game's template or the code (api/words/)
@@ -57,6 +66,8 @@ def problem(status: int, code: str, detail: str, version: int | None = None, det
     response.mimetype = "application/problem+json"
     for key, value in (headers or {}).items():
         response.headers[key] = value
+    if code == Code.STEP_UP_REQUIRED and "WWW-Authenticate" not in response.headers:
+        response.headers["WWW-Authenticate"] = step_up_challenge()
     if status == 401 and "WWW-Authenticate" not in response.headers:
         response.headers["WWW-Authenticate"] = challenge(code)
     return response

@@ -18,10 +18,12 @@
   PLAYER_CREATE_LIMIT per PLAYER_CREATE_WINDOW_S whatever its keys and addresses (bot accounts
   too; charged by the route: `charge_player_creation`).
 - Every 401 answered to a request that presents a credential (a token, a recovery code to
-  `POST /recover`, a passkey's answer to `POST /passkeys/sign-in`, a stream's `?ticket=`)
-  counts as a failed authentication of the address; past ADDRESS_AUTH_FAILURES in a window,
-  that address's requests presenting one are refused until the window ends (guessing tokens or
-  codes, or minting a token per request to dodge the address's budget, stops there).
+  `POST /recover`, a passkey's answer to `POST /passkeys/sign-in`, a stream's `?ticket=`),
+  and every proof refused at `POST /players/me/step-up` (a 403, issue 51: a recovery code or
+  identity token guessed there), counts as a failed authentication of the address; past
+  ADDRESS_AUTH_FAILURES in a window, that address's requests presenting one are refused until
+  the window ends (guessing tokens or codes, or minting a token per request to dodge the
+  address's budget, stops there).
 `/health`, its probes and `/metrics` are not limited (load balancers and Prometheus poll them).
 
 Every limited answer says where its caller stands, in the IETF draft's fields
@@ -178,6 +180,9 @@ def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:
     return charge
 
 
+STEP_UP_PATH = "/players/me/step-up"  # its 403s are proofs refused (api/players/step_up.py)
+
+
 def teller(app: Flask) -> Callable[[Response], Response]:
     """After the route: the answer's RateLimit headers; a 401 to a request presenting a
     credential counted as its address's failed authentication."""
@@ -188,7 +193,8 @@ def teller(app: Flask) -> Callable[[Response], Response]:
             key, decision = charged
             response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
-        if response.status_code == 401 and presents_credential(request.environ):
+        refused = response.status_code == 401 or (response.status_code == 403 and request.path == STEP_UP_PATH)
+        if refused and presents_credential(request.environ):
             try:
                 app.extensions["budgets"].auth_failures.count("auth:" + client_address())
             except Exception:

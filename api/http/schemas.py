@@ -133,6 +133,22 @@ class PasskeyAnswerSchema(Schema):
     name = NameField(load_default=None, validate=NAME)
 
 
+class StepUpSchema(Schema):
+    """One proof that the caller is the player's owner (api/players/step_up.py)."""
+
+    class Meta:
+        unknown = RAISE
+
+    recovery_code = fields.String(validate=validate.Length(min=1, max=100))
+    passkey = fields.Dict()
+    identity_token = fields.String(validate=validate.Length(min=1, max=8000))
+
+    @validates_schema
+    def _one_proof(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if len(data) != 1:
+            raise ValidationError("Send exactly one proof: `recovery_code`, `passkey` or `identity_token`.")
+
+
 class ClaimSchema(Schema):
     """An anonymous claimer names itself; a player's name is its own."""
 

@@ -26,6 +26,7 @@ authentication checks both.
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -42,10 +43,22 @@ from api.players.identity_tokens import TokenRefused, TokenVerifier
 from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
 from api.players.passkeys import Passkeys
 from api.players.recovery import Recovery
+from api.players.step_up import (
+    FRESH_IDENTITY_S,
+    PROOF_SETTLE_S,
+    STEP_UP_S,
+    StepUpRefused,
+    StepUpRequired,
+    StepUps,
+    counts,
+    fresh,
+    now_ms,
+)
 from api.players.tokens import TokenRing, is_token
 from events import codec
 from events.store import StoreUnavailable
 
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -95,6 +108,10 @@ class Players:
         self.tokens = TokenRing(connection, prefix, self.keys)  # personal access tokens (issue 51)
         self.recovery = Recovery(connection, prefix, self.keys)
         self.passkeys = Passkeys(connection, prefix, self.keys, rp_name)
+        self.step_ups = StepUps(connection, prefix)
+        self.keys.ended.append(self.step_ups.end)  # a key's grant ends with it
+        # Told a player's id once an account notice is in its inbox (the push notices'; wiring.py).
+        self.told: list[Callable[[str], object]] = []
 
     # ---- keys ---------------------------------------------------------------------------
     def _player(self, player_id: str) -> str:
@@ -167,19 +184,28 @@ class Players:
 
     # ---- identities ---------------------------------------------------------------------
     @_unavailable
-    def link_identity(self, player: Player, token: str) -> dict[str, Any]:
-        return self.identities.link(player.id, self._verified(token))
+    def link_identity(self, player: Player, token: str, by: str | None = None) -> dict[str, Any]:
+        """Links the identity of `token`; it proves a step-up at once when `by` (the request's
+        credential) holds a step-up, else PROOF_SETTLE_S later (api/players/step_up.py)."""
+        entry = self.identities.link(player.id, self._verified(token), self._counts_from(player, by))
+        self._tell(player.id, "identity_linked", by, identity={"id": entry["id"], "issuer": entry["issuer"]},
+                   counts_from=entry.get("counts_from", 0))
+        return entry
 
     @_unavailable
     def list_identities(self, player: Player) -> list[dict[str, Any]]:
         return self.identities.listing(player.id)
 
     @_unavailable
-    def unlink_identity(self, player: Player, identity_id: str) -> None:
+    def unlink_identity(self, player: Player, identity_id: str, by: str | None = None) -> None:
         if self.redis.hlen(self.keys.keys_key(player.id)) == 0 and self.identities.count(player.id) <= 1:
             raise LastSignIn("This identity is the player's only way to sign in: make a key "
                              "(POST /players/me/keys) before unlinking it.")
+        if not any(e["id"] == identity_id for e in self.identities.listing(player.id)):
+            self.identities.unlink(player.id, identity_id)  # UnknownIdentity: nothing to step up for
+        self._require_step_up(player, by, "identity_unlinked")
         self.identities.unlink(player.id, identity_id)
+        self._tell(player.id, "identity_unlinked", by, identity={"id": identity_id})
 
     # ---- passkeys (api/players/passkeys.py; `rp_id` and `origin`: the site's, as the edge says) ----
     @_unavailable
@@ -188,8 +214,13 @@ class Players:
 
     @_unavailable
     def register_passkey(self, player: Player, credential: dict[str, Any], name: str, rp_id: str,
-                         origin: str) -> dict[str, Any]:
-        return self.passkeys.register(player.id, credential, name, rp_id, origin)
+                         origin: str, by: str | None = None) -> dict[str, Any]:
+        """Keeps the passkey; it proves a step-up at once when `by` holds a step-up, else
+        PROOF_SETTLE_S later."""
+        entry = self.passkeys.register(player.id, credential, name, rp_id, origin, self._counts_from(player, by))
+        self._tell(player.id, "passkey_added", by, passkey={"id": entry["id"], "name": entry["name"]},
+                   counts_from=entry["counts_from"])
+        return entry
 
     @_unavailable
     def passkey_sign_in_options(self, rp_id: str) -> dict[str, Any]:
@@ -203,6 +234,7 @@ class Players:
         player = self.find(player_id)
         if player is None:
             raise UnknownPlayer("The player of this passkey is gone.")
+        self._tell(player_id, "key_added", key, key={"id": entry["id"], "name": entry["name"]}, proof="passkey")
         return player, entry, key
 
     @_unavailable
@@ -210,8 +242,12 @@ class Players:
         return self.passkeys.listing(player.id)
 
     @_unavailable
-    def remove_passkey(self, player: Player, credential_id: str) -> None:
+    def remove_passkey(self, player: Player, credential_id: str, by: str | None = None) -> None:
+        if not any(e["id"] == credential_id for e in self.passkeys.listing(player.id)):
+            self.passkeys.remove(player.id, credential_id)  # UnknownPasskey: nothing to step up for
+        self._require_step_up(player, by, "passkey_removed")
         self.passkeys.remove(player.id, credential_id)
+        self._tell(player.id, "passkey_removed", by, passkey={"id": credential_id})
 
     def _moved(self, player_id: str, legacy: bytes | None, digest: str) -> bool:
         """A key of a player made before keys were per device, moved into its key ring now."""
@@ -229,21 +265,35 @@ class Players:
     @_unavailable
     def rotate(self, player: Player, old_key: str) -> str:
         """A new secret for the key sent (its name kept; a token's scopes and expiry too); the
-        old one stops working."""
-        return (self.tokens if is_token(old_key) else self.keys).replace(player.id, hash_token(old_key))
+        old one stops working. A key always rotates itself (no step-up); no route rotates
+        another key."""
+        key = (self.tokens if is_token(old_key) else self.keys).replace(player.id, hash_token(old_key))
+        self._tell(player.id, "key_rotated", key)
+        return key
 
     @_unavailable
-    def add_key(self, player: Player, name: str) -> tuple[dict[str, Any], str]:
+    def add_key(self, player: Player, name: str, by: str | None = None) -> tuple[dict[str, Any], str]:
         """A new key for another device: (its entry, the key, shown once)."""
-        return self.keys.add(player.id, name)
+        entry, key = self.keys.add(player.id, name)
+        self._tell(player.id, "key_added", by, key={"id": entry["id"], "name": entry["name"]})
+        return entry, key
 
     @_unavailable
     def list_keys(self, player: Player, current_key: str | None) -> list[dict[str, Any]]:
         return self.keys.listing(player.id, hash_token(current_key) if current_key else None)
 
     @_unavailable
-    def revoke_key(self, player: Player, key_id: str) -> None:
-        self.keys.revoke(player.id, key_id)
+    def revoke_key(self, player: Player, key_id: str, by: str | None = None) -> None:
+        """Revokes the player's key of this id: the key `by` itself at once, another only with a
+        step-up (api/players/step_up.py)."""
+        digest = self.keys.digest_of(player.id, key_id)  # UnknownKey first: nothing to step up for
+        entry = self.keys.entry_of(player.id, digest) or {"id": key_id, "name": ""}
+        own = by is not None and is_player_key(by) and hmac.compare_digest(hash_token(by), digest)
+        if not own:
+            self._require_step_up(player, by, "key_revoked", key={"id": key_id, "name": entry["name"]})
+        who = self._who(player.id, by)  # while `by` is a key (it may revoke itself)
+        self.keys.revoke(player.id, key_id, digest)
+        self._tell(player.id, "key_revoked", by, who=who, key={"id": key_id, "name": entry["name"]})
 
     # ---- personal access tokens (api/players/tokens.py) ------------------------------------------
     @_unavailable
@@ -276,8 +326,16 @@ class Players:
 
     @_unavailable
     def new_recovery_code(self, player: Player) -> str:
-        """A recovery code for the player (shown once); the previous one stops working."""
+        """A new player's first recovery code (shown once)."""
         return self.recovery.issue(player.id)
+
+    @_unavailable
+    def replace_recovery_code(self, player: Player, by: str | None) -> str:
+        """A new recovery code (shown once), with a step-up; the previous one stops working."""
+        self._require_step_up(player, by, "recovery_code_replaced")
+        code = self.recovery.issue(player.id)
+        self._tell(player.id, "recovery_code_replaced", by)
+        return code
 
     @_unavailable
     def recover(self, code: str, device: str) -> tuple[Player, dict[str, Any], str, str]:
@@ -286,7 +344,114 @@ class Players:
         player = self.find(player_id)
         if player is None:
             raise UnknownPlayer("The player of this recovery code is gone.")
+        self._tell(player_id, "recovered", key, key={"id": entry["id"], "name": entry["name"]})
         return player, entry, key, next_code
+
+    # ---- step-up for account changes (api/players/step_up.py) --------------------------------
+    @_unavailable
+    def step_up_passkey_options(self, player: Player, rp_id: str) -> dict[str, Any]:
+        return self.passkeys.step_up_options(player.id, rp_id)
+
+    @_unavailable
+    def step_up(self, player: Player, by: str, proof: dict[str, Any], rp_id: str = "",
+                origin: str = "") -> dict[str, Any]:
+        """A step-up grant for the credential `by` for STEP_UP_S, earned by one proof:
+        `recovery_code`, `passkey` (an answer to the player's step-up challenge) or
+        `identity_token` (issued at most FRESH_IDENTITY_S ago). StepUpRefused otherwise, and
+        the player's devices are told of the attempt."""
+        kind = next(iter(proof))
+        try:
+            self._check_proof(player, kind, proof[kind], rp_id, origin)
+        except ApiError as e:
+            if e.status >= 500:  # the provider's keys unreadable just now: no verdict on the proof
+                raise
+            self._tell(player.id, "step_up", by, refused=True, proof=kind)
+            refused = e if isinstance(e, StepUpRefused) else StepUpRefused(f"This proof does not step up: {e.message}",
+                                                                          details={"proof": kind, "reason": e.code})
+            raise refused from None
+        until = self.step_ups.grant(player.id, hash_token(by))
+        self._tell(player.id, "step_up", by, proof=kind)
+        return {"proof": kind, "until": until, "expires_in": STEP_UP_S}
+
+    def _check_proof(self, player: Player, kind: str, value: Any, rp_id: str, origin: str) -> None:
+        if kind == "recovery_code":
+            if not self.recovery.matches(player.id, value):
+                raise StepUpRefused("This is not the player's current recovery code.",
+                                    details={"proof": kind, "reason": "invalid_recovery_code"})
+        elif kind == "passkey":
+            entry = self.passkeys.step_up(player.id, value, rp_id, origin)
+            if not counts(entry):
+                raise StepUpRefused(f"This passkey was added without a step-up: it proves one from "
+                                    f"{entry['counts_from']} (ms; {PROOF_SETTLE_S // 86400} days after).",
+                                    details={"proof": kind, "reason": "not_settled",
+                                             "counts_from": entry["counts_from"]})
+        else:
+            claims = self._verified(value)
+            self._identity_proves(player, claims, kind)
+
+    def _identity_proves(self, player: Player, claims: dict[str, Any], kind: str) -> None:
+        entry = self.identities.entry_of(player.id, claims)
+        if entry is None:
+            raise StepUpRefused("This identity is not linked to the player.",
+                                details={"proof": kind, "reason": "not_linked"})
+        if not fresh(claims):
+            raise StepUpRefused(f"This identity token was issued more than {FRESH_IDENTITY_S} s ago (or has no `iat`): "
+                                "sign in with the provider again.", details={"proof": kind, "reason": "not_fresh"})
+        if not counts(entry):
+            raise StepUpRefused("This identity was linked without a step-up: it proves one from "
+                                f"{entry['counts_from']} (ms).",
+                                details={"proof": kind, "reason": "not_settled", "counts_from": entry["counts_from"]})
+
+    def _stepped_up(self, player: Player, by: str | None) -> bool:
+        """Whether the request's credential holds a step-up: a grant, or it is itself a fresh
+        identity token of one of the player's identities that counts."""
+        if by is None:
+            return False
+        if is_identity_token(by):
+            try:
+                self._identity_proves(player, self._verified(by), "identity_token")
+            except ApiError:
+                return False
+            return True
+        return self.step_ups.holds(player.id, hash_token(by))
+
+    def _counts_from(self, player: Player, by: str | None) -> int:
+        """When a proof added now by `by` counts: at once with a step-up, else PROOF_SETTLE_S on."""
+        return now_ms() + (0 if self._stepped_up(player, by) else PROOF_SETTLE_S * 1000)
+
+    def _require_step_up(self, player: Player, by: str | None, change: str, **detail: Any) -> None:
+        if self._stepped_up(player, by):
+            return
+        self._tell(player.id, change, by, refused=True, **detail)
+        raise StepUpRequired("This account change takes something from the player's other devices: prove it is the "
+                             "owner first (POST /players/me/step-up with the recovery code, a passkey or a fresh "
+                             f"identity token: a grant for this key, {STEP_UP_S // 60} minutes). A key may always "
+                             "revoke or rotate itself.",
+                             details={"change": change, "step_up": "/players/me/step-up", "max_age": STEP_UP_S})
+
+    def _who(self, player_id: str, by: str | None) -> dict[str, Any]:
+        """Who acted, as an account notice names it: the device key's id and name."""
+        if by is not None and is_identity_token(by):
+            return {"key_id": None, "name": None, "identity": True}
+        entry = self.keys.entry_of(player_id, hash_token(by)) if by is not None else None
+        return {"key_id": entry["id"], "name": entry["name"]} if entry else {"key_id": None, "name": None}
+
+    def _tell(self, player_id: str, change: str, by: str | None, refused: bool = False,
+              who: dict[str, Any] | None = None, **detail: Any) -> None:
+        """An account notice in the player's inbox (its stream, on every device): what changed
+        (or was refused: `account_change_refused`) and by which key (`who`, else `by`'s)."""
+        if refused and by is not None and not self.step_ups.first_refusal(player_id, hash_token(by), change):
+            return  # told of this key's attempt at this change within the minute already
+        who = who if who is not None else self._who(player_id, by)
+        notice = {"type": "account_change_refused" if refused else "account_changed", "change": change,
+                  "by": who, "at": now_ms(), **detail}
+        try:
+            self.redis.xadd(self.inbox_key(player_id), {"e": codec.dumps_bytes(notice)}, maxlen=INBOX_LENGTH,
+                            approximate=True)
+            for told in self.told:
+                told(player_id)
+        except Exception:  # a notice lost, never the change (nor the refusal)
+            log.exception("account notice for player %s not written", player_id)
 
     # ---- replaced keys, for the streams opened with them --------------------------------------
     def _rotations(self) -> str:

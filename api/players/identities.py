@@ -73,21 +73,26 @@ class Identities:
                 return candidate
             discard(candidate)
 
-    def link(self, player_id: str, claims: dict[str, Any]) -> dict[str, Any]:
+    def link(self, player_id: str, claims: dict[str, Any], counts_from: int = 0) -> dict[str, Any]:
         """Links the identity to the player (again: nothing changes); IdentityTaken when it is
-        another player's."""
+        another player's. `counts_from`: when it proves a step-up (ms; api/players/step_up.py)."""
         digest = identity_hash(claims["iss"], claims["sub"])
         if not self.redis.set(self._mapping(digest), player_id, nx=True):
             owner = self.redis.get(self._mapping(digest))
             if owner is not None and owner.decode() != player_id:
                 raise IdentityTaken("This identity already signs in another player: unlink it there first.")
-        return self._note(player_id, digest, claims)
+        return self._note(player_id, digest, claims, counts_from)
 
-    def _note(self, player_id: str, digest: str, claims: dict[str, Any]) -> dict[str, Any]:
+    def _note(self, player_id: str, digest: str, claims: dict[str, Any], counts_from: int = 0) -> dict[str, Any]:
         entry = {"id": digest[:16], "issuer": claims["iss"], "subject": claims["sub"],
-                 "linked": int(time.time() * 1000)}
+                 "linked": int(time.time() * 1000), "counts_from": counts_from}
         self.redis.hsetnx(self._linked(player_id), digest, json.dumps(entry))
         return dict(json.loads(self.redis.hget(self._linked(player_id), digest)))
+
+    def entry_of(self, player_id: str, claims: dict[str, Any]) -> dict[str, Any] | None:
+        """The player's entry of the token's identity (None: not linked to the player)."""
+        raw = self.redis.hget(self._linked(player_id), identity_hash(claims["iss"], claims["sub"]))
+        return dict(json.loads(raw)) if raw else None
 
     def listing(self, player_id: str) -> list[dict[str, Any]]:
         entries = [json.loads(raw) for raw in self.redis.hvals(self._linked(player_id))]

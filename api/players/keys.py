@@ -9,7 +9,9 @@ Keys (single-key commands only, as the rest of api/players/):
 - `player-key:<hash>` -> the player's id: the index a request's key is looked up in (shared with
   api/players/accounts.py, which confirms an index entry against the keys hash).
 
-Revoking or replacing a key deletes its entry and index, and appends its hash to the
+Revoking another key than the one asking needs a step-up (api/players/step_up.py, checked by
+api/players/accounts.py); a key revokes or replaces itself freely. Revoking or replacing a key
+deletes its entry and index, and appends its hash to the
 `key-rotations` stream, which ends the streams it opened and refuses the tickets it asked for on
 every web process (api/live/keywatch.py, api/live/tickets.py): the same path a rotation takes.
 
@@ -153,13 +155,22 @@ class KeyRing:
                           "current": digest.decode() == current_digest})
         return sorted(shown, key=lambda e: (e["created"], e["id"]))
 
-    # ---- revoking ---------------------------------------------------------------------
-    def revoke(self, player_id: str, key_id: str) -> None:
+    def entry_of(self, player_id: str, digest: str) -> dict[str, Any] | None:
+        """The entry of the player's key of this hash (None: not one of its keys)."""
+        raw = self.redis.hget(self.keys_key(player_id), digest)
+        return dict(json.loads(raw)) if raw else None
+
+    def digest_of(self, player_id: str, key_id: str) -> str:
+        """The hash of the player's key of this id; UnknownKey when it has none."""
         for digest, raw in self.redis.hgetall(self.keys_key(player_id)).items():
             if json.loads(raw)["id"] == key_id:
-                self._forget(player_id, digest.decode())
-                return
+                return str(digest.decode())
         raise UnknownKey("The player has no key of this id (GET /players/me/keys lists them).")
+
+    # ---- revoking ---------------------------------------------------------------------
+    def revoke(self, player_id: str, key_id: str, digest: str | None = None) -> None:
+        """Revokes the player's key of this id (`digest`: its hash, when the caller read it)."""
+        self._forget(player_id, digest or self.digest_of(player_id, key_id))
 
     def _forget(self, player_id: str, digest: str) -> None:
         """The key of this hash stops working; its streams and tickets end on every process, and

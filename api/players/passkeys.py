@@ -98,9 +98,9 @@ class Passkeys:
         return dict(json.loads(webauthn.options_to_json(options)))
 
     def register(self, player_id: str, credential: dict[str, Any], name: str, rp_id: str,
-                 origin: str) -> dict[str, Any]:
+                 origin: str, counts_from: int = 0) -> dict[str, Any]:
         """Verifies the authenticator's answer to the player's registration challenge and keeps
-        the passkey; its entry (no key material)."""
+        the passkey; its entry (no key material). `counts_from`: when it proves a step-up (ms)."""
         challenge = self.redis.getdel(self._registration(player_id))
         if challenge is None:
             raise PasskeyRefused("No passkey registration is under way (or it took longer than "
@@ -113,7 +113,8 @@ class Passkeys:
             raise PasskeyRefused(f"The passkey could not be registered: {e}") from None
         credential_id = bytes_to_base64url(verified.credential_id)
         entry = {"id": credential_id, "name": name, "created": _now_ms(), "last_used": None,
-                 "public_key": bytes_to_base64url(verified.credential_public_key), "sign_count": verified.sign_count}
+                 "public_key": bytes_to_base64url(verified.credential_public_key), "sign_count": verified.sign_count,
+                 "counts_from": counts_from}
         if not self.redis.set(self._index(credential_id), player_id, nx=True):
             raise PasskeyRefused("This passkey is registered already.", status=409)
         self.redis.hset(self._registered(player_id), credential_id, json.dumps(entry))
@@ -136,6 +137,13 @@ class Passkeys:
             raise PasskeyRefused("This passkey answer is not to a sign-in challenge of this server's, or it was "
                                  f"used already or took longer than {CHALLENGE_TTL_S} s: start again.", status=401)
         owner, entry = self._registered_entry(credential)
+        self._verify(owner, entry, credential, rp_id, origin)
+        key_entry, key = self.keys.add(owner, device)
+        return owner, key_entry, key
+
+    def _verify(self, owner: str, entry: dict[str, Any], credential: dict[str, Any], rp_id: str, origin: str) -> None:
+        """Verifies an answer (its challenge taken already) against the passkey's public key,
+        and notes its use."""
         try:
             verified = webauthn.verify_authentication_response(
                 credential=credential, expected_challenge=webauthn.base64url_to_bytes(_challenge_of(credential)),
@@ -146,8 +154,36 @@ class Passkeys:
             raise PasskeyRefused(f"The passkey's answer does not verify: {e}", status=401) from None
         entry.update(sign_count=verified.new_sign_count, last_used=_now_ms())
         self.redis.hset(self._registered(owner), entry["id"], json.dumps(entry))
-        key_entry, key = self.keys.add(owner, device)
-        return owner, key_entry, key
+
+    # ---- a step-up (api/players/step_up.py) ------------------------------------------------
+    def _step_up_challenge(self, player_id: str) -> str:
+        return f"{self.prefix}player:{{{player_id}}}:passkey-step-up"
+
+    def step_up_options(self, player_id: str, rp_id: str) -> dict[str, Any]:
+        """The options for `navigator.credentials.get` offering the player's own passkeys."""
+        held = self.redis.hkeys(self._registered(player_id))
+        if not held:
+            raise PasskeyRefused("The player has no passkey: step up with the recovery code or an identity token.",
+                                 status=409)
+        options = webauthn.generate_authentication_options(
+            rp_id=rp_id, timeout=CHALLENGE_TTL_S * 1000, user_verification=UserVerificationRequirement.PREFERRED,
+            allow_credentials=[PublicKeyCredentialDescriptor(id=webauthn.base64url_to_bytes(c.decode())) for c in held])
+        self.redis.set(self._step_up_challenge(player_id), bytes_to_base64url(options.challenge), ex=CHALLENGE_TTL_S)
+        return dict(json.loads(webauthn.options_to_json(options)))
+
+    def step_up(self, player_id: str, credential: dict[str, Any], rp_id: str, origin: str) -> dict[str, Any]:
+        """The entry of the player's passkey whose answer to the player's step-up challenge
+        verifies (PasskeyRefused otherwise); the challenge is used once."""
+        challenge = self.redis.getdel(self._step_up_challenge(player_id))
+        if challenge is None or challenge.decode() != _challenge_of(credential):
+            raise PasskeyRefused("This passkey answer is not to the player's step-up challenge, or it was used "
+                                 f"already or took longer than {CHALLENGE_TTL_S} s: ask for the options again.",
+                                 status=401)
+        owner, entry = self._registered_entry(credential)
+        if owner != player_id:
+            raise PasskeyRefused("This passkey is another player's.", status=401)
+        self._verify(owner, entry, credential, rp_id, origin)
+        return entry
 
     def _registered_entry(self, credential: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """(its player, its entry) of the passkey an answer names."""
@@ -173,4 +209,5 @@ class Passkeys:
 
 
 def _shown(entry: dict[str, Any]) -> dict[str, Any]:
-    return {"id": entry["id"], "name": entry["name"], "created": entry["created"], "last_used": entry["last_used"]}
+    return {"id": entry["id"], "name": entry["name"], "created": entry["created"], "last_used": entry["last_used"],
+            "counts_from": entry.get("counts_from", 0)}

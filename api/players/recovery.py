@@ -48,6 +48,13 @@ class Recovery:
             self.redis.delete(self._index(old.decode()))
         return code
 
+    def matches(self, player_id: str, code: str) -> bool:
+        """Whether `code` is the player's current recovery code (a step-up's proof: checked, not
+        spent)."""
+        current = self.redis.hget(self._player(player_id), "recovery")
+        return (current is not None and code.startswith(CODE_PREFIX)
+                and hmac.compare_digest(current.decode(), hash_token(code)))
+
     def recover(self, code: str, device: str) -> tuple[str, dict[str, Any], str, str]:
         """(the player's id, the new key's entry, the new key, the next recovery code)."""
         digest = hash_token(code)

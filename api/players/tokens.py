@@ -155,9 +155,12 @@ class TokenRing(KeyRing):
         except ApiError:
             pass  # gone already
 
-    def revoke(self, player_id: str, key_id: str) -> None:
-        for digest, raw in self.redis.hgetall(self.keys_key(player_id)).items():
+    def revoke(self, player_id: str, key_id: str, digest: str | None = None) -> None:
+        if digest is not None:
+            self._forget(player_id, digest)
+            return
+        for found, raw in self.redis.hgetall(self.keys_key(player_id)).items():
             if json.loads(raw)["id"] == key_id:
-                self._forget(player_id, digest.decode())
+                self._forget(player_id, found.decode())
                 return
         raise UnknownToken("The player has no token of this id (GET /players/me/tokens lists them).")

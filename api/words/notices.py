@@ -1,10 +1,12 @@
 """A player's stream's entries in words (issue 32): each notice (`your_turn`, `game_finished`,
 `rated`, ...) with its `text` and `message` in the stream's language, naming the game by its
-title in that language. The platform's templates (context "platform"); Flask-free."""
+title in that language; an account notice (`account_changed`, `account_change_refused`: issue
+51) names the device that acted. The platform's templates (context "platform"); Flask-free."""
 from __future__ import annotations
 
 from typing import Any
 
+from api.words import translate
 from api.words.messages import PLATFORM, Speaker
 from domain import registry
 from domain.words import Message, count, seat, word
@@ -24,8 +26,48 @@ TEMPLATES = {
 RERATED_UNRATED = "{game}: after a moderator's decision your rating was recomputed."  # before or after: none
 
 
+ACCOUNT_TITLE = "Your account"
+# (type, change) -> the sentence; {by} the device (key) that acted, {key} / {passkey} / {issuer}
+# what changed.
+ACCOUNT = {
+    ("account_changed", "key_added"): "A new device key, \u201c{key}\u201d, was added by \u201c{by}\u201d.",
+    ("account_changed", "key_rotated"): "The device key \u201c{by}\u201d replaced its secret.",
+    ("account_changed", "key_revoked"): "The device key \u201c{key}\u201d was revoked by \u201c{by}\u201d.",
+    ("account_changed", "recovery_code_replaced"):
+        "\u201c{by}\u201d made a new recovery code: the old one no longer works.",
+    ("account_changed", "recovered"): "The recovery code made a new device key, \u201c{key}\u201d.",
+    ("account_changed", "passkey_added"): "\u201c{by}\u201d added a passkey, \u201c{passkey}\u201d.",
+    ("account_changed", "passkey_removed"): "\u201c{by}\u201d removed a passkey.",
+    ("account_changed", "identity_linked"): "\u201c{by}\u201d linked a sign-in with {issuer}.",
+    ("account_changed", "identity_unlinked"): "\u201c{by}\u201d unlinked a sign-in.",
+    ("account_changed", "step_up"): "\u201c{by}\u201d proved it is yours, for account changes.",
+    ("account_change_refused", "step_up"): "\u201c{by}\u201d gave a wrong proof that it is yours.",
+    ("account_change_refused", "key_revoked"):
+        "\u201c{by}\u201d tried to revoke the device key \u201c{key}\u201d without proof that it is yours: refused.",
+}
+ACCOUNT_REFUSED = "\u201c{by}\u201d tried to change your account without proof that it is yours: refused."
+SOMEONE = "a sign-in"  # who acted when no device key did (an identity token)
+
+
+def _account(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    kind, change = entry.get("type", ""), entry.get("change", "")
+    template = ACCOUNT.get((kind, change)) or (ACCOUNT_REFUSED if kind == "account_change_refused" else None)
+    if template is None:
+        return entry
+    said_template = translate(lang, PLATFORM, template)
+    by = (entry.get("by") or {}).get("name") or translate(lang, PLATFORM, SOMEONE)
+    args = {"by": by, "key": (entry.get("key") or {}).get("name", ""),
+            "passkey": (entry.get("passkey") or {}).get("name", ""),
+            "issuer": (entry.get("identity") or {}).get("issuer", "")}
+    shown = {name: {"kind": "name", "text": text} for name, text in args.items() if f"{{{name}}}" in template}
+    message = {"template": said_template, "args": shown}
+    return {**entry, "text": said_template.format_map(args), "message": message}
+
+
 def said(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     """The entry with its `text` and `message` (a new dict); as it is for a kind with no words."""
+    if entry.get("type", "").startswith("account_"):
+        return _account(entry, lang)
     template = TEMPLATES.get(entry.get("type", ""))
     if entry.get("type") == "rerated" and (entry.get("before") is None or entry.get("after") is None):
         template = RERATED_UNRATED

@@ -59,3 +59,10 @@ def sse_events(response):
             id_ = int(line[4:])
         elif line.startswith("data: "):
             data.append(line[6:])
+
+
+def step_up(client, key, recovery_code):
+    """A step-up grant for `key` (issue 51), proved with the player's recovery code."""
+    r = client.post("/players/me/step-up", json={"recovery_code": recovery_code}, headers=auth(key))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()

@@ -110,15 +110,19 @@ def test_failed_authentications_are_limited_per_address(redis_url):
 
 def test_failed_recovery_codes_passkeys_and_tickets_count_as_failed_authentications(redis_url):
     """Issue 49 (10): 60 wrong recovery codes answered 401 and never 429."""
-    client = _app(redis_url, ADDRESS_AUTH_FAILURES=6, ADDRESS_WINDOW_S=60).test_client()
+    client = _app(redis_url, ADDRESS_AUTH_FAILURES=8, ADDRESS_WINDOW_S=60).test_client()
     ann = client.post("/players", json={"name": "Ann"}, **_from("10.4.0.9")).get_json()
     guesser = _from("10.4.0.1")
     failed = [client.post("/recover", json={"code": f"rc.guess{i}"}, **guesser) for i in range(2)]
     failed += [client.post("/passkeys/sign-in", json={"credential": {"id": f"made-up-{i}"}}, **guesser)
                for i in range(2)]
     failed += [client.get(f"/players/me/stream?ticket=guess{i}", **guesser) for i in range(2)]
+    # A step-up's refused proof (issue 51) is a failed authentication too, though a 403.
+    failed += [client.post("/players/me/step-up", json={"recovery_code": f"rc.guess{i}"}, headers=auth(ann["key"]),
+                           **guesser) for i in range(2)]
     assert [(r.status_code, r.get_json()["code"]) for r in failed] == [
-        (401, "invalid_recovery_code")] * 2 + [(401, "passkey_refused")] * 2 + [(401, "invalid_ticket")] * 2
+        (401, "invalid_recovery_code")] * 2 + [(401, "passkey_refused")] * 2 + [(401, "invalid_ticket")] * 2 + [
+        (403, "step_up_refused")] * 2
     for attempt in (lambda: client.post("/recover", json={"code": ann["recovery_code"]}, **guesser),  # even the right code
                     lambda: client.post("/passkeys/sign-in", json={"credential": {}}, **guesser),
                     lambda: client.get("/players/me", headers=auth(ann["key"]), **guesser)):

@@ -21,7 +21,7 @@ from py_vapid import Vapid
 
 from api.push import vapid as vapid_keys
 from api.webhooks.addresses import Policy
-from tests.api.helpers import auth, read
+from tests.api.helpers import auth, read, step_up
 from tests.api.push_service import PushService
 from tests.api.spec import spec, validate_named
 from tests.conftest import running_workers, wait_for
@@ -223,11 +223,12 @@ def test_a_decision_is_warned_once_though_another_seats_move_makes_a_new_version
 def test_a_revoked_keys_subscriptions_end_with_it(client, service):
     ann, bob = player(client, "Ann"), player(client, "Bob")
     phone, laptop = service.device(), service.device()
-    subscribe(client, ann["key"], phone)
     second = client.post("/players/me/keys", json={"name": "laptop"}, headers=auth(ann["key"])).get_json()
+    subscribe(client, ann["key"], phone)  # after the laptop's key: that account notice reaches the phone
     subscribe(client, second["key"], laptop)
     first_id = next(k["id"] for k in client.get("/players/me/keys", headers=auth(ann["key"])).get_json()["keys"]
                     if k["current"])
+    step_up(client, second["key"], ann["recovery_code"])  # revoking another key (issue 51)
     assert client.delete(f"/players/me/keys/{first_id}", headers=auth(second["key"])).status_code == 204
     gid = open_game(client, second["key"])["id"]
     assert claim(client, gid, 1, bob["key"]).status_code == 201
@@ -433,3 +434,23 @@ def test_the_vapid_key_comes_from_the_setting_or_one_file_made_once(tmp_path):
         assert vapid_keys.public_key(vapid_keys.load(given, str(tmp_path / "unused.pem"))) == vapid_keys.public_key(made)
     assert not (tmp_path / "unused.pem").exists()
     assert len(base64.urlsafe_b64decode(vapid_keys.public_key(made) + "=")) == 65
+
+
+def test_the_owner_is_pushed_an_account_change_refused_and_one_made(client, service):
+    """Issue 51: a second device's key trying to revoke the owner's key is refused at the
+    step-up, and the owner's phone hears of it at once (high urgency), in its language."""
+    ann = player(client, "Ann")
+    owner_phone = service.device()
+    subscribe(client, ann["key"], owner_phone, **{"Accept-Language": "ko"})
+    thief = client.post("/players/me/keys", json={"name": "stolen"}, headers=auth(ann["key"])).get_json()
+    owners = next(k["id"] for k in client.get("/players/me/keys", headers=auth(ann["key"])).get_json()["keys"]
+                  if k["current"])
+    r = client.delete(f"/players/me/keys/{owners}", headers=auth(thief["key"]))
+    assert r.status_code == 403 and r.get_json()["code"] == "step_up_required"
+    assert wait_for(lambda: owner_phone.payloads("account_change_refused"))
+    refused = owner_phone.payloads("account_change_refused")[0]
+    assert refused["title"] == "내 계정" and refused["url"] == "/web/account.html" and "“stolen”" in refused["body"]
+    added = owner_phone.payloads("account_changed")
+    assert [p["body"] for p in added] == ["“first key”에서 새 기기 키 “stolen”를 추가했습니다."]
+    urgency = [h.get("Urgency") for _, p, h in owner_phone.received if p["type"] == "account_change_refused"]
+    assert urgency == ["high"]

@@ -8,7 +8,7 @@ import time
 
 import requests
 
-from tests.api.helpers import auth
+from tests.api.helpers import auth, step_up
 from tests.conftest import wait_for
 from tests.lobby.helpers import claim, open_game, player
 from tests.lobby.test_key_rotation import ENDS_WITHIN_S, _lines_until_end
@@ -40,6 +40,7 @@ def test_a_player_holds_a_key_per_device_and_lists_them_without_secrets(client):
 def test_revoking_one_key_leaves_the_others(client):
     ann = player(client, "Ann")
     phone = client.post("/players/me/keys", json={"name": "phone"}, headers=auth(ann["key"])).get_json()
+    step_up(client, ann["key"], ann["recovery_code"])
     assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
     refused = client.get("/players/me", headers=auth(phone["key"]))
     assert refused.status_code == 401 and refused.get_json()["code"] == "invalid_player_key"
@@ -114,6 +115,7 @@ def test_a_recovery_code_makes_a_new_key_once_and_gives_the_next(client):
 
 def test_a_new_recovery_code_replaces_the_old(client):
     ann = player(client, "Ann")
+    step_up(client, ann["key"], ann["recovery_code"])
     r = client.post("/players/me/recovery-code", headers=auth(ann["key"]))
     assert r.status_code == 201
     fresh = r.get_json()["recovery_code"]
@@ -184,6 +186,8 @@ def test_on_the_real_server_revoking_a_key_ends_its_streams_and_tickets_only(htt
     try:
         assert [r.status_code for r in [*opened, kept]] == [200] * 3
         time.sleep(0.5)
+        assert requests.post(f"{http_server}/players/me/step-up", json={"recovery_code": ann["recovery_code"]},
+                             headers=auth(ann["key"]), timeout=10).status_code == 201
         r = requests.delete(f"{http_server}/players/me/keys/{phone['id']}", headers=auth(ann["key"]), timeout=10)
         assert r.status_code == 204
         for response in opened:

@@ -14,7 +14,7 @@ import uuid
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.api.helpers import auth, move
+from tests.api.helpers import auth, move, step_up
 from tests.conftest import wait_for
 from tests.lobby.helpers import claim, open_game, player
 from tests.signin.issuer import AUDIENCE, IdentityProvider, new_key
@@ -266,6 +266,7 @@ def test_a_player_links_identities_lists_and_unlinks_them(client, providers):
     bob = player(client, "Bob")
     taken = client.post("/players/me/identities", json={"token": providers["rs"].token(rs_sub)}, headers=auth(bob["key"]))
     assert taken.status_code == 409 and taken.get_json()["code"] == "identity_taken"
+    step_up(client, ann["key"], ann["recovery_code"])  # unlinking (issue 51)
     assert client.delete(f"/players/me/identities/{linked[0]['id']}", headers=auth(ann["key"])).status_code == 204
     assert _me(client, providers["rs"].token(rs_sub)).get_json()["id"] != ann["id"]  # a new player now
     gone = client.delete(f"/players/me/identities/{linked[0]['id']}", headers=auth(ann["key"]))
@@ -290,3 +291,44 @@ def test_the_only_way_in_is_not_unlinked(client, providers):
     r = client.delete(f"/players/me/identities/{only[0]['id']}", headers=auth(token))
     assert r.status_code == 409 and r.get_json()["code"] == "last_sign_in"
     assert _me(client, token).status_code == 200
+
+
+# ---- a fresh identity token as a step-up's proof (issue 51) -------------------------------------
+
+def _step_up_with(client, key, token):
+    return client.post("/players/me/step-up", json={"identity_token": token}, headers=auth(key))
+
+
+def test_a_fresh_token_of_a_linked_identity_steps_up_one_linked_without_only_later(client, providers):
+    ann = player(client, "Ann")
+    sub = uuid.uuid4().hex
+    # Linked by a key without a step-up: told to every device, it proves nothing for PROOF_SETTLE_S.
+    linked = client.post("/players/me/identities", json={"token": providers["rs"].token(sub)}, headers=auth(ann["key"]))
+    assert linked.status_code == 201 and linked.get_json()["counts_from"] > time.time() * 1000 + 86400_000
+    r = _step_up_with(client, ann["key"], providers["rs"].token(sub))
+    assert r.status_code == 403 and r.get_json()["details"]["reason"] == "not_settled"
+    # Linked with a step-up (the recovery code): it counts at once, while its token is fresh.
+    step_up(client, ann["key"], ann["recovery_code"])
+    other = uuid.uuid4().hex
+    assert client.post("/players/me/identities", json={"token": providers["es"].token(other)},
+                       headers=auth(ann["key"])).get_json()["counts_from"] <= time.time() * 1000
+    phone = client.post("/players/me/keys", json={"name": "phone"}, headers=auth(ann["key"])).get_json()
+    granted = _step_up_with(client, phone["key"], providers["es"].token(other))
+    assert granted.status_code == 201 and granted.get_json()["proof"] == "identity_token"
+    old = _step_up_with(client, ann["key"], providers["es"].token(other, iat=int(time.time()) - 600))
+    assert old.status_code == 403 and old.get_json()["details"]["reason"] == "not_fresh"
+    strangers = _step_up_with(client, ann["key"], providers["es"].token())
+    assert strangers.status_code == 403 and strangers.get_json()["details"]["reason"] == "not_linked"
+    refused = _step_up_with(client, ann["key"], providers["es"].token(other, aud="x"))
+    assert refused.status_code == 403 and refused.get_json()["details"]["reason"] == "token_wrong_audience"
+
+
+def test_a_request_signed_in_with_a_fresh_identity_token_is_its_own_step_up(client, providers):
+    sub = uuid.uuid4().hex
+    me = _me(client, providers["rs"].token(sub)).get_json()  # made at the identity's first sight: it counts
+    made = client.post("/players/me/keys", json={"name": "phone"}, headers=auth(providers["rs"].token(sub))).get_json()
+    stale = providers["rs"].token(sub, iat=int(time.time()) - 600)
+    r = client.delete(f"/players/me/keys/{made['id']}", headers=auth(stale))
+    assert r.status_code == 403 and r.get_json()["code"] == "step_up_required"
+    assert client.delete(f"/players/me/keys/{made['id']}", headers=auth(providers["rs"].token(sub))).status_code == 204
+    assert _me(client, providers["rs"].token(sub)).get_json()["id"] == me["id"]

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from api.webhooks.signing import new_secret
 from tests import fakes
-from tests.api.helpers import auth
+from tests.api.helpers import auth, step_up
 from tests.api.webhook_receiver import Receiver
 from tests.lobby.helpers import claim, open_game, player
 from tests.lobby.test_key_rotation import ENDS_WITHIN_S, Reading
@@ -98,7 +98,8 @@ def test_what_a_key_made_ends_with_it_and_the_other_keys_things_go_on(client, re
               Reading(client, f"/games/{gid}/stream", auth(phone["key"]))]
     kept_stream = Reading(client, "/players/me/stream", auth(ann["key"]))
     try:
-        if how == "revoked":  # from another device
+        if how == "revoked":  # from another device, with a step-up (issue 51)
+            step_up(client, ann["key"], ann["recovery_code"])
             assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
         else:  # by the device itself: what its old secret made ends all the same
             assert client.post("/players/me/keys", headers=auth(phone["key"])).status_code == 201
@@ -132,6 +133,7 @@ def test_a_webhook_whose_key_is_gone_is_sent_nothing_and_removed_by_its_sender(m
     ring = app.extensions["players"].keys
     hooks = list(ring.ended)
     ring.ended.clear()  # the removal at revocation does not run
+    step_up(client, ann["key"], ann["recovery_code"])
     try:
         assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
     finally:
@@ -152,6 +154,7 @@ def test_a_webhook_whose_key_is_gone_is_not_listed_and_is_removed_when_met(made,
     ring = app.extensions["players"].keys
     hooks = list(ring.ended)
     ring.ended.clear()  # the removal at revocation does not run
+    step_up(client, ann["key"], ann["recovery_code"])
     try:
         assert client.delete(f"/players/me/keys/{phone['id']}", headers=auth(ann["key"])).status_code == 204
     finally:

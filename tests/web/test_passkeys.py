@@ -1,7 +1,9 @@
 """Passkeys in Chromium (issue 36), with its virtual authenticator (the DevTools protocol's
 WebAuthn domain, through selenium): a player registers a passkey on the account page in one
 profile; another profile, holding the same authenticator's credential and no player, signs in
-with it on the account page and plays a move as that player. The pages are opened on
+with it on the account page and plays a move as that player. Issue 51: revoking another key there
+asks for a proof first, which the passkey gives (registered with a step-up, it counts at once);
+removing the passkey asks too, given with the recovery code. The pages are opened on
 `localhost` (WebAuthn takes no IP address as a relying party's id)."""
 from __future__ import annotations
 
@@ -45,15 +47,25 @@ def _stored_player(driver) -> dict | None:
 
 
 @pytest.mark.browser
-def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_server, first_profile, second_profile):
+def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_server, first_profile, second_profile,
+                                                                           redis_client):
     base = web_server.base.replace("127.0.0.1", "localhost")
     ann, other = first_profile, second_profile
     for driver in (ann, other):  # the account page keeps its Content-Security-Policy
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LISTEN})
     web_server.start_bots()
     try:
-        game_id = create_in_lobby(ann, base, "splendor", ["me", "bot:random"])  # makes this browser's player
+        # The player made by the API, its recovery code kept by the test (the lobby shows none).
+        made = requests.post(f"{base}/players", json={"name": "Ann"}, timeout=10).json()
+        ann.get(base + "/web/account.html")
+        ann.execute_script("localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
+                           {"id": made["id"], "name": made["name"], "key": made["key"]})
+        game_id = create_in_lobby(ann, base, "splendor", ["me", "bot:random"])
         me = _stored_player(ann)
+        assert me["id"] == made["id"]
+        # A step-up for the first profile's key: the passkey it adds then proves one at once.
+        assert requests.post(f"{base}/players/me/step-up", json={"recovery_code": made["recovery_code"]},
+                             headers={"Authorization": f"Bearer {me['key']}"}, timeout=10).status_code == 201
         # The lobby's one link leads to the account page.
         ann.get(base + "/")
         wait(ann, lambda: ann.find_elements(By.ID, "account-link"), message="the lobby links the account page")
@@ -100,6 +112,19 @@ def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_se
                             timeout=10).json()["keys"]
         assert [k["name"] for k in keys] == ["first key", "Ann's phone"]
 
+        # The signed-in profile revokes another key: the page asks for a proof, the passkey gives it.
+        spare = requests.post(f"{base}/players/me/keys", json={"name": "spare"},
+                              headers={"Authorization": f"Bearer {me['key']}"}, timeout=10).json()
+        other.get(base + "/web/account.html")
+        wait(other, lambda: "spare" in text_of(other, "#keys"), message="the spare key is listed")
+        other.find_element(By.CSS_SELECTOR, f'#keys li[data-key="{spare["id"]}"] button').click()
+        wait(other, lambda: other.find_element(By.ID, "step-up").is_displayed(), message="the page asks for a proof")
+        other.find_element(By.ID, "step-up-passkey").click()
+        wait(other, lambda: "spare" not in text_of(other, "#keys"), message="revoked once the passkey proved it")
+        assert not other.find_element(By.ID, "step-up").is_displayed()
+        assert requests.get(f"{base}/players/me", headers={"Authorization": f"Bearer {spare['key']}"},
+                            timeout=10).status_code == 401
+
         # An answer replayed is refused: each sign-in challenge answers once.
         answer = other.execute_async_script(SIGN_IN_ANSWER)
         first = requests.post(f"{base}/passkeys/sign-in", json={"credential": answer, "name": "script"}, timeout=10)
@@ -107,9 +132,19 @@ def test_a_passkey_registered_in_one_profile_signs_in_another_which_plays(web_se
         assert first.status_code == 201 and replayed.status_code == 401, (first.text, replayed.text)
         assert replayed.json()["code"] == "passkey_refused"
 
-        # Removed on the first profile, the passkey signs in nowhere.
+        # Removing it takes something from the other devices: once the first profile's grant is
+        # over, the page asks for a proof (here the recovery code), then removes it.
+        grants = redis_client.keys(f"{web_server.prefix}player:{{{me['id']}}}:step-up:*")
+        assert len(grants) == 2  # the first profile's key's and the second's
+        redis_client.delete(*grants)
         ann.find_element(By.CSS_SELECTOR, "#passkeys li button").click()
+        wait(ann, lambda: ann.find_element(By.ID, "step-up").is_displayed(), message="the page asks for a proof")
+        assert text_of(ann, "#passkeys") != ""
+        ann.find_element(By.ID, "step-up-code").send_keys(made["recovery_code"])
+        ann.find_element(By.ID, "step-up-submit").click()
+        # Removed on the first profile, the passkey signs in nowhere.
         wait(ann, lambda: text_of(ann, "#passkeys") == "", message="the passkey is removed")
+        assert not ann.find_element(By.ID, "step-up").is_displayed()
         other.execute_script("localStorage.removeItem('gameserver.player')")
         other.get(base + "/web/account.html")
         wait(other, lambda: text_of(other, "#who").startswith("This browser holds no player"))

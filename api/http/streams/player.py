@@ -3,7 +3,8 @@
 `GET /players/me/stream` with the player's key (or `?ticket=` from `POST
 /players/me/stream-tickets`: a browser's EventSource cannot send `Authorization`) sends each
 entry of the player's inbox (api/players/feed.py) as `event: <type>` (`your_turn`,
-`seat_claimed`, `seat_left`, `game_started`, `game_finished`, `rematch`), `id:` the entry's id,
+`seat_claimed`, `seat_left`, `game_started`, `game_finished`, `rematch`; the account's
+`account_changed` and `account_change_refused`: api/players/step_up.py), `id:` the entry's id,
 and keep-alive comments in between. A client that reconnects with `Last-Event-ID` receives the
 entries after it (the newest 1,000 are kept), nothing twice; `Last-Event-ID: 0` replays what is
 kept. Without one the stream starts at its opening.
