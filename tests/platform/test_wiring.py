@@ -263,6 +263,7 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     import rq
 
     import workers.__main__ as workers_main
+    import workers.beating  # noqa: F401 - its class made of the real SimpleWorker, before the patch below
     from api import logs
     from app import create_app
     from workers import reconciler
