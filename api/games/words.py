@@ -162,5 +162,5 @@ def _in(said: Speaker, context: str) -> Speaker:
 def platform_templates() -> set[str]:
     """Every English text of the platform's words (the catalogue test's)."""
     return {t for group in PLATFORM_TEMPLATES.values() for t in group} | set(BOT_NAMES) | \
-        {level.capitalize() for level in BOT_LEVELS} | {RESIGNED_RESULT} | set(notices.TEMPLATES.values())
+        {level.capitalize() for level in BOT_LEVELS} | {RESIGNED_RESULT} | notices.every_text()
 

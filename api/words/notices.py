@@ -49,6 +49,11 @@ ACCOUNT_REFUSED = "\u201c{by}\u201d tried to change your account without proof t
 SOMEONE = "a sign-in"  # who acted when no device key did (an identity token)
 
 
+def every_text() -> set[str]:
+    """Every English text the notices say (what the catalogues translate)."""
+    return set(TEMPLATES.values()) | set(ACCOUNT.values()) | {RERATED_UNRATED, ACCOUNT_TITLE, ACCOUNT_REFUSED, SOMEONE}
+
+
 def _account(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     kind, change = entry.get("type", ""), entry.get("change", "")
     template = ACCOUNT.get((kind, change)) or (ACCOUNT_REFUSED if kind == "account_change_refused" else None)
