@@ -14,6 +14,12 @@ from tests.web.conftest import page_errors
 from tests.web.helpers import wait
 
 
+def _view(base: str, gid: str, key: dict) -> dict:
+    r = requests.get(f"{base}/games/{gid}", headers=key)
+    assert r.status_code == 200, f"GET /games/{gid}: {r.status_code} {r.text[:500]}"
+    return r.json()
+
+
 def _finished_game(base: str) -> tuple[str, dict]:
     """A Splendor game where a person (a player) made moves, then resigned."""
     ann = requests.post(f"{base}/players", json={"name": "Ann"}).json()
@@ -22,7 +28,7 @@ def _finished_game(base: str) -> tuple[str, dict]:
                          headers=key).json()
     gid = game["id"]
     for _ in range(3):
-        seen = wait_for(lambda: (g := requests.get(f"{base}/games/{gid}", headers=key).json())["to_act"] == [0] and g)
+        seen = wait_for(lambda: (g := _view(base, gid, key))["to_act"] == [0] and g)
         moves = requests.get(f"{base}/games/{gid}/moves", headers=key).json()["moves"]
         r = requests.post(f"{base}/games/{gid}/moves", json={"expected_version": seen["version"], "move": moves[0]},
                           headers={**key, "Idempotency-Key": f"{gid}-{seen['version']}"})
