@@ -7,7 +7,14 @@ changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /6
 - `moderation:address:<hash>` sorted set: player id -> when last seen there (ms), expiring
   ADDRESS_RETENTION_DAYS after the last sighting, members older than that dropped;
 - `moderation:addresses:shared` sorted set: the hashes two players or more were seen at -> when
-  (the flags' index; its members past the retention are dropped as it is read).
+  (the flags' index; its members past the retention are dropped as it is read);
+- `moderation:player:<id>:addresses` sorted set: the hashes a player was seen at -> when (ms),
+  kept as the others: the *linked accounts* read it (`linked_pairs`, `linked_to`). Two accounts
+  are linked when one address hash was seen for both within the retention (the threshold: one
+  shared address, ADDRESS_RETENTION_DAYS); matchmaking never pairs them, nor does a rated lobby
+  game seat them together (docs/promises.md). A loopback address (127.0.0.0/8, ::1) links
+  nobody unless LINK_LOOPBACK is set: a server reached through a local proxy it does not trust
+  (TRUSTED_PROXIES) sees every client there. LINK_SAME_ADDRESS=0 turns the links off.
 Flask-free.
 """
 from __future__ import annotations
@@ -36,11 +43,24 @@ def normalised(address: str) -> str:
     return str(ip)
 
 
+def loopback(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
 class Addresses:
-    def __init__(self, connection: Any, prefix: str, key: str, retention_days: float) -> None:
+    def __init__(self, connection: Any, prefix: str, key: str, retention_days: float, link: bool = True,
+                 link_loopback: bool = False) -> None:
         self.redis = connection
         self.prefix = prefix
         self.retention_ms = int(retention_days * 86_400_000)
+        self.link = link  # LINK_SAME_ADDRESS: accounts seen at one address are linked
+        self.link_loopback = link_loopback  # LINK_LOOPBACK: ...a loopback one too
         self._given_key = key.encode() if key else None
         self._key: bytes | None = self._given_key
 
@@ -60,6 +80,9 @@ class Addresses:
     def _shared(self) -> str:
         return f"{self.prefix}moderation:addresses:shared"
 
+    def _of(self, player_id: str) -> str:
+        return f"{self.prefix}moderation:player:{player_id}:addresses"
+
     def seen(self, player_id: str, address: str, now_ms: int | None = None) -> None:
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         hashed = self.hashed(address)
@@ -68,9 +91,35 @@ class Addresses:
         pipe.zadd(key, {player_id: now_ms})
         pipe.zremrangebyscore(key, 0, now_ms - self.retention_ms)
         pipe.pexpire(key, self.retention_ms)
+        if self.link and (self.link_loopback or not loopback(address)):
+            of = self._of(player_id)
+            pipe.zadd(of, {hashed: now_ms})
+            pipe.zremrangebyscore(of, 0, now_ms - self.retention_ms)
+            pipe.pexpire(of, self.retention_ms)
         pipe.zcard(key)
         if pipe.execute()[-1] >= 2:
             self.redis.zadd(self._shared(), {hashed: now_ms})
+
+    def linked_pairs(self, player_ids: list[str], now_ms: int | None = None) -> set[tuple[str, str]]:
+        """The pairs (a, b), a < b, of these players that are linked: one address hash seen for
+        both within the retention (a loopback one only with LINK_LOOPBACK)."""
+        if not self.link or len(player_ids) < 2:
+            return set()
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.zrangebyscore(self._of(player_id), now_ms - self.retention_ms, "+inf")
+        at: dict[bytes, list[str]] = {}
+        for player_id, hashes in zip(player_ids, pipe.execute()):
+            for hashed in hashes:
+                at.setdefault(hashed, []).append(player_id)
+        return {(a, b) if a < b else (b, a)
+                for seen in at.values() for i, a in enumerate(seen) for b in seen[i + 1:] if a != b}
+
+    def linked_to(self, player_id: str, others: list[str], now_ms: int | None = None) -> list[str]:
+        """Those of `others` linked to the player."""
+        pairs = self.linked_pairs([player_id, *[o for o in others if o != player_id]], now_ms)
+        return sorted({b if a == player_id else a for a, b in pairs if player_id in (a, b)})
 
     def shared(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """The addresses (as their hash) at which two players or more were seen within the
