@@ -226,7 +226,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
         return [g.name for g in registry.all_games()]
 
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
-                          settings.link_same_address, settings.link_loopback)
+                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,

@@ -146,6 +146,7 @@ class Settings:
     # together in a rated lobby game
     link_same_address: bool = True  # accounts seen at one address within ADDRESS_RETENTION_DAYS are linked
     link_loopback: bool = False  # ...a loopback address too (every client of a local untrusted proxy is there)
+    link_key_lineage: bool = True  # a player made by a request carrying another player's key is linked to it
     rated_pairs_per_day: int = 5  # rated games matchmaking makes for one pair of players a UTC day (0: no cap)
     # ---- the workers ----
     reconcile_interval: float = 2.0

@@ -15,6 +15,9 @@ changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /6
   game seat them together (docs/promises.md). A loopback address (127.0.0.0/8, ::1) links
   nobody unless LINK_LOOPBACK is set: a server reached through a local proxy it does not trust
   (TRUSTED_PROXIES) sees every client there. LINK_SAME_ADDRESS=0 turns the links off.
+  One device's lineage links too (LINK_KEY_LINEAGE): a player made by a request carrying another
+  player's key (`made_by`) holds `lineage:<the maker's id>` (and the maker's own lineages) in
+  this set, as does the maker: two accounts of one lineage share a member, as two of one address.
 Flask-free.
 """
 from __future__ import annotations
@@ -55,12 +58,13 @@ def loopback(address: str) -> bool:
 
 class Addresses:
     def __init__(self, connection: Any, prefix: str, key: str, retention_days: float, link: bool = True,
-                 link_loopback: bool = False) -> None:
+                 link_loopback: bool = False, link_lineage: bool = True) -> None:
         self.redis = connection
         self.prefix = prefix
         self.retention_ms = int(retention_days * 86_400_000)
         self.link = link  # LINK_SAME_ADDRESS: accounts seen at one address are linked
         self.link_loopback = link_loopback  # LINK_LOOPBACK: ...a loopback one too
+        self.link_lineage = link_lineage  # LINK_KEY_LINEAGE: a player made with another's key is linked to it
         self._given_key = key.encode() if key else None
         self._key: bytes | None = self._given_key
 
@@ -100,10 +104,27 @@ class Addresses:
         if pipe.execute()[-1] >= 2:
             self.redis.zadd(self._shared(), {hashed: now_ms})
 
+    def made_by(self, player_id: str, maker_id: str, now_ms: int | None = None) -> None:
+        """The player was made by a request carrying the maker's key: both hold the maker's
+        lineage (and the new player the lineages the maker holds), for the retention."""
+        if not self.link_lineage or player_id == maker_id:
+            return
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        held = [m.decode() for m in self.redis.zrangebyscore(self._of(maker_id), now_ms - self.retention_ms, "+inf")
+                if m.startswith(b"lineage:")]
+        lineages = {f"lineage:{maker_id}", *held}
+        pipe = self.redis.pipeline(transaction=False)
+        for who, tokens in ((maker_id, [f"lineage:{maker_id}"]), (player_id, sorted(lineages))):
+            of = self._of(who)
+            pipe.zadd(of, dict.fromkeys(tokens, now_ms))
+            pipe.zremrangebyscore(of, 0, now_ms - self.retention_ms)
+            pipe.pexpire(of, self.retention_ms)
+        pipe.execute()
+
     def linked_pairs(self, player_ids: list[str], now_ms: int | None = None) -> set[tuple[str, str]]:
         """The pairs (a, b), a < b, of these players that are linked: one address hash seen for
-        both within the retention (a loopback one only with LINK_LOOPBACK)."""
-        if not self.link or len(player_ids) < 2:
+        both within the retention (a loopback one only with LINK_LOOPBACK), or one lineage."""
+        if not (self.link or self.link_lineage) or len(player_ids) < 2:
             return set()
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
@@ -112,7 +133,8 @@ class Addresses:
         at: dict[bytes, list[str]] = {}
         for player_id, hashes in zip(player_ids, pipe.execute()):
             for hashed in hashes:
-                at.setdefault(hashed, []).append(player_id)
+                if (self.link_lineage if hashed.startswith(b"lineage:") else self.link):  # (a setting turned off since)
+                    at.setdefault(hashed, []).append(player_id)
         return {(a, b) if a < b else (b, a)
                 for seen in at.values() for i, a in enumerate(seen) for b in seen[i + 1:] if a != b}
 

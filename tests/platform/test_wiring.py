@@ -115,6 +115,7 @@ FROM_ENV = {
     "MODERATION_LOOKBACK_S": ("3600", 3600.0),
     "LINK_SAME_ADDRESS": ("0", False),
     "LINK_LOOPBACK": ("1", True),
+    "LINK_KEY_LINEAGE": ("0", False),
     "RATED_PAIRS_PER_DAY": ("3", 3),
 }
 

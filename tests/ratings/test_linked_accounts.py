@@ -47,18 +47,25 @@ def _seek(client, who, address, rated=True):
 
 
 def test_linked_accounts_are_never_matched_across_two_api_processes(redis_url):
-    """12 households of two accounts each (one address each), every account seeking at once
-    through one of two app instances on one Redis (a household's two through different ones):
-    no game seats a household's two accounts, and once a pass has paired what it can, those left
-    waiting are one household's."""
+    """12 households of two accounts each, every account seeking at once through one of two app
+    instances on one Redis (a household's two through different ones): 8 households share an
+    address; in 4 the second account was made, from another address, by a request carrying the
+    first's key (one device's lineage). No game seats a household's two accounts, and once a
+    pass has paired what it can, those left waiting are one household's."""
     prefix = f"link{uuid.uuid4().hex[:6]}:"
     apps = [_app(redis_url, prefix), _app(redis_url, prefix)]
     clients = [_client(a) for a in apps]
-    households = {f"203.0.113.{10 + h}": [_player(clients[0], f"H{h}a", f"203.0.113.{10 + h}"),
-                                           _player(clients[1], f"H{h}b", f"203.0.113.{10 + h}")]
-                  for h in range(12)}
-    home = {p["id"]: address for address, people in households.items() for p in people}
-    seekers = [(i, address, p) for address, people in households.items() for i, p in enumerate(people)]
+    households, where = {}, {}  # household -> its two accounts; account -> its address
+    for h in range(12):
+        first = _player(clients[0], f"H{h}a", f"203.0.113.{10 + h}")
+        second_at = f"203.0.113.{10 + h}" if h < 8 else f"198.51.100.{10 + h}"
+        r = clients[1].post("/players", json={"name": f"H{h}b"}, **_at(second_at),
+                            headers=auth(first["key"]) if h >= 8 else {})
+        assert r.status_code == 201, r.get_json()
+        households[h] = [first, r.get_json()]
+        where.update({first["id"]: f"203.0.113.{10 + h}", r.get_json()["id"]: second_at})
+    home = {p["id"]: h for h, people in households.items() for p in people}
+    seekers = [(i, where[p["id"]], p) for people in households.values() for i, p in enumerate(people)]
     barrier = threading.Barrier(8)
 
     def seek(job):
