@@ -238,7 +238,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                          Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, game_types),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players,
-                                          linked=addresses.linked_pairs,
+                                          linked=addresses.marks,
                                           rated_pairs_per_day=settings.rated_pairs_per_day),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.

@@ -15,7 +15,7 @@ A game that cannot be made (Redis gone) forgets that group's seeks; a crash betw
 and the game's creation leaves them `pairing`: after PAIRING_STALE_S the reconciler's pass puts
 them back in their pools, their waiting time kept (a maker that finished meanwhile wins).
 Never a player in two games by one seek. Never two linked accounts in one game (`linked`: the
-pairs of the pool's seekers linked by the moderation's signals, api/moderation/addresses.py, read
+marks of the pool's seekers' links by the moderation's signals, api/moderation/addresses.py, read
 before each pairing and honoured by its script), and in rated play never one pair of players in
 more than RATED_PAIRS_PER_DAY games a UTC day (`rated_pairs_per_day`, counted in Redis as the
 groups are taken): such seekers wait for others.
@@ -55,9 +55,9 @@ class AlreadyMatched(ApiError):
 class Matchmaker:
     def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger,
                  told: Callable[[list[str]], object] | None = None,
-                 linked: Callable[[list[str]], set[tuple[str, str]]] | None = None, rated_pairs_per_day: int = 0):
+                 linked: Callable[[list[str]], dict[str, list[str]]] | None = None, rated_pairs_per_day: int = 0):
         self.seeks = seeks
-        self.linked = linked  # the linked pairs (a, b), a < b, among these players
+        self.linked = linked  # these players' links' marks (two sharing one are linked)
         self.rated_pairs_per_day = rated_pairs_per_day
         self.told = told  # after `matched` is written: the players' push notices (api/push/notify.py)
         self.service = service
@@ -127,7 +127,7 @@ class Matchmaker:
         cap = self.rated_pairs_per_day if wishes.get("rated") else 0
         while True:
             considered: list[str] | None = None
-            linked: set[tuple[str, str]] = set()
+            linked: dict[str, list[str]] = {}
             if self.linked is not None:
                 considered = self.seeks.members(pool)
                 if len(considered) >= wishes["seats"]:  # (too few: nothing to read; the pass drops the stale)

@@ -13,17 +13,19 @@ A seek for a range of seats waits in one pool per size (its record names them al
 PAIR takes one group out of a pool atomically: of the seekers sorted by rating that are still
 `searching` (one taken through another of its pools is dropped from this one as it is met), from
 the lowest rating up, the first `size` whose spread of ratings every member's window allows (a
-window widens with the member's waiting time) and of whom no two are linked accounts (the pairs
-the caller read, api/moderation/addresses.py) or, in rated play, met RATED_PAIRS_PER_DAY times
-that day already (the day's count, written by the same script as it takes the group), each set
-`pairing`. Only the seekers the caller read the links of are taken (one who joined since waits
-for its own pass). Being one script on keys of one hash tag, two
+window widens with the member's waiting time) and of whom no two are linked accounts (two
+sharing one of the marks the caller read, api/moderation/addresses.py) or, in rated play, met
+RATED_PAIRS_PER_DAY times that day already (the day's count, written by the same script as it
+takes the group), each set `pairing`; at most PASSED_OVER seekers are passed over from each
+start (the script's work stays linear in the pool however many linked seekers wait in it). Only
+the seekers the caller read the links of are taken (one who joined since waits for its own
+pass). Being one script on keys of one hash tag, two
 processes pairing one pool, or two pools of one seeker, at once cannot take a seeker twice, and
 a seeker that left (its ZREM ran first) is never taken.
 """
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Mapping
 from typing import Any
 
 from events import codec
@@ -37,8 +39,7 @@ if ARGV[9] ~= '' then
   considered = {}
   for _, m in ipairs(cjson.decode(ARGV[9])) do considered[m] = true end
 end
-local linked = {}
-for _, p in ipairs(cjson.decode(ARGV[10])) do linked[p] = true end
+local marks = cjson.decode(ARGV[10])  -- seeker -> its links' marks: two sharing one are linked
 local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local live = {}
 for i = 1, #flat, 2 do
@@ -57,28 +58,36 @@ local function pairkey(a, b)
   if a < b then return a .. '|' .. b end
   return b .. '|' .. a
 end
-local function allowed(a, b)  -- never linked accounts; in rated play, at most `cap` games a day
-  local k = pairkey(a, b)
-  if linked[k] then return false end
-  return cap <= 0 or tonumber(redis.call('HGET', KEYS[4], k) or '0') < cap
+local function allowed(chosen, used, q)  -- never linked accounts; in rated play, `cap` games a day
+  for _, mark in ipairs(marks[live[q][1]] or {}) do
+    if used[mark] then return false end
+  end
+  if cap > 0 then
+    for _, g in ipairs(chosen) do
+      if tonumber(redis.call('HGET', KEYS[4], pairkey(live[g][1], live[q][1])) or '0') >= cap then return false end
+    end
+  end
+  return true
+end
+local function mark(used, q)
+  for _, m in ipairs(marks[live[q][1]] or {}) do used[m] = true end
 end
 local function window(q)
   return math.min(widest, base + widen * (now - live[q][3]) / 1000)
 end
 for j = 1, #live - size + 1 do
   -- from the j-th lowest rating up: each next seeker whose window, and every member's, holds
-  -- the spread, and who may meet every member
-  local chosen, least = {j}, window(j)
+  -- the spread, and who may meet every member (at most PASSED_OVER passed over: bounded work)
+  local chosen, least, used, passed = {j}, window(j), {}, 0
+  mark(used, j)
   for q = j + 1, #live do
-    if #chosen == size then break end
+    if #chosen == size or passed > tonumber(ARGV[12]) then break end
     local spread = live[q][2] - live[j][2]
     if spread > least then break end
-    if spread <= window(q) then
-      local ok = true
-      for _, g in ipairs(chosen) do
-        if not allowed(live[g][1], live[q][1]) then ok = false; break end
-      end
-      if ok then chosen[#chosen + 1] = q; least = math.min(least, window(q)) end
+    if spread <= window(q) and allowed(chosen, used, q) then
+      chosen[#chosen + 1] = q; least = math.min(least, window(q)); mark(used, q)
+    else
+      passed = passed + 1
     end
   end
   if #chosen == size then
@@ -119,6 +128,9 @@ for i = 3, #KEYS, 2 do
 end
 return 1
 """
+
+
+PASSED_OVER = 32  # seekers a group passes over (linked, capped or too far) from one start, at most
 
 
 class Seeks:
@@ -180,16 +192,17 @@ class Seeks:
         return [m.decode() if isinstance(m, bytes) else m for m in self.redis.zrange(self._pool(pool), 0, -1)]
 
     def pair(self, pool: str, size: int, now: int, windows: tuple[float, float, float], ttl_ms: int,
-             considered: list[str] | None = None, linked: Set[tuple[str, str]] = frozenset(),
+             considered: list[str] | None = None, marks: Mapping[str, list[str]] | None = None,
              pairs_per_day: int = 0) -> list[str]:
         """One group taken out of the pool (each seeker now `pairing`), or []. `considered`: the
-        only seekers that may be taken (None: all); `linked`: pairs never grouped; `pairs_per_day`:
+        only seekers that may be taken (None: all); `marks`: seeker -> its links' marks, two
+        seekers sharing one never grouped; `pairs_per_day`:
         the games a pair may be grouped into this UTC day (0: no cap; counted as groups are taken)."""
         base, widen, widest = windows
         group = self._pair(keys=[self._pool(pool), self._since(pool), self._seekers(), self._rated_pairs(now)],
                            args=[now, size, base, widen, widest, ttl_ms, pool, pairs_per_day,
                                  codec.dumps(considered) if considered is not None else "",
-                                 codec.dumps(sorted(f"{a}|{b}" for a, b in linked)), 2 * 86_400_000])
+                                 codec.dumps(marks or {}), 2 * 86_400_000, PASSED_OVER])
         return [m.decode() if isinstance(m, bytes) else m for m in group]
 
     def unpair(self, group: list[str], now: int) -> None:

@@ -9,12 +9,12 @@ changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /6
 - `moderation:addresses:shared` sorted set: the hashes two players or more were seen at -> when
   (the flags' index; its members past the retention are dropped as it is read);
 - `moderation:player:<id>:addresses` sorted set: the hashes a player was seen at -> when (ms),
-  kept as the others: the *linked accounts* read it (`linked_pairs`, `linked_to`). Two accounts
-  are linked when one address hash was seen for both within the retention (the threshold: one
-  shared address, ADDRESS_RETENTION_DAYS); matchmaking never pairs them, nor does a rated lobby
-  game seat them together (docs/promises.md). A loopback address (127.0.0.0/8, ::1) links
-  nobody unless LINK_LOOPBACK is set: a server reached through a local proxy it does not trust
-  (TRUSTED_PROXIES) sees every client there. LINK_SAME_ADDRESS=0 turns the links off.
+  kept as the others: the *linked accounts* read it (`marks`, `linked_to`). Two accounts are
+  linked when one address hash was seen for both within the retention (the threshold: one
+  shared address, ADDRESS_RETENTION_DAYS): they share a *mark*. Matchmaking never pairs them,
+  nor does a rated lobby game seat them together (docs/promises.md). A loopback address
+  (127.0.0.0/8, ::1) links nobody unless LINK_LOOPBACK is set: a server reached through a local
+  proxy it does not trust (TRUSTED_PROXIES) sees every client there. LINK_SAME_ADDRESS=0 turns the links off.
   One device's lineage links too (LINK_KEY_LINEAGE): a player made by a request carrying another
   player's key (`made_by`) holds `lineage:<the maker's id>` (and the maker's own lineages) in
   this set, as does the maker: two accounts of one lineage share a member, as two of one address.
@@ -121,11 +121,13 @@ class Addresses:
             pipe.pexpire(of, self.retention_ms)
         pipe.execute()
 
-    def linked_pairs(self, player_ids: list[str], now_ms: int | None = None) -> set[tuple[str, str]]:
-        """The pairs (a, b), a < b, of these players that are linked: one address hash seen for
-        both within the retention (a loopback one only with LINK_LOOPBACK), or one lineage."""
+    def marks(self, player_ids: list[str], now_ms: int | None = None) -> dict[str, list[str]]:
+        """Each of these players' links' marks that another of them shares (two players sharing
+        one are linked: one address hash seen for both within the retention, a loopback one only
+        with LINK_LOOPBACK, or one lineage); players sharing none left out. As many marks as
+        sightings, however many players share one (a pair list would grow as their square)."""
         if not (self.link or self.link_lineage) or len(player_ids) < 2:
-            return set()
+            return {}
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
@@ -135,13 +137,18 @@ class Addresses:
             for hashed in hashes:
                 if (self.link_lineage if hashed.startswith(b"lineage:") else self.link):  # (a setting turned off since)
                     at.setdefault(hashed, []).append(player_id)
-        return {(a, b) if a < b else (b, a)
-                for seen in at.values() for i, a in enumerate(seen) for b in seen[i + 1:] if a != b}
+        found: dict[str, list[str]] = {}
+        for hashed, seen in at.items():
+            if len(set(seen)) >= 2:
+                for player_id in set(seen):
+                    found.setdefault(player_id, []).append(hashed.decode())
+        return found
 
     def linked_to(self, player_id: str, others: list[str], now_ms: int | None = None) -> list[str]:
         """Those of `others` linked to the player."""
-        pairs = self.linked_pairs([player_id, *[o for o in others if o != player_id]], now_ms)
-        return sorted({b if a == player_id else a for a, b in pairs if player_id in (a, b)})
+        marks = self.marks([player_id, *[o for o in others if o != player_id]], now_ms)
+        mine = set(marks.get(player_id, ()))
+        return sorted(o for o, theirs in marks.items() if o != player_id and mine.intersection(theirs))
 
     def shared(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """The addresses (as their hash) at which two players or more were seen within the
