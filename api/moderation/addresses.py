@@ -17,7 +17,9 @@ changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /6
   proxy it does not trust (TRUSTED_PROXIES) sees every client there. LINK_SAME_ADDRESS=0 turns the links off.
   One device's lineage links too (LINK_KEY_LINEAGE): a player made by a request carrying another
   player's key (`made_by`) holds `lineage:<the maker's id>` (and the maker's own lineages) in
-  this set, as does the maker: two accounts of one lineage share a member, as two of one address.
+  this set, as does the maker: two accounts of one lineage share a member, as two of one address;
+  `moderation:lineage:<maker>` sorted set: the players of the maker's lineage (the maker too) ->
+  when, and `moderation:lineages` its index (the maker -> when), for the `key_lineage` flag.
 Flask-free.
 """
 from __future__ import annotations
@@ -84,6 +86,27 @@ class Addresses:
     def _shared(self) -> str:
         return f"{self.prefix}moderation:addresses:shared"
 
+    def _lineage(self, root: str) -> str:
+        return f"{self.prefix}moderation:lineage:{root}"
+
+    def _lineages(self) -> str:
+        return f"{self.prefix}moderation:lineages"
+
+    def lineages(self, now_ms: int | None = None) -> list[dict[str, Any]]:
+        """The lineages (each named by the player whose key made the others) of the retention,
+        the most recent first: each with how many accounts and the PLAYERS_SHOWN seen last."""
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        self.redis.zremrangebyscore(self._lineages(), 0, now_ms - self.retention_ms)
+        roots = [r.decode() for r in self.redis.zrevrange(self._lineages(), 0, SHARED_SHOWN - 1)]
+        pipe = self.redis.pipeline(transaction=False)
+        for root in roots:
+            pipe.zrevrangebyscore(self._lineage(root), "+inf", now_ms - self.retention_ms, start=0,
+                                  num=PLAYERS_SHOWN, withscores=True)
+            pipe.zcount(self._lineage(root), now_ms - self.retention_ms, "+inf")
+        replies = pipe.execute()
+        return [{"made_by": root, "accounts": int(accounts), "players": {p.decode(): int(at) for p, at in players}}
+                for root, players, accounts in zip(roots, replies[::2], replies[1::2]) if accounts >= 2]
+
     def _of(self, player_id: str) -> str:
         return f"{self.prefix}moderation:player:{player_id}:addresses"
 
@@ -114,6 +137,12 @@ class Addresses:
                 if m.startswith(b"lineage:")]
         lineages = {f"lineage:{maker_id}", *held}
         pipe = self.redis.pipeline(transaction=False)
+        for root in lineages:  # the flags' view: each lineage's players
+            members = self._lineage(root.partition(":")[2])
+            pipe.zadd(members, {player_id: now_ms, maker_id: now_ms})
+            pipe.zremrangebyscore(members, 0, now_ms - self.retention_ms)
+            pipe.pexpire(members, self.retention_ms)
+            pipe.zadd(self._lineages(), {root.partition(":")[2]: now_ms})
         for who, tokens in ((maker_id, [f"lineage:{maker_id}"]), (player_id, sorted(lineages))):
             of = self._of(who)
             pipe.zadd(of, dict.fromkeys(tokens, now_ms))

@@ -160,3 +160,24 @@ def test_a_loopback_address_links_nobody_unless_asked(redis_url):
                         headers=auth(ann["key"]))
         claimed = client.post(f"/games/{r.get_json()['id']}/seats/1/claim", headers=auth(alt["key"]))
         assert claimed.status_code == expected, claimed.get_json()
+
+
+def test_a_moderator_sees_each_key_lineage_among_the_flags(redis_url):
+    prefix = f"link{uuid.uuid4().hex[:6]}:"
+    app = _app(redis_url, prefix)
+    client = _client(app)
+    root = _player(client, "Root", "192.0.2.1")
+    child = client.post("/players", json={"name": "Child"}, headers=auth(root["key"]), **_at("192.0.2.2")).get_json()
+    grandchild = client.post("/players", json={"name": "Grandchild"}, headers=auth(child["key"]),
+                             **_at("192.0.2.3")).get_json()
+    # a key that is not one (unknown, or an identity token) makes a player unlinked, never refused
+    assert client.post("/players", json={"name": "Odd"}, headers=auth("pk.nope"), **_at("192.0.2.4")).status_code == 201
+    moderator = _player(client, "Mod", "192.0.2.9")
+    app.extensions["moderation"].act("grant", moderator["id"], "operator", "trusted")
+    flags = client.get("/moderation/flags", headers=auth(moderator["key"])).get_json()["flags"]
+    lineages = {f["figures"]["made_by"]: f for f in flags if f["signal"] == "key_lineage"}
+    assert set(lineages) == {root["id"], child["id"]}
+    assert {p["id"] for p in lineages[root["id"]]["players"]} == {root["id"], child["id"], grandchild["id"]}
+    assert lineages[root["id"]]["figures"]["accounts"] == 3 and lineages[root["id"]]["level"] == "warning"
+    # the grandchild is linked to the root, through the child
+    assert app.extensions["moderation"].addresses.linked_to(grandchild["id"], [root["id"]]) == [root["id"]]
