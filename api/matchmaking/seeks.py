@@ -33,7 +33,7 @@ from events import codec
 PAIR = """
 local now, size = tonumber(ARGV[1]), tonumber(ARGV[2])
 local base, widen, widest, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local cap = tonumber(ARGV[8])
+local cap, passing = tonumber(ARGV[8]), tonumber(ARGV[12])
 local considered = nil  -- the seekers whose links were read (a newcomer waits for its own pass)
 if ARGV[9] ~= '' then
   considered = {}
@@ -54,8 +54,16 @@ for i = 1, #flat, 2 do
     live[#live + 1] = {flat[i], tonumber(flat[i + 1]), since}
   end
 end
-local function pairkey(a, b)
-  if a < b then return a .. '|' .. b end
+local function pairkey(a, b)  -- ordered byte by byte, as Python orders them (Lua's `<` follows the locale)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      if x < y then return a .. '|' .. b end
+      return b .. '|' .. a
+    end
+  end
+  if #a <= #b then return a .. '|' .. b end
   return b .. '|' .. a
 end
 local function allowed(chosen, used, q)  -- never linked accounts; in rated play, `cap` games a day
@@ -81,7 +89,7 @@ for j = 1, #live - size + 1 do
   local chosen, least, used, passed = {j}, window(j), {}, 0
   mark(used, j)
   for q = j + 1, #live do
-    if #chosen == size or passed > tonumber(ARGV[12]) then break end
+    if #chosen == size or passed >= passing then break end
     local spread = live[q][2] - live[j][2]
     if spread > least then break end
     if spread <= window(q) and allowed(chosen, used, q) then

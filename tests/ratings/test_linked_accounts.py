@@ -181,3 +181,28 @@ def test_a_moderator_sees_each_key_lineage_among_the_flags(redis_url):
     assert lineages[root["id"]]["figures"]["accounts"] == 3 and lineages[root["id"]]["level"] == "warning"
     # the grandchild is linked to the root, through the child
     assert app.extensions["moderation"].addresses.linked_to(grandchild["id"], [root["id"]]) == [root["id"]]
+
+
+def test_the_day_s_count_names_a_pair_as_python_orders_it_and_is_given_back(redis_url):
+    """The script orders a pair byte by byte (Lua's `<` follows the server's collation, where `pa`
+    may sort before `pB`; the tests' Redis collates as C, so this holds the contract rather than
+    catching the locale): the count it writes is the one unpair takes back."""
+    from api.matchmaking.seeks import Seeks
+
+    connection = redis.Redis.from_url(redis_url)
+    seeks = Seeks(connection, f"link{uuid.uuid4().hex[:6]}:")
+    wishes = {"type": "splendor", "seats": 2, "rated": True}
+    for who in ("pa", "pB"):
+        seeks.join(who, {"pool": wishes}, wishes, 1500, now=0)
+    assert sorted(seeks.pair("pool", 2, 1_000, (100.0, 25.0, 1000.0), 600_000, ["pa", "pB"], {}, 1)) == ["pB", "pa"]
+    day = seeks._rated_pairs(1_000)
+    assert connection.hgetall(day) == {b"pB|pa": b"1"}
+    seeks.unpair(["pa", "pB"], 1_000)
+    assert connection.hget(day, "pB|pa") == b"0"
+    # linked seekers (one mark shared) are never grouped; the one unlinked is
+    for who in ("pa", "pB", "pc"):
+        seeks.join(who, {"pool": wishes}, wishes, 1500, now=0)
+    marks = {"pa": ["h1"], "pB": ["h1"]}
+    group = seeks.pair("pool", 2, 1_000, (100.0, 25.0, 1000.0), 600_000, ["pa", "pB", "pc"], marks, 0)
+    assert "pc" in group and len(group) == 2
+    assert seeks.pair("pool", 2, 1_000, (100.0, 25.0, 1000.0), 600_000, ["pa", "pB", "pc"], marks, 0) == []
