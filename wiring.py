@@ -229,19 +229,22 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     def game_types() -> list[str]:
         return [g.name for g in registry.all_games()]
 
-    moderation = Moderation(redis, prefix, ledger, players, store,
-                            Addresses(redis, prefix, settings.moderation_address_key,
-                                      settings.address_retention_days),
+    addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
+                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
+    moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
-                    lobby=Lobby(service, index, settings.lobby_games_per_player), seat_control=seat_control,
+                    lobby=Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to),
+                    seat_control=seat_control,
                     webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
                                          Away(vacations, players, pauses)),
                     ratings=Ratings(ledger, players, game_types),
-                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players),
+                    matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players,
+                                          linked=addresses.marks,
+                                          rated_pairs_per_day=settings.rated_pairs_per_day),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
                     archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,

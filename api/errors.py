@@ -125,6 +125,8 @@ class Code(StrEnum):
     SEAT_IS_BOT = "seat_is_bot", (409,), "the seat is a bot's"
     ALREADY_SEATED = "already_seated", (409,), "the player already sits in the game"
     SEAT_RESERVED = "seat_reserved", (409,), "the seat is kept for a rematch's player"
+    LINKED_ACCOUNTS = "linked_accounts", (409,), \
+        "a rated game's seat claimed by an account linked to a seated one (`details.linked_seats`; docs/promises.md)"
     SEAT_NOT_CLAIMED = "seat_not_claimed", (409,), "leaving a seat that was not claimed"
     SEAT_RESIGNED = "seat_resigned", (409,), "returning to a seat that resigned"
     ABORT_NOT_ALLOWED = "abort_not_allowed", (409,), "aborting after a person moved, or too early (`allowed_from`)"

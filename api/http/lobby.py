@@ -93,9 +93,9 @@ def claim_seat(game_id: str, seat: str) -> ResponseReturnValue:
     invite = request.args.get("invite") if request.environ.get("QUERY_STRING") else None
     if invite is not None and not 1 <= len(invite) <= 100:
         raise ValidationFailed("An invite code has 1 to 100 characters.")
-    claimed = lobby().claim(game_id, number, Claimer(name, player), invite)
     if player is not None:
-        seen_at_address(player.id)
+        seen_at_address(player.id)  # before the claim: a rated game's links read it (api/seating/claims.py)
+    claimed = lobby().claim(game_id, number, Claimer(name, player), invite)
     return claimed, 201
 
 

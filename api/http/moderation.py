@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, request
 from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.http.auth import current_player
+from api.errors import ApiError
+from api.games.callers import is_identity_token
+from api.http.auth import current_player, parse_bearer
 from api.http.client_address import client_address
 from api.http.requests import json_body, players
 
@@ -28,6 +30,19 @@ def seen_at_address(player_id: str) -> None:
     addresses' signal (api/moderation/addresses.py). Called where a player is made, claims a
     seat or seeks a game, not on every request."""
     moderation().addresses.seen(player_id, client_address())
+
+
+def made_by_caller(player_id: str) -> None:
+    """A player just made by a request carrying another player's key (a key only, never refused
+    nor an identity token: the making needs none) is linked to that player (its lineage)."""
+    token = parse_bearer(request.headers.get("Authorization"))
+    if token is None or is_identity_token(token) or len(token) > 200:
+        return
+    try:
+        maker = players().authenticate(token)
+    except ApiError:
+        return  # an unknown or revoked key: the making goes on, unlinked
+    moderation().addresses.made_by(player_id, maker.id)
 
 
 class ReasonSchema(Schema):

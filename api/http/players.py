@@ -8,7 +8,7 @@ from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
 from api.http.auth import current_player
-from api.http.moderation import seen_at_address
+from api.http.moderation import made_by_caller, seen_at_address
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
 from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
 
@@ -28,6 +28,7 @@ def create_player() -> ResponseReturnValue:
     player, key = players().create(body["name"], body["bot"])
     code = players().new_recovery_code(player)  # shown once, as the key (api/http/player_keys.py)
     seen_at_address(player.id)
+    made_by_caller(player.id)
     return {**_shown(player), "key": key, "recovery_code": code}, 201, {"Location": "/players/me"}
 
 

@@ -14,7 +14,11 @@ it too). A seek waits at most SEEK_TTL_S; a `matched` record is kept MATCHED_KEP
 A game that cannot be made (Redis gone) forgets that group's seeks; a crash between the pairing
 and the game's creation leaves them `pairing`: after PAIRING_STALE_S the reconciler's pass puts
 them back in their pools, their waiting time kept (a maker that finished meanwhile wins).
-Never a player in two games by one seek.
+Never a player in two games by one seek. Never two linked accounts in one game (`linked`: the
+marks of the pool's seekers' links by the moderation's signals, api/moderation/addresses.py, read
+before each pairing and honoured by its script), and in rated play never one pair of players in
+more than RATED_PAIRS_PER_DAY games a UTC day (`rated_pairs_per_day`, counted in Redis as the
+groups are taken): such seekers wait for others.
 """
 from __future__ import annotations
 
@@ -49,8 +53,11 @@ class AlreadyMatched(ApiError):
 
 class Matchmaker:
     def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger,
-                 told: Callable[[list[str]], object] | None = None):
+                 told: Callable[[list[str]], object] | None = None,
+                 linked: Callable[[list[str]], dict[str, list[str]]] | None = None, rated_pairs_per_day: int = 0):
         self.seeks = seeks
+        self.linked = linked  # these players' links' marks (two sharing one are linked)
+        self.rated_pairs_per_day = rated_pairs_per_day
         self.told = told  # after `matched` is written: the players' push notices (api/push/notify.py)
         self.service = service
         self.players = players
@@ -116,12 +123,26 @@ class Matchmaker:
     def pair(self, pool: str, wishes: dict[str, Any]) -> int:
         """Makes the games of every group the pool holds now; returns how many."""
         made = 0
+        cap = self.rated_pairs_per_day if wishes.get("rated") else 0
         while True:
-            group = self.seeks.pair(pool, wishes["seats"], _now(), (WINDOW, WIDEN_PER_S, WIDEST), SEEK_TTL_S * 1000)
+            considered: list[str] | None = None
+            linked: dict[str, list[str]] = {}
+            if self.linked is not None:
+                considered = self.seeks.members(pool)
+                if len(considered) >= wishes["seats"]:  # (too few: nothing to read; the pass drops the stale)
+                    linked = self.linked(considered)
+            now = _now()
+            group = self.seeks.pair(
+                pool, wishes["seats"], now, (WINDOW, WIDEN_PER_S, WIDEST), SEEK_TTL_S * 1000, considered, linked, cap)
             if not group:
                 self.seeks.drop_pool_if_empty(pool)
                 return made
-            self._make(group, wishes)
+            try:
+                self._make(group, wishes)
+            except Exception:
+                if cap:
+                    self.seeks.unpair(group, now)
+                raise
             made += 1
 
     def pair_all(self) -> int:

@@ -8,15 +8,24 @@
   reconciler's pass deletes `matched` records once they are old (Matchmaker.repair), and a
   searching one past its wait goes with PAIR.
 A seek for a range of seats waits in one pool per size (its record names them all).
+- `mm:{mm}:rated-pairs:<UTC day>` hash: "a|b" (a < b) -> the rated games matchmaking made for
+  that pair of players that day, kept two days (RATED_PAIRS_PER_DAY).
 PAIR takes one group out of a pool atomically: of the seekers sorted by rating that are still
-`searching` (one taken through another of its pools is dropped from this one as it is met), the
-first run of `size` whose spread of ratings every member's window allows (a window widens with
-the member's waiting time), each set `pairing`. Being one script on keys of one hash tag, two
+`searching` (one taken through another of its pools is dropped from this one as it is met), from
+the lowest rating up, the first `size` whose spread of ratings every member's window allows (a
+window widens with the member's waiting time) and of whom no two are linked accounts (two
+sharing one of the marks the caller read, api/moderation/addresses.py) or, in rated play, met
+RATED_PAIRS_PER_DAY times that day already (the day's count, written by the same script as it
+takes the group), each set `pairing`; at most PASSED_OVER seekers are passed over from each
+start (the script's work stays linear in the pool however many linked seekers wait in it). Only
+the seekers the caller read the links of are taken (one who joined since waits for its own
+pass). Being one script on keys of one hash tag, two
 processes pairing one pool, or two pools of one seeker, at once cannot take a seeker twice, and
 a seeker that left (its ZREM ran first) is never taken.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from events import codec
@@ -24,6 +33,13 @@ from events import codec
 PAIR = """
 local now, size = tonumber(ARGV[1]), tonumber(ARGV[2])
 local base, widen, widest, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local cap, passing = tonumber(ARGV[8]), tonumber(ARGV[12])
+local considered = nil  -- the seekers whose links were read (a newcomer waits for its own pass)
+if ARGV[9] ~= '' then
+  considered = {}
+  for _, m in ipairs(cjson.decode(ARGV[9])) do considered[m] = true end
+end
+local marks = cjson.decode(ARGV[10])  -- seeker -> its links' marks: two sharing one are linked
 local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local live = {}
 for i = 1, #flat, 2 do
@@ -34,18 +50,57 @@ for i = 1, #flat, 2 do
     redis.call('ZREM', KEYS[1], flat[i]); redis.call('HDEL', KEYS[2], flat[i]); redis.call('HDEL', KEYS[3], flat[i])
   elseif not searching then  -- taken through another of its pools (a range of seats), or gone
     redis.call('ZREM', KEYS[1], flat[i]); redis.call('HDEL', KEYS[2], flat[i])
-  else
+  elseif considered == nil or considered[flat[i]] then
     live[#live + 1] = {flat[i], tonumber(flat[i + 1]), since}
   end
 end
-for j = 1, #live - size + 1 do
-  local spread, fits = live[j + size - 1][2] - live[j][2], true
-  for q = j, j + size - 1 do
-    if spread > math.min(widest, base + widen * (now - live[q][3]) / 1000) then fits = false; break end
+local function pairkey(a, b)  -- ordered byte by byte, as Python orders them (Lua's `<` follows the locale)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      if x < y then return a .. '|' .. b end
+      return b .. '|' .. a
+    end
   end
-  if fits then
+  if #a <= #b then return a .. '|' .. b end
+  return b .. '|' .. a
+end
+local function allowed(chosen, used, q)  -- never linked accounts; in rated play, `cap` games a day
+  for _, mark in ipairs(marks[live[q][1]] or {}) do
+    if used[mark] then return false end
+  end
+  if cap > 0 then
+    for _, g in ipairs(chosen) do
+      if tonumber(redis.call('HGET', KEYS[4], pairkey(live[g][1], live[q][1])) or '0') >= cap then return false end
+    end
+  end
+  return true
+end
+local function mark(used, q)
+  for _, m in ipairs(marks[live[q][1]] or {}) do used[m] = true end
+end
+local function window(q)
+  return math.min(widest, base + widen * (now - live[q][3]) / 1000)
+end
+for j = 1, #live - size + 1 do
+  -- from the j-th lowest rating up: each next seeker whose window, and every member's, holds
+  -- the spread, and who may meet every member (at most PASSED_OVER passed over: bounded work)
+  local chosen, least, used, passed = {j}, window(j), {}, 0
+  mark(used, j)
+  for q = j + 1, #live do
+    if #chosen == size or passed >= passing then break end
+    local spread = live[q][2] - live[j][2]
+    if spread > least then break end
+    if spread <= window(q) and allowed(chosen, used, q) then
+      chosen[#chosen + 1] = q; least = math.min(least, window(q)); mark(used, q)
+    else
+      passed = passed + 1
+    end
+  end
+  if #chosen == size then
     local group = {}
-    for q = j, j + size - 1 do
+    for _, q in ipairs(chosen) do
       local m = live[q][1]
       group[#group + 1] = m
       redis.call('ZREM', KEYS[1], m); redis.call('HDEL', KEYS[2], m)
@@ -54,6 +109,12 @@ for j = 1, #live - size + 1 do
       local seek = cjson.decode(redis.call('HGET', KEYS[3], m))
       seek.status, seek.pool, seek.at = 'pairing', ARGV[7], now
       redis.call('HSET', KEYS[3], m, cjson.encode(seek))
+    end
+    if cap > 0 then
+      for a = 1, #group do
+        for b = a + 1, #group do redis.call('HINCRBY', KEYS[4], pairkey(group[a], group[b]), 1) end
+      end
+      redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[11]))
     end
     return group
   end
@@ -75,6 +136,9 @@ for i = 3, #KEYS, 2 do
 end
 return 1
 """
+
+
+PASSED_OVER = 32  # seekers a group passes over (linked, capped or too far) from one start, at most
 
 
 class Seeks:
@@ -129,12 +193,33 @@ class Seeks:
             self.redis.hdel(self._seekers(), player_id)
         return bool(removed)
 
-    def pair(self, pool: str, size: int, now: int, windows: tuple[float, float, float], ttl_ms: int) -> list[str]:
-        """One group taken out of the pool (each seeker now `pairing`), or []."""
+    def _rated_pairs(self, now: int) -> str:
+        return f"{self.base}:rated-pairs:{now // 86_400_000}"
+
+    def members(self, pool: str) -> list[str]:
+        return [m.decode() if isinstance(m, bytes) else m for m in self.redis.zrange(self._pool(pool), 0, -1)]
+
+    def pair(self, pool: str, size: int, now: int, windows: tuple[float, float, float], ttl_ms: int,
+             considered: list[str] | None = None, marks: Mapping[str, list[str]] | None = None,
+             pairs_per_day: int = 0) -> list[str]:
+        """One group taken out of the pool (each seeker now `pairing`), or []. `considered`: the
+        only seekers that may be taken (None: all); `marks`: seeker -> its links' marks, two
+        seekers sharing one never grouped; `pairs_per_day`:
+        the games a pair may be grouped into this UTC day (0: no cap; counted as groups are taken)."""
         base, widen, widest = windows
-        group = self._pair(keys=[self._pool(pool), self._since(pool), self._seekers()],
-                           args=[now, size, base, widen, widest, ttl_ms, pool])
+        group = self._pair(keys=[self._pool(pool), self._since(pool), self._seekers(), self._rated_pairs(now)],
+                           args=[now, size, base, widen, widest, ttl_ms, pool, pairs_per_day,
+                                 codec.dumps(considered) if considered is not None else "",
+                                 codec.dumps(marks or {}), 2 * 86_400_000, PASSED_OVER])
         return [m.decode() if isinstance(m, bytes) else m for m in group]
+
+    def unpair(self, group: list[str], now: int) -> None:
+        """The day's counts of a group whose game could not be made, taken back."""
+        key, pipe = self._rated_pairs(now), self.redis.pipeline(transaction=False)
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                pipe.hincrby(key, f"{min(a, b)}|{max(a, b)}", -1)
+        pipe.execute()
 
     def sweep(self, pairing_before_ms: int, matched_before_ms: int) -> list[tuple[str, dict[str, Any], bytes]]:
         """One pass over the seeks: those left `pairing` since before `pairing_before_ms` (their

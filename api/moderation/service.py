@@ -183,6 +183,11 @@ class Moderation:
                           "identities": [f"player:{p}" for p in sorted(shared["players"])], "games": [],
                           "figures": {"address": shared["address"], "accounts": shared["accounts"],
                                       "last_seen": shared["players"]}})
+        for lineage in self.addresses.lineages(now_ms):
+            found.append({"signal": "key_lineage", "level": "warning",
+                          "identities": [f"player:{p}" for p in sorted(lineage["players"])], "games": [],
+                          "figures": {"made_by": lineage["made_by"], "accounts": lineage["accounts"],
+                                      "last_seen": lineage["players"]}})
         voided = self.state().voided
         ids = sorted({w.partition(":")[2] for f in found for w in f["identities"] if w.startswith("player:")})
         people = self.players.find_many(ids)

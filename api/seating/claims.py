@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
 from api import metrics
-from api.errors import Code, GameArchived, UnknownGame, VersionConflict
+from api.errors import ApiError, Code, GameArchived, UnknownGame, VersionConflict
 from api.games.appending import decide_and_append
 from api.games.callers import hash_token, people_to_act
 from api.games.presenting import public_seat
@@ -52,11 +53,17 @@ def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEven
     return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]
 
 
+class LinkedAccounts(ApiError):
+    status, code = 409, Code.LINKED_ACCOUNTS
+
+
 class Lobby:
-    def __init__(self, service: GameService, index: LobbyIndex | None, per_player: int = 0):
+    def __init__(self, service: GameService, index: LobbyIndex | None, per_player: int = 0,
+                 linked_to: Callable[[str, list[str]], list[str]] | None = None):
         self.service = service
         self.index = index
         self.per_player = per_player  # a player's waiting games on one page of the listing (0: no cap)
+        self.linked_to = linked_to  # those of the players linked to one (api/moderation/addresses.py)
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -67,6 +74,8 @@ class Lobby:
         invite_sha256 = hash_token(invite) if invite is not None else None
 
         def decide(game: Game, at: int) -> list[Any]:
+            if player is not None:
+                self._check_links(game, player)
             events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at,
                                      bool(claimer.player and claimer.player.bot))
             return platform_events(events, seat)
@@ -76,6 +85,18 @@ class Lobby:
         if updated.started:
             metrics.seat_changes.labels("started").inc()
         return {"id": game_id, "seat": seat, "token": token, "version": updated.version, "status": updated.status}
+
+    def _check_links(self, game: Game, player: str) -> None:
+        """A rated game seats no account linked to one seated already (a casual game does)."""
+        if self.linked_to is None or not game.platform.rated or game.started or game.finished:
+            return  # a started or finished game's own refusal is said by the decision
+        seated = [s["player"] for s in game.seats if s.get("player") and s["player"] != player]
+        linked = self.linked_to(player, seated) if seated else []
+        if linked:
+            raise LinkedAccounts("This rated game seats an account linked to yours (seen at the same address): "
+                                 "it cannot seat you. A casual game can (\"rated\": false).",
+                                 version=game.version, details={"linked_seats": sorted(
+                                     i for i, s in enumerate(game.seats) if s.get("player") in linked)})
 
     def leave(self, game_id: str, seat: int) -> dict[str, Any]:
         """Frees a claimed seat of a waiting game (the caller was authenticated as the seat)."""

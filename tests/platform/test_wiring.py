@@ -115,6 +115,10 @@ FROM_ENV = {
     "MODERATION_ADDRESS_KEY": ("s3cret", "s3cret"),
     "ADDRESS_RETENTION_DAYS": ("7", 7.0),
     "MODERATION_LOOKBACK_S": ("3600", 3600.0),
+    "LINK_SAME_ADDRESS": ("0", False),
+    "LINK_LOOPBACK": ("1", True),
+    "LINK_KEY_LINEAGE": ("0", False),
+    "RATED_PAIRS_PER_DAY": ("3", 3),
 }
 
 
