@@ -106,3 +106,10 @@ def test_every_operation_names_its_scopes_and_a_route_without_them_is_refused():
     broken["paths"]["/players/me"]["get"]["security"] = [{"playerKey": ["game:fly"]}]
     with pytest.raises(ValueError, match="unknown scopes"):
         table(broken)
+
+
+def test_a_new_tokens_scopes_are_the_schemes_scopes():
+    """NewAccessToken's `scopes` enum (what clients are generated with) lists exactly `x-scopes`."""
+    found = spec()
+    enum = found["components"]["schemas"]["NewAccessToken"]["properties"]["scopes"]["items"]["enum"]
+    assert sorted(enum) == sorted(found["components"]["securitySchemes"]["playerKey"]["x-scopes"])
