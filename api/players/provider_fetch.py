@@ -14,96 +14,37 @@ from __future__ import annotations
 
 import functools
 import http.client
-import io
 import json
 import math
 import socket
 import ssl
 import threading
-import time
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
+from api import bounded_sockets
+from api.bounded_sockets import Bounded
+
 if TYPE_CHECKING:
-    from _typeshed import WriteableBuffer
+    pass
 
 MAX_DOCUMENT = 1_000_000  # bytes: a key set is a few KB
 _tls = ssl.create_default_context()
 
 
-class Budget:
-    """A fetch's time: until when (monotonic s) it may last, and the longest single wait."""
+class Budget(bounded_sockets.Budget):
+    """A fetch's time (from now), its longest single wait, and its connections, each shut when
+    the fetch ends."""
 
     def __init__(self, deadline_s: float, idle_s: float = math.inf):
-        self.until = time.monotonic() + deadline_s
-        self.idle_s = idle_s
-        self.opened: list[_Bounded] = []  # the fetch's connections, each shut when it ends
+        super().__init__(idle_s, deadline_s, what="fetch")
+        self.opened: list[Bounded] = []
 
-    def left(self) -> float:
-        """The timeout for the next wait; TimeoutError once the deadline has passed."""
-        left = self.until - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the fetch's deadline passed")
-        return min(self.idle_s, left)
-
-
-class _Bounded:
-    """A connected socket whose every write and read waits only what is left of the budget.
-    http.client writes with sendall() and reads through makefile(); the rest is the socket's.
-    As a socket's own files do, a reader keeps the socket open until it is closed too."""
-
-    def __init__(self, sock: socket.socket, budget: Budget):
-        self._sock = sock
-        self._budget = budget
-        self._readers = 0
-        self._closing = False
-        budget.opened.append(self)
-
-    def shut(self) -> None:
-        """Closed now, readers or not: an answer abandoned mid-read (a deadline passed) holds
-        its reader until the garbage collector finds it, and the provider's connection with it."""
-        self._sock.close()
-
-    def sendall(self, data: bytes) -> None:
-        self._sock.settimeout(self._budget.left())
-        self._sock.sendall(data)
-
-    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
-        self._readers += 1
-        return io.BufferedReader(_BoundedReader(self))
-
-    def recv_into(self, buffer: WriteableBuffer) -> int:
-        self._sock.settimeout(self._budget.left())
-        return self._sock.recv_into(buffer)
-
-    def close(self) -> None:
-        self._closing = True
-        if not self._readers:
-            self._sock.close()
-
-    def reader_closed(self) -> None:
-        self._readers -= 1
-        if self._closing and not self._readers:
-            self._sock.close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock, name)
-
-
-class _BoundedReader(io.RawIOBase):
-    def __init__(self, sock: _Bounded):
-        self._sock = sock
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: WriteableBuffer) -> int:
-        return self._sock.recv_into(buffer)
-
-    def close(self) -> None:
-        if not self.closed:
-            self._sock.reader_closed()
-        super().close()
+    def bounded(self, sock: socket.socket) -> Bounded:
+        """The connected socket, bounded by this budget and shut when the fetch ends."""
+        found = Bounded(sock, self)
+        self.opened.append(found)
+        return found
 
 
 class _HTTP(http.client.HTTPConnection):
@@ -114,7 +55,7 @@ class _HTTP(http.client.HTTPConnection):
     def connect(self) -> None:
         self.timeout = self.budget.left()  # the connect
         super().connect()
-        self.sock = _Bounded(self.sock, self.budget)
+        self.sock = self.budget.bounded(self.sock)
 
 
 class _HTTPS(http.client.HTTPSConnection):
@@ -125,7 +66,7 @@ class _HTTPS(http.client.HTTPSConnection):
     def connect(self) -> None:
         self.timeout = self.budget.left()  # the connect, and the TLS handshake (one deadline of its own)
         super().connect()
-        self.sock = _Bounded(self.sock, self.budget)  # an SSLSocket, bounded
+        self.sock = self.budget.bounded(self.sock)  # an SSLSocket, bounded
 
 
 class _HTTPHandler(urllib.request.HTTPHandler):

@@ -9,8 +9,6 @@ minute."""
 from __future__ import annotations
 
 import http.client
-import io
-import math
 import socket
 import ssl
 import threading
@@ -21,10 +19,12 @@ from datetime import UTC
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
+from api import bounded_sockets
+from api.bounded_sockets import Bounded
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 
 if TYPE_CHECKING:
-    from _typeshed import WriteableBuffer  # what readinto and recv_into fill
+    pass  # what readinto and recv_into fill
 
 EXCERPT_BYTES = 256
 BODY_CAP = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
@@ -59,74 +59,11 @@ def retry_after_s(value: str | None, now: float) -> float | None:
     return max(0.0, when.timestamp() - now)
 
 
-class Budget:
-    """An attempt's time: until when (monotonic s) it may last, and the longest single wait."""
+class Budget(bounded_sockets.Budget):
+    """An attempt's time: its deadline set per attempt (`until`), the longest single wait fixed."""
 
     def __init__(self, idle_s: float):
-        self.idle_s = idle_s
-        self.until = math.inf
-
-    def left(self) -> float:
-        """The timeout for the next wait; TimeoutError once the deadline has passed."""
-        left = self.until - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the attempt's deadline passed")
-        return min(self.idle_s, left)
-
-
-class _Bounded:
-    """A connected socket whose every write and read waits only what is left of the attempt
-    (a socket timeout alone restarts with every byte). http.client reads through makefile()
-    and writes with sendall(); the rest is the socket's. As a socket's own files do, a reader
-    keeps the socket open until it is closed too: http.client closes the connection of an
-    answer that ends the connection before its body is read."""
-
-    def __init__(self, sock: socket.socket, budget: Budget):
-        self._sock = sock
-        self._budget = budget
-        self._readers = 0
-        self._closing = False
-
-    def sendall(self, data: bytes) -> None:
-        self._sock.settimeout(self._budget.left())  # sendall's timeout bounds all of it
-        self._sock.sendall(data)
-
-    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
-        self._readers += 1
-        return io.BufferedReader(_BoundedReader(self))
-
-    def recv_into(self, buffer: WriteableBuffer) -> int:
-        self._sock.settimeout(self._budget.left())
-        return self._sock.recv_into(buffer)
-
-    def close(self) -> None:
-        self._closing = True
-        if not self._readers:
-            self._sock.close()
-
-    def reader_closed(self) -> None:
-        self._readers -= 1
-        if self._closing and not self._readers:
-            self._sock.close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock, name)
-
-
-class _BoundedReader(io.RawIOBase):
-    def __init__(self, sock: _Bounded):
-        self._sock = sock
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: WriteableBuffer) -> int:
-        return self._sock.recv_into(buffer)
-
-    def close(self) -> None:
-        if not self.closed:
-            self._sock.reader_closed()
-        super().close()
+        super().__init__(idle_s, what="attempt")
 
 
 def bounded_lookup(lookup: Lookup, seconds: float) -> Lookup:
@@ -174,7 +111,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     def connect(self) -> None:
         sock = _no_delay(socket.create_connection((self._address, self.port), self.budget.left()))
         sock.settimeout(self.budget.left())  # the handshake, all of it (ssl's do_handshake keeps a deadline)
-        self.sock = _Bounded(_tls.wrap_socket(sock, server_hostname=self.host), self.budget)
+        self.sock = Bounded(_tls.wrap_socket(sock, server_hostname=self.host), self.budget)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
@@ -184,7 +121,7 @@ class _PinnedHTTP(http.client.HTTPConnection):
         self.budget = budget
 
     def connect(self) -> None:
-        self.sock = _Bounded(_no_delay(socket.create_connection((self._address, self.port), self.budget.left())),
+        self.sock = Bounded(_no_delay(socket.create_connection((self._address, self.port), self.budget.left())),
                              self.budget)
 
 
