@@ -89,9 +89,10 @@ def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
 def lost_job(queue: Queue, jid: str, started_lost_after_s: float) -> bool:
     """Whether the job `jid` exists no more in any useful way: gone, ended (failed, stopped,
     finished), queued in name only (its queue entry gone, as when a worker popped it into RQ's
-    intermediate queue and was killed, or Redis lost the list), or started longer ago than
-    `started_lost_after_s` (its worker died). The one rule of the turns, the webhook deliveries
-    and the push jobs."""
+    intermediate queue and was killed, or Redis lost the list), or started, its last heartbeat
+    (its start, for a worker that beats only then) longer ago than `started_lost_after_s` (its
+    worker died). The one rule of the turns, the webhook deliveries, the push jobs and the
+    analyses (whose BeatingWorker beats while the job runs)."""
     try:
         job = Job.fetch(jid, connection=queue.connection)
     except NoSuchJobError:
@@ -104,7 +105,7 @@ def lost_job(queue: Queue, jid: str, started_lost_after_s: float) -> bool:
         # just popped the job has not yet marked it started, and must not lose it to us.
         return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in queue.get_job_ids()
     if status == JobStatus.STARTED:
-        return age_s(job.started_at) > started_lost_after_s
+        return age_s(job.last_heartbeat or job.started_at) > started_lost_after_s
     return False
 
 
@@ -179,18 +180,7 @@ class AnalysisQueue:
         return enqueue_unique(lambda: self._enqueue(jid, game_id), jid, self.connection, self._lost)
 
     def _lost(self, jid: str) -> bool:
-        try:
-            job = Job.fetch(jid, connection=self.connection)
-        except NoSuchJobError:
-            return True
-        status = job.get_status(refresh=False)
-        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED, JobStatus.FINISHED):
-            return True
-        if status == JobStatus.QUEUED:
-            return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in self.queue.get_job_ids()
-        if status == JobStatus.STARTED:
-            return age_s(job.last_heartbeat or job.started_at) > self.lost_after_s
-        return False
+        return lost_job(self.queue, jid, self.lost_after_s)
 
     def _enqueue(self, jid: str, game_id: str) -> None:
         self.queue.enqueue_call("jobs.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
