@@ -35,27 +35,30 @@ SHARED_SHOWN = 100  # the addresses a flags page shows at most
 PLAYERS_SHOWN = 50  # the players shown of one address (the most recently seen; `accounts` counts them all)
 
 
-def normalised(address: str) -> str:
-    """The whole IPv4 address (IPv4-mapped too), the /64 of an IPv6 one (a home's)."""
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address parsed, an IPv4-mapped IPv6 one as its IPv4; None when it is not one."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return None
     if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+        return ip.ipv4_mapped
+    return ip
+
+
+def normalised(address: str) -> str:
+    """The whole IPv4 address (IPv4-mapped too), the /64 of an IPv6 one (a home's)."""
+    ip = _ip(address)
+    if ip is None:
+        return address
     if ip.version == 6:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
 
 
 def loopback(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback
+    ip = _ip(address)
+    return ip is not None and ip.is_loopback
 
 
 class Addresses:
