@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .archive import Archived, ArchivedGame, ArchiveStore, ArchiveUnavailable, Damaged, Expired
 from .connection import Client, unavailable
-from .keys import sharded
+from .keys import glob_escaped, sharded
 from .redis_entries import FlatEntry, decode_entry, pairs
 from .redis_reads import cut_lines
 from .redis_store import RedisEventStore
@@ -381,7 +381,7 @@ class ArchivingStore(RedisEventStore):
     def _drop_idempotency_step(self, cursor: int, count: int) -> tuple[int, int]:
         if self.clustered:
             return 0, 0
-        pattern = f"{_glob_escaped(self.keys.prefix)}game:*:idem:*"
+        pattern = f"{glob_escaped(self.keys.prefix)}game:*:idem:*"
         cursor, found = cast(tuple[int, list[bytes]], self.redis.scan(cursor, match=pattern, count=count))
         if not found:
             return cursor, 0
@@ -395,9 +395,6 @@ def _log_key(entry_id: str) -> tuple[int, int]:
     ms, _, seq = entry_id.partition("-")
     return int(ms), int(seq or 0)
 
-
-def _glob_escaped(text: str) -> str:
-    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
 
 
 def _entry(entry_id: bytes, fields: list[bytes]) -> bytes:

@@ -111,3 +111,8 @@ class Keys:
     def lease(self, name: str, game_id: str) -> str:
         """A short lease on one game's background work (one reconciler pass at a time)."""
         return f"{self.prefix}game:{{{game_id}}}:lease:{name}"
+
+
+def glob_escaped(text: str) -> str:
+    """`text` matched literally in a SCAN pattern (a prefix may hold `*?[]\\`)."""
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)

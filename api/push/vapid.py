@@ -26,6 +26,8 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid
 
+from events.keys import glob_escaped
+
 log = logging.getLogger(__name__)
 
 KEY_FILE = "vapid_private.pem"
@@ -86,7 +88,7 @@ def record_key(prefix: str) -> str:
 
 def subscriptions(redis: Any, prefix: str) -> list[tuple[str, str]]:
     """(player, subscription id) of every push subscription (a SCAN: once, at start)."""
-    pattern = f"{_glob_escaped(prefix)}player:*:push"
+    pattern = f"{glob_escaped(prefix)}player:*:push"
     found = []
     for key in redis.scan_iter(match=pattern, count=1000):
         name = key.decode() if isinstance(key, bytes) else key
@@ -124,6 +126,3 @@ def bind(redis: Any, prefix: str, public: str, rotate: bool = False) -> str:
         return "rotated"
     return "changed"
 
-
-def _glob_escaped(text: str) -> str:
-    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)

@@ -40,6 +40,7 @@ from openskill.models import PlackettLuce
 from api.games import harvest
 from api.ratings.standings import Standing, standings
 from events import codec
+from events.keys import glob_escaped
 from events.store import EventStore
 
 BATCH = 200  # games rated per transaction
@@ -286,7 +287,7 @@ class Ledger:
     def recorded_games(self) -> list[str]:
         """The ids of the games whose record Redis holds (a SCAN)."""
         head = f"{self.base}:game:"
-        return [k.decode()[len(head):] for k in self.redis.scan_iter(match=f"{_glob_escaped(head)}*", count=1000)]
+        return [k.decode()[len(head):] for k in self.redis.scan_iter(match=f"{glob_escaped(head)}*", count=1000)]
 
     def forget_everything(self) -> int:
         """Deletes every rating key (before a rebuild); returns how many."""
@@ -301,9 +302,6 @@ class _NothingKept:
 
     def hmget(self, key: str, fields: list[str]) -> list[None]:
         return [None] * len(fields)
-
-def _glob_escaped(text: str) -> str:
-    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
 
 
 def _log_key(entry_id: str) -> tuple[int, int]:
