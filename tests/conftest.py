@@ -181,11 +181,16 @@ def wait_for(predicate, timeout=60.0, interval=0.02):
     """The predicate's first true value; AssertionError after `timeout` s. The default is long: it
     is only ever waited out on a failure, and a loaded host can be three times slower than usual."""
     deadline = time.monotonic() + timeout
+    pause = interval
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
-        time.sleep(interval)
+        time.sleep(pause)
+        # The pause grows to a quarter second: a predicate that asks the server (a GET with a
+        # player's token) stays well under its rate limit (100 every 10 s) on a slow host, where
+        # a bot's turn can take seconds (CI once answered 429 to 50 requests a second).
+        pause = min(pause * 1.5, max(interval, 0.25))
     raise AssertionError("condition not reached in time")
 
 
