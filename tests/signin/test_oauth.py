@@ -291,3 +291,38 @@ def test_metadata_names_the_endpoints(http, base):
     assert meta["issuer"] == base and meta["token_endpoint"] == f"{base}/oauth/token"
     assert meta["code_challenge_methods_supported"] == ["S256"] and meta["response_types_supported"] == ["code"]
     assert "account" not in meta["scopes_supported"] and "game:read" in meta["scopes_supported"]
+
+
+def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, monkeypatch):
+    """examples/oauth_app.py against the served app: registered with its developer's key, it
+    signs another player in (the consent given as the page's script gives it, and the browser
+    sent back to the app's loopback listener), reads their games, refreshes and signs out."""
+    import importlib.util
+    import socket
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("oauth_app", Path(__file__).parents[2] / "examples" / "oauth_app.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(example, "PORT", port)
+    monkeypatch.setattr(example, "REDIRECT", f"http://127.0.0.1:{port}/callback")
+    client_id = example.register(base, _player(http, base, "Dev"))
+    person = _player(http, base, "Bo")
+    r = http.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
+                  headers=_auth(person))
+    assert r.status_code == 201, r.text
+
+    def browser(url):
+        def consent():
+            page = http.get(url)
+            assert page.status_code == 200 and "Example stats app" in page.text
+            back = _consent(http, base, person, dict(parse_qs(urlsplit(url).query, keep_blank_values=True)))
+            assert requests.get(back, timeout=10).status_code == 200  # the app's listener answers
+        threading.Thread(target=consent, daemon=True).start()
+
+    games = example.run(base, client_id, browser)
+    assert len(games) == 1
+    assert http.get(f"{base}/players/me/authorizations", headers=_auth(person)).json()["authorizations"] == []
