@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2 import OAuth2Error
 from authlib.oauth2.rfc6749 import grants
-from authlib.oauth2.rfc6749.errors import InvalidRequestError, InvalidScopeError
+from authlib.oauth2.rfc6749.errors import InvalidGrantError, InvalidRequestError, InvalidScopeError
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
@@ -53,6 +53,8 @@ from api.players.apps import (
     AuthCode,
     RefreshRecord,
     ScopeWidened,
+    TooManyApps,
+    UnknownApp,
 )
 from api.players.tokens import TOKEN_PREFIX
 from api.words import translate
@@ -131,8 +133,11 @@ class Revocation(RevocationEndpoint):
 
 def _save_token(token: dict[str, Any], request: Any) -> None:
     grant = request.refresh_token.grant if request.refresh_token is not None else None
-    _apps().issue(request.user, request.client, token.get("scope", ""), token["access_token"],
-                  token["refresh_token"], grant)
+    try:
+        _apps().issue(request.user, request.client, token.get("scope", ""), token["access_token"],
+                      token["refresh_token"], grant)
+    except (TooManyApps, UnknownApp) as refused:  # the player's grants are full, or this one was revoked meanwhile
+        raise InvalidGrantError(str(refused)) from None
 
 
 def install(app: Flask) -> AuthorizationServer:
@@ -211,6 +216,8 @@ def decide() -> ResponseReturnValue:
         grant = server.get_consent_grant(end_user=player.id)
     except OAuth2Error as error:
         return _answer(server.handle_error_response(None, error))
+    if approve:
+        _apps().make_room(player.id, grant.client.client_id, check_only=True)  # 409 too_many_apps, said on the page
     answer = server.create_authorization_response(grant_user=player.id if approve else None, grant=grant)
     location = answer.headers.get("Location")
     if answer.status_code != 302 or location is None:

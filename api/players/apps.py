@@ -9,7 +9,9 @@ api/players/), so it survives restarts and every API node sees the same:
 - `oauth-code:<hash>`: an authorization code, JSON {client_id, player, redirect_uri, scopes,
   challenge, method}, for CODE_TTL_S and taken once (GETDEL: a second use finds nothing);
 - `player:{<id>}:app-grants` hash: a grant's id -> JSON {id, client_id, name, scopes, created,
-  anchor}: what the player allowed an app (one per code exchanged; a refresh keeps it);
+  anchor}: what the player allowed an app (one per code exchanged; a refresh keeps it; at most
+  MAX_GRANTS, the oldest of the same app giving way to a new one); it lives as long as its
+  newest refresh token (the anchor's index entry expires with it, and the listing forgets it);
   `oauth-app:<client id>:grants` set: "<player> <grant>" of every grant of the app;
 - `oauth-refresh:<hash>` hash {data: JSON {grant, player, client_id, scopes, access}, used}:
   a refresh token, for REFRESH_TTL_S. It is used once: the first use marks `used` (HSETNX)
@@ -247,12 +249,10 @@ class Apps:
         """Stores the tokens authlib made: a new grant (after a code) or the grant refreshed. The
         grant's id."""
         if grant is None:
-            if self.redis.hlen(self._grants(player_id)) >= MAX_GRANTS:
-                raise TooManyApps(f"A player authorises at most {MAX_GRANTS} apps at once: revoke one first.",
-                                  details={"limit": MAX_GRANTS})
+            self.make_room(player_id, client.client_id)
             grant = "g" + secrets.token_urlsafe(9)
             anchor = "app-grant:" + secrets.token_hex(16)  # no token hashes to it (not 64 hex digits)
-            self.redis.set(self.tokens.index_key(anchor), player_id)
+            self.redis.set(self.tokens.index_key(anchor), player_id, ex=REFRESH_TTL_S)  # before the grant is seen
             self.redis.hset(self._grants(player_id), grant, json.dumps(
                 {"id": grant, "client_id": client.client_id, "name": client.name, "scopes": scopes.split(),
                  "created": _now_ms(), "anchor": anchor}))
@@ -260,6 +260,8 @@ class Apps:
         entry = self.grant(player_id, grant)
         if entry is None:
             raise UnknownApp("This app's grant was revoked.")
+        # The grant lives as long as its newest refresh token: what the app made stops with it.
+        self.redis.set(self.tokens.index_key(entry["anchor"]), player_id, ex=REFRESH_TTL_S)
         access = hash_token(access_token)
         now = _now_ms()
         self.tokens.store(player_id, access, {"id": "t" + secrets.token_urlsafe(6), "name": client.name,
@@ -271,6 +273,19 @@ class Apps:
              "access": access}))
         self.redis.expire(self._refresh(hash_token(refresh_token)), REFRESH_TTL_S)
         return grant
+
+    def make_room(self, player_id: str, client_id: str, check_only: bool = False) -> None:
+        """Room for one more grant: at MAX_GRANTS the oldest grant of this app gives way (an app
+        authorised again, on another device); TooManyApps when the player holds none of it."""
+        held = self.grants(player_id)
+        if len(held) < MAX_GRANTS:
+            return
+        own = [g for g in held if g["client_id"] == client_id]
+        if not own:
+            raise TooManyApps(f"A player authorises at most {MAX_GRANTS} apps at once: revoke one first.",
+                              details={"limit": MAX_GRANTS})
+        if not check_only:
+            self.revoke_grant(player_id, own[0]["id"])
 
     def grant(self, player_id: str, grant_id: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self._grants(player_id), grant_id)
@@ -330,9 +345,18 @@ class Apps:
             self.tokens.forget(record.player, record.digest)
 
     def grants(self, player_id: str) -> list[dict[str, Any]]:
-        """The apps the player authorised (oldest first), without their anchors."""
+        """The apps the player authorised (oldest first), without their anchors. A grant whose
+        newest refresh token expired is forgotten as it is found (what the app made ends then;
+        its senders stopped at the expiry)."""
         found = [json.loads(raw) for raw in self.redis.hvals(self._grants(player_id))]
-        found.sort(key=lambda g: (g["created"], g["id"]))
+        pipe = self.redis.pipeline(transaction=False)
+        for g in found:
+            pipe.exists(self.tokens.index_key(g["anchor"]))
+        alive = pipe.execute() if found else []
+        for g, live in zip(found, alive):
+            if not live:
+                self._end(player_id, g)
+        found = sorted((g for g, live in zip(found, alive) if live), key=lambda g: (g["created"], g["id"]))
         return [{k: v for k, v in g.items() if k != "anchor"} for g in found]
 
     def revoke_grant(self, player_id: str, grant_id: str) -> None:
@@ -342,6 +366,10 @@ class Apps:
         if entry is None:
             raise UnknownApp("The player has authorised no app by this grant "
                              "(GET /players/me/authorizations lists them).")
+        self._end(player_id, entry)
+
+    def _end(self, player_id: str, entry: dict[str, Any]) -> None:
+        grant_id = entry["id"]
         self.redis.hdel(self._grants(player_id), grant_id)
         self.redis.srem(self._app_grants(entry["client_id"]), f"{player_id} {grant_id}")
         for digest in self.tokens.of_grant(player_id, grant_id):

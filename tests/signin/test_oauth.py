@@ -326,3 +326,64 @@ def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, mon
     games = example.run(base, client_id, browser)
     assert len(games) == 1
     assert http.get(f"{base}/players/me/authorizations", headers=_auth(person)).json()["authorizations"] == []
+
+
+def test_at_the_most_grants_the_oldest_of_the_same_app_gives_way_and_another_app_is_refused(http, base,
+                                                                                            monkeypatch):
+    from api.players import apps as apps_module
+
+    monkeypatch.setattr(apps_module, "MAX_GRANTS", 2)
+    key = _player(http, base)
+    app, other = _app(http, base, key), _app(http, base, key)
+    oldest = _tokens(http, base, key, app["client_id"])
+    _tokens(http, base, key, app["client_id"])
+    newest = _tokens(http, base, key, app["client_id"])  # a third device of the same app
+    assert http.get(f"{base}/players/me", headers=_auth(oldest["access_token"])).status_code == 401
+    assert http.get(f"{base}/players/me", headers=_auth(newest["access_token"])).status_code == 200
+    assert len(http.get(f"{base}/players/me/authorizations", headers=_auth(key)).json()["authorizations"]) == 2
+    r = http.post(f"{base}/oauth/authorize", params=_query(other["client_id"], _pkce()[1]), json={"approve": True},
+                  headers={**_auth(key), "Accept-Language": "ko"})
+    assert (r.status_code, r.json()["code"]) == (409, "too_many_apps") and "앱" in r.json()["detail"]
+
+
+def test_a_grant_whose_refresh_token_expired_is_forgotten_with_its_tokens(http, base, app):
+    key = _player(http, base)
+    client = _app(http, base, key)
+    issued = _tokens(http, base, key, client["client_id"])
+    apps = app.extensions["players"].apps
+    player_id = http.get(f"{base}/players/me", headers=_auth(key)).json()["id"]
+    [grant] = apps.grants(player_id)
+    anchor = apps.grant(player_id, grant["id"])["anchor"]
+    assert 0 < apps.redis.ttl(apps.tokens.index_key(anchor)) <= apps_module_ttl()
+    apps.redis.delete(apps.tokens.index_key(anchor))  # as Redis does at its expiry
+    assert http.get(f"{base}/players/me/authorizations", headers=_auth(key)).json()["authorizations"] == []
+    assert http.get(f"{base}/players/me", headers=_auth(issued["access_token"])).status_code == 401
+
+
+def apps_module_ttl():
+    from api.players.apps import REFRESH_TTL_S
+
+    return REFRESH_TTL_S
+
+
+def test_the_state_is_shared_by_two_api_processes(http, base, redis_url, session_prefix):
+    """A code asked of one API node is exchanged at another, and a refresh there: nothing of
+    the authorization server lives in a process (a second app built on the same Redis and prefix)."""
+    from app import create_app
+
+    second = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": session_prefix, "TURN_QUEUE": f"{session_prefix}turns",
+                         "ANALYSIS_QUEUE": f"{session_prefix}analysis", "TESTING": True, "RATE_LIMIT": 1_000_000})
+    other = second.test_client()
+    key = _player(http, base)
+    client = _app(http, base, key)
+    verifier, challenge = _pkce()
+    code = _code(http, base, key, client["client_id"], challenge)
+    r = other.post("/oauth/token", data={"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
+                                         "code_verifier": verifier, "client_id": client["client_id"]})
+    assert r.status_code == 200, r.get_json()
+    issued = r.get_json()
+    r = other.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": issued["refresh_token"],
+                                         "client_id": client["client_id"]})
+    assert r.status_code == 200, r.get_json()
+    assert http.get(f"{base}/players/me/games", headers=_auth(r.get_json()["access_token"])).status_code == 200
+    assert _refresh(http, base, client["client_id"], issued["refresh_token"]).json()["error"] == "invalid_grant"
