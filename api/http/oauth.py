@@ -13,7 +13,8 @@ nothing).
 - `POST /oauth/token`: a code (with its verifier) or a refresh token for an access token (a
   personal access token of the player holding the scopes granted: api/http/scopes.py holds it
   to them), an hour, and a new refresh token (rotation; reuse revokes the grant).
-- `POST /oauth/revoke` (RFC 7009), `GET /.well-known/oauth-authorization-server` (RFC 8414).
+- `POST /oauth/revoke` (RFC 7009), `POST /oauth/introspect` (RFC 7662, an app's own tokens),
+  `GET /.well-known/oauth-authorization-server` (RFC 8414).
 - `GET /players/me/authorizations`, `DELETE /players/me/authorizations/{grant_id}`: the apps the
   player authorised, and their revocation (what the app made ends).
 
@@ -34,6 +35,7 @@ from authlib.oauth2.rfc6749.errors import InvalidGrantError, InvalidRequestError
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc7662 import IntrospectionEndpoint
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from markupsafe import escape
@@ -131,6 +133,22 @@ class Revocation(RevocationEndpoint):
         _apps().revoke(token)
 
 
+class Introspection(IntrospectionEndpoint):
+    """RFC 7662, for an app's own tokens: another app's, or an unknown one, is `{"active": false}`."""
+    CLIENT_AUTH_METHODS = AUTH_METHODS
+
+    def query_token(self, token_string: str, token_type_hint: str | None) -> RefreshRecord | None:
+        return _apps().find_token(token_string, players().player_of_key)
+
+    def check_permission(self, token: RefreshRecord, client: AppClient, request: Any) -> bool:
+        return token.check_client(client)
+
+    def introspect_token(self, token: RefreshRecord) -> dict[str, Any]:
+        said = {"active": True, "scope": token.scopes, "client_id": token.client_id, "token_type": token.kind,
+                "sub": token.player, "iss": request.host_url.rstrip("/")}
+        return {**said, "exp": token.expires // 1000} if token.expires else said
+
+
 def _save_token(token: dict[str, Any], request: Any) -> None:
     grant = request.refresh_token.grant if request.refresh_token is not None else None
     try:
@@ -150,6 +168,7 @@ def install(app: Flask) -> AuthorizationServer:
     server.register_grant(CodeGrant, [S256Only(required=True)])
     server.register_grant(RefreshGrant)
     server.register_endpoint(Revocation)
+    server.register_endpoint(Introspection)
     server.scopes_supported = sorted(spec_table().every - DANGER)
     app.extensions["oauth"] = server
     app.register_blueprint(bp)
@@ -173,12 +192,14 @@ def metadata() -> ResponseReturnValue:
     base = request.host_url.rstrip("/")
     return {"issuer": base, "authorization_endpoint": f"{base}/oauth/authorize",
             "token_endpoint": f"{base}/oauth/token", "revocation_endpoint": f"{base}/oauth/revoke",
+            "introspection_endpoint": f"{base}/oauth/introspect",
             "scopes_supported": sorted(spec_table().every - DANGER), "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": AUTH_METHODS,
             "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
+            "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
             "service_documentation": "https://github.com/ (docs/integrators.md of this server)"}, 200, \
         {"Cache-Control": "public, max-age=300"}
 
@@ -233,6 +254,11 @@ def token() -> ResponseReturnValue:
 @bp.post("/oauth/revoke")
 def revoke() -> ResponseReturnValue:
     return _answer(_server().create_endpoint_response(Revocation.ENDPOINT_NAME))
+
+
+@bp.post("/oauth/introspect")
+def introspect() -> ResponseReturnValue:
+    return _answer(_server().create_endpoint_response(Introspection.ENDPOINT_NAME))
 
 
 # ---- a player's apps and authorisations -------------------------------------------------------

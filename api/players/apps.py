@@ -135,6 +135,8 @@ class RefreshRecord:
     grant: str
     scopes: str
     access: str | None = None  # the hash of the access token issued beside a refresh token
+    expires: int | None = None  # ms since the epoch (as read for introspection)
+    used: bool = False  # a refresh token used already (rotated: no longer active)
 
     def get_scope(self) -> str:
         return self.scopes
@@ -146,10 +148,10 @@ class RefreshRecord:
         return REFRESH_TTL_S
 
     def is_expired(self) -> bool:
-        return False  # Redis forgets it at its expiry
+        return self.expires is not None and self.expires <= _now_ms()
 
     def is_revoked(self) -> bool:
-        return False
+        return self.used
 
 
 class Apps:
@@ -319,23 +321,30 @@ class Apps:
             self.tokens.forget(record.player, record.access)
 
     def find_token(self, token: str, player_of: Any) -> RefreshRecord | None:
-        """A refresh or access token's record, for revocation (RFC 7009); `player_of(digest)`: the
-        player an access token's index names."""
+        """A refresh or access token's record, for revocation (RFC 7009) and introspection (RFC
+        7662); `player_of(digest)`: the player an access token's index names. None: unknown, or
+        its grant revoked."""
         if len(token) > 200:
             return None
         digest = hash_token(token)
         if token.startswith(REFRESH_PREFIX):
-            raw = self.redis.hget(self._refresh(digest), "data")
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hmget(self._refresh(digest), "data", "used")
+            pipe.pttl(self._refresh(digest))
+            (raw, used), left = pipe.execute()
             if raw is None:
                 return None
             data = json.loads(raw)
+            if self.grant(data["player"], data["grant"]) is None:
+                return None
             return RefreshRecord("refresh_token", digest, data["player"], data["client_id"], data["grant"],
-                                 data["scopes"], data["access"])
+                                 data["scopes"], data["access"], _now_ms() + max(0, left), used is not None)
         player_id = player_of(digest)
         entry = self.tokens.entry_of(player_id, digest) if player_id else None
         if entry is None or "grant" not in entry:
             return None
-        return RefreshRecord("access_token", digest, player_id, entry["app"], entry["grant"], " ".join(entry["scopes"]))
+        return RefreshRecord("access_token", digest, player_id, entry["app"], entry["grant"], " ".join(entry["scopes"]),
+                             expires=entry.get("expires"))
 
     def revoke(self, record: RefreshRecord) -> None:
         """RFC 7009: a refresh token revokes its grant (every token of it); an access token itself."""

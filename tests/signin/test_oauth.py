@@ -289,6 +289,7 @@ def test_metadata_names_the_endpoints(http, base):
     assert r.status_code == 200
     meta = r.json()
     assert meta["issuer"] == base and meta["token_endpoint"] == f"{base}/oauth/token"
+    assert meta["introspection_endpoint"] == f"{base}/oauth/introspect"
     assert meta["code_challenge_methods_supported"] == ["S256"] and meta["response_types_supported"] == ["code"]
     assert "account" not in meta["scopes_supported"] and "game:read" in meta["scopes_supported"]
 
@@ -387,3 +388,24 @@ def test_the_state_is_shared_by_two_api_processes(http, base, redis_url, session
     assert r.status_code == 200, r.get_json()
     assert http.get(f"{base}/players/me/games", headers=_auth(r.get_json()["access_token"])).status_code == 200
     assert _refresh(http, base, client["client_id"], issued["refresh_token"]).json()["error"] == "invalid_grant"
+
+
+def test_introspection_tells_an_app_of_its_own_tokens_only(http, base):
+    key = _player(http, base)
+    app, other = _app(http, base, key), _app(http, base, key)
+    issued = _tokens(http, base, key, app["client_id"])
+
+    def look(token, client_id):
+        r = http.post(f"{base}/oauth/introspect", data={"token": token, "client_id": client_id})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    said = look(issued["access_token"], app["client_id"])
+    assert said["active"] is True and said["scope"] == "game:read profile:read" and said["token_type"] == "access_token"
+    assert said["client_id"] == app["client_id"] and said["exp"] > 0 and said["sub"].startswith("p")
+    assert look(issued["refresh_token"], app["client_id"])["active"] is True
+    assert look(issued["access_token"], other["client_id"]) == {"active": False}
+    assert look(key, app["client_id"]) == {"active": False}  # a device key is no app's token
+    _refresh(http, base, app["client_id"], issued["refresh_token"])
+    assert look(issued["refresh_token"], app["client_id"]) == {"active": False}  # used
+    assert look(issued["access_token"], app["client_id"]) == {"active": False}  # ended by the refresh
