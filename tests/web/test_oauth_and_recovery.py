@@ -77,6 +77,7 @@ def test_a_person_consents_through_the_page_and_the_app_gets_a_code(web_server, 
         browser.get(f"{base}/oauth/authorize?{urlencode(query)}")
         wait(browser, lambda: text_of(browser, "#app-name") == "Coach tool")
         assert "game:read" in text_of(browser, "#scopes")
+        assert [m for m in page_errors(browser) if "Content Security Policy" in m or "Refused" in m] == []
         browser.find_element(By.ID, "approve").click()
         wait(browser, lambda: browser.current_url.startswith(redirect), message="the browser goes back to the app")
         back = parse_qs(urlsplit(browser.current_url).query)
