@@ -409,3 +409,13 @@ def test_introspection_tells_an_app_of_its_own_tokens_only(http, base):
     _refresh(http, base, app["client_id"], issued["refresh_token"])
     assert look(issued["refresh_token"], app["client_id"]) == {"active": False}  # used
     assert look(issued["access_token"], app["client_id"]) == {"active": False}  # ended by the refresh
+
+
+def test_a_code_lives_a_minute_at_most(http, base, app):
+    from api.games.callers import hash_token
+
+    key = _player(http, base)
+    client = _app(http, base, key)
+    code = _code(http, base, key, client["client_id"], _pkce()[1])
+    apps = app.extensions["players"].apps
+    assert 0 < apps.redis.ttl(apps._code(hash_token(code))) <= 60
