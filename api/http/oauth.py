@@ -200,7 +200,7 @@ def metadata() -> ResponseReturnValue:
             "token_endpoint_auth_methods_supported": AUTH_METHODS,
             "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
             "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
-            "service_documentation": "https://github.com/ (docs/integrators.md of this server)"}, 200, \
+            "service_documentation": f"{base}/docs"}, 200, \
         {"Cache-Control": "public, max-age=300"}
 
 

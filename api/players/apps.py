@@ -270,10 +270,16 @@ class Apps:
                                               "created": now, "scopes": scopes.split(),
                                               "expires": now + ACCESS_TTL_S * 1000, "grant": grant,
                                               "app": client.client_id, "anchor": entry["anchor"]})
-        self.redis.hset(self._refresh(hash_token(refresh_token)), "data", json.dumps(
+        pipe = self.redis.pipeline(transaction=True)  # one key: its record never lives without its expiry
+        pipe.hset(self._refresh(hash_token(refresh_token)), "data", json.dumps(
             {"grant": grant, "player": player_id, "client_id": client.client_id, "scopes": scopes,
              "access": access}))
-        self.redis.expire(self._refresh(hash_token(refresh_token)), REFRESH_TTL_S)
+        pipe.expire(self._refresh(hash_token(refresh_token)), REFRESH_TTL_S)
+        pipe.execute()
+        if self.grant(player_id, grant) is None:  # revoked meanwhile: nothing issued outlives it
+            self.tokens.forget(player_id, access)
+            self.tokens.forget(player_id, entry["anchor"])
+            raise UnknownApp("This app's grant was revoked.")
         return grant
 
     def make_room(self, player_id: str, client_id: str, check_only: bool = False) -> None:
