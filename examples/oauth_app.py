@@ -25,6 +25,7 @@ import requests
 PORT = 8765
 REDIRECT = f"http://127.0.0.1:{PORT}/callback"
 SCOPES = "game:read profile:read"
+WAIT_S = 300  # for the person to consent
 
 
 def register(server: str, key: str) -> str:
@@ -50,7 +51,8 @@ def wait_for_answer(listener: http.server.HTTPServer) -> dict[str, str]:
             pass
 
     listener.RequestHandlerClass = Callback
-    listener.handle_request()
+    listener.timeout = WAIT_S
+    listener.handle_request()  # or nothing after WAIT_S
     return answer
 
 
@@ -65,7 +67,7 @@ def sign_in(server: str, client_id: str, open_page: Callable[[str], object] = we
         open_page(f"{meta['authorization_endpoint']}?{urlencode(query)}")
         answer = wait_for_answer(listener)
     if answer.get("state") != state or "code" not in answer:
-        raise SystemExit(f"not signed in: {answer.get('error', 'a wrong state')}")
+        raise SystemExit(f"not signed in: {answer.get('error', 'no answer, or a wrong state')}")
     r = requests.post(meta["token_endpoint"], timeout=10, data={
         "grant_type": "authorization_code", "code": answer["code"], "redirect_uri": REDIRECT,
         "code_verifier": verifier, "client_id": client_id})

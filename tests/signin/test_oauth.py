@@ -310,6 +310,7 @@ def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, mon
         port = s.getsockname()[1]
     monkeypatch.setattr(example, "PORT", port)
     monkeypatch.setattr(example, "REDIRECT", f"http://127.0.0.1:{port}/callback")
+    monkeypatch.setattr(example, "WAIT_S", 60)  # a failed consent fails the test, not hangs it
     client_id = example.register(base, _player(http, base, "Dev"))
     person = _player(http, base, "Bo")
     r = http.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},

@@ -91,3 +91,39 @@ def test_a_person_consents_through_the_page_and_the_app_gets_a_code(web_server, 
         assert games.status_code == 200 and [g["id"] for g in games.json()["games"]] == [game_id], games.text
     finally:
         listener.shutdown()
+
+
+def test_the_example_app_signs_a_player_in_through_chromium(web_server, browser, monkeypatch):
+    """examples/oauth_app.py against `python app.py`: the person consents on the page in Chromium
+    (with the player the lobby made in it), Chromium brings the code back to the app's loopback
+    listener, and the app reads the player's games."""
+    import importlib.util
+    import socket
+    from pathlib import Path
+
+    base = web_server.base
+    spec = importlib.util.spec_from_file_location("oauth_app", Path(__file__).parents[2] / "examples" / "oauth_app.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(example, "PORT", port)
+    monkeypatch.setattr(example, "REDIRECT", f"http://127.0.0.1:{port}/callback")
+    monkeypatch.setattr(example, "WAIT_S", 60)  # a failed consent fails the test, not hangs it
+    _fresh(browser, base)
+    game_id = create_in_lobby(browser, base, "splendor", ["me", "open"])
+    developer = requests.post(f"{base}/players", json={"name": "Dev"}, timeout=10).json()["key"]
+    client_id = example.register(base, developer)
+
+    def consent_in_chromium(url):
+        def run():
+            browser.get(url)
+            wait(browser, lambda: text_of(browser, "#app-name") == "Example stats app")
+            browser.find_element(By.ID, "approve").click()
+        threading.Thread(target=run, daemon=True).start()
+
+    games = example.run(base, client_id, consent_in_chromium)
+    assert [g["id"] for g in games] == [game_id]
+    wait(browser, lambda: browser.current_url.startswith(f"http://127.0.0.1:{port}/callback"))
+    assert "Signed in" in browser.find_element(By.TAG_NAME, "body").text
