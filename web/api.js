@@ -121,8 +121,8 @@ export async function ensurePlayer(name) {
   return setPlayer(made);
 }
 
-// A new player's first recovery code (POST /players answers it once): a notice at the top of the
-// page until the person says it is written down. With it, the player is got back on another
+// A new player's first recovery code (POST /players answers it once): a notice on every page
+// until the person says it is written down. With it, the player is got back on another
 // device when this browser's key is lost (the account page: "Or a recovery code").
 const FIRST_RECOVERY = "gameserver.first-recovery";
 
@@ -135,7 +135,10 @@ export function showRecoveryCode() {
     el("output", { id: "recovery-notice-code", class: "key", text: code }),
     el("button", { type: "button", id: "recovery-notice-done", class: "primary", text: t("I wrote it down"),
       onclick: () => { sessionStorage.removeItem(FIRST_RECOVERY); notice.remove(); } }));
-  (document.querySelector("main") || document.body).prepend(notice);
+  // Beside the board on a game's page (the board stays where it is), else at the page's top.
+  const beside = document.querySelector("aside.side #status");
+  if (beside) beside.after(notice);
+  else (document.querySelector("main") || document.body).prepend(notice);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showRecoveryCode);

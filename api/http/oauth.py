@@ -358,7 +358,7 @@ def _page(client: AppClient, scope: str) -> str:
   <script type="module" src="/web/consent.js"></script>
 </head>
 <body data-page="consent">
-  <main class="lobby" id="consent" data-query="{query}">
+  <main class="lobby" id="consent" data-query="{query}" data-lang="{escape(lang)}">
     <section class="card">
       <h1>{say("Authorise an app")}</h1>
       <p><strong id="app-name">{escape(client.name)}</strong> {say("asks to act for you:")}</p>

@@ -11,6 +11,7 @@ import secrets
 import threading
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
 import requests
 from selenium.webdriver.common.by import By
 
@@ -21,6 +22,14 @@ from tests.web.helpers import create_in_lobby, shown_version, text_of, wait
 def _fresh(driver, base):
     driver.get(base + "/web/style.css")  # the origin's storage, without a page's script running
     driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+
+
+@pytest.fixture(autouse=True)
+def _leave_no_state(web_server, browser):
+    """The session's browser goes to the next test with this module's player, language and
+    pending recovery code gone."""
+    yield
+    _fresh(browser, web_server.base)
 
 
 def test_a_new_player_is_shown_its_first_recovery_code_once(web_server, browser):
@@ -78,6 +87,9 @@ def test_a_person_consents_through_the_page_and_the_app_gets_a_code(web_server, 
         wait(browser, lambda: text_of(browser, "#app-name") == "Coach tool")
         assert "game:read" in text_of(browser, "#scopes")
         assert [m for m in page_errors(browser) if "Content Security Policy" in m or "Refused" in m] == []
+        browser.execute_script("localStorage.setItem('gameserver.lang', 'ko'); location.reload();")
+        wait(browser, lambda: "lang=ko" in browser.current_url and text_of(browser, "#approve") == "허용",
+             message="the page in the language chosen in the web client")
         browser.find_element(By.ID, "approve").click()
         wait(browser, lambda: browser.current_url.startswith(redirect), message="the browser goes back to the app")
         back = parse_qs(urlsplit(browser.current_url).query)
