@@ -58,8 +58,6 @@ from workers import push as web_push
 from workers.archiver import Archiver, archived_ratings
 from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
-from workers.push import apns as push_apns
-from workers.push import fcm as push_fcm
 from workers.queueing import AnalysisQueue, TurnScheduler
 from workers.vacations import Away
 
@@ -173,7 +171,10 @@ def native_push(settings: Settings) -> dict[str, Any]:
     """The native apps' push transports the operator configured (FCM, APNs): those whose
     credentials are set; a kind half set is an error at start, saying what is missing."""
     transports: dict[str, Any] = {}
+    # Imported only when configured: google-auth costs a process ~150 ms of start that most never use.
     if settings.fcm_credentials:
+        from workers.push import fcm as push_fcm
+
         info = push_fcm.load_credentials(_value_or_file(settings.fcm_credentials))
         transports["fcm"] = push_fcm.Fcm(info, settings.fcm_project_id, settings.fcm_url, settings.push_ttl_s,
                                          settings.push_timeout_s)
@@ -183,6 +184,8 @@ def native_push(settings: Settings) -> dict[str, Any]:
         missing = [name for name, value in apns.items() if not value]
         if missing:
             raise ValueError(f"APNs push is half configured: {', '.join(missing)} unset")
+        from workers.push import apns as push_apns
+
         transports["apns"] = push_apns.Apns(_value_or_file(settings.apns_key), settings.apns_key_id,
                                             settings.apns_team_id, settings.apns_bundle_id, settings.apns_url,
                                             settings.push_ttl_s, settings.push_timeout_s)
