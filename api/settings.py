@@ -159,6 +159,11 @@ class Settings:
     link_loopback: bool = False  # ...a loopback address too (every client of a local untrusted proxy is there)
     link_key_lineage: bool = True  # a player made by a request carrying another player's key is linked to it
     rated_pairs_per_day: int = 5  # rated games matchmaking makes for one pair of players a UTC day (0: no cap)
+    # ---- links that open the app (issue 54, api/http/app_links.py) ----
+    public_url: str = ""  # the site's origin in answers' `links` ("": the request's)
+    apple_app_ids: tuple[str, ...] = ()  # <team id>.<bundle id> of each iOS app (apple-app-site-association)
+    android_packages: tuple[str, ...] = ()  # each Android app's package name (assetlinks.json)
+    android_cert_fingerprints: tuple[str, ...] = ()  # the SHA-256 fingerprints of their signing certificates
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
+from api.http import app_links
 from api.http import languages as http_languages
 from api.http.auth import current_player
 from api.http.moderation import made_by_caller, seen_at_address
@@ -38,7 +39,7 @@ def create_player() -> ResponseReturnValue:
 
 
 def _shown(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "bot": player.bot}
+    return {"id": player.id, "name": player.name, "bot": player.bot, "links": app_links.player_links(player.id)}
 
 
 @bp.get("/players/me")
