@@ -18,6 +18,7 @@ httpx[http2] rather than aioapns: the sender's threads are synchronous (aioapns 
 asyncio loop of its own per thread); httpx is already the project's HTTP client."""
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from typing import Any
@@ -32,6 +33,7 @@ from api.webhooks.sender import retry_after_s
 from .transport import Answer
 
 TOKEN_FOR_S = 40 * 60
+NO_DELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 GONE = {"BadDeviceToken": "bad_token", "DeviceTokenNotForTopic": "bad_token"}
 RENEW = ("ExpiredProviderToken", "InvalidProviderToken")
 
@@ -46,7 +48,10 @@ class Apns:
         self.ttl_s = ttl_s
         # HTTP/2 only (APNs speaks nothing else): over TLS by ALPN, over http:// (a local fake) by
         # prior knowledge.
-        self.client = httpx.Client(http1=False, http2=True, timeout=timeout_s)
+        # TCP_NODELAY: a request is a HEADERS and a DATA frame written apart; without it the second
+        # waits for the first's (delayed) ACK (measured: 95 pushes/s without, bench/README.md).
+        transport = httpx.HTTPTransport(http1=False, http2=True, socket_options=NO_DELAY)
+        self.client = httpx.Client(transport=transport, timeout=timeout_s)
         self._lock = threading.Lock()
         self._token: tuple[float, str] | None = None
         jwt.encode({"iss": team_id, "iat": 0}, key_pem, algorithm="ES256")  # a key that cannot sign: now
