@@ -15,7 +15,8 @@ what it is sent:
   `INVALID_ARGUMENT` and recorded in `problems`.
 
 Each device answers as its `mode` (or, first, its `script`) says: "ok" (200 `{"name"}`),
-"unregistered" (404 `UNREGISTERED`, the app uninstalled), "invalid" (400 `INVALID_ARGUMENT`),
+"unregistered" (404 `UNREGISTERED`, the app uninstalled), "invalid" (400 `INVALID_ARGUMENT`, the
+token's), "malformed" (400 `INVALID_ARGUMENT`, a message's value),
 "throttled" (429 `QUOTA_EXCEEDED` with `Retry-After`), "unavailable" (503 `UNAVAILABLE`),
 "error" (500 `INTERNAL`). A token it never made is answered 400 `INVALID_ARGUMENT`.
 
@@ -41,10 +42,13 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 STATUS = {"ok": (200, ""), "unregistered": (404, "UNREGISTERED"), "invalid": (400, "INVALID_ARGUMENT"),
+          "malformed": (400, "INVALID_ARGUMENT"),
           "throttled": (429, "QUOTA_EXCEEDED"), "unavailable": (503, "UNAVAILABLE"), "error": (500, "INTERNAL")}
 GOOGLE_STATUS = {404: "NOT_FOUND", 400: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE",
                  500: "INTERNAL", 401: "UNAUTHENTICATED"}
 MAX_COLLAPSE_KEYS, MAX_HELD = 4, 100
+TOKEN_INVALID = "The registration token is not a valid FCM registration token"
+MALFORMED = "Invalid value at 'message.data[0].value' (TYPE_STRING)"
 
 
 @dataclass
@@ -141,16 +145,17 @@ class FcmService:
         except Exception as e:
             with self._lock:
                 self.problems.append(f"{type(e).__name__}: {e}")
-            return self._error(request, 400, "INVALID_ARGUMENT", "")
+            return self._error(request, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", message=f"Invalid value: {e}")
         device = self.devices.get(message["token"])
         if device is None:
-            return self._error(request, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT")
+            return self._error(request, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", message=TOKEN_INVALID)
         mode = device.script.pop(0) if device.script else device.mode
         status, code = STATUS[mode]
         device.answered.append(status)
         if status != 200:
             return self._error(request, status, GOOGLE_STATUS[status], code,
-                               {"Retry-After": "1"} if status == 429 else {})
+                               {"Retry-After": "1"} if status == 429 else {},
+                               {"invalid": TOKEN_INVALID, "malformed": MALFORMED}.get(mode, ""))
         self._deliver(device, message)
         self._json(request, 200, {"name": f"projects/{self.project_id}/messages/{secrets.token_hex(8)}"})
 
@@ -202,9 +207,10 @@ class FcmService:
             self.grants += 1
         self._json(request, 200, {"access_token": token, "expires_in": 3600, "token_type": "Bearer"})
 
-    def _error(self, request, status: int, google_status: str, code: str, headers: dict | None = None) -> None:
+    def _error(self, request, status: int, google_status: str, code: str, headers: dict | None = None,
+               message: str = "") -> None:
         details = [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": code}] if code else []
-        self._json(request, status, {"error": {"code": status, "message": google_status.lower(),
+        self._json(request, status, {"error": {"code": status, "message": message or google_status.lower(),
                                                "status": google_status, "details": details}}, headers)
 
     @staticmethod

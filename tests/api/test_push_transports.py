@@ -178,3 +178,20 @@ def test_a_your_turn_whose_game_moved_on_is_not_sent(rig):
     rig.notice("p1", "your_turn", "g1", 5, seat=0)
     rig.send("p1")
     assert [(p["type"], p["version"]) for p in device.payloads()] == [("your_turn", 5)]
+
+
+def test_an_fcm_refusal_of_the_message_not_the_token_keeps_the_registration(tmp_path, redis_client):
+    """INVALID_ARGUMENT about a message's value (a payload FCM refuses: the server's bug) must not
+    remove every registration: that notice is passed over, the next one sent."""
+    made = Rig("fcm", tmp_path, redis_client)
+    try:
+        device = made.device()
+        device.script = ["malformed"]
+        sub = made.register("p1", device)
+        made.notice("p1", "game_started", "g1", 1, seat=0)
+        made.notice("p1", "game_finished", "g1", 2, status="finished", result={})
+        assert made.send("p1") == {sub.id: "caught_up"}
+        assert [p["type"] for p in device.payloads()] == ["game_finished"] and not made.pushes.subs.removed("p1")
+        assert made.pushes.subs.failure("p1", sub.id) is None  # a success since: forgotten
+    finally:
+        made.close()

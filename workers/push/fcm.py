@@ -7,7 +7,9 @@ messages.py `fcm_message`): a notification, the PushMessage as `data`, the game'
 
 What FCM answers (its `error.details[].errorCode`, else `error.status`):
 - `UNREGISTERED` (404): the app was uninstalled or the token expired: removed, `gone`;
-- `INVALID_ARGUMENT` (400): the token is not one: removed, `bad_token`;
+- `INVALID_ARGUMENT` (400) about the token (its message names the registration token, or a field
+  violation `message.token`): the token is not one: removed, `bad_token`; about anything else
+  (a payload FCM refuses: our bug, which must not remove every registration) a refusal;
 - `UNAUTHENTICATED` (401): our access token was refused: renewed, retried after the back-off;
 - `QUOTA_EXCEEDED` (429), `UNAVAILABLE` (503), `INTERNAL` (500): retried after the back-off
   (or FCM's `Retry-After`, if longer);
@@ -113,11 +115,14 @@ class Fcm:
         if 200 <= answer.status_code < 300:
             return Answer(True, answer.status_code)
         word = error_code(answer)
+        gone = GONE.get(word)
+        if word == "INVALID_ARGUMENT" and not about_token(answer):
+            gone = None
         if answer.status_code == 401:
             with self._lock:
                 self._renew = True
             return Answer(False, 401, word, transient=True)
-        return Answer(False, answer.status_code, word, GONE.get(word),
+        return Answer(False, answer.status_code, word, gone,
                       retry_after_s(answer.headers.get("Retry-After"), time.time()))
 
 
@@ -131,3 +136,17 @@ def error_code(answer: httpx.Response) -> str:
         if isinstance(detail, dict) and detail.get("errorCode"):
             return str(detail["errorCode"])
     return str(error.get("status") or f"status {answer.status_code}")
+
+
+def about_token(answer: httpx.Response) -> bool:
+    """Whether an INVALID_ARGUMENT is the token's (FCM: "The registration token is not a valid FCM
+    registration token", or a BadRequest field violation of `message.token`)."""
+    try:
+        error = answer.json().get("error", {})
+    except ValueError:
+        return False
+    if "registration token" in str(error.get("message", "")).lower():
+        return True
+    return any(isinstance(v, dict) and v.get("field") == "message.token"
+               for d in error.get("details") or [] if isinstance(d, dict)
+               for v in d.get("fieldViolations") or [])
