@@ -20,6 +20,7 @@ import json
 import time
 import uuid
 
+import jwt
 import pytest
 
 from api.push import messages
@@ -193,5 +194,30 @@ def test_an_fcm_refusal_of_the_message_not_the_token_keeps_the_registration(tmp_
         assert made.send("p1") == {sub.id: "caught_up"}
         assert [p["type"] for p in device.payloads()] == ["game_finished"] and not made.pushes.subs.removed("p1")
         assert made.pushes.subs.failure("p1", sub.id) is None  # a success since: forgotten
+    finally:
+        made.close()
+
+
+@pytest.mark.parametrize("kind", ["fcm", "apns"])
+def test_a_credential_the_service_refuses_is_renewed_and_the_push_retried(tmp_path, redis_client, kind):
+    """FCM's 401 (the OAuth2 token revoked) and APNs' 403 ExpiredProviderToken: the credential is
+    made again and the notice sent after the back-off, never passed over."""
+    made = Rig(kind, tmp_path, redis_client)
+    try:
+        device = made.device()
+        sub = made.register("p1", device)
+        made.notice("p1", "game_started", "g1", 1, seat=0)
+        transport = made.pushes.natives[kind]
+        if kind == "fcm":
+            transport.access_token()
+            made.fcm.tokens.clear()  # every access token given so far revoked
+        else:
+            stale = jwt.encode({"iss": made.apns.team_id, "iat": int(time.time()) - 4000}, made.apns.key_pem(),
+                               algorithm="ES256", headers={"kid": made.apns.key_id})
+            transport._token = (time.time(), stale)  # held as fresh, an hour old for APNs
+        assert made.send("p1") == {sub.id: "failed"} and not device.payloads()
+        time.sleep(RETRY_BASE_S + 0.1)
+        assert made.send("p1") == {sub.id: "caught_up"}
+        assert [p["type"] for p in device.payloads()] == ["game_started"]
     finally:
         made.close()
