@@ -158,6 +158,40 @@ def push_settings(settings: Settings) -> web_push.PushSettings:
                                  settings.push_retry_base_s, settings.push_retry_max_s, settings.push_max_attempts)
 
 
+def _value_or_file(raw: str) -> str:
+    """A secret given inline, or the path of the file that holds it."""
+    stripped = raw.strip()
+    if stripped.startswith(("{", "-----BEGIN")):
+        return raw
+    with open(stripped, encoding="utf-8") as f:
+        return f.read()
+
+
+def native_push(settings: Settings) -> dict[str, Any]:
+    """The native apps' push transports the operator configured (FCM, APNs): those whose
+    credentials are set; a kind half set is an error at start, saying what is missing."""
+    transports: dict[str, Any] = {}
+    # Imported only when configured: google-auth costs a process ~150 ms of start that most never use.
+    if settings.fcm_credentials:
+        from workers.push import fcm as push_fcm
+
+        info = push_fcm.load_credentials(_value_or_file(settings.fcm_credentials))
+        transports["fcm"] = push_fcm.Fcm(info, settings.fcm_project_id, settings.fcm_url, settings.push_ttl_s,
+                                         settings.push_timeout_s)
+    apns = {"APNS_KEY": settings.apns_key, "APNS_KEY_ID": settings.apns_key_id,
+            "APNS_TEAM_ID": settings.apns_team_id, "APNS_BUNDLE_ID": settings.apns_bundle_id}
+    if any(apns.values()):
+        missing = [name for name, value in apns.items() if not value]
+        if missing:
+            raise ValueError(f"APNs push is half configured: {', '.join(missing)} unset")
+        from workers.push import apns as push_apns
+
+        transports["apns"] = push_apns.Apns(_value_or_file(settings.apns_key), settings.apns_key_id,
+                                            settings.apns_team_id, settings.apns_bundle_id, settings.apns_url,
+                                            settings.push_ttl_s, settings.push_timeout_s)
+    return transports
+
+
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
     """What the ledger tells once it counted a game: its players (their streams' `rated`), and
     its subscriptions, whose `game.rated` waited for the count (a lost telling is repaired by
@@ -205,9 +239,11 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
     sent = push_settings(settings)
+    natives = native_push(settings)
     pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback,
-                                               sent.policy),
-                             players, deliveries.queue, sent, settings.vapid_private_key, settings.vapid_key_file)
+                                               sent.policy, tuple(natives)),
+                             players, deliveries.queue, sent, settings.vapid_private_key, settings.vapid_key_file,
+                             natives)
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.

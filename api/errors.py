@@ -154,6 +154,8 @@ class Code(StrEnum):
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"
     TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
         "the player has its most push subscriptions (`details.limit`)"
+    PUSH_KIND_UNAVAILABLE = "push_kind_unavailable", (422,), \
+        "a native app's push registration (`fcm`, `apns`) of a kind with no credentials set (`details.available`)"
     UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"
     # ---- live streams
     TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"
