@@ -124,6 +124,8 @@ class GameService:
         if not waiting:
             events += [NewEvent(e["type"], e, None) for e in setup_events]
         meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed)}
+        if creator is not None:
+            meta["creator"] = creator  # a block keeps the players it blocks from its table (api/social/blocks.py)
         if not waiting:
             meta["setup_version"] = str(len(events))
         invite_code = None
