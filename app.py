@@ -124,6 +124,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(routes_social.bp)  # people around the table (issue 53)
     app.extensions["social"] = services.social
     app.extensions["challenges"] = services.challenges
+    app.extensions["groups"] = services.groups
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

@@ -48,6 +48,7 @@ from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.social.blocks import Blocks
 from api.social.challenges import Challenges
+from api.social.groups import Groups
 from api.social.relations import Social
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
@@ -103,6 +104,7 @@ class Services:
     blocks: Blocks  # the one block check point every meeting path asks (api/social/blocks.py)
     social: Social  # follows, friends, blocks, privacy as events (api/social/)
     challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
+    groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -267,7 +269,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
-                    challenges=Challenges(social, blocks, service, told=push_notify.players))
+                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    groups=Groups(redis, prefix, blocks, players))
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

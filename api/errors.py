@@ -157,6 +157,14 @@ class Code(StrEnum):
     CANNOT_MEET = "cannot_meet", (409,), \
         "a block between the caller and a player at the table (seated, its creator, or its seat's reserved " \
         "player) keeps them apart"
+    UNKNOWN_GROUP = "unknown_group", (404,), "no group has this id (or it was dissolved: its last member left)"
+    NOT_GROUP_MEMBER = "not_group_member", (403,), \
+        "a member's operation (or the members of a group by invitation) asked by a player not in the group"
+    NOT_INVITED = "not_invited", (403,), "joining a group by invitation without an invitation"
+    GROUP_ROLE_REQUIRED = "group_role_required", (403,), \
+        "inviting without being the group's owner or an admin, or giving roles without being its owner"
+    OWNER_CANNOT_LEAVE = "owner_cannot_leave", (409,), \
+        "the group's owner leaving (or taking another role) while other members remain: hand it over first"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"

@@ -1,4 +1,4 @@
-"""People around the table (issue 53): follows, friends, followers, blocks, privacy, challenges.
+"""People around the table (issue 53): follows, friends, followers, blocks, privacy, challenges, groups.
 Thin: api/social/ decides (the relations as events; blocks.py the one check point)."""
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from api.http.auth import current_player
 from api.http.requests import json_body, players
 from api.http.schemas import JsonBool
 from api.social.decider import LEVELS, SETTINGS
+from api.social.groups_decider import ROLES, VISIBILITIES
 
 if TYPE_CHECKING:
     from api.social.challenges import Challenges
+    from api.social.groups import Groups
     from api.social.relations import Social
 
 bp = Blueprint("social", __name__)
@@ -133,3 +135,86 @@ def set_privacy() -> ResponseReturnValue:
         raise ValidationFailed(f"Name at least one of {', '.join(SETTINGS)}.")
     social().command("privacy", me, settings=body)
     return social().privacy(me.id)
+
+
+# ---- groups ------------------------------------------------------------------------------------
+
+def groups() -> Groups:
+    return cast("Groups", current_app.extensions["groups"])
+
+
+class NewGroupSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    description = fields.String(load_default="", validate=validate.Length(max=1000))
+    visibility = fields.String(load_default="public", validate=validate.OneOf(VISIBILITIES))
+
+
+class InvitationSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    player = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
+
+
+class RoleSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    role = fields.String(required=True, validate=validate.OneOf(ROLES))
+
+
+_new_group = NewGroupSchema()
+_invitation = InvitationSchema()
+_role = RoleSchema()
+
+
+@bp.post("/groups")
+def create_group() -> ResponseReturnValue:
+    me = current_player(players())
+    body = _new_group.load(json_body())
+    made = groups().create(me, body["name"].strip() or body["name"], body["description"], body["visibility"])
+    return made, 201, {"Location": f"/groups/{made['id']}"}
+
+
+@bp.get("/groups/<id>")
+def read_group(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    current_player(players())
+    return groups().read(id)
+
+
+@bp.get("/groups/<id>/members")
+def group_members(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    return {"members": groups().members(current_player(players()), id)}
+
+
+@bp.post("/groups/<id>/invitations")
+def invite_to_group(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    me = current_player(players())
+    body = _invitation.load(json_body())
+    return groups().invite(me, id, body["player"]), 201
+
+
+@bp.post("/groups/<id>/join")
+def join_group(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    return groups().join(current_player(players()), id)
+
+
+@bp.post("/groups/<id>/leave")
+def leave_group(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    groups().leave(current_player(players()), id)
+    return "", 204
+
+
+@bp.put("/groups/<id>/members/<player>/role")
+def set_group_role(id: str, player: str) -> ResponseReturnValue:  # the path's own names (openapi.yaml)
+    me = current_player(players())
+    body = _role.load(json_body())
+    return {"members": groups().set_role(me, id, player, body["role"])}
+
+
+@bp.get("/players/me/groups")
+def my_groups() -> ResponseReturnValue:
+    return {"groups": groups().of_player(current_player(players()))}

@@ -22,7 +22,7 @@ from tests.lobby.helpers import claim, open_game, player
 
 MARK = "x-meets-players"
 # What a route calls to put two players together: a path calling one of these is a meeting path.
-MEETS = re.compile(r"\.claim\(|\.seek\(|\.challenge\(|\.rematch\(|command\(\"follow\"")
+MEETS = re.compile(r"\.claim\(|\.seek\(|\.challenge\(|\.rematch\(|\.invite\(|command\(\"follow\"")
 
 
 def marked() -> dict[str, tuple[str, str]]:
@@ -109,8 +109,17 @@ def case_rematch(client, a, b):
     refused(claim(client, made["id"], mine[a["id"]], a["key"]), 409, "cannot_meet")
 
 
+def case_group_invite(client, a, b):
+    for x, y in ((a, b), (b, a)):
+        group = client.post("/groups", json={"name": "Tuesday club", "visibility": "invitation"},
+                            headers=auth(x["key"])).get_json()
+        refused(client.post(f"/groups/{group['id']}/invitations", json={"player": y["id"]}, headers=auth(x["key"])),
+                409, "cannot_meet")
+        refused(client.post(f"/groups/{group['id']}/join", headers=auth(y["key"])), 403, "not_invited")
+
+
 CASES = {"followPlayer": case_follow, "challengePlayer": case_challenge, "claimSeat": case_claim,
-         "seekGame": case_seek, "rematch": case_rematch}
+         "seekGame": case_seek, "rematch": case_rematch, "inviteToGroup": case_group_invite}
 
 
 def test_every_operation_marked_as_meeting_players_has_its_block_case():
