@@ -88,8 +88,9 @@ class Lobby:
         if player is not None and self.blocks is not None:
             self.blocks.meeting(game_id, [player])  # before the append: a block's parting finds it
         updated = decide_and_append(self.service, game_id, decide, lost=metrics.seat_changes.labels("lost")).appended
-        if player is not None and self.blocks is not None and self.blocks.conflicts(player, at_table(updated)):
-            self.part_at(game_id, player, self.blocks.conflicts(player, at_table(updated)))  # blocked meanwhile
+        apart = self.blocks.conflicts(player, at_table(updated)) if player is not None and self.blocks else []
+        if player is not None and apart:  # a block written meanwhile: the seat is left again
+            self.part_at(game_id, player, apart)
             raise cannot_meet(updated.version)
         metrics.seat_changes.labels("claimed").inc()
         if updated.started:

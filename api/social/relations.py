@@ -94,8 +94,8 @@ class Social:
             events = self._act(command)
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
-        if self.parted is not None and any(e["type"] == decider.BLOCKED for e in events):
-            self.parted(command.player, command.target or "")
+        if self.parted is not None and command.kind == "block":  # again on a repeated block: a retry after a
+            self.parted(command.player, command.target or "")    # parting that failed parts them still
         return events
 
     def _act(self, command: decider.Command) -> list[dict[str, Any]]:
