@@ -243,7 +243,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                             game_types, settings.moderators, settings.moderation_lookback_s)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
-    lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks)
+    groups = Groups(redis, prefix, blocks, players, service)
+    lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
@@ -270,7 +271,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
                     challenges=Challenges(social, blocks, service, told=push_notify.players),
-                    groups=Groups(redis, prefix, blocks, players))
+                    groups=groups)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

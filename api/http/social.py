@@ -215,6 +215,19 @@ def set_group_role(id: str, player: str) -> ResponseReturnValue:  # the path's o
     return {"members": groups().set_role(me, id, player, body["role"])}
 
 
+@bp.post("/groups/<id>/games")
+def make_group_game(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    me = current_player(players())
+    body = _challenge.load(json_body())
+    made = groups().make_game(me, id, body["type"], body["seats"], body["options"], body["clock"], body["rated"])
+    return made, 201, {"Location": f"/games/{made['id']}"}
+
+
+@bp.get("/groups/<id>/games")
+def group_games(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    return {"games": groups().games(current_player(players()), id)}
+
+
 @bp.get("/players/me/groups")
 def my_groups() -> ResponseReturnValue:
     return {"groups": groups().of_player(current_player(players()))}

@@ -55,18 +55,24 @@ def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEven
     return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]
 
 
+class NotGroupMember(ApiError):
+    status, code = 403, Code.NOT_GROUP_MEMBER
+
+
 class LinkedAccounts(ApiError):
     status, code = 409, Code.LINKED_ACCOUNTS
 
 
 class Lobby:
     def __init__(self, service: GameService, index: LobbyIndex | None, per_player: int = 0,
-                 linked_to: Callable[[str, list[str]], list[str]] | None = None, blocks: Blocks | None = None):
+                 linked_to: Callable[[str, list[str]], list[str]] | None = None, blocks: Blocks | None = None,
+                 group_member: Callable[[str, str], bool] | None = None):
         self.service = service
         self.index = index
         self.per_player = per_player  # a player's waiting games on one page of the listing (0: no cap)
         self.linked_to = linked_to  # those of the players linked to one (api/moderation/addresses.py)
         self.blocks = blocks  # the one block check point (api/social/blocks.py)
+        self.group_member = group_member  # (group, player): a member (api/social/groups.py), for a group's games
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -77,6 +83,11 @@ class Lobby:
         invite_sha256 = hash_token(invite) if invite is not None else None
 
         def decide(game: Game, at: int) -> list[Any]:
+            group = game.meta.get("group")
+            if group and self.group_member is not None and not game.started and \
+                    (player is None or not self.group_member(group, player)):
+                raise NotGroupMember("This game is a group's: its seats are for the group's members "
+                                     "(POST /groups/{id}/join).", version=game.version)
             if player is not None:
                 self._check_links(game, player)
                 if self.blocks is not None and not game.started and not game.finished:

@@ -17,24 +17,32 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 
-from api.errors import Code
+from api.errors import Code, UnknownGameType
+from api.games.presenting import public_seat
 from api.ratings.profiles import UnknownPlayerId
 from api.social import groups_decider as gd
 from api.social.blocks import TAG, Blocks
+from domain import registry
 from events import codec
 from events.connection import UNAVAILABLE
 from events.store import StoreUnavailable
 
 if TYPE_CHECKING:
+    from api.games.service import GameService
     from api.players.accounts import Player, Players
 
 
 class Groups:
-    def __init__(self, connection: Any, prefix: str, blocks: Blocks, players: Players) -> None:
+    def __init__(self, connection: Any, prefix: str, blocks: Blocks, players: Players,
+                 service: GameService | None = None) -> None:
         self.redis: Any = connection
         self.prefix = prefix
         self.blocks = blocks
         self.players = players
+        self.service = service  # the games a group's members make for it
+
+    def games_key(self, group_id: str) -> str:
+        return f"{self.prefix}group:{{{group_id}}}:games"
 
     def key(self, group_id: str) -> str:
         return f"{self.prefix}group:{{{group_id}}}:events"
@@ -127,6 +135,60 @@ class Groups:
     def set_role(self, player: Player, group_id: str, target: str, role: str) -> list[dict[str, Any]]:
         state, _ = self.act(group_id, gd.Command("role", player.id, _now(), target=target, role=role))
         return self._members(state)
+
+    # ---- a group's games ---------------------------------------------------------------------
+    def is_member(self, group_id: str, player_id: str) -> bool:
+        """Whether the player is a member of the group: what a seat of a group's game asks
+        (api/seating/claims.py)."""
+        try:
+            return player_id in self.state(group_id).members
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
+    def make_game(self, player: Player, group_id: str, type_: str, seats: int | None, options: dict[str, Any],
+                  clock: Any, rated: bool) -> dict[str, Any]:
+        """A waiting game for the group's members only (private: listed in the group's lobby,
+        not the server's), the maker seated, the other seats open to members."""
+        state = self._existing(group_id)
+        if player.id not in state.members:
+            raise gd.GroupRefused("You are not a member of this group.", code=Code.NOT_GROUP_MEMBER)
+        if self.service is None:
+            raise RuntimeError("a group's games are made by the game service: these Groups were made without one")
+        definition = registry.get(type_)
+        if definition is None:
+            raise UnknownGameType(f"This server hosts no game of type '{type_}'.")
+        n = seats or max(2, definition.min_seats)
+        me = {"name": player.name, "player": player.id, **({"bot_account": True} if player.bot else {})}
+        created = self.service.create(type_, [me] + [{"open": True} for _ in range(n - 1)], options, None, True,
+                                      clock, rated=rated, creator=player.id, group=group_id)
+        self.redis.zadd(self.games_key(group_id), {created["id"]: _now()})
+        return {**created, "group": group_id}
+
+    def games(self, player: Player, group_id: str) -> list[dict[str, Any]]:
+        """The group's lobby: its waiting games, newest first (those no longer waiting dropped)."""
+        state = self._existing(group_id)
+        if state.visibility == "invitation" and player.id not in state.members:
+            raise gd.GroupRefused("This group is by invitation: only its members see its games.",
+                                  code=Code.NOT_GROUP_MEMBER)
+        if self.service is None:
+            return []
+        shown, gone = [], []
+        for game_id in self.redis.zrevrange(self.games_key(group_id), 0, 99):
+            game_id = game_id.decode()
+            try:
+                game = self.service.load(game_id)
+            except Exception:  # gone (expired, archived and damaged): no longer waiting anyway
+                gone.append(game_id)
+                continue
+            if game.status != "waiting":
+                gone.append(game_id)
+                continue
+            shown.append({"id": game.id, "type": game.definition.name, "status": game.status,
+                          "version": game.version, "seats": [public_seat(i, s) for i, s in enumerate(game.seats)],
+                          "to_act": game.actors(), "last_move_at": game.last_at or 0, "group": group_id})
+        if gone:
+            self.redis.zrem(self.games_key(group_id), *gone)
+        return shown
 
     # ---- reading -----------------------------------------------------------------------------
     def members(self, player: Player, group_id: str) -> list[dict[str, Any]]:

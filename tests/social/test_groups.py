@@ -86,3 +86,28 @@ def test_groups_through_the_api(app, client):
         assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
     r = client.get("/groups/no-such-group", headers=auth(owner["key"]))
     assert (r.status_code, r.get_json()["code"]) == (404, "unknown_group")
+
+
+def test_a_groups_games_seat_its_members_only_and_fill_its_lobby(client):
+    from tests.lobby.helpers import claim
+
+    owner, ann, bob = player(client, "Owner"), player(client, "Ann"), player(client, "Bob")
+    gid = client.post("/groups", json={"name": "Members' table"}, headers=auth(owner["key"])).get_json()["id"]
+    r = client.post(f"/groups/{gid}/games", json={"type": "splendor", "seats": 3}, headers=auth(ann["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (403, "not_group_member")
+    r = client.post(f"/groups/{gid}/games", json={"type": "splendor", "seats": 3}, headers=auth(owner["key"]))
+    assert r.status_code == 201, r.get_json()
+    made = r.get_json()
+    assert made["group"] == gid and made["status"] == "waiting"
+    listed = client.get(f"/groups/{gid}/games", headers=auth(ann["key"])).get_json()["games"]
+    assert [(g["id"], g["group"]) for g in listed] == [(made["id"], gid)]
+    assert made["id"] not in [g["id"] for g in client.get("/games").get_json()["games"]]  # not the server's lobby
+    r = claim(client, made["id"], 1, ann["key"])
+    assert (r.status_code, r.get_json()["code"]) == (403, "not_group_member")
+    r = claim(client, made["id"], 1, None, name="Anonymous")
+    assert (r.status_code, r.get_json()["code"]) == (403, "not_group_member")
+    for p in (ann, bob):
+        assert client.post(f"/groups/{gid}/join", headers=auth(p["key"])).status_code == 200
+    assert claim(client, made["id"], 1, ann["key"]).status_code == 201
+    assert claim(client, made["id"], 2, bob["key"]).get_json()["status"] == "active"
+    assert client.get(f"/groups/{gid}/games", headers=auth(ann["key"])).get_json() == {"games": []}  # started
