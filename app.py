@@ -62,6 +62,7 @@ def create_app(test_config: dict | None = None):
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import seat_control as routes_seat_control
+    from api.http import social as routes_social
     from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
@@ -122,6 +123,10 @@ def create_app(test_config: dict | None = None):
     app.extensions["app_links"] = app_links.documents(settings)
     app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
     app.extensions["moderation"] = services.moderation
+    app.register_blueprint(routes_social.bp)  # people around the table (issue 53)
+    app.extensions["social"] = services.social
+    app.extensions["challenges"] = services.challenges
+    app.extensions["groups"] = services.groups
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

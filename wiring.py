@@ -46,6 +46,10 @@ from api.seating.claims import Lobby
 from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
+from api.social.blocks import Blocks
+from api.social.challenges import Challenges
+from api.social.groups import Groups
+from api.social.relations import Social
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
@@ -97,6 +101,10 @@ class Services:
     ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
     tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
     moderation: Moderation  # the moderator role, flags and voids re-rating everyone (api/moderation/)
+    blocks: Blocks  # the one block check point every meeting path asks (api/social/blocks.py)
+    social: Social  # follows, friends, blocks, privacy as events (api/social/)
+    challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
+    groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -270,9 +278,13 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
+    blocks = Blocks(redis, prefix)
+    groups = Groups(redis, prefix, blocks, players, service)
+    lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
+    social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
-                    lobby=Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to),
+                    lobby=lobby,
                     seat_control=seat_control,
                     webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
@@ -280,7 +292,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     ratings=Ratings(ledger, players, game_types),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players,
                                           linked=addresses.marks,
-                                          rated_pairs_per_day=settings.rated_pairs_per_day),
+                                          rated_pairs_per_day=settings.rated_pairs_per_day, blocks=blocks),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
                     archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,
@@ -292,7 +304,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                                       settings.analysis_iterations, settings.archive_retention_s),
                     pauses=pauses, vacations=vacations, ledger=ledger,
-                    tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation)
+                    tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
+                    blocks=blocks, social=social,
+                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    groups=groups)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

@@ -22,8 +22,9 @@ from typing import Any
 from api.words import notices, translate
 from api.words.messages import PLATFORM
 
-PUSHED = ("your_turn", "game_started", "game_finished", "matched", "clock_warning", "account_change_refused")
-URGENT = ("your_turn", "clock_warning", "matched", "account_change_refused")
+PUSHED = ("your_turn", "game_started", "game_finished", "matched", "challenged", "clock_warning",
+          "account_change_refused")
+URGENT = ("your_turn", "clock_warning", "matched", "challenged", "account_change_refused")
 ACCOUNT_NOT_PUSHED = ("step_up", "key_rotated")  # the device's own doing, harming no other
 ACCOUNT_URL = "/web/account.html"
 
