@@ -123,7 +123,8 @@ class Moderation:
                     break
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
-        rerated = _changes(before, changed["table"]) if rerate else []
+        overall = {k: r for k, r in changed["table"].items() if k[0] in types} if rerate else {}  # not the seasons'
+        rerated = _changes(before, overall) if rerate else []
         self._tell(rerated, events[-1])
         return {"events": events, "rerated": rerated}
 

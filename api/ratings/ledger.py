@@ -6,6 +6,10 @@ Keys (all under one hash tag, `{ratings}`, so one transaction may write them in 
 - `ratings:{ratings}:<type>:board` sorted set: identity -> displayed rating (the leaderboard);
 - `ratings:{ratings}:<type>:history:<identity>` list: one point per rated game (newest last,
   the last HISTORY_KEPT);
+- `ratings:{ratings}:<type>:season:<YYYY-MM>` hash and its boards: a season's table (issue 52,
+  api/ratings/seasons.py), kept as a type's is, rated from an empty start over the games whose
+  last move fell in that UTC month, in the same transaction; `ratings:{ratings}:<type>:seasons`
+  the type's seasons with a rated game. Never cleared: a void's `replace` rewrites them with the rest;
 - `ratings:{ratings}:game:<id>`: each seat's rating before and after that game, until the game
   is archived: the archiver waits until the game is counted (`counted`), carries this record
   into the archive's summary of the game (`ratings`), and deletes it from Redis once the archive
@@ -30,6 +34,7 @@ rebuild's without those games.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +101,10 @@ class Ledger:
     def _history(self, type_: str, who: str) -> str:
         return f"{self.base}:{type_}:history:{who}"
 
+    def _seasons(self, type_: str) -> str:
+        """The sorted set of the type's seasons that have a rated game (all scored 0: by name)."""
+        return f"{self.base}:{type_}:seasons"
+
     def _game(self, game_id: str) -> str:
         return f"{self.base}:game:{game_id}"
 
@@ -128,6 +137,35 @@ class Ledger:
     def board_rank(self, type_: str, who: str, provisional: bool = True) -> int | None:
         rank = self.redis.zrevrank(self._board(type_, provisional), who)
         return int(rank) if rank is not None else None
+
+    def seasons(self, type_: str) -> list[str]:
+        """The type's seasons that have a rated game, oldest first."""
+        return [s.decode() for s in self.redis.zrange(self._seasons(type_), 0, -1)]
+
+    def season_sizes(self, type_: str, seasons: list[str]) -> list[int]:
+        """How many are rated in each of `seasons` of the type."""
+        pipe = self.redis.pipeline(transaction=False)
+        for season in seasons:
+            pipe.zcard(self._board(season_board(type_, season)))
+        return [int(n) for n in pipe.execute()]
+
+    def seasons_of(self, who: str, types: list[str]) -> dict[str, list[tuple[str, Rating, int]]]:
+        """Per type, (season, the identity's season rating, its rank from 0 among everyone rated
+        in that season) of each season it played, oldest first."""
+        pipe = self.redis.pipeline(transaction=False)
+        for type_ in types:
+            pipe.zrange(self._seasons(type_), 0, -1)
+        every = [(t, s.decode()) for t, found in zip(types, pipe.execute()) for s in found]
+        for type_, season in every:
+            pipe.hget(self._table(season_board(type_, season)), who)
+            pipe.zrevrank(self._board(season_board(type_, season)), who)
+        read = pipe.execute()
+        found: dict[str, list[tuple[str, Rating, int]]] = {}
+        for i, (type_, season) in enumerate(every):
+            raw, rank = read[2 * i], read[2 * i + 1]
+            if raw is not None and rank is not None:
+                found.setdefault(type_, []).append((season, Rating(**codec.loads(raw)), int(rank)))
+        return found
 
     def history(self, type_: str, who: str) -> list[dict[str, Any]]:
         return [codec.loads(p) for p in self.redis.lrange(self._history(type_, who), 0, -1)]
@@ -213,6 +251,7 @@ class Ledger:
         table = {} if table is None else table
         points: list[tuple[str, str, dict[str, Any]]] = []
         games: dict[str, list[dict[str, Any]]] = {}
+        seasons: set[tuple[str, str]] = set()
         for entry in entries:
             sides = standings(entry)
             if sides is None:
@@ -221,14 +260,20 @@ class Ledger:
                 games[entry["id"]] = []  # a voided player's game (api/moderation/): counted, moving nobody
                 continue
             type_ = entry["type"]
+            season = season_of(entry)
+            board = season_board(type_, season)
             who = [w for side in sides for w in side.identities]
-            missing = [w for w in who if (type_, w) not in table]
-            if missing:
-                raws = reader.hmget(self._table(type_), missing)
-                for w, raw in zip(missing, raws):
-                    table[(type_, w)] = Rating(**codec.loads(raw)) if raw is not None else Rating(MODEL.mu, MODEL.sigma)
-            games[entry["id"]] = _rate_game(table, type_, sides, entry.get("last_move_at") or 0, points, entry["id"])
-        return {"table": table, "points": points, "games": games}
+            for kept in (type_, board):  # the overall table, and the season's (which starts empty)
+                missing = [w for w in who if (kept, w) not in table]
+                if missing:
+                    raws = reader.hmget(self._table(kept), missing)
+                    for w, raw in zip(missing, raws):
+                        table[(kept, w)] = Rating(**codec.loads(raw)) if raw is not None else _newcomer()
+            at = entry.get("last_move_at") or 0
+            games[entry["id"]] = _rate_game(table, type_, sides, at, points, entry["id"])
+            _rate_game(table, board, sides, at, [], entry["id"])  # the season's: no chart of its own
+            seasons.add((type_, season))
+        return {"table": table, "points": points, "games": games, "seasons": seasons}
 
     def _write(self, pipe: Any, changed: dict[str, Any]) -> None:
         for (type_, who), rating in changed["table"].items():
@@ -244,6 +289,8 @@ class Ledger:
             pipe.ltrim(self._history(type_, who), -HISTORY_KEPT, -1)
         for game_id, seats in changed["games"].items():
             pipe.set(self._game(game_id), codec.dumps_bytes(seats))
+        for type_, season in sorted(changed.get("seasons", ())):
+            pipe.zadd(self._seasons(type_), {season: 0})
 
     # ---- recomputing without the voided players' games (api/moderation/) -----------------------
     def recompute(self, store: EventStore, excluded: frozenset[str]) -> tuple[dict[str, Any], str]:
@@ -253,14 +300,16 @@ class Ledger:
         table: dict[tuple[str, str], Rating] = {}
         points: list[tuple[str, str, dict[str, Any]]] = []
         games: dict[str, list[dict[str, Any]]] = {}
+        seasons: set[tuple[str, str]] = set()
         cursor = "0"
         while True:
             found, after = harvest.page(store, cursor, None, BATCH)
             if after == cursor:
-                return {"table": table, "points": points, "games": games}, cursor
+                return {"table": table, "points": points, "games": games, "seasons": seasons}, cursor
             changed = self._rate(_NothingKept(), found, excluded, table)
             points += changed["points"]
             games.update(changed["games"])
+            seasons |= changed["seasons"]
             cursor = after
 
     def every_key(self, reader: Any) -> list[Any]:
@@ -302,6 +351,23 @@ class _NothingKept:
 
     def hmget(self, key: str, fields: list[str]) -> list[None]:
         return [None] * len(fields)
+
+
+def _newcomer() -> Rating:
+    return Rating(MODEL.mu, MODEL.sigma)
+
+
+def season_of(entry: dict[str, Any]) -> str:
+    """The season (`YYYY-MM`, the UTC month) of an ended game: the month of its last move, else
+    (an entry without one) of its logging."""
+    at = entry.get("last_move_at") or _log_key(entry.get("cursor") or "0")[0]
+    return time.strftime("%Y-%m", time.gmtime(at / 1000))
+
+
+def season_board(type_: str, season: str) -> str:
+    """The name the season's table is kept under, beside the type's own (`<type>:season:<YYYY-MM>`:
+    no game type's name holds a colon)."""
+    return f"{type_}:season:{season}"
 
 
 def _log_key(entry_id: str) -> tuple[int, int]:
