@@ -17,7 +17,7 @@ Moderators: the players named by MODERATORS, and those the operator granted the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -47,7 +47,8 @@ class ModeratorRequired(ApiError):
 class Moderation:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
-                 lookback_s: float = 3 * 86_400) -> None:
+                 lookback_s: float = 3 * 86_400, pushed: Callable[[Iterable[str]], None] | None = None,
+                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any]], None] | None = None) -> None:
         self.redis: Any = connection
         self.ledger = ledger
         self.players = players
@@ -57,6 +58,10 @@ class Moderation:
         self.configured = frozenset(configured)  # MODERATORS
         self.lookback_ms = int(lookback_s * 1000)
         self.key = f"{prefix}moderation:{{ratings}}:events"
+        # pushed(player ids): their Web Push jobs queued (api/push/notify.py's PushNotify.players);
+        # rating_changed(the players' changes, the event): their webhooks' `rating.changed`
+        self.pushed = pushed
+        self.rating_changed = rating_changed
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -129,9 +134,12 @@ class Moderation:
         return {"events": events, "rerated": rerated}
 
     def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any]) -> None:
-        """`rerated` on each player's stream: its rating before and after, per game type."""
+        """`rerated` on each player's stream: its rating before and after, per game type; then
+        their pushes queued and their webhooks told. Each player hears of its own rating only,
+        never who was voided (the reason is the event's type)."""
         pipe = self.players.redis.pipeline(transaction=False)
         at = int(time.time() * 1000)
+        told: list[dict[str, Any]] = []
         for change in rerated:
             kind, _, player_id = change["identity"].partition(":")
             if kind != "player":
@@ -139,7 +147,12 @@ class Moderation:
             notice = {"type": "rerated", "game_type": change["game_type"], "before": change["before"],
                       "after": change["after"], "reason": event["type"], "at": at}
             self.players.write_inbox(pipe, player_id, notice, at)
+            told.append({**notice, "player": player_id})
         pipe.execute()
+        if told and self.pushed is not None:
+            self.pushed(sorted({t["player"] for t in told}))
+        if told and self.rating_changed is not None:
+            self.rating_changed(told, event)
 
     # ---- flags -------------------------------------------------------------------------------
     def rated_games(self, now_ms: int | None = None) -> list[signals.RatedGame]:
