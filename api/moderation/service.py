@@ -48,7 +48,8 @@ class Moderation:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
                  lookback_s: float = 3 * 86_400, pushed: Callable[[Iterable[str]], None] | None = None,
-                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any]], None] | None = None) -> None:
+                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any]], None] | None = None,
+                 incremental: bool = True) -> None:
         self.redis: Any = connection
         self.ledger = ledger
         self.players = players
@@ -62,6 +63,10 @@ class Moderation:
         # rating_changed(the players' changes, the event): their webhooks' `rating.changed`
         self.pushed = pushed
         self.rating_changed = rating_changed
+        # a void re-rates from the first game of the player voided or restored on, where that is
+        # exact (api/ratings/ledger.py's recompute_from), else every game; False: every game always
+        self.incremental = incremental
+        self.last_rerating = ""  # how the last re-rating went ("all", or "from <n> games"): bench/voids.py
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -112,8 +117,17 @@ class Moderation:
                     rerate = excluded != ledger.excluded(pipe)
                     if rerate:
                         before = ledger.every_rating(pipe, types)
-                        old_keys = ledger.every_key(pipe)
-                        changed, cursor = ledger.recompute(self.store, excluded)
+                        changed_set = excluded ^ ledger.excluded(pipe)
+                        plan = ledger.recompute_from(self.store, excluded, changed_set) if self.incremental else None
+                        if plan is None:  # every game rated again (what a rebuild without them gives)
+                            old_keys = ledger.every_key(pipe)
+                            changed, cursor = ledger.recompute(self.store, excluded)
+                            after = {k: r for k, r in changed["table"].items() if k[0] in types}
+                        else:  # from the first game of the player voided or restored on: the same numbers
+                            members = ledger.season_members(pipe, plan["boards"])
+                            after = {**before, **{k: r for k, r in plan["table"].items() if k[0] in types}}
+                            after = {k: r for k, r in after.items() if r.games > 0}
+                        self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
                     pipe.multi()
                     for event in events:
                         pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
@@ -121,15 +135,18 @@ class Moderation:
                         pipe.delete(ledger.excluded_key())
                         if excluded:
                             pipe.sadd(ledger.excluded_key(), *sorted(excluded))
-                        ledger.replace(pipe, old_keys, changed, cursor)
+                        if plan is None:
+                            ledger.replace(pipe, old_keys, changed, cursor)
+                        else:
+                            ledger.replace_from(pipe, plan, members)
                     if paused:
                         pipe.delete(ledger.paused_key())
                     pipe.execute()
                     break
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
-        overall = {k: r for k, r in changed["table"].items() if k[0] in types} if rerate else {}  # not the seasons'
-        rerated = _changes(before, overall) if rerate else []
+        rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
+
         self._tell(rerated, events[-1])
         return {"events": events, "rerated": rerated}
 
