@@ -8,7 +8,10 @@ ledger's recompute without the voided players' games, watched on the stream, the
 the ratings' cursor. A game counted by the reconciler meanwhile makes the void judge and compute
 again; a void committed first makes the reconciler's batch read again, with the new voided set:
 either way each game is counted once, as a rebuild would count it. Leaderboards and profiles
-read the ledger: they show the new numbers as soon as the transaction is written. Each player
+read the ledger: they show the new numbers as soon as the transaction is written. The re-rating
+starts at the first game of the player voided or restored (the ledger's `recompute_from`: the
+same numbers as rating every game again, from the ratings each later game's record kept), or
+rates every game again where that cannot be exact. Each player
 whose rating changed is told on its stream (`rerated`: before and after, per game type).
 
 Moderators: the players named by MODERATORS, and those the operator granted the role

@@ -10,7 +10,9 @@ Keys (all under one hash tag, `{ratings}`, so one transaction may write them in 
   api/ratings/seasons.py), kept as a type's is, rated from an empty start over the games whose
   last move fell in that UTC month, in the same transaction; `ratings:{ratings}:<type>:seasons`
   the type's seasons with a rated game. Never cleared: a void's `replace` rewrites them with the rest;
-- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game, until the game
+- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game (and `kept`: its
+  full ratings before it, overall and the season's, where a void's `recompute_from` starts; the
+  API and the webhooks never show it: `public`), until the game
   is archived: the archiver waits until the game is counted (`counted`), carries this record
   into the archive's summary of the game (`ratings`), and deletes it from Redis once the archive
   was read back holding it (workers/archiver.py); `game_changes` then reads the archive's.
@@ -29,7 +31,10 @@ rates every game again in memory without them (such a game's record says no chan
 that what waits for its count, a webhook's `game.rated`, does not wait for good); `replace`
 writes that result in place of every
 rating key in one transaction (a void: api/moderation/service.py), so the numbers are exactly a
-rebuild's without those games.
+rebuild's without those games. `recompute_from` and `replace_from` do the same from the first
+game of the player voided or restored on (the earlier games are unchanged: each later game's
+identities start from the ratings its record kept), touching only the ratings, charts and
+records of the games from there; where that cannot be exact they say so and `recompute` runs.
 """
 from __future__ import annotations
 
@@ -367,9 +372,11 @@ class Ledger:
         new_points: dict[tuple[str, str], int] = {}
         for type_, who, _ in rated["points"]:
             new_points[(type_, who)] = new_points.get((type_, who), 0) + 1
-        for key, dropped in old_points.items():
-            if dropped > new_points.get(key, 0) and started[key].games + dropped > HISTORY_KEPT:
-                return None  # the chart was capped: points older than it holds would show again
+        for key, dropped in old_points.items():  # each chart keeps its last HISTORY_KEPT points
+            before = started[key].games  # the points the earlier games made, of which it holds...
+            held = max(0, min(before + dropped, HISTORY_KEPT) - dropped)  # ...these, once the re-rated go
+            if held < min(before, HISTORY_KEPT - new_points.get(key, 0)):
+                return None  # capped: points older than it holds would show again
         return {**rated, "dropped": old_points, "cursor": after if after != "0" else cursor,
                 "boards": sorted({k for k, _ in table if ":season:" in k})}
 

@@ -3,7 +3,7 @@ it leaves is exactly the one a recompute of every game leaves, key by key and by
 whatever the games, the seats, the months (seasons), the players voided and restored in turn,
 games not counted yet, and rating charts at their cap (where it cannot be exact, it says so and
 every game is rated again). A Hypothesis property, in memory (fakeredis, a finished log of the
-test's own): 60 drawn histories (PROPERTY_PROFILE=thorough: 600 fresh ones)."""
+test's own): 20 drawn histories (PROPERTY_PROFILE=thorough: 600 fresh ones)."""
 from __future__ import annotations
 
 import os
@@ -22,7 +22,7 @@ from tests.ratings.test_seasons import DEC, NOV, FinishedLog
 pytestmark = pytest.mark.unit
 
 PEOPLE = [f"p{i}" for i in range(6)]
-settings.register_profile("rerating", max_examples=60, deadline=None, derandomize=True, database=None,
+settings.register_profile("rerating", max_examples=20, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("rerating-thorough", settings.get_profile("rerating"), max_examples=600, derandomize=False)
 PROFILE = settings.get_profile("rerating-thorough" if os.environ.get("PROPERTY_PROFILE") == "thorough" else "rerating")
