@@ -51,7 +51,7 @@ class Moderation:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
                  lookback_s: float = 3 * 86_400, pushed: Callable[[Iterable[str]], None] | None = None,
-                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any]], None] | None = None,
+                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any], dict[str, int]], Any] | None = None,
                  incremental: bool = True) -> None:
         self.redis: Any = connection
         self.ledger = ledger
@@ -131,6 +131,8 @@ class Moderation:
                             after = {**before, **{k: r for k, r in plan["table"].items() if k[0] in types}}
                             after = {k: r for k, r in after.items() if r.games > 0}
                         self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
+                    rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
+                    logged = _per_player(rerated, events[-1]["type"], command.at)
                     pipe.multi()
                     for event in events:
                         pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
@@ -144,16 +146,26 @@ class Moderation:
                             ledger.replace_from(pipe, plan, members)
                     if paused:
                         pipe.delete(ledger.paused_key())
-                    pipe.execute()
+                    at_push = len(pipe.command_stack)  # each player's log, with the rest: exactly once
+                    for player_id, entry in logged.items():
+                        pipe.rpush(self._rating_log(player_id), codec.dumps_bytes(entry))
+                    written = pipe.execute()
                     break
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
-        rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
-
-        self._tell(rerated, events[-1])
+        places = {p: int(n) for p, n in zip(logged, written[at_push:])}  # each list's length: the new place
+        self._tell(rerated, events[-1], places)
         return {"events": events, "rerated": rerated}
 
-    def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any]) -> None:
+    def _rating_log(self, player_id: str) -> str:
+        """The player's re-ratings (a list, oldest first: what its webhooks' `rating.changed` say)."""
+        return f"{self.key.removesuffix(':events')}:rerated:{player_id}"
+
+    def rating_log(self, player_id: str, start: int) -> list[dict[str, Any]]:
+        """The player's re-ratings from the `start`-th (from 1) on."""
+        return [codec.loads(raw) for raw in self.redis.lrange(self._rating_log(player_id), max(0, start - 1), -1)]
+
+    def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any], places: dict[str, int]) -> None:
         """`rerated` on each player's stream: its rating before and after, per game type; then
         their pushes queued and their webhooks told. Each player hears of its own rating only,
         never who was voided (the reason is the event's type)."""
@@ -172,7 +184,7 @@ class Moderation:
         if told and self.pushed is not None:
             self.pushed(sorted({t["player"] for t in told}))
         if told and self.rating_changed is not None:
-            self.rating_changed(told, event)
+            self.rating_changed(told, event, places)
 
     # ---- flags -------------------------------------------------------------------------------
     def rated_games(self, now_ms: int | None = None) -> list[signals.RatedGame]:
@@ -237,6 +249,18 @@ def _shown(who: str, people: dict[str, Any], voided: Any) -> dict[str, Any]:
         return {"bot": name}
     player = people.get(name)
     return {"id": name, "name": player.name if player is not None else None, "voided": name in voided}
+
+
+def _per_player(rerated: list[dict[str, Any]], reason: str, at: int) -> dict[str, dict[str, Any]]:
+    """Each re-rated player's entry in its re-rating log: its own changes, and why."""
+    found: dict[str, dict[str, Any]] = {}
+    for change in rerated:
+        kind, _, player_id = change["identity"].partition(":")
+        if kind == "player":
+            entry = found.setdefault(player_id, {"reason": reason, "at": at, "changes": []})
+            entry["changes"].append({"game_type": change["game_type"], "before": change["before"],
+                                     "after": change["after"]})
+    return found
 
 
 def _changes(before: dict[tuple[str, str], Any], after: dict[tuple[str, str], Any]) -> list[dict[str, Any]]:

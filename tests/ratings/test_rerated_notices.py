@@ -31,7 +31,7 @@ def test_a_void_pushes_each_rerated_player_its_own_change_and_never_who_was_void
     ledger = Ledger(players.redis, "m:")
     moderation = Moderation(players.redis, "m:", ledger, players, FinishedLog(entries), NoAddresses(),
                             lambda: ["splendor"], ("mod",), pushed=queued.append,
-                            rating_changed=lambda told, event: webhooks.append((told, event)))
+                            rating_changed=lambda told, event, places: webhooks.append((told, event)))
     ledger.catch_up(FinishedLog(entries), tell=False)
     done = moderation.act("void", cheat.id, "mod", "farming")
     assert {c["identity"] for c in done["rerated"]} == {f"player:{p.id}" for p in (ann, bob, cheat)}
@@ -54,3 +54,4 @@ def test_a_void_pushes_each_rerated_player_its_own_change_and_never_who_was_void
     # the undo tells them again
     moderation.act("unvoid", cheat.id, "mod", "appeal upheld")
     assert len(queued) == 2 and webhooks[1][1]["type"] == "player_unvoided"
+
