@@ -151,11 +151,29 @@ class Code(StrEnum):
         "a moderator's operation asked by a player who is not one (the operator grants the role: docs/operators.md)"
     ALREADY_VOIDED = "already_voided", (409,), "voiding a player whose games are voided already"
     NOT_VOIDED = "not_voided", (409,), "undoing the void of a player whose games are not voided"
+    # ---- people around the table (issue 53)
+    SELF_RELATION = "self_relation", (422,), "following, blocking or challenging oneself"
+    NOT_ALLOWED_BY_PLAYER = "not_allowed_by_player", (403,), \
+        "the other player's privacy settings (who may follow or challenge them) refuse it"
+    YOU_BLOCKED = "you_blocked", (409,), "following or challenging a player the caller blocked (unblock first)"
+    CANNOT_MEET = "cannot_meet", (409,), \
+        "a block between the caller and a player at the table (seated, its creator, or its seat's reserved " \
+        "player) keeps them apart"
+    UNKNOWN_GROUP = "unknown_group", (404,), "no group has this id (or it was dissolved: its last member left)"
+    NOT_GROUP_MEMBER = "not_group_member", (403,), \
+        "a member's operation (or the members of a group by invitation) asked by a player not in the group"
+    NOT_INVITED = "not_invited", (403,), "joining a group by invitation without an invitation"
+    GROUP_ROLE_REQUIRED = "group_role_required", (403,), \
+        "inviting without being the group's owner or an admin, or giving roles without being its owner"
+    OWNER_CANNOT_LEAVE = "owner_cannot_leave", (409,), \
+        "the group's owner leaving (or taking another role) while other members remain: hand it over first"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"
     TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
         "the player has its most push subscriptions (`details.limit`)"
+    PUSH_KIND_UNAVAILABLE = "push_kind_unavailable", (422,), \
+        "a native app's push registration (`fcm`, `apns`) of a kind with no credentials set (`details.available`)"
     UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"
     # ---- live streams
     TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"

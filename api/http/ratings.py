@@ -7,6 +7,7 @@ from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, fields, validate
 
+from api.http import app_links
 from api.http.auth import current_player
 from api.http.moderation import seen_at_address
 from api.http.requests import cursor_link, games, json_body, lobby, next_link, parse_cursor, players, query
@@ -84,7 +85,7 @@ def season_leaderboard(type: str, season: str) -> ResponseReturnValue:  # openap
 
 @bp.get("/players/<id>")
 def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /players/{id})
-    return ratings().profile(id)
+    return {**ratings().profile(id), "links": app_links.player_links(id)}
 
 
 class PlayerGamesQuerySchema(Schema):

@@ -192,6 +192,14 @@ class MyGamesQuerySchema(Schema):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
+class SyncQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    since = fields.String(validate=validate.Regexp(r"^([0-9]{1,15}-[0-9]{1,10}|0)$"))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
 class WholeNumber(fields.Integer):
     """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
 

@@ -27,9 +27,9 @@ from typing import Any
 from api.words import notices, translate
 from api.words.messages import PLATFORM
 
-PUSHED = ("your_turn", "game_started", "game_finished", "matched", "clock_warning", "account_change_refused",
-          "rerated")
-URGENT = ("your_turn", "clock_warning", "matched", "account_change_refused")
+PUSHED = ("your_turn", "game_started", "game_finished", "matched", "challenged", "clock_warning",
+          "account_change_refused", "rerated")
+URGENT = ("your_turn", "clock_warning", "matched", "challenged", "account_change_refused")
 ACCOUNT_NOT_PUSHED = ("step_up", "key_rotated")  # the device's own doing, harming no other
 ACCOUNT_URL = "/web/account.html"
 
@@ -67,3 +67,54 @@ def topic(entry: dict[str, Any]) -> str:
 def headers(entry: dict[str, Any], ttl_s: int) -> dict[str, Any]:
     return {"TTL": str(ttl_s), "Topic": topic(entry),
             "Urgency": "high" if entry.get("type") in URGENT else "normal"}
+
+
+# ---- native apps (issue 54): FCM's HTTP v1 message and APNs' request ----------------------------
+# One collapse key per game (`topic`: 32 hex characters, within APNs' 64 bytes): a device offline
+# holds the game's newest message only (FCM keeps 4 collapse keys per device, and discards all
+# of a device's 100 non-collapsible messages past that; APNs coalesces by `apns-collapse-id`).
+# Priority: high (FCM `HIGH`, APNs 10) for what asks the player to act (URGENT), else normal (FCM
+# `NORMAL`, APNs 5: delivered when the device's power allows). Expiration: the notice's time plus
+# PUSH_TTL_S (FCM `ttl` is what is left of it; APNs `apns-expiration` its UNIX time).
+
+
+def message(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The PushMessage (what `payload` encodes for Web Push)."""
+    said: dict[str, Any] = json.loads(payload(entry, lang))
+    return said
+
+
+def expires_at_s(entry: dict[str, Any], ttl_s: int) -> int:
+    return int(int(entry.get("at") or 0) / 1000) + ttl_s
+
+
+def fcm_message(entry: dict[str, Any], token: str, lang: str, ttl_s: int, now_s: float) -> dict[str, Any]:
+    """The body of FCM's `projects.messages.send` (HTTP v1): a notification the system shows
+    (title, body; on Android tagged by the game, so the drawer keeps one per game) and the
+    PushMessage as `data` (FCM's data values are strings: null as "")."""
+    said = message(entry, lang)
+    key = topic(entry)
+    left = max(0, expires_at_s(entry, ttl_s) - int(now_s))
+    high = entry.get("type") in URGENT
+    return {"message": {
+        "token": token,
+        "notification": {"title": said["title"] or "", "body": said["body"]},
+        "data": {k: "" if v is None else str(v) for k, v in said.items()},
+        "android": {"collapse_key": key, "priority": "HIGH" if high else "NORMAL", "ttl": f"{left}s",
+                    "notification": {"tag": key}},
+        "apns": {"headers": {"apns-collapse-id": key, "apns-priority": "10" if high else "5",
+                             "apns-expiration": str(expires_at_s(entry, ttl_s))}},
+    }}
+
+
+def apns_request(entry: dict[str, Any], lang: str, ttl_s: int, bundle_id: str) -> tuple[dict[str, str], bytes]:
+    """APNs' headers (but `authorization`) and JSON body: an alert (title, body, the game's thread)
+    and the PushMessage under `message`."""
+    said = message(entry, lang)
+    key = topic(entry)
+    high = entry.get("type") in URGENT
+    headers = {"apns-topic": bundle_id, "apns-push-type": "alert", "apns-priority": "10" if high else "5",
+               "apns-expiration": str(expires_at_s(entry, ttl_s)), "apns-collapse-id": key}
+    body = {"aps": {"alert": {"title": said["title"] or "", "body": said["body"]}, "sound": "default",
+                    "thread-id": key}, "message": said}
+    return headers, json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
