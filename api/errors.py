@@ -92,6 +92,8 @@ class Code(StrEnum):
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
+    UNKNOWN_SEASON = "unknown_season", (404,), "a season's name that is no month (`YYYY-MM`, or `current`)"
+    SEASON_NOT_STARTED = "season_not_started", (404,), "a season (a month) after the running one"
     NOT_SEEKING = "not_seeking", (404,), "the player has no seek (`GET`/`DELETE /matchmaking`)"
     UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
     VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"
