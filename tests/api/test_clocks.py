@@ -168,7 +168,8 @@ def test_a_fischer_bank_runs_out_exactly_once(client, app, workers):
 
 def test_witches_passing_with_one_absent_seat(client, workers):
     created = create(client, "witches", [{"name": "Absent"}, {"name": "Here"}, {"bot": "careful"}],
-                     options={"rounds": 1}, seed=21, clock={"per_move_s": 2})
+                     # 6 s a move: "Here" moves within it on a loaded host too (at 2 s its time expired at load 20)
+                     options={"rounds": 1}, seed=21, clock={"per_move_s": 6})
     gid, t = created["id"], tokens(created)
     start = read(client, gid)
     clock = start["clock"]
