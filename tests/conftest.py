@@ -35,9 +35,11 @@ pytest_plugins = ["tests.tiers"]
 
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
-# The search bots' budgets (domain/search.py) at a fiftieth: the suites check that they play
-# legally, see only their seat and finish games, not how well they play (bench/ measures that).
-os.environ.setdefault("BOT_ITERATIONS", "0.02")  # for the servers and workers the suites start
+# The search bots' budgets (domain/search.py) at a two-hundredth (Witches' expert: 12 iterations
+# a decision, Splendor's 2, the others' 1; the Fairy Tile expert weighs 3 candidates): the suites
+# check that they play legally, see only their seat and finish games, not how well they play
+# (bench/ measures that).
+os.environ.setdefault("BOT_ITERATIONS", "0.005")  # for the servers and workers the suites start
 search.set_iterations_scale(float(os.environ["BOT_ITERATIONS"]))  # and for the bots they run here
 
 # The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
