@@ -115,7 +115,7 @@ def test_the_person_returns_and_plays_again(client, workers):
     gid, t = created["id"], tokens(created)
     first = read(client, gid)
     assert move(client, gid, t[1], {"type": "bid", "chips": 0}, first["version"]).status_code == 201
-    wait_for(lambda: read(client, gid)["seats"][0].get("played_by_bot"), timeout=15)
+    wait_for(lambda: read(client, gid)["seats"][0].get("played_by_bot"))
     for _ in range(20):  # (a bot's or the system's append may come between the read and the move)
         busy = move(client, gid, t[0], {"type": "bid", "chips": 1}, read(client, gid)["version"])
         if busy.get_json()["code"] != "version_conflict":

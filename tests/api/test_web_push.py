@@ -266,7 +266,7 @@ def test_a_failing_subscription_is_tried_less_and_less_often_then_removed_and_it
     subscribe(client, ann["key"], failing)
     subscribe(client, ann["key"], alive)
     gid, _ = started_game(client, ann, bob)
-    wait_for(lambda: alive.payloads("your_turn", gid), timeout=10)
+    wait_for(lambda: alive.payloads("your_turn", gid))
     wait_for(lambda: len(failing.answered) >= MAX_ATTEMPTS, timeout=30)
     time.sleep(RETRY_BASE_S * 2 ** MAX_ATTEMPTS)  # longer than a next wait would be: nothing more
     assert failing.answered == [500] * MAX_ATTEMPTS, "a bounded number of attempts"
@@ -322,7 +322,7 @@ def test_a_hanging_push_service_delays_no_other(client, service):
             healthy[person["id"]] = service.device()
             subscribe(client, person["key"], healthy[person["id"]])
         games = [started_game(client, people[0], people[1]), started_game(client, people[2], people[3])]
-        wait_for(lambda: stalled.hanging >= 1, timeout=15)
+        wait_for(lambda: stalled.hanging >= 1)
         sent = {}  # (device endpoint, game, version) -> when the turn began
         for (gid, _), (a, b) in zip(games, [(people[0], people[1]), (people[2], people[3])]):
             for _ in range(3):
@@ -340,7 +340,7 @@ def test_a_hanging_push_service_delays_no_other(client, service):
                         found[(endpoint, payload["game_id"], payload["version"])] = at
             return found
 
-        wait_for(lambda: set(sent) <= set(arrived()), timeout=20)
+        wait_for(lambda: set(sent) <= set(arrived()))
         delays = sorted(arrived()[k] - t for k, t in sent.items())
         assert stalled.hanging >= 1, "the stalled service was hanging meanwhile"
         assert delays[-1] < BOUND_S, f"healthy pushes took {[round(d, 2) for d in delays]} s"

@@ -58,7 +58,7 @@ class RedisServer:
              "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", APPENDFSYNC, "--save", "",
              "--logfile", str(self.dir / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(self.alive, timeout=20, interval=0.05)
+        wait_for(self.alive, interval=0.05)
         return self
 
     def alive(self) -> bool:
