@@ -138,7 +138,7 @@ def _play(app, client, winner, loser) -> str:
     assert moved == {0, 1}
     assert client.post(f"/games/{gid}/resign", headers=auth(loser["key"])).status_code == 200
     store = app.extensions["games"].store
-    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    wait_for(lambda: store.finished_log_marks([gid])[0])
     return gid
 
 

@@ -145,7 +145,7 @@ def _play_and_resign(app, client, winner, loser) -> str:
     decide_once_each(client, gid, [winner["key"], token])
     assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 200
     store = app.extensions["games"].store
-    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    wait_for(lambda: store.finished_log_marks([gid])[0])
     return gid
 
 
@@ -262,7 +262,7 @@ def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, pre
         farmed = open_game(client, fay["key"])["id"]
         token = claim(client, farmed, 1, player(client, name)["key"]).get_json()["token"]
         assert client.post(f"/games/{farmed}/resign", headers=auth(token)).status_code == 200
-        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0], timeout=10)
+        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0])
     ledger.catch_up(app.extensions["games"].store)
     assert ledger.rating("splendor", f"player:{fay['id']}") == before
     env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "PYTHONPATH": str(ROOT)}
