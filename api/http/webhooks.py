@@ -13,6 +13,7 @@ from api.errors import TokenRequired
 from api.http import languages as http_languages
 from api.http.auth import bearer_token
 from api.http.requests import json_body
+from api.http.schemas import WholeNumber
 from api.webhooks.messages import SUBSCRIBABLE
 from api.words import languages
 
@@ -44,7 +45,7 @@ class CreateWebhookSchema(Schema):
                          validate=validate.Length(min=1, max=len(SUBSCRIBABLE)))
     games = GamesField(load_default=None)
     secret = fields.String(load_default=None, validate=validate.Length(max=200))
-    seat = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=99))
+    seat = WholeNumber(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=99))
     lang = fields.String(load_default=None, validate=validate.OneOf(languages()))
 
 
