@@ -17,14 +17,17 @@ EXTRA_VARIANTS = {"Game": "ExtraGame", "GameMove": "ExtraGameMove", "GameEventDa
 
 def with_extra_games(text: str) -> str:
     """openapi.yaml's text (as api/openapi/merge.py writes it) with each union's extra variant
-    appended to its list of variants (the union's last key, a block list)."""
+    appended to its list of variants (the union's last key, a block list), and without the
+    union's `discriminator`."""
     for union, variant in EXTRA_VARIANTS.items():
         start = text.index(f"\n    {union}:\n") + 1
         end = re.compile(r"^ {0,4}\S", re.M).search(text, text.index("\n", start) + 1)
         cut = end.start() if end else len(text)
         if not text[:cut].endswith("'}\n"):
             raise ValueError(f"openapi.yaml: {union} does not end with its list of variants")
-        text = f"{text[:cut]}      - {{$ref: '#/components/schemas/{variant}'}}\n{text[cut:]}"
+        # Its `discriminator` (`Game`'s) goes: OpenAPI 3.1 cannot map a type no mapping names.
+        block = re.sub(r"^      discriminator:\n(?: {8,}.*\n)*", "", text[start:cut], flags=re.M)
+        text = f"{text[:start]}{block}      - {{$ref: '#/components/schemas/{variant}'}}\n{text[cut:]}"
     return text
 
 

@@ -80,7 +80,8 @@ def create_variant(name: str, prefix: str, extra: list[Any]) -> dict[str, Any]:
                  "then": {"properties": {"seats": {"items": dict(bot)}}}}
     return {"type": "object", "description": f"Create a {game.title} game.", "required": ["type", "seats"],
             "additionalProperties": False,
-            "properties": {"type": {"const": name}, "seats": seats, "options": _ref(f"{prefix}Options"),
+            "properties": {"type": {"type": "string", "const": name}, "seats": seats,
+                           "options": _ref(f"{prefix}Options"),
                            "seed": _ref("ClientSeed"),
                            "private": {"type": "boolean", "description": "Not listed in the lobby."},
                            "rated": {"type": "boolean", "default": True, "description":
@@ -159,7 +160,7 @@ def game_unions(games: list[tuple[str, str]], schemas: dict[str, Any]) -> list[t
             "allOf": [_ref("GameCommon"), {
                 "type": "object", "required": ["type", "view", "result"],
                 "properties": {
-                    "type": {"const": name},
+                    "type": {"type": "string", "const": name},
                     "view": {"description": "What the caller may see; null while the game waits for people.",
                              "oneOf": [{"type": "null"}, _ref(f"{prefix}View")]},
                     "result": {"description": "Null while the game runs; its result once over (`PlatformResult` "
@@ -176,14 +177,18 @@ def game_unions(games: list[tuple[str, str]], schemas: dict[str, Any]) -> list[t
     out.append(("ExtraGameView", {"type": "object", "description": "An extra game's view (its own shape)."}))
     out.append(("ExtraGameResult", {"type": "object", "description": "An extra game's result (its own shape)."}))
     out.insert(0, ("Game", {
-        # No `discriminator`: a game hosted with EXTRA_GAME_MODULES has a type no mapping names,
-        # and OpenAPI 3.1 maps an unmapped value to the schema of that name (none: an error in
-        # strict tools). OpenAPI 3.2's `discriminator.defaultMapping` (ExtraGame) would say it;
-        # the tools pinned here (redocly, openapi-python-client, openapi-ts) read 3.1.
+        # The discriminator comes before `oneOf`, which stays the union's last key: a server
+        # hosting games besides these appends `ExtraGame` to the list and drops the discriminator
+        # (api/openapi/extra.py), since OpenAPI 3.1 cannot map a type no mapping names (3.2's
+        # `discriminator.defaultMapping` could). Without it here, generators without 3.1's
+        # oneOf matching (openapi-generator's kotlin, swift6) merge the five games into one model.
         "description": "The game as the caller may see it, one schema per game type, told apart by `type` (each "
-                       "variant's is a const). It has no `discriminator`: a server hosting games besides these "
-                       f"({HOSTED_EXTRA}) adds `ExtraGame` (any other type), which OpenAPI 3.1 cannot map; read "
-                       "`type` and take that game's schema (`SplendorGame` for `splendor`, ...).",
+                       "variant's is a const). A server hosting games besides these "
+                       f"({HOSTED_EXTRA}) adds `ExtraGame` (any other type) and leaves out the `discriminator`, "
+                       "which OpenAPI 3.1 cannot map for it; read `type` and take that game's schema "
+                       "(`SplendorGame` for `splendor`, ...).",
+        "discriminator": {"propertyName": "type",
+                          "mapping": {name: f"#/components/schemas/{v}" for name, v in variants}},
         "oneOf": [_ref(v) for _, v in variants]}))
     moves = sorted({t for _, prefix in games for t in _union_values(schemas, f"{prefix}Move")})
     out.append(("GameMove", {
