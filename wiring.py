@@ -169,6 +169,12 @@ def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Delive
     return told
 
 
+def push_subscriptions(client: Any, prefix: str) -> PushSubscriptions:
+    """The push subscriptions alone, on `client` (app.py's start: a VAPID rotation removes the
+    old key's through them, api/push/vapid.py's bind)."""
+    return PushSubscriptions(Players(client, prefix))
+
+
 def identity_verifier(settings: Settings) -> TokenVerifier:
     """The identity tokens' verifier: the issuers the operator trusts (OIDC_ISSUERS)."""
     return TokenVerifier(parse_issuers(settings.oidc_issuers), settings.oidc_jwks_ttl_s,

@@ -55,8 +55,9 @@ REMOVED_KEPT_MS = 30 * 86400 * 1000
 # Why the server removed a subscription (its player's `removed` list): its push service said it
 # is gone (404, 410); it failed PUSH_MAX_ATTEMPTS times in a row (a network error, 429, 5xx, an
 # error signing); its push service refused that many messages in a row (another 4xx); or the
-# player key it was registered with was revoked or replaced.
-REASONS = ("gone", "failing", "refused", "key_ended")
+# player key it was registered with was revoked or replaced; or the server's VAPID key was changed
+# on purpose (VAPID_ROTATE=1: api/push/vapid.py's bind), which its push service would refuse.
+REASONS = ("gone", "failing", "refused", "key_ended", "key_changed")
 
 _ADD = """
 local exists = redis.call('HEXISTS', KEYS[1], ARGV[1])

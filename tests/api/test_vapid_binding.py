@@ -67,3 +67,21 @@ def test_app_py_refuses_to_start_with_another_key(redis_url, redis_client, tmp_p
     done = subprocess.run([sys.executable, "app.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "VAPID key changed" in done.stderr
+
+
+def test_a_rotation_removes_each_subscription_as_the_server_does_saying_why(redis_url, redis_client, tmp_path):
+    """VAPID_ROTATE=1 ends the old key's subscriptions through PushSubscriptions.remove: their
+    failure counters go with them, and their owner sees each in `removed` (`key_changed`)."""
+    from api.players.accounts import Players
+    from api.push.subscriptions import PushSubscriptions
+
+    prefix = f"vb{uuid.uuid4().hex[:6]}:"
+    app_module._check_vapid_key(_env(redis_url, prefix, tmp_path / "first"), LOG)
+    _subscribe(redis_client, prefix)
+    subs = PushSubscriptions(Players(redis_client, prefix))
+    subs.record_failure("p1", "ps1", 3, 1, "a push service away")
+    app_module._check_vapid_key(_env(redis_url, prefix, tmp_path / "second", VAPID_ROTATE="1"), LOG)
+    assert subs.of_player("p1") == []
+    assert subs.failure("p1", "ps1") is None  # the failure counter went with it
+    assert [(r["id"], r["endpoint"], r["reason"]) for r in subs.removed("p1")] == [
+        ("ps1", "https://push.example/x", "key_changed")]
