@@ -125,6 +125,24 @@ class ArchivingStore(RedisEventStore):
         pipe.hset(self.witness_key(), "last", game_id)
         pipe.execute()
 
+    @unavailable
+    def backfill_witness(self, count: int = 1000) -> str | None:
+        """When no witness is kept (the games archived so far were archived before witnesses
+        were: archive_state would be blind to their archive being replaced), notes one archived
+        game Redis knows (a marker found by SCAN, `count` keys a step) as the `first` witness;
+        the game noted, or None (a witness kept already, or no game archived). Once a process
+        (the archiver's first sweep) and by `python -m tools.archive`: it scans the keyspace
+        until it meets a marker, so only a deployment with no archived game walks it whole."""
+        if self.redis.exists(self.witness_key()):
+            return None
+        head = f"{self.keys.prefix}game:{{"
+        for key in self.redis.scan_iter(match=f"{glob_escaped(head)}*}}:archived", count=count):
+            name = key.decode() if isinstance(key, bytes) else key
+            game_id = name[len(head):].rsplit("}:archived", 1)[0]
+            self.redis.hsetnx(self.witness_key(), "first", game_id)
+            return game_id
+        return None
+
     def archive_state(self) -> str:
         """"ok" if the archive holds the witnessed games (or none was witnessed yet); what is
         missing otherwise (an empty archive where Redis knows archived games: a container made

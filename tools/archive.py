@@ -81,6 +81,8 @@ def run(settings: Settings, batch: int = 200) -> dict:
             last = time.monotonic()
     store.drop_all_archived_idempotency()  # the archived games' idempotency records
     store.drop_archived_log_entries()  # and their finished-log entries (the archive serves them)
+    if store.backfill_witness() is not None:  # games archived before the readiness witnesses were kept
+        counts["witness noted"] = 1
     # Rating records of games archived before the archiver carried them (issue 49): the archive's.
     counts["rating records moved"] = file_ratings(store, services.ledger, services.ledger.recorded_games())
     after_redis, after_archive = _used(store.redis), store.archive.stats()

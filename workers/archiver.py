@@ -163,10 +163,16 @@ class Archiver:
         self.games = games
         self.after_s = after_s
         self.ratings = ratings  # the ledger: a game waits for its count, its rating record goes with it
+        self._witnessed = False  # the readiness witness back-filled (once a process: backfill_witness)
 
     def __call__(self, now_ms: int | None = None, limit: int = BATCH) -> dict[str, int]:
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         done: dict[str, int] = {}
+        if not self._witnessed:  # games archived before the witnesses were kept: one of them noted
+            noted = self.store.backfill_witness()
+            if noted is not None:
+                log.info("archiver: game %s, archived before the readiness witnesses were kept, noted as one", noted)
+            self._witnessed = True
         for game_id in self.store.archive_due(now_ms - int(self.after_s * 1000), limit):
             if not self.store.lease(game_id, "archive", LEASE_MS):
                 continue  # another node's archiver has it
