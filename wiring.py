@@ -240,6 +240,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
+    analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
+                        settings.analysis_iterations, settings.archive_retention_s)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to),
@@ -254,13 +256,12 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
                     archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,
-                                      ratings=ledger),
+                                      ratings=ledger, analyses=analyses),
                     pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,
-                    analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
-                                      settings.analysis_iterations, settings.archive_retention_s),
+                    analyses=analyses,
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation)
 

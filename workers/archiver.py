@@ -42,20 +42,30 @@ class Ratings(Protocol):
     def forget_game(self, game_id: str) -> None: ...
 
 
+class Analyses(Protocol):
+    """What the archiver asks of the analyses (api/analysis/analyses.py's Analyses)."""
+
+    def file(self, game_id: str) -> bool: ...
+
+
 def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
-                 step: Callable[[str], None] = lambda name: None, ratings: Ratings | None = None) -> str:
+                 step: Callable[[str], None] = lambda name: None, ratings: Ratings | None = None,
+                 analyses: Analyses | None = None) -> str:
     """Moves one finished game to the archive; says what was done: `archived`, `repaired` (it
     was in the archive and evicted already: the sets are tidied), `gone`, `unfinished`,
     `changed` (a note was appended meanwhile: the next pass takes it) or `uncounted` (given the
     ratings' ledger: the game is logged for the harvest and not counted yet; the next pass takes
     it). With the ledger, the game's rating record goes with it: into the archive's summary,
-    then out of Redis (a finished, archived game leaves only its marker). `step(name)` is told
-    after each step (the fault tests stop the process there)."""
+    then out of Redis (a finished, archived game leaves only its marker); with the analyses, its
+    done analysis too, once evicted (a pending one is filed by its job once computed). `step(name)`
+    is told after each step (the fault tests stop the process there)."""
     source = store.archive_source(game_id)
     if source is None:
         repaired = store.archived_version(game_id) > 0
         if repaired and ratings is not None:
             _forget_rating(store, ratings, game_id)  # a crash after the eviction left it
+        if repaired and analyses is not None:
+            analyses.file(game_id)  # and its analysis
         store.evicted(game_id)
         return "repaired" if repaired else "gone"
     log_entry = source.meta.get("finished_log")
@@ -84,6 +94,8 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
     if ratings is not None and rated is not None:
         ratings.forget_game(game_id)  # the archive holds it (verified above)
         step("rating moved")
+    if analyses is not None and analyses.file(game_id):  # after the eviction: see Analyses.compute
+        step("analysis moved")
     store.evicted(game_id, log_entry)
     store.witness(game_id)  # the readiness probe's proof that this archive is the one (archive_state)
     step("done")
@@ -158,11 +170,12 @@ class Archiver:
     __name__ = "archive"
 
     def __init__(self, store: ArchivingStore, games: GameRepository, after_s: float = ARCHIVE_AFTER_S,
-                 ratings: Ratings | None = None):
+                 ratings: Ratings | None = None, analyses: Analyses | None = None):
         self.store = store
         self.games = games
         self.after_s = after_s
         self.ratings = ratings  # the ledger: a game waits for its count, its rating record goes with it
+        self.analyses = analyses  # a game's done analysis goes with it
         self._witnessed = False  # the readiness witness back-filled (once a process: backfill_witness)
 
     def __call__(self, now_ms: int | None = None, limit: int = BATCH) -> dict[str, int]:
@@ -177,7 +190,8 @@ class Archiver:
             if not self.store.lease(game_id, "archive", LEASE_MS):
                 continue  # another node's archiver has it
             try:
-                outcome = archive_game(self.store, self.games, game_id, ratings=self.ratings)
+                outcome = archive_game(self.store, self.games, game_id, ratings=self.ratings,
+                                       analyses=self.analyses)
             except StoreUnavailable:
                 raise  # Redis or the archive away: every game waits (the reconciler names the sweep)
             except Exception as e:  # this game's own (its record damaged, a copy that differs): the
