@@ -55,7 +55,7 @@ from events.connection import Connections, store_for_jobs
 from events.store import EventStore
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
-from workers.archiver import Archiver, archived_ratings
+from workers.archiver import Archiver, archived_ratings, file_ratings
 from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
 from workers.queueing import AnalysisQueue, TurnScheduler
@@ -238,7 +238,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
                           settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
-                            game_types, settings.moderators, settings.moderation_lookback_s)
+                            game_types, settings.moderators, settings.moderation_lookback_s,
+                            archived=archiving.archived_among if archiving is not None else None,
+                            file=(lambda ids: file_ratings(archiving, ledger, ids)) if archiving is not None else None)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                         settings.analysis_iterations, settings.archive_retention_s)

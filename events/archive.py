@@ -82,6 +82,10 @@ class ArchiveStore(Protocol):
     def get(self, game_id: str) -> ArchivedGame | None:
         """The game's record as written; None if it was never archived."""
 
+    def summary(self, game_id: str) -> dict[str, Any] | None:
+        """The game's summary alone, as written last (its history not read); None if it was
+        never archived; Damaged if it cannot be read."""
+
     def put_analysis(self, game_id: str, document: bytes) -> None:
         """Keeps (or replaces) the game's analysis, the JSON document Redis held, to the byte
         (api/analysis/analyses.py moves it here once the game is archived), durably."""

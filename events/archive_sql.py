@@ -139,6 +139,12 @@ class SqlArchive:
         except (LookupError, ValueError, TypeError, zstandard.ZstdError) as e:  # ZstdError, JSON, a missing key
             raise Damaged(game_id, f"its payload cannot be decoded ({type(e).__name__}: {e})", shown) from e
 
+    def summary(self, game_id: str) -> dict[str, Any] | None:
+        sql = (f"SELECT summary, summary_sha256 FROM archived_games WHERE game_id = {self.mark} "
+               f"AND namespace = {self.mark}")
+        found = self._guard(lambda c: _all(c, sql, (game_id, self.namespace)))
+        return _summary(game_id, *found[0]) if found else None
+
     def put_analysis(self, game_id: str, document: bytes) -> None:
         sql = (f"INSERT INTO archived_analyses (game_id, namespace, document, document_sha256, archived_at) "
                f"VALUES ({self.mark}, {self.mark}, {self.mark}, {self.mark}, {self.mark}) ON CONFLICT (game_id) "

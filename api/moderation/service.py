@@ -16,6 +16,7 @@ Moderators: the players named by MODERATORS, and those the operator granted the 
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -31,11 +32,12 @@ from api.ratings.ledger import Ledger, displayed
 from api.ratings.profiles import UnknownPlayerId
 from api.ratings.standings import standings
 from events import codec
-from events.store import EventStore
+from events.store import EventStore, StoreUnavailable
 
 if TYPE_CHECKING:
     from api.players.accounts import Player, Players
 
+log = logging.getLogger(__name__)
 READ_GAMES_UP_TO = 400  # events: a longer game's decisions are not counted (it is not fast)
 PAUSE_MS = 600_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
 
@@ -47,7 +49,8 @@ class ModeratorRequired(ApiError):
 class Moderation:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
-                 lookback_s: float = 3 * 86_400) -> None:
+                 lookback_s: float = 3 * 86_400, archived: Callable[[list[str]], set[str]] | None = None,
+                 file: Callable[[list[str]], int] | None = None) -> None:
         self.redis: Any = connection
         self.ledger = ledger
         self.players = players
@@ -57,6 +60,11 @@ class Moderation:
         self.configured = frozenset(configured)  # MODERATORS
         self.lookback_ms = int(lookback_s * 1000)
         self.key = f"{prefix}moderation:{{ratings}}:events"
+        # With the archive: which games are archived (their markers), and the filing of their
+        # records Redis holds into it (workers/archiver.py's file_ratings): a void's re-rating of
+        # an archived game is the archive's, Redis keeping no record of it.
+        self.archived = archived
+        self.file = file
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -109,6 +117,7 @@ class Moderation:
                         before = ledger.every_rating(pipe, types)
                         old_keys = ledger.every_key(pipe)
                         changed, cursor = ledger.recompute(self.store, excluded)
+                        archived = self._archived(changed)
                     pipe.multi()
                     for event in events:
                         pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
@@ -116,7 +125,7 @@ class Moderation:
                         pipe.delete(ledger.excluded_key())
                         if excluded:
                             pipe.sadd(ledger.excluded_key(), *sorted(excluded))
-                        ledger.replace(pipe, old_keys, changed, cursor)
+                        ledger.replace(pipe, old_keys, changed, cursor, archived)
                     if paused:
                         pipe.delete(ledger.paused_key())
                     pipe.execute()
@@ -124,8 +133,26 @@ class Moderation:
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
         rerated = _changes(before, changed["table"]) if rerate else []
+        if rerate:
+            self._file(changed)
         self._tell(rerated, events[-1])
         return {"events": events, "rerated": rerated}
+
+    def _archived(self, changed: dict[str, Any]) -> frozenset[str]:
+        return frozenset(self.archived(list(changed["games"]))) if self.archived is not None else frozenset()
+
+    def _file(self, changed: dict[str, Any]) -> None:
+        """The new records of the archived games (those noted in the transaction, and any game
+        archived since it was read) filed into the archive; the archive away: the archiver's
+        sweep files them later (the ledger's `to_file`), reads meanwhile answering Redis's."""
+        if self.file is None:
+            return
+        try:
+            noted = sorted(self._archived(changed) | set(self.ledger.to_file(len(changed["games"]) + 1)))
+            self.file(noted)
+            self.ledger.filed(noted)
+        except StoreUnavailable as e:
+            log.warning("moderation: the re-rated archived games' records wait for the archive (%s)", e)
 
     def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any]) -> None:
         """`rerated` on each player's stream: its rating before and after, per game type."""
