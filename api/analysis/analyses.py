@@ -153,6 +153,7 @@ class Analyses:
         if found is None:
             return "not asked"
         if found["status"] == DONE:
+            self.file(game_id)  # done and left in Redis (a job that died before filing it): the archive's
             return "already"
         game = self._finished(game_id)
         decided = [self._appraised(then, decision, game.seed)

@@ -65,3 +65,23 @@ def test_an_analysis_asked_for_or_done_after_the_archiving_goes_to_the_archive(r
         assert services.store.archive.analysis(made["id"]) is not None
         assert client.get(f"/games/{made['id']}/analysis").get_json()["status"] == "done"
         assert analyses.compute(made["id"]) == "already"  # read from the archive: not computed again
+
+
+def test_a_done_analysis_left_in_redis_by_a_dead_job_is_filed_by_the_next(redis_url, tmp_path):
+    """The job wrote the analysis, then died before filing it (the game archived meanwhile): its
+    next run (a read queues it again) files it rather than answering `already` and leaving it."""
+    app = _analysed_app(redis_url, tmp_path)
+    services, redis = app.extensions["services"], app.extensions["services"].connections.store
+    analyses = services.analyses
+    made = play(app, registry.get("high-card"), 6)
+    assert app.test_client().post(f"/games/{made['id']}/analysis", headers=auth(made["key"])).status_code == 202
+    filed, analyses.file = analyses.file, lambda game_id: False  # the job dies before it files
+    try:
+        _archive(app)
+        assert analyses.compute(made["id"]) == "done"
+    finally:
+        analyses.file = filed
+    before = _answers(app, made["id"])
+    assert redis.exists(analyses.key(made["id"]))
+    assert analyses.compute(made["id"]) == "already"
+    assert not redis.exists(analyses.key(made["id"])) and _answers(app, made["id"]) == before
