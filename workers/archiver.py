@@ -71,6 +71,8 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         if repaired and analyses is not None:
             analyses.file(game_id)  # and its analysis
         store.evicted(game_id)
+        if repaired:
+            store.witness(game_id)  # a crash after the eviction left it unwitnessed too
         return "repaired" if repaired else "gone"
     log_entry = source.meta.get("finished_log")
     if ratings is not None and log_entry and not ratings.counted(log_entry):
