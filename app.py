@@ -301,6 +301,7 @@ def _check_vapid_key(env: dict, log) -> None:
 
     from api.push import vapid
     from events import connection
+    from wiring import push_subscriptions
 
     settings = Settings.from_env(env)
     data_dir = os.path.join(ROOT, env.get("DATA_DIR") or os.path.join("var", "redis"))
@@ -312,7 +313,8 @@ def _check_vapid_key(env: dict, log) -> None:
         return
     try:
         client = connection.store_client(settings.redis_url, settings.redis_cluster_nodes)
-        done = vapid.bind(client, settings.key_prefix, public, settings.vapid_rotate)
+        remove = push_subscriptions(client, settings.key_prefix).remove  # a rotation's removals
+        done = vapid.bind(client, settings.key_prefix, public, settings.vapid_rotate, remove)
     except redis.RedisError as e:
         log.warning("the VAPID key was not checked against the push subscriptions' (Redis: %s)", e)
         return

@@ -59,7 +59,7 @@ from events.connection import Connections, store_for_jobs
 from events.store import EventStore
 from workers import deliveries as webhook_deliveries
 from workers import push as web_push
-from workers.archiver import Archiver, archived_ratings
+from workers.archiver import Archiver, archived_ratings, file_ratings
 from workers.clock_warnings import ClockWarnings
 from workers.clocks import ClockTick
 from workers.queueing import AnalysisQueue, TurnScheduler
@@ -211,6 +211,12 @@ def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Delive
     return told
 
 
+def push_subscriptions(client: Any, prefix: str) -> PushSubscriptions:
+    """The push subscriptions alone, on `client` (app.py's start: a VAPID rotation removes the
+    old key's through them, api/push/vapid.py's bind)."""
+    return PushSubscriptions(Players(client, prefix))
+
+
 def identity_verifier(settings: Settings) -> TokenVerifier:
     """The identity tokens' verifier: the issuers the operator trusts (OIDC_ISSUERS)."""
     return TokenVerifier(parse_issuers(settings.oidc_issuers), settings.oidc_jwks_ttl_s,
@@ -277,13 +283,17 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                           settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s,
-                            pushed=push_notify.players, rating_changed=deliveries.rating_changed)
+                            pushed=push_notify.players, rating_changed=deliveries.rating_changed,
+                            archived=archiving.archived_among if archiving is not None else None,
+                            file=(lambda ids: file_ratings(archiving, ledger, ids)) if archiving is not None else None)
     deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
     groups = Groups(redis, prefix, blocks, players, service)
     lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
+    analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
+                        settings.analysis_iterations, settings.archive_retention_s)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -298,13 +308,12 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
                     archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,
-                                      ratings=ledger),
+                                      ratings=ledger, analyses=analyses),
                     pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,
-                    analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
-                                      settings.analysis_iterations, settings.archive_retention_s),
+                    analyses=analyses,
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from .contract import GameDef, State
 from .play import bot_move, rng_for, upcast
-from .search import Searcher, SearchSpec
+from .search import Searcher, SearchRules, SearchSpec
+from .search import key as search_key
 
 LEVEL = "expert"  # the search level whose moves are suggested (a game without one: its last level)
 MARKS = 3  # the costliest decisions marked, at most
@@ -96,3 +97,37 @@ def marked(analysed: Sequence[dict]) -> list[int]:
     costly = sorted((d for d in analysed if d["drop"] >= MARK_DROP and not d.get("played_suggested")),
                     key=lambda d: (-d["drop"], d["version"]))
     return sorted(d["version"] for d in costly[:MARKS])
+
+
+# ---- peeking (issue 50): what the real hidden state explains of a seat's decisions ----------------
+
+def peeking_searcher(game: GameDef) -> Searcher:
+    """The game's searcher without its determinization: it searches the real state, every
+    hidden card in sight (the model of a player who peeks; never a bot's nor an analysis's)."""
+    honest = searcher_of(game)
+    rules = honest.rules
+    blind = SearchRules(rules.legal_moves, rules.decide, rules.evolve, rules.actors, rules.result, None)
+    return Searcher(blind, honest.n_seats, honest.spec)
+
+
+def hidden_information(game: GameDef) -> bool:
+    """Whether a seat of the game may not see all of its state (it determinizes)."""
+    return game.determinize is not None
+
+
+def peek_evidence(game: GameDef, state: State, seat: int, played: dict, seed: object, version: int,
+                  iterations: int) -> dict | None:
+    """One decision's evidence for the peeking detector (api/moderation/signals.py): the
+    search's visit shares over the seat's moves from what the seat could see (`honest`: its
+    determinizations) and from the real state (`peeking`), `iterations` each, and the move
+    `played` (its key); None where the seat had one move or the game hides nothing."""
+    if not hidden_information(game):
+        return None
+    moves = game.legal_moves(state, seat)
+    if len(moves) < 2:
+        return None
+    rng = rng_for(seed, version, f"peeking:{seat}")
+    honest = searcher_of(game).policy(state, seat, random.Random(rng.random()), iterations)
+    peeking = peeking_searcher(game).policy(state, seat, random.Random(rng.random()), iterations)
+    return {"version": version, "seat": seat, "moves": len(moves), "played": search_key(played),
+            "honest": honest, "peeking": peeking}

@@ -87,12 +87,28 @@ class Searcher:
         self.rules, self.n_seats, self.spec = rules, n_seats, spec
 
     def __call__(self, state: State, seat: int, rng: random.Random) -> Move:
-        rules = self.rules
-        moves = self._candidates(rules, state, seat)
+        moves = self._candidates(self.rules, state, seat)
         if len(moves) == 1:
             return moves[0]
         keys = [_key(m) for m in moves]
-        budget = max(1, int(self.spec.iterations * iterations_scale()))
+        totals = self._visits(state, seat, moves, rng, max(1, int(self.spec.iterations * iterations_scale())))
+        return moves[max(range(len(moves)), key=lambda i: (totals[keys[i]], -i))]
+
+    def policy(self, state: State, seat: int, rng: random.Random, budget: int) -> dict[str, float]:
+        """The share of the root's visits each of the seat's candidate moves (by its key, `key`)
+        got in a search of `budget` iterations: how strongly the search prefers it (the
+        peeking detector's model of a player: api/moderation/signals.py)."""
+        moves = self._candidates(self.rules, state, seat)
+        if len(moves) == 1:
+            return {_key(moves[0]): 1.0}
+        totals = self._visits(state, seat, moves, rng, max(1, budget))
+        spent = sum(totals.values()) or 1
+        return {k: v / spent for k, v in totals.items()}
+
+    def _visits(self, state: State, seat: int, moves: list[Move], rng: random.Random, budget: int) -> dict[str, int]:
+        """The root's visits per move key, summed over the determinizations."""
+        rules = self.rules
+        keys = [_key(m) for m in moves]
         worlds = max(1, min(self.spec.determinizations, budget))
         totals = dict.fromkeys(keys, 0)
         for w in range(worlds):
@@ -102,7 +118,7 @@ class Searcher:
                 self._iterate(rules, root, rng)
             for i, child in root.children.items():
                 totals[keys[i]] += child.visits
-        return moves[max(range(len(moves)), key=lambda i: (totals[keys[i]], -i))]
+        return totals
 
     def appraise(self, state: State, seat: int, rng: random.Random, budget: int) -> float:
         """The search's estimate of the seat's reward from `state` (a winning chance in [0, 1]):
@@ -191,3 +207,6 @@ def _rewards(result: dict | None, n: int) -> list[float]:
 
 def _key(move: Move) -> str:
     return json.dumps(move, sort_keys=True)
+
+
+key = _key  # a move's key, as `policy` names it

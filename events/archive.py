@@ -82,6 +82,18 @@ class ArchiveStore(Protocol):
     def get(self, game_id: str) -> ArchivedGame | None:
         """The game's record as written; None if it was never archived."""
 
+    def summary(self, game_id: str) -> dict[str, Any] | None:
+        """The game's summary alone, as written last (its history not read); None if it was
+        never archived; Damaged if it cannot be read."""
+
+    def put_analysis(self, game_id: str, document: bytes) -> None:
+        """Keeps (or replaces) the game's analysis, the JSON document Redis held, to the byte
+        (api/analysis/analyses.py moves it here once the game is archived), durably."""
+
+    def analysis(self, game_id: str) -> bytes | None:
+        """The game's analysis as kept; None if none is (or the game's history was purged:
+        its analysis went with it). Damaged if it does not match its checksum."""
+
     def check(self, after: int, count: int) -> list[tuple[int, str, str | None]]:
         """(position, game id, what is damaged or None) of the records after position `after`
         (every namespace's, in the archive's order), at most `count`: each one's checksums and
@@ -109,7 +121,8 @@ class ArchiveStore(Protocol):
     def purge(self, finished_before_ms: int, limit: int) -> int:
         """Drops the histories of up to `limit` games that ended before `finished_before_ms`
         (the retention's): each keeps only its summary, a tombstone (get() answers it with no
-        entries), so that it is known as gone rather than never made. Returns how many."""
+        entries), so that it is known as gone rather than never made; its analysis is dropped.
+        Returns how many."""
 
     def stats(self) -> tuple[int, int, int]:
         """(games, bytes of history as Redis held it, bytes kept compressed)."""

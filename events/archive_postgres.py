@@ -34,6 +34,9 @@ MIGRATIONS = (
     # 5: each record's checksums (SHA-256, hex) kept with it: a damaged row is told (events/archive.py: Damaged)
     ("ALTER TABLE archived_games ADD COLUMN summary_sha256 TEXT",
      "ALTER TABLE archived_games ADD COLUMN payload_sha256 TEXT"),
+    # 6: a game's analysis kept with it (api/analysis/analyses.py: the JSON document Redis held)
+    ("CREATE TABLE archived_analyses (game_id TEXT PRIMARY KEY, namespace TEXT NOT NULL, document BYTEA NOT NULL, "
+     "document_sha256 TEXT NOT NULL, archived_at BIGINT NOT NULL)",),
 )
 
 

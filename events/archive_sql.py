@@ -139,6 +139,31 @@ class SqlArchive:
         except (LookupError, ValueError, TypeError, zstandard.ZstdError) as e:  # ZstdError, JSON, a missing key
             raise Damaged(game_id, f"its payload cannot be decoded ({type(e).__name__}: {e})", shown) from e
 
+    def summary(self, game_id: str) -> dict[str, Any] | None:
+        sql = (f"SELECT summary, summary_sha256 FROM archived_games WHERE game_id = {self.mark} "
+               f"AND namespace = {self.mark}")
+        found = self._guard(lambda c: _all(c, sql, (game_id, self.namespace)))
+        return _summary(game_id, *found[0]) if found else None
+
+    def put_analysis(self, game_id: str, document: bytes) -> None:
+        sql = (f"INSERT INTO archived_analyses (game_id, namespace, document, document_sha256, archived_at) "
+               f"VALUES ({self.mark}, {self.mark}, {self.mark}, {self.mark}, {self.mark}) ON CONFLICT (game_id) "
+               "DO UPDATE SET namespace = excluded.namespace, document = excluded.document, "
+               "document_sha256 = excluded.document_sha256, archived_at = excluded.archived_at")
+        row = (game_id, self.namespace, document, digest(document), int(time.time() * 1000))
+        self._guard(lambda c: c.cursor().execute(sql, row))
+
+    def analysis(self, game_id: str) -> bytes | None:
+        sql = (f"SELECT document, document_sha256 FROM archived_analyses WHERE game_id = {self.mark} "
+               f"AND namespace = {self.mark}")
+        found = self._guard(lambda c: _all(c, sql, (game_id, self.namespace)))
+        if not found:
+            return None
+        document, sha256 = bytes(found[0][0]), found[0][1]
+        if digest(document) != sha256:
+            raise Damaged(game_id, "its analysis does not match its checksum")
+        return document
+
     def has(self, game_id: str) -> bool:
         sql = f"SELECT 1 FROM archived_games WHERE game_id = {self.mark} AND namespace = {self.mark}"
         return self._guard(lambda c: _one(c, sql, (game_id, self.namespace), missing=None)) is not None
@@ -237,6 +262,7 @@ class SqlArchive:
                 cursor.execute(f"UPDATE archived_games SET payload = {self.mark}, dictionary = NULL, "
                                f"payload_sha256 = {self.mark} WHERE game_id = {self.mark}",
                                (empty, digest(empty), game_id))
+                cursor.execute(f"DELETE FROM archived_analyses WHERE game_id = {self.mark}", (game_id,))
             return len(ids)
         return int(self._guard(work))
 

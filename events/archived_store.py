@@ -82,6 +82,17 @@ class ArchivingStore(RedisEventStore):
         found = self.redis.get(self.marker_key(game_id))
         return int(found) if found is not None else 0
 
+    @unavailable
+    def archived_among(self, game_ids: Sequence[str]) -> set[str]:
+        """Those of `game_ids` that are archived (their markers, a thousand a round trip)."""
+        found: set[str] = set()
+        ids = list(game_ids)
+        for i in range(0, len(ids), 1000):
+            part = ids[i:i + 1000]
+            markers = cast(list[bytes | None], self.redis.mget([self.marker_key(g) for g in part]))
+            found.update(g for g, m in zip(part, markers, strict=True) if m is not None)
+        return found
+
     def archived(self, game_id: str) -> ArchivedGame | None:
         """The game's archived record if it is archived (it has a marker); Expired past the
         retention, in every process alike (judged from its end by the clock)."""
@@ -124,6 +135,24 @@ class ArchivingStore(RedisEventStore):
         pipe.hsetnx(self.witness_key(), "first", game_id)
         pipe.hset(self.witness_key(), "last", game_id)
         pipe.execute()
+
+    @unavailable
+    def backfill_witness(self, count: int = 1000) -> str | None:
+        """When no witness is kept (the games archived so far were archived before witnesses
+        were: archive_state would be blind to their archive being replaced), notes one archived
+        game Redis knows (a marker found by SCAN, `count` keys a step) as the `first` witness;
+        the game noted, or None (a witness kept already, or no game archived). Once a process
+        (the archiver's first sweep) and by `python -m tools.archive`: it scans the keyspace
+        until it meets a marker, so only a deployment with no archived game walks it whole."""
+        if self.redis.exists(self.witness_key()):
+            return None
+        head = f"{self.keys.prefix}game:{{"
+        for key in self.redis.scan_iter(match=f"{glob_escaped(head)}*}}:archived", count=count):
+            name = key.decode() if isinstance(key, bytes) else key
+            game_id = name[len(head):].rsplit("}:archived", 1)[0]
+            self.redis.hsetnx(self.witness_key(), "first", game_id)
+            return game_id
+        return None
 
     def archive_state(self) -> str:
         """"ok" if the archive holds the witnessed games (or none was witnessed yet); what is

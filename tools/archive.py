@@ -71,7 +71,8 @@ def run(settings: Settings, batch: int = 200) -> dict:
         game = service.games.load(game_id)
         if game.finished:
             service.finish(game)  # logged for the harvest (if it was not) and marked due
-            outcome = archive_game(store, service.games, game_id, ratings=services.ledger)
+            outcome = archive_game(store, service.games, game_id, ratings=services.ledger,
+                                   analyses=services.analyses)
         else:
             outcome = "unfinished"
         service.games.forget(game_id)
@@ -81,8 +82,11 @@ def run(settings: Settings, batch: int = 200) -> dict:
             last = time.monotonic()
     store.drop_all_archived_idempotency()  # the archived games' idempotency records
     store.drop_archived_log_entries()  # and their finished-log entries (the archive serves them)
+    if store.backfill_witness() is not None:  # games archived before the readiness witnesses were kept
+        counts["witness noted"] = 1
     # Rating records of games archived before the archiver carried them (issue 49): the archive's.
     counts["rating records moved"] = file_ratings(store, services.ledger, services.ledger.recorded_games())
+    counts["analyses moved"] = services.analyses.file_every()  # and the analyses of those games
     after_redis, after_archive = _used(store.redis), store.archive.stats()
     sys.stderr.write("\n")
     print(f"games walked: {len(ids)}; " + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))

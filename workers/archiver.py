@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from api.games.presenting import public_seat
 from api.games.repository import GameRepository
 from events import codec
-from events.archive import ArchivedGame
+from events.archive import ArchivedGame, Damaged, Expired
 from events.archived_store import ArchivingStore
 from events.store import StoreUnavailable
 
@@ -39,24 +39,40 @@ class Ratings(Protocol):
 
     def recorded(self, game_id: str) -> list[dict[str, Any]] | None: ...
 
-    def forget_game(self, game_id: str) -> None: ...
+    def forget_game(self, game_id: str, expected: list[dict[str, Any]] | None = None) -> bool: ...
+
+    def to_file(self, count: int = 100) -> list[str]: ...
+
+    def filed(self, game_ids: list[str]) -> None: ...
+
+
+class Analyses(Protocol):
+    """What the archiver asks of the analyses (api/analysis/analyses.py's Analyses)."""
+
+    def file(self, game_id: str) -> bool: ...
 
 
 def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
-                 step: Callable[[str], None] = lambda name: None, ratings: Ratings | None = None) -> str:
+                 step: Callable[[str], None] = lambda name: None, ratings: Ratings | None = None,
+                 analyses: Analyses | None = None) -> str:
     """Moves one finished game to the archive; says what was done: `archived`, `repaired` (it
     was in the archive and evicted already: the sets are tidied), `gone`, `unfinished`,
     `changed` (a note was appended meanwhile: the next pass takes it) or `uncounted` (given the
     ratings' ledger: the game is logged for the harvest and not counted yet; the next pass takes
     it). With the ledger, the game's rating record goes with it: into the archive's summary,
-    then out of Redis (a finished, archived game leaves only its marker). `step(name)` is told
-    after each step (the fault tests stop the process there)."""
+    then out of Redis (a finished, archived game leaves only its marker); with the analyses, its
+    done analysis too, once evicted (a pending one is filed by its job once computed). `step(name)`
+    is told after each step (the fault tests stop the process there)."""
     source = store.archive_source(game_id)
     if source is None:
         repaired = store.archived_version(game_id) > 0
         if repaired and ratings is not None:
             _forget_rating(store, ratings, game_id)  # a crash after the eviction left it
+        if repaired and analyses is not None:
+            analyses.file(game_id)  # and its analysis
         store.evicted(game_id)
+        if repaired:
+            store.witness(game_id)  # a crash after the eviction left it unwitnessed too
         return "repaired" if repaired else "gone"
     log_entry = source.meta.get("finished_log")
     if ratings is not None and log_entry and not ratings.counted(log_entry):
@@ -82,8 +98,11 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         return "changed"
     step("evicted")
     if ratings is not None and rated is not None:
-        ratings.forget_game(game_id)  # the archive holds it (verified above)
+        if not ratings.forget_game(game_id, rated):  # the archive holds it (verified above)...
+            file_ratings(store, ratings, [game_id])  # ...unless a void wrote another meanwhile: that one
         step("rating moved")
+    if analyses is not None and analyses.file(game_id):  # after the eviction: see Analyses.compute
+        step("analysis moved")
     store.evicted(game_id, log_entry)
     store.witness(game_id)  # the readiness probe's proof that this archive is the one (archive_state)
     step("done")
@@ -111,7 +130,7 @@ def _forget_rating(store: ArchivingStore, ratings: Ratings, game_id: str) -> Non
         return
     record = store.archive.get(game_id)
     if record is not None and record.summary.get("ratings") == rated:
-        ratings.forget_game(game_id)
+        ratings.forget_game(game_id, rated)
 
 
 def file_ratings(store: ArchivingStore, ratings: Ratings, keys: Iterable[str]) -> int:
@@ -122,26 +141,40 @@ def file_ratings(store: ArchivingStore, ratings: Ratings, keys: Iterable[str]) -
     them (tools/archive.py)."""
     moved = 0
     for game_id in keys:
-        rated = ratings.recorded(game_id)
-        if rated is None or not store.archived_version(game_id):
-            continue
-        record = store.archive.get(game_id)
-        if record is None:
-            continue
-        if record.summary.get("ratings") != rated:
-            store.archive.put(dataclasses.replace(record, summary={**record.summary, "ratings": rated}))
-            back = store.archive.get(game_id)
-            if back is None or back.summary.get("ratings") != rated:
-                continue
-        ratings.forget_game(game_id)
-        moved += 1
+        for _ in range(3):  # a void writing the record again meanwhile: the new one filed
+            rated = ratings.recorded(game_id)
+            if rated is None or not store.archived_version(game_id):
+                break
+            record = store.archive.get(game_id)
+            if record is None:
+                break
+            if record.summary.get("ratings") != rated:
+                store.archive.put(dataclasses.replace(record, summary={**record.summary, "ratings": rated}))
+                back = store.archive.get(game_id)
+                if back is None or back.summary.get("ratings") != rated:
+                    break
+            if ratings.forget_game(game_id, rated):
+                moved += 1
+                break
     return moved
 
 
 def archived_ratings(store: ArchivingStore, game_id: str) -> list[dict[str, Any]] | None:
-    """An archived game's rating record as its summary keeps it (the ledger's `archived`)."""
-    record = store.archived(game_id)
-    return record.summary.get("ratings") if record is not None else None
+    """An archived game's rating record as its summary keeps it (the ledger's `archived`), read
+    from the archive each time, never from a process's decoded copy: a void rewrites it
+    (api/moderation/service.py), which no other process's copy would learn."""
+    if not store.archived_version(game_id):
+        return None
+    try:
+        found = store.archive.summary(game_id)
+    except Damaged:  # this process's decoded copy, if it has one (a read of it kept), else Damaged
+        record = store.archived(game_id)
+        return record.summary.get("ratings") if record is not None else None
+    if found is None:
+        return None
+    if store.expired(found.get("finished_at")):
+        raise Expired(game_id, found.get("finished_at") or 0)
+    return found.get("ratings")
 
 
 def _harvest_entry(store: ArchivingStore, source: ArchivedGame) -> str | None:
@@ -158,20 +191,28 @@ class Archiver:
     __name__ = "archive"
 
     def __init__(self, store: ArchivingStore, games: GameRepository, after_s: float = ARCHIVE_AFTER_S,
-                 ratings: Ratings | None = None):
+                 ratings: Ratings | None = None, analyses: Analyses | None = None):
         self.store = store
         self.games = games
         self.after_s = after_s
         self.ratings = ratings  # the ledger: a game waits for its count, its rating record goes with it
+        self.analyses = analyses  # a game's done analysis goes with it
+        self._witnessed = False  # the readiness witness back-filled (once a process: backfill_witness)
 
     def __call__(self, now_ms: int | None = None, limit: int = BATCH) -> dict[str, int]:
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         done: dict[str, int] = {}
+        if not self._witnessed:  # games archived before the witnesses were kept: one of them noted
+            witness = self.store.backfill_witness()
+            if witness is not None:
+                log.info("archiver: game %s, archived before the readiness witnesses were kept, noted as one", witness)
+            self._witnessed = True
         for game_id in self.store.archive_due(now_ms - int(self.after_s * 1000), limit):
             if not self.store.lease(game_id, "archive", LEASE_MS):
                 continue  # another node's archiver has it
             try:
-                outcome = archive_game(self.store, self.games, game_id, ratings=self.ratings)
+                outcome = archive_game(self.store, self.games, game_id, ratings=self.ratings,
+                                       analyses=self.analyses)
             except StoreUnavailable:
                 raise  # Redis or the archive away: every game waits (the reconciler names the sweep)
             except Exception as e:  # this game's own (its record damaged, a copy that differs): the
@@ -179,6 +220,13 @@ class Archiver:
                 log.error("archiver: game %s was not archived: %s", game_id, e)
                 outcome = "failed"
             done[outcome] = done.get(outcome, 0) + 1
+        if self.ratings is not None:  # records a void wrote for archived games, left by a crash
+            noted = self.ratings.to_file(limit)
+            if noted:
+                filed = file_ratings(self.store, self.ratings, noted)
+                self.ratings.filed(noted)
+                if filed:
+                    done["rating records filed"] = filed
         dropped = self.store.drop_archived_idempotency()
         if dropped:
             done["idempotency records dropped"] = dropped

@@ -1,11 +1,16 @@
 """A finished game's analysis: asked for, computed once, read (issue 34).
 
 Where it is kept: one Redis key beside the game's (`game:{<id>}:analysis`, a JSON document: the
-request while it is pending, then the analysis). The archiver's eviction replaces only the
-game's history, meta, credentials and snapshots with its marker (events/archived_store.py's
-EVICT), so the analysis stays where it was and reads the same once the game is archived; with
-ARCHIVE_RETENTION_S it expires with the game (the key's TTL), and a read of a game past the
-retention answers `410 game_expired` before looking for it.
+request while it is pending, then the analysis) while the game is Redis's; once the game is
+archived, in the archive with it (events/archive.py's `put_analysis`: the same bytes, read back
+before the Redis key is deleted; `file`). The archiver files a done analysis when it archives
+the game (workers/archiver.py); one pending then, or asked for after, is filed by its job once
+computed (`compute` writes Redis's key, then files it if the game was archived meanwhile: the
+eviction sets the marker before the archiver looks at the key, so one of the two files it). A
+read looks at Redis first, then at the archive: the answer is the same bytes before and after.
+With ARCHIVE_RETENTION_S it expires with the game (the key's TTL; the archive's purge drops it
+with the history), and a read of a game past the retention answers `410 game_expired` before
+looking for it.
 
 Who may ask: a player (its key) seated in the finished game, at most ANALYSIS_PER_DAY new
 analyses a UTC day (asking again for one already asked is free: it answers what there is).
@@ -28,6 +33,8 @@ from api.games.repository import Game
 from api.games.service import GameService
 from api.words import languages
 from domain import analysis
+from events.archived_store import ArchivingStore
+from events.keys import glob_escaped
 
 NONE, PENDING, DONE = "none", "pending", "done"  # nobody asked yet; asked, being computed; computed
 RETRY_AFTER_S = 2  # what a pending answer tells a client to wait before asking again
@@ -43,6 +50,8 @@ class Analyses:
                  per_day: int, iterations: int, retention_s: float | None = None):
         self.redis, self.prefix, self.service, self.enqueue = redis, prefix, service, enqueue
         self.per_day, self.iterations, self.retention_s = per_day, iterations, retention_s
+        store = service.store
+        self.archiving = store if isinstance(store, ArchivingStore) else None  # the archive behind Redis
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:analysis"
@@ -89,8 +98,37 @@ class Analyses:
         return game
 
     def _stored(self, game_id: str) -> dict[str, Any] | None:
+        """The request or analysis: Redis's, else (the game archived) the archive's."""
         raw = self.redis.get(self.key(game_id))
+        if raw is None and self.archiving is not None and self.archiving.archived_version(game_id):
+            raw = self.archiving.archive.analysis(game_id)
         return json.loads(raw) if raw is not None else None
+
+    def file(self, game_id: str) -> bool:
+        """Moves a done analysis of an archived game from Redis into the archive (written, read
+        back the same, then Redis's key deleted); whether it did. A pending one stays: its job
+        files it once computed."""
+        if self.archiving is None or not self.archiving.archived_version(game_id):
+            return False
+        raw = self.redis.get(self.key(game_id))
+        if raw is None or json.loads(raw).get("status") != DONE:
+            return False
+        archive = self.archiving.archive
+        archive.put_analysis(game_id, raw)
+        if archive.analysis(game_id) != raw:
+            raise RuntimeError(f"game {game_id}: the archive's copy of its analysis differs; kept in Redis")
+        self.redis.delete(self.key(game_id))  # a done analysis never changes: nothing to race
+        return True
+
+    def file_every(self) -> int:
+        """The done analyses of archived games Redis still holds (a SCAN: python -m tools.archive,
+        for the games archived before analyses went with them), filed; how many."""
+        head = f"{self.prefix}game:{{"
+        moved = 0
+        for key in self.redis.scan_iter(match=f"{glob_escaped(head)}*}}:analysis", count=1000):
+            name = key.decode() if isinstance(key, bytes) else key
+            moved += self.file(name[len(head):].rsplit("}:analysis", 1)[0])
+        return moved
 
     def _count(self, player_id: str) -> None:
         now = datetime.now(UTC)
@@ -115,6 +153,7 @@ class Analyses:
         if found is None:
             return "not asked"
         if found["status"] == DONE:
+            self.file(game_id)  # done and left in Redis (a job that died before filing it): the archive's
             return "already"
         game = self._finished(game_id)
         decided = [self._appraised(then, decision, game.seed)
@@ -127,6 +166,7 @@ class Analyses:
                 "requested_at": found.get("requested_at"), "computed_at": int(time.time() * 1000),
                 "decisions": decided, "marked": sorted(marks)}
         self.redis.set(self.key(game_id), json.dumps(done), keepttl=True)  # the request's: the game's retention
+        self.file(game_id)  # the game archived meanwhile (or before): the archive's
         return DONE
 
     def _appraised(self, then: Game, decision: analysis.Decision, seed: object) -> dict[str, Any]:

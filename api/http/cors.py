@@ -19,8 +19,9 @@ ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Eve
                    "Cache-Control"]
 PREFLIGHT_MAX_AGE_S = 600
 # Every method openapi.yaml documents (tests/api/test_cors.py holds them equal): PATCH
-# /players/me and DELETE /webhooks/{id} were refused to every browser before.
-METHODS = ["GET", "HEAD", "POST", "PATCH", "DELETE"]
+# /players/me and DELETE /webhooks/{id} were refused to every browser before, PUT (a group
+# member's role) after.
+METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 
 
 def origins(setting: str) -> list[str]:

@@ -19,6 +19,7 @@ Moderators: the players named by MODERATORS, and those the operator granted the 
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -34,11 +35,12 @@ from api.ratings.ledger import Ledger, displayed
 from api.ratings.profiles import UnknownPlayerId
 from api.ratings.standings import standings
 from events import codec
-from events.store import EventStore
+from events.store import EventStore, StoreUnavailable
 
 if TYPE_CHECKING:
     from api.players.accounts import Player, Players
 
+log = logging.getLogger(__name__)
 READ_GAMES_UP_TO = 400  # events: a longer game's decisions are not counted (it is not fast)
 PAUSE_MS = 600_000  # the longest the counting waits for a void's recompute (a crashed one's pause ends)
 
@@ -52,7 +54,8 @@ class Moderation:
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
                  lookback_s: float = 3 * 86_400, pushed: Callable[[Iterable[str]], None] | None = None,
                  rating_changed: Callable[[list[dict[str, Any]], dict[str, Any], dict[str, int]], Any] | None = None,
-                 incremental: bool = True) -> None:
+                 incremental: bool = True, archived: Callable[[list[str]], set[str]] | None = None,
+                 file: Callable[[list[str]], int] | None = None) -> None:
         self.redis: Any = connection
         self.ledger = ledger
         self.players = players
@@ -70,6 +73,11 @@ class Moderation:
         # exact (api/ratings/ledger.py's recompute_from), else every game; False: every game always
         self.incremental = incremental
         self.last_rerating = ""  # how the last re-rating went ("all", or "from <n> games"): bench/voids.py
+        # With the archive: which games are archived (their markers), and the filing of their
+        # records Redis holds into it (workers/archiver.py's file_ratings): a void's re-rating of
+        # an archived game is the archive's, Redis keeping no record of it.
+        self.archived = archived
+        self.file = file
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -130,6 +138,8 @@ class Moderation:
                             members = ledger.season_members(pipe, plan["boards"])
                             after = {**before, **{k: r for k, r in plan["table"].items() if k[0] in types}}
                             after = {k: r for k, r in after.items() if r.games > 0}
+                            changed = plan
+                        archived = self._archived(changed)
                         self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
                     rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
                     logged = _per_player(rerated, events[-1]["type"], command.at)
@@ -141,9 +151,9 @@ class Moderation:
                         if excluded:
                             pipe.sadd(ledger.excluded_key(), *sorted(excluded))
                         if plan is None:
-                            ledger.replace(pipe, old_keys, changed, cursor)
+                            ledger.replace(pipe, old_keys, changed, cursor, archived)
                         else:
-                            ledger.replace_from(pipe, plan, members)
+                            ledger.replace_from(pipe, plan, members, archived)
                     if paused:
                         pipe.delete(ledger.paused_key())
                     at_push = len(pipe.command_stack)  # each player's log, with the rest: exactly once
@@ -154,8 +164,26 @@ class Moderation:
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
         places = {p: int(n) for p, n in zip(logged, written[at_push:])}  # each list's length: the new place
+        if rerate:
+            self._file(changed)
         self._tell(rerated, events[-1], places)
         return {"events": events, "rerated": rerated}
+
+    def _archived(self, changed: dict[str, Any]) -> frozenset[str]:
+        return frozenset(self.archived(list(changed["games"]))) if self.archived is not None else frozenset()
+
+    def _file(self, changed: dict[str, Any]) -> None:
+        """The new records of the archived games (those noted in the transaction, and any game
+        archived since it was read) filed into the archive; the archive away: the archiver's
+        sweep files them later (the ledger's `to_file`), reads meanwhile answering Redis's."""
+        if self.file is None:
+            return
+        try:
+            noted = sorted(self._archived(changed) | set(self.ledger.to_file(len(changed["games"]) + 1)))
+            self.file(noted)
+            self.ledger.filed(noted)
+        except StoreUnavailable as e:
+            log.warning("moderation: the re-rated archived games' records wait for the archive (%s)", e)
 
     def _rating_log(self, player_id: str) -> str:
         """The player's re-ratings (a list, oldest first: what its webhooks' `rating.changed` say)."""

@@ -6,9 +6,22 @@ rating given away) and a *boost* for the winner (rank 0). Over each player's las
 results (oldest first), WARN_AT fast losses (or wins) make a warning, FLAG_AT a flag; and WARN_AT
 or FLAG_AT fast wins over one and the same opponent (Lichess's older Boosting rule) make a
 `same_opponent` warning or flag. Each flag carries its evidence: the games, and the figures.
+
+Peeking (issue 50), in hidden-information games: for each decision of a player, the search's
+preference over the seat's moves is computed twice (domain/analysis.py's `peek_evidence`): from
+what the seat could see (its determinizations: `honest`) and from the real state, every hidden
+card in sight (`peeking`). Each is a model of the player: the chance it gives the move played is
+its visit share, mixed with a uniform choice (PEEK_EPSILON: a player is never a perfect search).
+Over a player's decisions, the log-likelihood ratio sum(log P_peeking / P_honest) says how much
+better the hidden state explains them than what the seat saw; a player whose ratio passes
+PEEK_WARN_LLR (PEEK_FLAG_LLR) over at least PEEK_MIN_DECISIONS decisions is warned (flagged),
+with the figures: the ratio, the decisions, and how often the move played was each model's first.
+The thresholds are calibrated by bench/peeking.py on bots that provably see only their seat
+(their false positives) and on a bot given the hidden state (its detection).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -87,4 +100,79 @@ def flags(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
                           "games": [g.id for g in recent],
                           "figures": {"fast_wins": len(recent), "winner": winner, "loser": loser,
                                       "warn_at": WARN_AT, "flag_at": FLAG_AT, "per_game": _evidence(recent)}})
+    return found
+
+
+PEEK_EPSILON = 0.2  # the uniform share of a player model: P(move) = (1 - e) * share + e / moves
+PEEK_MIN_DECISIONS = 20  # decisions of a player before its ratio is judged
+PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 times better: a warning
+PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
+
+
+@dataclass(frozen=True)
+class PeekDecision:
+    """One decision's evidence (domain/analysis.py's peek_evidence, with who and where)."""
+    identity: str
+    game: str
+    type: str
+    version: int
+    moves: int  # the seat's legal moves
+    played: str  # the move played (its key)
+    honest: dict[str, float]  # move key -> visit share, searched from the seat's determinizations
+    peeking: dict[str, float]  # ... from the real state
+
+
+def _chance(shares: dict[str, float], played: str, moves: int) -> float:
+    return (1 - PEEK_EPSILON) * shares.get(played, 0.0) + PEEK_EPSILON / max(1, moves)
+
+
+def log_ratio(decision: PeekDecision) -> float:
+    """log P_peeking(played) - log P_honest(played): > 0 where the hidden state explains it better."""
+    return math.log(_chance(decision.peeking, decision.played, decision.moves)) - math.log(
+        _chance(decision.honest, decision.played, decision.moves))
+
+
+def _first(shares: dict[str, float]) -> str | None:
+    return max(sorted(shares), key=lambda k: shares[k]) if shares else None
+
+
+def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
+    """Per identity: its decisions, the summed log-likelihood ratio, and how often the move played
+    was the first of each model (among the decisions where the two models' firsts differ)."""
+    found: dict[str, dict[str, Any]] = {}
+    for d in decisions:
+        seen = found.setdefault(d.identity, {"decisions": 0, "log_ratio": 0.0, "games": set(), "differ": 0,
+                                             "played_peeking_first": 0, "played_honest_first": 0})
+        seen["decisions"] += 1
+        seen["log_ratio"] += log_ratio(d)
+        seen["games"].add(d.game)
+        honest, peek = _first(d.honest), _first(d.peeking)
+        if honest != peek:
+            seen["differ"] += 1
+            seen["played_peeking_first"] += d.played == peek
+            seen["played_honest_first"] += d.played == honest
+    return found
+
+
+def peeking_level(decisions: int, ratio: float) -> str | None:
+    if decisions < PEEK_MIN_DECISIONS:
+        return None
+    return "flag" if ratio >= PEEK_FLAG_LLR else "warning" if ratio >= PEEK_WARN_LLR else None
+
+
+def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
+    """A `peeking` warning or flag for each player whose decisions the hidden state explains
+    implausibly better than what its seat saw, with the figures."""
+    found = []
+    for who, seen in sorted(peeking(decisions).items()):
+        level = peeking_level(seen["decisions"], seen["log_ratio"])
+        if level is None:
+            continue
+        found.append({"signal": "peeking", "level": level, "identities": [who], "games": sorted(seen["games"]),
+                      "figures": {"decisions": seen["decisions"], "log_likelihood_ratio": round(seen["log_ratio"], 3),
+                                  "decisions_where_the_models_differ": seen["differ"],
+                                  "played_the_hidden_states_first": seen["played_peeking_first"],
+                                  "played_the_seats_first": seen["played_honest_first"],
+                                  "epsilon": PEEK_EPSILON, "min_decisions": PEEK_MIN_DECISIONS,
+                                  "warn_at": round(PEEK_WARN_LLR, 3), "flag_at": round(PEEK_FLAG_LLR, 3)}})
     return found

@@ -60,7 +60,9 @@ REMOVED_KEPT_MS = 30 * 86400 * 1000
 # A native app's registration (FCM, APNs) is also removed as `bad_token` when its service says the
 # token is not one (FCM `INVALID_ARGUMENT`, APNs `400 BadDeviceToken`); `gone` is its service's
 # "no longer registered" (FCM `UNREGISTERED`, APNs `410 Unregistered`).
-REASONS = ("gone", "failing", "refused", "key_ended", "bad_token")
+# `key_changed`: the server's VAPID key was changed on purpose (VAPID_ROTATE=1: api/push/vapid.py's
+# bind), which a browser's push service would refuse.
+REASONS = ("gone", "failing", "refused", "key_ended", "bad_token", "key_changed")
 WEB_PUSH = "webpush"
 KINDS = (WEB_PUSH, "fcm", "apns")  # the transports (workers/push/: webpush.py, fcm.py, apns.py)
 MAX_TOKEN = 4096

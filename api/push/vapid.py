@@ -13,8 +13,9 @@ The key is bound to the subscriptions made with it: Redis records its public hal
 sign with is that one. A different key while subscriptions exist (a lost DATA_DIR, a new
 VAPID_PRIVATE_KEY) is refused: every push would be refused by the push services and the
 subscriptions would die silently. VAPID_ROTATE=1 changes it on purpose: the subscriptions made
-with the old key are ended (removed; their owners see them gone and their pages subscribe
-again with the new key) and the new key recorded."""
+with the old key are ended (removed as the server removes a failing one, its failure counter
+with it; their owners see each in `removed` with the reason `key_changed`, and their pages
+subscribe again with the new key) and the new key recorded."""
 from __future__ import annotations
 
 import base64
@@ -22,6 +23,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
@@ -100,12 +102,16 @@ def subscriptions(redis: Any, prefix: str) -> list[tuple[str, str]]:
     return found
 
 
-def bind(redis: Any, prefix: str, public: str, rotate: bool = False) -> str:
+Remove = Callable[..., object]  # PushSubscriptions.remove(player, subscription, reason=...)
+
+
+def bind(redis: Any, prefix: str, public: str, rotate: bool = False, remove: Remove | None = None) -> str:
     """Checks the key about to be used (its public half) against the one Redis recorded; says
     what was done: `recorded` (none was), `same`, `changed` (no subscription was made with the
-    old one), `rotated` (rotate: the old key's subscriptions ended, as their owner's DELETE
-    would: api/push/subscriptions.py's keys). KeyChanged when it differs while subscriptions
-    exist and rotate is off."""
+    old one), `rotated` (rotate: the old key's subscriptions ended by `remove`,
+    api/push/subscriptions.py's PushSubscriptions.remove, with the reason `key_changed`: their
+    failure counters go with them and their owners see why in `removed`). KeyChanged when it
+    differs while subscriptions exist and rotate is off."""
     key = record_key(prefix)
     if redis.set(key, public, nx=True):
         return "recorded"
@@ -119,9 +125,11 @@ def bind(redis: Any, prefix: str, public: str, rotate: bool = False) -> str:
             f"{recorded[:16]}..., this process would sign with {public[:16]}... and every push would be "
             "refused. Give back the old key (VAPID_PRIVATE_KEY, or the file VAPID_KEY_FILE / vapid_private.pem "
             "under DATA_DIR), or set VAPID_ROTATE=1 to end those subscriptions and use the new key.")
+    if subs and remove is None:
+        raise ValueError("a rotation ends the subscriptions through PushSubscriptions.remove: give it")
     for player, sub in subs:
-        redis.hdel(f"{prefix}player:{{{player}}}:push", sub)
-        redis.hdel(f"{prefix}player:{{{player}}}:push-cursors", sub)
+        assert remove is not None
+        remove(player, sub, reason="key_changed")
     redis.set(key, public)
     if subs:
         log.warning("VAPID key rotated (VAPID_ROTATE=1): %d push subscription(s) made with the old key ended",

@@ -35,6 +35,10 @@ rebuild's without those games. `recompute_from` and `replace_from` do the same f
 game of the player voided or restored on (the earlier games are unchanged: each later game's
 identities start from the ratings its record kept), touching only the ratings, charts and
 records of the games from there; where that cannot be exact they say so and `recompute` runs.
+The records either writes of archived games are noted
+(`ratings:{ratings}:to-file`) and filed into the archive right after (workers/archiver.py's
+file_ratings; its sweep files what a crash left), Redis keeping no record of an archived game;
+a record is deleted from Redis only while it is the one filed (`forget_game`'s `expected`).
 """
 from __future__ import annotations
 
@@ -194,9 +198,40 @@ class Ledger:
         cursor = (self.redis.get(self._cursor()) or b"0").decode()
         return _log_key(log_entry) <= _log_key(cursor)
 
-    def forget_game(self, game_id: str) -> None:
-        """Redis's record of the game deleted (the archive holds it: workers/archiver.py)."""
-        self.redis.delete(self._game(game_id))
+    def forget_game(self, game_id: str, expected: list[dict[str, Any]] | None = None) -> bool:
+        """Redis's record of the game deleted (the archive holds it: workers/archiver.py); with
+        `expected`, only if it is still that record (a void may have written another since: then
+        False, and the caller files the new one)."""
+        key = self._game(game_id)
+        if expected is None:
+            self.redis.delete(key)
+            return True
+        with self.redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(key)
+                raw = pipe.get(key)
+                if raw is not None and codec.loads(raw) != expected:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.delete(key)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
+
+    def filing_key(self) -> str:
+        """Set: the archived games whose record a void wrote into Redis (in its transaction), to
+        be filed into the archive (`to_file`, `filed`: api/moderation/service.py right after the
+        void, the archiver's sweep after a crash)."""
+        return f"{self.base}:to-file"
+
+    def to_file(self, count: int = 100) -> list[str]:
+        return [g.decode() for g in self.redis.srandmember(self.filing_key(), count)]
+
+    def filed(self, game_ids: list[str]) -> None:
+        if game_ids:
+            self.redis.srem(self.filing_key(), *game_ids)
 
     def types_of(self, who: str, types: list[str]) -> dict[str, Rating]:
         pipe = self.redis.pipeline(transaction=False)
@@ -392,11 +427,13 @@ class Ledger:
                     self.archived(game_id) if self.archived is not None else None)
         return found
 
-    def replace_from(self, pipe: Any, rerated: dict[str, Any], members: dict[str, set[str]]) -> None:
+    def replace_from(self, pipe: Any, rerated: dict[str, Any], members: dict[str, set[str]],
+                     archived: frozenset[str] = frozenset()) -> None:
         """Queues (in `pipe`'s MULTI) a `recompute_from`'s writes: each rating it computed (or
         its removal where no game counts any more), each chart's points of the re-rated games
         replaced, their records, the seasons left without a game taken off the list, the cursor.
-        `members`: each season board's identities now (`season_members`, read while watching)."""
+        `members`: each season board's identities now (`season_members`, read while watching);
+        `archived`: as `replace`'s (their records noted to be filed into the archive)."""
         table = rerated["table"]
         for (kept, who), rating in list(table.items()):
             if rating.games == 0:
@@ -413,6 +450,7 @@ class Ledger:
                 type_, _, season = board.partition(":season:")
                 pipe.zrem(self._seasons(type_), season)
         pipe.set(self._cursor(), rerated["cursor"])
+        self._note_filing(pipe, rerated, archived)
 
     def season_members(self, reader: Any, boards: list[str]) -> dict[str, set[str]]:
         """Who is rated in each of the season `boards` now (read through `reader`)."""
@@ -430,14 +468,24 @@ class Ledger:
                 found[(type_, who.decode())] = Rating(**codec.loads(raw))
         return found
 
-    def replace(self, pipe: Any, old_keys: list[Any], changed: dict[str, Any], cursor: str) -> None:
+    def replace(self, pipe: Any, old_keys: list[Any], changed: dict[str, Any], cursor: str,
+                archived: frozenset[str] = frozenset()) -> None:
         """Queues (in `pipe`'s MULTI) the deletion of `old_keys` (every rating key, read while
-        watching the cursor) and the writing of a recompute's ratings and cursor in their place."""
+        watching the cursor) and the writing of a recompute's ratings and cursor in their place.
+        `archived`: the games of `changed` archived already, whose records are noted to be filed
+        into the archive (`filing_key`) as soon as the transaction is written."""
         for i in range(0, len(old_keys), 500):
             pipe.delete(*old_keys[i:i + 500])
         self._write(pipe, changed)
         if cursor != "0":
             pipe.set(self._cursor(), cursor)
+        self._note_filing(pipe, changed, archived)
+
+    def _note_filing(self, pipe: Any, changed: dict[str, Any], archived: frozenset[str]) -> None:
+        """The archived games among those `changed` rewrote, noted (in the MULTI) to be filed."""
+        noted = sorted(g for g in changed["games"] if g in archived)
+        for i in range(0, len(noted), 500):
+            pipe.sadd(self.filing_key(), *noted[i:i + 500])
 
     def recorded_games(self) -> list[str]:
         """The ids of the games whose record Redis holds (a SCAN)."""

@@ -69,8 +69,9 @@ def test_the_analysis_stays_with_the_game_once_it_is_archived(client, app, analy
     client.post(f"/games/{gid}/analysis", headers=auth(ann["key"]))
     done = analysed(client, gid)
     services = app.extensions["services"]
-    assert archive_game(services.store, services.service.games, gid) == "archived"
-    assert services.store.archived_version(gid) > 0  # its history is the archive's now
+    assert archive_game(services.store, services.service.games, gid, analyses=services.analyses) == "archived"
+    assert services.store.archived_version(gid) > 0  # its history is the archive's now, and its analysis
+    assert not services.connections.store.exists(services.analyses.key(gid))
     services.service.games.forget(gid)
     r = client.get(f"/games/{gid}/analysis")
     assert r.status_code == 200 and r.get_json() == done

@@ -77,5 +77,23 @@ def test_a_native_apps_registration_owes_the_vapid_key_nothing(redis_client):
                       json.dumps({"kind": "fcm", "token": "t" * 20, "lang": "en", "created": 1}))
     assert vapid.bind(redis_client, prefix, "B") == "changed"
     _subscribe(redis_client, prefix)
-    assert vapid.bind(redis_client, prefix, "C", rotate=True) == "rotated"
-    assert redis_client.hkeys(f"{prefix}player:{{p1}}:push") == [b"psn"]
+    removed = []
+    assert vapid.bind(redis_client, prefix, "C", rotate=True,
+                      remove=lambda player, sub, reason: removed.append((player, sub, reason))) == "rotated"
+    assert removed == [("p1", "ps1", "key_changed")]  # the browser's only
+def test_a_rotation_removes_each_subscription_as_the_server_does_saying_why(redis_url, redis_client, tmp_path):
+    """VAPID_ROTATE=1 ends the old key's subscriptions through PushSubscriptions.remove: their
+    failure counters go with them, and their owner sees each in `removed` (`key_changed`)."""
+    from api.players.accounts import Players
+    from api.push.subscriptions import PushSubscriptions
+
+    prefix = f"vb{uuid.uuid4().hex[:6]}:"
+    app_module._check_vapid_key(_env(redis_url, prefix, tmp_path / "first"), LOG)
+    _subscribe(redis_client, prefix)
+    subs = PushSubscriptions(Players(redis_client, prefix))
+    subs.record_failure("p1", "ps1", 3, 1, "a push service away")
+    app_module._check_vapid_key(_env(redis_url, prefix, tmp_path / "second", VAPID_ROTATE="1"), LOG)
+    assert subs.of_player("p1") == []
+    assert subs.failure("p1", "ps1") is None  # the failure counter went with it
+    assert [(r["id"], r["endpoint"], r["reason"]) for r in subs.removed("p1")] == [
+        ("ps1", "https://push.example/x", "key_changed")]

@@ -117,6 +117,28 @@ def test_a_purge_keeps_a_tombstone_of_the_games_that_ended_before(archive):
     assert archive.stats()[2] < 2 * len(pack(new)) + 100
 
 
+def test_a_games_analysis_is_kept_with_it_to_the_byte_and_purged_with_its_history(archive, archive_url):
+    """Issue 49 (remainder a): an archived game's analysis (the JSON document Redis held) is
+    the archive's, read back to the byte, rewritten in place, each deployment's its own, and
+    dropped when the game's history is purged."""
+    old, new = game(4, finished_at=1_000), game(4, finished_at=5_000)
+    archive.put(old)
+    archive.put(new)
+    assert archive.analysis(old.game_id) is None
+    document = '{"id":"x","status":"done","decisions":[{"suggested_label":{"ko":"카드 \\"A\\""}}]}'.encode()
+    archive.put_analysis(old.game_id, document)
+    archive.put_analysis(new.game_id, b'{"status":"pending"}')
+    archive.put_analysis(new.game_id, b'{"status":"done"}')  # written again: replaced
+    assert archive.analysis(old.game_id) == document and archive.analysis(new.game_id) == b'{"status":"done"}'
+    other = open_archive(archive_url, namespace="other:")
+    try:
+        assert other.analysis(old.game_id) is None
+    finally:
+        other.close()
+    assert archive.purge(2_000, 10) == 1
+    assert archive.analysis(old.game_id) is None and archive.analysis(new.game_id) == b'{"status":"done"}'
+
+
 def test_stats_count_the_bytes_kept_and_what_they_were(archive):
     assert archive.stats() == (0, 0, 0)
     archive.put(game(200))
@@ -126,9 +148,9 @@ def test_stats_count_the_bytes_kept_and_what_they_were(archive):
 
 def test_the_schema_is_made_and_migrated_once(archive, archive_url):
     archive.put(game())
-    assert archive.schema_version() == 5
+    assert archive.schema_version() == 6
     again = open_archive(archive_url)  # another process starting on the same archive
-    assert again.schema_version() == 5 and again.stats()[0] == 1
+    assert again.schema_version() == 6 and again.stats()[0] == 1
     again.close()
 
 
@@ -149,7 +171,7 @@ def test_an_archive_made_by_the_first_schema_is_migrated_with_its_games(archive_
         type(old).migrations = migrations
         old.close()
     new = open_archive(archive_url)
-    assert new.schema_version() == 5
+    assert new.schema_version() == 6
     assert [(e, g) for e, g, _ in new.finished_log("0", 10)] == [("5-1", first.game_id)]
     assert new.get(first.game_id) == first
 

@@ -111,6 +111,28 @@ def test_ready_fails_when_redis_knows_archived_games_the_archive_does_not_have(r
     assert "archive" in r.get_json()["detail"]
 
 
+def test_games_archived_before_the_witnesses_were_kept_are_witnessed_too(redis_url, tmp_path):
+    """Games archived by a server from before the witnesses (Redis has their markers, no
+    witness): the archiver's first sweep in a process notes one of them (and tools.archive
+    does), so an empty archive in place of theirs fails readiness before any game is archived
+    again."""
+    prefix = f"arb{uuid.uuid4().hex[:6]}:"
+    app = _app(redis_url, f"sqlite:///{tmp_path}/archive.sqlite3", prefix)
+    services = app.extensions["services"]
+    made = play(app, registry.get("high-card"), 5)
+    Archiver(services.store, services.service.games, after_s=0)()
+    services.store.redis.delete(services.store.witness_key())  # archived before the witnesses were kept
+    again = _app(redis_url, f"sqlite:///{tmp_path}/empty/archive.sqlite3", prefix)  # its volume lost
+    store = again.extensions["services"].store
+    assert store.archive_state() == "ok"  # blind: no witness
+    Archiver(store, again.extensions["services"].service.games, after_s=0)()  # its first sweep: nothing due
+    found = store.archive_state()
+    assert found.startswith("missing") and made["id"] in found, found
+    store.redis.delete(store.witness_key())
+    assert store.backfill_witness() == made["id"]  # what tools.archive calls, once the same
+    assert store.backfill_witness() is None  # a witness kept already: nothing scanned
+
+
 def test_an_archived_games_export_during_an_outage_is_503_before_its_first_byte(redis_url, outage):
     """Item 15: the NDJSON export of an archived game this process has met (its meta kept: the
     route reads nothing of the archive) read the archive first inside the streamed body, past

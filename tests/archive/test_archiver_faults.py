@@ -60,6 +60,7 @@ def test_an_archiver_killed_after_each_step_loses_nothing_and_the_next_sweep_fin
     assert made["id"] in store.archive_due(2**50)  # still due: the next pass takes it
     done = _moves(Archiver(store, app.extensions["games"].games, after_s=0)())
     assert done == {"repaired" if evicted else "archived": 1}
+    assert store.redis.hget(store.witness_key(), "last") == made["id"].encode()  # witnessed, repaired too
     assert store.archive.stats()[0] == 1 and store.archive_due(2**50) == []
     assert [k for k in redis_keys(app, made["id"]) if ":idem:" not in k and ":lease:" not in k] == [
         store.marker_key(made["id"])]
