@@ -62,6 +62,7 @@ def create_app(test_config: dict | None = None):
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import seat_control as routes_seat_control
+    from api.http import tournaments as routes_tournaments
     from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
@@ -120,6 +121,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(routes_push.bp)  # web push (issue 36)
     app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
     app.extensions["moderation"] = services.moderation
+    app.register_blueprint(routes_tournaments.bp)  # tournaments (issue 52)
+    app.extensions["tournaments"] = services.tournaments
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

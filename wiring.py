@@ -46,6 +46,7 @@ from api.seating.claims import Lobby
 from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
+from api.tournaments.service import TournamentResults, Tournaments
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
@@ -97,6 +98,7 @@ class Services:
     ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
     tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
     moderation: Moderation  # the moderator role, flags and voids re-rating everyone (api/moderation/)
+    tournaments: Tournaments  # tournaments: their streams, pairings, games and results (api/tournaments/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -115,6 +117,11 @@ class Services:
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
         return self.ratings.ledger.catch_up(self.store)
+
+    def advance_tournaments(self) -> int:
+        """The reconciler's sweep: each running tournament's lost steps done again (a finished
+        game's result, a table's game, a round due)."""
+        return self.tournaments.sweep()
 
     def pair_seeks(self) -> int:
         """The reconciler's sweep: every pool of seeks paired again (their windows widened)."""
@@ -211,12 +218,15 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
+    # A tournament game's end is its table's result, in whichever process appended it.
+    tournaments = Tournaments(redis, prefix, ledger, players)
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint))
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
+    tournaments.games = service  # the tournaments make their rounds' games through it
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
@@ -256,7 +266,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     analyses=Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                                       settings.analysis_iterations, settings.archive_retention_s),
                     pauses=pauses, vacations=vacations, ledger=ledger,
-                    tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation)
+                    tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
+                    tournaments=tournaments)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

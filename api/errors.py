@@ -149,6 +149,13 @@ class Code(StrEnum):
         "a moderator's operation asked by a player who is not one (the operator grants the role: docs/operators.md)"
     ALREADY_VOIDED = "already_voided", (409,), "voiding a player whose games are voided already"
     NOT_VOIDED = "not_voided", (409,), "undoing the void of a player whose games are not voided"
+    # ---- tournaments (issue 52)
+    UNKNOWN_TOURNAMENT = "unknown_tournament", (404,), "no tournament has this id"
+    TOURNAMENT_CLOSED = "tournament_closed", (409,), \
+        "the tournament takes no more entries or pairings (over, full, or past its late-join window)"
+    ALREADY_ENTERED = "already_entered", (409,), "the player is in the tournament already"
+    NOT_ENTERED = "not_entered", (409,), "the player is not in the tournament (withdrawing)"
+    ROUND_NOT_READY = "round_not_ready", (409,), "the tournament's round is still being played"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"

@@ -1,0 +1,75 @@
+"""Tournaments through the composition root's graph (in memory): an all-bot tournament's games
+are made by the server, played by the turn jobs' code, and their ends come back as results until
+the tournament is over; its history verifies and agrees with the oracle."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from api.errors import ApiError
+from api.tournaments.verify import verify
+from tests import fakes
+from tests.tournaments import oracle
+from workers.jobs import play_turn
+
+
+def _graph():
+    queued: list[tuple] = []
+    services = fakes.services(scheduler=lambda game_id, version, actors: queued.extend(
+        (game_id, version, a) for a in actors))
+    return services, queued
+
+
+def _play_out(services, queued, budget_s=60.0):
+    end = time.monotonic() + budget_s
+    while queued and time.monotonic() < end:
+        play_turn(services.service, *queued.pop(0))
+
+
+@pytest.mark.parametrize("fmt, seats, bots", [("swiss", 2, 5), ("round_robin", 2, 4), ("swiss", 3, 4)])
+def test_an_all_bot_tournament_runs_to_its_end(fmt, seats, bots):
+    services, queued = _graph()
+    creator, _ = services.players.create("organiser")
+    game_type = "splendor" if seats == 2 else "witches"
+    body = {"type": game_type, "format": fmt, "seats": seats, "min_seats": min(seats, 3) if seats > 2 else 2,
+            "entrants": [{"bot": "random"}] * bots}
+    if fmt == "swiss":
+        body["rounds"] = 2
+    state = services.tournaments.create(body, creator)
+    assert state.rounds and all(t.game_id for t in state.rounds[0].tables)
+    _play_out(services, queued)
+    state = services.tournaments.state(state.id)
+    assert state.status == "finished", services.tournaments.shown(state)
+    events = services.tournaments.events(state.id)
+    assert oracle.check(events) == []
+    assert all(r["inputs"] and r["tables"] for r in verify(events))
+    shown = services.tournaments.shown(state)
+    assert shown["standings"][0]["points"] > 0 and all(
+        t.get("places") for r in shown["rounds"] for t in r["tables"])
+    assert services.tournaments.listing(status="finished")[0]["id"] == state.id
+
+
+def test_join_withdraw_and_refusals():
+    services, queued = _graph()
+    creator, _ = services.players.create("organiser")
+    other, _ = services.players.create("other")
+    start = int(time.time() * 1000) + 3_600_000
+    state = services.tournaments.create({"type": "splendor", "format": "swiss", "rounds": 3, "start": start,
+                                         "entrants": [{"bot": "greedy"}, {"bot": "greedy"}]}, creator)
+    assert set(state.entrants) == {"bot:greedy", "bot:greedy#2"} and state.status == "upcoming"
+    state = services.tournaments.join(state.id, other)
+    assert "player:" + other.id in state.entrants
+    with pytest.raises(ApiError) as again:
+        services.tournaments.join(state.id, other)
+    assert again.value.code == "already_entered"
+    state = services.tournaments.withdraw(state.id, other)
+    assert not state.entrants["player:" + other.id].active
+    with pytest.raises(ApiError) as unknown:
+        services.tournaments.state("nope")
+    assert unknown.value.code == "unknown_tournament"
+    with pytest.raises(ApiError) as bad:
+        services.tournaments.create({"type": "splendor", "format": "swiss", "rounds": 2,
+                                     "entrants": [{"bot": "nobody"}]}, creator)
+    assert bad.value.code == "validation_error"
+    assert not queued
