@@ -244,6 +244,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s)
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
+    moderation.on_void.append(tournaments.player_voided)  # the tournaments' standings follow a void
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to),

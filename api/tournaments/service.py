@@ -15,7 +15,9 @@ game service's listeners (`heard`, in whichever process appended the end: a web 
 person's move, a worker for a bot's): its places (api/ratings/standings.places) become a
 `game_result`, and the tournament advances (the next round paired, or the tournament finished).
 The reconciler's `sweep` repairs what a crash lost between those steps: a table without its game,
-a finished game whose result was not reported, a round due but not paired.
+a finished game whose result was not reported, a round due but not paired. A table's game is made
+under a claim (`SET NX`, 60 s), so two processes advancing at once make one game; a game made but
+never linked (its maker died between the two) is never the table's result.
 
 Keys besides the streams: `tournaments:index` (a sorted set of ids by creation time) and
 `tournaments:summaries` (id -> the listing's summary, rewritten with each append).
@@ -50,6 +52,7 @@ log = logging.getLogger(__name__)
 RETRIES = 50
 MAX_BOT_ENTRANTS = 64
 STEPS = 200  # the most steps one advance takes (rounds paired, games made, results)
+MAKING_MS = 60_000  # a table's game is made by one process at a time: its claim's life
 
 
 class UnknownTournament(ApiError):
@@ -67,6 +70,10 @@ class Tournaments:
         self.index_key = f"{prefix}tournaments:index"
         self.summaries_key = f"{prefix}tournaments:summaries"
         self.games_key = f"{prefix}tournaments:games"
+
+    def of_player_key(self, player_id: str) -> str:
+        """The tournaments a player entered (a set of ids), for a moderator's void to reach."""
+        return f"{self.prefix}tournaments:player:{player_id}"
 
     def key(self, tournament_id: str) -> str:
         return f"{self.prefix}tournament:{{{tournament_id}}}:events"
@@ -181,6 +188,7 @@ class Tournaments:
         rating = self._rating(state.rules.game_type, f"player:{player.id}")
         self.act(tournament_id, lambda s: decider.Command("enter", _now(), entrant=f"player:{player.id}",
                                                           name=player.name, rating=rating))
+        self.redis.sadd(self.of_player_key(player.id), tournament_id)
         self.advance(tournament_id)
         return self.state(tournament_id)
 
@@ -202,7 +210,8 @@ class Tournaments:
         """Does what the tournament waits for: its round paired, its tables' games made, its end."""
         state = self.state(tournament_id)
         for _ in range(STEPS):
-            self._make_games(tournament_id, state)
+            if self._make_games(tournament_id, state):
+                state = self.state(tournament_id)
             step = decider.next_step(state, _now())
             if step is None:
                 return state
@@ -211,14 +220,18 @@ class Tournaments:
                 return state
         return state
 
-    def _make_games(self, tournament_id: str, state: State) -> None:
+    def _make_games(self, tournament_id: str, state: State) -> bool:
+        """Makes the games of the tables that have none; says whether it made any."""
         if self.games is None or state.rules is None or state.finished_at is not None:
-            return
-        rules = state.rules
+            return False
+        rules, made_any = state.rules, False
         for r in state.rounds:
             for k, table in enumerate(r.tables, 1):
                 if table.game_id is not None or table.places is not None or table.void:
                     continue
+                claim = f"{self.key(tournament_id)}:making:{r.number}:{k}"
+                if not self.redis.set(claim, "1", nx=True, px=MAKING_MS):
+                    continue  # another process makes it (or died making it: the sweep's, once the claim expires)
                 seats = [self._seat(state, e) for e in table.seats]
                 made = self.games.create(rules.game_type, seats, dict(rules.options), rated=rules.rated,
                                          clock=dict(rules.clock) if rules.clock else None)
@@ -226,9 +239,11 @@ class Tournaments:
                     {"tournament": tournament_id, "round": r.number, "table": k}))
                 self.act(tournament_id, _constant(decider.Command("link", _now(), round=r.number, table=k,
                                                                   game_id=made["id"])))
+                made_any = True
                 game = self.games.load(made["id"])
                 if game.finished:  # a game over at once (none yet): its result now
                     self._report(made["id"], game)
+        return made_any
 
     def _seat(self, state: State, entrant: str) -> dict[str, Any]:
         kind, _, name = entrant.partition(":")
@@ -253,12 +268,26 @@ class Tournaments:
 
         def result(state: State) -> decider.Command | None:
             table = state.rounds[where["round"] - 1].tables[where["table"] - 1]
-            if table.places is not None or table.void:
-                return None
+            if table.places is not None or table.void or table.game_id != game_id:
+                return None  # reported already, or a game made for the table but never linked
             return decider.Command("result", _now(), round=where["round"], table=where["table"],
                                    places={e: found[i] for i, e in enumerate(table.seats)})
         self.act(tournament_id, result)
         self.advance(tournament_id)
+
+    def player_voided(self, kind: str, player_id: str, by: str, reason: str) -> None:
+        """A moderator's void (or its undo) of a player: one `result_adjusted` in each tournament it
+        entered (`void_player`: its results count for nothing, its table-mates move up a place),
+        whose standings follow at once."""
+        how = "void_player" if kind == "void" else "unvoid_player"
+        entrant = f"player:{player_id}"
+        for raw in sorted(self.redis.smembers(self.of_player_key(player_id))):
+            tournament_id = raw.decode() if isinstance(raw, bytes) else raw
+            try:
+                self.act(tournament_id, lambda s: decider.Command("adjust", _now(), how=how, entrant=entrant, by=by,
+                                                                  reason=reason) if entrant in s.entrants else None)
+            except Exception:
+                log.warning("tournament %s: the %s of %s failed", tournament_id, how, player_id, exc_info=True)
 
     def sweep(self, limit: int = 100) -> int:
         """The reconciler's repair: each unfinished tournament's finished games reported, its

@@ -94,3 +94,35 @@ def test_the_sweep_reports_a_result_the_listener_lost_and_the_tournament_goes_on
     state = services.tournaments.state(state.id)
     assert state.status == "finished" and len(state.rounds) == 2
     assert services.advance_tournaments() == 0
+
+
+def test_a_moderators_void_moves_every_standing_of_the_players_tournaments(monkeypatch):
+    """The cheat won its game; voided by a moderator, it scores nothing and its table-mate moves
+    up; the void undone, the standings are as they were."""
+    from api.tournaments import decider
+    from api.tournaments import service as tournaments_service
+
+    services, _ = _graph()
+    creator, _ = services.players.create("organiser")
+    cheat, _ = services.players.create("cheat")
+    start = int(time.time() * 1000) + 3_600_000
+    state = services.tournaments.create({"type": "splendor", "format": "swiss", "rounds": 1, "start": start,
+                                         "entrants": [{"bot": "random"}]}, creator)
+    services.tournaments.join(state.id, cheat)
+    monkeypatch.setattr(tournaments_service, "_now", lambda: start + 1000)
+    state = services.tournaments.advance(state.id)
+    assert state.rounds[0].tables[0].game_id
+    won = {f"player:{cheat.id}": 1, "bot:random": 2}
+    services.tournaments.act(state.id, lambda s: decider.Command("result", start + 2000, round=1, table=1,
+                                                                 places=won))
+    state = services.tournaments.advance(state.id)
+    assert state.status == "finished"
+    before = {r["entrant"]: r["points"] for r in services.tournaments.shown(state)["standings"]}
+    assert before == {f"player:{cheat.id}": 2.0, "bot:random": 0.0}
+    services.moderation.act("void", cheat.id, "a-moderator", "engine")
+    rows = services.tournaments.shown(services.tournaments.state(state.id))["standings"]
+    assert {r["entrant"]: r["points"] for r in rows} == {"bot:random": 2.0, f"player:{cheat.id}": 0.0}
+    assert rows[-1]["voided"] and rows[0]["entrant"] == "bot:random"
+    services.moderation.act("unvoid", cheat.id, "a-moderator", "appeal")
+    after = services.tournaments.shown(services.tournaments.state(state.id))["standings"]
+    assert {r["entrant"]: r["points"] for r in after} == before
