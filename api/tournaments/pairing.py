@@ -36,9 +36,14 @@ any language recomputes it from the seed.
   `seats * tables` swaps were made).
 - **Round robin, 2 seats**: the circle method over `order` (a free place added to an odd field):
   round r pairs the rotated list's i-th and (N - 1 - i)-th; an entrant facing the free place or a
-  withdrawn entrant has a bye. **3 to 6 seats**: `grouped` over `order` with the repeat counts,
-  players taken in `order` rotated by the round, so every pair meets as evenly as the greedy
-  allows (measured in tests/tournaments).
+  withdrawn entrant has a bye. **3 to 6 seats** (`balanced`): `order` rotated by the round, and
+  7 more orders sorted by sha256("<seed>:<round>:try<k>:<entrant>"), each filled table by table
+  (each table taking, among every player left, the one who met those seated least), then improved
+  by swaps between any two tables while the sum over pairs of (meetings + 1)^2 falls; the order
+  giving the lowest sum wins (the first on a tie). Measured (tests/tournaments/test_oracle.py):
+  9 players at 3 seats meet every pair exactly once in 4 rounds; 12 at 4 seats in 4 rounds and 16
+  at 4 in 5, no pair meets a third time (12 and 8 pairs never meet: a greedy round by round is
+  not a resolvable design).
 - **Arena**: only idle players; 2 seats: the matching above without byes, and an edge between
   two who just played each other only when they are the only two; 3 to 6 seats: `grouped`, last
   table-mates counted as 1,000 repeats. A player left over waits for the next pairing.
@@ -57,6 +62,7 @@ VERSION = 1
 BLOCK = 64  # players: a 2-seat Swiss round of more is matched in consecutive blocks of this many
 WINDOW_FROM = 64  # players: an arena's idle players above this many are matched within a window of ranks
 LAST_GAME = 1000  # the cost of seating again a player's last table-mates (arena)
+TRIES = 8  # round robin, 3 to 6 seats: orders tried (the first as given, then shuffled by the seed)
 
 
 def seat_order(seed: str, round_: int, table: int, entrants: Sequence[str]) -> list[str]:
@@ -226,7 +232,48 @@ def _round_robin(inputs: Mapping[str, Any]) -> dict[str, Any]:
     sizes, bye_count = plan(len(names), seats, int(inputs["min_seats"]))
     fewest = _bye_takers([{"entrant": e, "byes": _byes(inputs, e)} for e in names], bye_count)
     names = [e for e in names if e not in fewest]
-    return _seated(inputs, grouped(names, sizes, inputs.get("met", {}), seats), fewest)
+    met = inputs.get("met", {})
+    best: list[list[str]] | None = None
+    for attempt in range(TRIES):
+        tried = names if attempt == 0 else sorted(
+            names, key=lambda e: hashlib.sha256(f"{inputs['seed']}:{round_}:try{attempt}:{e}".encode()).hexdigest())
+        tables = balanced(tried, sizes, met)
+        if best is None or _cost(tables, met) < _cost(best, met):
+            best = tables
+    return _seated(inputs, best or [], fewest)
+
+
+def _cost(tables: Sequence[Sequence[str]], met: Mapping[str, Mapping[str, int]]) -> int:
+    """How unevenly the tables make pairs meet: each pair's meetings after them, squared, summed."""
+    return sum((_met(met, a, b) + 1) ** 2 for t in tables for i, a in enumerate(t) for b in t[i + 1:])
+
+
+def balanced(names: Sequence[str], sizes: Sequence[int], met: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
+    """Round robin's tables: filled one by one, each taking, among every player left, the one who
+    has met those seated least (ties: the first in `names`); then any two tables swap two players
+    while that lowers `_cost` (at most 10 passes over the pairs of tables)."""
+    left = list(names)
+    tables: list[list[str]] = []
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            pick = min(range(len(left)), key=lambda k: (sum(_met(met, left[k], s) for s in table), k))
+            table.append(left.pop(pick))
+        tables.append(table)
+    for _ in range(10):
+        changed = False
+        for x in range(len(tables)):
+            for y in range(x + 1, len(tables)):
+                for i in range(len(tables[x])):
+                    for j in range(len(tables[y])):
+                        a, b = tables[x][:], tables[y][:]
+                        a[i], b[j] = b[j], a[i]
+                        if _cost([a, b], met) < _cost([tables[x], tables[y]], met):
+                            tables[x], tables[y], changed = a, b, True
+        if not changed:
+            break
+    order = {e: i for i, e in enumerate(names)}
+    return [sorted(t, key=order.__getitem__) for t in tables]
 
 
 def _byes(inputs: Mapping[str, Any], entrant: str) -> int:

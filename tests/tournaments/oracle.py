@@ -11,6 +11,8 @@ Checked for every `round_paired` event:
 - Swiss, 2 seats: as few repeated pairs as any pairing of the same players has (so none while a
   pairing without one exists), found by an exhaustive search;
 - arena: no player meets its last table-mate again when others could be paired.
+And the final standings (`tournament_finished`) hold the points the independent count gives,
+best first.
 """
 from __future__ import annotations
 
@@ -144,6 +146,14 @@ def check(events):
             busy.pop((ev["round"], ev["table"]), None)
         elif t == "result_adjusted" and ev["kind"] in ("void_game", "set_result"):
             busy.pop((ev["round"], ev["table"]), None)
+        elif t == "tournament_finished":
+            points = points_of(events[:i])
+            for row in ev["standings"]:
+                if abs(row["points"] - points[row["entrant"]]) > 1e-6:
+                    problems.append(f"final standings: {row['entrant']} has {row['points']}, not {points[row['entrant']]}")
+            shown = [row["points"] for row in ev["standings"]]
+            if shown != sorted(shown, reverse=True):
+                problems.append("final standings not best first")
         elif t == "round_paired":
             where = f"round {ev['round']}"
             seated_now = {e for s in busy.values() for e in s}

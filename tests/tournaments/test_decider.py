@@ -99,3 +99,20 @@ def test_a_finished_tournament_takes_nothing_but_adjustments():
     assert state.status == "finished"
     with pytest.raises(decider.TournamentClosed):
         decider.decide(state, decider.Command("enter", 4, entrant="player:c"))
+
+
+def test_the_arena_doubles_a_win_after_two_wins_in_a_row():
+    people = ["player:a", "player:b", "player:c", "player:d"]
+    state = _run({"format": "arena", "duration_s": 600}, people)
+    wins = []
+    for n in range(4):
+        state = fold(decider.decide(state, decider.Command("pair", 10 + n, seed=f"{n}")), state)
+        r = state.rounds[-1]
+        table = next(k for k, t in enumerate(r.tables, 1) if "player:a" in t.seats)
+        mate = next(e for e in r.tables[table - 1].seats if e != "player:a")
+        state = _result(state, r.number, table, {"player:a": 1, mate: 2})
+        for k, t in enumerate(r.tables, 1):
+            if k != table:
+                state = _result(state, r.number, k, {t.seats[0]: 1, t.seats[1]: 2})
+        wins.append(standings.by_entrant(standings.compute(state))["player:a"]["points"])
+    assert wins == [2.0, 4.0, 8.0, 12.0]  # 2, 2, then doubled: 4, 4

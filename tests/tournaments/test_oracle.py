@@ -108,3 +108,15 @@ def test_a_large_swiss_field_is_matched_in_blocks_without_repeats():
     pairs = Counter(frozenset(t) for e in paired for t in e["tables"])
     assert set(pairs.values()) == {1}
     assert oracle.check(events) == [] and all(r["inputs"] and r["tables"] for r in verify(events))
+
+
+@pytest.mark.parametrize("players, seats, never", [(9, 3, 0), (12, 4, 12), (16, 4, 8), (10, 3, 5)])
+def test_a_multi_seat_round_robin_is_balanced(players, seats, never):
+    """Every pair meets at most twice (9 at 3 seats: exactly once, a resolvable design), and at
+    most `never` pairs never meet (the measured figures of pairing.py's docstring)."""
+    events = play(random.Random(1), "round_robin", seats, seats, players, withdraw=0, late=0, void=0)
+    met = Counter(frozenset((a, b)) for e in events if e["type"] == "round_paired"
+                  for t in e["tables"] for i, a in enumerate(t) for b in t[i + 1:])
+    assert max(met.values()) <= (1 if never == 0 else 2)
+    assert players * (players - 1) // 2 - len(met) <= never
+    assert oracle.check(events) == []
