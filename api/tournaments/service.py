@@ -35,6 +35,7 @@ import redis
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games import harvest
 from api.games.options import merged_options
+from api.platform import clocks
 from api.ratings.ledger import displayed
 from api.ratings.standings import places
 from api.tournaments import decider, standings
@@ -171,6 +172,7 @@ class Tournaments:
         rules = decider.rules_from(body, definition.min_seats, definition.max_seats, now)
         for size in range(rules["min_seats"], rules["seats"] + 1):  # the options each table's game will have
             merged_options(definition, dict(rules["options"]), size)
+        rules["clock"] = clocks.checked(definition, rules["clock"])  # 400 invalid_clock before anything is written
         bots = _bot_entrants(body.get("entrants") or [], list(definition.bots))
         tournament_id = secrets.token_urlsafe(9)
         command = decider.Command("create", now, by=creator.id, id=tournament_id, rules=rules)

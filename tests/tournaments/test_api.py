@@ -86,3 +86,15 @@ def test_join_withdraw_and_the_refusals(client):
     assert client.post("/tournaments", json={"type": "nogame", "format": "swiss", "rounds": 2},
                        headers=auth(ann["key"])).status_code == 422
     assert len(_events(client, tid)) == before
+
+
+def test_a_wrong_clock_or_option_is_refused_before_anything_is_written(client):
+    ann = player(client, "Ann")
+    before = client.get("/tournaments?limit=100").get_json()["tournaments"]
+    r = client.post("/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2,
+                                          "clock": {"per_move_s": -5}}, headers=auth(ann["key"]))
+    assert r.status_code == 400 and r.get_json()["code"] == "invalid_clock"
+    r = client.post("/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2,
+                                          "options": {"no_such_option": 1}}, headers=auth(ann["key"]))
+    assert r.status_code == 400 and r.get_json()["code"] == "invalid_options"
+    assert client.get("/tournaments?limit=100").get_json()["tournaments"] == before
