@@ -126,3 +126,30 @@ def test_a_moderators_void_moves_every_standing_of_the_players_tournaments(monke
     services.moderation.act("unvoid", cheat.id, "a-moderator", "appeal")
     after = services.tournaments.shown(services.tournaments.state(state.id))["standings"]
     assert {r["entrant"]: r["points"] for r in after} == before
+
+
+def test_an_all_bot_arena_pairs_whoever_is_idle_until_its_time_is_up(monkeypatch):
+    """An arena of 5 bots for 60 s (the clock moved by hand): each game's end pairs the idle bots
+    again, never straight back against the one just played while others wait; after the time,
+    the games under way end and the arena finishes."""
+    from api.tournaments import service as tournaments_service
+
+    services, queued = _graph()
+    creator, _ = services.players.create("organiser")
+    now = [int(time.time() * 1000)]
+    monkeypatch.setattr(tournaments_service, "_now", lambda: now[0])
+    state = services.tournaments.create({"type": "splendor", "format": "arena", "duration_s": 60,
+                                         "entrants": [{"bot": "random"}] * 4 + [{"bot": "greedy"}]}, creator)
+    for _ in range(5):  # ten seconds at a time, 300 bot turns in each
+        now[0] += 10_000
+        for _ in range(300):
+            if queued:
+                play_turn(services.service, *queued.pop(0))
+    assert services.tournaments.state(state.id).status == "running"
+    now[0] += 20_000  # the time is up: the games under way end, nothing more is paired
+    _play_out(services, queued)
+    services.advance_tournaments()
+    state = services.tournaments.state(state.id)
+    assert state.status == "finished" and len(state.rounds) >= 4
+    events = services.tournaments.events(state.id)
+    assert oracle.check(events) == [] and all(r["inputs"] and r["tables"] for r in verify(events))
