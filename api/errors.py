@@ -156,6 +156,8 @@ class Code(StrEnum):
     ALREADY_ENTERED = "already_entered", (409,), "the player is in the tournament already"
     NOT_ENTERED = "not_entered", (409,), "the player is not in the tournament (withdrawing)"
     ROUND_NOT_READY = "round_not_ready", (409,), "the tournament's round is still being played"
+    ENTRY_REFUSED = "entry_refused", (403,), \
+        "the tournament's entry conditions refuse the player (its rating range, its invitations)"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"

@@ -41,6 +41,9 @@ class CreateSchema(Schema):
     late_join_points = fields.Float()
     tiebreaks = fields.List(fields.String(), validate=validate.Length(max=4))
     late_join = fields.Boolean()
+    min_rating = fields.Integer(strict=True, allow_none=True)
+    max_rating = fields.Integer(strict=True, allow_none=True)
+    invited = fields.List(fields.String(), allow_none=True, validate=validate.Length(max=1000))
 
 
 class ListQuerySchema(Schema):

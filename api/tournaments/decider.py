@@ -59,6 +59,10 @@ class RoundNotReady(ApiError):
     status, code = 409, Code.ROUND_NOT_READY
 
 
+class EntryRefused(ApiError):
+    status, code = 403, Code.ENTRY_REFUSED
+
+
 @dataclass(frozen=True)
 class Command:
     kind: str  # create, enter, withdraw, pair, link, result, adjust, finish
@@ -117,6 +121,8 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
             wrong[name] = "a number from 0 to 100"
             value = 0
         numbers[name] = float(value)
+    _check_entry_rules(body, wrong)
+    invited = body.get("invited")
     start = body.get("start", "now")
     if start == "now":
         start = now_ms
@@ -132,7 +138,20 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
                  tiebreaks=tuple(tiebreaks), rated=bool(body.get("rated", False)), clock=body.get("clock"),
                  rounds=rounds if fmt != "arena" else None, duration_s=duration if fmt == "arena" else None,
                  start=int(start), late_join=bool(body.get("late_join", True)),
-                 algorithm={"name": pairing.ALGORITHM, "version": pairing.VERSION}).as_dict()
+                 algorithm={"name": pairing.ALGORITHM, "version": pairing.VERSION},
+                 min_rating=body.get("min_rating"), max_rating=body.get("max_rating"),
+                 invited=tuple(invited) if invited is not None else None).as_dict()
+
+
+def _check_entry_rules(body: Mapping[str, Any], wrong: dict[str, str]) -> None:
+    for name in ("min_rating", "max_rating"):
+        value = body.get(name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5000):
+            wrong[name] = "a whole number from 0 to 5000, or none"
+    invited = body.get("invited")
+    if invited is not None and (not isinstance(invited, list) or len(invited) > 1000 or
+                                any(not isinstance(i, str) or not 1 <= len(i) <= 64 for i in invited)):
+        wrong["invited"] = "a list of at most 1,000 player ids, or none (anyone may enter)"
 
 
 # ---- what the pairing sees ------------------------------------------------------------------
@@ -285,6 +304,8 @@ def _enter(state: State, rules: Rules, command: Command) -> list[dict[str, Any]]
         raise AlreadyEntered("This player is in the tournament already.")
     if len(state.active()) >= rules.max_entrants:
         raise TournamentClosed("This tournament is full.")
+    if command.entrant.startswith("player:"):
+        _check_entry(rules, command)
     event = {"entrant": command.entrant, "name": command.name or command.entrant, "rating": command.rating,
              "at": command.at}
     if not state.rounds:
@@ -295,6 +316,16 @@ def _enter(state: State, rules: Rules, command: Command) -> list[dict[str, Any]]
         raise TournamentClosed("This tournament takes no more entries.")
     points = rules.late_join_points if entrant is None else 0.0
     return [{"type": LATE_JOINED, **event, "points": points, "round": len(state.rounds)}]
+
+
+def _check_entry(rules: Rules, command: Command) -> None:
+    """A player's entry against the rules' conditions (bots are the creator's to enter)."""
+    if rules.invited is not None and command.entrant.partition(":")[2] not in rules.invited:
+        raise EntryRefused("This tournament is by invitation, and this player is not invited.")
+    low, high = rules.min_rating, rules.max_rating
+    if (low is not None and command.rating < low) or (high is not None and command.rating > high):
+        raise EntryRefused("This player's rating is outside the tournament's range.",
+                           details={"rating": command.rating, "min_rating": low, "max_rating": high})
 
 
 def _pair(state: State, rules: Rules, command: Command) -> list[dict[str, Any]]:

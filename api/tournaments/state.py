@@ -59,6 +59,9 @@ class Rules:
     late_join: bool = True
     max_entrants: int = 1000
     algorithm: Mapping[str, Any] = field(default_factory=dict)  # {"name", "version"}
+    min_rating: int | None = None  # entry conditions: a player's rating at entry within these
+    max_rating: int | None = None
+    invited: tuple[str, ...] | None = None  # player ids: only they may enter (None: anyone)
 
     def points_for(self, size: int) -> list[float]:
         return [float(p) for p in self.points.get(str(size), default_points(size))]
@@ -71,7 +74,9 @@ class Rules:
                 "rated": self.rated, "clock": dict(self.clock) if self.clock else None,
                 "rounds": self.rounds, "duration_s": self.duration_s, "start": self.start,
                 "streak_bonus": self.streak_bonus, "late_join": self.late_join,
-                "max_entrants": self.max_entrants, "algorithm": dict(self.algorithm)}
+                "max_entrants": self.max_entrants, "algorithm": dict(self.algorithm),
+                "min_rating": self.min_rating, "max_rating": self.max_rating,
+                "invited": list(self.invited) if self.invited is not None else None}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
@@ -83,7 +88,9 @@ class Rules:
                    clock=d.get("clock"), rounds=d.get("rounds"), duration_s=d.get("duration_s"),
                    start=int(d.get("start", 0)), streak_bonus=int(d.get("streak_bonus", 2)),
                    late_join=bool(d.get("late_join", True)), max_entrants=int(d.get("max_entrants", 1000)),
-                   algorithm=dict(d.get("algorithm") or {}))
+                   algorithm=dict(d.get("algorithm") or {}), min_rating=d.get("min_rating"),
+                   max_rating=d.get("max_rating"),
+                   invited=tuple(d["invited"]) if d.get("invited") is not None else None)
 
 
 @dataclass(frozen=True)

@@ -98,3 +98,18 @@ def test_a_wrong_clock_or_option_is_refused_before_anything_is_written(client):
                                           "options": {"no_such_option": 1}}, headers=auth(ann["key"]))
     assert r.status_code == 400 and r.get_json()["code"] == "invalid_options"
     assert client.get("/tournaments?limit=100").get_json()["tournaments"] == before
+
+
+def test_entry_conditions_refuse_a_player_outside_them(client):
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    later = int(time.time() * 1000) + 3_600_000
+    r = client.post("/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2, "start": later,
+                                          "invited": [bob["id"]]}, headers=auth(ann["key"]))
+    tid = r.get_json()["id"]
+    r = client.post(f"/tournaments/{tid}/join", headers={**auth(cy["key"]), "Accept-Language": "ko"})
+    assert r.status_code == 403 and r.get_json()["code"] == "entry_refused"
+    assert client.post(f"/tournaments/{tid}/join", headers=auth(bob["key"])).status_code == 200
+    r = client.post("/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2, "start": later,
+                                          "min_rating": 1800}, headers=auth(ann["key"]))
+    r = client.post(f"/tournaments/{r.get_json()['id']}/join", headers=auth(cy["key"]))
+    assert r.status_code == 403 and r.get_json()["details"]["rating"] == 0.0
