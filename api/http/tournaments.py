@@ -44,6 +44,7 @@ class CreateSchema(Schema):
     min_rating = fields.Integer(strict=True, allow_none=True)
     max_rating = fields.Integer(strict=True, allow_none=True)
     invited = fields.List(fields.String(), allow_none=True, validate=validate.Length(max=1000))
+    no_show_after = fields.Integer(strict=True)
 
 
 class ListQuerySchema(Schema):

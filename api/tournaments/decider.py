@@ -80,6 +80,7 @@ class Command:
     how: str = ""  # an adjustment's kind
     reason: str = ""
     seed: str = ""
+    missed: tuple[str, ...] = ()  # a result's: the entrants whose clock ran out in the game
 
 
 def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: int) -> dict[str, Any]:
@@ -123,6 +124,10 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
         numbers[name] = float(value)
     _check_entry_rules(body, wrong)
     invited = body.get("invited")
+    no_show = body.get("no_show_after", 2)
+    if not isinstance(no_show, int) or isinstance(no_show, bool) or not 0 <= no_show <= 100:
+        wrong["no_show_after"] = "a whole number from 0 (never) to 100"
+        no_show = 2
     start = body.get("start", "now")
     if start == "now":
         start = now_ms
@@ -140,7 +145,7 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
                  start=int(start), late_join=bool(body.get("late_join", True)),
                  algorithm={"name": pairing.ALGORITHM, "version": pairing.VERSION},
                  min_rating=body.get("min_rating"), max_rating=body.get("max_rating"),
-                 invited=tuple(invited) if invited is not None else None).as_dict()
+                 invited=tuple(invited) if invited is not None else None, no_show_after=no_show).as_dict()
 
 
 def _check_entry_rules(body: Mapping[str, Any], wrong: dict[str, str]) -> None:
@@ -290,8 +295,18 @@ def _result(state: State, command: Command) -> list[dict[str, Any]]:
         raise ValidationFailed("A result names every seat of its table with its place.")
     if table.places is not None or table.void:
         return []  # reported already (the finished game's hook and the sweep both report it)
-    return [{"type": RESULT, "round": command.round, "table": command.table, "game_id": table.game_id,
-             "places": dict(command.places), "at": command.at}]
+    event: dict[str, Any] = {"type": RESULT, "round": command.round, "table": command.table,
+                             "game_id": table.game_id, "places": dict(command.places), "at": command.at}
+    missed = sorted(set(command.missed) & set(table.seats))
+    if missed:
+        event["missed"] = missed
+    events = [event]
+    limit = state.rules.no_show_after if state.rules is not None else 0
+    for entrant in missed:
+        before = sum(1 for r in state.rounds for t in r.tables if entrant in t.missed)
+        if limit and before + 1 >= limit and state.entrants[entrant].active:
+            events.append({"type": WITHDRAWN, "entrant": entrant, "reason": "no_show", "at": command.at})
+    return events
 
 
 def _refuse_table(message: str) -> list[dict[str, Any]]:

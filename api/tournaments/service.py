@@ -266,6 +266,7 @@ class Tournaments:
         where = codec.loads(raw)
         entry = harvest.summary(game)
         found = places(entry)
+        seats = game.platform.seats
         tournament_id = where["tournament"]
 
         def result(state: State) -> decider.Command | None:
@@ -273,7 +274,9 @@ class Tournaments:
             if table.places is not None or table.void or table.game_id != game_id:
                 return None  # reported already, or a game made for the table but never linked
             return decider.Command("result", _now(), round=where["round"], table=where["table"],
-                                   places={e: found[i] for i, e in enumerate(table.seats)})
+                                   places={e: found[i] for i, e in enumerate(table.seats)},
+                                   missed=tuple(e for i, e in enumerate(table.seats)
+                                                if i < len(seats) and seats[i].get("timed_out")))
         self.act(tournament_id, result)
         self.advance(tournament_id)
 

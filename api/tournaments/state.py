@@ -4,11 +4,13 @@
     tournament_created  id, by, rules (frozen: see `Rules`)
     entrant_entered     entrant ("player:<id>" or "bot:<level>[#n]"), name, rating
     entrant_late_joined entrant, name, rating, points (the rules' late_join_points), round
-    entrant_withdrawn   entrant, reason ("player", "no_show", "moderator")
+    entrant_withdrawn   entrant, reason ("player"; "no_show": its clock ran out in `no_show_after`
+                        of its games, decided with the result that made it so)
     round_paired        round, inputs (pairing.py), tables [[entrant, ...] in seat order], byes
                         [{"entrant", "points"}], algorithm {"name", "version"}
     game_linked         round, table, game_id
-    game_result         round, table, game_id, places {entrant: place, 1 the best, ties share}
+    game_result         round, table, game_id, places {entrant: place, 1 the best, ties share},
+                        missed [entrants whose clock ran out in the game] (when any)
     result_adjusted     kind ("void_game", "set_result", "void_player", "unvoid_player"), by,
                         reason, round and table (a game's), places (set_result), entrant (a player's)
     tournament_finished standings (the projection at that moment)
@@ -62,6 +64,7 @@ class Rules:
     min_rating: int | None = None  # entry conditions: a player's rating at entry within these
     max_rating: int | None = None
     invited: tuple[str, ...] | None = None  # player ids: only they may enter (None: anyone)
+    no_show_after: int = 2  # a player whose clock ran out in this many of its games is withdrawn (0: never)
 
     def points_for(self, size: int) -> list[float]:
         return [float(p) for p in self.points.get(str(size), default_points(size))]
@@ -76,7 +79,8 @@ class Rules:
                 "streak_bonus": self.streak_bonus, "late_join": self.late_join,
                 "max_entrants": self.max_entrants, "algorithm": dict(self.algorithm),
                 "min_rating": self.min_rating, "max_rating": self.max_rating,
-                "invited": list(self.invited) if self.invited is not None else None}
+                "invited": list(self.invited) if self.invited is not None else None,
+                "no_show_after": self.no_show_after}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
@@ -90,7 +94,8 @@ class Rules:
                    late_join=bool(d.get("late_join", True)), max_entrants=int(d.get("max_entrants", 1000)),
                    algorithm=dict(d.get("algorithm") or {}), min_rating=d.get("min_rating"),
                    max_rating=d.get("max_rating"),
-                   invited=tuple(d["invited"]) if d.get("invited") is not None else None)
+                   invited=tuple(d["invited"]) if d.get("invited") is not None else None,
+                   no_show_after=int(d.get("no_show_after", 2)))
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ class Table:
     places: Mapping[str, int] | None = None  # the result as reported (or set by an adjustment)
     void: bool = False
     result_seq: int = -1  # the result's position in the history (arena's streaks follow it)
+    missed: tuple[str, ...] = ()  # the entrants whose clock ran out in the game (no-shows)
 
 
 @dataclass(frozen=True)
@@ -188,7 +194,7 @@ def evolve(state: State, event: Mapping[str, Any]) -> State:
         return _set_table(state, int(event["round"]), int(event["table"]), game_id=event["game_id"])
     if kind == RESULT:
         return _set_table(state, int(event["round"]), int(event["table"]), places=dict(event["places"]),
-                          result_seq=state.seq)
+                          result_seq=state.seq, missed=tuple(event.get("missed", ())))
     if kind == ADJUSTED:
         how = event["kind"]
         if how == "void_game":

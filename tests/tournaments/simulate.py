@@ -9,7 +9,8 @@ from api.tournaments.state import fold
 
 
 def play(rng: random.Random, fmt: str, seats: int, least: int, entrants: int, rounds: int = 4,
-         withdraw: float = 0.1, late: float = 0.1, void: float = 0.05, ties: float = 0.1) -> list[dict]:
+         withdraw: float = 0.1, late: float = 0.1, void: float = 0.05, ties: float = 0.1,
+         no_show: float = 0.03) -> list[dict]:
     body = {"type": "game", "format": fmt, "seats": seats, "min_seats": least, "start": 0,
             "bye_points": rng.choice([0, 1, 2]), "late_join_points": rng.choice([0, 1])}
     if fmt == "swiss":
@@ -51,7 +52,8 @@ def play(rng: random.Random, fmt: str, seats: int, least: int, entrants: int, ro
                             places[e] = i + 1
                         place = places[e]
                     del place
-                    do(decider.Command("result", now, round=r.number, table=k, places=places))
+                    missed = tuple(e for e in table.seats if rng.random() < no_show)
+                    do(decider.Command("result", now, round=r.number, table=k, places=places, missed=missed))
         active = state.active()
         if active and rng.random() < withdraw:
             do(decider.Command("withdraw", now, entrant=rng.choice(active)))

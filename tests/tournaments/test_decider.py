@@ -116,3 +116,19 @@ def test_the_arena_doubles_a_win_after_two_wins_in_a_row():
                 state = _result(state, r.number, k, {t.seats[0]: 1, t.seats[1]: 2})
         wins.append(standings.by_entrant(standings.compute(state))["player:a"]["points"])
     assert wins == [2.0, 4.0, 8.0, 12.0]  # 2, 2, then doubled: 4, 4
+
+
+def test_a_player_whose_clock_ran_out_twice_is_withdrawn_as_a_no_show():
+    people = ["player:a", "player:b", "player:c", "player:d"]
+    state = _run({"format": "swiss", "rounds": 3}, people)
+    for n in (1, 2):
+        state = fold(decider.decide(state, decider.Command("pair", 3, seed=f"{n}")), state)
+        for k, t in enumerate(state.rounds[-1].tables, 1):
+            missed = ("player:a",) if "player:a" in t.seats else ()
+            made = decider.decide(state, decider.Command("result", 4, round=n, table=k, missed=missed,
+                                                         places={t.seats[0]: 1, t.seats[1]: 2}))
+            assert [e["type"] for e in made] == ["game_result"] + (["entrant_withdrawn"] if missed and n == 2 else [])
+            state = fold(made, state)
+    assert not state.entrants["player:a"].active and state.entrants["player:b"].active
+    state = fold(decider.decide(state, decider.Command("pair", 5, seed="3")), state)
+    assert "player:a" not in {e for t in state.rounds[-1].tables for e in t.seats}

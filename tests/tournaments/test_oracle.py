@@ -40,7 +40,7 @@ def test_swiss_two_seats_never_repeats_while_avoidable(seed):
     (the oracle's exhaustive search), and the first 4 none at all (the pairs not played yet then
     make a graph of degree >= 4 = n/2 on 8 players: by Dirac's theorem it has a Hamiltonian cycle,
     so a perfect matching without a repeat always exists)."""
-    events = play(random.Random(seed), "swiss", 2, 2, 8, rounds=7, withdraw=0, late=0, void=0)
+    events = play(random.Random(seed), "swiss", 2, 2, 8, rounds=7, withdraw=0, late=0, void=0, no_show=0)
     paired = [e for e in events if e["type"] == "round_paired"]
     assert len(paired) == 7
     pairs = Counter(frozenset(t) for e in paired[:4] for t in e["tables"])
@@ -50,7 +50,7 @@ def test_swiss_two_seats_never_repeats_while_avoidable(seed):
 
 def test_the_oracle_finds_a_repeat_and_a_forged_table():
     """The oracle can fail: a pairing edited to repeat a pair, or to seat a player twice."""
-    events = play(random.Random(3), "swiss", 2, 2, 8, rounds=3, withdraw=0, late=0, void=0)
+    events = play(random.Random(3), "swiss", 2, 2, 8, rounds=3, withdraw=0, late=0, void=0, no_show=0)
     paired = [e for e in events if e["type"] == "round_paired"]
     second = events.index(paired[1])
     a, b = paired[0]["tables"][0]
@@ -66,13 +66,13 @@ def test_the_oracle_finds_a_repeat_and_a_forged_table():
 
 def test_round_robin_two_seats_meets_everyone_once():
     for n in (4, 5, 8, 9):
-        events = play(random.Random(n), "round_robin", 2, 2, n, withdraw=0, late=0, void=0)
+        events = play(random.Random(n), "round_robin", 2, 2, n, withdraw=0, late=0, void=0, no_show=0)
         pairs = Counter(frozenset(t) for e in events if e["type"] == "round_paired" for t in e["tables"])
         assert len(pairs) == n * (n - 1) // 2 and set(pairs.values()) == {1}, n
 
 
 def test_forged_standings_in_the_inputs_are_found():
-    events = play(random.Random(5), "swiss", 4, 3, 10, rounds=3, withdraw=0, late=0, void=0)
+    events = play(random.Random(5), "swiss", 4, 3, 10, rounds=3, withdraw=0, late=0, void=0, no_show=0)
     paired = [e for e in events if e["type"] == "round_paired"]
     second = events.index(paired[1])
     inputs = dict(paired[1]["inputs"])
@@ -102,7 +102,7 @@ def test_the_verify_tool_reads_a_history_and_says_which_rounds_disagree(capsys, 
 def test_a_large_swiss_field_is_matched_in_blocks_without_repeats():
     """200 players (above 96: matched in blocks of 64): every round recomputes, every player
     seated once, and no pair meets twice in 3 rounds."""
-    events = play(random.Random(4), "swiss", 2, 2, 200, rounds=3, withdraw=0, late=0, void=0)
+    events = play(random.Random(4), "swiss", 2, 2, 200, rounds=3, withdraw=0, late=0, void=0, no_show=0)
     paired = [e for e in events if e["type"] == "round_paired"]
     assert len(paired) == 3 and all(len(e["tables"]) == 100 for e in paired)
     pairs = Counter(frozenset(t) for e in paired for t in e["tables"])
@@ -114,7 +114,7 @@ def test_a_large_swiss_field_is_matched_in_blocks_without_repeats():
 def test_a_multi_seat_round_robin_is_balanced(players, seats, never):
     """Every pair meets at most twice (9 at 3 seats: exactly once, a resolvable design), and at
     most `never` pairs never meet (the measured figures of pairing.py's docstring)."""
-    events = play(random.Random(1), "round_robin", seats, seats, players, withdraw=0, late=0, void=0)
+    events = play(random.Random(1), "round_robin", seats, seats, players, withdraw=0, late=0, void=0, no_show=0)
     met = Counter(frozenset((a, b)) for e in events if e["type"] == "round_paired"
                   for t in e["tables"] for i, a in enumerate(t) for b in t[i + 1:])
     assert max(met.values()) <= (1 if never == 0 else 2)
