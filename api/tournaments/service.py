@@ -19,8 +19,11 @@ a finished game whose result was not reported, a round due but not paired. A tab
 under a claim (`SET NX`, 60 s), so two processes advancing at once make one game; a game made but
 never linked (its maker died between the two) is never the table's result.
 
-Keys besides the streams: `tournaments:index` (a sorted set of ids by creation time) and
-`tournaments:summaries` (id -> the listing's summary, rewritten with each append).
+Keys besides the streams: `tournaments:index` (a sorted set of ids by creation time),
+`tournaments:summaries` (id -> the listing's summary, rewritten with each append),
+`tournaments:unfinished` (the ids the sweep walks), `tournaments:games` (game id -> tournament,
+round, table), `tournaments:player:<id>` (the tournaments a player entered: a void reaches them)
+and `tournament:{<id>}:events:making:<round>:<table>` (a table's game being made, 60 s).
 """
 from __future__ import annotations
 
@@ -71,6 +74,7 @@ class Tournaments:
         self.index_key = f"{prefix}tournaments:index"
         self.summaries_key = f"{prefix}tournaments:summaries"
         self.games_key = f"{prefix}tournaments:games"
+        self.unfinished_key = f"{prefix}tournaments:unfinished"  # what the reconciler's sweep walks
 
     def of_player_key(self, player_id: str) -> str:
         """The tournaments a player entered (a set of ids), for a moderator's void to reach."""
@@ -158,6 +162,10 @@ class Tournaments:
                     pipe.hset(self.summaries_key, tournament_id, codec.dumps_bytes(self._summary(after)))
                     if state.rules is None:
                         pipe.zadd(self.index_key, {tournament_id: after.created_at})
+                    if after.finished_at is None:
+                        pipe.sadd(self.unfinished_key, tournament_id)
+                    else:
+                        pipe.srem(self.unfinished_key, tournament_id)
                     pipe.execute()
                     return events, after
                 except redis.WatchError:
@@ -298,11 +306,10 @@ class Tournaments:
         """The reconciler's repair: each unfinished tournament's finished games reported, its
         missing games made, its due round paired. Returns how many tournaments it advanced."""
         done = 0
-        for summary in self.listing(limit=1000):
-            if summary["status"] == "finished" or done >= limit:
-                continue
+        ids = sorted(i.decode() if isinstance(i, bytes) else i for i in self.redis.smembers(self.unfinished_key))
+        for tournament_id in ids[:limit]:
             try:
-                state = self.state(summary["id"])
+                state = self.state(tournament_id)
                 if self.games is not None:
                     for r in state.rounds:
                         for table in r.tables:
@@ -310,10 +317,10 @@ class Tournaments:
                                 game = self.games.load(table.game_id)
                                 if game.finished:
                                     self._report(table.game_id, game)
-                self.advance(summary["id"])
+                self.advance(tournament_id)
                 done += 1
             except Exception:
-                log.warning("tournament %s: sweep failed", summary["id"], exc_info=True)
+                log.warning("tournament %s: sweep failed", tournament_id, exc_info=True)
         return done
 
 
