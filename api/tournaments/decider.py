@@ -236,6 +236,8 @@ def next_step(state: State, now_ms: int) -> str | None:
         return "pair" if len(idle) >= rules.min_seats and _arena_pairable(state, idle) else None
     if state.rounds and not state.rounds[-1].done:
         return None
+    if not state.rounds and len(playing) < rules.min_seats:
+        return None  # started without enough entrants: the first round waits for them
     total = rounds_total(state) or 0
     if len(state.rounds) >= total or len(playing) < rules.min_seats:
         return "finish"

@@ -15,10 +15,14 @@ from tests.lobby.helpers import player
 
 
 @pytest.fixture(scope="module")
-def app(redis_url):
+def prefix():
+    return f"tour{uuid.uuid4().hex[:6]}:"
+
+
+@pytest.fixture(scope="module")
+def app(redis_url, prefix):
     from app import create_app
 
-    prefix = f"tour{uuid.uuid4().hex[:6]}:"
     return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
                        "TESTING": True, "RATE_LIMIT": 1_000_000})
 
@@ -113,3 +117,24 @@ def test_entry_conditions_refuse_a_player_outside_them(client):
                                           "min_rating": 1800}, headers=auth(ann["key"]))
     r = client.post(f"/tournaments/{r.get_json()['id']}/join", headers=auth(cy["key"]))
     assert r.status_code == 403 and r.get_json()["details"]["rating"] == 0.0
+
+
+def test_the_verify_tool_recomputes_a_tournament_from_the_servers_redis(client, redis_url, prefix, monkeypatch,
+                                                                          capsys):
+    from tools import tournaments as tool
+
+    ann = player(client, "Ann")
+    r = client.post("/tournaments", json={"type": "witches", "format": "swiss", "seats": 3, "rounds": 2,
+                                          "entrants": [{"bot": "random"}] * 4 + [{"bot": "careful"}] * 3},
+                    headers=auth(ann["key"]))
+    from api.settings import of_process
+
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("KEY_PREFIX", prefix)
+    of_process.cache_clear()  # the process's settings are read once: read ours, then forget them
+    try:
+        assert tool.main(["verify", r.get_json()["id"]]) == 0
+        assert "round 1: inputs ok, tables ok" in capsys.readouterr().out
+        assert tool.main(["verify", "no-such-tournament"]) == 1
+    finally:
+        of_process.cache_clear()

@@ -132,3 +132,10 @@ def test_a_player_whose_clock_ran_out_twice_is_withdrawn_as_a_no_show():
     assert not state.entrants["player:a"].active and state.entrants["player:b"].active
     state = fold(decider.decide(state, decider.Command("pair", 5, seed="3")), state)
     assert "player:a" not in {e for t in state.rounds[-1].tables for e in t.seats}
+
+
+def test_a_tournament_started_without_enough_entrants_waits_for_them():
+    state = _run({"format": "swiss", "rounds": 2, "seats": 4, "min_seats": 3}, ["player:a", "player:b"])
+    assert decider.next_step(state, 10) is None
+    state = fold(decider.decide(state, decider.Command("enter", 11, entrant="player:c")), state)
+    assert decider.next_step(state, 12) == "pair"
