@@ -156,6 +156,8 @@ class Code(StrEnum):
     ALREADY_ENTERED = "already_entered", (409,), "the player is in the tournament already"
     NOT_ENTERED = "not_entered", (409,), "the player is not in the tournament (withdrawing)"
     ROUND_NOT_READY = "round_not_ready", (409,), "the tournament's round is still being played"
+    ORGANISER_REQUIRED = "organiser_required", (403,), \
+        "only the tournament's creator or a moderator may adjust its results"
     ENTRY_REFUSED = "entry_refused", (403,), \
         "the tournament's entry conditions refuse the player (its rating range, its invitations)"
     # ---- push notifications

@@ -57,7 +57,19 @@ class ListQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
-_create, _list = CreateSchema(), ListQuerySchema()
+class AdjustSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["void_game", "set_result"]))
+    round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    table = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    places = fields.Dict(keys=fields.String(),
+                         values=fields.Integer(strict=True, validate=validate.Range(min=1, max=6)))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=1000))
+
+
+_create, _list, _adjust = CreateSchema(), ListQuerySchema(), AdjustSchema()
 
 
 @bp.post("/tournaments")
@@ -99,3 +111,12 @@ def history(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yam
     service = tournaments()
     lines = list(service.lines(id))
     return Response(b"".join(lines), mimetype=NDJSON)
+
+
+@bp.post("/tournaments/<id>/adjustments")
+def adjust(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    player = current_player(players())
+    body: dict[str, Any] = _adjust.load(json_body())
+    moderation = current_app.extensions["moderation"]
+    service = tournaments()
+    return service.shown(service.adjust(id, player, body, moderation.is_moderator(player.id)))

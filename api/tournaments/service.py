@@ -63,6 +63,10 @@ class UnknownTournament(ApiError):
     status, code = 404, Code.UNKNOWN_TOURNAMENT
 
 
+class OrganiserRequired(ApiError):
+    status, code = 403, Code.ORGANISER_REQUIRED
+
+
 class Tournaments:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger | None = None,
                  players: Players | None = None) -> None:
@@ -287,6 +291,17 @@ class Tournaments:
                                                 if i < len(seats) and seats[i].get("timed_out")))
         self.act(tournament_id, result)
         self.advance(tournament_id)
+
+    def adjust(self, tournament_id: str, player: Player, body: dict[str, Any], moderator: bool) -> State:
+        """An adjustment of a table's result by the tournament's creator or a moderator: `void_game`
+        (the game counts for nobody) or `set_result` (`places`); the standings follow."""
+        state = self.state(tournament_id)
+        if state.by != player.id and not moderator:
+            raise OrganiserRequired("Only the tournament's creator or a moderator may adjust its results.")
+        command = decider.Command("adjust", _now(), how=body["kind"], round=body["round"], table=body["table"],
+                                  places=body.get("places") or {}, by=player.id, reason=body["reason"])
+        self.act(tournament_id, _constant(command))
+        return self.advance(tournament_id)
 
     def player_voided(self, kind: str, player_id: str, by: str, reason: str) -> None:
         """A moderator's void (or its undo) of a player: one `result_adjusted` in each tournament it

@@ -138,3 +138,29 @@ def test_the_verify_tool_recomputes_a_tournament_from_the_servers_redis(client, 
         assert tool.main(["verify", "no-such-tournament"]) == 1
     finally:
         of_process.cache_clear()
+
+
+def test_the_organiser_adjusts_a_result_and_the_standings_follow(client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    r = client.post("/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 3,
+                                          "entrants": [{"bot": "random"}, {"bot": "greedy"}]}, headers=auth(ann["key"]))
+    made = r.get_json()
+    tid, seats = made["id"], made["rounds"][0]["tables"][0]["seats"]
+    body = {"kind": "set_result", "round": 1, "table": 1, "places": {seats[0]: 1, seats[1]: 2}, "reason": "adjudicated"}
+    r = client.post(f"/tournaments/{tid}/adjustments", json=body, headers=auth(bob["key"]))
+    assert r.status_code == 403 and r.get_json()["code"] == "organiser_required"
+    r = client.post(f"/tournaments/{tid}/adjustments", json=body, headers=auth(ann["key"]))
+    assert r.status_code == 200
+    shown = r.get_json()
+    assert {s["entrant"]: s["points"] for s in shown["standings"]} == {seats[0]: 2.0, seats[1]: 0.0}
+    assert len(shown["rounds"]) == 2  # the round done, the next was paired
+    r = client.post(f"/tournaments/{tid}/adjustments", json={**body, "kind": "void_game", "places": {}},
+                    headers=auth(ann["key"]))
+    assert {s["points"] for s in r.get_json()["standings"]} == {0.0}
+    before = len(_events(client, tid))
+    r = client.post(f"/tournaments/{tid}/adjustments", json={**body, "table": 9}, headers=auth(ann["key"]))
+    assert r.status_code == 400
+    r = client.post(f"/tournaments/{tid}/adjustments", json={**body, "places": {seats[0]: 1}}, headers=auth(ann["key"]))
+    assert r.status_code == 400
+    assert len(_events(client, tid)) == before
+    assert [e["kind"] for e in _events(client, tid) if e["type"] == "result_adjusted"] == ["set_result", "void_game"]
