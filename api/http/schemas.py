@@ -88,13 +88,24 @@ class PlayerNameSchema(Schema):
     name = NameField(required=True, validate=NAME)
 
 
+class WholeNumber(fields.Integer):
+    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not an integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class NewAccessTokenSchema(PlayerNameSchema):
     """A personal access token asked for (issue 51): its name, scopes (each checked against
     openapi.yaml's list by api/players/tokens.py) and seconds to live (none: until revoked)."""
     scopes = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True,
                          validate=validate.Length(min=1, max=16))
-    expires_in = fields.Integer(load_default=None, allow_none=True, strict=True,
-                                validate=validate.Range(min=60, max=366 * 86400))
+    expires_in = WholeNumber(load_default=None, allow_none=True, strict=True,
+                             validate=validate.Range(min=60, max=366 * 86400))
 
 
 class NewPlayerSchema(PlayerNameSchema):
@@ -190,17 +201,6 @@ class MyGamesQuerySchema(Schema):
     my_turn = fields.Boolean(truthy={"true", "1"}, falsy={"false", "0"})
     cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-
-
-class WholeNumber(fields.Integer):
-    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValidationError("Not an integer.")
-        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class MoveRequestSchema(Schema):

@@ -9,6 +9,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from api.http.auth import current_player
 from api.http.requests import json_body, players, query
+from api.http.schemas import WholeNumber
 
 if TYPE_CHECKING:
     from api.tournaments.service import Tournaments
@@ -27,10 +28,10 @@ class CreateSchema(Schema):
 
     type = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
     format = fields.String(required=True, validate=validate.OneOf(["swiss", "arena", "round_robin"]))
-    seats = fields.Integer(strict=True)
-    min_seats = fields.Integer(strict=True)
-    rounds = fields.Integer(strict=True)
-    duration_s = fields.Integer(strict=True)
+    seats = WholeNumber(strict=True)
+    min_seats = WholeNumber(strict=True)
+    rounds = WholeNumber(strict=True)
+    duration_s = WholeNumber(strict=True)
     rated = fields.Boolean()
     clock = fields.Dict(keys=fields.String())
     options = fields.Dict(keys=fields.String())
@@ -41,10 +42,10 @@ class CreateSchema(Schema):
     late_join_points = fields.Float()
     tiebreaks = fields.List(fields.String(), validate=validate.Length(max=4))
     late_join = fields.Boolean()
-    min_rating = fields.Integer(strict=True, allow_none=True)
-    max_rating = fields.Integer(strict=True, allow_none=True)
+    min_rating = WholeNumber(strict=True, allow_none=True)
+    max_rating = WholeNumber(strict=True, allow_none=True)
     invited = fields.List(fields.String(), allow_none=True, validate=validate.Length(max=1000))
-    no_show_after = fields.Integer(strict=True)
+    no_show_after = WholeNumber(strict=True)
 
 
 class ListQuerySchema(Schema):
@@ -62,10 +63,10 @@ class AdjustSchema(Schema):
         unknown = RAISE
 
     kind = fields.String(required=True, validate=validate.OneOf(["void_game", "set_result"]))
-    round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
-    table = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    round = WholeNumber(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    table = WholeNumber(required=True, strict=True, validate=validate.Range(min=1, max=1000))
     places = fields.Dict(keys=fields.String(),
-                         values=fields.Integer(strict=True, validate=validate.Range(min=1, max=6)))
+                         values=WholeNumber(strict=True, validate=validate.Range(min=1, max=6)))
     reason = fields.String(required=True, validate=validate.Length(min=1, max=1000))
 
 

@@ -128,12 +128,7 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
     if not isinstance(no_show, int) or isinstance(no_show, bool) or not 0 <= no_show <= 100:
         wrong["no_show_after"] = "a whole number from 0 (never) to 100"
         no_show = 2
-    start = body.get("start", "now")
-    if start == "now":
-        start = now_ms
-    elif not isinstance(start, int) or isinstance(start, bool) or start < 0:
-        wrong["start"] = '"now" or a time in ms since the epoch'
-        start = now_ms
+    start = _start(body.get("start", "now"), now_ms, wrong)
     if wrong:
         raise ValidationFailed("The tournament's rules are wrong.", details={"fields": wrong})
     return Rules(format=fmt, game_type=str(body["type"]), seats=seats, min_seats=least,
@@ -146,6 +141,17 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
                  algorithm={"name": pairing.ALGORITHM, "version": pairing.VERSION},
                  min_rating=body.get("min_rating"), max_rating=body.get("max_rating"),
                  invited=tuple(invited) if invited is not None else None, no_show_after=no_show).as_dict()
+
+
+def _start(start: Any, now_ms: int, wrong: dict[str, str]) -> int:
+    if isinstance(start, float) and start.is_integer():
+        start = int(start)  # JSON's integer: 5 or 5.0
+    if start == "now":
+        return now_ms
+    if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+        wrong["start"] = '"now" or a time in ms since the epoch'
+        return now_ms
+    return start
 
 
 def _check_entry_rules(body: Mapping[str, Any], wrong: dict[str, str]) -> None:
