@@ -49,12 +49,13 @@ def create_app(test_config: dict | None = None):
     from api.games.deferred import Deferred, immediately
     from api.history import export_memory
     from api.http import analysis as routes_analysis
-    from api.http import cors, hooks, problems
+    from api.http import app_links, cors, hooks, problems
     from api.http import games as routes_games
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
     from api.http import moderation as routes_moderation
+    from api.http import oauth as routes_oauth
     from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
@@ -62,6 +63,7 @@ def create_app(test_config: dict | None = None):
     from api.http import ratings as routes_ratings
     from api.http import request_limits as limits
     from api.http import seat_control as routes_seat_control
+    from api.http import social as routes_social
     from api.http import tournaments as routes_tournaments
     from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
@@ -119,10 +121,17 @@ def create_app(test_config: dict | None = None):
                       routes_passkeys.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(routes_push.bp)  # web push (issue 36)
+    app.register_blueprint(app_links.bp)  # links that open the app (issue 54)
+    app.extensions["app_links"] = app_links.documents(settings)
     app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
+    routes_oauth.install(app)  # third-party apps' OAuth 2.0 server (issue 51)
     app.extensions["moderation"] = services.moderation
     app.register_blueprint(routes_tournaments.bp)  # tournaments (issue 52)
     app.extensions["tournaments"] = services.tournaments
+    app.register_blueprint(routes_social.bp)  # people around the table (issue 53)
+    app.extensions["social"] = services.social
+    app.extensions["challenges"] = services.challenges
+    app.extensions["groups"] = services.groups
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

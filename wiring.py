@@ -46,6 +46,10 @@ from api.seating.claims import Lobby
 from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
+from api.social.blocks import Blocks
+from api.social.challenges import Challenges
+from api.social.groups import Groups
+from api.social.relations import Social
 from api.tournaments.service import TournamentResults, Tournaments
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
@@ -98,6 +102,10 @@ class Services:
     ledger: Ledger  # the rated games' counts (api/ratings/ledger.py), fed by the reconciler
     tickets: Tickets  # the live streams' tickets, issued (api/live/tickets.py)
     moderation: Moderation  # the moderator role, flags and voids re-rating everyone (api/moderation/)
+    blocks: Blocks  # the one block check point every meeting path asks (api/social/blocks.py)
+    social: Social  # follows, friends, blocks, privacy as events (api/social/)
+    challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
+    groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
     tournaments: Tournaments  # tournaments: their streams, pairings, games and results (api/tournaments/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
@@ -165,6 +173,40 @@ def push_settings(settings: Settings) -> web_push.PushSettings:
                                  settings.push_retry_base_s, settings.push_retry_max_s, settings.push_max_attempts)
 
 
+def _value_or_file(raw: str) -> str:
+    """A secret given inline, or the path of the file that holds it."""
+    stripped = raw.strip()
+    if stripped.startswith(("{", "-----BEGIN")):
+        return raw
+    with open(stripped, encoding="utf-8") as f:
+        return f.read()
+
+
+def native_push(settings: Settings) -> dict[str, Any]:
+    """The native apps' push transports the operator configured (FCM, APNs): those whose
+    credentials are set; a kind half set is an error at start, saying what is missing."""
+    transports: dict[str, Any] = {}
+    # Imported only when configured: google-auth costs a process ~150 ms of start that most never use.
+    if settings.fcm_credentials:
+        from workers.push import fcm as push_fcm
+
+        info = push_fcm.load_credentials(_value_or_file(settings.fcm_credentials))
+        transports["fcm"] = push_fcm.Fcm(info, settings.fcm_project_id, settings.fcm_url, settings.push_ttl_s,
+                                         settings.push_timeout_s)
+    apns = {"APNS_KEY": settings.apns_key, "APNS_KEY_ID": settings.apns_key_id,
+            "APNS_TEAM_ID": settings.apns_team_id, "APNS_BUNDLE_ID": settings.apns_bundle_id}
+    if any(apns.values()):
+        missing = [name for name, value in apns.items() if not value]
+        if missing:
+            raise ValueError(f"APNs push is half configured: {', '.join(missing)} unset")
+        from workers.push import apns as push_apns
+
+        transports["apns"] = push_apns.Apns(_value_or_file(settings.apns_key), settings.apns_key_id,
+                                            settings.apns_team_id, settings.apns_bundle_id, settings.apns_url,
+                                            settings.push_ttl_s, settings.push_timeout_s)
+    return transports
+
+
 def told_of_ratings(notices: RatedNotices, deliveries: webhook_deliveries.Deliveries) -> Callable:
     """What the ledger tells once it counted a game: its players (their streams' `rated`), and
     its subscriptions, whose `game.rated` waited for the count (a lost telling is repaired by
@@ -212,9 +254,11 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     players = Players(redis, prefix, identity_verifier(settings), settings.webauthn_rp_name)
     index = LobbyIndex(redis, prefix)
     sent = push_settings(settings)
+    natives = native_push(settings)
     pushes = web_push.Pushes(PushSubscriptions(players, settings.push_max_per_player, settings.push_allow_loopback,
-                                               sent.policy),
-                             players, deliveries.queue, sent, settings.vapid_private_key, settings.vapid_key_file)
+                                               sent.policy, tuple(natives)),
+                             players, deliveries.queue, sent, settings.vapid_private_key, settings.vapid_key_file,
+                             natives)
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
@@ -242,12 +286,18 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
                           settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
-                            game_types, settings.moderators, settings.moderation_lookback_s)
+                            game_types, settings.moderators, settings.moderation_lookback_s,
+                            pushed=push_notify.players, rating_changed=deliveries.rating_changed)
+    deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
+    blocks = Blocks(redis, prefix)
+    groups = Groups(redis, prefix, blocks, players, service)
+    lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
+    social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     moderation.on_void.append(tournaments.player_voided)  # the tournaments' standings follow a void
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
-                    lobby=Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to),
+                    lobby=lobby,
                     seat_control=seat_control,
                     webhooks=webhooks,
                     clock_tick=ClockTick(service, seat_control, settings.clock_rearm_s,
@@ -255,7 +305,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     ratings=Ratings(ledger, players, game_types),
                     matchmaker=Matchmaker(Seeks(redis, prefix), service, players, ledger, told=push_notify.players,
                                           linked=addresses.marks,
-                                          rated_pairs_per_day=settings.rated_pairs_per_day),
+                                          rated_pairs_per_day=settings.rated_pairs_per_day, blocks=blocks),
                     # The archiver moves games to the archive behind Redis: built over a test's fake
                     # store too, whose tests never run its sweep.
                     archiver=Archiver(cast(ArchivingStore, store), service.games, settings.archive_after_s,
@@ -268,6 +318,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                       settings.analysis_iterations, settings.archive_retention_s),
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
+                    blocks=blocks, social=social,
+                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    groups=groups,
                     tournaments=tournaments)
 
 

@@ -65,6 +65,9 @@ class Code(StrEnum):
     TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
     TOO_MANY_TOKENS = "too_many_tokens", (409,), "the player holds its most access tokens (20): revoke one first"
     UNKNOWN_TOKEN = "unknown_token", (404,), "the player has no personal access token of this id"
+    TOO_MANY_APPS = "too_many_apps", (409,), \
+        "the player registered its most apps (10), or authorised its most at once (20): remove one first"
+    UNKNOWN_APP = "unknown_app", (404,), "the player has no app (or authorised app) of this id"
     INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
     TOKEN_MALFORMED = "token_malformed", (401,), \
         "`Authorization` is not `Bearer <token>` (or too long); where a player's key is asked for, a token that " \
@@ -89,6 +92,8 @@ class Code(StrEnum):
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
+    UNKNOWN_SEASON = "unknown_season", (404,), "a season's name that is no month (`YYYY-MM`, or `current`)"
+    SEASON_NOT_STARTED = "season_not_started", (404,), "a season (a month) after the running one"
     NOT_SEEKING = "not_seeking", (404,), "the player has no seek (`GET`/`DELETE /matchmaking`)"
     UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
     VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"
@@ -160,11 +165,29 @@ class Code(StrEnum):
         "only the tournament's creator or a moderator may adjust its results"
     ENTRY_REFUSED = "entry_refused", (403,), \
         "the tournament's entry conditions refuse the player (its rating range, its invitations)"
+    # ---- people around the table (issue 53)
+    SELF_RELATION = "self_relation", (422,), "following, blocking or challenging oneself"
+    NOT_ALLOWED_BY_PLAYER = "not_allowed_by_player", (403,), \
+        "the other player's privacy settings (who may follow or challenge them) refuse it"
+    YOU_BLOCKED = "you_blocked", (409,), "following or challenging a player the caller blocked (unblock first)"
+    CANNOT_MEET = "cannot_meet", (409,), \
+        "a block between the caller and a player at the table (seated, its creator, or its seat's reserved " \
+        "player) keeps them apart"
+    UNKNOWN_GROUP = "unknown_group", (404,), "no group has this id (or it was dissolved: its last member left)"
+    NOT_GROUP_MEMBER = "not_group_member", (403,), \
+        "a member's operation (or the members of a group by invitation) asked by a player not in the group"
+    NOT_INVITED = "not_invited", (403,), "joining a group by invitation without an invitation"
+    GROUP_ROLE_REQUIRED = "group_role_required", (403,), \
+        "inviting without being the group's owner or an admin, or giving roles without being its owner"
+    OWNER_CANNOT_LEAVE = "owner_cannot_leave", (409,), \
+        "the group's owner leaving (or taking another role) while other members remain: hand it over first"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"
     TOO_MANY_PUSH_SUBSCRIPTIONS = "too_many_push_subscriptions", (422,), \
         "the player has its most push subscriptions (`details.limit`)"
+    PUSH_KIND_UNAVAILABLE = "push_kind_unavailable", (422,), \
+        "a native app's push registration (`fcm`, `apns`) of a kind with no credentials set (`details.available`)"
     UNKNOWN_PUSH_SUBSCRIPTION = "unknown_push_subscription", (404,), "the player has no such push subscription"
     # ---- live streams
     TOO_MANY_STREAMS = "too_many_streams", (429,), "the address or the seat holds its most live streams"

@@ -137,6 +137,15 @@ class Settings:
     push_retry_base_s: float = 5.0  # a failed push's first wait; doubled at each failure in a row...
     push_retry_max_s: float = 3600.0  # ...up to this
     push_max_attempts: int = 12  # failures in a row (about 2.5 hours) before a subscription is removed
+    # native apps' push (issue 54, workers/push/fcm.py and apns.py): a kind unset is refused
+    fcm_credentials: str = ""  # the service account's JSON key, or the path of its file ("": no FCM)
+    fcm_project_id: str = ""  # "": the JSON key's project_id
+    fcm_url: str = "https://fcm.googleapis.com"
+    apns_key: str = ""  # the APNs auth key (.p8, PEM), or the path of its file ("": no APNs)
+    apns_key_id: str = ""  # the key's id (the JWT's kid)
+    apns_team_id: str = ""  # the developer team's id (the JWT's iss)
+    apns_bundle_id: str = ""  # the app's bundle id (apns-topic)
+    apns_url: str = "https://api.push.apple.com"  # the sandbox: https://api.sandbox.push.apple.com
     clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
     clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
     # ---- moderation (api/moderation/, issue 50) ----
@@ -150,6 +159,11 @@ class Settings:
     link_loopback: bool = False  # ...a loopback address too (every client of a local untrusted proxy is there)
     link_key_lineage: bool = True  # a player made by a request carrying another player's key is linked to it
     rated_pairs_per_day: int = 5  # rated games matchmaking makes for one pair of players a UTC day (0: no cap)
+    # ---- links that open the app (issue 54, api/http/app_links.py) ----
+    public_url: str = ""  # the site's origin in answers' `links` ("": the request's)
+    apple_app_ids: tuple[str, ...] = ()  # <team id>.<bundle id> of each iOS app (apple-app-site-association)
+    android_packages: tuple[str, ...] = ()  # each Android app's package name (assetlinks.json)
+    android_cert_fingerprints: tuple[str, ...] = ()  # the SHA-256 fingerprints of their signing certificates
     # ---- the workers ----
     reconcile_interval: float = 2.0
     clock_poll_s: float = 0.2

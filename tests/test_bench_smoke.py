@@ -47,3 +47,15 @@ def test_the_redis_year_bench_runs_and_reports(tmp_path):
                           timeout=TIMEOUT_S)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert "per finished game:" in done.stdout and "per player:" in done.stdout, done.stdout
+
+
+def test_the_push_transports_bench_runs_and_reports(tmp_path):
+    """bench.push_transports (issue 54) at a tiny size: a row per transport and thread count."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}  # its own Redis
+    out = tmp_path / "push.json"
+    done = subprocess.run([sys.executable, "-m", "bench.push_transports", "--players", "3", "--notices", "2",
+                           "--threads", "1", "--json", str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    rows = json.loads(out.read_text())
+    assert [(r["transport"], r["pushes"]) for r in rows] == [("webpush", 4), ("fcm", 4), ("apns", 4)], rows

@@ -86,14 +86,15 @@ class GameService:
 
     def create(self, type_name: str, seats: list[Any], options: dict[str, Any], seed: Any = None, private: bool = False,
                clock: Any = None, anonymous: bool = False, rated: bool = True,
-               creator: str | None = None) -> dict[str, Any]:
+               creator: str | None = None, group: str | None = None) -> dict[str, Any]:
         """Seats: `{"name"}` (with `"player"` for a player sitting itself), `{"bot"}`, or free
         seats for others to claim (`{"open": true}`, `{"invite": true}`, a rematch's reserved
         ones). With a free seat the game is `waiting`: its setup (the deal) waits for the claim
         that fills the last seat (api/seating/claims.py), drawn then from the same seed.
         `anonymous`: created without a player's key, counted against max_anonymous.
         `rated` False: a casual game, never rated (api/ratings/). `creator`: the id of the
-        player creating it, whose waiting games are capped (TooManyWaitingGames)."""
+        player creating it, whose waiting games are capped (TooManyWaitingGames). `group`: a
+        group's game, its seats claimed by the group's members only."""
         definition = registry.get(type_name)
         if definition is None:
             raise UnknownGameType(f"This server hosts no game of type '{type_name}'.")
@@ -124,6 +125,10 @@ class GameService:
         if not waiting:
             events += [NewEvent(e["type"], e, None) for e in setup_events]
         meta = {"type": type_name, "seats": canonical(seats), "seed": canonical(seed)}
+        if creator is not None:
+            meta["creator"] = creator  # a block keeps the players it blocks from its table (api/social/blocks.py)
+        if group is not None:
+            meta["group"] = group  # its seats are the group's members' (api/social/groups.py)
         if not waiting:
             meta["setup_version"] = str(len(events))
         invite_code = None

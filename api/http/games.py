@@ -11,7 +11,7 @@ from api.errors import Code, ValidationFailed
 from api.games import words
 from api.games.callers import is_player_credential
 from api.history import export
-from api.http import conditional, languages
+from api.http import app_links, conditional, languages
 from api.http import request_limits as limits
 from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
@@ -48,6 +48,7 @@ def create_game() -> ResponseReturnValue:
     created = games().create(body["type"], seats, body["options"], body["seed"], body["private"], body["clock"],
                              anonymous=player is None, rated=body["rated"],
                              creator=player.id if player is not None else None)
+    created["links"] = app_links.game_links(created["id"])
     return created, 201, {"Location": f"/games/{created['id']}"}
 
 
@@ -113,6 +114,7 @@ def read_game(game_id: str) -> ResponseReturnValue:
     variant = RATED if changes is not None else ""
     if held is not None and held == (game.version, variant):
         return conditional.unmodified(game.version, seat, variant)
+    shown["links"] = app_links.game_links(game_id)
     return conditional.tagged(shown, game.version, seat, variant)
 
 

@@ -1,5 +1,6 @@
-"""Players: make one, read and rename yourself, your games (your keys: player_keys.py). Thin: the logic is
-api/players/accounts.py's and api/seating/claims.py's."""
+"""Players: make one, read and rename yourself, your games, a device's sync after a gap (your keys:
+player_keys.py). Thin: the logic is api/players/accounts.py's, api/players/sync.py's and
+api/seating/claims.py's."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -7,10 +8,13 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
+from api.http import app_links
+from api.http import languages as http_languages
 from api.http.auth import current_player
 from api.http.moderation import made_by_caller, seen_at_address
 from api.http.requests import cursor_link, json_body, lobby, parse_cursor, players, query
-from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema
+from api.http.schemas import MyGamesQuerySchema, NewPlayerSchema, PlayerNameSchema, SyncQuerySchema
+from api.players.sync import notices_since
 
 if TYPE_CHECKING:
     from api.players.accounts import Player
@@ -20,6 +24,8 @@ bp = Blueprint("players", __name__)
 _name = PlayerNameSchema()
 _new_player = NewPlayerSchema()
 _my_games = MyGamesQuerySchema()
+_sync = SyncQuerySchema()
+SYNC_GAMES = 100  # games of each list a sync shows at most (the most recently active)
 
 
 @bp.post("/players")
@@ -33,7 +39,7 @@ def create_player() -> ResponseReturnValue:
 
 
 def _shown(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "bot": player.bot}
+    return {"id": player.id, "name": player.name, "bot": player.bot, "links": app_links.player_links(player.id)}
 
 
 @bp.get("/players/me")
@@ -59,3 +65,15 @@ def my_games() -> ResponseReturnValue:
                                      parse_cursor(page.get("cursor")), page["limit"], skipped)
     return {"games": games, "next": cursor_link("/players/me/games", cursor) if len(games) == page["limit"] else None,
             **({"skipped": skipped} if skipped else {})}
+
+
+@bp.get("/players/me/sync")
+def sync() -> ResponseReturnValue:
+    """What a device missed since its cursor (api/players/sync.py), and the games that wait on the
+    player now: those where it is to act, and those still waiting for seats."""
+    player = current_player(players())
+    page = query(_sync)
+    said = notices_since(players(), player.id, page.get("since"), http_languages.current(), page["limit"])
+    my_turn, _ = lobby().my_games(player, "active", True, None, SYNC_GAMES)
+    waiting, _ = lobby().my_games(player, "waiting", None, None, SYNC_GAMES)
+    return {**said, "my_turn": my_turn, "waiting": waiting}

@@ -203,6 +203,14 @@ class MyGamesQuerySchema(Schema):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
+class SyncQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    since = fields.String(validate=validate.Regexp(r"^([0-9]{1,15}-[0-9]{1,10}|0)$"))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
 class MoveRequestSchema(Schema):
     class Meta:
         unknown = RAISE

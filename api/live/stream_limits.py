@@ -120,6 +120,14 @@ class StreamLimits:
                 return [self._by_key.get(("seat", game_id, s), 0) > 0 for s in range(seats)]
         return self.shared.holding("seat", [f"{game_id}/{s}" for s in range(seats)])
 
+    def players_present(self, player_ids: list[str]) -> list[bool]:
+        """Whether each player has its player stream open now (its presence: a friend online),
+        counted as `present` counts a seat's."""
+        if self.shared is None:
+            with self._lock:
+                return [self._by_key.get(("seat", "player", p), 0) > 0 for p in player_ids]
+        return self.shared.holding("seat", [f"player/{p}" for p in player_ids])
+
 
 def _too_many(kind: str, held: int) -> TooManyStreams:
     who = "this seat" if kind == "seat" else "your address without a token"

@@ -29,13 +29,17 @@ from collections.abc import Callable
 from typing import Any
 
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
+from api.games.appending import decide_and_append
 from api.games.options import merged_options
 from api.games.service import GameService, canonical
 from api.matchmaking.seeks import Seeks
 from api.platform import clocks
+from api.platform import events as pe
 from api.players.accounts import Player, Players
 from api.ratings.ledger import Ledger, displayed
+from api.social.blocks import Blocks
 from domain import registry
+from events.store import NewEvent
 
 WINDOW, WIDEN_PER_S, WIDEST = 100.0, 25.0, 1000.0  # rating points
 SEEK_TTL_S = 600
@@ -54,8 +58,10 @@ class AlreadyMatched(ApiError):
 class Matchmaker:
     def __init__(self, seeks: Seeks, service: GameService, players: Players, ledger: Ledger,
                  told: Callable[[list[str]], object] | None = None,
-                 linked: Callable[[list[str]], dict[str, list[str]]] | None = None, rated_pairs_per_day: int = 0):
+                 linked: Callable[[list[str]], dict[str, list[str]]] | None = None, rated_pairs_per_day: int = 0,
+                 blocks: Blocks | None = None):
         self.seeks = seeks
+        self.blocks = blocks  # the one block check point (api/social/blocks.py): blocked players never paired
         self.linked = linked  # these players' links' marks (two sharing one are linked)
         self.rated_pairs_per_day = rated_pairs_per_day
         self.told = told  # after `matched` is written: the players' push notices (api/push/notify.py)
@@ -127,10 +133,13 @@ class Matchmaker:
         while True:
             considered: list[str] | None = None
             linked: dict[str, list[str]] = {}
-            if self.linked is not None:
+            if self.linked is not None or self.blocks is not None:
                 considered = self.seeks.members(pool)
                 if len(considered) >= wishes["seats"]:  # (too few: nothing to read; the pass drops the stale)
-                    linked = self.linked(considered)
+                    linked = self.linked(considered) if self.linked is not None else {}
+                    if self.blocks is not None:  # a block's pair shares a mark, as linked accounts do
+                        for who, marks in self.blocks.marks(considered).items():
+                            linked[who] = [*linked.get(who, []), *marks]
             now = _now()
             group = self.seeks.pair(
                 pool, wishes["seats"], now, (WINDOW, WIDEN_PER_S, WIDEST), SEEK_TTL_S * 1000, considered, linked, cap)
@@ -138,11 +147,15 @@ class Matchmaker:
                 self.seeks.drop_pool_if_empty(pool)
                 return made
             try:
-                self._make(group, wishes)
+                kept = self._make(group, wishes)
             except Exception:
                 if cap:
                     self.seeks.unpair(group, now)
                 raise
+            if not kept:  # a block came between them: they wait again, for the next pass (never a spin here)
+                if cap:
+                    self.seeks.unpair(group, now)
+                return made
             made += 1
 
     def pair_all(self) -> int:
@@ -161,12 +174,15 @@ class Matchmaker:
             back += self.seeks.put_back(player_id, seek, raw)
         return back
 
-    def _make(self, group: list[str], wishes: dict[str, Any]) -> None:
+    def _make(self, group: list[str], wishes: dict[str, Any]) -> bool:
         order = list(group)
         secrets.SystemRandom().shuffle(order)  # who sits first is nobody's choice
         found = self.players.find_many(order)
         people = [found[p] for p in order]
         seats = [{"name": p.name if p is not None else "Player", "player": pid} for p, pid in zip(people, order)]
+        if self.blocks is not None and self.blocks.any_among(order):  # blocked since the pairing read the marks
+            self._back(order)
+            return False
         try:
             created = self.service.create(wishes["type"], seats, dict(wishes["options"]), None, False,
                                           wishes["clock"], rated=wishes["rated"])
@@ -174,6 +190,12 @@ class Matchmaker:
             for pid in order:  # not left `pairing` for good: they may seek again
                 self.seeks.forget(pid)
             raise
+        if self.blocks is not None:
+            self.blocks.meeting(created["id"], order)  # for a block's parting to find
+            if self.blocks.any_among(order):  # blocked while the game was made: withdrawn, they wait again
+                self._withdraw(created["id"])
+                self._back(order)
+                return False
         at = _now()
         pipe = self.players.redis.pipeline(transaction=False)
         for seat, pid in enumerate(order):
@@ -185,6 +207,18 @@ class Matchmaker:
         pipe.execute()
         if self.told is not None:
             self.told(order)
+        return True
+
+
+    def _back(self, group: list[str]) -> None:
+        """A group that may not meet (a block): each seeker waits again in its pools."""
+        for pid in group:
+            self.seeks.back(pid)
+
+    def _withdraw(self, game_id: str) -> None:
+        ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between two of its players"}
+        decide_and_append(self.service, game_id,
+                          lambda game, at: [] if game.finished else [NewEvent(pe.ABORTED, ended, None)])
 
 
 def _now() -> int:

@@ -251,6 +251,14 @@ class Seeks:
                                     codec.dumps_bytes(waiting), seek.get("rating", 1500), seek.get("since", 0),
                                     *[codec.dumps_bytes(made[p]) for p in pools]))
 
+    def back(self, player_id: str) -> bool:
+        """A `pairing` seek whose group may not meet waits again in its pools, its wait kept."""
+        raw = self.redis.hget(self._seekers(), player_id)
+        if raw is None:
+            return False
+        seek = codec.loads(raw)
+        return seek.get("status") == "pairing" and self.put_back(player_id, seek, raw)
+
     def matched(self, player_id: str, record: dict[str, Any]) -> None:
         self.redis.hset(self._seekers(), player_id, codec.dumps_bytes(record))
 

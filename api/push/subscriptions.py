@@ -35,6 +35,7 @@ import binascii
 import hashlib
 import ipaddress
 import json
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -56,7 +57,16 @@ REMOVED_KEPT_MS = 30 * 86400 * 1000
 # is gone (404, 410); it failed PUSH_MAX_ATTEMPTS times in a row (a network error, 429, 5xx, an
 # error signing); its push service refused that many messages in a row (another 4xx); or the
 # player key it was registered with was revoked or replaced.
-REASONS = ("gone", "failing", "refused", "key_ended")
+# A native app's registration (FCM, APNs) is also removed as `bad_token` when its service says the
+# token is not one (FCM `INVALID_ARGUMENT`, APNs `400 BadDeviceToken`); `gone` is its service's
+# "no longer registered" (FCM `UNREGISTERED`, APNs `410 Unregistered`).
+REASONS = ("gone", "failing", "refused", "key_ended", "bad_token")
+WEB_PUSH = "webpush"
+KINDS = (WEB_PUSH, "fcm", "apns")  # the transports (workers/push/: webpush.py, fcm.py, apns.py)
+MAX_TOKEN = 4096
+# An FCM registration token: URL-safe characters and colons; an APNs device token: hex (32
+# bytes today; Apple says it may grow), stored in lower case.
+TOKEN_FORMS = {"fcm": re.compile(r"[A-Za-z0-9_:.\-]{16,4096}"), "apns": re.compile(r"(?:[0-9a-fA-F]{2}){16,200}")}
 
 _ADD = """
 local exists = redis.call('HEXISTS', KEYS[1], ARGV[1])
@@ -93,6 +103,10 @@ class TooManyPushSubscriptions(ApiError):
     status, code = 422, Code.TOO_MANY_PUSH_SUBSCRIPTIONS
 
 
+class PushKindUnavailable(ApiError):
+    status, code = 422, Code.PUSH_KIND_UNAVAILABLE
+
+
 class UnknownPushSubscription(ApiError):
     status, code = 404, Code.UNKNOWN_PUSH_SUBSCRIPTION
 
@@ -107,22 +121,46 @@ class PushSubscription:
     lang: str
     created: int  # ms
     key_hash: str | None = None  # the player key that registered it (None: an identity token's)
+    kind: str = WEB_PUSH  # or a native app's: "fcm", "apns" (KINDS)
+    token: str = ""  # a native app's registration token (FCM) or device token (APNs)
 
     def public(self) -> dict[str, Any]:
-        """What its player is shown (the keys stay server-side: nobody needs them back)."""
-        return {"id": self.id, "endpoint": self.endpoint, "lang": self.lang, "created": self.created}
+        """What its player is shown (the keys stay server-side: nobody needs them back; a native
+        app's token is not shown back either: the app has it)."""
+        shown: dict[str, Any] = {"id": self.id, "kind": self.kind, "lang": self.lang, "created": self.created}
+        if self.kind == WEB_PUSH:
+            shown["endpoint"] = self.endpoint
+        return shown
 
     def info(self) -> dict[str, Any]:
         """pywebpush's subscription_info."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
     def dumps(self) -> str:
+        if self.kind != WEB_PUSH:
+            return json.dumps({"kind": self.kind, "token": self.token, "lang": self.lang, "created": self.created,
+                               "key_hash": self.key_hash})
         return json.dumps({"endpoint": self.endpoint, "p256dh": self.p256dh, "auth": self.auth,
                            "lang": self.lang, "created": self.created, "key_hash": self.key_hash})
 
 
 def subscription_id(endpoint: str) -> str:
     return "ps" + hashlib.sha256(endpoint.encode()).hexdigest()[:16]
+
+
+def native_id(kind: str, token: str) -> str:
+    """A native registration's id, from its kind and token (the same token posted again: the same)."""
+    return subscription_id(f"{kind}:{token}")
+
+
+def check_token(kind: str, token: str) -> str:
+    """The token as stored (APNs' in lower case), or ValidationFailed."""
+    form = TOKEN_FORMS[kind]
+    if len(token) > MAX_TOKEN or not form.fullmatch(token):
+        said = ("an FCM registration token (16 to 4096 letters, digits and `_:.-`)" if kind == "fcm"
+                else "an APNs device token (hexadecimal, 32 to 200 bytes)")
+        raise ValidationFailed(f"token is not {said}.", details={"fields": {"token": [f"Not {said}."]}})
+    return token.lower() if kind == "apns" else token
 
 
 def check_endpoint(endpoint: str, allow_loopback: bool, policy: Policy | None = None) -> None:
@@ -185,8 +223,9 @@ class PushSubscriptions:
     subscribing (tests of the form alone)."""
 
     def __init__(self, players: Players, max_per_player: int = 10, allow_loopback: bool = False,
-                 policy: Policy | None = None):
+                 policy: Policy | None = None, native_kinds: tuple[str, ...] = ()):
         self.players = players
+        self.native_kinds = native_kinds  # the native transports the operator configured (FCM, APNs)
         self.redis = players.redis
         self.prefix = players.prefix
         self.max_per_player = max_per_player
@@ -226,6 +265,24 @@ class PushSubscriptions:
         check_keys(p256dh, auth)
         sub = PushSubscription(subscription_id(endpoint), player_id, endpoint, p256dh, auth, lang,
                                int(time.time() * 1000), key_hash)
+        return self._added(sub)
+
+    @unavailable
+    def add_native(self, player_id: str, kind: str, token: str, lang: str,
+                   key_hash: str | None = None) -> tuple[PushSubscription, bool]:
+        """A native app's registration (`kind` "fcm" or "apns"), as `add`; PushKindUnavailable
+        when the operator configured no credentials for that kind."""
+        if kind not in self.native_kinds:
+            raise PushKindUnavailable(
+                f"This server sends no {kind.upper()} pushes: its operator configured no credentials for them.",
+                details={"kind": kind, "available": [WEB_PUSH, *self.native_kinds]})
+        token = check_token(kind, token)
+        sub = PushSubscription(native_id(kind, token), player_id, "", "", "", lang, int(time.time() * 1000),
+                               key_hash, kind, token)
+        return self._added(sub)
+
+    def _added(self, sub: PushSubscription) -> tuple[PushSubscription, bool]:
+        player_id = sub.player_id
         keys = [self.subs_key(player_id), self.cursors_key(player_id), self.players.inbox_key(player_id)]
         existed = self._add(keys=keys, args=[sub.id, sub.dumps(), self.max_per_player])
         if existed == -1:
@@ -258,8 +315,8 @@ class PushSubscriptions:
         pipe.hdel(self.cursors_key(player_id), sub_id)
         pipe.hdel(self.failures_key(player_id), sub_id)
         if sub is not None:
-            record = {"id": sub_id, "endpoint": sub.endpoint, "reason": reason, "status": status,
-                      "detail": detail[:300], "at": int(time.time() * 1000)}
+            record = {"id": sub_id, "kind": sub.kind, "endpoint": sub.endpoint, "reason": reason,
+                      "status": status, "detail": detail[:300], "at": int(time.time() * 1000)}
             pipe.hset(self.removed_key(player_id), sub_id, json.dumps(record))
             pipe.pexpire(self.removed_key(player_id), REMOVED_KEPT_MS)
         removed = pipe.execute()[0]
@@ -283,7 +340,7 @@ class PushSubscriptions:
     @unavailable
     def removed(self, player_id: str) -> list[dict[str, Any]]:
         """The subscriptions the server removed, newest first, each with its reason."""
-        found = [json.loads(v) for v in self.redis.hgetall(self.removed_key(player_id)).values()]
+        found = [{"kind": WEB_PUSH, **json.loads(v)} for v in self.redis.hgetall(self.removed_key(player_id)).values()]
         return sorted(found, key=lambda r: (-r["at"], r["id"]))
 
     def delete(self, player_id: str, sub_id: str) -> None:
@@ -293,6 +350,9 @@ class PushSubscriptions:
     @staticmethod
     def _loaded(player_id: str, sub_id: str, raw: bytes) -> PushSubscription:
         data = json.loads(raw)
+        if data.get("kind", WEB_PUSH) != WEB_PUSH:
+            return PushSubscription(sub_id, player_id, "", "", "", data["lang"], data["created"], data.get("key_hash"),
+                                    data["kind"], data["token"])
         return PushSubscription(sub_id, player_id, data["endpoint"], data["p256dh"], data["auth"], data["lang"],
                                 data["created"], data.get("key_hash"))
 

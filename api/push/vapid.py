@@ -18,6 +18,7 @@ again with the new key) and the new key recorded."""
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import os
 import tempfile
@@ -87,13 +88,15 @@ def record_key(prefix: str) -> str:
 
 
 def subscriptions(redis: Any, prefix: str) -> list[tuple[str, str]]:
-    """(player, subscription id) of every push subscription (a SCAN: once, at start)."""
+    """(player, subscription id) of every Web Push subscription (a SCAN: once, at start); a native
+    app's registration (FCM, APNs: issue 54) owes the VAPID key nothing and is not listed."""
     pattern = f"{glob_escaped(prefix)}player:*:push"
     found = []
     for key in redis.scan_iter(match=pattern, count=1000):
         name = key.decode() if isinstance(key, bytes) else key
         player = name[len(prefix):].split("{", 1)[1].split("}", 1)[0]
-        found += [(player, sub.decode() if isinstance(sub, bytes) else sub) for sub in redis.hkeys(key)]
+        found += [(player, sub.decode() if isinstance(sub, bytes) else sub) for sub, raw in redis.hgetall(key).items()
+                  if json.loads(raw).get("kind", "webpush") == "webpush"]
     return found
 
 

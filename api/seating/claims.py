@@ -28,11 +28,13 @@ from api.platform import clocks, decisions
 from api.platform import events as pe
 from api.platform.decisions import SeatConflict
 from api.players.accounts import Player
+from api.social.blocks import Blocks, cannot_meet
 from events.archive import Damaged
 from events.store import NewEvent
 
 DAMAGED = cast(Game, object())  # _game_or_none's answer for a game whose archived record is damaged
 REMATCH_RESERVED_S = 600
+PART_NEWEST = 20  # a player's newest games a block's parting looks at (beside the tables in the making)
 
 
 @dataclass(frozen=True)
@@ -53,17 +55,24 @@ def platform_events(events: list[dict[str, Any]], actor: object) -> list[NewEven
     return [NewEvent(e["type"], e, actor if e["type"] in (pe.SEAT_CLAIMED, pe.SEAT_LEFT) else None) for e in events]
 
 
+class NotGroupMember(ApiError):
+    status, code = 403, Code.NOT_GROUP_MEMBER
+
+
 class LinkedAccounts(ApiError):
     status, code = 409, Code.LINKED_ACCOUNTS
 
 
 class Lobby:
     def __init__(self, service: GameService, index: LobbyIndex | None, per_player: int = 0,
-                 linked_to: Callable[[str, list[str]], list[str]] | None = None):
+                 linked_to: Callable[[str, list[str]], list[str]] | None = None, blocks: Blocks | None = None,
+                 group_member: Callable[[str, str], bool] | None = None):
         self.service = service
         self.index = index
         self.per_player = per_player  # a player's waiting games on one page of the listing (0: no cap)
         self.linked_to = linked_to  # those of the players linked to one (api/moderation/addresses.py)
+        self.blocks = blocks  # the one block check point (api/social/blocks.py)
+        self.group_member = group_member  # (group, player): a member (api/social/groups.py), for a group's games
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -74,13 +83,26 @@ class Lobby:
         invite_sha256 = hash_token(invite) if invite is not None else None
 
         def decide(game: Game, at: int) -> list[Any]:
+            group = game.meta.get("group")
+            if group and self.group_member is not None and not game.started and \
+                    (player is None or not self.group_member(group, player)):
+                raise NotGroupMember("This game is a group's: its seats are for the group's members "
+                                     "(POST /groups/{id}/join).", version=game.version)
             if player is not None:
                 self._check_links(game, player)
+                if self.blocks is not None and not game.started and not game.finished:
+                    self.blocks.check(player, at_table(game), game.version)
             events = decisions.claim(game, seat, claimer.name, player, hash_token(token), invite_sha256, at,
                                      bool(claimer.player and claimer.player.bot))
             return platform_events(events, seat)
 
+        if player is not None and self.blocks is not None:
+            self.blocks.meeting(game_id, [player])  # before the append: a block's parting finds it
         updated = decide_and_append(self.service, game_id, decide, lost=metrics.seat_changes.labels("lost")).appended
+        apart = self.blocks.conflicts(player, at_table(updated)) if player is not None and self.blocks else []
+        if player is not None and apart:  # a block written meanwhile: the seat is left again
+            self.part_at(game_id, player, apart)
+            raise cannot_meet(updated.version)
         metrics.seat_changes.labels("claimed").inc()
         if updated.started:
             metrics.seat_changes.labels("started").inc()
@@ -104,6 +126,44 @@ class Lobby:
                                     lambda game, at: platform_events(decisions.leave(game, seat), seat)).appended
         metrics.seat_changes.labels("left").inc()
         return {"id": game_id, "seat": seat, "version": updated.version, "status": updated.status}
+
+    # ---- blocks (issue 53) ------------------------------------------------------------------
+
+    def part(self, blocker: str, blocked: str) -> int:
+        """After a block: the two parted at every table either was seated at (or reserved a seat
+        at, or created) by a meeting path lately, and at their newest games, where nobody has
+        played yet. Returns how many tables changed."""
+        candidates: dict[str, None] = {}
+        if self.blocks is not None:
+            for who in (blocker, blocked):
+                candidates.update(dict.fromkeys(self.blocks.tables(who)))
+        players = self.service.players
+        if players is not None:
+            for who in (blocker, blocked):
+                candidates.update(dict.fromkeys(g for g, _ in players.games_page(who, None, PART_NEWEST)))
+        return sum(self.part_at(game_id, blocked, [blocker]) for game_id in candidates)
+
+    def part_at(self, game_id: str, player: str, others: list[str]) -> int:
+        """At a game nobody has played in yet where `player` meets one of `others`: the seat one
+        of them claimed is left (a waiting game), else the game is aborted. 1 if it changed."""
+        def decide(game: Game, at: int) -> list[Any]:
+            present = at_table(game)
+            met = [o for o in others if o in present]
+            if game.finished or game.platform.person_moved or player not in present or not met:
+                return []
+            if not game.started:
+                for who in (player, *met):
+                    seat = game.seat_of_player(who)
+                    if seat is not None and not game.seats[seat]["creator"] and game.seats[seat]["token_sha256"]:
+                        return platform_events(decisions.leave(game, seat), seat)
+            ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between two of its players"}
+            return [NewEvent(pe.ABORTED, ended, None)]
+
+        try:
+            decided = decide_and_append(self.service, game_id, decide)
+        except (UnknownGame, GameArchived, Damaged):
+            return 0
+        return 1 if decided.events else 0
 
     # ---- rematch ----------------------------------------------------------------------------
 
@@ -275,6 +335,16 @@ class Lobby:
             if skipped is not None:
                 skipped.append({"id": game_id, "code": str(Code.ARCHIVE_DAMAGED)})
             return DAMAGED
+
+
+def at_table(game: Game) -> list[str]:
+    """The players a block keeps a newcomer from: those seated, the player a free seat is kept
+    for (while it is), and the game's creator."""
+    found = [s["player"] for s in game.seats if s.get("player")]
+    found += [s["reserved_for"] for s in game.seats if s.get("reserved_for") and pe.is_free(s)]
+    if game.meta.get("creator"):
+        found.append(game.meta["creator"])
+    return list(dict.fromkeys(found))
 
 
 def summary(game: Game, at: int) -> dict[str, Any]:

@@ -6,8 +6,12 @@ which the test made (cryptography) and only this service holds. What fails a che
 400 and recorded in `problems`; what passes is kept in `received` (decrypted, with its headers).
 
 Each subscription answers as its `mode` says: "ok" (201), "gone" (410), "missing" (404),
-"error" (500: a push service failing), or "hang" (no answer until the service closes: a push
-service that stalls)."""
+"error" (500: a push service failing), "throttled" (429 with `Retry-After`), "unavailable" (503)
+or "hang" (no answer until the service closes: a push service that stalls); its `script`, while
+it holds modes, says the next answers first (one mode each).
+
+A device `offline` is held its messages as a push service holds them (RFC 8030 5.4: a message
+with the `Topic` of one it still holds replaces it); `online()` hands them over."""
 from __future__ import annotations
 
 import base64
@@ -44,6 +48,15 @@ class Device:
     received: list = field(default_factory=list)  # (monotonic s, payload dict, headers dict)
     answered: list = field(default_factory=list)  # the statuses this service answered
     answered_at: list = field(default_factory=list)  # and when (monotonic s)
+    script: list = field(default_factory=list)  # the next answers' modes, before `mode`
+    offline: bool = False
+    held: dict = field(default_factory=dict)  # Topic (or a message's own key) -> (payload, headers)
+
+    def online(self) -> None:
+        self.offline = False
+        for payload, headers in self.held.values():
+            self.received.append((time.monotonic(), payload, headers))
+        self.held.clear()
 
     def subscription(self) -> dict:
         """What `PushSubscription.toJSON()` gives a page."""
@@ -102,20 +115,29 @@ class PushService:
             with self._lock:
                 self.problems.append(f"{type(e).__name__}: {e}")
             return self._answer(request, device, 400)
-        if device.mode == "hang":
+        mode = device.script.pop(0) if device.script else device.mode
+        if mode == "hang":
             with self._lock:
                 self.hanging += 1
             self.released.wait(120)
             return
-        if device.mode == "ok":
-            device.received.append((time.monotonic(), payload, {k: request.headers[k] for k in request.headers}))
-        self._answer(request, device, {"ok": 201, "gone": 410, "missing": 404, "error": 500}[device.mode])
+        if mode == "ok":
+            headers = {k: request.headers[k] for k in request.headers}
+            if device.offline:
+                device.held[headers.get("Topic") or secrets.token_hex(8)] = (payload, headers)
+            else:
+                device.received.append((time.monotonic(), payload, headers))
+        status = {"ok": 201, "gone": 410, "missing": 404, "error": 500, "throttled": 429, "unavailable": 503}[mode]
+        self._answer(request, device, status, {"Retry-After": "1"} if status == 429 else {})
 
-    def _answer(self, request: BaseHTTPRequestHandler, device: Device | None, status: int) -> None:
+    def _answer(self, request: BaseHTTPRequestHandler, device: Device | None, status: int,
+                headers: dict | None = None) -> None:
         if device is not None:
             device.answered.append(status)
             device.answered_at.append(time.monotonic())
         request.send_response(status)
+        for name, value in (headers or {}).items():
+            request.send_header(name, value)
         request.send_header("Content-Length", "0")
         request.end_headers()
 

@@ -52,3 +52,17 @@ def test_a_failing_push_waits_twice_as_long_each_time_up_to_its_ceiling():
     assert waits[:5] == [5, 10, 20, 40, 80]
     assert waits[-1] == 3600 and all(a <= b for a, b in zip(waits, waits[1:]))
     assert 2 * 3600 < sum(waits[:11]) < 3 * 3600, "removed after about two and a half hours of failures"
+
+
+def test_a_native_kind_is_sent_only_when_its_credentials_are_all_set():
+    from api.push.subscriptions import check_token
+    from api.settings import Settings
+    from wiring import native_push
+
+    assert native_push(Settings()) == {}
+    with pytest.raises(ValueError, match="APNS_KEY, APNS_TEAM_ID, APNS_BUNDLE_ID"):
+        native_push(Settings(apns_key_id="KEY1234567"))
+    assert check_token("apns", "AB" * 32) == "ab" * 32
+    for token in ("zz" * 32, "ab" * 8, "a" * 65):
+        with pytest.raises(Exception, match="token is not an APNs device token"):
+            check_token("apns", token)

@@ -67,3 +67,15 @@ def test_app_py_refuses_to_start_with_another_key(redis_url, redis_client, tmp_p
     done = subprocess.run([sys.executable, "app.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "VAPID key changed" in done.stderr
+
+
+def test_a_native_apps_registration_owes_the_vapid_key_nothing(redis_client):
+    """FCM and APNs registrations (issue 54) neither block a new VAPID key nor end with it."""
+    prefix = f"vb{uuid.uuid4().hex[:6]}:"
+    assert vapid.bind(redis_client, prefix, "A") == "recorded"
+    redis_client.hset(f"{prefix}player:{{p1}}:push", "psn",
+                      json.dumps({"kind": "fcm", "token": "t" * 20, "lang": "en", "created": 1}))
+    assert vapid.bind(redis_client, prefix, "B") == "changed"
+    _subscribe(redis_client, prefix)
+    assert vapid.bind(redis_client, prefix, "C", rotate=True) == "rotated"
+    assert redis_client.hkeys(f"{prefix}player:{{p1}}:push") == [b"psn"]

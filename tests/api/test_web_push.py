@@ -397,20 +397,21 @@ def test_bad_subscriptions_are_refused_and_change_nothing(client, service):
 def test_the_push_service_refuses_what_a_real_one_would(client, service, key_file):
     """The checks can fail: a JWT signed by another key, and a payload not for this device."""
     from api.push.subscriptions import PushSubscription
-    from workers.push.sending import PushSettings, Sender
+    from workers.push.sending import PushSettings
+    from workers.push.webpush import WebPush
 
     device, other = service.device(), service.device()
     sub = device.subscription()
     as_stored = PushSubscription("ps1", "p1", sub["endpoint"], sub["keys"]["p256dh"], sub["keys"]["auth"], "en", 0)
     entry = {"type": "your_turn", "game_id": "g1", "game_type": "splendor", "version": 3, "at": 0, "seat": 0}
     settings = PushSettings(policy=Policy(True))
-    ours = Sender(None, None, vapid_keys.load("", key_file), settings)
-    assert ours.push(as_stored, entry).status == 201 and device.payloads("your_turn")
+    ours = WebPush.of(vapid_keys.load("", key_file), settings)
+    assert ours.send(as_stored, entry).status == 201 and device.payloads("your_turn")
     stranger = Vapid()
     stranger.generate_keys()
-    assert Sender(None, None, stranger, settings).push(as_stored, entry).status == 400
+    assert WebPush.of(stranger, settings).send(as_stored, entry).status == 400
     misdirected = PushSubscription("ps2", "p1", other.endpoint, sub["keys"]["p256dh"], sub["keys"]["auth"], "en", 0)
-    assert ours.push(misdirected, entry).status == 400
+    assert ours.send(misdirected, entry).status == 400
     assert len(service.problems) == 2 and "signed with a key" in service.problems[0]
     service.problems.clear()
 

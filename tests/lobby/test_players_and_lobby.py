@@ -11,7 +11,8 @@ from tests.lobby.helpers import claim, listed, open_game, player
 def test_a_player_key_is_shown_once_and_rotates(client, app):
     ann = player(client, "Ann")
     assert ann["key"].startswith("pk.") and ann["id"] and ann["name"] == "Ann"
-    assert client.get("/players/me", headers=auth(ann["key"])).get_json() == {"id": ann["id"], "name": "Ann", "bot": False}
+    me = client.get("/players/me", headers=auth(ann["key"])).get_json()
+    assert me == {"id": ann["id"], "name": "Ann", "bot": False, "links": ann["links"]}
     r = client.patch("/players/me", json={"name": "Annie"}, headers=auth(ann["key"]))
     assert r.get_json()["name"] == "Annie"
     rotated = client.post("/players/me/keys", headers=auth(ann["key"]))

@@ -67,7 +67,8 @@ def test_lobby_play_and_replay_in_korean(web_server, korean, screenshots):
     driver.get(f"{base}/play/{game['id']}#token={token}")
     wait(driver, lambda: text_of(driver, "#turn") == "내 차례입니다.", message="the play page in Korean")
     assert driver.execute_script("return document.documentElement.lang") == "ko"
-    assert text_of(driver, "#moves-h") == "내 수" and text_of(driver, "#live") == "실시간"
+    assert text_of(driver, "#moves-h") == "내 수"
+    wait(driver, lambda: text_of(driver, "#live") == "실시간", message="the stream is open, said in Korean")
     events = _ko(base, f"/games/{game['id']}/events")["events"]
     wait(driver, lambda: text_of(driver, "#events li:last-child") == f"{events[0]['version']}. {events[0]['text']}")
     assert re.search("[가-힣]", events[-1]["text"])  # the API's sentence, in Korean

@@ -106,9 +106,11 @@ def test_an_outage_is_said_once_and_cleared_on_both_pages(two_people, own_server
     wait_for(own_server.up, timeout=60, interval=0.05)
     back = time.monotonic()
     for driver in pages:
-        wait(driver, lambda: text_of(driver, "#status") == "" and text_of(driver, "#live") == "live", timeout=2,
-             message="the status clears within 2 s of the recovery")
-    assert time.monotonic() - back < 2.5
+        # The page retries every second, so it clears in about one (0.4 s measured quiet); the
+        # bound leaves a slow CI host room and still fails a page that backs off for minutes.
+        wait(driver, lambda: text_of(driver, "#status") == "" and text_of(driver, "#live") == "live", timeout=10,
+             message="the status clears within 10 s of the recovery")
+    assert time.monotonic() - back < 10.5
     # the pages work again: Ann moves, Bob's board follows live
     ann, bob = pages
     version = int(text_of(bob, "#version").split()[-1])

@@ -26,6 +26,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Mapping
 
 from rq import Queue
 
@@ -37,6 +38,8 @@ from workers.deliveries.dispatcher import Dispatcher
 from workers.queueing import FOLLOW_UP, enqueue_with_follow_up, lost_job
 
 from .sending import PushSettings, Sender
+from .transport import Transport
+from .webpush import WebPush
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +60,9 @@ class Pushes:
     jobs' work (webhook workers). The VAPID key is read (or made) at its first use."""
 
     def __init__(self, subs: PushSubscriptions, players: Players, queue: Queue, settings: PushSettings,
-                 private_key: str = "", key_file: str = ""):
+                 private_key: str = "", key_file: str = "", natives: Mapping[str, Transport] | None = None):
         self.subs, self.players, self.queue, self.settings = subs, players, queue, settings
+        self.natives = dict(natives or {})  # the native apps' transports configured: "fcm", "apns"
         self.prefix = players.prefix
         self._private_key, self._key_file = private_key, key_file
         self._vapid = None
@@ -116,8 +120,11 @@ class Pushes:
         with self._lock:
             if self._sender is None:
                 attempted = self._dispatcher.attempted if self._dispatcher is not None else None
-                self._sender = Sender(self.subs, self.players, self._vapid_held(), self.settings, attempted)
+                self._sender = Sender(self.subs, self.players, self.transports(), self.settings, attempted)
             return self._sender
+
+    def transports(self) -> dict[str, Transport]:  # under self._lock (the VAPID key read or made)
+        return {"webpush": WebPush.of(self._vapid_held(), self.settings), **self.natives}
 
     def send_now(self, player_id: str) -> dict:
         """Each of the player's subscriptions caught up in this thread: {sub id: outcome}."""
@@ -138,7 +145,10 @@ class Pushes:
     def _endpoint_of(self, pair_sub: str) -> str | None:
         player_id, _, sub_id = pair_sub.partition(SEP)
         sub = self.subs.get(player_id, sub_id)
-        return sub.endpoint if sub is not None else None
+        if sub is None:
+            return None
+        native = self.natives.get(sub.kind)
+        return native.destination(sub) if native is not None else sub.endpoint
 
     def run(self, player_id: str) -> str:
         """The push job's work (its RQ entry point: jobs.push_job). Never fails: a failed job

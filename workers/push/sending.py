@@ -1,14 +1,17 @@
 """One subscription's pending pushes: under its lease, the player's inbox entries after its
-cursor, in order, each pushed (encrypted to the browser's keys with RFC 8291's aes128gcm
-through pywebpush, signed with the server's VAPID key) until the push service takes it, the
-cursor saved after each.
+cursor, in order, each pushed through its kind's transport (transport.py: Web Push, webpush.py:
+encrypted to the browser's keys with RFC 8291's aes128gcm through pywebpush, signed with the
+server's VAPID key; FCM, fcm.py; APNs, apns.py) until the service takes it, the cursor saved
+after each. The same rules for every transport:
 
-- 201 (or any 2xx): sent; the cursor moves on, the subscription's failures are forgotten.
-- 404 or 410: the subscription is gone (RFC 8030 7.3: the browser unsubscribed, or the service
-  expired it): removed (`gone`, shown to its player), nothing more is sent to it.
+- taken (2xx): sent; the cursor moves on, the subscription's failures are forgotten.
+- gone (Web Push 404 or 410, RFC 8030 7.3: the browser unsubscribed, or the service expired it;
+  FCM `UNREGISTERED` or `INVALID_ARGUMENT`; APNs 410 `Unregistered` or 400 `BadDeviceToken`):
+  removed (`gone`, or `bad_token`, shown to its player), nothing more is sent to it.
 - 429, 5xx, a timeout, the network, an error before sending (signing, encrypting): not sent;
   the cursor stays, and the subscription waits PUSH_RETRY_BASE_S, doubled at each failure in a
-  row up to PUSH_RETRY_MAX_S (its failures in Redis: api/push/subscriptions.py); the reconciler's
+  row up to PUSH_RETRY_MAX_S, or the service's `Retry-After` when longer (its failures in Redis:
+  api/push/subscriptions.py); the reconciler's
   sweep queues its retry when due (workers/push/__init__.py). PUSH_MAX_ATTEMPTS failures in a row:
   removed (`failing`). An entry older than its TTL is skipped: the push service would drop it.
 - any other 4xx (a payload it refuses, a VAPID key it does not know): that entry is skipped,
@@ -19,29 +22,27 @@ cursor saved after each.
 - the player key that registered the subscription was revoked or replaced: it is removed
   (`key_ended`), before anything more is sent (checked before each push).
 
-Every attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
+Every Web Push attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
 Connections: the lookup, connect, TLS and the whole answer are bounded, and the address it
-resolves to is checked against the same policy as webhooks')."""
+resolves to is checked against the same policy as webhooks'); FCM's and APNs' are bounded by
+PUSH_TIMEOUT_S per step (httpx), their hosts the operator's settings."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
-
-from py_vapid import Vapid
-from pywebpush import WebPusher
+from typing import Any
 
 from api.players.accounts import Players
 from api.push import messages
-from api.push.subscriptions import PushSubscription, PushSubscriptions
+from api.push.subscriptions import WEB_PUSH, PushSubscription, PushSubscriptions
 from api.webhooks.addresses import Policy
-from api.webhooks.sender import Connections, Outcome
+
+from .transport import Transport
 
 log = logging.getLogger(__name__)
 
-JWT_LIFETIME_S = 12 * 3600  # RFC 8292: at most 24 hours
 BATCH = 50  # inbox entries read at a time
 DRAIN_S = 5.0  # a lease's time for starting pushes: its last attempt may take the deadline more
 
@@ -65,18 +66,10 @@ class PushSettings:
 class Sender:
     """Sends subscriptions' pending pushes (thread-safe: a connection cache per thread)."""
 
-    def __init__(self, subs: PushSubscriptions, players: Players, vapid: Vapid, settings: PushSettings,
-                 attempted=None):
-        self.subs, self.players, self.vapid, self.settings = subs, players, vapid, settings
+    def __init__(self, subs: PushSubscriptions, players: Players, transports: Mapping[str, Transport],
+                 settings: PushSettings, attempted=None):
+        self.subs, self.players, self.transports, self.settings = subs, players, transports, settings
         self.attempted = attempted  # (url, ok): the dispatcher's trust and parking
-        self._local = threading.local()
-
-    def _connections(self) -> Connections:
-        held = getattr(self._local, "connections", None)
-        if held is None:
-            held = self._local.connections = Connections(self.settings.policy, self.settings.timeout_s,
-                                                         self.settings.deadline_s)
-        return held
 
     def send_pending(self, player_id: str, sub_id: str) -> str:
         """`caught_up`, `gone` (removed, or no such subscription), `busy` (another sender holds
@@ -120,7 +113,7 @@ class Sender:
                     return "gone"  # deleted meanwhile (or the lease lost: its new holder goes on)
                 cursor = entry_id
 
-    def _one(self, sub: PushSubscription, entry_id: str, entry: dict) -> str:
+    def _one(self, sub: PushSubscription, entry_id: str, entry: dict[str, Any]) -> str:
         """`sent`, `skipped`, `gone` (removed) or `failed` (its retry scheduled)."""
         if not messages.pushed(entry):
             return "skipped"
@@ -130,31 +123,39 @@ class Sender:
             log.info("push subscription %s: your_turn of %s at %s skipped, its game moved on", sub.id,
                      entry.get("game_id"), entry.get("version"))
             return "skipped"
+        transport = self.transports.get(sub.kind)
+        if transport is None:  # its kind's credentials were taken away: kept, tried after the back-off
+            return self._failed(sub, None, f"no {sub.kind} transport configured", refused=False)
         try:
-            outcome = self.push(sub, entry)
+            answer = transport.send(sub, entry)
         except Exception as e:  # before sending (an endpoint py_vapid cannot sign for, say): a failure
             log.warning("push subscription %s: not sent (%s: %s)", sub.id, type(e).__name__, e)
             return self._failed(sub, None, f"{type(e).__name__}: {e}", refused=False)
         if self.attempted is not None:
-            self.attempted(sub.endpoint, outcome.ok or outcome.status in (404, 410))
-        if outcome.ok:
+            self.attempted(transport.destination(sub), answer.ok or answer.gone is not None)
+        if answer.ok:
             if self._failures(sub) is not None:
                 self.subs.succeeded(sub.player_id, sub.id)
             return "sent"
-        if outcome.status in (404, 410):
-            log.info("push subscription %s of %s: %s, removed", sub.id, sub.player_id, outcome.status)
-            self.subs.remove(sub.player_id, sub.id, "gone", outcome.status)
+        if answer.gone is not None:
+            log.info("push subscription %s of %s: %s %s, removed (%s)", sub.id, sub.player_id, answer.status,
+                     answer.error, answer.gone)
+            # a native service's word (UNREGISTERED, BadDeviceToken) is its player's detail
+            self.subs.remove(sub.player_id, sub.id, answer.gone, answer.status,
+                             "" if sub.kind == WEB_PUSH else answer.error)
             return "gone"
-        if outcome.status is not None and 400 <= outcome.status < 500 and outcome.status != 429:
-            log.warning("push subscription %s: %s refused (%s), skipped", sub.id, entry.get("type"), outcome.status)
-            return self._failed(sub, outcome.status, outcome.excerpt or f"refused ({outcome.status})", refused=True)
-        log.info("push subscription %s: not sent (%s %s)", sub.id, outcome.status, outcome.error)
-        return self._failed(sub, outcome.status, outcome.error or f"status {outcome.status}", refused=False)
+        if answer.status is not None and 400 <= answer.status < 500 and answer.status != 429 and not answer.transient:
+            log.warning("push subscription %s: %s refused (%s), skipped", sub.id, entry.get("type"), answer.status)
+            return self._failed(sub, answer.status, answer.error or f"refused ({answer.status})", refused=True)
+        log.info("push subscription %s: not sent (%s %s)", sub.id, answer.status, answer.error)
+        return self._failed(sub, answer.status, answer.error or f"status {answer.status}", refused=False,
+                            retry_after_s=answer.retry_after_s)
 
     def _failures(self, sub: PushSubscription) -> dict | None:
         return self.subs.failure(sub.player_id, sub.id)
 
-    def _failed(self, sub: PushSubscription, status: int | None, error: str, refused: bool) -> str:
+    def _failed(self, sub: PushSubscription, status: int | None, error: str, refused: bool,
+                retry_after_s: float | None = None) -> str:
         """One more failure in a row: removed at the last allowed, else its retry scheduled after
         its back-off (a refusal: the entry is passed over, the next one sent now)."""
         attempts = ((self._failures(sub) or {}).get("attempts") or 0) + 1
@@ -165,19 +166,7 @@ class Sender:
             self.subs.remove(sub.player_id, sub.id, reason, status, error)
             return "gone"
         now_ms = int(time.time() * 1000)
-        next_at = now_ms if refused else now_ms + int(self.settings.backoff_s(attempts) * 1000)
+        wait_s = max(self.settings.backoff_s(attempts), min(retry_after_s or 0.0, self.settings.retry_max_s))
+        next_at = now_ms if refused else now_ms + int(wait_s * 1000)
         self.subs.record_failure(sub.player_id, sub.id, attempts, next_at, error)
         return "skipped" if refused else "failed"
-
-    def push(self, sub: PushSubscription, entry: dict) -> Outcome:
-        """One push request: the entry's payload encrypted to the subscription, its headers."""
-        body = WebPusher(sub.info()).encode(messages.payload(entry, sub.lang), "aes128gcm")["body"]
-        headers = {**messages.headers(entry, self.settings.ttl_s), **self._authorization(sub.endpoint),
-                   "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream"}
-        return self._connections().post(sub.endpoint, body, headers)
-
-    def _authorization(self, endpoint: str) -> dict:
-        parts = urlsplit(endpoint)
-        claims = {"aud": f"{parts.scheme}://{parts.netloc}", "sub": self.settings.subject,
-                  "exp": int(time.time()) + JWT_LIFETIME_S}
-        return self.vapid.sign(claims)

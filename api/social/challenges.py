@@ -1,0 +1,81 @@
+"""A challenge (issue 53): a player asks another to a game in one call. Flask-free.
+
+The game is made as a rematch's is (api/seating/claims.py): a waiting, private game with the
+challenger seated and the other player's seat kept for them (`reserved_for`, until
+`CHALLENGE_RESERVED_S` or the waiting game's end), any further seats open; the challenged player
+takes it with `POST /games/{id}/seats/{seat}/claim` and its key, which judges the block check
+point again. Allowed by the challenged player's `challenge` setting (api/social/decider.py) and
+no block between the two (api/social/blocks.py), asked before the game is made and again after
+(a block written meanwhile withdraws the game). The challenged player is told by `challenged`
+in its stream (and pushed, as `matched` is).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from api.errors import Code, UnknownGameType, ValidationFailed
+from api.games.appending import decide_and_append
+from api.platform import events as pe
+from api.ratings.profiles import UnknownPlayerId
+from api.social.blocks import Blocks, cannot_meet
+from api.social.decider import NotAllowedByPlayer, SelfRelation
+from api.social.relations import Social
+from domain import registry
+from events.store import NewEvent
+
+if TYPE_CHECKING:
+    from api.games.service import GameService
+    from api.players.accounts import Player
+
+CHALLENGE_RESERVED_S = 86_400
+
+
+class Challenges:
+    def __init__(self, social: Social, blocks: Blocks, service: GameService,
+                 told: Callable[[list[str]], object] | None = None) -> None:
+        self.social = social
+        self.blocks = blocks
+        self.service = service
+        self.told = told  # after the notice is written: the player's push (api/push/notify.py)
+
+    def challenge(self, challenger: Player, target_id: str, type_: str, seats: int | None, options: dict[str, Any],
+                  clock: Any, rated: bool) -> dict[str, Any]:
+        if target_id == challenger.id:
+            raise SelfRelation("You cannot challenge yourself.")
+        target = self.social.players.find(target_id)
+        if target is None:
+            raise UnknownPlayerId("No player has this id.")
+        definition = registry.get(type_)
+        if definition is None:
+            raise UnknownGameType(f"This server hosts no game of type '{type_}'.")
+        self.blocks.check(challenger.id, [target_id])  # the check point
+        if not self.social.allows(target_id, "challenge", challenger.id):
+            raise NotAllowedByPlayer("This player's settings do not let you challenge them.")
+        n = seats or max(2, definition.min_seats)
+        if not max(2, definition.min_seats) <= n <= definition.max_seats:
+            raise ValidationFailed(f"{definition.title} is played by {definition.min_seats} to "
+                                   f"{definition.max_seats} seats; a challenge needs two at least, {n} were asked "
+                                   "for.", code=Code.INVALID_SEATS)
+        until = int(time.time() * 1000) + CHALLENGE_RESERVED_S * 1000
+        me = {"name": challenger.name, "player": challenger.id, **({"bot_account": True} if challenger.bot else {})}
+        given = [me, {"open": True, "reserved_for": target_id, "reserved_until": until}] + \
+            [{"open": True} for _ in range(max(0, n - 2))]
+        created = self.service.create(type_, given, options, None, True, clock, rated=rated, creator=challenger.id)
+        self.blocks.meeting(created["id"], [challenger.id, target_id])
+        if self.blocks.between(challenger.id, target_id):  # a block written while the game was made
+            self._withdraw(created["id"])
+            raise cannot_meet()
+        at = int(time.time() * 1000)
+        entry = {"type": "challenged", "game_id": created["id"], "game_type": type_, "version": created["version"],
+                 "at": at, "seat": 0, "name": challenger.name, "by": challenger.id, "your_seat": 1}
+        self.social.players.write_inbox(self.social.players.redis, target_id, entry, at)
+        if self.told is not None:
+            self.told([target_id])
+        return {**created, "challenged": target_id, "reserved_seat": 1, "reserved_until": until}
+
+    def _withdraw(self, game_id: str) -> None:
+        ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between its players"}
+        decide_and_append(self.service, game_id,
+                          lambda game, at: [] if game.finished else [NewEvent(pe.ABORTED, ended, None)])
