@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None):
     from api.http import request_limits as limits
     from api.http import seat_control as routes_seat_control
     from api.http import social as routes_social
+    from api.http import tournaments as routes_tournaments
     from api.http import vacations as routes_vacations
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
@@ -125,6 +126,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
     routes_oauth.install(app)  # third-party apps' OAuth 2.0 server (issue 51)
     app.extensions["moderation"] = services.moderation
+    app.register_blueprint(routes_tournaments.bp)  # tournaments (issue 52)
+    app.extensions["tournaments"] = services.tournaments
     app.register_blueprint(routes_social.bp)  # people around the table (issue 53)
     app.extensions["social"] = services.social
     app.extensions["challenges"] = services.challenges

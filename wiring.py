@@ -50,6 +50,7 @@ from api.social.blocks import Blocks
 from api.social.challenges import Challenges
 from api.social.groups import Groups
 from api.social.relations import Social
+from api.tournaments.service import TournamentResults, Tournaments
 from api.webhooks.addresses import Policy
 from api.webhooks.manage import Webhooks
 from domain import registry
@@ -105,6 +106,7 @@ class Services:
     social: Social  # follows, friends, blocks, privacy as events (api/social/)
     challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
     groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
+    tournaments: Tournaments  # tournaments: their streams, pairings, games and results (api/tournaments/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -123,6 +125,11 @@ class Services:
     def rate_ended_games(self) -> int:
         """The reconciler's sweep: the games ended since the last pass, rated in order."""
         return self.ratings.ledger.catch_up(self.store)
+
+    def advance_tournaments(self) -> int:
+        """The reconciler's sweep: each running tournament's lost steps done again (a finished
+        game's result, a table's game, a round due)."""
+        return self.tournaments.sweep()
 
     def pair_seeks(self) -> int:
         """The reconciler's sweep: every pool of seeks paired again (their windows widened)."""
@@ -261,12 +268,15 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     push_notify = pushes.notifier()
     # A bot's move tells the next player it is their turn as a person's does, and the move that
     # ends a long game makes its export, whoever made it: the same listeners in every process.
+    # A tournament game's end is its table's result, in whichever process appended it.
+    tournaments = Tournaments(redis, prefix, ledger, players)
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint))
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
+    tournaments.games = service  # the tournaments make their rounds' games through it
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
@@ -294,6 +304,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                         settings.analysis_iterations, settings.archive_retention_s)
+    moderation.on_void.append(tournaments.player_voided)  # the tournaments' standings follow a void
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -318,7 +329,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
                     challenges=Challenges(social, blocks, service, told=push_notify.players),
-                    groups=groups)
+                    groups=groups,
+                    tournaments=tournaments)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------

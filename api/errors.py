@@ -154,6 +154,17 @@ class Code(StrEnum):
         "a moderator's operation asked by a player who is not one (the operator grants the role: docs/operators.md)"
     ALREADY_VOIDED = "already_voided", (409,), "voiding a player whose games are voided already"
     NOT_VOIDED = "not_voided", (409,), "undoing the void of a player whose games are not voided"
+    # ---- tournaments (issue 52)
+    UNKNOWN_TOURNAMENT = "unknown_tournament", (404,), "no tournament has this id"
+    TOURNAMENT_CLOSED = "tournament_closed", (409,), \
+        "the tournament takes no more entries or pairings (over, full, or past its late-join window)"
+    ALREADY_ENTERED = "already_entered", (409,), "the player is in the tournament already"
+    NOT_ENTERED = "not_entered", (409,), "the player is not in the tournament (withdrawing)"
+    ROUND_NOT_READY = "round_not_ready", (409,), "the tournament's round is still being played"
+    ORGANISER_REQUIRED = "organiser_required", (403,), \
+        "only the tournament's creator or a moderator may adjust its results"
+    ENTRY_REFUSED = "entry_refused", (403,), \
+        "the tournament's entry conditions refuse the player (its rating range, its invitations)"
     # ---- people around the table (issue 53)
     SELF_RELATION = "self_relation", (422,), "following, blocking or challenging oneself"
     NOT_ALLOWED_BY_PLAYER = "not_allowed_by_player", (403,), \

@@ -47,7 +47,8 @@ def main(argv: list[str]) -> None:
     if mode == "reconciler":
         run_forever(services.service, services.turn_scheduler(), settings.reconcile_interval, settings.abandon_after,
                     sweeps=(services.deliveries.sweep, services.pushes.sweep, services.rate_ended_games,
-                            services.pair_seeks, services.archiver, services.clock_warnings),
+                            services.pair_seeks, services.archiver, services.clock_warnings,
+                            services.advance_tournaments),
                     clock_tick=services.clock_tick,
                     clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
     else:

@@ -64,6 +64,9 @@ class Moderation:
         self.game_types = game_types
         self.configured = frozenset(configured)  # MODERATORS
         self.lookback_ms = int(lookback_s * 1000)
+        # Told of each void and its undo once it is written: (kind, player id, by, reason). The
+        # tournaments' standings follow (api/tournaments/service.py: one adjustment each).
+        self.on_void: list[Callable[[str, str, str, str], None]] = []
         self.key = f"{prefix}moderation:{{ratings}}:events"
         # pushed(player ids): their Web Push jobs queued (api/push/notify.py's PushNotify.players);
         # rating_changed(the players' changes, the event): their webhooks' `rating.changed`
@@ -108,10 +111,14 @@ class Moderation:
         if paused:  # the reconciler's counting waits meanwhile (each of its passes would void this one's)
             self.redis.set(ledger.paused_key(), by, px=PAUSE_MS)
         try:
-            return self._act(command, types, paused)
+            done = self._act(command, types, paused)
         finally:
             if paused:
                 self.redis.delete(ledger.paused_key())
+        if paused and done["events"]:
+            for told in self.on_void:
+                told(kind, player_id, by, reason)
+        return done
 
     def _act(self, command: decider.Command, types: list[str], paused: bool) -> dict[str, Any]:
         ledger = self.ledger

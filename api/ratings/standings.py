@@ -131,3 +131,20 @@ def _sort_key(type_: str, result: dict[str, Any], side: tuple[int, ...]) -> tupl
 def _seat_numbers(winners: list[Any]) -> list[int]:
     """Winners as seat numbers (some games name a winner as `{"seat": n, ...}`)."""
     return [w["seat"] if isinstance(w, dict) else w for w in winners]
+
+
+def places(entry: dict[str, Any]) -> list[int]:
+    """Each seat's place in the ended game `entry` (1 the best; tied sides share a place), rated or
+    not: a tournament's table result (api/tournaments/). An aborted or abandoned game's seats
+    all share the last place."""
+    seats = entry.get("seats") or []
+    result = entry.get("result") or {}
+    if entry.get("status") != "finished" or result.get("outcome") in (ABORTED, ABANDONED):
+        return [len(seats)] * len(seats)
+    sides = _sides(result, len(seats))
+    keys = [_sort_key(entry["type"], result, side) for side in sides]
+    found = [len(seats)] * len(seats)
+    for side, key in zip(sides, keys):
+        for seat in side:
+            found[seat] = 1 + sum(len(other) for other, k in zip(sides, keys) if k < key)
+    return found

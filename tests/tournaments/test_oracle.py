@@ -1,0 +1,122 @@
+"""Every pairing of many random tournaments (2-6 seats, odd counts, withdrawals, late joins, voids)
+agrees with the oracle written from the rules' text (oracle.py), and with its own recomputation
+from the history (api/tournaments/verify.py)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from api.tournaments.verify import verify
+from tests.tournaments import oracle
+from tests.tournaments.simulate import play
+
+
+@st.composite
+def shapes(draw):
+    fmt = draw(st.sampled_from(["swiss", "swiss", "round_robin", "arena"]))
+    seats = draw(st.integers(2, 6))
+    least = draw(st.integers(2, seats))
+    entrants = draw(st.integers(seats, 15 if fmt != "round_robin" else 9))
+    return fmt, seats, least, entrants, draw(st.integers(1, 5)), draw(st.integers(0, 2**32))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(shapes())
+def test_every_pairing_agrees_with_the_oracle_and_recomputes(shape):
+    fmt, seats, least, entrants, rounds, seed = shape
+    events = play(random.Random(seed), fmt, seats, least, entrants, rounds)
+    assert any(e["type"] == "round_paired" for e in events)
+    assert oracle.check(events) == []
+    assert all(r["inputs"] and r["tables"] for r in verify(events)), verify(events)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_swiss_two_seats_never_repeats_while_avoidable(seed):
+    """A field of 8 playing 7 rounds: each round has as few repeats as any pairing of its players
+    (the oracle's exhaustive search), and the first 4 none at all (the pairs not played yet then
+    make a graph of degree >= 4 = n/2 on 8 players: by Dirac's theorem it has a Hamiltonian cycle,
+    so a perfect matching without a repeat always exists)."""
+    events = play(random.Random(seed), "swiss", 2, 2, 8, rounds=7, withdraw=0, late=0, void=0, no_show=0)
+    paired = [e for e in events if e["type"] == "round_paired"]
+    assert len(paired) == 7
+    pairs = Counter(frozenset(t) for e in paired[:4] for t in e["tables"])
+    assert len(pairs) == 16 and set(pairs.values()) == {1}
+    assert oracle.check(events) == []
+
+
+def test_the_oracle_finds_a_repeat_and_a_forged_table():
+    """The oracle can fail: a pairing edited to repeat a pair, or to seat a player twice."""
+    events = play(random.Random(3), "swiss", 2, 2, 8, rounds=3, withdraw=0, late=0, void=0, no_show=0)
+    paired = [e for e in events if e["type"] == "round_paired"]
+    second = events.index(paired[1])
+    a, b = paired[0]["tables"][0]
+    others = [e for t in paired[1]["tables"] for e in t if e not in (a, b)]
+    tables = [[a, b]] + [others[i:i + 2] for i in range(0, len(others), 2)]
+    forged = [*events[:second], {**paired[1], "tables": tables}]
+    assert oracle.check(events[:second + 1]) == []
+    assert any("repeats" in p or "seat order" in p for p in oracle.check(forged))
+    twice = {**paired[1], "tables": [paired[1]["tables"][0], paired[1]["tables"][0]]}
+    assert any("twice" in p for p in oracle.check([*events[:second], twice]))
+    assert not all(r["tables"] for r in verify([*events[:second], twice]))
+
+
+def test_round_robin_two_seats_meets_everyone_once():
+    for n in (4, 5, 8, 9):
+        events = play(random.Random(n), "round_robin", 2, 2, n, withdraw=0, late=0, void=0, no_show=0)
+        pairs = Counter(frozenset(t) for e in events if e["type"] == "round_paired" for t in e["tables"])
+        assert len(pairs) == n * (n - 1) // 2 and set(pairs.values()) == {1}, n
+
+
+def test_forged_standings_in_the_inputs_are_found():
+    events = play(random.Random(5), "swiss", 4, 3, 10, rounds=3, withdraw=0, late=0, void=0, no_show=0)
+    paired = [e for e in events if e["type"] == "round_paired"]
+    second = events.index(paired[1])
+    inputs = dict(paired[1]["inputs"])
+    inputs["players"] = [{**p, "points": p["points"] + 1} if i == 0 else p for i, p in enumerate(inputs["players"])]
+    forged = [*events[:second], {**paired[1], "inputs": inputs}]
+    assert any("points" in p for p in oracle.check(forged))
+    assert not verify(forged)[-1]["inputs"]
+
+
+def test_the_verify_tool_reads_a_history_and_says_which_rounds_disagree(capsys, monkeypatch):
+    import io
+
+    import orjson
+
+    from tools import tournaments as tool
+
+    events = play(random.Random(9), "swiss", 3, 2, 7, rounds=3)
+    paired = [e for e in events if e["type"] == "round_paired"]
+    forged = [e if e is not paired[-1] else {**e, "tables": e["tables"][::-1]} for e in events]
+    for history, status in ((events, 0), (forged, 1)):
+        stdin = io.TextIOWrapper(io.BytesIO(b"".join(orjson.dumps(e) + b"\n" for e in history)))
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert tool.main(["verify", "-"]) == status
+    assert "1 disagree" in capsys.readouterr().out
+
+
+def test_a_large_swiss_field_is_matched_in_blocks_without_repeats():
+    """200 players (above 96: matched in blocks of 64): every round recomputes, every player
+    seated once, and no pair meets twice in 3 rounds."""
+    events = play(random.Random(4), "swiss", 2, 2, 200, rounds=3, withdraw=0, late=0, void=0, no_show=0)
+    paired = [e for e in events if e["type"] == "round_paired"]
+    assert len(paired) == 3 and all(len(e["tables"]) == 100 for e in paired)
+    pairs = Counter(frozenset(t) for e in paired for t in e["tables"])
+    assert set(pairs.values()) == {1}
+    assert oracle.check(events) == [] and all(r["inputs"] and r["tables"] for r in verify(events))
+
+
+@pytest.mark.parametrize("players, seats, never", [(9, 3, 0), (12, 4, 12), (16, 4, 8), (10, 3, 5)])
+def test_a_multi_seat_round_robin_is_balanced(players, seats, never):
+    """Every pair meets at most twice (9 at 3 seats: exactly once, a resolvable design), and at
+    most `never` pairs never meet (the measured figures of pairing.py's docstring)."""
+    events = play(random.Random(1), "round_robin", seats, seats, players, withdraw=0, late=0, void=0, no_show=0)
+    met = Counter(frozenset((a, b)) for e in events if e["type"] == "round_paired"
+                  for t in e["tables"] for i, a in enumerate(t) for b in t[i + 1:])
+    assert max(met.values()) <= (1 if never == 0 else 2)
+    assert players * (players - 1) // 2 - len(met) <= never
+    assert oracle.check(events) == []
