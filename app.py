@@ -50,6 +50,7 @@ def create_app(test_config: dict | None = None):
     from api.history import export_memory
     from api.http import analysis as routes_analysis
     from api.http import app_links, cors, hooks, problems
+    from api.http import chat as routes_chat
     from api.http import games as routes_games
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
@@ -127,6 +128,8 @@ def create_app(test_config: dict | None = None):
     app.extensions["social"] = services.social
     app.extensions["challenges"] = services.challenges
     app.extensions["groups"] = services.groups
+    app.register_blueprint(routes_chat.bp)  # chat and its moderation (issue 53)
+    app.extensions["chat"] = services.chat
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

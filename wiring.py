@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from api.analysis.analyses import Analyses
+from api.chat.service import Chat
+from api.chat.words_filter import DEFAULT_EN, DEFAULT_KO, WordFilter, word_list
 from api.games.deferred import immediately
 from api.games.repository import GameRepository
 from api.games.service import GameService, Scheduler
@@ -105,6 +107,7 @@ class Services:
     social: Social  # follows, friends, blocks, privacy as events (api/social/)
     challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
     groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
+    chat: Chat  # table, spectators', direct and group chat; mutes, reports, moderators' actions (api/chat/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -282,6 +285,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     groups = Groups(redis, prefix, blocks, players, service)
     lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
+    chat = Chat(redis, prefix, players, social, blocks, service.load, groups.is_member, groups.member_ids,
+                WordFilter(word_list(settings.chat_words_en, DEFAULT_EN),
+                           word_list(settings.chat_words_ko, DEFAULT_KO)),
+                settings.chat_max_length, settings.chat_rate, told=push_notify.players)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -307,7 +314,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
                     challenges=Challenges(social, blocks, service, told=push_notify.players),
-                    groups=groups)
+                    groups=groups, chat=chat)
 
 
 # ---- the RQ jobs' --------------------------------------------------------------------------
