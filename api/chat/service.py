@@ -105,6 +105,7 @@ class Chat:
         self._state = decider.State()
         self._state_id = "0-0"
         self._lock = threading.Lock()
+        self._newest: dict[str, tuple[float, str | None]] = {}  # channel -> (when read, its newest id)
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}chat:{TAG}:{channel}"
@@ -293,6 +294,21 @@ class Chat:
         if viewer is not None and authors:
             unseen = set(self.blocks.conflicts(viewer, authors)) | {a for a in authors if (viewer, a) in state.mutes}
         return [m for m in messages if f"{m['channel']}/{m['id']}" not in hidden and m["from"] not in unseen]
+
+    def newest(self, channel: str, max_age_s: float = 0.2) -> str | None:
+        """The channel's newest message id, read at most every `max_age_s` per channel and
+        process: what a live chat stream's subscribers wait on (one read for all of them)."""
+        now = time.monotonic()
+        seen = self._newest.get(channel)
+        if seen is not None and now - seen[0] < max_age_s:
+            return seen[1]
+        try:
+            found = self.redis.xrevrange(self.key(channel), "+", "-", count=1)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(str(e)) from e
+        newest = found[0][0].decode() if found else None
+        self._newest[channel] = (now, newest)
+        return newest
 
     def conversations(self, me: str, limit: int = 100) -> list[dict[str, Any]]:
         found = self.redis.zrevrange(self.conversations_key(me), 0, limit - 1, withscores=True)

@@ -198,3 +198,38 @@ def test_group_chat_is_its_members(app, client):
     for r in (client.get(f"/groups/{group['id']}/chat", headers=auth(cat["key"])),
               client.post(f"/groups/{group['id']}/chat", json={"text": "me too"}, headers=auth(cat["key"]))):
         assert (r.status_code, r.get_json()["code"]) == (403, "chat_closed")
+
+
+def _first_chat_frames(client, url, headers=None, last=None):
+    """The first `chat` events a chat stream sends (from `last`), as (id, message)."""
+    headers = {**(headers or {}), **({"Last-Event-ID": last} if last else {})}
+    r = client.get(url, headers=headers, buffered=False)
+    assert r.status_code == 200, r.get_data()
+    try:
+        for chunk in r.response:
+            if b"event: chat" in chunk:
+                frames = [f for f in chunk.decode().split("\n\n") if f.startswith("id: ")]
+                return [(f.split("\n")[0][4:], json.loads(f.split("data: ", 1)[1])) for f in frames]
+    finally:
+        r.close()
+
+
+def test_the_live_chat_stream_sends_each_viewer_its_channel_and_resumes_without_gaps(app, client):
+    ann, bob, cat, gid = _table(client)
+    said = {}
+    for text, who in (("spectator tip", cat), ("gl hf", bob), ("thanks", ann), ("another tip", cat)):
+        said[text] = client.post(f"/games/{gid}/chat", json={"text": text}, headers=auth(who["key"])).get_json()["id"]
+    url = f"/games/{gid}/chat/stream"
+    seated = _first_chat_frames(client, url, auth(ann["key"]), "0-0")
+    assert [m["text"] for _, m in seated] == ["gl hf", "thanks"]  # never a spectator's, during play
+    assert [i for i, _ in seated] == [said["gl hf"], said["thanks"]]
+    assert [m["text"] for _, m in _first_chat_frames(client, url, auth(cat["key"]), "0-0")] == [
+        "spectator tip", "another tip"]
+    assert [m["text"] for _, m in _first_chat_frames(client, url, None, "0-0")] == ["spectator tip", "another tip"]
+    r = client.get(url + "?channel=spectators", headers=auth(bob["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (403, "chat_closed")
+    # resumed after an id: the messages after it, none missed
+    assert [m["text"] for _, m in _first_chat_frames(client, url, auth(bob["key"]), said["gl hf"])] == ["thanks"]
+    # a muted writer's messages never reach the viewer who muted it
+    client.post(f"/players/{bob['id']}/mute", headers=auth(ann["key"]))
+    assert [m["text"] for _, m in _first_chat_frames(client, url, auth(ann["key"]), "0-0")] == ["thanks"]
