@@ -105,7 +105,10 @@ class Chat:
         self._state = decider.State()
         self._state_id = "0-0"
         self._lock = threading.Lock()
+        self._state_at = 0.0
         self._newest: dict[str, tuple[float, str | None]] = {}  # channel -> (when read, its newest id)
+        # (channel, after) -> (the newest id it was read at, the messages after `after`)
+        self._pages: dict[tuple[str, str], tuple[str | None, list[dict[str, Any]]]] = {}
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}chat:{TAG}:{channel}"
@@ -121,11 +124,15 @@ class Chat:
         found = self.redis.xrange(self.events_key, "-", "+")
         return [{**codec.loads(f[b"e"]), "id": i.decode()} for i, f in found]
 
-    def state(self) -> decider.State:
+    def state(self, max_age_s: float = 0.0) -> decider.State:
         """The fold of the stream, kept by the process and extended by what is new (one round
-        trip when nothing is)."""
+        trip when nothing is; none when it was read less than `max_age_s` ago: the live chat
+        streams' reads)."""
         try:
             with self._lock:
+                if max_age_s and time.monotonic() - self._state_at < max_age_s:
+                    return self._state
+                self._state_at = time.monotonic()
                 new = self.redis.xrange(self.events_key, f"({self._state_id}", "+")
                 if new:
                     self._state = decider.fold((codec.loads(f[b"e"]) for _, f in new), self._state)
@@ -286,8 +293,27 @@ class Chat:
         return {"messages": shown, "next": found[-1]["id"] if found else after,
                 "previous": found[0]["id"] if found else None}
 
-    def visible(self, messages: list[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
-        state = self.state()
+    def live_page(self, channel: str, viewer: str | None, after: str, newest: str | None,
+                  max_age_s: float = 0.2) -> dict[str, Any]:
+        """What a live chat stream sends next: the messages after `after` as `history` says them,
+        the read shared by this process's subscribers at one position (while `newest` holds),
+        the state at most `max_age_s` old."""
+        key = (channel, after)
+        cached = self._pages.get(key)
+        if cached is None or cached[0] != newest:
+            raw = self.redis.xrange(self.key(channel), f"({after}", "+", count=MAX_PAGE)
+            found = [{"id": i.decode(), "channel": channel, **codec.loads(f[b"e"])} for i, f in raw]
+            if len(self._pages) > 10_000:
+                self._pages.clear()
+            self._pages[key] = cached = (newest, found)
+        found = cached[1]
+        return {"messages": self.visible(found, viewer, max_age_s), "next": found[-1]["id"] if found else after}
+
+    def visible(self, messages: list[dict[str, Any]], viewer: str | None,
+                max_age_s: float = 0.0) -> list[dict[str, Any]]:
+        if not messages:
+            return []
+        state = self.state(max_age_s)
         hidden = decider.hidden(state)
         authors = sorted({m["from"] for m in messages})
         unseen: set[str] = set()

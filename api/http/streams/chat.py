@@ -4,7 +4,8 @@ once the game is over: `?channel=`), each message a `chat` event whose `id` is t
 an EventSource that reconnects (Last-Event-ID) resumes after it without a gap. Each subscriber
 is sent only what it may see (api/chat/service.py `history`: hidden messages, mutes and blocks
 honoured per viewer). The subscribers of one channel in a process share one read of its newest
-id (every CHAT_POLL_S); a subscriber reads the messages only when there are new ones. Under the
+id (every CHAT_POLL_S) and one read of its new messages (`live_page`); each filters them for its
+viewer (a player's blocks looked up: one round trip). Under the
 live streams' limits (per process, per client address) like the game's and the player's."""
 from __future__ import annotations
 
@@ -60,11 +61,13 @@ def chat_stream(game_id: str) -> ResponseReturnValue:
             position = chat.newest(channel, 0) or "0-0"
         yield lifecycle.RETRY
         started = last = time.monotonic()
+        fresh = 0.0  # the first page with the mutes and hides as they are now; then at most CHAT_POLL_S old
         while time.monotonic() - started < max_s:
             try:
                 newest = chat.newest(channel, CHAT_POLL_S)
                 if newest is not None and newest != position:
-                    page = chat.history(channel, viewer, after=position, limit=200)
+                    page = chat.live_page(channel, viewer, position, newest, fresh)
+                    fresh = CHAT_POLL_S
                     frames = [sse("chat", m, m["id"]) for m in page["messages"]]
                     position = page["next"] or position
                     if frames:
