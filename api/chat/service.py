@@ -365,6 +365,8 @@ class Chat:
         context: dict[str, Any] = {}
         kind = subject["kind"]
         if kind == "message":
+            if not self.can_read(subject["channel"], me.id):  # said alike: no probing of another's channel
+                raise UnknownMessage("No message has this id in this channel.")
             message, around = self.message(subject["channel"], subject["id"])
             context = {"message": message, **around}
             if subject["channel"].startswith("game:"):
@@ -381,6 +383,20 @@ class Chat:
         self.act(decider.Command("report", me.id, _now(), reason=reason, id=report_id, subject=subject,
                                  context=context))
         return self.shown_report(self.state().reports[report_id])
+
+    def can_read(self, channel: str, player_id: str) -> bool:
+        """Whether the player reads this channel now (what a report of its message needs)."""
+        kind, _, rest = channel.partition(":")
+        if kind == "dm":
+            return player_id in rest.split(":")
+        if kind == "group":
+            return self.is_member(rest, player_id)
+        game_id, _, side = rest.partition(":")
+        try:
+            self.game_channel(game_id, self.seated(game_id, player_id), side)
+        except ChatClosed:
+            return False
+        return True
 
     def shown_report(self, report: dict[str, Any]) -> dict[str, Any]:
         shown = {"id": report["report"], "by": report["by"], "at": report["at"], "subject": report["subject"],

@@ -72,6 +72,15 @@ def test_a_reported_message_hidden_then_restored_and_the_reporter_told(app, clie
     r = client.post("/reports", json={"kind": "message", "channel": f"game:{gid}:table", "message": "1-1",
                                       "reason": "x"}, headers=auth(ann["key"]))
     assert (r.status_code, r.get_json()["code"]) == (404, "unknown_message")
+    # a message of a channel the reporter does not read is unknown to it (no probing of who wrote what)
+    cat = player(client, "Cat")
+    said = client.post(f"/games/{gid}/chat", json={"text": "tip"}, headers=auth(cat["key"])).get_json()["id"]
+    r = client.post("/reports", json={"kind": "message", "channel": f"game:{gid}:spectators", "message": said,
+                                      "reason": "x"}, headers=auth(ann["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_message")
+    r = client.post("/reports", json={"kind": "message", "channel": f"dm:{ann['id']}:{bob['id']}", "message": said,
+                                      "reason": "x"}, headers=auth(cat["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_message")
     r = client.post("/reports", json={"kind": "message", "reason": "x"}, headers=auth(ann["key"]))
     assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
 
