@@ -56,6 +56,7 @@ def create_app(test_config: dict | None = None):
     from api.http import lobby as routes_lobby
     from api.http import meta as routes_meta
     from api.http import moderation as routes_moderation
+    from api.http import oauth as routes_oauth
     from api.http import passkeys as routes_passkeys
     from api.http import player_keys as routes_player_keys
     from api.http import players as routes_players
@@ -124,6 +125,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(app_links.bp)  # links that open the app (issue 54)
     app.extensions["app_links"] = app_links.documents(settings)
     app.register_blueprint(routes_moderation.bp)  # moderation (issue 50)
+    routes_oauth.install(app)  # third-party apps' OAuth 2.0 server (issue 51)
     app.extensions["moderation"] = services.moderation
     app.register_blueprint(routes_social.bp)  # people around the table (issue 53)
     app.extensions["social"] = services.social

@@ -279,7 +279,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
                           settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
-                            game_types, settings.moderators, settings.moderation_lookback_s)
+                            game_types, settings.moderators, settings.moderation_lookback_s,
+                            pushed=push_notify.players, rating_changed=deliveries.rating_changed)
+    deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
     groups = Groups(redis, prefix, blocks, players, service)

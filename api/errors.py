@@ -65,6 +65,9 @@ class Code(StrEnum):
     TOO_MANY_KEYS = "too_many_keys", (409,), "the player holds its most keys (20): revoke one first"
     TOO_MANY_TOKENS = "too_many_tokens", (409,), "the player holds its most access tokens (20): revoke one first"
     UNKNOWN_TOKEN = "unknown_token", (404,), "the player has no personal access token of this id"
+    TOO_MANY_APPS = "too_many_apps", (409,), \
+        "the player registered its most apps (10), or authorised its most at once (20): remove one first"
+    UNKNOWN_APP = "unknown_app", (404,), "the player has no app (or authorised app) of this id"
     INVALID_RECOVERY_CODE = "invalid_recovery_code", (401,), "the recovery code is unknown or already used"
     TOKEN_MALFORMED = "token_malformed", (401,), \
         "`Authorization` is not `Bearer <token>` (or too long); where a player's key is asked for, a token that " \
@@ -89,6 +92,8 @@ class Code(StrEnum):
     # ---- games
     UNKNOWN_GAME = "unknown_game", (404,), "no game has this id"
     UNKNOWN_PLAYER = "unknown_player", (404,), "no player has this id (a public profile)"
+    UNKNOWN_SEASON = "unknown_season", (404,), "a season's name that is no month (`YYYY-MM`, or `current`)"
+    SEASON_NOT_STARTED = "season_not_started", (404,), "a season (a month) after the running one"
     NOT_SEEKING = "not_seeking", (404,), "the player has no seek (`GET`/`DELETE /matchmaking`)"
     UNKNOWN_SEAT = "unknown_seat", (404,), "the game has no such seat"
     VERSION_OUT_OF_RANGE = "version_out_of_range", (404,), "no such version in the game's history"

@@ -162,7 +162,7 @@ def match(strong: str, weak: str, games: int, seconds: float, round_limit: int =
 
 def ladder(expert_games: int, minutes: float, random_games: int, first: int = 0) -> None:
     print("expert: one-turn lookahead over the unseen cards (domain/fairy_tile/expert.py), "
-          f"BOT_ITERATIONS {iterations_scale():g} (unused: it has no iteration budget)", flush=True)
+          f"BOT_ITERATIONS {iterations_scale():g} (below 1: that share of its candidates weighed, at least 3)", flush=True)
     match("expert", "storyteller", expert_games, minutes * 60, first=first)
     if random_games:
         match("storyteller", "random", random_games, 120)

@@ -26,7 +26,6 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import pytest  # noqa: E402
 import redis  # noqa: E402
-import requests  # noqa: E402
 
 from domain import registry, search  # noqa: E402
 from tests.platform import high_card  # noqa: E402
@@ -36,9 +35,11 @@ pytest_plugins = ["tests.tiers"]
 
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
-# The search bots' budgets (domain/search.py) at a fiftieth: the suites check that they play
-# legally, see only their seat and finish games, not how well they play (bench/ measures that).
-os.environ.setdefault("BOT_ITERATIONS", "0.02")  # for the servers and workers the suites start
+# The search bots' budgets (domain/search.py) at a two-hundredth (Witches' expert: 12 iterations
+# a decision, Splendor's 2, the others' 1; the Fairy Tile expert weighs 3 candidates): the suites
+# check that they play legally, see only their seat and finish games, not how well they play
+# (bench/ measures that).
+os.environ.setdefault("BOT_ITERATIONS", "0.005")  # for the servers and workers the suites start
 search.set_iterations_scale(float(os.environ["BOT_ITERATIONS"]))  # and for the bots they run here
 
 # The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
@@ -201,30 +202,26 @@ def _free_port():
 
 
 @pytest.fixture(scope="session")
-def http_server(redis_url):
-    """`python app.py` (gunicorn + gevent, RQ workers, the reconciler) on a free port."""
-    port = _free_port()
+def app_server(redis_url, tmp_path_factory):
+    """`python app.py` (gunicorn + gevent, two RQ workers, the reconciler, the webhook and
+    analysis workers) on a free port and key prefix of its own: one per session (per xdist
+    worker), shared by the tests that talk HTTP to a whole server (`http_server`, its base URL,
+    and the robustness suite's `api`). Its log (WARNING and up) is in the session's temporary
+    directory (tests/robustness/servers.py's ApiServer)."""
+    from tests.robustness.servers import ApiServer
+
     prefix = f"http{uuid.uuid4().hex[:6]}:"
-    env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "HOST": "127.0.0.1",
-           "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns", "ANALYSIS_QUEUE": f"{prefix}analysis",
-           "WEB_WORKERS": "2",
-           "EXTRA_GAME_MODULES": "tests.platform.high_card", "SSE_KEEPALIVE_S": "0.5",
-           "PYTHONPATH": str(ROOT), "RATE_LIMIT": "1000000"}
-    proc = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    # its queues of its own: another server's workers on the session's Redis must not take its jobs
+    server = ApiServer(redis_url, prefix, tmp_path_factory.mktemp("app-server"),
+                       ANALYSIS_QUEUE=f"{prefix}analysis", WEBHOOK_QUEUE=f"{prefix}webhooks")
+    try:  # also when it never came up: leave nothing running
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
-    def up():
-        if proc.poll() is not None:  # e.g. its port was taken meanwhile: never test another server
-            raise AssertionError(f"app.py exited with {proc.returncode}")
-        try:
-            return requests.get(f"{base}/health", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
 
-    try:
-        wait_for(up, timeout=60, interval=0.2)
-        yield base
-    finally:  # also when it never came up: leave nothing running
-        proc.terminate()
-        proc.wait(timeout=20)
+@pytest.fixture(scope="session")
+def http_server(app_server):
+    """The base URL of the session's `python app.py` (app_server)."""
+    return app_server.base

@@ -40,6 +40,7 @@ FIXTURES = {
     "redis_client": "redis",
     # RQ workers, servers, subprocesses
     "workers": "process",
+    "app_server": "process",
     "http_server": "process",
     "web_server": "process",
     "api": "process",

@@ -114,8 +114,35 @@ export async function ensurePlayer(name) {
     }
   }
   const made = await api("/players", { method: "POST", body: { name: name || friendlyName() } });
+  // The recovery code is shown once, by this answer: kept for this tab until the person says it
+  // is written down (the page may move to a game first), never in localStorage.
+  if (made.recovery_code) sessionStorage.setItem(FIRST_RECOVERY, made.recovery_code);
+  showRecoveryCode();
   return setPlayer(made);
 }
+
+// A new player's first recovery code (POST /players answers it once): a notice on every page
+// until the person says it is written down. With it, the player is got back on another
+// device when this browser's key is lost (the account page: "Or a recovery code").
+const FIRST_RECOVERY = "gameserver.first-recovery";
+
+export function showRecoveryCode() {
+  const code = sessionStorage.getItem(FIRST_RECOVERY);
+  if (!code || document.querySelector("#recovery-notice")) return;
+  const notice = el("section", { id: "recovery-notice", class: "card", role: "alert", "aria-labelledby": "recovery-notice-h" },
+    el("h2", { id: "recovery-notice-h", text: t("Your recovery code") }),
+    el("p", { class: "hint", text: t("Write it down and keep it safe: it gets this player back on another device if this browser's key is lost. It is shown only now.") }),
+    el("output", { id: "recovery-notice-code", class: "key", text: code }),
+    el("button", { type: "button", id: "recovery-notice-done", class: "primary", text: t("I wrote it down"),
+      onclick: () => { sessionStorage.removeItem(FIRST_RECOVERY); notice.remove(); } }));
+  // Beside the board on a game's page (the board stays where it is), else at the page's top.
+  const beside = document.querySelector("aside.side #status");
+  if (beside) beside.after(notice);
+  else (document.querySelector("main") || document.body).prepend(notice);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showRecoveryCode);
+else showRecoveryCode();
 
 // The games this browser holds a seat's token or an invite code for.
 export function knownGames() {

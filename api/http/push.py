@@ -10,7 +10,7 @@ from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from api.games.callers import hash_token, is_player_key
+from api.games.callers import is_player_key
 from api.http import languages as http_languages
 from api.http.auth import bearer_token, current_player
 from api.http.requests import json_body, players
@@ -73,7 +73,7 @@ def subscribe() -> ResponseReturnValue:
     body = _native.load(raw) if native else _subscription.load(raw)
     lang = body["lang"] or http_languages.current()  # else the subscribing request's language
     token = bearer_token()
-    key_hash = hash_token(token) if token and is_player_key(token) else None  # it ends with this key
+    key_hash = players().maker_digest(player.id, token) if token and is_player_key(token) else None  # it ends with it
     if native:
         sub, new = _pushes().subs.add_native(player.id, body["kind"], body["token"], lang, key_hash)
     else:

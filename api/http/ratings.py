@@ -54,6 +54,35 @@ def leaderboard(type: str) -> ResponseReturnValue:  # the path's own name (opena
     return {"type": type_, "players": found, "next": next_link(f"/leaderboards/{type_}", args) if more else None}
 
 
+class SeasonBoardQuerySchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    provisional = fields.String(load_default="include", validate=validate.OneOf(["exclude", "include"]))
+
+
+_season_query = SeasonBoardQuerySchema()
+
+
+@bp.get("/seasons/<type>")
+def seasons(type: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /seasons/{type})
+    return ratings().seasons(type)
+
+
+@bp.get("/seasons/<type>/<season>/leaderboard")
+def season_leaderboard(type: str, season: str) -> ResponseReturnValue:  # openapi.yaml's names
+    shown = ratings().season(type, season)  # 404: no such type, no such month, not started yet
+    page = query(_season_query)
+    name = shown["season"]
+    found = ratings().season_leaderboard(type, name, page["offset"], page["limit"], page["provisional"] == "include")
+    more = len(found) == page["limit"]
+    args = {"offset": page["offset"] + page["limit"], "limit": page["limit"], "provisional": page["provisional"]}
+    return {"type": type, **shown, "players": found,
+            "next": next_link(f"/seasons/{type}/{name}/leaderboard", args) if more else None}
+
+
 @bp.get("/players/<id>")
 def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml: /players/{id})
     return {**ratings().profile(id), "links": app_links.player_links(id)}

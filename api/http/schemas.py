@@ -11,6 +11,17 @@ from api.input_rules import name_problem, normal_name
 NAME = validate.Length(min=1, max=40)
 
 
+class WholeNumber(fields.Integer):
+    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not an integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class NameField(fields.String):
     """A person's name: NFC-normalised; no control, line-break or bidi-override characters."""
 
@@ -93,7 +104,7 @@ class NewAccessTokenSchema(PlayerNameSchema):
     openapi.yaml's list by api/players/tokens.py) and seconds to live (none: until revoked)."""
     scopes = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True,
                          validate=validate.Length(min=1, max=16))
-    expires_in = fields.Integer(load_default=None, allow_none=True, strict=True,
+    expires_in = WholeNumber(load_default=None, allow_none=True, strict=True,
                                 validate=validate.Range(min=60, max=366 * 86400))
 
 
@@ -198,17 +209,6 @@ class SyncQuerySchema(Schema):
 
     since = fields.String(validate=validate.Regexp(r"^([0-9]{1,15}-[0-9]{1,10}|0)$"))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
-
-
-class WholeNumber(fields.Integer):
-    """An integer as JSON has it: 5 or 5.0, not "5" nor true (JSON Schema's `integer`)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValidationError("Not an integer.")
-        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class MoveRequestSchema(Schema):

@@ -11,7 +11,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from api.errors import ValidationFailed
 from api.http.auth import current_player
 from api.http.requests import json_body, players
-from api.http.schemas import JsonBool
+from api.http.schemas import JsonBool, WholeNumber
 from api.social.decider import LEVELS, SETTINGS
 from api.social.groups_decider import ROLES, VISIBILITIES
 
@@ -45,7 +45,7 @@ class ChallengeSchema(Schema):
         unknown = RAISE
 
     type = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
-    seats = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=2, max=12))
+    seats = WholeNumber(load_default=None, allow_none=True, validate=validate.Range(min=2, max=12))
     rated = JsonBool(load_default=True)
     options = fields.Dict(keys=fields.String(), load_default=dict)
     clock = fields.Raw(load_default=None, allow_none=True)  # checked by api/platform/clocks.py

@@ -8,7 +8,10 @@ ledger's recompute without the voided players' games, watched on the stream, the
 the ratings' cursor. A game counted by the reconciler meanwhile makes the void judge and compute
 again; a void committed first makes the reconciler's batch read again, with the new voided set:
 either way each game is counted once, as a rebuild would count it. Leaderboards and profiles
-read the ledger: they show the new numbers as soon as the transaction is written. Each player
+read the ledger: they show the new numbers as soon as the transaction is written. The re-rating
+starts at the first game of the player voided or restored (the ledger's `recompute_from`: the
+same numbers as rating every game again, from the ratings each later game's record kept), or
+rates every game again where that cannot be exact. Each player
 whose rating changed is told on its stream (`rerated`: before and after, per game type).
 
 Moderators: the players named by MODERATORS, and those the operator granted the role
@@ -17,7 +20,7 @@ Moderators: the players named by MODERATORS, and those the operator granted the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -47,7 +50,9 @@ class ModeratorRequired(ApiError):
 class Moderation:
     def __init__(self, connection: Any, prefix: str, ledger: Ledger, players: Players, store: EventStore,
                  addresses: Addresses, game_types: Callable[[], list[str]], configured: tuple[str, ...] = (),
-                 lookback_s: float = 3 * 86_400) -> None:
+                 lookback_s: float = 3 * 86_400, pushed: Callable[[Iterable[str]], None] | None = None,
+                 rating_changed: Callable[[list[dict[str, Any]], dict[str, Any], dict[str, int]], Any] | None = None,
+                 incremental: bool = True) -> None:
         self.redis: Any = connection
         self.ledger = ledger
         self.players = players
@@ -57,6 +62,14 @@ class Moderation:
         self.configured = frozenset(configured)  # MODERATORS
         self.lookback_ms = int(lookback_s * 1000)
         self.key = f"{prefix}moderation:{{ratings}}:events"
+        # pushed(player ids): their Web Push jobs queued (api/push/notify.py's PushNotify.players);
+        # rating_changed(the players' changes, the event): their webhooks' `rating.changed`
+        self.pushed = pushed
+        self.rating_changed = rating_changed
+        # a void re-rates from the first game of the player voided or restored on, where that is
+        # exact (api/ratings/ledger.py's recompute_from), else every game; False: every game always
+        self.incremental = incremental
+        self.last_rerating = ""  # how the last re-rating went ("all", or "from <n> games"): bench/voids.py
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -107,8 +120,19 @@ class Moderation:
                     rerate = excluded != ledger.excluded(pipe)
                     if rerate:
                         before = ledger.every_rating(pipe, types)
-                        old_keys = ledger.every_key(pipe)
-                        changed, cursor = ledger.recompute(self.store, excluded)
+                        changed_set = excluded ^ ledger.excluded(pipe)
+                        plan = ledger.recompute_from(self.store, excluded, changed_set) if self.incremental else None
+                        if plan is None:  # every game rated again (what a rebuild without them gives)
+                            old_keys = ledger.every_key(pipe)
+                            changed, cursor = ledger.recompute(self.store, excluded)
+                            after = {k: r for k, r in changed["table"].items() if k[0] in types}
+                        else:  # from the first game of the player voided or restored on: the same numbers
+                            members = ledger.season_members(pipe, plan["boards"])
+                            after = {**before, **{k: r for k, r in plan["table"].items() if k[0] in types}}
+                            after = {k: r for k, r in after.items() if r.games > 0}
+                        self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
+                    rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
+                    logged = _per_player(rerated, events[-1]["type"], command.at)
                     pipe.multi()
                     for event in events:
                         pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
@@ -116,21 +140,38 @@ class Moderation:
                         pipe.delete(ledger.excluded_key())
                         if excluded:
                             pipe.sadd(ledger.excluded_key(), *sorted(excluded))
-                        ledger.replace(pipe, old_keys, changed, cursor)
+                        if plan is None:
+                            ledger.replace(pipe, old_keys, changed, cursor)
+                        else:
+                            ledger.replace_from(pipe, plan, members)
                     if paused:
                         pipe.delete(ledger.paused_key())
-                    pipe.execute()
+                    at_push = len(pipe.command_stack)  # each player's log, with the rest: exactly once
+                    for player_id, entry in logged.items():
+                        pipe.rpush(self._rating_log(player_id), codec.dumps_bytes(entry))
+                    written = pipe.execute()
                     break
                 except redis.WatchError:
                     continue  # a game counted, or another moderator's action, meanwhile: again
-        rerated = _changes(before, changed["table"]) if rerate else []
-        self._tell(rerated, events[-1])
+        places = {p: int(n) for p, n in zip(logged, written[at_push:])}  # each list's length: the new place
+        self._tell(rerated, events[-1], places)
         return {"events": events, "rerated": rerated}
 
-    def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any]) -> None:
-        """`rerated` on each player's stream: its rating before and after, per game type."""
+    def _rating_log(self, player_id: str) -> str:
+        """The player's re-ratings (a list, oldest first: what its webhooks' `rating.changed` say)."""
+        return f"{self.key.removesuffix(':events')}:rerated:{player_id}"
+
+    def rating_log(self, player_id: str, start: int) -> list[dict[str, Any]]:
+        """The player's re-ratings from the `start`-th (from 1) on."""
+        return [codec.loads(raw) for raw in self.redis.lrange(self._rating_log(player_id), max(0, start - 1), -1)]
+
+    def _tell(self, rerated: list[dict[str, Any]], event: dict[str, Any], places: dict[str, int]) -> None:
+        """`rerated` on each player's stream: its rating before and after, per game type; then
+        their pushes queued and their webhooks told. Each player hears of its own rating only,
+        never who was voided (the reason is the event's type)."""
         pipe = self.players.redis.pipeline(transaction=False)
         at = int(time.time() * 1000)
+        told: list[dict[str, Any]] = []
         for change in rerated:
             kind, _, player_id = change["identity"].partition(":")
             if kind != "player":
@@ -138,7 +179,12 @@ class Moderation:
             notice = {"type": "rerated", "game_type": change["game_type"], "before": change["before"],
                       "after": change["after"], "reason": event["type"], "at": at}
             self.players.write_inbox(pipe, player_id, notice, at)
+            told.append({**notice, "player": player_id})
         pipe.execute()
+        if told and self.pushed is not None:
+            self.pushed(sorted({t["player"] for t in told}))
+        if told and self.rating_changed is not None:
+            self.rating_changed(told, event, places)
 
     # ---- flags -------------------------------------------------------------------------------
     def rated_games(self, now_ms: int | None = None) -> list[signals.RatedGame]:
@@ -203,6 +249,18 @@ def _shown(who: str, people: dict[str, Any], voided: Any) -> dict[str, Any]:
         return {"bot": name}
     player = people.get(name)
     return {"id": name, "name": player.name if player is not None else None, "voided": name in voided}
+
+
+def _per_player(rerated: list[dict[str, Any]], reason: str, at: int) -> dict[str, dict[str, Any]]:
+    """Each re-rated player's entry in its re-rating log: its own changes, and why."""
+    found: dict[str, dict[str, Any]] = {}
+    for change in rerated:
+        kind, _, player_id = change["identity"].partition(":")
+        if kind == "player":
+            entry = found.setdefault(player_id, {"reason": reason, "at": at, "changes": []})
+            entry["changes"].append({"game_type": change["game_type"], "before": change["before"],
+                                     "after": change["after"]})
+    return found
 
 
 def _changes(before: dict[tuple[str, str], Any], after: dict[tuple[str, str], Any]) -> list[dict[str, Any]]:

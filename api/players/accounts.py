@@ -38,6 +38,7 @@ import redis
 from api.errors import ApiError, Code
 from api.games.callers import KEY_PREFIX, hash_token, is_identity_token, is_player_credential, is_player_key  # noqa: F401 - re-exported
 from api.paging import sorted_page
+from api.players.apps import Apps
 from api.players.identities import Identities
 from api.players.identity_tokens import TokenRefused, TokenVerifier
 from api.players.keys import ROTATIONS_KEPT, KeyRing  # noqa: F401 - ROTATIONS_KEPT re-exported
@@ -106,6 +107,7 @@ class Players:
         self.identities = Identities(connection, prefix)
         self.keys = KeyRing(connection, prefix)
         self.tokens = TokenRing(connection, prefix, self.keys)  # personal access tokens (issue 51)
+        self.apps = Apps(connection, prefix, self.tokens)  # third-party apps' OAuth records (issue 51)
         self.recovery = Recovery(connection, prefix, self.keys)
         self.passkeys = Passkeys(connection, prefix, self.keys, rp_name)
         self.step_ups = StepUps(connection, prefix)
@@ -311,6 +313,22 @@ class Players:
     @_unavailable
     def revoke_token(self, player: Player, token_id: str) -> None:
         self.tokens.revoke(player.id, token_id)
+
+    def maker_digest(self, player_id: str, key: str) -> str:
+        """The hash what a key makes (a webhook, a push subscription) records, and ends with: the
+        key's own, or for an app's access token its grant's anchor (api/players/apps.py), so what
+        an app made outlives a refresh and ends with the grant."""
+        digest = hash_token(key)
+        if is_token(key):
+            entry = self.tokens.entry_of(player_id, digest)
+            if entry is not None and entry.get("anchor"):
+                return str(entry["anchor"])
+        return digest
+
+    def player_of_key(self, digest: str) -> str | None:
+        """The id of the player whose key (or token) has this hash, if any."""
+        found = self.redis.get(self._key_index(digest))
+        return found.decode() if found is not None else None
 
     def on_key_ended(self, end: Callable[[str, str], object]) -> None:
         """`end(player id, key hash)` is called once a key is revoked or replaced (what it made

@@ -13,6 +13,10 @@ Revoking or replacing a token takes the device keys' path (`_forget`): its strea
 end on every process, and what it made is removed. A token's scopes are checked at the edge,
 against the operation's as openapi.yaml names them (api/http/scopes.py); here, that a token is
 given no scope its maker lacks.
+
+An OAuth app's access token (api/players/apps.py) is a token of this ring too, so the same
+table holds it to its scopes: its entry names its `grant` (and the grant's `anchor`, the hash
+what the app makes records), and it is neither listed nor counted among the player's own.
 """
 from __future__ import annotations
 
@@ -93,11 +97,19 @@ class TokenRing(KeyRing):
         token = self.new_secret()
         digest = hash_token(token)
         self._store(player_id, digest, entry)
-        if self.redis.hlen(self.keys_key(player_id)) > MAX_TOKENS:  # a race past the check: as KeyRing.add
+        if self._own_count(player_id) > MAX_TOKENS:  # a race past the check: as KeyRing.add
             self._forget(player_id, digest)
             raise TooManyTokens(f"A player holds at most {MAX_TOKENS} tokens: revoke one it no longer uses first.",
                                 details={"limit": MAX_TOKENS})
         return entry, token
+
+    def _own_count(self, player_id: str) -> int:
+        """How many of the ring's tokens are the player's own (not an app's)."""
+        return sum(1 for raw in self.redis.hvals(self.keys_key(player_id)) if "grant" not in json.loads(raw))
+
+    def store(self, player_id: str, digest: str, entry: dict[str, Any]) -> None:
+        """Keeps an app's access token of this hash (api/players/apps.py: its entry names its grant)."""
+        self._store(player_id, digest, entry)
 
     def _store(self, player_id: str, digest: str, entry: dict[str, Any]) -> None:
         expires = entry.get("expires")
@@ -133,15 +145,26 @@ class TokenRing(KeyRing):
 
     def listing(self, player_id: str, current_digest: str | None = None) -> list[dict[str, Any]]:
         """The player's tokens, oldest first (never a token or its hash); an expired one is
-        forgotten as it is found (what it made ends then; its senders stopped at its expiry)."""
+        forgotten as it is found (what it made ends then; its senders stopped at its expiry).
+        An app's access tokens are not the player's own: not shown (forgotten too once expired)."""
         now = _now_ms()
         shown = []
         for entry in super().listing(player_id, current_digest):
             if entry.get("expires") is not None and entry["expires"] <= now:
                 self._forget_id(player_id, entry["id"])
                 continue
-            shown.append(entry)
+            if "grant" not in entry:
+                shown.append(entry)
         return shown
+
+    def of_grant(self, player_id: str, grant_id: str) -> list[str]:
+        """The hashes of the access tokens of this app's grant."""
+        return [digest.decode() for digest, raw in self.redis.hgetall(self.keys_key(player_id)).items()
+                if json.loads(raw).get("grant") == grant_id]
+
+    def forget(self, player_id: str, digest: str) -> None:
+        """The token of this hash stops working (what it made ends)."""
+        self._forget(player_id, digest)
 
     def _end_made_by(self, player_id: str, digest: str) -> None:
         """The tokens made by the token of this hash end with it (and theirs with them)."""
@@ -151,16 +174,19 @@ class TokenRing(KeyRing):
 
     def _forget_id(self, player_id: str, token_id: str) -> None:
         try:
-            self.revoke(player_id, token_id)
+            self.revoke(player_id, token_id, apps=True)
         except ApiError:
             pass  # gone already
 
-    def revoke(self, player_id: str, key_id: str, digest: str | None = None) -> None:
+    def revoke(self, player_id: str, key_id: str, digest: str | None = None, apps: bool = False) -> None:
+        """Revokes the player's token of this id (`apps`: an app's too; the player revokes those by
+        their grant)."""
         if digest is not None:
             self._forget(player_id, digest)
             return
         for found, raw in self.redis.hgetall(self.keys_key(player_id)).items():
-            if json.loads(raw)["id"] == key_id:
+            entry = json.loads(raw)
+            if entry["id"] == key_id and (apps or "grant" not in entry):
                 self._forget(player_id, found.decode())
                 return
         raise UnknownToken("The player has no token of this id (GET /players/me/tokens lists them).")

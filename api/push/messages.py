@@ -12,7 +12,12 @@ asks the player to act (their turn, a clock running out), normal for the rest.
 Account notices (issue 51) are pushed too, but for a step-up granted and a key replacing its own
 secret: what was added, taken or refused on the player's account, titled "Your account", the
 account page its `url`; each its own `Topic` (a newer one must not hide a refused attempt), and
-a refusal `high`."""
+a refusal `high`.
+
+A re-rating after a moderator's void or its undo (`rerated`, issue 50: the player's own rating
+before and after, per game type; never who was voided) is pushed too, titled with the game's
+name, the type's leaderboard its `url`, its `Topic` the type's (the latest re-rating replaces an
+undelivered one)."""
 from __future__ import annotations
 
 import hashlib
@@ -23,7 +28,7 @@ from api.words import notices, translate
 from api.words.messages import PLATFORM
 
 PUSHED = ("your_turn", "game_started", "game_finished", "matched", "challenged", "clock_warning",
-          "account_change_refused", "direct_message")
+          "account_change_refused", "rerated", "direct_message")
 URGENT = ("your_turn", "clock_warning", "matched", "challenged", "account_change_refused")
 ACCOUNT_NOT_PUSHED = ("step_up", "key_rotated")  # the device's own doing, harming no other
 ACCOUNT_URL = "/web/account.html"
@@ -41,7 +46,8 @@ def payload(entry: dict[str, Any], lang: str) -> bytes:
     account = str(entry.get("type", "")).startswith("account_")
     title = translate(lang, PLATFORM, notices.ACCOUNT_TITLE) if account else \
         game.get("text") or entry.get("game_type") or entry.get("title")  # a direct message: its sender
-    url = ACCOUNT_URL if account else f"/play/{entry['game_id']}" if entry.get("game_id") else "/"
+    url = ACCOUNT_URL if account else f"/play/{entry['game_id']}" if entry.get("game_id") else \
+        f"/leaderboard/{entry['game_type']}" if entry.get("type") == "rerated" and entry.get("game_type") else "/"
     body = {"type": entry["type"], "game_id": entry.get("game_id"), "game_type": entry.get("game_type"),
             "title": title, "body": said.get("text", ""), "url": url, "version": entry.get("version"),
             "at": entry.get("at"), "lang": lang}
@@ -56,6 +62,8 @@ def topic(entry: dict[str, Any]) -> str:
         named = f"dm:{(entry.get('from') or {}).get('id')}"
     if str(entry.get("type", "")).startswith("account_"):  # each account notice its own
         named = f"account:{entry.get('change')}:{entry.get('at')}"
+    if entry.get("type") == "rerated":  # a newer re-rating of the type replaces one not delivered yet
+        named = f"rerated:{entry.get('game_type')}"
     return hashlib.sha256(str(named).encode()).hexdigest()[:32]
 
 

@@ -6,7 +6,13 @@ Keys (all under one hash tag, `{ratings}`, so one transaction may write them in 
 - `ratings:{ratings}:<type>:board` sorted set: identity -> displayed rating (the leaderboard);
 - `ratings:{ratings}:<type>:history:<identity>` list: one point per rated game (newest last,
   the last HISTORY_KEPT);
-- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game, until the game
+- `ratings:{ratings}:<type>:season:<YYYY-MM>` hash and its boards: a season's table (issue 52,
+  api/ratings/seasons.py), kept as a type's is, rated from an empty start over the games whose
+  last move fell in that UTC month, in the same transaction; `ratings:{ratings}:<type>:seasons`
+  the type's seasons with a rated game. Never cleared: a void's `replace` rewrites them with the rest;
+- `ratings:{ratings}:game:<id>`: each seat's rating before and after that game (and `kept`: its
+  full ratings before it, overall and the season's, where a void's `recompute_from` starts; the
+  API and the webhooks never show it: `public`), until the game
   is archived: the archiver waits until the game is counted (`counted`), carries this record
   into the archive's summary of the game (`ratings`), and deletes it from Redis once the archive
   was read back holding it (workers/archiver.py); `game_changes` then reads the archive's.
@@ -25,11 +31,15 @@ rates every game again in memory without them (such a game's record says no chan
 that what waits for its count, a webhook's `game.rated`, does not wait for good); `replace`
 writes that result in place of every
 rating key in one transaction (a void: api/moderation/service.py), so the numbers are exactly a
-rebuild's without those games.
+rebuild's without those games. `recompute_from` and `replace_from` do the same from the first
+game of the player voided or restored on (the earlier games are unchanged: each later game's
+identities start from the ratings its record kept), touching only the ratings, charts and
+records of the games from there; where that cannot be exact they say so and `recompute` runs.
 """
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +54,7 @@ from events.keys import glob_escaped
 from events.store import EventStore
 
 BATCH = 200  # games rated per transaction
+KEPT = "kept"  # in a game's record, each seat's ratings before it (overall, then the season's): `rerate`'s start
 HISTORY_KEPT = 500  # points of the rating chart kept per identity and game type
 PROVISIONAL_SIGMA = 5.0  # above it the rating is shown provisional (it starts at 25/3)
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3
@@ -96,6 +107,10 @@ class Ledger:
     def _history(self, type_: str, who: str) -> str:
         return f"{self.base}:{type_}:history:{who}"
 
+    def _seasons(self, type_: str) -> str:
+        """The sorted set of the type's seasons that have a rated game (all scored 0: by name)."""
+        return f"{self.base}:{type_}:seasons"
+
     def _game(self, game_id: str) -> str:
         return f"{self.base}:game:{game_id}"
 
@@ -129,6 +144,35 @@ class Ledger:
         rank = self.redis.zrevrank(self._board(type_, provisional), who)
         return int(rank) if rank is not None else None
 
+    def seasons(self, type_: str) -> list[str]:
+        """The type's seasons that have a rated game, oldest first."""
+        return [s.decode() for s in self.redis.zrange(self._seasons(type_), 0, -1)]
+
+    def season_sizes(self, type_: str, seasons: list[str]) -> list[int]:
+        """How many are rated in each of `seasons` of the type."""
+        pipe = self.redis.pipeline(transaction=False)
+        for season in seasons:
+            pipe.zcard(self._board(season_board(type_, season)))
+        return [int(n) for n in pipe.execute()]
+
+    def seasons_of(self, who: str, types: list[str]) -> dict[str, list[tuple[str, Rating, int]]]:
+        """Per type, (season, the identity's season rating, its rank from 0 among everyone rated
+        in that season) of each season it played, oldest first."""
+        pipe = self.redis.pipeline(transaction=False)
+        for type_ in types:
+            pipe.zrange(self._seasons(type_), 0, -1)
+        every = [(t, s.decode()) for t, found in zip(types, pipe.execute()) for s in found]
+        for type_, season in every:
+            pipe.hget(self._table(season_board(type_, season)), who)
+            pipe.zrevrank(self._board(season_board(type_, season)), who)
+        read = pipe.execute()
+        found: dict[str, list[tuple[str, Rating, int]]] = {}
+        for i, (type_, season) in enumerate(every):
+            raw, rank = read[2 * i], read[2 * i + 1]
+            if raw is not None and rank is not None:
+                found.setdefault(type_, []).append((season, Rating(**codec.loads(raw)), int(rank)))
+        return found
+
     def history(self, type_: str, who: str) -> list[dict[str, Any]]:
         return [codec.loads(p) for p in self.redis.lrange(self._history(type_, who), 0, -1)]
 
@@ -138,7 +182,7 @@ class Ledger:
         found = self.recorded(game_id)
         if found is None and self.archived is not None:
             found = self.archived(game_id)
-        return found
+        return public(found)
 
     def recorded(self, game_id: str) -> list[dict[str, Any]] | None:
         """The game's record as Redis holds it (None once it moved to the archive)."""
@@ -189,7 +233,7 @@ class Ledger:
                     pipe.set(self._cursor(), after)
                     pipe.execute()
                     if tell:
-                        self._tell(found, changed["games"])
+                        self._tell(found, {g: public(c) for g, c in changed["games"].items()})
                     return max(1, len(found))
                 except redis.WatchError:
                     continue  # another process counted these games first: read again
@@ -213,6 +257,7 @@ class Ledger:
         table = {} if table is None else table
         points: list[tuple[str, str, dict[str, Any]]] = []
         games: dict[str, list[dict[str, Any]]] = {}
+        seasons: set[tuple[str, str]] = set()
         for entry in entries:
             sides = standings(entry)
             if sides is None:
@@ -221,14 +266,24 @@ class Ledger:
                 games[entry["id"]] = []  # a voided player's game (api/moderation/): counted, moving nobody
                 continue
             type_ = entry["type"]
+            season = season_of(entry)
+            board = season_board(type_, season)
             who = [w for side in sides for w in side.identities]
-            missing = [w for w in who if (type_, w) not in table]
-            if missing:
-                raws = reader.hmget(self._table(type_), missing)
-                for w, raw in zip(missing, raws):
-                    table[(type_, w)] = Rating(**codec.loads(raw)) if raw is not None else Rating(MODEL.mu, MODEL.sigma)
-            games[entry["id"]] = _rate_game(table, type_, sides, entry.get("last_move_at") or 0, points, entry["id"])
-        return {"table": table, "points": points, "games": games}
+            for kept in (type_, board):  # the overall table, and the season's (which starts empty)
+                missing = [w for w in who if (kept, w) not in table]
+                if missing:
+                    raws = reader.hmget(self._table(kept), missing)
+                    for w, raw in zip(missing, raws):
+                        table[(kept, w)] = Rating(**codec.loads(raw)) if raw is not None else _newcomer()
+            at = entry.get("last_move_at") or 0
+            prior = {w: _kept(table[(type_, w)]) + _kept(table[(board, w)]) for w in who}
+            changes = _rate_game(table, type_, sides, at, points, entry["id"])
+            _rate_game(table, board, sides, at, [], entry["id"])  # the season's: no chart of its own
+            for change in changes:  # what a void's re-rating from this game on starts from (`rerate`)
+                change[KEPT] = prior[change["identity"]]
+            games[entry["id"]] = changes
+            seasons.add((type_, season))
+        return {"table": table, "points": points, "games": games, "seasons": seasons}
 
     def _write(self, pipe: Any, changed: dict[str, Any]) -> None:
         for (type_, who), rating in changed["table"].items():
@@ -244,6 +299,8 @@ class Ledger:
             pipe.ltrim(self._history(type_, who), -HISTORY_KEPT, -1)
         for game_id, seats in changed["games"].items():
             pipe.set(self._game(game_id), codec.dumps_bytes(seats))
+        for type_, season in sorted(changed.get("seasons", ())):
+            pipe.zadd(self._seasons(type_), {season: 0})
 
     # ---- recomputing without the voided players' games (api/moderation/) -----------------------
     def recompute(self, store: EventStore, excluded: frozenset[str]) -> tuple[dict[str, Any], str]:
@@ -253,15 +310,113 @@ class Ledger:
         table: dict[tuple[str, str], Rating] = {}
         points: list[tuple[str, str, dict[str, Any]]] = []
         games: dict[str, list[dict[str, Any]]] = {}
+        seasons: set[tuple[str, str]] = set()
         cursor = "0"
         while True:
             found, after = harvest.page(store, cursor, None, BATCH)
             if after == cursor:
-                return {"table": table, "points": points, "games": games}, cursor
+                return {"table": table, "points": points, "games": games, "seasons": seasons}, cursor
             changed = self._rate(_NothingKept(), found, excluded, table)
             points += changed["points"]
             games.update(changed["games"])
+            seasons |= changed["seasons"]
             cursor = after
+
+    def recompute_from(self, store: EventStore, excluded: frozenset[str],
+                       changed: frozenset[str]) -> dict[str, Any] | None:
+        """The re-rating a change of the voided set (`changed`: the identities voided or restored;
+        `excluded` the new set) makes, computed from the first game of a `changed` identity on
+        (or the first game not counted yet, if earlier): what `replace_from` writes, which leaves
+        the ledger exactly as `recompute` and `replace` would (tests/ratings/test_rerating.py).
+        The games before that one are not rated again: each identity of the later games starts
+        from the ratings its first counted game there kept in its record (`kept`: they are what
+        the earlier games, unchanged, made), or from its rating now if it has none. None when
+        that cannot be exact (a record of a counted game without `kept`: counted before it was
+        kept, or unreadable; a rating chart that would lose points to its cap): recompute all.
+        Read outside the caller's transaction, which watches the cursor and the voided set."""
+        cursor = (self.redis.get(self._cursor()) or b"0").decode()
+        entries, after = _every_entry(store)
+        first = next((i for i, e in enumerate(entries)
+                      if _log_key(e["cursor"]) > _log_key(cursor)
+                      or any(w in changed for side in standings(e) or [] for w in side.identities)), None)
+        tail = [e for e in entries[first:] if standings(e) is not None] if first is not None else []
+        counted = [e for e in tail if _log_key(e["cursor"]) <= _log_key(cursor)]
+        records: dict[str, list[dict[str, Any]]] = {}
+        for game_id, record in self._records([e["id"] for e in counted]).items():
+            if record is None or any(KEPT not in seat for seat in record):
+                return None
+            records[game_id] = record
+        table: dict[tuple[str, str], Rating] = {}
+        old_points: dict[tuple[str, str], int] = {}  # each chart's points made by the games re-rated
+        for entry in counted:  # each identity's start: what its first counted game of the tail kept
+            board = season_board(entry["type"], season_of(entry))
+            for seat in records[entry["id"]]:
+                who = seat["identity"]
+                table.setdefault((entry["type"], who), Rating(*seat[KEPT][:5]))
+                table.setdefault((board, who), Rating(*seat[KEPT][5:]))
+            for who in {seat["identity"] for seat in records[entry["id"]]}:
+                old_points[(entry["type"], who)] = old_points.get((entry["type"], who), 0) + 1
+        needed: dict[str, list[str]] = {}  # the others: their ratings now (nothing moved them since)
+        for entry in tail:
+            board = season_board(entry["type"], season_of(entry))
+            for who in {w for side in standings(entry) or [] for w in side.identities}:
+                for kept in (entry["type"], board):
+                    if (kept, who) not in table and who not in needed.setdefault(kept, []):
+                        needed[kept].append(who)
+        for kept, who in needed.items():
+            raws = self.redis.hmget(self._table(kept), who) if who else []
+            for w, raw in zip(who, raws):
+                table[(kept, w)] = Rating(**codec.loads(raw)) if raw is not None else Rating(MODEL.mu, MODEL.sigma)
+        started = {k: Rating(**r.__dict__) for k, r in table.items()}
+        rated = self._rate(_NothingKept(), tail, excluded, table)
+        new_points: dict[tuple[str, str], int] = {}
+        for type_, who, _ in rated["points"]:
+            new_points[(type_, who)] = new_points.get((type_, who), 0) + 1
+        for key, dropped in old_points.items():  # each chart keeps its last HISTORY_KEPT points
+            before = started[key].games  # the points the earlier games made, of which it holds...
+            held = max(0, min(before + dropped, HISTORY_KEPT) - dropped)  # ...these, once the re-rated go
+            if held < min(before, HISTORY_KEPT - new_points.get(key, 0)):
+                return None  # capped: points older than it holds would show again
+        return {**rated, "dropped": old_points, "cursor": after if after != "0" else cursor,
+                "boards": sorted({k for k, _ in table if ":season:" in k})}
+
+    def _records(self, game_ids: list[str]) -> dict[str, list[dict[str, Any]] | None]:
+        """The games' records as kept (Redis's, else the archive's), `kept` included."""
+        found: dict[str, list[dict[str, Any]] | None] = {}
+        for i in range(0, len(game_ids), 500):
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in game_ids[i:i + 500]:
+                pipe.get(self._game(game_id))
+            for game_id, raw in zip(game_ids[i:i + 500], pipe.execute()):
+                found[game_id] = codec.loads(raw) if raw is not None else (
+                    self.archived(game_id) if self.archived is not None else None)
+        return found
+
+    def replace_from(self, pipe: Any, rerated: dict[str, Any], members: dict[str, set[str]]) -> None:
+        """Queues (in `pipe`'s MULTI) a `recompute_from`'s writes: each rating it computed (or
+        its removal where no game counts any more), each chart's points of the re-rated games
+        replaced, their records, the seasons left without a game taken off the list, the cursor.
+        `members`: each season board's identities now (`season_members`, read while watching)."""
+        table = rerated["table"]
+        for (kept, who), rating in list(table.items()):
+            if rating.games == 0:
+                pipe.hdel(self._table(kept), who)
+                pipe.zrem(self._board(kept), who)
+                pipe.zrem(self._board(kept, provisional=False), who)
+        for (type_, who), dropped in rerated["dropped"].items():
+            pipe.ltrim(self._history(type_, who), 0, -dropped - 1)
+        self._write(pipe, {**rerated, "table": {k: r for k, r in table.items() if r.games > 0}})
+        for board in rerated["boards"]:
+            left = (members.get(board, set()) - {w for (k, w), r in table.items() if k == board and r.games == 0}) \
+                | {w for (k, w), r in table.items() if k == board and r.games > 0}
+            if not left:
+                type_, _, season = board.partition(":season:")
+                pipe.zrem(self._seasons(type_), season)
+        pipe.set(self._cursor(), rerated["cursor"])
+
+    def season_members(self, reader: Any, boards: list[str]) -> dict[str, set[str]]:
+        """Who is rated in each of the season `boards` now (read through `reader`)."""
+        return {b: {w.decode() for w in reader.zrange(self._board(b), 0, -1)} for b in boards}
 
     def every_key(self, reader: Any) -> list[Any]:
         """Every rating key (not the voided set)."""
@@ -297,11 +452,51 @@ class Ledger:
         return len(keys)
 
 
+def _every_entry(store: EventStore) -> tuple[list[dict[str, Any]], str]:
+    """Every entry of the finished log, in order, and the cursor after the last."""
+    entries: list[dict[str, Any]] = []
+    cursor = "0"
+    while True:
+        found, after = harvest.page(store, cursor, None, harvest.BATCH)
+        entries += found
+        if after == cursor:
+            return entries, cursor
+        cursor = after
+
+
 class _NothingKept:
     """A reader of a ledger that holds nothing yet (a recompute starts from zero)."""
 
     def hmget(self, key: str, fields: list[str]) -> list[None]:
         return [None] * len(fields)
+
+
+def _kept(rating: Rating) -> list[Any]:
+    return [rating.mu, rating.sigma, rating.games, rating.wins, rating.last]
+
+
+def public(record: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """A game's record as the API and the webhooks show it: without what only a re-rating reads."""
+    if record is None:
+        return None
+    return [{k: v for k, v in seat.items() if k != KEPT} for seat in record]
+
+
+def _newcomer() -> Rating:
+    return Rating(MODEL.mu, MODEL.sigma)
+
+
+def season_of(entry: dict[str, Any]) -> str:
+    """The season (`YYYY-MM`, the UTC month) of an ended game: the month of its last move, else
+    (an entry without one) of its logging."""
+    at = entry.get("last_move_at") or _log_key(entry.get("cursor") or "0")[0]
+    return time.strftime("%Y-%m", time.gmtime(at / 1000))
+
+
+def season_board(type_: str, season: str) -> str:
+    """The name the season's table is kept under, beside the type's own (`<type>:season:<YYYY-MM>`:
+    no game type's name holds a colon)."""
+    return f"{type_}:season:{season}"
 
 
 def _log_key(entry_id: str) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code, InvalidToken, UnknownGame, ValidationFailed
-from api.games.callers import TABLE, hash_token, is_player_credential, is_player_key
+from api.games.callers import TABLE, is_player_credential, is_player_key
 from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
@@ -95,7 +95,8 @@ class Webhooks:
             raise ValidationFailed(str(e), code=Code.WEBHOOK_URL_REFUSED, status=422) from None
         key_hash = key_id = None
         if owner.kind == "player" and is_player_key(key):
-            key_hash, key_id = hash_token(key), self.service.players.key_id(owner.id, key)
+            players = self.service.players
+            key_hash, key_id = players.maker_digest(owner.id, key), players.key_id(owner.id, key)
         sub = Subscription(self.subs.new_id(), str(owner), body["url"], list(dict.fromkeys(body["events"])),
                            MINE if games == MINE else games, seat, secret, int(time.time() * 1000),
                            lang=body.get("lang") or DEFAULT_LANGUAGE, key_hash=key_hash, key_id=key_id)

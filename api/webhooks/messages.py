@@ -27,6 +27,7 @@ from api.games.callers import people_to_act
 from api.games.repository import Game
 from api.platform import events as platform_events
 from api.ratings.standings import game_unrated_reason
+from api.webhooks.subscriptions import RATING_CHANGED, RATING_STREAM
 from events import codec
 from events.store import EventStore
 
@@ -36,6 +37,12 @@ if TYPE_CHECKING:
     from events.store import StoredEvent
 
 KINDS = ("game.started", "game.move", "game.finished", "game.your_turn", "game.rated")
+# A player's re-ratings (issue 50: a moderator voided or restored someone it played): not a game's
+# news but a stream of the player's own, `~rating.<player id>`, delivered to its "mine"
+# subscriptions that ask for it, as a game's are, its versions the places in the player's
+# re-rating log (api/moderation/service.py), each message one moderator's action.
+SUBSCRIBABLE = (*KINDS, RATING_CHANGED)
+RatingLog = Callable[[str, int], list[dict[str, Any]]]  # (player, from the place n on) -> its entries
 BATCH_EVENTS = 50
 RATED_PLACE = 1  # game.rated's place: the game's last version + 1 (nothing else is there)
 ChangesOf = Callable[[str], list[Any] | None]  # a game's counted rating changes (Ledger.game_changes)
@@ -205,3 +212,27 @@ def pending(games: GameRepository, store: EventStore, sub: Subscription, game_id
         before = after
         last = event.version
     return found, last
+
+
+def rating_stream(player_id: str) -> str:
+    """The id a player's re-ratings are delivered under (beside its games' ids: no game's starts so)."""
+    return f"{RATING_STREAM}{player_id}"
+
+
+def is_rating_stream(stream_id: str) -> bool:
+    return stream_id.startswith(RATING_STREAM)
+
+
+def rating_pending(sub: Subscription, stream_id: str, version: int, log: RatingLog) -> tuple[list[Message], int | None]:
+    """The subscription's `rating.changed` messages from the player's re-rating `version` (its
+    place in the log, from 1) on, and the last place they cover (None: nothing new). Each says
+    the player's own ratings before and after, per game type, and why (the moderator's event
+    type), never who was voided."""
+    player = stream_id[len(RATING_STREAM):]
+    if RATING_CHANGED not in sub.events or _player_of(sub) != player:
+        return [], None
+    found = log(player, version)
+    messages = [Message(stream_id, version + i, 0, RATING_CHANGED, entry["at"],
+                        _envelope(RATING_CHANGED, entry["at"], {"player": player, **entry}))
+                for i, entry in enumerate(found)]
+    return messages, (version + len(found) - 1) if found else None

@@ -40,6 +40,8 @@ LEASE_MS = 5_000
 ATTEMPTS_KEPT = 200
 PROGRESS_TTL_S = 7 * 86400  # a finished, delivered game's webhook keys are kept this long
 MINE = "mine"
+RATING_CHANGED = "rating.changed"  # a player's re-ratings (api/webhooks/messages.py)
+RATING_STREAM = "~rating."  # the id they are delivered under: `~rating.<player id>`
 
 _ADD_BOUNDED = """
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -201,6 +203,8 @@ class SubscriptionStore:
         return list(sub.games)
 
     def covers(self, sub: Subscription, game_id: str) -> bool:
+        if game_id.startswith(RATING_STREAM):  # a player's re-ratings: its own "mine" subscriptions asking
+            return sub.mine and sub.player == game_id[len(RATING_STREAM):] and RATING_CHANGED in sub.events
         if sub.mine:
             return bool(self.redis.sismember(self._mine(sub.id), game_id))
         return game_id in sub.games
@@ -302,6 +306,11 @@ class SubscriptionStore:
         for sub_id in sub_ids:
             pipe.get(self._progress(game_id, sub_id))
         return {s: Progress(**json.loads(raw)) for s, raw in zip(sub_ids, pipe.execute()) if raw}
+
+    def start(self, sub: Subscription, stream_id: str, version: int) -> None:
+        """The subscription's progress in a stream that is no game (a player's re-ratings) starts
+        at `version`, unless it has one already; never listed among its games."""
+        self.redis.set(self._progress(stream_id, sub.id), json.dumps(asdict(Progress(version))), nx=True)
 
     def save_progress(self, game_id: str, sub_id: str, progress: Progress, token: str | None = None) -> bool:
         """Saves the progress; with a lease's token, only while that lease is held (and renews

@@ -23,8 +23,11 @@ give the same move, whatever the hidden cards are.
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any
+
+from domain.search import iterations_scale
 
 from .bots import _looks_at_land, _move_score, _tells, move_tells, telling_move
 from .conditions import Context, figures_in, holds
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
     from .state import State
 
 TILES_KEPT = 4      # tiles kept among the candidates, best for the card first
+WEIGHED_MIN = 3     # candidates weighed at least, however small BOT_ITERATIONS is
 WIN = 30.0          # a finished game, in told cards
 THREAT = 0.9        # the next seat telling on its turn, in told cards (it may miss it)
 READY = 0.55        # this seat's card one turn away (the next seat may move the figures first)
@@ -178,7 +182,19 @@ def candidates(state: State, seat: int) -> list[Move]:
         land, figures = _looks_at_land(tree), figures_in(tree)
         order = sorted(range(len(tiles)), key=lambda k: (-_move_score(state, tree, land, figures, tiles[k]), k))
         tiles = [tiles[k] for k in sorted(order[:TILES_KEPT])]
-    return [m for m in moves if m["type"] != "lay_tile"] + tiles
+    found = [m for m in moves if m["type"] != "lay_tile"] + tiles
+    return _within_budget(found, iterations_scale())
+
+
+def _within_budget(found: list[Move], scale: float) -> list[Move]:
+    """Under BOT_ITERATIONS below 1 (the tests' 0.02) a share of the candidates, spread evenly
+    over them and at least WEIGHED_MIN: each is a turn played out and valued, most of a
+    decision's cost. The level has no iteration budget, and this is the one it scales, as the
+    search levels scale theirs; at 1 (a server's default, bench/) every candidate is weighed."""
+    keep = max(WEIGHED_MIN, math.ceil(len(found) * scale))
+    if scale >= 1 or len(found) <= keep:
+        return found
+    return [found[len(found) * i // keep] for i in range(keep)]
 
 
 def value_of(state: State, seat: int, move: Move, pool: list[str]) -> float:

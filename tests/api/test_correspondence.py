@@ -339,7 +339,7 @@ def test_the_reconciler_pauses_a_players_games_when_a_vacation_begins(client, wo
     r = client.post("/players/me/vacations", json={"start": _today(), "end": _today(1)}, headers=auth(ann["key"]))
     assert r.status_code == 201 and r.get_json()["current"] is True, r.get_json()
     for gid in games:
-        clock = wait_for(lambda: (c := read(client, gid)["clock"])["seats"][0].get("paused") and c, timeout=15)
+        clock = wait_for(lambda: (c := read(client, gid)["clock"])["seats"][0].get("paused") and c)
         assert clock["seats"][0]["paused"] == ["vacation"] and clock["seats"][0]["deadline"] is None
         assert "paused" not in clock["seats"][1]
         history = client.get(f"/games/{gid}/events?limit=1000").get_json()["events"]  # the spec checks each

@@ -128,7 +128,7 @@ def test_resuming_mid_game_from_the_ring_and_from_before_it(app, client):
     try:
         watcher.next()  # the feed follows the game from here
         end = _play_round(app, client, gid, t)
-        wait_for(lambda: app.extensions["live"].hub._feeds[gid].version == end, timeout=10)
+        wait_for(lambda: app.extensions["live"].hub._feeds[gid].version == end)
         for last_id in (0, 1, created["version"], end - 1):  # from before the feed began, and within
             s = Stream(client, gid, t[0], last_id=last_id)
             try:
@@ -153,9 +153,9 @@ def test_a_crowd_resuming_on_a_new_feed_reads_the_store_once_and_each_sees_its_o
     first.next()
     start = created["version"]
     end = _play_round(app, client, gid, t)
-    wait_for(lambda: hub._feeds[gid].version == end, timeout=10)
+    wait_for(lambda: hub._feeds[gid].version == end)
     first.close()
-    wait_for(lambda: gid not in hub._feeds, timeout=10)  # no stream left: the feed is gone
+    wait_for(lambda: gid not in hub._feeds)  # no stream left: the feed is gone
     viewers = [0, 0, 0, None, None]
     before = hub.renders
     streams = [Stream(client, gid, t.get(v), last_id=start) for v in viewers]

@@ -15,6 +15,28 @@ def test_the_spec_is_valid_openapi():
     validate(spec())
 
 
+def test_no_mapping_holds_a_key_twice():
+    """YAML parsers differ on a duplicated key: PyYAML keeps the last, Swagger UI's refuses the
+    whole document (/docs then shows nothing). None is allowed."""
+    import yaml
+
+    from tests.conftest import ROOT
+
+    class Strict(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            assert key not in seen, f"openapi.yaml: {key!r} twice in one mapping ({key_node.start_mark})"
+            seen.add(key)
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    yaml.load((ROOT / "openapi.yaml").read_text(encoding="utf-8"), Loader=Strict)
+
+
 def test_every_route_is_documented(app):
     documented = {(p, m.upper()) for p, ops in spec()["paths"].items() for m in ops if m != "parameters"}
     for rule in app.url_map.iter_rules():

@@ -187,10 +187,11 @@ def test_a_clock_warns_before_its_deadline_once_in_the_players_language(client, 
     gid, turns = started_game(client, ann, bob, clock={"per_move_s": 8})
     assert turns[0][0] == 0
     began = time.time() * 1000
-    warned = wait_for(lambda: phone.payloads("clock_warning", gid), timeout=15)
+    # waited for as long as a failure takes to show: the bound is the assertion's, which says by how much
+    warned = wait_for(lambda: phone.payloads("clock_warning", gid))
     assert len(warned) == 1 and warned[0]["body"] == "스플렌더: 이번 수의 남은 시간이 얼마 없습니다."
     # A quarter of the move's time before its deadline (2 s of 8), within a reconciler's scan.
-    assert began + 8000 - 2000 - 500 <= warned[0]["at"] < began + 8000
+    assert began + 8000 - 2000 - 500 <= warned[0]["at"] < began + 8000, f"warned {warned[0]['at'] - began:.0f} ms after the start"
     urgency = [h["Urgency"] for _, p, h in phone.received if p["type"] == "clock_warning"]
     assert urgency == ["high"]
     time.sleep(2.5)  # past the deadline: nothing more about that decision
@@ -266,7 +267,7 @@ def test_a_failing_subscription_is_tried_less_and_less_often_then_removed_and_it
     subscribe(client, ann["key"], failing)
     subscribe(client, ann["key"], alive)
     gid, _ = started_game(client, ann, bob)
-    wait_for(lambda: alive.payloads("your_turn", gid), timeout=10)
+    wait_for(lambda: alive.payloads("your_turn", gid))
     wait_for(lambda: len(failing.answered) >= MAX_ATTEMPTS, timeout=30)
     time.sleep(RETRY_BASE_S * 2 ** MAX_ATTEMPTS)  # longer than a next wait would be: nothing more
     assert failing.answered == [500] * MAX_ATTEMPTS, "a bounded number of attempts"
@@ -322,7 +323,7 @@ def test_a_hanging_push_service_delays_no_other(client, service):
             healthy[person["id"]] = service.device()
             subscribe(client, person["key"], healthy[person["id"]])
         games = [started_game(client, people[0], people[1]), started_game(client, people[2], people[3])]
-        wait_for(lambda: stalled.hanging >= 1, timeout=15)
+        wait_for(lambda: stalled.hanging >= 1)
         sent = {}  # (device endpoint, game, version) -> when the turn began
         for (gid, _), (a, b) in zip(games, [(people[0], people[1]), (people[2], people[3])]):
             for _ in range(3):
@@ -340,7 +341,7 @@ def test_a_hanging_push_service_delays_no_other(client, service):
                         found[(endpoint, payload["game_id"], payload["version"])] = at
             return found
 
-        wait_for(lambda: set(sent) <= set(arrived()), timeout=20)
+        wait_for(lambda: set(sent) <= set(arrived()))
         delays = sorted(arrived()[k] - t for k, t in sent.items())
         assert stalled.hanging >= 1, "the stalled service was hanging meanwhile"
         assert delays[-1] < BOUND_S, f"healthy pushes took {[round(d, 2) for d in delays]} s"

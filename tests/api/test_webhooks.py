@@ -143,7 +143,7 @@ def test_a_receiver_failing_three_times_gets_it_on_the_fourth_try(wh_client, rec
     secret = new_secret()
     sub = subscribe(wh_client, game["table_token"], receiver.route("/flaky", secret, "fail:3"), secret,
                     events=["game.started", "game.move"])
-    wait_for(lambda: receiver.received["/flaky"], timeout=20)
+    wait_for(lambda: receiver.received["/flaky"])
     first_id = receiver.attempts["/flaky"][0]
     assert receiver.attempts["/flaky"][:4] == [first_id] * 4  # the same delivery, four times, nothing else first
     assert receiver.received["/flaky"][0][0] == first_id and receiver.received["/flaky"][0][1]["type"] == "game.started"
@@ -152,7 +152,7 @@ def test_a_receiver_failing_three_times_gets_it_on_the_fourth_try(wh_client, rec
         listed = wh_client.get(f"/webhooks/{sub['id']}/deliveries", headers=auth(game["table_token"])).get_json()
         return [t for t in reversed(listed["deliveries"]) if t["delivery"] == first_id]
 
-    mine = wait_for(lambda: (found := tries()) and found[-1]["status"] == "delivered" and found, timeout=10)
+    mine = wait_for(lambda: (found := tries()) and found[-1]["status"] == "delivered" and found)
     assert [t["status"] for t in mine] == ["failed"] * 3 + ["delivered"]
     assert [t["attempt"] for t in mine] == [1, 2, 3, 4]
     assert mine[0]["response_code"] == 500 and mine[0]["response_excerpt"] == "nope!"
@@ -165,7 +165,7 @@ def test_a_receiver_failing_three_times_gets_it_on_the_fourth_try(wh_client, rec
     # A delivery asked for again arrives again, under the same id.
     r = wh_client.post(f"/webhooks/{sub['id']}/deliveries/{first_id}/retry", headers=auth(game["table_token"]))
     assert r.status_code == 202
-    wait_for(lambda: [i for i, _ in receiver.received["/flaky"]].count(first_id) == 2, timeout=20)
+    wait_for(lambda: [i for i, _ in receiver.received["/flaky"]].count(first_id) == 2)
 
 
 def test_a_hanging_receiver_costs_the_turn_workers_nothing(wh_client, receiver):
@@ -180,11 +180,11 @@ def test_a_hanging_receiver_costs_the_turn_workers_nothing(wh_client, receiver):
     final = play_out(wh_client, game, timeout=20)
     bot_games = [create(wh_client, seats=[{"bot": "random"}, {"bot": "bold"}], seed=i) for i in range(5)]
     for created in bot_games:
-        wait_for(lambda: wh_client.get(f"/games/{created['id']}").get_json()["status"] != "active", timeout=10)
+        wait_for(lambda: wh_client.get(f"/games/{created['id']}").get_json()["status"] != "active")
     elapsed = time.monotonic() - started
     assert final["status"] == "finished"
     assert elapsed < 10, f"games took {elapsed:.1f} s beside a hanging receiver"
-    wait_for(lambda: receiver.hanging >= 1, timeout=20)  # the webhook worker was stuck meanwhile
+    wait_for(lambda: receiver.hanging >= 1)  # the webhook worker was stuck meanwhile
     assert receiver.received["/hang"] == []
 
 
@@ -238,7 +238,7 @@ def test_a_lost_fan_out_is_repaired_by_the_reconciler(wh_client, receiver, redis
     # (they write to its in-memory Redis: tests/fakes.py).
     silent = fakes.service(RedisEventStore(redis_client, prefix))
     answer = silent.move(game["id"], 0, {"type": "bid", "chips": 1}, game["version"])
-    wait_for(lambda: receiver.received["/repair"], timeout=20)
+    wait_for(lambda: receiver.received["/repair"])
     (webhook_id, payload), = receiver.received["/repair"]
     assert webhook_id == f"{game['id']}.{answer['version']}.move"
     assert payload["data"]["event"]["data"] == {"type": "bid", "v": 2, "seat": 0, "chips": None}
@@ -450,7 +450,7 @@ def test_a_players_mine_subscription_hears_its_games_as_its_seat(wh_client, wh_a
 
     deliveries = fakes.deliveries(redis_client, prefix)
     progress_key = f"{prefix}game:{{{gid}}}:webhook:{routes['/ann']['id']}"
-    wait_for(lambda: (deliveries.sweep(), redis_client.ttl(progress_key) > 0)[1], timeout=15, interval=0.1)
+    wait_for(lambda: (deliveries.sweep(), redis_client.ttl(progress_key) > 0)[1], interval=0.1)
     assert redis_client.ttl(progress_key) <= 7 * 86400 and not deliveries.subs.subscribed(gid)
     assert gid not in deliveries.subs.games_of(deliveries.subs.get(routes["/ann"]["id"]))
     assert before["id"] in deliveries.subs.games_of(deliveries.subs.get(routes["/ann"]["id"]))
@@ -597,15 +597,15 @@ def test_a_rated_game_ends_with_its_ratings_and_a_casual_one_without(wh_client, 
     # subscription's games; its progress is kept a while, for such a request): the same message
     # under the same id.
     deliveries = fakes.deliveries(redis_client, prefix)
-    wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(gid))[1], timeout=15, interval=0.1)
+    wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(gid))[1], interval=0.1)
     r = wh_client.post(f"/webhooks/{sub['id']}/deliveries/{rated_id}/retry", headers=auth(ann["key"]))
     assert r.status_code == 202, r.get_json()
-    wait_for(lambda: [i for i, _ in of(gid)].count(rated_id) == 2, timeout=15)
+    wait_for(lambda: [i for i, _ in of(gid)].count(rated_id) == 2)
     assert of(gid)[-1][1] == rated
 
     casual, _ = games[False]
     wait_for(lambda: any(p["type"] == "game.finished" for _, p in of(casual)), timeout=30)
-    wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(casual))[1], timeout=15, interval=0.1)
+    wait_for(lambda: (deliveries.sweep(), not deliveries.subs.subscribed(casual))[1], interval=0.1)
     assert [p["type"] for _, p in of(casual)][-1] == "game.finished"
     assert of(casual)[-1][1]["data"]["rated"] is False and of(casual)[-1][1]["data"]["unrated_reason"] == "casual"
     assert wh_client.get(f"/games/{casual}/ratings").get_json()["seats"] is None

@@ -36,7 +36,7 @@ class Server:
         self.proc = subprocess.Popen([redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
                                       "--dir", str(self.root), "--save", "", "--appendonly", "no", *self.extra],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(lambda: self._answers(), timeout=15, interval=0.05)
+        wait_for(lambda: self._answers(), interval=0.05)
         return self
 
     def _answers(self) -> bool:
@@ -80,7 +80,7 @@ def created(store: RedisEventStore) -> float:
 
 def test_acks_are_required_while_a_replica_is_online_and_only_then(pair):
     primary, replica = pair
-    wait_for(lambda: online(primary) == 1, timeout=15, interval=0.05)
+    wait_for(lambda: online(primary) == 1, interval=0.05)
     store = RedisEventStore(primary.client(), prefix="acks:", replicas_ack=(1, TIMEOUT_MS))
     created(store)  # acknowledged by the replica
     assert store.replication() == {"replicas_ack": 1, "degraded": []}
@@ -90,7 +90,7 @@ def test_acks_are_required_while_a_replica_is_online_and_only_then(pair):
         created(store)
     replica.proc.send_signal(signal.SIGCONT)
     replica.kill()  # the primary sees its replica go at once (the connection is closed)
-    wait_for(lambda: online(primary) == 0, timeout=15, interval=0.05)
+    wait_for(lambda: online(primary) == 0, interval=0.05)
 
     took = [created(store) for _ in range(5)]  # the first finds the replica gone, after its WAIT
     assert max(took[1:]) < TIMEOUT_MS / 1000 / 2, took  # no WAIT for a replica that is not there
@@ -98,7 +98,7 @@ def test_acks_are_required_while_a_replica_is_online_and_only_then(pair):
                                    "degraded": [{"primary": "redis", "online_replicas": 0}]}
 
     replica.start()
-    wait_for(lambda: online(primary) == 1, timeout=15, interval=0.05)
+    wait_for(lambda: online(primary) == 1, interval=0.05)
     with pytest.raises(NotReplicated):  # the replica came back since the last append, which did not
         created(store)                  # wait for it: refused, as no replica acknowledged it
     created(store)  # waited for, and acknowledged

@@ -19,5 +19,7 @@ def check(state: State, before: State | None = None, settled: bool = True) -> No
     assert len(state.kingdom.cells) == HEXES_PER_TILE * laid_tiles, "no tile laid over another"
     assert all(h in state.kingdom.cells for h in state.figures), "the figures stand in the kingdom"
     if not state.over:
-        assert not state.seats[state.current].out, "the seat to play is still in"
+        # between a `player_out` of the seat to play and its `turn_ended` (one decision's events)
+        # the seat to play is out for an event: only a settled state has it still in
+        assert not settled or not state.seats[state.current].out, "the seat to play is still in"
         assert state.turn <= state.turn_limit

@@ -86,3 +86,42 @@ def test_the_bots_thinking_stays_off_the_games_own_state():
     assert set(state.kingdom._cache) == keys
     assert any(k[0] == "laid" for k in thinking_copy(state.kingdom)._cache if isinstance(k, tuple))
     assert thinking_copy(state.kingdom).cells is state.kingdom.cells
+
+
+def test_under_a_small_bot_iterations_the_expert_weighs_a_spread_share_of_its_candidates():
+    """BOT_ITERATIONS scales the expert as it scales the search levels: a share of the candidates
+    (each one a turn played out), spread over them, at least WEIGHED_MIN; at 1 every one."""
+    from domain.fairy_tile.expert import WEIGHED_MIN, _within_budget, candidates
+
+    found = [{"type": "move", "n": k} for k in range(20)]
+    assert _within_budget(found, 1.0) == found
+    assert _within_budget(found, 0.5) == found[::2]
+    small = _within_budget(found, 0.02)
+    assert small == [found[0], found[6], found[13]] and len(small) == WEIGHED_MIN
+    assert _within_budget(found[:2], 0.02) == found[:2]
+    state, _ = started(2, seed=5)
+    seat = GAME.actors(state)[0]
+    with_scale = search.iterations_scale()
+    try:
+        search.set_iterations_scale(1.0)
+        every = candidates(state, seat)
+    finally:
+        search.set_iterations_scale(with_scale)
+    assert candidates(state, seat) == _within_budget(every, with_scale)
+    assert len(every) > WEIGHED_MIN and len(candidates(state, seat)) < len(every)
+
+
+def test_the_seat_to_play_is_out_only_between_its_player_out_and_its_turn_ended():
+    """The invariant (tests/fairy_tile/invariants.py) holds the seat to play in on a settled
+    state; within a decision's events (a `player_out` of the seat to play, then `turn_ended`)
+    it is out for one event, which a smaller expert budget's playout met."""
+    import pytest
+
+    from domain.fairy_tile.rules import evolve
+    from tests.fairy_tile.invariants import check
+
+    state, _ = started(2, seed=5)
+    out = evolve(state, {"type": "player_out", "seat": state.current})
+    check(out, state, settled=False)
+    with pytest.raises(AssertionError, match="the seat to play is still in"):
+        check(out, state, settled=True)

@@ -40,7 +40,7 @@ def _end(app, client, type_="splendor") -> str:
     service = app.extensions["games"]
     gid = create(client, type_, [{"name": "Ann"}, {"name": "Bob"}])["id"]
     service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
-    wait_for(lambda: service.store.finished_log_marks([gid])[0], timeout=10)  # the outbox logged it
+    wait_for(lambda: service.store.finished_log_marks([gid])[0])  # the outbox logged it
     return gid
 
 
@@ -104,7 +104,7 @@ def test_a_page_ends_before_a_game_being_logged(app, client):
     cursor = store.finished_log_marks([before])[0]
     gid = create(client, "splendor", [{"name": "Ann"}, {"name": "Bob"}])["id"]
     game = service.append_platform(service.load(gid), [NewEvent(ABANDONED, abandoned_event(1), None)])
-    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    wait_for(lambda: store.finished_log_marks([gid])[0])
     # Its entry appended but not yet named in its meta: the moment between the two writes.
     store.redis.hdel(store.keys.meta(gid), "finished_log")
     after = _end(app, client)

@@ -32,5 +32,5 @@ def test_the_feed_writes_inboxes_that_expire(app, client):
     claim(client, gid, 1, bob["key"])
     players = app.extensions["players"]
     for who in (ann, bob):
-        wait_for(lambda who=who: players.inbox_after(who["id"], "0-0"), timeout=10)  # written after the answer
+        wait_for(lambda who=who: players.inbox_after(who["id"], "0-0"))  # written after the answer
         assert 0 < players.redis.ttl(players.inbox_key(who["id"])) <= INBOX_KEPT_S

@@ -1,6 +1,7 @@
 """The README's run command on a clean machine: a virtualenv with `requirements.txt` alone (no
 dev requirements, which once hid a missing runtime dependency) runs `python app.py`, which
-starts its own Redis and serves `/health` within 30 s, and stops with nothing left running."""
+starts its own Redis and serves `/health` (within 30 s on a quiet host; the test waits longer, as
+a host four times slower may need), and stops with nothing left running."""
 from __future__ import annotations
 
 import hashlib
@@ -44,13 +45,15 @@ def test_the_runtime_environment_has_no_dev_requirements(runtime_python):
 def test_requirements_alone_serve_and_sigint_leaves_nothing(runtime_python, tmp_path):
     app = AppProcess(tmp_path, python=runtime_python, WEB_WORKERS=2, TURN_WORKERS=2).start()
     try:
-        app.wait_healthy(30)
+        # generous: waited out only on a failure (a first start in a fresh virtualenv compiles
+        # every module it imports; under load CI's host took over 30 s)
+        app.wait_healthy(150)
         # the supervisor's own probe (every 0.25 s) announces it: on a loaded machine a beat
         # after the test's probe saw the API answer
-        wait_for(lambda: "serving on" in app.output(), timeout=30, interval=0.1)
+        wait_for(lambda: "serving on" in app.output(), interval=0.1)
         tree = descendants(app.proc.pid)
         app.signal(signal.SIGINT)
-        assert app.wait_exit(30) == 0, app.output()
+        assert app.wait_exit(60) == 0, app.output()
         assert wait_gone(tree, 10) == set(), app.output()
         assert "Traceback" not in app.output(), app.output()
     finally:

@@ -60,12 +60,12 @@ def test_a_trusted_destination_takes_a_few_in_flight_an_untrusted_one_only_one()
     for g in range(10):
         d.submit("new:1/a", f"g{g}")
         d.submit("known:1/a", f"g{g}")
-    wait_for(lambda: run.now["known:1"] == 4 and run.now["new:1"] == 1, timeout=5)
+    wait_for(lambda: run.now["known:1"] == 4 and run.now["new:1"] == 1)
     time.sleep(0.3)
     assert run.peak["known:1"] == 4 and run.peak["new:1"] == 1
     run.held["new:1"].set()
     run.held["known:1"].set()
-    wait_for(lambda: len(run.started) == 20, timeout=5)
+    wait_for(lambda: len(run.started) == 20)
     d.close()
 
 
@@ -80,7 +80,7 @@ def test_destinations_take_turns_whatever_their_backlog():
     d.submit("b:1/s", "g0")
     d.submit("b:1/s", "g1")
     run.held.pop("a:1").set()
-    wait_for(lambda: len(run.started) == 22, timeout=5)
+    wait_for(lambda: len(run.started) == 22)
     order = [s.split("/")[0] for s, _ in run.started]
     assert order[:5] == ["a:1", "b:1", "a:1", "b:1", "a:1"], order
     d.close()
@@ -93,11 +93,11 @@ def test_hundreds_of_hanging_receivers_leave_threads_for_one_that_answers():
     for i in range(300):
         run.held[f"hang{i}:1"] = threading.Event()
         d.submit(f"hang{i}:1/s", "g")
-    wait_for(lambda: sum(run.now.values()) == 48, timeout=10)  # the untrusted share: 64 - 16
+    wait_for(lambda: sum(run.now.values()) == 48)  # the untrusted share: 64 - 16
     started = time.monotonic()
     for g in range(20):
         d.submit("good:1/s", f"g{g}")
-    wait_for(lambda: sum(1 for s, _ in run.started if s.startswith("good")) == 20, timeout=5)
+    wait_for(lambda: sum(1 for s, _ in run.started if s.startswith("good")) == 20)
     assert time.monotonic() - started < 2
     assert d.snapshot()["threads"] <= 64
     for event in run.held.values():
@@ -111,12 +111,12 @@ def test_a_destination_failing_in_a_row_is_parked_and_probed_when_its_time_is_up
     d = _dispatcher(run, park_after=3, park_base_s=1.0)
     for g in range(6):
         d.submit("bad:1/s", f"g{g}")
-    wait_for(lambda: d.snapshot()["parked"] == 1, timeout=5)
+    wait_for(lambda: d.snapshot()["parked"] == 1)
     assert len(run.started) == 3  # one at a time (untrusted), then parked
     time.sleep(0.3)
     assert len(run.started) == 3 and d.snapshot()["oldest_behind_s"].get("parked", 0) > 0
     run.ok = True
-    wait_for(lambda: len(run.started) == 6, timeout=5)  # the probe answered: the rest follow
+    wait_for(lambda: len(run.started) == 6)  # the probe answered: the rest follow
     assert d.snapshot()["parked"] == 0
     d.close()
 
@@ -126,11 +126,11 @@ def test_a_pair_submitted_while_it_runs_runs_once_more_and_queued_twice_runs_onc
     d = _dispatcher(run)
     run.held["x:1"] = threading.Event()
     d.submit("x:1/s", "g")
-    wait_for(lambda: run.now["x:1"] == 1, timeout=5)
+    wait_for(lambda: run.now["x:1"] == 1)
     for _ in range(5):
         d.submit("x:1/s", "g")
     run.held.pop("x:1").set()
-    wait_for(lambda: len(run.started) == 2, timeout=5)
+    wait_for(lambda: len(run.started) == 2)
     time.sleep(0.3)
     assert run.started == [("x:1/s", "g")] * 2
     d.close()
@@ -147,7 +147,7 @@ def test_a_run_that_raises_is_tried_again():
 
     d = Dispatcher(run, _urls, retry_s=0.1)
     d.submit("r:1/s", "g")
-    wait_for(lambda: len(calls) == 3, timeout=5)
+    wait_for(lambda: len(calls) == 3)
     assert d.snapshot()["oldest_behind_s"] == {}
     d.close()
 

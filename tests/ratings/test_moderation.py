@@ -138,7 +138,7 @@ def _play(app, client, winner, loser) -> str:
     assert moved == {0, 1}
     assert client.post(f"/games/{gid}/resign", headers=auth(loser["key"])).status_code == 200
     store = app.extensions["games"].store
-    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    wait_for(lambda: store.finished_log_marks([gid])[0])
     return gid
 
 
@@ -192,6 +192,7 @@ def test_farming_is_flagged_voided_exactly_told_and_undone(app, client, redis_ur
     r = client.post(f"/moderation/players/{farmer['id']}/void", json={"reason": "farming with alts"},
                     headers=auth(mod["key"]))
     assert r.status_code == 200, r.get_json()
+    assert moderation.last_rerating == "from 7 games"  # the farmer's first game on, not the honest one before
     rerated = {c["identity"]: c for c in r.get_json()["rerated"]}
     assert rerated[f"player:{farmer['id']}"]["after"] is None
     assert {f"player:{ann['id']}", f"player:{bob['id']}", f"player:{throwaways[0]['id']}"} <= set(rerated)

@@ -145,7 +145,7 @@ def _play_and_resign(app, client, winner, loser) -> str:
     decide_once_each(client, gid, [winner["key"], token])
     assert client.post(f"/games/{gid}/resign", headers=auth(token)).status_code == 200
     store = app.extensions["games"].store
-    wait_for(lambda: store.finished_log_marks([gid])[0], timeout=10)
+    wait_for(lambda: store.finished_log_marks([gid])[0])
     return gid
 
 
@@ -203,6 +203,25 @@ def test_rated_games_rate_once_rebuild_equals_incremental_and_the_api_shows_them
     told = [e for _, e in app.extensions["players"].inbox_after(bob["id"], "0-0") if e["type"] == "rated"]
     assert [e["game_id"] for e in told] == [games[0], games[2]]
     assert told[0]["before"] == 1500 and told[0]["after"] == changes[1]["after"]
+    # the running season (issue 52): the same games, from an empty start, so here the same table
+    season = client.get("/seasons/splendor/current/leaderboard").get_json()
+    assert season["status"] == "running" and season["season"] == client.get("/seasons/splendor").get_json()["current"]
+    assert [(e["player"]["name"], e["rating"], e["games"]) for e in season["players"]] == \
+        [(e["player"]["name"], e["rating"], e["games"]) for e in board["players"]]
+    assert client.get(f"/seasons/splendor/{season['season']}/leaderboard?limit=1").get_json()["next"] == \
+        f"/seasons/splendor/{season['season']}/leaderboard?offset=1&limit=1&provisional=include"
+    listed = client.get("/seasons/splendor").get_json()["seasons"]
+    assert (listed[0]["season"], listed[0]["status"], listed[0]["rated"]) == (season["season"], "running", 3)
+    results = client.get(f"/players/{cy['id']}").get_json()["seasons"]["splendor"]
+    assert [(s["season"], s["rank"], s["games"], s["wins"]) for s in results] == [(season["season"], 2, 2, 1)]
+    for path, code in (("/seasons/splendor/2026-13/leaderboard", "unknown_season"),
+                       ("/seasons/splendor/9999-12/leaderboard", "season_not_started"),
+                       ("/seasons/chess/current/leaderboard", "unknown_game_type"), ("/seasons/chess", "unknown_game_type")):
+        for lang in ("en", "ko"):
+            r = client.get(path, headers={"Accept-Language": lang})
+            assert (r.status_code, r.get_json()["code"]) == (404, code), path
+            if code != "unknown_game_type":
+                assert ("시즌" if lang == "ko" else "season") in r.get_json()["detail"], (path, lang)
 
 
 def test_unknown_boards_and_players_are_404(client):
@@ -243,7 +262,7 @@ def test_the_rebuild_command_counts_every_game_again(app, client, redis_url, pre
         farmed = open_game(client, fay["key"])["id"]
         token = claim(client, farmed, 1, player(client, name)["key"]).get_json()["token"]
         assert client.post(f"/games/{farmed}/resign", headers=auth(token)).status_code == 200
-        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0], timeout=10)
+        wait_for(lambda: app.extensions["games"].store.finished_log_marks([farmed])[0])
     ledger.catch_up(app.extensions["games"].store)
     assert ledger.rating("splendor", f"player:{fay['id']}") == before
     env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": prefix, "PYTHONPATH": str(ROOT)}

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 
+from api.ratings.ledger import public
 from tests.api.helpers import auth
 from tests.archive.test_archived_reads import _app, redis_keys
 from tests.lobby.helpers import player
@@ -55,7 +56,8 @@ def test_a_rated_game_leaves_only_its_marker_and_reads_the_same(redis_url, tmp_p
         assert archive_game(store, games, gid, ratings=ledger) == "archived"
     assert redis_keys(app, gid) == [store.marker_key(gid)]
     assert ledger.recorded(gid) is None  # out of Redis...
-    assert store.archive.get(gid).summary["ratings"] == before[0]  # ...into the archive
+    assert public(store.archive.get(gid).summary["ratings"]) == before[0]  # ...into the archive
+    assert all("kept" in seat for seat in store.archive.get(gid).summary["ratings"])  # a void's start, kept too
     assert _reads(app, gid) == before
     cold = _app(redis_url, f"sqlite:///{tmp_path}/archive.sqlite3", prefix)  # a fresh process
     assert _reads(cold, gid) == before
@@ -80,6 +82,6 @@ def test_a_rebuild_puts_the_archived_games_records_back_in_the_archive(redis_url
     assert archive_game(store, games, gid, ratings=ledger) == "archived"
     ledger.forget_everything()
     ledger.catch_up(store, tell=False)  # the archived game counted again, from the archive's harvest
-    assert ledger.recorded(gid) == before[0] and ledger.recorded_games() == [gid]
+    assert public(ledger.recorded(gid)) == before[0] and ledger.recorded_games() == [gid]
     assert file_ratings(store, ledger, ledger.recorded_games()) == 1
     assert ledger.recorded(gid) is None and _reads(app, gid) == before

@@ -58,7 +58,7 @@ class RedisServer:
              "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", APPENDFSYNC, "--save", "",
              "--logfile", str(self.dir / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(self.alive, timeout=20, interval=0.05)
+        wait_for(self.alive, interval=0.05)
         return self
 
     def alive(self) -> bool:
@@ -103,7 +103,7 @@ class ApiServer:
                     **{k: str(v) for k, v in env.items()}}
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60) -> ApiServer:
+    def start(self, timeout: float = 120) -> ApiServer:  # waited out only on a failure
         if self.api_only:
             cmd = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
                    self.env["WEB_WORKERS"], "--bind", f"127.0.0.1:{self.port}", "--timeout", "60",

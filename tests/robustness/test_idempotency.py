@@ -39,7 +39,7 @@ def test_a_retry_after_a_timeout_answers_the_first_answer_and_appends_nothing(ap
     move, version = _first_move(api, gid, t[0])
     key = uuid.uuid4().hex
     _send_and_hang_up(api, gid, t[0], move, version, key)
-    wait_for(lambda: read(api.base, gid)["version"] == version + 1, timeout=15)
+    wait_for(lambda: read(api.base, gid)["version"] == version + 1)
     first = post_move(api.base, gid, t[0], move, version, key)
     again = post_move(api.base, gid, t[0], move, version, key)
     assert first.status_code == again.status_code == 201, first.text

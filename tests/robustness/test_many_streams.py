@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from bench.sse_client import Watcher, raise_open_files_limit
+from tests.robustness.helpers import SENDS
 from tests.robustness.servers import ApiServer
 
 # The tier (tests/tiers.py): the tests start `python app.py`.
@@ -112,9 +113,15 @@ def test_a_thousand_streams_on_one_game_and_fifty_moves(server, redis_client):
         page = http.get(f"{base}/games/{gid}/moves", headers=table).json()
         version = page["version"]
         for n in range(MOVES):
-            r = http.post(f"{base}/games/{gid}/moves?include=next_moves&seat={page['seat']}",
-                          json={"expected_version": version, "move": rng.choice(page["moves"])},
-                          headers={**table, "Idempotency-Key": uuid.uuid4().hex}, timeout=10)
+            body, key = {"expected_version": version, "move": rng.choice(page["moves"])}, uuid.uuid4().hex
+            for attempt in range(SENDS):  # a keep-alive connection the server closed meanwhile (a
+                try:                      # loaded host): the same request, its key, again
+                    r = http.post(f"{base}/games/{gid}/moves?include=next_moves&seat={page['seat']}",
+                                  json=body, headers={**table, "Idempotency-Key": key}, timeout=30)
+                    break
+                except requests.exceptions.ConnectionError:
+                    if attempt == SENDS - 1:
+                        raise
             assert r.status_code == 201, (n, r.status_code, r.text)
             version, page = r.json()["version"], r.json()["next_moves"]
             assert page and page["moves"], "the game ended before 50 moves"

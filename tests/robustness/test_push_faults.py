@@ -74,7 +74,7 @@ def test_a_push_job_lost_with_a_killed_worker_is_sent_within_a_sweep_and_no_stal
         os.kill(worker.pid, signal.SIGSTOP)
         play(client, gid, keys, 1)  # Ann moves: Bob's turn (start + 1); both players' push jobs queued
         intermediate = Queue(f"{prefix}webhooks", connection=redis_client).intermediate_queue_key
-        wait_for(lambda: redis_client.llen(intermediate) == 1, timeout=5)
+        wait_for(lambda: redis_client.llen(intermediate) == 1)
         # The frozen worker popped the first of the two (by player id): that player's pushes stall.
         popped = redis_client.lindex(intermediate, 0).decode()
         victim, other = (bob, ann) if popped.endswith(bob["id"]) else (ann, bob)

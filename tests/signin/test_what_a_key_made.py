@@ -190,3 +190,44 @@ def test_what_a_personal_access_token_made_ends_with_it(client, receiver):
         assert stream.ended_within(ENDS_WITHIN_S) and "the player key of this stream was replaced" in stream.text
     finally:
         stream.close()
+
+
+def _app_tokens(client, key, scopes):
+    """An app registered and authorised by the player of `key`, through the code flow with PKCE:
+    (its client id, the token answer)."""
+    import hashlib
+
+    redirect = "http://127.0.0.1:8765/cb"
+    app = client.post("/players/me/apps", json={"name": "bot site", "redirect_uris": [redirect], "scopes": scopes},
+                      headers=auth(key)).get_json()
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    query = {"response_type": "code", "client_id": app["client_id"], "redirect_uri": redirect,
+             "scope": " ".join(scopes), "code_challenge": challenge, "code_challenge_method": "S256"}
+    r = client.post("/oauth/authorize", query_string=query, json={"approve": True}, headers=auth(key))
+    assert r.status_code == 200, r.get_json()
+    code = r.get_json()["redirect"].split("code=")[1].split("&")[0]
+    r = client.post("/oauth/token", data={"grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
+                                          "code_verifier": verifier, "client_id": app["client_id"]})
+    assert r.status_code == 200, r.get_json()
+    return app["client_id"], r.get_json()
+
+
+def test_what_an_app_made_outlives_a_refresh_and_ends_with_its_grant(client, receiver):
+    """Issue 51: an OAuth app's webhooks and push subscriptions are bound to its grant: a refresh
+    (which ends the previous access token) keeps them; revoking the grant removes them at once."""
+    ann = player(client, "Ann")
+    client_id, issued = _app_tokens(client, ann["key"], ["webhooks", "game:read", "push"])
+    url = receiver.route("/feed", new_secret())
+    kept_hook, app_hook = _webhook(client, ann["key"], url), _webhook(client, issued["access_token"], url)
+    kept_push, app_push = _push(client, ann["key"]), _push(client, issued["access_token"])
+    r = client.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": issued["refresh_token"],
+                                          "client_id": client_id})
+    assert r.status_code == 200, r.get_json()
+    assert client.get("/players/me", headers=auth(issued["access_token"])).status_code == 401
+    assert _ids(client, "/webhooks", "webhooks", ann["key"]) == {kept_hook["id"], app_hook["id"]}
+    assert _ids(client, "/players/me/push-subscriptions", "subscriptions", ann["key"]) == {kept_push, app_push}
+    grant = client.get("/players/me/authorizations", headers=auth(ann["key"])).get_json()["authorizations"][0]
+    assert client.delete(f"/players/me/authorizations/{grant['id']}", headers=auth(ann["key"])).status_code == 204
+    assert _ids(client, "/webhooks", "webhooks", ann["key"]) == {kept_hook["id"]}
+    assert _ids(client, "/players/me/push-subscriptions", "subscriptions", ann["key"]) == {kept_push}

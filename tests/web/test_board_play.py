@@ -61,7 +61,7 @@ def _outlined(driver) -> bool:
     """Whether the last move is outlined: at once, or, when the bot answered before the page read
     the move before it, once the page has read the bot's (a history page away: a moment)."""
     try:
-        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last"), timeout=15)
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last"), timeout=30)
         return True
     except WebDriverException:
         return False
@@ -98,7 +98,7 @@ def _one_move_by_the_board(driver) -> int:
         except StaleElementReferenceException:
             continue  # the board was drawn again meanwhile: look again
         try:
-            wait(driver, lambda: shown_version(driver) > before or (not sends and picked() > had), timeout=10 if sends else 1.5)
+            wait(driver, lambda: shown_version(driver) > before or (not sends and picked() > had), timeout=40 if sends else 1.5)
         except WebDriverException:
             continue
         if shown_version(driver) > before:
@@ -118,11 +118,11 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
         driver.get(f"{web_server.base}/play/{game_id}#token={token}")
         marked = 0
         for _ in range(MY_MOVES):
-            wait(driver, lambda: _my_turn(driver) or text_of(driver, "#turn").startswith("Game over"), timeout=30, message="my turn")
+            wait(driver, lambda: _my_turn(driver) or text_of(driver, "#turn").startswith("Game over"), timeout=120, message="my turn")
             if not _my_turn(driver):
                 break
             _one_move_by_the_board(driver)
-            wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last") or _my_turn(driver), timeout=10)
+            wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last") or _my_turn(driver), timeout=60)
             marked += _outlined(driver)
         assert marked, "the last move is outlined on the board"
         overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -67,7 +67,7 @@ def _my_moves(base, game_id, token, n=2):
     return again["version"]
 
 
-def wait_until(condition, timeout=30):
+def wait_until(condition, timeout=120):  # waited out only on a failure (a bot's turn on a slow host)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if result := condition():
@@ -84,7 +84,7 @@ def _no_english(driver) -> list[str]:
     """The board's texts once drawn in the pieces' names (a moment after the first drawing),
     and those of them holding English."""
     try:
-        wait(driver, lambda: not _english_words(driver.execute_script(TEXTS)), timeout=10)
+        wait(driver, lambda: not _english_words(driver.execute_script(TEXTS)), timeout=30)
     except WebDriverException:
         pass
     texts = driver.execute_script(TEXTS)

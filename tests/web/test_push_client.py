@@ -117,7 +117,7 @@ def test_a_page_enables_push_and_its_service_worker_shows_the_turn(push_server):
             # still runs the push event keeps answering none, even once it is shown; asked a
             # few seconds later, it is there. So the test lets the worker run first.
             time.sleep(3)
-            shown = wait_for(lambda: driver.execute_async_script(NOTIFICATIONS), timeout=20, interval=1.0)
+            shown = wait_for(lambda: driver.execute_async_script(NOTIFICATIONS), interval=1.0)
             assert shown == [{"title": "Splendor", "body": "Splendor: it is your turn.", "tag": f"game-{gid}",
                               "data": {"url": f"/play/{gid}", "type": "your_turn", "game_id": gid,
                                        "version": pushed["version"]}}]
@@ -148,12 +148,12 @@ def test_the_account_page_asks_for_notifications_and_says_when_the_browser_block
         driver.execute_cdp_cmd("Browser.setPermission", {"origin": base, "permission": {"name": "notifications"},
                                                          "setting": "denied"})
         driver.get(f"{base}/web/account.html")
-        button = wait_for(lambda: [b for b in driver.find_elements("id", "push-on") if b.is_displayed()], timeout=20)[0]
+        button = wait_for(lambda: [b for b in driver.find_elements("id", "push-on") if b.is_displayed()])[0]
         button.click()
-        said = wait_for(lambda: driver.find_element("id", "status").text, timeout=20)
+        said = wait_for(lambda: driver.find_element("id", "status").text)
         assert "blocked" in said, said
         listed = requests.get(f"{base}/players/me/push-subscriptions", timeout=10,
                               headers={"Authorization": f"Bearer {ann['key']}"}).json()["subscriptions"]
         assert listed == []
         driver.find_element("id", "push-off").click()
-        wait_for(lambda: "was not being notified" in driver.find_element("id", "status").text, timeout=20)
+        wait_for(lambda: "was not being notified" in driver.find_element("id", "status").text)

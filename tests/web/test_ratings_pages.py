@@ -103,7 +103,7 @@ def test_the_lobby_shows_the_players_own_rating_beside_each_game(web_server, bro
     hal, ivy = (requests.post(f"{base}/players", json={"name": n}, timeout=10).json() for n in ("Hal", "Ivy"))
     _rated_game(base, hal, ivy)
     wait(browser, lambda: requests.get(f"{base}/players/{hal['id']}", timeout=10).json()["ratings"].get("splendor"),
-         timeout=30, message="the reconciler counts the game")
+         message="the reconciler counts the game")
     browser.get(base + "/")
     wait(browser, lambda: browser.find_elements(By.ID, "key-in"))
     browser.execute_script("document.querySelector('#key-in').closest('details').open = true")

@@ -29,14 +29,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
 from rq import Queue
 
 from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
-from api.webhooks.messages import ChangesOf
-from api.webhooks.subscriptions import SubscriptionStore
+from api.webhooks.messages import ChangesOf, RatingLog, rating_stream
+from api.webhooks.subscriptions import Owner, SubscriptionStore
 
 from .dispatcher import Dispatcher
 from .fan_out import FanOut
@@ -70,8 +71,23 @@ class Deliveries(FanOut, Sweep):
         self.leases = Leases(self.subs)
         self.observer = None
         self.rating_changes = rating_changes  # read only: game.rated
+        # (player, from place n) -> its re-ratings (the moderation's log): rating.changed; set by the root
+        self.rating_log: RatingLog = lambda player, start: []
         self._local = threading.local()
         self._dispatcher: Dispatcher | None = None
+
+    def rating_changed(self, told: list[dict[str, Any]], event: dict[str, Any], places: dict[str, int]) -> int:
+        """After a moderator's action re-rated players (`places`: each one's new place in its
+        re-rating log): each of their "mine" subscriptions asking for `rating.changed` starts
+        there (unless it is further on) and has its delivery queued. Returns how many."""
+        queued = 0
+        for player_id, place in sorted(places.items()):
+            stream = rating_stream(player_id)
+            for sub in self.subs.owned(Owner("player", player_id)):
+                if sub.status == "active" and self.subs.covers(sub, stream):
+                    self.subs.start(sub, stream, place)
+                    queued += bool(self.ensure(sub.id, stream))
+        return queued
 
 
     def dispatcher(self) -> Dispatcher:

@@ -37,6 +37,7 @@ class Sending(Enqueueing):
     leases: Leases
     observer: Callable[[str, bool], None] | None  # told each attempt's URL and success (the dispatcher)
     rating_changes: messages.ChangesOf  # a game's counted rating changes (game.rated)
+    rating_log: messages.RatingLog  # a player's re-ratings (rating.changed)
     _local: threading.local  # each thread's kept-alive connections
 
     def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
@@ -65,7 +66,9 @@ class Sending(Enqueueing):
             if outcome != "caught_up":
                 return outcome
             progress = self.subs.progress(game_id, sub_id)
-            if progress is None or self.events.version(game_id) < progress.version:
+            if progress is None or messages.is_rating_stream(game_id):  # (re-ratings: caught up already)
+                return outcome
+            if self.events.version(game_id) < progress.version:
                 return outcome
         self.ensure(sub_id, game_id)  # a very busy game: the rest in a new job, behind others
         return outcome
@@ -90,8 +93,11 @@ class Sending(Enqueueing):
                     return "waiting"
                 if self.subs.key_ended(sub):  # its key revoked while it drains: not one batch more
                     return "inactive"
-                pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
-                                                 progress.index, changes_of=self.rating_changes)
+                if messages.is_rating_stream(game_id):  # a player's re-ratings, not a game
+                    pending, last = messages.rating_pending(sub, game_id, progress.version, self.rating_log)
+                else:
+                    pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
+                                                     progress.index, changes_of=self.rating_changes)
                 if last is None:
                     return "caught_up"
                 for message in pending:
