@@ -50,6 +50,7 @@ def create_app(test_config: dict | None = None):
     from api.history import export_memory
     from api.http import analysis as routes_analysis
     from api.http import app_links, cors, hooks, problems
+    from api.http import chat as routes_chat
     from api.http import games as routes_games
     from api.http import identities as routes_identities
     from api.http import lobby as routes_lobby
@@ -69,6 +70,7 @@ def create_app(test_config: dict | None = None):
     from api.http import web_client as routes_web
     from api.http import webhooks as routes_webhooks
     from api.http.json_provider import FastJSONProvider
+    from api.http.streams import chat as chat_stream
     from api.http.streams import game as stream
     from api.http.streams import player as player_stream
     from api.live.stream_limits import raise_open_files_limit
@@ -132,6 +134,9 @@ def create_app(test_config: dict | None = None):
     app.extensions["social"] = services.social
     app.extensions["challenges"] = services.challenges
     app.extensions["groups"] = services.groups
+    app.register_blueprint(routes_chat.bp)  # chat and its moderation (issue 53)
+    app.extensions["chat"] = services.chat
+    app.register_blueprint(chat_stream.bp)  # a game's chat, live
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from api.analysis.analyses import Analyses
+from api.chat.service import Chat
+from api.chat.words_filter import DEFAULT_EN, DEFAULT_KO, WordFilter, word_list
 from api.games.deferred import immediately
 from api.games.repository import GameRepository
 from api.games.service import GameService, Scheduler
@@ -107,6 +109,7 @@ class Services:
     challenges: Challenges  # a game with a friend's seat kept for them, in one call (api/social/challenges.py)
     groups: Groups  # groups: public or by invitation, owners and admins (api/social/groups.py)
     tournaments: Tournaments  # tournaments: their streams, pairings, games and results (api/tournaments/)
+    chat: Chat  # table, spectators', direct and group chat; mutes, reports, moderators' actions (api/chat/)
 
     # The processes (app.py, workers/__main__.py, tools/) build the real store and scheduler;
     # the fakes a test passes stand in for the port only. These say so where the real one is needed.
@@ -305,6 +308,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
                         settings.analysis_iterations, settings.archive_retention_s)
     moderation.on_void.append(tournaments.player_voided)  # the tournaments' standings follow a void
+    chat = Chat(redis, prefix, players, social, blocks, service.load, groups.is_member, groups.member_ids,
+                WordFilter(word_list(settings.chat_words_en, DEFAULT_EN),
+                           word_list(settings.chat_words_ko, DEFAULT_KO)),
+                settings.chat_max_length, settings.chat_rate, told=push_notify.players)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -329,7 +336,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
                     challenges=Challenges(social, blocks, service, told=push_notify.players),
-                    groups=groups,
+                    groups=groups, chat=chat,
                     tournaments=tournaments)
 
 

@@ -181,6 +181,17 @@ class Code(StrEnum):
         "inviting without being the group's owner or an admin, or giving roles without being its owner"
     OWNER_CANNOT_LEAVE = "owner_cannot_leave", (409,), \
         "the group's owner leaving (or taking another role) while other members remain: hand it over first"
+    # ---- chat and its moderation (issue 53)
+    CHAT_CLOSED = "chat_closed", (403,), \
+        "a chat the caller may not read or write: the other side's game chat during play, a group's chat by an outsider"
+    CHAT_SUSPENDED = "chat_suspended", (403,), "writing a message while a moderator's suspension from chat lasts"
+    PLAY_SUSPENDED = "play_suspended", (403,), \
+        "creating, claiming or seeking a game while a moderator's suspension from play lasts"
+    CHAT_TOO_FAST = "chat_too_fast", (429,), "more messages than the chat's rate allows (`details.retry_after`)"
+    UNKNOWN_MESSAGE = "unknown_message", (404,), "no message has this id in this channel"
+    UNKNOWN_REPORT = "unknown_report", (404,), "no report has this id"
+    UNKNOWN_ACTION = "unknown_action", (404,), "no moderator's action has this id"
+    ALREADY_DONE = "already_done", (409,), "undoing an action undone already, resolving a report resolved already"
     # ---- push notifications
     PUSH_ENDPOINT_REFUSED = "push_endpoint_refused", (422,), \
         "the push endpoint is not an https URL, names an IPv6 address, or resolves to a refused address"

@@ -148,6 +148,11 @@ class Settings:
     apns_url: str = "https://api.push.apple.com"  # the sandbox: https://api.sandbox.push.apple.com
     clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
     clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
+    # ---- chat (api/chat/, issue 53) ----
+    chat_max_length: int = 500  # characters of one message
+    chat_rate: int = 8  # messages per player every 10 s (429 chat_too_fast beyond)
+    chat_words_en: str = ""  # the English words masked (comma-separated; "": the default list, "-": none)
+    chat_words_ko: str = ""  # the Korean words masked (the same)
     # ---- moderation (api/moderation/, issue 50) ----
     moderators: tuple[str, ...] = ()  # player ids with the moderator role (tools/moderators.py grants it too)
     moderation_address_key: str = ""  # the addresses' HMAC key ("": a random one kept in Redis)

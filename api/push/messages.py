@@ -28,7 +28,7 @@ from api.words import notices, translate
 from api.words.messages import PLATFORM
 
 PUSHED = ("your_turn", "game_started", "game_finished", "matched", "challenged", "clock_warning",
-          "account_change_refused", "rerated")
+          "account_change_refused", "rerated", "direct_message")
 URGENT = ("your_turn", "clock_warning", "matched", "challenged", "account_change_refused")
 ACCOUNT_NOT_PUSHED = ("step_up", "key_rotated")  # the device's own doing, harming no other
 ACCOUNT_URL = "/web/account.html"
@@ -44,7 +44,8 @@ def payload(entry: dict[str, Any], lang: str) -> bytes:
     said = notices.said(entry, lang)
     game = said.get("message", {}).get("args", {}).get("game", {})
     account = str(entry.get("type", "")).startswith("account_")
-    title = translate(lang, PLATFORM, notices.ACCOUNT_TITLE) if account else game.get("text") or entry.get("game_type")
+    title = translate(lang, PLATFORM, notices.ACCOUNT_TITLE) if account else \
+        game.get("text") or entry.get("game_type") or entry.get("title")  # a direct message: its sender
     url = ACCOUNT_URL if account else f"/play/{entry['game_id']}" if entry.get("game_id") else \
         f"/leaderboard/{entry['game_type']}" if entry.get("type") == "rerated" and entry.get("game_type") else "/"
     body = {"type": entry["type"], "game_id": entry.get("game_id"), "game_type": entry.get("game_type"),
@@ -57,6 +58,8 @@ def topic(entry: dict[str, Any]) -> str:
     """At most 32 characters of the URL-safe base64 alphabet (RFC 8030 5.4): the game's id
     hashed, so any id fits."""
     named = entry.get("game_id", "")
+    if entry.get("type") == "direct_message":  # a conversation's newest replaces its last
+        named = f"dm:{(entry.get('from') or {}).get('id')}"
     if str(entry.get("type", "")).startswith("account_"):  # each account notice its own
         named = f"account:{entry.get('change')}:{entry.get('at')}"
     if entry.get("type") == "rerated":  # a newer re-rating of the type replaces one not delivered yet

@@ -145,6 +145,13 @@ class Groups:
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
 
+    def member_ids(self, group_id: str) -> list[str]:
+        """The group's members' ids (none for an unknown group): the group chat's recipients."""
+        try:
+            return sorted(self.state(group_id).members)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(str(e)) from e
+
     def make_game(self, player: Player, group_id: str, type_: str, seats: int | None, options: dict[str, Any],
                   clock: Any, rated: bool) -> dict[str, Any]:
         """A waiting game for the group's members only (private: listed in the group's lobby,

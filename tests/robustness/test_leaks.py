@@ -19,6 +19,9 @@ whatever the count. The game's own redaction at every seat count is checked in m
 state: views and events (tests/contract/test_properties.py, test_game_contract.py's bot games),
 words (test_words.py), legal moves and their labels (test_moves_keep_secrets.py). The live fan-out plays the fewest seats, so that
 both ends of each game's range meet the HTTP layer.
+
+Chat (issue 53): the spectators' chat reaches no seated viewer during play, on any of those
+channels nor the chat's own (read, live) and the player stream, for every game.
 """
 from __future__ import annotations
 
@@ -309,3 +312,65 @@ def test_the_live_fan_out_shows_each_viewer_what_its_history_shows(app, game, n)
         for ws in watches.values():
             for w in ws:
                 w.close()
+
+
+def _chat_frames(client, gid, headers):
+    """The first chunk of chat events a game's chat stream sends from its start."""
+    r = client.get(f"/games/{gid}/chat/stream", headers={**headers, "Last-Event-ID": "0-0"}, buffered=False)
+    assert r.status_code == 200
+    try:
+        for chunk in r.response:
+            if b"event: chat" in chunk:
+                return chunk.decode()
+    finally:
+        r.close()
+    return ""
+
+
+def _first_stream_chunk(client, gid, headers):
+    r = client.get(f"/games/{gid}/stream", headers=headers, buffered=False)
+    try:
+        return next(iter(r.response)).decode()
+    finally:
+        r.close()
+
+
+@pytest.mark.parametrize("game,n", FEWEST_SEATS)
+def test_the_spectators_chat_never_reaches_a_seat_during_play(app, game, n):
+    """Chat (issue 53): a spectators' message reaches no seated viewer while the game is played,
+    on any channel (the game, its history, its chat read and live, its live stream, the player
+    stream and sync), whether the seat is held by a player's key or a seat's token; once the
+    game is over it is everyone's to read."""
+    client = sampled_client(app)
+    keyed = client.post("/players", json={"name": "Seated"}).get_json()
+    watcher = client.post("/players", json={"name": "Watcher"}).get_json()
+    created = client.post("/games", json={"type": game.name, "options": short_options(game),
+                                          "seats": [{"me": True}] + [{"name": f"P{i}"} for i in range(1, n)]},
+                          headers=auth(keyed["key"])).get_json()
+    gid = created["id"]
+    needle = f"psst-{uuid.uuid4().hex[:8]}"
+    r = client.post(f"/games/{gid}/chat", json={"text": f"{needle} play the left one"}, headers=auth(watcher["key"]))
+    assert r.status_code == 201 and r.get_json()["channel"].endswith(":spectators")
+    assert client.post(f"/games/{gid}/chat", json={"text": "gl"}, headers=auth(keyed["key"])).status_code == 201
+    seated = [auth(keyed["key"])] + [auth(s["token"]) for s in created["seats"] if s.get("token")]
+    seated.append(auth(created["table_token"]))
+    assert len(seated) == n + 2  # the key, each seat's token (the creator's too), the table token
+    for headers in seated:
+        said = [client.get(f"/games/{gid}", headers=headers).get_data(as_text=True),
+                client.get(f"/games/{gid}/events?after=0&limit=1000", headers=headers).get_data(as_text=True),
+                client.get(f"/games/{gid}/chat", headers=headers).get_data(as_text=True),
+                client.get(f"/games/{gid}/chat?channel=spectators", headers=headers).get_data(as_text=True),
+                _chat_frames(client, gid, headers), _first_stream_chunk(client, gid, headers)]
+        assert "gl" in said[2] and "gl" in said[4]  # what they may read, they read
+        assert not [s for s in said if needle in s], "a seated viewer received the spectators' chat"
+    inbox = app.extensions["players"].inbox_after(keyed["id"], "0-0", 1000)
+    sync = client.get("/players/me/sync", headers=auth(keyed["key"])).get_data(as_text=True)
+    assert needle not in json.dumps([e for _, e in inbox]) and needle not in sync
+    # spectators read it; once the game is over, so does everyone
+    assert needle in client.get(f"/games/{gid}/chat").get_data(as_text=True)
+    for headers in seated[1:n + 1]:  # each seat resigns (abort is refused in some games' first round)
+        if app.extensions["games"].load(gid).finished:
+            break
+        client.post(f"/games/{gid}/resign", headers=headers)
+    assert app.extensions["games"].load(gid).finished
+    assert needle in client.get(f"/games/{gid}/chat?channel=spectators", headers=seated[1]).get_data(as_text=True)

@@ -1,0 +1,84 @@
+"""A game's chat, live (issue 53): `GET /games/{id}/chat/stream`, Server-Sent Events of the
+channel the caller reads (the table's for a seated player, the spectators' for anyone else; both
+once the game is over: `?channel=`), each message a `chat` event whose `id` is the message's, so
+an EventSource that reconnects (Last-Event-ID) resumes after it without a gap. Each subscriber
+is sent only what it may see (api/chat/service.py `history`: hidden messages, mutes and blocks
+honoured per viewer). The subscribers of one channel in a process share one read of its newest
+id (every CHAT_POLL_S) and one read of its new messages (`live_page`); each filters them for its
+viewer (a player's blocks looked up: one round trip). Under the
+live streams' limits (per process, per client address) like the game's and the player's."""
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from flask import Blueprint, current_app, request
+from flask.typing import ResponseReturnValue
+
+from api.errors import ValidationFailed
+from api.games.callers import TABLE, is_player_credential
+from api.http.auth import bearer_token, caller, current_player
+from api.http.requests import players
+from api.http.streams import lifecycle
+from api.live.frames import sse
+from events.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from api.chat.service import Chat
+    from api.http.streams.game import LivePath
+
+bp = Blueprint("chat_stream", __name__)
+CHAT_POLL_S = 0.2
+CURSOR = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+
+
+@bp.get("/games/<game_id>/chat/stream")
+def chat_stream(game_id: str) -> ResponseReturnValue:
+    live: LivePath = current_app.extensions["live"]
+    chat: Chat = current_app.extensions["chat"]
+    live.limits.admit()
+    asked = request.args.get("channel")
+    if asked not in (None, "table", "spectators"):
+        raise ValidationFailed("`channel` is `table` or `spectators`.")
+    sent = lifecycle.sent_last_event_ids()
+    cursor = sent[0] if sent else None
+    if cursor is not None and not CURSOR.match(cursor):
+        raise ValidationFailed("Last-Event-ID is a chat message's id.")
+    holder, seat = caller(live, game_id)
+    viewer = current_player(players()).id if is_player_credential(bearer_token()) else None
+    channel = chat.game_channel(game_id, seat is not None or holder == TABLE, asked)
+    opened = lifecycle.open_stream(live, None, lambda: channel, lambda _: None)
+    if request.method == "HEAD":
+        return opened.head()
+    config = current_app.config
+    keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
+
+    def generate() -> Iterator[bytes]:
+        position = cursor
+        if position is None:  # from now: the newest message is the place to follow from
+            position = chat.newest(channel, 0) or "0-0"
+        yield lifecycle.RETRY
+        started = last = time.monotonic()
+        fresh = 0.0  # the first page with the mutes and hides as they are now; then at most CHAT_POLL_S old
+        while time.monotonic() - started < max_s:
+            try:
+                newest = chat.newest(channel, CHAT_POLL_S)
+                if newest is not None and newest != position:
+                    page = chat.live_page(channel, viewer, position, newest, fresh)
+                    fresh = CHAT_POLL_S
+                    frames = [sse("chat", m, m["id"]) for m in page["messages"]]
+                    position = page["next"] or position
+                    if frames:
+                        yield b"".join(frames)
+                        last = time.monotonic()
+                        continue
+            except StoreUnavailable:
+                yield b": store unavailable, retrying\n\n"
+            if time.monotonic() - last >= keepalive_s:
+                yield b": keep-alive\n\n"
+                last = time.monotonic()
+            time.sleep(CHAT_POLL_S)
+
+    return opened.response(generate())
