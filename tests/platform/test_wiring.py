@@ -131,6 +131,10 @@ FROM_ENV = {
     "LINK_SAME_ADDRESS": ("0", False),
     "LINK_LOOPBACK": ("1", True),
     "LINK_KEY_LINEAGE": ("0", False),
+    "CHAT_MAX_LENGTH": ("200", 200),
+    "CHAT_RATE": ("3", 3),
+    "CHAT_WORDS_EN": ("darn,heck", "darn,heck"),
+    "CHAT_WORDS_KO": ("-", "-"),
     "RATED_PAIRS_PER_DAY": ("3", 3),
 }
 
