@@ -68,20 +68,26 @@ export async function apiNdjson(path, { token } = {}) {
   return (await res.text()).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
 }
 
-// A name for a person who typed none: an adjective and an animal, kept for this browser (the
+// A name for a person who typed none: an adjective and an animal in the page's language, kept
+// for this browser as the two picks (the same suggestion on every page, in either language; the
 // lobby's field starts with it, and the person may change it).
-const ADJECTIVES = ["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"];
-const ANIMALS = ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"];
+const NAMES = {
+  en: [["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"],
+    ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"]],
+  ko: [["용감한", "차분한", "영리한", "운 좋은", "명랑한", "재빠른", "조용한", "해맑은", "날쌘", "지혜로운"],
+    ["수달", "여우", "왜가리", "판다", "스라소니", "오소리", "두루미", "호랑이", "고래", "부엉이"]],
+};
 export function friendlyName() {
   const typed = localStorage.getItem("gameserver.name");
   if (typed) return typed;
-  let made = localStorage.getItem("gameserver.suggested-name"); // the same suggestion on every page
-  if (!made) {
+  let picks = /^(\d+),(\d+)$/.exec(localStorage.getItem("gameserver.suggested-name") || "");
+  if (!picks) {
     const [a, b] = crypto.getRandomValues(new Uint8Array(2));
-    made = `${ADJECTIVES[a % ADJECTIVES.length]} ${ANIMALS[b % ANIMALS.length]}`;
-    localStorage.setItem("gameserver.suggested-name", made);
+    picks = [null, a % 10, b % 10];
+    localStorage.setItem("gameserver.suggested-name", `${picks[1]},${picks[2]}`);
   }
-  return made;
+  const [adjectives, animals] = NAMES[lang()] || NAMES.en;
+  return `${adjectives[Number(picks[1])]} ${animals[Number(picks[2])]}`;
 }
 
 export function newKey() {

@@ -1,0 +1,69 @@
+"""The people's client in Korean (issue 55): a Chromium whose profile asks for `ko` meets only
+Korean on the account page, bots named one way, durations and particles said naturally, Cancel
+told from Abort, a readable analysis on a phone."""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.web.conftest import CHROMIUM, DRIVER, FLAGS, page_errors
+from tests.web.helpers import english_words, text_of, wait
+
+pytestmark = pytest.mark.browser
+HANGUL = re.compile("[가-힣]")
+
+
+@pytest.fixture(scope="module")
+def korean(browser_available):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="chromium-ko-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--lang=ko")
+    options.add_experimental_option("prefs", {"intl.accept_languages": "ko"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _as(driver, base, player):
+    """This browser becomes `player` (its key in localStorage), on a page of the server."""
+    if not driver.current_url.startswith(base):
+        driver.get(base + "/web/account.html")
+    driver.execute_script("localStorage.clear(); localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
+                          {"id": player["id"], "name": player["name"], "key": player["key"]})
+
+
+def test_the_account_page_and_the_suggested_names_are_korean(web_server, korean):
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    _as(driver, base, player)
+    driver.get(base + "/web/account.html")
+    wait(driver, lambda: "민지" in text_of(driver, "#who") and text_of(driver, "#keys"), message="the account page")
+    assert driver.execute_script("return document.documentElement.lang") == "ko"
+    assert english_words(driver, names=["민지"]) == []
+    assert "첫 키" in text_of(driver, "#keys")  # the server's default name, read in Korean
+    assert HANGUL.search(driver.title)
+    for field in ("new-passkey-name", "sign-in-name"):
+        assert HANGUL.search(driver.find_element(By.ID, field).get_attribute("value")), field
+    # a person who typed no name is suggested a Korean one, an adjective and an animal
+    driver.execute_script("localStorage.clear()")
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_element(By.ID, "name").get_attribute("value"), message="the lobby's name field")
+    suggested = driver.find_element(By.ID, "name").get_attribute("value")
+    assert re.fullmatch(r"[가-힣 ]+ [가-힣]+", suggested), suggested
+    assert page_errors(driver) == []
