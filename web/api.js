@@ -172,14 +172,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// A seat as the page names it: seats are numbered from 1, a bot playing beside another of the
-// same name is told apart by its seat ("careful (bot 2)"), the viewer's own seat says so.
+// A seat as the page names it: seats are numbered from 1, the viewer's own seat says so, a bot
+// as the server's sentences name it (botLabel).
 export function seatName(game, seat) {
   if (seat === null || seat === undefined || seat === "system") return t("system");
   const s = game.seats?.[seat];
   if (!s) return t("seat {n}", { n: Number(seat) + 1 });
   if (!s.bot && !s.name) return t(s.invite ? "invited seat (free)" : "open seat (free)");
-  const who = s.bot ? botName(game, seat) : s.name;
+  const who = s.bot ? botLabel(game.seats, seat) : s.name;
   return game.you === seat ? t("{who} — you", { who }) : who;
 }
 
@@ -190,11 +190,17 @@ export function learnBotNames(gameTypes) {
   for (const g of gameTypes || []) Object.assign(BOT_NAMES, g.bot_names || {});
 }
 
-// A bot seat's `name` is its level's id unless its creator named it.
-const botCalled = (s) => (s.name && s.name !== s.bot ? s.name : BOT_NAMES[s.bot] || s.bot);
+// A bot level's name ("고수" for expert at ko).
+export const botLevel = (level) => BOT_NAMES[level] || level;
 
-function botName(game, seat) {
-  const name = botCalled(game.seats[seat]);
-  const twins = game.seats.filter((o) => o.bot && botCalled(o) === name).length;
-  return twins > 1 ? t("{name} (bot {n})", { name, n: seat + 1 }) : t("{name} (bot)", { name });
+// A bot seat's `name` is its level's id unless its creator named it.
+const botCalled = (s) => (s.name && s.name !== s.bot ? s.name : botLevel(s.bot));
+
+// A bot seat named one way everywhere, as the server's events and labels name it
+// (api/games/words.py seat_names): "Expert bot", and "Expert bot 1", "Expert bot 2" (numbered
+// among the bots of that name, not by seat) when two share a name.
+export function botLabel(seats, index) {
+  const name = botCalled(seats[index]);
+  const twins = seats.map((o, i) => (o.bot && botCalled(o) === name ? i : -1)).filter((i) => i >= 0);
+  return twins.length > 1 ? t("{bot} bot {n}", { bot: name, n: twins.indexOf(index) + 1 }) : t("{bot} bot", { bot: name });
 }

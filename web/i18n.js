@@ -13,7 +13,7 @@ const KO = {
   "← Lobby": "← 로비",
   "Game server": "게임 서버",
   "Game server — lobby": "게임 서버 — 로비",
-  "API": "API",
+  "API": "개발자 문서",
   "Language": "언어",
   "Loading…": "불러오는 중…",
   "Waiting": "대기 중",

@@ -1,7 +1,7 @@
 // /play/{id}: the board of a game as this browser's seat (or a spectator), its legal moves to
 // click, the last events, who is here, the rules, kept live by the game's stream. One status
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
-import { api, ApiProblem, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
+import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
@@ -205,7 +205,7 @@ function renderSeatControls() {
     refresh();
   } }, t(label));
   if (mine.played_by_bot && !mine.resigned) {
-    box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: mine.played_by_bot }) }),
+    box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: botLevel(mine.played_by_bot) }) }),
       command("Take my seat back", `/games/${id}/seats/${seat}/return`));
   }
   box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"),

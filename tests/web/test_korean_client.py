@@ -11,6 +11,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
+from tests.conftest import wait_for
 from tests.web.conftest import CHROMIUM, DRIVER, FLAGS, page_errors
 from tests.web.helpers import english_words, text_of, wait
 
@@ -66,4 +67,43 @@ def test_the_account_page_and_the_suggested_names_are_korean(web_server, korean)
     wait(driver, lambda: driver.find_element(By.ID, "name").get_attribute("value"), message="the lobby's name field")
     suggested = driver.find_element(By.ID, "name").get_attribute("value")
     assert re.fullmatch(r"[가-힣 ]+ [가-힣]+", suggested), suggested
+    assert page_errors(driver) == []
+
+
+def _game(base, player, game_type, seats, **extra):
+    made = requests.post(f"{base}/games", json={"type": game_type, "seats": seats, "private": True, **extra},
+                         headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+    return made["id"], next(s["token"] for s in made["seats"] if s.get("token"))
+
+
+def test_bots_are_named_one_way_in_the_lobby_seats_and_log(web_server, korean):
+    base, driver = web_server.base, korean
+    types = requests.get(f"{base}/game-types", headers={"Accept-Language": "ko"}, timeout=5).json()["game_types"]
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="the game types")
+    for game_type in ("splendor", "witches", "fairy-tile"):
+        described = next(g for g in types if g["type"] == game_type)
+        driver.execute_script("const s = document.getElementById('type'); s.value = arguments[0];"
+                              " s.dispatchEvent(new Event('change'))", game_type)
+        choices = {o.get_attribute("value"): o.text for o in driver.find_elements(By.CSS_SELECTOR, "#seats .seat option")}
+        for level in described["bots"]:  # a bot choice is the server's name, never the level's id
+            assert choices["bot:" + level] == f"{described['bot_names'][level]} 봇", choices
+        assert english_words(driver) == [], game_type  # nor an option's id ("strict take three")
+    # Witches, two random bots around an expert, played to its end: the seats, the log and the
+    # result name them as the server does (numbered among the bots of one name, not by seat)
+    made = requests.post(f"{base}/games", json={"type": "witches", "seats": [{"bot": "random"}, {"bot": "expert"}, {"bot": "random"}],
+                                                "options": {"rounds": 1}, "private": True}, timeout=5).json()
+    web_server.start_bots()
+    try:
+        wait_for(lambda: requests.get(f"{base}/games/{made['id']}", timeout=5).json()["status"] == "finished", timeout=180, interval=0.5)
+    finally:
+        web_server.stop_bots()
+    said = requests.get(f"{base}/games/{made['id']}/events?limit=1000", headers={"Accept-Language": "ko"}, timeout=5).json()["events"]
+    log = " ".join(e.get("text", "") for e in said)
+    assert "무작위 봇 1" in log and "무작위 봇 2" in log and "고수 봇" in log, log[:400]  # api/games/words.py
+    driver.get(f"{base}/play/{made['id']}")
+    wait(driver, lambda: "고수" in text_of(driver, "#players"), message="the seats")
+    seats = text_of(driver, "#players")
+    assert "무작위 봇 1" in seats and "무작위 봇 2" in seats and "고수 봇" in seats and "(봇" not in seats, seats
+    assert "(봇" not in text_of(driver, "main"), text_of(driver, "main")
     assert page_errors(driver) == []
