@@ -170,7 +170,7 @@ const KO = {
   "a seat is played without an account": "계정 없이 두는 자리가 있습니다",
   "nobody to be rated against": "겨룰 상대가 없습니다",
   "Clock: {parts}": "시계: {parts}",
-  "{s} s": "{s}초",
+  "about {d}": "약 {d}",
   "A bot ({bot}) plays your seat since your time ran out.": "시간이 다 되어 봇({bot})이 내 자리를 두고 있습니다.",
   "Take my seat back": "내 자리 되찾기",
   "Resign": "기권",
@@ -201,9 +201,6 @@ const KO = {
   "Remove this seat": "이 자리 빼기",
   "{min}–{max} seats.": "{min}–{max}자리.",
   "Only one seat can be yours.": "내 자리는 하나만 될 수 있습니다.",
-  "{s} s ago": "{s}초 전",
-  "{m} min ago": "{m}분 전",
-  "{h} h ago": "{h}시간 전",
   "{bot} bot": "{bot} 봇",
   "{bot} bot {n}": "{bot} 봇 {n}",
   "invited seat": "초대 자리",
@@ -399,10 +396,63 @@ export function lang() {
   return "en";
 }
 
-// The sentence in the page's language, its {placeholders} filled.
+// The sentence in the page's language, its {placeholders} filled. A Korean particle written
+// after a placeholder in both forms ("{who}을(를)", "{name}이(가)", "{n}(으)로"; a closing quote
+// may stand between) is the one the filled-in word takes (particle): never shown as written.
 export function t(english, vars = {}) {
   const template = CATALOGUES[lang()][english] ?? english;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  return template.replace(/\{(\w+)\}([”"’']?)(을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로)?/g,
+    (whole, name, quote, pair) => {
+      if (!(name in vars)) return whole;
+      const word = String(vars[name]);
+      return word + quote + (pair ? particle(word, pair) : "");
+    });
+}
+
+// The Korean particle a word takes, by its last syllable: with a final consonant (받침) 을, 이,
+// 은, 과, 으로 (로 after ㄹ), else 를, 가, 는, 와, 로. `pair` names the particle in either form
+// ("을(를)", "를", "(으)로"...). The last letter counted is the last Hangul syllable, digit or
+// Latin letter (a bot's "(봇)" ends in 봇): digits as read in Korean, a Latin word as Korean reads
+// it (m, n: a final consonant; l: ㄹ; else a vowel).
+const PAIRS = [["을", "를"], ["이", "가"], ["은", "는"], ["과", "와"], ["으로", "로"]];
+const pairOf = (pair) => PAIRS.find(([a, b]) => [a, b, `${a}(${b})`, `${b}(${a})`].includes(pair)) || (pair.endsWith("로") ? PAIRS[4] : PAIRS[0]);
+const DIGIT_FINAL = { 0: 21, 1: 8, 2: 0, 3: 16, 4: 0, 5: 0, 6: 1, 7: 8, 8: 8, 9: 0 }; // 영 일 이 삼 사 오 육 칠 팔 구
+export function particle(word, pair) {
+  const [withFinal, without] = pairOf(pair);
+  const last = [...String(word)].reverse().find((c) => /[가-힣0-9A-Za-z]/.test(c));
+  let final = 0; // 0: none; else the final consonant's index (8: ㄹ)
+  if (!last) final = 0;
+  else if (/[가-힣]/.test(last)) final = (last.charCodeAt(0) - 0xac00) % 28;
+  else if (/[0-9]/.test(last)) final = DIGIT_FINAL[last];
+  else final = /l/i.test(last) ? 8 : /[mn]/i.test(last) ? 1 : 0; // "gold" is 골드, "Ann" 앤
+  if (withFinal === "으로") return final && final !== 8 ? "으로" : "로";
+  return final ? withFinal : without;
+}
+
+// A length of time as a person reads it, through Intl: "2분 5초" under an hour, "약 5시간"
+// under two days, "약 3일" beyond (never a count of seconds in the thousands).
+export function duration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const unit = (value, name) => new Intl.NumberFormat(lang(), { style: "unit", unit: name, unitDisplay: "long" }).format(value);
+  if (s < 3600) {
+    const m = Math.floor(s / 60), rest = s % 60;
+    if (typeof Intl.DurationFormat === "function") {
+      return new Intl.DurationFormat(lang(), { style: "long" }).format(m ? { minutes: m, seconds: rest } : { seconds: rest });
+    }
+    return m ? `${unit(m, "minute")} ${unit(rest, "second")}` : unit(rest, "second");
+  }
+  if (s < 2 * 86400) return t("about {d}", { d: unit(Math.round(s / 3600), "hour") });
+  return t("about {d}", { d: unit(Math.round(s / 86400), "day") });
+}
+
+// How long ago, through Intl ("5분 전", "3 hours ago").
+export function ago(ms) {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  const said = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+  if (s < 60) return said.format(-s, "second");
+  if (s < 3600) return said.format(-Math.round(s / 60), "minute");
+  if (s < 86400) return said.format(-Math.round(s / 3600), "hour");
+  return said.format(-Math.round(s / 86400), "day");
 }
 
 function translatePage() {

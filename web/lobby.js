@@ -2,7 +2,7 @@
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
 import { api, ApiProblem, botLabel, botLevel, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
-import { t } from "./i18n.js";
+import { ago, t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
 
@@ -109,11 +109,6 @@ async function create(e) {
     $("#create-btn").disabled = false;
   }
 }
-
-const ago = (ms) => {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  return s < 60 ? t("{s} s ago", { s }) : s < 3600 ? t("{m} min ago", { m: Math.round(s / 60) }) : t("{h} h ago", { h: Math.round(s / 3600) });
-};
 
 // A seat in a listing; a bot named as everywhere else (botLabel).
 function seatText(s, i, seats) {

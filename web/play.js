@@ -4,7 +4,7 @@
 import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
-import { t } from "./i18n.js";
+import { duration, t } from "./i18n.js";
 import { narrow, prepare } from "./moves.js";
 import { showPresence } from "./presence.js";
 import { rulesPanel } from "./rules.js";
@@ -184,7 +184,7 @@ function renderClock() {
   if (!g.clock) return;
   const parts = g.clock.seats.filter((s) => s.remaining_ms !== null).map((s) => {
     const left = s.deadline ? Math.max(0, Date.parse(s.deadline) - Date.now()) : s.remaining_ms;
-    return `${seatName(g, s.seat)} ${t("{s} s", { s: Math.ceil(left / 1000) })}${s.deadline ? " ⏳" : ""}`;
+    return `${seatName(g, s.seat)} ${duration(left)}${s.deadline ? " ⏳" : ""}`;
   });
   line.textContent = parts.length ? t("Clock: {parts}", { parts: parts.join(", ") }) : "";
 }

@@ -107,3 +107,22 @@ def test_bots_are_named_one_way_in_the_lobby_seats_and_log(web_server, korean):
     assert "무작위 봇 1" in seats and "무작위 봇 2" in seats and "고수 봇" in seats and "(봇" not in seats, seats
     assert "(봇" not in text_of(driver, "main"), text_of(driver, "main")
     assert page_errors(driver) == []
+
+
+def test_durations_through_intl_and_particles_by_the_last_syllable(web_server, korean):
+    base, driver = web_server.base, korean
+    types = requests.get(f"{base}/game-types", headers={"Accept-Language": "ko"}, timeout=5).json()["game_types"]
+    expert = next(g for g in types if g["type"] == "splendor")["bot_names"]["expert"]  # "고수"
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    # a correspondence game, the bot to move first (no workers: it waits)
+    game_id, token = _game(base, player, "splendor", [{"bot": "expert"}, {"me": True}], clock={"days_per_move": 3})
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: text_of(driver, "#clock") and expert in text_of(driver, "#turn"), message="the clock and the turn")
+    clock, turn = text_of(driver, "#clock"), text_of(driver, "#turn")
+    assert "약 3일" in clock and "초" not in clock, clock
+    assert turn == f"{expert} 봇을 기다리는 중입니다.", turn  # 봇 ends in ㅅ: 을, never 을(를)
+    assert "(를)" not in text_of(driver, "main") and "(으)로" not in text_of(driver, "main")
+    particle = driver.execute_script("return import('/web/i18n.js').then((m) => [m.particle('민지', '을(를)'),"
+                                     " m.particle('1427', '(으)로'), m.particle('고수 (봇)', '이(가)')])")
+    assert particle == ["를", "로", "이"]
+    assert page_errors(driver) == []
