@@ -58,7 +58,10 @@ function problem(err) {
 }
 
 const mySeat = () => page.game?.you ?? null;
-const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat());
+// A bot plays this seat since its time ran out (until the person takes it back): not the
+// person's turn, though the seat is to act.
+const botPlaysMe = () => mySeat() !== null && !!page.game.seats?.[mySeat()]?.played_by_bot;
+const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat()) && !botPlaysMe();
 
 async function fetchMoves() {
   page.moves = []; page.labels = []; page.summary = null; page.total = 0;
@@ -99,7 +102,10 @@ function render() {
   titles(g);
   $("#who").textContent = mySeat() === null ? t("You are watching.") : t("You play {name}.", { name: g.seats[mySeat()].name });
   const acting = (g.to_act || []).map((s) => (s === "system" ? t("the server (scoring)") : seatName(g, s)));
-  $("#turn").textContent = g.status !== "active" ? resultText(g) : myTurn() ? t("Your turn.") : t("Waiting for {who}.", { who: acting.join(", ") || "…" });
+  $("#turn").textContent = g.status !== "active" ? resultText(g) : myTurn() ? t("Your turn.")
+    : botPlaysMe() && (g.to_act || []).includes(mySeat()) ? t("A bot plays your seat: take it back to play yourself.")
+      : t("Waiting for {who}.", { who: acting.join(", ") || "…" });
+  if (g.status !== "active") status.clear("action"); // "Played." says nothing once the game is over
   $("#turn").className = myTurn() ? "turn mine" : "turn";
   $("#replay-link").hidden = g.status === "active";
   $("#replay-link").href = `/replay/${id}`;
@@ -208,8 +214,9 @@ function renderSeatControls() {
     box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: botLevel(mine.played_by_bot) }) }),
       command("Take my seat back", `/games/${id}/seats/${seat}/return`));
   }
-  box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"),
-    command("Abort", `/games/${id}/abort`, "Abort this game (only before anyone has moved)?"));
+  box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"));
+  // Abort (end the game for everyone) only while it may be: before any person's move
+  if (g.abortable) box.append(command("Abort the game", `/games/${id}/abort`, "End this game for everyone (only before anyone has moved)?"));
 }
 
 // Once the game is over: the rematch (a new waiting game, each player's seat kept for them).

@@ -126,3 +126,36 @@ def test_durations_through_intl_and_particles_by_the_last_syllable(web_server, k
                                      " m.particle('1427', '(으)로'), m.particle('고수 (봇)', '이(가)')])")
     assert particle == ["를", "로", "이"]
     assert page_errors(driver) == []
+
+
+def test_abort_is_told_from_cancel_and_the_header_and_status_follow_the_game(web_server, korean):
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    game_id, token = _game(base, player, "splendor", [{"me": True}, {"bot": "random"}])
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: text_of(driver, "#turn") == "내 차례입니다." and text_of(driver, "#seat-controls"), message="my turn")
+    controls = text_of(driver, "#seat-controls")
+    assert "게임 중단" in controls and "취소" not in controls, controls  # Abort is not Cancel's word
+    driver.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+    wait(driver, lambda: "두었습니다." in text_of(driver, "#status"), message="played")
+    requests.post(f"{base}/games/{game_id}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=5).raise_for_status()
+    wait(driver, lambda: text_of(driver, "#turn").startswith("게임 끝"), message="the game is over")
+    assert "두었습니다." not in text_of(driver, "#status")  # not said after the end (it faded after 4 s)
+
+    # Abort only while it may be: gone once a person moved
+    game_id, token = _game(base, player, "splendor", [{"me": True}, {"bot": "random"}])
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: "게임 중단" in text_of(driver, "#seat-controls"), message="abort offered")
+    driver.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+    wait(driver, lambda: text_of(driver, "#seat-controls") and "게임 중단" not in text_of(driver, "#seat-controls"),
+         timeout=20, message="abort withdrawn after my move")
+
+    # My time ran out and a bot plays my seat (no workers: it has not moved yet): not my turn
+    game_id, token = _game(base, player, "splendor", [{"me": True}, {"bot": "random"}], clock={"per_move_s": 2})
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait_for(lambda: requests.get(f"{base}/games/{game_id}", timeout=5).json()["seats"][0].get("played_by_bot"), timeout=60, interval=0.3)
+    wait(driver, lambda: "되찾기" in text_of(driver, "#seat-controls"), message="the take-back control")
+    turn = text_of(driver, "#turn")
+    assert turn != "내 차례입니다." and "봇이 내 자리를" in turn, turn
+    assert page_errors(driver) == []
+
