@@ -286,6 +286,21 @@ const KO = {
   "This device is told nothing more.": "이 기기에는 더 이상 알리지 않습니다.",
   "This device was not being notified.": "이 기기는 알림을 받고 있지 않았습니다.",
 
+  // the replay's analysis (web/analysis.js)
+  "Analysis": "분석",
+  "Request analysis": "분석 요청",
+  "No person made a decision in this game: nothing to analyse.": "이 게임에는 사람이 내린 결정이 없어 분석할 것이 없습니다.",
+  "Each person's winning chance before and after each decision, as the search estimates it": "탐색이 추정한, 각 결정 전후의 사람별 승률",
+  "Decision {n}: {before} → {after}": "{n}번째 결정: {before} → {after}",
+  "Decision {n}": "{n}번째 결정",
+  "Costly decisions": "손해가 큰 결정",
+  "{who}'s winning chance {before} → {after}.": "{who}의 승률 {before} → {after}.",
+  "The {level} bot would have played: {move}.": "{level} 봇이라면 이렇게 두었을 것입니다: {move}.",
+  "No decision cost much: none is marked.": "손해가 큰 결정이 없어 표시한 것이 없습니다.",
+  "The analysis is being computed…": "분석을 계산하는 중…",
+  "No analysis yet: the search level can go through your decisions.": "아직 분석이 없습니다: 탐색 봇이 내 결정을 살펴볼 수 있습니다.",
+  "No analysis yet: a player of this game can ask for one.": "아직 분석이 없습니다: 이 게임의 플레이어가 요청할 수 있습니다.",
+
   // the boards (web/board.js, web/boards/*.js): their captions, labels and text alternative;
   // the pieces' names are the server's (GET /game-types `pieces`)
   "Chosen: {names}.": "선택: {names}.",

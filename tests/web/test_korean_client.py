@@ -159,3 +159,48 @@ def test_abort_is_told_from_cancel_and_the_header_and_status_follow_the_game(web
     assert turn != "내 차례입니다." and "봇이 내 자리를" in turn, turn
     assert page_errors(driver) == []
 
+
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+
+# The smallest text a person sees, in CSS px as drawn: an SVG's text scaled with its drawing.
+SMALLEST_TEXT = """
+const root = arguments[0] ? document.querySelector(arguments[0]) : document.body;
+let smallest = Infinity, where = "";
+for (const node of root.querySelectorAll("*")) {
+  if (!node.getClientRects().length || ![...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  const svg = node.closest("svg");
+  if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width) size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  if (size < smallest) { smallest = size; where = node.tagName + ": " + node.textContent.trim().slice(0, 30); }
+}
+return [smallest, where];
+"""
+
+
+def test_the_analysis_reads_in_korean_on_a_phone(web_server, korean):
+    from tests.web.test_analysis_page import _finished_game
+
+    base, driver = web_server.base, korean
+    web_server.start_bots()
+    try:
+        gid, ann = _finished_game(base)
+    finally:
+        web_server.stop_bots()
+    key = {"Authorization": f"Bearer {ann['key']}"}
+    assert requests.post(f"{base}/games/{gid}/analysis", headers=key, timeout=5).status_code in (200, 202)
+    wait_for(lambda: requests.get(f"{base}/games/{gid}/analysis", timeout=5).json()["status"] == "done", timeout=240, interval=0.5)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        driver.get(f"{base}/replay/{gid}")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#analysis svg.analysis-curve polyline"), message="the curve")
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, width  # the chart fits the phone
+        smallest, where = driver.execute_script(SMALLEST_TEXT, "#analysis")
+        assert smallest >= 12, (smallest, where)  # its axis labels too, as drawn
+        analysis = text_of(driver, "#analysis")
+        assert HANGUL.search(analysis) and "Version" not in analysis, analysis
+        words = set(re.findall(r"[A-Za-z]{3,}", analysis.replace(ann["name"], " ")))
+        assert words == set(), (words, analysis)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []
