@@ -190,7 +190,7 @@ const KO = {
   "Rules help is not available right now.": "지금은 규칙 도움말을 볼 수 없습니다.",
   // the replay page
   "Replay · game {id}": "다시 보기 · 게임 {id}",
-  "Replay · {type} · game {id}": "다시 보기 · {type} · 게임 {id}",
+  "Replay · {title}": "다시 보기 · {title}",
   "version {v} of {last}": "버전 {v} / {last}",
   "This game is still running: the replay goes up to its version now.": "아직 진행 중인 게임입니다: 지금 버전까지 다시 봅니다.",
   // the lobby
@@ -225,7 +225,7 @@ const KO = {
   "Stop looking": "그만 찾기",
   "You left the queue.": "대기열에서 나왔습니다.",
   "Looking for {n} more player(s) for {title}… ({waiting} waiting) ": "{title}에 플레이어 {n}명을 더 찾는 중… ({waiting}명 대기) ",
-  "You are {name} (player {id}) on this browser. ": "이 브라우저에서 나는 {name} (플레이어 {id})입니다. ",
+  "You are {name} on this browser. ": "이 브라우저에서 나는 {name} 님입니다. ",
   "Your ratings": "내 레이팅",
   "You become a player when you create or join a game: this browser keeps your key.": "게임을 만들거나 참가하면 플레이어가 됩니다: 이 브라우저가 키를 보관합니다.",
   "Welcome back, {name}.": "다시 오신 것을 환영합니다, {name} 님.",

@@ -258,7 +258,7 @@ async function playNow(type, button) {
 
 function showPlayer() {
   const me = player();
-  $("#you-line").replaceChildren(...(me ? [t("You are {name} (player {id}) on this browser. ", { name: me.name, id: me.id }),
+  $("#you-line").replaceChildren(...(me ? [t("You are {name} on this browser. ", { name: me.name }),
     el("a", { href: `/profile/${me.id}`, id: "my-profile" }, t("Your ratings"))] :
     [t("You become a player when you create or join a game: this browser keeps your key.")]));
   $("#show-key").hidden = !me;

@@ -125,7 +125,7 @@ function render() {
 function titles(g) {
   const name = page.titles?.[g.type] || g.type;
   document.title = `${name} ${id} — ${g.status === "waiting" ? t("Waiting") : "v" + g.version}`;
-  $("#title").textContent = `${name} · ${t("game {id}", { id })}`;
+  $("#title").textContent = name; // the game's title: its id is a developer's word (it is in the address)
   $("#version").textContent = t("version {v}", { v: g.version });
 }
 

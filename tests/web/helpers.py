@@ -79,6 +79,8 @@ const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 while (walker.nextNode()) {
   const node = walker.currentNode, parent = node.parentElement;
   if (!parent || parent.closest("#lang, script, style, [hidden], option") || !parent.getClientRects().length) continue;
+  // a closed disclosure's content is not seen until it is opened
+  if (!parent.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
   if (getComputedStyle(parent).visibility === "hidden") continue;
   out.push(node.textContent);
 }

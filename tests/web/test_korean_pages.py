@@ -1,0 +1,87 @@
+"""Every page a person opens, at `ko` on a phone (390x844, issue 55): no English word of three
+or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
+12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
+its start, a replay, a profile, a leaderboard and the account page."""
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.web.helpers import shown_text, text_of, wait
+from tests.web.test_korean_client import PHONE, SMALLEST_TEXT, korean  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.browser
+TYPES = {"splendor": 2, "witches": 3, "setup": 2, "fairy-tile": 2, "smallworld-of-warcraft": 2}
+NAME = "민지"
+RAW = re.compile(r"[{}`]|\(를\)|\(을\)|\(가\)|\(이\)|\(으\)로")
+
+
+@pytest.fixture(scope="module")
+def phone(korean):  # noqa: F811
+    korean.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    yield korean
+    korean.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture(scope="module")
+def seated(web_server):
+    base = web_server.base
+    player = requests.post(f"{base}/players", json={"name": NAME}, timeout=5).json()
+    types = requests.get(f"{base}/game-types", timeout=5).json()["game_types"]
+    games = {}
+    for game_type, seats in TYPES.items():
+        bot = next(t["bots"][-1] for t in types if t["type"] == game_type)
+        made = requests.post(f"{base}/games", json={"type": game_type, "seats": [{"me": True}] + [{"bot": bot}] * (seats - 1),
+                                                    "private": True},
+                             headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+        games[game_type] = (made["id"], next(s["token"] for s in made["seats"] if s.get("token")))
+    return player, games
+
+
+def _faults(driver) -> list[str]:
+    text = shown_text(driver).replace(NAME, " ")
+    faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
+    faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
+    smallest, where = driver.execute_script(SMALLEST_TEXT, None)
+    if smallest < 12:
+        faults.append(f"text of {smallest:.1f} px: {where}")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        faults.append(f"page {width} px wide")
+    return faults
+
+
+def _open(driver, base, player, path, ready):
+    driver.get(base + "/web/account.html")
+    driver.execute_script("localStorage.clear(); localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
+                          {"id": player["id"], "name": player["name"], "key": player["key"]})
+    driver.get(base + path)
+    wait(driver, ready, message=path)
+
+
+PAGES = ["lobby", "account", "profile", "leaderboard", "replay", *[f"play {t}" for t in TYPES]]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_at_ko_on_a_phone(web_server, phone, seated, page):
+    base, driver = web_server.base, phone
+    player, games = seated
+    if page == "lobby":
+        _open(driver, base, player, "/", lambda: driver.find_elements(By.CSS_SELECTOR, "#types li"))
+    elif page == "account":
+        _open(driver, base, player, "/web/account.html", lambda: text_of(driver, "#keys"))
+    elif page == "profile":
+        _open(driver, base, player, f"/profile/{player['id']}", lambda: text_of(driver, "#title") == NAME)
+    elif page == "replay":  # a game still running replays up to now
+        _open(driver, base, player, f"/replay/{games['splendor'][0]}",
+              lambda: text_of(driver, "#title").startswith("다시 보기 ·") and driver.find_elements(By.CSS_SELECTOR, "#board svg"))
+    elif page == "leaderboard":
+        _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
+    else:
+        game_id, token = games[page.split()[1]]
+        _open(driver, base, player, f"/play/{game_id}#token={token}",
+              lambda: text_of(driver, "#turn") and driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .board"))
+    assert _faults(driver) == []
