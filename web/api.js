@@ -174,13 +174,13 @@ export function el(tag, attrs = {}, ...children) {
 
 // A seat as the page names it: seats are numbered from 1, the viewer's own seat says so, a bot
 // as the server's sentences name it (botLabel).
-export function seatName(game, seat) {
+export function seatName(game, seat, { plain = false } = {}) {
   if (seat === null || seat === undefined || seat === "system") return t("system");
   const s = game.seats?.[seat];
   if (!s) return t("seat {n}", { n: Number(seat) + 1 });
   if (!s.bot && !s.name) return t(s.invite ? "invited seat (free)" : "open seat (free)");
   const who = s.bot ? botLabel(game.seats, seat) : s.name;
-  return game.you === seat ? t("{who} — you", { who }) : who;
+  return game.you === seat && !plain ? t("{who} — you", { who }) : who; // plain: in a sentence, the name alone
 }
 
 // Bot levels as people read them, in the page's language (GET /game-types `bot_names`), learnt

@@ -183,7 +183,7 @@ const KO = {
   "Rematch": "재대결",
   "The game was abandoned.": "게임이 버려졌습니다.",
   "The game was aborted before anyone moved.": "아무도 두기 전에 게임이 중단되었습니다.",
-  "Game over: {left} left the game. Won by {winners}.": "게임 끝: {left} 님이 기권했습니다. 승자: {winners}.",
+  "Game over: {left} left the game. Won by {winners}.": "게임 끝: {left}이(가) 기권했습니다. 승자: {winners}.",
   "Game over. Won by {winners}{scores}.": "게임 끝. 승자: {winners}{scores}.",
   "Game over. No winner{scores}.": "게임 끝. 승자 없음{scores}.",
   " (scores: {scores})": " (점수: {scores})",

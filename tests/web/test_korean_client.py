@@ -141,6 +141,8 @@ def test_abort_is_told_from_cancel_and_the_header_and_status_follow_the_game(web
     requests.post(f"{base}/games/{game_id}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=5).raise_for_status()
     wait(driver, lambda: text_of(driver, "#turn").startswith("게임 끝"), message="the game is over")
     assert "두었습니다." not in text_of(driver, "#status")  # not said after the end (it faded after 4 s)
+    turn = text_of(driver, "#turn")  # the person's name alone in the sentence, its particle by its last syllable
+    assert turn.startswith("게임 끝: 민지가 기권했습니다."), turn
 
     # Abort only while it may be: gone once a person moved
     game_id, token = _game(base, player, "splendor", [{"me": True}, {"bot": "random"}])

@@ -62,7 +62,7 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "replay", *[f"play {t}" for t in TYPES]]
+PAGES = ["lobby", "account", "profile", "leaderboard", "replay", "finished", *[f"play {t}" for t in TYPES]]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -78,6 +78,12 @@ def test_a_page_at_ko_on_a_phone(web_server, phone, seated, page):
     elif page == "replay":  # a game still running replays up to now
         _open(driver, base, player, f"/replay/{games['splendor'][0]}",
               lambda: text_of(driver, "#title").startswith("다시 보기 ·") and driver.find_elements(By.CSS_SELECTOR, "#board svg"))
+    elif page == "finished":  # a game its person resigned, as its seat sees it
+        made = requests.post(f"{base}/games", json={"type": "witches", "seats": [{"me": True}, {"bot": "random"}, {"bot": "random"}],
+                                                    "private": True}, headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+        token = next(s["token"] for s in made["seats"] if s.get("token"))
+        requests.post(f"{base}/games/{made['id']}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=5).raise_for_status()
+        _open(driver, base, player, f"/play/{made['id']}#token={token}", lambda: text_of(driver, "#turn").startswith("게임 끝"))
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:
