@@ -1,4 +1,4 @@
-"""Every page a person opens, at `ko` on a phone (390x844, issue 55): no English word of three
+"""Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
 12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
 its start, a replay, a profile, a leaderboard and the account page."""
@@ -10,6 +10,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
+from tests.conftest import wait_for
 from tests.web.helpers import shown_text, text_of, wait
 from tests.web.test_korean_client import PHONE, SMALLEST_TEXT, korean  # noqa: F401 (the fixture)
 
@@ -19,10 +20,14 @@ NAME = "민지"
 RAW = re.compile(r"[{}`]|\(를\)|\(을\)|\(가\)|\(이\)|\(으\)로")
 
 
-@pytest.fixture(scope="module")
-def phone(korean):  # noqa: F811
-    korean.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-    yield korean
+DESKTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+SCREENS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture(scope="module", params=list(SCREENS))
+def screen(korean, request):  # noqa: F811
+    korean.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREENS[request.param])
+    yield korean, SCREENS[request.param]
     korean.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -41,7 +46,37 @@ def seated(web_server):
     return player, games
 
 
-def _faults(driver) -> list[str]:
+@pytest.fixture(scope="module")
+def moved(web_server, seated):
+    """Per game type, a game (the player and random bots) after the player's first three moves."""
+    base = web_server.base
+    player, _ = seated
+    key = {"Authorization": f"Bearer {player['key']}"}
+    games = {}
+    web_server.start_bots()
+    try:
+        for game_type, seats in TYPES.items():
+            made = requests.post(f"{base}/games", json={"type": game_type, "seats": [{"me": True}] + [{"bot": "random"}] * (seats - 1),
+                                                        "private": True}, headers=key, timeout=5).json()
+            token = next(s["token"] for s in made["seats"] if s.get("token"))
+            mine = {"Authorization": f"Bearer {token}"}
+            for n in range(3):
+                seen = wait_for(lambda: (g := requests.get(f"{base}/games/{made['id']}", headers=mine, timeout=5).json())
+                                ["status"] != "active" or 0 in g["to_act"] and g, timeout=120, interval=0.3)
+                if seen is True or seen["status"] != "active":
+                    break
+                moves = requests.get(f"{base}/games/{made['id']}/moves", headers=mine, timeout=5).json()["moves"]
+                requests.post(f"{base}/games/{made['id']}/moves", json={"expected_version": seen["version"], "move": moves[-1]},
+                              headers={**mine, "Idempotency-Key": f"{made['id']}-{n}"}, timeout=5)
+            after = requests.get(f"{base}/games/{made['id']}/events?limit=1000", timeout=5).json()["events"]
+            assert any(e.get("actor") == 0 for e in after), game_type  # the player moved
+            games[game_type] = (made["id"], token)
+    finally:
+        web_server.stop_bots()
+    return games
+
+
+def _faults(driver, screen) -> list[str]:
     text = shown_text(driver).replace(NAME, " ")
     faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
     faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
@@ -49,7 +84,7 @@ def _faults(driver) -> list[str]:
     if smallest < 12:
         faults.append(f"text of {smallest:.1f} px: {where}")
     width = driver.execute_script("return document.documentElement.scrollWidth")
-    if width > PHONE["width"]:
+    if width > screen["width"]:
         faults.append(f"page {width} px wide")
     return faults
 
@@ -62,12 +97,13 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "replay", "finished", *[f"play {t}" for t in TYPES]]
+PAGES = ["lobby", "account", "profile", "leaderboard", "replay", "finished", *[f"play {t}" for t in TYPES],
+         *[f"moved {t}" for t in TYPES]]
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_a_page_at_ko_on_a_phone(web_server, phone, seated, page):
-    base, driver = web_server.base, phone
+def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page, request):
+    (driver, size), base = screen, web_server.base
     player, games = seated
     if page == "lobby":
         _open(driver, base, player, "/", lambda: driver.find_elements(By.CSS_SELECTOR, "#types li"))
@@ -87,7 +123,8 @@ def test_a_page_at_ko_on_a_phone(web_server, phone, seated, page):
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:
+        games = request.getfixturevalue("moved") if page.startswith("moved") else games
         game_id, token = games[page.split()[1]]
         _open(driver, base, player, f"/play/{game_id}#token={token}",
               lambda: text_of(driver, "#turn") and driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .board"))
-    assert _faults(driver) == []
+    assert _faults(driver, size) == []
