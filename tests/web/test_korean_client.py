@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+import time
 
 import pytest
 import requests
@@ -205,4 +206,24 @@ def test_the_analysis_reads_in_korean_on_a_phone(web_server, korean):
         assert words == set(), (words, analysis)
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []
+
+
+def test_the_creators_seat_list_follows_an_invited_friend(web_server, korean):
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    made = requests.post(f"{base}/games", json={"type": "witches", "seats": [{"me": True}, {"invite": True}, {"open": True}], "private": True},
+                         headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+    token = next(s["token"] for s in made["seats"] if s.get("token"))
+    driver.get(f"{base}/play/{made['id']}#token={token}")
+    wait(driver, lambda: "초대 자리 (비어 있음)" in text_of(driver, "#board"), message="the invited seat, free")
+    wait(driver, lambda: text_of(driver, "#live") == "실시간", message="the stream is open")
+    friend = requests.post(f"{base}/players", json={"name": "서연"}, timeout=5).json()
+    requests.post(f"{base}/games/{made['id']}/seats/1/claim?invite={made['invite_code']}",
+                  headers={"Authorization": f"Bearer {friend['key']}"}, timeout=5).raise_for_status()
+    seated = lambda: all("서연" in text_of(driver, box) and "초대 자리" not in text_of(driver, box)
+                         for box in ("#board", "#players"))
+    wait(driver, seated, timeout=5, message="the friend's name in the creator's seat lists within 5 s")
+    time.sleep(7)  # the presence list is asked again every 5 s: with the game as it is now
+    assert seated(), text_of(driver, "#players")
     assert page_errors(driver) == []
