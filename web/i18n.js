@@ -158,7 +158,7 @@ const KO = {
   "Move the {figure} ({n} directions)": "{figure} 옮기기 ({n}방향)",
   "Lay the tile ({n} places)": "타일 놓기 ({n}곳)",
   "Kind of move": "수의 종류",
-  "Princess": "공주", "Knight": "기사", "Dragon": "용",
+  "Princess": "공주님", "Knight": "기사님", "Dragon": "드래곤", // the server's and the Korean rules' words
   "Ratings: {parts}": "레이팅: {parts}",
   "unrated": "레이팅 없음",
   "Not rated: {why}.": "레이팅에 반영되지 않음: {why}.",
@@ -357,10 +357,10 @@ const KO = {
   "SetUp board": "셋업 보드",
   "{name}'s bonus square": "{name}의 보너스 칸",
   "{n} covered": "{n}장 덮임",
-  "Market (bag: {n})": "시장 (주머니: {n})",
+  "Market (bag: {n})": "마당패 (주머니: {n})", // the Korean rules' word, as the server's sentences say it
   "Your rack": "내 받침대",
   "{score} / {goal} points · rack {n}": "{score} / {goal}점 · 받침대 {n}",
-  "Market: {tiles}.": "시장: {tiles}.",
+  "Market: {tiles}.": "마당패: {tiles}.",
   "Your rack: {tiles}.": "내 받침대: {tiles}.",
   "Scores: {scores} (goal {goal}).": "점수: {scores} (목표 {goal}).",
   // Fairy Tile

@@ -227,3 +227,21 @@ def test_the_creators_seat_list_follows_an_invited_friend(web_server, korean):
     time.sleep(7)  # the presence list is asked again every 5 s: with the game as it is now
     assert seated(), text_of(driver, "#players")
     assert page_errors(driver) == []
+
+
+def test_the_boards_use_the_servers_words(web_server, korean):
+    """SetUp's shared tiles are 마당패 and Fairy Tile's figures 공주님, 기사님, 드래곤, as the
+    server's sentences and the Korean rules say them."""
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    game_id, token = _game(base, player, "setup", [{"me": True}, {"bot": "random"}])
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg"), message="SetUp's board")
+    board = driver.find_element(By.ID, "board").get_attribute("textContent")
+    assert "마당패" in board and "시장" not in board, board[:300]
+    game_id, token = _game(base, player, "fairy-tile", [{"me": True}, {"bot": "random"}])
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#kinds .kind"), message="Fairy Tile's kinds of move")
+    kinds = text_of(driver, "#kinds")
+    assert "드래곤" in kinds and "용 옮기기" not in kinds, kinds
+    assert page_errors(driver) == []
