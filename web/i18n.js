@@ -88,6 +88,7 @@ const KO = {
   "The live updates stopped: reconnecting.": "실시간 소식이 끊겼습니다: 다시 연결하는 중입니다.",
   "You are offline: the page reconnects when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 연결합니다.",
   "The server cannot be reached.": "서버에 연결할 수 없습니다.",
+  "You are offline: try again when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 해 보세요.",
   "Sending…": "보내는 중…",
   "Played.": "두었습니다.",
   "Joining…": "참가하는 중…",

@@ -85,7 +85,8 @@ function options() {
   return out;
 }
 
-const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
+const problemText = (err) => (err instanceof ApiProblem ? err.sentence
+  : t(navigator.onLine === false ? "You are offline: try again when the network is back." : "The server cannot be reached."));
 
 async function create(e) {
   e.preventDefault();

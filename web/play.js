@@ -111,6 +111,7 @@ function render() {
   $("#replay-link").href = `/replay/${id}`;
   // the labels this page read with its moves: the board need not read /moves a second time
   drawBoard($("#board"), g, page.moves, page.labels.length ? page.labels : null);
+  keepBoard(g);
   wireBoard(prepared);
   renderMoves(prepared);
   renderClock();
@@ -484,6 +485,23 @@ async function openStream() {
   };
 }
 
+// The last board this browser held of each game (the ten latest games), shown when the page
+// opens offline: the game as its seat saw it, and its title.
+const BOARDS = "gameserver.boards";
+function keepBoard(game) {
+  try {
+    const all = JSON.parse(localStorage.getItem(BOARDS) || "{}");
+    delete all[id];
+    all[id] = { game, title: page.titles?.[game.type] || null };
+    const ids = Object.keys(all);
+    for (const old of ids.slice(0, Math.max(0, ids.length - 10))) delete all[old];
+    localStorage.setItem(BOARDS, JSON.stringify(all));
+  } catch { /* storage full or refused: nothing kept */ }
+}
+function keptBoard() {
+  try { return JSON.parse(localStorage.getItem(BOARDS) || "{}")[id] || null; } catch { return null; }
+}
+
 async function start() {
   page.titles = await gameTitles();
   try {
@@ -496,8 +514,19 @@ async function start() {
       page.game = await api(`/games/${id}`);
     }
   } catch (err) {
-    $("#title").textContent = t("game {id}", { id });
-    if (err instanceof ApiProblem) problem(err); else { status.set("connection", t("The server cannot be reached right now: retrying."), { tone: "error" }); setTimeout(start, RETRY_MS); }
+    if (err instanceof ApiProblem) { $("#title").textContent = t("game {id}", { id }); problem(err); return; }
+    // Offline, or the server away: the board this browser last held of the game, and why it
+    // does not move (the device is offline, or the server cannot be reached); tried again.
+    const kept = keptBoard();
+    if (kept) {
+      $("#title").textContent = kept.title || kept.game.type;
+      drawBoard($("#board"), kept.game, [], null);
+    } else $("#title").textContent = t("game {id}", { id });
+    const offline = navigator.onLine === false;
+    status.set("connection", t(offline ? "You are offline: the page reconnects when the network is back."
+      : "The server cannot be reached right now: retrying."), { tone: "error" });
+    badge(offline ? "offline" : "reconnecting…");
+    setTimeout(start, RETRY_MS);
     return;
   }
   page.moveTypes = page.moveTypes?.[page.game.type] || {};

@@ -245,3 +245,27 @@ def test_the_boards_use_the_servers_words(web_server, korean):
     kinds = text_of(driver, "#kinds")
     assert "드래곤" in kinds and "용 옮기기" not in kinds, kinds
     assert page_errors(driver) == []
+
+
+def test_offline_the_play_page_says_so_and_shows_the_last_board(web_server, korean):
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    game_id, token = _game(base, player, "splendor", [{"me": True}, {"bot": "random"}])
+    driver.get(f"{base}/play/{game_id}#token={token}")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg") and text_of(driver, "#turn"), message="online")
+    wait(driver, lambda: driver.execute_async_script(
+        "const done = arguments[0]; caches.open('gameserver-shell-v1').then((c) => c.match('/web/play.js')).then((r) => done(!!r));"),
+        message="the shell is cached")
+    title = text_of(driver, "#title")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        driver.get(f"{base}/play/{game_id}")
+        wait(driver, lambda: text_of(driver, "#status").startswith("오프라인입니다"), message="the page says the device is offline")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg"), message="the last board it held")
+        assert text_of(driver, "#title") == title and text_of(driver, "#live") == "오프라인"
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        driver.execute_cdp_cmd("Network.disable", {})
+    wait(driver, lambda: text_of(driver, "#live") == "실시간" and not text_of(driver, "#status").startswith("오프라인"),
+         message="back online, the page recovers")
