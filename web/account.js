@@ -3,7 +3,7 @@
 // answers (PublicKeyCredential.parse*OptionsFromJSON, credential.toJSON) are what the server
 // speaks, so no byte juggling is done here.
 import { api, ApiProblem, player, setPlayer } from "/web/api.js";
-import { lang } from "/web/i18n.js";
+import { lang, t } from "/web/i18n.js";
 import "/web/install.js"; // the service worker that receives the pushes (web/sw.js, web/sw-push.js)
 import { disablePush, enablePush } from "/web/push.js";
 
@@ -19,7 +19,12 @@ function failed(err) {
   say(err instanceof ApiProblem ? err.sentence : String(err.message || err), "error");
 }
 
-const when = (ms) => (ms ? new Date(ms).toLocaleString() : "never");
+const when = (ms) => (ms ? new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms)) : t("never"));
+
+// The names the server or this page gave a key or a passkey by default, read in the page's
+// language (a name a person typed stays as typed).
+const DEFAULT_NAMES = ["first key", "passkey", "passkey sign-in", "recovered key", "my passkey"];
+const named = (name) => (DEFAULT_NAMES.includes(name) ? t(name) : name);
 
 // Account changes that take from the other devices (revoking another key, a new recovery code,
 // removing a passkey) need a fresh proof (issue 51): answered `step_up_required`, the page asks
@@ -35,7 +40,7 @@ async function withStepUp(change) {
     pending = change;
     $("#step-up").hidden = false;
     $("#step-up-code").focus();
-    say("This change needs proof that this is you: use a passkey of yours or your recovery code.", "info");
+    say(t("This change needs proof that this is you: use a passkey of yours or your recovery code."), "info");
     return null;
   }
 }
@@ -74,11 +79,12 @@ function action(label, onclick) {
 async function showKeys(me) {
   const { keys } = await api("/players/me/keys", { token: me.key });
   $("#keys").replaceChildren(...keys.map((k) => {
-    const li = row(`${k.name}${k.current ? " (this browser)" : ""}: made ${when(k.created)}, last used ${when(k.last_used)}`,
-      action("Revoke", () => withStepUp(async () => {
+    const li = row(t(k.current ? "{name} (this browser): made {made}, last used {used}" : "{name}: made {made}, last used {used}",
+      { name: named(k.name), made: when(k.created), used: when(k.last_used) }),
+      action(t("Revoke"), () => withStepUp(async () => {
         await api(`/players/me/keys/${encodeURIComponent(k.id)}`, { method: "DELETE", token: me.key });
-        if (k.current) { setPlayer(null); say("This browser's key is revoked: it is signed out.", "ok"); return show(); }
-        say(`The key “${k.name}” is revoked.`, "ok");
+        if (k.current) { setPlayer(null); say(t("This browser's key is revoked: it is signed out."), "ok"); return show(); }
+        say(t("The key “{name}” is revoked.", { name: named(k.name) }), "ok");
         return showKeys(me);
       })));
     li.dataset.key = k.id;
@@ -89,10 +95,10 @@ async function showKeys(me) {
 async function showPasskeys(me) {
   const { passkeys } = await api("/players/me/passkeys", { token: me.key });
   $("#passkeys").replaceChildren(...passkeys.map((p) => {
-    const li = row(`${p.name}: added ${when(p.created)}, last used ${when(p.last_used)}`,
-      action("Remove", () => withStepUp(async () => {
+    const li = row(t("{name}: added {made}, last used {used}", { name: named(p.name), made: when(p.created), used: when(p.last_used) }),
+      action(t("Remove"), () => withStepUp(async () => {
         await api(`/players/me/passkeys/${encodeURIComponent(p.id)}`, { method: "DELETE", token: me.key });
-        say(`The passkey “${p.name}” is removed.`, "ok");
+        say(t("The passkey “{name}” is removed.", { name: named(p.name) }), "ok");
         return showPasskeys(me);
       })));
     li.dataset.passkey = p.id;
@@ -103,7 +109,7 @@ async function showPasskeys(me) {
 async function show() {
   const me = player();
   for (const section of document.querySelectorAll(".signed-in")) section.hidden = !me;
-  $("#who").textContent = me ? `This browser is ${me.name}.` : "This browser holds no player: sign in with a passkey or a recovery code.";
+  $("#who").textContent = me ? t("This browser is {name}.", { name: me.name }) : t("This browser holds no player: sign in with a passkey or a recovery code.");
   if (!me) return;
   await Promise.all([showKeys(me), showPasskeys(me)]);
 }
@@ -113,8 +119,8 @@ async function addPasskey() {
   const options = await api("/players/me/passkey-options", { method: "POST", token: me.key });
   const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
   await api("/players/me/passkeys", { method: "POST", token: me.key,
-    body: { credential: credential.toJSON(), name: $("#new-passkey-name").value.trim() || "passkey" } });
-  say("The passkey is added: sign in with it on another browser.", "ok");
+    body: { credential: credential.toJSON(), name: $("#new-passkey-name").value.trim() || t("passkey") } });
+  say(t("The passkey is added: sign in with it on another browser."), "ok");
   await showPasskeys(me);
 }
 
@@ -122,20 +128,20 @@ async function signInWithPasskey() {
   const options = await api("/passkeys/sign-in/options", { method: "POST" });
   const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
   const signedIn = await api("/passkeys/sign-in", { method: "POST",
-    body: { credential: credential.toJSON(), name: $("#sign-in-name").value.trim() || "passkey sign-in" } });
+    body: { credential: credential.toJSON(), name: $("#sign-in-name").value.trim() || t("passkey sign-in") } });
   setPlayer(signedIn);
-  say(`Signed in as ${signedIn.name}: this browser has a key of its own now.`, "ok");
+  say(t("Signed in as {name}: this browser has a key of its own now.", { name: signedIn.name }), "ok");
   await show();
 }
 
 async function recover() {
   const recovered = await api("/recover", { method: "POST",
-    body: { code: $("#recover-code").value.trim(), name: $("#sign-in-name").value.trim() || "recovered key" } });
+    body: { code: $("#recover-code").value.trim(), name: $("#sign-in-name").value.trim() || t("recovered key") } });
   setPlayer(recovered);
   $("#recover-code").value = "";
   await show();
   $("#recovery-out").textContent = recovered.recovery_code;
-  say(`Signed in as ${recovered.name}. The code is used up: your next one is shown below (keep it).`, "ok");
+  say(t("Signed in as {name}. The code is used up: your next one is shown below (keep it).", { name: recovered.name }), "ok");
 }
 
 function onSubmit(form, run) {
@@ -149,26 +155,30 @@ onSubmit("#new-key", async () => {
   const me = player();
   const made = await api("/players/me/keys", { method: "POST", token: me.key, body: { name: $("#new-key-name").value.trim() } });
   $("#new-key-out").textContent = made.key;
-  say(`A key for “${made.name}” is shown below, once: use it on that device (the lobby's “Use a key”).`, "ok");
+  say(t("A key for “{name}” is shown below, once: use it on that device (the lobby's “Use a key”).", { name: made.name }), "ok");
   await showKeys(me);
 });
 $("#new-recovery").addEventListener("click", () => withStepUp(async () => {
   const { recovery_code } = await api("/players/me/recovery-code", { method: "POST", token: player().key });
   $("#recovery-out").textContent = recovery_code;
-  say("A new recovery code is shown below, once; the old one no longer works.", "ok");
+  say(t("A new recovery code is shown below, once; the old one no longer works."), "ok");
 }).catch(failed));
 onSubmit("#step-up-form", () => steppedUp({ recovery_code: $("#step-up-code").value.trim() }));
 $("#step-up-passkey").addEventListener("click", () => stepUpWithPasskey().catch(failed));
 // Why a browser says no, in words: enablePush's reasons (the permission's state, or no Push API).
-const PUSH_REFUSED = { unsupported: "This browser cannot receive notifications (no Push API here).",
-  denied: "Notifications are blocked for this site: allow them in the browser's site settings, then try again.",
-  default: "Notifications were not allowed: try again and answer the browser's question." };
+const PUSH_REFUSED = { unsupported: t("This browser cannot receive notifications (no Push API here)."),
+  denied: t("Notifications are blocked for this site: allow them in the browser's site settings, then try again."),
+  default: t("Notifications were not allowed: try again and answer the browser's question.") };
 $("#push-on").addEventListener("click", () => (async () => {
   const done = await enablePush(api, { token: player().key, lang: lang() });
-  if (done.ok) say("This device will be told of your turn, even with the page closed.", "ok");
+  if (done.ok) say(t("This device will be told of your turn, even with the page closed."), "ok");
   else say(PUSH_REFUSED[done.reason] || PUSH_REFUSED.default, "error");
 })().catch(failed));
 $("#push-off").addEventListener("click", () => (async () => {
-  say(await disablePush(api, { token: player().key }) ? "This device is told nothing more." : "This device was not being notified.", "ok");
+  const stopped = await disablePush(api, { token: player().key });
+  say(t(stopped ? "This device is told nothing more." : "This device was not being notified."), "ok");
 })().catch(failed));
+// The fields' default names in the page's language.
+$("#new-passkey-name").value = t("my passkey");
+$("#sign-in-name").value = t("passkey sign-in");
 show().catch(failed);

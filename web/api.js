@@ -68,20 +68,26 @@ export async function apiNdjson(path, { token } = {}) {
   return (await res.text()).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
 }
 
-// A name for a person who typed none: an adjective and an animal, kept for this browser (the
+// A name for a person who typed none: an adjective and an animal in the page's language, kept
+// for this browser as the two picks (the same suggestion on every page, in either language; the
 // lobby's field starts with it, and the person may change it).
-const ADJECTIVES = ["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"];
-const ANIMALS = ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"];
+const NAMES = {
+  en: [["Brave", "Calm", "Clever", "Lucky", "Merry", "Quick", "Quiet", "Sunny", "Swift", "Wise"],
+    ["Otter", "Fox", "Heron", "Panda", "Lynx", "Badger", "Crane", "Tiger", "Whale", "Owl"]],
+  ko: [["용감한", "차분한", "영리한", "운 좋은", "명랑한", "재빠른", "조용한", "해맑은", "날쌘", "지혜로운"],
+    ["수달", "여우", "왜가리", "판다", "스라소니", "오소리", "두루미", "호랑이", "고래", "부엉이"]],
+};
 export function friendlyName() {
   const typed = localStorage.getItem("gameserver.name");
   if (typed) return typed;
-  let made = localStorage.getItem("gameserver.suggested-name"); // the same suggestion on every page
-  if (!made) {
+  let picks = /^(\d+),(\d+)$/.exec(localStorage.getItem("gameserver.suggested-name") || "");
+  if (!picks) {
     const [a, b] = crypto.getRandomValues(new Uint8Array(2));
-    made = `${ADJECTIVES[a % ADJECTIVES.length]} ${ANIMALS[b % ANIMALS.length]}`;
-    localStorage.setItem("gameserver.suggested-name", made);
+    picks = [null, a % 10, b % 10];
+    localStorage.setItem("gameserver.suggested-name", `${picks[1]},${picks[2]}`);
   }
-  return made;
+  const [adjectives, animals] = NAMES[lang()] || NAMES.en;
+  return `${adjectives[Number(picks[1])]} ${animals[Number(picks[2])]}`;
 }
 
 export function newKey() {
@@ -193,15 +199,15 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// A seat as the page names it: seats are numbered from 1, a bot playing beside another of the
-// same name is told apart by its seat ("careful (bot 2)"), the viewer's own seat says so.
-export function seatName(game, seat) {
+// A seat as the page names it: seats are numbered from 1, the viewer's own seat says so, a bot
+// as the server's sentences name it (botLabel).
+export function seatName(game, seat, { plain = false } = {}) {
   if (seat === null || seat === undefined || seat === "system") return t("system");
   const s = game.seats?.[seat];
   if (!s) return t("seat {n}", { n: Number(seat) + 1 });
   if (!s.bot && !s.name) return t(s.invite ? "invited seat (free)" : "open seat (free)");
-  const who = s.bot ? botName(game, seat) : s.name;
-  return game.you === seat ? t("{who} — you", { who }) : who;
+  const who = s.bot ? botLabel(game.seats, seat) : s.name;
+  return game.you === seat && !plain ? t("{who} — you", { who }) : who; // plain: in a sentence, the name alone
 }
 
 // Bot levels as people read them, in the page's language (GET /game-types `bot_names`), learnt
@@ -211,11 +217,17 @@ export function learnBotNames(gameTypes) {
   for (const g of gameTypes || []) Object.assign(BOT_NAMES, g.bot_names || {});
 }
 
-// A bot seat's `name` is its level's id unless its creator named it.
-const botCalled = (s) => (s.name && s.name !== s.bot ? s.name : BOT_NAMES[s.bot] || s.bot);
+// A bot level's name ("고수" for expert at ko).
+export const botLevel = (level) => BOT_NAMES[level] || level;
 
-function botName(game, seat) {
-  const name = botCalled(game.seats[seat]);
-  const twins = game.seats.filter((o) => o.bot && botCalled(o) === name).length;
-  return twins > 1 ? t("{name} (bot {n})", { name, n: seat + 1 }) : t("{name} (bot)", { name });
+// A bot seat's `name` is its level's id unless its creator named it.
+const botCalled = (s) => (s.name && s.name !== s.bot ? s.name : botLevel(s.bot));
+
+// A bot seat named one way everywhere, as the server's events and labels name it
+// (api/games/words.py seat_names): "Expert bot", and "Expert bot 1", "Expert bot 2" (numbered
+// among the bots of that name, not by seat) when two share a name.
+export function botLabel(seats, index) {
+  const name = botCalled(seats[index]);
+  const twins = seats.map((o, i) => (o.bot && botCalled(o) === name ? i : -1)).filter((i) => i >= 0);
+  return twins.length > 1 ? t("{bot} bot {n}", { bot: name, n: twins.indexOf(index) + 1 }) : t("{bot} bot", { bot: name });
 }

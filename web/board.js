@@ -5,6 +5,7 @@
 import { api, el, learnBotNames, seatName, tokenFor } from "./api.js";
 import { eventRefs, pickState, playsAtOnce, prepare } from "./moves.js";
 import { t } from "./i18n.js";
+import { scoreText } from "./events.js";
 import * as splendor from "./boards/splendor.js";
 import * as witches from "./boards/witches.js";
 import * as setup from "./boards/setup.js";
@@ -327,11 +328,11 @@ function addTips(container, state) {
 export function resultLine(game) {
   const r = game.result;
   if (!r) return "";
-  const and = (seats) => (seats || []).map((s) => seatName(game, s)).join(t(" and "));
+  const and = (seats) => (seats || []).map((s) => seatName(game, s, { plain: true })).join(t(" and "));
   if (r.outcome === "abandoned") return t("The game was abandoned.");
   if (r.outcome === "aborted") return t("The game was aborted before anyone moved.");
   if (r.outcome === "resigned") return t("Game over: {left} left the game. Won by {winners}.", { left: and(r.resigned), winners: and(r.winners) });
-  const scores = Array.isArray(r.scores) ? r.scores.map((sc, i) => `${seatName(game, i)} ${typeof sc === "object" ? JSON.stringify(sc) : sc}`).join(", ") : "";
+  const scores = Array.isArray(r.scores) ? r.scores.map((sc, i) => `${seatName(game, i)} ${scoreText(sc)}`).join(", ") : "";
   const won = r.winners?.length ? t("Won by {winners}", { winners: and(r.winners) }) : t("No winner");
   return scores ? t("Game over. {won} (scores: {scores}).", { won, scores }) : t("Game over. {won}.", { won });
 }

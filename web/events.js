@@ -8,10 +8,10 @@ export function eventLine(event) {
   return `${event.version}. ${event.text ?? String(event.type).replaceAll("_", " ")}`;
 }
 
-const names = (game, seats) => (seats || []).map((s) => seatName(game, s)).join(t(" and "));
+const names = (game, seats) => (seats || []).map((s) => seatName(game, s, { plain: true })).join(t(" and "));
 
 // A score as words: a number, or a game's several counts ("fire 3, points 12").
-function scoreText(score) {
+export function scoreText(score) {
   if (score === null || score === undefined) return "–";
   if (typeof score !== "object") return String(score);
   return Object.entries(score).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ");

@@ -13,7 +13,7 @@ const KO = {
   "← Lobby": "← 로비",
   "Game server": "게임 서버",
   "Game server — lobby": "게임 서버 — 로비",
-  "API": "API",
+  "API": "개발자 문서",
   "Language": "언어",
   "Loading…": "불러오는 중…",
   "Your recovery code": "복구 코드",
@@ -91,6 +91,7 @@ const KO = {
   "The live updates stopped: reconnecting.": "실시간 소식이 끊겼습니다: 다시 연결하는 중입니다.",
   "You are offline: the page reconnects when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 연결합니다.",
   "The server cannot be reached.": "서버에 연결할 수 없습니다.",
+  "You are offline: try again when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 해 보세요.",
   "Sending…": "보내는 중…",
   "Played.": "두었습니다.",
   "Joining…": "참가하는 중…",
@@ -161,38 +162,39 @@ const KO = {
   "Move the {figure} ({n} directions)": "{figure} 옮기기 ({n}방향)",
   "Lay the tile ({n} places)": "타일 놓기 ({n}곳)",
   "Kind of move": "수의 종류",
-  "Princess": "공주", "Knight": "기사", "Dragon": "용",
+  "Princess": "공주님", "Knight": "기사님", "Dragon": "드래곤", // the server's and the Korean rules' words
   "Ratings: {parts}": "레이팅: {parts}",
   "unrated": "레이팅 없음",
   "Not rated: {why}.": "레이팅에 반영되지 않음: {why}.",
   "the game ended before every seat made its first move": "모든 자리가 첫 수를 두기 전에 게임이 끝났습니다",
   "a casual game": "친선 게임입니다",
   "a private game": "비공개 게임입니다",
-  "the game was aborted": "게임이 취소되었습니다",
+  "the game was aborted": "게임이 중단되었습니다",
   "the game was abandoned": "아무도 두지 않아 게임이 끝났습니다",
   "a seat is played without an account": "계정 없이 두는 자리가 있습니다",
   "nobody to be rated against": "겨룰 상대가 없습니다",
   "Clock: {parts}": "시계: {parts}",
-  "{s} s": "{s}초",
+  "about {d}": "약 {d}",
   "A bot ({bot}) plays your seat since your time ran out.": "시간이 다 되어 봇({bot})이 내 자리를 두고 있습니다.",
   "Take my seat back": "내 자리 되찾기",
   "Resign": "기권",
   "Resign this game?": "이 게임을 기권할까요?",
-  "Abort": "취소",
-  "Abort this game (only before anyone has moved)?": "이 게임을 취소할까요 (아무도 두기 전에만 됩니다)?",
+  "Abort the game": "게임 중단",
+  "End this game for everyone (only before anyone has moved)?": "모두의 게임을 중단할까요 (아무도 두기 전에만 됩니다)?",
+  "A bot plays your seat: take it back to play yourself.": "봇이 내 자리를 두고 있습니다: 직접 두려면 자리를 되찾으세요.",
   "Watch the rematch": "재대결 관전",
   "Go to the rematch": "재대결로 가기",
   "Rematch": "재대결",
   "The game was abandoned.": "게임이 버려졌습니다.",
-  "The game was aborted before anyone moved.": "아무도 두기 전에 게임이 취소되었습니다.",
-  "Game over: {left} left the game. Won by {winners}.": "게임 끝: {left} 님이 기권했습니다. 승자: {winners}.",
+  "The game was aborted before anyone moved.": "아무도 두기 전에 게임이 중단되었습니다.",
+  "Game over: {left} left the game. Won by {winners}.": "게임 끝: {left}이(가) 기권했습니다. 승자: {winners}.",
   "Game over. Won by {winners}{scores}.": "게임 끝. 승자: {winners}{scores}.",
   "Game over. No winner{scores}.": "게임 끝. 승자 없음{scores}.",
   " (scores: {scores})": " (점수: {scores})",
   "Rules help is not available right now.": "지금은 규칙 도움말을 볼 수 없습니다.",
   // the replay page
   "Replay · game {id}": "다시 보기 · 게임 {id}",
-  "Replay · {type} · game {id}": "다시 보기 · {type} · 게임 {id}",
+  "Replay · {title}": "다시 보기 · {title}",
   "version {v} of {last}": "버전 {v} / {last}",
   "This game is still running: the replay goes up to its version now.": "아직 진행 중인 게임입니다: 지금 버전까지 다시 봅니다.",
   // the lobby
@@ -204,9 +206,6 @@ const KO = {
   "Remove this seat": "이 자리 빼기",
   "{min}–{max} seats.": "{min}–{max}자리.",
   "Only one seat can be yours.": "내 자리는 하나만 될 수 있습니다.",
-  "{s} s ago": "{s}초 전",
-  "{m} min ago": "{m}분 전",
-  "{h} h ago": "{h}시간 전",
   "{bot} bot": "{bot} 봇",
   "{bot} bot {n}": "{bot} 봇 {n}",
   "invited seat": "초대 자리",
@@ -230,10 +229,81 @@ const KO = {
   "Stop looking": "그만 찾기",
   "You left the queue.": "대기열에서 나왔습니다.",
   "Looking for {n} more player(s) for {title}… ({waiting} waiting) ": "{title}에 플레이어 {n}명을 더 찾는 중… ({waiting}명 대기) ",
-  "You are {name} (player {id}) on this browser. ": "이 브라우저에서 나는 {name} (플레이어 {id})입니다. ",
+  "You are {name} on this browser. ": "이 브라우저에서 나는 {name} 님입니다. ",
   "Your ratings": "내 레이팅",
   "You become a player when you create or join a game: this browser keeps your key.": "게임을 만들거나 참가하면 플레이어가 됩니다: 이 브라우저가 키를 보관합니다.",
   "Welcome back, {name}.": "다시 오신 것을 환영합니다, {name} 님.",
+
+  // the account page (web/account.html, web/account.js)
+  "Your keys and passkeys": "내 키와 패스키",
+  "This browser": "이 브라우저",
+  "Name this browser": "이 브라우저의 이름",
+  "Sign in with a passkey": "패스키로 로그인",
+  "Or a recovery code": "또는 복구 코드",
+  "Recover": "복구하기",
+  "Prove it is you": "본인 확인",
+  "Revoking another device's key, a new recovery code or removing a passkey needs a passkey of yours or your recovery code (checked, not used up): a stolen device's key alone cannot lock you out.": "다른 기기의 키를 폐기하거나, 복구 코드를 새로 만들거나, 패스키를 지우려면 내 패스키나 복구 코드가 필요합니다 (확인만 하고 써 버리지 않습니다): 도난당한 기기의 키만으로는 나를 내쫓을 수 없습니다.",
+  "Use a passkey": "패스키 사용",
+  "Or your recovery code": "또는 내 복구 코드",
+  "Prove it": "확인하기",
+  "Keys": "키",
+  "Each browser or app holds its own key: revoke one and the others go on working.": "브라우저나 앱마다 자기 키가 있습니다: 하나를 폐기해도 나머지는 계속 쓸 수 있습니다.",
+  "A key for another device": "다른 기기용 키",
+  "Make a key": "키 만들기",
+  "Passkeys": "패스키",
+  "A passkey signs you in on another browser without copying a key.": "패스키가 있으면 키를 옮겨 적지 않고도 다른 브라우저에서 로그인할 수 있습니다.",
+  "Passkey name": "패스키 이름",
+  "Add a passkey": "패스키 추가",
+  "Recovery code": "복구 코드",
+  "Shown once: keep it somewhere safe. It makes a new key if every device's key is lost. A new one replaces the old.": "한 번만 보여 줍니다: 안전한 곳에 보관하세요. 모든 기기의 키를 잃어버렸을 때 새 키를 만들어 줍니다. 새로 만들면 예전 코드는 쓸 수 없습니다.",
+  "Make a new recovery code": "새 복구 코드 만들기",
+  "Notifications": "알림",
+  "Hear of your turn, a game's start and end and a clock's warning on this device, with the page closed (Web Push).": "페이지를 닫아 두어도 이 기기로 내 차례, 게임의 시작과 끝, 시계 경고를 알려 줍니다 (웹 푸시).",
+  "Notify me on this device": "이 기기로 알림 받기",
+  "Stop notifying this device": "이 기기 알림 끄기",
+  "never": "없음",
+  "first key": "첫 키",
+  "passkey": "패스키",
+  "passkey sign-in": "패스키 로그인",
+  "recovered key": "복구한 키",
+  "my passkey": "내 패스키",
+  "This change needs proof that this is you: use a passkey of yours or your recovery code.": "이 변경에는 본인 확인이 필요합니다: 내 패스키나 복구 코드를 쓰세요.",
+  "{name} (this browser): made {made}, last used {used}": "{name} (이 브라우저): 만든 때 {made}, 마지막 사용 {used}",
+  "{name}: made {made}, last used {used}": "{name}: 만든 때 {made}, 마지막 사용 {used}",
+  "{name}: added {made}, last used {used}": "{name}: 추가한 때 {made}, 마지막 사용 {used}",
+  "Revoke": "폐기",
+  "Remove": "지우기",
+  "This browser's key is revoked: it is signed out.": "이 브라우저의 키를 폐기했습니다: 로그아웃되었습니다.",
+  "The key “{name}” is revoked.": "키 “{name}”을(를) 폐기했습니다.",
+  "The passkey “{name}” is removed.": "패스키 “{name}”을(를) 지웠습니다.",
+  "This browser is {name}.": "이 브라우저는 {name} 님입니다.",
+  "This browser holds no player: sign in with a passkey or a recovery code.": "이 브라우저에는 플레이어가 없습니다: 패스키나 복구 코드로 로그인하세요.",
+  "The passkey is added: sign in with it on another browser.": "패스키를 추가했습니다: 다른 브라우저에서 이것으로 로그인하세요.",
+  "Signed in as {name}: this browser has a key of its own now.": "{name} 님으로 로그인했습니다: 이제 이 브라우저에 자기 키가 있습니다.",
+  "Signed in as {name}. The code is used up: your next one is shown below (keep it).": "{name} 님으로 로그인했습니다. 이 코드는 다 썼습니다: 다음 코드가 아래에 있습니다 (보관하세요).",
+  "A key for “{name}” is shown below, once: use it on that device (the lobby's “Use a key”).": "“{name}”용 키를 아래에 한 번만 보여 줍니다: 그 기기에서 쓰세요 (로비의 “다른 브라우저의 키 사용”).",
+  "A new recovery code is shown below, once; the old one no longer works.": "새 복구 코드를 아래에 한 번만 보여 줍니다. 예전 코드는 더 이상 쓸 수 없습니다.",
+  "This browser cannot receive notifications (no Push API here).": "이 브라우저는 알림을 받을 수 없습니다 (푸시 API가 없습니다).",
+  "Notifications are blocked for this site: allow them in the browser's site settings, then try again.": "이 사이트의 알림이 막혀 있습니다: 브라우저의 사이트 설정에서 허용한 뒤 다시 하세요.",
+  "Notifications were not allowed: try again and answer the browser's question.": "알림이 허용되지 않았습니다: 다시 하고 브라우저의 물음에 답하세요.",
+  "This device will be told of your turn, even with the page closed.": "페이지를 닫아 두어도 이 기기로 내 차례를 알려 줍니다.",
+  "This device is told nothing more.": "이 기기에는 더 이상 알리지 않습니다.",
+  "This device was not being notified.": "이 기기는 알림을 받고 있지 않았습니다.",
+
+  // the replay's analysis (web/analysis.js)
+  "Analysis": "분석",
+  "Request analysis": "분석 요청",
+  "No person made a decision in this game: nothing to analyse.": "이 게임에는 사람이 내린 결정이 없어 분석할 것이 없습니다.",
+  "Each person's winning chance before and after each decision, as the search estimates it": "탐색이 추정한, 각 결정 전후의 사람별 승률",
+  "Decision {n}: {before} → {after}": "{n}번째 결정: {before} → {after}",
+  "Decision {n}": "{n}번째 결정",
+  "Costly decisions": "손해가 큰 결정",
+  "{who}'s winning chance {before} → {after}.": "{who}의 승률 {before} → {after}.",
+  "The {level} bot would have played: {move}.": "{level} 봇이라면 이렇게 두었을 것입니다: {move}.",
+  "No decision cost much: none is marked.": "손해가 큰 결정이 없어 표시한 것이 없습니다.",
+  "The analysis is being computed…": "분석을 계산하는 중…",
+  "No analysis yet: the search level can go through your decisions.": "아직 분석이 없습니다: 탐색 봇이 내 결정을 살펴볼 수 있습니다.",
+  "No analysis yet: a player of this game can ask for one.": "아직 분석이 없습니다: 이 게임의 플레이어가 요청할 수 있습니다.",
 
   // the boards (web/board.js, web/boards/*.js): their captions, labels and text alternative;
   // the pieces' names are the server's (GET /game-types `pieces`)
@@ -291,10 +361,10 @@ const KO = {
   "SetUp board": "셋업 보드",
   "{name}'s bonus square": "{name}의 보너스 칸",
   "{n} covered": "{n}장 덮임",
-  "Market (bag: {n})": "시장 (주머니: {n})",
+  "Market (bag: {n})": "마당패 (주머니: {n})", // the Korean rules' word, as the server's sentences say it
   "Your rack": "내 받침대",
   "{score} / {goal} points · rack {n}": "{score} / {goal}점 · 받침대 {n}",
-  "Market: {tiles}.": "시장: {tiles}.",
+  "Market: {tiles}.": "마당패: {tiles}.",
   "Your rack: {tiles}.": "내 받침대: {tiles}.",
   "Scores: {scores} (goal {goal}).": "점수: {scores} (목표 {goal}).",
   // Fairy Tile
@@ -346,10 +416,63 @@ export function lang() {
   return "en";
 }
 
-// The sentence in the page's language, its {placeholders} filled.
+// The sentence in the page's language, its {placeholders} filled. A Korean particle written
+// after a placeholder in both forms ("{who}을(를)", "{name}이(가)", "{n}(으)로"; a closing quote
+// may stand between) is the one the filled-in word takes (particle): never shown as written.
 export function t(english, vars = {}) {
   const template = CATALOGUES[lang()][english] ?? english;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  return template.replace(/\{(\w+)\}([”"’']?)(을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로)?/g,
+    (whole, name, quote, pair) => {
+      if (!(name in vars)) return whole;
+      const word = String(vars[name]);
+      return word + quote + (pair ? particle(word, pair) : "");
+    });
+}
+
+// The Korean particle a word takes, by its last syllable: with a final consonant (받침) 을, 이,
+// 은, 과, 으로 (로 after ㄹ), else 를, 가, 는, 와, 로. `pair` names the particle in either form
+// ("을(를)", "를", "(으)로"...). The last letter counted is the last Hangul syllable, digit or
+// Latin letter (a bot's "(봇)" ends in 봇): digits as read in Korean, a Latin word as Korean reads
+// it (m, n: a final consonant; l: ㄹ; else a vowel).
+const PAIRS = [["을", "를"], ["이", "가"], ["은", "는"], ["과", "와"], ["으로", "로"]];
+const pairOf = (pair) => PAIRS.find(([a, b]) => [a, b, `${a}(${b})`, `${b}(${a})`].includes(pair)) || (pair.endsWith("로") ? PAIRS[4] : PAIRS[0]);
+const DIGIT_FINAL = { 0: 21, 1: 8, 2: 0, 3: 16, 4: 0, 5: 0, 6: 1, 7: 8, 8: 8, 9: 0 }; // 영 일 이 삼 사 오 육 칠 팔 구
+export function particle(word, pair) {
+  const [withFinal, without] = pairOf(pair);
+  const last = [...String(word)].reverse().find((c) => /[가-힣0-9A-Za-z]/.test(c));
+  let final = 0; // 0: none; else the final consonant's index (8: ㄹ)
+  if (!last) final = 0;
+  else if (/[가-힣]/.test(last)) final = (last.charCodeAt(0) - 0xac00) % 28;
+  else if (/[0-9]/.test(last)) final = DIGIT_FINAL[last];
+  else final = /l/i.test(last) ? 8 : /[mn]/i.test(last) ? 1 : 0; // "gold" is 골드, "Ann" 앤
+  if (withFinal === "으로") return final && final !== 8 ? "으로" : "로";
+  return final ? withFinal : without;
+}
+
+// A length of time as a person reads it, through Intl: "2분 5초" under an hour, "약 5시간"
+// under two days, "약 3일" beyond (never a count of seconds in the thousands).
+export function duration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const unit = (value, name) => new Intl.NumberFormat(lang(), { style: "unit", unit: name, unitDisplay: "long" }).format(value);
+  if (s < 3600) {
+    const m = Math.floor(s / 60), rest = s % 60;
+    if (typeof Intl.DurationFormat === "function") {
+      return new Intl.DurationFormat(lang(), { style: "long" }).format(m ? { minutes: m, seconds: rest } : { seconds: rest });
+    }
+    return m ? `${unit(m, "minute")} ${unit(rest, "second")}` : unit(rest, "second");
+  }
+  if (s < 2 * 86400) return t("about {d}", { d: unit(Math.round(s / 3600), "hour") });
+  return t("about {d}", { d: unit(Math.round(s / 86400), "day") });
+}
+
+// How long ago, through Intl ("5분 전", "3 hours ago").
+export function ago(ms) {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  const said = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+  if (s < 60) return said.format(-s, "second");
+  if (s < 3600) return said.format(-Math.round(s / 60), "minute");
+  if (s < 86400) return said.format(-Math.round(s / 3600), "hour");
+  return said.format(-Math.round(s / 86400), "day");
 }
 
 function translatePage() {

@@ -1,8 +1,8 @@
 // The lobby: the hosted games, a form creating one (you, bots, seats left open or by
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
-import { api, ApiProblem, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
-import { t } from "./i18n.js";
+import { api, ApiProblem, botLabel, botLevel, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
+import { ago, t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
 
@@ -26,7 +26,7 @@ function seatRow(choice) {
   const type = current();
   const select = el("select", { class: "seat", "aria-label": t("Who sits here"), onchange: privateByDefault },
     el("option", { value: "me" }, t("Me")), el("option", { value: "open" }, t("Open seat (anyone joins)")),
-    el("option", { value: "invite" }, t("Invited (with a link)")), type.bots.map((b) => el("option", { value: "bot:" + b }, t("Bot: {bot}", { bot: b }))));
+    el("option", { value: "invite" }, t("Invited (with a link)")), type.bots.map((b) => el("option", { value: "bot:" + b }, t("{bot} bot", { bot: botLevel(b) }))));
   select.value = choice;
   const row = el("li", {}, select, el("button", { type: "button", class: "remove", "aria-label": t("Remove this seat"),
     onclick: () => { if ($("#seats").children.length > type.min_seats) { row.remove(); syncSeats(); } } }, "✕"));
@@ -70,7 +70,8 @@ function showType() {
       input = el("input", { name: o.name, value: o.default ?? "" });
     }
     input.dataset.kind = o.choices ? "choice" : o.type;
-    box.append(el("label", { class: "option" }, input, " ", o.name.replaceAll("_", " "), el("small", { class: "hint" }, " — " + (o.description || ""))));
+    // an option is said by its description (in the page's language), its id only when it has none
+    box.append(el("label", { class: "option" }, input, " ", o.description || o.name.replaceAll("_", " ")));
   }
   $("#options-box").hidden = !type.options.length;
 }
@@ -84,7 +85,8 @@ function options() {
   return out;
 }
 
-const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
+const problemText = (err) => (err instanceof ApiProblem ? err.sentence
+  : t(navigator.onLine === false ? "You are offline: try again when the network is back." : "The server cannot be reached."));
 
 async function create(e) {
   e.preventDefault();
@@ -109,16 +111,10 @@ async function create(e) {
   }
 }
 
-const ago = (ms) => {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  return s < 60 ? t("{s} s ago", { s }) : s < 3600 ? t("{m} min ago", { m: Math.round(s / 60) }) : t("{h} h ago", { h: Math.round(s / 3600) });
-};
-
-// A seat in a listing; bots of one kind told apart by their seat, numbered from 1.
+// A seat in a listing; a bot named as everywhere else (botLabel).
 function seatText(s, i, seats) {
   if (!s.bot) return s.name ?? t(s.invite ? "invited seat" : "open seat");
-  const twins = seats.filter((o) => o.bot === s.bot).length > 1;
-  return twins ? t("{bot} bot {n}", { bot: s.bot, n: i + 1 }) : t("{bot} bot", { bot: s.bot });
+  return botLabel(seats, i);
 }
 
 // The seat this player may claim: open, and not kept for another player.
@@ -209,7 +205,7 @@ function typeEntry(type) {
   const play = el("button", { type: "button", class: "play-now primary", "aria-label": `${t("Play now")}: ${type.title}` }, t("Play now")); // the visible words first in its name
   play.addEventListener("click", () => playNow(type, play));
   return el("li", { "data-type": type.type }, el("strong", {}, type.title), " ",
-    t("{min}–{max} seats, bots {bots}.", { min: type.min_seats, max: type.max_seats, bots: type.bots.join(", ") }), " ",
+    t("{min}–{max} seats, bots {bots}.", { min: type.min_seats, max: type.max_seats, bots: type.bots.map(botLevel).join(", ") }), " ",
     play, " ", el("a", { href: `/leaderboard/${type.type}` }, t("Leaderboard")), " ", el("span", { class: "my-rating" }));
 }
 
@@ -263,7 +259,7 @@ async function playNow(type, button) {
 
 function showPlayer() {
   const me = player();
-  $("#you-line").replaceChildren(...(me ? [t("You are {name} (player {id}) on this browser. ", { name: me.name, id: me.id }),
+  $("#you-line").replaceChildren(...(me ? [t("You are {name} on this browser. ", { name: me.name }),
     el("a", { href: `/profile/${me.id}`, id: "my-profile" }, t("Your ratings"))] :
     [t("You become a player when you create or join a game: this browser keeps your key.")]));
   $("#show-key").hidden = !me;

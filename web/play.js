@@ -1,10 +1,10 @@
 // /play/{id}: the board of a game as this browser's seat (or a spectator), its legal moves to
 // click, the last events, who is here, the rules, kept live by the game's stream. One status
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
-import { api, ApiProblem, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
+import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
-import { t } from "./i18n.js";
+import { duration, t } from "./i18n.js";
 import { narrow, prepare } from "./moves.js";
 import { showPresence } from "./presence.js";
 import { rulesPanel } from "./rules.js";
@@ -58,7 +58,10 @@ function problem(err) {
 }
 
 const mySeat = () => page.game?.you ?? null;
-const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat());
+// A bot plays this seat since its time ran out (until the person takes it back): not the
+// person's turn, though the seat is to act.
+const botPlaysMe = () => mySeat() !== null && !!page.game.seats?.[mySeat()]?.played_by_bot;
+const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat()) && !botPlaysMe();
 
 async function fetchMoves() {
   page.moves = []; page.labels = []; page.summary = null; page.total = 0;
@@ -99,12 +102,16 @@ function render() {
   titles(g);
   $("#who").textContent = mySeat() === null ? t("You are watching.") : t("You play {name}.", { name: g.seats[mySeat()].name });
   const acting = (g.to_act || []).map((s) => (s === "system" ? t("the server (scoring)") : seatName(g, s)));
-  $("#turn").textContent = g.status !== "active" ? resultText(g) : myTurn() ? t("Your turn.") : t("Waiting for {who}.", { who: acting.join(", ") || "…" });
+  $("#turn").textContent = g.status !== "active" ? resultText(g) : myTurn() ? t("Your turn.")
+    : botPlaysMe() && (g.to_act || []).includes(mySeat()) ? t("A bot plays your seat: take it back to play yourself.")
+      : t("Waiting for {who}.", { who: acting.join(", ") || "…" });
+  if (g.status !== "active") status.clear("action"); // "Played." says nothing once the game is over
   $("#turn").className = myTurn() ? "turn mine" : "turn";
   $("#replay-link").hidden = g.status === "active";
   $("#replay-link").href = `/replay/${id}`;
   // the labels this page read with its moves: the board need not read /moves a second time
   drawBoard($("#board"), g, page.moves, page.labels.length ? page.labels : null);
+  keepBoard(g);
   wireBoard(prepared);
   renderMoves(prepared);
   renderClock();
@@ -119,7 +126,7 @@ function render() {
 function titles(g) {
   const name = page.titles?.[g.type] || g.type;
   document.title = `${name} ${id} — ${g.status === "waiting" ? t("Waiting") : "v" + g.version}`;
-  $("#title").textContent = `${name} · ${t("game {id}", { id })}`;
+  $("#title").textContent = name; // the game's title: its id is a developer's word (it is in the address)
   $("#version").textContent = t("version {v}", { v: g.version });
 }
 
@@ -184,7 +191,7 @@ function renderClock() {
   if (!g.clock) return;
   const parts = g.clock.seats.filter((s) => s.remaining_ms !== null).map((s) => {
     const left = s.deadline ? Math.max(0, Date.parse(s.deadline) - Date.now()) : s.remaining_ms;
-    return `${seatName(g, s.seat)} ${t("{s} s", { s: Math.ceil(left / 1000) })}${s.deadline ? " ⏳" : ""}`;
+    return `${seatName(g, s.seat)} ${duration(left)}${s.deadline ? " ⏳" : ""}`;
   });
   line.textContent = parts.length ? t("Clock: {parts}", { parts: parts.join(", ") }) : "";
 }
@@ -205,11 +212,12 @@ function renderSeatControls() {
     refresh();
   } }, t(label));
   if (mine.played_by_bot && !mine.resigned) {
-    box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: mine.played_by_bot }) }),
+    box.append(el("p", { class: "hint", text: t("A bot ({bot}) plays your seat since your time ran out.", { bot: botLevel(mine.played_by_bot) }) }),
       command("Take my seat back", `/games/${id}/seats/${seat}/return`));
   }
-  box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"),
-    command("Abort", `/games/${id}/abort`, "Abort this game (only before anyone has moved)?"));
+  box.append(command("Resign", `/games/${id}/resign`, "Resign this game?"));
+  // Abort (end the game for everyone) only while it may be: before any person's move
+  if (g.abortable) box.append(command("Abort the game", `/games/${id}/abort`, "End this game for everyone (only before anyone has moved)?"));
 }
 
 // Once the game is over: the rematch (a new waiting game, each player's seat kept for them).
@@ -477,6 +485,23 @@ async function openStream() {
   };
 }
 
+// The last board this browser held of each game (the ten latest games), shown when the page
+// opens offline: the game as its seat saw it, and its title.
+const BOARDS = "gameserver.boards";
+function keepBoard(game) {
+  try {
+    const all = JSON.parse(localStorage.getItem(BOARDS) || "{}");
+    delete all[id];
+    all[id] = { game, title: page.titles?.[game.type] || null };
+    const ids = Object.keys(all);
+    for (const old of ids.slice(0, Math.max(0, ids.length - 10))) delete all[old];
+    localStorage.setItem(BOARDS, JSON.stringify(all));
+  } catch { /* storage full or refused: nothing kept */ }
+}
+function keptBoard() {
+  try { return JSON.parse(localStorage.getItem(BOARDS) || "{}")[id] || null; } catch { return null; }
+}
+
 async function start() {
   page.titles = await gameTitles();
   try {
@@ -489,8 +514,19 @@ async function start() {
       page.game = await api(`/games/${id}`);
     }
   } catch (err) {
-    $("#title").textContent = t("game {id}", { id });
-    if (err instanceof ApiProblem) problem(err); else { status.set("connection", t("The server cannot be reached right now: retrying."), { tone: "error" }); setTimeout(start, RETRY_MS); }
+    if (err instanceof ApiProblem) { $("#title").textContent = t("game {id}", { id }); problem(err); return; }
+    // Offline, or the server away: the board this browser last held of the game, and why it
+    // does not move (the device is offline, or the server cannot be reached); tried again.
+    const kept = keptBoard();
+    if (kept) {
+      $("#title").textContent = kept.title || kept.game.type;
+      drawBoard($("#board"), kept.game, [], null);
+    } else $("#title").textContent = t("game {id}", { id });
+    const offline = navigator.onLine === false;
+    status.set("connection", t(offline ? "You are offline: the page reconnects when the network is back."
+      : "The server cannot be reached right now: retrying."), { tone: "error" });
+    badge(offline ? "offline" : "reconnecting…");
+    setTimeout(start, RETRY_MS);
     return;
   }
   page.moveTypes = page.moveTypes?.[page.game.type] || {};

@@ -20,11 +20,13 @@ export async function showPresence(box, game, token, now = false) {
   try {
     const answer = await api(`/games/${encodeURIComponent(game.id)}/presence`, { token });
     last = { at: Date.now(), game: game.id, here: new Map(answer.seats.map((s) => [s.seat, s.here])) };
-    draw(box, game, last.here);
+    draw(asked[0], asked[1], last.here); // the game as the page holds it now (a seat taken meanwhile)
   } catch { /* an outage is said by the status area; the seats stay as they were */ }
   clearTimeout(timer);
   if (game.status === "active" || game.status === "waiting") {
-    timer = setTimeout(() => { if (document.visibilityState === "visible") showPresence(box, game, token); else timer = null; }, EVERY_MS);
+    // asked again with the latest game the page drew, never the one of this call: a seat taken
+    // since is not drawn free again
+    timer = setTimeout(() => { if (document.visibilityState === "visible") showPresence(...asked); else timer = null; }, EVERY_MS);
   }
 }
 

@@ -1,6 +1,6 @@
 // The ratings' pages: a game type's leaderboard (GET /leaderboards/{type}) and a player's
 // profile (GET /players/{id}) with a chart of each rating's history.
-import { api, ApiProblem, el } from "./api.js";
+import { api, ApiProblem, botLevel, el, learnBotNames } from "./api.js";
 import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -13,13 +13,16 @@ function say(message, kind = "info") {
 
 const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 
-const whoCell = (e) => (e.bot ? el("td", {}, t("{bot} bot", { bot: e.bot }))
+const whoCell = (e) => (e.bot ? el("td", {}, t("{bot} bot", { bot: botLevel(e.bot) }))
   : el("td", {}, el("a", { href: `/profile/${encodeURIComponent(e.player.id)}` }, e.player.name ?? e.player.id)));
 
 const ratingText = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
 
 async function leaderboard() {
-  $("#title").textContent = t("Leaderboard: {type}", { type: last });
+  // the game's title and its bots' names in the page's language (GET /game-types)
+  const types = await api("/game-types").then((r) => r.game_types, () => []);
+  learnBotNames(types);
+  $("#title").textContent = t("Leaderboard: {type}", { type: types.find((g) => g.type === last)?.title || last });
   document.title = $("#title").textContent;
   const body = $("#board tbody");
   let next = null;

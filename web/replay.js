@@ -2,7 +2,7 @@
 // NDJSON export, GET /games/{id}/events?format=ndjson) for the event list; each board is drawn
 // from GET /games/{id}/state?version=N (the rules run on the server only). #v=N links to a
 // version.
-import { api, apiNdjson, ApiProblem, el, gameIdFromPath, tokenFor } from "./api.js";
+import { api, apiNdjson, ApiProblem, el, gameIdFromPath, learnBotNames, tokenFor } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
@@ -106,6 +106,9 @@ function failed(err) {
 }
 
 async function start() {
+  // the games' titles and the bots' names in the page's language, before anything is drawn
+  const types = await api("/game-types").then((r) => r.game_types, () => []);
+  learnBotNames(types);
   try {
     page.game = await api(`/games/${id}`, { token }).catch((err) => {
       if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token"].includes(err.code)) throw err;
@@ -116,7 +119,9 @@ async function start() {
     page.last = Math.max(...page.events.keys(), 1);
     page.first = await firstVersion();
   } catch (err) { return failed(err); }
-  $("#title").textContent = t("Replay · {type} · game {id}", { type: page.game.type, id });
+  // the game's title in the page's language (GET /game-types): its id and type are developers' words
+  const title = types.find((g) => g.type === page.game.type)?.title;
+  $("#title").textContent = t("Replay · {title}", { title: title || page.game.type });
   document.title = $("#title").textContent;
   $("#slider").max = page.last;
   $("#slider").min = page.first;

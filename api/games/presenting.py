@@ -70,6 +70,8 @@ def describe(game: Game, seat: int | None, now_ms: int | None = None) -> dict[st
         "fairness": fairness(game.seed, game.finished),
         "rematch": game.platform.rematch,
     }
+    if game.status == "active":  # a seated person may abort it (from ABORT_AFTER_S) until a person moves
+        described["abortable"] = not game.platform.person_moved
     if game.platform.clock is not None:
         described["clock"] = clocks.shown(game.platform, now_ms if now_ms is not None else int(time.time() * 1000))
     if (game.platform.pause_votes or game.platform.agreed_pause) and not game.finished:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,43 @@ def catalogue(lang: str) -> NullTranslations:
     write_mo(compiled, parsed)
     compiled.seek(0)
     return Translations(compiled)
+
+
+# A Korean particle written in both forms after a word ("{card}을(를)", "{after}(으)로"): the one
+# the word takes, by its last syllable (particles). Between the word's last letter and the
+# particle may stand a closing quote or bracket ("고수 (봇)을" counts 봇).
+_PARTICLES = {"을(를)": ("을", "를"), "를(을)": ("을", "를"), "이(가)": ("이", "가"), "가(이)": ("이", "가"),
+              "은(는)": ("은", "는"), "는(은)": ("은", "는"), "과(와)": ("과", "와"), "와(과)": ("과", "와"),
+              "(으)로": ("으로", "로")}
+_DUAL = re.compile(r"([가-힣0-9A-Za-z])([^가-힣0-9A-Za-z\s]*)(" + "|".join(re.escape(p) for p in _PARTICLES) + ")")
+_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}  # 영 일 이 삼 ...
+_RIEUL = 8  # ㄹ's index among the final consonants: 로, not 으로
+
+
+def _final(letter: str) -> int:
+    """The final consonant's index of the letter as read in Korean (0: none)."""
+    if "가" <= letter <= "힣":
+        return (ord(letter) - 0xAC00) % 28
+    if letter.isdigit():
+        return _DIGIT_FINAL[letter]
+    # a Latin word as Korean reads it: m, n (and ng) end in a final consonant, l in ㄹ, the rest
+    # in a vowel ("gold" is 골드, "Ann" 앤)
+    return _RIEUL if letter.lower() == "l" else 1 if letter.lower() in "mn" else 0
+
+
+def particle(word: str, pair: str) -> str:
+    """The particle of `pair` ("을(를)", "(으)로"...) that `word` takes."""
+    with_final, without = _PARTICLES[pair]
+    letters = [c for c in word if "가" <= c <= "힣" or c.isascii() and c.isalnum()]
+    final = _final(letters[-1]) if letters else 0
+    if with_final == "으로":
+        return "으로" if final and final != _RIEUL else "로"
+    return with_final if final else without
+
+
+def particles(text: str) -> str:
+    """`text` with every particle written in both forms chosen (never "을(를)" shown)."""
+    return _DUAL.sub(lambda m: m.group(1) + m.group(2) + particle(m.group(1), m.group(3)), text)
 
 
 def translate(lang: str, context: str, text: str) -> str:
@@ -102,7 +140,7 @@ def error_sentence(lang: str, code: str, wording: Wording | None = None) -> str 
         if said != wording.template:
             if not wording.args:
                 return said
-            return said.format_map({name: wording.arg_text(lang, arg) for name, arg in wording.args.items()})
+            return particles(said.format_map({name: wording.arg_text(lang, arg) for name, arg in wording.args.items()}))
     said = str(catalogue(lang).pgettext("error", code))
     return said if said != code else None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from api.words import DEFAULT, translate, translate_plural
+from api.words import DEFAULT, particles, translate, translate_plural
 from domain.words import COORDINATES, Message
 
 LIST_SEPARATOR = {"ko": ", ", DEFAULT: ", "}
@@ -30,13 +30,14 @@ class Speaker:
         """(the sentence, the message as shown)."""
         args = {name: self._arg(arg) for name, arg in message.args.items()}
         template = self._template(message)
-        text = template.format_map({name: arg["text"] for name, arg in args.items()})
+        text = particles(template.format_map({name: arg["text"] for name, arg in args.items()}))
         return text, {"template": template, "args": args}
 
     def text(self, message: Message) -> str:
         """The sentence alone (a legal move's label): say()'s first half, without making the
         shown message's arguments."""
-        return self._template(message).format_map({name: self._text(arg) for name, arg in message.args.items()})
+        said = self._template(message).format_map({name: self._text(arg) for name, arg in message.args.items()})
+        return particles(said)
 
     def _template(self, message: Message) -> str:
         if message.plural is not None and message.count is not None:

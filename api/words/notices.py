@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.words import translate
+from api.words import particles, translate
 from api.words.messages import PLATFORM, Speaker
 from domain import registry
 from domain.words import Message, count, seat, word
@@ -67,7 +67,7 @@ def _account(entry: dict[str, Any], lang: str) -> dict[str, Any]:
             "issuer": (entry.get("identity") or {}).get("issuer", "")}
     shown = {name: {"kind": "name", "text": text} for name, text in args.items() if f"{{{name}}}" in template}
     message = {"template": said_template, "args": shown}
-    return {**entry, "text": said_template.format_map(args), "message": message}
+    return {**entry, "text": particles(said_template.format_map(args)), "message": message}
 
 
 def said(entry: dict[str, Any], lang: str) -> dict[str, Any]:

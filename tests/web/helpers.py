@@ -69,3 +69,35 @@ def click_a_move(driver, prefer=("Buy", "Take", "Reserve", "Return")) -> bool:
         return False
 
 
+
+
+# The words a person sees: the visible text nodes of the page (the language switch's names of
+# languages left out), joined.
+SHOWN_TEXT = """
+const out = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) {
+  const node = walker.currentNode, parent = node.parentElement;
+  if (!parent || parent.closest("#lang, script, style, [hidden], option") || !parent.getClientRects().length) continue;
+  // a closed disclosure's content is not seen until it is opened
+  if (!parent.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
+  if (getComputedStyle(parent).visibility === "hidden") continue;
+  out.push(node.textContent);
+}
+for (const select of document.querySelectorAll("select:not(#lang)")) {
+  if (select.getClientRects().length) out.push(...[...select.options].map((o) => o.text));
+}
+return out.join(" \\n ");
+"""
+
+
+def shown_text(driver) -> str:
+    return driver.execute_script(SHOWN_TEXT)
+
+
+def english_words(driver, names=()) -> list[str]:
+    """The words of three or more Latin letters a person sees, other than in `names`."""
+    text = shown_text(driver)
+    for name in names:
+        text = text.replace(name, " ")
+    return sorted(set(re.findall(r"[A-Za-z]{3,}", text)))

@@ -54,12 +54,13 @@ def test_the_shell_opens_offline_and_says_so(web_server, browser_available):
         try:
             driver.get(base + "/")
             wait(driver, lambda: text_of(driver, "#new-h") == "New game", message="the lobby's shell opens offline")
-            wait(driver, lambda: text_of(driver, "#status") == "The server cannot be reached.", message="and says so")
+            wait(driver, lambda: text_of(driver, "#status") == "You are offline: try again when the network is back.",
+                 message="and says the device is offline")
             stale = driver.execute_async_script(
                 "const done = arguments[0]; fetch('/game-types').then(() => done('answered'), () => done('failed'));")
             assert stale == "failed"  # no API answer from the cache
             driver.get(base + "/play/somegame1")
-            wait(driver, lambda: text_of(driver, "#status") == "The server cannot be reached right now: retrying.",
+            wait(driver, lambda: text_of(driver, "#status") == "You are offline: the page reconnects when the network is back.",
                  message="a play page offline says it once")
         finally:
             driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,

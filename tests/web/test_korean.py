@@ -98,5 +98,6 @@ def test_the_language_switch_is_remembered(web_server, korean):
     assert driver.execute_script("return localStorage.getItem('gameserver.lang')") == "en"
     Select(driver.find_element(By.ID, "lang")).select_by_value("ko")
     wait(driver, lambda: text_of(driver, ".home") == "← 로비", message="back to Korean")
-    wait(driver, lambda: text_of(driver, "#title") == "순위표: splendor", message="the leaderboard's own words too")
+    title = next(g["title"] for g in _ko(base, "/game-types")["game_types"] if g["type"] == "splendor")
+    wait(driver, lambda: text_of(driver, "#title") == f"순위표: {title}", message="the leaderboard's own words, the game's title")
     assert page_errors(driver) == []

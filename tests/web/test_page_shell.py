@@ -180,6 +180,6 @@ def test_bots_told_apart_and_a_spectators_finished_page(own_server, browser):
     wait(browser, lambda: text_of(browser, "#turn").startswith("Game over"), message="the finished game")
     page = browser.find_element(By.TAG_NAME, "main").text
     assert "null" not in page and "undefined" not in page, page
-    assert "Random (bot 1)" in text_of(browser, "#players") and "Random (bot 3)" in text_of(browser, "#players")
-    assert "(bot)" not in text_of(browser, "#turn")
+    assert "Random bot 1" in text_of(browser, "#players") and "Random bot 3" in text_of(browser, "#players")
+    assert "(bot" not in text_of(browser, "#players") + text_of(browser, "#turn")
     assert text_of(browser, "#live") == "finished"

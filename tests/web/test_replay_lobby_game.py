@@ -30,7 +30,7 @@ def test_a_lobby_game_replays_from_its_first_version(web_server, browser):
     driver.get(f"{web_server.base}/replay/{gid}#v=1")
     wait(driver, lambda: text_of(driver, "#at") == f"version 1 of {final}", message="the replay opens at version 1")
     wait(driver, lambda: "Waiting for players: 2 free seats." in text_of(driver, "#board"), message="the waiting seats")
-    assert text_of(driver, "#title").startswith("Replay · witches")
+    wait(driver, lambda: text_of(driver, "#title") == "Replay · Witches", message="the game's title, not its id")
     driver.find_element(By.ID, "last").click()
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg"), message="the board at the end")
     assert text_of(driver, "#status") == ""

@@ -1,0 +1,134 @@
+"""Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
+or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
+12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
+its start, a replay, a profile, a leaderboard and the account page."""
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+
+from tests.conftest import wait_for
+from tests.web.helpers import shown_text, text_of, wait
+from tests.web.test_korean_client import PHONE, SMALLEST_TEXT, korean  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.browser
+TYPES = {"splendor": 2, "witches": 3, "setup": 2, "fairy-tile": 2, "smallworld-of-warcraft": 2}
+NAME = "민지"
+RAW = re.compile(r"[{}`]|\(를\)|\(을\)|\(가\)|\(이\)|\(으\)로")
+
+
+DESKTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+SCREENS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture(scope="module", params=list(SCREENS))
+def screen(korean, request):  # noqa: F811
+    korean.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREENS[request.param])
+    yield korean, SCREENS[request.param]
+    korean.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture(scope="module")
+def seated(web_server):
+    base = web_server.base
+    player = requests.post(f"{base}/players", json={"name": NAME}, timeout=5).json()
+    types = requests.get(f"{base}/game-types", timeout=5).json()["game_types"]
+    games = {}
+    for game_type, seats in TYPES.items():
+        bot = next(t["bots"][-1] for t in types if t["type"] == game_type)
+        made = requests.post(f"{base}/games", json={"type": game_type, "seats": [{"me": True}] + [{"bot": bot}] * (seats - 1),
+                                                    "private": True},
+                             headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+        games[game_type] = (made["id"], next(s["token"] for s in made["seats"] if s.get("token")))
+    return player, games
+
+
+@pytest.fixture(scope="module")
+def moved(web_server, seated):
+    """Per game type, a game (the player and random bots) after the player's first three moves."""
+    base = web_server.base
+    player, _ = seated
+    key = {"Authorization": f"Bearer {player['key']}"}
+    games = {}
+    web_server.start_bots()
+    try:
+        for game_type, seats in TYPES.items():
+            made = requests.post(f"{base}/games", json={"type": game_type, "seats": [{"me": True}] + [{"bot": "random"}] * (seats - 1),
+                                                        "private": True}, headers=key, timeout=5).json()
+            token = next(s["token"] for s in made["seats"] if s.get("token"))
+            mine = {"Authorization": f"Bearer {token}"}
+            for n in range(3):
+                seen = wait_for(lambda: (g := requests.get(f"{base}/games/{made['id']}", headers=mine, timeout=5).json())
+                                ["status"] != "active" or 0 in g["to_act"] and g, timeout=120, interval=0.3)
+                if seen is True or seen["status"] != "active":
+                    break
+                moves = requests.get(f"{base}/games/{made['id']}/moves", headers=mine, timeout=5).json()["moves"]
+                requests.post(f"{base}/games/{made['id']}/moves", json={"expected_version": seen["version"], "move": moves[-1]},
+                              headers={**mine, "Idempotency-Key": f"{made['id']}-{n}"}, timeout=5)
+            after = requests.get(f"{base}/games/{made['id']}/events?limit=1000", timeout=5).json()["events"]
+            assert any(e.get("actor") == 0 for e in after), game_type  # the player moved
+            games[game_type] = (made["id"], token)
+    finally:
+        web_server.stop_bots()
+    return games
+
+
+def _faults(driver, screen) -> list[str]:
+    text = shown_text(driver).replace(NAME, " ")
+    # people's names in the lobby's listings (other tests' players on this server) are names
+    for listed in driver.execute_script("return [...document.querySelectorAll('.who')].map((n) => n.textContent)"):
+        for name in listed.split(", "):
+            text = text.replace(name, " ")
+    faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
+    faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
+    smallest, where = driver.execute_script(SMALLEST_TEXT, None)
+    if smallest < 12:
+        faults.append(f"text of {smallest:.1f} px: {where}")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    if width > screen["width"]:
+        faults.append(f"page {width} px wide")
+    return faults
+
+
+def _open(driver, base, player, path, ready):
+    driver.get(base + "/web/account.html")
+    driver.execute_script("localStorage.clear(); localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
+                          {"id": player["id"], "name": player["name"], "key": player["key"]})
+    driver.get(base + path)
+    wait(driver, ready, message=path)
+
+
+PAGES = ["lobby", "account", "profile", "leaderboard", "replay", "finished", *[f"play {t}" for t in TYPES],
+         *[f"moved {t}" for t in TYPES]]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page, request):
+    (driver, size), base = screen, web_server.base
+    player, games = seated
+    if page == "lobby":
+        _open(driver, base, player, "/", lambda: driver.find_elements(By.CSS_SELECTOR, "#types li"))
+    elif page == "account":
+        _open(driver, base, player, "/web/account.html", lambda: text_of(driver, "#keys"))
+    elif page == "profile":
+        _open(driver, base, player, f"/profile/{player['id']}", lambda: text_of(driver, "#title") == NAME)
+    elif page == "replay":  # a game still running replays up to now
+        _open(driver, base, player, f"/replay/{games['splendor'][0]}",
+              lambda: text_of(driver, "#title").startswith("다시 보기 ·") and driver.find_elements(By.CSS_SELECTOR, "#board svg"))
+    elif page == "finished":  # a game its person resigned, as its seat sees it
+        made = requests.post(f"{base}/games", json={"type": "witches", "seats": [{"me": True}, {"bot": "random"}, {"bot": "random"}],
+                                                    "private": True}, headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()
+        token = next(s["token"] for s in made["seats"] if s.get("token"))
+        requests.post(f"{base}/games/{made['id']}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=5).raise_for_status()
+        _open(driver, base, player, f"/play/{made['id']}#token={token}", lambda: text_of(driver, "#turn").startswith("게임 끝"))
+    elif page == "leaderboard":
+        _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
+    else:
+        games = request.getfixturevalue("moved") if page.startswith("moved") else games
+        game_id, token = games[page.split()[1]]
+        _open(driver, base, player, f"/play/{game_id}#token={token}",
+              lambda: text_of(driver, "#turn") and driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .board"))
+    assert _faults(driver, size) == []
