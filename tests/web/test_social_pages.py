@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.api.helpers import auth
-from tests.web.conftest import page_errors
+from tests.web.conftest import SCREENSHOTS, page_errors
 from tests.web.helpers import text_of, wait
 from tests.web.test_accessibility import _violations
 from tests.web.test_ratings_pages import _rated_game
@@ -24,9 +24,9 @@ from tests.web.test_ratings_pages import _rated_game
 LANGS = ("ko", "en")
 WORDS = {  # a few words each page shows, per language (the catalogue's, not the English key)
     "ko": {"friends": "친구", "followers": "팔로워", "challenge": "도전하기", "follow": "팔로우", "unblock": "차단 해제",
-           "owner": "방장", "season": "이번 시즌"},
+           "owner": "방장", "season": "이번 시즌", "playing": "게임 중"},
     "en": {"friends": "Friends", "followers": "Followers", "challenge": "Challenge", "follow": "Follow", "unblock": "Unblock",
-           "owner": "owner", "season": "this season"},
+           "owner": "owner", "season": "this season", "playing": "playing now"},
 }
 CHECK = """
 const small = [], tiny = [];
@@ -57,7 +57,9 @@ def _as(driver, base, who, lang):
 
 
 def _checked(driver, lang, names=(), page=""):
-    """Issue 55's rules on the page as it stands."""
+    """Issue 55's rules on the page as it stands (and its screenshot kept, to be looked at)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / f"social-{page}-{lang}-phone.png"))
     found = driver.execute_script(CHECK)
     assert found["overflow"] <= 0, f"{page}: {found['overflow']} px wider than the screen"
     assert found["small"] == [], f"{page}: text under 12 px: {found['small'][:5]}"
@@ -78,12 +80,18 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
     ann, bob, cy = _people(base, "Ann", "Bob", "Cyd")
     for a, b in ((ann, bob), (bob, ann), (cy, ann)):  # Ann and Bob friends; Cyd follows Ann
         assert requests.post(f"{base}/players/{b['id']}/follow", headers=auth(a["key"]), timeout=10).status_code == 200
+    # Bob plays a public game (a bot beside him: it has started): his presence says so, with a link to watch
+    bobs = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"bot": "random"}], "private": False},
+                         headers=auth(bob["key"]), timeout=10).json()["id"]
     _as(driver, base, ann, lang)
     driver.get(base + "/web/friends.html")
     friend = f'#friends li[data-player="{bob["id"]}"]'
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, friend), message="Bob among the friends")
     assert text_of(driver, "#friends-h") == words["friends"] and text_of(driver, "#followers-h") == words["followers"]
     assert words["challenge"] in text_of(driver, friend)
+    assert words["playing"] in text_of(driver, f"{friend} .presence")
+    assert driver.find_elements(By.CSS_SELECTOR, f'{friend} .presence a[href="/play/{bobs}"]')
+    assert not driver.find_elements(By.CSS_SELECTOR, f'#friends li[data-player="{cy["id"]}"]')  # Cyd follows Ann: not a friend
     assert driver.find_elements(By.CSS_SELECTOR, f'#followers li[data-player="{cy["id"]}"] button.follow')
     assert driver.execute_script("return document.documentElement.lang") == lang
     _checked(driver, lang, ("Ann", "Bob", "Cyd"), "friends")
