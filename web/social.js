@@ -169,16 +169,18 @@ async function groupPage() {
     $("#invite-none").hidden = people.size > 0;
     $("#invite-btn").disabled = people.size === 0;
   };
-  const act = (fn) => async (e) => {
+  const act = (fn, done) => async (e) => {
     e?.preventDefault?.();
-    try { await fn(); await load(); } catch (err) { say(problemText(err), "error"); }
+    try {
+      await fn();
+      await load();
+      if (done) say(done(), "ok");
+    } catch (err) { say(problemText(err), "error"); }
   };
   $("#join").addEventListener("click", act(() => call(`${path}/join`, { method: "POST" })));
   $("#leave").addEventListener("click", act(() => call(`${path}/leave`, { method: "POST" })));
-  $("#invite").addEventListener("submit", act(async () => {
-    await call(`${path}/invitations`, { method: "POST", body: { player: $("#invite-who").value } });
-    say(t("Invited: they join from their groups' invitation."), "ok");
-  }));
+  $("#invite").addEventListener("submit", act(() => call(`${path}/invitations`, { method: "POST", body: { player: $("#invite-who").value } }),
+    () => t("Invited: they join from their groups' invitation.")));
   $("#new-group-game").addEventListener("click", async () => {
     const type = $("#group-game-type").value;
     try { openMade(await call(`${path}/games`, { method: "POST", body: { type } }), type); } catch (err) { say(problemText(err), "error"); }

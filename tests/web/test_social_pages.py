@@ -24,7 +24,7 @@ from tests.web.test_ratings_pages import _rated_game
 LANGS = ("ko", "en")
 WORDS = {  # a few words each page shows, per language (the catalogue's, not the English key)
     "ko": {"friends": "친구", "followers": "팔로워", "challenge": "도전하기", "follow": "팔로우", "unblock": "차단 해제",
-           "owner": "방장", "season": "이번 시즌", "playing": "게임 중"},
+           "owner": "그룹장", "season": "이번 시즌", "playing": "게임 중"},
     "en": {"friends": "Friends", "followers": "Followers", "challenge": "Challenge", "follow": "Follow", "unblock": "Unblock",
            "owner": "owner", "season": "this season", "playing": "playing now"},
 }
