@@ -4,7 +4,7 @@
 // page, and the menu on a player's profile (follow, block, challenge). Only the public API:
 // /players/me/friends|followers|following|blocks|privacy|groups, /players/{id}/follow|block|
 // challenge, /groups/... . The page says which part it is by <body data-page>.
-import { api, ApiProblem, el, learnBotNames, player, remember } from "./api.js";
+import { api, ApiProblem, el, learnBotNames, player, remember, withLang } from "./api.js";
 import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -94,6 +94,25 @@ async function friendsPage() {
     } catch (err) { say(problemText(err), "error"); }
   };
   await load();
+  challengesForMe();
+}
+
+// The challenges this player received (`challenged` in its player stream, from its inbox's start:
+// `last_event_id=0`), each with a link to its game, where the seat kept for the player is taken.
+// The open stream also shows this player online to its friends.
+async function challengesForMe() {
+  let ticket;
+  try { ticket = await call("/players/me/stream-tickets", { method: "POST" }); } catch { return; }
+  const url = ticket.stream + (ticket.stream.includes("?") ? "&" : "?") + "last_event_id=0";
+  const source = new EventSource(withLang(url));
+  source.addEventListener("challenged", (e) => {
+    const c = JSON.parse(e.data);
+    if ($(`#challenges li[data-game="${CSS.escape(c.game_id)}"]`)) return;
+    $("#challenges").prepend(el("li", { "data-game": c.game_id }, c.text || c.message || "", " ",
+      el("a", { href: `/play/${encodeURIComponent(c.game_id)}` }, t("Open the game"))));
+    $("#challenges-box").hidden = false;
+  });
+  source.onerror = () => { /* EventSource reconnects by itself with the last id */ };
 }
 
 // --- the groups' pages ------------------------------------------------------------------------

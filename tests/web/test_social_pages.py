@@ -83,6 +83,7 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
     # Bob plays a public game (a bot beside him: it has started): his presence says so, with a link to watch
     bobs = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"bot": "random"}], "private": False},
                          headers=auth(bob["key"]), timeout=10).json()["id"]
+    dared = requests.post(f"{base}/players/{ann['id']}/challenge", json={"type": "splendor"}, headers=auth(bob["key"]), timeout=10).json()["id"]
     _as(driver, base, ann, lang)
     driver.get(base + "/web/friends.html")
     friend = f'#friends li[data-player="{bob["id"]}"]'
@@ -94,6 +95,10 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
     assert not driver.find_elements(By.CSS_SELECTOR, f'#friends li[data-player="{cy["id"]}"]')  # Cyd follows Ann: not a friend
     assert driver.find_elements(By.CSS_SELECTOR, f'#followers li[data-player="{cy["id"]}"] button.follow')
     assert driver.execute_script("return document.documentElement.lang") == lang
+    # Bob's challenge, from Ann's player stream, with its game's link
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#challenges li[data-game="{dared}"] a[href="/play/{dared}"]'),
+         message="Bob's challenge listed")
+    assert "Bob" in text_of(driver, f'#challenges li[data-game="{dared}"]')
     _checked(driver, lang, ("Ann", "Bob", "Cyd"), "friends")
     driver.find_element(By.CSS_SELECTOR, f'#followers li[data-player="{cy["id"]}"] button.follow').click()
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#friends li[data-player="{cy["id"]}"]'),
@@ -102,6 +107,15 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
     wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, f'#following li[data-player="{cy["id"]}"]'), message="unfollowed")
     following = requests.get(f"{base}/players/me/following", headers=auth(ann["key"]), timeout=10).json()["following"]
     assert [p["id"] for p in following] == [bob["id"]]
+    driver.get(base + "/web/friends.html")  # Bob's challenge taken: its kept seat offers Ann to join
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#challenges li[data-game="{dared}"] a'), message="the challenge again")
+    driver.find_element(By.CSS_SELECTOR, f'#challenges li[data-game="{dared}"] a').click()
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.seats li[data-seat="1"] button.join'), message="the kept seat's Join")
+    driver.find_element(By.CSS_SELECTOR, '.seats li[data-seat="1"] button.join').click()
+    wait(driver, lambda: requests.get(f"{base}/games/{dared}", timeout=10).json()["seats"][1].get("player") == ann["id"],
+         message="Ann takes the seat kept for her")
+    driver.get(base + "/web/friends.html")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{friend} button.challenge"), message="the friends again")
     driver.find_element(By.CSS_SELECTOR, f"{friend} button.challenge").click()
     wait(driver, lambda: "/play/" in driver.current_url, message="the challenge opens its game")
     gid = driver.current_url.rsplit("/", 1)[1]
