@@ -114,6 +114,9 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
     driver.find_element(By.CSS_SELECTOR, '.seats li[data-seat="1"] button.join').click()
     wait(driver, lambda: requests.get(f"{base}/games/{dared}", timeout=10).json()["seats"][1].get("player") == ann["id"],
          message="Ann takes the seat kept for her")
+    # the game started: the table's names open the players' profiles
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#players li[data-seat="0"] a[href="/profile/{bob["id"]}"]'),
+         message="Bob's name at the table links his profile")
     driver.get(base + "/web/friends.html")
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{friend} button.challenge"), message="the friends again")
     driver.find_element(By.CSS_SELECTOR, f"{friend} button.challenge").click()
