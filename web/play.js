@@ -252,7 +252,8 @@ function renderWaiting() {
   $("#turn").className = "turn";
   $("#replay-link").hidden = true;
   const seats = el("ol", { class: "seats" }, g.seats.map((s, i) => {
-    const line = el("li", { "data-seat": i }, seatName(g, i));
+    // a person's name opens their profile (follow, block, challenge there)
+    const line = el("li", { "data-seat": i }, s.player && !s.bot ? el("a", { href: `/profile/${encodeURIComponent(s.player)}` }, seatName(g, i)) : seatName(g, i));
     const keptForOther = s.reserved_for && s.reserved_for !== player()?.id && (s.reserved_until || 0) > Date.now();
     const mayJoin = you === null && !s.bot && !s.name && !keptForOther && (s.open || (s.invite && known.invite));
     if (mayJoin) line.append(" ", el("button", { type: "button", class: "join primary", onclick: (e) => join(i, e.target) }, t("Join this seat")));

@@ -37,7 +37,9 @@ function draw(box, game, here) {
     const mark = known ? el("span", { class: "presence " + (here.get(i) ? "here" : "away"),
       title: t(here.get(i) ? "{who} has the game open." : "{who} does not have the game open.", { who: seatName(game, i) }) },
     t(here.get(i) ? "here" : "away")) : null;
-    return el("li", { "data-seat": i }, el("span", { class: "seat-no" }, `${i + 1}.`), " ", seatName(game, i), mark ? " " : null, mark);
+    // a person's name opens their profile (follow, block, challenge there)
+    const who = s.player && !s.bot ? el("a", { href: `/profile/${encodeURIComponent(s.player)}` }, seatName(game, i)) : seatName(game, i);
+    return el("li", { "data-seat": i }, el("span", { class: "seat-no" }, `${i + 1}.`), " ", who, mark ? " " : null, mark);
   });
   box.replaceChildren(el("ol", { class: "players" }, seats));
 }

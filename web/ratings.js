@@ -1,7 +1,10 @@
-// The ratings' pages: a game type's leaderboard (GET /leaderboards/{type}) and a player's
-// profile (GET /players/{id}) with a chart of each rating's history.
+// The ratings' pages: a game type's leaderboard (GET /leaderboards/{type}, or a season's: GET
+// /seasons/{type} lists them, GET /seasons/{type}/{season}/leaderboard) and a player's profile
+// (GET /players/{id}) with a chart of each rating's history, its seasons' results, and a menu
+// (follow, block, challenge: social.js).
 import { api, ApiProblem, botLevel, el, learnBotNames } from "./api.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { playerMenu } from "./social.js";
 
 const $ = (sel) => document.querySelector(sel);
 const last = decodeURIComponent(location.pathname.split("/").pop());
@@ -38,10 +41,50 @@ async function leaderboard() {
         "Nobody has an established rating yet: show the provisional ones."));
     } catch (err) { say(problemText(err), "error"); }
   };
-  const first = () => load(`/leaderboards/${encodeURIComponent(last)}?provisional=${$("#provisional").checked ? "include" : "exclude"}`, false);
+  const first = () => {
+    const provisional = $("#provisional").checked ? "include" : "exclude";
+    const season = $("#season").value;
+    if (season) history.replaceState(null, "", `?season=${season}`);
+    else history.replaceState(null, "", location.pathname);
+    return load(season ? `/seasons/${encodeURIComponent(last)}/${encodeURIComponent(season)}/leaderboard?provisional=${provisional}`
+      : `/leaderboards/${encodeURIComponent(last)}?provisional=${provisional}`, false);
+  };
+  await seasonChoices();
   $("#provisional").addEventListener("change", first);
+  // a month is short: a season's table shows everyone rated in it unless asked otherwise (the API's default)
+  $("#season").addEventListener("change", () => { if ($("#season").value) $("#provisional").checked = true; first(); });
+  if ($("#season").value) $("#provisional").checked = true;
   $("#more").addEventListener("click", () => next && load(next, true));
   await first();
+}
+
+// A season (a calendar month, UTC) as a person reads it: "December 2026", "2026년 12월".
+const monthOf = (season) => new Intl.DateTimeFormat(lang(), { year: "numeric", month: "long", timeZone: "UTC" }).format(season.starts);
+
+// The leaderboard's season switch: all time, the running month, the past months (newest first);
+// ?season=YYYY-MM chooses one.
+async function seasonChoices() {
+  try {
+    const list = await api(`/seasons/${encodeURIComponent(last)}`);
+    for (const season of list.seasons) {
+      const text = season.season === list.current ? t("{month} (this season)", { month: monthOf(season) }) : monthOf(season);
+      $("#season").append(new Option(text, season.season));
+    }
+    const asked = new URLSearchParams(location.search).get("season");
+    if (asked && list.seasons.some((s) => s.season === asked)) $("#season").value = asked;
+  } catch (err) { /* no seasons for this type: all time only */ }
+}
+
+// A player's seasons, per game type, newest first: the month's rating, rank, games and wins.
+async function seasonsOf(p) {
+  const titles = {};
+  try { for (const g of (await api("/game-types")).game_types) titles[g.type] = g.title || g.type; } catch { /* the ids then */ }
+  const items = Object.entries(p.seasons || {}).flatMap(([type, seasons]) => seasons.map((s) => el("li", { "data-type": type, "data-season": s.season },
+    el("strong", {}, titles[type] || type), " · ", monthOf(s), " · ",
+    t("rank {rank}, rating {rating}, {n} games, {w} wins", { rank: s.rank, rating: ratingText(s), n: s.games, w: s.wins }), " ",
+    el("a", { href: `/leaderboard/${encodeURIComponent(type)}?season=${s.season}` }, t("season's table")))));
+  $("#seasons").replaceChildren(...items);
+  $("#seasons-box").hidden = items.length === 0;
 }
 
 // A rating's history as an SVG line (the newest on the right).
@@ -74,6 +117,8 @@ async function profile() {
       " · " + t("{n} games, {w} wins", { n: r.games, w: r.wins }) + " ", el("a", { href: `/leaderboard/${encodeURIComponent(type)}` }, t("leaderboard")),
       el("div", {}, chart(r.history))));
     $("#ratings").replaceChildren(...items);
+    await seasonsOf(p);
+    playerMenu($("#actions"), p);
     say(items.length ? "" : t("No rated game yet."));
   } catch (err) { say(problemText(err), "error"); }
 }
