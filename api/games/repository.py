@@ -182,6 +182,19 @@ class GameRepository:
         self.remember(cached)
         return cached
 
+    def caught_up(self, game: Game, tail: list[Any] | None) -> Game | None:
+        """`game` advanced by `tail` (stored events right after its version, as a refused
+        append answers them: events/store.py's Conflict.events), kept as a load would keep it;
+        None when there is no such tail (the caller loads)."""
+        if not tail or tail[0].version != game.version + 1 or tail[-1].version != game.version + len(tail):
+            return None
+        state, platform, _ = self._replay(game.definition, tail, game.state, game.platform, game.version)
+        caught = replace(game, version=tail[-1].version, state=state, platform=platform, last_at=tail[-1].at)
+        if caught.finished and caught.last_at and self.retention_s is not None:
+            self._ended[game.id] = caught.last_at
+        self.remember(caught, snapshot=False)
+        return caught
+
     def check_kept(self, game_id: str, ended_at: int | None, force: bool = False) -> None:
         """GameExpired for a game that ended (at `ended_at`, ms) longer ago than the retention
         (`force`: the store said so); for a state held elsewhere (a live feed) too."""

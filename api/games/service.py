@@ -187,8 +187,9 @@ class GameService:
         """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
-        return self.seats.resolve(game_id, holder, asked, acting)
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False,
+                     expected: int | None = None) -> int | None:
+        return self.seats.resolve(game_id, holder, asked, acting, expected)
 
     def next_moves(self, game_id: str, holder: Holder, version: int,
                    lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
@@ -249,7 +250,8 @@ class GameService:
                 result = self.store.append(
                     game_id, game.version, events, idempotency_key, fingerprint,
                     f"{game.version + 1}:{game.version + len(events)}", at=at, owing=bool(automatic_actors(updated)),
-                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
+                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None,
+                    held=game.version)
             except DuplicateRequest:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.") from None
             return updated, result, at
@@ -367,7 +369,7 @@ class GameService:
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
                           owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
-                          clocked=game.platform.clock is not None)
+                          clocked=game.platform.clock is not None, held=game.version)
         self._after_append(updated, self.scheduler, events)
         return updated
 

@@ -156,7 +156,9 @@ def send_move(game_id: str) -> ResponseReturnValue:
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
-    holder, seat = acting_caller(service, game_id)
+    sent = request.get_json(silent=True)
+    named = sent.get("expected_version") if isinstance(sent, dict) else None
+    holder, seat = acting_caller(service, game_id, named if type(named) is int else None)
     body = load_move(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
