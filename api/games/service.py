@@ -50,6 +50,7 @@ Scheduler = Callable[[str, int, list[Any]], None]
 log = logging.getLogger(__name__)
 
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
+BARE_NEXT_MOVES_LIMIT = 64  # without labels (`labels=false`): a compact answer; `total` says how many more
 FULL_RETRY_AFTER_S = 60  # a full server's answer: bot games end within it, waiting ones expire (WAITING_TTL)
 
 
@@ -192,10 +193,10 @@ class GameService:
         return self.seats.resolve(game_id, holder, asked, acting, expected)
 
     def next_moves(self, game_id: str, holder: Holder, version: int,
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
+                   lang: str = DEFAULT_LANGUAGE, labels: bool = True) -> dict[str, Any] | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them;
-        with their words (`labels`) in `lang`."""
+        with their words (`labels`) in `lang` unless `labels` is False (none is scored)."""
         game = self.games.cached(game_id)
         if game is None or game.version < version:
             game = self.games.load(game_id)
@@ -205,9 +206,9 @@ class GameService:
         if not seats:
             return None
         every = presenting.legal_moves(game, seats[0])
-        moves = every[:NEXT_MOVES_LIMIT]
+        moves = every[:NEXT_MOVES_LIMIT if labels else BARE_NEXT_MOVES_LIMIT]
         answer = {"seat": seats[0], "version": game.version, "total": len(every), "moves": moves}
-        said = words.labels(game, lang, seats[0], moves)
+        said = words.labels(game, lang, seats[0], moves) if labels else None
         if said is not None:
             answer["labels"] = said
         return answer
