@@ -93,13 +93,17 @@ def run_wrk(base: str, mode: str, conns: int, seconds: float, game: str = "splen
         subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        timeout=seconds + 60, check=True)
         lines = out.read().splitlines()
-    res = {"post": [], "get": [], "moves": 0, "games": 0, "conflicts": 0, "errors": 0, "gets": 0}
+    res = {"post": [], "get": [], "moves": 0, "games": 0, "conflicts": 0, "errors": 0, "gets": 0,
+           "waits": 0, "finished": 0}
     for line in lines:
         head, _, rest = line.partition(" ")
         if head == "duration_us":
             res["duration"] = int(rest) / 1e6
         elif head == "counts":
-            moves, games, conflicts, errors, _empty, gets = map(int, rest.split())
+            moves, games, conflicts, errors, _empty, gets, *more = map(int, rest.split())
+            waits, finished = (more + [0, 0])[:2]
+            res["waits"] += waits
+            res["finished"] += finished
             res["moves"] += moves
             res["games"] += games
             res["conflicts"] += conflicts
@@ -289,8 +293,13 @@ def _redis_pid(url: str) -> int:
 
 
 def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, rounds: int | None = None,
-        sse: int = 50, game: str = "splendor", seats: int = 2, smoke: bool = False) -> dict:
-    """smoke: the floor's POSTs and the one-request client only (with and without streams)."""
+        sse: int = 50, game: str = "splendor", seats: int = 2, smoke: bool = False,
+        games: tuple[str, ...] | None = None) -> dict:
+    """smoke: the floor's POSTs and the one-request client only (with and without streams).
+    `games`: several game types, each a row of its own (`<run> <game> @<conns>`), all beside
+    the same floor rows (BENCH_GAMES=splendor,setup,smallworld-of-warcraft)."""
+    games = games or tuple(g for g in os.environ.get("BENCH_GAMES", "").split(",") if g) or (game,)
+    named = len(games) > 1
     seconds = seconds or (3 if quick else 10)  # wrk counts whole seconds
     rounds = rounds or (1 if quick else 2)
     rows_by_name: dict[str, list] = {}
@@ -305,15 +314,17 @@ def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, round
                         load(base, "floorloop", c, seconds, proc.pid, rpid))
             with running_server(url) as base:
                 pid = _server_pid(base)
-                for mode, label in (("game", "game"), ("table", "game 1 req"))[1 if smoke else 0:]:
+                for (mode, label), kind in ((m, g) for m in (("game", "game"), ("table", "game 1 req"))[1 if smoke else 0:]
+                                            for g in games):
+                    label = f"{label} {kind}" if named else label
                     for c in conns:
                         rows_by_name.setdefault(f"{label} @{c}", []).append(
-                            load(base, mode, c, seconds, pid, rpid, game=game, seats=seats))
+                            load(base, mode, c, seconds, pid, rpid, game=kind, seats=seats))
                     if sse:
                         live = LiveStreams(base, sse)
                         c = conns[-1]
                         try:
-                            res = load(base, mode, c, seconds, pid, rpid, game=game, seats=seats)
+                            res = load(base, mode, c, seconds, pid, rpid, game=kind, seats=seats)
                             res["sse_open"] = live.open_count()
                         finally:
                             live.close()
@@ -325,7 +336,7 @@ def run(quick: bool = False, conns=(16, 64), seconds: float | None = None, round
                     with _sync_floor(url, 2 * (os.cpu_count() or 1)) as (base, proc):
                         rows_by_name.setdefault(f"floor sync x{2 * (os.cpu_count() or 1)} @{c}", []).append(
                             load(base, "floor", c, seconds, proc.pid, rpid))
-    return report(rows_by_name, conns, seconds, rounds, game, seats)
+    return report(rows_by_name, conns, seconds, rounds, game, seats, games)
 
 
 def _sync_floor(url: str, workers: int):
@@ -374,7 +385,7 @@ def _server_pid(base: str) -> int:
     raise RuntimeError("server process not found")
 
 
-def report(rows_by_name, conns, seconds, rounds, game, seats) -> dict:
+def report(rows_by_name, conns, seconds, rounds, game, seats, games=None) -> dict:
     def med(runs, key):
         return percentile([r[key] for r in runs], 0.5)
 
@@ -395,7 +406,9 @@ def report(rows_by_name, conns, seconds, rounds, game, seats) -> dict:
         if runs[0]["generator"] != "run_wrk":
             extra.append("python load generator")
         if name.startswith("game"):
-            extra.append(f"{sum(r['games'] for r in runs)} games")
+            waits = sum(r.get("waits", 0) for r in runs)
+            extra.append(f"{sum(r['games'] for r in runs)} games ({sum(r.get('finished', 0) for r in runs)} played to "
+                         f"the end)" + (f", {waits} waits through system turns" if waits else ""))
         rows.append((name, f"{rate:,.0f}", f"{rate / f_rate:.2f}" if f_rate else "-",
                      f"{p50 * 1000:.1f}", f"{p99 * 1000:.1f}", f"{p99 / f_p99:.2f}" if f_p99 else "-",
                      f"{med(runs, 'get_p50') * 1000:.1f}" if runs[0]["get"] else "-",
@@ -405,7 +418,7 @@ def report(rows_by_name, conns, seconds, rounds, game, seats) -> dict:
                          "rate_ratio": rate / f_rate if f_rate else None,
                          "p99_ratio": p99 / f_p99 if f_p99 else None,
                          "cpu_server_ms": med(runs, "cpu_server") * 1000, "cpu_redis_ms": med(runs, "cpu_redis") * 1000}
-    print(f"Moves over HTTP: {game} with {seats} seats, clients on one keep-alive connection each, "
+    print(f"Moves over HTTP: {', '.join(games) if games else game} with {seats} seats, clients on one keep-alive connection each, "
           f"{seconds:g} s per run, median of {rounds} round(s); ratios against `floor` at the same connections")
     print(table(rows, ("run", "moves/s", "x floor", "POST p50 ms", "POST p99 ms", "p99 x floor",
                        "GET p50 ms", "server CPU ms/move", "redis CPU ms/move", "notes")))

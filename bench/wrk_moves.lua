@@ -7,6 +7,10 @@
 --                         seat; each POST asks ?include=next_moves&seat=S and the answer's
 --                         next_moves (seat, version, legal moves) chooses the next move; a GET of
 --                         the moves only at a game's start and after a conflict
+--                         (BENCH_LABELS=false: `&labels=false`, the compact answer)
+--   Both wait through turns no person plays (the system's, a bot's, scoring) as a person's
+--   client does: GET /games/{id} every BENCH_WAIT_MS (200) until a person seat is to act (its
+--   moves next) or the game is over (a new one); they used to abandon the game there.
 --   BENCH_MODE=floor      the floor: POST /floor/{stream}/moves only (the bare Lua append)
 --   BENCH_MODE=floorloop  the floor of the read-then-move loop: GET then POST on the floor app
 -- POST-move and GET latencies are timed here (CLOCK_MONOTONIC through LuaJIT's ffi) and written
@@ -38,7 +42,8 @@ local counts, keyn
 -- wrk copies only strings, numbers and booleans between threads: each thread keeps its samples
 -- in one string (a few thousand per thread at most) and its counts in numbers.
 post_str, get_str = "", ""
-n_moves, n_games, n_conflicts, n_errors, n_empty, n_gets = 0, 0, 0, 0, 0, 0
+n_moves, n_games, n_conflicts, n_errors, n_empty, n_gets, n_waits, n_finished = 0, 0, 0, 0, 0, 0, 0, 0
+local wait_ms, labels_query
 
 local function keep_post(took)
   post_str = post_str .. " " .. math.floor(took)
@@ -53,8 +58,10 @@ function init(args)
   game_type = os.getenv("BENCH_GAME") or "splendor"
   seats = tonumber(os.getenv("BENCH_SEATS") or "2")
   run_id = os.getenv("BENCH_RUN") or "r"
+  wait_ms = tonumber(os.getenv("BENCH_WAIT_MS") or "200")
+  labels_query = (os.getenv("BENCH_LABELS") == "false") and "&labels=false" or ""
   math.randomseed(tid * 7919)
-  counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0}
+  counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0, waits = 0, finished = 0}
   keyn = 0
   version = 1
   if mode == "game" or mode == "table" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
@@ -92,6 +99,18 @@ local function auth()
   return { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }
 end
 
+-- a client waiting through a turn no person plays asks again after a pause (wrk calls this first)
+function delay()
+  if phase == "wait" then return wait_ms end
+  return 0
+end
+
+-- the first seat (1-based) of `to_act` in a game's body, if a seat (not "system") is first
+local function first_seat(body)
+  local n = string.match(body, '"to_act":%s*%[%s*(%d+)')
+  return n and (tonumber(n) + 1) or nil
+end
+
 function request()
   sent_at = now_us()
   sent_kind = phase
@@ -110,15 +129,17 @@ function request()
     return wrk.format("POST", "/games", { ["Content-Type"] = "application/json" },
       '{"type":"' .. game_type .. '","seats":[' .. table.concat(s, ",") .. ']}')
   elseif phase == "moves" then
-    return wrk.format("GET", "/games/" .. game_id .. "/moves", auth())
-  elseif phase == "status" then
+    local path = "/games/" .. game_id .. "/moves"
+    if mode == "table" then path = path .. "?seat=" .. (seat - 1) .. labels_query end
+    return wrk.format("GET", path, auth())
+  elseif phase == "status" or phase == "wait" then
     return wrk.format("GET", "/games/" .. game_id, auth())
   else
     keyn = keyn + 1
     local h = auth()
     h["Idempotency-Key"] = run_id .. "-" .. tid .. "-" .. keyn
     local path = "/games/" .. game_id .. "/moves"
-    if mode == "table" then path = path .. "?include=next_moves&seat=" .. (seat - 1) end
+    if mode == "table" then path = path .. "?include=next_moves&seat=" .. (seat - 1) .. labels_query end
     return wrk.format("POST", path, h,
       '{"expected_version":' .. version .. ',"move":' .. chosen .. '}')
   end
@@ -136,7 +157,7 @@ function response(status, headers, body)
         -- the next move comes from the answer itself: next_moves is its last member
         local at = string.find(body, '"next_moves":%s*{')
         local moves = at and moves_of(string.sub(body, at)) or {}
-        if #moves == 0 then phase = "create"; return end  -- over (the worker scores it)
+        if #moves == 0 then phase = "wait"; return end  -- no person to act: wait (or it is over)
         local rest = string.sub(body, at)
         seat = tonumber(string.match(rest, '"seat":%s*(%d+)')) + 1
         version = tonumber(string.match(rest, '"version":%s*(%d+)'))
@@ -165,8 +186,8 @@ function response(status, headers, body)
     n_gets = counts.gets
     keep_get(took)
     if status ~= 200 then
-      -- a table token with no person seat to act (the game is being scored): the next game
-      if mode == "table" and status == 400 then phase = "create"; return end
+      -- a table token with no person seat to act (a system turn, or scoring): wait
+      if mode == "table" and status == 400 then phase = "wait"; return end
       counts.errors = counts.errors + 1; n_errors = counts.errors; return
     end
     version = tonumber(string.match(body, '"version":%s*(%d+)'))
@@ -184,12 +205,19 @@ function response(status, headers, body)
     n_empty = counts.empty
     seat = seat % #tokens + 1
     misses = misses + 1
-    if misses >= #tokens then phase = "status" end
+    if misses >= #tokens or mode == "table" then phase = "status" end
     return
   end
-  if sent_kind == "status" then
+  if sent_kind == "status" or sent_kind == "wait" then
     misses = 0
-    if string.find(body, '"status":%s*"finished"') then phase = "create" else phase = "moves" end
+    if sent_kind == "wait" then counts.waits = counts.waits + 1; n_waits = counts.waits end
+    if string.find(body, '"status":%s*"finished"') then
+      counts.finished = counts.finished + 1; n_finished = counts.finished
+      phase = "create"
+      return
+    end
+    local s = first_seat(body)
+    if s then seat = s; phase = "moves" else phase = "wait" end
     return
   end
   if sent_kind == "create" then
@@ -208,10 +236,12 @@ end
 function done(summary, latency, requests)
   local out = io.open(os.getenv("BENCH_OUT") or "/dev/stdout", "w")
   out:write("duration_us " .. summary.duration .. "\n")
+  out:write("game " .. (os.getenv("BENCH_GAME") or "splendor") .. "\n")
   out:write("requests " .. summary.requests .. "\n")
   for _, t in ipairs(threads) do
     out:write("counts " .. t:get("n_moves") .. " " .. t:get("n_games") .. " " .. t:get("n_conflicts") .. " "
-      .. t:get("n_errors") .. " " .. t:get("n_empty") .. " " .. t:get("n_gets") .. "\n")
+      .. t:get("n_errors") .. " " .. t:get("n_empty") .. " " .. t:get("n_gets") .. " " .. t:get("n_waits") .. " "
+      .. t:get("n_finished") .. "\n")
     out:write("post" .. t:get("post_str") .. "\n")
     out:write("get" .. t:get("get_str") .. "\n")
   end

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import codec
-from .store import AppendResult, Conflict, DuplicateRequest, EventStore, GameExists, NewEvent, StoredEvent
+from .store import CATCH_UP, AppendResult, Conflict, DuplicateRequest, EventStore, GameExists, NewEvent, StoredEvent
 
 
 class InMemoryEventStore:
@@ -69,7 +69,7 @@ class InMemoryEventStore:
     def append(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
                idempotency_key: str | None = None, fingerprint: str = "", response: str = "",
                at: int | None = None, owing: bool = False, due: int | None = None,
-               clocked: bool = False) -> AppendResult:
+               clocked: bool = False, held: int | None = None) -> AppendResult:
         with self._lock:
             if owing:
                 self._owing[game_id] = max(self._owing.get(game_id, 0), expected_version + len(events))
@@ -86,7 +86,8 @@ class InMemoryEventStore:
             if not stream:
                 raise KeyError(game_id)
             if expected_version != len(stream):
-                raise Conflict(len(stream))
+                behind = held is not None and held < len(stream) and len(stream) - held <= CATCH_UP
+                raise Conflict(len(stream), list(stream[held:]) if behind else None)
             self._stored(stream, events, at)
             if idempotency_key is not None:
                 self._idempotency[(game_id, idempotency_key)] = (fingerprint, response)

@@ -15,15 +15,22 @@ from redis.commands.core import Script
 from . import scripts
 from .connection import unavailable
 from .redis_base import RedisBase
-from .redis_entries import encode_entries
+from .redis_entries import decode_entry, encode_entries, pairs
 from .replication import degraded_primaries
-from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoreUnavailable
+from .store import AppendResult, Conflict, DuplicateRequest, GameExists, NewEvent, StoredEvent, StoreUnavailable
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _caught_up(reply: list[Any], held: int | None) -> list[StoredEvent] | None:
+    """The events a refused append answered (the entries after `held`, each its fields flat)."""
+    if held is None or len(reply) - 2 != int(reply[1]) - held:
+        return None
+    return [decode_entry(b"0-%d" % v, pairs(fields)) for v, fields in enumerate(reply[2:], start=held + 1)]
 
 
 class NotReplicated(StoreUnavailable):
@@ -142,6 +149,7 @@ class Appends(RedisBase):
         owing: bool = False,
         due: int | None = None,
         clocked: bool = False,
+        held: int | None = None,
     ) -> AppendResult:
         """`owing`: after these events a worker owes a turn. The game is then marked in the owing
         set first, in the same round trip: if the append is written, so is the mark (a crash
@@ -150,11 +158,14 @@ class Appends(RedisBase):
         the same way, `<game>:<new version>` in the clocks set, never later than a mark already
         there (a writer that loses the version race leaves at worst an early wake-up, which the
         poller re-judges); `clocked`: the previous version's mark is dropped after the script
-        (stale whether the append won or lost)."""
+        (stale whether the append won or lost). `held`: the version the writer's state is at;
+        a conflict then answers the events after it, read by the script (Conflict.events)."""
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
         args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
                 IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
+        if held is not None:
+            args.append(held)
         if self.clustered or self.replicas:
             # The marks go first, in a round trip of their own: a cluster sends a pipeline's
             # commands to their nodes in no promised order, and the mark must not come after.
@@ -187,7 +198,7 @@ class Appends(RedisBase):
                 raise DuplicateRequest(idempotency_key)
             return AppendResult(version=-1, response=reply[2].decode(), duplicate=True)
         if status == b"conflict":
-            raise Conflict(int(reply[1]))
+            raise Conflict(int(reply[1]), _caught_up(reply, held))
         if status == b"missing":
             raise KeyError(game_id)
         version, watched = int(reply[1]), bool(int(reply[2])) if len(reply) > 2 else None

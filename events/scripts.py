@@ -33,7 +33,10 @@ return 1
 
 # KEYS: events, idempotency key (may be a never-written placeholder of the same game)
 # ARGV: expected_version, use_idempotency (0/1), fingerprint, response, ttl_seconds,
-#       n_events, entry JSON... (one field per stream entry: one decode per event on replay)
+#       n_events, entry JSON... (one field per stream entry: one decode per event on replay),
+#       then optionally held: the version the writer's state is at. A conflict then answers
+#       the entries after it (each entry's fields, flat), up to 100 of them (events/store.py's CATCH_UP), so the writer
+#       catches up and judges again without a read of its own (no `held`: the version only).
 # The idempotency key and the expected version are both checked before the first write, so a
 # refused append writes nothing; the events and the remembered answer are written together.
 APPEND = """
@@ -43,8 +46,16 @@ if ARGV[2] == '1' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version == 0 then return {'missing'} end
-if tonumber(ARGV[1]) ~= version then return {'conflict', tostring(version)} end
 local n = tonumber(ARGV[6])
+if tonumber(ARGV[1]) ~= version then
+  local held = tonumber(ARGV[7 + n])
+  if held == nil or held >= version or version - held > 100 then return {'conflict', tostring(version)} end
+  local reply = {'conflict', tostring(version)}
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '0-' .. (held + 1), '+')) do
+    reply[#reply + 1] = entry[2]
+  end
+  return reply
+end
 local i = 7
 for v = version + 1, version + n do
   redis.call('XADD', KEYS[1], '0-' .. v, 'e', ARGV[i])

@@ -36,12 +36,18 @@ class AppendResult:
     watched: bool | None = None  # some webhook subscription covers the game (None: not known)
 
 
+CATCH_UP = 100  # the most events a refused append answers its writer (events/scripts.py's APPEND: `held`)
+
+
 class Conflict(Exception):
     """The stream is not at the version the writer expected."""
 
-    def __init__(self, current_version: int):
+    def __init__(self, current_version: int, events: list[StoredEvent] | None = None):
         super().__init__(f"stream is at version {current_version}")
         self.current_version = current_version
+        # The events after the writer's `held` version up to current_version, when the store
+        # answered them with the refusal (the writer catches up with no read of its own).
+        self.events = events
 
 
 class DuplicateRequest(Exception):
@@ -100,6 +106,7 @@ class EventStore(Protocol):
         owing: bool = False,
         due: int | None = None,
         clocked: bool = False,
+        held: int | None = None,
     ) -> AppendResult:
         """Appends if the stream is at expected_version (else Conflict, nothing written; KeyError
         for an unknown game). With an idempotency key seen before: the first answer (duplicate)
@@ -107,7 +114,9 @@ class EventStore(Protocol):
         the append wins (a loser leaves at worst a mark the reconcilers re-judge): `owing`
         marks the game owing at the new version (never lowering a later mark); `due` marks the
         new version's deadline (ms) in the clocks set, never later than a mark already there;
-        `clocked` drops expected_version's mark."""
+        `clocked` drops expected_version's mark. `held`: the version the writer's state is at;
+        a Conflict then carries the events after it (`Conflict.events`, when the store has
+        them at hand: the same round trip), so the writer judges again without reading."""
 
     def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:
         """The (fingerprint, response) remembered for an idempotency key, if any."""

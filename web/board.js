@@ -100,7 +100,7 @@ async function askLabels(container, game, state, key) {
   if (state.labelsAsked === key) return;
   state.labelsAsked = key;
   try {
-    const res = await api(`/games/${game.id}/moves?limit=5000`, { token: tokenFor(game.id) });
+    const res = await api(`/games/${game.id}/moves?limit=5000&labels=true`, { token: tokenFor(game.id) });
     if (state.key !== key || res.version !== game.version) return;
     state.labels = res.labels || [];
     const svg = container.querySelector("svg");

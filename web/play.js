@@ -68,7 +68,7 @@ async function fetchMoves() {
   if (!myTurn() || page.game.status !== "active") return;
   let offset = 0;
   for (;;) { // every page: SetUp may list thousands of plays, narrowed in the page by clicks
-    const res = await api(`/games/${id}/moves?limit=5000&offset=${offset}`, { token });
+    const res = await api(`/games/${id}/moves?limit=5000&labels=true&offset=${offset}`, { token });
     if (res.version !== page.game.version) return refresh();
     page.moves.push(...res.moves);
     page.labels.push(...(res.labels || []));

@@ -4,6 +4,9 @@ and appends at the version it loaded. The store's version check refuses an appen
 else's beat (Conflict); the command is then judged again on the game as it now is, up to
 ATTEMPTS times, and answered `409 version_conflict` with the game's current version after that.
 
+A refused append answers the events its writer lacks (the store's `held`), so judging again
+costs no read of its own: each attempt is one round trip.
+
 A decision is a function `(game, at) -> events`: it raises the command's refusal, or returns
 the events to append (none: nothing needs doing, nothing is appended). `at` is the moment the
 attempt is made, the one its events are appended with, so a decision that weighs the time (a
@@ -62,8 +65,10 @@ def decide_and_append(service: GameService, game_id: str, decide: Decide, append
             raise GameArchived("This game was moved to the archive: it takes no more changes (a rematch is "
                                "offered until it is archived, ARCHIVE_AFTER_S after its end).",
                                version=game.version) from e
-        except Conflict:
+        except Conflict as e:
             if lost is not None:
                 lost.inc()
-            game = None  # someone appended between our read and our write: judge again
+            # Someone appended between our read and our write: judge again, on the game caught
+            # up with the events the refusal carried (no read of our own), else reloaded.
+            game = service.games.caught_up(game, e.events) if e.events else None
     raise VersionConflict(TOO_FAST, version=service.store.version(game_id))

@@ -86,13 +86,18 @@ class Seats:
             raise InvalidToken("This token does not belong to a seat of this game.")
         return found
 
-    def resolve(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
+    def resolve(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False,
+                expected: int | None = None) -> int | None:
         """The seat a request acts (acting) or looks as: `seat_as` on the game, loaded only for
-        the table token (fresh where it acts without naming a seat: who is to act now)."""
+        the table token (fresh where it acts without naming a seat: who is to act now, unless
+        the process holds the game at `expected`, the version the command names: who acts
+        there is whom the caller means, and a game moved on since refuses the append)."""
         game = None
         if holder == TABLE:
-            fresh = acting and asked is None
-            game = (None if fresh else self.games.cached(game_id)) or self.games.load(game_id)
+            cached = self.games.cached(game_id)
+            if acting and asked is None and (cached is None or expected is None or cached.version != expected):
+                cached = None
+            game = cached or self.games.load(game_id)
         return seat_as(game, holder, asked, acting)
 
 

@@ -25,6 +25,12 @@ from events.store import EventStore
 CREATED = platform_events.CREATED  # the server's own first event: type, seats, options, seed
 SNAPSHOT_EVERY = 100
 CACHE_SIZE = 2000
+# Past states (`at_version`): a version's fold never changes, so the folds read are kept (the
+# newest PAST_CACHE_SIZE of them) and a read within PAST_WINDOW versions after one replays from
+# it, with no snapshot read and a short replay (a replayer stepping through a game, many viewers
+# of one version).
+PAST_CACHE_SIZE = 256
+PAST_WINDOW = 16
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
 SNAPSHOT_FORMAT = "5"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks;
 # 5: each seat's own decisions (the ratings' threshold)
@@ -128,6 +134,7 @@ class GameRepository:
         # live game is at most this many events of replay from one.
         self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
         self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._past: OrderedDict[tuple[str, int], tuple[Any, platform_events.Platform]] = OrderedDict()
         self._meta: dict[str, tuple[Any, ...]] = {}
         self._credentials: dict[str, dict[str, Any]] = {}
 
@@ -181,6 +188,19 @@ class GameRepository:
                 self.check_kept(game_id, cached.last_at)
         self.remember(cached)
         return cached
+
+    def caught_up(self, game: Game, tail: list[Any] | None) -> Game | None:
+        """`game` advanced by `tail` (stored events right after its version, as a refused
+        append answers them: events/store.py's Conflict.events), kept as a load would keep it;
+        None when there is no such tail (the caller loads)."""
+        if not tail or tail[0].version != game.version + 1 or tail[-1].version != game.version + len(tail):
+            return None
+        state, platform, _ = self._replay(game.definition, tail, game.state, game.platform, game.version)
+        caught = replace(game, version=tail[-1].version, state=state, platform=platform, last_at=tail[-1].at)
+        if caught.finished and caught.last_at and self.retention_s is not None:
+            self._ended[game.id] = caught.last_at
+        self.remember(caught, snapshot=False)
+        return caught
 
     def check_kept(self, game_id: str, ended_at: int | None, force: bool = False) -> None:
         """GameExpired for a game that ended (at `ended_at`, ms) longer ago than the retention
@@ -270,8 +290,10 @@ class GameRepository:
         game.snapshot_version = game.version
 
     def forget(self, game_id: str) -> None:
-        """Drops the process cache of a game (tests and benchmarks of cold reads)."""
+        """Drops the process cache of a game (tests and benchmarks of cold reads), its past folds too."""
         self._cache.pop(game_id, None)
+        for key in [k for k in self._past if k[0] == game_id]:
+            self._past.pop(key, None)
 
     def at_version(self, game_id: str, version: int, current: Game | None = None) -> Game:
         """The game as it was at `version` (a replay of the events up to it); `current`: the
@@ -288,6 +310,14 @@ class GameRepository:
                 code=Code.VERSION_OUT_OF_RANGE, status=404, version=current.version)
         if version == current.version:
             return current
+        near = self._near_past(game_id, version)
+        if near is not None:
+            start, (state, platform) = near
+            if start < version:
+                events = self.store.read(game_id, after=start, limit=version - start)
+                state, platform = platform_events.fold_stored(current.definition, events, state, platform)
+                self._keep_past(game_id, version, state, platform)
+            return replace(current, version=version, state=state, platform=platform)
         # From the newest snapshot at or before `version` (one every snapshot_every events),
         # so reading any point of a long live game costs at most snapshot_every events of replay.
         state, platform, start = None, platform_events.START, 0
@@ -299,7 +329,25 @@ class GameRepository:
         # the next read near here replays less than snapshot_every events.
         state, platform, marks = self._replay(current.definition, events, state, platform, start)
         self._keep_marks(current, marks)
+        self._keep_past(game_id, version, state, platform)
         return replace(current, version=version, state=state, snapshot_version=start, platform=platform)
+
+    def _near_past(self, game_id: str, version: int) -> tuple[int, tuple[Any, platform_events.Platform]] | None:
+        """The newest fold kept at `version` or up to PAST_WINDOW versions before it."""
+        for v in range(version, max(0, version - PAST_WINDOW) - 1, -1):
+            found = self._past.get((game_id, v))
+            if found is not None:
+                try:
+                    self._past.move_to_end((game_id, v))
+                except KeyError:  # evicted by another request meanwhile: still a good fold
+                    pass
+                return v, found
+        return None
+
+    def _keep_past(self, game_id: str, version: int, state: Any, platform: platform_events.Platform) -> None:
+        self._past[(game_id, version)] = (state, platform)
+        while len(self._past) > PAST_CACHE_SIZE:
+            self._past.popitem(last=False)
 
     def cached(self, game_id: str) -> Game | None:
         """The newest state this process has seen of a game (it may be behind the store)."""

@@ -50,6 +50,7 @@ Scheduler = Callable[[str, int, list[Any]], None]
 log = logging.getLogger(__name__)
 
 NEXT_MOVES_LIMIT = 500  # as GET /moves pages them
+BARE_NEXT_MOVES_LIMIT = 64  # without labels (`labels=false`): a compact answer; `total` says how many more
 FULL_RETRY_AFTER_S = 60  # a full server's answer: bot games end within it, waiting ones expire (WAITING_TTL)
 
 
@@ -187,14 +188,15 @@ class GameService:
         """The seat a bearer token belongs to, TABLE for the table token; None for no token."""
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
-        return self.seats.resolve(game_id, holder, asked, acting)
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False,
+                     expected: int | None = None) -> int | None:
+        return self.seats.resolve(game_id, holder, asked, acting, expected)
 
     def next_moves(self, game_id: str, holder: Holder, version: int,
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
+                   lang: str = DEFAULT_LANGUAGE, labels: bool = True) -> dict[str, Any] | None:
         """After a move: the legal moves of the seat the caller acts as next (its own seat, or
         for a table token the first person seat to act), so a client need not ask for them;
-        with their words (`labels`) in `lang`."""
+        with their words (`labels`) in `lang` unless `labels` is False (none is scored)."""
         game = self.games.cached(game_id)
         if game is None or game.version < version:
             game = self.games.load(game_id)
@@ -204,9 +206,9 @@ class GameService:
         if not seats:
             return None
         every = presenting.legal_moves(game, seats[0])
-        moves = every[:NEXT_MOVES_LIMIT]
+        moves = every[:NEXT_MOVES_LIMIT if labels else BARE_NEXT_MOVES_LIMIT]
         answer = {"seat": seats[0], "version": game.version, "total": len(every), "moves": moves}
-        said = words.labels(game, lang, seats[0], moves)
+        said = words.labels(game, lang, seats[0], moves) if labels else None
         if said is not None:
             answer["labels"] = said
         return answer
@@ -249,7 +251,8 @@ class GameService:
                 result = self.store.append(
                     game_id, game.version, events, idempotency_key, fingerprint,
                     f"{game.version + 1}:{game.version + len(events)}", at=at, owing=bool(automatic_actors(updated)),
-                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None)
+                    due=clocks.next_deadline(updated.platform), clocked=game.platform.clock is not None,
+                    held=game.version)
             except DuplicateRequest:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.") from None
             return updated, result, at
@@ -367,7 +370,7 @@ class GameService:
         updated = advanced(game, events, at)
         self.store.append(game.id, game.version, events, at=at,
                           owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
-                          clocked=game.platform.clock is not None)
+                          clocked=game.platform.clock is not None, held=game.version)
         self._after_append(updated, self.scheduler, events)
         return updated
 

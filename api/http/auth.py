@@ -27,7 +27,8 @@ class Seating(Protocol):
 
     def seat_for_token(self, game_id: str, token: str | None) -> Holder: ...
 
-    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None: ...
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False,
+                     expected: int | None = None) -> int | None: ...
 
 MAX_IDENTITY_TOKEN = 8000  # a JWT's length (an identity provider's run to 1 or 2 KB); a header line holds 8190
 
@@ -66,10 +67,12 @@ def requested_seat() -> int | None:
 
 
 def caller(service: Seating, game_id: str, required: bool = False,
-           acting: bool = False) -> tuple[Holder, int | None]:
+           acting: bool = False, expected: int | None = None) -> tuple[Holder, int | None]:
     """(holder, seat): the token's holder (a seat, TABLE or None) and the seat the request is
     answered as (None: a spectator), by the one rule (api/games/callers.py): `acting` for a
-    command (a table token without `?seat=` acts as a seat), looking otherwise."""
+    command (a table token without `?seat=` acts as a seat), looking otherwise; `expected`: the
+    version the command names (a table token acting without `?seat=` is judged on the state at
+    it when the process holds that one: no read)."""
     asked = requested_seat()  # by pattern, before any Redis call
     token = bearer_token()
     if token is None and required:
@@ -77,13 +80,13 @@ def caller(service: Seating, game_id: str, required: bool = False,
     holder = service.seat_for_token(game_id, token)
     if holder is None and token is not None and required:
         raise SeatNotYours("You sit in no seat of this game.")
-    return holder, service.resolve_seat(game_id, holder, asked, acting=acting)
+    return holder, service.resolve_seat(game_id, holder, asked, acting=acting, expected=expected)
 
 
-def acting_caller(service: Seating, game_id: str) -> tuple[Holder, int]:
+def acting_caller(service: Seating, game_id: str, expected: int | None = None) -> tuple[Holder, int]:
     """(holder, seat) of a command: a caller with a token, acting as a seat (the rule answers
     a seat for every holder acting, or refuses)."""
-    holder, seat = caller(service, game_id, required=True, acting=True)
+    holder, seat = caller(service, game_id, required=True, acting=True, expected=expected)
     assert seat is not None  # required: a holder; acting: the holder's seat
     return holder, seat
 

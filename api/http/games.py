@@ -123,7 +123,8 @@ def legal_moves(game_id: str) -> ResponseReturnValue:
     service = games()
     page = query(_moves_page)  # the query string by pattern first: no Redis call for a bad one
     seat = seat_of(service, game_id, acting=True)
-    unchanged = conditional.not_modified(service.store, game_id, seat)
+    variant = "" if page["labels"] else ".bare"  # an answer with labels and one without: two ETags
+    unchanged = conditional.not_modified(service.store, game_id, seat, variant)
     if unchanged is not None:
         return unchanged
     game = service.load(game_id)
@@ -133,13 +134,13 @@ def legal_moves(game_id: str) -> ResponseReturnValue:
     answer = {"version": game.version, "seat": seat, "total": len(moves),
               "offset": page["offset"], "moves": shown,
               "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < len(moves) else None}
-    said = words.labels(game, languages.use(), seat, shown) if seat is not None else None
+    said = words.labels(game, languages.use(), seat, shown) if seat is not None and page["labels"] else None
     if said is not None:
         answer["labels"] = said
     summary = service.moves_summary(game, seat)
     if summary is not None:
         answer["summary"] = summary
-    return conditional.tagged(answer, game.version, seat)
+    return conditional.tagged(answer, game.version, seat, variant)
 
 
 @bp.post("/games/<game_id>/moves")
@@ -156,7 +157,13 @@ def send_move(game_id: str) -> ResponseReturnValue:
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
-    holder, seat = acting_caller(service, game_id)
+    sent = request.get_json(silent=True)
+    named = sent.get("expected_version") if isinstance(sent, dict) else None
+    labels = request.args.get("labels", "true")
+    if labels not in ("true", "false", "1", "0"):
+        raise ValidationFailed("labels is one of true, false, 1, 0 (next_moves' words, or the moves only).",
+                               code=Code.VALIDATION_ERROR)
+    holder, seat = acting_caller(service, game_id, named if type(named) is int else None)
     body = load_move(json_body())
     if dry_run in ("1", "true"):
         return service.check_move(game_id, seat, body["move"], body["expected_version"]), 200
@@ -165,7 +172,8 @@ def send_move(game_id: str) -> ResponseReturnValue:
     if game is not None:
         words.say_events(game, languages.use(), answer["events"])
     if include:
-        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"], languages.use())
+        answer["next_moves"] = service.next_moves(game_id, holder, answer["version"], languages.use(),
+                                                  labels=labels in ("true", "1"))
     return answer, 201
 
 

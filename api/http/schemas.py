@@ -251,6 +251,8 @@ class MovesQuerySchema(Schema):
 
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 31))
     limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
+    # The moves' words: true (the default, deprecated: false from 2.0.0) or false (the moves only).
+    labels = fields.Boolean(load_default=True, truthy={"true", "1"}, falsy={"false", "0"})
 
 
 class StateQuerySchema(Schema):

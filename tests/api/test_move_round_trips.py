@@ -145,3 +145,62 @@ def test_a_move_in_a_game_of_players_asks_of_their_push_subscriptions_in_the_fee
     assert len(appends) == 1 and len(feeds) == 1, trips
     assert feeds[0].count("EXISTS") == 2, feeds  # both players' push subscriptions, in the feed's pipeline
     assert not [t for t in trips if set(t) == {"EXISTS"}], trips  # no round trip of its own
+
+
+@pytest.fixture(scope="module")
+def two_apps(redis_url):
+    """Two web processes' apps on one Redis and one key prefix (two workers of one deployment)."""
+    from app import create_app
+
+    prefix = f"rt{uuid.uuid4().hex[:6]}:"
+    config = {"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
+              "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
+              "DEFER_AFTER_APPEND": False}
+    return [create_app(dict(config)).test_client(), create_app(dict(config)).test_client()], prefix
+
+
+def _trips_per_move(monkeypatch, clients, prefix, game, named: bool, moves: int = 6) -> list[int]:
+    """Plays `moves` moves with the table token, the n-th on clients[n % len(clients)], each
+    from what the previous answer said (`include=next_moves`: no read of the client's own in
+    between); returns each move's round trips (a pipeline is one)."""
+    token = auth(game["table_token"])
+    gid = game["id"]
+    for c in clients:  # both processes hold the game and its credentials: the steady state
+        assert c.get(f"/games/{gid}/moves", headers=token).status_code == 200
+    seat = clients[0].get(f"/games/{gid}").get_json()["to_act"][0]
+    nxt = clients[0].get(f"/games/{gid}/moves?seat={seat}", headers=token).get_json()
+    counts = []
+    for n in range(moves):
+        query = f"?seat={nxt['seat']}&include=next_moves" if named else "?include=next_moves"
+        answers: list = []
+        client, sent = clients[n % len(clients)], {"expected_version": nxt["version"], "move": nxt["moves"][0]}
+        trips = _round_trips(monkeypatch, prefix, lambda c=client, q=query, b=sent: answers.append(
+            c.post(f"/games/{gid}/moves{q}", headers=token, json=b)))
+        assert answers[0].status_code == 201, answers[0].get_json()
+        counts.append(len(trips))
+        nxt = answers[0].get_json()["next_moves"]
+        assert nxt is not None
+    return counts
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["seat", "no-seat"])
+def test_a_table_token_move_on_the_same_worker_is_one_round_trip(two_apps, monkeypatch, named):
+    """With or without `?seat=`: a table-token move without it judges who acts on the state the
+    process holds at the version the move names (it used to reload the game for every move)."""
+    clients, prefix = two_apps
+    game = create(clients[0], "splendor", [{"name": "A"}, {"name": "B"}], seed=31 + named)
+    assert _trips_per_move(monkeypatch, clients[:1], prefix, game, named) == [1] * 6
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["seat", "no-seat"])
+def test_moves_alternating_between_two_workers(two_apps, monkeypatch, named):
+    """Each move on the worker that did not make the last append: that worker lacks the event
+    before the move, and judging the move needs it, so one read (a pipeline: XRANGE and the
+    archive's marker) comes before the append. That is the floor without a push of events to
+    every worker: the append script cannot judge a move, so no single trip can both fetch the
+    state a move is judged on and append what it decides."""
+    clients, prefix = two_apps
+    game = create(clients[0], "splendor", [{"name": "A"}, {"name": "B"}], seed=41 + named)
+    assert _trips_per_move(monkeypatch, clients, prefix, game, named)[1:] == [2] * 5
+
+

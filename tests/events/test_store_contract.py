@@ -105,6 +105,21 @@ def test_idempotency_key_with_another_request_is_refused(store):
     assert store.version(gid) == 3
 
 
+def test_a_refused_append_carries_the_events_after_the_writers_held_version(store):
+    """`held`: the refusal answers what the writer lacks (no read of its own to judge again);
+    without it, the version only; nothing is written either way."""
+    gid = new_game(store)
+    store.append(gid, 2, [ev(10), ev(11)])
+    with pytest.raises(Conflict) as refused:
+        store.append(gid, 1, [ev(12)], held=1)
+    assert refused.value.current_version == 4
+    assert [(e.version, e.type, e.data, e.actor, e.at) for e in refused.value.events] == \
+        [(e.version, e.type, e.data, e.actor, e.at) for e in store.read(gid, after=1)]
+    with pytest.raises(Conflict) as bare:
+        store.append(gid, 1, [ev(12)])
+    assert bare.value.events is None and store.version(gid) == 4
+
+
 def test_concurrent_appends_at_one_version_exactly_one_wins(store):
     gid = new_game(store)
     outcomes = []

@@ -51,6 +51,33 @@ def test_a_lost_race_is_judged_again_on_the_reloaded_game_and_counted():
     assert decided.appended.version == 4 and service.appended[0][0] == 3
 
 
+def test_a_lost_race_whose_refusal_carried_the_events_is_judged_again_without_a_load():
+    """A refused append that answers the events its writer lacks (events/store.py's `held`):
+    the game caught up with them is judged again, with no read of its own."""
+    service, judged, caught = Service(losses=0), [], []
+
+    class Games:
+        def caught_up(self, game, tail):
+            caught.append(tail)
+            return SimpleNamespace(id=game.id, version=game.version + len(tail))
+
+    service.games = Games()
+    races = [Conflict(3, ["e2", "e3"])]
+
+    def append(game, events, at):
+        if races:
+            raise races.pop()
+        return SimpleNamespace(version=game.version + len(events))
+
+    def decide(game, at):
+        judged.append(game.version)
+        return [{"type": "x"}]
+
+    decided = appending.decide_and_append(service, "g", decide, append)
+    assert judged == [1, 3] and service.loads == 1 and caught == [["e2", "e3"]]
+    assert decided.appended.version == 4
+
+
 def test_the_moment_given_to_the_decision_is_the_one_appended():
     service, seen = Service(losses=0), []
     appending.decide_and_append(service, "g", lambda game, at: seen.append(at) or [{"type": "x"}])

@@ -201,3 +201,24 @@ def test_a_finished_game_gets_no_snapshots_from_its_replays(small_snapshots):
     cold = _service(store)
     cold.at_version(gid, 23, cold.load(gid))
     assert store._snapshots.get(gid) is None
+
+
+def test_past_states_read_again_or_stepped_through_come_from_the_folds_kept(small_snapshots):
+    """A process keeps the past folds it read (api/games/repository.py, PAST_CACHE_SIZE): a
+    version read again reads nothing, the next one replays one event from the last, and every
+    state is the full replay's."""
+    store = _CountingStore()
+    gid = _unfinished_bot_game(_service(store))
+    service = _service(store)
+    current = service.load(gid)
+    events = [e.data for e in store.read(gid) if e.type != "game_created"]
+    setup_version = int(current.meta["setup_version"])
+    for version in range(setup_version, current.version):
+        store.read_count = 0
+        assert service.at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
+        if version > setup_version:
+            assert store.read_count == 1, version  # from the fold of the version before
+    for version in (setup_version, 12, current.version - 1):
+        store.read_count = 0
+        assert service.at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
+        assert store.read_count == 0

@@ -66,8 +66,9 @@ class LivePath:
     def seat_for_token(self, game_id: str, token: str | None) -> Holder:
         return self.seats.holder(game_id, token)
 
-    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False) -> int | None:
-        return self.seats.resolve(game_id, holder, asked, acting)
+    def resolve_seat(self, game_id: str, holder: Holder, asked: int | None, acting: bool = False,
+                     expected: int | None = None) -> int | None:
+        return self.seats.resolve(game_id, holder, asked, acting, expected)
 
 
 def install(app: Flask) -> None:
