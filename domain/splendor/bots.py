@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..contract import Policy
@@ -46,8 +47,14 @@ def _card_value(state: State, seat: int, card: int) -> float:
 def _missing(state: State, seat: int, card: int, tokens: tuple[int, ...] | None = None) -> int:
     """Tokens the seat still lacks for a card, gold counted."""
     player = state.players[seat]
-    tokens = player.tokens if tokens is None else tokens
-    need = need_after_bonuses(CARDS[card].cost, player.bonuses)
+    return _lacking(card, player.bonuses, player.tokens if tokens is None else tokens)
+
+
+@lru_cache(maxsize=1 << 16)
+def _lacking(card: int, bonuses: tuple, tokens: tuple) -> int:
+    """_missing's pure part, memoized (issue 56: a third of an expert decision's CPU was this,
+    recomputed by every rollout step's gem ranking for the same few bonus/token tuples)."""
+    need = need_after_bonuses(CARDS[card].cost, bonuses)
     return max(0, gold_shortfall(need, tokens) - tokens[GOLD])
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from domain.search import Searcher, SearchRules, SearchSpec
 
-from .cards import AIR_WITCH, COLOUR, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
+from .cards import AIR_WITCH, COLOUR, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
 from .determinize import determinize
 from .evolve import evolve
 from .moves import actors, legal_moves, playable
@@ -52,6 +52,10 @@ _DANGER = {PYGMY_QUEEN: 100, WATER_WITCH: 80, FIRE_WITCH: 70, EARTH_WITCH: -50, 
 
 
 def _danger(card: str) -> int:
+    return _DANGER_OF[card]
+
+
+def _danger_of(card: str) -> int:
     if card in _DANGER:
         return _DANGER[card]
     colour, value = COLOUR[card], VALUE[card]
@@ -64,19 +68,25 @@ def _danger(card: str) -> int:
     return value
 
 
+_DANGER_OF = {c: _danger_of(c) for c in DECK}
+
+
 def _pass_choice(hand: Sequence[str], k: int) -> list[str]:
     worst = sorted(hand, key=lambda c: (-_danger(c), c))[:k]
     return [c for c in hand if c in worst]  # hand order, as legal_moves lists it
 
 
+def _card_penalty(c: str) -> int:
+    price = (3 if c == FIRE_WITCH else 1) if COLOUR[c] == "red" else 0
+    return price + {WATER_WITCH: 5, PYGMY_QUEEN: 10, EARTH_WITCH: -5}.get(c, 0)
+
+
+_PENALTY = {c: _card_penalty(c) for c in DECK}  # per card, computed once (playouts ask it often)
+
+
 def _penalty(cards: Iterable[str]) -> int:
     """A rough price of taking these cards."""
-    price = 0
-    for c in cards:
-        if COLOUR[c] == "red":
-            price += 3 if c == FIRE_WITCH else 1
-        price += {WATER_WITCH: 5, PYGMY_QUEEN: 10, EARTH_WITCH: -5}.get(c, 0)
-    return price
+    return sum(_PENALTY[c] for c in cards)
 
 
 def _play_choice(state: State, seat: int) -> str:
@@ -97,13 +107,13 @@ def _play_choice(state: State, seat: int) -> str:
     if wizards and (_penalty(trick_cards) > 0 or not last):
         return wizards[0]
     if last:
-        safe = [c for c in follow if _penalty([c]) <= 0] or follow
+        safe = [c for c in follow if _PENALTY[c] <= 0] or follow
         return max(safe, key=VALUE.__getitem__)
     return min(follow, key=VALUE.__getitem__)
 
 
 def _lead(options: Sequence[str]) -> str:
-    plain = [c for c in options if COLOUR[c] != WIZARD and _penalty([c]) <= 0 and c not in _DANGER]
+    plain = [c for c in options if COLOUR[c] != WIZARD and _PENALTY[c] <= 0 and c not in _DANGER]
     if plain:
         return min(plain, key=lambda c: (VALUE[c], c))
     wizards = [c for c in options if COLOUR[c] == WIZARD]

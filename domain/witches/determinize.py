@@ -12,16 +12,43 @@ What a seat cannot see in Witches, and how it is drawn anew from what the seat c
   received (it knows where it came from) and the pass it made (it knows where it went) are
   known; the others are unknown and set to `()` (no rule reads a pass after the exchange; the
   pass still counts as made, as everybody saw).
-The deck holds nothing: all 60 cards are dealt, and the next deal is drawn by `decide`. The
-state does not track who is void in a colour, so no such constraint is kept.
+The deck holds nothing: all 60 cards are dealt, and the next deal is drawn by `decide`.
+
+Inference (issue 56, `INFER`): a seat that did not follow a led colour (a card of another colour,
+not a wizard) showed everyone it holds none of that colour this round (`State.voids`, public,
+kept by `evolve`); the other seats' hands are dealt so that no hand holds a colour its seat
+showed void in (each card, most constrained first, to an allowed seat with room, drawn in
+proportion to the room left; a dead end, which no reachable state forces, falls back to a
+fresh try). With no void shown the deal is the uniform one above, draw for draw.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import replace
 
-from .cards import DECK, sort_cards
+from .cards import COLOUR, DECK, sort_cards
 from .state import PASS_COUNT, PASSING, State, pass_source, pass_target
+
+INFER = True  # deal around the voids shown (False: uniform, as before; bench/infer.py compares)
+
+
+def _constrained_deal(pool: list, room: dict, voids: tuple, rng: random.Random) -> dict:
+    """The shuffled `pool` dealt to the seats of `room` (seat -> cards it still holds unseen),
+    no card to a seat void in its colour."""
+    for _ in range(100):
+        left = dict(room)
+        dealt: dict = {s: [] for s in room}
+        order = sorted(pool, key=lambda c: sum(1 for s in room if COLOUR[c] not in voids[s]))
+        for card in order:
+            allowed = [s for s in room if left[s] > 0 and COLOUR[card] not in voids[s]]
+            if not allowed:
+                break
+            pick = rng.choices(allowed, weights=[left[s] for s in allowed])[0]
+            dealt[pick].append(card)
+            left[pick] -= 1
+        else:
+            return dealt
+    raise AssertionError("no deal respects the voids shown")  # unreachable from a real game
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
@@ -47,8 +74,16 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     hands = list(state.hands)
     passed = list(state.passed)
     k = PASS_COUNT[n]
+    voids = state.voids if INFER and state.voids else ()
+    constrained = bool(voids) and any(voids[s] for s in range(n) if s != seat)
+    if constrained:
+        room = {s: len(state.hands[s]) - len(placed[s]) for s in range(n) if s != seat}
+        dealt = _constrained_deal(pool, room, voids, rng)
+        for other in room:
+            hands[other] = sort_cards(placed[other] + dealt[other])
+        pool = []
     for other in range(n):
-        if other == seat:
+        if other == seat or constrained:
             continue
         need = len(state.hands[other]) - len(placed[other])
         hands[other] = sort_cards(placed[other] + pool[:need])

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .cards import sort_cards
+from .cards import COLOUR, WIZARD, sort_cards
 from .scoring import find_spell, spell_needs_choice
-from .state import OVER, PASSING, PLAYING, SCORING, SPELL_CHOICE, Options, State, trick_winner
+from .state import OVER, PASSING, PLAYING, SCORING, SPELL_CHOICE, Options, State, led_colour, trick_winner
 
 if TYPE_CHECKING:
     from domain.contract import Event
@@ -33,6 +33,7 @@ def _dealt(state: State, e: Event) -> State:
         hands=tuple(tuple(h) for h in e["hands"]), passed=(None,) * n, received=((),) * n,
         leader=(e["dealer"] + 1) % n, trick=(), tricks_played=0, taken=((),) * n,
         tricks_won=(0,) * n, last_trick=(), last_winner=None, spell=None, spell_choice=None,
+        voids=(frozenset(),) * n,
     )
 
 
@@ -58,7 +59,11 @@ def _played(state: State, e: Event) -> State:
     seat, card = e["seat"], e["card"]
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hands[seat] if c != card)
-    return replace(state, hands=tuple(hands), trick=state.trick + ((seat, card),))
+    voids = state.voids
+    colour = led_colour(state.trick)
+    if colour is not None and COLOUR[card] not in (colour, WIZARD) and voids:
+        voids = voids[:seat] + (voids[seat] | {colour},) + voids[seat + 1:]  # seen by everyone
+    return replace(state, hands=tuple(hands), trick=state.trick + ((seat, card),), voids=voids)
 
 
 def _taken(state: State, e: Event) -> State:

@@ -45,6 +45,8 @@ class State:
     tricks_won: tuple[int, ...] = ()  # per seat, this round
     last_trick: tuple[tuple[int, str], ...] = ()  # ((seat, card), ...) of the last completed trick
     last_winner: int | None = None
+    # per seat: the colours it showed it lacks this round (it did not follow a led colour); public
+    voids: tuple[frozenset[str], ...] = ()
     totals: tuple[int, ...] = ()  # running fire points per seat
     history: tuple[tuple[int, ...], ...] = ()  # per round: the points each seat scored
     spell: tuple[int, str, int] | None = None  # (caster, kind, amount) once the last trick shows a spell
