@@ -419,7 +419,7 @@ const KO = {
   "of {who}": "({who})",
   "{power} {race}": "{power} {race}",
   "Round {n}/{rounds} · {phase}": "{n}/{rounds}라운드 · {phase}",
-  "combo {n}: {combo}, costs {cost}, {coins} coins on it": "조합 {n}: {combo}, 비용 {cost}, 위에 코인 {coins}개",
+  "combo {n}: {combo}, costs {cost}, {coins} coins on it": "조합 {n}: {combo}, 비용 {cost}, 위에 놓인 코인: {coins}",
   "{name} · {n} coins": "{name} · 코인 {n}개",
   "no race yet": "아직 종족 없음",
   "{n} on the map, {hand} in hand": "지도에 {n}, 손에 {hand}",

@@ -282,6 +282,8 @@ class Chat:
         try:
             if after is not None:
                 raw = self.redis.xrange(key, f"({after}", "+", count=limit)
+            elif before is not None and _is_first_id(before):
+                raw = []  # nothing is before the first id (Redis refuses the interval)
             else:
                 raw = list(reversed(self.redis.xrevrange(key, f"({before}" if before else "+", "-", count=limit)))
         except UNAVAILABLE as e:
@@ -454,3 +456,9 @@ class Chat:
 
     def filtered(self, player_id: str) -> int:
         return int(self.redis.hget(self.filtered_key(), player_id) or 0)
+
+
+def _is_first_id(cursor: str) -> bool:
+    """`0-0` (however written: `00-0`), the id before every message."""
+    ms, _, seq = cursor.partition("-")
+    return ms.isdigit() and seq.isdigit() and int(ms) == 0 and int(seq) == 0

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 bp = Blueprint("chat", __name__)
 ID = r"^[A-Za-z0-9_-]{1,64}$"
-CURSOR = r"^[0-9]{1,20}-[0-9]{1,20}$"
+CURSOR = r"^[0-9]{1,19}-[0-9]{1,19}$"  # a stream id Redis can hold (19 digits < 2**64)
 _ID = "[A-Za-z0-9_-]{1,64}"
 CHANNEL = rf"^(game:{_ID}:(table|spectators)|dm:{_ID}:{_ID}|group:{_ID})$"
 

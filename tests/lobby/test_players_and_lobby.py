@@ -81,7 +81,7 @@ def test_my_games_say_where_it_is_my_turn(client, app):
                 .get_json()["games"]]
 
     wait_for(lambda: (gid, True) in mine(ann["key"], "status=active&my_turn=true"))
-    assert (gid, False) in mine(bob["key"], "status=active")
+    wait_for(lambda: (gid, False) in mine(bob["key"], "status=active"))  # each player's list follows on its own
     assert gid not in [g for g, _ in mine(bob["key"], "my_turn=true")]
     game = read(client, gid, ann["key"])
     legal = client.get(f"/games/{gid}/moves", headers=auth(ann["key"])).get_json()["moves"]

@@ -150,9 +150,36 @@ def _running_driver():
         shutil.rmtree(profile, ignore_errors=True)
 
 
+_SHARED_DRIVERS: list = []  # the session's chromium (per xdist worker), shared by its modules
+
+
 @pytest.fixture(scope="session")
 def browser(browser_available):
-    yield from _running_driver()
+    for driver in _running_driver():
+        _SHARED_DRIVERS.append(driver)
+        try:
+            yield driver
+        finally:
+            _SHARED_DRIVERS.remove(driver)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _each_module_starts_with_a_clean_browser():
+    """The session's chromium and app.py are shared by every module a worker runs (issue 48), so
+    each module starts with none of the storage an earlier one left on the server's origin (a
+    chosen language, a player, a kept board): a test must not pass or fail by which modules ran
+    before it (an axe check once ran in Korean after a Korean page's module had chosen it)."""
+    from selenium.common.exceptions import WebDriverException
+
+    for driver in list(_SHARED_DRIVERS):
+        for server in list(_SERVERS):
+            try:
+                driver.get(f"{server.base}/health")
+                driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+                driver.delete_all_cookies()
+            except WebDriverException:
+                pass  # a browser or server gone: the next module's own fixtures say so
+    yield
 
 
 @pytest.fixture(scope="module")

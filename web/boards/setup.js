@@ -40,7 +40,9 @@ export function render(game, moves = [], layout = {}) {
     if (!AT[sq.square]) continue;
     const x = OX + AT[sq.square][0] * CELL + 6, y = OY + AT[sq.square][1] * CELL + 6;
     const owner = sq.owner === null || sq.owner === undefined ? null : sq.owner;
-    const label = [named(game, sq.square, `square ${sq.square}`), owner !== null ? t("{name}'s bonus square", { name: game.seatNames[owner] }) : null,
+    const name = named(game, sq.square, `square ${sq.square}`);
+    // an empty square shows its short name: its accessible name holds it (WCAG 2.5.3)
+    const label = [sq.top || name.includes(sq.square) ? name : `${name} (${sq.square})`, owner !== null ? t("{name}'s bonus square", { name: game.seatNames[owner] }) : null,
       sq.top ? tileLabel(sq.top, game) : t("empty"), sq.covered?.length ? t("{n} covered", { n: sq.covered.length }) : null].filter(Boolean).join(", ");
     parts.push(piece(sq.square, label,
       s("rect", { x, y, width: CELL - 12, height: CELL - 12, rx: 10, fill: owner !== null ? "#f1f3f5" : "#e9ecef",

@@ -9,7 +9,9 @@ const SUIT = { red: "#e03131", green: "#2f9e44", yellow: "#f0b400", blue: "#1c7e
 // A card's name: the server's (in the page's language), else its colour and number.
 export function cardLabel(id, game = null) {
   const [, colour, n] = id.split("-");
-  return named(game || {}, id, colour === "wizard" ? `wizard ${n}` : `${colour} ${Number(n)}`);
+  const name = named(game || {}, id, colour === "wizard" ? `wizard ${n}` : `${colour} ${Number(n)}`);
+  // the number the face shows is part of its name (WCAG 2.5.3: a name holds its visible text)
+  return colour === "wizard" || name.includes(String(Number(n))) ? name : `${name} ${Number(n)}`;
 }
 
 // A card face; every face is a piece (its id is what a move plays and an event names).

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 bp = Blueprint("chat_stream", __name__)
 CHAT_POLL_S = 0.2
-CURSOR = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+CURSOR = re.compile(r"^([0-9]{1,19}-[0-9]{1,19}|0)$")  # a message's id, or 0: from the first
 
 
 @bp.get("/games/<game_id>/chat/stream")
@@ -45,7 +45,9 @@ def chat_stream(game_id: str) -> ResponseReturnValue:
     sent = lifecycle.sent_last_event_ids()
     cursor = sent[0] if sent else None
     if cursor is not None and not CURSOR.match(cursor):
-        raise ValidationFailed("Last-Event-ID is a chat message's id.")
+        raise ValidationFailed("Last-Event-ID is a chat message's id (or 0: from the first).")
+    if cursor == "0":
+        cursor = "0-0"
     holder, seat = caller(live, game_id)
     viewer = current_player(players()).id if is_player_credential(bearer_token()) else None
     channel = chat.game_channel(game_id, seat is not None or holder == TABLE, asked)
