@@ -102,6 +102,17 @@ def test_pages_resume_without_gaps(client):
     assert _texts(back) == ["m2", "m3"]
 
 
+def test_the_cursors_edges_are_pages_not_errors(client):
+    """`before=0-0` (nothing is before it) is an empty page; a cursor Redis cannot hold (20
+    digits) is refused as the spec says; schemathesis found the first answered 400."""
+    ann, _, _, gid = _table(client)
+    client.post(f"/games/{gid}/chat", json={"text": "hello"}, headers=auth(ann["key"]))
+    r = client.get(f"/games/{gid}/chat?before=0-0", headers=auth(ann["key"]))
+    assert r.status_code == 200 and r.get_json()["messages"] == [], r.get_json()
+    r = client.get(f"/games/{gid}/chat?before={'9' * 20}-0", headers=auth(ann["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
+
+
 def test_the_word_filter_masks_english_and_korean_before_storage_and_counts(app, client):
     ann, bob, _, gid = _table(client)
     r = client.post(f"/games/{gid}/chat", json={"text": "what the FUCK, shitty move"}, headers=auth(ann["key"]))
