@@ -111,6 +111,9 @@ def test_the_cursors_edges_are_pages_not_errors(client):
     assert r.status_code == 200 and r.get_json()["messages"] == [], r.get_json()
     r = client.get(f"/games/{gid}/chat?before={'9' * 20}-0", headers=auth(ann["key"]))
     assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
+    # the live stream: the header's id and the query's are each checked (an empty query's too)
+    r = client.get(f"/games/{gid}/chat/stream?last_event_id=", headers={**auth(ann["key"]), "Last-Event-ID": "0-0"})
+    assert (r.status_code, r.get_json()["code"]) == (400, "validation_error")
 
 
 def test_the_word_filter_masks_english_and_korean_before_storage_and_counts(app, client):

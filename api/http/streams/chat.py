@@ -43,9 +43,9 @@ def chat_stream(game_id: str) -> ResponseReturnValue:
     if asked not in (None, "table", "spectators"):
         raise ValidationFailed("`channel` is `table` or `spectators`.")
     sent = lifecycle.sent_last_event_ids()
-    cursor = sent[0] if sent else None
-    if cursor is not None and not CURSOR.match(cursor):
+    if any(not CURSOR.match(raw) for raw in sent):  # the header's and the query's, each as the spec says
         raise ValidationFailed("Last-Event-ID is a chat message's id (or 0: from the first).")
+    cursor = sent[0] if sent else None
     if cursor == "0":
         cursor = "0-0"
     holder, seat = caller(live, game_id)
