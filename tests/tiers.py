@@ -54,6 +54,7 @@ FIXTURES = {
     # a real browser
     "browser": "browser",
     "second_browser": "browser",
+    "korean": "browser",
 }
 
 

@@ -124,8 +124,9 @@ def pytest_runtest_makereport(item, call):
             report.sections.append((f"web server log (tail): {server.base}", server.log_tail()))
 
 
-def _driver():
-    """A headless chromium with a profile of its own (its own localStorage: another person)."""
+def _driver(lang: str | None = None):
+    """A headless chromium with a profile of its own (its own localStorage: another person);
+    `lang`: the browser's language (navigator.languages, Accept-Language), else Chromium's."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -135,14 +136,17 @@ def _driver():
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
+    if lang:
+        options.add_argument(f"--lang={lang}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.implicitly_wait(0)
     return driver, profile
 
 
-def _running_driver():
-    driver, profile = _driver()
+def _running_driver(lang: str | None = None):
+    driver, profile = _driver(lang)
     try:
         yield driver
     finally:
@@ -180,6 +184,12 @@ def _each_module_starts_with_a_clean_browser():
             except WebDriverException:
                 pass  # a browser or server gone: the next module's own fixtures say so
     yield
+
+
+@pytest.fixture(scope="module")
+def korean(browser_available):
+    """A chromium whose language is Korean (a person in Korea opening the pages)."""
+    yield from _running_driver("ko")
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ told from Abort, a readable analysis on a phone."""
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 import time
 
 import pytest
@@ -13,33 +11,13 @@ import requests
 from selenium.webdriver.common.by import By
 
 from tests.conftest import wait_for
-from tests.web.conftest import CHROMIUM, DRIVER, FLAGS, page_errors
+from tests.web.conftest import page_errors
 from tests.web.helpers import english_words, text_of, wait
 
 pytestmark = pytest.mark.browser
 HANGUL = re.compile("[가-힣]")
 
 
-@pytest.fixture(scope="module")
-def korean(browser_available):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-ko-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument("--lang=ko")
-    options.add_experimental_option("prefs", {"intl.accept_languages": "ko"})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _as(driver, base, player):
