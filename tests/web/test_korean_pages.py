@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from tests.conftest import wait_for
 from tests.web.helpers import shown_text, text_of, wait
-from tests.web.test_korean_client import PHONE, SMALLEST_TEXT, korean  # noqa: F401 (the fixture)
+from tests.web.test_korean_client import PHONE, SMALLEST_TEXT
 
 pytestmark = pytest.mark.browser
 TYPES = {"splendor": 2, "witches": 3, "setup": 2, "fairy-tile": 2, "smallworld-of-warcraft": 2}
@@ -25,7 +25,7 @@ SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 @pytest.fixture(scope="module", params=list(SCREENS))
-def screen(korean, request):  # noqa: F811
+def screen(korean, request):
     korean.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREENS[request.param])
     yield korean, SCREENS[request.param]
     korean.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
