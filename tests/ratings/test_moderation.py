@@ -294,12 +294,12 @@ def test_the_counting_waits_while_a_void_recomputes(app, client):
     services = app.extensions["services"]
     ledger, store = services.ledger, services.store
     a, b = player(client, "Pia"), player(client, "Quin")
-    services.connections.store.set(ledger.paused_key(), "m", px=60_000)
+    services.connections.store.set(ledger.paused_key("splendor"), "m", px=60_000)
     try:
         gid = _play(app, client, a, b)
         assert ledger.catch_up(store) == 0 and ledger.game_changes(gid) is None
     finally:
-        services.connections.store.delete(ledger.paused_key())
+        services.connections.store.delete(ledger.paused_key("splendor"))
     assert ledger.catch_up(store) >= 1 and ledger.game_changes(gid) is not None
 
 
