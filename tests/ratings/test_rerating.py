@@ -56,7 +56,7 @@ def _dump(ledger):
     return found
 
 
-def _rerate(ledger, store, excluded, incremental):
+def _rerate(ledger, store, excluded, incremental, archived=frozenset()):
     """What a moderator's action does to the ledger (api/moderation/service.py's apply), one way or
     the other: a transaction per game type, each in its own slot. Whether every type was partial."""
     partial = True
@@ -74,9 +74,9 @@ def _rerate(ledger, store, excluded, incremental):
             if excluded:
                 pipe.sadd(ledger.excluded_key(type_), *sorted(excluded))
             if plan is None:
-                ledger.replace(pipe, type_, old_keys, changed, cursor)
+                ledger.replace(pipe, type_, old_keys, changed, cursor, archived & set(changed["games"]))
             else:
-                ledger.replace_from(pipe, type_, plan, members)
+                ledger.replace_from(pipe, type_, plan, members, archived & set(plan["games"]))
             pipe.execute()
         partial = partial and plan is not None
     return partial
