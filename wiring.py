@@ -126,7 +126,10 @@ class Services:
         return self.scheduler
 
     def rate_ended_games(self) -> int:
-        """The reconciler's sweep: the games ended since the last pass, rated in order."""
+        """The reconciler's sweep: a void a stopped process left half applied finished (each game
+        type re-rated as the moderation stream says), then the games ended since the last pass,
+        rated in order."""
+        self.moderation.settle()
         return self.ratings.ledger.catch_up(self.store)
 
     def advance_tournaments(self) -> int:
@@ -254,7 +257,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # An archived game's rating record is the archive's (workers/archiver.py moves it there).
     archiving = store if isinstance(store, ArchivingStore) else None
     ledger = Ledger(redis, prefix, archived=(lambda game_id: archived_ratings(archiving, game_id))
-                    if archiving is not None else None)
+                    if archiving is not None else None, game_types=lambda: [g.name for g in registry.all_games()])
     # The deliveries read games on a repository of their own (their sender threads share no
     # cache with the service) and the ledger's counts (game.rated)...
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
