@@ -280,6 +280,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
     tournaments.games = service  # the tournaments make their rounds' games through it
+    tournaments.told = deliveries.news.tell  # ...and tell their players' webhooks (tournament.*)
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
@@ -303,6 +304,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
     groups = Groups(redis, prefix, blocks, players, service)
+    tournaments.group_of = groups.state  # a group's tournaments: made by its admins, entered by its members
     lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
@@ -311,7 +313,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     chat = Chat(redis, prefix, players, social, blocks, service.load, groups.is_member, groups.member_ids,
                 WordFilter(word_list(settings.chat_words_en, DEFAULT_EN),
                            word_list(settings.chat_words_ko, DEFAULT_KO)),
-                settings.chat_max_length, settings.chat_rate, told=push_notify.players)
+                settings.chat_max_length, settings.chat_rate, told=push_notify.players, news=deliveries.news.tell)
+    challenges = Challenges(social, blocks, service, told=push_notify.players, news=deliveries.news.tell)
+    service.listeners.append(challenges.heard)  # a challenge's game taken or ended answers it (challenge.answered)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -335,7 +339,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
-                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    challenges=challenges,
                     groups=groups, chat=chat,
                     tournaments=tournaments)
 
