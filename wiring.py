@@ -49,7 +49,7 @@ from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.social.blocks import Blocks
-from api.social.challenges import Challenges
+from api.social.challenges import ChallengeAnswers, Challenges
 from api.social.groups import Groups
 from api.social.relations import Social
 from api.tournaments.service import TournamentResults, Tournaments
@@ -273,8 +273,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     # A tournament game's end is its table's result, in whichever process appended it.
     tournaments = Tournaments(redis, prefix, ledger, players)
+    answers = ChallengeAnswers()
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments))
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments), answers)
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
@@ -315,7 +316,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                            word_list(settings.chat_words_ko, DEFAULT_KO)),
                 settings.chat_max_length, settings.chat_rate, told=push_notify.players, news=deliveries.news.tell)
     challenges = Challenges(social, blocks, service, told=push_notify.players, news=deliveries.news.tell)
-    service.listeners.append(challenges.heard)  # a challenge's game taken or ended answers it (challenge.answered)
+    answers.challenges = challenges  # a challenge's game taken or ended answers it (challenge.answered)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,

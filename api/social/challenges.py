@@ -124,3 +124,16 @@ class Challenges:
         ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between its players"}
         decide_and_append(self.service, game_id,
                           lambda game, at: [] if game.finished else [NewEvent(pe.ABORTED, ended, None)])
+
+
+class ChallengeAnswers:
+    """The game service's listener: a challenge's game taken or ended answers the challenge
+    (`Challenges.heard`). Made before the challenges (the game service is built first), it is
+    given them by the composition root."""
+
+    def __init__(self) -> None:
+        self.challenges: Challenges | None = None
+
+    def __call__(self, game: Any, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if self.challenges is not None:
+            self.challenges.heard(game, events)

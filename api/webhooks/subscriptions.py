@@ -154,6 +154,10 @@ class SubscriptionStore:
     def _owned(self, owner: Owner) -> str:
         return f"{self.prefix}{owner.kind}:{{{owner.id}}}:webhooks"
 
+    def owned_key(self, owner: Owner) -> str:
+        """The set of the owner's subscriptions' ids."""
+        return self._owned(owner)
+
     def _mine(self, sub_id: str) -> str:
         return f"{self.prefix}webhook:{{{sub_id}}}:games"
 

@@ -31,8 +31,9 @@ TOURNAMENT_POLL_S = 0.5
 CURSOR = re.compile(r"^([0-9]{1,19}-[0-9]{1,19}|0)$")  # an event's id, or 0: from the first
 
 
-@bp.get("/tournaments/<tournament_id>/stream")
-def tournament_stream(tournament_id: str) -> ResponseReturnValue:
+@bp.get("/tournaments/<id>/stream")
+def tournament_stream(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    tournament_id = id
     live: LivePath = current_app.extensions["live"]
     service = cast("Tournaments", current_app.extensions["tournaments"])
     live.limits.admit()
