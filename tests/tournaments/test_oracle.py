@@ -137,3 +137,22 @@ def test_the_schedule_is_recomputed_the_same_and_keeps_byes_fair():
     assert max(byes[p] for p in range(11)) - min(byes[p] for p in range(11)) <= 1
     for tables, off in first:
         assert sorted([p for t in tables for p in t] + list(off)) == list(range(11))
+
+
+def test_a_round_robin_player_gone_leaves_its_table_and_a_short_table_gives_byes():
+    """Version 2: round r's tables are the schedule's; an entrant no longer playing leaves its
+    table (4 seats, at least 3: the table plays on at 3), and a table left below `min_seats`
+    gives its players byes."""
+    from api.tournaments import pairing, schedule
+
+    order = [f"p{i}" for i in range(8)]
+    base = {"format": "round_robin", "round": 1, "seats": 4, "min_seats": 3, "seed": "s", "rounds": 3,
+            "algorithm": {"name": pairing.ALGORITHM, "version": 2}, "order": order, "met": {}}
+    (first, _), *_ = schedule.schedule(8, (4, 4), 0, 3)
+    gone = order[first[0][0]]
+    made = pairing.pair({**base, "players": [{"entrant": e, "byes": 0} for e in order if e != gone]})
+    assert sorted(len(t) for t in made["tables"]) == [3, 4] and made["byes"] == []
+    two = {order[first[0][0]], order[first[0][1]]}
+    made = pairing.pair({**base, "players": [{"entrant": e, "byes": 0} for e in order if e not in two]})
+    assert [len(t) for t in made["tables"]] == [4]
+    assert made["byes"] == sorted(order[p] for p in first[0][2:])
