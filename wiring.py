@@ -49,7 +49,7 @@ from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.social.blocks import Blocks
-from api.social.challenges import Challenges
+from api.social.challenges import ChallengeAnswers, Challenges
 from api.social.groups import Groups
 from api.social.relations import Social
 from api.tournaments.service import TournamentResults, Tournaments
@@ -276,13 +276,15 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     # A tournament game's end is its table's result, in whichever process appended it.
     tournaments = Tournaments(redis, prefix, ledger, players)
+    answers = ChallengeAnswers()
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments))
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments), answers)
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
     tournaments.games = service  # the tournaments make their rounds' games through it
+    tournaments.told = deliveries.news.tell  # ...and tell their players' webhooks (tournament.*)
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
@@ -306,6 +308,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
     groups = Groups(redis, prefix, blocks, players, service)
+    tournaments.group_of = groups.state  # a group's tournaments: made by its admins, entered by its members
     lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
@@ -314,7 +317,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     chat = Chat(redis, prefix, players, social, blocks, service.load, groups.is_member, groups.member_ids,
                 WordFilter(word_list(settings.chat_words_en, DEFAULT_EN),
                            word_list(settings.chat_words_ko, DEFAULT_KO)),
-                settings.chat_max_length, settings.chat_rate, told=push_notify.players)
+                settings.chat_max_length, settings.chat_rate, told=push_notify.players, news=deliveries.news.tell)
+    challenges = Challenges(social, blocks, service, told=push_notify.players, news=deliveries.news.tell)
+    answers.challenges = challenges  # a challenge's game taken or ended answers it (challenge.answered)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -338,7 +343,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
-                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    challenges=challenges,
                     groups=groups, chat=chat,
                     tournaments=tournaments)
 

@@ -18,7 +18,9 @@ stored. Links are kept as text: a message is plain text, never markup.
 
 Delivery: each recipient of a table, direct or group message (never the author, never one who
 muted or blocks the author, never a seated player for the spectators' chat) gets a `chat`
-notice on its player stream (its inbox); a direct message's notice is `direct_message`, pushed.
+notice on its player stream (its inbox); a direct message's notice is `direct_message`, pushed,
+and told to the recipient's own webhooks asking for `chat.direct_message` (api/webhooks/news.py:
+only those made with the `social` scope); no other channel is ever a webhook's.
 
 Keys (under `{chat}`): `chat:{chat}:<channel>` streams; `chat:{chat}:events` (the decider's);
 `chat:{chat}:conversations:<player>` (sorted set: the other player by its last message);
@@ -93,7 +95,9 @@ class Chat:
     def __init__(self, connection: Any, prefix: str, players: Players, social: Social, blocks: Blocks,
                  load: Callable[[str], Any], is_member: Callable[[str, str], bool], members: Callable[[str], list[str]],
                  words: WordFilter, max_length: int = 500, rate: int = 8,
-                 told: Callable[[list[str]], object] | None = None, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 told: Callable[[list[str]], object] | None = None,
+                 news: Callable[[list[str], str, dict[str, Any], int], object] | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.redis: Any = connection
         self.prefix = prefix
         self.players = players
@@ -106,6 +110,7 @@ class Chat:
         self.max_length = max_length
         self.rate = rate  # messages per player per RATE_WINDOW_S
         self.told = told  # players with a new direct message: their push (api/push/notify.py)
+        self.news = news  # a direct message's recipient's webhooks (api/webhooks/news.py)
         self.events_key = f"{prefix}chat:{TAG}:events"
         self.snapshot_key = f"{prefix}chat:{TAG}:snapshot"
         self.snapshot_every = snapshot_every
@@ -254,6 +259,9 @@ class Chat:
                 pipe.execute()
                 if self.told is not None and notice.get("type") == "direct_message":
                     self.told(to)
+                if self.news is not None and notice.get("type") == "direct_message":
+                    self.news(to, "chat.direct_message", {"message": message, "from": notice["from"], "at": now_ms},
+                              now_ms)
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
         return message
