@@ -71,6 +71,9 @@ class RedisBase:
         self._cache = client.register_script(scripts.CACHE)
         self._raw_client: RawXrange | None = None
         self.watched_hints = WatchedHints()
+        # Each written append PUBLISHes its events (WARM_GAMES, set by wiring.py; never on a
+        # cluster, whose PUBLISH every node would carry): events/redis_announcements.py.
+        self.announcing = False
 
     @property
     def _raw(self) -> RawXrange:
