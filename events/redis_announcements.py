@@ -35,10 +35,10 @@ Wanted = Callable[[str, int], bool]  # (game id, first version told): decode the
 Deliver = Callable[[str, list[StoredEvent]], None]
 
 
-def parse(message: bytes) -> tuple[str, int, list[bytes]]:
-    """(game id, first version, entries) of a publication."""
-    game_id, first, *entries = message.split(b"\n")
-    return game_id.decode(), int(first), entries
+def parse(message: bytes) -> tuple[str, int, bytes, bytes]:
+    """(game id, first version, origin, the entries still joined) of a publication."""
+    game_id, first, origin, entries = message.split(b"\n", 3)
+    return game_id.decode(), int(first), origin, entries
 
 
 class AppendsListener:
@@ -48,7 +48,7 @@ class AppendsListener:
     again after a failure."""
 
     def __init__(self, store: RedisBase, wanted: Wanted, deliver: Deliver, alive: Callable[[], bool]):
-        self.channel = store.keys.appends()
+        self.store, self.channel = store, store.keys.appends()
         self.redis = connection.dedicated(cast(redis.Redis, store.redis), "appends", "events")
         self.wanted, self.deliver, self.alive = wanted, deliver, alive
         self.subscribed = threading.Event()  # set while the subscription is confirmed
@@ -97,10 +97,13 @@ class AppendsListener:
         self.redis.connection_pool.disconnect()
 
     def _handle(self, data: bytes) -> None:
-        game_id, first, entries = parse(data)
-        if self._stopped or not entries or not self.wanted(game_id, first):
+        game_id, first, origin, entries = parse(data)
+        # Its own store's appends: the process holds what it appended (folding them again
+        # would only cost a move's CPU); the others' only for the games wanted.
+        if self._stopped or origin == self.store.origin.encode() or not self.wanted(game_id, first):
             return
-        self.deliver(game_id, [decode_entry(b"0-%d" % v, {b"e": e}) for v, e in enumerate(entries, start=first)])
+        told = entries.split(b"\n")
+        self.deliver(game_id, [decode_entry(b"0-%d" % v, {b"e": e}) for v, e in enumerate(told, start=first)])
         self.told += 1
 
     def _drop(self) -> None:

@@ -208,12 +208,12 @@ class Appends(RedisBase):
                      idempotency_key: str | None, fingerprint: str, response: str, at: int | None,
                      held: int | None) -> list[Any]:
         """The APPEND script's ARGV (events/scripts.py): `held` ('' for none) when given or
-        when the append is to be announced, then the channel and the game's id."""
+        when the append is to be announced, then the channel, the game's id and the store's origin."""
         args: list[Any] = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
                            IDEMPOTENCY_TTL_SECONDS, len(events)]
         args += encode_entries(events, at or _now_ms())
         if self.announcing:
-            args += ["" if held is None else held, self.keys.appends(), game_id]
+            args += ["" if held is None else held, self.keys.appends(), game_id, self.origin]
         elif held is not None:
             args.append(held)
         return args

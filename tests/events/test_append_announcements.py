@@ -30,7 +30,10 @@ def _game(store: RedisEventStore) -> str:
 
 
 def test_an_appends_events_reach_the_listener_as_stored_only_for_the_games_it_wants(redis_client):
-    store = _store(redis_client)
+    """A process (`store`) told of another's appends (`writer`, on the same prefix), not its own."""
+    writer = _store(redis_client)
+    store = RedisEventStore(redis_client, writer.keys.prefix, finished_ttl=None)
+    store.announcing = True
     wanted_game, other = _game(store), _game(store)
     asked: list = []
     got: list = []
@@ -44,11 +47,12 @@ def test_an_appends_events_reach_the_listener_as_stored_only_for_the_games_it_wa
                                     deliver, lambda: True)
     try:
         assert listener is not None and listener.subscribed.is_set()  # subscribed before it returns
-        store.append(other, 1, [NewEvent("move", {"x": "a\nb"}, 0)])
-        store.append(wanted_game, 1, [NewEvent("move", {"x": "é\n"}, 0), NewEvent("next", {}, "system")])
+        store.append(wanted_game, 1, [NewEvent("mine", {}, 0)])  # its own: not told
+        writer.append(other, 1, [NewEvent("move", {"x": "a\nb"}, 0)])
+        writer.append(wanted_game, 2, [NewEvent("move", {"x": "é\n"}, 0), NewEvent("next", {}, "system")])
         wait_for(arrived.is_set)
-        assert asked == [(other, 2), (wanted_game, 2)]  # the other game's entries never decoded
-        assert got == [(wanted_game, store.read(wanted_game, after=1))]
+        assert asked == [(other, 2), (wanted_game, 3)]  # the other game's entries never decoded
+        assert got == [(wanted_game, store.read(wanted_game, after=2))]
     finally:
         listener.stop()
 
