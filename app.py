@@ -93,6 +93,9 @@ def create_app(test_config: dict | None = None):
     # Redis: the same one unless QUEUE_REDIS_URL names another): events/connection.py.
     services = bootstrap(settings, connect(settings, health_check_interval=30),
                          Deferred() if settings.defer_after_append else immediately)
+    # A web process advances the games it holds with the appends other processes make, so
+    # that a move on any worker decides on the state it holds (api/games/repository.py's warm)
+    services.service.games.warm = settings.warm_games
     connection, prefix = services.connections.store, settings.key_prefix
     store, scheduler, deliveries = services.redis_store(), services.turn_scheduler(), services.deliveries
     app.extensions.update(settings=settings, services=services, games=services.service, players=services.players,

@@ -256,6 +256,8 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                    settings.analysis_heartbeat_s)
     # An archived game's rating record is the archive's (workers/archiver.py moves it there).
     archiving = store if isinstance(store, ArchivingStore) else None
+    if archiving is not None:  # every process's appends are told to the web processes (WARM_GAMES)
+        archiving.announcing = settings.warm_games and not archiving.clustered
     ledger = Ledger(redis, prefix, archived=(lambda game_id: archived_ratings(archiving, game_id))
                     if archiving is not None else None, game_types=lambda: [g.name for g in registry.all_games()])
     # The deliveries read games on a repository of their own (their sender threads share no

@@ -59,6 +59,9 @@ class Settings:
     archive_retention_s: float | None = None  # a finished game is gone this long after it ended (None: kept)
     export_cache_ttl: int = 600  # a finished game's export chunks (0: never made)
     snapshot_every: int = 100  # a live game's state is snapshotted every this many events
+    # Each append PUBLISHes its events and each web process advances the games it holds with
+    # them (events/redis_announcements.py): a move on any worker is then one round trip
+    warm_games: bool = True
     # ---- the HTTP edge ----
     max_body_bytes: int = 64 * 1024  # Flask's MAX_CONTENT_LENGTH
     rate_limit: int = 100

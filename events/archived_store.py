@@ -62,8 +62,10 @@ class ArchivingStore(RedisEventStore):
 
     def on(self, client: Client) -> ArchivingStore:
         """The same store on another client (the live path's own pool), sharing the archive."""
-        return ArchivingStore(client, self.archive, self.keys.prefix, self.keys.buckets,
-                              (self.replicas, self.ack_timeout_ms), self.retention_s)
+        store = ArchivingStore(client, self.archive, self.keys.prefix, self.keys.buckets,
+                               (self.replicas, self.ack_timeout_ms), self.retention_s)
+        store.announcing = self.announcing
+        return store
 
     # ---- keys ------------------------------------------------------------------------------------
 

@@ -48,6 +48,11 @@ class Keys:
         the append script tells whether it exists, so the turn path needs no look of its own."""
         return f"{self.prefix}game:{{{game_id}}}:webhook-subs"
 
+    def appends(self) -> str:
+        """The pub/sub channel every written append is told on (not a key: nothing is stored),
+        when the store announces them (events/redis_announcements.py)."""
+        return f"{self.prefix}appends"
+
     def cached(self, game_id: str, name: str) -> str:
         """A blob derived from the game's immutable history (its renderings), kept for a while."""
         return f"{self.prefix}game:{{{game_id}}}:cached:{name}"

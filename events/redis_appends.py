@@ -162,10 +162,8 @@ class Appends(RedisBase):
         a conflict then answers the events after it, read by the script (Conflict.events)."""
         k = self.keys
         idem_key = k.idempotency(game_id, idempotency_key or "-")
-        args = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
-                IDEMPOTENCY_TTL_SECONDS, len(events)] + encode_entries(events, at or _now_ms())
-        if held is not None:
-            args.append(held)
+        args = self._append_args(game_id, expected_version, events, idempotency_key, fingerprint, response,
+                                 at, held)
         if self.clustered or self.replicas:
             # The marks go first, in a round trip of their own: a cluster sends a pipeline's
             # commands to their nodes in no promised order, and the mark must not come after.
@@ -205,6 +203,20 @@ class Appends(RedisBase):
         if watched is not None:
             self.watched_hints.note(game_id, version, watched)
         return AppendResult(version=version, response=None, watched=watched)
+
+    def _append_args(self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+                     idempotency_key: str | None, fingerprint: str, response: str, at: int | None,
+                     held: int | None) -> list[Any]:
+        """The APPEND script's ARGV (events/scripts.py): `held` ('' for none) when given or
+        when the append is to be announced, then the channel, the game's id and the store's origin."""
+        args: list[Any] = [expected_version, 1 if idempotency_key else 0, fingerprint, response,
+                           IDEMPOTENCY_TTL_SECONDS, len(events)]
+        args += encode_entries(events, at or _now_ms())
+        if self.announcing:
+            args += ["" if held is None else held, self.keys.appends(), game_id, self.origin]
+        elif held is not None:
+            args.append(held)
+        return args
 
     @unavailable
     def recall(self, game_id: str, idempotency_key: str) -> tuple[str, str] | None:

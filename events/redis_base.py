@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol, cast
@@ -71,6 +72,18 @@ class RedisBase:
         self._cache = client.register_script(scripts.CACHE)
         self._raw_client: RawXrange | None = None
         self.watched_hints = WatchedHints()
+        # Each written append PUBLISHes its events (WARM_GAMES, set by wiring.py; never on a
+        # cluster, whose PUBLISH every node would carry): events/redis_announcements.py.
+        self.announcing = False
+        self._origin: tuple[int, str] | None = None
+
+    @property
+    def origin(self) -> str:
+        """This store's name in the appends it announces (its own listener skips them: the
+        process already holds what it appended); new in a forked child."""
+        if self._origin is None or self._origin[0] != os.getpid():
+            self._origin = (os.getpid(), uuid.uuid4().hex[:12])
+        return self._origin[1]
 
     @property
     def _raw(self) -> RawXrange:

@@ -10,9 +10,11 @@ they share (redis_base.py).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .connection import unavailable
+from .redis_announcements import AppendsListener, Deliver, Wanted
 from .redis_appends import IDEMPOTENCY_TTL_SECONDS, Appends, NotReplicated
 from .redis_base import finished_ttl_from_env
 from .redis_caches import Caches
@@ -41,6 +43,13 @@ class RedisEventStore(Appends, Reads, Caches, Clocks, Indexes):
     @unavailable
     def ping(self) -> bool:
         return bool(self.redis.ping())
+
+    def listen_appends(self, wanted: Wanted, deliver: Deliver, alive: Callable[[], bool]) -> AppendsListener | None:
+        """Hands the appends other processes write to `deliver` (events/redis_announcements.py);
+        None when the store does not announce them (WARM_GAMES off, or a cluster)."""
+        if not self.announcing or self.clustered:
+            return None
+        return AppendsListener(self, wanted, deliver, alive)
 
 
 if TYPE_CHECKING:

@@ -36,7 +36,12 @@ return 1
 #       n_events, entry JSON... (one field per stream entry: one decode per event on replay),
 #       then optionally held: the version the writer's state is at. A conflict then answers
 #       the entries after it (each entry's fields, flat), up to 100 of them (events/store.py's CATCH_UP), so the writer
-#       catches up and judges again without a read of its own (no `held`: the version only).
+#       catches up and judges again without a read of its own (no `held`: the version only; ''
+#       when what follows is given), then optionally a channel, the game's id and the writer's
+#       origin: an append that is written PUBLISHes
+#       "<game id>\n<its first version>\n<origin>\n<entry>\n<entry>..." there
+#       (the other processes holding the game advance it: events/redis_announcements.py). An
+#       entry is JSON, which never holds a raw newline.
 # The idempotency key and the expected version are both checked before the first write, so a
 # refused append writes nothing; the events and the remembered answer are written together.
 APPEND = """
@@ -68,6 +73,12 @@ end
 -- KEYS[3], the game's webhook subscriptions: whether any covers it (the after-append step's question)
 local watched = 0
 if KEYS[3] then watched = redis.call('EXISTS', KEYS[3]) end
+local channel = ARGV[8 + n]
+if channel and n > 0 then
+  local told = {ARGV[9 + n], tostring(version + 1), ARGV[10 + n]}
+  for e = 7, 6 + n do told[#told + 1] = ARGV[e] end
+  redis.call('PUBLISH', channel, table.concat(told, '\\n'))
+end
 return {'ok', tostring(version + n), watched}
 """
 

@@ -8,8 +8,11 @@ version that made it: a snapshot from other code is never used).
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import threading
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -137,6 +140,13 @@ class GameRepository:
         self._past: OrderedDict[tuple[str, int], tuple[Any, platform_events.Platform]] = OrderedDict()
         self._meta: dict[str, tuple[Any, ...]] = {}
         self._credentials: dict[str, dict[str, Any]] = {}
+        # warm: the games held are advanced by the appends other processes make (a web
+        # process's, app.py: WARM_GAMES), by a listener started with the first game held
+        # (events/redis_announcements.py) on a thread of its own, hence the lock on the cache.
+        self.warm = False
+        self._lock = threading.Lock()
+        self._listener: Any = None
+        self._listening_pid: int | None = None
 
     def meta(self, game_id: str, whatever_its_age: bool = False) -> tuple[Any, ...]:
         """(meta, definition, seats as created, seed) of a game: immutable once created, so cached.
@@ -263,18 +273,61 @@ class GameRepository:
     def remember(self, game: Game, snapshot: bool = True) -> None:
         """Keeps a game's newest state (and snapshots it every SNAPSHOT_EVERY versions, unless
         the caller will: `snapshot_if_due`)."""
-        cached = self._cache.get(game.id)
-        if cached is not None and cached.version > game.version:
-            return  # another request of this process already saw a newer version
-        self._cache[game.id] = game
-        self._cache.move_to_end(game.id)
-        while len(self._cache) > CACHE_SIZE:
-            evicted, _ = self._cache.popitem(last=False)
-            # Meta and credentials go with the state, so no cache of a process grows unbounded.
-            self._meta.pop(evicted, None)
-            self._credentials.pop(evicted, None)
+        with self._lock:  # the check and the replacement at once: never a newer version lost
+            cached = self._cache.get(game.id)
+            if cached is not None and cached.version > game.version:
+                return  # another request of this process already saw a newer version
+            self._cache[game.id] = game
+            self._cache.move_to_end(game.id)
+            while len(self._cache) > CACHE_SIZE:
+                evicted, _ = self._cache.popitem(last=False)
+                # Meta and credentials go with the state, so no cache of a process grows unbounded.
+                self._meta.pop(evicted, None)
+                self._credentials.pop(evicted, None)
+        if self.warm and self._listening_pid != os.getpid():
+            self._listen()
         if snapshot:
             self.snapshot_if_due(game)
+
+    def _listen(self) -> None:
+        """Starts this process's listener to the appends (once per process: a forked child
+        starts its own). It holds the repository weakly: a dropped repository (a test's app)
+        ends it."""
+        with self._lock:
+            if self._listening_pid == os.getpid():
+                return
+            self._listening_pid = os.getpid()
+        listen = getattr(self.store, "listen_appends", None)  # the Redis stores' (not the memory twin's)
+        if listen is None:
+            return
+        me = weakref.ref(self)
+
+        def wanted(game_id: str, first: int) -> bool:
+            repository = me()
+            held = repository._cache.get(game_id) if repository is not None else None
+            return held is not None and held.version == first - 1
+
+        def deliver(game_id: str, events: list[Any]) -> None:
+            repository = me()
+            if repository is not None:
+                repository.warmed(game_id, events)
+
+        self._listener = listen(wanted, deliver, lambda: me() is not None)
+
+    def warmed(self, game_id: str, events: list[Any]) -> Game | None:
+        """Advances the game held by `events` (an append another process made) when they come
+        right after its version; a gap leaves it as it is (the next request reads what it lacks)."""
+        held = self._cache.get(game_id)
+        return self.caught_up(held, events) if held is not None else None
+
+    def stop_warming(self) -> None:
+        """Stops the listener (tests: the appends told no more; the cache falls behind)."""
+        if self._listener is not None:
+            self._listener.stop()
+
+    def listening(self) -> bool:
+        """Whether the listener is subscribed now (tests wait for it)."""
+        return self._listener is not None and self._listener.subscribed.is_set()
 
     def snapshot_if_due(self, game: Game) -> None:
         if game.state is not None and game.version - game.snapshot_version >= self.snapshot_every and not game.finished:

@@ -147,8 +147,7 @@ def test_a_move_in_a_game_of_players_asks_of_their_push_subscriptions_in_the_fee
     assert not [t for t in trips if set(t) == {"EXISTS"}], trips  # no round trip of its own
 
 
-@pytest.fixture(scope="module")
-def two_apps(redis_url):
+def _pair(redis_url):
     """Two web processes' apps on one Redis and one key prefix (two workers of one deployment)."""
     from app import create_app
 
@@ -159,14 +158,36 @@ def two_apps(redis_url):
     return [create_app(dict(config)).test_client(), create_app(dict(config)).test_client()], prefix
 
 
-def _trips_per_move(monkeypatch, clients, prefix, game, named: bool, moves: int = 6) -> list[int]:
+@pytest.fixture(scope="module")
+def two_apps(redis_url):
+    return _pair(redis_url)
+
+
+def _games(client):
+    """The process's GameRepository (api/games/repository.py)."""
+    return client.application.extensions["games"].games
+
+
+def _held_at(client, gid: str, version: int) -> None:
+    """Waits until the process holds the game at `version` (told by the other process's append;
+    the timeout is a failure's only)."""
+    games, deadline = _games(client), time.monotonic() + 60
+    while (games.cached(gid) is None or games.cached(gid).version < version) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert games.cached(gid) is not None and games.cached(gid).version == version
+
+
+def _trips_per_move(monkeypatch, clients, prefix, game, named: bool, moves: int = 6,
+                    told: bool = False) -> list[int]:
     """Plays `moves` moves with the table token, the n-th on clients[n % len(clients)], each
     from what the previous answer said (`include=next_moves`: no read of the client's own in
-    between); returns each move's round trips (a pipeline is one)."""
+    between); returns each move's round trips (a pipeline is one). `told`: each move waits
+    until its process holds the version it names (the other process's append told to it)."""
     token = auth(game["table_token"])
     gid = game["id"]
     for c in clients:  # both processes hold the game and its credentials: the steady state
         assert c.get(f"/games/{gid}/moves", headers=token).status_code == 200
+        assert not told or _games(c).listening()
     seat = clients[0].get(f"/games/{gid}").get_json()["to_act"][0]
     nxt = clients[0].get(f"/games/{gid}/moves?seat={seat}", headers=token).get_json()
     counts = []
@@ -174,6 +195,8 @@ def _trips_per_move(monkeypatch, clients, prefix, game, named: bool, moves: int 
         query = f"?seat={nxt['seat']}&include=next_moves" if named else "?include=next_moves"
         answers: list = []
         client, sent = clients[n % len(clients)], {"expected_version": nxt["version"], "move": nxt["moves"][0]}
+        if told:
+            _held_at(client, gid, nxt["version"])
         trips = _round_trips(monkeypatch, prefix, lambda c=client, q=query, b=sent: answers.append(
             c.post(f"/games/{gid}/moves{q}", headers=token, json=b)))
         assert answers[0].status_code == 201, answers[0].get_json()
@@ -194,13 +217,24 @@ def test_a_table_token_move_on_the_same_worker_is_one_round_trip(two_apps, monke
 
 @pytest.mark.parametrize("named", [True, False], ids=["seat", "no-seat"])
 def test_moves_alternating_between_two_workers(two_apps, monkeypatch, named):
-    """Each move on the worker that did not make the last append: that worker lacks the event
-    before the move, and judging the move needs it, so one read (a pipeline: XRANGE and the
-    archive's marker) comes before the append. That is the floor without a push of events to
-    every worker: the append script cannot judge a move, so no single trip can both fetch the
-    state a move is judged on and append what it decides."""
+    """Each move on the worker that did not make the last append: the append script published
+    its events, and that worker's listener advanced the game it holds
+    (events/redis_announcements.py), so the move is decided on the state it holds and appended
+    in one round trip, as on the worker that made the last append (issue 57)."""
     clients, prefix = two_apps
     game = create(clients[0], "splendor", [{"name": "A"}, {"name": "B"}], seed=41 + named)
-    assert _trips_per_move(monkeypatch, clients, prefix, game, named)[1:] == [2] * 5
+    assert _trips_per_move(monkeypatch, clients, prefix, game, named, told=True) == [1] * 6
 
 
+def test_alternating_moves_without_the_publications_read_what_they_lack(redis_url, monkeypatch):
+    """Pub/sub promises nothing: with the listeners stopped (every publication lost) each
+    worker is behind by the other's append, reads it (XRANGE and the archive's marker, one
+    pipeline) and then appends: two round trips, and every move lands where it should."""
+    clients, prefix = _pair(redis_url)
+    game = create(clients[0], "splendor", [{"name": "A"}, {"name": "B"}], seed=51)
+    for c in clients:
+        assert c.get(f"/games/{game['id']}").status_code == 200  # the listener started...
+        _games(c).stop_warming()  # ...and stopped: nothing told from now on
+    assert _trips_per_move(monkeypatch, clients, prefix, game, True)[1:] == [2] * 5
+    events = clients[1].get(f"/games/{game['id']}/events").get_json()
+    assert [e["version"] for e in events["events"]] == list(range(1, events["version"] + 1))

@@ -222,3 +222,28 @@ def test_past_states_read_again_or_stepped_through_come_from_the_folds_kept(smal
         store.read_count = 0
         assert service.at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
         assert store.read_count == 0
+
+
+def test_a_held_game_advanced_by_another_process_appends_is_the_game_a_load_reads():
+    """What a web process's listener does with another process's append (issue 57,
+    GameRepository.warmed): the game it holds, advanced by the events right after its version,
+    is the game a load would read; a tail with a gap or one it already has changes nothing,
+    and never takes the game back to an older version."""
+    store = InMemoryEventStore()
+    here, there = _service(store), _service(store)
+    created = here.create("high-card", [{"name": "A"}, {"name": "B"}], {}, seed=1)
+    gid, version = created["id"], created["version"]
+    there.load(gid)
+    there.move(gid, 0, {"type": "bid", "chips": 1}, version)
+    there.move(gid, 1, {"type": "bid", "chips": 0}, version + 1)
+    first, second = store.read(gid, after=version, limit=1), store.read(gid, after=version + 1)
+    assert here.games.warmed(gid, second) is None  # a gap: the event before it is missing
+    assert here.games.cached(gid).version == version
+    warmed = here.games.warmed(gid, first)
+    assert warmed is not None and here.games.cached(gid) is warmed
+    assert here.games.warmed(gid, first) is None  # told twice: already held
+    here.games.warmed(gid, second)
+    held, loaded = here.games.cached(gid), _service(store).load(gid)
+    assert (held.version, held.state, held.platform) == (loaded.version, loaded.state, loaded.platform)
+    here.games.remember(warmed)  # an older state offered later (a slow request) is not kept
+    assert here.games.cached(gid) is held

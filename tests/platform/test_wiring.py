@@ -39,6 +39,7 @@ FROM_ENV = {
     "ARCHIVE_RETENTION_S": ("86400", 86400.0),
     "EXPORT_CACHE_TTL": ("0", 0),
     "SNAPSHOT_EVERY": ("25", 25),
+    "WARM_GAMES": ("0", False),
     "MAX_BODY_BYTES": ("1024", 1024),
     "RATE_LIMIT": ("7", 7),
     "RATE_WINDOW_S": ("3", 3),
