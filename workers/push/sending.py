@@ -21,6 +21,9 @@ after each. The same rules for every transport:
   nor an older turn after a newer one (the payload carries its `version`).
 - the player key that registered the subscription was revoked or replaced: it is removed
   (`key_ended`), before anything more is sent (checked before each push).
+- a reminder (`clock_warning`) over the etiquette's caps (api/push/reminders.py: at most
+  PUSH_REMINDERS_PER_GAME per game before its timeout, PUSH_REMINDERS_PER_DAY per player in 24
+  hours) is skipped, not sent; decided once per entry, the same for every device.
 
 Every Web Push attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
 Connections: the lookup, connect, TLS and the whole answer are bounded, and the address it
@@ -36,6 +39,7 @@ from typing import Any
 
 from api.players.accounts import Players
 from api.push import messages
+from api.push.reminders import Reminders, is_reminder
 from api.push.subscriptions import WEB_PUSH, PushSubscription, PushSubscriptions
 from api.webhooks.addresses import Policy
 
@@ -57,6 +61,8 @@ class PushSettings:
     retry_base_s: float = 5.0
     retry_max_s: float = 3600.0
     max_attempts: int = 12
+    reminders_per_game: int = 2  # PUSH_REMINDERS_PER_GAME (api/push/reminders.py)
+    reminders_per_day: int = 5  # PUSH_REMINDERS_PER_DAY
 
     def backoff_s(self, attempts: int) -> float:
         """The wait after `attempts` failures in a row."""
@@ -70,6 +76,7 @@ class Sender:
                  settings: PushSettings, attempted=None):
         self.subs, self.players, self.transports, self.settings = subs, players, transports, settings
         self.attempted = attempted  # (url, ok): the dispatcher's trust and parking
+        self.reminders = Reminders(players, settings.reminders_per_game, settings.reminders_per_day)
 
     def send_pending(self, player_id: str, sub_id: str) -> str:
         """`caught_up`, `gone` (removed, or no such subscription), `busy` (another sender holds
@@ -122,6 +129,10 @@ class Sender:
         if self.players.stale_turns(sub.player_id, [(entry_id, entry)]):
             log.info("push subscription %s: your_turn of %s at %s skipped, its game moved on", sub.id,
                      entry.get("game_id"), entry.get("version"))
+            return "skipped"
+        if is_reminder(entry) and not self.reminders.allowed(sub.player_id, entry_id, entry):
+            log.info("push subscription %s: reminder of %s held back (the reminders' caps)", sub.id,
+                     entry.get("game_id"))
             return "skipped"
         transport = self.transports.get(sub.kind)
         if transport is None:  # its kind's credentials were taken away: kept, tried after the back-off
