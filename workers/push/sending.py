@@ -32,6 +32,7 @@ PUSH_TIMEOUT_S per step (httpx), their hosts the operator's settings."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -77,6 +78,8 @@ class Sender:
         self.subs, self.players, self.transports, self.settings = subs, players, transports, settings
         self.attempted = attempted  # (url, ok): the dispatcher's trust and parking
         self.reminders = Reminders(players, settings.reminders_per_game, settings.reminders_per_day)
+        self._stranded: dict[tuple[str, str], str] = {}  # (player, subscription) -> a lease not released
+        self._stranded_lock = threading.Lock()
 
     def send_pending(self, player_id: str, sub_id: str) -> str:
         """`caught_up`, `gone` (removed, or no such subscription), `busy` (another sender holds
@@ -91,13 +94,34 @@ class Sender:
         # The lease: DRAIN_S of starting attempts, the last one's deadline, 2 s to save its cursor.
         # A holder that died (a webhook worker SIGKILLed) holds the subscription no longer.
         started = time.monotonic()
+        self._release_stranded(player_id, sub_id)
         token = self.subs.lock(player_id, sub_id, int((DRAIN_S + self.settings.deadline_s + 2) * 1000))
         if token is None:
             return "busy"
         try:
             return self._drain(sub, token, started + DRAIN_S)
         finally:
-            self.subs.unlock(player_id, sub_id, token)
+            try:
+                self.subs.unlock(player_id, sub_id, token)
+            except Exception:
+                # Redis went away mid-send: the lease outlives the outage. Its token is kept, so
+                # this sender frees it once Redis is back, instead of every sender finding the
+                # subscription "busy" until the lease expires (seconds of pushes held back).
+                with self._stranded_lock:
+                    self._stranded[(player_id, sub_id)] = token
+                raise
+
+    def _release_stranded(self, player_id: str, sub_id: str) -> None:
+        """Frees a lease of this sender's whose release failed (only its holder knows its token)."""
+        with self._stranded_lock:
+            token = self._stranded.pop((player_id, sub_id), None)
+        if token is not None:
+            try:
+                self.subs.unlock(player_id, sub_id, token)  # compare-and-delete: a lease since, not ours, stays
+            except Exception:
+                with self._stranded_lock:
+                    self._stranded.setdefault((player_id, sub_id), token)
+                raise
 
     def _drain(self, sub: PushSubscription, token: str, until: float) -> str:
         cursor = self.subs.cursor(sub.player_id, sub.id) or "0-0"
