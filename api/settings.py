@@ -140,6 +140,8 @@ class Settings:
     push_retry_base_s: float = 5.0  # a failed push's first wait; doubled at each failure in a row...
     push_retry_max_s: float = 3600.0  # ...up to this
     push_max_attempts: int = 12  # failures in a row (about 2.5 hours) before a subscription is removed
+    push_reminders_per_game: int = 2  # reminders (clock_warning) pushed per game before its timeout...
+    push_reminders_per_day: int = 5  # ...and per player in any 24 hours (api/push/reminders.py)
     # native apps' push (issue 54, workers/push/fcm.py and apns.py): a kind unset is refused
     fcm_credentials: str = ""  # the service account's JSON key, or the path of its file ("": no FCM)
     fcm_project_id: str = ""  # "": the JSON key's project_id

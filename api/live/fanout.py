@@ -30,9 +30,13 @@ class Fanout:
     inboxes: Any
     renders: int
 
-    def inbox_after(self, inbox: Inbox, cursor: str, lang: str = DEFAULT) -> tuple[list[bytes], str]:
+    def inbox_after(self, inbox: Inbox, cursor: str, lang: str = DEFAULT,
+                    replay: bool = False) -> tuple[list[bytes], str]:
         """The frames of the player's entries after `cursor` (their words in `lang`), and the
-        new cursor: from the ring, else (a resume from before it) a page read from the store."""
+        new cursor: from the ring, else (a resume from before it) a page read from the store.
+        A `replay` (a resume's first read) asks again which `your_turn` of the ring is stale:
+        the ring's were fresh when read, but a game may have moved past them since (a phone
+        reconnecting with Last-Event-ID while another stream of its player keeps the ring)."""
         found = inbox.buffered_after(cursor, lang)
         if found is None:
             entries = self.inboxes.inbox_after(inbox.player_id, cursor)
@@ -42,7 +46,8 @@ class Fanout:
             return [inbox_frame(e, i, lang) for i, e in entries if i not in stale], entries[-1][0]
         if not found:
             return [], cursor
-        return [frame for _, frame in found], found[-1][0]
+        stale = self.inboxes.stale_turns(inbox.player_id, [(i, e) for i, e, _ in found]) if replay else set()
+        return [frame for i, _, frame in found if i not in stale], found[-1][0]
 
     def frames_after(self, feed: Feed, cursor: int, seat: int | None, lang: str = DEFAULT) -> tuple[list[bytes], int]:
         """The frames of the feed's events after `cursor` as `seat` may see them, in `lang`'s

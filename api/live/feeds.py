@@ -196,9 +196,9 @@ class Inbox(Followed):
             changed.set()
         return added
 
-    def buffered_after(self, cursor: str, lang: str = DEFAULT) -> list[tuple[str, bytes]] | None:
-        """(id, frame) of the entries after `cursor`, in `lang`'s words, or None when the ring
-        does not reach back to it."""
+    def buffered_after(self, cursor: str, lang: str = DEFAULT) -> list[tuple[str, dict[str, Any], bytes]] | None:
+        """(id, entry, frame) of the entries after `cursor`, in `lang`'s words, or None when the
+        ring does not reach back to it."""
         key = entry_key(cursor)
         with self._lock:
             if key < self.floor:
@@ -208,7 +208,7 @@ class Inbox(Followed):
                 if k > key:
                     if lang not in frames:
                         frames[lang] = inbox_frame(entry, i, lang)
-                    found.append((i, frames[lang]))
+                    found.append((i, entry, frames[lang]))
             return found
 
 

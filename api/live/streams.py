@@ -29,11 +29,20 @@ def stream(hub: Hub, feed: Feed, seat: int | None, cursor: int, keepalive_s: flo
 
 
 def inbox_stream(hub: Hub, inbox: Inbox, cursor: str, keepalive_s: float, max_s: float,
-                 revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT) -> Iterator[bytes]:
+                 revoked: Callable[[], bool] = lambda: False, lang: str = DEFAULT,
+                 resumed: bool = False) -> Iterator[bytes]:
     """A player stream's frames from `cursor` on: entries, keep-alive comments while nothing
-    happens (a player's stream has no end but its time limit, and its key's replacement)."""
-    return _follow(lambda c: hub.inbox_after(inbox, c, lang), lambda c: None, inbox, cursor, keepalive_s, max_s,
-                   revoked)
+    happens (a player's stream has no end but its time limit, and its key's replacement).
+    `resumed` (Last-Event-ID): the first read replays what came since, its `your_turn`s checked
+    again against their games (none replayed that its game has moved past)."""
+    first = [resumed]
+
+    def read(c: str) -> tuple[list[bytes], str]:
+        read = hub.inbox_after(inbox, c, lang, first[0])
+        first[0] = False  # after it succeeded: a store unavailable replays again
+        return read
+
+    return _follow(read, lambda c: None, inbox, cursor, keepalive_s, max_s, revoked)
 
 
 def _follow(read: Callable[[Any], tuple[list[bytes], Any]], ended: Callable[[Any], bytes | None], source: Any,

@@ -528,6 +528,8 @@ class Players:
         after its last notice."""
         key = self.inbox_key(player_id)
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        if not isinstance(entry.get("at"), int):  # every notice says when (PushMessage's and Notice's `at`)
+            entry = {**entry, "at": now_ms}
         pipe.xadd(key, {"e": codec.dumps_bytes(entry)}, maxlen=INBOX_LENGTH, approximate=True)
         pipe.xtrim(key, minid=str(max(0, now_ms - INBOX_KEPT_S * 1000)), approximate=False)
         pipe.expire(key, INBOX_KEPT_S)

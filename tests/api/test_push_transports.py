@@ -13,7 +13,10 @@ For each transport:
   more is sent to it;
 - back-off: 429 and 5xx are retried after the back-off (or the service's `Retry-After`), once
   due, and the notice then arrives once;
-- a `your_turn` whose game moved on is not sent."""
+- a `your_turn` whose game moved on is not sent, nor an older one after a newer;
+- reminder etiquette (api/push/reminders.py): at most PUSH_REMINDERS_PER_GAME reminders of a
+  game before its timeout, PUSH_REMINDERS_PER_DAY to a player in 24 hours, the same ones on
+  every device."""
 from __future__ import annotations
 
 import json
@@ -37,7 +40,7 @@ RETRY_BASE_S = 0.3
 class Rig:
     """One transport's fake and the services that send to it."""
 
-    def __init__(self, kind: str, tmp_path, redis_client):
+    def __init__(self, kind: str, tmp_path, redis_client, **settings):
         self.kind = kind
         self.fcm, self.apns, self.web = FcmService(), ApnsService(), PushService()
         creds = self.fcm.credentials()
@@ -46,7 +49,7 @@ class Rig:
             vapid_key_file=str(tmp_path / "vapid.pem"), push_retry_base_s=RETRY_BASE_S, push_max_attempts=4,
             fcm_credentials=json.dumps(creds), fcm_url=self.fcm.origin,
             apns_key=self.apns.key_pem(), apns_key_id=self.apns.key_id, apns_team_id=self.apns.team_id,
-            apns_bundle_id=self.apns.bundle_id, apns_url=self.apns.origin)
+            apns_bundle_id=self.apns.bundle_id, apns_url=self.apns.origin, **settings)
         self.pushes = self.services.pushes
         self.web.server_key = self.pushes.public_key()
         self.fake = {"webpush": self.web, "fcm": self.fcm, "apns": self.apns}[kind]
@@ -221,3 +224,84 @@ def test_a_credential_the_service_refuses_is_renewed_and_the_push_retried(tmp_pa
         assert [p["type"] for p in device.payloads()] == ["game_started"]
     finally:
         made.close()
+
+
+def test_a_your_turn_older_than_one_already_sent_is_not_sent(rig):
+    """A slower process wrote a move's `your_turn` after the next one's: the device keeps the newer."""
+    device = rig.device()
+    rig.register("p1", device)
+    players = rig.services.players
+    players.redis.zadd(players.turn_mark_key("p1", "g1"), {"v": 7})
+    rig.notice("p1", "your_turn", "g1", 7, seat=0)
+    rig.notice("p1", "your_turn", "g1", 5, seat=0)  # the late one
+    rig.send("p1")
+    assert [(p["type"], p["version"]) for p in device.payloads()] == [("your_turn", 7)]
+
+
+def warn(rig, player_id: str, game_id: str, version: int, remaining_ms: int = 3_600_000) -> None:
+    rig.notice(player_id, "clock_warning", game_id, version, seat=0, deadline="2030-01-01T00:00:00Z",
+               remaining_ms=remaining_ms)
+
+
+@pytest.mark.parametrize("kind", ["webpush", "fcm", "apns"])
+def test_reminders_of_a_game_stop_at_the_per_game_cap_on_every_device(tmp_path, redis_client, kind):
+    made = Rig(kind, tmp_path, redis_client, push_reminders_per_game=2, push_reminders_per_day=10)
+    try:
+        phone, tablet = made.device(), made.device()
+        made.register("p1", phone)
+        for version in (1, 2, 3):  # three reminders of g1 before its timeout, one of g2
+            warn(made, "p1", "g1", version)
+            made.send("p1")
+        warn(made, "p1", "g2", 1)
+        made.register("p1", tablet)  # a second device, registered late, hears no reminder held back
+        warn(made, "p1", "g1", 4)
+        made.send("p1")
+        said = [(p["game_id"], p["version"]) for p in phone.payloads()]
+        assert said == [("g1", 1), ("g1", 2), ("g2", 1)]
+        assert [p["type"] for p in tablet.payloads()] == []  # g1's fourth: over the cap, on it too
+        inbox = made.services.players.inbox_after("p1", "0-0")
+        assert len(inbox) == 5, "held back from push only: the inbox (and the stream) keeps them"
+    finally:
+        made.close()
+
+
+@pytest.mark.parametrize("kind", ["webpush", "fcm", "apns"])
+def test_reminders_to_a_player_stop_at_the_daily_cap_and_count_once_for_two_devices(tmp_path, redis_client, kind):
+    made = Rig(kind, tmp_path, redis_client, push_reminders_per_game=5, push_reminders_per_day=2)
+    try:
+        phone, tablet = made.device(), made.device()
+        made.register("p1", phone)
+        made.register("p1", tablet)
+        for game in ("g1", "g2", "g3"):
+            warn(made, "p1", game, 1)
+        made.send("p1")
+        warn(made, "p2", "g1", 1)  # another player's cap is their own
+        other = made.device()
+        made.register("p2", other)
+        warn(made, "p2", "g1", 2)
+        made.send("p2")
+        for device in (phone, tablet):
+            assert [p["game_id"] for p in device.payloads()] == ["g1", "g2"], "two a day, the same on each device"
+        assert [p["version"] for p in other.payloads()] == [2]
+        made.notice("p1", "your_turn", "g3", 2, seat=0)  # a turn is not a reminder: never capped
+        made.send("p1")
+        assert [p["type"] for p in phone.payloads()][-1] == "your_turn"
+    finally:
+        made.close()
+
+
+def test_a_reminder_decision_is_kept_a_day_later_counts_drop_out_of_the_window(redis_client):
+    """The 24 hours roll: a reminder let through a day ago no longer counts; one held back stays held."""
+    from api.players.accounts import Players
+    from api.push.reminders import Reminders
+
+    players = Players(redis_client, f"t{uuid.uuid4().hex[:6]}:")
+    reminders = Reminders(players, per_game=9, per_day=1)
+    day = 86_400_000
+    now = int(time.time() * 1000)
+    entry = {"type": "clock_warning", "game_id": "g1", "at": now, "remaining_ms": 3 * day}
+    assert reminders.allowed("p", "1-0", entry, now)
+    assert not reminders.allowed("p", "2-0", {**entry, "game_id": "g2"}, now + 1)
+    assert reminders.allowed("p", "1-0", entry, now + 2), "the same entry: the same answer"
+    assert reminders.allowed("p", "3-0", {**entry, "game_id": "g3"}, now + day + 1)
+    assert not reminders.allowed("p", "2-0", {**entry, "game_id": "g2"}, now + day + 2)

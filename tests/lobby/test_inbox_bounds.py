@@ -26,6 +26,15 @@ def test_notices_older_than_a_week_are_trimmed_and_the_inbox_expires(redis_clien
     assert 0 < redis_client.ttl(key) <= INBOX_KEPT_S
 
 
+def test_every_notice_is_written_with_its_time(redis_client):
+    """Issue 54's nullable audit: a notice's `at` (Notice.at, PushMessage.at) is never null; a
+    writer that gives none gets the time it was written, one that gives its own keeps it."""
+    players = Players(redis_client, f"ib{uuid.uuid4().hex[:6]}:")
+    players.write_inbox(redis_client, "p1", {"type": "game_finished", "at": None}, now_ms=1_000)
+    players.write_inbox(redis_client, "p1", {"type": "game_started", "at": 7})
+    assert [e["at"] for _, e in players.inbox_after("p1", "0-0")] == [1_000, 7]
+
+
 def test_the_feed_writes_inboxes_that_expire(app, client):
     ann, bob = player(client, "Ann"), player(client, "Bob")
     gid = open_game(client, ann["key"])["id"]

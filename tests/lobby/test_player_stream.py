@@ -114,6 +114,38 @@ def test_an_older_your_turn_written_after_a_newer_is_never_sent(client, app):
         again.close()
 
 
+def test_a_resume_from_the_ring_replays_no_your_turn_its_game_has_moved_past(client):
+    """Issue 54: a phone reconnects with Last-Event-ID while another stream of its player (a
+    second device, or its own connection not yet closed) keeps the hub's ring of the inbox. The
+    ring's `your_turn` was fresh when read, but Ann has played it since: the resume replays the
+    turn she has now, not that one (api/live/fanout.py's replay)."""
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    gid = open_game(client, ann["key"])["id"]
+    kept = Stream(client, "/players/me/stream", auth(ann["key"]))  # keeps the ring
+    try:
+        claim(client, gid, 1, bob["key"])
+        got = kept.until("your_turn", gid)
+        before, played = got[-2][1], got[-1][2]["version"]  # the id before the turn, the turn's version
+        for key, at in ((ann["key"], played), (bob["key"], played + 1)):
+            legal = client.get(f"/games/{gid}/moves", headers=auth(key)).get_json()["moves"]
+            assert move(client, gid, key, legal[0], at, uuid.uuid4().hex).status_code == 201
+        assert kept.until("your_turn", gid)[-1][2]["version"] == played + 2
+        resumed = Stream(client, "/players/me/stream", {**auth(ann["key"]), "Last-Event-ID": before})
+        try:
+            turns = []
+            for _ in range(10):
+                kind, _, data = resumed.next()
+                if kind == "your_turn":
+                    turns.append(data["version"])
+                if turns:
+                    break
+            assert turns == [played + 2], "the turn played since is not replayed"
+        finally:
+            resumed.close()
+    finally:
+        kept.close()
+
+
 def test_the_player_stream_refuses_bad_requests(client):
     ann = player(client)
     assert client.get("/players/me/stream").status_code == 401

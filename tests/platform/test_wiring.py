@@ -95,6 +95,8 @@ FROM_ENV = {
     "PUSH_RETRY_BASE_S": ("0.5", 0.5),
     "PUSH_RETRY_MAX_S": ("60", 60.0),
     "PUSH_MAX_ATTEMPTS": ("3", 3),
+    "PUSH_REMINDERS_PER_GAME": ("3", 3),
+    "PUSH_REMINDERS_PER_DAY": ("1", 1),
     "FCM_CREDENTIALS": ("/etc/fcm.json", "/etc/fcm.json"),
     "FCM_PROJECT_ID": ("demo", "demo"),
     "FCM_URL": ("http://127.0.0.1:9", "http://127.0.0.1:9"),

@@ -21,6 +21,9 @@ after each. The same rules for every transport:
   nor an older turn after a newer one (the payload carries its `version`).
 - the player key that registered the subscription was revoked or replaced: it is removed
   (`key_ended`), before anything more is sent (checked before each push).
+- a reminder (`clock_warning`) over the etiquette's caps (api/push/reminders.py: at most
+  PUSH_REMINDERS_PER_GAME per game before its timeout, PUSH_REMINDERS_PER_DAY per player in 24
+  hours) is skipped, not sent; decided once per entry, the same for every device.
 
 Every Web Push attempt ends within its deadline whatever the push service does (api/webhooks/sender.py's
 Connections: the lookup, connect, TLS and the whole answer are bounded, and the address it
@@ -29,6 +32,7 @@ PUSH_TIMEOUT_S per step (httpx), their hosts the operator's settings."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +40,7 @@ from typing import Any
 
 from api.players.accounts import Players
 from api.push import messages
+from api.push.reminders import Reminders, is_reminder
 from api.push.subscriptions import WEB_PUSH, PushSubscription, PushSubscriptions
 from api.webhooks.addresses import Policy
 
@@ -57,6 +62,8 @@ class PushSettings:
     retry_base_s: float = 5.0
     retry_max_s: float = 3600.0
     max_attempts: int = 12
+    reminders_per_game: int = 2  # PUSH_REMINDERS_PER_GAME (api/push/reminders.py)
+    reminders_per_day: int = 5  # PUSH_REMINDERS_PER_DAY
 
     def backoff_s(self, attempts: int) -> float:
         """The wait after `attempts` failures in a row."""
@@ -70,6 +77,9 @@ class Sender:
                  settings: PushSettings, attempted=None):
         self.subs, self.players, self.transports, self.settings = subs, players, transports, settings
         self.attempted = attempted  # (url, ok): the dispatcher's trust and parking
+        self.reminders = Reminders(players, settings.reminders_per_game, settings.reminders_per_day)
+        self._stranded: dict[tuple[str, str], str] = {}  # (player, subscription) -> a lease not released
+        self._stranded_lock = threading.Lock()
 
     def send_pending(self, player_id: str, sub_id: str) -> str:
         """`caught_up`, `gone` (removed, or no such subscription), `busy` (another sender holds
@@ -84,13 +94,34 @@ class Sender:
         # The lease: DRAIN_S of starting attempts, the last one's deadline, 2 s to save its cursor.
         # A holder that died (a webhook worker SIGKILLed) holds the subscription no longer.
         started = time.monotonic()
+        self._release_stranded(player_id, sub_id)
         token = self.subs.lock(player_id, sub_id, int((DRAIN_S + self.settings.deadline_s + 2) * 1000))
         if token is None:
             return "busy"
         try:
             return self._drain(sub, token, started + DRAIN_S)
         finally:
-            self.subs.unlock(player_id, sub_id, token)
+            try:
+                self.subs.unlock(player_id, sub_id, token)
+            except Exception:
+                # Redis went away mid-send: the lease outlives the outage. Its token is kept, so
+                # this sender frees it once Redis is back, instead of every sender finding the
+                # subscription "busy" until the lease expires (seconds of pushes held back).
+                with self._stranded_lock:
+                    self._stranded[(player_id, sub_id)] = token
+                raise
+
+    def _release_stranded(self, player_id: str, sub_id: str) -> None:
+        """Frees a lease of this sender's whose release failed (only its holder knows its token)."""
+        with self._stranded_lock:
+            token = self._stranded.pop((player_id, sub_id), None)
+        if token is not None:
+            try:
+                self.subs.unlock(player_id, sub_id, token)  # compare-and-delete: a lease since, not ours, stays
+            except Exception:
+                with self._stranded_lock:
+                    self._stranded.setdefault((player_id, sub_id), token)
+                raise
 
     def _drain(self, sub: PushSubscription, token: str, until: float) -> str:
         cursor = self.subs.cursor(sub.player_id, sub.id) or "0-0"
@@ -122,6 +153,10 @@ class Sender:
         if self.players.stale_turns(sub.player_id, [(entry_id, entry)]):
             log.info("push subscription %s: your_turn of %s at %s skipped, its game moved on", sub.id,
                      entry.get("game_id"), entry.get("version"))
+            return "skipped"
+        if is_reminder(entry) and not self.reminders.allowed(sub.player_id, entry_id, entry):
+            log.info("push subscription %s: reminder of %s held back (the reminders' caps)", sub.id,
+                     entry.get("game_id"))
             return "skipped"
         transport = self.transports.get(sub.kind)
         if transport is None:  # its kind's credentials were taken away: kept, tried after the back-off

@@ -111,7 +111,7 @@ def player_stream() -> ResponseReturnValue:
 
     def generate() -> Iterator[bytes]:
         yield lifecycle.RETRY
-        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked, lang)
+        yield from inbox_stream(live.hub, inbox, cursor, keepalive_s, max_s, revoked, lang, resume is not None)
 
     response = opened.response(generate())
     response.call_on_close(unwatch)
