@@ -79,8 +79,10 @@ NULLABLE = {
     "Conversations.properties.conversations.items.properties.player": ("name",),
     "Challenge": ("seats",),
     "GroupMembers.properties.members.items": ("name",),
-    "TournamentCreate": ("min_rating", "max_rating", "invited"),
-    "TournamentSummary": ("rounds_total", "duration_s", "finished_at"),
+    "TournamentCreate": ("min_rating", "max_rating", "invited", "group"),
+    "TournamentSummary": ("rounds_total", "duration_s", "finished_at", "group"),
+    # a table voided, or given its places, before its game was made
+    "WebhookTournament.properties.data.properties.tables.items": ("game_id",),
     "Tournament.allOf.1": ("next_step",),
     "Tournament.allOf.1.properties.rounds.items.properties.tables.items": ("game_id",),
     "ModerationAction.properties.rerated.items": ("before", "after"),
