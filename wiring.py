@@ -36,6 +36,7 @@ from api.lobby.waiting import WaitingGames
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.moderation.addresses import Addresses
+from api.moderation.peeking import PeekingEvidence, PeekingJobs
 from api.moderation.service import Moderation
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
@@ -97,6 +98,7 @@ class Services:
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing/)
     analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by jobs.analyse)
+    peeking: PeekingEvidence  # the finished games' peeking evidence (api/moderation/peeking.py; jobs.peek)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
     pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
@@ -273,12 +275,15 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     # A tournament game's end is its table's result, in whichever process appended it.
     tournaments = Tournaments(redis, prefix, ledger, players)
+    # A finished hidden-information game's peeking evidence is queued beside the analyses (jobs.peek).
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments))
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments),
+                 PeekingJobs(analysis_queue.peek, settings.peeking_iterations))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
+    peeking = PeekingEvidence(redis, prefix, service, settings.peeking_iterations, settings.moderation_lookback_s)
     tournaments.games = service  # the tournaments make their rounds' games through it
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
@@ -299,6 +304,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                             pushed=push_notify.players, rating_changed=deliveries.rating_changed,
                             archived=archiving.archived_among if archiving is not None else None,
                             file=(lambda ids: file_ratings(archiving, ledger, ids)) if archiving is not None else None)
+    moderation.peeking = peeking  # the flags judge its evidence
     deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
@@ -331,7 +337,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,
-                    analyses=analyses,
+                    analyses=analyses, peeking=peeking,
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,

@@ -158,6 +158,7 @@ class Settings:
     moderation_address_key: str = ""  # the addresses' HMAC key ("": a random one kept in Redis)
     address_retention_days: float = 30.0  # how long a hashed address is kept after its last sighting
     moderation_lookback_s: float = 3 * 86400.0  # the rated games the flags read: those ended this recently
+    peeking_iterations: int = 80  # the peeking detector's search per model and decision (0: no evidence gathered)
     # linked accounts (api/moderation/addresses.py): never paired by matchmaking, nor seated
     # together in a rated lobby game
     link_same_address: bool = True  # accounts seen at one address within ADDRESS_RETENTION_DAYS are linked

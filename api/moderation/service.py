@@ -38,6 +38,7 @@ from events import codec
 from events.store import EventStore, StoreUnavailable
 
 if TYPE_CHECKING:
+    from api.moderation.peeking import PeekingEvidence
     from api.players.accounts import Player, Players
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ class Moderation:
         # an archived game is the archive's, Redis keeping no record of it.
         self.archived = archived
         self.file = file
+        self.peeking: PeekingEvidence | None = None  # the finished games' peeking evidence (wiring.py)
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -259,6 +261,8 @@ class Moderation:
     def flags(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """Every flag of the lookback, each with its evidence; the players named and shown."""
         found = signals.flags(self.rated_games(now_ms))
+        if self.peeking is not None:  # the decisions' evidence of the lookback, judged together
+            found += signals.peeking_flags(self.peeking.decisions(now_ms))
         for shared in self.addresses.shared(now_ms):
             found.append({"signal": "shared_address", "level": "warning",
                           "identities": [f"player:{p}" for p in sorted(shared["players"])], "games": [],
