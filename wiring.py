@@ -298,7 +298,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
         return [g.name for g in registry.all_games()]
 
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
-                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
+                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage,
+                          settings.link_identity_subject)
+    players.identities.held.append(addresses.identity_seen)  # one IdP subject's accounts are linked
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s,
                             pushed=push_notify.players, rating_changed=deliveries.rating_changed,

@@ -273,6 +273,11 @@ class Moderation:
                           "identities": [f"player:{p}" for p in sorted(lineage["players"])], "games": [],
                           "figures": {"made_by": lineage["made_by"], "accounts": lineage["accounts"],
                                       "last_seen": lineage["players"]}})
+        for held in self.addresses.shared_identities(now_ms):
+            found.append({"signal": "shared_identity", "level": "warning",
+                          "identities": [f"player:{p}" for p in sorted(held["players"])], "games": [],
+                          "figures": {"identity": held["hash"], "accounts": held["accounts"],
+                                      "last_seen": held["players"]}})
         voided = self.state().voided
         ids = sorted({w.partition(":")[2] for f in found for w in f["identities"] if w.startswith("player:")})
         people = self.players.find_many(ids)

@@ -132,6 +132,7 @@ FROM_ENV = {
     "LINK_SAME_ADDRESS": ("0", False),
     "LINK_LOOPBACK": ("1", True),
     "LINK_KEY_LINEAGE": ("0", False),
+    "LINK_IDENTITY_SUBJECT": ("0", False),
     "CHAT_MAX_LENGTH": ("200", 200),
     "CHAT_RATE": ("3", 3),
     "CHAT_WORDS_EN": ("darn,heck", "darn,heck"),

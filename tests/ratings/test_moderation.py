@@ -323,3 +323,29 @@ def test_the_operator_s_command_grants_and_revokes_the_role(app, client, redis_u
         assert moderators.main(["promote"]) == 2
     finally:
         settings.of_process.cache_clear()
+
+
+def test_one_identity_subject_held_by_two_accounts_links_them_for_the_retention():
+    """In memory (fakeredis): the subject is kept only as a keyed hash; its two holders share a
+    mark (what matchmaking and rated games read) until the retention ends; the setting off
+    links nobody, and the identities' link and unlink tell whoever holds the subject."""
+    import fakeredis
+
+    from api.players.identities import Identities
+
+    connection = fakeredis.FakeRedis()
+    addresses = Addresses(connection, "i:", "k1", retention_days=1)
+    identities = Identities(connection, "i:")
+    identities.held.append(lambda p, iss, sub: addresses.identity_seen(p, iss, sub, now_ms=1000))
+    claims = {"iss": "https://idp.example", "sub": "s-1"}
+    identities.link("ann", claims)
+    identities.unlink("ann", identities.listing("ann")[0]["id"])
+    identities.link("alt", claims)
+    assert addresses.linked_to("ann", ["alt", "bob"], now_ms=2000) == ["alt"]
+    shared = addresses.shared_identities(now_ms=2000)
+    assert [(s["accounts"], sorted(s["players"])) for s in shared] == [(2, ["alt", "ann"])]
+    kept = connection.keys("i:moderation:*")  # the moderation's keys: never the subject itself
+    assert kept and all(b"s-1" not in k and b"s-1" not in (connection.dump(k) or b"") for k in kept)
+    assert addresses.linked_to("ann", ["alt"], now_ms=1000 + 86_400_001) == []  # past the retention
+    addresses.link_identity = False
+    assert addresses.linked_to("ann", ["alt"], now_ms=2000) == []
