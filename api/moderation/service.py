@@ -260,7 +260,8 @@ class Moderation:
 
     def flags(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """Every flag of the lookback, each with its evidence; the players named and shown."""
-        found = signals.flags(self.rated_games(now_ms))
+        games = self.rated_games(now_ms)
+        found = signals.flags(games) + signals.table_overlap(games)
         if self.peeking is not None:  # the decisions' evidence of the lookback, judged together
             found += signals.peeking_flags(self.peeking.decisions(now_ms))
         for shared in self.addresses.shared(now_ms):
