@@ -103,3 +103,45 @@ def test_a_player_who_is_not_a_moderator_is_told_and_shown_nothing(web_server, b
     refused = page_errors(driver)  # the browser logs the API's 403, the page's only error
     assert refused and all("/moderation/flags" in e and "403" in e for e in refused), refused
     _checked(driver, lang, page="moderation-refused")
+
+
+def test_a_moderator_hides_a_reported_message_from_the_queue(web_server, browser):
+    """Ann's table message, reported by Bob once her game is over (its chat open to everyone), is
+    in the moderator's queue with its text; hidden from the page with a reason, the report is
+    resolved (actioned, naming the hide) and the queue is empty of it."""
+    base, driver = web_server.base, browser
+    mod, ann, bob = _people(base, "모더", "안나", "보람")
+    grant(web_server, mod["id"])
+    game = requests.post(
+        f"{base}/games",
+        json={"type": "splendor", "seats": [{"me": True}, {"bot": "random"}]},
+        headers=auth(ann["key"]),
+        timeout=10,
+    ).json()
+    said = requests.post(
+        f"{base}/games/{game['id']}/chat", json={"text": "rude words here"}, headers=auth(ann["key"]), timeout=10
+    )
+    assert said.status_code == 201, said.text
+    message = said.json()
+    token = next(s["token"] for s in game["seats"] if s.get("token"))
+    requests.post(f"{base}/games/{game['id']}/resign", headers=auth(token), timeout=10).raise_for_status()
+    filed = requests.post(
+        f"{base}/reports",
+        json={"kind": "message", "channel": message["channel"], "message": message["id"], "reason": "insult"},
+        headers=auth(bob["key"]),
+        timeout=10,
+    )
+    assert filed.status_code == 201, filed.text
+    report = filed.json()["id"]
+    _as(driver, base, mod, "en")
+    driver.get(base + "/web/moderation.html")
+    item = f'#reports li[data-report="{report}"]'
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, item), message="the report")
+    assert "rude words here" in text_of(driver, item)
+    _checked(driver, "en", page="moderation-reports")
+    driver.find_element(By.CSS_SELECTOR, f"{item} .mod-reason").send_keys("insults")
+    next(b for b in driver.find_elements(By.CSS_SELECTOR, f"{item} button") if b.text == "Hide the message").click()
+    wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, item), message="resolved")
+    resolved = requests.get(f"{base}/moderation/reports?status=resolved", headers=auth(mod["key"]), timeout=10).json()
+    mine = next(r for r in resolved["reports"] if r["id"] == report)
+    assert mine["status"] == "resolved" and mine["resolution"]["outcome"] == "actioned", mine
