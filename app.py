@@ -73,6 +73,7 @@ def create_app(test_config: dict | None = None):
     from api.http.streams import chat as chat_stream
     from api.http.streams import game as stream
     from api.http.streams import player as player_stream
+    from api.http.streams import tournament as tournament_stream
     from api.live.stream_limits import raise_open_files_limit
     from domain import registry, search
     from wiring import bootstrap, connect
@@ -137,6 +138,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(routes_chat.bp)  # chat and its moderation (issue 53)
     app.extensions["chat"] = services.chat
     app.register_blueprint(chat_stream.bp)  # a game's chat, live
+    app.register_blueprint(tournament_stream.bp)  # a tournament's events, live
     app.extensions["tickets"] = services.tickets  # issued on the requests' client (redeemed on the live path's)
     stream.install(app)  # with the player streams' inboxes (app.extensions["player_inbox"])
     cors.install(app, app.config["CORS_ORIGINS"])

@@ -50,7 +50,7 @@ from api.seating.control import SeatControl
 from api.seating.pauses import Pauses
 from api.settings import Settings, of_process
 from api.social.blocks import Blocks
-from api.social.challenges import Challenges
+from api.social.challenges import ChallengeAnswers, Challenges
 from api.social.groups import Groups
 from api.social.relations import Social
 from api.tournaments.service import TournamentResults, Tournaments
@@ -128,7 +128,10 @@ class Services:
         return self.scheduler
 
     def rate_ended_games(self) -> int:
-        """The reconciler's sweep: the games ended since the last pass, rated in order."""
+        """The reconciler's sweep: a void a stopped process left half applied finished (each game
+        type re-rated as the moderation stream says), then the games ended since the last pass,
+        rated in order."""
+        self.moderation.settle()
         return self.ratings.ledger.catch_up(self.store)
 
     def advance_tournaments(self) -> int:
@@ -256,7 +259,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # An archived game's rating record is the archive's (workers/archiver.py moves it there).
     archiving = store if isinstance(store, ArchivingStore) else None
     ledger = Ledger(redis, prefix, archived=(lambda game_id: archived_ratings(archiving, game_id))
-                    if archiving is not None else None)
+                    if archiving is not None else None, game_types=lambda: [g.name for g in registry.all_games()])
     # The deliveries read games on a repository of their own (their sender threads share no
     # cache with the service) and the ledger's counts (game.rated)...
     deliveries = webhook_deliveries.Deliveries(redis, prefix, settings.webhook_queue, delivery_settings(settings),
@@ -275,16 +278,17 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # ends a long game makes its export, whoever made it: the same listeners in every process.
     # A tournament game's end is its table's result, in whichever process appended it.
     tournaments = Tournaments(redis, prefix, ledger, players)
+    answers = ChallengeAnswers()
     # A finished hidden-information game's peeking evidence is queued beside the analyses (jobs.peek).
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments),
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments), answers,
                  PeekingJobs(analysis_queue.peek, settings.peeking_iterations))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
     seat_control = SeatControl(service, settings.abort_after_s)
-    peeking = PeekingEvidence(redis, prefix, service, settings.peeking_iterations, settings.moderation_lookback_s)
     tournaments.games = service  # the tournaments make their rounds' games through it
+    tournaments.told = deliveries.news.tell  # ...and tell their players' webhooks (tournament.*)
     ledger.told = told_of_ratings(RatedNotices(players), deliveries)  # ...and the ledger tells them
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
@@ -306,11 +310,14 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                             pushed=push_notify.players, rating_changed=deliveries.rating_changed,
                             archived=archiving.archived_among if archiving is not None else None,
                             file=(lambda ids: file_ratings(archiving, ledger, ids)) if archiving is not None else None)
+    peeking = PeekingEvidence(redis, prefix, service, settings.peeking_iterations, settings.moderation_lookback_s,
+                              game_types)
     moderation.peeking = peeking  # the flags judge its evidence
     deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
     groups = Groups(redis, prefix, blocks, players, service)
+    tournaments.group_of = groups.state  # a group's tournaments: made by its admins, entered by its members
     lobby = Lobby(service, index, settings.lobby_games_per_player, addresses.linked_to, blocks, groups.is_member)
     social = Social(redis, prefix, blocks, players, service.load, parted=lobby.part)
     analyses = Analyses(redis, prefix, service, analysis_queue, settings.analysis_per_day,
@@ -319,7 +326,9 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     chat = Chat(redis, prefix, players, social, blocks, service.load, groups.is_member, groups.member_ids,
                 WordFilter(word_list(settings.chat_words_en, DEFAULT_EN),
                            word_list(settings.chat_words_ko, DEFAULT_KO)),
-                settings.chat_max_length, settings.chat_rate, told=push_notify.players)
+                settings.chat_max_length, settings.chat_rate, told=push_notify.players, news=deliveries.news.tell)
+    challenges = Challenges(social, blocks, service, told=push_notify.players, news=deliveries.news.tell)
+    answers.challenges = challenges  # a challenge's game taken or ended answers it (challenge.answered)
     return Services(settings=settings, connections=connections, store=store, scheduler=scheduler,
                     deliveries=deliveries, players=players, lobby_index=index, listeners=listeners, service=service,
                     lobby=lobby,
@@ -343,7 +352,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,
-                    challenges=Challenges(social, blocks, service, told=push_notify.players),
+                    challenges=challenges,
                     groups=groups, chat=chat,
                     tournaments=tournaments)
 

@@ -165,6 +165,8 @@ class Code(StrEnum):
         "only the tournament's creator or a moderator may adjust its results"
     ENTRY_REFUSED = "entry_refused", (403,), \
         "the tournament's entry conditions refuse the player (its rating range, its invitations)"
+    GROUP_MEMBERS_ONLY = "group_members_only", (403,), \
+        "entering a tournament limited to a group's members without being a member of that group"
     # ---- people around the table (issue 53)
     SELF_RELATION = "self_relation", (422,), "following, blocking or challenging oneself"
     NOT_ALLOWED_BY_PLAYER = "not_allowed_by_player", (403,), \

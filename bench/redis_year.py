@@ -41,10 +41,8 @@ def _family(name: str, prefix: str) -> str:
         return "player games list"
     if rest.startswith(("player:{", "player-key:", "player-recovery:")):
         return "player (profile, keys, recovery)"
-    if rest.startswith("ratings:{ratings}:game:"):
-        return "game rating record"
-    if rest.startswith("ratings:{ratings}:"):
-        return "ratings tables"
+    if rest.startswith("ratings:{ratings:"):  # a hash tag per game type (api/ratings/ledger.py)
+        return "game rating record" if rest.partition("}:")[2].startswith("game:") else "ratings tables"
     if rest.startswith("game:{") and rest.endswith(":archived"):
         return "game marker"
     if rest.startswith("game:{"):

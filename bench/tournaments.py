@@ -100,6 +100,30 @@ def _repeats(grouping: str, seed: int, players: int = 24, seats: int = 4, rounds
     return repeats
 
 
+def round_robin_spread(largest: int = 16) -> list[tuple]:
+    """The balanced multi-seat round robin's schedule (api/tournaments/schedule.py) for n = 5 to
+    `largest` players at 3 to 6 seats over the minimal rounds: the least and the most times two
+    players meet, what the counts allow at best (floor and ceiling of the mean), and the time."""
+    import math
+
+    from api.tournaments.pairing import plan
+    from api.tournaments.schedule import schedule, spread
+
+    rows = []
+    for seats in (3, 4, 5, 6):
+        for n in range(max(5, seats + 1), largest + 1):
+            sizes, byes = plan(n, seats, seats)
+            rounds = max(1, math.ceil((n - 1) / (seats - 1)))
+            started = time.perf_counter()
+            made = schedule(n, tuple(sizes), byes, rounds)
+            took = time.perf_counter() - started
+            least, most = spread(n, made)
+            mean = rounds * sum(s * (s - 1) // 2 for s in sizes) / (n * (n - 1) / 2)
+            rows.append((n, seats, rounds, least, most, most - least, math.ceil(mean) - math.floor(mean),
+                         round(took * 1000)))
+    return rows
+
+
 def main(players: int = 1000) -> None:
     rows = _swiss(players, 2, 5) + _swiss(players, 4, 5)
     print(table(rows, ("players", "seats", "round", "pair command s", "pairing.pair alone s")))
@@ -111,6 +135,9 @@ def main(players: int = 1000) -> None:
     print(f"\n24 players, 4 seats, 6 rounds, 20 tournaments: repeated pairs per tournament, this grouping "
           f"mean {statistics.mean(ours):.1f} (max {max(ours)}), leaders-at-table-1 without avoidance "
           f"mean {statistics.mean(naive):.1f} (max {max(naive)})")
+    print("\nround robin spread: the balanced schedule's least and most meetings of two players")
+    print(table(round_robin_spread(16 if players >= 1000 else 8),
+                ("players", "seats", "rounds", "least", "most", "spread", "spread the mean allows", "ms")))
 
 
 if __name__ == "__main__":

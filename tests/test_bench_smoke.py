@@ -49,6 +49,15 @@ def test_the_redis_year_bench_runs_and_reports(tmp_path):
     assert "per finished game:" in done.stdout and "per player:" in done.stdout, done.stdout
 
 
+def test_the_ratings_storage_bench_runs_and_reports():
+    """bench.ratings_storage (issue 50) at a tiny size: bytes per rated game before and after the archiver."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}  # its own Redis
+    done = subprocess.run([sys.executable, "-m", "bench.ratings_storage", "2"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert "before the archiver" in done.stdout and "hash slots of each type" in done.stdout, done.stdout
+
+
 def test_the_push_transports_bench_runs_and_reports(tmp_path):
     """bench.push_transports (issue 54) at a tiny size: a row per transport and thread count."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}  # its own Redis

@@ -35,11 +35,12 @@ class NotVerified(Exception):
 class Ratings(Protocol):
     """What the archiver asks of the ratings' ledger (api/ratings/ledger.py's Ledger)."""
 
-    def counted(self, log_entry: str) -> bool: ...
+    def counted(self, log_entry: str, type_: str | None = None) -> bool: ...
 
-    def recorded(self, game_id: str) -> list[dict[str, Any]] | None: ...
+    def recorded(self, game_id: str, type_: str | None = None) -> list[dict[str, Any]] | None: ...
 
-    def forget_game(self, game_id: str, expected: list[dict[str, Any]] | None = None) -> bool: ...
+    def forget_game(self, game_id: str, expected: list[dict[str, Any]] | None = None,
+                    type_: str | None = None) -> bool: ...
 
     def to_file(self, count: int = 100) -> list[str]: ...
 
@@ -75,9 +76,10 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
             store.witness(game_id)  # a crash after the eviction left it unwitnessed too
         return "repaired" if repaired else "gone"
     log_entry = source.meta.get("finished_log")
-    if ratings is not None and log_entry and not ratings.counted(log_entry):
+    type_ = source.meta.get("type")  # its rating record is in its type's slot (api/ratings/ledger.py)
+    if ratings is not None and log_entry and not ratings.counted(log_entry, type_):
         return "uncounted"  # the ratings' sweep counts it first: its record then goes with it
-    rated = ratings.recorded(game_id) if ratings is not None else None
+    rated = ratings.recorded(game_id, type_) if ratings is not None else None
     games.forget(game_id)
     game = games.load(game_id, whatever_its_age=True)  # one past the retention moves too (then is purged)
     if not game.finished:
@@ -98,7 +100,7 @@ def archive_game(store: ArchivingStore, games: GameRepository, game_id: str,
         return "changed"
     step("evicted")
     if ratings is not None and rated is not None:
-        if not ratings.forget_game(game_id, rated):  # the archive holds it (verified above)...
+        if not ratings.forget_game(game_id, rated, type_):  # the archive holds it (verified above)...
             file_ratings(store, ratings, [game_id])  # ...unless a void wrote another meanwhile: that one
         step("rating moved")
     if analyses is not None and analyses.file(game_id):  # after the eviction: see Analyses.compute

@@ -155,6 +155,18 @@ def fold(events: Iterable[Mapping[str, Any]], state: State | None = None) -> Sta
     return state
 
 
+def snapshot(state: State) -> dict[str, Any]:
+    """The state as plain JSON (api/chat/service.py keeps one beside the stream, so that a new
+    process folds only what came after it): `restored(snapshot(s)) == s`."""
+    return {"mutes": sorted(list(m) for m in state.mutes), "reports": dict(state.reports),
+            "actions": dict(state.actions), "undone": sorted(state.undone)}
+
+
+def restored(data: Mapping[str, Any]) -> State:
+    return State(mutes=frozenset((a, b) for a, b in data["mutes"]), reports=dict(data["reports"]),
+                 actions=dict(data["actions"]), undone=frozenset(data["undone"]))
+
+
 def suspension(state: State, player: str, scope: str, now_ms: int) -> dict[str, Any] | None:
     """The suspension keeping the player from `scope` at `now_ms` (the one ending last), if any:
     it ends on time, and an undone one keeps nobody."""

@@ -18,10 +18,13 @@ stored. Links are kept as text: a message is plain text, never markup.
 
 Delivery: each recipient of a table, direct or group message (never the author, never one who
 muted or blocks the author, never a seated player for the spectators' chat) gets a `chat`
-notice on its player stream (its inbox); a direct message's notice is `direct_message`, pushed.
+notice on its player stream (its inbox); a direct message's notice is `direct_message`, pushed,
+and told to the recipient's own webhooks asking for `chat.direct_message` (api/webhooks/news.py:
+only those made with the `social` scope); no other channel is ever a webhook's.
 
 Keys (under `{chat}`): `chat:{chat}:<channel>` streams; `chat:{chat}:events` (the decider's);
 `chat:{chat}:conversations:<player>` (sorted set: the other player by its last message);
+`chat:{chat}:snapshot` (the decider's state at an id of its stream);
 `chat:{chat}:rate:<player>:<window>` (counter); `chat:{chat}:filtered` (hash: words masked per
 player). The chat streams are not moved into the SQL archive with a finished game: they stay in
 Redis, readable after the game, capped at CHANNEL_LENGTH messages each."""
@@ -53,6 +56,10 @@ PAGE = 50
 MAX_PAGE = 200
 RATE_WINDOW_S = 10
 CONTEXT = 5  # messages each side of a reported one kept with the report
+# The decider's stream is kept whole (it is the moderators' record) and grows without bound; a
+# process starting cold folds the newest snapshot and what came after it, and the process that
+# folded this many events since the last one writes the next.
+SNAPSHOT_EVERY = 500
 
 
 class ChatClosed(ApiError):
@@ -88,7 +95,9 @@ class Chat:
     def __init__(self, connection: Any, prefix: str, players: Players, social: Social, blocks: Blocks,
                  load: Callable[[str], Any], is_member: Callable[[str, str], bool], members: Callable[[str], list[str]],
                  words: WordFilter, max_length: int = 500, rate: int = 8,
-                 told: Callable[[list[str]], object] | None = None) -> None:
+                 told: Callable[[list[str]], object] | None = None,
+                 news: Callable[[list[str], str, dict[str, Any], int], object] | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.redis: Any = connection
         self.prefix = prefix
         self.players = players
@@ -101,9 +110,13 @@ class Chat:
         self.max_length = max_length
         self.rate = rate  # messages per player per RATE_WINDOW_S
         self.told = told  # players with a new direct message: their push (api/push/notify.py)
+        self.news = news  # a direct message's recipient's webhooks (api/webhooks/news.py)
         self.events_key = f"{prefix}chat:{TAG}:events"
+        self.snapshot_key = f"{prefix}chat:{TAG}:snapshot"
+        self.snapshot_every = snapshot_every
         self._state = decider.State()
         self._state_id = "0-0"
+        self._unsnapshotted = 0  # events this process folded since the snapshot it started from or wrote
         self._lock = threading.Lock()
         self._state_at = 0.0
         self._newest: dict[str, tuple[float, str | None]] = {}  # channel -> (when read, its newest id)
@@ -133,13 +146,31 @@ class Chat:
                 if max_age_s and time.monotonic() - self._state_at < max_age_s:
                     return self._state
                 self._state_at = time.monotonic()
+                if self._state_id == "0-0":
+                    self._start_from_snapshot()
                 new = self.redis.xrange(self.events_key, f"({self._state_id}", "+")
                 if new:
                     self._state = decider.fold((codec.loads(f[b"e"]) for _, f in new), self._state)
                     self._state_id = new[-1][0].decode()
+                    self._unsnapshotted += len(new)
+                    if self._unsnapshotted >= self.snapshot_every:
+                        self._write_snapshot()
                 return self._state
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
+
+    def _start_from_snapshot(self) -> None:
+        raw = self.redis.get(self.snapshot_key)
+        if raw is not None:
+            data = codec.loads(raw)
+            self._state, self._state_id = decider.restored(data["state"]), data["id"]
+
+    def _write_snapshot(self) -> None:
+        """Any snapshot is a fold of a prefix of the stream, so two processes writing theirs in
+        either order leave a correct one: no transaction is needed."""
+        self.redis.set(self.snapshot_key, codec.dumps_bytes({"id": self._state_id,
+                                                             "state": decider.snapshot(self._state)}))
+        self._unsnapshotted = 0
 
     def act(self, command: decider.Command) -> list[dict[str, Any]]:
         """Decides on the state and appends the events, again if another append came between."""
@@ -228,6 +259,9 @@ class Chat:
                 pipe.execute()
                 if self.told is not None and notice.get("type") == "direct_message":
                     self.told(to)
+                if self.news is not None and notice.get("type") == "direct_message":
+                    self.news(to, "chat.direct_message", {"message": message, "from": notice["from"], "at": now_ms},
+                              now_ms)
         except UNAVAILABLE as e:
             raise StoreUnavailable(str(e)) from e
         return message

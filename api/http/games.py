@@ -108,7 +108,8 @@ def read_game(game_id: str) -> ResponseReturnValue:
         unrated = game_unrated_reason(game)
         if unrated is not None:
             shown["unrated_reason"] = unrated
-    changes = current_app.extensions["ratings"].ledger.game_changes(game_id) if game.finished else None
+    ledger = current_app.extensions["ratings"].ledger
+    changes = ledger.game_changes(game_id, game.definition.name) if game.finished else None
     if changes is not None:
         shown["ratings"] = changes
     variant = RATED if changes is not None else ""

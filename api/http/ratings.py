@@ -155,5 +155,5 @@ def game_ratings(game_id: str) -> ResponseReturnValue:
     end); `seats` null before that, and for a game that is not rated, which `unrated_reason`
     names once the game is over (api/ratings/standings.py)."""
     game = games().load(game_id)  # 404 for an unknown game
-    return {"id": game_id, "seats": ratings().ledger.game_changes(game_id),
+    return {"id": game_id, "seats": ratings().ledger.game_changes(game_id, game.definition.name),
             "unrated_reason": game_unrated_reason(game)}

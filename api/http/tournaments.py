@@ -46,6 +46,7 @@ class CreateSchema(Schema):
     max_rating = WholeNumber(strict=True, allow_none=True)
     invited = fields.List(fields.String(), allow_none=True, validate=validate.Length(max=1000))
     no_show_after = WholeNumber(strict=True)
+    group = fields.String(allow_none=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
 
 
 class ListQuerySchema(Schema):
@@ -56,6 +57,7 @@ class ListQuerySchema(Schema):
     type = fields.String(validate=validate.Regexp(r"^[a-z0-9-]{1,64}$"))
     format = fields.String(validate=validate.OneOf(["swiss", "arena", "round_robin"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+    group = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
 
 
 class AdjustSchema(Schema):
@@ -86,7 +88,7 @@ def create() -> ResponseReturnValue:
 def listing() -> ResponseReturnValue:
     page = query(_list)
     return {"tournaments": tournaments().listing(page.get("status"), page.get("type"), page.get("format"),
-                                                 page["limit"])}
+                                                 page["limit"], page.get("group"))}
 
 
 @bp.get("/tournaments/<id>")

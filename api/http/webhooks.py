@@ -14,7 +14,10 @@ from api.http import languages as http_languages
 from api.http.auth import bearer_token
 from api.http.requests import json_body
 from api.http.schemas import WholeNumber
+from api.http.scopes import insufficient
+from api.players.tokens import is_token
 from api.webhooks.messages import SUBSCRIBABLE
+from api.webhooks.subscriptions import SOCIAL_KINDS
 from api.words import languages
 
 if TYPE_CHECKING:
@@ -67,9 +70,23 @@ def _owner() -> Owner:
 def create_webhook() -> ResponseReturnValue:
     owner = _owner()
     body = _create.load(json_body())
+    _social_scope(body["events"])
     body["lang"] = body["lang"] or http_languages.current()  # else the creating request's language
     created = _webhooks().create(owner, body, bearer_token())
     return created, 201, {"Location": f"/webhooks/{created['id']}"}
+
+
+def _social_scope(events: list[str]) -> None:
+    """A player's social news (challenges, direct messages) goes only to a webhook made with a
+    credential that may act socially for it: a personal access token without `social` is refused."""
+    if not set(events) & set(SOCIAL_KINDS):
+        return
+    token = bearer_token()
+    if token is None or not is_token(token):
+        return  # a device key or an identity token holds every scope; a table token is refused later
+    held = current_app.extensions["players"].authenticate(token).scopes
+    if held is not None and "social" not in held:
+        raise insufficient(["social"], ["webhooks", "game:read", "social"])
 
 
 @bp.get("/webhooks")

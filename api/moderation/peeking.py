@@ -5,14 +5,15 @@ behind it), the evidence of every decision its people made from a player's seat
 from the real state, PEEKING_ITERATIONS each), kept as moderation events; GET /moderation/flags
 judges the decisions of the lookback (api/moderation/signals.py's peeking_flags).
 
-Where it is kept: `moderation:peeking:events`, a Redis stream of its own (never a game's
-history, nor the moderators' stream: it is the evidence, not an action), one entry per player
-and game (`peeking_evidence`: the player, the game, its type, and each decision's version,
-legal moves, move played and the two models' shares), trimmed to the lookback as it grows.
-`moderation:peeking:game:<id>` marks a game whose evidence is written (for the lookback): the
-marker and the entries are one transaction, so a job run twice (a lost worker's, queued again)
-writes them once. Only a seat a player held is judged: an anonymous person has no one to flag,
-and a bot (or one that took the seat over) provably sees only its seat. Flask-free.
+Where it is kept: `moderation:{peeking:<type>}:events`, a Redis stream per game type (never a
+game's history, nor the moderators' stream: it is the evidence, not an action; a hash slot per
+type, as the ratings'), one entry per player and game (`peeking_evidence`: the player, the game,
+its type, and each decision's version, legal moves, move played and the two models' shares),
+trimmed to the lookback as it grows. `moderation:{peeking:<type>}:game:<id>` marks a game whose
+evidence is written (for the lookback): the marker and the entries are one transaction in the
+type's slot, so a job run twice (a lost worker's, queued again) writes them once. Only a seat a
+player held is judged: an anonymous person has no one to flag, and a bot (or one that took the
+seat over) provably sees only its seat. Flask-free.
 """
 
 from __future__ import annotations
@@ -60,37 +61,51 @@ class PeekingJobs:
 
 
 class PeekingEvidence:
-    def __init__(self, connection: Any, prefix: str, service: GameService, iterations: int, lookback_s: float) -> None:
+    def __init__(
+        self,
+        connection: Any,
+        prefix: str,
+        service: GameService,
+        iterations: int,
+        lookback_s: float,
+        game_types: Callable[[], list[str]],
+    ) -> None:
         self.redis: Any = connection
         self.service = service
         self.iterations = iterations
         self.lookback_ms = int(lookback_s * 1000)
-        self.key = f"{prefix}moderation:peeking:events"
         self.prefix = prefix
+        self.game_types = game_types  # the types whose streams the flags read
 
-    def _done(self, game_id: str) -> str:
-        return f"{self.prefix}moderation:peeking:game:{game_id}"
+    def key(self, game_type: str) -> str:
+        return f"{self.prefix}moderation:{{peeking:{game_type}}}:events"
+
+    def _done(self, game_type: str, game_id: str) -> str:
+        return f"{self.prefix}moderation:{{peeking:{game_type}}}:game:{game_id}"
 
     # ---- the job (jobs.peek) ---------------------------------------------------------------------
     def record(self, game_id: str, now_ms: int | None = None) -> str:
         """The game's evidence, computed and written once; what was done (`recorded <n>`,
         `already`, `not judged`)."""
-        if self.redis.exists(self._done(game_id)):
-            return "already"
         game = self.service.load(game_id)
+        done = self._done(game.definition.name, game_id)
+        if self.redis.exists(done):
+            return "already"
         if not game.finished or not judged(game):
             return "not judged"
         entries = self.evidence(game, now_ms or int(time.time() * 1000))
         with self.redis.pipeline(transaction=True) as pipe:
             try:
-                pipe.watch(self._done(game_id))
-                if pipe.exists(self._done(game_id)):
+                pipe.watch(done)
+                if pipe.exists(done):
                     return "already"
                 pipe.multi()
-                pipe.set(self._done(game_id), 1, px=max(1, self.lookback_ms))
+                pipe.set(done, 1, px=max(1, self.lookback_ms))
                 oldest = f"{max(0, entries[0]['at'] - self.lookback_ms) if entries else 0}-0"
                 for entry in entries:
-                    pipe.xadd(self.key, {"e": codec.dumps_bytes(entry)}, minid=oldest, approximate=True)
+                    pipe.xadd(
+                        self.key(game.definition.name), {"e": codec.dumps_bytes(entry)}, minid=oldest, approximate=True
+                    )
                 pipe.execute()
             except redis.WatchError:
                 return "already"  # another run of the job wrote it meanwhile
@@ -140,7 +155,10 @@ class PeekingEvidence:
         """Every decision's evidence written within the lookback, as the detector judges it."""
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         found: list[signals.PeekDecision] = []
-        for _, fields in self.redis.xrange(self.key, f"{max(0, now_ms - self.lookback_ms)}-0", "+"):
+        pipe = self.redis.pipeline(transaction=False)
+        for game_type in self.game_types():
+            pipe.xrange(self.key(game_type), f"{max(0, now_ms - self.lookback_ms)}-0", "+")
+        for _, fields in (entry for entries in pipe.execute() for entry in entries):
             entry = codec.loads(fields[b"e"])
             if entry.get("type") != EVIDENCE:
                 continue  # an event of a later version

@@ -1,18 +1,24 @@
 """Moderation: the role, the flags, and voids that re-rate everyone exactly (issue 50). Flask-free.
 
 The moderation stream `moderation:{ratings}:events` (a Redis stream of its own, never a game's
-history) keeps the decider's events (api/moderation/decider.py); the state is their fold. Its
-keys share the ratings' hash slot, so a void is one transaction: the event appended, the voided
-set (api/ratings/ledger.py's `excluded_key`) written and every rating key replaced by the
-ledger's recompute without the voided players' games, watched on the stream, the voided set and
-the ratings' cursor. A game counted by the reconciler meanwhile makes the void judge and compute
-again; a void committed first makes the reconciler's batch read again, with the new voided set:
-either way each game is counted once, as a rebuild would count it. Leaderboards and profiles
-read the ledger: they show the new numbers as soon as the transaction is written. The re-rating
-starts at the first game of the player voided or restored (the ledger's `recompute_from`: the
-same numbers as rating every game again, from the ratings each later game's record kept), or
-rates every game again where that cannot be exact. Each player
-whose rating changed is told on its stream (`rerated`: before and after, per game type).
+history) keeps the decider's events (api/moderation/decider.py); the state is their fold. Each
+game type's ratings live in a hash slot of their own (api/ratings/ledger.py: `{ratings:<type>}`),
+so a void is a transaction per slot: the event appended to the stream first, then, type by type
+(`apply`), one transaction of the type's slot writes the type's voided set (the stream's fold), every
+rating of the type the ledger's recompute without the voided players' games changes, the stream's
+last event applied, and the re-rating's entry in the type's outbox; watched on the type's cursor,
+voided set and applied marker. A game counted by the reconciler meanwhile makes the type's
+re-rating compute again; a re-rating committed first makes the reconciler's batch read again, with
+the new voided set: either way each game is counted once, as a rebuild would count it. A process
+stopped between the event and a type's re-rating leaves the type behind the stream's last event:
+the reconciler's pass (`settle`) re-rates it. Each outbox entry is then logged into its players'
+re-rating logs (in the stream's slot) once (`deliver`: a hash of the entries logged, written in
+the same transaction), and they are told. Leaderboards and profiles read the ledger: they show the
+new numbers as soon as the type's transaction is written. The re-rating starts at the first game
+of the player voided or restored (the ledger's `recompute_from`: the same numbers as rating every
+game again, from the ratings each later game's record kept), or rates every game of the type again
+where that cannot be exact. Each player whose rating changed is told on its stream (`rerated`:
+before and after, per game type).
 
 Moderators: the players named by MODERATORS, and those the operator granted the role
 (`python -m tools.moderators grant <player_id>`: an event of the stream). Never the API.
@@ -102,81 +108,168 @@ class Moderation:
 
     # ---- acting ------------------------------------------------------------------------------
     def act(self, kind: str, player_id: str, by: str, reason: str, now_ms: int | None = None) -> dict[str, Any]:
-        """Decides the command, appends its events and, when the voided set changes, replaces
-        every rating with the recompute without the voided players' games, all in one
-        transaction; tells each player whose rating changed. Returns {"events", "rerated"}."""
+        """Decides the command and appends its events (one transaction, in the stream's slot);
+        when the voided set changes, re-rates each game type without the voided players' games
+        (a transaction per type, in its slot: `apply`) and logs and tells each player whose
+        rating changed. Returns {"events", "rerated"}."""
         if kind in ("void", "unvoid") and self.players.find(player_id) is None:
             raise UnknownPlayerId("No player has this id.")
         command = decider.Command(kind, player_id, by, reason, now_ms or int(time.time() * 1000))
-        ledger, types = self.ledger, self.game_types()
-        paused = kind in ("void", "unvoid")
-        if paused:  # the reconciler's counting waits meanwhile (each of its passes would void this one's)
-            self.redis.set(ledger.paused_key(), by, px=PAUSE_MS)
-        try:
-            done = self._act(command, types, paused)
-        finally:
-            if paused:
-                self.redis.delete(ledger.paused_key())
-        if paused and done["events"]:
+        events = self._append(command)
+        rerated: list[dict[str, Any]] = []
+        self.last_rerating = ""
+        if events and kind in ("void", "unvoid"):
+            for type_ in self.game_types():
+                rerated += self.apply(type_, by)
+            self.deliver()
             for told in self.on_void:
                 told(kind, player_id, by, reason)
+        return {"events": events, "rerated": rerated}
+
+    def _append(self, command: decider.Command) -> list[dict[str, Any]]:
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(self.key)
+                    events = decider.decide(self.state(pipe), command)
+                    if not events:
+                        pipe.unwatch()
+                        return []
+                    pipe.multi()
+                    for event in events:
+                        pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
+                    pipe.execute()
+                    return events
+                except redis.WatchError:
+                    continue  # another moderator's action meanwhile: decide again
+
+    def settle(self) -> int:
+        """The reconciler's pass: each type whose ratings do not follow the stream's last event
+        yet (a void's process stopped between its event and a type's re-rating) re-rated, and the
+        re-ratings not logged yet logged and told. How many types were re-rated."""
+        last = self.redis.xrevrange(self.key, "+", "-", count=1)
+        head = last[0][0].decode() if last else "0"
+        types = self.game_types()
+        pipe = self.redis.pipeline(transaction=False)
+        for type_ in types:
+            pipe.get(self.ledger.applied_key(type_))
+        behind = [t for t, at in zip(types, pipe.execute()) if (at or b"0").decode() != head]
+        done = sum(1 for t in behind if self.apply(t, "reconciler"))
+        self.deliver()
         return done
 
-    def _act(self, command: decider.Command, types: list[str], paused: bool) -> dict[str, Any]:
+    def apply(self, type_: str, by: str) -> list[dict[str, Any]]:
+        """Re-rates the type as the stream's voided set says (where its own set differs), in one
+        transaction of the type's slot: its voided set, every rating it changes, its cursor, the
+        stream's last event applied, and the re-rating's entry in the type's outbox (logged by
+        `deliver`). Returns the type's changes."""
+        ledger = self.ledger
+        self.redis.set(ledger.paused_key(type_), by, px=PAUSE_MS)  # its counting waits meanwhile
+        try:
+            return self._apply(type_)
+        finally:
+            self.redis.delete(ledger.paused_key(type_))
+
+    def _apply(self, type_: str) -> list[dict[str, Any]]:
         ledger = self.ledger
         with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
-                    pipe.watch(self.key, ledger.cursor_key(), ledger.excluded_key())
-                    state = self.state(pipe)
-                    events = decider.decide(state, command)
-                    if not events:
-                        pipe.unwatch()
-                        return {"events": [], "rerated": []}
-                    excluded = decider.excluded(decider.fold(events, state))
-                    rerate = excluded != ledger.excluded(pipe)
-                    if rerate:
-                        before = ledger.every_rating(pipe, types)
-                        changed_set = excluded ^ ledger.excluded(pipe)
-                        plan = ledger.recompute_from(self.store, excluded, changed_set) if self.incremental else None
-                        if plan is None:  # every game rated again (what a rebuild without them gives)
-                            old_keys = ledger.every_key(pipe)
-                            changed, cursor = ledger.recompute(self.store, excluded)
-                            after = {k: r for k, r in changed["table"].items() if k[0] in types}
-                        else:  # from the first game of the player voided or restored on: the same numbers
-                            members = ledger.season_members(pipe, plan["boards"])
-                            after = {**before, **{k: r for k, r in plan["table"].items() if k[0] in types}}
-                            after = {k: r for k, r in after.items() if r.games > 0}
-                            changed = plan
-                        archived = self._archived(changed)
-                        self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
-                    rerated = _changes(before, after) if rerate else []  # the types' ratings, not the seasons'
-                    logged = _per_player(rerated, events[-1]["type"], command.at)
-                    pipe.multi()
-                    for event in events:
-                        pipe.xadd(self.key, {"e": codec.dumps_bytes(event)})
-                    if rerate:
-                        pipe.delete(ledger.excluded_key())
-                        if excluded:
-                            pipe.sadd(ledger.excluded_key(), *sorted(excluded))
-                        if plan is None:
-                            ledger.replace(pipe, old_keys, changed, cursor, archived)
+                    pipe.watch(ledger.cursor_key(type_), ledger.excluded_key(type_), ledger.applied_key(type_))
+                    events = self.events()  # the stream's slot: read, not watched (a later action applies again)
+                    head = events[-1]["id"] if events else "0"
+                    excluded = decider.excluded(decider.fold(events))
+                    old = ledger.excluded(pipe, type_)
+                    if excluded == old:
+                        if (pipe.get(ledger.applied_key(type_)) or b"0").decode() != head:
+                            pipe.multi()
+                            pipe.set(ledger.applied_key(type_), head)
+                            pipe.execute()
                         else:
-                            ledger.replace_from(pipe, plan, members, archived)
-                    if paused:
-                        pipe.delete(ledger.paused_key())
-                    at_push = len(pipe.command_stack)  # each player's log, with the rest: exactly once
-                    for player_id, entry in logged.items():
-                        pipe.rpush(self._rating_log(player_id), codec.dumps_bytes(entry))
-                    written = pipe.execute()
+                            pipe.unwatch()
+                        return []
+                    before = ledger.every_rating(pipe, [type_])
+                    plan = ledger.recompute_from(self.store, type_, excluded, excluded ^ old) \
+                        if self.incremental else None
+                    if plan is None:  # every game rated again (what a rebuild without them gives)
+                        old_keys = ledger.every_key(pipe, type_)
+                        changed, cursor = ledger.recompute(self.store, type_, excluded)
+                        after = {k: r for k, r in changed["table"].items() if k[0] == type_}
+                    else:  # from the first game of the player voided or restored on: the same numbers
+                        members = ledger.season_members(pipe, plan["boards"])
+                        after = {**before, **{k: r for k, r in plan["table"].items() if k[0] == type_}}
+                        after = {k: r for k, r in after.items() if r.games > 0}
+                        changed = plan
+                    archived = self._archived(changed)
+                    if plan is None or plan["games"] or not self.last_rerating:  # the type with games to re-rate
+                        self.last_rerating = "all" if plan is None else f"from {len(plan['games'])} games"
+                    rerated = _changes(before, after)  # the type's ratings, not the seasons'
+                    cause = next((e for e in reversed(events) if e["type"] in (decider.VOIDED, decider.UNVOIDED)),
+                                 {"type": decider.UNVOIDED, "at": 0})
+                    pipe.multi()
+                    pipe.delete(ledger.excluded_key(type_))
+                    if excluded:
+                        pipe.sadd(ledger.excluded_key(type_), *sorted(excluded))
+                    if plan is None:
+                        ledger.replace(pipe, type_, old_keys, changed, cursor, archived)
+                    else:
+                        ledger.replace_from(pipe, type_, plan, members, archived)
+                    pipe.set(ledger.applied_key(type_), head)
+                    pipe.delete(ledger.paused_key(type_))
+                    if rerated:  # logged and told once (`deliver`), even if this process stops now
+                        pipe.rpush(ledger.outbox_key(type_), codec.dumps_bytes(
+                            {"key": f"{head}:{type_}", "rerated": rerated, "event": cause}))
+                    pipe.execute()
                     break
                 except redis.WatchError:
-                    continue  # a game counted, or another moderator's action, meanwhile: again
-        places = {p: int(n) for p, n in zip(logged, written[at_push:])}  # each list's length: the new place
-        if rerate:
-            self._file(changed)
-        self._tell(rerated, events[-1], places)
-        return {"events": events, "rerated": rerated}
+                    continue  # a game counted, or another moderator's action applied, meanwhile: again
+        self._file(changed)
+        return rerated
+
+    def deliver(self) -> int:
+        """Each type's re-ratings from its outbox written into their players' re-rating logs (in
+        the stream's slot: one transaction each, guarded by `logged`, so a re-rating is logged
+        once however often this runs), then told; how many were logged now."""
+        logged = 0
+        for type_ in self.game_types():
+            outbox = self.ledger.outbox_key(type_)
+            for raw in self.redis.lrange(outbox, 0, -1):
+                item = codec.loads(raw)
+                places = self._log(item)
+                self.redis.lrem(outbox, 1, raw)
+                if places is not None:
+                    logged += 1
+                    self._tell(item["rerated"], item["event"], places)
+        return logged
+
+    def _log(self, item: dict[str, Any]) -> dict[str, int] | None:
+        """Writes one re-rating into its players' logs unless it was already (then None); each
+        player's new place in its log."""
+        logged = self._per_player(item)
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(self._logged_key())
+                    if pipe.hexists(self._logged_key(), item["key"]):
+                        pipe.unwatch()
+                        return None
+                    pipe.multi()
+                    for player_id, entry in logged.items():
+                        pipe.rpush(self._rating_log(player_id), codec.dumps_bytes(entry))
+                    pipe.hset(self._logged_key(), item["key"], 1)
+                    written = pipe.execute()
+                    return {p: int(n) for p, n in zip(logged, written)}  # each list's length: the new place
+                except redis.WatchError:
+                    continue
+
+    @staticmethod
+    def _per_player(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        event = item["event"]
+        return _per_player(item["rerated"], event["type"], event.get("at") or 0)
+
+    def _logged_key(self) -> str:
+        """Hash: the re-ratings (`<stream entry>:<type>`) logged already (in the stream's slot)."""
+        return f"{self.key.removesuffix(':events')}:logged"
 
     def _archived(self, changed: dict[str, Any]) -> frozenset[str]:
         return frozenset(self.archived(list(changed["games"]))) if self.archived is not None else frozenset()

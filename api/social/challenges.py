@@ -7,10 +7,15 @@ takes it with `POST /games/{id}/seats/{seat}/claim` and its key, which judges th
 point again. Allowed by the challenged player's `challenge` setting (api/social/decider.py) and
 no block between the two (api/social/blocks.py), asked before the game is made and again after
 (a block written meanwhile withdraws the game). The challenged player is told by `challenged`
-in its stream (and pushed, as `matched` is).
+in its stream (and pushed, as `matched` is), and its webhooks by `challenge.received`; the
+challenger's webhooks hear `challenge.answered` when the challenged player takes the seat
+(`accepted`) or the game ends without them (`expired`: the reservation ran out, the challenger
+left, a block withdrew it). A challenge's game is noted (`social:{social}:challenge:<game>`, as
+long as the reservation) so that the game service's listener (`heard`) knows it for one.
 """
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -30,15 +35,20 @@ if TYPE_CHECKING:
     from api.players.accounts import Player
 
 CHALLENGE_RESERVED_S = 86_400
+News = Callable[[list[str], str, dict[str, Any], int], object]  # (players, kind, data, at): their webhooks
 
 
 class Challenges:
     def __init__(self, social: Social, blocks: Blocks, service: GameService,
-                 told: Callable[[list[str]], object] | None = None) -> None:
+                 told: Callable[[list[str]], object] | None = None, news: News | None = None) -> None:
         self.social = social
         self.blocks = blocks
         self.service = service
         self.told = told  # after the notice is written: the player's push (api/push/notify.py)
+        self.news = news  # the players' webhooks (api/webhooks/news.py)
+
+    def key(self, game_id: str) -> str:
+        return f"{self.social.prefix}social:{{social}}:challenge:{game_id}"
 
     def challenge(self, challenger: Player, target_id: str, type_: str, seats: int | None, options: dict[str, Any],
                   clock: Any, rated: bool) -> dict[str, Any]:
@@ -73,9 +83,57 @@ class Challenges:
         self.social.players.write_inbox(self.social.players.redis, target_id, entry, at)
         if self.told is not None:
             self.told([target_id])
+        self.social.redis.set(self.key(created["id"]), json.dumps({"by": challenger.id, "to": target_id}),
+                              ex=CHALLENGE_RESERVED_S + 3600)
+        if self.news is not None:
+            self.news([target_id], "challenge.received",
+                      {"game_id": created["id"], "game_type": type_,
+                       "by": {"id": challenger.id, "name": challenger.name}, "reserved_seat": 1,
+                       "reserved_until": until, "at": at}, at)
         return {**created, "challenged": target_id, "reserved_seat": 1, "reserved_until": until}
+
+    def heard(self, game: Any, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """The game service's listener: a challenge's game taken by the challenged player, or
+        ended without them, answers the challenge (told once: the note is taken by one process)."""
+        answer = None
+        for type_, data in events:
+            if type_ == pe.SEAT_CLAIMED or type_ in pe.ENDING:
+                answer = answer or self._answer(game.id, type_, data)
+        if answer is None:
+            return
+        record, said = answer
+        if self.news is not None:
+            at = int(time.time() * 1000)
+            self.news([record["by"]], "challenge.answered",
+                      {"game_id": game.id, "game_type": game.definition.name, "player": record["to"],
+                       "answer": said, "at": at}, at)
+
+    def _answer(self, game_id: str, type_: str, data: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        key = self.key(game_id)
+        raw = self.social.redis.get(key)
+        if raw is None:
+            return None
+        record = json.loads(raw)
+        said = "accepted" if type_ == pe.SEAT_CLAIMED and data.get("player") == record["to"] else \
+            "expired" if type_ != pe.SEAT_CLAIMED else None
+        if said is None or not self.social.redis.delete(key):
+            return None
+        return record, said
 
     def _withdraw(self, game_id: str) -> None:
         ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between its players"}
         decide_and_append(self.service, game_id,
                           lambda game, at: [] if game.finished else [NewEvent(pe.ABORTED, ended, None)])
+
+
+class ChallengeAnswers:
+    """The game service's listener: a challenge's game taken or ended answers the challenge
+    (`Challenges.heard`). Made before the challenges (the game service is built first), it is
+    given them by the composition root."""
+
+    def __init__(self) -> None:
+        self.challenges: Challenges | None = None
+
+    def __call__(self, game: Any, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if self.challenges is not None:
+            self.challenges.heard(game, events)

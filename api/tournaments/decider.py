@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from api.tournaments.state import (
 __all__ = ["Command", "State", "decide", "evolve", "fold", "pairing_inputs", "rules_from", "next_step"]
 
 MAX_ROUNDS = 50
+GROUP_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_DURATION_S = 30 * 86_400
 
 
@@ -63,6 +65,10 @@ class EntryRefused(ApiError):
     status, code = 403, Code.ENTRY_REFUSED
 
 
+class GroupMembersOnly(ApiError):
+    status, code = 403, Code.GROUP_MEMBERS_ONLY
+
+
 @dataclass(frozen=True)
 class Command:
     kind: str  # create, enter, withdraw, pair, link, result, adjust, finish
@@ -81,6 +87,7 @@ class Command:
     reason: str = ""
     seed: str = ""
     missed: tuple[str, ...] = ()  # a result's: the entrants whose clock ran out in the game
+    member: bool = False  # an entry's: whether the player is a member of the rules' group (the service asks)
 
 
 def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: int) -> dict[str, Any]:
@@ -124,6 +131,9 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
         numbers[name] = float(value)
     _check_entry_rules(body, wrong)
     invited = body.get("invited")
+    group = body.get("group")
+    if group is not None and (not isinstance(group, str) or not GROUP_ID.match(group)):
+        wrong["group"] = "a group's id, or none (anyone may enter)"
     no_show = body.get("no_show_after", 2)
     if not isinstance(no_show, int) or isinstance(no_show, bool) or not 0 <= no_show <= 100:
         wrong["no_show_after"] = "a whole number from 0 (never) to 100"
@@ -140,7 +150,8 @@ def rules_from(body: Mapping[str, Any], min_seats: int, max_seats: int, now_ms: 
                  start=int(start), late_join=bool(body.get("late_join", True)),
                  algorithm={"name": pairing.ALGORITHM, "version": pairing.VERSION},
                  min_rating=body.get("min_rating"), max_rating=body.get("max_rating"),
-                 invited=tuple(invited) if invited is not None else None, no_show_after=no_show).as_dict()
+                 invited=tuple(invited) if invited is not None else None, no_show_after=no_show,
+                 group=group).as_dict()
 
 
 def _start(start: Any, now_ms: int, wrong: dict[str, str]) -> int:
@@ -204,6 +215,8 @@ def pairing_inputs(state: State, round_: int, seed: str) -> dict[str, Any]:
         inputs["last"] = _last_mates(state, to_pair)
     if rules.format == "round_robin":
         inputs["order"] = schedule_order(state, seed)
+        if int(rules.algorithm.get("version", 1)) >= 2:  # the schedule is made for this many rounds
+            inputs["rounds"] = schedule_rounds(rules, len(inputs["order"]))
     return inputs
 
 
@@ -217,16 +230,21 @@ def _last_mates(state: State, who: set[str]) -> dict[str, list[str]]:
     return dict(sorted(last.items()))
 
 
+def schedule_rounds(rules: Rules, n: int) -> int:
+    """A round robin's rounds for a field of n: the rules', else as many as meeting everyone needs."""
+    if rules.rounds:
+        return int(rules.rounds)
+    if rules.seats == 2:
+        return max(1, n - 1 if n % 2 == 0 else n)
+    return max(1, math.ceil((n - 1) / (rules.seats - 1)))
+
+
 def rounds_total(state: State) -> int | None:
     rules = state.rules
     if rules is None or rules.format == "arena":
         return None
-    if rules.rounds:
-        return int(rules.rounds)
     n = len(state.rounds[0].inputs.get("order", [])) if state.rounds else len(state.active())
-    if rules.seats == 2:
-        return max(1, n - 1 if n % 2 == 0 else n)
-    return max(1, math.ceil((n - 1) / (rules.seats - 1)))
+    return schedule_rounds(rules, n)
 
 
 def next_step(state: State, now_ms: int) -> str | None:
@@ -343,6 +361,9 @@ def _enter(state: State, rules: Rules, command: Command) -> list[dict[str, Any]]
 
 def _check_entry(rules: Rules, command: Command) -> None:
     """A player's entry against the rules' conditions (bots are the creator's to enter)."""
+    if rules.group is not None and not command.member:
+        raise GroupMembersOnly("This tournament is for the members of its group, and this player is not one.",
+                               details={"group": rules.group})
     if rules.invited is not None and command.entrant.partition(":")[2] not in rules.invited:
         raise EntryRefused("This tournament is by invitation, and this player is not invited.")
     low, high = rules.min_rating, rules.max_rating

@@ -8,6 +8,7 @@ The inputs (written into the event by api/tournaments/decider.py) are plain JSON
     met                {entrant: {other: times they shared a table}} (only non-zero counts)
     last               {entrant: [table-mates of its last game]} (arena: no immediate rematch)
     order              round robin: the schedule's order of entrants, fixed at its first round
+    rounds             round robin (version 2): the rounds its schedule is made for
 
 The algorithm is named and versioned by the rules (`ALGORITHM`, `VERSION`): a change of any rule
 below is a new version, and a tournament keeps the version it was created with.
@@ -36,14 +37,20 @@ any language recomputes it from the seed.
   `seats * tables` swaps were made).
 - **Round robin, 2 seats**: the circle method over `order` (a free place added to an odd field):
   round r pairs the rotated list's i-th and (N - 1 - i)-th; an entrant facing the free place or a
-  withdrawn entrant has a bye. **3 to 6 seats** (`balanced`): `order` rotated by the round, and
-  7 more orders sorted by sha256("<seed>:<round>:try<k>:<entrant>"), each filled table by table
-  (each table taking, among every player left, the one who met those seated least), then improved
-  by swaps between any two tables while the sum over pairs of (meetings + 1)^2 falls; the order
-  giving the lowest sum wins (the first on a tie). Measured (tests/tournaments/test_oracle.py):
-  9 players at 3 seats meet every pair exactly once in 4 rounds; 12 at 4 seats in 4 rounds and 16
-  at 4 in 5, no pair meets a third time (12 and 8 pairs never meet: a greedy round by round is
-  not a resolvable design).
+  withdrawn entrant has a bye. **3 to 6 seats**, version 2 (`_scheduled`): the whole schedule of
+  the field is made once (api/tournaments/schedule.py: a greedy start, then an iterated local
+  search over swaps lowering the sum over pairs of meetings cubed, integer-only and seeded from
+  the field's shape, so any language recomputes it) for `rounds` rounds (the inputs', the rules'
+  or ceil((N - 1) / (seats - 1))), and round r reads its tables, the i-th player of the schedule
+  being `order[i]`; a player no longer playing leaves its table, and a table left with fewer than
+  `min_seats` gives its players byes. Every two players meet as evenly as the search finds: the
+  figures for N = 5..16 are in schedule.py's docstring and bench/README.md. Version 1 (the
+  tournaments created with it keep it): `order` rotated by the round, and 7 more orders sorted
+  by sha256("<seed>:<round>:try<k>:<entrant>"), each filled table by table (each table taking,
+  among every player left, the one who met those seated least), then improved by swaps between
+  any two tables while the sum over pairs of (meetings + 1)^2 falls; the order giving the lowest
+  sum wins (the first on a tie): a greedy round by round, which left 12 pairs of 12 players at 4
+  seats never meeting in 4 rounds.
 - **Arena**: only idle players; 2 seats: the matching above without byes, and an edge between
   two who just played each other only when they are the only two; 3 to 6 seats: `grouped`, last
   table-mates counted as 1,000 repeats. A player left over waits for the next pairing.
@@ -57,8 +64,10 @@ from typing import Any
 
 import networkx as nx
 
+from api.tournaments import schedule
+
 ALGORITHM = "groups-by-score"
-VERSION = 1
+VERSION = 2  # 2: a multi-seat round robin reads a whole balanced schedule (schedule.py); 1: round by round
 BLOCK = 64  # players: a 2-seat Swiss round of more is matched in consecutive blocks of this many
 WINDOW_FROM = 64  # players: an arena's idle players above this many are matched within a window of ranks
 LAST_GAME = 1000  # the cost of seating again a player's last table-mates (arena)
@@ -227,6 +236,8 @@ def _round_robin(inputs: Mapping[str, Any]) -> dict[str, Any]:
                 tables.append(here)
             byes.extend(here if len(here) == 1 else [])
         return _seated(inputs, tables, byes)
+    if int(inputs.get("algorithm", {}).get("version", 1)) >= 2:
+        return _scheduled(inputs, order, playing)
     start = (round_ - 1) % max(1, len(order))
     names = [e for e in order[start:] + order[:start] if e in playing]
     sizes, bye_count = plan(len(names), seats, int(inputs["min_seats"]))
@@ -241,6 +252,27 @@ def _round_robin(inputs: Mapping[str, Any]) -> dict[str, Any]:
         if best is None or _cost(tables, met) < _cost(best, met):
             best = tables
     return _seated(inputs, best or [], fewest)
+
+
+def _scheduled(inputs: Mapping[str, Any], order: list[str], playing: set[str]) -> dict[str, Any]:
+    """Version 2's multi-seat round robin: round r's tables of the field's balanced schedule
+    (schedule.py, made for the whole `order` over `rounds`), the i-th player of the schedule being
+    `order[i]`. A player no longer playing (withdrawn, voided) leaves its table; a table left
+    with fewer than `min_seats` gives its players byes."""
+    seats, least, round_ = int(inputs["seats"]), int(inputs["min_seats"]), int(inputs["round"])
+    sizes, bye_count = plan(len(order), seats, least)
+    rounds = max(1, int(inputs.get("rounds") or 1))
+    made = schedule.schedule(len(order), tuple(sizes), bye_count, rounds)
+    tables, byes = made[(round_ - 1) % len(made)] if made else ((), ())
+    seated: list[list[str]] = []
+    given = [order[p] for p in byes if order[p] in playing]
+    for table in tables:
+        here = [order[p] for p in table if order[p] in playing]
+        if len(here) >= least:
+            seated.append(here)
+        else:
+            given += here
+    return _seated(inputs, seated, given)
 
 
 def _cost(tables: Sequence[Sequence[str]], met: Mapping[str, Mapping[str, int]]) -> int:

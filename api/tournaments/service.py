@@ -41,7 +41,7 @@ from api.games.options import merged_options
 from api.platform import clocks
 from api.ratings.ledger import displayed
 from api.ratings.standings import places
-from api.tournaments import decider, standings
+from api.tournaments import decider, news, standings
 from api.tournaments.state import State, fold
 from domain import registry
 from events import codec
@@ -57,6 +57,7 @@ RETRIES = 50
 MAX_BOT_ENTRANTS = 64
 STEPS = 200  # the most steps one advance takes (rounds paired, games made, results)
 MAKING_MS = 60_000  # a table's game is made by one process at a time: its claim's life
+NEWEST_KEPT = 10_000  # tournaments whose newest event id a process keeps for its live streams
 
 
 class UnknownTournament(ApiError):
@@ -75,6 +76,11 @@ class Tournaments:
         self.ledger = ledger
         self.players = players
         self.games: GameService | None = None  # set by the composition root once the game service is built
+        # A group's state by its id (api/social/groups.py), for a group's tournaments; set by the root.
+        self.group_of: Callable[[str], Any] | None = None
+        # (players, kind, data, at) -> the players' webhooks told (api/webhooks/news.py); set by the root
+        self.told: Callable[[list[str], str, dict[str, Any], int], object] | None = None
+        self._newest: dict[str, tuple[float, str | None]] = {}  # tournament -> (when read, its newest event id)
         self.index_key = f"{prefix}tournaments:index"
         self.summaries_key = f"{prefix}tournaments:summaries"
         self.games_key = f"{prefix}tournaments:games"
@@ -98,6 +104,26 @@ class Tournaments:
             raise UnknownTournament("No tournament has this id.")
         return state
 
+    def newest(self, tournament_id: str, max_age_s: float = 0.0) -> str | None:
+        """The id of the tournament's newest event, read at most every `max_age_s` per tournament
+        and process: what its live streams' subscribers wait on (one read for all of them)."""
+        now = time.monotonic()
+        seen = self._newest.get(tournament_id)
+        if seen is not None and now - seen[0] < max_age_s:
+            return seen[1]
+        found = self.redis.xrevrange(self.key(tournament_id), "+", "-", count=1)
+        newest = _text(found[0][0]) if found else None
+        if len(self._newest) >= NEWEST_KEPT:
+            self._newest.clear()  # a bounded cache: the streams read again at their next poll
+        self._newest[tournament_id] = (now, newest)
+        return newest
+
+    def after(self, tournament_id: str, position: str, count: int = 100) -> list[tuple[str, dict[str, Any]]]:
+        """The events after the stream id `position` ("0-0": from the first), oldest first: what
+        its live stream sends next, each with its id (a reconnect's Last-Event-ID)."""
+        found = self.redis.xrange(self.key(tournament_id), f"({position}", "+", count=count)
+        return [(_text(i), codec.loads(fields[b"e"])) for i, fields in found]
+
     def lines(self, tournament_id: str) -> Iterator[bytes]:
         """The history as NDJSON, one event a line, oldest first."""
         self.state(tournament_id)
@@ -105,7 +131,7 @@ class Tournaments:
             yield bytes(fields[b"e"]) + b"\n"
 
     def listing(self, status: str | None = None, type_: str | None = None, format_: str | None = None,
-                limit: int = 50) -> list[dict[str, Any]]:
+                limit: int = 50, group: str | None = None) -> list[dict[str, Any]]:
         ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrevrange(self.index_key, 0, 999)]
         raw = self.redis.hmget(self.summaries_key, ids) if ids else []
         found = []
@@ -114,7 +140,7 @@ class Tournaments:
                 continue
             summary = codec.loads(one)
             if (status and summary["status"] != status) or (type_ and summary["type"] != type_) or \
-                    (format_ and summary["format"] != format_):
+                    (format_ and summary["format"] != format_) or (group and summary.get("group") != group):
                 continue
             found.append(summary)
             if len(found) >= limit:
@@ -141,7 +167,7 @@ class Tournaments:
                 "status": state.status, "start": rules.start, "rounds_total": decider.rounds_total(state),
                 "duration_s": rules.duration_s,
                 "rounds_paired": len(state.rounds), "entrants": len(state.active()), "created_by": state.by,
-                "created_at": state.created_at, "finished_at": state.finished_at}
+                "created_at": state.created_at, "finished_at": state.finished_at, "group": rules.group}
 
     # ---- acting -----------------------------------------------------------------------------
     def act(self, tournament_id: str,
@@ -171,10 +197,19 @@ class Tournaments:
                     else:
                         pipe.srem(self.unfinished_key, tournament_id)
                     pipe.execute()
+                    self._tell(state, events, after)
                     return events, after
                 except redis.WatchError:
                     continue
         raise ApiError("The tournament is changing too fast; retry.", status=409, code=Code.VERSION_CONFLICT)
+
+    def _tell(self, before: State, events: list[dict[str, Any]], after: State) -> None:
+        """The players' webhooks told what the append means to them (after it: at most once;
+        a process dying between the two loses the news, never the tournament's events)."""
+        if self.told is None:
+            return
+        for who, kind, data in news.news(before, events, after):
+            self.told(who, kind, data, int(data["at"]))
 
     def create(self, body: dict[str, Any], creator: Player) -> State:
         definition = registry.get(str(body.get("type")))
@@ -186,6 +221,8 @@ class Tournaments:
             merged_options(definition, dict(rules["options"]), size)
         rules["clock"] = clocks.checked(definition, rules["clock"])  # 400 invalid_clock before anything is written
         bots = _bot_entrants(body.get("entrants") or [], list(definition.bots))
+        if rules["group"] is not None:
+            self._group_organiser(rules["group"], creator.id)
         tournament_id = secrets.token_urlsafe(9)
         command = decider.Command("create", now, by=creator.id, id=tournament_id, rules=rules)
         self.act(tournament_id, lambda state: command)
@@ -196,12 +233,31 @@ class Tournaments:
         self.advance(tournament_id)
         return self.state(tournament_id)
 
+    def _group_organiser(self, group_id: str, player_id: str) -> None:
+        """A group's tournament is made by its owner or an admin (404 unknown_group, 403
+        not_group_member or group_role_required)."""
+        group = self.group_of(group_id) if self.group_of is not None else None
+        if group is None or not group.exists:
+            raise ApiError("No group has this id.", status=404, code=Code.UNKNOWN_GROUP)
+        role = group.members.get(player_id)
+        if role is None:
+            raise ApiError("You are not a member of this group.", status=403, code=Code.NOT_GROUP_MEMBER)
+        if role not in ("owner", "admin"):
+            raise ApiError("Only the group's owner and admins make its tournaments.", status=403,
+                           code=Code.GROUP_ROLE_REQUIRED)
+
+    def _member(self, group_id: str | None, player_id: str) -> bool:
+        if group_id is None or self.group_of is None:
+            return False
+        return player_id in self.group_of(group_id).members
+
     def join(self, tournament_id: str, player: Player) -> State:
         state = self.state(tournament_id)
         assert state.rules is not None
         rating = self._rating(state.rules.game_type, f"player:{player.id}")
+        member = self._member(state.rules.group, player.id)  # asked before: the decider judges the rules
         self.act(tournament_id, lambda s: decider.Command("enter", _now(), entrant=f"player:{player.id}",
-                                                          name=player.name, rating=rating))
+                                                          name=player.name, rating=rating, member=member))
         self.redis.sadd(self.of_player_key(player.id), tournament_id)
         self.advance(tournament_id)
         return self.state(tournament_id)
@@ -381,3 +437,7 @@ def _bot_entrants(entrants: list[Any], levels: list[str]) -> list[tuple[str, str
 
 def _now() -> int:
     return int(time.time() * 1000)
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw

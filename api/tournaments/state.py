@@ -65,6 +65,7 @@ class Rules:
     max_rating: int | None = None
     invited: tuple[str, ...] | None = None  # player ids: only they may enter (None: anyone)
     no_show_after: int = 2  # a player whose clock ran out in this many of its games is withdrawn (0: never)
+    group: str | None = None  # a group's id: only its members may enter (issue 53); frozen at creation
 
     def points_for(self, size: int) -> list[float]:
         return [float(p) for p in self.points.get(str(size), default_points(size))]
@@ -80,7 +81,7 @@ class Rules:
                 "max_entrants": self.max_entrants, "algorithm": dict(self.algorithm),
                 "min_rating": self.min_rating, "max_rating": self.max_rating,
                 "invited": list(self.invited) if self.invited is not None else None,
-                "no_show_after": self.no_show_after}
+                "no_show_after": self.no_show_after, "group": self.group}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
@@ -95,7 +96,7 @@ class Rules:
                    algorithm=dict(d.get("algorithm") or {}), min_rating=d.get("min_rating"),
                    max_rating=d.get("max_rating"),
                    invited=tuple(d["invited"]) if d.get("invited") is not None else None,
-                   no_show_after=int(d.get("no_show_after", 2)))
+                   no_show_after=int(d.get("no_show_after", 2)), group=d.get("group"))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
-from api.webhooks.subscriptions import MINE, Owner, Subscription, SubscriptionStore
+from api.webhooks.subscriptions import MINE, NEWS_KINDS, Owner, Subscription, SubscriptionStore
 from api.words import DEFAULT as DEFAULT_LANGUAGE
 
 if TYPE_CHECKING:
@@ -79,6 +79,10 @@ class Webhooks:
         """`key`: the credential the request came with; a player key's subscription records it
         and ends with it (revoked or replaced: `end_key`, and the senders' check)."""
         games = self._games(owner, body.get("games"))
+        news = sorted(set(body["events"]) & set(NEWS_KINDS))
+        if news and games != MINE:  # a player's news is not a game's: only its "mine" subscriptions hear it
+            raise ValidationFailed(f'{", ".join(news)}: a player\'s news, told to its "games": "mine" '
+                                   "subscriptions only.", code=Code.PLAYER_REQUIRED, status=422)
         seat = body.get("seat")
         if seat is not None and owner.kind == "player":
             raise ValidationFailed("A player's webhooks see as the seat it sits in; `seat` is for table tokens.",

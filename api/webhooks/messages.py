@@ -27,7 +27,7 @@ from api.games.callers import people_to_act
 from api.games.repository import Game
 from api.platform import events as platform_events
 from api.ratings.standings import game_unrated_reason
-from api.webhooks.subscriptions import RATING_CHANGED, RATING_STREAM
+from api.webhooks.subscriptions import NEWS_KINDS, NEWS_STREAM, RATING_CHANGED, RATING_STREAM
 from events import codec
 from events.store import EventStore
 
@@ -41,8 +41,11 @@ KINDS = ("game.started", "game.move", "game.finished", "game.your_turn", "game.r
 # news but a stream of the player's own, `~rating.<player id>`, delivered to its "mine"
 # subscriptions that ask for it, as a game's are, its versions the places in the player's
 # re-rating log (api/moderation/service.py), each message one moderator's action.
-SUBSCRIBABLE = (*KINDS, RATING_CHANGED)
+# A player's news (api/webhooks/news.py: tournaments, challenges, direct messages), under
+# `~news.<player id>` as its re-ratings are.
+SUBSCRIBABLE = (*KINDS, RATING_CHANGED, *NEWS_KINDS)
 RatingLog = Callable[[str, int], list[dict[str, Any]]]  # (player, from the place n on) -> its entries
+NewsLog = Callable[[str, int], list[tuple[int, dict[str, Any]]]]  # (player, from place n) -> [(place, entry)]
 BATCH_EVENTS = 50
 RATED_PLACE = 1  # game.rated's place: the game's last version + 1 (nothing else is there)
 ChangesOf = Callable[[str], list[Any] | None]  # a game's counted rating changes (Ledger.game_changes)
@@ -236,3 +239,21 @@ def rating_pending(sub: Subscription, stream_id: str, version: int, log: RatingL
                         _envelope(RATING_CHANGED, entry["at"], {"player": player, **entry}))
                 for i, entry in enumerate(found)]
     return messages, (version + len(found) - 1) if found else None
+
+
+def is_player_stream(stream_id: str) -> bool:
+    """A player's re-ratings or news: no game (its messages derived from a log, not a stream)."""
+    return stream_id.startswith((RATING_STREAM, NEWS_STREAM))
+
+
+def news_pending(sub: Subscription, stream_id: str, version: int, log: NewsLog) -> tuple[list[Message], int | None]:
+    """The subscription's messages of the player's news from place `version` on (the kinds it
+    asked for; the others passed over), and the last place read (None: nothing new)."""
+    player = stream_id[len(NEWS_STREAM):]
+    if _player_of(sub) != player:
+        return [], None
+    found = log(player, version)
+    messages = [Message(stream_id, place, 0, entry["kind"], entry["at"],
+                        _envelope(entry["kind"], entry["at"], entry["data"]))
+                for place, entry in found if entry["kind"] in sub.events]
+    return messages, found[-1][0] if found else None

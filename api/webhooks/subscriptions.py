@@ -42,6 +42,12 @@ PROGRESS_TTL_S = 7 * 86400  # a finished, delivered game's webhook keys are kept
 MINE = "mine"
 RATING_CHANGED = "rating.changed"  # a player's re-ratings (api/webhooks/messages.py)
 RATING_STREAM = "~rating."  # the id they are delivered under: `~rating.<player id>`
+# A player's news (api/webhooks/news.py): its tournaments', its challenges', its direct messages.
+TOURNAMENT_KINDS = ("tournament.started", "tournament.round_paired", "tournament.finished",
+                    "tournament.player_withdrawn")
+SOCIAL_KINDS = ("challenge.received", "challenge.answered", "chat.direct_message")  # need the `social` scope
+NEWS_KINDS = (*TOURNAMENT_KINDS, *SOCIAL_KINDS)
+NEWS_STREAM = "~news."  # the id they are delivered under: `~news.<player id>`
 
 _ADD_BOUNDED = """
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -148,6 +154,10 @@ class SubscriptionStore:
     def _owned(self, owner: Owner) -> str:
         return f"{self.prefix}{owner.kind}:{{{owner.id}}}:webhooks"
 
+    def owned_key(self, owner: Owner) -> str:
+        """The set of the owner's subscriptions' ids."""
+        return self._owned(owner)
+
     def _mine(self, sub_id: str) -> str:
         return f"{self.prefix}webhook:{{{sub_id}}}:games"
 
@@ -205,6 +215,8 @@ class SubscriptionStore:
     def covers(self, sub: Subscription, game_id: str) -> bool:
         if game_id.startswith(RATING_STREAM):  # a player's re-ratings: its own "mine" subscriptions asking
             return sub.mine and sub.player == game_id[len(RATING_STREAM):] and RATING_CHANGED in sub.events
+        if game_id.startswith(NEWS_STREAM):  # a player's news: its own "mine" subscriptions asking for some
+            return sub.mine and sub.player == game_id[len(NEWS_STREAM):] and any(k in sub.events for k in NEWS_KINDS)
         if sub.mine:
             return bool(self.redis.sismember(self._mine(sub.id), game_id))
         return game_id in sub.games

@@ -81,3 +81,15 @@ def test_the_lists_are_configurable():
     custom = WordFilter(word_list("darn, heck", DEFAULT_EN), word_list("바보", ()))
     assert custom.apply("darn it, fuck, 바보야") == ("**** it, fuck, **야", 2)
     assert WordFilter((), ()).apply("fuck 씨발") == ("fuck 씨발", 0)
+
+
+def test_a_snapshot_restores_the_state_it_was_taken_of():
+    state, _ = _run([d.Command("mute", "ann", 1, player="bob"), d.Command("mute", "bob", 2, player="ann"),
+                     d.Command("report", "ann", 3, id="r1", subject={"kind": "player", "player": "bob"}, reason="x"),
+                     d.Command("hide", "mod", 4, id="a1", message="dm:ann:bob/1-0", reason="rude"),
+                     d.Command("undo", "mod", 5, id="a1"),
+                     d.Command("resolve", "mod", 6, id="r1", outcome="actioned", actions=("a1",))])
+    from events import codec
+
+    assert d.restored(codec.loads(codec.dumps_bytes(d.snapshot(state)))) == state
+    assert d.restored(d.snapshot(d.State())) == d.State()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from events import codec
 from tests.api.helpers import auth
 from tests.lobby.helpers import claim, open_game, player
 
@@ -124,3 +125,34 @@ def test_a_suspension_from_play_refuses_seating_until_undone(app, client):
     assert client.post(f"/games/{gid}/chat", json={"text": "can I still talk"}, headers=auth(bob["key"])).status_code == 201
     client.post(f"/moderation/actions/{action['action']}/undo", json={"reason": "appeal"}, headers=auth(mod["key"]))
     assert claim(client, gid, 1, bob["key"]).status_code in (200, 201)
+
+
+def test_a_new_process_starts_from_the_snapshot_and_folds_what_came_after(app, client):
+    """The decider's stream grows without bound: a process folds the newest snapshot and the
+    events after it, and equals the fold of the whole stream."""
+    from api.chat import decider
+    from api.chat.service import Chat
+
+    chat = app.extensions["chat"]
+    ann = player(client, "Ann")
+    others = [player(client, f"P{i}") for i in range(4)]
+    writer = Chat(chat.redis, chat.prefix, chat.players, chat.social, chat.blocks, chat.load, chat.is_member,
+                  chat.members, chat.words, snapshot_every=3)
+    for other in others:
+        assert client.post(f"/players/{other['id']}/mute", headers=auth(ann["key"])).status_code in (200, 201, 204)
+    writer.state()  # folds at least 4 events: writes a snapshot
+    snapshot = codec.loads(chat.redis.get(writer.snapshot_key))
+    assert snapshot["id"] == writer.events()[-1]["id"]
+    assert client.delete(f"/players/{others[0]['id']}/mute", headers=auth(ann["key"])).status_code in (200, 204)
+    whole = decider.fold({k: v for k, v in e.items() if k != "id"} for e in writer.events())  # its stream ids aside
+    fresh = Chat(chat.redis, chat.prefix, chat.players, chat.social, chat.blocks, chat.load, chat.is_member,
+                 chat.members, chat.words)
+    assert fresh.state() == whole
+    assert (ann["id"], others[0]["id"]) not in fresh.state().mutes
+    assert (ann["id"], others[1]["id"]) in fresh.state().mutes
+    # the fresh process read the snapshot, not the whole stream: a mark put in the snapshot shows
+    marked = {**snapshot, "state": {**snapshot["state"], "mutes": [*snapshot["state"]["mutes"], ["mark", "x"]]}}
+    chat.redis.set(writer.snapshot_key, codec.dumps_bytes(marked))
+    again = Chat(chat.redis, chat.prefix, chat.players, chat.social, chat.blocks, chat.load, chat.is_member,
+                 chat.members, chat.words)
+    assert again.state().mutes == whole.mutes | {("mark", "x")}

@@ -239,8 +239,8 @@ def _no_redis(tmp_path) -> Settings:
 
 def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     services = wiring.bootstrap(_no_redis(tmp_path))
-    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults",
-                                               "PeekingJobs"]
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
     push_notify = services.service.listeners[0].push  # asked in the feed's pipeline (issue 30)
     assert push_notify.subs is services.pushes.subs and services.matchmaker.told == push_notify.players
     assert services.service.games.snapshot_every == Settings().snapshot_every
@@ -264,8 +264,8 @@ def test_bootstrap_takes_fakes_and_builds_the_whole_graph_in_memory():
                               key_prefix="f:", snapshot_every=7)
     assert services.store is store and services.service.store is store and services.deliveries.events is store
     assert services.service.games.snapshot_every == 7 and services.players.prefix == "f:"
-    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults",
-                                               "PeekingJobs"]
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
     assert services.ratings.ledger is services.ledger and services.ledger.told is not None
     assert services.deliveries.rating_changes == services.ledger.game_changes
     created = services.service.create("high-card", [{"name": "A"}, {"bot": "random"}], {}, seed=1)
@@ -296,8 +296,8 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     url = f"unix://{tmp_path}/no-redis.sock"
     app = create_app({"REDIS_URL": url, "KEY_PREFIX": "w:", "TESTING": True})
     web = _listeners(app.extensions["games"])
-    assert web == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults",
-                                               "PeekingJobs"]
+    assert web == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
 
     built: dict = {}
     real_bootstrap = wiring.bootstrap

@@ -294,12 +294,12 @@ def test_the_counting_waits_while_a_void_recomputes(app, client):
     services = app.extensions["services"]
     ledger, store = services.ledger, services.store
     a, b = player(client, "Pia"), player(client, "Quin")
-    services.connections.store.set(ledger.paused_key(), "m", px=60_000)
+    services.connections.store.set(ledger.paused_key("splendor"), "m", px=60_000)
     try:
         gid = _play(app, client, a, b)
         assert ledger.catch_up(store) == 0 and ledger.game_changes(gid) is None
     finally:
-        services.connections.store.delete(ledger.paused_key())
+        services.connections.store.delete(ledger.paused_key("splendor"))
     assert ledger.catch_up(store) >= 1 and ledger.game_changes(gid) is not None
 
 
@@ -323,6 +323,41 @@ def test_the_operator_s_command_grants_and_revokes_the_role(app, client, redis_u
         assert moderators.main(["promote"]) == 2
     finally:
         settings.of_process.cache_clear()
+
+
+class Stopped(Exception):
+    """The process stopped here (a test's stand-in for a kill)."""
+
+
+def test_a_void_stopped_between_its_steps_is_finished_by_the_reconciler_and_logged_once(app, client):
+    """Each game type is re-rated in a transaction of its own slot after the void's event: a
+    process stopped after the event (no type re-rated), or after the re-rating (its outbox not
+    logged yet), is finished by the reconciler's next pass (`settle`), and each player's
+    re-rating log holds the re-rating once however often the pass runs."""
+    from unittest import mock
+
+    services = app.extensions["services"]
+    moderation, ledger, store = services.moderation, services.ledger, services.store
+    cheat, victim, mod = player(client, "Ola"), player(client, "Per"), player(client, "Mod")
+    moderation.act("grant", mod["id"], decider.OPERATOR, "trusted")
+    _play(app, client, victim, cheat)
+    _play(app, client, cheat, victim)
+    ledger.catch_up(store)
+    before = ledger.rating("splendor", f"player:{victim['id']}")
+    assert before.games == 2
+    with mock.patch.object(moderation, "apply", side_effect=Stopped), pytest.raises(Stopped):
+        moderation.act("void", cheat["id"], mod["id"], "farming")  # the event written, no type re-rated
+    assert ledger.rating("splendor", f"player:{victim['id']}") == before
+    with mock.patch.object(moderation, "deliver", side_effect=Stopped), pytest.raises(Stopped):
+        services.rate_ended_games()  # re-rated, and stopped before its players' logs were written
+    assert ledger.rating("splendor", f"player:{victim['id']}") is None  # both its games were the cheat's
+    assert moderation.rating_log(victim["id"], 1) == []
+    for _ in range(2):
+        services.rate_ended_games()
+    log = moderation.rating_log(victim["id"], 1)
+    assert len(log) == 1 and log[0]["changes"][0]["game_type"] == "splendor", log
+    assert log[0]["changes"][0]["after"] is None and log[0]["reason"] == "player_voided"
+    assert moderation.settle() == 0  # every type follows the stream now
 
 
 def test_one_identity_subject_held_by_two_accounts_links_them_for_the_retention():

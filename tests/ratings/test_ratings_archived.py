@@ -150,7 +150,8 @@ def test_the_archivers_sweep_files_what_a_void_noted_and_could_not_file(redis_ur
     assert archive_game(store, services.service.games, gid, ratings=ledger) == "archived"
     rewritten = [{**seat, "after": seat["after"] + 1} for seat in store.archive.get(gid).summary["ratings"]]
     with ledger.redis.pipeline(transaction=True) as pipe:  # what a void's transaction writes
-        ledger.replace(pipe, [], {"table": {}, "points": [], "games": {gid: rewritten}}, "0", frozenset([gid]))
+        ledger.replace(pipe, "splendor", [], {"table": {}, "points": [], "games": {gid: rewritten}}, "0",
+                       frozenset([gid]))
         pipe.execute()
     assert ledger.recorded_games() == [gid] and ledger.to_file() == [gid]
     services.archiver()

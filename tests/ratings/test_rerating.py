@@ -56,26 +56,30 @@ def _dump(ledger):
     return found
 
 
-def _rerate(ledger, store, excluded, incremental):
-    """What a moderator's action does to the ledger (api/moderation/service.py), one way or the other."""
-    old = ledger.excluded(ledger.redis)
-    plan = ledger.recompute_from(store, excluded, excluded ^ old) if incremental else None
-    if plan is None:
-        old_keys = ledger.every_key(ledger.redis)
-        changed, cursor = ledger.recompute(store, excluded)
-    else:
-        members = ledger.season_members(ledger.redis, plan["boards"])
-    with ledger.redis.pipeline(transaction=True) as pipe:
-        pipe.multi()
-        pipe.delete(ledger.excluded_key())
-        if excluded:
-            pipe.sadd(ledger.excluded_key(), *sorted(excluded))
+def _rerate(ledger, store, excluded, incremental, archived=frozenset()):
+    """What a moderator's action does to the ledger (api/moderation/service.py's apply), one way or
+    the other: a transaction per game type, each in its own slot. Whether every type was partial."""
+    partial = True
+    for type_ in ledger.game_types():
+        old = ledger.excluded(ledger.redis, type_)
+        plan = ledger.recompute_from(store, type_, excluded, excluded ^ old) if incremental else None
         if plan is None:
-            ledger.replace(pipe, old_keys, changed, cursor)
+            old_keys = ledger.every_key(ledger.redis, type_)
+            changed, cursor = ledger.recompute(store, type_, excluded)
         else:
-            ledger.replace_from(pipe, plan, members)
-        pipe.execute()
-    return plan is not None
+            members = ledger.season_members(ledger.redis, plan["boards"])
+        with ledger.redis.pipeline(transaction=True) as pipe:
+            pipe.multi()
+            pipe.delete(ledger.excluded_key(type_))
+            if excluded:
+                pipe.sadd(ledger.excluded_key(type_), *sorted(excluded))
+            if plan is None:
+                ledger.replace(pipe, type_, old_keys, changed, cursor, archived & set(changed["games"]))
+            else:
+                ledger.replace_from(pipe, type_, plan, members, archived & set(plan["games"]))
+            pipe.execute()
+        partial = partial and plan is not None
+    return partial
 
 
 @PROFILE
@@ -116,11 +120,12 @@ def test_the_rerating_starts_at_the_first_changed_game_and_passes_the_earlier_on
     log = FinishedLog(early + late)
     ledger = Ledger(fakeredis.FakeRedis(), "r:")
     ledger.catch_up(log, tell=False)
-    plan = ledger.recompute_from(log, frozenset({"player:p0"}), frozenset({"player:p0"}))
+    plan = ledger.recompute_from(log, "splendor", frozenset({"player:p0"}), frozenset({"player:p0"}))
     assert plan is not None and sorted(plan["games"]) == sorted(e["id"] for e in late)
     assert all(seats == [] for seats in plan["games"].values())  # each of them the voided player's
     # a record counted before records kept their start (no `kept`): every game is rated again
     record = ledger.recorded(late[0]["id"])
-    ledger.redis.set(ledger._game(late[0]["id"]), ledger_module.codec.dumps_bytes(ledger_module.public(record)))
-    assert ledger.recompute_from(log, frozenset({"player:p0"}), frozenset({"player:p0"})) is None
+    ledger.redis.set(ledger._game("splendor", late[0]["id"]),
+                     ledger_module.codec.dumps_bytes(ledger_module.public(record)))
+    assert ledger.recompute_from(log, "splendor", frozenset({"player:p0"}), frozenset({"player:p0"})) is None
     assert "kept" not in ledger.game_changes(late[1]["id"])[0]  # what the API and webhooks show: as before

@@ -48,7 +48,7 @@ def test_a_tournament_made_started_read_and_listed(client):
     assert r.status_code == 201, r.get_json()
     made = r.get_json()
     assert r.headers["Location"] == f"/tournaments/{made['id']}"
-    assert made["status"] == "running" and made["rules"]["algorithm"] == {"name": "groups-by-score", "version": 1}
+    assert made["status"] == "running" and made["rules"]["algorithm"] == {"name": "groups-by-score", "version": 2}
     first = made["rounds"][0]
     assert len(first["tables"]) == 1 and len(first["byes"]) == 1 and first["tables"][0]["game_id"]
     game = client.get(f"/games/{first['tables'][0]['game_id']}").get_json()

@@ -27,7 +27,7 @@ def test_rules_are_checked_and_frozen():
         decider.rules_from({"type": "g", "format": "swiss", "seats": 9}, 2, 6, 0)
     assert set(refused.value.details["fields"]) == {"seats", "rounds"}
     rules = decider.rules_from({"type": "g", "format": "arena", "seats": 3, "min_seats": 2, "duration_s": 600}, 2, 6, 5)
-    assert rules["algorithm"] == {"name": "groups-by-score", "version": 1} and rules["start"] == 5
+    assert rules["algorithm"] == {"name": "groups-by-score", "version": 2} and rules["start"] == 5
 
 
 def test_entries_withdrawals_and_late_joins():

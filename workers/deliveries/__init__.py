@@ -37,6 +37,7 @@ from api import metrics
 from api.errors import UnknownGame
 from api.games.repository import GameRepository
 from api.webhooks.messages import ChangesOf, RatingLog, rating_stream
+from api.webhooks.news import PlayerNews
 from api.webhooks.subscriptions import Owner, SubscriptionStore
 
 from .dispatcher import Dispatcher
@@ -73,6 +74,10 @@ class Deliveries(FanOut, Sweep):
         self.rating_changes = rating_changes  # read only: game.rated
         # (player, from place n) -> its re-ratings (the moderation's log): rating.changed; set by the root
         self.rating_log: RatingLog = lambda player, start: []
+        # A player's news for its webhooks (tournaments, challenges, direct messages): written by
+        # the services that make it (news.tell), read by the senders (news_log).
+        self.news = PlayerNews(self.subs, self.ensure)
+        self.news_log = self.news.log
         self._local = threading.local()
         self._dispatcher: Dispatcher | None = None
 

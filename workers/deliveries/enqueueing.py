@@ -19,7 +19,8 @@ LOST_AFTER_S = 120
 
 
 def delivery_job_id(prefix: str, sub_id: str, game_id: str) -> str:
-    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whd-{sub_id}-{game_id}"
+    # A player's stream (`~rating.<id>`, `~news.<id>`) holds characters RQ refuses in an id.
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', prefix)}whd-{sub_id}-{re.sub(r'[^A-Za-z0-9_-]', '_', game_id)}"
 
 
 def fan_out_job_id(prefix: str, game_id: str, follow_up: bool = False) -> str:

@@ -38,6 +38,7 @@ class Sending(Enqueueing):
     observer: Callable[[str, bool], None] | None  # told each attempt's URL and success (the dispatcher)
     rating_changes: messages.ChangesOf  # a game's counted rating changes (game.rated)
     rating_log: messages.RatingLog  # a player's re-ratings (rating.changed)
+    news_log: messages.NewsLog  # a player's news (tournaments, challenges, direct messages)
     _local: threading.local  # each thread's kept-alive connections
 
     def deliver(self, sub_id: str, game_id: str, rounds: int = ROUNDS, drain_s: float = DRAIN_SECONDS) -> str:
@@ -66,7 +67,7 @@ class Sending(Enqueueing):
             if outcome != "caught_up":
                 return outcome
             progress = self.subs.progress(game_id, sub_id)
-            if progress is None or messages.is_rating_stream(game_id):  # (re-ratings: caught up already)
+            if progress is None or messages.is_player_stream(game_id):  # (re-ratings, news: caught up already)
                 return outcome
             if self.events.version(game_id) < progress.version:
                 return outcome
@@ -95,6 +96,8 @@ class Sending(Enqueueing):
                     return "inactive"
                 if messages.is_rating_stream(game_id):  # a player's re-ratings, not a game
                     pending, last = messages.rating_pending(sub, game_id, progress.version, self.rating_log)
+                elif messages.is_player_stream(game_id):  # a player's news
+                    pending, last = messages.news_pending(sub, game_id, progress.version, self.news_log)
                 else:
                     pending, last = messages.pending(self.games, self.events, sub, game_id, progress.version,
                                                      progress.index, changes_of=self.rating_changes)
