@@ -80,6 +80,18 @@ def analyse(prefix: str, game_id: str) -> str:
         logs.unbind(context)
 
 
+def peek(prefix: str, game_id: str) -> str:
+    """A finished game's peeking evidence (issue 50), on the analysis queue beside the analyses:
+    api/moderation/peeking.py computes it and keeps it as moderation events."""
+    context = logs.bind(game_id=game_id)
+    try:
+        outcome = _services(prefix=prefix).peeking.record(game_id)
+        log.info("peeking evidence of %s: %s", game_id, outcome)
+        return outcome
+    finally:
+        logs.unbind(context)
+
+
 def fan_out_job(prefix: str, game_id: str) -> int:
     return _webhooks(prefix).deliveries.run_fan_out(game_id)
 

@@ -36,6 +36,7 @@ from api.lobby.waiting import WaitingGames
 from api.matchmaking.pairing import Matchmaker
 from api.matchmaking.seeks import Seeks
 from api.moderation.addresses import Addresses
+from api.moderation.peeking import PeekingEvidence, PeekingJobs
 from api.moderation.service import Moderation
 from api.players.accounts import Players
 from api.players.feed import PlayerFeed, RatedNotices
@@ -97,6 +98,7 @@ class Services:
     archiver: Archiver  # the reconciler's sweep moving finished games to the archive (workers/archiver.py)
     analysis_queue: AnalysisQueue  # the analyses' own RQ queue, apart from the turns' (workers/queueing/)
     analyses: Analyses  # finished games' analyses, asked for and kept (api/analysis/; computed by jobs.analyse)
+    peeking: PeekingEvidence  # the finished games' peeking evidence (api/moderation/peeking.py; jobs.peek)
     pauses: Pauses  # agreed pauses, vacations' clock events (api/seating/pauses.py)
     vacations: Vacations  # the players' vacation plans and allowance (api/players/vacations.py)
     pushes: web_push.Pushes  # web push subscriptions and their sending (api/push/, workers/push/)
@@ -280,8 +282,10 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     # A tournament game's end is its table's result, in whichever process appended it.
     tournaments = Tournaments(redis, prefix, ledger, players)
     answers = ChallengeAnswers()
+    # A finished hidden-information game's peeking evidence is queued beside the analyses (jobs.peek).
     listeners = (PlayerFeed(players, index, push_notify), FinishedExports(store, settings.export_cache_ttl),
-                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments), answers)
+                 deliveries.notifier(store.watched_hint), TournamentResults(tournaments), answers,
+                 PeekingJobs(analysis_queue.peek, settings.peeking_iterations))
     service = GameService(store, scheduler, defer, players, list(listeners), settings.max_anonymous_games,
                           settings.snapshot_every, settings.archive_retention_s,
                           WaitingGames(redis, prefix, settings.max_waiting_games_per_player, settings.waiting_ttl))
@@ -301,12 +305,17 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
         return [g.name for g in registry.all_games()]
 
     addresses = Addresses(redis, prefix, settings.moderation_address_key, settings.address_retention_days,
-                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage)
+                          settings.link_same_address, settings.link_loopback, settings.link_key_lineage,
+                          settings.link_identity_subject)
+    players.identities.held.append(addresses.identity_seen)  # one IdP subject's accounts are linked
     moderation = Moderation(redis, prefix, ledger, players, store, addresses,
                             game_types, settings.moderators, settings.moderation_lookback_s,
                             pushed=push_notify.players, rating_changed=deliveries.rating_changed,
                             archived=archiving.archived_among if archiving is not None else None,
                             file=(lambda ids: file_ratings(archiving, ledger, ids)) if archiving is not None else None)
+    peeking = PeekingEvidence(redis, prefix, service, settings.peeking_iterations, settings.moderation_lookback_s,
+                              game_types)
+    moderation.peeking = peeking  # the flags judge its evidence
     deliveries.rating_log = moderation.rating_log  # what a rating.changed says
     players.told.append(lambda player_id: push_notify.players([player_id]))  # account notices (issue 51)
     blocks = Blocks(redis, prefix)
@@ -342,7 +351,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
                                                  settings.clock_warning_min_s),
                     analysis_queue=analysis_queue,
-                    analyses=analyses,
+                    analyses=analyses, peeking=peeking,
                     pauses=pauses, vacations=vacations, ledger=ledger,
                     tickets=Tickets(redis, prefix, players.key_in_use), moderation=moderation,
                     blocks=blocks, social=social,

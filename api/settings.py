@@ -163,11 +163,13 @@ class Settings:
     moderation_address_key: str = ""  # the addresses' HMAC key ("": a random one kept in Redis)
     address_retention_days: float = 30.0  # how long a hashed address is kept after its last sighting
     moderation_lookback_s: float = 3 * 86400.0  # the rated games the flags read: those ended this recently
+    peeking_iterations: int = 80  # the peeking detector's search per model and decision (0: no evidence gathered)
     # linked accounts (api/moderation/addresses.py): never paired by matchmaking, nor seated
     # together in a rated lobby game
     link_same_address: bool = True  # accounts seen at one address within ADDRESS_RETENTION_DAYS are linked
     link_loopback: bool = False  # ...a loopback address too (every client of a local untrusted proxy is there)
     link_key_lineage: bool = True  # a player made by a request carrying another player's key is linked to it
+    link_identity_subject: bool = True  # accounts that held one identity provider's subject are linked
     rated_pairs_per_day: int = 5  # rated games matchmaking makes for one pair of players a UTC day (0: no cap)
     # ---- links that open the app (issue 54, api/http/app_links.py) ----
     public_url: str = ""  # the site's origin in answers' `links` ("": the request's)

@@ -131,3 +131,19 @@ def peek_evidence(game: GameDef, state: State, seat: int, played: dict, seed: ob
     peeking = peeking_searcher(game).policy(state, seat, random.Random(rng.random()), iterations)
     return {"version": version, "seat": seat, "moves": len(moves), "played": search_key(played),
             "honest": honest, "peeking": peeking}
+
+
+def played_move(game: GameDef, decision: Decision, seed: object) -> dict | None:
+    """The move the seat made in `decision` (a history keeps its events, not its move): the legal
+    move whose events, decided with the rng the server decided it with, are the ones appended;
+    None where none is (a move the rules accepted that is not listed)."""
+    wanted = [upcast(game, e) for e in decision.events]
+    for move in game.legal_moves(decision.before, decision.seat):
+        try:
+            events = game.decide(decision.before, decision.seat, move, rng_for(seed, decision.version,
+                                                                                 str(decision.seat)))
+        except Exception:  # a listed move the rules refuse here was not the one played
+            continue
+        if list(events) == wanted:
+            return move
+    return None

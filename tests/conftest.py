@@ -41,6 +41,9 @@ registry.register(high_card.GAME)
 # (bench/ measures that).
 os.environ.setdefault("BOT_ITERATIONS", "0.005")  # for the servers and workers the suites start
 search.set_iterations_scale(float(os.environ["BOT_ITERATIONS"]))  # and for the bots they run here
+# The peeking detector's search after each finished game a player sat in (issue 50), on the
+# analysis workers the suites start: a few iterations, as the bots' (its tests set their own)
+os.environ.setdefault("PEEKING_ITERATIONS", "2")
 
 # The suites pass seeds for determinism and create many games from 127.0.0.1: every app they
 # build and every server they start (the environment is inherited) accepts client seeds and

@@ -6,8 +6,9 @@
   else an in-memory one, else (given `redis`) the server's own (Redis, the archive behind it).
 - The Redis clients (players, subscriptions, queues...): the test's `redis`, else fakeredis's
   in-memory server (one per graph, unless the test shares one).
-- The settings: api/settings.py's defaults (but the session's ARCHIVE_URL), with the test's
-  overrides by name (`key_prefix="p:"`, `snapshot_every=3`, `webhook_allow_loopback=True`).
+- The settings: api/settings.py's defaults (but the session's ARCHIVE_URL, and no peeking evidence
+  gathered: fakeredis runs no RQ job, tests/ratings/test_peeking_feed.py asks for it), with the
+  test's overrides by name (`key_prefix="p:"`, `snapshot_every=3`, `webhook_allow_loopback=True`).
 - A process whose after-append steps are lost (it died): its store is the test's Redis, its
   other clients the in-memory ones, thrown away with what its listeners wrote.
 """
@@ -38,6 +39,7 @@ def services(store: EventStore | None = None, scheduler: Scheduler | None = None
     if store is None and redis is None:
         store = InMemoryEventStore()
     settings.setdefault("archive_url", os.environ.get("ARCHIVE_URL", ""))  # the session's (tests/conftest.py)
+    settings.setdefault("peeking_iterations", 0)  # no job queued on a fake queue (its own tests set it)
     return wiring.bootstrap(Settings(**settings), clients(redis), defer, store=store, scheduler=scheduler)
 
 

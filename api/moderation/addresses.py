@@ -20,6 +20,11 @@ changing the key unlinks everything kept), the whole IPv4 address or the IPv6 /6
   this set, as does the maker: two accounts of one lineage share a member, as two of one address;
   `moderation:lineage:<maker>` sorted set: the players of the maker's lineage (the maker too) ->
   when, and `moderation:lineages` its index (the maker -> when), for the `key_lineage` flag.
+  One identity provider's subject links too (LINK_IDENTITY_SUBJECT): the accounts that held one
+  identity (`iss` and `sub`: signed in with it first, linked or unlinked it) each hold
+  `idp:<hash>` (a keyed hash as an address's) in this set; `moderation:idp:<hash>` sorted set:
+  its players -> when, and `moderation:idps:shared` the index of those two players or more held
+  (the `shared_identity` flag).
 Flask-free.
 """
 from __future__ import annotations
@@ -63,13 +68,14 @@ def loopback(address: str) -> bool:
 
 class Addresses:
     def __init__(self, connection: Any, prefix: str, key: str, retention_days: float, link: bool = True,
-                 link_loopback: bool = False, link_lineage: bool = True) -> None:
+                 link_loopback: bool = False, link_lineage: bool = True, link_identity: bool = True) -> None:
         self.redis = connection
         self.prefix = prefix
         self.retention_ms = int(retention_days * 86_400_000)
         self.link = link  # LINK_SAME_ADDRESS: accounts seen at one address are linked
         self.link_loopback = link_loopback  # LINK_LOOPBACK: ...a loopback one too
         self.link_lineage = link_lineage  # LINK_KEY_LINEAGE: a player made with another's key is linked to it
+        self.link_identity = link_identity  # LINK_IDENTITY_SUBJECT: accounts that held one IdP subject are linked
         self._given_key = key.encode() if key else None
         self._key: bytes | None = self._given_key
 
@@ -109,6 +115,33 @@ class Addresses:
         replies = pipe.execute()
         return [{"made_by": root, "accounts": int(accounts), "players": {p.decode(): int(at) for p, at in players}}
                 for root, players, accounts in zip(roots, replies[::2], replies[1::2]) if accounts >= 2]
+
+    def _idp(self, hashed: str) -> str:
+        return f"{self.prefix}moderation:idp:{hashed}"
+
+    def _idps(self) -> str:
+        return f"{self.prefix}moderation:idps:shared"
+
+    def identity_seen(self, player_id: str, issuer: str, subject: str, now_ms: int | None = None) -> None:
+        """The player holds (or held until now) the identity provider's subject: kept as a keyed
+        hash, never the subject itself, for the retention; two players of one are linked."""
+        if not self.link_identity:
+            return
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+        hashed = hmac.new(self._secret(), f"idp\0{issuer}\0{subject}".encode(), hashlib.sha256).hexdigest()[:32]
+        pipe = self.redis.pipeline(transaction=False)
+        for key, member in ((self._idp(hashed), player_id), (self._of(player_id), f"idp:{hashed}")):
+            pipe.zadd(key, {member: now_ms})
+            pipe.zremrangebyscore(key, 0, now_ms - self.retention_ms)
+            pipe.pexpire(key, self.retention_ms)
+        pipe.zcard(self._idp(hashed))
+        if pipe.execute()[-1] >= 2:
+            self.redis.zadd(self._idps(), {hashed: now_ms})
+
+    def shared_identities(self, now_ms: int | None = None) -> list[dict[str, Any]]:
+        """The identity subjects (as their hash) two players or more held within the retention,
+        the most recent first, as `shared` gives the addresses."""
+        return self._shared_of(self._idps(), self._idp, now_ms)
 
     def _of(self, player_id: str) -> str:
         return f"{self.prefix}moderation:player:{player_id}:addresses"
@@ -158,7 +191,7 @@ class Addresses:
         one are linked: one address hash seen for both within the retention, a loopback one only
         with LINK_LOOPBACK, or one lineage); players sharing none left out. As many marks as
         sightings, however many players share one (a pair list would grow as their square)."""
-        if not (self.link or self.link_lineage) or len(player_ids) < 2:
+        if not (self.link or self.link_lineage or self.link_identity) or len(player_ids) < 2:
             return {}
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
@@ -167,7 +200,7 @@ class Addresses:
         at: dict[bytes, list[str]] = {}
         for player_id, hashes in zip(player_ids, pipe.execute()):
             for hashed in hashes:
-                if (self.link_lineage if hashed.startswith(b"lineage:") else self.link):  # (a setting turned off since)
+                if self._linking(hashed):
                     at.setdefault(hashed, []).append(player_id)
         found: dict[str, list[str]] = {}
         for hashed, seen in at.items():
@@ -175,6 +208,14 @@ class Addresses:
                 for player_id in set(seen):
                     found.setdefault(player_id, []).append(hashed.decode())
         return found
+
+    def _linking(self, mark: bytes) -> bool:
+        """Whether the mark links (its setting may have been turned off since it was kept)."""
+        if mark.startswith(b"lineage:"):
+            return self.link_lineage
+        if mark.startswith(b"idp:"):
+            return self.link_identity
+        return self.link
 
     def linked_to(self, player_id: str, others: list[str], now_ms: int | None = None) -> list[str]:
         """Those of `others` linked to the player."""
@@ -186,18 +227,22 @@ class Addresses:
         """The addresses (as their hash) at which two players or more were seen within the
         retention, the most recent first: each with how many (`accounts`) and the PLAYERS_SHOWN
         seen last (id -> last seen, ms)."""
+        found = self._shared_of(self._shared(), self._at, now_ms)
+        return [{"address": f.pop("hash"), **f} for f in found]
+
+    def _shared_of(self, index: str, members: Any, now_ms: int | None) -> list[dict[str, Any]]:
         now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
-        self.redis.zremrangebyscore(self._shared(), 0, now_ms - self.retention_ms)
-        hashes = [h.decode() for h in self.redis.zrevrange(self._shared(), 0, SHARED_SHOWN - 1)]
+        self.redis.zremrangebyscore(index, 0, now_ms - self.retention_ms)
+        hashes = [h.decode() for h in self.redis.zrevrange(index, 0, SHARED_SHOWN - 1)]
         pipe = self.redis.pipeline(transaction=False)
         for hashed in hashes:
-            pipe.zrevrangebyscore(self._at(hashed), "+inf", now_ms - self.retention_ms, start=0, num=PLAYERS_SHOWN,
+            pipe.zrevrangebyscore(members(hashed), "+inf", now_ms - self.retention_ms, start=0, num=PLAYERS_SHOWN,
                                   withscores=True)
-            pipe.zcount(self._at(hashed), now_ms - self.retention_ms, "+inf")
+            pipe.zcount(members(hashed), now_ms - self.retention_ms, "+inf")
         replies = pipe.execute()
         found = []
         for hashed, players, accounts in zip(hashes, replies[::2], replies[1::2]):
             if accounts >= 2:
-                found.append({"address": hashed, "accounts": int(accounts),
+                found.append({"hash": hashed, "accounts": int(accounts),
                               "players": {p.decode(): int(at) for p, at in players}})
         return found

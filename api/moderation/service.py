@@ -44,6 +44,7 @@ from events import codec
 from events.store import EventStore, StoreUnavailable
 
 if TYPE_CHECKING:
+    from api.moderation.peeking import PeekingEvidence
     from api.players.accounts import Player, Players
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class Moderation:
         # an archived game is the archive's, Redis keeping no record of it.
         self.archived = archived
         self.file = file
+        self.peeking: PeekingEvidence | None = None  # the finished games' peeking evidence (wiring.py)
 
     # ---- the stream and its state ------------------------------------------------------------
     def events(self, reader: Any = None) -> list[dict[str, Any]]:
@@ -351,7 +353,10 @@ class Moderation:
 
     def flags(self, now_ms: int | None = None) -> list[dict[str, Any]]:
         """Every flag of the lookback, each with its evidence; the players named and shown."""
-        found = signals.flags(self.rated_games(now_ms))
+        games = self.rated_games(now_ms)
+        found = signals.flags(games) + signals.table_overlap(games)
+        if self.peeking is not None:  # the decisions' evidence of the lookback, judged together
+            found += signals.peeking_flags(self.peeking.decisions(now_ms))
         for shared in self.addresses.shared(now_ms):
             found.append({"signal": "shared_address", "level": "warning",
                           "identities": [f"player:{p}" for p in sorted(shared["players"])], "games": [],
@@ -362,6 +367,11 @@ class Moderation:
                           "identities": [f"player:{p}" for p in sorted(lineage["players"])], "games": [],
                           "figures": {"made_by": lineage["made_by"], "accounts": lineage["accounts"],
                                       "last_seen": lineage["players"]}})
+        for held in self.addresses.shared_identities(now_ms):
+            found.append({"signal": "shared_identity", "level": "warning",
+                          "identities": [f"player:{p}" for p in sorted(held["players"])], "games": [],
+                          "figures": {"identity": held["hash"], "accounts": held["accounts"],
+                                      "last_seen": held["players"]}})
         voided = self.state().voided
         ids = sorted({w.partition(":")[2] for f in found for w in f["identities"] if w.startswith("player:")})
         people = self.players.find_many(ids)

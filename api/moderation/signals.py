@@ -176,3 +176,70 @@ def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
                                   "epsilon": PEEK_EPSILON, "min_decisions": PEEK_MIN_DECISIONS,
                                   "warn_at": round(PEEK_WARN_LLR, 3), "flag_at": round(PEEK_FLAG_LLR, 3)}})
     return found
+
+
+# ---- table-overlap collusion (issue 50), in 3-6 seat games ------------------------------------
+# Two accounts that often sit at one table where one of them benefits: the *feeder* finishes
+# last while the *beneficiary* wins, again and again. By chance (every order of the table equally
+# likely) that happens in an n-seat game with probability 1 / (n (n - 1)); over the pair's last
+# OVERLAP_WINDOW rated games together (within the lookback), the chance of as many such games or
+# more (a Poisson-binomial tail) is the evidence's figure. A pair is warned at OVERLAP_WARN_AT
+# such games whose chance is at most OVERLAP_WARN_P, flagged at OVERLAP_FLAG_AT at most
+# OVERLAP_FLAG_P. Bots are never a pair's member (they provably play their seat alone).
+OVERLAP_SEATS = (3, 6)  # the tables judged: from 3 to 6 identities
+OVERLAP_WINDOW = 20  # the pair's games together judged, the most recent
+OVERLAP_WARN_AT, OVERLAP_WARN_P = 3, 0.01
+OVERLAP_FLAG_AT, OVERLAP_FLAG_P = 4, 0.001
+
+
+def _fed(game: RatedGame) -> list[tuple[str, str]]:
+    """(beneficiary, feeder) for each pair of players of the game where one won and the other
+    finished last."""
+    worst = max(game.ranks.values())
+    if worst == 0:
+        return []
+    people = [w for w in game.ranks if w.startswith("player:")]
+    return [(w, f) for w in people for f in people if game.ranks[w] == 0 and game.ranks[f] == worst]
+
+
+def at_least(k: int, chances: list[float]) -> float:
+    """P(X >= k) for X the number of successes of independent trials of these chances."""
+    dist = [1.0]
+    for p in chances:
+        dist = [(dist[i] if i < len(dist) else 0.0) * (1 - p) + (dist[i - 1] * p if i > 0 else 0.0)
+                for i in range(len(dist) + 1)]
+    return min(1.0, sum(dist[k:]))
+
+
+def table_overlap(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
+    """A `table_overlap` warning or flag for each ordered pair (beneficiary, feeder) of players
+    whose games together the feeder finished last and the beneficiary won implausibly often."""
+    together: dict[tuple[str, str], list[RatedGame]] = {}
+    for game in sorted(games, key=lambda g: (g.at, g.id)):
+        if not OVERLAP_SEATS[0] <= len(game.ranks) <= OVERLAP_SEATS[1]:
+            continue
+        people = sorted(w for w in game.ranks if w.startswith("player:"))
+        for a in people:
+            for b in people:
+                if a != b:
+                    together.setdefault((a, b), []).append(game)
+    found = []
+    for (winner, feeder), shared in sorted(together.items()):
+        window = shared[-OVERLAP_WINDOW:]
+        fed = [g for g in window if (winner, feeder) in _fed(g)]
+        if len(fed) < OVERLAP_WARN_AT:
+            continue
+        chance = at_least(len(fed), [1 / (len(g.ranks) * (len(g.ranks) - 1)) for g in window])
+        level = ("flag" if len(fed) >= OVERLAP_FLAG_AT and chance <= OVERLAP_FLAG_P
+                 else "warning" if chance <= OVERLAP_WARN_P else None)
+        if level is None:
+            continue
+        found.append({"signal": "table_overlap", "level": level, "identities": [winner, feeder],
+                      "games": [g.id for g in fed],
+                      "figures": {"beneficiary": winner, "feeder": feeder, "games_together": len(window),
+                                  "won_while_the_other_was_last": len(fed),
+                                  "chance_if_independent": float(f"{chance:.3g}"), "window": OVERLAP_WINDOW,
+                                  "warn_at": OVERLAP_WARN_AT, "warn_p": OVERLAP_WARN_P,
+                                  "flag_at": OVERLAP_FLAG_AT, "flag_p": OVERLAP_FLAG_P,
+                                  "per_game": _evidence(fed)}})
+    return found

@@ -8,7 +8,9 @@ Keys (single-key commands only):
   mapping, and the others read its player. A racer writes its player's hash before its SET NX,
   so the mapping never names a player not yet written; a loser's unused hash is deleted.
 - `player:{<id>}:identities` hash: the same hash -> JSON {id, issuer, subject, linked (ms)}.
-Flask-free.
+`held` (wiring.py: the moderation's api/moderation/addresses.py `identity_seen`) hears of each
+player that holds an identity: at its first sight, a link and an unlink (issue 50: two accounts
+that held one identity are linked, and never paired). Flask-free.
 """
 from __future__ import annotations
 
@@ -52,6 +54,12 @@ class Identities:
     def __init__(self, connection: Any, prefix: str = "") -> None:
         self.redis = connection
         self.prefix = prefix
+        # (player id, issuer, subject): told when a player holds (or lets go of) an identity
+        self.held: list[Callable[[str, str, str], None]] = []
+
+    def _held(self, player_id: str, issuer: str, subject: str) -> None:
+        for told in self.held:
+            told(player_id, issuer, subject)
 
     def _mapping(self, digest: str) -> str:
         return f"{self.prefix}identity:{digest}"
@@ -86,6 +94,7 @@ class Identities:
     def _note(self, player_id: str, digest: str, claims: dict[str, Any], counts_from: int = 0) -> dict[str, Any]:
         entry = {"id": digest[:16], "issuer": claims["iss"], "subject": claims["sub"],
                  "linked": int(time.time() * 1000), "counts_from": counts_from}
+        self._held(player_id, claims["iss"], claims["sub"])
         self.redis.hsetnx(self._linked(player_id), digest, json.dumps(entry))
         return dict(json.loads(self.redis.hget(self._linked(player_id), digest)))
 
@@ -103,7 +112,8 @@ class Identities:
 
     def unlink(self, player_id: str, identity_id: str) -> None:
         for digest, raw in self.redis.hgetall(self._linked(player_id)).items():
-            if json.loads(raw)["id"] == identity_id:
+            if (entry := json.loads(raw))["id"] == identity_id:
+                self._held(player_id, entry["issuer"], entry["subject"])  # held until now
                 self.redis.hdel(self._linked(player_id), digest)
                 owner = self.redis.get(self._mapping(digest.decode()))
                 if owner is not None and owner.decode() == player_id:  # only this player's mapping

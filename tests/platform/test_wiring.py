@@ -131,9 +131,11 @@ FROM_ENV = {
     "MODERATION_ADDRESS_KEY": ("s3cret", "s3cret"),
     "ADDRESS_RETENTION_DAYS": ("7", 7.0),
     "MODERATION_LOOKBACK_S": ("3600", 3600.0),
+    "PEEKING_ITERATIONS": ("12", 12),
     "LINK_SAME_ADDRESS": ("0", False),
     "LINK_LOOPBACK": ("1", True),
     "LINK_KEY_LINEAGE": ("0", False),
+    "LINK_IDENTITY_SUBJECT": ("0", False),
     "CHAT_MAX_LENGTH": ("200", 200),
     "CHAT_RATE": ("3", 3),
     "CHAT_WORDS_EN": ("darn,heck", "darn,heck"),
@@ -240,7 +242,8 @@ def _no_redis(tmp_path) -> Settings:
 
 def test_bootstrap_attaches_the_feed_exports_and_webhooks_once(tmp_path):
     services = wiring.bootstrap(_no_redis(tmp_path))
-    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers"]
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
     push_notify = services.service.listeners[0].push  # asked in the feed's pipeline (issue 30)
     assert push_notify.subs is services.pushes.subs and services.matchmaker.told == push_notify.players
     assert services.service.games.snapshot_every == Settings().snapshot_every
@@ -264,7 +267,8 @@ def test_bootstrap_takes_fakes_and_builds_the_whole_graph_in_memory():
                               key_prefix="f:", snapshot_every=7)
     assert services.store is store and services.service.store is store and services.deliveries.events is store
     assert services.service.games.snapshot_every == 7 and services.players.prefix == "f:"
-    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers"]
+    assert _listeners(services.service) == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
     assert services.ratings.ledger is services.ledger and services.ledger.told is not None
     assert services.deliveries.rating_changes == services.ledger.game_changes
     created = services.service.create("high-card", [{"name": "A"}, {"bot": "random"}], {}, seed=1)
@@ -295,7 +299,8 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     url = f"unix://{tmp_path}/no-redis.sock"
     app = create_app({"REDIS_URL": url, "KEY_PREFIX": "w:", "TESTING": True})
     web = _listeners(app.extensions["games"])
-    assert web == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers"]
+    assert web == ["PlayerFeed", "FinishedExports", "Notifier", "TournamentResults", "ChallengeAnswers",
+        "PeekingJobs"]
 
     built: dict = {}
     real_bootstrap = wiring.bootstrap

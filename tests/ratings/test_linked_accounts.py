@@ -206,3 +206,29 @@ def test_the_day_s_count_names_a_pair_as_python_orders_it_and_is_given_back(redi
     group = seeks.pair("pool", 2, 1_000, (100.0, 25.0, 1000.0), 600_000, ["pa", "pB", "pc"], marks, 0)
     assert "pc" in group and len(group) == 2
     assert seeks.pair("pool", 2, 1_000, (100.0, 25.0, 1000.0), 600_000, ["pa", "pB", "pc"], marks, 0) == []
+
+
+def test_accounts_that_held_one_identity_subject_are_never_matched(redis_url):
+    """Ann's account held an identity provider's subject (signed in, then unlinked); Alt, from
+    another address, holds it now: they are linked (a keyed hash of the subject, never the
+    subject), never paired, and the moderators see it (`shared_identity`). Bob is paired."""
+    prefix = f"link{uuid.uuid4().hex[:6]}:"
+    app = _app(redis_url, prefix)
+    client = _client(app)
+    ann, alt = _player(client, "Ann", "198.51.100.21"), _player(client, "Alt", "203.0.113.21")
+    identities = app.extensions["players"].identities
+    claims = {"iss": "https://idp.example", "sub": "person-1"}
+    identities.link(ann["id"], claims)
+    identities.unlink(ann["id"], identities.listing(ann["id"])[0]["id"])
+    identities.link(alt["id"], claims)
+    assert _seek(client, ann, "198.51.100.21")["status"] == "searching"
+    assert _seek(client, alt, "203.0.113.21")["status"] == "searching"  # linked: not paired
+    bob = _player(client, "Bob", "192.0.2.21")
+    matched = _seek(client, bob, "192.0.2.21")
+    assert matched["status"] == "matched"
+    seated = {s["player"] for s in client.get(f"/games/{matched['game_id']}").get_json()["seats"]}
+    assert bob["id"] in seated and len(seated & {ann["id"], alt["id"]}) == 1
+    flags = app.extensions["moderation"].flags()
+    shared = [f for f in flags if f["signal"] == "shared_identity"]
+    assert [sorted(p["id"] for p in f["players"]) for f in shared] == [sorted([ann["id"], alt["id"]])]
+    assert "person-1" not in str(shared) and shared[0]["figures"]["accounts"] == 2

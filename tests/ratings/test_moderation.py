@@ -358,3 +358,29 @@ def test_a_void_stopped_between_its_steps_is_finished_by_the_reconciler_and_logg
     assert len(log) == 1 and log[0]["changes"][0]["game_type"] == "splendor", log
     assert log[0]["changes"][0]["after"] is None and log[0]["reason"] == "player_voided"
     assert moderation.settle() == 0  # every type follows the stream now
+
+
+def test_one_identity_subject_held_by_two_accounts_links_them_for_the_retention():
+    """In memory (fakeredis): the subject is kept only as a keyed hash; its two holders share a
+    mark (what matchmaking and rated games read) until the retention ends; the setting off
+    links nobody, and the identities' link and unlink tell whoever holds the subject."""
+    import fakeredis
+
+    from api.players.identities import Identities
+
+    connection = fakeredis.FakeRedis()
+    addresses = Addresses(connection, "i:", "k1", retention_days=1)
+    identities = Identities(connection, "i:")
+    identities.held.append(lambda p, iss, sub: addresses.identity_seen(p, iss, sub, now_ms=1000))
+    claims = {"iss": "https://idp.example", "sub": "s-1"}
+    identities.link("ann", claims)
+    identities.unlink("ann", identities.listing("ann")[0]["id"])
+    identities.link("alt", claims)
+    assert addresses.linked_to("ann", ["alt", "bob"], now_ms=2000) == ["alt"]
+    shared = addresses.shared_identities(now_ms=2000)
+    assert [(s["accounts"], sorted(s["players"])) for s in shared] == [(2, ["alt", "ann"])]
+    kept = connection.keys("i:moderation:*")  # the moderation's keys: never the subject itself
+    assert kept and all(b"s-1" not in k and b"s-1" not in (connection.dump(k) or b"") for k in kept)
+    assert addresses.linked_to("ann", ["alt"], now_ms=1000 + 86_400_001) == []  # past the retention
+    addresses.link_identity = False
+    assert addresses.linked_to("ann", ["alt"], now_ms=2000) == []

@@ -1,7 +1,7 @@
 """Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
 12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
-its start, a replay, a profile, a leaderboard and the account page."""
+its start, a replay, a profile, a leaderboard, the moderators' page and the account page."""
 from __future__ import annotations
 
 import re
@@ -101,7 +101,7 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "replay", "finished", *[f"play {t}" for t in TYPES],
+PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", *[f"play {t}" for t in TYPES],
          *[f"moved {t}" for t in TYPES]]
 
 
@@ -124,6 +124,12 @@ def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page,
         token = next(s["token"] for s in made["seats"] if s.get("token"))
         requests.post(f"{base}/games/{made['id']}/resign", headers={"Authorization": f"Bearer {token}"}, timeout=5).raise_for_status()
         _open(driver, base, player, f"/play/{made['id']}#token={token}", lambda: text_of(driver, "#turn").startswith("게임 끝"))
+    elif page == "moderation":  # a moderator's page, a flag on it (its names are names)
+        from tests.web.test_moderation_page import grant, lineage
+
+        grant(web_server, player["id"])  # again for the second screen: nothing to do
+        lineage(base, player, "지우")
+        _open(driver, base, player, "/web/moderation.html", lambda: driver.find_elements(By.CSS_SELECTOR, "#flags li"))
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:

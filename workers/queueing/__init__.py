@@ -186,3 +186,14 @@ class AnalysisQueue:
         self.queue.enqueue_call("jobs.analyse", args=(self.prefix, game_id), job_id=jid, unique=True,
                                 timeout=ANALYSIS_JOB_TIMEOUT_S, result_ttl=0, failure_ttl=600,
                                 description=f"analysis of {game_id}")
+
+    def peek(self, game_id: str) -> bool:
+        """Queues the finished game's peeking evidence (jobs.peek, issue 50: api/moderation/peeking.py)
+        on this queue, one job per game (`peeking-<game>`), as an analysis is."""
+        jid = self.job_id(game_id).replace("analysis-", "peeking-", 1)
+
+        def enqueue() -> None:
+            self.queue.enqueue_call("jobs.peek", args=(self.prefix, game_id), job_id=jid, unique=True,
+                                    timeout=ANALYSIS_JOB_TIMEOUT_S, result_ttl=0, failure_ttl=600,
+                                    description=f"peeking evidence of {game_id}")
+        return enqueue_unique(enqueue, jid, self.connection, self._lost)
