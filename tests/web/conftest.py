@@ -106,7 +106,7 @@ def web_server(redis_url, browser_available):
     server = WebServer(redis_url)
     _SERVERS.append(server)
     try:
-        wait_for(server.up, timeout=60, interval=0.2)
+        wait_for(server.up, timeout=120, interval=0.2)
         yield server
     finally:
         _SERVERS.remove(server)
