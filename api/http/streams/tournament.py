@@ -50,11 +50,16 @@ def tournament_stream(id: str) -> ResponseReturnValue:  # the path's own name (o
 
     def generate() -> Iterator[bytes]:
         position = "0-0" if cursor == "0" else cursor
+        try:
+            if position is None:  # from now: the newest event is the place to follow from, read
+                position = service.newest(tournament_id) or "0-0"  # before the first byte is sent
+        except UNAVAILABLE:
+            pass  # read again in the loop
         yield lifecycle.RETRY
         started = last = time.monotonic()
         while time.monotonic() - started < max_s:
             try:
-                if position is None:  # from now: the newest event is the place to follow from
+                if position is None:
                     position = service.newest(tournament_id) or "0-0"
                 newest = service.newest(tournament_id, TOURNAMENT_POLL_S)
                 if newest is not None and newest != position:
