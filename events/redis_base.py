@@ -70,6 +70,7 @@ class RedisBase:
         self._settle = client.register_script(scripts.SETTLE)
         self._finish = client.register_script(scripts.FINISH)
         self._cache = client.register_script(scripts.CACHE)
+        self._mark_finished = client.register_script(scripts.MARK_FINISHED)
         self._raw_client: RawXrange | None = None
         self.watched_hints = WatchedHints()
         # Each written append PUBLISHes its events (WARM_GAMES, set by wiring.py; never on a

@@ -112,7 +112,7 @@ class Indexes(RedisBase):
         if self.redis.hget(meta, "finished_log") is not None or not self.redis.exists(meta):
             return
         entry_id = self.redis.xadd(self.keys.finished_log(), {"g": game_id, "e": entry}, maxlen=kept, approximate=True)
-        self.redis.hsetnx(meta, "finished_log", entry_id)
+        self._mark_finished(keys=[meta], args=[entry_id])
 
     @unavailable
     def read_finished_log(self, after: str, count: int) -> list[tuple[str, str, bytes]]:

@@ -19,6 +19,15 @@ end
 return {'ok', tostring(n)}
 """
 
+# KEYS: meta. ARGV: the finished log's entry id.
+# The mark of an ended game's logging, set once, and only on a meta that is still there: a
+# HSETNX alone would make a meta of that one field when the archiver removed the game between
+# the logging's check and its mark (every later read of the game then fails on its type).
+MARK_FINISHED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('HSETNX', KEYS[1], 'finished_log', ARGV[1])
+"""
+
 # KEYS: events, the cached blob
 # ARGV: blob, ttl_seconds
 # A blob derived from a game's history lives no longer than the history (nor at all without it).

@@ -276,6 +276,27 @@ def test_the_finished_log_names_one_entry_per_game(store):
     assert store.read_finished_log(log[1][0], 10) == []
 
 
+def test_a_game_removed_while_its_end_is_logged_stays_removed(redis_client):
+    """The archiver may remove an ended game between the logging's check that it is there and its
+    mark: the mark must not make a meta of that one field (every read of the game would then fail
+    on its missing type; the bench's archive part met it under load)."""
+    store = RedisEventStore(redis_client, prefix=f"store-{uuid.uuid4().hex[:8]}:")
+    gid = new_game(store)
+    check = store.redis.exists
+
+    def then_removed(*keys):
+        found = check(*keys)
+        store.redis.delete(store.keys.meta(gid))  # the archiver, right after the check
+        return found
+
+    store.redis.exists = then_removed
+    try:
+        store.log_finished(gid, b"A", 100)
+    finally:
+        store.redis.exists = check
+    assert store.meta(gid) is None and not store.redis.exists(store.keys.meta(gid))
+
+
 def test_a_lease_has_one_holder_until_it_ends(store):
     gid = new_game(store)
     assert store.lease(gid, "reconcile", 300)
