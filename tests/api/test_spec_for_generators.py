@@ -66,13 +66,13 @@ NULLABLE = {
     "CreatedGame.properties.seats.items": ("name", "bot", "token"),
     "GameCommon": ("you", "rematch", "result_words"),
     "GameSeat": ("name", "bot"),
-    "GameSummary": ("rematch", "result"),
+    "GameSummary": ("rematch", "result"),  # rematch: none made yet (GameCommon's too)
     "Notice": ("game_id", "game_type", "version"),
     "GamePage": ("next",),
     "Seek": ("seats", "max_seats"),
     "SeekStatus": ("rating",),
     "GameRatings": ("seats", "unrated_reason"),
-    "AnalysedDecision": ("suggested_label",),
+    "AnalysedDecision": ("suggested_label",),  # a game type without words (an extra game module)
     "Person": ("name",),
     "Friend.allOf.1": ("game",),
     "ChatPage": ("next", "previous"),
@@ -80,6 +80,7 @@ NULLABLE = {
     "Challenge": ("seats",),
     "GroupMembers.properties.members.items": ("name",),
     "TournamentCreate": ("min_rating", "max_rating", "invited", "group"),
+    # rounds_total: an arena; duration_s: not an arena; finished_at: not over; group: open to anyone
     "TournamentSummary": ("rounds_total", "duration_s", "finished_at", "group"),
     # a table voided, or given its places, before its game was made
     "WebhookTournament.properties.data.properties.tables.items": ("game_id",),
@@ -94,10 +95,10 @@ NULLABLE = {
     "NewAccessToken": ("expires_in",),
     "AccessToken": ("expires", "last_used"),
     "Passkey": ("last_used",),
-    "SeatClaimed": ("player",),
-    "SeatLeft": ("player",),
+    "SeatClaimed": ("player",),  # an anonymous claimer (a name, no key)
+    "SeatLeft": ("player",),  # the same claimer leaving
     "Fairness": ("seed",),
-    "PlatformResult": ("idle_seconds", "by"),
+    "PlatformResult": ("by",),  # aborted by the server for a block between its players, no seat
     "ClockState": ("deadline",),
     "ClockState.properties.seats.items": ("remaining_ms", "deadline"),
     "PauseResult": ("result",),
@@ -106,7 +107,7 @@ NULLABLE = {
     "MoveResult": ("next_moves",),
     "HistoryEvent": ("actor",),
     "SeatResigned": ("bot",),
-    "GameAborted": ("seat",),
+    "GameAborted": ("seat",),  # the same abort (challenges.py, pairing.py): no seat aborted it
     "FairyTileView": ("next_tile", "hand", "result"),
     "FairyTileView.properties.seats.items": ("hand",),
     "FairyTileGameSetUpEvent": ("next_tile",),
@@ -152,6 +153,7 @@ NOT_NULL = {
     "PushMessage": ("at",),  # the same notice's time; a notice without one is never pushed
     "SeekStatus": ("since",),  # set when searching, kept when pairing, the pairing's time once matched
     "GameAnalysis": ("requested_at",),  # set by the request, copied into the finished analysis
+    "PlatformResult": ("idle_seconds",),  # every game_abandoned carries it (events.abandoned_event, claims.py)
 }
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
@@ -382,3 +384,20 @@ def test_what_every_answer_fills_is_not_nullable():
     for name, properties in NOT_NULL.items():
         assert not set(properties) & found.get(name, set()), name
         assert set(properties) <= set(schemas[name]["properties"]), name
+
+
+def test_the_response_checks_refuse_a_null_where_not_null():
+    """The HTTP suite's checks (tests/api/spec.py, the validator SpecCheckingClient uses) fail an
+    answer with a null in a NOT_NULL property: the audit's removals are held by real answers."""
+    import jsonschema
+
+    from tests.api.spec import validate_named
+
+    for name, properties in NOT_NULL.items():
+        for prop in properties:
+            try:
+                validate_named(name, {prop: None})
+            except jsonschema.ValidationError as e:
+                assert list(e.absolute_path) == [prop], (name, prop, e.message)
+            else:
+                raise AssertionError(f"{name}.{prop}: a null passed the response checks")
