@@ -115,8 +115,8 @@ class Lobby:
         seated = [s["player"] for s in game.seats if s.get("player") and s["player"] != player]
         linked = self.linked_to(player, seated) if seated else []
         if linked:
-            raise LinkedAccounts("This rated game seats an account linked to yours (seen at the same address): "
-                                 "it cannot seat you. A casual game can (\"rated\": false).",
+            raise LinkedAccounts("This rated game seats an account linked to yours (by an address, a key or a "
+                                 "sign-in): it cannot seat you. A casual game can (\"rated\": false).",
                                  version=game.version, details={"linked_seats": sorted(
                                      i for i, s in enumerate(game.seats) if s.get("player") in linked)})
 
