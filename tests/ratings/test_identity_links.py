@@ -11,7 +11,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from tests.api.helpers import auth
-from tests.ratings.test_linked_accounts import _app, _at, _client, _player, _seek
+from tests.ratings.test_linked_accounts import _app, _at, _client, _player, _seek, assert_households_kept_apart
 
 
 def _held_one_identity(app, people, subject):
@@ -51,21 +51,7 @@ def test_accounts_of_one_identity_subject_are_never_matched_across_two_api_proce
     with ThreadPoolExecutor(len(seekers)) as pool:
         list(pool.map(seek, seekers))
     apps[1].extensions["matchmaker"].pair_all()  # the reconciler's pass: whatever could pair has
-    games: dict[str, list[str]] = {}
-    waiting = []
-    for _, who in seekers:
-        status = clients[0].get("/matchmaking", headers=auth(who["key"])).get_json()
-        if status["status"] == "matched":
-            games.setdefault(status["game_id"], []).append(who["id"])
-        else:
-            assert status["status"] == "searching", status
-            waiting.append(who["id"])
-    assert len(games) >= 5, games
-    for gid, members in games.items():
-        seated = [s["player"] for s in clients[1].get(f"/games/{gid}").get_json()["seats"]]
-        assert sorted(seated) == sorted(members)
-        assert len({home[p] for p in seated}) == 2, (gid, seated)  # never one household's two
-    assert len({home[p] for p in waiting}) <= 1, waiting  # else two of them would have paired
+    assert_households_kept_apart(clients, [who for _, who in seekers], home, at_least=5)
 
 
 def test_a_rated_game_refuses_a_seat_to_an_account_of_a_seated_player_s_identity_subject(redis_url):

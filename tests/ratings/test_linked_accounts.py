@@ -14,13 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 import redis
 
 from tests.api.helpers import auth
+from tests.apps import redis_app
 
 
 def _app(redis_url, prefix, **settings):
-    from app import create_app
-
-    return create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
-                       "TESTING": True, "RATE_LIMIT": 1_000_000, **settings})
+    return redis_app(redis_url, prefix, **settings)
 
 
 def _client(app):
@@ -44,6 +42,28 @@ def _seek(client, who, address, rated=True):
                     headers=auth(who["key"]), **_at(address))
     assert r.status_code == 201, r.get_json()
     return r.get_json()
+
+
+def assert_households_kept_apart(clients, seekers, home, at_least):
+    """The outcome of a matchmaking run of households (`home`: account -> household): at least
+    `at_least` games, each seating its matched two (read through the other app), never one
+    household's two at a table; and those left waiting are one household's (else two of them
+    would have paired)."""
+    games: dict[str, list[str]] = {}
+    waiting = []
+    for who in seekers:
+        status = clients[0].get("/matchmaking", headers=auth(who["key"])).get_json()
+        if status["status"] == "matched":
+            games.setdefault(status["game_id"], []).append(who["id"])
+        else:
+            assert status["status"] == "searching", status
+            waiting.append(who["id"])
+    assert len(games) >= at_least, games
+    for gid, members in games.items():
+        seated = [s["player"] for s in clients[1].get(f"/games/{gid}").get_json()["seats"]]
+        assert sorted(seated) == sorted(members)
+        assert len({home[p] for p in seated}) == 2, (gid, seated)
+    assert len({home[p] for p in waiting}) <= 1, waiting
 
 
 def test_linked_accounts_are_never_matched_across_two_api_processes(redis_url):
@@ -78,21 +98,7 @@ def test_linked_accounts_are_never_matched_across_two_api_processes(redis_url):
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(seek, enumerate(seekers)))
     assert apps[0].extensions["matchmaker"].pair_all() >= 0  # the reconciler's pass: whatever could pair has
-    games: dict[str, list[str]] = {}
-    waiting = []
-    for _, _, who in seekers:
-        status = clients[0].get("/matchmaking", headers=auth(who["key"])).get_json()
-        if status["status"] == "matched":
-            games.setdefault(status["game_id"], []).append(who["id"])
-        else:
-            assert status["status"] == "searching", status
-            waiting.append(who["id"])
-    assert len(games) >= 10, games
-    for gid, members in games.items():
-        seated = [s["player"] for s in clients[1].get(f"/games/{gid}").get_json()["seats"]]
-        assert sorted(seated) == sorted(members)
-        assert len({home[p] for p in seated}) == 2, (gid, seated)  # never one household's two
-    assert len({home[p] for p in waiting}) <= 1, waiting  # else two of them would have paired
+    assert_households_kept_apart(clients, [who for _, _, who in seekers], home, at_least=10)
 
 
 def test_one_pair_meets_at_most_rated_pairs_per_day_in_rated_play(redis_url):

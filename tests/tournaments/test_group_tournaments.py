@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from tests.api.helpers import auth
+from tests.apps import redis_app, spec_client
 from tests.lobby.helpers import player
 
 LATER = 4_102_444_800_000
@@ -18,25 +19,12 @@ LATER = 4_102_444_800_000
 
 @pytest.fixture(scope="module")
 def app(redis_url):
-    from app import create_app
-
-    prefix = f"tgr{uuid.uuid4().hex[:6]}:"
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "KEY_PREFIX": prefix,
-            "TURN_QUEUE": f"{prefix}turns",
-            "TESTING": True,
-            "RATE_LIMIT": 1_000_000,
-        }
-    )
+    return redis_app(redis_url, f"tgr{uuid.uuid4().hex[:6]}:")
 
 
 @pytest.fixture
 def client(app):
-    from tests.api.spec import SpecCheckingClient
-
-    return SpecCheckingClient(app, app.response_class, use_cookies=True)
+    return spec_client(app)
 
 
 def _refused(r, status, code):

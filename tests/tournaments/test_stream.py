@@ -13,32 +13,18 @@ import orjson
 import pytest
 
 from tests.api.helpers import auth
+from tests.apps import redis_app, spec_client
 from tests.lobby.helpers import player
 
 
 @pytest.fixture(scope="module")
 def app(redis_url):
-    from app import create_app
-
-    prefix = f"tst{uuid.uuid4().hex[:6]}:"
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "KEY_PREFIX": prefix,
-            "TURN_QUEUE": f"{prefix}turns",
-            "TESTING": True,
-            "RATE_LIMIT": 1_000_000,
-            "SSE_KEEPALIVE_S": 0.5,
-            "SSE_MAX_SECONDS": 30,
-        }
-    )
+    return redis_app(redis_url, f"tst{uuid.uuid4().hex[:6]}:", SSE_KEEPALIVE_S=0.5, SSE_MAX_SECONDS=30)
 
 
 @pytest.fixture
 def client(app):
-    from tests.api.spec import SpecCheckingClient
-
-    return SpecCheckingClient(app, app.response_class, use_cookies=True)
+    return spec_client(app)
 
 
 def _frames(client, url, count, headers=None, then=None):

@@ -16,6 +16,7 @@ from api.tournaments.decider import Command, decide, rules_from
 from api.tournaments.state import fold
 from tests.api.helpers import auth
 from tests.api.spec import validate_named
+from tests.apps import redis_app, spec_client
 from tests.conftest import wait_for
 from tests.lobby.helpers import claim, player
 
@@ -62,27 +63,13 @@ def test_a_tournaments_history_tells_started_round_paired_once_linked_withdrawn_
 # ---- through the API, the session's Redis ---------------------------------------------------------
 @pytest.fixture(scope="module")
 def app(redis_url):
-    from app import create_app
-
     prefix = f"twn{uuid.uuid4().hex[:6]}:"
-    return create_app(
-        {
-            "REDIS_URL": redis_url,
-            "KEY_PREFIX": prefix,
-            "TURN_QUEUE": f"{prefix}turns",
-            "WEBHOOK_QUEUE": f"{prefix}webhooks",
-            "TESTING": True,
-            "RATE_LIMIT": 1_000_000,
-            "WEBHOOK_ALLOW_LOOPBACK": "1",
-        }
-    )
+    return redis_app(redis_url, prefix, WEBHOOK_QUEUE=f"{prefix}webhooks", WEBHOOK_ALLOW_LOOPBACK="1")
 
 
 @pytest.fixture
 def client(app):
-    from tests.api.spec import SpecCheckingClient
-
-    return SpecCheckingClient(app, app.response_class, use_cookies=True)
+    return spec_client(app)
 
 
 class Receiver:

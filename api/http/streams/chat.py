@@ -10,8 +10,6 @@ live streams' limits (per process, per client address) like the game's and the p
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, current_app, request
@@ -57,30 +55,14 @@ def chat_stream(game_id: str) -> ResponseReturnValue:
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
 
-    def generate() -> Iterator[bytes]:
-        position = cursor
-        if position is None:  # from now: the newest message is the place to follow from
-            position = chat.newest(channel, 0) or "0-0"
-        yield lifecycle.RETRY
-        started = last = time.monotonic()
-        fresh = 0.0  # the first page with the mutes and hides as they are now; then at most CHAT_POLL_S old
-        while time.monotonic() - started < max_s:
-            try:
-                newest = chat.newest(channel, CHAT_POLL_S)
-                if newest is not None and newest != position:
-                    page = chat.live_page(channel, viewer, position, newest, fresh)
-                    fresh = CHAT_POLL_S
-                    frames = [sse("chat", m, m["id"]) for m in page["messages"]]
-                    position = page["next"] or position
-                    if frames:
-                        yield b"".join(frames)
-                        last = time.monotonic()
-                        continue
-            except StoreUnavailable:
-                yield b": store unavailable, retrying\n\n"
-            if time.monotonic() - last >= keepalive_s:
-                yield b": keep-alive\n\n"
-                last = time.monotonic()
-            time.sleep(CHAT_POLL_S)
+    fresh = 0.0  # the first page with the mutes and hides as they are now; then at most CHAT_POLL_S old
 
-    return opened.response(generate())
+    def read(position: str, newest: str) -> tuple[bytes, str]:
+        nonlocal fresh
+        page = chat.live_page(channel, viewer, position, newest, fresh)
+        fresh = CHAT_POLL_S
+        return b"".join(sse("chat", m, m["id"]) for m in page["messages"]), page["next"] or position
+
+    body = lifecycle.polled(cursor, lambda max_age_s: chat.newest(channel, max_age_s), read,
+                            CHAT_POLL_S, keepalive_s, max_s, StoreUnavailable)
+    return opened.response(body)

@@ -3,7 +3,8 @@ Last-Event-ID it was sent, its slot under the limits, its subscription to the pr
 streams gauge, and the response that carries it (closing gives everything back, once)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from flask import Response, request
@@ -19,6 +20,8 @@ T = TypeVar("T")
 
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RETRY = b"retry: 1000\n\n"  # a browser's EventSource reconnects after 1 s
+KEEPALIVE = b": keep-alive\n\n"
+OUTAGE = b": store unavailable, retrying\n\n"
 
 
 def sent_ticket() -> str | None:
@@ -96,3 +99,39 @@ def watch_key(live: LivePath, opened: Open[Any], digest: str | None,
         raise
     return unwatch, (lambda: keys.revoked(digest))
 
+
+
+def polled(position: str | None, newest: Callable[[float], str | None],
+           read: Callable[[str, str], tuple[bytes, str]], poll_s: float, keepalive_s: float,
+           max_s: float, unavailable: type[BaseException] | tuple[type[BaseException], ...]) -> Iterator[bytes]:
+    """The body of a stream that polls its source (a chat channel, a tournament): every `poll_s`
+    it asks for the source's newest id (`newest(max_age_s)`, one read shared by a process's
+    subscribers), and when that moved, `read(position, newest)` gives the frames to send and the
+    position after them. `position` None is "from now": the newest id, read before the first byte
+    is sent, so that nothing appended after the client's request is skipped (read again in the loop
+    if the store was away). A keep-alive comment every `keepalive_s` of silence, an outage comment
+    while the store is away, and the end after `max_s` (the client reconnects with Last-Event-ID)."""
+    try:
+        if position is None:
+            position = newest(0.0) or "0-0"
+    except unavailable:
+        pass
+    yield RETRY
+    started = last = time.monotonic()
+    while time.monotonic() - started < max_s:
+        try:
+            if position is None:
+                position = newest(0.0) or "0-0"
+            latest = newest(poll_s)
+            if latest is not None and latest != position:
+                frames, position = read(position, latest)
+                if frames:
+                    yield frames
+                    last = time.monotonic()
+                    continue
+        except unavailable:
+            yield OUTAGE
+        if time.monotonic() - last >= keepalive_s:
+            yield KEEPALIVE
+            last = time.monotonic()
+        time.sleep(poll_s)

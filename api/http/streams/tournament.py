@@ -10,8 +10,6 @@ TOURNAMENT_POLL_S); each reads what follows its own position. Under the live str
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, cast
 
 from flask import Blueprint, current_app, request
@@ -48,32 +46,12 @@ def tournament_stream(id: str) -> ResponseReturnValue:  # the path's own name (o
     config = current_app.config
     keepalive_s, max_s = config["SSE_KEEPALIVE_S"], config["SSE_MAX_SECONDS"]
 
-    def generate() -> Iterator[bytes]:
-        position = "0-0" if cursor == "0" else cursor
-        try:
-            if position is None:  # from now: the newest event is the place to follow from, read
-                position = service.newest(tournament_id) or "0-0"  # before the first byte is sent
-        except UNAVAILABLE:
-            pass  # read again in the loop
-        yield lifecycle.RETRY
-        started = last = time.monotonic()
-        while time.monotonic() - started < max_s:
-            try:
-                if position is None:
-                    position = service.newest(tournament_id) or "0-0"
-                newest = service.newest(tournament_id, TOURNAMENT_POLL_S)
-                if newest is not None and newest != position:
-                    found = service.after(tournament_id, position)
-                    if found:
-                        position = found[-1][0]
-                        yield b"".join(sse(event["type"], event, at) for at, event in found)
-                        last = time.monotonic()
-                        continue
-            except UNAVAILABLE:
-                yield b": store unavailable, retrying\n\n"
-            if time.monotonic() - last >= keepalive_s:
-                yield b": keep-alive\n\n"
-                last = time.monotonic()
-            time.sleep(TOURNAMENT_POLL_S)
+    def read(position: str, _newest: str) -> tuple[bytes, str]:
+        found = service.after(tournament_id, position)
+        frames = b"".join(sse(event["type"], event, at) for at, event in found)
+        return frames, (found[-1][0] if found else position)
 
-    return opened.response(generate())
+    start = "0-0" if cursor == "0" else cursor
+    body = lifecycle.polled(start, lambda max_age_s: service.newest(tournament_id, max_age_s), read,
+                            TOURNAMENT_POLL_S, keepalive_s, max_s, UNAVAILABLE)
+    return opened.response(body)
