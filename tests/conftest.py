@@ -31,7 +31,7 @@ from domain import registry, search  # noqa: E402
 from tests.platform import high_card  # noqa: E402
 
 # The tiers by cost (unit, redis, process, browser): every test is marked, and guarded, by tests/tiers.py.
-pytest_plugins = ["tests.tiers"]
+pytest_plugins = ["tests.tiers", "tests.cpu_report"]
 
 ROOT = Path(__file__).resolve().parent.parent
 registry.register(high_card.GAME)
