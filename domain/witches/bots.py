@@ -245,12 +245,21 @@ ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=
 EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge
 
 
+_LAST_PROJECTED: list = [(None, None)]  # (state, totals): a playout's end is valued once per seat
+
+
 def _projected_totals(state: State) -> list:
-    """The totals once the cards taken so far are scored (a spell as its caster would choose)."""
+    """The totals once the cards taken so far are scored (a spell as its caster would choose).
+    The last state's are kept (issue 56): a search values the same playout end for every seat.
+    The pair is read and replaced whole, so threads at worst recompute."""
+    last, totals = _LAST_PROJECTED[0]
+    if last is state:
+        return totals
     spell, choice = state.spell, state.spell_choice
     if spell is not None and choice is None:
         choice = "others"
     _, totals = score_round(state.taken, state.totals, state.options, spell, choice)
+    _LAST_PROJECTED[0] = (state, totals)
     return totals
 
 
