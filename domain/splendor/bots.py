@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -187,8 +188,8 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
     return _rollout_no_buy(state, seat, rng, market, value, gem_sets, twos, can_reserve)
 
 
-def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, value, gem_sets: list,
-                    twos: list, can_reserve: bool) -> dict:
+def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, value: Callable[[int], float],
+                    gem_sets: list, twos: list, can_reserve: bool) -> dict:
     """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
     (one draw per gem move, as `_play`), else reserving its first target, else a random take."""
     player = state.players[seat]
