@@ -161,10 +161,10 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
     reserved = player.reserved
     buys = []
     for card in market:
-        for pay in payments(COSTS[card], bonuses, tokens):
+        for pay in _payments(card, bonuses, tokens):
             buys.append((card, pay))
     for card in reserved:
-        for pay in payments(COSTS[card], bonuses, tokens):
+        for pay in _payments(card, bonuses, tokens):
             buys.append((card, pay))
     gem_sets = take_gem_choices(state)
     supply = state.supply
@@ -184,8 +184,15 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
 
     if buys:
         card, pay = max(buys, key=lambda b: (value(b[0]), -b[1].get("gold", 0), rng.random()))
-        return {"type": "buy", "card": CARD_IDS[card], "payment": pay}
+        return {"type": "buy", "card": CARD_IDS[card], "payment": dict(pay)}
     return _rollout_no_buy(state, seat, rng, market, value, gem_sets, twos, can_reserve)
+
+
+@lru_cache(maxsize=1 << 15)
+def _payments(card: int, bonuses: tuple, tokens: tuple) -> tuple:
+    """`payments` of a card, memoized for the playouts (the same few bonus/token tuples recur
+    through a search); shared: a move gets a copy of the one it names."""
+    return tuple(payments(COSTS[card], bonuses, tokens))
 
 
 def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, value: Callable[[int], float],
@@ -296,10 +303,19 @@ def _worth(state: State, seat: int) -> float:
 BONUS_WORTH, TOKEN_WORTH, GOLD_WORTH, NOBLE_WORTH, LEAD_SCALE = 0.8, 0.15, 0.1, 1.0, 3.0
 
 
+_LAST_WORTHS: list = [(None, None)]  # (state, each seat's worth): a playout's end is valued for every seat
+
+
 def _evaluate(state: State, seat: int) -> float:
-    """A value in [0, 1]: the seat's lead over its strongest rival, through a logistic."""
-    mine = _worth(state, seat)
-    rival = max(_worth(state, s) for s in range(state.n) if s != seat)
+    """A value in [0, 1]: the seat's lead over its strongest rival, through a logistic. The
+    seats' worths of the last state valued are kept (issue 56: a search values the same playout
+    end once per seat); the pair is read and replaced whole, so threads at worst recompute."""
+    last, worths = _LAST_WORTHS[0]
+    if last is not state:
+        worths = [_worth(state, s) for s in range(state.n)]
+        _LAST_WORTHS[0] = (state, worths)
+    mine = worths[seat]
+    rival = max(w for s, w in enumerate(worths) if s != seat)
     return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
 
 
