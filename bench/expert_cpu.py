@@ -1,7 +1,7 @@
 """CPU per expert decision over fixed positions, and the decisions themselves (issue 56: cheaper
 search at the same decisions).
 
-    python -m bench.expert_cpu GAME [POSITIONS] [--record PATH] [--check PATH]
+    python -m bench.expert_cpu GAME [POSITIONS] [--record PATH] [--check PATH] [--base DIR]
 
 The positions: seeded games of the game's fewest seats played by its cheapest non-random level
 (Splendor `greedy`, Witches `careful`, ...), every seat-to-act position with more than one legal
@@ -11,9 +11,16 @@ server does), its CPU (time.process_time) taken. Prints p50/p99/mean over the po
 the load average. `--record` writes the decisions as JSON lines (the fixture
 tests/fixtures/expert_decisions.json compares); `--check` compares them with a recorded file.
 BOT_ITERATIONS scales the budget as everywhere in bench/.
+
+`--base DIR` (a checkout of the code before a change, e.g. `git worktree add /tmp/base main`):
+its `domain/` is loaded as a second package and each position is decided by the base's expert
+and by this tree's in turn, the same determinization and rng for both, so the two CPU figures
+are paired under the same load (a shared machine's drift falls on both alike); it prints both,
+their ratio (mean and median of the per-position ratios) and whether every move is the same.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -64,12 +71,58 @@ def decide_all(game, found: list) -> tuple[list, list]:
     return moves, cpu
 
 
+def _expert_of(package: str, name: str):
+    return importlib.import_module(f"{package}.{MODULES[name]}").BOTS["expert"]
+
+
+MODULES = {"splendor": "splendor.bots", "witches": "witches.bots"}
+
+
+def paired(game, found: list, base_dir: str) -> int:
+    """Each position decided by the base tree's expert and this tree's in turn (see above)."""
+    import shutil
+    import tempfile
+
+    where = tempfile.mkdtemp(prefix="expert-base-")
+    shutil.copytree(os.path.join(base_dir, "domain"), os.path.join(where, "basedomain"))
+    sys.path.insert(0, where)
+    try:
+        experts = {"base": _expert_of("basedomain", game.name), "this": _expert_of("domain", game.name)}
+        cpu: dict = {"base": [], "this": []}
+        same = 0
+        for i, (state, seat) in enumerate(found):
+            moves = {}
+            for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
+                rng = random.Random(i)
+                seen = game.determinize(state, seat, rng)
+                start = time.process_time()
+                moves[label] = experts[label](seen, seat, rng)
+                cpu[label].append(time.process_time() - start)
+            same += moves["base"] == moves["this"]
+    finally:
+        sys.path.remove(where)
+        shutil.rmtree(where, ignore_errors=True)
+    ratios = sorted(b / t for b, t in zip(cpu["base"], cpu["this"]) if t > 0)
+    for label in ("base", "this"):
+        spent = cpu[label]
+        print(f"  {label}: p50 {1000 * percentile(spent, 0.5):.1f} ms, p99 {1000 * percentile(spent, 0.99):.1f} ms, "
+              f"mean {1000 * sum(spent) / len(spent):.1f} ms")
+    print(f"  base/this: mean {sum(cpu['base']) / sum(cpu['this']):.2f}x, median per position "
+          f"{ratios[len(ratios) // 2]:.2f}x; same move at {same} of {len(found)} positions; load {os.getloadavg()[0]:.2f}")
+    return 0 if same == len(found) else 1
+
+
 def main(argv: list[str]) -> int:
-    args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] not in ("--record", "--check"))]
+    flags = ("--record", "--check", "--base")
+    args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] not in flags)]
     name, count = args[0], int(args[1]) if len(args) > 1 else 40
     game = registry.get(name)
     assert game is not None, f"unknown game {name}"
     found = positions(game, count)
+    if "--base" in argv:
+        print(f"{name}: expert, BOT_ITERATIONS={iterations_scale():g}, {len(found)} positions, paired with "
+              f"{argv[argv.index('--base') + 1]}, load {os.getloadavg()[0]:.2f}")
+        return paired(game, found, argv[argv.index("--base") + 1])
     moves, cpu = decide_all(game, found)
     print(f"{name}: expert, BOT_ITERATIONS={iterations_scale():g}, {len(found)} positions, load {os.getloadavg()[0]:.2f}: "
           f"CPU per decision p50 {1000 * percentile(cpu, 0.5):.1f} ms, p99 {1000 * percentile(cpu, 0.99):.1f} ms, "
