@@ -1,7 +1,10 @@
 """A flat Monte Carlo baseline per game (issue 56), kept apart from the shipped levels, and the
 bench that plays each game's `expert` against it at the same CPU per decision.
 
-    python bench/flat_mc.py GAME SEED0 GAMES [--minutes M] [--k 8] [--cpu-ms MS]
+    python -m bench.flat_mc GAME A B GAMES [--seed0 S] [--seats N] [--minutes M] [--k 8] [--cpu-ms MS]
+    python -m bench.flat_mc splendor expert flat-mc 40      # the expert against the baseline
+    python -m bench.flat_mc witches flat-mc careful 20      # any two levels: the game's, flat-mc, lookahead
+    python -m bench.flat_mc GAME SEED0 GAMES                # the first form: expert against flat-mc
 
 The baseline (`FlatMC`): at a decision with more than one legal move, each move is applied once
 to the determinization handed over (as `bot_move` hands a level: its seat's view only) and rated
@@ -10,19 +13,25 @@ top `k` go to a UCB1 bandit at the root. Each iteration draws a fresh determiniz
 seat's view (the game's `determinize`), plays the arm's move in it, then a light rollout (the
 game's rollout policy, the expert's depth, then `evaluate`): its reward is the seat's. It stops
 when its CPU (time.process_time) reaches its budget, and plays the most visited arm. No tree, no
-priors, no pruning beyond the one-move top k: about a hundred lines, as an outsider would write.
+priors, no pruning beyond the one-move top k (past MANY_MOVES legal moves, SetUp's and Small
+World's thousands, the game's own `prune` cuts them first): about a hundred lines, as an outsider
+would write. bench/ only: no level the server ships can import it (tests/test_architecture.py).
 
 The budget is the expert's: the mean CPU of the expert's searched decisions so far in the same
 match (`--cpu-ms` before the first one), so both spend the same per decision whatever the load.
 Witches' passes and spell choices are played by `careful`, as the expert plays them.
 
-The match: the expert in one seat, the baseline in the others (the game's fewest seats), the
-expert's seat rotating with the game number, game i seeded SEED0 + i. It prints the expert's
-wins (a shared win counts as a share), the 95% Wilson interval, and decision CPU p50/p99 per level.
+The match (`match`): level A in one seat, level B in the others (the game's fewest seats), A's
+seat rotating with the game number, game i seeded SEED0 + i. A level is one of the game's own
+(`bot_move`), `flat-mc` or `lookahead` (the one-move lookahead of bench/lookahead*.py), each
+handed its seat's determinization. It prints A's wins (a shared win counts as a share), the 95%
+Wilson interval (bench/common.py), and decision CPU p50/p99 per level.
 """
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -37,6 +46,8 @@ from domain.play import bot_move, fold
 from domain.search import _actor, _play, _rewards
 
 LEVEL = "flat-mc"
+LOOKAHEAD = "lookahead"
+MANY_MOVES = 200  # more legal moves than this are cut to the game's `prune` before the one-move rating
 
 
 def _heuristic_phase(game, state) -> str | None:
@@ -63,6 +74,8 @@ class FlatMC:
         moves = rules.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
+        if len(moves) > MANY_MOVES:  # thousands of plays (SetUp, Small World): the game's own cut first
+            moves = search._candidates(rules, state, seat)
 
         def value(after) -> float:
             if _actor(rules, after) is None:
@@ -89,11 +102,30 @@ class FlatMC:
         return arms[max(range(len(arms)), key=lambda j: (visits[j], -j))]
 
 
-def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict) -> dict:
-    """One game; levels maps seat -> 'expert' or LEVEL; every seat decides from its own
-    determinization (bot_move's); CPU per decision appended to cpu[level] (seconds)."""
+def lookahead_policy(game):
+    """The game's one-move lookahead (bench/lookahead*.py), or None."""
+    if game.name == "setup":
+        from bench.lookahead_setup import setup_lookahead
+        return setup_lookahead
+    if game.name == "fairy-tile":
+        from bench.lookahead_fairy_tile import lookahead_policy as fairy_tile_lookahead
+        return fairy_tile_lookahead
+    from bench.lookahead import POLICIES
+    return POLICIES.get(game.name)
+
+
+def levels_of(game) -> list[str]:
+    """What `match` can seat: the game's own levels, the baseline and the lookahead."""
+    return [*game.bots, LEVEL] + ([LOOKAHEAD] if lookahead_policy(game) else [])
+
+
+def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from: str = "expert") -> dict:
+    """One game; levels maps seat -> a level of `levels_of(game)`; every seat decides from its
+    own determinization (bot_move's); CPU per decision appended to cpu[level] (seconds). The
+    baseline's budget follows the mean CPU of `budget_from`'s searched decisions (over 2 ms)."""
     rng = random.Random(seed)
     state = fold(game, game.setup(game.default_options(), len(levels), random.Random(seed)))
+    policies = {LEVEL: baseline, LOOKAHEAD: lookahead_policy(game)}
     while actors := game.actors(state):
         actor = actors[0]
         if actor == SYSTEM or actor not in levels:
@@ -101,15 +133,15 @@ def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict) -> dict:
         else:
             level = levels[actor]
             start = time.process_time()
-            if level == LEVEL:
+            if level in policies:
                 seen = game.determinize(state, actor, rng) if game.determinize is not None else state
-                move = baseline(seen, actor, rng)
+                move = policies[level](seen, actor, rng)
             else:
                 move = bot_move(game, state, actor, level, rng)
             spent = time.process_time() - start
             cpu.setdefault(level, []).append(spent)
-            if level != LEVEL and spent > 0.002:  # a searched decision: the baseline's budget follows
-                searched = cpu.setdefault("expert searched", [])
+            if level == budget_from and spent > 0.002:  # a searched decision: the baseline's budget follows
+                searched = cpu.setdefault(f"{level} searched", [])
                 searched.append(spent)
                 baseline.cpu_s = sum(searched) / len(searched)
         for event in game.decide(state, actor, move, rng):
@@ -118,31 +150,41 @@ def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict) -> dict:
 
 
 def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, cpu_ms: float = 400.0,
-          verbose: bool = True) -> dict:
+          verbose: bool = True, a: str = "expert", b: str = LEVEL, seats: int | None = None) -> dict:
+    """`games` games of level `a` against level `b`: `a` in one seat, `b` in the others (the
+    game's fewest seats unless `seats`), `a`'s seat rotating with the game number, game i seeded
+    seed0 + i. Prints `a`'s wins (a shared win as a share) with a 95% Wilson interval and the
+    decision CPU p50/p99 per level. The baseline's CPU budget: the mean of `a`'s (else `b`'s)
+    searched decisions so far when that level is `expert`, else `cpu_ms`."""
     game = registry.get(name)
     assert game is not None, f"unknown game {name}"
-    n = game.min_seats
+    known = levels_of(game)
+    for level in (a, b):
+        assert level in known, f"{name} has no level {level!r}: {', '.join(known)}"
+    n = seats or game.min_seats
     baseline = FlatMC(game, k=k, cpu_s=cpu_ms / 1000)
+    budget_from = a if a == "expert" else b
     wins, played, cpu = 0.0, 0, {}
     begun = time.perf_counter()
     for i in range(games):
         if time.perf_counter() - begun > 60 * minutes:
             break
         seat = i % n
-        levels = {s: ("expert" if s == seat else LEVEL) for s in range(n)}
-        result = play(game, levels, seed0 + i, baseline, cpu)
+        levels = {s: (a if s == seat else b) for s in range(n)}
+        result = play(game, levels, seed0 + i, baseline, cpu, budget_from)
         winners = result.get("winners") or []
         if seat in winners:
             wins += 1 / len(winners)
         played += 1
         if verbose:
-            print(f"  game {played} (seed {seed0 + i}, expert seat {seat}): winners {winners} "
-                  f"(expert running {wins:g}/{played})", flush=True)
+            print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {winners} "
+                  f"({a} running {wins:g}/{played})", flush=True)
     low, high = wilson(wins, played)
-    print(f"{name}: expert vs {LEVEL} (k={k}), {n} seats, seeds {seed0}-{seed0 + played - 1}: {played} games, "
-          f"expert won {wins:g} ({100 * wins / max(1, played):.1f}%, 95% Wilson CI "
-          f"{100 * low:.1f}-{100 * high:.1f}%), {time.perf_counter() - begun:.0f}s wall")
-    for level in ("expert", LEVEL):
+    print(f"{name}: {a} vs {b}{f' (k={k})' if LEVEL in (a, b) else ''}, {n} seats, seeds {seed0}-{seed0 + played - 1}: "
+          f"{played} games, {a} won {wins:g} ({100 * wins / max(1, played):.1f}%, 95% Wilson CI "
+          f"{100 * low:.1f}-{100 * high:.1f}%, even is {100 / n:.0f}%), {time.perf_counter() - begun:.0f}s wall, "
+          f"load {os.getloadavg()[0]:.1f}")
+    for level in dict.fromkeys((a, b)):
         spent = cpu.get(level, [])
         if spent:
             print(f"  {level}: {len(spent)} decisions, CPU p50 {1000 * percentile(spent, 0.5):.1f} ms, "
@@ -153,14 +195,28 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
     return {"wins": wins, "played": played, "cpu": cpu}
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.flat_mc", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("levels", nargs="*", help="A B GAMES (A against B), or SEED0 GAMES (expert against flat-mc)")
+    parser.add_argument("--seed0", type=int, default=1, help="game i is seeded SEED0 + i (default 1)")
+    parser.add_argument("--seats", type=int, help="seats per game (default: the game's fewest)")
+    parser.add_argument("--minutes", type=float, default=14.0, help="stop starting games after this (default 14)")
+    parser.add_argument("--k", type=int, default=8, help="the baseline's arms (default 8)")
+    parser.add_argument("--cpu-ms", type=float, default=400.0,
+                        help="the baseline's CPU per decision until the expert's first searched one (default 400)")
+    args = parser.parse_args(argv)
+    if len(args.levels) == 2:  # the first form: GAME SEED0 GAMES
+        a, b, games, seed0 = "expert", LEVEL, int(args.levels[1]), int(args.levels[0])
+    elif len(args.levels) == 3:
+        (a, b, count), seed0 = args.levels, args.seed0
+        games = int(count)
+    else:
+        parser.error("give A B GAMES (or SEED0 GAMES)")
+    match(args.game, seed0, games, minutes=args.minutes, k=args.k, cpu_ms=args.cpu_ms, a=a, b=b, seats=args.seats)
+    return 0
 
-    def option(flag: str, default: float) -> float:
-        return float(args[args.index(flag) + 1]) if flag in args else default
-    positional = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or not args[i - 1].startswith("--"))]
-    if len(positional) < 3:
-        print(__doc__)
-        sys.exit(2)
-    match(positional[0], int(positional[1]), int(positional[2]), minutes=option("--minutes", 14.0),
-          k=int(option("--k", 8)), cpu_ms=option("--cpu-ms", 400.0))
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

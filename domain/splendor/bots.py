@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..contract import Policy
 from ..search import Searcher, SearchRules, SearchSpec
-from .data import CARD_BY_ID, CARDS, COLOR_INDEX, GOLD, NOBLES
+from .data import CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLES, RESERVE_LIMIT
 from .decide import decide
 from .determinize import determinize
-from .moves import legal_moves
+from .moves import COSTS, legal_moves, payments, take_gem_choices
 from .rules import evolve, result
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
 from .views import actors
@@ -143,6 +144,92 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
     return rng.choice(moves)
 
 
+# ---- greedy, the expert's playouts: the same moves, cheaper ------------------------------------
+
+def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
+    """`greedy_policy`'s move at a PLAY decision, with the same draws from `rng` (so a search
+    decides exactly as with greedy_policy: issue 56), without building every legal move: the
+    buys are listed, the gem takes only when nothing can be bought, reserves not at all (greedy
+    reserves only its first target). Card values read a per-colour noble count computed once,
+    and each target's missing tokens once. Elsewhere (and with a single legal move) it is
+    greedy_policy. tests/splendor/test_rollout_equivalence.py checks the two agree, move and rng."""
+    if state.phase != PLAY or seat != state.seat:
+        return greedy_policy(state, seat, rng)
+    player = state.players[seat]
+    bonuses, tokens = player.bonuses, player.tokens
+    market = [c for row in state.market for c in row if c != EMPTY]
+    reserved = player.reserved
+    buys = []
+    for card in market:
+        for pay in _payments(card, bonuses, tokens):
+            buys.append((card, pay))
+    for card in reserved:
+        for pay in _payments(card, bonuses, tokens):
+            buys.append((card, pay))
+    gem_sets = take_gem_choices(state)
+    supply = state.supply
+    twos = [c for i, c in enumerate(COLORS) if supply[i] >= 4]
+    can_reserve = len(reserved) < RESERVE_LIMIT
+    count = len(buys) + len(gem_sets) + len(twos)
+    if can_reserve:
+        count += len(market) + sum(1 for deck in state.decks if deck)
+    if count <= 1:
+        return greedy_policy(state, seat, rng)  # one move (or a pass): as greedy, no draw
+    nobles = [NOBLES[x].requires for x in state.nobles]
+    help_ = [sum(1 for requires in nobles if requires[i] > bonuses[i]) for i in range(5)]
+
+    def value(card: int) -> float:
+        info = CARDS[card]
+        return info.points + 0.6 + 0.3 * help_[info.bonus]
+
+    if buys:
+        card, pay = max(buys, key=lambda b: (value(b[0]), -b[1].get("gold", 0), rng.random()))
+        return {"type": "buy", "card": CARD_IDS[card], "payment": dict(pay)}
+    return _rollout_no_buy(state, seat, rng, market, value, gem_sets, twos, can_reserve)
+
+
+@lru_cache(maxsize=1 << 15)
+def _payments(card: int, bonuses: tuple, tokens: tuple) -> tuple:
+    """`payments` of a card, memoized for the playouts (the same few bonus/token tuples recur
+    through a search); shared: a move gets a copy of the one it names."""
+    return tuple(payments(COSTS[card], bonuses, tokens))
+
+
+def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, value: Callable[[int], float],
+                    gem_sets: list, twos: list, can_reserve: bool) -> dict:
+    """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
+    (one draw per gem move, as `_play`), else reserving its first target, else a random take."""
+    player = state.players[seat]
+    bonuses, tokens = player.bonuses, player.tokens
+    ranked = sorted(market + list(player.reserved), key=lambda c: -value(c) / (1 + _lacking(c, bonuses, tokens)))
+    targets = ranked[:3]
+    weighted = [(w, c, _lacking(c, bonuses, tokens)) for w, c in zip((3.0, 1.0, 0.5), targets)]
+    best, best_gain = None, 0.0
+    gems = [{"type": "take_gems", "colors": colors} for colors in gem_sets] + \
+        [{"type": "take_two", "color": c} for c in twos]
+    for m in gems:
+        after = list(tokens)
+        if m["type"] == "take_gems":
+            for name in m["colors"]:
+                after[COLOR_INDEX[name]] += 1
+        else:
+            after[COLOR_INDEX[m["color"]]] += 2
+        held = tuple(after)
+        gain = 0.0
+        for weight, card, lacked in weighted:
+            gain += weight * (lacked - _lacking(card, bonuses, held))
+        gain += 0.01 * rng.random()
+        if gain > best_gain:
+            best, best_gain = m, gain
+    if best is not None:
+        return best
+    if can_reserve and market and targets and targets[0] in market:
+        return {"type": "reserve", "card": CARD_IDS[targets[0]]}
+    if gems:
+        return rng.choice(gems)
+    return rng.choice(legal_moves(state, seat))
+
+
 # ---- expert: search -----------------------------------------------------------------------
 
 RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
@@ -216,15 +303,24 @@ def _worth(state: State, seat: int) -> float:
 BONUS_WORTH, TOKEN_WORTH, GOLD_WORTH, NOBLE_WORTH, LEAD_SCALE = 0.8, 0.15, 0.1, 1.0, 3.0
 
 
+_LAST_WORTHS: list = [(None, None)]  # (state, each seat's worth): a playout's end is valued for every seat
+
+
 def _evaluate(state: State, seat: int) -> float:
-    """A value in [0, 1]: the seat's lead over its strongest rival, through a logistic."""
-    mine = _worth(state, seat)
-    rival = max(_worth(state, s) for s in range(state.n) if s != seat)
+    """A value in [0, 1]: the seat's lead over its strongest rival, through a logistic. The
+    seats' worths of the last state valued are kept (issue 56: a search values the same playout
+    end once per seat); the pair is read and replaced whole, so threads at worst recompute."""
+    last, worths = _LAST_WORTHS[0]
+    if last is not state:
+        worths = [_worth(state, s) for s in range(state.n)]
+        _LAST_WORTHS[0] = (state, worths)
+    mine = worths[seat]
+    rival = max(w for s, w in enumerate(worths) if s != seat)
     return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
 
 
 expert_policy = Searcher(RULES, lambda state: state.n, SearchSpec(
-    iterations=400, rollout=greedy_policy, evaluate=_evaluate, depth=12, determinizations=4,
+    iterations=400, rollout=greedy_rollout, evaluate=_evaluate, depth=12, determinizations=4,
     exploration=0.7, prune=_prune))
 
 

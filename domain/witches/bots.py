@@ -21,7 +21,7 @@ from .evolve import evolve
 from .moves import actors, legal_moves, playable
 from .rules import decide
 from .scoring import find_spell, score_round, spell_needs_choice
-from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour, trick_winner
+from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour
 from .views import result
 
 if TYPE_CHECKING:
@@ -137,35 +137,76 @@ def _spell_choice(state: State, seat: int) -> str:
 
 # ---- expert: determinized MCTS over the rest of the round ---------------------------------------
 
-class _Table:
-    """A mutable stand-in for the state while a playout finishes a round (what
-    `_play_choice` and `playable` read: n, hands, trick)."""
-
-    __slots__ = ("n", "hands", "trick")
-
-    def __init__(self, state: State):
-        self.n, self.hands, self.trick = state.n, list(state.hands), state.trick
-
-
 _FINISH = {"type": "finish_round"}  # the playouts' one move: `careful` plays the round out
 
 
+# Per card, for the playouts' inner loop (issue 56): its colour, value, price and `careful`'s keys.
+_PLAIN = {c: COLOUR[c] != WIZARD and _PENALTY[c] <= 0 and c not in _DANGER for c in DECK}
+_LEAD_KEY = {c: (VALUE[c], c) for c in DECK}
+_DISCARD_KEY = {c: (_DANGER_OF[c], c) for c in DECK}
+
+
+def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool) -> str:
+    """`_play_choice` for a hand, given the trick's led colour (None: leading, or only wizards
+    so far), the best value of that colour in it, the price of its cards and whether this card
+    ends it: the same card, without rescanning the trick."""
+    if led is None:
+        plain = [c for c in hand if _PLAIN[c]]
+        if plain:
+            return min(plain, key=_LEAD_KEY.__getitem__)
+        for c in hand:
+            if COLOUR[c] == WIZARD:
+                return c
+        return min(hand, key=_DISCARD_KEY.__getitem__)
+    follow = [c for c in hand if COLOUR[c] == led]
+    if not follow:
+        return max(hand, key=_DISCARD_KEY.__getitem__)
+    under = [c for c in follow if VALUE[c] < best]
+    if under:
+        return max(under, key=VALUE.__getitem__)
+    if price > 0 or not last:
+        for c in hand:
+            if COLOUR[c] == WIZARD:
+                return c
+    if last:
+        safe = [c for c in follow if _PENALTY[c] <= 0] or follow
+        return max(safe, key=VALUE.__getitem__)
+    return min(follow, key=VALUE.__getitem__)
+
+
 def _finish_round(state: State) -> State:
-    """The round played out by `careful` for every seat, fast (no events), to its scoring."""
-    table = _Table(state)
-    taken_lists = [list(t) for t in state.taken]
+    """The round played out by `careful` for every seat, fast (no events), to its scoring.
+    The trick's led colour, best value and price are kept as cards fall (tests/witches/
+    test_rollout_equivalence.py checks it against `_play_choice` played card by card)."""
     n, leader = state.n, state.leader
+    hands = [list(h) for h in state.hands]
+    taken_lists = [list(t) for t in state.taken]
+    trick = list(state.trick)
     while True:
-        trick = table.trick
+        led, best, best_seat, price = None, -1, -1, 0
+        for seat, card in trick:
+            colour = COLOUR[card]
+            if led is None and colour != WIZARD:
+                led = colour
+            if colour == led and VALUE[card] > best:
+                best, best_seat = VALUE[card], seat
+            price += _PENALTY[card]
         while len(trick) < n:
             seat = (leader + len(trick)) % n
-            card = _play_choice(table, seat)  # type: ignore[arg-type]  # a _Table reads as a State
-            table.hands[seat] = tuple(c for c in table.hands[seat] if c != card)
-            trick = table.trick = trick + ((seat, card),)
-        leader = trick_winner(trick)
+            hand = hands[seat]
+            card = _careful_card(hand, led, best, price, len(trick) == n - 1)
+            hand.remove(card)
+            trick.append((seat, card))
+            colour = COLOUR[card]
+            if led is None and colour != WIZARD:
+                led = colour
+            if colour == led and VALUE[card] > best:
+                best, best_seat = VALUE[card], seat
+            price += _PENALTY[card]
+        leader = trick[0][0] if led is None else best_seat
         taken_lists[leader].extend(c for _, c in trick)
-        table.trick = ()
-        if not table.hands[leader]:
+        trick = []
+        if not hands[leader]:
             break
     taken = tuple(tuple(t) for t in taken_lists)
     spell = find_spell(taken)
@@ -204,12 +245,21 @@ ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=
 EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge
 
 
+_LAST_PROJECTED: list = [(None, None)]  # (state, totals): a playout's end is valued once per seat
+
+
 def _projected_totals(state: State) -> list:
-    """The totals once the cards taken so far are scored (a spell as its caster would choose)."""
+    """The totals once the cards taken so far are scored (a spell as its caster would choose).
+    The last state's are kept (issue 56): a search values the same playout end for every seat.
+    The pair is read and replaced whole, so threads at worst recompute."""
+    last, totals = _LAST_PROJECTED[0]
+    if last is state:
+        return totals
     spell, choice = state.spell, state.spell_choice
     if spell is not None and choice is None:
         choice = "others"
     _, totals = score_round(state.taken, state.totals, state.options, spell, choice)
+    _LAST_PROJECTED[0] = (state, totals)
     return totals
 
 

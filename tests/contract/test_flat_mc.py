@@ -1,6 +1,7 @@
-"""bench/flat_mc.py's flat Monte Carlo baseline (issue 56) keeps working: a short seeded game of
-Splendor and a Witches round, the baseline in one seat with a tiny CPU budget, every move it
-plays one of the real state's legal moves, and it runs at least one iteration per arm."""
+"""bench/flat_mc.py's flat Monte Carlo baseline (issue 56) keeps working: a seeded game of every
+hosted game played to its end, the baseline in one seat with a tiny CPU budget (its k arms tried
+once each), every move it plays one of the real state's legal moves, and it runs at least one
+iteration per arm; and the match runner seats two levels, alternating seats, and counts wins."""
 from __future__ import annotations
 
 import json
@@ -8,34 +9,61 @@ import random
 
 import pytest
 
+from bench import flat_mc
 from bench.flat_mc import FlatMC
+from domain import registry
 from domain.contract import SYSTEM
 from domain.play import fold
-from domain.splendor import GAME as SPLENDOR
-from domain.witches import GAME as WITCHES
 
 pytestmark = pytest.mark.unit
 
 
-@pytest.mark.parametrize("game", [SPLENDOR, WITCHES], ids=lambda g: g.name)
-def test_the_baseline_plays_only_legal_moves_from_its_seats_view(game):
-    baseline = FlatMC(game, k=4, cpu_s=0.0)
+SHORT = {"fairy-tile": {"round_limit": 10}}  # its fewest rounds: the evaluation is its costliest
+
+
+def _key(move) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+@pytest.mark.parametrize("game", registry.all_games(), ids=lambda g: g.name)
+def test_the_baseline_plays_only_legal_moves_from_its_seats_view_to_the_end(game):
+    baseline = FlatMC(game, k=2, cpu_s=0.0)
     rng = random.Random(3)
-    n = game.min_seats
-    state = fold(game, game.setup(game.default_options(), n, random.Random(3)))
-    for _ in range(120):
+    other = next(level for level in game.bots if level not in ("random", "expert"))
+    options = {**game.default_options(), **SHORT.get(game.name, {})}
+    state = fold(game, game.setup(options, game.min_seats, random.Random(3)))
+    for _ in range(game.max_events):
         actors = game.actors(state)
         if not actors:
             break
         actor = actors[0]
         if actor == 0:
-            seen = game.determinize(state, 0, rng)
+            seen = game.determinize(state, 0, rng) if game.determinize is not None else state
             move = baseline(seen, 0, rng)
-            assert json.dumps(move, sort_keys=True) in {json.dumps(m, sort_keys=True) for m in game.legal_moves(state, 0)}
+            assert _key(move) in {_key(m) for m in game.legal_moves(state, 0)}
         elif actor == SYSTEM:
             move = game.legal_moves(state, actor)[0]
         else:
-            move = next(iter(game.bots.values()))(state, actor, rng)
+            move = game.bots[other](state, actor, rng)
         for event in game.decide(state, actor, move, rng):
             state = game.evolve(state, event)
+    assert not game.actors(state), "the game did not end"
     assert baseline.iterations and min(baseline.iterations) >= 2
+
+
+def test_the_runner_alternates_seats_and_counts_a_levels_wins(monkeypatch, capsys):
+    seen = []
+
+    def fake_play(game, levels, seed, baseline, cpu, budget_from):
+        seen.append((dict(levels), seed))
+        cpu.setdefault(levels[0], []).append(0.001)
+        return {"winners": [0]}  # seat 0 always wins
+
+    monkeypatch.setattr(flat_mc, "play", fake_play)
+    out = flat_mc.match("splendor", 10, 4, a="greedy", b="flat-mc", verbose=False)
+    assert [s for _, s in seen] == [10, 11, 12, 13]
+    assert [levels[0] for levels, _ in seen] == ["greedy", "flat-mc", "greedy", "flat-mc"]
+    assert out["wins"] == 2 and out["played"] == 4
+    assert "greedy won 2 (50.0%, 95% Wilson CI 15.0-85.0%" in capsys.readouterr().out
+    with pytest.raises(AssertionError):
+        flat_mc.match("splendor", 1, 1, a="careful", b="flat-mc")

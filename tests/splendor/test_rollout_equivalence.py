@@ -1,0 +1,40 @@
+"""The expert's playout policy `greedy_rollout` (issue 56: cheaper search) is `greedy_policy`
+move for move: on positions from random and greedy games (reserves, gold, full hands, empty
+decks), both given the same seeded rng pick the same move and leave the rng in the same state,
+so a search decides exactly as it did with greedy_policy."""
+import random
+
+import pytest
+
+from domain.contract import SYSTEM
+from domain.play import fold
+from domain.splendor import GAME
+from domain.splendor.bots import greedy_policy, greedy_rollout
+from domain.splendor.state import PLAY
+
+pytestmark = pytest.mark.unit
+
+
+def _positions(seed: int, n: int):
+    rng = random.Random(seed)
+    state = fold(GAME, GAME.setup(GAME.default_options(), n, random.Random(seed)))
+    wild = seed % 2  # half the games random (odd hands), half greedy (the playouts' own)
+    while actors := GAME.actors(state):
+        actor = actors[0]
+        if actor == SYSTEM:
+            move = GAME.legal_moves(state, actor)[0]
+        else:
+            yield state, actor
+            move = rng.choice(GAME.legal_moves(state, actor)) if wild else greedy_policy(state, actor, rng)
+        state = fold(GAME, GAME.decide(state, actor, move, rng), state)
+
+
+def test_greedy_rollout_plays_as_greedy_with_the_same_draws():
+    checked = 0
+    for seed in range(24):
+        for state, seat in _positions(seed, 2 + seed % 3):
+            a, b = random.Random(checked), random.Random(checked)
+            assert greedy_rollout(state, seat, b) == greedy_policy(state, seat, a), (seed, state)
+            assert a.random() == b.random(), (seed, state)
+            checked += 1 if state.phase == PLAY else 0
+    assert checked > 500
