@@ -117,7 +117,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
       state.next = page.next;
       state.previous = page.previous;
       add(page.messages);
-      earlier.hidden = !page.previous || page.messages.length === 0;
+      earlier.hidden = !page.previous || page.messages.length < PAGE; // a shorter page holds the first message
       return true;
     } catch (err) { say(problemText(err), "error"); return false; }
   }
@@ -126,7 +126,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
       const page = await api(`${path}?limit=${PAGE}&before=${encodeURIComponent(state.previous)}`, { token });
       add(page.messages, true);
       state.previous = page.previous || state.previous;
-      earlier.hidden = !page.previous || page.messages.length === 0;
+      earlier.hidden = !page.previous || page.messages.length < PAGE;
     } catch (err) { say(problemText(err), "error"); }
   }
   let reading = null, again = false;
