@@ -3,10 +3,11 @@
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
 import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
+import { chatPanel, followPlayer } from "./chat.js";
 import { eventLine, resultText } from "./events.js";
 import { duration, t } from "./i18n.js";
 import { narrow, prepare } from "./moves.js";
-import { showPresence } from "./presence.js";
+import { sayWith, showPresence } from "./presence.js";
 import { rulesPanel } from "./rules.js";
 import { StatusArea } from "./status.js";
 import "./install.js";
@@ -19,6 +20,7 @@ const page = { game: null, moves: [], labels: [], summary: null, total: 0, selec
   ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0 };
 
 const status = new StatusArea($("#status"));
+sayWith((text, tone) => status.set("chat", text, { tone, seconds: 6 })); // the seats' menus (mute, block, report)
 const RETRY_MS = 1000; // while the server cannot be reached: asked again every second
 
 // What the person just did, said for a few seconds.
@@ -537,6 +539,31 @@ async function start() {
   page.lastEventId = page.game.version;
   await refresh();
   if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; badge("finished"); }
+  startChat();
+}
+
+// The game's chat beside the board: the table's for a seated player, the spectators' for anyone
+// else (the API decides by the credential; during play a player never reads the spectators').
+// Open at once on a desktop, a tap away on a phone (below the board, never over it). Live: a
+// seated player's own stream tells it of the table's messages (`chat`), a spectator follows the
+// chat's stream; either way the page then reads the messages after its last one.
+function startChat() {
+  const me = player(), seat = mySeat();
+  const seatedAsMe = seat !== null && me && page.game.seats[seat]?.player === me.id;
+  const chatToken = seat !== null && !seatedAsMe ? token : me?.key || token;
+  $("#chat-h").textContent = t(seat !== null ? "Table chat" : "Spectators' chat");
+  $("#chat-details").open = window.matchMedia("(min-width: 761px)").matches;
+  $("#chat-section").hidden = false;
+  const chat = chatPanel($("#chat"), { path: `/games/${encodeURIComponent(id)}/chat`, token: chatToken, canWrite: seat === null || seatedAsMe,
+    label: t(seat !== null ? "Message to the table" : "Message to the other spectators"), say: (text, tone) => status.set("chat", text, { tone, seconds: 6 }) });
+  chat.reload();
+  if (seat !== null && me) followPlayer({ chat: (n) => { if (n.game_id === id) chat.live(); } }, chat.live);
+  else {
+    const source = new EventSource(withLang(`/games/${encodeURIComponent(id)}/chat/stream`));
+    source.addEventListener("chat", () => chat.live());
+    source.addEventListener("open", () => chat.live()); // (re)connected: what was said meanwhile
+    window.addEventListener("pagehide", () => source.close());
+  }
 }
 
 // The games' titles in the page's language ({type: title}) and the game's move types'

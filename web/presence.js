@@ -2,6 +2,7 @@
 // (GET /games/{id}/presence: a seat is "here" while it holds a live stream of the game). Asked
 // when the page draws and every 5 s while the page is looked at; never chat, never more.
 import { api, el, seatName } from "./api.js";
+import { personMenu } from "./chat.js";
 import { t } from "./i18n.js";
 
 const EVERY_MS = 5000;
@@ -30,6 +31,11 @@ export async function showPresence(box, game, token, now = false) {
   }
 }
 
+const menus = new Map(); // a person's menu, by player id: the same node each redraw (left open, a reason typed)
+// what a menu did, said where the page says things (sayWith: the play page's status area)
+let said = () => {};
+export function sayWith(fn) { said = fn; }
+
 function draw(box, game, here) {
   const seats = (game.seats || []).map((s, i) => {
     const person = !s.bot && s.name && i !== game.you; // the others: this page's own seat is here
@@ -39,7 +45,13 @@ function draw(box, game, here) {
     t(here.get(i) ? "here" : "away")) : null;
     // a person's name opens their profile (follow, block, challenge there)
     const who = s.player && !s.bot ? el("a", { href: `/profile/${encodeURIComponent(s.player)}` }, seatName(game, i)) : seatName(game, i);
-    return el("li", { "data-seat": i }, el("span", { class: "seat-no" }, `${i + 1}.`), " ", who, mark ? " " : null, mark);
+    // and beside another person's name, its small menu (mute, block, report), kept across redraws
+    let menu = null;
+    if (s.player && !s.bot && i !== game.you) {
+      if (!menus.has(s.player)) menus.set(s.player, personMenu({ id: s.player, name: s.name }, { label: "⋯", say: (...a) => said(...a) }));
+      menu = menus.get(s.player);
+    }
+    return el("li", { "data-seat": i }, el("span", { class: "seat-no" }, `${i + 1}.`), " ", who, mark ? " " : null, mark, menu ? " " : null, menu);
   });
   box.replaceChildren(el("ol", { class: "players" }, seats));
 }

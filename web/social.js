@@ -5,6 +5,7 @@
 // /players/me/friends|followers|following|blocks|privacy|groups, /players/{id}/follow|block|
 // challenge, /groups/... . The page says which part it is by <body data-page>.
 import { api, ApiProblem, el, learnBotNames, player, remember, withLang } from "./api.js";
+import { chatPanel, followPlayer, personMenu } from "./chat.js";
 import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -75,7 +76,9 @@ async function friendsPage() {
       const followed = new Set(following.following.map((p) => p.id));
       $("#friends").replaceChildren(...friends.friends.map((f) => el("li", { "data-player": f.id },
         profileLink(f), " · ", el("span", { class: "presence" }, ...presence(f)), " ",
-        el("button", { type: "button", class: "challenge primary", onclick: () => challenge(f.id, $("#challenge-type").value) }, t("Challenge")))));
+        el("button", { type: "button", class: "challenge primary", onclick: () => challenge(f.id, $("#challenge-type").value) }, t("Challenge")), " ",
+        el("a", { href: `/messages?with=${encodeURIComponent(f.id)}`, class: "button message" }, t("Message")), " ",
+        personMenu(f, { label: "⋯", say, changed: load }))));
       $("#followers").replaceChildren(...followers.followers.map((p) => el("li", { "data-player": p.id }, profileLink(p), " ",
         followed.has(p.id) ? el("span", { class: "hint" }, t("friend")) :
           el("button", { type: "button", class: "follow", onclick: () => follow(p.id, true) }, t("Follow back")))));
@@ -147,6 +150,7 @@ async function groupPage() {
   if (needsPlayer()) return;
   const id = new URLSearchParams(location.search).get("id") || "";
   const path = `/groups/${encodeURIComponent(id)}`;
+  let groupChat = null;
   $("#game-type-box").replaceChildren(await gameTypeSelect("group-game-type", t("Game")));
   const load = async () => {
     let group;
@@ -167,6 +171,12 @@ async function groupPage() {
     $("#join").hidden = Boolean(mine);
     $("#leave").hidden = !mine;
     $("#member-only").hidden = !mine;
+    $("#group-chat-box").hidden = !mine;
+    if (mine && !groupChat) { // the members' chat, live by each member's own stream (`chat` notices)
+      groupChat = chatPanel($("#group-chat"), { path: `${path}/chat`, label: t("Message to the group"), say });
+      groupChat.reload();
+      followPlayer({ chat: (n) => { if (n.group_id === group.id) groupChat.live(); } }, () => groupChat.live());
+    }
     $("#invite").hidden = !mine || mine.role === "member";
     if (mine && mine.role !== "member") await inviteChoices(members);
     if (!open) { $("#group-games").replaceChildren(); $("#games-empty").hidden = false; say(""); return; }

@@ -61,6 +61,11 @@ def leaderboard(type: str) -> ResponseReturnValue:  # the path's own name (opena
     return _page("leaderboard.html")
 
 
+@bp.get("/messages")
+def messages() -> ResponseReturnValue:
+    return _page("messages.html")
+
+
 @bp.get("/profile/<id>")
 def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     return _page("profile.html")

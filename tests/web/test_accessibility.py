@@ -1,6 +1,6 @@
 """axe-core (vendored under tests/web/vendor/axe-core, injected by the test, never served) on
-the lobby, a seat's play page of each game, the replay, a profile and a leaderboard: no serious
-or critical violation."""
+the lobby, a seat's play page of each game (its table chat beside the board), the replay, a
+profile, a leaderboard, the direct messages and a group's chat: no serious or critical violation."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -75,4 +75,32 @@ def test_a_play_page_and_its_replay(game_type, lang, web_server, browser, seated
         wait(driver, lambda: text_of(driver, "#at"))  # "version 1 of 3", "버전 ..."
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .waiting"))
         found["replay"] = _violations(driver)
+    assert found == {page: [] for page in found}, found
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_chat_pages(web_server, browser, lang):
+    """/messages with a conversation, and a group's chat, each with a player's menu open (mute,
+    block, the report's reason)."""
+    base, driver = web_server.base, browser
+    ann, bob = (requests.post(f"{base}/players", json={"name": n}, timeout=5).json() for n in ("Ann", "Bob"))
+    key = lambda p: {"Authorization": f"Bearer {p['key']}"}
+    for a, b in ((ann, bob), (bob, ann)):
+        requests.post(f"{base}/players/{b['id']}/follow", headers=key(a), timeout=5).raise_for_status()
+    requests.post(f"{base}/players/me/messages/{ann['id']}", json={"text": "hi"}, headers=key(bob), timeout=5).raise_for_status()
+    group = requests.post(f"{base}/groups", json={"name": "Club", "description": "", "visibility": "public"}, headers=key(ann), timeout=5).json()["id"]
+    requests.post(f"{base}/groups/{group}/join", headers=key(bob), timeout=5).raise_for_status()
+    requests.post(f"{base}/groups/{group}/chat", json={"text": "hello"}, headers=key(bob), timeout=5).raise_for_status()
+    driver.get(f"{base}/health")
+    driver.execute_script("localStorage.setItem('gameserver.lang', arguments[0]);"
+                          "localStorage.setItem('gameserver.player', JSON.stringify(arguments[1]))",
+                          lang, {"id": ann["id"], "name": ann["name"], "key": ann["key"]})
+    found = {}
+    for page, path, box in (("messages", f"/messages?with={bob['id']}", "#dm"), ("group", f"/web/group.html?id={group}", "#group-chat")):
+        driver.get(base + path)
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{box} .chat-log li summary"), message=page)
+        driver.find_element(By.CSS_SELECTOR, f"{box} .chat-log li summary").click()
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{box} .report-reason"), message="the menu")
+        found[page] = _violations(driver)
+    driver.execute_script("localStorage.clear()")
     assert found == {page: [] for page in found}, found

@@ -1,7 +1,8 @@
 """Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
 12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
-its start, a replay, a profile, a leaderboard, the moderators' page and the account page."""
+its start, a replay, a profile, a leaderboard, the moderators' page, the account page, the direct
+messages and a group's page with its chat."""
 from __future__ import annotations
 
 import re
@@ -101,7 +102,7 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", *[f"play {t}" for t in TYPES],
+PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", "messages", "group", *[f"play {t}" for t in TYPES],
          *[f"moved {t}" for t in TYPES]]
 
 
@@ -130,6 +131,18 @@ def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page,
         grant(web_server, player["id"])  # again for the second screen: nothing to do
         lineage(base, player, "지우")
         _open(driver, base, player, "/web/moderation.html", lambda: driver.find_elements(By.CSS_SELECTOR, "#flags li"))
+    elif page in ("messages", "group"):  # a friend's message, a group's chat (a Korean name: a name)
+        friend = requests.post(f"{base}/players", json={"name": "서연"}, timeout=5).json()
+        for a, b in ((player, friend), (friend, player)):
+            requests.post(f"{base}/players/{b['id']}/follow", headers={"Authorization": f"Bearer {a['key']}"}, timeout=5).raise_for_status()
+        if page == "messages":
+            requests.post(f"{base}/players/me/messages/{player['id']}", json={"text": "안녕"},
+                          headers={"Authorization": f"Bearer {friend['key']}"}, timeout=5).raise_for_status()
+            _open(driver, base, player, f"/messages?with={friend['id']}", lambda: driver.find_elements(By.CSS_SELECTOR, "#dm .chat-log li"))
+        else:
+            group = requests.post(f"{base}/groups", json={"name": "바둑 모임", "description": "", "visibility": "public"},
+                                  headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()["id"]
+            _open(driver, base, player, f"/web/group.html?id={group}", lambda: driver.find_elements(By.CSS_SELECTOR, "#group-chat .chat-text"))
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:
