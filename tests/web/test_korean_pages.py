@@ -1,7 +1,8 @@
 """Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
 12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
-its start, a replay, a profile, a leaderboard, the moderators' page and the account page."""
+its start, a replay, a profile, a leaderboard, the moderators' page, the account page and the
+tournaments' pages."""
 from __future__ import annotations
 
 import re
@@ -101,7 +102,7 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", *[f"play {t}" for t in TYPES],
+PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", "tournaments", "tournament", *[f"play {t}" for t in TYPES],
          *[f"moved {t}" for t in TYPES]]
 
 
@@ -130,6 +131,14 @@ def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page,
         grant(web_server, player["id"])  # again for the second screen: nothing to do
         lineage(base, player, "지우")
         _open(driver, base, player, "/web/moderation.html", lambda: driver.find_elements(By.CSS_SELECTOR, "#flags li"))
+    elif page == "tournaments":  # the list and its form (issue 52)
+        _open(driver, base, player, "/web/tournaments.html", lambda: driver.find_elements(By.CSS_SELECTOR, "#t-bots input"))
+    elif page == "tournament":  # a running all-bot tournament (its games wait: no workers), its rules and tables
+        made = requests.post(f"{base}/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2,
+                                                          "entrants": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "greedy"}]},
+                             headers={"Authorization": f"Bearer {player['key']}"}, timeout=10).json()
+        _open(driver, base, player, f"/tournament/{made['id']}",
+              lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li a") and text_of(driver, "#rules") and text_of(driver, "#live"))
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:
