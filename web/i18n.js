@@ -67,6 +67,7 @@ const KO = {
   "Bye: {who}.": "부전승: {who}.",
   "You are in.": "참가 중입니다.", "You withdrew.": "기권했습니다.", "Withdraw": "기권하기", "Join the tournament": "토너먼트 참가",
   "You are in the tournament.": "토너먼트에 참가했습니다.", "You withdrew from the tournament.": "토너먼트에서 기권했습니다.",
+  "The game's leaderboard this season": "이번 시즌 이 게임의 순위표",
   "The whole history (every pairing, recomputable)": "전체 기록 (모든 대진을 다시 계산할 수 있음)",
   "Games for {d}: a player who finishes is paired again with idle players of close standing (never the same opponent twice in a row); {n} straight wins and the next wins count double.": "{d} 동안 대국합니다. 게임을 마친 플레이어는 쉬고 있는 비슷한 순위의 플레이어와 다시 짝지어집니다 (같은 상대와 연달아 두지 않음). {n}연승부터는 다음 승리의 점수가 두 배입니다.",
   "{n} rounds; each round puts players with close scores (then ratings) together, avoiding repeat opponents.": "{n}라운드. 라운드마다 점수가 (다음으로 레이팅이) 비슷한 플레이어끼리 짝짓고, 이미 만난 상대는 되도록 피합니다.",

@@ -242,6 +242,12 @@ async function tournamentPage() {
     try { shown(await api(`/tournaments/${encodeURIComponent(id)}`)); say(""); } catch (err) { say(problemText(err), "error"); }
   };
   await load();
+  // the game's season leaderboard (GET /seasons/{type}: `current` names the running month)
+  if (current) {
+    const board = `/leaderboard/${encodeURIComponent(current.type)}`;
+    $("#season-link").href = board;
+    api(`/seasons/${encodeURIComponent(current.type)}`).then((s) => { $("#season-link").href = `${board}?season=${encodeURIComponent(s.current)}`; }, () => {});
+  }
   // the countdown, each second
   setInterval(() => { if (current) $("#countdown").textContent = when(current) + (current.status === "upcoming" ? " " + t("({at})", { at: moment(current.start) }) : ""); }, 1000);
   // live: each event of the tournament's stream reloads it (a burst of events, once)

@@ -52,6 +52,8 @@ def test_the_form_makes_a_tournament_against_a_bot_and_its_page_shows_the_table(
         assert "2 rounds" in rules and "Ties are broken by: Buchholz" in rules and "{" not in rules
         assert [h.text for h in driver.find_elements(By.CSS_SELECTOR, "#standings th")][:3] == ["#", "Player", "Points"]
         _checked(driver, "en", page="tournament")
+        season = requests.get(f"{base}/seasons/splendor", timeout=5).json()["current"]
+        assert driver.find_element(By.ID, "season-link").get_attribute("href") == f"{base}/leaderboard/splendor?season={season}"
         # the list shows it running, filtered by its game
         driver.get(base + "/web/tournaments.html?type=splendor")
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#running li[data-id="{tid}"] a'))
