@@ -26,6 +26,7 @@ const KO = {
   "Block": "차단", "Unblock": "차단 해제", "friend": "친구",
   "playing now": "게임 중", "online": "접속 중", "watch": "관전",
   "You and {name}": "나와 {name}", "Your friends": "내 친구", "Challenges for you": "나에게 온 도전", "Open the game": "게임 열기",
+  "Decline": "거절", "You declined the challenge.": "도전을 거절했습니다.",
   "You follow {name}.": "{name} 님을 팔로우합니다.", "You no longer follow {name}.": "{name} 님을 더 이상 팔로우하지 않습니다.",
   "You blocked {name}.": "{name} 님을 차단했습니다.", "You unblocked {name}.": "{name} 님의 차단을 풀었습니다.",
   "Your groups": "내 그룹", "You are in no group yet.": "아직 속한 그룹이 없습니다.", "New group": "새 그룹",
