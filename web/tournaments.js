@@ -105,9 +105,13 @@ function form(types) {
     e.preventDefault();
     const entrants = [...document.querySelectorAll("#t-bots input")]
       .flatMap((input) => Array.from({ length: Math.max(0, Number(input.value) || 0) }, () => ({ bot: input.dataset.bot })));
-    const later = Number($("#t-start").value);
+    const later = Number($("#t-start").value), playing = $("#t-me").checked;
+    // "now" with the creator playing and bots enough for a table: a start two seconds ahead, so
+    // that the creator enters before the first round is paired (not as a late joiner); the
+    // server starts it then (its reconciler's pass)
+    const start = later ? Date.now() + later * 60_000 : playing && entrants.length >= 2 ? Date.now() + 2000 : "now";
     const body = { type: $("#t-type").value, format: format.value, seats: Number(seats.value), rated: $("#t-rated").checked,
-      start: later ? Date.now() + later * 60_000 : "now", entrants };
+      start, entrants };
     if (format.value === "arena") body.duration_s = Math.round(Number($("#t-duration").value) * 60);
     else if (format.value === "swiss") body.rounds = Number($("#t-rounds").value);
     $("#create-tournament").disabled = true;
@@ -115,7 +119,7 @@ function form(types) {
     try {
       const me = await ensurePlayer();
       const made = await api("/tournaments", { method: "POST", token: me.key, body });
-      if ($("#t-me").checked) await api(`/tournaments/${encodeURIComponent(made.id)}/join`, { method: "POST", token: me.key });
+      if (playing) await api(`/tournaments/${encodeURIComponent(made.id)}/join`, { method: "POST", token: me.key });
       location.href = new URL(made.links?.web || `/tournament/${made.id}`, location.origin).pathname;
     } catch (err) {
       say(problemText(err), "error");
@@ -238,8 +242,13 @@ function shown(x) {
 async function tournamentPage() {
   const id = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   types = await gameTypes();
+  let failed = false; // a reload clears its own refusal, never what the person was just told
   const load = async () => {
-    try { shown(await api(`/tournaments/${encodeURIComponent(id)}`)); say(""); } catch (err) { say(problemText(err), "error"); }
+    try {
+      shown(await api(`/tournaments/${encodeURIComponent(id)}`));
+      if (failed) say("");
+      failed = false;
+    } catch (err) { say(problemText(err), "error"); failed = true; }
   };
   await load();
   // the game's season leaderboard (GET /seasons/{type}: `current` names the running month)

@@ -7,6 +7,7 @@ adjusted: the standings change without a reload). Each page is checked as issue 
 no English at `ko` outside names)."""
 from __future__ import annotations
 
+import json
 import time
 
 import requests
@@ -16,6 +17,8 @@ from selenium.webdriver.support.ui import Select
 from tests.api.helpers import auth
 from tests.web.helpers import text_of, wait
 from tests.web.test_social_pages import _as, _checked, _people
+
+FIRST_LINK = "const a = document.querySelector('#tables li a'); return a && [a.href, a.textContent]"  # read at once: the stream re-renders
 
 
 def _rows(driver):
@@ -44,9 +47,8 @@ def test_the_form_makes_a_tournament_against_a_bot_and_its_page_shows_the_table(
         tid = driver.current_url.rsplit("/", 1)[1]
         wait(driver, lambda: len(_rows(driver)) == 2 and driver.find_elements(By.CSS_SELECTOR, "#tables li a"))
         assert f"player:{ann['id']}" in _rows(driver)
-        link = driver.find_element(By.CSS_SELECTOR, "#tables li a")
         game_id = requests.get(f"{base}/tournaments/{tid}", timeout=5).json()["rounds"][0]["tables"][0]["game_id"]
-        assert link.get_attribute("href") == f"{base}/play/{game_id}" and link.text == "Play your game"
+        assert driver.execute_script(FIRST_LINK) == [f"{base}/play/{game_id}", "Play your game"]
         assert text_of(driver, "#countdown") == "Round 1 of 2."
         rules = text_of(driver, "#rules")
         assert "2 rounds" in rules and "Ties are broken by: Buchholz" in rules and "{" not in rules
@@ -57,6 +59,17 @@ def test_the_form_makes_a_tournament_against_a_bot_and_its_page_shows_the_table(
         # the list shows it running, filtered by its game
         driver.get(base + "/web/tournaments.html?type=splendor")
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#running li[data-id="{tid}"] a'))
+        # "now" with bots enough for a table: the person enters before the first round, not late
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#t-bots input"))
+        bots = driver.find_element(By.CSS_SELECTOR, "#t-bots input")
+        bots.clear()
+        bots.send_keys("3")
+        driver.find_element(By.ID, "create-tournament").click()
+        wait(driver, lambda: "/tournament/" in driver.current_url and len(_rows(driver)) == 4, message="four entrants")
+        other = driver.current_url.rsplit("/", 1)[1]
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li a"), message="the first round, paired live")
+        kinds = [json.loads(line)["type"] for line in requests.get(f"{base}/tournaments/{other}/events", timeout=5).text.splitlines()]
+        assert kinds[:6] == ["tournament_created"] + ["entrant_entered"] * 4 + ["round_paired"], kinds
     finally:
         driver.set_window_size(1280, 1100)
 
@@ -74,10 +87,10 @@ def test_join_withdraw_and_the_live_stream_at_ko(web_server, browser):
         wait(driver, lambda: len(_rows(driver)) == 2 and driver.find_elements(By.ID, "join"), message="the standings and Join")
         assert "뒤에 시작합니다" in text_of(driver, "#countdown")
         _checked(driver, "ko", names=("Org", "보라"), page="tournament-upcoming")
-        driver.find_element(By.ID, "join").click()
+        driver.execute_script("document.querySelector('#join').click()")  # at once: the stream re-renders the buttons
         wait(driver, lambda: f"player:{bo['id']}" in _rows(driver) and driver.find_elements(By.ID, "withdraw"))
         assert text_of(driver, "#status") == "토너먼트에 참가했습니다."
-        driver.find_element(By.ID, "withdraw").click()
+        driver.execute_script("document.querySelector('#withdraw').click()")
         wait(driver, lambda: text_of(driver, "#status") == "토너먼트에서 기권했습니다.")
         assert requests.get(f"{base}/tournaments/{tid}", timeout=5).json()["entrants"] == 2
         # another player's entry arrives by the stream: no reload
@@ -103,8 +116,7 @@ def test_a_result_adjusted_moves_the_standings_live(web_server, browser):
     try:
         driver.get(f"{base}/tournament/{made['id']}")
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li a") and text_of(driver, "#live") == "live")
-        watch = driver.find_element(By.CSS_SELECTOR, "#tables li a")
-        assert watch.text == "watch" and watch.get_attribute("href") == f"{base}/play/{table['game_id']}"
+        assert driver.execute_script(FIRST_LINK) == [f"{base}/play/{table['game_id']}", "watch"]
         driver.execute_script("window.notReloaded = true")
         winner, loser = table["seats"]
         r = requests.post(f"{base}/tournaments/{made['id']}/adjustments", json={"kind": "set_result", "round": 1, "table": 1,
