@@ -175,6 +175,8 @@ class Code(StrEnum):
     CANNOT_MEET = "cannot_meet", (409,), \
         "a block between the caller and a player at the table (seated, its creator, or its seat's reserved " \
         "player) keeps them apart"
+    UNKNOWN_CHALLENGE = "unknown_challenge", (404,), \
+        "declining a game that is no challenge to the caller, or one answered already (taken, declined, expired)"
     UNKNOWN_GROUP = "unknown_group", (404,), "no group has this id (or it was dissolved: its last member left)"
     NOT_GROUP_MEMBER = "not_group_member", (403,), \
         "a member's operation (or the members of a group by invitation) asked by a player not in the group"

@@ -111,11 +111,27 @@ async function challengesForMe() {
   source.addEventListener("challenged", (e) => {
     const c = JSON.parse(e.data);
     if ($(`#challenges li[data-game="${CSS.escape(c.game_id)}"]`)) return;
-    $("#challenges").prepend(el("li", { "data-game": c.game_id }, c.text || c.message || "", " ",
-      el("a", { href: `/play/${encodeURIComponent(c.game_id)}` }, t("Open the game"))));
+    const item = el("li", { "data-game": c.game_id }, c.text || c.message || "", " ",
+      el("a", { href: `/play/${encodeURIComponent(c.game_id)}` }, t("Open the game")), " ",
+      el("button", { type: "button", class: "decline", onclick: () => decline(c.game_id, item) }, t("Decline")));
+    $("#challenges").prepend(item);
     $("#challenges-box").hidden = false;
   });
   source.onerror = () => { /* EventSource reconnects by itself with the last id */ };
+}
+
+// Declining a challenge (POST /games/{id}/decline): its game is aborted and the challenger told.
+// One answered already (taken, declined, over) is said so, and leaves the list too.
+async function decline(gameId, item) {
+  try {
+    await call(`/games/${encodeURIComponent(gameId)}/decline`, { method: "POST" });
+    say(t("You declined the challenge."), "ok");
+  } catch (err) {
+    say(problemText(err), "error");
+    if (!(err instanceof ApiProblem) || err.status !== 404) return;
+  }
+  item.remove();
+  $("#challenges-box").hidden = !$("#challenges li");
 }
 
 // --- the groups' pages ------------------------------------------------------------------------

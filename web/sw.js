@@ -16,10 +16,12 @@ const SHELL = [
   "/web/boards/setup.js", "/web/boards/fairy-tile.js", "/web/boards/smallworld-of-warcraft.js",
   "/web/vendor/marked/marked.esm.js", "/web/vendor/dompurify/purify.es.mjs",
   "/web/icons/icon-192.png", "/web/icons/icon-512.png", "/manifest.webmanifest",
+  "/web/tournaments.html", "/web/tournament.html", "/web/tournaments.js",
 ];
 // The page a navigation shows, by the first segment of its path.
 const PAGES = { "": "/web/index.html", play: "/web/play.html", replay: "/web/replay.html",
-  profile: "/web/profile.html", leaderboard: "/web/leaderboard.html", messages: "/web/messages.html" };
+  profile: "/web/profile.html", leaderboard: "/web/leaderboard.html", messages: "/web/messages.html",
+  tournament: "/web/tournament.html" };
 
 // The push helper's part (web/sw-push.js), when the server has it: the worker works without it.
 try { importScripts("/sw-push.js"); } catch (err) { /* no push on this server */ }

@@ -26,8 +26,10 @@ from api.errors import ApiError, Code
 
 bp = Blueprint("app_links", __name__)
 
-# The web client's routes an app may open (api/http/web_client.py): a game, its replay, a player.
-ROUTES = ("/play/*", "/replay/*", "/profile/*")
+# The web client's routes an app may open (api/http/web_client.py): a game, its replay, a player,
+# a tournament.
+ROUTES = ("/play/*", "/replay/*", "/profile/*", "/tournament/*")
+COMMENT = "a game, its replay, a player, a tournament"
 APP_ID = re.compile(r"[A-Z0-9]{10}\.[A-Za-z0-9.-]+")
 PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 FINGERPRINT = re.compile(r"[0-9A-F]{2}(:[0-9A-F]{2}){31}")
@@ -44,8 +46,7 @@ def apple_association(app_ids: tuple[str, ...]) -> dict[str, Any]:
     if bad:
         raise ValueError(f"APPLE_APP_IDS: {bad} are not <10-character team id>.<bundle id>")
     return {"applinks": {"details": [{"appIDs": list(app_ids),
-                                      "components": [{"/": route, "comment": "a game, its replay, a player"}
-                                                     for route in ROUTES]}]},
+                                      "components": [{"/": route, "comment": COMMENT} for route in ROUTES]}]},
             "webcredentials": {"apps": list(app_ids)}}
 
 
@@ -104,3 +105,8 @@ def game_links(game_id: str) -> dict[str, str]:
 def player_links(player_id: str) -> dict[str, str]:
     base = origin()
     return {"web": f"{base}/profile/{player_id}", "api": f"{base}/players/{player_id}"}
+
+
+def tournament_links(tournament_id: str) -> dict[str, str]:
+    base = origin()
+    return {"web": f"{base}/tournament/{tournament_id}", "api": f"{base}/tournaments/{tournament_id}"}

@@ -97,6 +97,12 @@ def challenge(id: str) -> ResponseReturnValue:  # the path's own name (openapi.y
     return made, 201, {"Location": f"/games/{made['id']}"}
 
 
+@bp.post("/games/<id>/decline")
+def decline(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    challenges().decline(current_player(players()), id)
+    return "", 204
+
+
 @bp.get("/players/me/friends")
 def friends() -> ResponseReturnValue:
     me = current_player(players())

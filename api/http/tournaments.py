@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app
 from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, fields, validate
 
+from api.http import app_links
 from api.http.auth import current_player
 from api.http.requests import json_body, players, query
 from api.http.schemas import WholeNumber
@@ -20,6 +21,11 @@ NDJSON = "application/x-ndjson"
 
 def tournaments() -> Tournaments:
     return cast("Tournaments", current_app.extensions["tournaments"])
+
+
+def _shown(service: Tournaments, state: Any) -> dict[str, Any]:
+    """A tournament's answer, with its shareable URLs (its page, which the apps open)."""
+    return {**service.shown(state), "links": app_links.tournament_links(state.id)}
 
 
 class CreateSchema(Schema):
@@ -81,7 +87,7 @@ def create() -> ResponseReturnValue:
     body: dict[str, Any] = _create.load(json_body())
     service = tournaments()
     state = service.create(body, player)
-    return service.shown(state), 201, {"Location": f"/tournaments/{state.id}"}
+    return _shown(service, state), 201, {"Location": f"/tournaments/{state.id}"}
 
 
 @bp.get("/tournaments")
@@ -94,19 +100,19 @@ def listing() -> ResponseReturnValue:
 @bp.get("/tournaments/<id>")
 def read(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     service = tournaments()
-    return service.shown(service.state(id))
+    return _shown(service, service.state(id))
 
 
 @bp.post("/tournaments/<id>/join")
 def join(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     service = tournaments()
-    return service.shown(service.join(id, current_player(players())))
+    return _shown(service, service.join(id, current_player(players())))
 
 
 @bp.post("/tournaments/<id>/withdraw")
 def withdraw(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     service = tournaments()
-    return service.shown(service.withdraw(id, current_player(players())))
+    return _shown(service, service.withdraw(id, current_player(players())))
 
 
 @bp.get("/tournaments/<id>/events")
@@ -122,4 +128,4 @@ def adjust(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml
     body: dict[str, Any] = _adjust.load(json_body())
     moderation = current_app.extensions["moderation"]
     service = tournaments()
-    return service.shown(service.adjust(id, player, body, moderation.is_moderator(player.id)))
+    return _shown(service, service.adjust(id, player, body, moderation.is_moderator(player.id)))

@@ -66,6 +66,12 @@ def messages() -> ResponseReturnValue:
     return _page("messages.html")
 
 
+@bp.get("/tournament/<id>")
+def tournament(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
+    """A tournament's page (its API resource is /tournaments/{id}, as a game's page is /play/{id})."""
+    return _page("tournament.html")
+
+
 @bp.get("/profile/<id>")
 def profile(id: str) -> ResponseReturnValue:  # the path's own name (openapi.yaml)
     return _page("profile.html")

@@ -9,8 +9,9 @@ no block between the two (api/social/blocks.py), asked before the game is made a
 (a block written meanwhile withdraws the game). The challenged player is told by `challenged`
 in its stream (and pushed, as `matched` is), and its webhooks by `challenge.received`; the
 challenger's webhooks hear `challenge.answered` when the challenged player takes the seat
-(`accepted`) or the game ends without them (`expired`: the reservation ran out, the challenger
-left, a block withdrew it). A challenge's game is noted (`social:{social}:challenge:<game>`, as
+(`accepted`), declines it (`declined`: `decline`, the game aborted, the challenger's stream told
+by `challenge_declined`) or the game ends without them (`expired`: the reservation ran out, the
+challenger left, a block withdrew it). A challenge's game is noted (`social:{social}:challenge:<game>`, as
 long as the reservation) so that the game service's listener (`heard`) knows it for one.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from api.errors import Code, UnknownGameType, ValidationFailed
+from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games.appending import decide_and_append
 from api.platform import events as pe
 from api.ratings.profiles import UnknownPlayerId
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
     from api.players.accounts import Player
 
 CHALLENGE_RESERVED_S = 86_400
+DECLINED = "the challenged player declined"
+
+
+class UnknownChallenge(ApiError):
+    status, code = 404, Code.UNKNOWN_CHALLENGE
 News = Callable[[list[str], str, dict[str, Any], int], object]  # (players, kind, data, at): their webhooks
 
 
@@ -120,8 +126,31 @@ class Challenges:
             return None
         return record, said
 
-    def _withdraw(self, game_id: str) -> None:
-        ended = {"type": pe.ABORTED, "seat": None, "reason": "a block between its players"}
+    def decline(self, player: Player, game_id: str) -> None:
+        """The challenged player says no: the challenge answered `declined` (its note taken, so
+        the game's end that follows answers nothing more), the waiting game aborted, the
+        challenger told (its stream's `challenge_declined`, its webhooks' `challenge.answered`).
+        A game that is no challenge to this player, or one answered already, is refused
+        (`404 unknown_challenge`) with nothing written."""
+        key = self.key(game_id)
+        raw = self.social.redis.get(key)
+        record = json.loads(raw) if raw is not None else None
+        if record is None or record.get("to") != player.id or not self.social.redis.delete(key):
+            raise UnknownChallenge("No challenge to you waits in this game: it was never made, or it is "
+                                   "answered or over.")
+        self._withdraw(game_id, DECLINED)
+        game = self.service.load(game_id)
+        at = int(time.time() * 1000)
+        entry = {"type": "challenge_declined", "game_id": game_id, "game_type": game.definition.name,
+                 "version": game.version, "at": at, "seat": 1, "name": player.name, "by": player.id}
+        self.social.players.write_inbox(self.social.players.redis, record["by"], entry, at)
+        if self.news is not None:
+            self.news([record["by"]], "challenge.answered",
+                      {"game_id": game_id, "game_type": game.definition.name, "player": player.id,
+                       "answer": "declined", "at": at}, at)
+
+    def _withdraw(self, game_id: str, reason: str = "a block between its players") -> None:
+        ended = {"type": pe.ABORTED, "seat": None, "reason": reason}
         decide_and_append(self.service, game_id,
                           lambda game, at: [] if game.finished else [NewEvent(pe.ABORTED, ended, None)])
 

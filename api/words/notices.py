@@ -20,6 +20,7 @@ TEMPLATES = {
     "rematch": "{game}: a rematch was created.",
     "matched": "{game}: a table was found for you.",
     "challenged": "{game}: {name} challenges you.",
+    "challenge_declined": "{game}: {name} declined your challenge.",
     "rated": "{game}: your rating went from {before} to {after}.",
     "clock_warning": "{game}: your time for this move is running out.",
     "rerated": "{game}: after a moderator's decision your rating was recomputed, from {before} to {after}.",

@@ -38,7 +38,7 @@ def test_the_association_files_come_from_the_settings(linked):
     assert "max-age=3600" in apple.headers["Cache-Control"]
     details = apple.get_json()["applinks"]["details"]
     assert details[0]["appIDs"] == ["ABCDE12345.org.example.games"]
-    assert [c["/"] for c in details[0]["components"]] == ["/play/*", "/replay/*", "/profile/*"]
+    assert [c["/"] for c in details[0]["components"]] == ["/play/*", "/replay/*", "/profile/*", "/tournament/*"]
     assert apple.get_json()["webcredentials"]["apps"] == ["ABCDE12345.org.example.games"]
     android = linked.get("/.well-known/assetlinks.json").get_json()
     assert android[0]["target"] == {"namespace": "android_app", "package_name": "org.example.games",

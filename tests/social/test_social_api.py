@@ -104,3 +104,38 @@ def test_the_challenge_notice_is_said_and_pushed_in_the_players_language():
     assert notices.said(entry, "en")["text"] == "Splendor: Ann challenges you."
     assert "Ann 님이 도전을 신청했습니다" in notices.said(entry, "ko")["text"]
     assert messages.pushed(entry) and messages.headers(entry, 60)["Urgency"] == "high"
+
+
+def test_a_challenged_player_declines_and_the_challenger_is_told(app, client):
+    ann, bob, cat = player(client, "Ann"), player(client, "Bob"), player(client, "Cat")
+    made = client.post(f"/players/{bob['id']}/challenge", json={"type": "splendor"}, headers=auth(ann["key"])).get_json()
+    before = client.get(f"/games/{made['id']}").get_json()
+    # only the challenged player declines (in the caller's language); nothing is written otherwise
+    for who in (cat, ann):
+        r = client.post(f"/games/{made['id']}/decline", headers={**auth(who["key"]), "Accept-Language": "ko"})
+        assert (r.status_code, r.get_json()["code"]) == (404, "unknown_challenge")
+        assert "도전이 없습니다" in r.get_json()["detail"]
+    r = client.post(f"/games/{made['id']}/decline")
+    assert (r.status_code, r.get_json()["code"]) == (401, "token_required")
+    assert client.get(f"/games/{made['id']}").get_json()["version"] == before["version"]
+    r = client.post(f"/games/{made['id']}/decline", headers=auth(bob["key"]))
+    assert r.status_code == 204, r.get_json()
+    game = client.get(f"/games/{made['id']}").get_json()
+    assert game["status"] == "aborted"
+    told = [e for e in _inbox(app, ann["id"]) if e["type"] == "challenge_declined"]
+    assert [(e["game_id"], e["by"], e["name"]) for e in told] == [(made["id"], bob["id"], "Bob")]
+    # answered once: a second decline, or one of a game that was never a challenge, is refused
+    r = client.post(f"/games/{made['id']}/decline", headers=auth(bob["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_challenge")
+    other = client.post("/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]}, headers=auth(ann["key"])).get_json()
+    r = client.post(f"/games/{other['id']}/decline", headers=auth(bob["key"]))
+    assert (r.status_code, r.get_json()["code"]) == (404, "unknown_challenge")
+
+
+def test_the_declined_notice_is_said_in_the_players_language():
+    from api.words import notices
+
+    entry = {"type": "challenge_declined", "game_id": "g1", "game_type": "splendor", "version": 2, "at": 1, "seat": 1,
+             "name": "Bob", "by": "b"}
+    assert notices.said(entry, "en")["text"] == "Splendor: Bob declined your challenge."
+    assert "Bob 님이 도전을 거절했습니다" in notices.said(entry, "ko")["text"]

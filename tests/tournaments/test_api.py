@@ -48,6 +48,10 @@ def test_a_tournament_made_started_read_and_listed(client):
     assert r.status_code == 201, r.get_json()
     made = r.get_json()
     assert r.headers["Location"] == f"/tournaments/{made['id']}"
+    # its shareable page (which the apps open) is the web client's, and serves it
+    assert made["links"] == {"web": f"http://localhost/tournament/{made['id']}", "api": f"http://localhost/tournaments/{made['id']}"}
+    page = client.get(f"/tournament/{made['id']}", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and page.mimetype == "text/html" and b"tournaments.js" in page.data
     assert made["status"] == "running" and made["rules"]["algorithm"] == {"name": "groups-by-score", "version": 2}
     first = made["rounds"][0]
     assert len(first["tables"]) == 1 and len(first["byes"]) == 1 and first["tables"][0]["game_id"]

@@ -182,3 +182,14 @@ def test_challenges_and_direct_messages_reach_only_the_players_own_social_webhoo
     assert _delivered(app, bob_sub, bob["id"]) == []
     assert app.extensions["tournaments"].told.__self__.log(cat["id"], 1) == []  # nothing for anyone else
     assert cat_sub
+
+
+def test_a_declined_challenge_is_answered_declined_once(app, client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    sub = _hook(client, bob["key"], ["challenge.answered"]).get_json()["id"]
+    game_id = client.post(f"/players/{ann['id']}/challenge", json={"type": "splendor"}, headers=auth(bob["key"])).get_json()["id"]
+    assert client.post(f"/games/{game_id}/decline", headers=auth(ann["key"])).status_code == 204
+    answered = _delivered(app, sub, bob["id"])
+    assert [(b["type"], b["data"]["answer"], b["data"]["player"]) for b in answered] == [("challenge.answered", "declined", ann["id"])]
+    wait_for(lambda: client.get(f"/games/{game_id}").get_json()["status"] == "aborted")
+    assert _delivered(app, sub, bob["id"]) == []  # the aborted game answers nothing more

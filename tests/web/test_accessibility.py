@@ -1,6 +1,7 @@
 """axe-core (vendored under tests/web/vendor/axe-core, injected by the test, never served) on
 the lobby, a seat's play page of each game (its table chat beside the board), the replay, a
-profile, a leaderboard, the direct messages and a group's chat: no serious or critical violation."""
+profile, a leaderboard, the direct messages, a group's chat and the tournaments' pages: no serious
+or critical violation."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -54,6 +55,15 @@ def test_the_lobby_and_the_ratings_pages(web_server, browser, seated):
     driver.get(f"{base}/profile/{player['id']}")
     wait(driver, lambda: text_of(driver, "#title") != "Player" or text_of(driver, "#status"))
     found["profile"] = _violations(driver)
+    driver.get(f"{base}/web/tournaments.html")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#t-bots input") and text_of(driver, "#finished"))
+    found["tournaments"] = _violations(driver)
+    made = requests.post(f"{base}/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2,
+                                                      "entrants": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "greedy"}]},
+                         headers={"Authorization": f"Bearer {player['key']}"}, timeout=10).json()
+    driver.get(f"{base}/tournament/{made['id']}")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li a") and text_of(driver, "#rules"))
+    found["tournament"] = _violations(driver)
     assert found == {page: [] for page in found}, found
 
 

@@ -2,7 +2,7 @@
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
 12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
 its start, a replay, a profile, a leaderboard, the moderators' page, the account page, the direct
-messages and a group's page with its chat."""
+messages, a group's page with its chat and the tournaments' pages."""
 from __future__ import annotations
 
 import re
@@ -102,7 +102,7 @@ def _open(driver, base, player, path, ready):
     wait(driver, ready, message=path)
 
 
-PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", "messages", "group", *[f"play {t}" for t in TYPES],
+PAGES = ["lobby", "account", "profile", "leaderboard", "moderation", "replay", "finished", "messages", "group", "tournaments", "tournament", *[f"play {t}" for t in TYPES],
          *[f"moved {t}" for t in TYPES]]
 
 
@@ -143,6 +143,14 @@ def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page,
             group = requests.post(f"{base}/groups", json={"name": "바둑 모임", "description": "", "visibility": "public"},
                                   headers={"Authorization": f"Bearer {player['key']}"}, timeout=5).json()["id"]
             _open(driver, base, player, f"/web/group.html?id={group}", lambda: driver.find_elements(By.CSS_SELECTOR, "#group-chat .chat-text"))
+    elif page == "tournaments":  # the list and its form (issue 52)
+        _open(driver, base, player, "/web/tournaments.html", lambda: driver.find_elements(By.CSS_SELECTOR, "#t-bots input"))
+    elif page == "tournament":  # a running all-bot tournament (its games wait: no workers), its rules and tables
+        made = requests.post(f"{base}/tournaments", json={"type": "splendor", "format": "swiss", "rounds": 2,
+                                                          "entrants": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "greedy"}]},
+                             headers={"Authorization": f"Bearer {player['key']}"}, timeout=10).json()
+        _open(driver, base, player, f"/tournament/{made['id']}",
+              lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li a") and text_of(driver, "#rules") and text_of(driver, "#live"))
     elif page == "leaderboard":
         _open(driver, base, player, "/leaderboard/splendor", lambda: text_of(driver, "#title").startswith("순위표"))
     else:

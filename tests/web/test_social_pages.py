@@ -24,9 +24,9 @@ from tests.web.test_ratings_pages import _rated_game
 LANGS = ("ko", "en")
 WORDS = {  # a few words each page shows, per language (the catalogue's, not the English key)
     "ko": {"friends": "친구", "followers": "팔로워", "challenge": "도전하기", "follow": "팔로우", "unblock": "차단 해제",
-           "owner": "그룹장", "season": "이번 시즌", "playing": "게임 중"},
+           "owner": "그룹장", "season": "이번 시즌", "playing": "게임 중", "declined": "도전을 거절했습니다."},
     "en": {"friends": "Friends", "followers": "Followers", "challenge": "Challenge", "follow": "Follow", "unblock": "Unblock",
-           "owner": "owner", "season": "this season", "playing": "playing now"},
+           "owner": "owner", "season": "this season", "playing": "playing now", "declined": "You declined the challenge."},
 }
 CHECK = """
 const small = [], tiny = [];
@@ -100,6 +100,13 @@ def test_friends_page_follow_back_unfollow_and_challenge(web_server, browser, la
          message="Bob's challenge listed")
     assert "Bob" in text_of(driver, f'#challenges li[data-game="{dared}"]')
     _checked(driver, lang, ("Ann", "Bob", "Cyd"), "friends")
+    # another challenge of Bob's, declined: its game aborted, the list without it
+    nope = requests.post(f"{base}/players/{ann['id']}/challenge", json={"type": "splendor"}, headers=auth(bob["key"]), timeout=10).json()["id"]
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#challenges li[data-game="{nope}"] button.decline'), message="the second challenge")
+    driver.find_element(By.CSS_SELECTOR, f'#challenges li[data-game="{nope}"] button.decline').click()
+    wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, f'#challenges li[data-game="{nope}"]'), message="declined")
+    assert text_of(driver, "#status") == words["declined"]
+    assert requests.get(f"{base}/games/{nope}", timeout=10).json()["status"] == "aborted"
     driver.find_element(By.CSS_SELECTOR, f'#followers li[data-player="{cy["id"]}"] button.follow').click()
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#friends li[data-player="{cy["id"]}"]'),
          message="following Cyd back makes a friend")
