@@ -49,7 +49,7 @@ function kingdom(game, moves, R) {
     const [x, y] = pos(...k.split(",").map(Number));
     names.forEach((name, i) => {
       const [letter, colour] = FIGURES[name];
-      const fx = x - (names.length - 1) * 8 + i * 16, fy = y + R * 0.25, r = Math.max(11, R * 0.34);
+      const r = Math.max(12.5, R * 0.34), fx = x - (names.length - 1) * r * 0.75 + i * r * 1.5, fy = y + R * 0.25; // at least 25 px: a tap target
       const called = named(game, name);
       parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": called, "aria-label": t("{figure} at {at}", { figure: called, at: k }) },
         s("title", {}, called),
