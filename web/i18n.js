@@ -421,10 +421,15 @@ const KO = {
   "Scores: {scores} (goal {goal}).": "점수: {scores} (목표 {goal}).",
   // Fairy Tile
   "Fairy Tile kingdom": "페어리 타일 왕국",
-  "empty place {at}: the next tile may go here": "빈 곳 {at}: 다음 타일을 놓을 수 있습니다",
-  "hex {at}: {terrain}": "칸 {at}: {terrain}",
-  "river": "강",
-  "{figure} at {at}": "{at}의 {figure}",
+  // a hex named by what a person sees: its terrain and the figure on it or nearest (never coordinates)
+  "an empty place": "빈 곳", "the next tile may go here": "다음 타일을 놓을 수 있습니다",
+  "{terrain} with a river": "강이 흐르는 {terrain}",
+  "{figures} on it": "{figures}이(가) 있는 곳",
+  "1 hex {dir} of {figure}": "{figure}의 {dir} 1칸", "{n} hexes {dir} of {figure}": "{figure}의 {dir} {n}칸",
+  "east": "동쪽", "south-east": "남동쪽", "south-west": "남서쪽", "west": "서쪽", "north-west": "북서쪽", "north-east": "북동쪽",
+  "{figure} on the {terrain}": "{terrain}에 있는 {figure}",
+  // the zoom of a phone's kingdom (board.js)
+  "Zoom the kingdom": "왕국 확대·축소", "Zoom in": "확대", "Zoom out": "축소", "Zoom {n} of {of}": "확대 {n}/{of}단계",
   "Turn {n} · pile {pile}": "{n}번째 차례 · 더미 {pile}",
   "Next tile:": "다음 타일:",
   "book {n} · told {told}": "책 {n} · 이야기 {told}",

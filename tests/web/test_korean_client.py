@@ -252,3 +252,41 @@ def test_offline_the_play_page_says_so_and_shows_the_last_board(web_server, kore
         driver.execute_cdp_cmd("Network.disable", {})
     wait(driver, lambda: text_of(driver, "#live") == "실시간" and not text_of(driver, "#status").startswith("오프라인"),
          message="back online, the page recovers")
+
+
+HEX_SIZES = """
+return [...document.querySelectorAll('#board svg g[data-ref]:not([data-ref^="figure:"]) > polygon.shape')]
+  .map((p) => { const b = p.getBoundingClientRect(); return Math.min(b.width, b.height); });
+"""
+
+
+def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(web_server, korean):
+    """Fairy Tile's kingdom on a phone: hexes named by their terrain and the figure on them or
+    nearest (no coordinates); a zoom control makes every hex at least 44 px, the page as wide as
+    the phone (the board scrolls in its box)."""
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    game_id, token = _game(base, player, "fairy-tile", [{"me": True}, {"bot": "random"}])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        driver.get(f"{base}/play/{game_id}#token={token}")
+        wait(driver, lambda: len(driver.execute_script(HEX_SIZES)) > 5, message="the kingdom's hexes")
+        labels = driver.execute_script("return [...document.querySelectorAll('#board svg g[data-ref]')].map((g) => g.getAttribute('aria-label') || g.querySelector(':scope > title').textContent)")
+        assert not [label for label in labels if re.search(r"-?\d+\s*,\s*-?\d+", label)], labels
+        terrains = ("들", "숲", "산", "성", "빈 곳")
+        hexes = [label for label in labels if label.startswith(terrains)]
+        assert len(hexes) > 5 and all(re.search(r"(공주님|기사님|드래곤)", label) for label in hexes), labels
+        assert any(re.search(r"(동쪽|서쪽) \d+칸", label) for label in hexes), labels
+        assert min(driver.execute_script(HEX_SIZES)) >= 24
+        zoom_in = driver.find_element(By.CSS_SELECTOR, "#board .zoom-controls .zoom-in")
+        assert zoom_in.get_attribute("aria-label") == "확대"
+        zoom_in.click()
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) >= 44, timeout=10, message="every hex at least 44 px, zoomed")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        box = driver.execute_script("const b = document.querySelector('#board .board-zoom'); return [b.scrollWidth, b.clientWidth]")
+        assert box[0] > box[1], box  # the kingdom scrolls in its box
+        driver.find_element(By.CSS_SELECTOR, "#board .zoom-out").click()
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) < 44, timeout=10, message="zoomed out again")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []
