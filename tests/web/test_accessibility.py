@@ -72,7 +72,7 @@ def test_a_play_page_and_its_replay(game_type, lang, web_server, browser, seated
     found = {"play": _violations(driver)}
     if game_type == "splendor":
         driver.get(f"{base}/replay/{gid}")
-        wait(driver, lambda: text_of(driver, "#at"))  # "version 1 of 3", "버전 ..."
+        wait(driver, lambda: text_of(driver, "#at"))  # "move 0 of 3", "3수 중 ..."
         wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .waiting"))
         found["replay"] = _violations(driver)
     assert found == {page: [] for page in found}, found

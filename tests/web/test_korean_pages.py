@@ -1,6 +1,7 @@
 """Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
-12 CSS px, no page wider than the screen; on the phone no tap target under 24 CSS px (WCAG 2.2
+12 CSS px, no page wider than the screen, no version nor game id in sight (the page's and the
+tab's title); on the phone no tap target under 24 CSS px (WCAG 2.2
 2.5.8, as measured: a link inside a sentence is exempt, as the criterion says). One check, over the lobby, each game's play page at
 its start, a replay, a profile, a leaderboard, the moderators' page and the account page."""
 from __future__ import annotations
@@ -113,6 +114,12 @@ def _faults(driver, screen) -> list[str]:
             text = text.replace(name, " ")
     faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
     faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
+    # a version or a game's id is a developer's word (a replay counts moves): not in the page nor
+    # its tab's title
+    title = driver.title.replace(NAME, " ")
+    faults += [f"version: {line.strip()}" for line in text.splitlines() if "버전" in line]
+    if "버전" in title or re.search(r"[A-Za-z0-9]{3,}", title):
+        faults.append(f"title: {title}")
     smallest, where = driver.execute_script(SMALLEST_TEXT, None)
     if smallest < 12:
         faults.append(f"text of {smallest:.1f} px: {where}")
