@@ -416,6 +416,19 @@ const KO = {
   "Market: {tiles}.": "마당패: {tiles}.",
   "Your rack: {tiles}.": "내 받침대: {tiles}.",
   "Scores: {scores} (goal {goal}).": "점수: {scores} (목표 {goal}).",
+  // the lobby's clocks and vacations (lobby.js, index.html)
+  "Clock": "시계", "Time for the moves": "수마다 쓸 시간", "No clock": "시계 없음",
+  "The same time for each move": "수마다 같은 시간", "A bank of time, more with each move (Fischer)": "기본 시간에 수마다 더하기 (피셔)",
+  "Correspondence: days for each move": "통신 대국: 수마다 며칠",
+  "Minutes for each move": "수마다 몇 분", "Minutes in the bank": "기본 시간 (분)", "Seconds added by each move": "수마다 더할 시간 (초)",
+  "Days for each move": "수마다 며칠",
+  "Each move: {time}.": "수마다 {time}.", "Each move: {time}, and vacations stop the clock.": "수마다 {time}. 휴가 중에는 시계가 멈춥니다.",
+  "{bank} each, and {more} more with each move.": "각자 {bank}, 수마다 {more} 더합니다.",
+  "Vacations": "휴가", "From": "시작일", "To (included)": "마지막 날", "Plan the vacation": "휴가 계획하기",
+  "Take a day of vacation by itself when my time runs out": "시간이 다 되면 휴가 하루를 저절로 쓰기",
+  "{left} of {allowance} days of vacation left this year.": "올해 휴가 {allowance}일 중 {left}일 남았습니다.",
+  "On vacation until {end}": "{end}까지 휴가 중", "{start} to {end}": "{start} ~ {end}", "Cancel the vacation": "휴가 취소",
+  "The vacation is planned.": "휴가를 계획했습니다.", "The vacation is cancelled.": "휴가를 취소했습니다.",
   // Fairy Tile
   "Fairy Tile kingdom": "페어리 타일 왕국",
   // a hex named by what a person sees: its terrain and the figure on it or nearest (never coordinates)

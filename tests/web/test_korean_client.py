@@ -290,3 +290,47 @@ def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(we
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert page_errors(driver) == []
+
+
+def test_the_lobby_offers_clocks_and_vacations(web_server, korean):
+    """The lobby offers what the API has: a clock per move, Fischer's, a correspondence game's
+    days (said back through Intl), and vacations planned, listed and cancelled, at ko."""
+    from selenium.webdriver.support.ui import Select
+
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    key = {"Authorization": f"Bearer {player['key']}"}
+    _as(driver, base, player)
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="the game types")
+    Select(driver.find_element(By.ID, "type")).select_by_value("splendor")
+    Select(driver.find_element(By.ID, "clock-kind")).select_by_value("days")
+    assert "3일" in text_of(driver, "#clock-said") and "휴가" in text_of(driver, "#clock-said"), text_of(driver, "#clock-said")
+    Select(driver.find_element(By.ID, "clock-kind")).select_by_value("fischer")
+    for name, value in (("initial_s", "3"), ("increment_s", "2")):
+        field = driver.find_element(By.CSS_SELECTOR, f'#clock-fields [name="{name}"]')
+        field.clear()
+        field.send_keys(value)
+    said = text_of(driver, "#clock-said")
+    assert "3분" in said and "2초" in said and not re.search(r"\d{3,}", said), said
+    driver.find_element(By.ID, "create-btn").click()
+    wait(driver, lambda: "/play/" in driver.current_url, message="the clocked game is made")
+    game = requests.get(f"{base}/games/{driver.current_url.rsplit('/', 1)[1]}", timeout=5).json()
+    assert game["clock"]["initial_s"] == 180 and game["clock"]["increment_s"] == 2, game["clock"]
+
+    driver.get(base + "/")
+    wait(driver, lambda: "남았습니다" in text_of(driver, "#vacation-left"), message="the vacations' allowance")
+    days = [time.strftime("%Y-%m-%d", time.gmtime(time.time() + n * 86400)) for n in (10, 11)]
+    driver.execute_script("document.getElementById('vacation-start').value = arguments[0];"
+                          " document.getElementById('vacation-end').value = arguments[1]", *days)
+    driver.find_element(By.ID, "plan-vacation-btn").click()
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#vacations li[data-vacation]"), message="the vacation listed")
+    planned = requests.get(f"{base}/players/me/vacations", headers=key, timeout=5).json()
+    assert [v["days"] for v in planned["vacations"]] == [2]
+    assert f"{planned['left_days']}일 남았습니다" in text_of(driver, "#vacation-left")
+    driver.find_element(By.CSS_SELECTOR, "#vacations .cancel-vacation").click()
+    wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "#vacations li"), message="the vacation cancelled")
+    assert requests.get(f"{base}/players/me/vacations", headers=key, timeout=5).json()["vacations"] == []
+    assert english_words(driver, names=["민지"] + [w for li in driver.find_elements(By.CSS_SELECTOR, ".who") for w in li.text.split(", ")]) == []
+    assert page_errors(driver) == []
+
