@@ -429,6 +429,9 @@ const KO = {
   "{left} of {allowance} days of vacation left this year.": "올해 휴가 {allowance}일 중 {left}일 남았습니다.",
   "On vacation until {end}": "{end}까지 휴가 중", "{start} to {end}": "{start} ~ {end}", "Cancel the vacation": "휴가 취소",
   "The vacation is planned.": "휴가를 계획했습니다.", "The vacation is cancelled.": "휴가를 취소했습니다.",
+  // a profile's finished games (ratings.js, profile.html)
+  "Finished games": "끝난 게임", "More games": "게임 더 보기", "with {others}": "상대: {others}",
+  "won": "승리", "lost": "패배", "no winner": "승자 없음", "abandoned": "버려짐", "aborted": "중단됨",
   // Fairy Tile
   "Fairy Tile kingdom": "페어리 타일 왕국",
   // a hex named by what a person sees: its terrain and the figure on it or nearest (never coordinates)

@@ -334,3 +334,31 @@ def test_the_lobby_offers_clocks_and_vacations(web_server, korean):
     assert english_words(driver, names=["민지"] + [w for li in driver.find_elements(By.CSS_SELECTOR, ".who") for w in li.text.split(", ")]) == []
     assert page_errors(driver) == []
 
+
+def test_a_profile_shows_finished_games_and_a_chart_after_one_game_on_a_phone(web_server, korean):
+    """A profile after one rated game, at ko on a phone: the rating's chart already (from the
+    newcomer's 1500) as wide as its box, and the player's finished games with their replays."""
+    from tests.web.test_ratings_pages import _rated_game
+
+    base, driver = web_server.base, korean
+    winner, loser = (requests.post(f"{base}/players", json={"name": n}, timeout=5).json() for n in ("민지", "서연"))
+    gid = _rated_game(base, winner, loser)
+    wait_for(lambda: requests.get(f"{base}/players/{winner['id']}", timeout=5).json()["ratings"].get("splendor"), timeout=30, interval=0.3)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        driver.get(f"{base}/profile/{winner['id']}")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#games li[data-game]'), message="the finished games")
+        game = text_of(driver, f'#games li[data-game="{gid}"]')
+        assert "스플렌더" in game and "서연" in game and "승리" in game, game
+        assert driver.find_element(By.CSS_SELECTOR, f'#games li[data-game="{gid}"] a[href="/replay/{gid}"]')
+        item = driver.find_element(By.CSS_SELECTOR, '#ratings li[data-type="splendor"]')
+        assert len(item.find_element(By.CSS_SELECTOR, "svg.chart polyline").get_attribute("points").split()) == 2
+        assert "1500" in item.find_element(By.CSS_SELECTOR, "figcaption").text
+        chart, box = driver.execute_script("const c = document.querySelector('#ratings svg.chart');"
+                                           " return [c.getBoundingClientRect().width, c.parentElement.clientWidth]")
+        assert chart >= box - 1 and chart > 300, (chart, box)  # as wide as its box, not a fixed 320 px
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        assert english_words(driver) == []
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []
