@@ -176,6 +176,10 @@ function markBoard(container, state) {
     if (usable) {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
+      // a button is named by its title (its tooltip) as play.js names them, or its aria-label
+      // holds what it shows (a board drawn again by itself: a turned phone, a resized window)
+      if (node.getAttribute("aria-label") === node.querySelector(":scope > title")?.textContent) node.removeAttribute("aria-label");
+      else nameHoldsText(node);
       node.setAttribute("aria-pressed", state.picked.has(ref) ? "true" : "false");
     }
   }
@@ -368,7 +372,25 @@ function addTips(container, state) {
     let title = node.querySelector(":scope > title");
     if (!title) { title = document.createElementNS("http://www.w3.org/2000/svg", "title"); node.prepend(title); }
     if (!title.dataset.tipped) { title.textContent = [title.textContent, ...tips].filter(Boolean).join("\n"); title.dataset.tipped = "1"; }
+    nameHoldsText(node); // its tooltip is now more than its name
   }
+}
+
+// A piece named by an aria-label holds the text a person (and axe's label-content-name-mismatch,
+// WCAG 2.5.3) finds in it, in its order: its tooltip (<title>: its name, then its effect) and the
+// figures drawn on it ("2" on a card, "S1" on a square, "3¢ +2" on a Small World combo). Added
+// where the name does not already hold it: a piece whose tooltip gained its effect keeps its
+// aria-label when play.js names its buttons (the name is no longer the title), at every window
+// size and whichever ran first.
+const bare = (str) => str.toLowerCase().replace(/[!-/:-@[-`{-~]/g, " ").replace(/\s+/g, " ").trim();
+export function nameHoldsText(node) {
+  const label = node.getAttribute("aria-label");
+  if (label === null) return;
+  const title = (node.querySelector(":scope > title")?.textContent || "").split("\n").map((x) => x.trim()).filter(Boolean).join(" ");
+  const drawn = [...node.querySelectorAll("text")].map((x) => x.textContent.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x)).join(" ");
+  const seen = [title, drawn].filter(Boolean).join(" ");
+  if (!seen || bare(label).includes(bare(seen))) return;
+  node.setAttribute("aria-label", bare(seen).startsWith(bare(label)) ? seen : `${label}, ${seen}`);
 }
 
 export function resultLine(game) {
