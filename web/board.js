@@ -100,7 +100,7 @@ export function drawBoard(container, game, moves = [], labels = null) {
 // stays its width), its centre kept where it was. The zoom is kept across the game's versions.
 function zoomView(container, state, svg) {
   const step = Number(svg.dataset.zoom || 0), steps = Number(svg.dataset.zooms || 1);
-  const box = el("div", { class: "board-zoom" }, svg);
+  const box = el("div", { class: step ? "board-zoom zoomed" : "board-zoom" }, svg);
   const to = (next) => {
     next = Math.max(0, Math.min(steps - 1, next));
     if (next === (state.zoom || 0)) return;

@@ -267,6 +267,7 @@ def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(we
     base, driver = web_server.base, korean
     player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
     game_id, token = _game(base, player, "fairy-tile", [{"me": True}, {"bot": "random"}])
+    page_errors(driver)  # what an earlier test left in the console is not this one's
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     try:
         driver.get(f"{base}/play/{game_id}#token={token}")
@@ -300,6 +301,7 @@ def test_the_lobby_offers_clocks_and_vacations(web_server, korean):
     base, driver = web_server.base, korean
     player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
     key = {"Authorization": f"Bearer {player['key']}"}
+    page_errors(driver)  # what an earlier test left in the console is not this one's
     _as(driver, base, player)
     driver.get(base + "/")
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="the game types")
@@ -344,6 +346,7 @@ def test_a_profile_shows_finished_games_and_a_chart_after_one_game_on_a_phone(we
     winner, loser = (requests.post(f"{base}/players", json={"name": n}, timeout=5).json() for n in ("민지", "서연"))
     gid = _rated_game(base, winner, loser)
     wait_for(lambda: requests.get(f"{base}/players/{winner['id']}", timeout=5).json()["ratings"].get("splendor"), timeout=30, interval=0.3)
+    page_errors(driver)  # what an earlier test left in the console is not this one's
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     try:
         driver.get(f"{base}/profile/{winner['id']}")
