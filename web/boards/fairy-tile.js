@@ -145,7 +145,7 @@ export function render(game, moves = [], layout = {}) {
   const steps = zoomSteps(fit), step = Math.min(layout.zoom || 0, steps.length - 1);
   const { parts, box } = kingdom(game, moves, steps[step]);
   const h = box.maxY - box.minY, wide = step ? Math.max(width, box.maxX - box.minX + 8) : width, dx = (wide - (box.maxX - box.minX)) / 2;
-  const { parts: aside, bottom } = side(game, 4, width);
+  const { parts: aside, bottom } = side(game, 4 + (wide - width) / 2, width); // under the kingdom's centre, where a zoom starts
   const svg = board(wide, h + bottom + 10, t("Fairy Tile kingdom"),
     s("g", { transform: `translate(${dx - box.minX},${-box.minY})` }, ...parts), s("g", { transform: `translate(0,${h + 4})` }, ...aside));
   svg.dataset.zoom = step;
