@@ -71,7 +71,7 @@ export function drawBoard(container, game, moves = [], labels = null) {
   state.args = [game, moves, labels];
   state.narrow = container.clientWidth > 0 && container.clientWidth < NARROW;
   state.width = innerWidth(container);
-  const layout = { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked };
+  const layout = { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked, zoom: state.zoom || 0 };
   let svg;
   try {
     svg = module.render(game, moves, layout);
@@ -85,13 +85,59 @@ export function drawBoard(container, game, moves = [], labels = null) {
   svg.setAttribute("aria-describedby", describedBy);
   const lines = module.describe(game);
   const bar = el("div", { class: "board-bar", role: "group", "aria-label": t("Your move on the board") });
-  container.append(bar, svg, el("details", { class: "board-text", id: describedBy },
+  const zoomed = module.zoomable && state.narrow ? zoomView(container, state, svg) : [svg];
+  container.append(bar, ...zoomed, el("details", { class: "board-text", id: describedBy },
     el("summary", { text: t("The board in words") }), el("ul", {}, lines.map((line) => el("li", { text: line })))));
   state.prepared = prepareClicks(module, moves, state.labels, svg);
   markBoard(container, state);
   markLast(container, game, state);
   queueMicrotask(() => addTips(container, state)); // after the page names its buttons by their titles (play.js)
   if (moves.length && !state.labels) askLabels(container, game, state, key);
+}
+
+// A board a phone may zoom (Fairy Tile's kingdom, issue 55): buttons to zoom in and out, and a
+// pinch of two fingers on it; zoomed, the board scrolls in a box as wide as the screen (the page
+// stays its width), its centre kept where it was. The zoom is kept across the game's versions.
+function zoomView(container, state, svg) {
+  const step = Number(svg.dataset.zoom || 0), steps = Number(svg.dataset.zooms || 1);
+  const box = el("div", { class: step ? "board-zoom zoomed" : "board-zoom" }, svg);
+  const to = (next) => {
+    next = Math.max(0, Math.min(steps - 1, next));
+    if (next === (state.zoom || 0)) return;
+    const centre = [(box.scrollLeft + box.clientWidth / 2) / (box.scrollWidth || 1), (box.scrollTop + box.clientHeight / 2) / (box.scrollHeight || 1)];
+    state.zoom = next;
+    drawBoard(container, ...state.args);
+    const again = container.querySelector(".board-zoom");
+    if (again) {
+      again.scrollLeft = centre[0] * again.scrollWidth - again.clientWidth / 2;
+      again.scrollTop = centre[1] * again.scrollHeight - again.clientHeight / 2;
+    }
+    container.querySelector(next > step ? ".zoom-in" : ".zoom-out")?.focus();
+  };
+  const button = (cls, sign, label, next, disabled) => {
+    const b = el("button", { type: "button", class: `zoom ${cls}`, "aria-label": label, title: label, text: sign });
+    b.disabled = disabled;
+    b.addEventListener("click", () => to(next));
+    return b;
+  };
+  const controls = el("div", { class: "zoom-controls", role: "group", "aria-label": t("Zoom the kingdom") },
+    button("zoom-out", "−", t("Zoom out"), step - 1, step === 0),
+    el("span", { class: "zoom-level", text: t("Zoom {n} of {of}", { n: step + 1, of: steps }) }),
+    button("zoom-in", "+", t("Zoom in"), step + 1, step >= steps - 1));
+  // a pinch: two fingers moving apart zoom in a step, together zoom out
+  const fingers = new Map();
+  let spread = 0;
+  const apart = () => { const [a, b] = [...fingers.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+  box.addEventListener("pointerdown", (e) => { if (e.pointerType === "touch") { fingers.set(e.pointerId, { x: e.clientX, y: e.clientY }); if (fingers.size === 2) spread = apart(); } });
+  box.addEventListener("pointermove", (e) => {
+    if (!fingers.has(e.pointerId)) return;
+    fingers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (fingers.size !== 2 || !spread) return;
+    const ratio = apart() / spread;
+    if (ratio > 1.3 || ratio < 0.77) { spread = 0; fingers.clear(); to(step + (ratio > 1 ? 1 : -1)); }
+  });
+  for (const end of ["pointerup", "pointercancel", "pointerleave"]) box.addEventListener(end, (e) => { fingers.delete(e.pointerId); spread = 0; });
+  return [controls, box];
 }
 
 // The moves' labels (in the page's language) when the page did not hand them over: read once per
@@ -130,6 +176,10 @@ function markBoard(container, state) {
     if (usable) {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
+      // a button is named by its title (its tooltip) as play.js names them, or its aria-label
+      // holds what it shows (a board drawn again by itself: a turned phone, a resized window)
+      if (node.getAttribute("aria-label") === node.querySelector(":scope > title")?.textContent) node.removeAttribute("aria-label");
+      else nameHoldsText(node);
       node.setAttribute("aria-pressed", state.picked.has(ref) ? "true" : "false");
     }
   }
@@ -293,7 +343,7 @@ function relabel(container, state) {
   [game.names, game.effects] = [state.names, state.effects];
   let svg;
   try {
-    svg = module.render(game, moves, { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked });
+    svg = module.render(game, moves, { narrow: state.narrow, width: Math.max(280, state.width), picked: state.picked, zoom: state.zoom || 0 });
   } catch { return; } // the board stays as it was first drawn
   for (const fresh of svg.querySelectorAll("[data-ref]")) {
     const kept = old.querySelector(`[data-ref="${CSS.escape(fresh.getAttribute("data-ref"))}"]`);
@@ -322,7 +372,25 @@ function addTips(container, state) {
     let title = node.querySelector(":scope > title");
     if (!title) { title = document.createElementNS("http://www.w3.org/2000/svg", "title"); node.prepend(title); }
     if (!title.dataset.tipped) { title.textContent = [title.textContent, ...tips].filter(Boolean).join("\n"); title.dataset.tipped = "1"; }
+    nameHoldsText(node); // its tooltip is now more than its name
   }
+}
+
+// A piece named by an aria-label holds the text a person (and axe's label-content-name-mismatch,
+// WCAG 2.5.3) finds in it, in its order: its tooltip (<title>: its name, then its effect) and the
+// figures drawn on it ("2" on a card, "S1" on a square, "3¢ +2" on a Small World combo). Added
+// where the name does not already hold it: a piece whose tooltip gained its effect keeps its
+// aria-label when play.js names its buttons (the name is no longer the title), at every window
+// size and whichever ran first.
+const bare = (str) => str.toLowerCase().replace(/[!-/:-@[-`{-~]/g, " ").replace(/\s+/g, " ").trim();
+export function nameHoldsText(node) {
+  const label = node.getAttribute("aria-label");
+  if (label === null) return;
+  const title = (node.querySelector(":scope > title")?.textContent || "").split("\n").map((x) => x.trim()).filter(Boolean).join(" ");
+  const drawn = [...node.querySelectorAll("text")].map((x) => x.textContent.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x)).join(" ");
+  const seen = [title, drawn].filter(Boolean).join(" ");
+  if (!seen || bare(label).includes(bare(seen))) return;
+  node.setAttribute("aria-label", bare(seen).startsWith(bare(label)) ? seen : `${label}, ${seen}`);
 }
 
 export function resultLine(game) {

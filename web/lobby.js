@@ -2,7 +2,7 @@
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
 import { api, ApiProblem, botLabel, botLevel, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
-import { ago, t } from "./i18n.js";
+import { ago, duration, lang, t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
 
@@ -85,6 +85,61 @@ function options() {
   return out;
 }
 
+// The clock a person chose (POST /games `clock`): the same time for each move, a bank with an
+// increment (Fischer) or days a move (correspondence); said back through Intl ("3분, 수마다 2초").
+const CLOCK_FIELDS = {
+  per_move: [["per_move_s", "Minutes for each move", 5, 60, 1, 10080]],
+  fischer: [["initial_s", "Minutes in the bank", 10, 60, 1, 10080], ["increment_s", "Seconds added by each move", 5, 1, 0, 3600]],
+  days: [["days_per_move", "Days for each move", 3, 86400, 1, 14]],
+};
+function showClock() {
+  const kind = $("#clock-kind").value;
+  $("#clock-fields").replaceChildren(...(CLOCK_FIELDS[kind] || []).map(([name, label, value, unit, min, max]) =>
+    el("label", {}, el("span", { text: t(label) }), " ",
+      el("input", { type: "number", name, value, min, max, step: 1, inputmode: "numeric", "data-unit": unit, required: true, oninput: sayClock }))));
+  sayClock();
+}
+function clock() {
+  const fields = [...document.querySelectorAll("#clock-fields input")];
+  if (!fields.length) return null;
+  return Object.fromEntries(fields.map((f) => [f.name, Number(f.value) * (f.name === "days_per_move" ? 1 : Number(f.dataset.unit))]));
+}
+function sayClock() {
+  const c = clock();
+  const d = (s) => duration(s * 1000);
+  $("#clock-said").textContent = !c ? "" : c.per_move_s ? t("Each move: {time}.", { time: d(c.per_move_s) })
+    : c.days_per_move ? t("Each move: {time}, and vacations stop the clock.", { time: d(c.days_per_move * 86400) })
+      : t("{bank} each, and {more} more with each move.", { bank: d(c.initial_s), more: d(c.increment_s) });
+}
+
+// Vacations (GET/POST/PATCH/DELETE /players/me/vacations): the days left this year, the ones
+// planned, a plan of dates, and a day taken by itself at a deadline. Dates through Intl.
+const dateSaid = (iso) => new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+function showVacations(v) {
+  $("#vacation-box").hidden = false;
+  $("#vacation-left").textContent = t("{left} of {allowance} days of vacation left this year.", { left: v.left_days, allowance: v.allowance_days });
+  $("#vacation-auto").checked = v.auto;
+  $("#vacations").replaceChildren(...v.vacations.map((x) => el("li", { "data-vacation": x.id },
+    t(x.current ? "On vacation until {end}" : "{start} to {end}", { start: dateSaid(x.start), end: dateSaid(new Date(Date.parse(x.end) - 1)) }),
+    x.current ? null : el("button", { type: "button", class: "cancel-vacation", text: t("Cancel the vacation"), onclick: () => vacationCall(`/players/me/vacations/${encodeURIComponent(x.id)}`, "DELETE") }))));
+}
+async function vacationCall(path, method, body) {
+  const me = player();
+  if (!me) return;
+  try {
+    await api(path, { method, token: me.key, body });
+    showVacations(await api("/players/me/vacations", { token: me.key }));
+    if (method !== "GET") say(t(method === "POST" ? "The vacation is planned." : method === "DELETE" ? "The vacation is cancelled." : "Saved."), "ok");
+  } catch (err) { say(problemText(err), "error"); }
+}
+function startVacations() {
+  const today = new Date().toISOString().slice(0, 10);
+  for (const id of ["#vacation-start", "#vacation-end"]) { $(id).min = today; $(id).value ||= today; }
+  $("#plan-vacation").addEventListener("submit", (e) => { e.preventDefault(); vacationCall("/players/me/vacations", "POST", { start: $("#vacation-start").value, end: $("#vacation-end").value }); });
+  $("#vacation-auto").addEventListener("change", () => vacationCall("/players/me/vacations", "PATCH", { auto: $("#vacation-auto").checked }));
+  if (player()) api("/players/me/vacations", { token: player().key }).then(showVacations, () => {});
+}
+
 const problemText = (err) => (err instanceof ApiProblem ? err.sentence
   : t(navigator.onLine === false ? "You are offline: try again when the network is back." : "The server cannot be reached."));
 
@@ -101,7 +156,7 @@ async function create(e) {
     // A seat of yours makes you a player (once per browser): the key opens your games later.
     const me = choices.includes("me") ? await ensurePlayer(name) : player();
     const game = await api("/games", { method: "POST", token: choices.includes("me") ? me.key : undefined,
-      body: { type: current().type, seats, options: options(), private: $("#private").checked } });
+      body: { type: current().type, seats, options: options(), private: $("#private").checked, ...(clock() ? { clock: clock() } : {}) } });
     const mine = game.seats.find((s) => s.token);
     remember(game.id, { type: current().type, token: mine?.token || null, seat: mine?.seat ?? null, invite: game.invite_code || null, creator: true });
     location.href = `/play/${game.id}`;
@@ -298,7 +353,10 @@ async function start() {
   $("#refresh").addEventListener("click", listGames);
   $("#show-key").addEventListener("click", () => { $("#key-out").textContent = player()?.key || ""; });
   $("#use-key").addEventListener("submit", useKey);
+  $("#clock-kind").addEventListener("change", showClock);
   showType();
+  showClock();
+  startVacations();
   listGames();
   showMyRatings();
   // The lists follow the server while the page is looked at (not while a list holds the focus).

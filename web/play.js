@@ -123,13 +123,14 @@ function render() {
   rulesPanel($("#rules"), g.type);
 }
 
-// The title, the tab's title and the version line: the game's title in the page's language
-// (from GET /game-types), its id, its version.
+// The title and the tab's title: the game's title in the page's language (from GET /game-types);
+// its id and version are developers' words (the id is in the address): the version is kept as
+// #version's data-version (what the page's tests read), never shown.
 function titles(g) {
   const name = page.titles?.[g.type] || g.type;
-  document.title = `${name} ${id} — ${g.status === "waiting" ? t("Waiting") : "v" + g.version}`;
-  $("#title").textContent = name; // the game's title: its id is a developer's word (it is in the address)
-  $("#version").textContent = t("version {v}", { v: g.version });
+  document.title = g.status === "waiting" ? `${name} — ${t("Waiting")}` : name;
+  $("#title").textContent = name;
+  $("#version").dataset.version = g.version;
 }
 
 // Each seated player's rating in this game's type (GET /players/{id}, once a page), and once a
@@ -517,14 +518,14 @@ async function start() {
       page.game = await api(`/games/${id}`);
     }
   } catch (err) {
-    if (err instanceof ApiProblem) { $("#title").textContent = t("game {id}", { id }); problem(err); return; }
+    if (err instanceof ApiProblem) { $("#title").textContent = t("Game"); problem(err); return; }
     // Offline, or the server away: the board this browser last held of the game, and why it
     // does not move (the device is offline, or the server cannot be reached); tried again.
     const kept = keptBoard();
     if (kept) {
       $("#title").textContent = kept.title || kept.game.type;
       drawBoard($("#board"), kept.game, [], null);
-    } else $("#title").textContent = t("game {id}", { id });
+    } else $("#title").textContent = t("Game");
     const offline = navigator.onLine === false;
     status.set("connection", t(offline ? "You are offline: the page reconnects when the network is back."
       : "The server cannot be reached right now: retrying."), { tone: "error" });

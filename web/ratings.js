@@ -2,8 +2,8 @@
 // /seasons/{type} lists them, GET /seasons/{type}/{season}/leaderboard) and a player's profile
 // (GET /players/{id}) with a chart of each rating's history, its seasons' results, and a menu
 // (follow, block, challenge: social.js).
-import { api, ApiProblem, botLevel, el, learnBotNames } from "./api.js";
-import { lang, t } from "./i18n.js";
+import { api, ApiProblem, botLabel, botLevel, el, learnBotNames } from "./api.js";
+import { ago, lang, t } from "./i18n.js";
 import { playerMenu } from "./social.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -87,37 +87,69 @@ async function seasonsOf(p) {
   $("#seasons-box").hidden = items.length === 0;
 }
 
-// A rating's history as an SVG line (the newest on the right).
+// A newcomer's rating (api/ratings/ledger.py: the displayed estimate starts at 1500): where a
+// history's line starts, so one game already draws a line.
+const START = 1500;
+
+// A rating's history as an SVG line (the newest on the right), from the newcomer's start: drawn
+// at its container's width (a phone's too), its points marked, the first and last ratings said
+// beside it in text (12 px and up, never scaled down).
 function chart(points) {
-  const w = 320, h = 90, pad = 6;
-  if (points.length < 2) return el("span", { class: "hint" }, points.length ? t("one game so far") : "");
-  const values = points.map((p) => p.rating), lo = Math.min(...values), hi = Math.max(...values), span = Math.max(1, hi - lo);
-  const xy = values.map((v, i) => `${(pad + i * (w - 2 * pad) / (values.length - 1)).toFixed(1)},${(h - pad - (v - lo) * (h - 2 * pad) / span).toFixed(1)}`);
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("Rating from {from} to {to} over {n} games", { from: values[0], to: values.at(-1), n: values.length }));
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", xy.join(" "));
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "currentColor");
-  line.setAttribute("stroke-width", "2");
-  svg.append(line);
-  return svg;
+  if (!points.length) return null;
+  const values = [START, ...points.map((p) => p.rating)];
+  const w = 320, h = 90, pad = 8, lo = Math.min(...values), hi = Math.max(...values), span = Math.max(1, hi - lo);
+  const xy = values.map((v, i) => [pad + i * (w - 2 * pad) / (values.length - 1), h - pad - (v - lo) * (h - 2 * pad) / span]);
+  const svgEl = (tag, attrs) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  const said = t("Rating from {from} to {to} over {n} games", { from: values[0], to: values.at(-1), n: points.length });
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, class: "chart", role: "img", "aria-label": said, preserveAspectRatio: "none" });
+  svg.append(svgEl("polyline", { points: xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "), fill: "none", stroke: "currentColor", "stroke-width": 2, "vector-effect": "non-scaling-stroke" }));
+  return el("figure", { class: "rating-chart" }, svg, el("figcaption", { class: "hint", text: said }));
+}
+
+// The player's finished public games (GET /players/{id}/games), newest first: the game's title,
+// who sat, how the player finished, when, and its replay; more on request.
+function gameItem(g, titles, id) {
+  const you = g.you ?? g.seats.findIndex((s) => s.player === id);
+  const others = g.seats.map((s, i) => (i === you ? null : s.bot ? botLabel(g.seats, i) : s.name)).filter(Boolean).join(", ");
+  const r = g.result || {};
+  const outcome = r.outcome === "abandoned" ? t("abandoned") : r.outcome === "aborted" ? t("aborted")
+    : (r.winners || []).includes(you) ? t("won") : (r.winners || []).length ? t("lost") : t("no winner");
+  return el("li", { "data-game": g.id }, el("strong", {}, titles[g.type] || g.type), " · ",
+    t("with {others}", { others: others || "–" }), " · ", el("span", { class: "outcome" }, outcome), " · ", ago(g.last_move_at), " ",
+    el("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "button" }, t("Replay")));
+}
+async function finishedGames(id, titles) {
+  let next = `/players/${encodeURIComponent(id)}/games?limit=10`;
+  const more = async () => {
+    try {
+      const page = await api(next);
+      $("#games").append(...page.games.map((g) => gameItem(g, titles, id)));
+      next = page.next;
+      $("#more-games").hidden = !next;
+      $("#games-box").hidden = $("#games").children.length === 0;
+    } catch (err) { say(problemText(err), "error"); }
+  };
+  $("#more-games").addEventListener("click", more);
+  await more();
 }
 
 async function profile() {
   try {
-    const p = await api(`/players/${encodeURIComponent(last)}`);
+    const [p, types] = await Promise.all([api(`/players/${encodeURIComponent(last)}`), api("/game-types").then((r) => r.game_types, () => [])]);
+    learnBotNames(types);
+    const titles = Object.fromEntries(types.map((g) => [g.type, g.title || g.type]));
     $("#title").textContent = p.name;
     document.title = p.name;
     const items = Object.entries(p.ratings).map(([type, r]) => el("li", { "data-type": type },
-      el("strong", {}, type), " ", el("span", { class: "rating" }, ratingText(r)),
+      el("strong", {}, titles[type] || type), " ", el("span", { class: "rating" }, ratingText(r)),
       " · " + t("{n} games, {w} wins", { n: r.games, w: r.wins }) + " ", el("a", { href: `/leaderboard/${encodeURIComponent(type)}` }, t("leaderboard")),
-      el("div", {}, chart(r.history))));
+      chart(r.history)));
     $("#ratings").replaceChildren(...items);
-    await seasonsOf(p);
+    await Promise.all([seasonsOf(p), finishedGames(p.id || last, titles)]);
     playerMenu($("#actions"), p);
     say(items.length ? "" : t("No rated game yet."));
   } catch (err) { say(problemText(err), "error"); }

@@ -54,7 +54,12 @@ async function show(v) {
   v = Math.max(page.first, Math.min(page.last, v));
   page.at = v;
   $("#slider").value = v;
-  $("#at").textContent = t("version {v} of {last}", { v, last: page.last });
+  // the step as a person counts it: the moves the players made so far (a version is a developer's
+  // word); the version itself is the slider's value and the address's #v=
+  const said = t("move {n} of {of}", { n: movesUpTo(v), of: movesUpTo(page.last) });
+  Object.assign($("#at").dataset, { version: v, last: page.last });
+  $("#at").textContent = said;
+  $("#slider").setAttribute("aria-valuetext", said);
   if (hashVersion() !== v) history.replaceState(null, "", `#v=${v}`);
   try {
     markStep(v);
@@ -73,6 +78,14 @@ async function show(v) {
 
 // The history starts after the game's setup (2 events for Splendor, 3 for Witches: the
 // creation and the events no one moved); the first version the server draws is after them.
+// How many moves the players made up to version v (an event a seat made; the setup's and the
+// system's events are none).
+function movesUpTo(v) {
+  let n = 0;
+  for (const [version, e] of page.events) if (version <= v && typeof e.actor === "number") n++;
+  return n;
+}
+
 async function firstVersion() {
   let v = 1;
   while (page.events.get(v + 1) && (page.events.get(v + 1).actor === null || page.events.get(v + 1).actor === undefined)) v++;
@@ -101,7 +114,7 @@ const problem = (err) => (err instanceof ApiProblem ? err.sentence : t("The serv
 
 // A request that failed while loading: the title stops saying "Loading…" and the status says why.
 function failed(err) {
-  $("#title").textContent = t("Replay · game {id}", { id });
+  $("#title").textContent = t("Replay"); // its id is in the address: a developer's word
   say(problem(err), "error");
 }
 
@@ -125,7 +138,7 @@ async function start() {
   document.title = $("#title").textContent;
   $("#slider").max = page.last;
   $("#slider").min = page.first;
-  if (page.game.status === "active") say(t("This game is still running: the replay goes up to its version now."), "info");
+  if (page.game.status === "active") say(t("This game is still running: the replay goes up to its last move."), "info");
   $("#first").onclick = () => { stop(); show(page.first); };
   $("#prev").onclick = () => { stop(); show(page.at - 1); };
   $("#next").onclick = () => { stop(); show(page.at + 1); };

@@ -25,8 +25,20 @@ def text_of(driver, css):
 
 
 def shown_version(driver) -> int:
-    match = re.search(r"version (\d+)", text_of(driver, "#version"))
-    return int(match.group(1)) if match else -1
+    """The game's version the play page holds (#version's data-version: a person is not shown it)."""
+    try:
+        return int(driver.find_element(By.ID, "version").get_attribute("data-version") or -1)
+    except (StaleElementReferenceException, ValueError):
+        return -1
+
+
+def replay_at(driver) -> tuple[int, int]:
+    """The replay's step: its version and the last one (#at's data: a person reads moves)."""
+    try:
+        at = driver.find_element(By.ID, "at")
+        return int(at.get_attribute("data-version") or -1), int(at.get_attribute("data-last") or -1)
+    except (StaleElementReferenceException, ValueError):
+        return -1, -1
 
 
 def create_in_lobby(driver, base, game_type, seats=None, options=None):

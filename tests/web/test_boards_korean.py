@@ -14,7 +14,7 @@ import requests
 from selenium.common.exceptions import WebDriverException
 
 from tests.web.conftest import page_errors
-from tests.web.helpers import text_of, wait
+from tests.web.helpers import shown_version, text_of, wait
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -113,7 +113,7 @@ def test_the_board_in_korean_then_english(web_server, browser, screenshots, game
         # a later state too (two moves of mine, the bots' answers): a trick, races on the map...
         web_server.start_bots()
         version = _my_moves(base, game_id, token)
-        wait(driver, lambda: text_of(driver, "#version") == f"버전 {version}" and _my_turn(driver), timeout=30, message="my turn again")
+        wait(driver, lambda: shown_version(driver) == version and _my_turn(driver), timeout=30, message="my turn again")
         assert _no_english(driver) == []
         driver.execute_script("arguments[0].scrollIntoView()", driver.find_element("css selector", "#board"))
         driver.save_screenshot(str(screenshots / f"board-ko-{game_type}-{size}.png"))

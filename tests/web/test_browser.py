@@ -17,6 +17,7 @@ from tests.web.conftest import page_errors
 from tests.web.helpers import (
     click_a_move,
     create_in_lobby,
+    replay_at,
     shown_version,
     text_of,
     wait,
@@ -90,10 +91,10 @@ def test_replay_to_version_10_and_back(splendor_game, web_server, browser, scree
     link = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#done-games li[data-game="{game_id}"] a[href="/replay/{game_id}"]'),
                 message="the lobby lists the finished game")[0]
     link.click()
-    wait(driver, lambda: text_of(driver, "#at") == f"version 2 of {final}", message="the replay starts at the setup")
+    wait(driver, lambda: replay_at(driver) == (2, final), message="the replay starts at the setup")
     for v in range(3, 11):
         driver.find_element(By.ID, "next").click()
-        wait(driver, lambda: text_of(driver, "#at") == f"version {v} of {final}")
+        wait(driver, lambda: replay_at(driver) == (v, final))
     wait(driver, lambda: driver.execute_script("return location.hash") == "#v=10")
     wait(driver, lambda: text_of(driver, "#step").startswith("10."), message="the step's event is shown")
     assert driver.find_element(By.ID, "slider").get_attribute("value") == "10"
@@ -101,18 +102,18 @@ def test_replay_to_version_10_and_back(splendor_game, web_server, browser, scree
     board_at_10 = driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
     # back with the keyboard, then to the start with the button
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
-    wait(driver, lambda: text_of(driver, "#at") == f"version 9 of {final}")
+    wait(driver, lambda: replay_at(driver) == (9, final))
     driver.find_element(By.ID, "first").click()
-    wait(driver, lambda: text_of(driver, "#at") == f"version 2 of {final}")
+    wait(driver, lambda: replay_at(driver) == (2, final))
     wait(driver, lambda: driver.execute_script("return location.hash") == "#v=2")
     # a link to a version opens it
     driver.get(f"{web_server.base}/replay/{game_id}#v=10")
-    wait(driver, lambda: text_of(driver, "#at") == f"version 10 of {final}")
+    wait(driver, lambda: replay_at(driver) == (10, final))
     wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML") == board_at_10)
     # play at the fastest speed runs to the end and stops there
     Select(driver.find_element(By.ID, "speed")).select_by_value("150")
     driver.find_element(By.ID, "play").click()
-    wait(driver, lambda: text_of(driver, "#at") == f"version {final} of {final}", timeout=60)
+    wait(driver, lambda: replay_at(driver) == (final, final), timeout=60)
     wait(driver, lambda: driver.find_element(By.ID, "play").get_attribute("aria-label") == "Play")
     assert "Game over" in text_of(driver, "#step")
     assert page_errors(driver) == []

@@ -57,7 +57,7 @@ def test_lobby_play_and_replay_in_korean(web_server, korean, screenshots):
     driver.save_screenshot(str(screenshots / "splendor-play-ko.png"))
 
     driver.get(f"{base}/replay/{game['id']}")
-    wait(driver, lambda: re.fullmatch(r"버전 \d+ / \d+", text_of(driver, "#at")), message="the replay in Korean")
+    wait(driver, lambda: re.fullmatch(r"\d+수 중 \d+수째", text_of(driver, "#at")), message="the replay in Korean")
     assert text_of(driver, "#list-h") == "이벤트" and text_of(driver, "#title").startswith("다시 보기")
     assert page_errors(driver) == []
 

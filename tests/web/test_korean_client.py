@@ -252,3 +252,116 @@ def test_offline_the_play_page_says_so_and_shows_the_last_board(web_server, kore
         driver.execute_cdp_cmd("Network.disable", {})
     wait(driver, lambda: text_of(driver, "#live") == "실시간" and not text_of(driver, "#status").startswith("오프라인"),
          message="back online, the page recovers")
+
+
+HEX_SIZES = """
+return [...document.querySelectorAll('#board svg g[data-ref]:not([data-ref^="figure:"]) > polygon.shape')]
+  .map((p) => { const b = p.getBoundingClientRect(); return Math.min(b.width, b.height); });
+"""
+
+
+def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(web_server, korean):
+    """Fairy Tile's kingdom on a phone: hexes named by their terrain and the figure on them or
+    nearest (no coordinates); a zoom control makes every hex at least 44 px, the page as wide as
+    the phone (the board scrolls in its box)."""
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    game_id, token = _game(base, player, "fairy-tile", [{"me": True}, {"bot": "random"}])
+    page_errors(driver)  # what an earlier test left in the console is not this one's
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        driver.get(f"{base}/play/{game_id}#token={token}")
+        wait(driver, lambda: len(driver.execute_script(HEX_SIZES)) > 5, message="the kingdom's hexes")
+        labels = driver.execute_script("return [...document.querySelectorAll('#board svg g[data-ref]')].map((g) => g.getAttribute('aria-label') || g.querySelector(':scope > title').textContent)")
+        assert not [label for label in labels if re.search(r"-?\d+\s*,\s*-?\d+", label)], labels
+        terrains = ("들", "숲", "산", "성", "빈 곳")
+        hexes = [label for label in labels if label.startswith(terrains)]
+        assert len(hexes) > 5 and all(re.search(r"(공주님|기사님|드래곤)", label) for label in hexes), labels
+        assert any(re.search(r"(동쪽|서쪽) \d+칸", label) for label in hexes), labels
+        assert min(driver.execute_script(HEX_SIZES)) >= 24
+        zoom_in = driver.find_element(By.CSS_SELECTOR, "#board .zoom-controls .zoom-in")
+        assert zoom_in.get_attribute("aria-label") == "확대"
+        zoom_in.click()
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) >= 44, timeout=10, message="every hex at least 44 px, zoomed")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        box = driver.execute_script("const b = document.querySelector('#board .board-zoom'); return [b.scrollWidth, b.clientWidth]")
+        assert box[0] > box[1], box  # the kingdom scrolls in its box
+        driver.find_element(By.CSS_SELECTOR, "#board .zoom-out").click()
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) < 44, timeout=10, message="zoomed out again")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []
+
+
+def test_the_lobby_offers_clocks_and_vacations(web_server, korean):
+    """The lobby offers what the API has: a clock per move, Fischer's, a correspondence game's
+    days (said back through Intl), and vacations planned, listed and cancelled, at ko."""
+    from selenium.webdriver.support.ui import Select
+
+    base, driver = web_server.base, korean
+    player = requests.post(f"{base}/players", json={"name": "민지"}, timeout=5).json()
+    key = {"Authorization": f"Bearer {player['key']}"}
+    page_errors(driver)  # what an earlier test left in the console is not this one's
+    _as(driver, base, player)
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="the game types")
+    Select(driver.find_element(By.ID, "type")).select_by_value("splendor")
+    Select(driver.find_element(By.ID, "clock-kind")).select_by_value("days")
+    assert "3일" in text_of(driver, "#clock-said") and "휴가" in text_of(driver, "#clock-said"), text_of(driver, "#clock-said")
+    Select(driver.find_element(By.ID, "clock-kind")).select_by_value("fischer")
+    for name, value in (("initial_s", "3"), ("increment_s", "2")):
+        field = driver.find_element(By.CSS_SELECTOR, f'#clock-fields [name="{name}"]')
+        field.clear()
+        field.send_keys(value)
+    said = text_of(driver, "#clock-said")
+    assert "3분" in said and "2초" in said and not re.search(r"\d{3,}", said), said
+    driver.find_element(By.ID, "create-btn").click()
+    wait(driver, lambda: "/play/" in driver.current_url, message="the clocked game is made")
+    game = requests.get(f"{base}/games/{driver.current_url.rsplit('/', 1)[1]}", timeout=5).json()
+    assert game["clock"]["initial_s"] == 180 and game["clock"]["increment_s"] == 2, game["clock"]
+
+    driver.get(base + "/")
+    wait(driver, lambda: "남았습니다" in text_of(driver, "#vacation-left"), message="the vacations' allowance")
+    days = [time.strftime("%Y-%m-%d", time.gmtime(time.time() + n * 86400)) for n in (10, 11)]
+    driver.execute_script("document.getElementById('vacation-start').value = arguments[0];"
+                          " document.getElementById('vacation-end').value = arguments[1]", *days)
+    driver.find_element(By.ID, "plan-vacation-btn").click()
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#vacations li[data-vacation]"), message="the vacation listed")
+    planned = requests.get(f"{base}/players/me/vacations", headers=key, timeout=5).json()
+    assert [v["days"] for v in planned["vacations"]] == [2]
+    assert f"{planned['left_days']}일 남았습니다" in text_of(driver, "#vacation-left")
+    driver.find_element(By.CSS_SELECTOR, "#vacations .cancel-vacation").click()
+    wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "#vacations li"), message="the vacation cancelled")
+    assert requests.get(f"{base}/players/me/vacations", headers=key, timeout=5).json()["vacations"] == []
+    assert english_words(driver, names=["민지"] + [w for li in driver.find_elements(By.CSS_SELECTOR, ".who") for w in li.text.split(", ")]) == []
+    assert page_errors(driver) == []
+
+
+def test_a_profile_shows_finished_games_and_a_chart_after_one_game_on_a_phone(web_server, korean):
+    """A profile after one rated game, at ko on a phone: the rating's chart already (from the
+    newcomer's 1500) as wide as its box, and the player's finished games with their replays."""
+    from tests.web.test_ratings_pages import _rated_game
+
+    base, driver = web_server.base, korean
+    winner, loser = (requests.post(f"{base}/players", json={"name": n}, timeout=5).json() for n in ("민지", "서연"))
+    gid = _rated_game(base, winner, loser)
+    wait_for(lambda: requests.get(f"{base}/players/{winner['id']}", timeout=5).json()["ratings"].get("splendor"), timeout=30, interval=0.3)
+    page_errors(driver)  # what an earlier test left in the console is not this one's
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        driver.get(f"{base}/profile/{winner['id']}")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#games li[data-game]'), message="the finished games")
+        game = text_of(driver, f'#games li[data-game="{gid}"]')
+        assert "스플렌더" in game and "서연" in game and "승리" in game, game
+        assert driver.find_element(By.CSS_SELECTOR, f'#games li[data-game="{gid}"] a[href="/replay/{gid}"]')
+        item = driver.find_element(By.CSS_SELECTOR, '#ratings li[data-type="splendor"]')
+        assert len(item.find_element(By.CSS_SELECTOR, "svg.chart polyline").get_attribute("points").split()) == 2
+        assert "1500" in item.find_element(By.CSS_SELECTOR, "figcaption").text
+        chart, box = driver.execute_script("const c = document.querySelector('#ratings svg.chart');"
+                                           " return [c.getBoundingClientRect().width, c.parentElement.clientWidth]")
+        assert chart >= box - 1 and chart > 300, (chart, box)  # as wide as its box, not a fixed 320 px
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        assert english_words(driver) == []
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert page_errors(driver) == []

@@ -1,8 +1,10 @@
 """Every page a person opens, at `ko` on a phone (390x844, issue 55) and a desktop (1280x900): no English word of three
 or more letters outside names, no raw placeholder (`{`, a backtick, "(를)"), no text under
-12 CSS px, no page wider than the screen. One check, over the lobby, each game's play page at
-its start, a replay, a profile, a leaderboard, the moderators' page, the account page, the direct
-messages, a group's page with its chat and the tournaments' pages."""
+12 CSS px, no page wider than the screen, no version nor game id in sight (the page's and the
+tab's title); on the phone no tap target under 24 CSS px (WCAG 2.2 2.5.8, as measured: a link
+inside a sentence is exempt, as the criterion says). One check, over the lobby, each game's play
+page at its start, a replay, a profile, a leaderboard, the moderators' page, the account page, the
+direct messages, a group's page with its chat and the tournaments' pages."""
 from __future__ import annotations
 
 import re
@@ -77,6 +79,34 @@ def moved(web_server, seated):
     return games
 
 
+# The tap targets a person can touch, as drawn (CSS px): links, buttons, fields, summaries and the
+# boards' pieces made buttons; those under 24 px either way, but a link inside a sentence (WCAG
+# 2.5.8's inline exception: its line's height is the text's).
+TAP_TARGETS = """
+const small = [];
+const targets = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex="-1"])';
+for (const node of document.querySelectorAll(targets)) {
+  if (node.closest("[hidden]") || !node.getClientRects().length) continue;
+  if (!node.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
+  const box = node.getBoundingClientRect();
+  if (box.right <= 0 || box.bottom <= 0 || box.left >= innerWidth) continue;  // off screen (a skip link until focused)
+  const parent = node.parentElement;
+  const inline = node.tagName === "A" && getComputedStyle(node).display === "inline" && parent
+    && [...parent.childNodes].some((c) => c !== node && c.nodeType === 3 && c.textContent.trim());
+  if (inline) continue;
+  if (box.width < 23.5 || box.height < 23.5) {
+    const name = (node.getAttribute("aria-label") || node.textContent || node.id || node.tagName).trim().slice(0, 30);
+    small.push(`${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""} ${Math.round(box.width)}x${Math.round(box.height)}: ${name}`);
+  }
+}
+return small;
+"""
+
+
+def small_targets(driver) -> list[str]:
+    return driver.execute_script(TAP_TARGETS)
+
+
 def _faults(driver, screen) -> list[str]:
     text = shown_text(driver).replace(NAME, " ")
     # people's names in the lobby's listings (other tests' players on this server) are names
@@ -85,12 +115,20 @@ def _faults(driver, screen) -> list[str]:
             text = text.replace(name, " ")
     faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
     faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
+    # a version or a game's id is a developer's word (a replay counts moves): not in the page nor
+    # its tab's title
+    title = driver.title.replace(NAME, " ")
+    faults += [f"version: {line.strip()}" for line in text.splitlines() if "버전" in line]
+    if "버전" in title or re.search(r"[A-Za-z0-9]{3,}", title):
+        faults.append(f"title: {title}")
     smallest, where = driver.execute_script(SMALLEST_TEXT, None)
     if smallest < 12:
         faults.append(f"text of {smallest:.1f} px: {where}")
     width = driver.execute_script("return document.documentElement.scrollWidth")
     if width > screen["width"]:
         faults.append(f"page {width} px wide")
+    if screen["mobile"]:
+        faults += [f"tap target {target}" for target in small_targets(driver)]
     return faults
 
 

@@ -16,7 +16,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.conftest import ROOT, wait_for
 from tests.web.conftest import WebServer, _running_driver, page_errors
-from tests.web.helpers import text_of, wait
+from tests.web.helpers import shown_version, text_of, wait
 
 # The tier (tests/tiers.py): `two_people` drives two browsers.
 pytestmark = pytest.mark.browser
@@ -113,10 +113,10 @@ def test_an_outage_is_said_once_and_cleared_on_both_pages(two_people, own_server
     assert time.monotonic() - back < 10.5
     # the pages work again: Ann moves, Bob's board follows live
     ann, bob = pages
-    version = int(text_of(bob, "#version").split()[-1])
+    version = shown_version(bob)
     wait(ann, lambda: ann.find_elements(By.CSS_SELECTOR, "#moves button.move"), message="Ann's moves")
     ann.find_elements(By.CSS_SELECTOR, "#moves button.move")[0].click()
-    wait(bob, lambda: int(text_of(bob, "#version").split()[-1]) > version, message="Bob sees Ann's move")
+    wait(bob, lambda: shown_version(bob) > version, message="Bob sees Ann's move")
     for driver in pages:
         errors = [e for e in page_errors(driver) if "ERR_CONNECTION_REFUSED" not in e and "Failed to fetch" not in e
                   and "net::" not in e]
@@ -157,10 +157,10 @@ def test_focus_stays_on_a_control_after_a_keyboard_move(two_people):
     wait(pages[0], lambda: any(text_of(d, "#turn") == "Your turn." for d in pages), message="someone's turn")
     mover = next(d for d in pages if text_of(d, "#turn") == "Your turn.")
     move = wait(mover, lambda: mover.find_elements(By.CSS_SELECTOR, "#moves button.move"))[0]
-    version = int(text_of(mover, "#version").split()[-1])
+    version = shown_version(mover)
     mover.execute_script("arguments[0].focus()", move)
     mover.switch_to.active_element.send_keys(Keys.ENTER)
-    wait(mover, lambda: int(text_of(mover, "#version").split()[-1]) > version, message="the keyboard's move is played")
+    wait(mover, lambda: shown_version(mover) > version, message="the keyboard's move is played")
     wait(mover, lambda: mover.execute_script("return document.activeElement !== document.body"), timeout=5,
          message="the focus is on a control, not <body>")
     assert mover.execute_script("return document.activeElement.id") == "moves-h" or \

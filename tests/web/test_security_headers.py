@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 from tests.conftest import wait_for
 from tests.web.conftest import page_errors
-from tests.web.helpers import create_in_lobby, shown_version, text_of, wait
+from tests.web.helpers import create_in_lobby, replay_at, shown_version, text_of, wait
 
 # Runs before each page's own scripts (a script the browser adds is not the page's: no CSP holds it).
 LISTEN = """window.__violations = [];
@@ -63,9 +63,9 @@ def test_no_page_violates_its_csp(web_server, browser):
         assert shown_version(driver) > 2
         seen["play (finished)"] = _violations(driver)
         driver.get(f"{web_server.base}/replay/{game_id}#v=5")
-        wait(driver, lambda: text_of(driver, "#at").startswith("version 5 of"), message="the replay is drawn")
+        wait(driver, lambda: replay_at(driver)[0] == 5, message="the replay is drawn")
         driver.find_element(By.ID, "next").click()
-        wait(driver, lambda: text_of(driver, "#at").startswith("version 6 of"))
+        wait(driver, lambda: replay_at(driver)[0] == 6)
         seen["replay"] = _violations(driver)
         driver.get(web_server.base + "/docs")
         try:

@@ -25,8 +25,28 @@ function hex(pos, R, q, r, terrain, river, ref, label) {
     terrain === "mountain" ? text(x, y - R * 0.3, "▲", { "text-anchor": "middle", "font-size": 14, fill: "#495057" }) : null);
 }
 
+// Where a hex is, as a person sees it: the figures on it, else the nearest figure, how many hexes
+// away and in which direction ("2 hexes north-east of the princess"): never coordinates.
+const COMPASS = ["east", "south-east", "south-west", "west", "north-west", "north-east"]; // clockwise from east (y grows down)
+const hexDistance = ([q1, r1], [q2, r2]) => (Math.abs(q1 - q2) + Math.abs(q1 + r1 - q2 - r2) + Math.abs(r1 - r2)) / 2;
+function whereIs(game, q, r) {
+  const on = [], figures = Object.entries(game.view.figures || {}).filter(([, at]) => at);
+  for (const [name, at] of figures) if (at[0] === q && at[1] === r) on.push(named(game, name));
+  if (on.length) return t("{figures} on it", { figures: on.join(t(" and ")) });
+  let near = null;
+  for (const [name, at] of figures) {
+    const d = hexDistance([q, r], at);
+    if (!near || d < near.d) near = { name, at, d };
+  }
+  if (!near) return null;
+  const [dx, dy] = [Math.sqrt(3) * (q - near.at[0] + (r - near.at[1]) / 2), 1.5 * (r - near.at[1])];
+  const dir = t(COMPASS[Math.round(((Math.atan2(dy, dx) * 180 / Math.PI) + 360) % 360 / 60) % 6]);
+  return t(near.d === 1 ? "1 hex {dir} of {figure}" : "{n} hexes {dir} of {figure}", { n: near.d, dir, figure: named(game, near.name) });
+}
+const terrainAt = (game, at) => (game.view.kingdom || []).find((h) => h.q === at?.[0] && h.r === at?.[1])?.terrain;
+
 // The kingdom's hexes, the places the next tile may go, and the figures on top (pieces of their
-// own: a figure is what a person picks first to move it).
+// own: a figure is what a person picks first to move it). Each is named by what a person sees.
 function kingdom(game, moves, R) {
   const v = game.view;
   const pos = (q, r) => [R * Math.sqrt(3) * (q + r / 2), R * 1.5 * r];
@@ -36,25 +56,27 @@ function kingdom(game, moves, R) {
   const box = { minX: Math.min(...xs, 0) - R - 4, minY: Math.min(...ys, 0) - R - 4, maxX: Math.max(...xs, 0) + R + 4, maxY: Math.max(...ys, 0) + R + 4 };
   const parts = [];
   for (const k of spots) {
-    const [x, y] = pos(...k.split(",").map(Number));
-    parts.push(piece(k, t("empty place {at}: the next tile may go here", { at: k }), s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
+    const [q, r] = k.split(",").map(Number), [x, y] = pos(q, r);
+    parts.push(piece(k, [t("an empty place"), whereIs(game, q, r), t("the next tile may go here")].filter(Boolean).join(", "),
+      s("polygon", { points: hexPoints(x, y, R - 3), fill: "#fff", "fill-opacity": 0.5, stroke: "#868e96", "stroke-dasharray": "4 3", class: "shape" })));
   }
   const figureAt = {};
   for (const [name, at] of Object.entries(v.figures || {})) if (at) (figureAt[at.join(",")] ||= []).push(name);
   for (const h of v.kingdom || []) {
-    const k = `${h.q},${h.r}`, who = (figureAt[k] || []).map((f) => named(game, f)).join(t(" and "));
-    parts.push(hex(pos, R, h.q, h.r, h.terrain, h.river, k, [t("hex {at}: {terrain}", { at: k, terrain: t(h.terrain) }), h.river?.length ? t("river") : null, who || null].filter(Boolean).join(", ")));
+    const k = `${h.q},${h.r}`, terrain = h.river?.length ? t("{terrain} with a river", { terrain: t(h.terrain) }) : t(h.terrain);
+    parts.push(hex(pos, R, h.q, h.r, h.terrain, h.river, k, [terrain, whereIs(game, h.q, h.r)].filter(Boolean).join(", ")));
   }
   for (const [k, names] of Object.entries(figureAt)) {
-    const [x, y] = pos(...k.split(",").map(Number));
+    const [x, y] = pos(...k.split(",").map(Number)), terrain = terrainAt(game, k.split(",").map(Number));
     names.forEach((name, i) => {
       const [letter, colour] = FIGURES[name];
-      const fx = x - (names.length - 1) * 8 + i * 16, fy = y + R * 0.25, r = Math.max(11, R * 0.34);
+      const r = Math.max(12.5, R * 0.34), fx = x - (names.length - 1) * r * 0.75 + i * r * 1.5, fy = y + R * 0.25; // at least 25 px: a tap target
       const called = named(game, name);
-      parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": called, "aria-label": t("{figure} at {at}", { figure: called, at: k }) },
-        s("title", {}, called),
-        s("circle", { cx: fx, cy: fy, r, fill: colour, stroke: "#fff", "stroke-width": 2, class: "shape" }),
-        text(fx, fy + 5, game.names?.[name]?.[0] ?? letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 14 })));
+      parts.push(s("g", { "data-ref": `figure:${name}`, "data-tip": name, "data-last": name, "data-name": called,
+        "aria-label": terrain ? t("{figure} on the {terrain}", { figure: called, terrain: t(terrain) }) : called },
+      s("title", {}, called),
+      s("circle", { cx: fx, cy: fy, r, fill: colour, stroke: "#fff", "stroke-width": 2, class: "shape" }),
+      text(fx, fy + 5, game.names?.[name]?.[0] ?? letter, { "text-anchor": "middle", fill: "#fff", "font-weight": "bold", "font-size": 14 })));
     });
   }
   return { parts, box };
@@ -95,6 +117,17 @@ function side(game, sx, width) {
   return { parts: out, bottom };
 }
 
+// The zoomed views of a phone's kingdom: the hexes' radius at each step, from as big as fit the
+// screen to one where every hex is at least 44 px across (a radius of 27: WCAG's enhanced target
+// size), and beyond, at most 48.
+export const zoomable = true;
+const ZOOM_STEP = 1.4, ZOOMED_R = 27, MOST_R = 48;
+export function zoomSteps(fit) {
+  const steps = [fit];
+  while (steps.at(-1) < MOST_R && steps.length < 6) steps.push(Math.min(MOST_R, Math.max(steps.at(-1) * ZOOM_STEP, ZOOMED_R)));
+  return steps;
+}
+
 export function render(game, moves = [], layout = {}) {
   if (!layout.narrow) {
     const { parts, box } = kingdom(game, moves, 34);
@@ -104,15 +137,25 @@ export function render(game, moves = [], layout = {}) {
       s("g", { transform: `translate(${-box.minX},${-box.minY})` }, ...parts), ...aside);
   }
   // a phone: the kingdom as wide as the screen (its hexes as big as fit, at most the desktop's),
-  // the side below it
+  // the side below it; zoomed in (layout.zoom, a step of zoomSteps), wider than the screen: the
+  // page scrolls it (board.js)
   const width = layout.width;
   const probe = kingdom(game, moves, 34).box;
-  const R = Math.max(16, Math.min(34, 34 * (width - 4) / (probe.maxX - probe.minX)));
-  const { parts, box } = kingdom(game, moves, R);
-  const h = box.maxY - box.minY, dx = (width - (box.maxX - box.minX)) / 2;
-  const { parts: aside, bottom } = side(game, 4, width);
-  return board(width, h + bottom + 10, t("Fairy Tile kingdom"),
+  const fit = Math.max(16, Math.min(34, 34 * (width - 4) / (probe.maxX - probe.minX)));
+  const steps = zoomSteps(fit), step = Math.min(layout.zoom || 0, steps.length - 1);
+  const { parts, box } = kingdom(game, moves, steps[step]);
+  const h = box.maxY - box.minY, wide = step ? Math.max(width, box.maxX - box.minX + 8) : width, dx = (wide - (box.maxX - box.minX)) / 2;
+  const { parts: aside, bottom } = side(game, 4 + (wide - width) / 2, width); // under the kingdom's centre, where a zoom starts
+  const svg = board(wide, h + bottom + 10, t("Fairy Tile kingdom"),
     s("g", { transform: `translate(${dx - box.minX},${-box.minY})` }, ...parts), s("g", { transform: `translate(0,${h + 4})` }, ...aside));
+  svg.dataset.zoom = step;
+  svg.dataset.zooms = steps.length;
+  if (wide > width) { // drawn 1:1, wider than the screen
+    svg.setAttribute("width", wide);
+    svg.setAttribute("height", h + bottom + 10);
+    svg.classList.add("zoomed");
+  }
+  return svg;
 }
 
 // Lines of at most `room` px at `size` px: a Hangul or CJK letter is about 1 em wide, a Latin one
@@ -132,7 +175,8 @@ function wrap(str, room, size) {
 
 export function describe(game) {
   const v = game.view;
-  const where = Object.entries(v.figures || {}).map(([k, at]) => t("{figure} at {at}", { figure: named(game, k), at: at?.join(",") })).join(", ");
+  const where = Object.entries(v.figures || {}).filter(([, at]) => at)
+    .map(([k, at]) => t("{figure} on the {terrain}", { figure: named(game, k), terrain: t(terrainAt(game, at) || "plain") })).join(", ");
   const lines = [t("{n} hexes in the kingdom; {figures}.", { n: (v.kingdom || []).length, figures: where })];
   if (v.hand) lines.push(t("Your card: {title}", { title: named(game, v.hand.id, v.hand.title) }) + " — " + (game.effects?.[v.hand.id]?.effect ?? v.hand.text));
   (v.seats || []).forEach((p) => lines.push(t("{name}: book {n}, told {told}.", { name: game.seatNames[p.seat], n: p.book_size, told: p.told.length })));
