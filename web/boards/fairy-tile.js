@@ -104,7 +104,7 @@ function side(game, sx, width) {
     // its title and what it asks (the rules' effect, in the page's language; its story text
     // where the rules give none)
     const y = bottom + 6, room = w - 16, called = named(game, v.hand.id, v.hand.title);
-    const title = wrap(t("Your card: {title}", { title: called }), room, 13), body = wrap(game.effects?.[v.hand.id]?.effect ?? v.hand.text, room, 12);
+    const title = wrap(t("Your card: {title}", { title: called }), room, 13), body = wrap(cardText(game, v.hand), room, 12);
     const name = [...title, ...body].join(" "); // its name and tooltip are its text (axe: label-content-name-mismatch); no effect tip: the text is the effect
     out.push(s("g", { "data-ref": "hand-card", "data-last": v.hand.id, "data-name": called, "aria-label": name },
       s("title", {}, name),
@@ -160,6 +160,13 @@ export function render(game, moves = [], layout = {}) {
 
 // Lines of at most `room` px at `size` px: a Hangul or CJK letter is about 1 em wide, a Latin one
 // about 0.55 em.
+// A story card's line: its condition in the page's language (the rules' effects, GET
+// /game-types/{type}/rules), once they are read; until then none (the card's own text is
+// English flavour, never translated: a Korean page would show it for a moment).
+function cardText(game, card) {
+  return game.effects?.[card.id]?.effect ?? "";
+}
+
 function wrap(str, room, size) {
   const wide = (c) => c.codePointAt(0) >= 0x1100;
   const width = (line) => [...line].reduce((sum, c) => sum + (wide(c) ? 1.0 : 0.56) * size, 0);
@@ -178,7 +185,7 @@ export function describe(game) {
   const where = Object.entries(v.figures || {}).filter(([, at]) => at)
     .map(([k, at]) => t("{figure} on the {terrain}", { figure: named(game, k), terrain: t(terrainAt(game, at) || "plain") })).join(", ");
   const lines = [t("{n} hexes in the kingdom; {figures}.", { n: (v.kingdom || []).length, figures: where })];
-  if (v.hand) lines.push(t("Your card: {title}", { title: named(game, v.hand.id, v.hand.title) }) + " — " + (game.effects?.[v.hand.id]?.effect ?? v.hand.text));
+  if (v.hand) lines.push([t("Your card: {title}", { title: named(game, v.hand.id, v.hand.title) }), cardText(game, v.hand)].filter(Boolean).join(" — "));
   (v.seats || []).forEach((p) => lines.push(t("{name}: book {n}, told {told}.", { name: game.seatNames[p.seat], n: p.book_size, told: p.told.length })));
   return lines;
 }
