@@ -142,3 +142,29 @@ def test_direct_messages_and_a_groups_chat(web_server, browser, lang):
     _say(base, f"/groups/{group}/chat", bob, "오늘 저녁에")
     wait(driver, lambda: any("저녁에" in m for m in _said(driver, "#group-chat")), message="a member's message live")
     _checked(driver, lang, ("Ann", "Bob", "Club"), "group-chat")
+
+
+@pytest.mark.parametrize("lang", ("ko", "en"))
+def test_a_finished_games_two_chats_with_its_replay(web_server, browser, lang):
+    base, driver = web_server.base, browser
+    ann, bob, cyd = _people(base, "Ann", "Bob", "Cyd")
+    gid = _table(base, ann, bob)
+    _say(base, f"/games/{gid}/chat", bob, "좋은 게임")  # the table's
+    _say(base, f"/games/{gid}/chat", cyd, "멋진 수")  # Cyd watches: the spectators'
+    assert requests.post(f"{base}/games/{gid}/resign", headers=auth(ann["key"]), timeout=10).status_code == 200
+    _as(driver, base, ann, lang)  # a player of it, on a phone: after the game it reads both
+    if lang == "en":
+        driver.set_window_size(*WINDOW)
+    driver.get(f"{base}/replay/{gid}")
+    wait(driver, lambda: _said(driver, "#table-chat") and _said(driver, "#spectators-chat"), message="both chats")
+    assert [m.split()[1:2] for m in _said(driver, "#table-chat")] == [["좋은"]]
+    assert [m.split()[1:2] for m in _said(driver, "#spectators-chat")] == [["멋진"]]
+    assert text_of(driver, "#spectators-chat-h") == {"ko": "관전자 채팅", "en": "Spectators' chat"}[lang]
+    assert not driver.find_elements(By.CSS_SELECTOR, "#replay-chat .chat-text")  # read only
+    table, spectators = (driver.find_element(By.ID, i).rect for i in ("table-chat", "spectators-chat"))
+    if lang == "ko":  # a phone: one after the other
+        assert spectators["y"] >= table["y"] + table["height"]
+        _checked(driver, lang, ("Ann", "Bob", "Cyd"), "replay-chat")
+    else:  # a desktop: side by side
+        assert spectators["y"] == table["y"] and spectators["x"] > table["x"]
+    assert page_errors(driver) == []
