@@ -168,3 +168,41 @@ export async function followPlayer(on, reopened = () => {}) {
   window.addEventListener("pagehide", () => source?.close());
   await open(false);
 }
+
+// A game's chat stream (`GET /games/{id}/chat/stream`) read with a credential in its
+// Authorization header, for a seat's token (a seat link): an EventSource sends none, and the
+// player stream tells only the player's own seats. `on()` is called for each `chat` event and at
+// each (re)connection (the panel then reads what was said meanwhile); the stream is opened again
+// after it ends (SSE_MAX_SECONDS) or breaks, from the last message (Last-Event-ID).
+export function followChatStream(path, token, on) {
+  const stop = new AbortController();
+  let last = null;
+  window.addEventListener("pagehide", () => stop.abort());
+  (async () => {
+    while (!stop.signal.aborted) {
+      try {
+        const headers = { Authorization: "Bearer " + token, Accept: "text/event-stream" };
+        if (last) headers["Last-Event-ID"] = last;
+        const res = await fetch(withLang(path), { headers, signal: stop.signal });
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        on();
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n?/g, "\n");
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const lines = buffer.slice(0, end).split("\n");
+            buffer = buffer.slice(end + 2);
+            if (!lines.includes("event: chat")) continue; // keep-alives, the retry hint
+            last = lines.find((l) => l.startsWith("id: "))?.slice(4) || last;
+            on();
+          }
+        }
+      } catch { /* broken, or refused for now: again below */ }
+      if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 2000));
+    }
+  })();
+}

@@ -2,7 +2,8 @@
 (a message reaching the other player live, written with Enter), the spectators' chat never shown
 to a player during play, a spectator's chat on a phone (below the board, a tap away, live by the
 chat's stream), mute from a name hiding the player's messages, a report with a reason, direct
-messages at /messages and a group's chat. The second person is the API. Issue 55's rules on
+messages at /messages and a group's chat, a finished game's two chats with its replay, a seat
+opened by its seat link following the table chat live. The second person is the API. Issue 55's rules on
 each page at `ko` and `en` on a phone (tests/web/test_social_pages.py `_checked`)."""
 from __future__ import annotations
 
@@ -167,4 +168,21 @@ def test_a_finished_games_two_chats_with_its_replay(web_server, browser, lang):
         _checked(driver, lang, ("Ann", "Bob", "Cyd"), "replay-chat")
     else:  # a desktop: side by side
         assert spectators["y"] == table["y"] and spectators["x"] > table["x"]
+    assert page_errors(driver) == []
+
+
+def test_a_seat_opened_by_its_seat_link_follows_the_table_chat_live(web_server, browser):
+    base, driver = web_server.base, browser
+    ann, dee = _people(base, "Ann", "Dee")
+    made = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"name": "Bob"}]},
+                         headers=auth(ann["key"]), timeout=10).json()
+    gid, link = made["id"], next(s["token"] for s in made["seats"] if s["seat"] == 1)
+    _say(base, f"/games/{gid}/chat", ann, "hello Bob")
+    _as(driver, base, dee, "en")  # this browser keeps another player's key (Dee sits nowhere here)
+    driver.set_window_size(*WINDOW)
+    driver.get(f"{base}/play/{gid}#token={link}")  # Bob's seat link
+    wait(driver, lambda: any("hello Bob" in m for m in _said(driver)), message="the table's history")
+    assert text_of(driver, "#chat-h") == "Table chat"
+    _say(base, f"/games/{gid}/chat", ann, "your move")
+    wait(driver, lambda: any("your move" in m for m in _said(driver)), message="Ann's message live")
     assert page_errors(driver) == []
