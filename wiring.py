@@ -296,7 +296,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
     pauses = Pauses(service)
     vacations = Vacations(redis, prefix, settings.vacation_days_per_year)
     webhooks = Webhooks(deliveries.subs, service, deliveries.ensure, deliveries.redeliver, deliveries.settings.policy,
-                        settings.webhook_max_per_owner)
+                        settings.webhook_max_per_owner, news_log=deliveries.news_log)
     # What a player key made ends with the key (revoked or replaced): api/players/keys.py.
     players.on_key_ended(webhooks.end_key)
     players.on_key_ended(pushes.subs.end_key)

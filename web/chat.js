@@ -70,7 +70,10 @@ export function personMenu(person, { about = {}, changed = () => {}, say = () =>
 // length shown, sent with Enter or the button. `path`: the chat's address (GET a page, POST a
 // message); `token`: the credential that reads it; `live()` is called by the page when something
 // new may be there (its stream said so): the messages after the last one are read, none missed.
-export function chatPanel(box, { path, token = key(), canWrite = true, label = t("Message"), say = () => {} }) {
+// `query`: what every read adds (`channel=table`); `readOnly`: a chat only read (a replay's), no
+// line to write nor a word about writing.
+export function chatPanel(box, { path, token = key(), canWrite = true, label = t("Message"), say = () => {}, query = "", readOnly = false }) {
+  const read = (params) => `${path}?${query ? `${query}&` : ""}${params}`;
   const state = { next: null, previous: null, seen: new Set(), busy: false };
   const log = el("ol", { class: "chat-log", "aria-live": "polite", tabindex: "0", "aria-label": t("Messages") });
   const earlier = el("button", { type: "button", class: "chat-earlier", hidden: true, onclick: () => more() }, t("Earlier messages"));
@@ -96,7 +99,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
       await live(); // what others said meanwhile, in order
     } catch (err) { say(problemText(err), "error"); } finally { state.busy = false; send.disabled = false; input.focus(); }
   } }, el("label", { for: input.id }, label), el("div", { class: "narrow" }, input, send), count);
-  box.replaceChildren(earlier, empty, log, canWrite && key() ? form : el("p", { class: "hint" }, t("Play a game first: the lobby makes your player, then you can write.")));
+  box.replaceChildren(earlier, empty, log, ...(readOnly ? [] : [canWrite && key() ? form : el("p", { class: "hint" }, t("Play a game first: the lobby makes your player, then you can write."))]));
 
   const line = (m) => el("li", { "data-id": m.id, "data-from": m.from },
     personMenu({ id: m.from, name: m.name }, { about: { channel: m.channel, message: m.id }, changed: reload, say }),
@@ -113,7 +116,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
     state.seen.clear();
     log.replaceChildren();
     try {
-      const page = await api(`${path}?limit=${PAGE}`, { token });
+      const page = await api(read(`limit=${PAGE}`), { token });
       state.next = page.next;
       state.previous = page.previous;
       add(page.messages);
@@ -123,7 +126,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
   }
   async function more() {
     try {
-      const page = await api(`${path}?limit=${PAGE}&before=${encodeURIComponent(state.previous)}`, { token });
+      const page = await api(read(`limit=${PAGE}&before=${encodeURIComponent(state.previous)}`), { token });
       add(page.messages, true);
       state.previous = page.previous || state.previous;
       earlier.hidden = !page.previous || page.messages.length < PAGE;
@@ -136,7 +139,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
       do {
         again = false;
         try {
-          const page = await api(`${path}?limit=200&since=${encodeURIComponent(state.next || "0-0")}`, { token });
+          const page = await api(read(`limit=200&since=${encodeURIComponent(state.next || "0-0")}`), { token });
           state.next = page.next || state.next;
           add(page.messages);
         } catch { /* the next notice, or the stream's reconnection, reads again */ }
@@ -164,4 +167,42 @@ export async function followPlayer(on, reopened = () => {}) {
   };
   window.addEventListener("pagehide", () => source?.close());
   await open(false);
+}
+
+// A game's chat stream (`GET /games/{id}/chat/stream`) read with a credential in its
+// Authorization header, for a seat's token (a seat link): an EventSource sends none, and the
+// player stream tells only the player's own seats. `on()` is called for each `chat` event and at
+// each (re)connection (the panel then reads what was said meanwhile); the stream is opened again
+// after it ends (SSE_MAX_SECONDS) or breaks, from the last message (Last-Event-ID).
+export function followChatStream(path, token, on) {
+  const stop = new AbortController();
+  let last = null;
+  window.addEventListener("pagehide", () => stop.abort());
+  (async () => {
+    while (!stop.signal.aborted) {
+      try {
+        const headers = { Authorization: "Bearer " + token, Accept: "text/event-stream" };
+        if (last) headers["Last-Event-ID"] = last;
+        const res = await fetch(withLang(path), { headers, signal: stop.signal });
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        on();
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n?/g, "\n");
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const lines = buffer.slice(0, end).split("\n");
+            buffer = buffer.slice(end + 2);
+            if (!lines.includes("event: chat")) continue; // keep-alives, the retry hint
+            last = lines.find((l) => l.startsWith("id: "))?.slice(4) || last;
+            on();
+          }
+        }
+      } catch { /* broken, or refused for now: again below */ }
+      if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 2000));
+    }
+  })();
 }

@@ -40,7 +40,7 @@ const KO = {
   "New game for the group": "그룹 게임 만들기", "{n} members": "회원 {n}명", "{n} free seats": "빈자리 {n}개",
   "owner": "그룹장", "admin": "관리자", "member": "회원",
   // chat (issue 53): a game's table and spectators' chat, direct messages, a group's chat, a player's menu (chat.js, messages.js)
-  "Chat": "채팅", "Table chat": "테이블 채팅", "Spectators' chat": "관전자 채팅",
+  "Chat": "채팅", "Table chat": "테이블 채팅", "Spectators' chat": "관전자 채팅", "The game's chat": "게임 채팅",
   "Message to the table": "테이블에 보낼 메시지", "Message to the other spectators": "다른 관전자에게 보낼 메시지",
   "Message to the group": "그룹에 보낼 메시지", "Message to {name}": "{name} 님에게 보낼 메시지", "Message": "메시지 보내기",
   "Messages": "메시지함", "Conversations": "대화 목록", "Conversation with {name}": "{name} 님과의 대화",

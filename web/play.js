@@ -3,7 +3,7 @@
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
 import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
 import { drawBoard } from "./board.js";
-import { chatPanel, followPlayer } from "./chat.js";
+import { chatPanel, followChatStream, followPlayer } from "./chat.js";
 import { eventLine, resultText } from "./events.js";
 import { duration, t } from "./i18n.js";
 import { narrow, prepare } from "./moves.js";
@@ -547,7 +547,9 @@ async function start() {
 // else (the API decides by the credential; during play a player never reads the spectators').
 // Open at once on a desktop, a tap away on a phone (below the board, never over it). Live: a
 // seated player's own stream tells it of the table's messages (`chat`), a spectator follows the
-// chat's stream; either way the page then reads the messages after its last one.
+// chat's stream, and so does a seat opened with its seat's token (a seat link: the browser's
+// player, if any, sits elsewhere or nowhere, so its stream says nothing of this table), with the
+// token in the request's header; either way the page then reads the messages after its last one.
 function startChat() {
   const me = player(), seat = mySeat();
   const seatedAsMe = seat !== null && me && page.game.seats[seat]?.player === me.id;
@@ -558,7 +560,8 @@ function startChat() {
   const chat = chatPanel($("#chat"), { path: `/games/${encodeURIComponent(id)}/chat`, token: chatToken, canWrite: seat === null || seatedAsMe,
     label: t(seat !== null ? "Message to the table" : "Message to the other spectators"), say: (text, tone) => status.set("chat", text, { tone, seconds: 6 }) });
   chat.reload();
-  if (seat !== null && me) followPlayer({ chat: (n) => { if (n.game_id === id) chat.live(); } }, chat.live);
+  if (seatedAsMe) followPlayer({ chat: (n) => { if (n.game_id === id) chat.live(); } }, chat.live);
+  else if (seat !== null) followChatStream(`/games/${encodeURIComponent(id)}/chat/stream`, chatToken, () => chat.live());
   else {
     const source = new EventSource(withLang(`/games/${encodeURIComponent(id)}/chat/stream`));
     source.addEventListener("chat", () => chat.live());

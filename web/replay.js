@@ -1,13 +1,15 @@
 // /replay/{id}: the game a version at a time. The whole history comes in one request (the
 // NDJSON export, GET /games/{id}/events?format=ndjson) for the event list; each board is drawn
 // from GET /games/{id}/state?version=N (the rules run on the server only). #v=N links to a
-// version.
+// version. Once the game is over, its two chats (the table's and the spectators') are read beside
+// it (GET /games/{id}/chat?channel=...: open to everyone then), read only.
 import { api, apiNdjson, ApiProblem, el, gameIdFromPath, learnBotNames, tokenFor } from "./api.js";
 import { drawBoard } from "./board.js";
 import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
+import { chatPanel } from "./chat.js";
 import { showAnalysis } from "./analysis.js";
 
 const id = gameIdFromPath();
@@ -154,6 +156,18 @@ async function start() {
   });
   show(hashVersion() || page.first);
   showAnalysis($("#analysis"), page.game);
+  showChats();
+}
+
+// The finished game's chats, each a read-only panel (its earlier messages a page at a time);
+// nothing while the game runs (a player may not read the spectators' then).
+function showChats() {
+  if (page.game.status !== "finished" && page.game.status !== "abandoned") return;
+  $("#replay-chat").hidden = false;
+  for (const channel of ["table", "spectators"]) {
+    chatPanel($(`#${channel}-chat`), { path: `/games/${encodeURIComponent(id)}/chat`, query: `channel=${channel}`,
+      token, readOnly: true, say }).reload();
+  }
 }
 
 start();

@@ -16,7 +16,7 @@ from api.games.repository import Game
 from api.webhooks import messages
 from api.webhooks.addresses import AddressRefused, Policy, resolve
 from api.webhooks.signing import new_secret, secret_problem
-from api.webhooks.subscriptions import MINE, NEWS_KINDS, Owner, Subscription, SubscriptionStore
+from api.webhooks.subscriptions import MINE, NEWS_KINDS, NEWS_STREAM, Owner, Subscription, SubscriptionStore
 from api.words import DEFAULT as DEFAULT_LANGUAGE
 
 if TYPE_CHECKING:
@@ -47,13 +47,14 @@ class GameNotYours(ApiError):
 class Webhooks:
     def __init__(self, subscriptions: SubscriptionStore, service: GameService, ensure: Callable[[str, str], object],
                  redeliver: Callable[[str, str], None], policy: Policy | None = None,
-                 max_per_owner: int = DEFAULT_MAX_PER_OWNER):
+                 max_per_owner: int = DEFAULT_MAX_PER_OWNER, news_log: messages.NewsLog | None = None):
         self.subs = subscriptions
         self.service = service  # the GameService: games, seats
         self.ensure = ensure
         self.redeliver = redeliver
         self.policy = policy or Policy.from_env()
         self.max_per_owner = max_per_owner
+        self.news_log = news_log  # a player's news (api/webhooks/news.py), for its deliveries' retries
 
     # ---- who asks ------------------------------------------------------------------------
     def owner_of_token(self, token: str) -> Owner:
@@ -187,16 +188,22 @@ class Webhooks:
         """The next pending message is tried now (a disabled subscription is enabled again);
         one already delivered is sent once more."""
         sub = self._owned(owner, sub_id)
-        parsed = messages.parse_message_id(delivery)
-        if parsed is None or parsed[2] not in sub.events or not self.subs.covered(sub, parsed[0]):
-            raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
-        game_id, version, kind = parsed
-        try:
-            game = self.service.load(game_id)
-        except UnknownGame:
-            raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.") from None
-        if game.setup_version is None or not game.setup_version <= version <= game.version:
-            raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery}'.")
+        news = messages.parse_news_id(delivery)
+        if news is not None:  # a player's news (tournaments, challenges, direct messages): its log
+            game_id, version, kind = news
+            if not self._news_kept(sub, game_id, version, kind):
+                raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
+        else:
+            parsed = messages.parse_message_id(delivery)
+            if parsed is None or parsed[2] not in sub.events or not self.subs.covered(sub, parsed[0]):
+                raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.")
+            game_id, version, kind = parsed
+            try:
+                game = self.service.load(game_id)
+            except UnknownGame:
+                raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery[:80]}'.") from None
+            if game.setup_version is None or not game.setup_version <= version <= game.version:
+                raise UnknownDelivery(f"Webhook {sub.id} has no delivery '{delivery}'.")
         if sub.status != "active":
             sub.status, sub.disabled_at, sub.disabled_reason = "active", None, None
             self.subs.update(sub)
@@ -215,6 +222,14 @@ class Webhooks:
             self.redeliver(sub.id, delivery)  # delivered already: once more, as asked
         self.ensure(sub.id, game_id)
         return {"delivery": delivery, "status": "queued"}
+
+    def _news_kept(self, sub: Subscription, stream_id: str, place: int, kind: str) -> bool:
+        """Whether the player's news at `place` is still kept, of `kind`, a kind the subscription
+        asked for, and the subscription's own player's."""
+        if self.news_log is None or kind not in sub.events or not self.subs.covers(sub, stream_id):
+            return False
+        found = self.news_log(stream_id[len(NEWS_STREAM):], place)
+        return bool(found) and found[0][0] == place and found[0][1].get("kind") == kind
 
 
 def start_version(game: Game) -> int:

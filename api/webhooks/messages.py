@@ -83,6 +83,21 @@ def parse_message_id(text: str) -> tuple[str, int, str] | None:
     return parts[0], int(parts[1]), f"game.{parts[2]}"
 
 
+def parse_news_id(text: str) -> tuple[str, int, str] | None:
+    """(stream, place, kind) of a player's news message id, `~news.<player>.<place>.<kind>`
+    (what Message.id names it), or None."""
+    if not text.startswith(NEWS_STREAM):
+        return None
+    for kind in NEWS_KINDS:
+        head, dot, tail = text.rpartition(f".{kind}")
+        if dot and not tail:
+            stream, _, place = head.rpartition(".")
+            player = stream[len(NEWS_STREAM):]
+            if player and "." not in player and place.isdigit() and int(place) > 0:
+                return stream, int(place), kind
+    return None
+
+
 def _player_of(sub: Subscription) -> str | None:
     kind, _, ident = sub.owner.partition(":")
     return ident if kind == "player" else None

@@ -160,6 +160,13 @@ def test_message_ids_name_the_game_version_and_kind():
     assert messages.parse_message_id("a-b_c.12.your_turn") == ("a-b_c", 12, "game.your_turn")
     for bad in ("a.12.exploded", "a.x.move", "nothing", "a..move"):
         assert messages.parse_message_id(bad) is None
+    news = messages.Message("~news.pA_b", 3, 0, "chat.direct_message", 0, "{}").id
+    assert news == "~news.pA_b.3.chat.direct_message"
+    assert messages.parse_news_id(news) == ("~news.pA_b", 3, "chat.direct_message")
+    assert messages.parse_message_id(news) is None
+    for bad in ("~news.p.0.challenge.received", "~news..1.challenge.received", "~news.p.1.chat.boom",
+                "~news.a.b.1.tournament.started", "p.1.tournament.started", "~news.p.x.tournament.started"):
+        assert messages.parse_news_id(bad) is None, bad
 
 
 @pytest.mark.redis  # a receiver on a thread: sockets, no process (tests/tiers.py)

@@ -151,3 +151,24 @@ def _postgres_schema(base):
     with psycopg.connect(base, autocommit=True) as c:
         c.execute(f"CREATE SCHEMA {schema}")
     return f"{base}?options=-csearch_path%3D{schema}"
+
+
+def test_a_games_two_chats_read_after_it_is_archived(redis_url, tmp_path):
+    """The chat streams stay in Redis when the game moves to the archive (api/chat/service.py):
+    both channels still read beside its replay, from a cold process too."""
+    url, prefix = f"sqlite:///{tmp_path}/archive.sqlite3", f"arc{uuid.uuid4().hex[:6]}:"
+    app = _app(redis_url, url, prefix)
+    client = app.test_client()
+    ann, bob, cyd = (client.post("/players", json={"name": n}).get_json() for n in ("Ann", "Bob", "Cyd"))
+    gid = client.post("/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
+                      headers=auth(ann["key"])).get_json()["id"]
+    assert client.post(f"/games/{gid}/seats/1/claim", headers=auth(bob["key"])).status_code == 201
+    for who, text in ((bob, "gg"), (cyd, "nice")):  # the table's, a spectator's
+        assert client.post(f"/games/{gid}/chat", json={"text": text}, headers=auth(who["key"])).status_code == 201
+    assert client.post(f"/games/{gid}/resign", headers=auth(ann["key"])).status_code == 200
+    services = app.extensions["games"]
+    assert archive_game(services.store, services.games, gid) == "archived"
+    for reader in (app, _app(redis_url, url, prefix)):
+        for channel, text in (("table", "gg"), ("spectators", "nice")):
+            r = reader.test_client().get(f"/games/{gid}/chat?channel={channel}")
+            assert r.status_code == 200 and [m["text"] for m in r.get_json()["messages"]] == [text], (channel, r.get_json())

@@ -84,6 +84,9 @@ class Receiver:
         self.posted.append((json.loads(body), headers))
         return Outcome(True, 204, 3)
 
+    def close(self):
+        pass
+
 
 def _hook(client, key, events, games="mine"):
     return client.post(
@@ -193,3 +196,45 @@ def test_a_declined_challenge_is_answered_declined_once(app, client):
     assert [(b["type"], b["data"]["answer"], b["data"]["player"]) for b in answered] == [("challenge.answered", "declined", ann["id"])]
     wait_for(lambda: client.get(f"/games/{game_id}").get_json()["status"] == "aborted")
     assert _delivered(app, sub, bob["id"]) == []  # the aborted game answers nothing more
+
+
+class Failing(Receiver):
+    def post(self, url, body, headers):
+        from api.webhooks.sender import Outcome
+
+        self.posted.append((json.loads(body), headers))
+        return Outcome(False, 500, 3, error="http 500")
+
+
+def test_a_failed_news_delivery_is_retried_as_a_games_is(app, client, monkeypatch):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    for one, other in ((ann, bob), (bob, ann)):
+        client.post(f"/players/{other['id']}/follow", headers=auth(one["key"]))
+    sub = _hook(client, ann["key"], ["chat.direct_message"]).get_json()["id"]
+    r = client.post(f"/players/me/messages/{ann['id']}", json={"text": "again?"}, headers=auth(bob["key"]))
+    assert r.status_code == 201, r.get_json()
+    deliveries = app.extensions["tournaments"].told.__self__.ensure.__self__
+    stream, down = f"~news.{ann['id']}", Failing()
+    monkeypatch.setattr(deliveries, "connections", lambda: down)
+    assert deliveries.deliver(sub, stream) == "waiting"  # backing off now
+    delivery = f"{stream}.1.chat.direct_message"
+    attempts = client.get(f"/webhooks/{sub}/deliveries", headers=auth(ann["key"])).get_json()["deliveries"]
+    assert [(a["delivery"], a["status"]) for a in attempts] == [(delivery, "failed")]
+    r = client.post(f"/webhooks/{sub}/deliveries/{delivery}/retry", headers=auth(ann["key"]))
+    assert r.status_code == 202 and r.get_json() == {"delivery": delivery, "status": "queued"}
+    (sent,) = _delivered(app, sub, ann["id"])  # tried now, not after its back-off
+    assert sent["data"]["message"]["text"] == "again?" and sent == down.posted[0][0]
+    # Delivered already: sent once more, under the same id, on request.
+    r = client.post(f"/webhooks/{sub}/deliveries/{delivery}/retry", headers=auth(ann["key"]))
+    assert r.status_code == 202
+    up = Receiver()
+    monkeypatch.setattr(deliveries, "_new_connections", lambda **_: up)
+    assert deliveries.redeliver_now(sub, delivery) == "delivered"
+    assert [(b, h["webhook-id"]) for b, h in up.posted] == [(sent, delivery)]
+    shown = client.get(f"/webhooks/{sub}/deliveries", headers=auth(ann["key"])).get_json()["deliveries"]
+    assert sorted(a["status"] for a in shown) == ["delivered", "delivered", "failed"]
+    # What is no delivery of this webhook's answers 404, as a game's.
+    for other in (f"{stream}.2.chat.direct_message", f"{stream}.1.challenge.received",
+                  f"~news.{bob['id']}.1.chat.direct_message", f"{stream}.0.chat.direct_message"):
+        r = client.post(f"/webhooks/{sub}/deliveries/{other}/retry", headers=auth(ann["key"]))
+        assert r.status_code == 404 and r.get_json()["code"] == "unknown_delivery", other

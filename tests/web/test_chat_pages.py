@@ -2,7 +2,8 @@
 (a message reaching the other player live, written with Enter), the spectators' chat never shown
 to a player during play, a spectator's chat on a phone (below the board, a tap away, live by the
 chat's stream), mute from a name hiding the player's messages, a report with a reason, direct
-messages at /messages and a group's chat. The second person is the API. Issue 55's rules on
+messages at /messages and a group's chat, a finished game's two chats with its replay, a seat
+opened by its seat link following the table chat live. The second person is the API. Issue 55's rules on
 each page at `ko` and `en` on a phone (tests/web/test_social_pages.py `_checked`)."""
 from __future__ import annotations
 
@@ -142,3 +143,46 @@ def test_direct_messages_and_a_groups_chat(web_server, browser, lang):
     _say(base, f"/groups/{group}/chat", bob, "오늘 저녁에")
     wait(driver, lambda: any("저녁에" in m for m in _said(driver, "#group-chat")), message="a member's message live")
     _checked(driver, lang, ("Ann", "Bob", "Club"), "group-chat")
+
+
+@pytest.mark.parametrize("lang", ("ko", "en"))
+def test_a_finished_games_two_chats_with_its_replay(web_server, browser, lang):
+    base, driver = web_server.base, browser
+    ann, bob, cyd = _people(base, "Ann", "Bob", "Cyd")
+    gid = _table(base, ann, bob)
+    _say(base, f"/games/{gid}/chat", bob, "좋은 게임")  # the table's
+    _say(base, f"/games/{gid}/chat", cyd, "멋진 수")  # Cyd watches: the spectators'
+    assert requests.post(f"{base}/games/{gid}/resign", headers=auth(ann["key"]), timeout=10).status_code == 200
+    _as(driver, base, ann, lang)  # a player of it, on a phone: after the game it reads both
+    if lang == "en":
+        driver.set_window_size(*WINDOW)
+    driver.get(f"{base}/replay/{gid}")
+    wait(driver, lambda: _said(driver, "#table-chat") and _said(driver, "#spectators-chat"), message="both chats")
+    assert [m.split()[1:2] for m in _said(driver, "#table-chat")] == [["좋은"]]
+    assert [m.split()[1:2] for m in _said(driver, "#spectators-chat")] == [["멋진"]]
+    assert text_of(driver, "#spectators-chat-h") == {"ko": "관전자 채팅", "en": "Spectators' chat"}[lang]
+    assert not driver.find_elements(By.CSS_SELECTOR, "#replay-chat .chat-text")  # read only
+    table, spectators = (driver.find_element(By.ID, i).rect for i in ("table-chat", "spectators-chat"))
+    if lang == "ko":  # a phone: one after the other
+        assert spectators["y"] >= table["y"] + table["height"]
+        _checked(driver, lang, ("Ann", "Bob", "Cyd"), "replay-chat")
+    else:  # a desktop: side by side
+        assert spectators["y"] == table["y"] and spectators["x"] > table["x"]
+    assert page_errors(driver) == []
+
+
+def test_a_seat_opened_by_its_seat_link_follows_the_table_chat_live(web_server, browser):
+    base, driver = web_server.base, browser
+    ann, dee = _people(base, "Ann", "Dee")
+    made = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"name": "Bob"}]},
+                         headers=auth(ann["key"]), timeout=10).json()
+    gid, link = made["id"], next(s["token"] for s in made["seats"] if s["seat"] == 1)
+    _say(base, f"/games/{gid}/chat", ann, "hello Bob")
+    _as(driver, base, dee, "en")  # this browser keeps another player's key (Dee sits nowhere here)
+    driver.set_window_size(*WINDOW)
+    driver.get(f"{base}/play/{gid}#token={link}")  # Bob's seat link
+    wait(driver, lambda: any("hello Bob" in m for m in _said(driver)), message="the table's history")
+    assert text_of(driver, "#chat-h") == "Table chat"
+    _say(base, f"/games/{gid}/chat", ann, "your move")
+    wait(driver, lambda: any("your move" in m for m in _said(driver)), message="Ann's message live")
+    assert page_errors(driver) == []

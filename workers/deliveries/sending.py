@@ -188,13 +188,17 @@ class Sending(Enqueueing):
     def redeliver_now(self, sub_id: str, message_id: str) -> str:
         """A message sent again on request (once, out of the game's order: the client asked)."""
         sub = self.subs.get(sub_id)
-        parsed = messages.parse_message_id(message_id)
+        news = messages.parse_news_id(message_id)
+        parsed = news or messages.parse_message_id(message_id)
         if sub is None or parsed is None:
             return "inactive"
         game_id, version, kind = parsed
         place = messages.place_of(version, kind)
-        found, _ = messages.pending(self.games, self.events, sub, game_id, place, 0, limit=1,
-                                    changes_of=self.rating_changes)
+        if news is not None:  # a player's news: its log, as its deliveries read it
+            found, _ = messages.news_pending(sub, game_id, place, self.news_log)
+        else:
+            found, _ = messages.pending(self.games, self.events, sub, game_id, place, 0, limit=1,
+                                        changes_of=self.rating_changes)
         chosen = [m for m in found if m.version == place and m.kind == kind]
         if not chosen:
             return "unknown"
