@@ -21,7 +21,10 @@ def people_decisions(game: Game, events: list[StoredEvent]) -> Iterator[tuple[Ga
     """Each person's decision in the history of `game` (its events: all of them, in order),
     with the game as it was when the decision was made."""
     now = replace(game, version=0, state=None, platform=platform_events.START, last_at=None, snapshot_version=0)
-    for (actor, _at), run in groupby(events, key=lambda e: (e.actor, e.at)):
+    # One append's events share their actor and millisecond; a platform event (a resignation, a
+    # timeout) is an append of its own, though it may share both with the move before it.
+    for (actor, _at, _platform), run in groupby(
+            events, key=lambda e: (e.actor, e.at, e.type in platform_events.PLATFORM_EVENTS)):
         appended = list(run)
         then, now = now, advanced(now, appended)
         if _a_persons(then, actor, appended):

@@ -128,3 +128,19 @@ def test_evidence_older_than_the_lookback_is_not_judged(graph):
     assert len(graph.peeking.decisions()) == 2
     later = 10**13  # far past the lookback
     assert graph.peeking.decisions(now_ms=later) == []
+
+
+def test_a_move_and_a_resignation_in_one_millisecond_are_two_appends(graph):
+    """A seat's move and its resignation right after, appended within one millisecond (as an
+    in-memory store often does): the move is still the seat's decision, the resignation none.
+    Before, the two were read as one append holding a platform event, and the move was lost."""
+    from dataclasses import replace
+
+    from api.analysis.decisions import people_decisions
+
+    a, b = _people(graph, "Ann", "Bo")
+    gid = _played_then_resigned(graph, a, b, moves=1)
+    events = graph.store.read(gid)
+    same_ms = [replace(e, at=events[-1].at) if e.version >= events[-2].version else e for e in events]
+    decisions = [d for _, d in people_decisions(graph.service.load(gid), same_ms)]
+    assert [(d.seat, [e["type"] for e in d.events]) for d in decisions] == [(0, ["card_reserved"]), (1, ["card_reserved"])]

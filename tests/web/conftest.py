@@ -18,12 +18,13 @@ import requests
 
 from tests.conftest import ROOT, Workers, _free_port, wait_for
 
+WINDOW = (1280, 1100)  # every shared chromium's window, at its start and at each module's
 SCREENSHOTS = ROOT / "var" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1280,1100")
+         "--disable-dev-shm-usage", f"--window-size={WINDOW[0]},{WINDOW[1]}")
 
 
 def _browser_missing() -> str | None:
@@ -183,6 +184,11 @@ def _each_module_starts_with_a_clean_browser():
                 driver.delete_all_cookies()
             except WebDriverException:
                 pass  # a browser or server gone: the next module's own fixtures say so
+        try:
+            driver.set_window_size(*WINDOW)  # the size it was started at, whatever a module left
+            driver.get_log("browser")  # read and dropped: an earlier module's errors (its own server
+        except WebDriverException:  # stopped under an open page) are not this module's
+            pass
     yield
 
 
