@@ -26,6 +26,7 @@ from .decide import decide
 from .determinize import determinize
 from .moves import COSTS, legal_moves, payments, take_gem_choices
 from .rules import evolve, result
+from .searchplay import play as search_play
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
 from .views import actors
 
@@ -233,7 +234,7 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, v
 # ---- expert: search -----------------------------------------------------------------------
 
 RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
-                    determinize=determinize)
+                    determinize=determinize, play=search_play)
 
 
 def _gems_of(move: dict) -> dict | None:
