@@ -24,7 +24,7 @@ from ..search import Searcher, SearchRules, SearchSpec
 from .data import CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLES, RESERVE_LIMIT
 from .decide import decide
 from .determinize import determinize
-from .moves import COSTS, legal_moves, payments, take_gem_choices
+from .moves import _CHOICES, COSTS, legal_moves, payments
 from .rules import evolve, result
 from .searchplay import play as search_play
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
@@ -175,13 +175,14 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
         if d <= gold:
             for pay in _payments(card, bonuses, tokens):
                 buys.append((card, pay))
-    gem_sets = take_gem_choices(state)
     supply = state.supply
+    gem_sets = _gem_sets(supply, state.strict)
     twos = [c for i, c in enumerate(COLORS) if supply[i] >= 4]
     can_reserve = len(reserved) < RESERVE_LIMIT
     count = len(buys) + len(gem_sets) + len(twos)
     if can_reserve:
-        count += len(market) + sum(1 for deck in state.decks if deck)
+        decks = state.decks
+        count += len(market) + (1 if decks[0] else 0) + (1 if decks[1] else 0) + (1 if decks[2] else 0)
     if count <= 1:
         return greedy_policy(state, seat, rng)  # one move (or a pass): as greedy, no draw
     help_ = _noble_help(state.nobles, bonuses)
@@ -209,21 +210,21 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
     weighted = []
     for weight, card in zip((3.0, 1.0, 0.5), targets):
         gaps = tuple(c - h if c > h else 0 for c, h in zip(COSTS[card], have))
-        weighted.append((weight, short[card] - gold, lacking[card], gaps))
+        lacks = sum(1 << i for i in range(5) if gaps[i])  # the colours this card still wants
+        weighted.append((weight, short[card] - gold, lacking[card], gaps, lacks))
     best, best_gain = None, 0.0
-    for colors in gem_sets:
+    for colors, bits in gem_sets:
         gain = 0.0
-        idx = [COLOR_INDEX[name] for name in colors]
-        for weight, over, lacked, gaps in weighted:
-            after = over - sum(1 for i in idx if gaps[i])
+        for weight, over, lacked, _gaps, lacks in weighted:
+            after = over - (lacks & bits).bit_count()  # one token of each colour taken
             gain += weight * (lacked - (after if after > 0 else 0))
         gain += 0.01 * rng.random()
         if gain > best_gain:
-            best, best_gain = {"type": "take_gems", "colors": colors}, gain
+            best, best_gain = {"type": "take_gems", "colors": list(colors)}, gain
     for color in twos:
         gain = 0.0
         i = COLOR_INDEX[color]
-        for weight, over, lacked, gaps in weighted:
+        for weight, over, lacked, gaps, _lacks in weighted:
             after = over - min(gaps[i], 2)
             gain += weight * (lacked - (after if after > 0 else 0))
         gain += 0.01 * rng.random()
@@ -233,11 +234,23 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
         return best
     if can_reserve and market and targets and targets[0] in market:
         return {"type": "reserve", "card": CARD_IDS[targets[0]]}
-    gems = [{"type": "take_gems", "colors": colors} for colors in gem_sets] + \
+    gems = [{"type": "take_gems", "colors": list(colors)} for colors, _bits in gem_sets] + \
         [{"type": "take_two", "color": c} for c in twos]
     if gems:
         return rng.choice(gems)
     return rng.choice(legal_moves(state, seat))
+
+
+_GEM_SETS = {(mask, strict): tuple((colors, sum(1 << COLOR_INDEX[c] for c in colors)) for colors in choices)
+             for mask, choices in _CHOICES.items() for strict in (False, True)
+             if not (strict and choices and len(choices[0]) < 3)}
+
+
+def _gem_sets(supply: tuple, strict: bool) -> tuple:
+    """take_gem_choices (the same sets, in the same order) as (colours, bitmask of them) pairs."""
+    mask = (1 if supply[0] else 0) | (2 if supply[1] else 0) | (4 if supply[2] else 0) | (8 if supply[3] else 0) \
+        | (16 if supply[4] else 0)
+    return _GEM_SETS.get((mask, strict), ())
 
 
 _HELP: dict = {}
