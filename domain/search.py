@@ -152,7 +152,8 @@ class Searcher:
                 break
             if node.moves is None:
                 node.moves = self._candidates(rules, node.state, actor)
-            untried = [i for i in range(len(node.moves)) if i not in node.children]
+            untried = [i for i in range(len(node.moves)) if i not in node.children] \
+                if len(node.children) < len(node.moves) else None
             if untried:
                 i = rng.choice(untried)
                 node.children[i] = _Node(_play(rules, node.state, actor, node.moves[i], rng))

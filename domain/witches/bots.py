@@ -174,14 +174,25 @@ def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool
     return min(follow, key=VALUE.__getitem__)
 
 
+# careful's card per (hand, led colour, best value, priced trick, last card): `_careful_card` is
+# a function of these alone, and a search's playouts meet the same few hands of its worlds again
+# and again (issue 56). Bounded; a thread at worst recomputes.
+_CARDS_MEMO: dict = {}
+MEMO_LIMIT = 1 << 18
+
+
 def _finish_round(state: State) -> State:
     """The round played out by `careful` for every seat, fast (no events), to its scoring.
     The trick's led colour, best value and price are kept as cards fall (tests/witches/
-    test_rollout_equivalence.py checks it against `_play_choice` played card by card)."""
+    test_rollout_equivalence.py checks it against `_play_choice` played card by card), and
+    careful's card is memoized (`_CARDS_MEMO`)."""
     n, leader = state.n, state.leader
     hands = [list(h) for h in state.hands]
     taken_lists = [list(t) for t in state.taken]
     trick = list(state.trick)
+    memo = _CARDS_MEMO
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
     while True:
         led, best, best_seat, price = None, -1, -1, 0
         for seat, card in trick:
@@ -194,7 +205,10 @@ def _finish_round(state: State) -> State:
         while len(trick) < n:
             seat = (leader + len(trick)) % n
             hand = hands[seat]
-            card = _careful_card(hand, led, best, price, len(trick) == n - 1)
+            key = (tuple(hand), led, best, price > 0, len(trick) == n - 1)
+            card = memo.get(key)
+            if card is None:
+                card = memo[key] = _careful_card(hand, led, best, price, len(trick) == n - 1)
             hand.remove(card)
             trick.append((seat, card))
             colour = COLOUR[card]
@@ -238,8 +252,17 @@ def _round_evolve(state: State | None, event: Event) -> State:
     return event["state"] if event["type"] == "round_finished" else evolve(state, event)
 
 
+def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> State:
+    """_round_decide + _round_evolve without the event that carries a finished round."""
+    if move is _FINISH:
+        return _finish_round(state)
+    for event in _round_decide(state, actor, move, rng):
+        state = _round_evolve(state, event)
+    return state
+
+
 ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=_round_evolve, actors=actors,
-                          result=result, determinize=determinize)
+                          result=result, determinize=determinize, play=_round_play)
 
 
 EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge
