@@ -33,12 +33,20 @@ def _with(items: tuple, index: int, value: object) -> tuple:
     return items[:index] + (value,) + items[index + 1:]
 
 
+_QUALIFYING: dict = {}  # (bonuses, nobles on the table) -> the nobles those bonuses meet
+
+
 def _end_of_action(state: State, seat: int, check_tokens: bool) -> State:
     """after_action / noble_check, with decide's automatic noble when exactly one qualifies."""
     player = state.players[seat]
     if check_tokens and sum(player.tokens) > TOKEN_LIMIT:
         return state._replace(phase=RETURN)
-    nobles = qualifying_nobles(player.bonuses, state.nobles)
+    key = (player.bonuses, state.nobles)
+    nobles = _QUALIFYING.get(key)
+    if nobles is None:
+        if len(_QUALIFYING) > 1 << 16:
+            _QUALIFYING.clear()
+        nobles = _QUALIFYING[key] = tuple(qualifying_nobles(player.bonuses, state.nobles))
     if not nobles:
         return end_turn(state)
     if len(nobles) > 1:
