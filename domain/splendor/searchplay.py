@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .data import CARD_BY_ID, CARDS, COLOR_INDEX, NOBLE_BY_ID, NOBLE_POINTS, TOKEN_LIMIT
-from .rules import end_turn
-from .state import EMPTY, NOBLE, OVER, RETURN, State, qualifying_nobles
+from .data import CARD_BY_ID, CARDS, COLOR_INDEX, NOBLE_BY_ID, NOBLE_POINTS, TOKEN_LIMIT, WINNING_POINTS
+from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
 
 if TYPE_CHECKING:
     import random
@@ -36,29 +35,47 @@ def _with(items: tuple, index: int, value: object) -> tuple:
 _QUALIFYING: dict = {}  # (bonuses, nobles on the table) -> the nobles those bonuses meet
 
 
-def _end_of_action(state: State, seat: int, check_tokens: bool) -> State:
-    """after_action / noble_check, with decide's automatic noble when exactly one qualifies."""
-    player = state.players[seat]
+def _close(state: State, seat: int, supply: tuple, decks: tuple, market: tuple, players: tuple, passes: int,
+           check_tokens: bool) -> State:
+    """The state after an action that left these fields: rules.py's after_action (the token
+    limit, when `check_tokens`) / noble_check, decide's automatic noble when exactly one
+    qualifies, end_turn; built by one State call (no `_replace` chain)."""
+    player = players[seat]
     if check_tokens and sum(player.tokens) > TOKEN_LIMIT:
-        return state._replace(phase=RETURN)
-    key = (player.bonuses, state.nobles)
-    nobles = _QUALIFYING.get(key)
-    if nobles is None:
+        return State(state.n, state.strict, supply, decks, market, state.nobles, players, state.seat, RETURN,
+                     state.turns, passes, state.last_round)
+    nobles = state.nobles
+    key = (player.bonuses, nobles)
+    meet = _QUALIFYING.get(key)
+    if meet is None:
         if len(_QUALIFYING) > 1 << 16:
             _QUALIFYING.clear()
-        nobles = _QUALIFYING[key] = tuple(qualifying_nobles(player.bonuses, state.nobles))
-    if not nobles:
-        return end_turn(state)
-    if len(nobles) > 1:
-        return state._replace(phase=NOBLE)
-    return _visit(state, seat, nobles[0])
+        meet = _QUALIFYING[key] = tuple(qualifying_nobles(player.bonuses, nobles))
+    if len(meet) > 1:
+        return State(state.n, state.strict, supply, decks, market, nobles, players, state.seat, NOBLE,
+                     state.turns, passes, state.last_round)
+    if meet:
+        return _visited(state, seat, supply, decks, market, players, passes, meet[0])
+    return _ended(state, supply, decks, market, nobles, players, passes)
 
 
-def _visit(state: State, seat: int, noble: int) -> State:
-    player = state.players[seat]
+def _visited(state: State, seat: int, supply: tuple, decks: tuple, market: tuple, players: tuple, passes: int,
+             noble: int) -> State:
+    player = players[seat]
     player = player._replace(points=player.points + NOBLE_POINTS, nobles=player.nobles + (noble,))
-    return end_turn(state._replace(nobles=tuple(x for x in state.nobles if x != noble),
-                                   players=_with(state.players, seat, player)))
+    return _ended(state, supply, decks, market, tuple(x for x in state.nobles if x != noble),
+                  _with(players, seat, player), passes)
+
+
+def _ended(state: State, supply: tuple, decks: tuple, market: tuple, nobles: tuple, players: tuple,
+           passes: int) -> State:
+    """rules.end_turn: the next seat, or scoring once the last round is complete."""
+    n = state.n
+    nxt = (state.seat + 1) % n
+    last_round = state.last_round or any(p.points >= WINNING_POINTS for p in players)
+    phase = SCORE if (last_round and nxt == 0) or passes >= n else PLAY
+    return State(n, state.strict, supply, decks, market, nobles, players, nxt, phase, state.turns + 1, passes,
+                 last_round)
 
 
 def _take_from_market(state: State, card: int) -> tuple:
@@ -89,9 +106,8 @@ def play(state: State, actor: Actor, move: Move, rng: random.Random | None = Non
             for name in move["colors"]:
                 taken[COLOR_INDEX[name]] = 1
         player = player._replace(tokens=tuple(a + b for a, b in zip(player.tokens, taken)))
-        state = state._replace(supply=tuple(a - b for a, b in zip(state.supply, taken)),
-                               players=_with(state.players, seat, player), passes=0)
-        return _end_of_action(state, seat, True)
+        return _close(state, seat, tuple(a - b for a, b in zip(state.supply, taken)), state.decks, state.market,
+                      _with(state.players, seat, player), 0, True)
     if kind == "buy":
         card = CARD_BY_ID[move["card"]]
         info = CARDS[card]
@@ -107,9 +123,8 @@ def play(state: State, actor: Actor, move: Move, rng: random.Random | None = Non
         bonuses[info.bonus] += 1
         player = type(player)(tuple(a - b for a, b in zip(player.tokens, paid)), tuple(bonuses),
                               player.points + info.points, player.bought + (card,), reserved, blind, player.nobles)
-        state = state._replace(decks=decks, market=market, supply=tuple(a + b for a, b in zip(state.supply, paid)),
-                               players=_with(state.players, seat, player), passes=0)
-        return _end_of_action(state, seat, True)
+        return _close(state, seat, tuple(a + b for a, b in zip(state.supply, paid)), decks, market,
+                      _with(state.players, seat, player), 0, True)
     if kind == "reserve" or kind == "reserve_blind":
         gold = 1 if state.supply[5] > 0 else 0
         blind = player.blind
@@ -123,18 +138,17 @@ def play(state: State, actor: Actor, move: Move, rng: random.Random | None = Non
             decks, market = _take_from_market(state, card)
         tokens = player.tokens[:5] + (player.tokens[5] + gold,)
         player = player._replace(tokens=tokens, reserved=player.reserved + (card,), blind=blind)
-        state = state._replace(decks=decks, market=market, supply=state.supply[:5] + (state.supply[5] - gold,),
-                               players=_with(state.players, seat, player), passes=0)
-        return _end_of_action(state, seat, True)
+        return _close(state, seat, state.supply[:5] + (state.supply[5] - gold,), decks, market,
+                      _with(state.players, seat, player), 0, True)
     if kind == "return_tokens":
         back = _counts(move["tokens"])
         player = player._replace(tokens=tuple(a - b for a, b in zip(player.tokens, back)))
-        state = state._replace(supply=tuple(a + b for a, b in zip(state.supply, back)),
-                               players=_with(state.players, seat, player))
-        return _end_of_action(state, seat, False)
+        return _close(state, seat, tuple(a + b for a, b in zip(state.supply, back)), state.decks, state.market,
+                      _with(state.players, seat, player), state.passes, False)
     if kind == "choose_noble":
-        return _visit(state, seat, NOBLE_BY_ID[move["noble"]])
+        return _visited(state, seat, state.supply, state.decks, state.market, state.players, state.passes,
+                        NOBLE_BY_ID[move["noble"]])
     if kind == "pass":
-        return _end_of_action(state._replace(passes=state.passes + 1), seat, False)
+        return _close(state, seat, state.supply, state.decks, state.market, state.players, state.passes + 1, False)
     raise ValueError(f"not a Splendor move: {kind!r}")
 
