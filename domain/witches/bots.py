@@ -178,6 +178,7 @@ def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool
 # a function of these alone, and a search's playouts meet the same few hands of its worlds again
 # and again (issue 56). Bounded; a thread at worst recomputes.
 _CARDS_MEMO: dict = {}
+_INFO = {c: (COLOUR[c], VALUE[c], _PENALTY[c]) for c in DECK}  # per card: colour, value, price
 MEMO_LIMIT = 1 << 18
 
 
@@ -189,37 +190,42 @@ def _finish_round(state: State) -> State:
     n, leader = state.n, state.leader
     hands = [list(h) for h in state.hands]
     taken_lists = [list(t) for t in state.taken]
-    trick = list(state.trick)
+    trick = state.trick
     memo = _CARDS_MEMO
     if len(memo) > MEMO_LIMIT:
         memo.clear()
+    info = _INFO
     while True:
         led, best, best_seat, price = None, -1, -1, 0
-        for seat, card in trick:
-            colour = COLOUR[card]
+        cards = []
+        for seat, card in trick:  # the trick in progress (the first time round only)
+            colour, value, penalty = info[card]
             if led is None and colour != WIZARD:
                 led = colour
-            if colour == led and VALUE[card] > best:
-                best, best_seat = VALUE[card], seat
-            price += _PENALTY[card]
-        while len(trick) < n:
-            seat = (leader + len(trick)) % n
+            if colour == led and value > best:
+                best, best_seat = value, seat
+            price += penalty
+            cards.append(card)
+        first = trick[0][0] if trick else leader
+        for k in range(len(trick), n):
+            seat = (leader + k) % n
             hand = hands[seat]
-            key = (tuple(hand), led, best, price > 0, len(trick) == n - 1)
+            last = k == n - 1
+            key = (tuple(hand), led, best, price > 0, last)
             card = memo.get(key)
             if card is None:
-                card = memo[key] = _careful_card(hand, led, best, price, len(trick) == n - 1)
+                card = memo[key] = _careful_card(hand, led, best, price, last)
             hand.remove(card)
-            trick.append((seat, card))
-            colour = COLOUR[card]
+            cards.append(card)
+            colour, value, penalty = info[card]
             if led is None and colour != WIZARD:
                 led = colour
-            if colour == led and VALUE[card] > best:
-                best, best_seat = VALUE[card], seat
-            price += _PENALTY[card]
-        leader = trick[0][0] if led is None else best_seat
-        taken_lists[leader].extend(c for _, c in trick)
-        trick = []
+            if colour == led and value > best:
+                best, best_seat = value, seat
+            price += penalty
+        leader = first if led is None else best_seat
+        taken_lists[leader].extend(cards)
+        trick = ()
         if not hands[leader]:
             break
     taken = tuple(tuple(t) for t in taken_lists)
@@ -227,8 +233,17 @@ def _finish_round(state: State) -> State:
     choice = None
     if spell is not None and spell_needs_choice(spell, state.totals, state.options):
         choice = _spell_choice(replace(state, spell=spell), spell[0])
-    return replace(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
-                   spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+    return _replaced(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
+                     spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+
+
+def _replaced(state: State, **changes: object) -> State:
+    """dataclasses.replace for the playouts' end state, without its per-field introspection
+    (State is a plain frozen dataclass: no __post_init__, no slots): the same fields, equal."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _rollout(state: State, seat: int, rng: random.Random) -> dict:
