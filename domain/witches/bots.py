@@ -146,7 +146,7 @@ _LEAD_KEY = {c: (VALUE[c], c) for c in DECK}
 _DISCARD_KEY = {c: (_DANGER_OF[c], c) for c in DECK}
 
 
-def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool) -> str:
+def _careful_card(hand: Sequence[str], led: str | None, best: int, price: int, last: bool) -> str:
     """`_play_choice` for a hand, given the trick's led colour (None: leading, or only wizards
     so far), the best value of that colour in it, the price of its cards and whether this card
     ends it: the same card, without rescanning the trick."""
@@ -174,9 +174,9 @@ def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool
     return min(follow, key=VALUE.__getitem__)
 
 
-# careful's card per (hand, led colour, best value, priced trick, last card): `_careful_card` is
-# a function of these alone, and a search's playouts meet the same few hands of its worlds again
-# and again (issue 56). Bounded; a thread at worst recomputes.
+# careful's card, and the hand left, per (hand, led colour, best value, priced trick, last card):
+# `_careful_card` reads these alone, and a search's playouts meet the same few hands of its
+# worlds again and again (issue 56). Bounded; a thread at worst recomputes.
 _CARDS_MEMO: dict = {}
 _INFO = {c: (COLOUR[c], VALUE[c], _PENALTY[c]) for c in DECK}  # per card: colour, value, price
 MEMO_LIMIT = 1 << 18
@@ -188,7 +188,7 @@ def _finish_round(state: State) -> State:
     test_rollout_equivalence.py checks it against `_play_choice` played card by card), and
     careful's card is memoized (`_CARDS_MEMO`)."""
     n, leader = state.n, state.leader
-    hands = [list(h) for h in state.hands]
+    hands = list(state.hands)  # each a tuple; a card played gives the memoized hand without it
     taken_lists = [list(t) for t in state.taken]
     trick = state.trick
     memo = _CARDS_MEMO
@@ -211,11 +211,13 @@ def _finish_round(state: State) -> State:
             seat = (leader + k) % n
             hand = hands[seat]
             last = k == n - 1
-            key = (tuple(hand), led, best, price > 0, last)
-            card = memo.get(key)
-            if card is None:
-                card = memo[key] = _careful_card(hand, led, best, price, last)
-            hand.remove(card)
+            key = (hand, led, best, price > 0, last)
+            hit = memo.get(key)
+            if hit is None:
+                card = _careful_card(hand, led, best, price, last)
+                at = hand.index(card)
+                hit = memo[key] = (card, hand[:at] + hand[at + 1:])
+            card, hands[seat] = hit
             cards.append(card)
             colour, value, penalty = info[card]
             if led is None and colour != WIZARD:
