@@ -199,7 +199,7 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
 
 
 def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, value: Callable[[int], float],
-                    gem_sets: list, twos: list, can_reserve: bool) -> dict:
+                    gem_sets: tuple, twos: list, can_reserve: bool) -> dict:
     """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
     (one draw per take, as `_play`), else reserving its first target, else a random take."""
     market, cards, short, have = seen

@@ -96,7 +96,7 @@ def play(state: State, actor: Actor, move: Move, rng: random.Random | None = Non
     kind = move["type"]
     if kind == "score_game":
         return state._replace(phase=OVER)
-    seat = actor
+    seat = actor if isinstance(actor, int) else state.seat  # a seat acts in every phase but scoring
     player = state.players[seat]
     if kind == "take_gems" or kind == "take_two":
         taken = [0, 0, 0, 0, 0, 0]
