@@ -106,7 +106,8 @@ def peeking_searcher(game: GameDef) -> Searcher:
     hidden card in sight (the model of a player who peeks; never a bot's nor an analysis's)."""
     honest = searcher_of(game)
     rules = honest.rules
-    blind = SearchRules(rules.legal_moves, rules.decide, rules.evolve, rules.actors, rules.result, None)
+    blind = SearchRules(rules.legal_moves, rules.decide, rules.evolve, rules.actors, rules.result, None,
+                        getattr(rules, "play", None))
     return Searcher(blind, honest.n_seats, honest.spec)
 
 

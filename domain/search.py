@@ -40,6 +40,10 @@ class SearchRules:
     actors: Callable[[State], list]
     result: Callable[[State], dict | None]
     determinize: Callable[[State, int, random.Random], State] | None = None
+    # A search-only successor (issue 56): the state decide + evolve reach from (state, actor,
+    # move, rng), built without validation or events; None: decide + evolve. A game that gives
+    # one proves it equal to decide + evolve over every legal move of many positions.
+    play: Callable[[State, Actor, Move, random.Random], State] | None = None
 
 
 Rules = Any  # a GameDef or a SearchRules: legal_moves, decide, evolve, actors, result, determinize
@@ -148,7 +152,8 @@ class Searcher:
                 break
             if node.moves is None:
                 node.moves = self._candidates(rules, node.state, actor)
-            untried = [i for i in range(len(node.moves)) if i not in node.children]
+            untried = [i for i in range(len(node.moves)) if i not in node.children] \
+                if len(node.children) < len(node.moves) else None
             if untried:
                 i = rng.choice(untried)
                 node.children[i] = _Node(_play(rules, node.state, actor, node.moves[i], rng))
@@ -195,6 +200,9 @@ def _actor(rules: Rules, state: State) -> Actor | None:
 
 
 def _play(rules: Rules, state: State, actor: Actor, move: Move, rng: random.Random) -> State:
+    fast = getattr(rules, "play", None)
+    if fast is not None:
+        return fast(state, actor, move, rng)
     for event in rules.decide(state, actor, move, rng):
         state = rules.evolve(state, event)
     return state

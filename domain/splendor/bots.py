@@ -24,8 +24,9 @@ from ..search import Searcher, SearchRules, SearchSpec
 from .data import CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLES, RESERVE_LIMIT
 from .decide import decide
 from .determinize import determinize
-from .moves import COSTS, legal_moves, payments, take_gem_choices
+from .moves import _CHOICES, COSTS, legal_moves, payments
 from .rules import evolve, result
+from .searchplay import play as search_play
 from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
 from .views import actors
 
@@ -148,35 +149,43 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
 
 def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
     """`greedy_policy`'s move at a PLAY decision, with the same draws from `rng` (so a search
-    decides exactly as with greedy_policy: issue 56), without building every legal move: the
-    buys are listed, the gem takes only when nothing can be bought, reserves not at all (greedy
-    reserves only its first target). Card values read a per-colour noble count computed once,
-    and each target's missing tokens once. Elsewhere (and with a single legal move) it is
-    greedy_policy. tests/splendor/test_rollout_equivalence.py checks the two agree, move and rng."""
+    decides exactly as with greedy_policy: issue 56), without building every legal move. Each
+    candidate card's shortfall (the tokens its cost exceeds bonuses + tokens by) is computed once
+    a step: a card is bought only when gold covers it (only those cards' payments are listed),
+    and a gem take's gain for a target is that shortfall less what the take covers, in integers,
+    summed in greedy's order (the same floats). Reserves are not listed (greedy reserves only its
+    first target). Elsewhere (and with a single legal move) it is greedy_policy.
+    tests/splendor/test_rollout_equivalence.py checks the two agree, move and rng."""
     if state.phase != PLAY or seat != state.seat:
         return greedy_policy(state, seat, rng)
     player = state.players[seat]
     bonuses, tokens = player.bonuses, player.tokens
+    gold = tokens[GOLD]
+    h0, h1, h2, h3, h4 = (b + t for b, t in zip(bonuses, tokens))
     market = [c for row in state.market for c in row if c != EMPTY]
     reserved = player.reserved
+    cards = market + list(reserved) if reserved else market
+    short = {}
     buys = []
-    for card in market:
-        for pay in _payments(card, bonuses, tokens):
-            buys.append((card, pay))
-    for card in reserved:
-        for pay in _payments(card, bonuses, tokens):
-            buys.append((card, pay))
-    gem_sets = take_gem_choices(state)
+    for card in cards:
+        c0, c1, c2, c3, c4 = COSTS[card]
+        d = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0) \
+            + (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0)
+        short[card] = d
+        if d <= gold:
+            for pay in _payments(card, bonuses, tokens):
+                buys.append((card, pay))
     supply = state.supply
+    gem_sets = _gem_sets(supply, state.strict)
     twos = [c for i, c in enumerate(COLORS) if supply[i] >= 4]
     can_reserve = len(reserved) < RESERVE_LIMIT
     count = len(buys) + len(gem_sets) + len(twos)
     if can_reserve:
-        count += len(market) + sum(1 for deck in state.decks if deck)
+        decks = state.decks
+        count += len(market) + (1 if decks[0] else 0) + (1 if decks[1] else 0) + (1 if decks[2] else 0)
     if count <= 1:
         return greedy_policy(state, seat, rng)  # one move (or a pass): as greedy, no draw
-    nobles = [NOBLES[x].requires for x in state.nobles]
-    help_ = [sum(1 for requires in nobles if requires[i] > bonuses[i]) for i in range(5)]
+    help_ = _noble_help(state.nobles, bonuses)
 
     def value(card: int) -> float:
         info = CARDS[card]
@@ -185,7 +194,78 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
     if buys:
         card, pay = max(buys, key=lambda b: (value(b[0]), -b[1].get("gold", 0), rng.random()))
         return {"type": "buy", "card": CARD_IDS[card], "payment": dict(pay)}
-    return _rollout_no_buy(state, seat, rng, market, value, gem_sets, twos, can_reserve)
+    return _rollout_no_buy(state, seat, rng, (market, cards, short, (h0, h1, h2, h3, h4)), value,
+                           gem_sets, twos, can_reserve)
+
+
+def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, value: Callable[[int], float],
+                    gem_sets: tuple, twos: list, can_reserve: bool) -> dict:
+    """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
+    (one draw per take, as `_play`), else reserving its first target, else a random take."""
+    market, cards, short, have = seen
+    gold = state.players[seat].tokens[GOLD]
+    lacking = {card: d - gold if d > gold else 0 for card, d in short.items()}
+    ranked = sorted(cards, key=lambda c: -value(c) / (1 + lacking[c]))
+    targets = ranked[:3]
+    weighted = []
+    for weight, card in zip((3.0, 1.0, 0.5), targets):
+        gaps = tuple(c - h if c > h else 0 for c, h in zip(COSTS[card], have))
+        lacks = sum(1 << i for i in range(5) if gaps[i])  # the colours this card still wants
+        weighted.append((weight, short[card] - gold, lacking[card], gaps, lacks))
+    best, best_gain = None, 0.0
+    for colors, bits in gem_sets:
+        gain = 0.0
+        for weight, over, lacked, _gaps, lacks in weighted:
+            after = over - (lacks & bits).bit_count()  # one token of each colour taken
+            gain += weight * (lacked - (after if after > 0 else 0))
+        gain += 0.01 * rng.random()
+        if gain > best_gain:
+            best, best_gain = {"type": "take_gems", "colors": list(colors)}, gain
+    for color in twos:
+        gain = 0.0
+        i = COLOR_INDEX[color]
+        for weight, over, lacked, gaps, _lacks in weighted:
+            after = over - min(gaps[i], 2)
+            gain += weight * (lacked - (after if after > 0 else 0))
+        gain += 0.01 * rng.random()
+        if gain > best_gain:
+            best, best_gain = {"type": "take_two", "color": color}, gain
+    if best is not None:
+        return best
+    if can_reserve and market and targets and targets[0] in market:
+        return {"type": "reserve", "card": CARD_IDS[targets[0]]}
+    gems = [{"type": "take_gems", "colors": list(colors)} for colors, _bits in gem_sets] + \
+        [{"type": "take_two", "color": c} for c in twos]
+    if gems:
+        return rng.choice(gems)
+    return rng.choice(legal_moves(state, seat))
+
+
+_GEM_SETS = {(mask, strict): tuple((colors, sum(1 << COLOR_INDEX[c] for c in colors)) for colors in choices)
+             for mask, choices in _CHOICES.items() for strict in (False, True)
+             if not (strict and choices and len(choices[0]) < 3)}
+
+
+def _gem_sets(supply: tuple, strict: bool) -> tuple:
+    """take_gem_choices (the same sets, in the same order) as (colours, bitmask of them) pairs."""
+    mask = (1 if supply[0] else 0) | (2 if supply[1] else 0) | (4 if supply[2] else 0) | (8 if supply[3] else 0) \
+        | (16 if supply[4] else 0)
+    return _GEM_SETS.get((mask, strict), ())
+
+
+_HELP: dict = {}
+
+
+def _noble_help(nobles: tuple, bonuses: tuple) -> list:
+    """Per colour, how many nobles on the table still want more of it than these bonuses."""
+    key = (nobles, bonuses)
+    got = _HELP.get(key)
+    if got is None:
+        if len(_HELP) > 1 << 14:
+            _HELP.clear()
+        requires = [NOBLES[x].requires for x in nobles]
+        got = _HELP[key] = [sum(1 for r in requires if r[i] > bonuses[i]) for i in range(5)]
+    return got
 
 
 @lru_cache(maxsize=1 << 15)
@@ -195,45 +275,10 @@ def _payments(card: int, bonuses: tuple, tokens: tuple) -> tuple:
     return tuple(payments(COSTS[card], bonuses, tokens))
 
 
-def _rollout_no_buy(state: State, seat: int, rng: random.Random, market: list, value: Callable[[int], float],
-                    gem_sets: list, twos: list, can_reserve: bool) -> dict:
-    """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
-    (one draw per gem move, as `_play`), else reserving its first target, else a random take."""
-    player = state.players[seat]
-    bonuses, tokens = player.bonuses, player.tokens
-    ranked = sorted(market + list(player.reserved), key=lambda c: -value(c) / (1 + _lacking(c, bonuses, tokens)))
-    targets = ranked[:3]
-    weighted = [(w, c, _lacking(c, bonuses, tokens)) for w, c in zip((3.0, 1.0, 0.5), targets)]
-    best, best_gain = None, 0.0
-    gems = [{"type": "take_gems", "colors": colors} for colors in gem_sets] + \
-        [{"type": "take_two", "color": c} for c in twos]
-    for m in gems:
-        after = list(tokens)
-        if m["type"] == "take_gems":
-            for name in m["colors"]:
-                after[COLOR_INDEX[name]] += 1
-        else:
-            after[COLOR_INDEX[m["color"]]] += 2
-        held = tuple(after)
-        gain = 0.0
-        for weight, card, lacked in weighted:
-            gain += weight * (lacked - _lacking(card, bonuses, held))
-        gain += 0.01 * rng.random()
-        if gain > best_gain:
-            best, best_gain = m, gain
-    if best is not None:
-        return best
-    if can_reserve and market and targets and targets[0] in market:
-        return {"type": "reserve", "card": CARD_IDS[targets[0]]}
-    if gems:
-        return rng.choice(gems)
-    return rng.choice(legal_moves(state, seat))
-
-
 # ---- expert: search -----------------------------------------------------------------------
 
 RULES = SearchRules(legal_moves=legal_moves, decide=decide, evolve=evolve, actors=actors, result=result,
-                    determinize=determinize)
+                    determinize=determinize, play=search_play)
 
 
 def _gems_of(move: dict) -> dict | None:

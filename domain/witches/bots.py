@@ -146,7 +146,7 @@ _LEAD_KEY = {c: (VALUE[c], c) for c in DECK}
 _DISCARD_KEY = {c: (_DANGER_OF[c], c) for c in DECK}
 
 
-def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool) -> str:
+def _careful_card(hand: Sequence[str], led: str | None, best: int, price: int, last: bool) -> str:
     """`_play_choice` for a hand, given the trick's led colour (None: leading, or only wizards
     so far), the best value of that colour in it, the price of its cards and whether this card
     ends it: the same card, without rescanning the trick."""
@@ -174,38 +174,60 @@ def _careful_card(hand: list, led: str | None, best: int, price: int, last: bool
     return min(follow, key=VALUE.__getitem__)
 
 
+# careful's card, and the hand left, per (hand, led colour, best value, priced trick, last card):
+# `_careful_card` reads these alone, and a search's playouts meet the same few hands of its
+# worlds again and again (issue 56). Bounded; a thread at worst recomputes.
+_CARDS_MEMO: dict = {}
+_INFO = {c: (COLOUR[c], VALUE[c], _PENALTY[c]) for c in DECK}  # per card: colour, value, price
+MEMO_LIMIT = 1 << 18
+
+
 def _finish_round(state: State) -> State:
     """The round played out by `careful` for every seat, fast (no events), to its scoring.
     The trick's led colour, best value and price are kept as cards fall (tests/witches/
-    test_rollout_equivalence.py checks it against `_play_choice` played card by card)."""
+    test_rollout_equivalence.py checks it against `_play_choice` played card by card), and
+    careful's card is memoized (`_CARDS_MEMO`)."""
     n, leader = state.n, state.leader
-    hands = [list(h) for h in state.hands]
+    hands = list(state.hands)  # each a tuple; a card played gives the memoized hand without it
     taken_lists = [list(t) for t in state.taken]
-    trick = list(state.trick)
+    trick = state.trick
+    memo = _CARDS_MEMO
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    info = _INFO
     while True:
         led, best, best_seat, price = None, -1, -1, 0
-        for seat, card in trick:
-            colour = COLOUR[card]
+        cards = []
+        for seat, card in trick:  # the trick in progress (the first time round only)
+            colour, value, penalty = info[card]
             if led is None and colour != WIZARD:
                 led = colour
-            if colour == led and VALUE[card] > best:
-                best, best_seat = VALUE[card], seat
-            price += _PENALTY[card]
-        while len(trick) < n:
-            seat = (leader + len(trick)) % n
+            if colour == led and value > best:
+                best, best_seat = value, seat
+            price += penalty
+            cards.append(card)
+        first = trick[0][0] if trick else leader
+        for k in range(len(trick), n):
+            seat = (leader + k) % n
             hand = hands[seat]
-            card = _careful_card(hand, led, best, price, len(trick) == n - 1)
-            hand.remove(card)
-            trick.append((seat, card))
-            colour = COLOUR[card]
+            last = k == n - 1
+            key = (hand, led, best, price > 0, last)
+            hit = memo.get(key)
+            if hit is None:
+                card = _careful_card(hand, led, best, price, last)
+                at = hand.index(card)
+                hit = memo[key] = (card, hand[:at] + hand[at + 1:])
+            card, hands[seat] = hit
+            cards.append(card)
+            colour, value, penalty = info[card]
             if led is None and colour != WIZARD:
                 led = colour
-            if colour == led and VALUE[card] > best:
-                best, best_seat = VALUE[card], seat
-            price += _PENALTY[card]
-        leader = trick[0][0] if led is None else best_seat
-        taken_lists[leader].extend(c for _, c in trick)
-        trick = []
+            if colour == led and value > best:
+                best, best_seat = value, seat
+            price += penalty
+        leader = first if led is None else best_seat
+        taken_lists[leader].extend(cards)
+        trick = ()
         if not hands[leader]:
             break
     taken = tuple(tuple(t) for t in taken_lists)
@@ -213,8 +235,17 @@ def _finish_round(state: State) -> State:
     choice = None
     if spell is not None and spell_needs_choice(spell, state.totals, state.options):
         choice = _spell_choice(replace(state, spell=spell), spell[0])
-    return replace(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
-                   spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+    return _replaced(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
+                     spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+
+
+def _replaced(state: State, **changes: object) -> State:
+    """dataclasses.replace for the playouts' end state, without its per-field introspection
+    (State is a plain frozen dataclass: no __post_init__, no slots): the same fields, equal."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _rollout(state: State, seat: int, rng: random.Random) -> dict:
@@ -238,8 +269,17 @@ def _round_evolve(state: State | None, event: Event) -> State:
     return event["state"] if event["type"] == "round_finished" else evolve(state, event)
 
 
+def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> State:
+    """_round_decide + _round_evolve without the event that carries a finished round."""
+    if move is _FINISH:
+        return _finish_round(state)
+    for event in _round_decide(state, actor, move, rng):
+        state = _round_evolve(state, event)
+    return state
+
+
 ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=_round_evolve, actors=actors,
-                          result=result, determinize=determinize)
+                          result=result, determinize=determinize, play=_round_play)
 
 
 EVAL_SCALE = 12.0  # fire points of lead that count as a clear edge

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.unit
 
 def _positions(seed: int, n: int):
     rng = random.Random(seed)
-    state = fold(GAME, GAME.setup(GAME.default_options(), n, random.Random(seed)))
+    options = GAME.default_options() | {"strict_take_three": seed % 4 == 3}  # strict: fewer gem takes
+    state = fold(GAME, GAME.setup(options, n, random.Random(seed)))
     wild = seed % 2  # half the games random (odd hands), half greedy (the playouts' own)
     while actors := GAME.actors(state):
         actor = actors[0]

@@ -1,0 +1,154 @@
+"""A search-only way to apply a move (issue 56: cheaper search): the state `decide` + `evolve`
+reach, built directly, without validating the move or writing event dicts.
+
+Only the expert's search uses it (`bots.RULES.play`), and only with moves it took from
+`legal_moves` or from a policy that returns one of them, so nothing is checked: a move that is
+not legal gives a meaningless state. The server never applies a move this way (its moves go
+through `decide`, its state through `evolve` of the recorded events).
+tests/splendor/test_search_play.py checks that for every legal move of thousands of positions
+(random and greedy games, 2-4 seats, returns, nobles, empty decks, scoring) it gives the very
+state decide + evolve give, so a search over it decides exactly as before.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .data import CARD_BY_ID, CARDS, COLOR_INDEX, NOBLE_BY_ID, NOBLE_POINTS, TOKEN_LIMIT, WINNING_POINTS
+from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
+
+if TYPE_CHECKING:
+    import random
+
+    from domain.contract import Actor, Move
+
+def _counts(mapping: dict) -> list:
+    counts = [0, 0, 0, 0, 0, 0]
+    for name, n in mapping.items():
+        counts[COLOR_INDEX[name]] = n
+    return counts
+
+
+def _with(items: tuple, index: int, value: object) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+_QUALIFYING: dict = {}  # (bonuses, nobles on the table) -> the nobles those bonuses meet
+
+
+def _close(state: State, seat: int, supply: tuple, decks: tuple, market: tuple, players: tuple, passes: int,
+           check_tokens: bool) -> State:
+    """The state after an action that left these fields: rules.py's after_action (the token
+    limit, when `check_tokens`) / noble_check, decide's automatic noble when exactly one
+    qualifies, end_turn; built by one State call (no `_replace` chain)."""
+    player = players[seat]
+    if check_tokens and sum(player.tokens) > TOKEN_LIMIT:
+        return State(state.n, state.strict, supply, decks, market, state.nobles, players, state.seat, RETURN,
+                     state.turns, passes, state.last_round)
+    nobles = state.nobles
+    key = (player.bonuses, nobles)
+    meet = _QUALIFYING.get(key)
+    if meet is None:
+        if len(_QUALIFYING) > 1 << 16:
+            _QUALIFYING.clear()
+        meet = _QUALIFYING[key] = tuple(qualifying_nobles(player.bonuses, nobles))
+    if len(meet) > 1:
+        return State(state.n, state.strict, supply, decks, market, nobles, players, state.seat, NOBLE,
+                     state.turns, passes, state.last_round)
+    if meet:
+        return _visited(state, seat, supply, decks, market, players, passes, meet[0])
+    return _ended(state, supply, decks, market, nobles, players, passes)
+
+
+def _visited(state: State, seat: int, supply: tuple, decks: tuple, market: tuple, players: tuple, passes: int,
+             noble: int) -> State:
+    player = players[seat]
+    player = player._replace(points=player.points + NOBLE_POINTS, nobles=player.nobles + (noble,))
+    return _ended(state, supply, decks, market, tuple(x for x in state.nobles if x != noble),
+                  _with(players, seat, player), passes)
+
+
+def _ended(state: State, supply: tuple, decks: tuple, market: tuple, nobles: tuple, players: tuple,
+           passes: int) -> State:
+    """rules.end_turn: the next seat, or scoring once the last round is complete."""
+    n = state.n
+    nxt = (state.seat + 1) % n
+    last_round = state.last_round or any(p.points >= WINNING_POINTS for p in players)
+    phase = SCORE if (last_round and nxt == 0) or passes >= n else PLAY
+    return State(n, state.strict, supply, decks, market, nobles, players, nxt, phase, state.turns + 1, passes,
+                 last_round)
+
+
+def _take_from_market(state: State, card: int) -> tuple:
+    """(decks, market) once a face-up card is gone and its slot refilled from its deck."""
+    row = CARDS[card].level - 1
+    deck = state.decks[row]
+    slots = state.market[row]
+    slot = slots.index(card)
+    if deck:
+        slots, deck = _with(slots, slot, deck[0]), deck[1:]
+    else:
+        slots = _with(slots, slot, EMPTY)
+    return _with(state.decks, row, deck), _with(state.market, row, slots)
+
+
+def play(state: State, actor: Actor, move: Move, rng: random.Random | None = None) -> State:
+    """The state after `move` (one of `legal_moves(state, actor)`), as decide + evolve give it."""
+    kind = move["type"]
+    if kind == "score_game":
+        return state._replace(phase=OVER)
+    seat = actor if isinstance(actor, int) else state.seat  # a seat acts in every phase but scoring
+    player = state.players[seat]
+    if kind == "take_gems" or kind == "take_two":
+        taken = [0, 0, 0, 0, 0, 0]
+        if kind == "take_two":
+            taken[COLOR_INDEX[move["color"]]] = 2
+        else:
+            for name in move["colors"]:
+                taken[COLOR_INDEX[name]] = 1
+        player = player._replace(tokens=tuple(a + b for a, b in zip(player.tokens, taken)))
+        return _close(state, seat, tuple(a - b for a, b in zip(state.supply, taken)), state.decks, state.market,
+                      _with(state.players, seat, player), 0, True)
+    if kind == "buy":
+        card = CARD_BY_ID[move["card"]]
+        info = CARDS[card]
+        paid = _counts(move["payment"])
+        reserved, blind = player.reserved, player.blind
+        if card in reserved:
+            reserved = tuple(c for c in reserved if c != card)
+            blind = tuple(c for c in blind if c != card)
+            decks, market = state.decks, state.market
+        else:
+            decks, market = _take_from_market(state, card)
+        bonuses = list(player.bonuses)
+        bonuses[info.bonus] += 1
+        player = type(player)(tuple(a - b for a, b in zip(player.tokens, paid)), tuple(bonuses),
+                              player.points + info.points, player.bought + (card,), reserved, blind, player.nobles)
+        return _close(state, seat, tuple(a + b for a, b in zip(state.supply, paid)), decks, market,
+                      _with(state.players, seat, player), 0, True)
+    if kind == "reserve" or kind == "reserve_blind":
+        gold = 1 if state.supply[5] > 0 else 0
+        blind = player.blind
+        if kind == "reserve_blind":
+            row = move["level"] - 1
+            card = state.decks[row][0]
+            decks, market = _with(state.decks, row, state.decks[row][1:]), state.market
+            blind = blind + (card,)
+        else:
+            card = CARD_BY_ID[move["card"]]
+            decks, market = _take_from_market(state, card)
+        tokens = player.tokens[:5] + (player.tokens[5] + gold,)
+        player = player._replace(tokens=tokens, reserved=player.reserved + (card,), blind=blind)
+        return _close(state, seat, state.supply[:5] + (state.supply[5] - gold,), decks, market,
+                      _with(state.players, seat, player), 0, True)
+    if kind == "return_tokens":
+        back = _counts(move["tokens"])
+        player = player._replace(tokens=tuple(a - b for a, b in zip(player.tokens, back)))
+        return _close(state, seat, tuple(a + b for a, b in zip(state.supply, back)), state.decks, state.market,
+                      _with(state.players, seat, player), state.passes, False)
+    if kind == "choose_noble":
+        return _visited(state, seat, state.supply, state.decks, state.market, state.players, state.passes,
+                        NOBLE_BY_ID[move["noble"]])
+    if kind == "pass":
+        return _close(state, seat, state.supply, state.decks, state.market, state.players, state.passes + 1, False)
+    raise ValueError(f"not a Splendor move: {kind!r}")
+
