@@ -146,6 +146,7 @@ class GameRepository:
         self._past: OrderedDict[tuple[str, int], tuple[Any, platform_events.Platform]] = OrderedDict()
         self._answers: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()  # (game id, ...) -> bytes
         self._answers_bytes = 0
+        self.past_answers_bytes = PAST_ANSWERS_BYTES  # 0: none kept (bench/past_reads.py's "before")
         self._answers_lock = threading.Lock()
         self._meta: dict[str, tuple[Any, ...]] = {}
         self._credentials: dict[str, dict[str, Any]] = {}
@@ -372,13 +373,13 @@ class GameRepository:
     def keep_past_answer(self, key: tuple[Any, ...], body: bytes) -> None:
         """Keeps the bytes of a read that never changes: the caller's key must name everything
         they are a function of (the viewer above all: never one viewer's bytes for another)."""
-        if len(body) > PAST_ANSWERS_BYTES // 8:
+        if len(body) > self.past_answers_bytes // 8:
             return
         with self._answers_lock:
             old = self._answers.pop(key, None)
             self._answers_bytes += len(body) - (len(old) if old is not None else 0)
             self._answers[key] = body
-            while self._answers_bytes > PAST_ANSWERS_BYTES:
+            while self._answers_bytes > self.past_answers_bytes:
                 self._answers_bytes -= len(self._answers.popitem(last=False)[1])
 
     def check_version(self, current: Game, version: int) -> None:
