@@ -18,14 +18,17 @@ Figures: process CPU (time.process_time) per request, median of the rounds.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
 import statistics
+import subprocess
 import tempfile
 import time
+from contextlib import contextmanager
 
-from bench.common import private_redis, table
+from bench.common import OPEN_BUDGETS, ROOT, free_port, private_redis, server_command, stop, table
 from bench.request_cost import call, environ
 
 
@@ -50,6 +53,9 @@ def main() -> None:
     parser.add_argument("--game", default="splendor")
     parser.add_argument("--limit", type=int, default=20)
     parser.add_argument("--profile", action="store_true", help="cProfile (CPU time) of the after app's reads")
+    parser.add_argument("--http", metavar="BEFORE_ROOT", help="over HTTP: the three served as app.py serves the API "
+                        "(gunicorn, its flags), server CPU from /proc; before: the code at BEFORE_ROOT (e.g. "
+                        "`git archive main | tar -x -C DIR`)")
     args = parser.parse_args()
     with private_redis() as url, tempfile.TemporaryDirectory() as tmp:
         os.environ["REDIS_URL"] = url
@@ -82,6 +88,8 @@ def main() -> None:
                 assert status == 200, (path, query, body[:200])
                 assert call(before, environ("GET", path, headers=headers, query=query)) == (status, body), (path, query)
                 floor_redis.set(f"floor:bytes:{name}", body)
+        if args.http:
+            return over_http(args, config, reads)
         cpu: dict[tuple[str, str], list[float]] = {}
         for round_ in range(args.rounds + 1):
             for kind, rs in reads.items():
@@ -112,6 +120,89 @@ def main() -> None:
             rows.append((kind, len(reads[kind]), f"{f * 1e6:.0f}", f"{b * 1e6:.0f}", f"{a * 1e6:.0f}",
                          f"{b / f:.2f}x", f"{a / f:.2f}x"))
         print(f"{args.game}: CPU per read in-process (µs), median of {args.rounds} interleaved rounds, "
+              f"load {os.getloadavg()[0]:.1f}")
+        print(table(rows, ("read", "reads", "floor", "before", "after", "before / floor", "after / floor")))
+
+
+@contextmanager
+def _served(app_spec: str, cwd: str, env_extra: dict):
+    """app_spec served by app.py's own web command (gunicorn, gevent, its flags) from `cwd`."""
+    port = free_port()
+    env = {**os.environ, **OPEN_BUDGETS, **env_extra, "PORT": str(port), "HOST": "127.0.0.1"}
+    proc = subprocess.Popen(server_command(app_spec, env), cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/health")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{app_spec} did not start in {cwd}")
+            time.sleep(0.3)
+        yield port, proc.pid
+    finally:
+        stop(proc)
+
+
+def over_http(args, config: dict, reads: dict) -> None:
+    """The same reads over HTTP, one keep-alive connection, against the three servers; each
+    server's CPU (its gunicorn processes, from /proc) per read."""
+    from bench.http_moves import _tree, cpu_seconds
+
+    env = {"REDIS_URL": config["REDIS_URL"], "ARCHIVE_URL": config["ARCHIVE_URL"], "RATE_LIMIT": "1000000000",
+           "ALLOW_CLIENT_SEEDS": "1"}
+    import app as app_module
+
+    api_spec = app_module._children(env)["web"][-1]
+    with _served("bench.floor_app:create_app()", str(ROOT), env) as floor, \
+            _served(api_spec, args.http, env) as before, _served(api_spec, str(ROOT), env) as after:
+        servers = {"floor": floor, "before": before, "after": after}
+        conns = {label: http.client.HTTPConnection("127.0.0.1", port) for label, (port, _) in servers.items()}
+
+        def get(label: str, path: str) -> bytes:
+            try:
+                conns[label].request("GET", path, headers=headers_of.get(path, {}))
+                response = conns[label].getresponse()
+            except (http.client.RemoteDisconnected, ConnectionError):  # its keep-alive timed out meanwhile
+                conns[label].close()
+                conns[label] = http.client.HTTPConnection("127.0.0.1", servers[label][0])
+                conns[label].request("GET", path, headers=headers_of.get(path, {}))
+                response = conns[label].getresponse()
+            body = response.read()
+            assert response.status == 200, (label, path, body[:200])
+            return body
+
+        headers_of: dict[str, dict] = {}
+        paths: dict[str, list[tuple[str, str]]] = {}
+        for kind, rs in reads.items():
+            paths[kind] = []
+            for path, query, headers, name in rs:
+                full = f"{path}?{query}"
+                headers_of[full] = headers
+                paths[kind].append((full, f"/floor/bytes/{name}"))
+                assert get("before", full) == get("after", full) == get("floor", f"/floor/bytes/{name}")
+        cpu: dict[tuple[str, str], list[float]] = {}
+        for round_ in range(args.rounds + 1):
+            for kind, ps in paths.items():
+                for label in ("floor", "before", "after"):
+                    pids = _tree(servers[label][1])
+                    start = cpu_seconds(pids)
+                    for _ in range(5):
+                        for full, floor_path in ps:
+                            get(label, floor_path if label == "floor" else full)
+                    if round_:
+                        cpu.setdefault((kind, label), []).append((cpu_seconds(pids) - start) / (5 * len(ps)))
+        rows = []
+        for kind in paths:
+            f, b, a = (statistics.median(cpu[kind, label]) for label in ("floor", "before", "after"))
+            rows.append((kind, len(paths[kind]), f"{f * 1e6:.0f}", f"{b * 1e6:.0f}", f"{a * 1e6:.0f}",
+                         f"{b / f:.2f}x", f"{a / f:.2f}x"))
+        print(f"{args.game}: server CPU per read over HTTP (µs, /proc), median of {args.rounds} interleaved rounds, "
               f"load {os.getloadavg()[0]:.1f}")
         print(table(rows, ("read", "reads", "floor", "before", "after", "before / floor", "after / floor")))
 
