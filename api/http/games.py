@@ -272,4 +272,4 @@ def state_at(game_id: str) -> ResponseReturnValue:
 
 def _json(body: bytes) -> Response:
     """An answer of JSON bytes, as Flask answers the dict they encode (api/http/json_provider.py)."""
-    return current_app.response_class(body, mimetype=current_app.json.mimetype)
+    return current_app.response_class(body, mimetype="application/json")  # the JSON provider's
