@@ -8,6 +8,8 @@ runs it with app.py's own gunicorn command line).
     GET  /floor/<stream>/moves  -> {"version": N, "moves": [...]}: a fixed list of moves the size
          of Splendor's first legal moves, with the stream's version (one XLEN): the floor of a
          client's read-then-move loop.
+    GET  /floor/bytes/<name>  -> the bytes stored at `floor:bytes:<name>` (one GET), as JSON: the
+         floor of a read answering given bytes (bench/past_reads.py stores the API's own answers).
     GET  /health
 
 `?extra=N` on the POST adds N read round trips before the append, the reads the API's move path
@@ -21,7 +23,7 @@ import os
 import time
 
 import redis
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from events.scripts import APPEND
 
@@ -42,6 +44,10 @@ def create_app() -> Flask:
     @app.get("/health")
     def health():
         return {"status": "ok"}
+
+    @app.get("/floor/bytes/<name>")
+    def given_bytes(name):
+        return Response(client.get(f"floor:bytes:{name}"), mimetype="application/json")
 
     @app.get("/floor/<stream>/moves")
     def moves(stream):

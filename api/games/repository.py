@@ -34,6 +34,12 @@ CACHE_SIZE = 2000
 # of one version).
 PAST_CACHE_SIZE = 256
 PAST_WINDOW = 16
+# Past answers: the encoded bytes of a read that never changes (a past state, a history page
+# of versions already written), keyed by the game and everything the bytes are a function of
+# (the version or page, the viewer, the words' language and names: api/http/games.py), so a
+# read made again answers without folding, presenting or encoding. The newest of them, up to
+# PAST_ANSWERS_BYTES in all.
+PAST_ANSWERS_BYTES = 4 * 1024 * 1024
 # Bump when the shape of pickled states changes for reasons the games' rules_version misses.
 SNAPSHOT_FORMAT = "5"  # 2: (game state, platform state); 3: the platform state holds the seats; 4: clocks;
 # 5: each seat's own decisions (the ratings' threshold)
@@ -138,6 +144,10 @@ class GameRepository:
         self.snapshot_every = snapshot_every or SNAPSHOT_EVERY
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._past: OrderedDict[tuple[str, int], tuple[Any, platform_events.Platform]] = OrderedDict()
+        self._answers: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()  # (game id, ...) -> bytes
+        self._answers_bytes = 0
+        self.past_answers_bytes = PAST_ANSWERS_BYTES  # 0: none kept (bench/past_reads.py's "before")
+        self._answers_lock = threading.Lock()
         self._meta: dict[str, tuple[Any, ...]] = {}
         self._credentials: dict[str, dict[str, Any]] = {}
         # warm: the games held are advanced by the appends other processes make (a web
@@ -343,15 +353,37 @@ class GameRepository:
         game.snapshot_version = game.version
 
     def forget(self, game_id: str) -> None:
-        """Drops the process cache of a game (tests and benchmarks of cold reads), its past folds too."""
+        """Drops the process cache of a game (tests and benchmarks of cold reads), its past folds
+        and past answers too."""
         self._cache.pop(game_id, None)
         for key in [k for k in self._past if k[0] == game_id]:
             self._past.pop(key, None)
+        with self._answers_lock:
+            for key in [k for k in self._answers if k[0] == game_id]:
+                self._answers_bytes -= len(self._answers.pop(key))
 
-    def at_version(self, game_id: str, version: int, current: Game | None = None) -> Game:
-        """The game as it was at `version` (a replay of the events up to it); `current`: the
-        game as just loaded, if the caller has it (saves reading its tail again)."""
-        current = current if current is not None and current.id == game_id else self.load(game_id)
+    def past_answer(self, key: tuple[Any, ...]) -> bytes | None:
+        """The bytes kept for `key` (its first item the game's id), if any (PAST_ANSWERS_BYTES)."""
+        with self._answers_lock:
+            found = self._answers.get(key)
+            if found is not None:
+                self._answers.move_to_end(key)
+            return found
+
+    def keep_past_answer(self, key: tuple[Any, ...], body: bytes) -> None:
+        """Keeps the bytes of a read that never changes: the caller's key must name everything
+        they are a function of (the viewer above all: never one viewer's bytes for another)."""
+        if len(body) > self.past_answers_bytes // 8:
+            return
+        with self._answers_lock:
+            old = self._answers.pop(key, None)
+            self._answers_bytes += len(body) - (len(old) if old is not None else 0)
+            self._answers[key] = body
+            while self._answers_bytes > self.past_answers_bytes:
+                self._answers_bytes -= len(self._answers.popitem(last=False)[1])
+
+    def check_version(self, current: Game, version: int) -> None:
+        """404 (version_out_of_range) unless `version` is in the game's history."""
         # A game that waited for people has no deal before its setup: its earlier versions
         # still exist (who sat where), with no view.
         setup_version = current.setup_version
@@ -361,6 +393,12 @@ class GameRepository:
             raise ValidationFailed(
                 f"Version {version} is outside this game's history ({setup_version} to {current.version}).",
                 code=Code.VERSION_OUT_OF_RANGE, status=404, version=current.version)
+
+    def at_version(self, game_id: str, version: int, current: Game | None = None) -> Game:
+        """The game as it was at `version` (a replay of the events up to it); `current`: the
+        game as just loaded, if the caller has it (saves reading its tail again)."""
+        current = current if current is not None and current.id == game_id else self.load(game_id)
+        self.check_version(current, version)
         if version == current.version:
             return current
         near = self._near_past(game_id, version)

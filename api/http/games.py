@@ -20,9 +20,11 @@ from api.platform.fairness import check_client_seed
 from api.players.accounts import UnknownPlayer
 from api.players.identity_tokens import TokenRefused
 from api.ratings.standings import game_unrated_reason
+from events import codec
 
 if TYPE_CHECKING:
     from api.games.repository import Game
+    from api.games.service import GameService
     from api.players.accounts import Player, Players
 
 bp = Blueprint("games", __name__)
@@ -205,16 +207,40 @@ def history(game_id: str) -> ResponseReturnValue:
                                           languages.use() if worded else None), mimetype=NDJSON)
     else:
         game = loaded = service.load(game_id)  # a page is read from the game itself
-        events = service.history(loaded, service.viewer_for(loaded, seat), page["after"], page["limit"])
-        if worded:
-            words.say_events(loaded, languages.use(), events)
-        last = events[-1]["version"] if events else page["after"]
-        more = len(events) == page["limit"] and last < game.version
-        response = current_app.make_response({
-            "version": game.version, "events": events,
-            "next": _next_page(game_id, "/events", after=last, limit=page["limit"]) if more else None})
+        response = _events_page(service, loaded, seat, page["after"], page["limit"], worded)
     response.vary.add("Accept")
     return conditional.tagged(response, game.version, seat, variant)
+
+
+def _events_page(service: GameService, game: Game, seat: int | None, after: int, limit: int,
+                 worded: bool) -> Response:
+    """A history page: the events after `after` (at most `limit`) as the seat's viewer sees them,
+    with the game's version and the next page's link. The events of versions the game has
+    reached never change: their encoded bytes are kept per viewer (and per language and seat
+    names when worded) and answered again."""
+    viewer = service.viewer_for(game, seat)
+    end = min(after + limit, game.version)
+    key = None
+    if after < end:
+        lang = languages.use() if worded else None
+        key = (game.id, "events", after, end, viewer, lang,
+               tuple(words.seat_names(game, lang)) if lang is not None else None)
+    encoded = service.games.past_answer(key) if key is not None else None
+    if encoded is not None:
+        last, count = end, end - after
+    else:
+        events = service.history(game, viewer, after, limit)
+        if worded:
+            words.say_events(game, languages.use(), events)
+        last = events[-1]["version"] if events else after
+        count = len(events)
+        encoded = codec.dumps_bytes(events)
+        if key is not None and last == end and count == end - after:  # none appended since the load
+            service.games.keep_past_answer(key, encoded)
+    more = count == limit and last < game.version
+    link = _next_page(game.id, "/events", after=last, limit=limit) if more else None
+    return _json(b'{"version":' + codec.dumps_bytes(game.version) + b',"events":' + encoded
+                 + b',"next":' + codec.dumps_bytes(link) + b"}\n")
 
 
 @bp.get("/games/<game_id>/state")
@@ -226,10 +252,24 @@ def state_at(game_id: str) -> ResponseReturnValue:
     if unchanged is not None:
         return unchanged
     current = service.load(game_id)
-    past = service.at_version(game_id, version, current)
-    # The viewer is judged by the game now: a finished game is open at every version (but a
-    # version before the deal, a game waiting for its seats or inside its setup, has none).
-    shown = service.describe(past, seat)
-    if current.finished and not past.finished and past.dealt:
-        shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
-    return conditional.tagged(shown, current.version, seat)
+    service.games.check_version(current, version)
+    # The answer is a function of the version, the seat (the viewer and `you`) and whether the
+    # game is over now (below): its bytes are kept and answered again (the ETag is the game's now).
+    key = (game_id, "state", version, seat, current.finished)
+    body = service.games.past_answer(key)
+    if body is None:
+        past = service.at_version(game_id, version, current)
+        # The viewer is judged by the game now: a finished game is open at every version (but a
+        # version before the deal, a game waiting for its seats or inside its setup, has none).
+        shown = service.describe(past, seat)
+        if current.finished and not past.finished and past.dealt:
+            shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
+        body = codec.dumps_bytes(shown) + b"\n"
+        if past.platform.clock is None:  # a clocked game's state says its clock as of now: never kept
+            service.games.keep_past_answer(key, body)
+    return conditional.tagged(_json(body), current.version, seat)
+
+
+def _json(body: bytes) -> Response:
+    """An answer of JSON bytes, as Flask answers the dict they encode (api/http/json_provider.py)."""
+    return current_app.response_class(body, mimetype="application/json")  # the JSON provider's

@@ -62,8 +62,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import networkx as nx
-
 from api.tournaments import schedule
 
 ALGORITHM = "groups-by-score"
@@ -120,6 +118,8 @@ def _matching(names: list[str], points: Mapping[str, float], met: Mapping[str, M
         return []
     top = max(c for _, _, c in pair_costs)
     repeat = top * (n // 2 + 1) + 1  # more than every other cost a matching can add up to
+    import networkx as nx  # here: 12 MB of every web worker's memory that only a pairing needs
+
     graph: Any = nx.Graph()
     graph.add_nodes_from(names)
     costs = [(a, b, c + _met(met, a, b) * repeat) for a, b, c in pair_costs]

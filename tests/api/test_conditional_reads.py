@@ -68,3 +68,33 @@ def test_conditional_reads_still_check_the_caller_and_the_game(client):
     bad = client.get(f"/games/{gid}", headers={**auth("forged.0.token"), "If-None-Match": etag})
     assert bad.status_code == 401
     assert client.get(f"/games/{gid}/events?limit=0", headers={"If-None-Match": etag}).status_code == 400
+
+
+def test_past_reads_are_answered_again_from_their_kept_bytes_per_viewer(app, client, monkeypatch):
+    """A past state and a history page, once answered, are answered again from their kept bytes
+    (api/games/repository.py's past answers, issue 57): no fold, no event read or presenting, the
+    same bytes; each viewer (a seat, another seat, a spectator) its own."""
+    created = create(client)
+    gid, t = created["id"], tokens(created)
+    assert move(client, gid, t[1], {"type": "bid", "chips": 1}, 3).status_code == 201
+    reads = [(f"/games/{gid}/state?version={v}", lang) for v in (3, 4) for lang in ("en", "ko")]
+    reads += [(f"/games/{gid}/events?after={a}&limit=2", lang) for a in (0, 2) for lang in ("en", "ko")]
+    callers = {"seat 0": auth(t[0]), "seat 1": auth(t[1]), "spectator": {}}
+
+    def answers():
+        return {(who, path, lang): client.get(path, headers={**h, "Accept-Language": lang}).get_data()
+                for who, h in callers.items() for path, lang in reads}
+
+    first = answers()
+    service = app.extensions["games"]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("read again: answered from the kept bytes")
+
+    monkeypatch.setattr(service, "at_version", refused)
+    monkeypatch.setattr(service, "history", refused)
+    assert answers() == first
+    state = f"/games/{gid}/state?version=3"
+    assert len({first["seat 0", state, "en"], first["seat 1", state, "en"], first["spectator", state, "en"]}) == 3
+    page = f"/games/{gid}/events?after=2&limit=2"
+    assert first["seat 0", page, "en"] != first["seat 1", page, "en"]  # each seat's own card

@@ -10,7 +10,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from py_vapid import Vapid
-from pywebpush import WebPusher
 
 from api.push import messages
 from api.push.subscriptions import WEB_PUSH, PushSubscription
@@ -45,6 +44,8 @@ class WebPush:
         return sub.endpoint
 
     def send(self, sub: PushSubscription, entry: dict[str, Any]) -> Answer:
+        from pywebpush import WebPusher  # here: 22 MB of a web worker's memory that only a sender needs
+
         body = WebPusher(sub.info()).encode(messages.payload(entry, sub.lang), "aes128gcm")["body"]
         headers = {**messages.headers(entry, self.ttl_s), **self._authorization(sub.endpoint),
                    "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream"}
