@@ -181,7 +181,7 @@ async function join(g, button) {
   const seat = freeSeat(g, player());
   if (!seat) return;
   button.disabled = true;
-  say(t("Joining {type} {id}…", { type: g.type, id: g.id }));
+  say(t("Joining the {type} game…", { type: titleOf(g.type) }));
   try {
     const me = await ensurePlayer(typedName());
     localStorage.setItem("gameserver.name", me.name);
@@ -203,7 +203,7 @@ function entry(g, me) {
   if (g.status === "waiting") {
     if (mine) item.append(el("a", { href: `/play/${g.id}`, class: "button" }, t("Open (waiting for players)")));
     else if (freeSeat(g, me)) {
-      const button = el("button", { type: "button", class: "join primary", "aria-label": t("Join {type} game {id}", { type: titleOf(g.type), id: g.id }) }, t("Join"));
+      const button = el("button", { type: "button", class: "join primary", "aria-label": t("Join the {type} game of {who}", { type: titleOf(g.type), who: g.seats.map(seatText).join(", ") }) }, t("Join"));
       button.addEventListener("click", () => join(g, button));
       item.append(button);
     } else item.append(el("span", { class: "hint" }, t("by invitation")));

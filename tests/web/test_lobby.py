@@ -49,6 +49,8 @@ def test_two_people_meet_in_the_lobby_and_play(web_server, browser, second_brows
     join = wait(bob, lambda: bob.find_elements(By.CSS_SELECTOR, f'#open-games li[data-game="{game_id}"] button.join'),
                 message="the open game is listed")[0]
     assert "Ann" in text_of(bob, f'#open-games li[data-game="{game_id}"]')
+    named = join.get_attribute("aria-label")  # a person's words: the game and who sits there, no id
+    assert game_id not in named and "Ann" in named and "Splendor" in named, named
     _no_sideways_scroll(bob)
     bob.execute_script("arguments[0].scrollIntoView({block: 'center'})", join)
     bob.save_screenshot(str(screenshots / "phone-lobby.png"))
