@@ -71,6 +71,10 @@ def test_a_moderator_voids_and_undoes_from_the_page(web_server, browser, lang):
         if f.find_elements(By.CSS_SELECTOR, f'li[data-player="{farmer["id"]}"]')
     )
     assert flag.find_element(By.CSS_SELECTOR, "dl.mod-figures dd").text == "2"  # its evidence: two accounts
+    # the reports' queue is read after the flags: its reported messages (other modules' chat on
+    # the shared server, e.g. "your turn") are people's words, read as names once it is drawn
+    wait(driver, lambda: driver.execute_script("return document.querySelector('#reports-card').hidden === false"),
+         message="the reports' queue drawn")
     _checked(driver, lang, names=_names(driver), page="moderation")
 
     driver.find_element(By.CSS_SELECTOR, f"{row} button.void").click()  # no reason: refused by the page
