@@ -67,7 +67,9 @@ def _checked(driver, lang, names=(), page=""):
     assert _violations(driver) == [], page
     if lang == "ko":
         text = found["text"]
-        for name in (*names, "English", "splendor"):  # names, the language switch's own name, a type id in a title
+        # names (the longest first: "Bob: your turn", a reported message, holds the name "Bob"), the
+        # language switch's own name, a type id in a title
+        for name in sorted({*names, "English", "splendor"}, key=len, reverse=True):
             text = text.replace(name, "")
         english = re.findall(r"[A-Za-z]{3,}", text)
         assert english == [], f"{page}: English at ko: {english[:10]}"
