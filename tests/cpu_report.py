@@ -41,14 +41,29 @@ class CpuReport:
         self.own[file] += time.process_time() - before[0]
         self.children[file] += _children() - before[1]
 
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None):
+        """The last test's teardown also ends the session's fixtures (its servers, browsers and
+        workers are reaped then): that share is the session's, not the last file's."""
+        before = (time.process_time(), _children())
+        yield
+        if nextitem is None:
+            file = item.nodeid.split("::", 1)[0]
+            own, children = time.process_time() - before[0], _children() - before[1]
+            self.own[file] -= own
+            self.children[file] -= children
+            self.own["(session)"] += own
+            self.children["(session)"] += children
+
     def pytest_sessionfinish(self) -> None:
         own, children = time.process_time(), _children()
         with open(self.path, "w") as out:
+            # what no test's protocol measured (collection, the session's start) is the session's too
+            self.own["(session)"] += own - self.at_start[0] - sum(self.own.values())
+            self.children["(session)"] += children - self.at_start[1] - sum(self.children.values())
             for file in sorted(self.own):
                 out.write(json.dumps({"file": file, "own": round(self.own[file], 2),
                                       "children": round(self.children[file], 2)}) + "\n")
-            out.write(json.dumps({"file": "(session)", "own": round(own - self.at_start[0] - sum(self.own.values()), 2),
-                                  "children": round(children - self.at_start[1] - sum(self.children.values()), 2)}) + "\n")
 
 
 def pytest_configure(config: pytest.Config) -> None:
