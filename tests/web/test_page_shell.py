@@ -11,6 +11,7 @@ import time
 
 import pytest
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -114,8 +115,14 @@ def test_an_outage_is_said_once_and_cleared_on_both_pages(two_people, own_server
     # the pages work again: Ann moves, Bob's board follows live
     ann, bob = pages
     version = shown_version(bob)
-    wait(ann, lambda: ann.find_elements(By.CSS_SELECTOR, "#moves button.move"), message="Ann's moves")
-    ann.find_elements(By.CSS_SELECTOR, "#moves button.move")[0].click()
+    def ann_moves():  # the list is drawn again as the page catches up: a button found may be gone
+        try:
+            ann.find_elements(By.CSS_SELECTOR, "#moves button.move")[0].click()
+            return True
+        except (IndexError, StaleElementReferenceException):
+            return False
+
+    wait(ann, ann_moves, message="Ann's move clicked")
     wait(bob, lambda: shown_version(bob) > version, message="Bob sees Ann's move")
     for driver in pages:
         errors = [e for e in page_errors(driver) if "ERR_CONNECTION_REFUSED" not in e and "Failed to fetch" not in e
