@@ -63,12 +63,10 @@ async function listPage() {
     try {
       for (const status of ["upcoming", "running", "finished"]) {
         const q = new URLSearchParams({ status, limit: "20", ...(type ? { type } : {}) });
-        const { tournaments } = await api(`/tournaments?${q}`);
-        const items = tournaments.map((x) => el("li", { "data-id": x.id },
-          el("a", { class: "tournament-link", href: `/tournament/${encodeURIComponent(x.id)}` },
-            t("{game}, {format}", { game: titleOf(types, x.type), format: formatName(x.format) })),
-          " · ", t("{n} entrants", { n: number(x.entrants) }), " · ", when(x)));
-        $("#" + status).replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("None."))]));
+        const page = await api(`/tournaments?${q}`);
+        const box = $("#" + status);
+        box.replaceChildren(...(page.tournaments.length ? [] : [el("li", { class: "hint" }, t("None."))]));
+        listed(box, types, page);
       }
       say("");
     } catch (err) { say(problemText(err), "error"); }
@@ -76,6 +74,28 @@ async function listPage() {
   $("#filter").addEventListener("change", load);
   await load();
   form(types);
+}
+
+// A page of tournaments appended to its list, and while the listing has more, a button that
+// fetches the next page (each page then offers the one after it).
+function listed(box, types, page) {
+  box.append(...page.tournaments.map((x) => el("li", { "data-id": x.id },
+    el("a", { class: "tournament-link", href: `/tournament/${encodeURIComponent(x.id)}` },
+      t("{game}, {format}", { game: titleOf(types, x.type), format: formatName(x.format) })),
+    " · ", t("{n} entrants", { n: number(x.entrants) }), " · ", when(x))));
+  if (!page.next) return;
+  const more = el("button", { type: "button", class: "more" }, t("More…"));
+  const item = el("li", {}, more);
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const next = await api(page.next);
+      if (!box.contains(item)) return; // the list was loaded again meanwhile (another game chosen)
+      item.remove();
+      listed(box, types, next);
+    } catch (err) { more.disabled = false; say(problemText(err), "error"); }
+  });
+  box.append(item);
 }
 
 function form(types) {

@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from api.http import app_links
 from api.http.auth import current_player
-from api.http.requests import json_body, players, query
+from api.http.requests import cursor_link, json_body, parse_cursor, players, query
 from api.http.schemas import WholeNumber
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ class ListQuerySchema(Schema):
     format = fields.String(validate=validate.OneOf(["swiss", "arena", "round_robin"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
     group = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{1,15}\.[A-Za-z0-9_-]{1,64}$"))
 
 
 class AdjustSchema(Schema):
@@ -93,8 +94,9 @@ def create() -> ResponseReturnValue:
 @bp.get("/tournaments")
 def listing() -> ResponseReturnValue:
     page = query(_list)
-    return {"tournaments": tournaments().listing(page.get("status"), page.get("type"), page.get("format"),
-                                                 page["limit"], page.get("group"))}
+    found, cursor = tournaments().listing(page.get("status"), page.get("type"), page.get("format"),
+                                          page["limit"], page.get("group"), parse_cursor(page.get("cursor")))
+    return {"tournaments": found, "next": cursor_link("/tournaments", cursor)}
 
 
 @bp.get("/tournaments/<id>")

@@ -38,6 +38,7 @@ import redis
 from api.errors import ApiError, Code, UnknownGameType, ValidationFailed
 from api.games import harvest
 from api.games.options import merged_options
+from api.paging import sorted_page
 from api.platform import clocks
 from api.ratings.ledger import displayed
 from api.ratings.standings import places
@@ -57,6 +58,7 @@ RETRIES = 50
 MAX_BOT_ENTRANTS = 64
 STEPS = 200  # the most steps one advance takes (rounds paired, games made, results)
 MAKING_MS = 60_000  # a table's game is made by one process at a time: its claim's life
+LIST_SCAN = 1_000  # the most tournaments one page of the listing reads past its filters
 NEWEST_KEPT = 10_000  # tournaments whose newest event id a process keeps for its live streams
 
 
@@ -131,21 +133,31 @@ class Tournaments:
             yield bytes(fields[b"e"]) + b"\n"
 
     def listing(self, status: str | None = None, type_: str | None = None, format_: str | None = None,
-                limit: int = 50, group: str | None = None) -> list[dict[str, Any]]:
-        ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrevrange(self.index_key, 0, 999)]
-        raw = self.redis.hmget(self.summaries_key, ids) if ids else []
-        found = []
-        for one in raw:
-            if one is None:
-                continue
-            summary = codec.loads(one)
-            if (status and summary["status"] != status) or (type_ and summary["type"] != type_) or \
-                    (format_ and summary["format"] != format_) or (group and summary.get("group") != group):
-                continue
-            found.append(summary)
-            if len(found) >= limit:
-                break
-        return found
+                limit: int = 50, group: str | None = None, before: tuple[int, str] | None = None
+                ) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
+        """(the tournaments that pass the filters, newest first, after the cursor `before`
+        (created ms, id); the cursor of the next page, None at the index's end). At most LIST_SCAN
+        are read for one page, so a rare filter's page may hold fewer than `limit` and still have
+        a next page: a client follows `next` until it is null."""
+        found: list[dict[str, Any]] = []
+        cursor, scanned = before, 0
+        while scanned < LIST_SCAN:
+            # a batch of at least 100: a rare filter reads its LIST_SCAN in a few round trips
+            batch = sorted_page(self.redis, self.index_key, cursor, min(max(limit, 100), LIST_SCAN - scanned))
+            if not batch:
+                return found, None
+            raw = self.redis.hmget(self.summaries_key, [i for i, _ in batch])
+            for (tournament_id, created), one in zip(batch, raw):
+                scanned, cursor = scanned + 1, (created, tournament_id)
+                summary = None if one is None else codec.loads(one)
+                if summary is None or (status and summary["status"] != status) or \
+                        (type_ and summary["type"] != type_) or (format_ and summary["format"] != format_) or \
+                        (group and summary.get("group") != group):
+                    continue
+                found.append(summary)
+                if len(found) == limit:
+                    return found, cursor
+        return found, cursor
 
     def shown(self, state: State) -> dict[str, Any]:
         """GET /tournaments/{id}: the rules, the standings and the rounds."""

@@ -168,3 +168,32 @@ def test_the_organiser_adjusts_a_result_and_the_standings_follow(client):
     assert r.status_code == 400
     assert len(_events(client, tid)) == before
     assert [e["kind"] for e in _events(client, tid) if e["type"] == "result_adjusted"] == ["set_result", "void_game"]
+
+
+def test_the_listing_is_paged_by_cursor_newest_first_and_a_rare_filter_still_has_its_next(client, monkeypatch):
+    from api.tournaments import service
+
+    ann = player(client, "Ann")
+    later = int(time.time() * 1000) + 3_600_000
+    made = []
+    for n in range(5):  # the newest last; one arena among four swiss
+        body = {"type": "setup", "format": "arena" if n == 1 else "swiss", "start": later + n,
+                **({"duration_s": 600} if n == 1 else {"rounds": 2})}
+        r = client.post("/tournaments", json=body, headers=auth(ann["key"]))
+        assert r.status_code == 201, r.get_json()
+        made.append(r.get_json()["id"])
+    seen, url = [], "/tournaments?type=setup&status=upcoming&limit=2"
+    while url:
+        page = client.get(url).get_json()
+        assert len(page["tournaments"]) <= 2
+        seen += [t["id"] for t in page["tournaments"]]
+        url = page["next"]
+    assert [t for t in seen if t in made] == made[::-1]  # each once, the newest first
+    assert client.get("/tournaments?cursor=x.y").status_code == 400
+
+    # A page reads at most LIST_SCAN past its filters: the arena lies beyond 2 of them, so the
+    # first page is empty but says where to go on, and the next finds it.
+    monkeypatch.setattr(service, "LIST_SCAN", 2)
+    first = client.get("/tournaments?type=setup&format=arena").get_json()
+    assert first["tournaments"] == [] and first["next"]
+    assert [t["id"] for t in client.get(first["next"]).get_json()["tournaments"]] == [made[1]]

@@ -130,3 +130,31 @@ def test_a_result_adjusted_moves_the_standings_live(web_server, browser):
         assert driver.execute_script("return window.notReloaded") is True
     finally:
         driver.set_window_size(1280, 1100)
+
+
+def test_the_list_pages_with_more_until_every_tournament_is_shown(web_server, browser):
+    """More than a page (20) of upcoming Witches tournaments: the list shows 20 and a More button,
+    which fetches the next page (`next`) until none is left, each tournament once."""
+    base, driver = web_server.base, browser
+    (ann,) = _people(base, "Ann")
+    later = int(time.time() * 1000) + 3_600_000
+    made = []
+    for n in range(22):
+        r = requests.post(f"{base}/tournaments", json={"type": "witches", "format": "swiss", "rounds": 1, "seats": 3,
+                                                       "start": later + n}, headers=auth(ann["key"]), timeout=10)
+        assert r.status_code == 201, r.text
+        made.append(r.json()["id"])
+    _as(driver, base, ann, "en")
+    try:
+        driver.get(base + "/web/tournaments.html?type=witches")
+        shown = "return [...document.querySelectorAll('#upcoming li[data-id]')].map((li) => li.dataset.id)"
+        wait(driver, lambda: len(driver.execute_script(shown)) == 20, message="the first page")
+        while more := driver.find_elements(By.CSS_SELECTOR, "#upcoming button.more"):
+            before = len(driver.execute_script(shown))
+            more[0].click()
+            wait(driver, lambda: len(driver.execute_script(shown)) > before, message="the next page appended")
+        ids = driver.execute_script(shown)
+        assert len(ids) == len(set(ids)) and set(made) <= set(ids)
+        assert [i for i in ids if i in made] == made[::-1]  # the newest first
+    finally:
+        driver.set_window_size(1280, 1100)
