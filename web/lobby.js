@@ -198,11 +198,12 @@ async function join(g, button) {
 
 // Who sits at a listed game, each other person's name with its menu (mute, block, report: issue
 // 53's "from a player's name anywhere"); a visitor with no player yet has nobody to mute for.
+// Each seat's words are an element of their own (`.seat-name`), apart from the menu's `⋯`.
 function whoSits(g, me) {
   const who = el("span", { class: "who" });
   g.seats.forEach((s, i) => {
     if (i) who.append(", ");
-    who.append(seatText(s, i, g.seats));
+    who.append(el("span", { class: "seat-name" }, seatText(s, i, g.seats)));
     if (me?.key && s.player && !s.bot && s.player !== me.id) {
       who.append(" ", personMenu({ id: s.player, name: s.name }, { label: "⋯", say }));
     }
