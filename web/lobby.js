@@ -2,7 +2,7 @@
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
 import { api, ApiProblem, botLabel, botLevel, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
-import { personMenu } from "./chat.js";
+import { personMenu } from "./person.js";
 import { ago, duration, lang, t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";

@@ -168,5 +168,7 @@ def test_a_name_in_the_lobbys_lists_opens_its_menu(web_server, browser):
     mute.click()
     mutes = lambda: requests.get(f"{base}/players/me/mutes", headers={"Authorization": f"Bearer {bob['key']}"}, timeout=5).json()["mutes"]
     wait(driver, lambda: ann["id"] in mutes(), message="Ann muted through the lobby's menu")
+    menu.click()  # opened again, the menu says what is true now
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{row} .person-actions button.unmute"), message="unmute offered")
     driver.execute_script("localStorage.clear()")
     assert page_errors(driver) == []
