@@ -38,7 +38,7 @@ PACKAGES = ("api", "domain", "events", "workers")
 ROOT_MODULE = "wiring"  # the composition root (wiring.py)
 ABOVE = ("app", ROOT_MODULE, "jobs")  # the top-level modules: the root and what takes the graph from it
 BUILDERS = ("tools",)  # beside the packages, folders whose modules must take the graph from the root too
-WEB = ("flask", "werkzeug", "marshmallow", "gevent", "flask_cors", "flask_swagger_ui")
+WEB = ("flask", "werkzeug", "jinja2", "marshmallow", "gevent", "flask_cors", "flask_swagger_ui")
 HTTP_EDGE = "api.http"  # with app.py, the only modules that may import WEB
 FORBIDDEN = {  # a package: the top-level names it may never import
     "domain": {"api", "events", "workers", "app", "flask", "redis", "rq", "marshmallow", "time", "os", "socket"},

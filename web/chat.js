@@ -1,70 +1,21 @@
 // Chat in the web client (issue 53): one panel for a game's chat (the table's for a seated
 // player, the spectators' for anyone else: the API decides), a group's chat and a direct
-// conversation; a player's small menu (mute, block, report with a reason) from a name; and the
-// player's own stream followed for what arrives live (`chat`, `direct_message`). Only the
+// conversation, each writer's name with its menu (person.js: mute, block, report the message); and
+// the player's own stream followed for what arrives live (`chat`, `direct_message`). Only the
 // public API: /games/{id}/chat(/stream), /groups/{id}/chat, /players/me/messages/{id},
-// /players/{id}/mute|block, /players/me/mutes, /reports, /players/me/stream-tickets.
+// /players/me/stream-tickets.
 // A message's text is shown as text (links stay text: textContent, never HTML).
 import { api, ApiProblem, el, player, withLang } from "./api.js";
 import { lang, t } from "./i18n.js";
+import { personMenu } from "./person.js";
 
 export const MAX_LENGTH = 500; // CHAT_MAX_LENGTH's default: the server refuses longer ones
 const PAGE = 30;
-let menus = 0; // ids for the menus' fields
+let panels = 0; // ids for the panels' fields
 
 const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 const key = () => player()?.key || null;
 const clock = (ms) => new Date(ms).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
-
-// A player's name with its small menu: its profile, mute or unmute, block, report with a reason.
-// `about`: what a report names beside the player ({channel, message} of a chat message, or
-// {game}); `changed`: called after a mute or a block (the chat reads itself again without them).
-export function personMenu(person, { about = {}, changed = () => {}, say = () => {}, label = null } = {}) {
-  const name = person.name ?? t("a player no longer known");
-  const me = player();
-  if (!me || !person.id || me.id === person.id) return el("span", { class: "who-name" }, name);
-  const n = ++menus;
-  const box = el("div", { class: "person-actions" });
-  const menu = el("details", { class: "person-menu", "data-player": person.id },
-    el("summary", { "aria-label": t("{name}: mute, block or report", { name }) }, label ?? name), box);
-  const act = async (path, method, done) => {
-    try {
-      await api(path, { method, token: key() });
-      say(done, "ok");
-      menu.open = false;
-      changed();
-    } catch (err) { say(problemText(err), "error"); }
-  };
-  const id = encodeURIComponent(person.id);
-  menu.addEventListener("toggle", async () => {
-    if (!menu.open || box.childElementCount) return;
-    let muted = false;
-    try { muted = (await api("/players/me/mutes", { token: key() })).mutes.includes(person.id); } catch { /* offered as not muted */ }
-    const reason = el("input", { id: `report-reason-${n}`, class: "report-reason", maxlength: "1000", required: true });
-    const report = el("form", { class: "report narrow", onsubmit: async (e) => {
-      e.preventDefault();
-      const body = about.message ? { kind: "message", channel: about.channel, message: about.message }
-        : about.game ? { kind: "game", game: about.game } : { kind: "player", player: person.id };
-      try {
-        await api("/reports", { method: "POST", token: key(), body: { ...body, reason: reason.value.trim() } });
-        reason.value = "";
-        menu.open = false;
-        say(t("Report sent: the moderators will look at it."), "ok");
-      } catch (err) { say(problemText(err), "error"); }
-    } }, el("label", { for: reason.id }, t(about.message ? "Report this message: why?" : "Report this player: why?")), reason,
-    el("button", { type: "submit", class: "send-report" }, t("Send the report")));
-    box.replaceChildren(
-      el("a", { href: `/profile/${id}` }, t("Profile")),
-      el("button", { type: "button", class: muted ? "unmute" : "mute",
-        onclick: () => act(`/players/${id}/mute`, muted ? "DELETE" : "POST", muted ? t("You unmuted {name}.", { name }) : t("You muted {name}: their messages are hidden from you.", { name })) },
-      t(muted ? "Unmute" : "Mute")),
-      el("button", { type: "button", class: "block", onclick: () => {
-        if (window.confirm(t("Block {name}? You will not meet or read each other.", { name }))) act(`/players/${id}/block`, "POST", t("You blocked {name}.", { name }));
-      } }, t("Block")),
-      report);
-  });
-  return menu;
-}
 
 // A chat: its messages (oldest first, earlier ones a page at a time), a line to write with its
 // length shown, sent with Enter or the button. `path`: the chat's address (GET a page, POST a
@@ -78,7 +29,7 @@ export function chatPanel(box, { path, token = key(), canWrite = true, label = t
   const log = el("ol", { class: "chat-log", "aria-live": "polite", tabindex: "0", "aria-label": t("Messages") });
   const earlier = el("button", { type: "button", class: "chat-earlier", hidden: true, onclick: () => more() }, t("Earlier messages"));
   const empty = el("p", { class: "hint chat-empty" }, t("No messages yet."));
-  const n = ++menus;
+  const n = ++panels;
   const input = el("input", { id: `chat-text-${n}`, class: "chat-text", maxlength: String(MAX_LENGTH), autocomplete: "off" });
   const count = el("span", { class: "hint chat-count", "aria-live": "off" });
   const counted = () => { count.textContent = t("{n} of {max} characters", { n: input.value.length, max: MAX_LENGTH }); };

@@ -14,7 +14,7 @@ const KO = {
   "Game server": "게임 서버",
   "Game server — lobby": "게임 서버 — 로비",
   "API": "개발자 문서",
-  // people around the table (issue 53): friends, groups, privacy, a player's menu, seasons (social.js, ratings.js)
+  // people around the table (issue 53): friends, groups, privacy, seasons (social.js, ratings.js)
   "Friends": "친구", "Groups": "그룹", "Followers": "팔로워", "Following": "팔로잉", "Privacy": "공개 범위",
   "Two players who follow each other are friends.": "서로 팔로우하는 두 플레이어는 친구입니다.",
   "No friends yet: follow a player from their profile.": "아직 친구가 없습니다. 플레이어의 프로필에서 팔로우하세요.",
@@ -39,7 +39,7 @@ const KO = {
   "The group's games": "그룹 게임", "No game waits for the group's members.": "그룹 회원을 기다리는 게임이 없습니다.",
   "New game for the group": "그룹 게임 만들기", "{n} members": "회원 {n}명", "{n} free seats": "빈자리 {n}개",
   "owner": "그룹장", "admin": "관리자", "member": "회원",
-  // chat (issue 53): a game's table and spectators' chat, direct messages, a group's chat, a player's menu (chat.js, messages.js)
+  // chat (issue 53): a game's table and spectators' chat, direct messages, a group's chat (chat.js, messages.js), a player's menu (person.js)
   "Chat": "채팅", "Table chat": "테이블 채팅", "Spectators' chat": "관전자 채팅", "The game's chat": "게임 채팅",
   "Message to the table": "테이블에 보낼 메시지", "Message to the other spectators": "다른 관전자에게 보낼 메시지",
   "Message to the group": "그룹에 보낼 메시지", "Message to {name}": "{name} 님에게 보낼 메시지", "Message": "메시지 보내기",

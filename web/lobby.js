@@ -2,6 +2,7 @@
 // invitation), and the server's listing (GET /games): open games to join, live games to play or
 // watch, finished games to replay; with the player's own games (GET /players/me/games).
 import { api, ApiProblem, botLabel, botLevel, el, ensurePlayer, friendlyName, learnBotNames, player, remember, setPlayer } from "./api.js";
+import { personMenu } from "./person.js";
 import { ago, duration, lang, t } from "./i18n.js";
 import "./install.js";
 import { StatusArea } from "./status.js";
@@ -195,11 +196,26 @@ async function join(g, button) {
   }
 }
 
+// Who sits at a listed game, each other person's name with its menu (mute, block, report: issue
+// 53's "from a player's name anywhere"); a visitor with no player yet has nobody to mute for.
+// Each seat's words are an element of their own (`.seat-name`), apart from the menu's `⋯`.
+function whoSits(g, me) {
+  const who = el("span", { class: "who" });
+  g.seats.forEach((s, i) => {
+    if (i) who.append(", ");
+    who.append(el("span", { class: "seat-name" }, seatText(s, i, g.seats)));
+    if (me?.key && s.player && !s.bot && s.player !== me.id) {
+      who.append(" ", personMenu({ id: s.player, name: s.name }, { label: "⋯", say }));
+    }
+  });
+  return who;
+}
+
 function entry(g, me) {
   const you = g.you ?? g.seats.find((s) => me && s.player === me.id)?.seat;
   const mine = you !== undefined && you !== null;
   const item = el("li", { "data-game": g.id }, el("strong", {}, titleOf(g.type)), " ",
-    el("span", { class: "who" }, g.seats.map(seatText).join(", ")), " ", el("small", { class: "hint" }, `· ${ago(g.last_move_at)} `));
+    whoSits(g, me), " ", el("small", { class: "hint" }, `· ${ago(g.last_move_at)} `));
   if (g.status === "waiting") {
     if (mine) item.append(el("a", { href: `/play/${g.id}`, class: "button" }, t("Open (waiting for players)")));
     else if (freeSeat(g, me)) {

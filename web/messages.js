@@ -4,7 +4,8 @@
 // (`direct_message`). Who may write to whom is the recipient's privacy setting and blocks: the
 // API's refusal is said as it words it.
 import { api, ApiProblem, el, player } from "./api.js";
-import { chatPanel, followPlayer, personMenu } from "./chat.js";
+import { chatPanel, followPlayer } from "./chat.js";
+import { personMenu } from "./person.js";
 import { ago, t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);

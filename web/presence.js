@@ -2,7 +2,7 @@
 // (GET /games/{id}/presence: a seat is "here" while it holds a live stream of the game). Asked
 // when the page draws and every 5 s while the page is looked at; never chat, never more.
 import { api, el, seatName } from "./api.js";
-import { personMenu } from "./chat.js";
+import { personMenu } from "./person.js";
 import { t } from "./i18n.js";
 
 const EVERY_MS = 5000;

@@ -1,10 +1,10 @@
 // The ratings' pages: a game type's leaderboard (GET /leaderboards/{type}, or a season's: GET
 // /seasons/{type} lists them, GET /seasons/{type}/{season}/leaderboard) and a player's profile
-// (GET /players/{id}) with a chart of each rating's history, its seasons' results, and a menu
-// (follow, block, challenge: social.js).
-import { api, ApiProblem, botLabel, botLevel, el, learnBotNames } from "./api.js";
+// (GET /players/{id}) with a chart of each rating's history, its seasons' results, and the
+// player's menu (person.js: follow, challenge, mute, block, report).
+import { api, ApiProblem, botLabel, botLevel, el, learnBotNames, player } from "./api.js";
 import { ago, lang, t } from "./i18n.js";
-import { playerMenu } from "./social.js";
+import { PROFILE_ACTIONS, personMenu } from "./person.js";
 
 const $ = (sel) => document.querySelector(sel);
 const last = decodeURIComponent(location.pathname.split("/").pop());
@@ -137,6 +137,16 @@ async function finishedGames(id, titles) {
   await more();
 }
 
+// What the visitor's player may do about this one, laid open (nothing on one's own profile).
+function actions(p) {
+  const me = player();
+  if (!me || me.id === p.id) return;
+  $("#actions").replaceChildren(el("h2", { id: "actions-h" }, t("You and {name}", { name: p.name })),
+    personMenu(p, { offer: PROFILE_ACTIONS, say, open: true }),
+    el("p", {}, el("a", { href: "/web/friends.html" }, t("Your friends"))));
+  $("#actions").hidden = false;
+}
+
 async function profile() {
   try {
     const [p, types] = await Promise.all([api(`/players/${encodeURIComponent(last)}`), api("/game-types").then((r) => r.game_types, () => [])]);
@@ -150,7 +160,7 @@ async function profile() {
       chart(r.history)));
     $("#ratings").replaceChildren(...items);
     await Promise.all([seasonsOf(p), finishedGames(p.id || last, titles)]);
-    playerMenu($("#actions"), p);
+    actions(p);
     say(items.length ? "" : t("No rated game yet."));
   } catch (err) { say(problemText(err), "error"); }
 }

@@ -1,11 +1,12 @@
 // People around the table (issue 53): the friends page (friends with their presence and a
 // "challenge" button, followers, following), the groups' pages (mine, a new one, a group's
 // members, invitations, joining and leaving, its games), the privacy settings on the account
-// page, and the menu on a player's profile (follow, block, challenge). Only the public API:
-// /players/me/friends|followers|following|blocks|privacy|groups, /players/{id}/follow|block|
-// challenge, /groups/... . The page says which part it is by <body data-page>.
-import { api, ApiProblem, el, learnBotNames, player, remember, withLang } from "./api.js";
-import { chatPanel, followPlayer, personMenu } from "./chat.js";
+// page. A player's menu (follow, challenge, mute, block, report) is person.js's. Only the public
+// API: /players/me/friends|followers|following|privacy|groups, /players/{id}/follow|challenge,
+// /groups/... . The page says which part it is by <body data-page>.
+import { api, ApiProblem, el, player, withLang } from "./api.js";
+import { chatPanel, followPlayer } from "./chat.js";
+import { challenge, gameTitles, gameTypeSelect, openMade, personMenu } from "./person.js";
 import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -20,36 +21,7 @@ function say(message, kind = "info") {
 const problemText = (err) => (err instanceof ApiProblem ? err.sentence : t("The server cannot be reached."));
 const me = () => player();
 const call = (path, options = {}) => api(path, { token: me()?.key, ...options });
-const TITLES = {};
 const profileLink = (p) => el("a", { href: `/profile/${encodeURIComponent(p.id)}` }, p.name ?? t("a player no longer known"));
-
-// The game types a challenge or a group's game may be of (the API's titles, in the page's language).
-async function gameTypeSelect(id, labelText) {
-  const select = el("select", { id });
-  try {
-    const types = (await api("/game-types")).game_types;
-    learnBotNames(types);
-    for (const g of types) {
-      TITLES[g.type] = g.title || g.type;
-      select.append(new Option(TITLES[g.type], g.type));
-    }
-  } catch { select.append(new Option("splendor", "splendor")); }
-  return el("label", { class: "option" }, labelText + " ", select);
-}
-
-// A game made for the caller (a challenge, a group's game): its seat kept in this browser, then its page.
-function openMade(game, type) {
-  const mine = game.seats.find((s) => s.token);
-  remember(game.id, { type, token: mine?.token || null, seat: mine?.seat ?? 0, creator: true });
-  location.href = `/play/${encodeURIComponent(game.id)}`;
-}
-
-async function challenge(playerId, type) {
-  try {
-    const made = await call(`/players/${encodeURIComponent(playerId)}/challenge`, { method: "POST", body: { type } });
-    openMade(made, type);
-  } catch (err) { say(problemText(err), "error"); }
-}
 
 function needsPlayer() {
   if (me()) return false;
@@ -76,7 +48,7 @@ async function friendsPage() {
       const followed = new Set(following.following.map((p) => p.id));
       $("#friends").replaceChildren(...friends.friends.map((f) => el("li", { "data-player": f.id },
         profileLink(f), " · ", el("span", { class: "presence" }, ...presence(f)), " ",
-        el("button", { type: "button", class: "challenge primary", onclick: () => challenge(f.id, $("#challenge-type").value) }, t("Challenge")), " ",
+        el("button", { type: "button", class: "challenge primary", onclick: () => challenge(f.id, $("#challenge-type").value, say) }, t("Challenge")), " ",
         el("a", { href: `/messages?with=${encodeURIComponent(f.id)}`, class: "button message" }, t("Message")), " ",
         personMenu(f, { label: "⋯", say, changed: load }))));
       $("#followers").replaceChildren(...followers.followers.map((p) => el("li", { "data-player": p.id }, profileLink(p), " ",
@@ -199,7 +171,7 @@ async function groupPage() {
     try {
       const { games } = await call(`${path}/games`);
       $("#group-games").replaceChildren(...games.map((g) => el("li", { "data-game": g.id },
-        el("a", { href: `/play/${encodeURIComponent(g.id)}` }, TITLES[g.type] || g.type), " · ",
+        el("a", { href: `/play/${encodeURIComponent(g.id)}` }, gameTitles[g.type] || g.type), " · ",
         t("{n} free seats", { n: (g.seats || []).filter((s) => !s.bot && !s.name).length }))));
       $("#games-empty").hidden = games.length > 0;
     } catch { $("#group-games").replaceChildren(); $("#games-empty").hidden = false; }
@@ -259,43 +231,6 @@ async function privacySection() {
       } catch (err) { say(problemText(err), "error"); }
     });
   }
-}
-
-// --- a player's menu, on the profile page ---------------------------------------------------------
-
-export async function playerMenu(box, target) {
-  const mine = me();
-  if (!mine || mine.id === target.id) { box.hidden = true; return; }
-  const render = async () => {
-    let following = false, blocked = false;
-    try {
-      const [f, b] = await Promise.all([call("/players/me/following"), call("/players/me/blocks")]);
-      following = f.following.some((p) => p.id === target.id);
-      blocked = b.blocks.some((p) => p.id === target.id);
-    } catch (err) { say(problemText(err), "error"); }
-    const toggle = (what, on) => async () => {
-      try {
-        await call(`/players/${encodeURIComponent(target.id)}/${what}`, { method: on ? "POST" : "DELETE" });
-        const v = { name: target.name };
-        const done = what === "follow" ? (on ? t("You follow {name}.", v) : t("You no longer follow {name}.", v))
-          : (on ? t("You blocked {name}.", v) : t("You unblocked {name}.", v));
-        say(done, "ok");
-        await render();
-      } catch (err) { say(problemText(err), "error"); }
-    };
-    const buttons = blocked ? [el("button", { type: "button", id: "unblock", onclick: toggle("block", false) }, t("Unblock"))] : [
-      el("button", { type: "button", id: following ? "unfollow" : "follow", class: following ? "" : "primary", onclick: toggle("follow", !following) },
-        t(following ? "Unfollow" : "Follow")),
-      el("button", { type: "button", id: "block", onclick: toggle("block", true) }, t("Block")),
-    ];
-    const challengeRow = blocked ? [] : [el("div", { class: "narrow" }, await gameTypeSelect("challenge-type", t("Game for a challenge")),
-      el("button", { type: "button", id: "challenge", class: "primary", onclick: () => challenge(target.id, $("#challenge-type").value) }, t("Challenge")))];
-    box.replaceChildren(el("h2", { id: "actions-h" }, t("You and {name}", { name: target.name })),
-      el("div", { class: "narrow" }, ...buttons), ...challengeRow,
-      el("p", {}, el("a", { href: "/web/friends.html" }, t("Your friends"))));
-    box.hidden = false;
-  };
-  await render();
 }
 
 const PAGES = { friends: friendsPage, groups: groupsPage, group: groupPage, account: privacySection };

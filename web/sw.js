@@ -10,7 +10,7 @@ const CACHE = "gameserver-shell-v1";
 const SHELL = [
   "/web/index.html", "/web/play.html", "/web/replay.html", "/web/profile.html", "/web/leaderboard.html",
   "/web/style.css", "/web/api.js", "/web/i18n.js", "/web/status.js", "/web/events.js", "/web/lobby.js",
-  "/web/play.js", "/web/chat.js", "/web/messages.html", "/web/messages.js", "/web/replay.js", "/web/ratings.js", "/web/rules.js", "/web/presence.js", "/web/install.js",
+  "/web/play.js", "/web/chat.js", "/web/person.js", "/web/messages.html", "/web/messages.js", "/web/replay.js", "/web/ratings.js", "/web/rules.js", "/web/presence.js", "/web/install.js",
   "/web/analysis.js", "/web/account.html", "/web/account.js", "/web/push.js", "/web/boards.css",
   "/web/board.js", "/web/moves.js", "/web/svg.js", "/web/boards/splendor.js", "/web/boards/witches.js",
   "/web/boards/setup.js", "/web/boards/fairy-tile.js", "/web/boards/smallworld-of-warcraft.js",

@@ -1,1 +1,1 @@
-"""The HTTP edge: every module that imports Flask, Werkzeug, marshmallow or gevent."""
+"""The HTTP edge: every module that imports Flask, Werkzeug, Jinja, marshmallow or gevent."""

@@ -1,14 +1,18 @@
 """The reference web client: its pages and static files, and `/` for browsers and API clients.
 
 The pages are plain files in web/ (HTML, CSS, JavaScript modules, no build step); they use only
-the public API, like any other client. `/` answers JSON to API clients (their `Accept` names
-JSON, `*/*` or nothing) and the lobby page to browsers (their `Accept` prefers `text/html`)."""
+the public API, like any other client. Each page (web/*.html) holds only its own parts: its
+title, scripts, header words and main; the <head> and header bar every page shares are
+web/_page.html's, filled here (Jinja, escaping on). `/` answers JSON to API clients (their
+`Accept` names JSON, `*/*` or nothing) and the lobby page to browsers (their `Accept` prefers
+`text/html`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request, send_from_directory
 from flask.typing import ResponseReturnValue
+from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 
 from api.errors import Code
 from api.http.problems import problem
@@ -20,11 +24,26 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 # Pages and files change with the server: a browser revalidates them (cheap 304s) instead of
 # running yesterday's script against today's API.
 CACHE = "no-cache"
+# The pages' one shell (web/_page.html) and the pages filling it; a page's file changed on disk
+# is read again (auto_reload), as a static file would be.
+PAGES = Environment(loader=FileSystemLoader(WEB), autoescape=select_autoescape(["html"]),
+                    trim_blocks=True, lstrip_blocks=True, auto_reload=True)
 
 
 def _page(name: str) -> Response:
-    response = send_from_directory(WEB, name, mimetype="text/html", max_age=0)
+    """A page of web/, its shared head and header filled in; its ETag answers a revalidation
+    with a 304, as a static file's does. The shell itself (`_page.html`) is no page."""
+    if name.startswith("_"):
+        abort(404)
+    try:
+        html = PAGES.get_template(name).render()
+    except TemplateNotFound:
+        abort(404)
+    response = make_response(html)
+    response.mimetype = "text/html"
     response.headers["Cache-Control"] = CACHE
+    response.add_etag()
+    response.make_conditional(request)  # a 304 (and no body) when the browser's copy is this one
     return response
 
 
@@ -98,6 +117,8 @@ def manifest() -> ResponseReturnValue:
 
 @bp.get("/web/<path:file>")
 def static_file(file: str) -> ResponseReturnValue:
+    if file.endswith(".html") and "/" not in file:
+        return _page(file)  # a page (/web/friends.html...): filled as the others are
     response = send_from_directory(WEB, file, max_age=0)  # 404 outside web/ or missing
     response.headers["Cache-Control"] = CACHE
     return response

@@ -113,3 +113,18 @@ def english_words(driver, names=()) -> list[str]:
     for name in names:
         text = text.replace(name, " ")
     return sorted(set(re.findall(r"[A-Za-z]{3,}", text)))
+
+
+# People's names as the page marks them: a lobby list's seats one by one (`.who .seat-name`, read
+# from their own elements: a name's menu `⋯` beside it is not part of it), and every other `.who`
+# whole (the moderation page's names).
+LISTED_NAMES = """
+return [...document.querySelectorAll('.who')].flatMap((who) => {
+  const seats = who.querySelectorAll('.seat-name');
+  return seats.length ? [...seats].map((s) => s.textContent) : [who.textContent];
+}).filter((name) => name.trim());
+"""
+
+
+def listed_names(driver) -> list[str]:
+    return driver.execute_script(LISTED_NAMES)

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from tests.conftest import wait_for
 from tests.web.conftest import page_errors
-from tests.web.helpers import english_words, text_of, wait
+from tests.web.helpers import english_words, listed_names, text_of, wait
 
 pytestmark = pytest.mark.browser
 HANGUL = re.compile("[가-힣]")
@@ -333,7 +333,7 @@ def test_the_lobby_offers_clocks_and_vacations(web_server, korean):
     driver.find_element(By.CSS_SELECTOR, "#vacations .cancel-vacation").click()
     wait(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "#vacations li"), message="the vacation cancelled")
     assert requests.get(f"{base}/players/me/vacations", headers=key, timeout=5).json()["vacations"] == []
-    assert english_words(driver, names=["민지"] + [w for li in driver.find_elements(By.CSS_SELECTOR, ".who") for w in li.text.split(", ")]) == []
+    assert english_words(driver, names=["민지", *listed_names(driver)]) == []
     assert page_errors(driver) == []
 
 

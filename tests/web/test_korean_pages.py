@@ -14,7 +14,7 @@ import requests
 from selenium.webdriver.common.by import By
 
 from tests.conftest import wait_for
-from tests.web.helpers import shown_text, text_of, wait
+from tests.web.helpers import listed_names, shown_text, text_of, wait
 from tests.web.test_korean_client import PHONE, SMALLEST_TEXT
 
 pytestmark = pytest.mark.browser
@@ -110,9 +110,8 @@ def small_targets(driver) -> list[str]:
 def _faults(driver, screen) -> list[str]:
     text = shown_text(driver).replace(NAME, " ")
     # people's names in the lobby's listings (other tests' players on this server) are names
-    for listed in driver.execute_script("return [...document.querySelectorAll('.who')].map((n) => n.textContent)"):
-        for name in listed.split(", "):
-            text = text.replace(name, " ")
+    for name in listed_names(driver):
+        text = text.replace(name, " ")
     faults = [f"English: {w}" for w in sorted(set(re.findall(r"[A-Za-z]{3,}", text)))]
     faults += [f"raw: {m}" for m in sorted(set(RAW.findall(text)))]
     # a version or a game's id is a developer's word (a replay counts moves): not in the page nor

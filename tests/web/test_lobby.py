@@ -139,3 +139,36 @@ def test_a_player_comes_back_in_another_browser_with_the_key(web_server, browser
     wait(other, lambda: {li.get_attribute("data-game") for li in other.find_elements(By.CSS_SELECTOR, "#my-games li[data-game]")} == mine,
          message="Ann's games are listed in the other browser")
     assert page_errors(other) == []
+
+
+def test_a_name_in_the_lobbys_lists_opens_its_menu(web_server, browser):
+    """Issue 53: mute, block or report from a player's name anywhere: in the lobby's open games,
+    another person's name carries its menu (a visitor with no player yet is offered none)."""
+    import requests
+
+    base, driver = web_server.base, browser
+    ann, bob = (requests.post(f"{base}/players", json={"name": n}, timeout=5).json() for n in ("Ann", "Bob"))
+    made = requests.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
+                         headers={"Authorization": f"Bearer {ann['key']}"}, timeout=5).json()
+    row = f'#open-games li[data-game="{made["id"]}"]'
+    driver.get(f"{base}/health")
+    driver.execute_script("localStorage.clear()")
+    driver.get(base + "/")
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, row), message="the open game listed")
+    assert not driver.find_elements(By.CSS_SELECTOR, f"{row} .person-menu")  # a visitor: no menu
+    driver.execute_script("localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
+                          {"id": bob["id"], "name": bob["name"], "key": bob["key"]})
+    driver.get(base + "/")
+    menu = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'{row} .person-menu[data-player="{ann["id"]}"] summary'),
+                message="Ann's name with its menu")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", menu)
+    menu.click()
+    mute = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{row} .person-actions button.mute"), message="the menu")[0]
+    assert driver.find_elements(By.CSS_SELECTOR, f"{row} .person-actions .report-reason")
+    mute.click()
+    mutes = lambda: requests.get(f"{base}/players/me/mutes", headers={"Authorization": f"Bearer {bob['key']}"}, timeout=5).json()["mutes"]
+    wait(driver, lambda: ann["id"] in mutes(), message="Ann muted through the lobby's menu")
+    menu.click()  # opened again, the menu says what is true now
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f"{row} .person-actions button.unmute"), message="unmute offered")
+    driver.execute_script("localStorage.clear()")
+    assert page_errors(driver) == []

@@ -147,29 +147,33 @@ def test_a_players_menu_on_the_profile_and_seasons(web_server, browser, lang):
          timeout=30, message="the reconciler counts the season's game")
     _as(driver, base, dee, lang)
     driver.get(f"{base}/profile/{eve['id']}")
-    wait(driver, lambda: driver.find_elements(By.ID, "follow"), message="the menu")
-    assert text_of(driver, "#follow") == words["follow"]
+    menu = "#actions .person-actions"
+    shown = lambda what: driver.find_elements(By.CSS_SELECTOR, f"{menu} button.{what}")
+    wait(driver, lambda: shown("follow"), message="the menu")
+    assert text_of(driver, f"{menu} button.follow") == words["follow"]
+    assert shown("mute") and driver.find_elements(By.CSS_SELECTOR, f"{menu} .report-reason")  # the one menu's every action
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '#seasons li[data-type="splendor"]'), message="Eve's season")
     season = requests.get(f"{base}/players/{eve['id']}", timeout=10).json()["seasons"]["splendor"][0]
-    shown = text_of(driver, '#seasons li[data-type="splendor"]')
-    assert str(season["rank"]) in shown and str(season["rating"]) in shown, shown
+    said = text_of(driver, '#seasons li[data-type="splendor"]')
+    assert str(season["rank"]) in said and str(season["rating"]) in said, said
     _checked(driver, lang, ("Dee", "Eve"), "profile")
 
     def relation():
         return requests.get(f"{base}/players/me/following", headers=auth(dee["key"]), timeout=10).json()["following"]
 
-    driver.find_element(By.ID, "follow").click()
-    wait(driver, lambda: driver.find_elements(By.ID, "unfollow"), message="followed")
+    shown("follow")[0].click()
+    wait(driver, lambda: shown("unfollow"), message="followed")
     assert [p["id"] for p in relation()] == [eve["id"]]
-    driver.find_element(By.ID, "block").click()
-    wait(driver, lambda: driver.find_elements(By.ID, "unblock"), message="blocked")
-    assert text_of(driver, "#unblock") == words["unblock"] and not driver.find_elements(By.ID, "challenge")
+    driver.execute_script("window.confirm = () => true;")  # a block is confirmed first
+    shown("block")[0].click()
+    wait(driver, lambda: shown("unblock"), message="blocked")
+    assert text_of(driver, f"{menu} button.unblock") == words["unblock"] and not shown("challenge") and not shown("unfollow")
     blocks = requests.get(f"{base}/players/me/blocks", headers=auth(dee["key"]), timeout=10).json()["blocks"]
     assert [p["id"] for p in blocks] == [eve["id"]] and relation() == []  # a block ends the follow
-    driver.find_element(By.ID, "unblock").click()
-    wait(driver, lambda: driver.find_elements(By.ID, "challenge"), message="unblocked")
+    shown("unblock")[0].click()
+    wait(driver, lambda: shown("challenge"), message="unblocked")
     assert requests.get(f"{base}/players/me/blocks", headers=auth(dee["key"]), timeout=10).json()["blocks"] == []
-    driver.find_element(By.ID, "challenge").click()
+    shown("challenge")[0].click()
     wait(driver, lambda: "/play/" in driver.current_url, message="the challenge opens its game")
     gid = driver.current_url.rsplit("/", 1)[1]
     assert requests.get(f"{base}/games/{gid}", timeout=10).json()["seats"][1].get("reserved_for") == eve["id"]

@@ -8,7 +8,7 @@ import re
 from tests.conftest import ROOT
 
 WEB = ROOT / "web"
-MINE = ["api.js", "account.js", "analysis.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js", "ratings.js", "social.js", "chat.js", "messages.js", "tournaments.js",
+MINE = ["api.js", "account.js", "analysis.js", "play.js", "lobby.js", "replay.js", "events.js", "rules.js", "presence.js", "i18n.js", "ratings.js", "social.js", "chat.js", "person.js", "messages.js", "tournaments.js",
         "board.js", "moves.js", "svg.js", *[f"boards/{p.name}" for p in sorted((ROOT / "web" / "boards").glob("*.js"))]]
 STRING = r'"((?:[^"\\]|\\.)*)"'
 
