@@ -196,7 +196,7 @@ def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screensh
     game_id = r.json()["id"]
     web_server.start_bots()
     try:
-        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json()["status"] == "finished", timeout=240,
+        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json().get("status") == "finished", timeout=240,
              message="the bots finish the game")
     finally:
         web_server.stop_bots()

@@ -243,7 +243,7 @@ def test_privacy_on_the_account_page(web_server, browser, lang):
          message="the settings read")
     assert text_of(driver, "#privacy-h") == {"ko": "공개 범위", "en": "Privacy"}[lang]
     Select(driver.find_element(By.ID, "privacy-challenge")).select_by_value("friends")
-    wait(driver, lambda: requests.get(f"{base}/players/me/privacy", headers=auth(hal["key"]), timeout=10).json()["challenge"] == "friends",
+    wait(driver, lambda: requests.get(f"{base}/players/me/privacy", headers=auth(hal["key"]), timeout=10).json().get("challenge") == "friends",
          message="saved")
     driver.get(base + "/web/account.html")
     wait(driver, lambda: Select(driver.find_element(By.ID, "privacy-challenge")).first_selected_option.get_attribute("value") == "friends",
