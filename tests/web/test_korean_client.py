@@ -260,6 +260,17 @@ return [...document.querySelectorAll('#board svg g[data-ref]:not([data-ref^="fig
 """
 
 
+TERRAINS = ("들", "숲", "산", "성", "빈 곳")
+
+
+def _hexes_named(driver):
+    """The board's pieces' names once more than five hexes are named by terrain and a figure."""
+    labels = driver.execute_script("return [...document.querySelectorAll('#board svg g[data-ref]')]"
+                                   ".map((g) => g.getAttribute('aria-label') || g.querySelector(':scope > title').textContent)")
+    hexes = [label for label in labels if label.startswith(TERRAINS)]
+    return labels if len(hexes) > 5 and all(re.search(r"(공주님|기사님|드래곤)", x) for x in hexes) else None
+
+
 def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(web_server, korean):
     """Fairy Tile's kingdom on a phone: hexes named by their terrain and the figure on them or
     nearest (no coordinates); a zoom control makes every hex at least 44 px, the page as wide as
@@ -272,22 +283,22 @@ def test_fairy_tiles_kingdom_zooms_on_a_phone_and_names_hexes_by_what_is_seen(we
     try:
         driver.get(f"{base}/play/{game_id}#token={token}")
         wait(driver, lambda: len(driver.execute_script(HEX_SIZES)) > 5, message="the kingdom's hexes")
-        labels = driver.execute_script("return [...document.querySelectorAll('#board svg g[data-ref]')].map((g) => g.getAttribute('aria-label') || g.querySelector(':scope > title').textContent)")
+        # the hexes are named again once the rules' words are read (board.js relabel): wait for it
+        labels = wait(driver, lambda: _hexes_named(driver), message="the hexes named by terrain and figure")
         assert not [label for label in labels if re.search(r"-?\d+\s*,\s*-?\d+", label)], labels
-        terrains = ("들", "숲", "산", "성", "빈 곳")
-        hexes = [label for label in labels if label.startswith(terrains)]
-        assert len(hexes) > 5 and all(re.search(r"(공주님|기사님|드래곤)", label) for label in hexes), labels
+        hexes = [label for label in labels if label.startswith(TERRAINS)]
         assert any(re.search(r"(동쪽|서쪽) \d+칸", label) for label in hexes), labels
         assert min(driver.execute_script(HEX_SIZES)) >= 24
-        zoom_in = driver.find_element(By.CSS_SELECTOR, "#board .zoom-controls .zoom-in")
-        assert zoom_in.get_attribute("aria-label") == "확대"
-        zoom_in.click()
-        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) >= 44, timeout=10, message="every hex at least 44 px, zoomed")
+        assert driver.execute_script("return document.querySelector('#board .zoom-controls .zoom-in').getAttribute('aria-label')") == "확대"
+        # clicked through the page's script: the board may be drawn anew (the bot moved) between
+        # finding the button and clicking it, and the zoom is kept across the game's versions
+        driver.execute_script("document.querySelector('#board .zoom-controls .zoom-in').click()")
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) >= 44, message="every hex at least 44 px, zoomed")
         assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
         box = driver.execute_script("const b = document.querySelector('#board .board-zoom'); return [b.scrollWidth, b.clientWidth]")
         assert box[0] > box[1], box  # the kingdom scrolls in its box
-        driver.find_element(By.CSS_SELECTOR, "#board .zoom-out").click()
-        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) < 44, timeout=10, message="zoomed out again")
+        driver.execute_script("document.querySelector('#board .zoom-out').click()")
+        wait(driver, lambda: min(driver.execute_script(HEX_SIZES)) < 44, message="zoomed out again")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert page_errors(driver) == []
