@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from domain.search import Searcher, SearchRules, SearchSpec
 
-from .cards import AIR_WITCH, COLOUR, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
+from .cards import AIR_WITCH, COLOUR, COLOURS, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
 from .determinize import determinize
 from .evolve import evolve
 from .moves import actors, legal_moves, playable
 from .rules import decide
-from .scoring import find_spell, score_round, spell_needs_choice
+from .scoring import SPELLS, find_spell, score_round, seat_points, spell_needs_choice
 from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour
 from .views import result
 
@@ -176,31 +176,71 @@ def _careful_card(hand: Sequence[str], led: str | None, best: int, price: int, l
 
 # careful's card, and the hand left, per (hand, led colour, best value, priced trick, last card):
 # `_careful_card` reads these alone, and a search's playouts meet the same few hands of its
-# worlds again and again (issue 56). Bounded; a thread at worst recomputes.
-_CARDS_MEMO: dict = {}
-_INFO = {c: (COLOUR[c], VALUE[c], _PENALTY[c]) for c in DECK}  # per card: colour, value, price
-MEMO_LIMIT = 1 << 18
+# worlds again and again (issue 56). A hand is a `_Hand`, found by its cards once a playout
+# (`_HANDS`); each keeps careful's step per trick situation (a small int) with the `_Hand` left,
+# so the playouts hash no tuple per card. Bounded; a thread at worst recomputes.
+_COLOUR_CODE = {colour: i + 1 for i, colour in enumerate(COLOURS)} | {WIZARD: 5}  # led 0: none yet
+_LED_NAME = (None,) + COLOURS
+_INFO = {c: (_COLOUR_CODE[COLOUR[c]], VALUE[c], _PENALTY[c]) for c in DECK}  # colour code, value, price
+MEMO_LIMIT = 1 << 16
+
+
+class _Hand:
+    __slots__ = ("cards", "steps")
+
+    def __init__(self, cards: tuple):
+        self.cards = cards
+        self.steps: dict = {}  # situation -> (card, _Hand left, its colour code, value, price)
+
+
+_HANDS: dict = {}  # cards -> _Hand
+
+
+def _hand(cards: tuple) -> _Hand:
+    got = _HANDS.get(cards)
+    if got is None:
+        got = _HANDS[cards] = _Hand(cards)
+    return got
+
+
+def _careful_step(cards: tuple, led: int, best: int, price: int, last: bool) -> tuple:
+    card = _careful_card(cards, _LED_NAME[led], best, price, last)
+    at = cards.index(card)
+    return (card, _hand(cards[:at] + cards[at + 1:])) + _INFO[card]
 
 
 def _finish_round(state: State) -> State:
     """The round played out by `careful` for every seat, fast (no events), to its scoring.
     The trick's led colour, best value and price are kept as cards fall (tests/witches/
     test_rollout_equivalence.py checks it against `_play_choice` played card by card), and
-    careful's card is memoized (`_CARDS_MEMO`)."""
+    careful's card is memoized (`_HANDS`)."""
+    n = state.n
+    taken_lists, leader = _play_tricks(state)
+    taken = tuple(tuple(t) for t in taken_lists)
+    spell = find_spell(taken)
+    choice = None
+    if spell is not None and spell_needs_choice(spell, state.totals, state.options):
+        choice = _spell_choice(replace(state, spell=spell), spell[0])
+    return _replaced(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
+                     spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+
+
+def _play_tricks(state: State) -> tuple[list, int]:
+    """The rest of the round by `careful`: each seat's taken cards (lists) and the last leader.
+    The trick's led colour (a code, 0 while none), best value and price are kept as cards fall."""
     n, leader = state.n, state.leader
-    hands = list(state.hands)  # each a tuple; a card played gives the memoized hand without it
+    if len(_HANDS) > MEMO_LIMIT:
+        _HANDS.clear()
+    hands = [_hand(h) for h in state.hands]
     taken_lists = [list(t) for t in state.taken]
     trick = state.trick
-    memo = _CARDS_MEMO
-    if len(memo) > MEMO_LIMIT:
-        memo.clear()
     info = _INFO
     while True:
-        led, best, best_seat, price = None, -1, -1, 0
+        led, best, best_seat, price = 0, -1, -1, 0
         cards = []
         for seat, card in trick:  # the trick in progress (the first time round only)
             colour, value, penalty = info[card]
-            if led is None and colour != WIZARD:
+            if led == 0 and colour != 5:
                 led = colour
             if colour == led and value > best:
                 best, best_seat = value, seat
@@ -211,32 +251,66 @@ def _finish_round(state: State) -> State:
             seat = (leader + k) % n
             hand = hands[seat]
             last = k == n - 1
-            key = (hand, led, best, price > 0, last)
-            hit = memo.get(key)
-            if hit is None:
-                card = _careful_card(hand, led, best, price, last)
-                at = hand.index(card)
-                hit = memo[key] = (card, hand[:at] + hand[at + 1:])
-            card, hands[seat] = hit
+            situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | last
+            step = hand.steps.get(situation)
+            if step is None:
+                step = hand.steps[situation] = _careful_step(hand.cards, led, best, price, last)
+            card, hands[seat], colour, value, penalty = step
             cards.append(card)
-            colour, value, penalty = info[card]
-            if led is None and colour != WIZARD:
+            if led == 0 and colour != 5:
                 led = colour
             if colour == led and value > best:
                 best, best_seat = value, seat
             price += penalty
-        leader = first if led is None else best_seat
+        leader = first if led == 0 else best_seat
         taken_lists[leader].extend(cards)
         trick = ()
-        if not hands[leader]:
+        if not hands[leader].cards:
+            return taken_lists, leader
+
+
+_RED = {c: 1 if COLOUR[c] == "red" else 0 for c in DECK}
+
+
+def _round_totals(taken: Sequence[Sequence[str]], totals: Sequence[int], options: object) -> list[int]:
+    """The totals `_projected_totals` gives once a round ends with these cards taken: its spell
+    (find_spell), the caster's choice (`_spell_choice` when spell_needs_choice, else "others"),
+    score_round's totals; from the taken lists, without the finished state."""
+    spell = None
+    for caster, cards in enumerate(taken):  # find_spell
+        if sum(map(_RED.__getitem__, cards)) >= 14:
+            kind = SPELLS.get((WATER_WITCH in cards, PYGMY_QUEEN in cards))
+            if kind is not None:
+                spell = (caster,) + kind
             break
-    taken = tuple(tuple(t) for t in taken_lists)
-    spell = find_spell(taken)
-    choice = None
-    if spell is not None and spell_needs_choice(spell, state.totals, state.options):
-        choice = _spell_choice(replace(state, spell=spell), spell[0])
-    return _replaced(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
-                     spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+    if spell is None:
+        points = [seat_points(cards, options) for cards in taken]
+    else:
+        caster, _, amount = spell
+        choice = "others"
+        if spell_needs_choice(spell, totals, options):
+            after = [t if s == caster else t + amount for s, t in enumerate(totals)]
+            if not all(after[caster] < t for s, t in enumerate(after) if s != caster):
+                choice = "self"
+        if choice == "self":
+            points = [0] * len(totals)
+            points[caster] = -amount
+        else:
+            points = [0 if s == caster else amount for s in range(len(totals))]
+    return [max(t + p, 0) for t, p in zip(totals, points)]
+
+
+def _playout(state: State, rng: random.Random) -> list | None:
+    """The search's whole playout from a playing position (issue 56), what the generic one gives
+    there: `_finish_round` (the rollout's one move), two no-op scorings, then `_evaluate` for
+    every seat. Here the round is played out by `_play_tricks` and scored from the taken lists
+    without building the finished state: the same spell, choice, totals, so the same rewards
+    (tests/witches/test_rollout_equivalence.py). Elsewhere (None) the generic playout runs."""
+    if state.phase != PLAYING:
+        return None
+    taken, _ = _play_tricks(state)
+    new = _round_totals(taken, state.totals, state.options)
+    return [_value(new, s) for s in range(len(new))]
 
 
 def _replaced(state: State, **changes: object) -> State:
@@ -306,7 +380,11 @@ def _projected_totals(state: State) -> list:
 def _evaluate(state: State, seat: int) -> float:
     """In [0, 1]: how far the seat's projected total is below its rivals' (lower is better),
     half against the closest rival and half against the table's mean, smoothed."""
-    totals = _projected_totals(state)
+    return _value(_projected_totals(state), seat)
+
+
+def _value(totals: Sequence[int], seat: int) -> float:
+    """_evaluate's value of these totals for the seat (the fast playout's too: the same floats)."""
     others = [t for s, t in enumerate(totals) if s != seat]
     lead = 0.5 * (min(others) - totals[seat]) + 0.5 * (sum(others) / len(others) - totals[seat])
     return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))
@@ -317,6 +395,7 @@ EXPERT_SPEC = SearchSpec(
     rollout=_rollout,
     evaluate=_evaluate,
     depth=3,  # one `finish_round` plays the round out; then the (no-op) scoring
+    playout=_playout,  # that playout, fused
     determinizations=8,
     exploration=0.5,
 )
