@@ -20,8 +20,16 @@ from .determinize import determinize
 from .evolve import evolve
 from .moves import actors, legal_moves, playable
 from .rules import decide
-from .scoring import SPELLS, find_spell, score_round, seat_points, spell_needs_choice
-from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour
+from .scoring import (
+    EARTH_RELIEF,
+    FIRE_CAP,
+    SPELLS,
+    WATER_POINTS,
+    find_spell,
+    score_round,
+    spell_needs_choice,
+)
+from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, Options, State, led_colour
 from .views import result
 
 if TYPE_CHECKING:
@@ -226,65 +234,80 @@ def _finish_round(state: State) -> State:
 
 
 def _play_tricks(state: State) -> tuple[list, int]:
-    """The rest of the round by `careful`: each seat's taken cards (lists) and the last leader.
-    The trick's led colour (a code, 0 while none), best value and price are kept as cards fall."""
-    n, leader = state.n, state.leader
+    """The rest of the round by `careful`: each seat's taken cards (lists) and the last leader."""
     if len(_HANDS) > MEMO_LIMIT:
         _HANDS.clear()
     hands = [_hand(h) for h in state.hands]
     taken_lists = [list(t) for t in state.taken]
-    trick = state.trick
-    info = _INFO
+    leader, trick = state.leader, state.trick
     while True:
-        led, best, best_seat, price = 0, -1, -1, 0
-        cards = []
-        for seat, card in trick:  # the trick in progress (the first time round only)
-            colour, value, penalty = info[card]
-            if led == 0 and colour != 5:
-                led = colour
-            if colour == led and value > best:
-                best, best_seat = value, seat
-            price += penalty
-            cards.append(card)
-        first = trick[0][0] if trick else leader
-        for k in range(len(trick), n):
-            seat = (leader + k) % n
-            hand = hands[seat]
-            last = k == n - 1
-            situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | last
-            step = hand.steps.get(situation)
-            if step is None:
-                step = hand.steps[situation] = _careful_step(hand.cards, led, best, price, last)
-            card, hands[seat], colour, value, penalty = step
-            cards.append(card)
-            if led == 0 and colour != 5:
-                led = colour
-            if colour == led and value > best:
-                best, best_seat = value, seat
-            price += penalty
-        leader = first if led == 0 else best_seat
+        cards, leader = _trick(hands, leader, trick)
         taken_lists[leader].extend(cards)
         trick = ()
         if not hands[leader].cards:
             return taken_lists, leader
 
 
-_RED = {c: 1 if COLOUR[c] == "red" else 0 for c in DECK}
+def _trick(hands: list, leader: int, trick: tuple) -> tuple[list, int]:
+    """The trick (begun with `trick`) played out by `careful`: its cards and its winner; `hands`
+    (of `_Hand`s) are left without the cards played. The led colour (a code, 0 while none),
+    best value and price are kept as cards fall."""
+    n = len(hands)
+    info = _INFO
+    led, best, best_seat, price = 0, -1, -1, 0
+    cards = []
+    for seat, card in trick:
+        colour, value, penalty = info[card]
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+        cards.append(card)
+    first = trick[0][0] if trick else leader
+    for k in range(len(trick), n):
+        seat = (leader + k) % n
+        hand = hands[seat]
+        last = k == n - 1
+        situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | last
+        step = hand.steps.get(situation)
+        if step is None:
+            step = hand.steps[situation] = _careful_step(hand.cards, led, best, price, last)
+        card, hands[seat], colour, value, penalty = step
+        cards.append(card)
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+    return cards, (first if led == 0 else best_seat)
 
 
-def _round_totals(taken: Sequence[Sequence[str]], totals: Sequence[int], options: object) -> list[int]:
-    """The totals `_projected_totals` gives once a round ends with these cards taken: its spell
-    (find_spell), the caster's choice (`_spell_choice` when spell_needs_choice, else "others"),
-    score_round's totals; from the taken lists, without the finished state."""
+# A card's part of a seat's score summary: 32 per red card, plus a bit per card that scoring names
+# (each card is taken once, so a seat's summary is the sum of its cards': reds, and the bits held).
+_FIRE, _WATER, _PYGMY, _AIR, _EARTH = 1, 2, 4, 8, 16
+_SUMMARY = {c: (32 if COLOUR[c] == "red" else 0)
+            + {FIRE_WITCH: _FIRE, WATER_WITCH: _WATER, PYGMY_QUEEN: _PYGMY, AIR_WITCH: _AIR,
+               EARTH_WITCH: _EARTH}.get(c, 0) for c in DECK}
+
+
+def _summaries(taken: Sequence[Sequence[str]]) -> list[int]:
+    return [sum(map(_SUMMARY.__getitem__, cards)) for cards in taken]
+
+
+def _round_totals(summaries: Sequence[int], totals: Sequence[int], options: Options) -> list[int]:
+    """The totals `_projected_totals` gives once a round ends with these cards taken (each seat's
+    `_SUMMARY` sum): its spell (find_spell), the caster's choice (`_spell_choice` when
+    spell_needs_choice, else "others"), score_round's totals (seat_points); without the state."""
     spell = None
-    for caster, cards in enumerate(taken):  # find_spell
-        if sum(map(_RED.__getitem__, cards)) >= 14:
-            kind = SPELLS.get((WATER_WITCH in cards, PYGMY_QUEEN in cards))
+    for caster, summary in enumerate(summaries):  # find_spell
+        if summary >> 5 >= 14:
+            kind = SPELLS.get((bool(summary & _WATER), bool(summary & _PYGMY)))
             if kind is not None:
                 spell = (caster,) + kind
             break
     if spell is None:
-        points = [seat_points(cards, options) for cards in taken]
+        points = [_seat_points(summary, options) for summary in summaries]
     else:
         caster, _, amount = spell
         choice = "others"
@@ -300,16 +323,66 @@ def _round_totals(taken: Sequence[Sequence[str]], totals: Sequence[int], options
     return [max(t + p, 0) for t, p in zip(totals, points)]
 
 
+def _seat_points(summary: int, options: Options) -> int:
+    """scoring.seat_points (raw_points, then the Earth Witch) of the cards a summary stands for."""
+    fire = (summary >> 5) - (1 if summary & _FIRE else 0)  # red cards but the Fire Witch
+    if summary & _FIRE:
+        fire = min(2 * fire, FIRE_CAP)
+    raw = fire
+    if not summary & _AIR:
+        raw += WATER_POINTS if summary & _WATER else 0
+        raw += options.pygmy_queen_points if summary & _PYGMY else 0
+    if not summary & _EARTH:
+        return raw
+    if options.earth_witch_variant and raw < EARTH_RELIEF:
+        return raw - EARTH_RELIEF
+    return max(raw - EARTH_RELIEF, 0)
+
+
+# A position between tricks, (leader, each seat's `_Hand`), decides the rest of the round under
+# `careful`, and a search's playouts reach the same ones again and again (issue 56: 62% of the
+# tricks Witches' expert played out came after one met before): what the rest adds to each seat's
+# summary, per position. Its keys hold their `_Hand`s; emptied with `_HANDS`.
+_RESTS: dict = {}
+
+
 def _playout(state: State, rng: random.Random) -> list | None:
     """The search's whole playout from a playing position (issue 56), what the generic one gives
     there: `_finish_round` (the rollout's one move), two no-op scorings, then `_evaluate` for
-    every seat. Here the round is played out by `_play_tricks` and scored from the taken lists
-    without building the finished state: the same spell, choice, totals, so the same rewards
+    every seat. Here the round is played out by `_trick`, up to a position between tricks met
+    before (`_RESTS`), and scored from the seats' summaries without building the finished
+    state: the same spell, choice, totals, so the same rewards
     (tests/witches/test_rollout_equivalence.py). Elsewhere (None) the generic playout runs."""
     if state.phase != PLAYING:
         return None
-    taken, _ = _play_tricks(state)
-    new = _round_totals(taken, state.totals, state.options)
+    if len(_HANDS) > MEMO_LIMIT or len(_RESTS) > MEMO_LIMIT:
+        _HANDS.clear()
+        _RESTS.clear()
+    hands = [_hand(h) for h in state.hands]
+    summaries = _summaries(state.taken)
+    leader = state.leader
+    if state.trick:
+        cards, leader = _trick(hands, leader, state.trick)
+        summaries[leader] += sum(map(_SUMMARY.__getitem__, cards))
+    rests = _RESTS
+    met = []  # (position between tricks, the trick's winner from it, what that trick gave him)
+    while True:
+        between = (leader, *hands)
+        rest = rests.get(between)
+        if rest is not None:
+            break
+        if not hands[leader].cards:
+            rest = (0,) * len(hands)
+            break
+        cards, leader = _trick(hands, leader, ())
+        met.append((between, leader, sum(map(_SUMMARY.__getitem__, cards))))
+    if met:
+        rest = list(rest)
+        for between, winner, gained in reversed(met):
+            rest[winner] += gained
+            rests[between] = tuple(rest)
+    summaries = [a + b for a, b in zip(summaries, rest)]
+    new = _round_totals(summaries, state.totals, state.options)
     return [_value(new, s) for s in range(len(new))]
 
 

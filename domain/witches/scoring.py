@@ -79,12 +79,12 @@ def score_round(taken: Sequence[Iterable[str]], totals: Sequence[int], options: 
         else:
             points = [0 if s == caster else amount for s in range(n)]
     else:
-        points = [seat_points(cards, options) for cards in taken]
+        points = [_seat_points(cards, options) for cards in taken]
     new_totals = [max(t + p, 0) for t, p in zip(totals, points)]
     return [new - old for new, old in zip(new_totals, totals)], new_totals
 
 
-def seat_points(cards: Iterable[str], options: Options) -> int:
+def _seat_points(cards: Iterable[str], options: Options) -> int:
     raw = raw_points(cards, options.pygmy_queen_points)
     if EARTH_WITCH not in cards:
         return raw

@@ -22,6 +22,7 @@ from domain.witches.bots import (
     _projected_totals,
     _round_totals,
     _spell_choice,
+    _summaries,
     careful_bot,
 )
 from domain.witches.cards import DECK, RED_CARDS
@@ -89,8 +90,8 @@ def test_the_fast_playout_finishes_every_round_as_careful_does():
     assert checked > 500
 
 
-def test_a_finished_rounds_totals_from_the_taken_lists_are_the_projected_ones():
-    """`_round_totals` (the fused playout's scoring) against `_projected_totals` of the finished
+def test_a_finished_rounds_totals_from_the_seats_summaries_are_the_projected_ones():
+    """`_round_totals` of the seats' summaries (the fused playout's scoring) against `_projected_totals` of the finished
     state: random splits of the deck, a third of them with one seat holding every red card (a
     spell), totals near the target so the caster must choose, both option sets."""
     rng = random.Random(56)
@@ -116,5 +117,5 @@ def test_a_finished_rounds_totals_from_the_taken_lists_are_the_projected_ones():
             choice = _spell_choice(state, spell[0])
             chose_self += choice == "self"
         finished = replace(state, spell_choice=choice, phase=SCORING)
-        assert _round_totals(taken, totals, options) == _projected_totals(finished), (i, taken, totals, options)
+        assert _round_totals(_summaries(taken), totals, options) == _projected_totals(finished), (i, taken, totals, options)
     assert spells > 200 and chose_self > 20
