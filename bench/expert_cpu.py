@@ -15,11 +15,13 @@ BOT_ITERATIONS scales the budget as everywhere in bench/.
 `--base DIR` (a checkout of the code before a change, e.g. `git worktree add /tmp/base main`):
 its `domain/` is loaded as a second package and each position is decided by the base's expert
 and by this tree's in turn, the same determinization and rng for both, so the two CPU figures
-are paired under the same load (a shared machine's drift falls on both alike); it prints both,
+are paired under the same load (a shared machine's drift falls on both alike; a full collection
+before each, outside the timing, so neither pays for the other's garbage); it prints both,
 their ratio (mean and median of the per-position ratios) and whether every move is the same.
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -95,6 +97,7 @@ def paired(game, found: list, base_dir: str) -> int:
             for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
                 rng = random.Random(i)
                 seen = game.determinize(state, seat, rng)
+                gc.collect()  # neither side inherits the other's pending garbage (the search pauses the collector)
                 start = time.process_time()
                 moves[label] = experts[label](seen, seat, rng)
                 cpu[label].append(time.process_time() - start)
