@@ -284,3 +284,4 @@ def _key(move: Move) -> str:
 
 
 key = _key  # a move's key, as `policy` names it
+rewards = _rewards  # a result's reward per seat, as a playout ends (a game's own playout: SearchSpec.playout)
