@@ -29,7 +29,17 @@ from .scoring import (
     score_round,
     spell_needs_choice,
 )
-from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, Options, State, led_colour
+from .state import (
+    PASS_COUNT,
+    PASSING,
+    PLAYING,
+    SCORING,
+    SPELL_CHOICE,
+    Options,
+    State,
+    led_colour,
+    trick_winner,
+)
 from .views import result
 
 if TYPE_CHECKING:
@@ -386,6 +396,34 @@ def _playout(state: State, rng: random.Random) -> list | None:
     return [_value(new, s) for s in range(len(new))]
 
 
+def _card_played(state: State, seat: int, card: str) -> State:
+    """decide + evolve of a legal card play (card_played, then trick_taken when it ends the
+    trick), without validation, events or dataclasses.replace (issue 56: the tree's expansions):
+    the same state (tests/witches/test_rollout_equivalence.py, every legal card of 1,000+
+    positions)."""
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    voids = state.voids
+    colour = led_colour(state.trick)
+    if colour is not None and COLOUR[card] not in (colour, WIZARD) and voids:
+        voids = voids[:seat] + (voids[seat] | {colour},) + voids[seat + 1:]
+    trick = state.trick + ((seat, card),)
+    if len(trick) < state.n:
+        return _replaced(state, hands=tuple(hands), trick=trick, voids=voids)
+    winner = trick_winner(trick)
+    taken, won = list(state.taken), list(state.tricks_won)
+    taken[winner] = taken[winner] + tuple(c for _, c in trick)
+    won[winner] += 1
+    changes = {"hands": tuple(hands), "voids": voids, "leader": winner, "trick": (),
+               "tricks_played": state.tricks_played + 1, "taken": tuple(taken), "tricks_won": tuple(won),
+               "last_trick": trick, "last_winner": winner}
+    if any(hands):
+        return _replaced(state, **changes)
+    spell = find_spell(changes["taken"])
+    phase = SPELL_CHOICE if spell_needs_choice(spell, state.totals, state.options) else SCORING
+    return _replaced(state, **changes, spell=spell, phase=phase)
+
+
 def _replaced(state: State, **changes: object) -> State:
     """dataclasses.replace for the playouts' end state, without its per-field introspection
     (State is a plain frozen dataclass: no __post_init__, no slots): the same fields, equal."""
@@ -420,6 +458,8 @@ def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> S
     """_round_decide + _round_evolve without the event that carries a finished round."""
     if move is _FINISH:
         return _finish_round(state)
+    if state.phase == PLAYING:
+        return _card_played(state, actor, move["card"])
     for event in _round_decide(state, actor, move, rng):
         state = _round_evolve(state, event)
     return state

@@ -16,6 +16,7 @@ from domain.witches import GAME
 from domain.witches.bots import (
     EXPERT_SPEC,
     ROUND_RULES,
+    _card_played,
     _finish_round,
     _play_choice,
     _playout,
@@ -84,6 +85,10 @@ def test_the_fast_playout_finishes_every_round_as_careful_does():
                         fused = _playout(world, draws)
                         assert fused == GENERIC._playout(ROUND_RULES, world, draws), (seed, world)
                         assert draws.getstate() == random.Random(seed).getstate()
+                        seat = GAME.actors(world)[0]
+                        for legal in GAME.legal_moves(world, seat):
+                            played = fold(GAME, GAME.decide(world, seat, legal, rng), world)
+                            assert _card_played(world, seat, legal["card"]) == played, (seed, legal)
                         checked += 1
                 move = careful_bot(state, actor, rng) if rng.random() < 0.8 else rng.choice(GAME.legal_moves(state, actor))
             state = fold(GAME, GAME.decide(state, actor, move, rng), state)
