@@ -90,7 +90,7 @@ class _Node:
     moves' indexes are kept in ascending order, as the list built from them afresh was (issue 56:
     the same draws, less work per iteration)."""
 
-    __slots__ = ("state", "moves", "children", "visits", "value", "actor", "untried")
+    __slots__ = ("state", "moves", "children", "visits", "value", "actor", "untried", "only", "solo")
 
     def __init__(self, state: State, moves: list | None = None):
         self.state, self.moves = state, moves
@@ -99,6 +99,10 @@ class _Node:
         self.value: list = []  # summed reward per seat
         self.actor: Any = _UNKNOWN
         self.untried: list | None = None
+        self.only: _Node | None = None  # the child, once expanded, of a node with one move
+        # A child of a node with one move: its reward is never read (only a choice among several
+        # children reads theirs), so the back-up counts its visits alone.
+        self.solo = False
 
 
 class Searcher:
@@ -166,6 +170,11 @@ class Searcher:
     def _iterate(self, rules: Rules, root: _Node, rng: random.Random) -> None:
         path, node = [root], root
         while True:
+            only = node.only
+            if only is not None:  # one move: the one `_select` would pick
+                node = only
+                path.append(node)
+                continue
             actor = node.actor
             if actor is _UNKNOWN:
                 actor = node.actor = _actor(rules, node.state)
@@ -181,7 +190,11 @@ class Searcher:
                     untried = node.untried = [i for i in range(len(moves)) if i not in children]
                 i = rng.choice(untried)
                 untried.remove(i)
-                node = children[i] = _Node(_play(rules, node.state, actor, moves[i], rng))
+                child = children[i] = _Node(_play(rules, node.state, actor, moves[i], rng))
+                if len(moves) == 1:
+                    child.solo = True
+                    node.only = child
+                node = child
                 path.append(node)
                 break
             # one child: the one `_select` would pick
@@ -190,6 +203,8 @@ class Searcher:
         rewards = self._playout(rules, node.state, rng)
         for visited in path:
             visited.visits += 1
+            if visited.solo:
+                continue
             value = visited.value
             if value:
                 for s, r in enumerate(rewards):
