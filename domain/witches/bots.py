@@ -393,7 +393,7 @@ def _playout(state: State, rng: random.Random) -> list | None:
             rests[between] = tuple(rest)
     summaries = [a + b for a, b in zip(summaries, rest)]
     new = _round_totals(summaries, state.totals, state.options)
-    return [_value(new, s) for s in range(len(new))]
+    return _values(new)
 
 
 def _card_played(state: State, seat: int, card: str) -> State:
@@ -497,10 +497,24 @@ def _evaluate(state: State, seat: int) -> float:
 
 
 def _value(totals: Sequence[int], seat: int) -> float:
-    """_evaluate's value of these totals for the seat (the fast playout's too: the same floats)."""
+    """_evaluate's value of these totals for the seat."""
     others = [t for s, t in enumerate(totals) if s != seat]
     lead = 0.5 * (min(others) - totals[seat]) + 0.5 * (sum(others) / len(others) - totals[seat])
     return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))
+
+
+def _values(totals: Sequence[int]) -> list[float]:
+    """`_value` for every seat at once (the fast playout's end), the same floats: the rivals' least
+    total is the table's least but for its holder (then the next), their sum the table's less its
+    own (integers: exact)."""
+    ordered = sorted(totals)
+    whole, rivals = sum(totals), len(totals) - 1
+    out = []
+    for t in totals:
+        least = ordered[1] if t == ordered[0] else ordered[0]
+        lead = 0.5 * (least - t) + 0.5 * ((whole - t) / rivals - t)
+        out.append(1.0 / (1.0 + math.exp(-lead / EVAL_SCALE)))
+    return out
 
 
 EXPERT_SPEC = SearchSpec(

@@ -24,6 +24,8 @@ from domain.witches.bots import (
     _round_totals,
     _spell_choice,
     _summaries,
+    _value,
+    _values,
     careful_bot,
 )
 from domain.witches.cards import DECK, RED_CARDS
@@ -124,3 +126,10 @@ def test_a_finished_rounds_totals_from_the_seats_summaries_are_the_projected_one
         finished = replace(state, spell_choice=choice, phase=SCORING)
         assert _round_totals(_summaries(taken), totals, options) == _projected_totals(finished), (i, taken, totals, options)
     assert spells > 200 and chose_self > 20
+
+
+def test_every_seats_value_at_once_is_each_seats_value():
+    rng = random.Random(560)
+    for i in range(5000):
+        totals = [rng.randrange(0, 12 if i % 2 else 120) for _ in range(3 + i % 4)]  # ties often
+        assert _values(totals) == [_value(totals, s) for s in range(len(totals))], totals
