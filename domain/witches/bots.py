@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from domain.contract import is_seat
 from domain.search import Searcher, SearchRules, SearchSpec
 
 from .cards import AIR_WITCH, COLOUR, COLOURS, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
@@ -419,7 +420,7 @@ def _card_played(state: State, seat: int, card: str) -> State:
                "last_trick": trick, "last_winner": winner}
     if any(hands):
         return _replaced(state, **changes)
-    spell = find_spell(changes["taken"])
+    spell = find_spell(taken)
     phase = SPELL_CHOICE if spell_needs_choice(spell, state.totals, state.options) else SCORING
     return _replaced(state, **changes, spell=spell, phase=phase)
 
@@ -458,7 +459,7 @@ def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> S
     """_round_decide + _round_evolve without the event that carries a finished round."""
     if move is _FINISH:
         return _finish_round(state)
-    if state.phase == PLAYING:
+    if state.phase == PLAYING and is_seat(actor):  # (a seat plays every card)
         return _card_played(state, actor, move["card"])
     for event in _round_decide(state, actor, move, rng):
         state = _round_evolve(state, event)
