@@ -15,15 +15,18 @@ BOT_ITERATIONS scales the budget as everywhere in bench/.
 `--base DIR` (a checkout of the code before a change, e.g. `git worktree add /tmp/base main`):
 its `domain/` is loaded as a second package and each position is decided by the base's expert
 and by this tree's in turn, the same determinization and rng for both, so the two CPU figures
-are paired under the same load (a shared machine's drift falls on both alike); it prints both,
+are paired under the same load (a shared machine's drift falls on both alike; a full collection
+before each, outside the timing, so neither pays for the other's garbage); it prints both,
 their ratio (mean and median of the per-position ratios) and whether every move is the same.
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
 import random
+import re
 import sys
 import time
 
@@ -78,6 +81,22 @@ def _expert_of(package: str, name: str):
 MODULES = {"splendor": "splendor.bots", "witches": "witches.bots"}
 
 
+def _own_imports(package_dir: str) -> None:
+    """The copy's absolute imports of `domain` pointed at the copy itself: without it, a base
+    module written `from domain.search import ...` (Witches, SetUp, Fairy Tile) would run this
+    tree's search, and the pairing would time this tree's core on both sides."""
+    for folder, _dirs, files in os.walk(package_dir):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path) as f:
+                    text = f.read()
+                fixed = re.sub(r"\b(from|import) domain([.\s])", r"\1 basedomain\2", text)
+                if fixed != text:
+                    with open(path, "w") as f:
+                        f.write(fixed)
+
+
 def paired(game, found: list, base_dir: str) -> int:
     """Each position decided by the base tree's expert and this tree's in turn (see above)."""
     import shutil
@@ -85,6 +104,7 @@ def paired(game, found: list, base_dir: str) -> int:
 
     where = tempfile.mkdtemp(prefix="expert-base-")
     shutil.copytree(os.path.join(base_dir, "domain"), os.path.join(where, "basedomain"))
+    _own_imports(os.path.join(where, "basedomain"))
     sys.path.insert(0, where)
     try:
         experts = {"base": _expert_of("basedomain", game.name), "this": _expert_of("domain", game.name)}
@@ -95,6 +115,7 @@ def paired(game, found: list, base_dir: str) -> int:
             for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
                 rng = random.Random(i)
                 seen = game.determinize(state, seat, rng)
+                gc.collect()  # neither side inherits the other's pending garbage (the search pauses the collector)
                 start = time.process_time()
                 moves[label] = experts[label](seen, seat, rng)
                 cpu[label].append(time.process_time() - start)

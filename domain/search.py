@@ -19,11 +19,14 @@ the same move every time, and histories replay.
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from .contract import SYSTEM, Actor, Event, Move, Policy, State, is_seat
@@ -73,15 +76,33 @@ class SearchSpec:
     determinizations: int = 8
     exploration: float = 0.7
     prune: Callable[[State, Any, list], list] | None = None
+    # A game's own whole playout from a state (issue 56): the rewards per seat the playout
+    # below gives, with the same draws from the rng, or None where it gives no shortcut. A game
+    # that gives one proves it equal to the generic playout over many positions.
+    playout: Callable[[State, random.Random], list | None] | None = None
 
 
-@dataclass
+_UNKNOWN = object()  # a node's actor before it is first asked
+
+
 class _Node:
-    state: State
-    moves: list | None = None
-    children: dict = field(default_factory=dict)  # move index -> _Node
-    visits: int = 0
-    value: list = field(default_factory=list)  # summed reward per seat
+    """A state of the tree. Its actor is asked once (the state never changes) and its untried
+    moves' indexes are kept in ascending order, as the list built from them afresh was (issue 56:
+    the same draws, less work per iteration)."""
+
+    __slots__ = ("state", "moves", "children", "visits", "value", "actor", "untried", "only", "solo")
+
+    def __init__(self, state: State, moves: list | None = None):
+        self.state, self.moves = state, moves
+        self.children: dict = {}  # move index -> _Node
+        self.visits = 0
+        self.value: list = []  # summed reward per seat
+        self.actor: Any = _UNKNOWN
+        self.untried: list | None = None
+        self.only: _Node | None = None  # the child, once expanded, of a node with one move
+        # A child of a node with one move: its reward is never read (only a choice among several
+        # children reads theirs), so the back-up counts its visits alone.
+        self.solo = False
 
 
 class Searcher:
@@ -115,13 +136,14 @@ class Searcher:
         keys = [_key(m) for m in moves]
         worlds = max(1, min(self.spec.determinizations, budget))
         totals = dict.fromkeys(keys, 0)
-        for w in range(worlds):
-            world = rules.determinize(state, seat, rng) if rules.determinize else state
-            root = _Node(world, moves=list(moves))
-            for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
-                self._iterate(rules, root, rng)
-            for i, child in root.children.items():
-                totals[keys[i]] += child.visits
+        with collector_paused():
+            for w in range(worlds):
+                world = rules.determinize(state, seat, rng) if rules.determinize else state
+                root = _Node(world, moves=list(moves))
+                for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
+                    self._iterate(rules, root, rng)
+                for i, child in root.children.items():
+                    totals[keys[i]] += child.visits
         return totals
 
     def appraise(self, state: State, seat: int, rng: random.Random, budget: int) -> float:
@@ -135,11 +157,12 @@ class Searcher:
             return _rewards(rules.result(state), self.n_seats(state))[seat]
         worlds = max(1, min(self.spec.determinizations, budget))
         reward = visits = 0.0
-        for w in range(worlds):
-            root = _Node(rules.determinize(state, seat, rng) if rules.determinize else state)
-            for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
-                self._iterate(rules, root, rng)
-            reward, visits = reward + root.value[seat], visits + root.visits
+        with collector_paused():
+            for w in range(worlds):
+                root = _Node(rules.determinize(state, seat, rng) if rules.determinize else state)
+                for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
+                    self._iterate(rules, root, rng)
+                reward, visits = reward + root.value[seat], visits + root.visits
         return reward / visits if visits else 0.5
 
     # ---- one iteration: select, expand, play out, back up --------------------------------------
@@ -147,35 +170,68 @@ class Searcher:
     def _iterate(self, rules: Rules, root: _Node, rng: random.Random) -> None:
         path, node = [root], root
         while True:
-            actor = _actor(rules, node.state)
+            only = node.only
+            if only is not None:  # one move: the one `_select` would pick
+                node = only
+                path.append(node)
+                continue
+            actor = node.actor
+            if actor is _UNKNOWN:
+                actor = node.actor = _actor(rules, node.state)
             if actor is None:
                 break
-            if node.moves is None:
-                node.moves = self._candidates(rules, node.state, actor)
-            untried = [i for i in range(len(node.moves)) if i not in node.children] \
-                if len(node.children) < len(node.moves) else None
-            if untried:
+            moves = node.moves
+            if moves is None:
+                moves = node.moves = self._candidates(rules, node.state, actor)
+            children = node.children
+            if len(children) < len(moves):
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = [i for i in range(len(moves)) if i not in children]
                 i = rng.choice(untried)
-                node.children[i] = _Node(_play(rules, node.state, actor, node.moves[i], rng))
-                path.append(node.children[i])
+                untried.remove(i)
+                child = children[i] = _Node(_play(rules, node.state, actor, moves[i], rng))
+                if len(moves) == 1:
+                    child.solo = True
+                    node.only = child
+                node = child
+                path.append(node)
                 break
-            node = self._select(node, actor)
+            # one child: the one `_select` would pick
+            node = next(iter(children.values())) if len(children) == 1 else self._select(node, actor)
             path.append(node)
-        rewards = self._playout(rules, path[-1].state, rng)
+        rewards = self._playout(rules, node.state, rng)
         for visited in path:
             visited.visits += 1
-            visited.value = [a + b for a, b in zip(visited.value, rewards, strict=True)] if visited.value else rewards
+            if visited.solo:
+                continue
+            value = visited.value
+            if value:
+                for s, r in enumerate(rewards):
+                    value[s] += r
+            else:
+                visited.value = list(rewards)
 
     def _select(self, node: _Node, actor: Actor) -> _Node:
+        """The child with the best UCB1 score by the actor's reward (the first of equals)."""
         who = actor if isinstance(actor, int) else 0
         log_n = math.log(node.visits + 1)
-
-        def score(child: _Node) -> float:
-            mean = child.value[who] / child.visits if child.visits else 0.0
-            return mean + self.spec.exploration * math.sqrt(log_n / (child.visits + 1e-9))
-        return max(node.children.values(), key=score)
+        exploration, sqrt = self.spec.exploration, math.sqrt
+        best, best_score = None, 0.0
+        for child in node.children.values():
+            visits = child.visits
+            score = (child.value[who] / visits if visits else 0.0) + exploration * sqrt(log_n / (visits + 1e-9))
+            if best is None or score > best_score:
+                best, best_score = child, score
+        if best is None:
+            raise ValueError("no child to select")
+        return best
 
     def _playout(self, rules: Rules, state: State, rng: random.Random) -> list[float]:
+        if self.spec.playout is not None:
+            rewards = self.spec.playout(state, rng)
+            if rewards is not None:
+                return rewards
         for _ in range(self.spec.depth):
             actor = _actor(rules, state)
             if actor is None:
@@ -191,6 +247,31 @@ class Searcher:
         if self.spec.prune is not None and actor != SYSTEM and len(moves) > 1:
             moves = self.spec.prune(state, actor, moves) or moves
         return moves
+
+
+_paused = threading.Lock()
+_pausing = {"searches": 0, "was_enabled": False}
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a search runs (issue 56), back as it was after the
+    last of the process's concurrent searches. A search makes tens of thousands of short-lived
+    objects (nodes, states, memo entries) and no cycle among them: reference counting frees a
+    tree whole, while the collector's passes over them, as they pile up, were 30% of a Witches
+    decision's CPU (3% in Splendor). Decisions are unchanged: the collector decides nothing."""
+    with _paused:
+        if _pausing["searches"] == 0:
+            _pausing["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _pausing["searches"] += 1
+    try:
+        yield
+    finally:
+        with _paused:
+            _pausing["searches"] -= 1
+            if _pausing["searches"] == 0 and _pausing["was_enabled"]:
+                gc.enable()
 
 
 def _actor(rules: Rules, state: State) -> Actor | None:
@@ -218,3 +299,4 @@ def _key(move: Move) -> str:
 
 
 key = _key  # a move's key, as `policy` names it
+rewards = _rewards  # a result's reward per seat, as a playout ends (a game's own playout: SearchSpec.playout)

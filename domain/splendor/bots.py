@@ -20,14 +20,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..contract import Policy
-from ..search import Searcher, SearchRules, SearchSpec
+from ..search import Searcher, SearchRules, SearchSpec, rewards
 from .data import CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLES, RESERVE_LIMIT
 from .decide import decide
 from .determinize import determinize
 from .moves import _CHOICES, COSTS, legal_moves, payments
 from .rules import evolve, result
 from .searchplay import play as search_play
-from .state import EMPTY, NOBLE, PLAY, RETURN, State, gold_shortfall, need_after_bonuses
+from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, gold_shortfall, need_after_bonuses
 from .views import actors
 
 if TYPE_CHECKING:
@@ -205,12 +205,16 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
     market, cards, short, have = seen
     gold = state.players[seat].tokens[GOLD]
     lacking = {card: d - gold if d > gold else 0 for card, d in short.items()}
-    ranked = sorted(cards, key=lambda c: -value(c) / (1 + lacking[c]))
+    rank = {c: -value(c) / (1 + lacking[c]) for c in cards}  # (a card listed twice: the same key)
+    ranked = sorted(cards, key=rank.__getitem__)
     targets = ranked[:3]
     weighted = []
+    h0, h1, h2, h3, h4 = have
     for weight, card in zip((3.0, 1.0, 0.5), targets):
-        gaps = tuple(c - h if c > h else 0 for c, h in zip(COSTS[card], have))
-        lacks = sum(1 << i for i in range(5) if gaps[i])  # the colours this card still wants
+        c0, c1, c2, c3, c4 = COSTS[card]
+        gaps = (c0 - h0 if c0 > h0 else 0, c1 - h1 if c1 > h1 else 0, c2 - h2 if c2 > h2 else 0,
+                c3 - h3 if c3 > h3 else 0, c4 - h4 if c4 > h4 else 0)
+        lacks = (c0 > h0) | (c1 > h1) << 1 | (c2 > h2) << 2 | (c3 > h3) << 3 | (c4 > h4) << 4  # colours it wants
         weighted.append((weight, short[card] - gold, lacking[card], gaps, lacks))
     best, best_gain = None, 0.0
     for colors, bits in gem_sets:
@@ -364,9 +368,31 @@ def _evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
 
 
+DEPTH = 12  # playout moves before `_evaluate`
+
+
+def _playout(state: State, rng: random.Random) -> list:
+    """The search's playout (domain/search.py's generic one) with its loop written for Splendor
+    (issue 56): `greedy_rollout` for the seat to act, the system's scoring as `score_game`,
+    `search_play` for every move, at most DEPTH moves, then the result or `_evaluate` for every
+    seat: the same moves, draws and rewards (tests/splendor/test_rollout_equivalence.py)."""
+    for _ in range(DEPTH):
+        phase = state.phase
+        if phase == OVER:
+            return rewards(result(state), state.n)
+        if phase == SCORE:
+            state = state._replace(phase=OVER)  # search_play of score_game, the system's one move
+            continue
+        seat = state.seat
+        state = search_play(state, seat, greedy_rollout(state, seat, rng), rng)
+    if state.phase == OVER:
+        return rewards(result(state), state.n)
+    return [_evaluate(state, s) for s in range(state.n)]
+
+
 expert_policy = Searcher(RULES, lambda state: state.n, SearchSpec(
-    iterations=400, rollout=greedy_rollout, evaluate=_evaluate, depth=12, determinizations=4,
-    exploration=0.7, prune=_prune))
+    iterations=400, rollout=greedy_rollout, evaluate=_evaluate, depth=DEPTH, determinizations=4,
+    exploration=0.7, prune=_prune, playout=_playout))
 
 
 SEARCH = expert_policy  # what a game's analysis values its positions with (domain/analysis.py)

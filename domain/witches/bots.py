@@ -13,15 +13,34 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from domain.contract import is_seat
 from domain.search import Searcher, SearchRules, SearchSpec
 
-from .cards import AIR_WITCH, COLOUR, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
+from .cards import AIR_WITCH, COLOUR, COLOURS, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
 from .determinize import determinize
 from .evolve import evolve
 from .moves import actors, legal_moves, playable
 from .rules import decide
-from .scoring import find_spell, score_round, spell_needs_choice
-from .state import PASS_COUNT, PASSING, PLAYING, SCORING, SPELL_CHOICE, State, led_colour
+from .scoring import (
+    EARTH_RELIEF,
+    FIRE_CAP,
+    SPELLS,
+    WATER_POINTS,
+    find_spell,
+    score_round,
+    spell_needs_choice,
+)
+from .state import (
+    PASS_COUNT,
+    PASSING,
+    PLAYING,
+    SCORING,
+    SPELL_CHOICE,
+    Options,
+    State,
+    led_colour,
+    trick_winner,
+)
 from .views import result
 
 if TYPE_CHECKING:
@@ -176,60 +195,46 @@ def _careful_card(hand: Sequence[str], led: str | None, best: int, price: int, l
 
 # careful's card, and the hand left, per (hand, led colour, best value, priced trick, last card):
 # `_careful_card` reads these alone, and a search's playouts meet the same few hands of its
-# worlds again and again (issue 56). Bounded; a thread at worst recomputes.
-_CARDS_MEMO: dict = {}
-_INFO = {c: (COLOUR[c], VALUE[c], _PENALTY[c]) for c in DECK}  # per card: colour, value, price
-MEMO_LIMIT = 1 << 18
+# worlds again and again (issue 56). A hand is a `_Hand`, found by its cards once a playout
+# (`_HANDS`); each keeps careful's step per trick situation (a small int) with the `_Hand` left,
+# so the playouts hash no tuple per card. Bounded; a thread at worst recomputes.
+_COLOUR_CODE = {colour: i + 1 for i, colour in enumerate(COLOURS)} | {WIZARD: 5}  # led 0: none yet
+_LED_NAME = (None,) + COLOURS
+_INFO = {c: (_COLOUR_CODE[COLOUR[c]], VALUE[c], _PENALTY[c]) for c in DECK}  # colour code, value, price
+MEMO_LIMIT = 1 << 16
+
+
+class _Hand:
+    __slots__ = ("cards", "steps")
+
+    def __init__(self, cards: tuple):
+        self.cards = cards
+        self.steps: dict = {}  # situation -> (card, _Hand left, its colour code, value, price)
+
+
+_HANDS: dict = {}  # cards -> _Hand
+
+
+def _hand(cards: tuple) -> _Hand:
+    got = _HANDS.get(cards)
+    if got is None:
+        got = _HANDS[cards] = _Hand(cards)
+    return got
+
+
+def _careful_step(cards: tuple, led: int, best: int, price: int, last: bool) -> tuple:
+    card = _careful_card(cards, _LED_NAME[led], best, price, last)
+    at = cards.index(card)
+    return (card, _hand(cards[:at] + cards[at + 1:])) + _INFO[card]
 
 
 def _finish_round(state: State) -> State:
     """The round played out by `careful` for every seat, fast (no events), to its scoring.
     The trick's led colour, best value and price are kept as cards fall (tests/witches/
     test_rollout_equivalence.py checks it against `_play_choice` played card by card), and
-    careful's card is memoized (`_CARDS_MEMO`)."""
-    n, leader = state.n, state.leader
-    hands = list(state.hands)  # each a tuple; a card played gives the memoized hand without it
-    taken_lists = [list(t) for t in state.taken]
-    trick = state.trick
-    memo = _CARDS_MEMO
-    if len(memo) > MEMO_LIMIT:
-        memo.clear()
-    info = _INFO
-    while True:
-        led, best, best_seat, price = None, -1, -1, 0
-        cards = []
-        for seat, card in trick:  # the trick in progress (the first time round only)
-            colour, value, penalty = info[card]
-            if led is None and colour != WIZARD:
-                led = colour
-            if colour == led and value > best:
-                best, best_seat = value, seat
-            price += penalty
-            cards.append(card)
-        first = trick[0][0] if trick else leader
-        for k in range(len(trick), n):
-            seat = (leader + k) % n
-            hand = hands[seat]
-            last = k == n - 1
-            key = (hand, led, best, price > 0, last)
-            hit = memo.get(key)
-            if hit is None:
-                card = _careful_card(hand, led, best, price, last)
-                at = hand.index(card)
-                hit = memo[key] = (card, hand[:at] + hand[at + 1:])
-            card, hands[seat] = hit
-            cards.append(card)
-            colour, value, penalty = info[card]
-            if led is None and colour != WIZARD:
-                led = colour
-            if colour == led and value > best:
-                best, best_seat = value, seat
-            price += penalty
-        leader = first if led is None else best_seat
-        taken_lists[leader].extend(cards)
-        trick = ()
-        if not hands[leader]:
-            break
+    careful's card is memoized (`_HANDS`)."""
+    n = state.n
+    taken_lists, leader = _play_tricks(state)
     taken = tuple(tuple(t) for t in taken_lists)
     spell = find_spell(taken)
     choice = None
@@ -237,6 +242,187 @@ def _finish_round(state: State) -> State:
         choice = _spell_choice(replace(state, spell=spell), spell[0])
     return _replaced(state, hands=((),) * n, trick=(), taken=taken, leader=leader, spell=spell,
                      spell_choice=choice, phase=SCORING, tricks_played=60 // n)
+
+
+def _play_tricks(state: State) -> tuple[list, int]:
+    """The rest of the round by `careful`: each seat's taken cards (lists) and the last leader."""
+    if len(_HANDS) > MEMO_LIMIT:
+        _HANDS.clear()
+    hands = [_hand(h) for h in state.hands]
+    taken_lists = [list(t) for t in state.taken]
+    leader, trick = state.leader, state.trick
+    while True:
+        cards, leader = _trick(hands, leader, trick)
+        taken_lists[leader].extend(cards)
+        trick = ()
+        if not hands[leader].cards:
+            return taken_lists, leader
+
+
+def _trick(hands: list, leader: int, trick: tuple) -> tuple[list, int]:
+    """The trick (begun with `trick`) played out by `careful`: its cards and its winner; `hands`
+    (of `_Hand`s) are left without the cards played. The led colour (a code, 0 while none),
+    best value and price are kept as cards fall."""
+    n = len(hands)
+    info = _INFO
+    led, best, best_seat, price = 0, -1, -1, 0
+    cards = []
+    for seat, card in trick:
+        colour, value, penalty = info[card]
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+        cards.append(card)
+    first = trick[0][0] if trick else leader
+    for k in range(len(trick), n):
+        seat = (leader + k) % n
+        hand = hands[seat]
+        last = k == n - 1
+        situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | last
+        step = hand.steps.get(situation)
+        if step is None:
+            step = hand.steps[situation] = _careful_step(hand.cards, led, best, price, last)
+        card, hands[seat], colour, value, penalty = step
+        cards.append(card)
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+    return cards, (first if led == 0 else best_seat)
+
+
+# A card's part of a seat's score summary: 32 per red card, plus a bit per card that scoring names
+# (each card is taken once, so a seat's summary is the sum of its cards': reds, and the bits held).
+_FIRE, _WATER, _PYGMY, _AIR, _EARTH = 1, 2, 4, 8, 16
+_SUMMARY = {c: (32 if COLOUR[c] == "red" else 0)
+            + {FIRE_WITCH: _FIRE, WATER_WITCH: _WATER, PYGMY_QUEEN: _PYGMY, AIR_WITCH: _AIR,
+               EARTH_WITCH: _EARTH}.get(c, 0) for c in DECK}
+
+
+def _summaries(taken: Sequence[Sequence[str]]) -> list[int]:
+    return [sum(map(_SUMMARY.__getitem__, cards)) for cards in taken]
+
+
+def _round_totals(summaries: Sequence[int], totals: Sequence[int], options: Options) -> list[int]:
+    """The totals `_projected_totals` gives once a round ends with these cards taken (each seat's
+    `_SUMMARY` sum): its spell (find_spell), the caster's choice (`_spell_choice` when
+    spell_needs_choice, else "others"), score_round's totals (seat_points); without the state."""
+    spell = None
+    for caster, summary in enumerate(summaries):  # find_spell
+        if summary >> 5 >= 14:
+            kind = SPELLS.get((bool(summary & _WATER), bool(summary & _PYGMY)))
+            if kind is not None:
+                spell = (caster,) + kind
+            break
+    if spell is None:
+        points = [_seat_points(summary, options) for summary in summaries]
+    else:
+        caster, _, amount = spell
+        choice = "others"
+        if spell_needs_choice(spell, totals, options):
+            after = [t if s == caster else t + amount for s, t in enumerate(totals)]
+            if not all(after[caster] < t for s, t in enumerate(after) if s != caster):
+                choice = "self"
+        if choice == "self":
+            points = [0] * len(totals)
+            points[caster] = -amount
+        else:
+            points = [0 if s == caster else amount for s in range(len(totals))]
+    return [max(t + p, 0) for t, p in zip(totals, points)]
+
+
+def _seat_points(summary: int, options: Options) -> int:
+    """scoring.seat_points (raw_points, then the Earth Witch) of the cards a summary stands for."""
+    fire = (summary >> 5) - (1 if summary & _FIRE else 0)  # red cards but the Fire Witch
+    if summary & _FIRE:
+        fire = min(2 * fire, FIRE_CAP)
+    raw = fire
+    if not summary & _AIR:
+        raw += WATER_POINTS if summary & _WATER else 0
+        raw += options.pygmy_queen_points if summary & _PYGMY else 0
+    if not summary & _EARTH:
+        return raw
+    if options.earth_witch_variant and raw < EARTH_RELIEF:
+        return raw - EARTH_RELIEF
+    return max(raw - EARTH_RELIEF, 0)
+
+
+# A position between tricks, (leader, each seat's `_Hand`), decides the rest of the round under
+# `careful`, and a search's playouts reach the same ones again and again (issue 56: 62% of the
+# tricks Witches' expert played out came after one met before): what the rest adds to each seat's
+# summary, per position. Its keys hold their `_Hand`s; emptied with `_HANDS`.
+_RESTS: dict = {}
+
+
+def _playout(state: State, rng: random.Random) -> list | None:
+    """The search's whole playout from a playing position (issue 56), what the generic one gives
+    there: `_finish_round` (the rollout's one move), two no-op scorings, then `_evaluate` for
+    every seat. Here the round is played out by `_trick`, up to a position between tricks met
+    before (`_RESTS`), and scored from the seats' summaries without building the finished
+    state: the same spell, choice, totals, so the same rewards
+    (tests/witches/test_rollout_equivalence.py). Elsewhere (None) the generic playout runs."""
+    if state.phase != PLAYING:
+        return None
+    if len(_HANDS) > MEMO_LIMIT or len(_RESTS) > MEMO_LIMIT:
+        _HANDS.clear()
+        _RESTS.clear()
+    hands = [_hand(h) for h in state.hands]
+    summaries = _summaries(state.taken)
+    leader = state.leader
+    if state.trick:
+        cards, leader = _trick(hands, leader, state.trick)
+        summaries[leader] += sum(map(_SUMMARY.__getitem__, cards))
+    rests = _RESTS
+    met = []  # (position between tricks, the trick's winner from it, what that trick gave him)
+    while True:
+        between = (leader, *hands)
+        rest = rests.get(between)
+        if rest is not None:
+            break
+        if not hands[leader].cards:
+            rest = (0,) * len(hands)
+            break
+        cards, leader = _trick(hands, leader, ())
+        met.append((between, leader, sum(map(_SUMMARY.__getitem__, cards))))
+    if met:
+        rest = list(rest)
+        for between, winner, gained in reversed(met):
+            rest[winner] += gained
+            rests[between] = tuple(rest)
+    summaries = [a + b for a, b in zip(summaries, rest)]
+    new = _round_totals(summaries, state.totals, state.options)
+    return _values(new)
+
+
+def _card_played(state: State, seat: int, card: str) -> State:
+    """decide + evolve of a legal card play (card_played, then trick_taken when it ends the
+    trick), without validation, events or dataclasses.replace (issue 56: the tree's expansions):
+    the same state (tests/witches/test_rollout_equivalence.py, every legal card of 1,000+
+    positions)."""
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    voids = state.voids
+    colour = led_colour(state.trick)
+    if colour is not None and COLOUR[card] not in (colour, WIZARD) and voids:
+        voids = voids[:seat] + (voids[seat] | {colour},) + voids[seat + 1:]
+    trick = state.trick + ((seat, card),)
+    if len(trick) < state.n:
+        return _replaced(state, hands=tuple(hands), trick=trick, voids=voids)
+    winner = trick_winner(trick)
+    taken, won = list(state.taken), list(state.tricks_won)
+    taken[winner] = taken[winner] + tuple(c for _, c in trick)
+    won[winner] += 1
+    changes = {"hands": tuple(hands), "voids": voids, "leader": winner, "trick": (),
+               "tricks_played": state.tricks_played + 1, "taken": tuple(taken), "tricks_won": tuple(won),
+               "last_trick": trick, "last_winner": winner}
+    if any(hands):
+        return _replaced(state, **changes)
+    spell = find_spell(taken)
+    phase = SPELL_CHOICE if spell_needs_choice(spell, state.totals, state.options) else SCORING
+    return _replaced(state, **changes, spell=spell, phase=phase)
 
 
 def _replaced(state: State, **changes: object) -> State:
@@ -273,6 +459,8 @@ def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> S
     """_round_decide + _round_evolve without the event that carries a finished round."""
     if move is _FINISH:
         return _finish_round(state)
+    if state.phase == PLAYING and is_seat(actor):  # (a seat plays every card)
+        return _card_played(state, actor, move["card"])
     for event in _round_decide(state, actor, move, rng):
         state = _round_evolve(state, event)
     return state
@@ -306,10 +494,28 @@ def _projected_totals(state: State) -> list:
 def _evaluate(state: State, seat: int) -> float:
     """In [0, 1]: how far the seat's projected total is below its rivals' (lower is better),
     half against the closest rival and half against the table's mean, smoothed."""
-    totals = _projected_totals(state)
+    return _value(_projected_totals(state), seat)
+
+
+def _value(totals: Sequence[int], seat: int) -> float:
+    """_evaluate's value of these totals for the seat."""
     others = [t for s, t in enumerate(totals) if s != seat]
     lead = 0.5 * (min(others) - totals[seat]) + 0.5 * (sum(others) / len(others) - totals[seat])
     return 1.0 / (1.0 + math.exp(-lead / EVAL_SCALE))
+
+
+def _values(totals: Sequence[int]) -> list[float]:
+    """`_value` for every seat at once (the fast playout's end), the same floats: the rivals' least
+    total is the table's least but for its holder (then the next), their sum the table's less its
+    own (integers: exact)."""
+    ordered = sorted(totals)
+    whole, rivals = sum(totals), len(totals) - 1
+    out = []
+    for t in totals:
+        least = ordered[1] if t == ordered[0] else ordered[0]
+        lead = 0.5 * (least - t) + 0.5 * ((whole - t) / rivals - t)
+        out.append(1.0 / (1.0 + math.exp(-lead / EVAL_SCALE)))
+    return out
 
 
 EXPERT_SPEC = SearchSpec(
@@ -317,6 +523,7 @@ EXPERT_SPEC = SearchSpec(
     rollout=_rollout,
     evaluate=_evaluate,
     depth=3,  # one `finish_round` plays the round out; then the (no-op) scoring
+    playout=_playout,  # that playout, fused
     determinizations=8,
     exploration=0.5,
 )

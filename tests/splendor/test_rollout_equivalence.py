@@ -3,13 +3,15 @@ move for move: on positions from random and greedy games (reserves, gold, full h
 decks), both given the same seeded rng pick the same move and leave the rng in the same state,
 so a search decides exactly as it did with greedy_policy."""
 import random
+from dataclasses import replace
 
 import pytest
 
 from domain.contract import SYSTEM
 from domain.play import fold
+from domain.search import Searcher
 from domain.splendor import GAME
-from domain.splendor.bots import greedy_policy, greedy_rollout
+from domain.splendor.bots import RULES, _playout, expert_policy, greedy_policy, greedy_rollout
 from domain.splendor.state import PLAY
 
 pytestmark = pytest.mark.unit
@@ -39,3 +41,20 @@ def test_greedy_rollout_plays_as_greedy_with_the_same_draws():
             assert a.random() == b.random(), (seed, state)
             checked += 1 if state.phase == PLAY else 0
     assert checked > 500
+
+
+def test_the_splendor_playout_is_the_generic_one():
+    """The expert's own playout loop (`_playout`, issue 56) against domain/search.py's generic
+    playout over the same rules and policy: the same rewards and the same draws, from positions
+    all through games (their ends: scoring and results inside the depth), 2-4 seats."""
+    generic = Searcher(RULES, lambda state: state.n, replace(expert_policy.spec, playout=None))
+    checked = ended = 0
+    for seed in range(12):
+        for state, _seat in _positions(100 + seed, 2 + seed % 3):
+            a, b = random.Random(checked), random.Random(checked)
+            got = _playout(state, b)
+            assert got == generic._playout(RULES, state, a), (seed, state)
+            assert a.random() == b.random(), (seed, state)
+            checked += 1
+            ended += got in ([1.0, 0.0], [0.0, 1.0]) or 0.5 in got
+    assert checked > 500 and ended > 20

@@ -11,10 +11,28 @@ import pytest
 
 from domain.contract import SYSTEM
 from domain.play import fold
+from domain.search import Searcher
 from domain.witches import GAME
-from domain.witches.bots import _finish_round, _play_choice, _spell_choice, careful_bot
+from domain.witches.bots import (
+    EXPERT_SPEC,
+    ROUND_RULES,
+    _card_played,
+    _finish_round,
+    _play_choice,
+    _playout,
+    _projected_totals,
+    _round_totals,
+    _spell_choice,
+    _summaries,
+    _value,
+    _values,
+    careful_bot,
+)
+from domain.witches.cards import DECK, RED_CARDS
 from domain.witches.scoring import find_spell, spell_needs_choice
-from domain.witches.state import PLAYING, SCORING, trick_winner
+from domain.witches.state import PLAYING, SCORING, Options, State, trick_winner
+
+GENERIC = Searcher(ROUND_RULES, lambda state: state.n, replace(EXPERT_SPEC, playout=None))
 
 pytestmark = pytest.mark.unit
 
@@ -65,7 +83,53 @@ def test_the_fast_playout_finishes_every_round_as_careful_does():
                 if state.phase == PLAYING:
                     for world in (state, GAME.determinize(state, actor, rng)):
                         assert _finish_round(world) == _reference(world), (seed, world)
+                        draws = random.Random(seed)  # (neither playout draws: the same state after)
+                        fused = _playout(world, draws)
+                        assert fused == GENERIC._playout(ROUND_RULES, world, draws), (seed, world)
+                        assert draws.getstate() == random.Random(seed).getstate()
+                        seat = GAME.actors(world)[0]
+                        for legal in GAME.legal_moves(world, seat):
+                            played = fold(GAME, GAME.decide(world, seat, legal, rng), world)
+                            assert _card_played(world, seat, legal["card"]) == played, (seed, legal)
                         checked += 1
                 move = careful_bot(state, actor, rng) if rng.random() < 0.8 else rng.choice(GAME.legal_moves(state, actor))
             state = fold(GAME, GAME.decide(state, actor, move, rng), state)
     assert checked > 500
+
+
+def test_a_finished_rounds_totals_from_the_seats_summaries_are_the_projected_ones():
+    """`_round_totals` of the seats' summaries (the fused playout's scoring) against `_projected_totals` of the finished
+    state: random splits of the deck, a third of them with one seat holding every red card (a
+    spell), totals near the target so the caster must choose, both option sets."""
+    rng = random.Random(56)
+    spells, chose_self = 0, 0
+    for i in range(3000):
+        n = 3 + i % 4
+        options = Options(target_score=rng.choice((60, 100)), rounds=rng.choice((0, 0, 3)),
+                          pygmy_queen_points=rng.choice((5, 10)), earth_witch_variant=bool(i % 2))
+        taken = [[] for _ in range(n)]
+        caster = rng.randrange(n) if i % 3 == 0 else None
+        cards = rng.sample(DECK, rng.randrange(20, len(DECK) + 1))
+        if caster is not None:
+            taken[caster].extend(RED_CARDS)
+            cards = [c for c in cards if c not in RED_CARDS]
+        for card in cards:
+            taken[rng.randrange(n)].append(card)
+        totals = tuple(rng.randrange(0, options.target_score) for _ in range(n))
+        spell = find_spell(taken)
+        spells += spell is not None
+        choice = None
+        state = State(n=n, options=options, totals=totals, taken=tuple(tuple(t) for t in taken), spell=spell)
+        if spell is not None and spell_needs_choice(spell, totals, options):
+            choice = _spell_choice(state, spell[0])
+            chose_self += choice == "self"
+        finished = replace(state, spell_choice=choice, phase=SCORING)
+        assert _round_totals(_summaries(taken), totals, options) == _projected_totals(finished), (i, taken, totals, options)
+    assert spells > 200 and chose_self > 20
+
+
+def test_every_seats_value_at_once_is_each_seats_value():
+    rng = random.Random(560)
+    for i in range(5000):
+        totals = [rng.randrange(0, 12 if i % 2 else 120) for _ in range(3 + i % 4)]  # ties often
+        assert _values(totals) == [_value(totals, s) for s in range(len(totals))], totals
