@@ -47,7 +47,7 @@ def test_an_all_bot_tournament_runs_to_its_end(fmt, seats, bots):
     shown = services.tournaments.shown(state)
     assert shown["standings"][0]["points"] > 0 and all(
         t.get("places") for r in shown["rounds"] for t in r["tables"])
-    assert services.tournaments.listing(status="finished")[0]["id"] == state.id
+    assert services.tournaments.listing(status="finished")[0][0]["id"] == state.id
 
 
 def test_join_withdraw_and_refusals():
