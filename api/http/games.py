@@ -220,12 +220,11 @@ def _events_page(service: GameService, game: Game, seat: int | None, after: int,
     names when worded) and answered again."""
     viewer = service.viewer_for(game, seat)
     end = min(after + limit, game.version)
-    key = None
+    page: tuple[Any, ...] | None = None  # what the page's bytes are a function of, beside the game and viewer
     if after < end:
         lang = languages.use() if worded else None
-        key = (game.id, "events", after, end, viewer, lang,
-               tuple(words.seat_names(game, lang)) if lang is not None else None)
-    encoded = service.games.past_answer(key) if key is not None else None
+        page = ("events", after, end, lang, tuple(words.seat_names(game, lang)) if lang is not None else None)
+    encoded = service.games.past_answer(game.id, viewer, *page) if page is not None else None
     if encoded is not None:
         last, count = end, end - after
     else:
@@ -235,8 +234,8 @@ def _events_page(service: GameService, game: Game, seat: int | None, after: int,
         last = events[-1]["version"] if events else after
         count = len(events)
         encoded = codec.dumps_bytes(events)
-        if key is not None and last == end and count == end - after:  # none appended since the load
-            service.games.keep_past_answer(key, encoded)
+        if page is not None and last == end and count == end - after:  # none appended since the load
+            service.games.keep_past_answer(encoded, game.id, viewer, *page)
     more = count == limit and last < game.version
     link = _next_page(game.id, "/events", after=last, limit=limit) if more else None
     return _json(b'{"version":' + codec.dumps_bytes(game.version) + b',"events":' + encoded
@@ -253,20 +252,20 @@ def state_at(game_id: str) -> ResponseReturnValue:
         return unchanged
     current = service.load(game_id)
     service.games.check_version(current, version)
-    # The answer is a function of the version, the seat (the viewer and `you`) and whether the
-    # game is over now (below): its bytes are kept and answered again (the ETag is the game's now).
-    key = (game_id, "state", version, seat, current.finished)
-    body = service.games.past_answer(key)
+    # The answer is a function of the version, the seat (`you`) and the viewer, judged by the
+    # game now (over: everyone): its bytes are kept and answered again (the ETag is the game's now).
+    viewer = service.viewer_for(current, seat)
+    body = service.games.past_answer(game_id, viewer, "state", version, seat)
     if body is None:
         past = service.at_version(game_id, version, current)
         # The viewer is judged by the game now: a finished game is open at every version (but a
         # version before the deal, a game waiting for its seats or inside its setup, has none).
         shown = service.describe(past, seat)
         if current.finished and not past.finished and past.dealt:
-            shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
+            shown["view"] = past.definition.view(past.state, viewer)
         body = codec.dumps_bytes(shown) + b"\n"
         if past.platform.clock is None:  # a clocked game's state says its clock as of now: never kept
-            service.games.keep_past_answer(key, body)
+            service.games.keep_past_answer(body, game_id, viewer, "state", version, seat)
     return conditional.tagged(_json(body), current.version, seat)
 
 
