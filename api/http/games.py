@@ -186,7 +186,8 @@ def history(game_id: str) -> ResponseReturnValue:
     page = query(_history)
     seat = seat_of(service, game_id)
     whole = page.pop("format", None) == "ndjson" or (
-        "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+        "format" not in request.args and "HTTP_ACCEPT" in request.environ  # no Accept: JSON, nothing to parse
+        and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
     # The events carry words when the request names a language (people reading them); an
     # archive's pull that names none gets the events as they are (the export's fastest path).
     worded = languages.asked()

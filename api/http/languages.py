@@ -56,6 +56,10 @@ def negotiate() -> None:
 
 def say_it(response: Response) -> Response:
     """After the route: the language the answer's words are in, and that it depends on the header."""
-    response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
-    response.vary.add("Accept-Language")
+    headers = response.headers
+    headers["Content-Language"] = str(g.get("spoken", DEFAULT))
+    if "Vary" in headers:
+        response.vary.add("Accept-Language")
+    else:  # most answers: no Vary to parse and write again
+        headers.add("Vary", "Accept-Language")
     return response
