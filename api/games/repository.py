@@ -424,13 +424,21 @@ class GameRepository:
         # The multiples of snapshot_every passed are kept (not for a finished or clocked game):
         # the next read near here replays less than snapshot_every events.
         state, platform, marks = self._replay(current.definition, events, state, platform, start)
-        self._keep_marks(current, marks)
+        if not self._keep_marks(current, marks):
+            # A finished game keeps no snapshots (an archived one has none at all): the marks its
+            # replay passed are kept here, so a later read of another far version of it replays
+            # from the nearest one (at most snapshot_every events), not from its start.
+            for mark, mark_state, mark_platform in marks:
+                self._keep_past(game_id, mark, mark_state, mark_platform)
         self._keep_past(game_id, version, state, platform)
         return replace(current, version=version, state=state, snapshot_version=start, platform=platform)
 
     def _near_past(self, game_id: str, version: int) -> tuple[int, tuple[Any, platform_events.Platform]] | None:
-        """The newest fold kept at `version` or up to PAST_WINDOW versions before it."""
-        for v in range(version, max(0, version - PAST_WINDOW) - 1, -1):
+        """The newest fold kept at `version` or up to PAST_WINDOW versions before it, else at the
+        multiple of snapshot_every below it (a mark a finished game's replay kept: at_version)."""
+        mark = version // self.snapshot_every * self.snapshot_every
+        nearest = range(version, max(0, version - PAST_WINDOW) - 1, -1)
+        for v in (*nearest, mark) if mark > 0 and mark < version - PAST_WINDOW else nearest:
             found = self._past.get((game_id, v))
             if found is not None:
                 try:
