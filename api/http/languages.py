@@ -50,8 +50,7 @@ def _negotiated() -> str:
 
 def negotiate() -> None:
     """Before the route: the request's language."""
-    g.lang = DEFAULT  # the answer to a refused ?lang= is the default's
-    g.lang = _negotiated()
+    g.lang = _negotiated()  # a refused ?lang= leaves none: current() answers the default
 
 
 def say_it(response: Response) -> Response:
