@@ -78,11 +78,14 @@ def one_value_per_parameter() -> None:
 
 
 _defaults: dict[int, tuple[Schema, dict[str, Any]]] = {}
-# Query strings loaded before (by schema and arguments), when every value loaded is a scalar: a
-# replayer stepping through a game sends the same few again and again, and a marshmallow load
-# was a tenth of a past read answered from kept bytes (issue 57). Cleared when full.
+# Short query strings loaded before (by schema and arguments), when every value loaded is a
+# scalar: a replayer stepping through a game sends the same few again and again, and a
+# marshmallow load was a tenth of a past read answered from kept bytes (issue 57). At most
+# LOADED_KEPT of at most LOADED_LENGTH characters (~0.5 MB: no flood of queries grows it),
+# cleared when full.
 _loaded: dict[tuple[Schema, tuple[tuple[str, str], ...]], dict[str, Any]] = {}  # the schema itself: no id reused
-LOADED_KEPT = 4096
+LOADED_KEPT = 1024
+LOADED_LENGTH = 128
 _SCALARS = (int, str, bool, float, type(None))
 
 
@@ -104,7 +107,8 @@ def query(schema: Schema) -> dict[str, Any]:
     for name in INTEGER_ARGS.intersection(args):
         digits(args[name], name)
     loaded: dict[str, Any] = schema.load(args)
-    if all(isinstance(v, _SCALARS) for v in loaded.values()):  # a copy handed out can change nothing kept
+    if len(request.environ.get("QUERY_STRING", "")) <= LOADED_LENGTH and \
+            all(isinstance(v, _SCALARS) for v in loaded.values()):  # a copy handed out can change nothing kept
         if len(_loaded) >= LOADED_KEPT:
             _loaded.clear()
         _loaded[key] = dict(loaded)
