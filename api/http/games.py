@@ -11,7 +11,7 @@ from api.errors import Code, ValidationFailed
 from api.games import words
 from api.games.callers import is_player_credential
 from api.history import export
-from api.http import app_links, conditional, languages
+from api.http import app_links, conditional, current, languages
 from api.http import request_limits as limits
 from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
@@ -185,9 +185,10 @@ def history(game_id: str) -> ResponseReturnValue:
     service = games()
     page = query(_history)
     seat = seat_of(service, game_id)
+    this = current.req()
     whole = page.pop("format", None) == "ndjson" or (
-        "format" not in request.args and "HTTP_ACCEPT" in request.environ  # no Accept: JSON, nothing to parse
-        and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+        "format" not in this.args and "HTTP_ACCEPT" in this.environ  # no Accept: JSON, nothing to parse
+        and this.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
     # The events carry words when the request names a language (people reading them); an
     # archive's pull that names none gets the events as they are (the export's fastest path).
     worded = languages.asked()
@@ -272,4 +273,4 @@ def state_at(game_id: str) -> ResponseReturnValue:
 
 def _json(body: bytes) -> Response:
     """An answer of JSON bytes, as Flask answers the dict they encode (api/http/json_provider.py)."""
-    return current_app.response_class(body, mimetype="application/json")  # the JSON provider's
+    return current.app().response_class(body, mimetype="application/json")  # the JSON provider's

@@ -26,6 +26,7 @@ from typing import Any
 from flask import current_app, request
 
 from api.errors import ApiError, Code
+from api.http import current
 from api.http.auth import parse_bearer
 from api.http.problems import REALM
 from api.openapi import load_yaml, pruned
@@ -111,7 +112,7 @@ def checker(found: ScopeTable) -> Callable[[], None]:
     by_rule = cache(found.needed)
 
     def check() -> None:
-        header = request.environ.get("HTTP_AUTHORIZATION")  # the environ's: no headers object made
+        header = current.req().environ.get("HTTP_AUTHORIZATION")  # the environ's: no headers object made
         if header is None or TOKEN_PREFIX not in header:
             return  # no personal access token: every scope its credential can use (the module's doc)
         token = parse_bearer(header)
