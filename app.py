@@ -16,6 +16,7 @@ directory in use, and takes every child down with it, even when killed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import logging
 import os
@@ -81,6 +82,9 @@ def create_app(test_config: dict | None = None):
 
     settings = settings_for(test_config or {})
     app = Flask(__name__)
+    # Flask asks whether each hook and view is a coroutine function at every request (inspect's
+    # checks, six times a request); the answer never changes, so it is asked once per function.
+    app.ensure_sync = functools.cache(app.ensure_sync)  # type: ignore[method-assign]
     app.json = FastJSONProvider(app)
     # The config the blueprints read: each setting under its environment variable's name.
     app.config.from_mapping({name.upper(): value for name, value in dataclasses.asdict(settings).items()},

@@ -342,11 +342,46 @@ def import_violations(root: Path) -> list[str]:
             + root_imported_from_below(known) + graph_built_outside_the_root(root))
 
 
+# ---- a web worker at rest (issue 57) --------------------------------------------------------
+# Libraries only some requests need, imported where they are used, so that a web worker that
+# serves none of those requests never holds them (bench/worker_memory.py: each one's MB of RSS).
+AT_FIRST_USE = {
+    "cryptography.hazmat": "7 MB, the crypto under the four below",
+    "jwt": "an identity token's check (api/players/identity_tokens.py)",
+    "webauthn": "a passkey ceremony (api/players/passkeys.py)",
+    "py_vapid": "a push subscription or the VAPID key (api/push/vapid.py)",
+    "pywebpush": "a Web Push sending (workers/push/webpush.py)",
+    "networkx": "a tournament's pairing (api/tournaments/pairing.py)",
+}
+BUILD_APP = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from app import create_app
+create_app({"REDIS_URL": "redis://127.0.0.1:1/0"})  # building asks nothing of Redis
+lazy = json.loads(sys.argv[2])
+print(json.dumps(sorted(m for m in sys.modules for name in lazy if m == name or m.startswith(name + "."))))
+"""
+
+
+def loaded_at_rest(root: Path) -> list[str]:
+    """The modules of AT_FIRST_USE that building the app (as a web worker does) loads, in a
+    fresh interpreter."""
+    run = subprocess.run([sys.executable, "-I", "-c", BUILD_APP, str(root), json.dumps(list(AT_FIRST_USE))],
+                         capture_output=True, text=True, timeout=120, cwd=root)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.splitlines()[-1])
+
+
 # ---- this tree -------------------------------------------------------------------------------
 
 @pytest.mark.process
 def test_the_application_layer_runs_without_the_web_stack():
     assert not web_stack_loaded(ROOT, modules(ROOT))
+
+
+@pytest.mark.process
+def test_a_web_worker_at_rest_holds_no_library_only_some_requests_need():
+    assert not loaded_at_rest(ROOT)
 
 
 def test_only_the_http_edge_imports_the_web_stack():
@@ -412,6 +447,13 @@ def test_a_web_import_in_the_application_layer_is_caught(tree):
     found = violations(tree)
     assert any(" loads flask" in v for v in found), found
     assert any(v.startswith(f"{module.name} (") and v.endswith("imports flask") for v in found), found
+
+
+@pytest.mark.process
+def test_a_library_imported_at_the_top_again_is_caught(tree):
+    shutil.copy(ROOT / "openapi.yaml", tree / "openapi.yaml")
+    _append(tree / "api" / "players" / "passkeys.py", "import webauthn  # noqa: E402, F401")
+    assert "webauthn" in loaded_at_rest(tree)
 
 
 def test_folders_importing_each_other_are_caught(tree):

@@ -14,6 +14,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +22,7 @@ from api.errors import ApiError, Code, GameExpired, UnknownGame, ValidationFaile
 from api.input_rules import is_game_id
 from api.platform import events as platform_events
 from domain import registry
-from domain.contract import GameDef
+from domain.contract import GameDef, Viewer
 from events.archive import Expired
 from events.store import EventStore
 
@@ -362,19 +363,23 @@ class GameRepository:
             for key in [k for k in self._answers if k[0] == game_id]:
                 self._answers_bytes -= len(self._answers.pop(key))
 
-    def past_answer(self, key: tuple[Any, ...]) -> bytes | None:
-        """The bytes kept for `key` (its first item the game's id), if any (PAST_ANSWERS_BYTES)."""
+    def past_answer(self, game_id: str, viewer: Viewer, *what: Hashable) -> bytes | None:
+        """The bytes kept for the game's read `what` as `viewer` saw it, if any
+        (PAST_ANSWERS_BYTES). The viewer is a required part of every key (here, not in each
+        route), so a read kept for one viewer is never answered to another."""
+        key = (game_id, viewer, *what)
         with self._answers_lock:
             found = self._answers.get(key)
             if found is not None:
                 self._answers.move_to_end(key)
             return found
 
-    def keep_past_answer(self, key: tuple[Any, ...], body: bytes) -> None:
-        """Keeps the bytes of a read that never changes: the caller's key must name everything
-        they are a function of (the viewer above all: never one viewer's bytes for another)."""
+    def keep_past_answer(self, body: bytes, game_id: str, viewer: Viewer, *what: Hashable) -> None:
+        """Keeps the bytes of a read that never changes, under the game, its viewer and `what`:
+        everything else the bytes are a function of (the version or page, the seat, a language)."""
         if len(body) > self.past_answers_bytes // 8:
             return
+        key = (game_id, viewer, *what)
         with self._answers_lock:
             old = self._answers.pop(key, None)
             self._answers_bytes += len(body) - (len(old) if old is not None else 0)
@@ -419,13 +424,21 @@ class GameRepository:
         # The multiples of snapshot_every passed are kept (not for a finished or clocked game):
         # the next read near here replays less than snapshot_every events.
         state, platform, marks = self._replay(current.definition, events, state, platform, start)
-        self._keep_marks(current, marks)
+        if not self._keep_marks(current, marks):
+            # A finished game keeps no snapshots (an archived one has none at all): the marks its
+            # replay passed are kept here, so a later read of another far version of it replays
+            # from the nearest one (at most snapshot_every events), not from its start.
+            for mark, mark_state, mark_platform in marks:
+                self._keep_past(game_id, mark, mark_state, mark_platform)
         self._keep_past(game_id, version, state, platform)
         return replace(current, version=version, state=state, snapshot_version=start, platform=platform)
 
     def _near_past(self, game_id: str, version: int) -> tuple[int, tuple[Any, platform_events.Platform]] | None:
-        """The newest fold kept at `version` or up to PAST_WINDOW versions before it."""
-        for v in range(version, max(0, version - PAST_WINDOW) - 1, -1):
+        """The newest fold kept at `version` or up to PAST_WINDOW versions before it, else at the
+        multiple of snapshot_every below it (a mark a finished game's replay kept: at_version)."""
+        mark = version // self.snapshot_every * self.snapshot_every
+        nearest = range(version, max(0, version - PAST_WINDOW) - 1, -1)
+        for v in (*nearest, mark) if mark > 0 and mark < version - PAST_WINDOW else nearest:
             found = self._past.get((game_id, v))
             if found is not None:
                 try:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol, overload
 
-from flask import request
-
 from api.errors import Code, InvalidToken, SeatNotYours, TokenRequired, ValidationFailed
 from api.games.callers import Holder, is_identity_token, is_player_credential
+from api.http import current
 from api.input_rules import DIGITS
 
 if TYPE_CHECKING:
@@ -42,7 +41,7 @@ def parse_bearer(header: str | None) -> str | None:
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
+    header = current.req().environ.get("HTTP_AUTHORIZATION")  # as request.headers would read it
     if header is None:
         return None
     token = parse_bearer(header)
@@ -55,9 +54,10 @@ def bearer_token() -> str | None:
 
 def requested_seat() -> int | None:
     """The seat named by `?seat=N`, if any."""
-    if not request.environ.get("QUERY_STRING"):
+    this = current.req()
+    if not this.environ.get("QUERY_STRING"):
         return None
-    raw = request.args.get("seat")
+    raw = this.args.get("seat")
     if raw is None:
         return None
     if DIGITS.fullmatch(raw) is None or len(raw) > 3:  # ASCII: "²".isdigit() is True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, cast
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -16,6 +16,7 @@ from api.chat.decider import OUTCOMES, SCOPES
 from api.chat.service import MAX_PAGE, PAGE, dm_channel
 from api.errors import ApiError
 from api.games.callers import TABLE, is_player_credential
+from api.http import current
 from api.http.auth import bearer_token, caller, current_player
 from api.http.requests import games, json_body, players, query
 
@@ -39,7 +40,7 @@ PLAYING = frozenset({"games.create_game", "lobby.claim_seat", "lobby.rematch", "
 def suspended_from_play() -> None:
     """A player a moderator suspended from play is refused (403 play_suspended) every operation
     that would seat it, while the suspension lasts; one check here for them all."""
-    if request.endpoint not in PLAYING or not is_player_credential(bearer_token()):
+    if current.req().endpoint not in PLAYING or not is_player_credential(bearer_token()):
         return
     try:
         player = current_player(players())

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from flask import Response, current_app, request
 
+from api.http import current as context
 from api.http import languages
 from api.words import DEFAULT
 from events.store import EventStore
@@ -27,7 +28,10 @@ def tag(version: int, seat: int | None, variant: str = "") -> str:
 
 def not_modified(store: EventStore, game_id: str, seat: int | None, variant: str = "") -> Response | None:
     """304 when the caller's ETag is the game's current one; None otherwise (build the answer)."""
-    asked = request.if_none_match
+    this = context.req()
+    if "HTTP_IF_NONE_MATCH" not in this.environ:
+        return None  # most reads: no header to parse
+    asked = this.if_none_match
     if not asked:
         return None
     version = store.version(game_id)

@@ -24,12 +24,15 @@ from typing import Any
 
 from flask import Response, request
 
-from api.openapi import load_yaml
+from api.openapi import load_yaml, pruned
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 METHODS = ("get", "head", "post", "put", "patch", "delete")
 # A path's shape, its variables' names left out: the routes name some as the spec does not
 # (`<game_id>` for `{id}`), and OpenAPI allows no two paths of one shape.
+# What of the spec the notices are made from (api/openapi's pruned: the rest is never parsed here)
+KEYS = (("paths", "*", METHODS, ("deprecated", "x-deprecated-at", "x-sunset", "x-deprecation-link", "tags",
+                                 "operationId")),)
 _FLASK_VARIABLE = re.compile(r"<[^<>]+>")
 _SPEC_VARIABLE = re.compile(r"\{[^{}]+\}")
 
@@ -86,7 +89,7 @@ def spec_notices(spec_path: Path = SPEC) -> dict[tuple[str, str], Notice]:
     text = spec_path.read_text()
     if not re.search(r"^\s+deprecated: true\s*$", text, re.M):
         return {}
-    return notices(load_yaml(text))
+    return notices(load_yaml(pruned(text, KEYS)))
 
 
 def shape(path: str) -> str:

@@ -11,7 +11,7 @@ from api.errors import Code, ValidationFailed
 from api.games import words
 from api.games.callers import is_player_credential
 from api.history import export
-from api.http import app_links, conditional, languages
+from api.http import app_links, conditional, current, languages
 from api.http import request_limits as limits
 from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
 from api.http.requests import games, json_body, next_link, query
@@ -185,8 +185,10 @@ def history(game_id: str) -> ResponseReturnValue:
     service = games()
     page = query(_history)
     seat = seat_of(service, game_id)
+    this = current.req()
     whole = page.pop("format", None) == "ndjson" or (
-        "format" not in request.args and request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
+        "format" not in this.args and "HTTP_ACCEPT" in this.environ  # no Accept: JSON, nothing to parse
+        and this.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON)
     # The events carry words when the request names a language (people reading them); an
     # archive's pull that names none gets the events as they are (the export's fastest path).
     worded = languages.asked()
@@ -220,12 +222,11 @@ def _events_page(service: GameService, game: Game, seat: int | None, after: int,
     names when worded) and answered again."""
     viewer = service.viewer_for(game, seat)
     end = min(after + limit, game.version)
-    key = None
+    page: tuple[Any, ...] | None = None  # what the page's bytes are a function of, beside the game and viewer
     if after < end:
         lang = languages.use() if worded else None
-        key = (game.id, "events", after, end, viewer, lang,
-               tuple(words.seat_names(game, lang)) if lang is not None else None)
-    encoded = service.games.past_answer(key) if key is not None else None
+        page = ("events", after, end, lang, tuple(words.seat_names(game, lang)) if lang is not None else None)
+    encoded = service.games.past_answer(game.id, viewer, *page) if page is not None else None
     if encoded is not None:
         last, count = end, end - after
     else:
@@ -235,8 +236,8 @@ def _events_page(service: GameService, game: Game, seat: int | None, after: int,
         last = events[-1]["version"] if events else after
         count = len(events)
         encoded = codec.dumps_bytes(events)
-        if key is not None and last == end and count == end - after:  # none appended since the load
-            service.games.keep_past_answer(key, encoded)
+        if page is not None and last == end and count == end - after:  # none appended since the load
+            service.games.keep_past_answer(encoded, game.id, viewer, *page)
     more = count == limit and last < game.version
     link = _next_page(game.id, "/events", after=last, limit=limit) if more else None
     return _json(b'{"version":' + codec.dumps_bytes(game.version) + b',"events":' + encoded
@@ -253,23 +254,23 @@ def state_at(game_id: str) -> ResponseReturnValue:
         return unchanged
     current = service.load(game_id)
     service.games.check_version(current, version)
-    # The answer is a function of the version, the seat (the viewer and `you`) and whether the
-    # game is over now (below): its bytes are kept and answered again (the ETag is the game's now).
-    key = (game_id, "state", version, seat, current.finished)
-    body = service.games.past_answer(key)
+    # The answer is a function of the version, the seat (`you`) and the viewer, judged by the
+    # game now (over: everyone): its bytes are kept and answered again (the ETag is the game's now).
+    viewer = service.viewer_for(current, seat)
+    body = service.games.past_answer(game_id, viewer, "state", version, seat)
     if body is None:
         past = service.at_version(game_id, version, current)
         # The viewer is judged by the game now: a finished game is open at every version (but a
         # version before the deal, a game waiting for its seats or inside its setup, has none).
         shown = service.describe(past, seat)
         if current.finished and not past.finished and past.dealt:
-            shown["view"] = past.definition.view(past.state, service.viewer_for(current, seat))
+            shown["view"] = past.definition.view(past.state, viewer)
         body = codec.dumps_bytes(shown) + b"\n"
         if past.platform.clock is None:  # a clocked game's state says its clock as of now: never kept
-            service.games.keep_past_answer(key, body)
+            service.games.keep_past_answer(body, game_id, viewer, "state", version, seat)
     return conditional.tagged(_json(body), current.version, seat)
 
 
 def _json(body: bytes) -> Response:
     """An answer of JSON bytes, as Flask answers the dict they encode (api/http/json_provider.py)."""
-    return current_app.response_class(body, mimetype="application/json")  # the JSON provider's
+    return current.app().response_class(body, mimetype="application/json")  # the JSON provider's

@@ -7,26 +7,29 @@ Accept-Language`), so a cache keeps one copy per language. The words themselves 
 api/words/'s."""
 from __future__ import annotations
 
-from flask import Response, g, request
+from flask import Response, g
 
 from api.errors import ValidationFailed
+from api.http import current as context
 from api.words import DEFAULT, languages
 
 
 def current() -> str:
     """The request's language (negotiated before the route ran)."""
-    return str(g.get("lang", DEFAULT))
+    return str(context.glob().get("lang", DEFAULT))
 
 
 def use() -> str:
     """The request's language, for a route that answers in it (its Content-Language then)."""
-    spoken = g.spoken = current()
+    this = context.glob()
+    spoken = this.spoken = str(this.get("lang", DEFAULT))
     return spoken
 
 
 def asked() -> bool:
     """Whether the request names a language (`?lang=` or `Accept-Language`)."""
-    return "lang" in request.args or "Accept-Language" in request.headers
+    this = context.req()
+    return "lang" in this.args or "HTTP_ACCEPT_LANGUAGE" in this.environ
 
 
 def spoken(lang: str) -> None:
@@ -35,8 +38,9 @@ def spoken(lang: str) -> None:
 
 
 def _negotiated() -> str:
-    environ = request.environ
-    asked = request.args.get("lang") if environ.get("QUERY_STRING") else None
+    this = context.req()
+    environ = this.environ
+    asked = this.args.get("lang") if environ.get("QUERY_STRING") else None
     if asked is None and "HTTP_ACCEPT_LANGUAGE" not in environ:
         return DEFAULT  # what best_match answers to no header, without parsing one
     served = languages()
@@ -45,17 +49,20 @@ def _negotiated() -> str:
             raise ValidationFailed(f"lang is one of {', '.join(served)}.",
                                    details={"fields": {"lang": [f"One of: {', '.join(served)}."]}})
         return asked
-    return request.accept_languages.best_match(served, default=DEFAULT) or DEFAULT
+    return this.accept_languages.best_match(served, default=DEFAULT) or DEFAULT
 
 
 def negotiate() -> None:
     """Before the route: the request's language."""
-    g.lang = DEFAULT  # the answer to a refused ?lang= is the default's
-    g.lang = _negotiated()
+    context.glob().lang = _negotiated()  # a refused ?lang= leaves none: current() answers the default
 
 
 def say_it(response: Response) -> Response:
     """After the route: the language the answer's words are in, and that it depends on the header."""
-    response.headers["Content-Language"] = str(g.get("spoken", DEFAULT))
-    response.vary.add("Accept-Language")
+    headers = response.headers
+    headers["Content-Language"] = str(context.glob().get("spoken", DEFAULT))
+    if "Vary" in headers:
+        response.vary.add("Accept-Language")
+    else:  # most answers: no Vary to parse and write again
+        headers.add("Vary", "Accept-Language")
     return response

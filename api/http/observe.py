@@ -25,9 +25,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote_plus
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 
 from api import logs, metrics
+from api.http import current
 from api.input_rules import is_game_id
 
 _SENSIBLE_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
@@ -100,9 +101,10 @@ def _log(method: str, path: str, status: int, seconds: float) -> None:
 
 def start() -> None:
     """Before the route: the request's id, its start, and the log context (request and game id)."""
-    environ = request.environ
+    this = current.req()
+    environ = this.environ
     rid = request_id(environ)
-    game_id = (request.view_args or {}).get("game_id")
+    game_id = (this.view_args or {}).get("game_id")
     # an id no game can have (`a%0Ab`) is not written into every line of the request
     token = logs.bind(request_id=rid, game_id=game_id if game_id and is_game_id(game_id) else None)
     environ[_KEY] = (time.perf_counter(), rid, token)
@@ -114,10 +116,11 @@ def finisher(app: Flask) -> Callable[[Response], Response]:
     log_each = app.config.get("ACCESS_LOG", False)
 
     def finish(response: Response) -> Response:
-        environ = request.environ
+        this = current.req()
+        environ = this.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
         response.headers["X-Request-Id"] = rid
-        rule = request.url_rule
+        rule = this.url_rule
         route = rule.rule if rule is not None else "unmatched"
         seconds = time.perf_counter() - started
         method = environ["REQUEST_METHOD"]
@@ -131,7 +134,7 @@ def finisher(app: Flask) -> Callable[[Response], Response]:
 
 def forget(exc: BaseException | None) -> None:
     """At the request's teardown: its log context unbound."""
-    held = request.environ.pop(_KEY, None)
+    held = current.req().environ.pop(_KEY, None)
     if held is not None:
         try:
             logs.unbind(held[2])

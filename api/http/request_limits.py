@@ -40,6 +40,7 @@ from flask import Flask, Response, current_app, g, request
 
 from api.errors import ApiError, Code
 from api.games.callers import hash_token
+from api.http import current
 from api.http.auth import parse_bearer
 from api.http.client_address import client_address, network_of
 from api.http.ratelimit import Decision, RateLimiter
@@ -108,7 +109,7 @@ def _headers(key: str, decision: Decision) -> dict[str, Any]:
 
 
 def _charge(budgets: Budgets) -> None:
-    environ = request.environ  # read directly: this runs before every request
+    environ = current.req().environ  # read directly: this runs before every request
     path = environ.get("PATH_INFO", "")
     if path in UNLIMITED_PATHS:
         return
@@ -155,7 +156,7 @@ def _take(limiter: RateLimiter, key: str, subject: str) -> Decision:
 
 
 def _admit(limiter: RateLimiter, key: str, subject: str) -> None:
-    g.ratelimit = (key, _take(limiter, key, subject))  # the last budget charged is the one the headers show
+    current.glob().ratelimit = (key, _take(limiter, key, subject))  # the last charged is the one the headers show
 
 
 def charge_anonymous_creation() -> None:
@@ -188,7 +189,7 @@ def teller(app: Flask) -> Callable[[Response], Response]:
     credential counted as its address's failed authentication."""
 
     def tell(response: Response) -> Response:
-        charged = g.get("ratelimit")
+        charged = current.glob().get("ratelimit")
         if charged is not None and "RateLimit" not in response.headers:
             key, decision = charged
             response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')

@@ -9,6 +9,7 @@ from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import ApiError, Code, ValidationFailed
+from api.http import current
 from api.input_rules import MAX_DEPTH, depth_within, digits
 from events import codec
 
@@ -31,7 +32,7 @@ class UnsupportedMediaType(ApiError):
 # them in an untyped dict, and the tests may register doubles).
 
 def games() -> GameService:
-    return cast("GameService", current_app.extensions["games"])
+    return cast("GameService", current.app().extensions["games"])
 
 
 def players() -> Players:
@@ -69,8 +70,9 @@ def one_value_per_parameter() -> None:
     """Before the route: every query parameter of this API holds one value. `?seat=1&seat=2` is
     refused, not read as its first value: a client (or a proxy that appends) must not have one of
     two values silently ignored, and a cache keyed on the first one would mix answers."""
-    if request.environ.get("QUERY_STRING"):
-        repeated = sorted(k for k, values in request.args.lists() if len(values) > 1)
+    this = current.req()
+    if this.environ.get("QUERY_STRING"):
+        repeated = sorted(k for k, values in this.args.lists() if len(values) > 1)
         if repeated:
             raise ValidationFailed(
                 f"`{repeated[0]}` is given more than once; each query parameter takes one value.",
@@ -78,22 +80,42 @@ def one_value_per_parameter() -> None:
 
 
 _defaults: dict[int, tuple[Schema, dict[str, Any]]] = {}
+# Short query strings loaded before (by schema and arguments), when every value loaded is a
+# scalar: a replayer stepping through a game sends the same few again and again, and a
+# marshmallow load was a tenth of a past read answered from kept bytes (issue 57). At most
+# LOADED_KEPT of at most LOADED_LENGTH characters (~0.5 MB: no flood of queries grows it),
+# cleared when full.
+_loaded: dict[tuple[Schema, tuple[tuple[str, str], ...]], dict[str, Any]] = {}  # the schema itself: no id reused
+LOADED_KEPT = 1024
+LOADED_LENGTH = 128
+_SCALARS = (int, str, bool, float, type(None))
 
 
 def query(schema: Schema) -> dict[str, Any]:
     """The query string loaded by `schema`; without one, the schema's defaults (computed once:
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
-    args = request.args.to_dict() if request.environ.get("QUERY_STRING") else {}  # .args parses
+    this = current.req()
+    query_string = this.environ.get("QUERY_STRING", "")
+    args = this.args.to_dict() if query_string else {}  # .args parses
     args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
     args.pop("lang", None)  # the answer's language: api/http/languages.py
-    for name in INTEGER_ARGS.intersection(args):
-        digits(args[name], name)
     if not args:
         cached = _defaults.get(id(schema))
         if cached is None:
             cached = _defaults[id(schema)] = (schema, schema.load({}))
         return dict(cached[1])
+    key = (schema, tuple(sorted(args.items())))
+    kept = _loaded.get(key)
+    if kept is not None:
+        return dict(kept)
+    for name in INTEGER_ARGS.intersection(args):
+        digits(args[name], name)
     loaded: dict[str, Any] = schema.load(args)
+    if len(query_string) <= LOADED_LENGTH and \
+            all(isinstance(v, _SCALARS) for v in loaded.values()):  # a copy handed out can change nothing kept
+        if len(_loaded) >= LOADED_KEPT:
+            _loaded.clear()
+        _loaded[key] = dict(loaded)
     return loaded
 
 

@@ -31,12 +31,13 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
-
-import jwt
+from typing import TYPE_CHECKING, Any
 
 from api.errors import ApiError, Code
 from api.players.provider_fetch import fetch_json
+
+if TYPE_CHECKING:
+    import jwt
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +135,8 @@ class KeySet:
         except (OSError, ValueError, http.client.HTTPException) as e:
             log.warning("the key set of %s could not be read: %s", self.issuer.issuer, e)
             return
+        import jwt  # PyJWT and its cryptography: 8 MB of every web worker that only a JWT needs
+
         keys = {}
         for jwk in document.get("keys", []):
             try:
@@ -174,6 +177,8 @@ class TokenVerifier:
     def verify(self, token: str) -> dict[str, Any]:
         """The token's claims once its issuer, signature, audience and times are checked;
         TokenRefused (a code saying why) otherwise."""
+        import jwt  # at the first identity token a process sees (see KeySet._refresh)
+
         try:
             header = jwt.get_unverified_header(token)
             claimed = jwt.decode(token, options={"verify_signature": False})
@@ -195,6 +200,8 @@ class TokenVerifier:
         return self._checked(token, key, header["alg"], issuer)
 
     def _checked(self, token: str, key: jwt.PyJWK, alg: str, issuer: Issuer) -> dict[str, Any]:
+        import jwt
+
         try:
             claims: dict[str, Any] = jwt.decode(token, key, algorithms=[alg], audience=issuer.audience,
             issuer=issuer.issuer,

@@ -13,23 +13,15 @@ replayed answer finds nothing. Keys (single-key commands only):
   sign_count, created, last_used};
 - `passkey:<credential id>` -> the player's id (the index a sign-in looks the credential up in).
 The relying party (its id, a domain, and the page's origin) is the edge's to say (settings, or
-the request's host). Flask-free.
+the request's host). Flask-free. py_webauthn (with cryptography, pyasn1, cbor2, pyOpenSSL) is
+imported by each ceremony, so a process that makes none never loads it (issue 57: a web worker's
+memory at rest).
 """
 from __future__ import annotations
 
 import json
 import time
 from typing import Any
-
-import webauthn
-from webauthn.helpers import bytes_to_base64url, parse_client_data_json
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure, InvalidRegistrationResponse
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from api.errors import ApiError, Code
 from api.players.keys import KeyRing
@@ -55,6 +47,10 @@ def _now_ms() -> int:
 
 def _challenge_of(credential: dict[str, Any]) -> str:
     """The challenge an authenticator's answer signed (its clientDataJSON's), base64url."""
+    import webauthn  # py_webauthn and its cryptography: imported at a process's first passkey ceremony
+    from webauthn.helpers import bytes_to_base64url, parse_client_data_json
+    from webauthn.helpers.exceptions import InvalidJSONStructure
+
     try:
         client_data = webauthn.base64url_to_bytes(credential["response"]["clientDataJSON"])
         return bytes_to_base64url(parse_client_data_json(client_data).challenge)
@@ -84,6 +80,15 @@ class Passkeys:
     # ---- registering --------------------------------------------------------------------
     def registration_options(self, player_id: str, player_name: str, rp_id: str) -> dict[str, Any]:
         """The options for `navigator.credentials.create` (as JSON), its challenge kept."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.structs import (
+            AuthenticatorSelectionCriteria,
+            PublicKeyCredentialDescriptor,
+            ResidentKeyRequirement,
+            UserVerificationRequirement,
+        )
+
         held = self.redis.hkeys(self._registered(player_id))
         if len(held) >= MAX_PASSKEYS:
             raise PasskeyRefused(f"A player holds at most {MAX_PASSKEYS} passkeys: remove one first.", status=409)
@@ -101,6 +106,10 @@ class Passkeys:
                  origin: str, counts_from: int = 0) -> dict[str, Any]:
         """Verifies the authenticator's answer to the player's registration challenge and keeps
         the passkey; its entry (no key material). `counts_from`: when it proves a step-up (ms)."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.exceptions import InvalidJSONStructure, InvalidRegistrationResponse
+
         challenge = self.redis.getdel(self._registration(player_id))
         if challenge is None:
             raise PasskeyRefused("No passkey registration is under way (or it took longer than "
@@ -123,6 +132,10 @@ class Passkeys:
     # ---- signing in ---------------------------------------------------------------------
     def authentication_options(self, rp_id: str) -> dict[str, Any]:
         """The options for `navigator.credentials.get` (any of this site's passkeys)."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.structs import UserVerificationRequirement
+
         options = webauthn.generate_authentication_options(
             rp_id=rp_id, timeout=CHALLENGE_TTL_S * 1000, user_verification=UserVerificationRequirement.PREFERRED)
         challenge = bytes_to_base64url(options.challenge)
@@ -144,6 +157,9 @@ class Passkeys:
     def _verify(self, owner: str, entry: dict[str, Any], credential: dict[str, Any], rp_id: str, origin: str) -> None:
         """Verifies an answer (its challenge taken already) against the passkey's public key,
         and notes its use."""
+        import webauthn
+        from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure
+
         try:
             verified = webauthn.verify_authentication_response(
                 credential=credential, expected_challenge=webauthn.base64url_to_bytes(_challenge_of(credential)),
@@ -161,6 +177,10 @@ class Passkeys:
 
     def step_up_options(self, player_id: str, rp_id: str) -> dict[str, Any]:
         """The options for `navigator.credentials.get` offering the player's own passkeys."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.structs import PublicKeyCredentialDescriptor, UserVerificationRequirement
+
         held = self.redis.hkeys(self._registered(player_id))
         if not held:
             raise PasskeyRefused("The player has no passkey: step up with the recovery code or an identity token.",

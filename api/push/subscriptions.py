@@ -42,8 +42,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.hazmat.primitives.asymmetric import ec
-
 from api.errors import ApiError, Code, ValidationFailed
 from api.players.accounts import Players
 from api.webhooks.addresses import AddressRefused, Policy, resolve
@@ -212,6 +210,9 @@ def decoded_key(value: str, field: str, length: int) -> bytes:
 
 def check_keys(p256dh: str, auth: str) -> None:
     point = decoded_key(p256dh, "p256dh", 65)
+    # here, not at the top: cryptography is 7 MB of every web worker's memory, needed by a subscription only
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:

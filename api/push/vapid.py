@@ -24,12 +24,12 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable
-from typing import Any
-
-from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid
+from typing import TYPE_CHECKING, Any
 
 from events.keys import glob_escaped
+
+if TYPE_CHECKING:
+    from py_vapid import Vapid
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,10 @@ def key_file(configured: str, data_dir: str | None = None) -> str:
 
 def load(private_key: str = "", path: str = "") -> Vapid:
     """The key pair: the given key, else the file's (made now if there is none)."""
+    # py_vapid (and its cryptography, 7 MB) here and in _make and public_key, not at the top: a
+    # web worker loads them at the first push subscription or public-key read, if ever
+    from py_vapid import Vapid
+
     if private_key.strip():
         text = private_key.strip()
         if text.startswith("-----BEGIN"):
@@ -61,6 +65,8 @@ def load(private_key: str = "", path: str = "") -> Vapid:
 
 
 def _make(path: str) -> None:
+    from py_vapid import Vapid
+
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     vapid = Vapid()
@@ -81,6 +87,8 @@ def _make(path: str) -> None:
 def public_key(vapid: Vapid) -> str:
     """The public key as a browser's `applicationServerKey` takes it: the uncompressed P-256
     point, base64url without padding."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 

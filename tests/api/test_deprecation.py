@@ -53,6 +53,18 @@ def test_a_deprecated_operations_answers_say_so(retiring_client):
     assert "Deprecation" not in retiring_client.get(f"/games/{game}/moves").headers
 
 
+def test_the_notices_read_from_the_specs_own_lines_are_the_whole_specs(tmp_path):
+    """spec_notices parses only the lines the notices are made from (api/openapi's pruned, issue
+    57: a web worker's memory); a spec that retires an operation gives the same notices so."""
+    import yaml
+
+    written = tmp_path / "openapi.yaml"
+    written.write_text(yaml.dump(MARKED, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                                 allow_unicode=True, width=100))
+    found = deprecation.spec_notices(written)
+    assert found == deprecation.notices(MARKED) and ("GET", "/games/{}") in found
+
+
 def test_a_routes_own_link_stays_beside_the_notice():
     retired = _retiring(SPEC, "/games", "get", **{"x-deprecated-at": "2027-01-15"})
     notice = deprecation.notices(retired)[("GET", "/games")]  # a path without variables

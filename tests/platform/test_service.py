@@ -247,3 +247,22 @@ def test_a_held_game_advanced_by_another_process_appends_is_the_game_a_load_read
     assert (held.version, held.state, held.platform) == (loaded.version, loaded.state, loaded.platform)
     here.games.remember(warmed)  # an older state offered later (a slow request) is not kept
     assert here.games.cached(gid) is held
+
+
+def test_a_finished_games_far_versions_replay_from_the_marks_a_read_passed(small_snapshots, monkeypatch):
+    """A finished game keeps no snapshots (an archived one has none): the marks a cold read's
+    replay passed (each multiple of SNAPSHOT_EVERY) are kept in the process's past folds, so a
+    later read of another far version replays from the nearest one, not from the start (issue 57)."""
+    monkeypatch.setattr(repository_module, "PAST_WINDOW", 2)  # the marks, not the window, are found
+    store = _CountingStore()
+    gid = _bot_game(_service(store))
+    service = _service(store)
+    current = service.load(gid)
+    assert current.finished and current.version >= 30
+    events = [e.data for e in store.read(gid) if e.type != "game_created"]
+    service.at_version(gid, current.version - 1, current)  # cold: from the start, passing every mark
+    for version in (24, 13, 29):
+        store.read_count = 0
+        assert service.at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
+        assert store.read_count <= 4, version  # from the multiple of 5 below it
+    assert store._snapshots.get(gid) is None  # kept in the process, never saved

@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from api.http.scopes import spec_table, table
+from api.http.scopes import SPEC, spec_table, table
+from api.openapi import load_yaml, pruned
 from tests.api.helpers import auth
 from tests.api.spec import spec
 from tests.lobby.helpers import player
@@ -113,3 +114,33 @@ def test_a_new_tokens_scopes_are_the_schemes_scopes():
     found = spec()
     enum = found["components"]["schemas"]["NewAccessToken"]["properties"]["scopes"]["items"]["enum"]
     assert sorted(enum) == sorted(found["components"]["securitySchemes"]["playerKey"]["x-scopes"])
+
+
+def test_the_table_read_from_the_specs_own_lines_is_the_whole_specs():
+    """spec_table parses only the lines that say the scopes (issue 57: the whole spec parsed left
+    ~10 MB in every web worker): the same table as the whole spec's."""
+    assert spec_table() == table(load_yaml(SPEC.read_text()))
+
+
+def test_pruning_keeps_the_wanted_keys_whole_and_the_rest_out():
+    text = """
+top: 1
+paths:
+  /a:
+    description: |
+      security: not a key, a block's line
+        operationId: nor this
+
+    get:
+      operationId: readA  # a comment
+      security:
+      - playerKey: ["game:read"]
+      responses: {"200": {description: ok}}
+  "/b:c":
+    post: {operationId: makeB, security: [{}]}
+components:
+  x: {security: 1}
+"""
+    kept = load_yaml(pruned(text, (("paths", "*", ("get", "post"), ("security", "operationId")),)))
+    assert kept == {"paths": {"/a": {"get": {"operationId": "readA", "security": [{"playerKey": ["game:read"]}]}},
+                              "/b:c": {"post": {"operationId": "makeB", "security": [{}]}}}}

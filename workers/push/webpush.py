@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-from py_vapid import Vapid
 
 from api.push import messages
 from api.push.subscriptions import WEB_PUSH, PushSubscription
@@ -17,6 +15,9 @@ from api.webhooks.addresses import Policy
 from api.webhooks.sender import Connections
 
 from .transport import Answer
+
+if TYPE_CHECKING:
+    from py_vapid import Vapid  # the key only: py_vapid and its cryptography load with it (api/push/vapid.py)
 
 JWT_LIFETIME_S = 12 * 3600  # RFC 8292: at most 24 hours
 
