@@ -51,10 +51,19 @@ def fuzz_server(redis_url: str, log_dir: Path) -> Iterator[ApiServer]:
                     SSE_MAX_SECONDS=0.2, SSE_KEEPALIVE_S=0.05, **OPEN_BUDGETS).start()
     try:
         # /health/ready answers 503 until a worker and the reconciler have beaten once
-        wait_for(lambda: requests.get(f"{api.base}/health/ready", timeout=2).status_code == 200, timeout=30)
+        wait_for(lambda: _ready(api.base), timeout=30)
         yield api
     finally:
         api.stop()
+
+
+def _ready(base: str) -> bool:
+    """/health/ready answered 200; a probe that times out (a loaded host: the server's children
+    still starting) is a no, asked again, not the run's failure."""
+    try:
+        return requests.get(f"{base}/health/ready", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
 
 
 def run(base: str, seed: str, phases: str, examples: int) -> subprocess.CompletedProcess:
