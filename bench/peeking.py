@@ -17,9 +17,11 @@ shared machine).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
+from pathlib import Path
 
 from api.moderation import signals
 from domain import registry, search
@@ -74,6 +76,81 @@ def play(game, kind: str, seed: int, iterations: int, who: str) -> tuple[list[si
     return found, 0 in winners
 
 
+def _row(d: signals.PeekDecision) -> list:
+    """One decision, compact: [moves, honest share of the move played, peeking share of it, the
+    two models' firsts differ, the move was the peeking first, it was the honest first] (any
+    epsilon's ratio can be recomputed from it)."""
+    honest, peek = signals._first(d.honest), signals._first(d.peeking)
+    return [d.moves, round(d.honest.get(d.played, 0.0), 5), round(d.peeking.get(d.played, 0.0), 5),
+            int(honest != peek), int(d.played == peek), int(d.played == honest)]
+
+
+def record(args: argparse.Namespace, game, kinds: list[str]) -> None:
+    """`--out FILE`: games played one after another (seeds SEED0, SEED0+1, ...), each kind in
+    turn, one JSON line a game appended as it ends (a long run's partial results survive); the
+    report (`--report FILE`) groups them into players of k games afterwards."""
+    out = Path(args.out)
+    for i in range(args.games):
+        for kind in kinds:
+            seed = args.seed0 + i
+            started = time.process_time()
+            found, won = play(game, kind, seed, args.iterations, kind)
+            line = {"game": game.name, "kind": kind, "seed": seed, "iterations": args.iterations,
+                    "bot_scale": args.bot_scale, "won": won, "cpu_s": round(time.process_time() - started, 2),
+                    "decisions": [_row(d) for d in found]}
+            with out.open("a") as f:
+                f.write(json.dumps(line) + "\n")
+
+
+def _llr(row: list, epsilon: float) -> float:
+    moves, honest, peek = row[0], row[1], row[2]
+    return math.log((1 - epsilon) * peek + epsilon / moves) - math.log((1 - epsilon) * honest + epsilon / moves)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else float("nan")
+
+
+def report(paths: list[str], per: list[int], epsilon: float) -> None:
+    """Per game and kind: games, decisions and CPU; the mean LLR a decision and a game; and, for
+    players of k games (consecutive seeds grouped, no game shared), the share warned or flagged
+    at the thresholds of signals.py with its Wilson interval (for a peeker the detection rate,
+    for the honest kinds the false-positive rate), and the honest kinds' 95th and 99th
+    percentile of a player's LLR (where a threshold at a measured false-positive rate sits)."""
+    games: dict[tuple[str, str], list[dict]] = {}
+    for path in paths:
+        for text in Path(path).read_text().splitlines():
+            if text.strip():
+                line = json.loads(text)
+                games.setdefault((line["game"], line["kind"]), []).append(line)
+    print(f"epsilon {epsilon}; warn at LLR {signals.PEEK_WARN_LLR:.2f}, flag at {signals.PEEK_FLAG_LLR:.2f}, "
+          f"at least {signals.PEEK_MIN_DECISIONS} decisions")
+    print("| game | kind | games | decisions a game | CPU s a game | LLR a decision | LLR a game (mean, sd) | "
+          "differ: hidden's 1st, seat's 1st | wins | " + " | ".join(f"warned+ over {k} game(s)" for k in per) + " |")
+    for (name, kind), lines in sorted(games.items()):
+        lines.sort(key=lambda line: line["seed"])
+        per_game = [sum(_llr(r, epsilon) for r in line["decisions"]) for line in lines]
+        counts = [len(line["decisions"]) for line in lines]
+        rows = [r for line in lines for r in line["decisions"]]
+        mean = sum(per_game) / len(per_game)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in per_game) / max(1, len(per_game) - 1))
+        cells = []
+        for k in per:
+            players = [(sum(counts[i:i + k]), sum(per_game[i:i + k])) for i in range(0, len(lines) - k + 1, k)]
+            warned = sum(signals.peeking_level(n, r) is not None for n, r in players)
+            low, high = wilson(warned, len(players))
+            tail = "" if kind == "peeking search" else \
+                f"; p95 {_quantile([r for _, r in players], 0.95):.1f}, max {max(r for _, r in players):.1f}" \
+                if players else ""
+            cells.append(f"{warned}/{len(players)} ({low:.2f}-{high:.2f}{tail})" if players else "-")
+        print(f"| {name} | `{kind}` | {len(lines)} | {sum(counts) / len(lines):.1f} | "
+              f"{sum(line['cpu_s'] for line in lines) / len(lines):.1f} | {sum(per_game) / max(1, len(rows)):.3f} | "
+              f"{mean:.2f}, {sd:.2f} | {sum(r[3] for r in rows)}: {sum(r[3] and r[4] for r in rows)}, "
+              f"{sum(r[3] and r[5] for r in rows)} | {sum(line['won'] for line in lines)}/{len(lines)} | "
+              + " | ".join(cells) + " |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.peeking", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -83,9 +160,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=80, help="the detector's search, per model and decision")
     parser.add_argument("--bot-scale", type=float, default=0.1, help="BOT_ITERATIONS of the players' expert")
     parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--out", help="append one JSON line a game to this file (GAMES games of each kind)")
+    parser.add_argument("--seed0", type=int, default=0, help="the first game's seed, with --out")
+    parser.add_argument("--report", nargs="+", metavar="FILE", help="the table of --out files")
+    parser.add_argument("--per", default="1,2,4,8", help="with --report: players of k games")
+    parser.add_argument("--epsilon", type=float, default=signals.PEEK_EPSILON, help="with --report")
     args = parser.parse_args(argv)
+    if args.report:
+        report(args.report, [int(k) for k in args.per.split(",")], args.epsilon)
+        return
     game = registry.get(args.game)
     search.set_iterations_scale(args.bot_scale)
+    if args.out:
+        record(args, game, [k.strip() for k in args.kinds.split(",")])
+        return
     print(f"# peeking: {game.name}, {args.players} players a kind x {args.games} games, detector "
           f"{args.iterations} iterations a model, players' expert at BOT_ITERATIONS={args.bot_scale}; "
           f"epsilon {signals.PEEK_EPSILON}, warn at LLR {signals.PEEK_WARN_LLR:.2f}, flag at "
