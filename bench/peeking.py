@@ -107,6 +107,16 @@ def _llr(row: list, epsilon: float) -> float:
     return math.log((1 - epsilon) * peek + epsilon / moves) - math.log((1 - epsilon) * honest + epsilon / moves)
 
 
+def _llr_firsts(row: list, epsilon: float) -> float:
+    """The ratio with each model reduced to its first move (1 - epsilon on it): nonzero only where
+    the firsts differ, a sign test weighted by the moves; blind to how sharp each model is."""
+    moves, differ, peek_first, honest_first = row[0], row[3], row[4], row[5]
+    if not differ or not (peek_first or honest_first):
+        return 0.0
+    step = math.log((1 - epsilon + epsilon / moves) / (epsilon / moves))
+    return step if peek_first else -step
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else float("nan")
@@ -123,10 +133,11 @@ def report(paths: list[str], per: list[int], epsilon: float) -> None:
         for text in Path(path).read_text().splitlines():
             if text.strip():
                 line = json.loads(text)
-                games.setdefault((line["game"], line["kind"]), []).append(line)
+                name = f"{line['game']} (I {line['iterations']}, B {line['bot_scale']})"
+                games.setdefault((name, line["kind"]), []).append(line)
     print(f"epsilon {epsilon}; warn at LLR {signals.PEEK_WARN_LLR:.2f}, flag at {signals.PEEK_FLAG_LLR:.2f}, "
           f"at least {signals.PEEK_MIN_DECISIONS} decisions")
-    print("| game | kind | games | decisions a game | CPU s a game | LLR a decision | LLR a game (mean, sd) | "
+    print("| game | kind | games | decisions a game | CPU s a game | LLR a decision (firsts only) | LLR a game (mean, sd) | "
           "differ: hidden's 1st, seat's 1st | wins | " + " | ".join(f"warned+ over {k} game(s)" for k in per) + " |")
     for (name, kind), lines in sorted(games.items()):
         lines.sort(key=lambda line: line["seed"])
@@ -145,10 +156,31 @@ def report(paths: list[str], per: list[int], epsilon: float) -> None:
                 if players else ""
             cells.append(f"{warned}/{len(players)} ({low:.2f}-{high:.2f}{tail})" if players else "-")
         print(f"| {name} | `{kind}` | {len(lines)} | {sum(counts) / len(lines):.1f} | "
-              f"{sum(line['cpu_s'] for line in lines) / len(lines):.1f} | {sum(per_game) / max(1, len(rows)):.3f} | "
+              f"{sum(line['cpu_s'] for line in lines) / len(lines):.1f} | {sum(per_game) / max(1, len(rows)):.3f} "
+              f"({sum(_llr_firsts(r, epsilon) for r in rows) / max(1, len(rows)):.3f}) | "
               f"{mean:.2f}, {sd:.2f} | {sum(r[3] for r in rows)}: {sum(r[3] and r[4] for r in rows)}, "
               f"{sum(r[3] and r[5] for r in rows)} | {sum(line['won'] for line in lines)}/{len(lines)} | "
               + " | ".join(cells) + " |")
+    _projection(games, epsilon)
+
+
+def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float) -> None:
+    """Players of k games, as the sum of k independent games (normal, each kind's per-game mean
+    and sd): the share of each kind past the warning and the flag, k = 1 to 256. Where a sample
+    is too small to show a tail, this is what says after how many games a peeker is flagged,
+    and how often an honest player would be by then."""
+    print("\nprojected share past the warning / the flag, players of k games (normal, per-game mean and sd)")
+    ks = (1, 4, 16, 64, 256)
+    print("| game | kind | " + " | ".join(f"k={k}" for k in ks) + " |")
+    for (name, kind), lines in sorted(games.items()):
+        per_game = [sum(_llr(r, epsilon) for r in line["decisions"]) for line in lines]
+        if len(per_game) < 2:
+            continue
+        mean = sum(per_game) / len(per_game)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in per_game) / (len(per_game) - 1)) or 1e-9
+        past = [tuple(0.5 * math.erfc((t - k * mean) / (sd * math.sqrt(k)) / math.sqrt(2))
+                      for t in (signals.PEEK_WARN_LLR, signals.PEEK_FLAG_LLR)) for k in ks]
+        print(f"| {name} | `{kind}` | " + " | ".join(f"{w:.2f} / {f:.2f}" for w, f in past) + " |")
 
 
 def main(argv: list[str] | None = None) -> None:
