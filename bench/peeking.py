@@ -164,23 +164,78 @@ def report(paths: list[str], per: list[int], epsilon: float) -> None:
     _projection(games, epsilon)
 
 
-def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float) -> None:
+def _moments(lines: list[dict], epsilon: float) -> tuple[float, float, float, float]:
+    """(decisions a game, LLR a decision's mean, a game's LLR sd, a decision's sd: the game's over
+    the root of its decisions, so that decisions of one game that move together count as such)."""
+    per_game = [sum(_llr(r, epsilon) for r in line["decisions"]) for line in lines]
+    decisions = sum(len(line["decisions"]) for line in lines) / len(lines)
+    mean = sum(per_game) / max(1, sum(len(line["decisions"]) for line in lines))
+    game_mean = sum(per_game) / len(per_game)
+    sd = math.sqrt(sum((x - game_mean) ** 2 for x in per_game) / (len(per_game) - 1)) if len(per_game) > 1 else 0.0
+    return decisions, mean, sd, sd / math.sqrt(max(1.0, decisions))
+
+
+def _past(k: float, decisions: float, mean: float, sd_game: float, threshold) -> float:
+    """The share of players of k games (normal: k games' sum) past `threshold(decisions)`."""
+    n = k * decisions
+    return 0.5 * math.erfc((threshold(n) - n * mean) / (max(sd_game, 1e-9) * math.sqrt(k)) / math.sqrt(2))
+
+
+def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha: float = 0.01) -> None:
     """Players of k games, as the sum of k independent games (normal, each kind's per-game mean
-    and sd): the share of each kind past the warning and the flag, k = 1 to 256. Where a sample
-    is too small to show a tail, this is what says after how many games a peeker is flagged,
-    and how often an honest player would be by then."""
+    and sd), at signals.py's thresholds (the allowance included): the share past the warning and
+    the flag, k = 1 to 256. Then the calibration: per setting, the allowance the honest kinds
+    need for a worst-case false-positive rate `alpha` at the warning whatever their number of
+    decisions (a + mu, mu the drift's 95% upper bound, a = z^2 sigma^2 / 4T: a drift -a has at
+    most Phi(-2 sqrt(a T) / sigma) chance of reaching T at the worst number of decisions), and at the allowance in force: each honest kind's worst case and
+    the games after which half / 90% of the peekers are warned and flagged."""
     print("\nprojected share past the warning / the flag, players of k games (normal, per-game mean and sd)")
     ks = (1, 4, 16, 64, 256)
-    print("| game | kind | " + " | ".join(f"k={k}" for k in ks) + " |")
+    print("| setting | kind | " + " | ".join(f"k={k}" for k in ks) + " |")
     for (name, kind), lines in sorted(games.items()):
-        per_game = [sum(_llr(r, epsilon) for r in line["decisions"]) for line in lines]
-        if len(per_game) < 2:
+        if len(lines) < 2:
             continue
-        mean = sum(per_game) / len(per_game)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in per_game) / (len(per_game) - 1)) or 1e-9
-        past = [tuple(0.5 * math.erfc((t - k * mean) / (sd * math.sqrt(k)) / math.sqrt(2))
-                      for t in (signals.PEEK_WARN_LLR, signals.PEEK_FLAG_LLR)) for k in ks]
-        print(f"| {name} | `{kind}` | " + " | ".join(f"{w:.2f} / {f:.2f}" for w, f in past) + " |")
+        decisions, mean, sd, _ = _moments(lines, epsilon)
+        cells = [tuple(_past(k, decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(int(n))[i])
+                       for i in (0, 1)) for k in ks]
+        print(f"| {name} | `{kind}` | " + " | ".join(f"{w:.2f} / {f:.2f}" for w, f in cells) + " |")
+    z, warn = _z(alpha), signals.PEEK_WARN_LLR
+    print(f"\ncalibration: allowance needed for a worst-case false-positive rate {alpha} at the warning; "
+          f"at the allowance in force ({signals.PEEK_ALLOWANCE}): honest worst case, peekers' games to 50% / 90%")
+    print("| setting | kind | decisions a game | LLR a decision (mean, sd) | allowance needed | worst case | "
+          "games to warn 50% / 90% | to flag 50% / 90% |")
+    for (name, kind), lines in sorted(games.items()):
+        if len(lines) < 2:
+            continue
+        decisions, mean, sd, sd_d = _moments(lines, epsilon)
+        margin = signals.PEEK_ALLOWANCE - mean
+        if kind == "peeking search":
+            needed = worst = "-"
+            reach = [_games_to(decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(int(n))[i], q)
+                     for i in (0, 1) for q in (0.5, 0.9)]
+            games_to = [f"{r}" if r else ">256" for r in reach]
+        else:
+            upper = mean + 1.96 * sd_d / math.sqrt(decisions * len(lines))  # the drift's 95% upper bound
+            needed = f"{upper + z * z * sd_d * sd_d / (4 * warn):.4f}"
+            worst = f"{0.5 * math.erfc(2 * math.sqrt(margin * warn) / max(sd_d, 1e-9) / math.sqrt(2)):.4f}" \
+                if margin > 0 else "-> 0.5 or more"
+            games_to = ["-"] * 4
+        print(f"| {name} | `{kind}` | {decisions:.0f} | {mean:.4f}, {sd_d:.3f} | {needed} | {worst} | "
+              f"{games_to[0]} / {games_to[1]} | {games_to[2]} / {games_to[3]} |")
+
+
+def _z(alpha: float) -> float:
+    """The normal quantile of 1 - alpha (bisection: no scipy)."""
+    low, high = 0.0, 10.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if 0.5 * math.erfc(mid / math.sqrt(2)) > alpha else (low, mid)
+    return (low + high) / 2
+
+
+def _games_to(decisions: float, mean: float, sd: float, threshold, share: float) -> int | None:
+    """The fewest games (up to 256) after which `share` of the players are past the threshold."""
+    return next((k for k in range(1, 257) if _past(k, decisions, mean, sd, threshold) >= share), None)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -107,6 +107,15 @@ PEEK_EPSILON = 0.2  # the uniform share of a player model: P(move) = (1 - e) * s
 PEEK_MIN_DECISIONS = 20  # decisions of a player before its ratio is judged
 PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 times better: a warning
 PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
+# Allowed per decision before the ratio counts against a player (measured, bench/README.md's
+# issue 50): an honest player's ratio drifts up, not down, because the search of one real world
+# gives sharper shares than the search over the seat's determinizations, and a player's own
+# first move is sharper still; a drift, however small, crosses any fixed threshold in enough
+# decisions. Judged is the ratio minus this allowance times the decisions: an honest drift below
+# it sums to a negative trend, whose chance of ever touching a threshold T is bounded (at most
+# Phi(-2 sqrt(a T) / sigma), a the margin, sigma a decision's sd), while a peeker's larger drift
+# still crosses. Calibrated at PEEKING_ITERATIONS=80; another budget wants its own measure.
+PEEK_ALLOWANCE = 0.0
 
 
 @dataclass(frozen=True)
@@ -154,10 +163,18 @@ def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
     return found
 
 
+def peeking_thresholds(decisions: int) -> tuple[float, float]:
+    """The ratio that warns and the one that flags a player of `decisions` decisions: the fixed
+    thresholds plus the allowance for each decision."""
+    allowed = PEEK_ALLOWANCE * decisions
+    return PEEK_WARN_LLR + allowed, PEEK_FLAG_LLR + allowed
+
+
 def peeking_level(decisions: int, ratio: float) -> str | None:
     if decisions < PEEK_MIN_DECISIONS:
         return None
-    return "flag" if ratio >= PEEK_FLAG_LLR else "warning" if ratio >= PEEK_WARN_LLR else None
+    warn, flag = peeking_thresholds(decisions)
+    return "flag" if ratio >= flag else "warning" if ratio >= warn else None
 
 
 def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
@@ -168,13 +185,15 @@ def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
         level = peeking_level(seen["decisions"], seen["log_ratio"])
         if level is None:
             continue
+        warn, flag = peeking_thresholds(seen["decisions"])
         found.append({"signal": "peeking", "level": level, "identities": [who], "games": sorted(seen["games"]),
                       "figures": {"decisions": seen["decisions"], "log_likelihood_ratio": round(seen["log_ratio"], 3),
                                   "decisions_where_the_models_differ": seen["differ"],
                                   "played_the_hidden_states_first": seen["played_peeking_first"],
                                   "played_the_seats_first": seen["played_honest_first"],
                                   "epsilon": PEEK_EPSILON, "min_decisions": PEEK_MIN_DECISIONS,
-                                  "warn_at": round(PEEK_WARN_LLR, 3), "flag_at": round(PEEK_FLAG_LLR, 3)}})
+                                  "allowance_per_decision": PEEK_ALLOWANCE,
+                                  "warn_at": round(warn, 3), "flag_at": round(flag, 3)}})
     return found
 
 
