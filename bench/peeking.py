@@ -149,7 +149,8 @@ def report(paths: list[str], per: list[int], epsilon: float) -> None:
         cells = []
         for k in per:
             players = [(sum(counts[i:i + k]), sum(per_game[i:i + k])) for i in range(0, len(lines) - k + 1, k)]
-            warned = sum(signals.peeking_level(n, r) is not None for n, r in players)
+            allowed = signals.peek_allowance(lines[0]["game"])
+            warned = sum(signals.peeking_level(n, r, allowed * n) is not None for n, r in players)
             low, high = wilson(warned, len(players))
             tail = "" if kind == "peeking search" else \
                 f"; p95 {_quantile([r for _, r in players], 0.95):.1f}, max {max(r for _, r in players):.1f}" \
@@ -185,9 +186,10 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
     """Players of k games, as the sum of k independent games (normal, each kind's per-game mean
     and sd), at signals.py's thresholds (the allowance included): the share past the warning and
     the flag, k = 1 to 256. Then the calibration: per setting, the allowance the honest kinds
-    need for a worst-case false-positive rate `alpha` at the warning whatever their number of
-    decisions (a + mu, mu the drift's 95% upper bound, a = z^2 sigma^2 / 4T: a drift -a has at
-    most Phi(-2 sqrt(a T) / sigma) chance of reaching T at the worst number of decisions), and at the allowance in force: each honest kind's worst case and
+    need for a false-positive rate at most `alpha` at the warning however many decisions a
+    player makes, the ratio judged after each (mu + a, mu the drift's 95% upper bound,
+    a = sigma^2 ln(1 / alpha) / 2T: a random walk of drift -a and sd sigma a step ever reaches T
+    with a chance at most exp(-2 a T / sigma^2), Brownian motion's bound), and at the allowance in force: each honest kind's worst case and
     the games after which half / 90% of the peekers are warned and flagged."""
     print("\nprojected share past the warning / the flag, players of k games (normal, per-game mean and sd)")
     ks = (1, 4, 16, 64, 256)
@@ -196,41 +198,33 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
         if len(lines) < 2:
             continue
         decisions, mean, sd, _ = _moments(lines, epsilon)
-        cells = [tuple(_past(k, decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(int(n))[i])
+        allowed = signals.peek_allowance(lines[0]["game"])
+        cells = [tuple(_past(k, decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(allowed * n)[i])
                        for i in (0, 1)) for k in ks]
         print(f"| {name} | `{kind}` | " + " | ".join(f"{w:.2f} / {f:.2f}" for w, f in cells) + " |")
-    z, warn = _z(alpha), signals.PEEK_WARN_LLR
+    warn = signals.PEEK_WARN_LLR
     print(f"\ncalibration: allowance needed for a worst-case false-positive rate {alpha} at the warning; "
-          f"at the allowance in force ({signals.PEEK_ALLOWANCE}): honest worst case, peekers' games to 50% / 90%")
-    print("| setting | kind | decisions a game | LLR a decision (mean, sd) | allowance needed | worst case | "
+          f"at the allowance in force (signals.PEEK_ALLOWANCE): honest worst case, peekers' games to 50% / 90%")
+    print("| setting | kind | decisions a game | LLR a decision (mean, sd) | allowance needed | in force | worst case | "
           "games to warn 50% / 90% | to flag 50% / 90% |")
     for (name, kind), lines in sorted(games.items()):
         if len(lines) < 2:
             continue
         decisions, mean, sd, sd_d = _moments(lines, epsilon)
-        margin = signals.PEEK_ALLOWANCE - mean
+        allowed = signals.peek_allowance(lines[0]["game"])
+        margin = allowed - mean
         if kind == "peeking search":
             needed = worst = "-"
-            reach = [_games_to(decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(int(n))[i], q)
+            reach = [_games_to(decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(allowed * n)[i], q)
                      for i in (0, 1) for q in (0.5, 0.9)]
             games_to = [f"{r}" if r else ">256" for r in reach]
         else:
             upper = mean + 1.96 * sd_d / math.sqrt(decisions * len(lines))  # the drift's 95% upper bound
-            needed = f"{upper + z * z * sd_d * sd_d / (4 * warn):.4f}"
-            worst = f"{0.5 * math.erfc(2 * math.sqrt(margin * warn) / max(sd_d, 1e-9) / math.sqrt(2)):.4f}" \
-                if margin > 0 else "-> 0.5 or more"
+            needed = f"{upper + sd_d * sd_d * math.log(1 / alpha) / (2 * warn):.4f}"
+            worst = f"{math.exp(-2 * margin * warn / max(sd_d * sd_d, 1e-12)):.4f}" if margin > 0 else "1 (in time)"
             games_to = ["-"] * 4
-        print(f"| {name} | `{kind}` | {decisions:.0f} | {mean:.4f}, {sd_d:.3f} | {needed} | {worst} | "
+        print(f"| {name} | `{kind}` | {decisions:.0f} | {mean:.4f}, {sd_d:.3f} | {needed} | {allowed} | {worst} | "
               f"{games_to[0]} / {games_to[1]} | {games_to[2]} / {games_to[3]} |")
-
-
-def _z(alpha: float) -> float:
-    """The normal quantile of 1 - alpha (bisection: no scipy)."""
-    low, high = 0.0, 10.0
-    for _ in range(60):
-        mid = (low + high) / 2
-        low, high = (mid, high) if 0.5 * math.erfc(mid / math.sqrt(2)) > alpha else (low, mid)
-    return (low + high) / 2
 
 
 def _games_to(decisions: float, mean: float, sd: float, threshold, share: float) -> int | None:
@@ -283,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
             firsts = [firsts[0] + seen["differ"], firsts[1] + seen["played_peeking_first"],
                       firsts[2] + seen["played_honest_first"]]
             ratios.append(seen["log_ratio"])
-            levels.append(signals.peeking_level(seen["decisions"], seen["log_ratio"]))
+            levels.append(signals.peeking_level(seen["decisions"], seen["log_ratio"], seen["allowed"]))
         warned = sum(level is not None for level in levels)
         flagged = sum(level == "flag" for level in levels)
         low, high = wilson(warned, len(levels))

@@ -111,11 +111,18 @@ PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
 # issue 50): an honest player's ratio drifts up, not down, because the search of one real world
 # gives sharper shares than the search over the seat's determinizations, and a player's own
 # first move is sharper still; a drift, however small, crosses any fixed threshold in enough
-# decisions. Judged is the ratio minus this allowance times the decisions: an honest drift below
-# it sums to a negative trend, whose chance of ever touching a threshold T is bounded (at most
-# Phi(-2 sqrt(a T) / sigma), a the margin, sigma a decision's sd), while a peeker's larger drift
-# still crosses. Calibrated at PEEKING_ITERATIONS=80; another budget wants its own measure.
-PEEK_ALLOWANCE = 0.0
+# decisions. Judged is the ratio minus this allowance times the decisions: an honest drift a
+# below it sums to a falling trend, whose chance of ever reaching a threshold T, however long the
+# player plays, is at most exp(-2 a T / sigma^2) (sigma: a decision's sd), while a peeker's
+# larger drift still crosses. Per game type (the drift and the sd are the game's), the largest
+# for a type not measured. Calibrated at PEEKING_ITERATIONS=80; another budget wants its own.
+PEEK_ALLOWANCE: dict[str, float] = {}
+PEEK_ALLOWANCE_UNMEASURED = 0.0
+
+
+def peek_allowance(game_type: str) -> float:
+    """The ratio allowed per decision of a game type before it counts against the player."""
+    return PEEK_ALLOWANCE.get(game_type, PEEK_ALLOWANCE_UNMEASURED)
 
 
 @dataclass(frozen=True)
@@ -146,14 +153,16 @@ def _first(shares: dict[str, float]) -> str | None:
 
 
 def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
-    """Per identity: its decisions, the summed log-likelihood ratio, and how often the move played
+    """Per identity: its decisions, the summed log-likelihood ratio, the allowance its decisions
+    sum to (`allowed`: peek_allowance per decision of its type), and how often the move played
     was the first of each model (among the decisions where the two models' firsts differ)."""
     found: dict[str, dict[str, Any]] = {}
     for d in decisions:
-        seen = found.setdefault(d.identity, {"decisions": 0, "log_ratio": 0.0, "games": set(), "differ": 0,
-                                             "played_peeking_first": 0, "played_honest_first": 0})
+        seen = found.setdefault(d.identity, {"decisions": 0, "log_ratio": 0.0, "allowed": 0.0, "games": set(),
+                                             "differ": 0, "played_peeking_first": 0, "played_honest_first": 0})
         seen["decisions"] += 1
         seen["log_ratio"] += log_ratio(d)
+        seen["allowed"] += peek_allowance(d.type)
         seen["games"].add(d.game)
         honest, peek = _first(d.honest), _first(d.peeking)
         if honest != peek:
@@ -163,17 +172,16 @@ def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def peeking_thresholds(decisions: int) -> tuple[float, float]:
-    """The ratio that warns and the one that flags a player of `decisions` decisions: the fixed
-    thresholds plus the allowance for each decision."""
-    allowed = PEEK_ALLOWANCE * decisions
+def peeking_thresholds(allowed: float = 0.0) -> tuple[float, float]:
+    """The ratio that warns and the one that flags a player whose decisions' allowance sums to
+    `allowed`: the fixed thresholds raised by it."""
     return PEEK_WARN_LLR + allowed, PEEK_FLAG_LLR + allowed
 
 
-def peeking_level(decisions: int, ratio: float) -> str | None:
+def peeking_level(decisions: int, ratio: float, allowed: float = 0.0) -> str | None:
     if decisions < PEEK_MIN_DECISIONS:
         return None
-    warn, flag = peeking_thresholds(decisions)
+    warn, flag = peeking_thresholds(allowed)
     return "flag" if ratio >= flag else "warning" if ratio >= warn else None
 
 
@@ -182,17 +190,17 @@ def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
     implausibly better than what its seat saw, with the figures."""
     found = []
     for who, seen in sorted(peeking(decisions).items()):
-        level = peeking_level(seen["decisions"], seen["log_ratio"])
+        level = peeking_level(seen["decisions"], seen["log_ratio"], seen["allowed"])
         if level is None:
             continue
-        warn, flag = peeking_thresholds(seen["decisions"])
+        warn, flag = peeking_thresholds(seen["allowed"])
         found.append({"signal": "peeking", "level": level, "identities": [who], "games": sorted(seen["games"]),
                       "figures": {"decisions": seen["decisions"], "log_likelihood_ratio": round(seen["log_ratio"], 3),
                                   "decisions_where_the_models_differ": seen["differ"],
                                   "played_the_hidden_states_first": seen["played_peeking_first"],
                                   "played_the_seats_first": seen["played_honest_first"],
                                   "epsilon": PEEK_EPSILON, "min_decisions": PEEK_MIN_DECISIONS,
-                                  "allowance_per_decision": PEEK_ALLOWANCE,
+                                  "allowed": round(seen["allowed"], 3),
                                   "warn_at": round(warn, 3), "flag_at": round(flag, 3)}})
     return found
 
