@@ -186,11 +186,12 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
     """Players of k games, as the sum of k independent games (normal, each kind's per-game mean
     and sd), at signals.py's thresholds (the allowance included): the share past the warning and
     the flag, k = 1 to 256. Then the calibration: per setting, the allowance the honest kinds
-    need for a false-positive rate at most `alpha` at the warning however many decisions a
+    need for a false-positive rate at most `alpha` at the flag however many decisions a
     player makes, the ratio judged after each (mu + a, mu the drift's 95% upper bound,
     a = sigma^2 ln(1 / alpha) / 2T: a random walk of drift -a and sd sigma a step ever reaches T
-    with a chance at most exp(-2 a T / sigma^2), Brownian motion's bound), and at the allowance in force: each honest kind's worst case and
-    the games after which half / 90% of the peekers are warned and flagged."""
+    with a chance at most exp(-2 a T / sigma^2), Brownian motion's bound); and, at the allowance
+    in force, each honest kind's worst case at the warning and the flag, and the games after
+    which half / 90% of the peekers are warned and flagged."""
     print("\nprojected share past the warning / the flag, players of k games (normal, per-game mean and sd)")
     ks = (1, 4, 16, 64, 256)
     print("| setting | kind | " + " | ".join(f"k={k}" for k in ks) + " |")
@@ -202,10 +203,10 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
         cells = [tuple(_past(k, decisions, mean, sd, lambda n, i=i: signals.peeking_thresholds(allowed * n)[i])
                        for i in (0, 1)) for k in ks]
         print(f"| {name} | `{kind}` | " + " | ".join(f"{w:.2f} / {f:.2f}" for w, f in cells) + " |")
-    warn = signals.PEEK_WARN_LLR
-    print(f"\ncalibration: allowance needed for a worst-case false-positive rate {alpha} at the warning; "
+    warn, flag = signals.PEEK_WARN_LLR, signals.PEEK_FLAG_LLR
+    print(f"\ncalibration: allowance needed for a worst-case false-positive rate {alpha} at the flag; "
           f"at the allowance in force (signals.PEEK_ALLOWANCE): honest worst case, peekers' games to 50% / 90%")
-    print("| setting | kind | decisions a game | LLR a decision (mean, sd) | allowance needed | in force | worst case | "
+    print("| setting | kind | decisions a game | LLR a decision (mean, sd) | allowance needed | in force | worst case: warning / flag | "
           "games to warn 50% / 90% | to flag 50% / 90% |")
     for (name, kind), lines in sorted(games.items()):
         if len(lines) < 2:
@@ -220,8 +221,9 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
             games_to = [f"{r}" if r else ">256" for r in reach]
         else:
             upper = mean + 1.96 * sd_d / math.sqrt(decisions * len(lines))  # the drift's 95% upper bound
-            needed = f"{upper + sd_d * sd_d * math.log(1 / alpha) / (2 * warn):.4f}"
-            worst = f"{math.exp(-2 * margin * warn / max(sd_d * sd_d, 1e-12)):.4f}" if margin > 0 else "1 (in time)"
+            needed = f"{upper + sd_d * sd_d * math.log(1 / alpha) / (2 * flag):.4f}"
+            worst = " / ".join(f"{math.exp(-2 * margin * t / max(sd_d * sd_d, 1e-12)):.3f}" for t in (warn, flag)) \
+                if margin > 0 else "1 / 1 (in time)"
             games_to = ["-"] * 4
         print(f"| {name} | `{kind}` | {decisions:.0f} | {mean:.4f}, {sd_d:.3f} | {needed} | {allowed} | {worst} | "
               f"{games_to[0]} / {games_to[1]} | {games_to[2]} / {games_to[3]} |")
