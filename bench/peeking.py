@@ -104,7 +104,8 @@ def record(args: argparse.Namespace, game, kinds: list[str]) -> None:
 
 def _llr(row: list, epsilon: float) -> float:
     moves, honest, peek = row[0], row[1], row[2]
-    return math.log((1 - epsilon) * peek + epsilon / moves) - math.log((1 - epsilon) * honest + epsilon / moves)
+    return signals.clipped(math.log((1 - epsilon) * peek + epsilon / moves)
+                           - math.log((1 - epsilon) * honest + epsilon / moves))
 
 
 def _llr_firsts(row: list, epsilon: float) -> float:

@@ -105,6 +105,12 @@ def flags(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
 
 PEEK_EPSILON = 0.2  # the uniform share of a player model: P(move) = (1 - e) * share + e / moves
 PEEK_MIN_DECISIONS = 20  # decisions of a player before its ratio is judged
+# At most this much a decision, either way: as much as a decision between two moves can weigh
+# (the models wholly apart). Beyond it lie only decisions with more moves than the search's
+# iterations, where the move played was tried by one search and not the other by chance
+# (measured: Witches' passes, 4,845 ways to pass 3 cards, weighed +-5.5 at 80 iterations,
+# and one such decision warned a random player; every other decision measured lies within +-1.3).
+PEEK_CLIP = math.log((1 - PEEK_EPSILON / 2) / (PEEK_EPSILON / 2))
 PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 times better: a warning
 PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
 # Allowed per decision before the ratio counts against a player (measured, bench/README.md's
@@ -142,10 +148,16 @@ def _chance(shares: dict[str, float], played: str, moves: int) -> float:
     return (1 - PEEK_EPSILON) * shares.get(played, 0.0) + PEEK_EPSILON / max(1, moves)
 
 
+def clipped(ratio: float) -> float:
+    """A decision's ratio within +-PEEK_CLIP."""
+    return max(-PEEK_CLIP, min(PEEK_CLIP, ratio))
+
+
 def log_ratio(decision: PeekDecision) -> float:
-    """log P_peeking(played) - log P_honest(played): > 0 where the hidden state explains it better."""
-    return math.log(_chance(decision.peeking, decision.played, decision.moves)) - math.log(
-        _chance(decision.honest, decision.played, decision.moves))
+    """log P_peeking(played) - log P_honest(played): > 0 where the hidden state explains it better
+    (within +-PEEK_CLIP)."""
+    return clipped(math.log(_chance(decision.peeking, decision.played, decision.moves)) - math.log(
+        _chance(decision.honest, decision.played, decision.moves)))
 
 
 def _first(shares: dict[str, float]) -> str | None:

@@ -75,6 +75,15 @@ def test_an_honest_drift_below_the_allowance_never_counts_and_a_peekers_larger_o
     assert signals.peeking_level(400, 12.0) == "flag" and signals.peeking_level(400, 12.0, 20.0) is None
 
 
+def test_a_decision_weighs_at_most_what_a_choice_of_two_can():
+    """A move among thousands that one search happened to try and the other did not (Witches'
+    passes at 80 iterations: 5.5 alone, past the warning) counts as a two-move decision's most."""
+    tried = signals.PeekDecision("p", "g", "witches", 1, 4845, "x", {"y": 1.0}, {"x": 0.0125, "y": 0.9875})
+    assert signals.log_ratio(tried) == signals.PEEK_CLIP == math.log(0.9 / 0.1)
+    untried = signals.PeekDecision("p", "g", "witches", 1, 4845, "x", {"x": 0.0125, "y": 0.9875}, {"y": 1.0})
+    assert signals.log_ratio(untried) == -signals.PEEK_CLIP
+
+
 def test_the_evidence_models_what_the_seat_saw_and_what_was_hidden():
     """Splendor's decks permuted where seat 0 cannot see them: the honest model's shares are the
     same (it searches the seat's determinizations only), the peeking model's differ."""
