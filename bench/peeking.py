@@ -188,7 +188,8 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
     and sd), at signals.py's thresholds (the allowance included): the share past the warning and
     the flag, k = 1 to 256. Then the calibration: per setting, the allowance the honest kinds
     need for a false-positive rate at most `alpha` at the flag however many decisions a
-    player makes, the ratio judged after each (mu + a, mu the drift's 95% upper bound,
+    player makes, the ratio judged after each (mu + a, mu the drift measured, in brackets its
+    95% upper bound,
     a = sigma^2 ln(1 / alpha) / 2T: a random walk of drift -a and sd sigma a step ever reaches T
     with a chance at most exp(-2 a T / sigma^2), Brownian motion's bound); and, at the allowance
     in force, each honest kind's worst case at the warning and the flag, and the games after
@@ -222,7 +223,8 @@ def _projection(games: dict[tuple[str, str], list[dict]], epsilon: float, alpha:
             games_to = [f"{r}" if r else ">256" for r in reach]
         else:
             upper = mean + 1.96 * sd_d / math.sqrt(decisions * len(lines))  # the drift's 95% upper bound
-            needed = f"{upper + sd_d * sd_d * math.log(1 / alpha) / (2 * flag):.4f}"
+            spread = sd_d * sd_d * math.log(1 / alpha) / (2 * flag)
+            needed = f"{mean + spread:.4f} ({upper + spread:.4f})"
             worst = " / ".join(f"{math.exp(-2 * margin * t / max(sd_d * sd_d, 1e-12)):.3f}" for t in (warn, flag)) \
                 if margin > 0 else "1 / 1 (in time)"
             games_to = ["-"] * 4
