@@ -114,10 +114,10 @@ PEEK_CLIP = math.log((1 - PEEK_EPSILON / 2) / (PEEK_EPSILON / 2))
 PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 times better: a warning
 PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
 # Allowed per decision before the ratio counts against a player (measured, bench/README.md's
-# issue 50): an honest player's ratio drifts up, not down, because the search of one real world
-# gives sharper shares than the search over the seat's determinizations, and a player's own
-# first move is sharper still; a drift, however small, crosses any fixed threshold in enough
-# decisions. Judged is the ratio minus this allowance times the decisions: an honest drift a
+# issue 50): an honest player's ratio may drift up (a random Witches player: +0.007 a decision;
+# an honest search's first games in Splendor and SetUp: +0.007, +0.018), e.g. where the search of
+# one real world gives sharper shares than the search over the seat's determinizations; a
+# drift, however small, crosses any fixed threshold in enough decisions. Judged is the ratio minus this allowance times the decisions: an honest drift a
 # below it sums to a falling trend, whose chance of ever reaching a threshold T, however long the
 # player plays, is at most exp(-2 a T / sigma^2) (sigma: a decision's sd), while a peeker's
 # larger drift still crosses. Per game type (the drift and the sd are the game's): for each, the
