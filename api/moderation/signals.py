@@ -115,15 +115,16 @@ PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 tim
 PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
 # Allowed per decision before the ratio counts against a player (measured, bench/README.md's
 # issue 50): an honest player's ratio may drift up (a random Witches player: +0.007 a decision;
-# an honest search's first games in Splendor and SetUp: +0.007, +0.018), e.g. where the search of
-# one real world gives sharper shares than the search over the seat's determinizations; a
+# an honest search's first games in Splendor and SetUp: +0.007, +0.018), e.g. where the search
+# of one real world gives sharper shares than the search over the seat's determinizations; a
 # drift, however small, crosses any fixed threshold in enough decisions. Judged is the ratio
-# minus this allowance times the decisions: an honest drift a below it sums to a falling trend, whose chance of ever reaching a threshold T, however long the
-# player plays, is at most exp(-2 a T / sigma^2) (sigma: a decision's sd), while a peeker's
-# larger drift still crosses. Per game type (the drift and the sd are the game's): for each, the
-# largest over an honest search and a random player of drift + sigma^2 ln(100) / (2 ln 10,000)
-# (so a flag at most 1% however long they play), rounded up to 0.005 (`python -m bench.peeking
-# --report`); the largest for a type not measured. Measured at PEEKING_ITERATIONS=80 (2026-12-06,
+# minus this allowance times the decisions: an honest drift a below it sums to a falling trend,
+# whose chance of ever reaching a threshold T, however long the player plays, is at most
+# exp(-2 a T / sigma^2) (sigma: a decision's sd), while a peeker's larger drift still crosses.
+# Per game type (the drift and the sd are the game's): for each, the largest over an honest
+# search and a random player of drift + sigma^2 ln(100) / (2 ln 10,000) (so a flag at most 1%
+# however long they play), rounded up to 0.005 (`python -m bench.peeking --report`); the
+# largest for a type not measured. Measured at PEEKING_ITERATIONS=80 (2026-12-06,
 # bench/peeking_games.jsonl); another budget wants its own.
 PEEK_ALLOWANCE: dict[str, float] = {"splendor": 0.005, "witches": 0.03, "setup": 0.015, "fairy-tile": 0.015,
                                     "smallworld-of-warcraft": 0.02}
