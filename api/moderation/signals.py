@@ -105,8 +105,35 @@ def flags(games: Iterable[RatedGame]) -> list[dict[str, Any]]:
 
 PEEK_EPSILON = 0.2  # the uniform share of a player model: P(move) = (1 - e) * share + e / moves
 PEEK_MIN_DECISIONS = 20  # decisions of a player before its ratio is judged
+# At most this much a decision, either way: as much as a decision between two moves can weigh
+# (the models wholly apart). Beyond it lie only decisions with more moves than the search's
+# iterations, where the move played was tried by one search and not the other by chance
+# (measured: Witches' passes, 4,845 ways to pass 3 cards, weighed +-5.5 at 80 iterations,
+# and one such decision warned a random player; every other decision measured lies within +-1.3).
+PEEK_CLIP = math.log((1 - PEEK_EPSILON / 2) / (PEEK_EPSILON / 2))
 PEEK_WARN_LLR = math.log(100)  # the hidden state explains the decisions 100 times better: a warning
 PEEK_FLAG_LLR = math.log(10_000)  # ...10,000 times: a flag
+# Allowed per decision before the ratio counts against a player (measured, bench/README.md's
+# issue 50): an honest player's ratio may drift up (a random Witches player: +0.007 a decision;
+# an honest search's first games in Splendor and SetUp: +0.007, +0.018), e.g. where the search
+# of one real world gives sharper shares than the search over the seat's determinizations; a
+# drift, however small, crosses any fixed threshold in enough decisions. Judged is the ratio
+# minus this allowance times the decisions: an honest drift a below it sums to a falling trend,
+# whose chance of ever reaching a threshold T, however long the player plays, is at most
+# exp(-2 a T / sigma^2) (sigma: a decision's sd), while a peeker's larger drift still crosses.
+# Per game type (the drift and the sd are the game's): for each, the largest over an honest
+# search and a random player of drift + sigma^2 ln(100) / (2 ln 10,000) (so a flag at most 1%
+# however long they play), rounded up to 0.005 (`python -m bench.peeking --report`); the
+# largest for a type not measured. Measured at PEEKING_ITERATIONS=80 (2026-12-06,
+# bench/peeking_games.jsonl); another budget wants its own.
+PEEK_ALLOWANCE: dict[str, float] = {"splendor": 0.005, "witches": 0.03, "setup": 0.015, "fairy-tile": 0.015,
+                                    "smallworld-of-warcraft": 0.02}
+PEEK_ALLOWANCE_UNMEASURED = max(PEEK_ALLOWANCE.values())
+
+
+def peek_allowance(game_type: str) -> float:
+    """The ratio allowed per decision of a game type before it counts against the player."""
+    return PEEK_ALLOWANCE.get(game_type, PEEK_ALLOWANCE_UNMEASURED)
 
 
 @dataclass(frozen=True)
@@ -126,10 +153,16 @@ def _chance(shares: dict[str, float], played: str, moves: int) -> float:
     return (1 - PEEK_EPSILON) * shares.get(played, 0.0) + PEEK_EPSILON / max(1, moves)
 
 
+def clipped(ratio: float) -> float:
+    """A decision's ratio within +-PEEK_CLIP."""
+    return max(-PEEK_CLIP, min(PEEK_CLIP, ratio))
+
+
 def log_ratio(decision: PeekDecision) -> float:
-    """log P_peeking(played) - log P_honest(played): > 0 where the hidden state explains it better."""
-    return math.log(_chance(decision.peeking, decision.played, decision.moves)) - math.log(
-        _chance(decision.honest, decision.played, decision.moves))
+    """log P_peeking(played) - log P_honest(played): > 0 where the hidden state explains it better
+    (within +-PEEK_CLIP)."""
+    return clipped(math.log(_chance(decision.peeking, decision.played, decision.moves)) - math.log(
+        _chance(decision.honest, decision.played, decision.moves)))
 
 
 def _first(shares: dict[str, float]) -> str | None:
@@ -137,14 +170,16 @@ def _first(shares: dict[str, float]) -> str | None:
 
 
 def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
-    """Per identity: its decisions, the summed log-likelihood ratio, and how often the move played
+    """Per identity: its decisions, the summed log-likelihood ratio, the allowance its decisions
+    sum to (`allowed`: peek_allowance per decision of its type), and how often the move played
     was the first of each model (among the decisions where the two models' firsts differ)."""
     found: dict[str, dict[str, Any]] = {}
     for d in decisions:
-        seen = found.setdefault(d.identity, {"decisions": 0, "log_ratio": 0.0, "games": set(), "differ": 0,
-                                             "played_peeking_first": 0, "played_honest_first": 0})
+        seen = found.setdefault(d.identity, {"decisions": 0, "log_ratio": 0.0, "allowed": 0.0, "games": set(),
+                                             "differ": 0, "played_peeking_first": 0, "played_honest_first": 0})
         seen["decisions"] += 1
         seen["log_ratio"] += log_ratio(d)
+        seen["allowed"] += peek_allowance(d.type)
         seen["games"].add(d.game)
         honest, peek = _first(d.honest), _first(d.peeking)
         if honest != peek:
@@ -154,10 +189,17 @@ def peeking(decisions: Iterable[PeekDecision]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def peeking_level(decisions: int, ratio: float) -> str | None:
+def peeking_thresholds(allowed: float = 0.0) -> tuple[float, float]:
+    """The ratio that warns and the one that flags a player whose decisions' allowance sums to
+    `allowed`: the fixed thresholds raised by it."""
+    return PEEK_WARN_LLR + allowed, PEEK_FLAG_LLR + allowed
+
+
+def peeking_level(decisions: int, ratio: float, allowed: float = 0.0) -> str | None:
     if decisions < PEEK_MIN_DECISIONS:
         return None
-    return "flag" if ratio >= PEEK_FLAG_LLR else "warning" if ratio >= PEEK_WARN_LLR else None
+    warn, flag = peeking_thresholds(allowed)
+    return "flag" if ratio >= flag else "warning" if ratio >= warn else None
 
 
 def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
@@ -165,16 +207,18 @@ def peeking_flags(decisions: Iterable[PeekDecision]) -> list[dict[str, Any]]:
     implausibly better than what its seat saw, with the figures."""
     found = []
     for who, seen in sorted(peeking(decisions).items()):
-        level = peeking_level(seen["decisions"], seen["log_ratio"])
+        level = peeking_level(seen["decisions"], seen["log_ratio"], seen["allowed"])
         if level is None:
             continue
+        warn, flag = peeking_thresholds(seen["allowed"])
         found.append({"signal": "peeking", "level": level, "identities": [who], "games": sorted(seen["games"]),
                       "figures": {"decisions": seen["decisions"], "log_likelihood_ratio": round(seen["log_ratio"], 3),
                                   "decisions_where_the_models_differ": seen["differ"],
                                   "played_the_hidden_states_first": seen["played_peeking_first"],
                                   "played_the_seats_first": seen["played_honest_first"],
                                   "epsilon": PEEK_EPSILON, "min_decisions": PEEK_MIN_DECISIONS,
-                                  "warn_at": round(PEEK_WARN_LLR, 3), "flag_at": round(PEEK_FLAG_LLR, 3)}})
+                                  "allowed": round(seen["allowed"], 3),
+                                  "warn_at": round(warn, 3), "flag_at": round(flag, 3)}})
     return found
 
 

@@ -108,6 +108,8 @@ def test_a_flag_appears_once_the_accumulated_ratio_crosses_the_threshold_with_it
     mine = ratios[f"player:{a}"]
     assert mine["decisions"] == 6 and mine["games"] == {first, second}
     monkeypatch.setattr(signals, "PEEK_MIN_DECISIONS", 6)  # a's six decisions are judged, the others' three not
+    monkeypatch.setattr(signals, "PEEK_ALLOWANCE", {})  # the thresholds exactly as set here
+    monkeypatch.setattr(signals, "PEEK_ALLOWANCE_UNMEASURED", 0.0)
     monkeypatch.setattr(signals, "PEEK_WARN_LLR", mine["log_ratio"] - 1)
     monkeypatch.setattr(signals, "PEEK_FLAG_LLR", mine["log_ratio"])  # crossed exactly by a's sum
     flags = [f for f in graph.moderation.flags() if f["signal"] == "peeking"]
