@@ -100,6 +100,7 @@ def test_a_failing_turn_in_a_chain_is_queued_as_a_job_of_its_own(monkeypatch):
         return real(game, actor)
 
     monkeypatch.setattr(jobs, "choose_move", flaky)
+    monkeypatch.setattr(jobs, "CHAIN_SECONDS", 60)  # the failure, not a loaded machine's clock, ends this chain
     queued.clear()
     try:
         jobs.play_chain(service, created["id"], created["version"], 0)
