@@ -21,11 +21,23 @@ from typing import TYPE_CHECKING
 
 from ..contract import Policy
 from ..search import Searcher, SearchRules, SearchSpec, rewards
-from .data import CARD_BY_ID, CARD_IDS, CARDS, COLOR_INDEX, COLORS, GOLD, NOBLES, RESERVE_LIMIT
+from .data import (
+    CARD_BY_ID,
+    CARD_IDS,
+    CARDS,
+    COLOR_INDEX,
+    COLORS,
+    GOLD,
+    NOBLES,
+    RESERVE_LIMIT,
+    TOKEN_LIMIT,
+    TOKEN_NAMES,
+)
 from .decide import decide
 from .determinize import determinize
-from .moves import _CHOICES, COSTS, legal_moves, payments
+from .moves import _CHOICES, COSTS, legal_moves, payments, return_choices
 from .rules import evolve, result
+from .searchplay import buy, give_back, reserve, take
 from .searchplay import play as search_play
 from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, gold_shortfall, need_after_bonuses
 from .views import actors
@@ -147,16 +159,61 @@ def greedy_policy(state: State, seat: int, rng: random.Random) -> dict:
 
 # ---- greedy, the expert's playouts: the same moves, cheaper ------------------------------------
 
+# A playout's move before it is a dict (issue 56): (kind, what the dict names, the 6 token
+# counts it moves), or a move dict where greedy_rollout defers to greedy_policy. `_rollout_step`
+# applies it directly (searchplay's take / buy / reserve / give_back), `greedy_rollout` writes
+# it out as the move dict greedy_policy returns.
+_BUY, _GEMS, _TWO, _RESERVE, _RETURN = "buy", "take_gems", "take_two", "reserve", "return_tokens"
+
+
 def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
-    """`greedy_policy`'s move at a PLAY decision, with the same draws from `rng` (so a search
-    decides exactly as with greedy_policy: issue 56), without building every legal move. Each
-    candidate card's shortfall (the tokens its cost exceeds bonuses + tokens by) is computed once
-    a step: a card is bought only when gold covers it (only those cards' payments are listed),
-    and a gem take's gain for a target is that shortfall less what the take covers, in integers,
-    summed in greedy's order (the same floats). Reserves are not listed (greedy reserves only its
-    first target). Elsewhere (and with a single legal move) it is greedy_policy.
+    """`greedy_policy`'s move, with the same draws from `rng` (so a search decides exactly as
+    with greedy_policy: issue 56), without building every legal move (`_rollout_choice`).
     tests/splendor/test_rollout_equivalence.py checks the two agree, move and rng."""
-    if state.phase != PLAY or seat != state.seat:
+    choice = _rollout_choice(state, seat, rng)
+    if type(choice) is dict:
+        return choice
+    kind, what, _counts = choice
+    if kind == _BUY:
+        return {"type": _BUY, "card": CARD_IDS[what[0]], "payment": dict(what[1])}
+    if kind == _GEMS:
+        return {"type": _GEMS, "colors": list(what)}
+    if kind == _TWO:
+        return {"type": _TWO, "color": what}
+    if kind == _RESERVE:
+        return {"type": _RESERVE, "card": CARD_IDS[what]}
+    return {"type": _RETURN, "tokens": dict(what)}
+
+
+def _rollout_step(state: State, seat: int, rng: random.Random) -> State:
+    """search_play(state, seat, greedy_rollout(state, seat, rng)): the same state and draws,
+    without the move dict written and read back (tests/splendor/test_rollout_equivalence.py)."""
+    choice = _rollout_choice(state, seat, rng)
+    if type(choice) is dict:
+        return search_play(state, seat, choice, rng)
+    kind, what, counts = choice
+    if kind == _GEMS or kind == _TWO:
+        return take(state, seat, counts)
+    if kind == _BUY:
+        return buy(state, seat, what[0], counts)
+    if kind == _RESERVE:
+        return reserve(state, seat, what)
+    return give_back(state, seat, counts)
+
+
+def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict:
+    """greedy_policy's choice. At a PLAY decision each candidate card's shortfall (the tokens
+    its cost exceeds bonuses + tokens by) is computed once a step: a card is bought only when
+    gold covers it (only those cards' payments are listed), and a gem take's gain for a target
+    is that shortfall less what the take covers, in integers, summed in greedy's order (the same
+    floats). Reserves are not listed (greedy reserves only its first target). A return of tokens
+    ranks the ways to return as `_return` does (`_rollout_return`). Elsewhere (and with a
+    single legal move) it is greedy_policy."""
+    if seat != state.seat:
+        return greedy_policy(state, seat, rng)
+    if state.phase != PLAY:
+        if state.phase == RETURN:
+            return _rollout_return(state, seat, rng)
         return greedy_policy(state, seat, rng)
     player = state.players[seat]
     bonuses, tokens = player.bonuses, player.tokens
@@ -177,7 +234,7 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
                 buys.append((card, pay))
     supply = state.supply
     gem_sets = _gem_sets(supply, state.strict)
-    twos = [c for i, c in enumerate(COLORS) if supply[i] >= 4]
+    twos = [i for i in range(5) if supply[i] >= 4]
     can_reserve = len(reserved) < RESERVE_LIMIT
     count = len(buys) + len(gem_sets) + len(twos)
     if can_reserve:
@@ -192,14 +249,14 @@ def greedy_rollout(state: State, seat: int, rng: random.Random) -> dict:
         return info.points + 0.6 + 0.3 * help_[info.bonus]
 
     if buys:
-        card, pay = max(buys, key=lambda b: (value(b[0]), -b[1].get("gold", 0), rng.random()))
-        return {"type": "buy", "card": CARD_IDS[card], "payment": dict(pay)}
+        card, pay = max(buys, key=lambda b: (value(b[0]), -b[1][1][GOLD], rng.random()))
+        return _BUY, (card, pay[0]), pay[1]
     return _rollout_no_buy(state, seat, rng, (market, cards, short, (h0, h1, h2, h3, h4)), value,
                            gem_sets, twos, can_reserve)
 
 
 def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, value: Callable[[int], float],
-                    gem_sets: tuple, twos: list, can_reserve: bool) -> dict:
+                    gem_sets: tuple, twos: list, can_reserve: bool) -> tuple | dict:
     """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
     (one draw per take, as `_play`), else reserving its first target, else a random take."""
     market, cards, short, have = seen
@@ -217,41 +274,84 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
         lacks = (c0 > h0) | (c1 > h1) << 1 | (c2 > h2) << 2 | (c3 > h3) << 3 | (c4 > h4) << 4  # colours it wants
         weighted.append((weight, short[card] - gold, lacking[card], gaps, lacks))
     best, best_gain = None, 0.0
-    for colors, bits in gem_sets:
+    for gem_set in gem_sets:
+        bits = gem_set[1]
         gain = 0.0
         for weight, over, lacked, _gaps, lacks in weighted:
             after = over - (lacks & bits).bit_count()  # one token of each colour taken
             gain += weight * (lacked - (after if after > 0 else 0))
         gain += 0.01 * rng.random()
         if gain > best_gain:
-            best, best_gain = {"type": "take_gems", "colors": list(colors)}, gain
-    for color in twos:
+            best, best_gain = gem_set, gain
+    best_two = None
+    for i in twos:
         gain = 0.0
-        i = COLOR_INDEX[color]
         for weight, over, lacked, gaps, _lacks in weighted:
             after = over - min(gaps[i], 2)
             gain += weight * (lacked - (after if after > 0 else 0))
         gain += 0.01 * rng.random()
         if gain > best_gain:
-            best, best_gain = {"type": "take_two", "color": color}, gain
+            best_two, best_gain = i, gain
+    if best_two is not None:
+        return _TWO, COLORS[best_two], _TAKE_TWO[best_two]
     if best is not None:
-        return best
+        return _GEMS, best[0], best[2]
     if can_reserve and market and targets and targets[0] in market:
-        return {"type": "reserve", "card": CARD_IDS[targets[0]]}
-    gems = [{"type": "take_gems", "colors": list(colors)} for colors, _bits in gem_sets] + \
-        [{"type": "take_two", "color": c} for c in twos]
+        return _RESERVE, targets[0], None
+    gems = [(_GEMS, colors, taken) for colors, _bits, taken in gem_sets] + \
+        [(_TWO, COLORS[i], _TAKE_TWO[i]) for i in twos]
     if gems:
         return rng.choice(gems)
     return rng.choice(legal_moves(state, seat))
 
 
-_GEM_SETS = {(mask, strict): tuple((colors, sum(1 << COLOR_INDEX[c] for c in colors)) for colors in choices)
+def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
+    """greedy's `_return`: the way to return (listed as legal_moves lists them) with the least
+    (hurt to its target, gold returned, a draw), one draw per way, none when there is one way."""
+    player = state.players[seat]
+    ways = _returns(player.tokens)
+    if len(ways) == 1:
+        return ways[0][0]
+    target = _target(state, seat)
+    bonuses = player.bonuses
+    best, best_key = None, None
+    for way in ways:
+        key = (_lacking(target, bonuses, way[1]) if target is not None else 0, way[0][2][GOLD], rng.random())
+        if best_key is None or key < best_key:  # min(): the first of equals
+            best, best_key = way, key
+    return best[0]
+
+
+_RETURNS: dict = {}  # tokens -> per way to return the excess (in return_choices' order): (choice, tokens left)
+
+
+def _returns(tokens: tuple) -> tuple:
+    got = _RETURNS.get(tokens)
+    if got is None:
+        if len(_RETURNS) > 1 << 14:
+            _RETURNS.clear()
+        ways = []
+        for back in return_choices(tokens, sum(tokens) - TOKEN_LIMIT):
+            counts = tuple(back.get(name, 0) for name in TOKEN_NAMES)
+            ways.append(((_RETURN, back, counts), tuple(t - c for t, c in zip(tokens, counts))))
+        got = _RETURNS[tokens] = tuple(ways)
+    return got
+
+
+def _taken(colors: tuple) -> tuple:
+    return tuple(1 if name in colors else 0 for name in TOKEN_NAMES)
+
+
+_GEM_SETS = {(mask, strict): tuple((colors, sum(1 << COLOR_INDEX[c] for c in colors), _taken(colors))
+                                   for colors in choices)
              for mask, choices in _CHOICES.items() for strict in (False, True)
              if not (strict and choices and len(choices[0]) < 3)}
+_TAKE_TWO = tuple(tuple(2 if j == i else 0 for j in range(6)) for i in range(5))
 
 
 def _gem_sets(supply: tuple, strict: bool) -> tuple:
-    """take_gem_choices (the same sets, in the same order) as (colours, bitmask of them) pairs."""
+    """take_gem_choices (the same sets, in the same order) as (colours, bitmask of them, the 6
+    counts taken) triples."""
     mask = (1 if supply[0] else 0) | (2 if supply[1] else 0) | (4 if supply[2] else 0) | (8 if supply[3] else 0) \
         | (16 if supply[4] else 0)
     return _GEM_SETS.get((mask, strict), ())
@@ -274,9 +374,10 @@ def _noble_help(nobles: tuple, bonuses: tuple) -> list:
 
 @lru_cache(maxsize=1 << 15)
 def _payments(card: int, bonuses: tuple, tokens: tuple) -> tuple:
-    """`payments` of a card, memoized for the playouts (the same few bonus/token tuples recur
-    through a search); shared: a move gets a copy of the one it names."""
-    return tuple(payments(COSTS[card], bonuses, tokens))
+    """`payments` of a card as (payment, its 6 counts) pairs, memoized for the playouts (the
+    same few bonus/token tuples recur through a search); shared: a move gets a copy."""
+    return tuple((pay, tuple(pay.get(name, 0) for name in TOKEN_NAMES))
+                 for pay in payments(COSTS[card], bonuses, tokens))
 
 
 # ---- expert: search -----------------------------------------------------------------------
@@ -383,8 +484,7 @@ def _playout(state: State, rng: random.Random) -> list:
         if phase == SCORE:
             state = state._replace(phase=OVER)  # search_play of score_game, the system's one move
             continue
-        seat = state.seat
-        state = search_play(state, seat, greedy_rollout(state, seat, rng), rng)
+        state = _rollout_step(state, state.seat, rng)
     if state.phase == OVER:
         return rewards(result(state), state.n)
     return [_evaluate(state, s) for s in range(state.n)]

@@ -11,7 +11,8 @@ from domain.contract import SYSTEM
 from domain.play import fold
 from domain.search import Searcher
 from domain.splendor import GAME
-from domain.splendor.bots import RULES, _playout, expert_policy, greedy_policy, greedy_rollout
+from domain.splendor.bots import RULES, _playout, _rollout_step, expert_policy, greedy_policy, greedy_rollout
+from domain.splendor.searchplay import play as search_play
 from domain.splendor.state import PLAY
 
 pytestmark = pytest.mark.unit
@@ -58,3 +59,21 @@ def test_the_splendor_playout_is_the_generic_one():
             checked += 1
             ended += got in ([1.0, 0.0], [0.0, 1.0]) or 0.5 in got
     assert checked > 500 and ended > 20
+
+
+def test_a_playout_step_is_search_play_of_greedys_move():
+    """`_rollout_step` (issue 56: the move applied without its dict) gives the state and leaves
+    the rng as search_play of greedy_rollout's move does, at every seat-to-act position (buys
+    with gold, gem takes, reserves, returns of tokens, noble choices, passes), 2-4 seats."""
+    kinds: set = set()
+    checked = 0
+    for seed in range(24):
+        for state, seat in _positions(200 + seed, 2 + seed % 3):
+            a, b = random.Random(checked), random.Random(checked)
+            move = greedy_rollout(state, seat, a)
+            assert _rollout_step(state, seat, b) == search_play(state, seat, move, a), (seed, state)
+            assert a.random() == b.random(), (seed, state)
+            kinds.add(move["type"])
+            checked += 1
+    assert checked > 1000
+    assert {"buy", "take_gems", "take_two", "reserve", "return_tokens"} <= kinds
