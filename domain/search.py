@@ -144,6 +144,10 @@ class Searcher:
                     self._iterate(rules, root, rng)
                 for i, child in root.children.items():
                     totals[keys[i]] += child.visits
+                # The tree freed while the collector is off: left alive past the `with`, its
+                # objects were young ones the collector's first pass, once back on, walked
+                # (7% of a Splendor decision, issue 56)
+                root = child = None
         return totals
 
     def appraise(self, state: State, seat: int, rng: random.Random, budget: int) -> float:
@@ -163,6 +167,7 @@ class Searcher:
                 for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
                     self._iterate(rules, root, rng)
                 reward, visits = reward + root.value[seat], visits + root.visits
+                root = None  # freed while the collector is off (as in `_visits`)
         return reward / visits if visits else 0.5
 
     # ---- one iteration: select, expand, play out, back up --------------------------------------

@@ -222,14 +222,10 @@ def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict
     market = [c for row in state.market for c in row if c != EMPTY]
     reserved = player.reserved
     cards = market + list(reserved) if reserved else market
-    short = {}
+    short = _shortfalls(h0, h1, h2, h3, h4)
     buys = []
     for card in cards:
-        c0, c1, c2, c3, c4 = COSTS[card]
-        d = (c0 - h0 if c0 > h0 else 0) + (c1 - h1 if c1 > h1 else 0) + (c2 - h2 if c2 > h2 else 0) \
-            + (c3 - h3 if c3 > h3 else 0) + (c4 - h4 if c4 > h4 else 0)
-        short[card] = d
-        if d <= gold:
+        if short[card] <= gold:
             for pay in _payments(card, bonuses, tokens):
                 buys.append((card, pay))
     supply = state.supply
@@ -261,7 +257,10 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
     (one draw per take, as `_play`), else reserving its first target, else a random take."""
     market, cards, short, have = seen
     gold = state.players[seat].tokens[GOLD]
-    lacking = {card: d - gold if d > gold else 0 for card, d in short.items()}
+    if gold:
+        lacking = {card: short[card] - gold if short[card] > gold else 0 for card in cards}
+    else:
+        lacking = short
     rank = {c: -value(c) / (1 + lacking[c]) for c in cards}  # (a card listed twice: the same key)
     ranked = sorted(cards, key=rank.__getitem__)
     targets = ranked[:3]
@@ -303,6 +302,27 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
     if gems:
         return rng.choice(gems)
     return rng.choice(legal_moves(state, seat))
+
+
+def _deficits(color: int, have: int) -> int:
+    """Every card's lack in one colour for a holding of `have`, a byte per card (card i at byte i)."""
+    return sum(max(0, cost[color] - have) << (8 * card) for card, cost in enumerate(COSTS))
+
+
+_MOST = max(max(cost) for cost in COSTS)  # a holding above the dearest cost lacks nothing
+_DEFICITS = tuple(tuple(_deficits(color, have) for have in range(_MOST + 1)) for color in range(5))
+
+
+def _shortfalls(h0: int, h1: int, h2: int, h3: int, h4: int) -> bytes:
+    """Every card's shortfall (the tokens its cost exceeds these holdings, bonuses + tokens, by:
+    the sum over colours), indexed by card: five packed integers added, each byte a card's sum
+    (at most 35, so no byte carries into the next). Issue 56: the per-card loop of five
+    comparisons was the playout's largest cost."""
+    d0, d1, d2, d3, d4 = _DEFICITS
+    most = _MOST
+    total = d0[h0 if h0 < most else most] + d1[h1 if h1 < most else most] + d2[h2 if h2 < most else most] \
+        + d3[h3 if h3 < most else most] + d4[h4 if h4 < most else most]
+    return total.to_bytes(len(COSTS), "little")
 
 
 def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
