@@ -264,14 +264,7 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
     rank = {c: -value(c) / (1 + lacking[c]) for c in cards}  # (a card listed twice: the same key)
     ranked = sorted(cards, key=rank.__getitem__)
     targets = ranked[:3]
-    weighted = []
-    h0, h1, h2, h3, h4 = have
-    for weight, card in zip((3.0, 1.0, 0.5), targets):
-        c0, c1, c2, c3, c4 = COSTS[card]
-        gaps = (c0 - h0 if c0 > h0 else 0, c1 - h1 if c1 > h1 else 0, c2 - h2 if c2 > h2 else 0,
-                c3 - h3 if c3 > h3 else 0, c4 - h4 if c4 > h4 else 0)
-        lacks = (c0 > h0) | (c1 > h1) << 1 | (c2 > h2) << 2 | (c3 > h3) << 3 | (c4 > h4) << 4  # colours it wants
-        weighted.append((weight, short[card] - gold, lacking[card], gaps, lacks))
+    weighted = _weighted(targets, have, short, gold)
     best, best_gain = None, 0.0
     for gem_set in gem_sets:
         bits = gem_set[1]
@@ -323,6 +316,41 @@ def _shortfalls(h0: int, h1: int, h2: int, h3: int, h4: int) -> bytes:
     total = d0[h0 if h0 < most else most] + d1[h1 if h1 < most else most] + d2[h2 if h2 < most else most] \
         + d3[h3 if h3 < most else most] + d4[h4 if h4 < most else most]
     return total.to_bytes(len(COSTS), "little")
+
+
+def _weighted(targets: list, have: tuple, short: bytes, gold: int) -> list:
+    """What a gem take's gain (`_gain`) reads of each target, with its weight: (weight, its
+    shortfall less gold, the tokens it lacks (`_missing`), its gap per colour, the colours it
+    wants as bits). Taking k of colour i leaves it lacking max(0, shortfall - gold - min(gap_i,
+    k) summed over the colours taken): the same integers as `_missing` after the take."""
+    weighted = []
+    h0, h1, h2, h3, h4 = have
+    for weight, card in zip((3.0, 1.0, 0.5), targets):
+        c0, c1, c2, c3, c4 = COSTS[card]
+        gaps = (c0 - h0 if c0 > h0 else 0, c1 - h1 if c1 > h1 else 0, c2 - h2 if c2 > h2 else 0,
+                c3 - h3 if c3 > h3 else 0, c4 - h4 if c4 > h4 else 0)
+        lacks = (c0 > h0) | (c1 > h1) << 1 | (c2 > h2) << 2 | (c3 > h3) << 3 | (c4 > h4) << 4  # colours it wants
+        over = short[card] - gold
+        weighted.append((weight, over, over if over > 0 else 0, gaps, lacks))
+    return weighted
+
+
+def _take_gain(weighted: list, move: dict) -> float:
+    """`_gain` of a take_gems or take_two move from its targets' `_weighted`: the same floats."""
+    gain = 0.0
+    if move["type"] == "take_two":
+        i = COLOR_INDEX[move["color"]]
+        for weight, over, lacked, gaps, _lacks in weighted:
+            after = over - min(gaps[i], 2)
+            gain += weight * (lacked - (after if after > 0 else 0))
+        return gain
+    bits = 0
+    for name in move["colors"]:
+        bits |= 1 << COLOR_INDEX[name]
+    for weight, over, lacked, _gaps, lacks in weighted:
+        after = over - (lacks & bits).bit_count()
+        gain += weight * (lacked - (after if after > 0 else 0))
+    return gain
 
 
 def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
@@ -441,7 +469,10 @@ def _prune(state: State, seat: int, moves: list[Move]) -> list[Move]:
     ranked = sorted(_candidates(state, seat),
                     key=lambda c: (-_card_value(state, seat, c) / (1 + _missing(state, seat, c)), c))
     targets = ranked[:3]
-    gems.sort(key=lambda m: -_gain(state, seat, _gems_of(m) or {}, targets))
+    player = state.players[seat]
+    have = tuple(b + t for b, t in zip(player.bonuses, player.tokens))
+    weighted = _weighted(targets, have, _shortfalls(*have), player.tokens[GOLD])
+    gems.sort(key=lambda m: -_take_gain(weighted, m))  # -_gain(state, seat, _gems_of(m), targets)
     wanted = [CARDS[c].id for c in ranked]
     reserves.sort(key=lambda m: wanted.index(m["card"]) if m["card"] in wanted else len(wanted))
     kept = list(buys.values()) + gems[:GEM_MOVES_KEPT] + reserves[:RESERVES_KEPT]

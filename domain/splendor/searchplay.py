@@ -72,7 +72,12 @@ def _ended(state: State, supply: tuple, decks: tuple, market: tuple, nobles: tup
     """rules.end_turn: the next seat, or scoring once the last round is complete."""
     n = state.n
     nxt = (state.seat + 1) % n
-    last_round = state.last_round or any(p.points >= WINNING_POINTS for p in players)
+    last_round = state.last_round
+    if not last_round:
+        for player in players:
+            if player.points >= WINNING_POINTS:
+                last_round = True
+                break
     phase = SCORE if (last_round and nxt == 0) or passes >= n else PLAY
     return State(n, state.strict, supply, decks, market, nobles, players, nxt, phase, state.turns + 1, passes,
                  last_round)
@@ -113,11 +118,14 @@ def buy(state: State, seat: int, card: int, paid: tuple) -> State:
         decks, market = state.decks, state.market
     else:
         decks, market = _take_from_market(state, card)
-    bonuses = list(player.bonuses)
-    bonuses[info.bonus] += 1
-    player = type(player)(tuple(a - b for a, b in zip(player.tokens, paid)), tuple(bonuses),
-                          player.points + info.points, player.bought + (card,), reserved, blind, player.nobles)
-    return _close(state, seat, tuple(a + b for a, b in zip(state.supply, paid)), decks, market,
+    bonuses, colour = player.bonuses, info.bonus
+    t0, t1, t2, t3, t4, t5 = player.tokens
+    p0, p1, p2, p3, p4, p5 = paid
+    s0, s1, s2, s3, s4, s5 = state.supply
+    player = type(player)((t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - p5),
+                          _with(bonuses, colour, bonuses[colour] + 1), player.points + info.points,
+                          player.bought + (card,), reserved, blind, player.nobles)
+    return _close(state, seat, (s0 + p0, s1 + p1, s2 + p2, s3 + p3, s4 + p4, s5 + p5), decks, market,
                   _with(state.players, seat, player), 0, True)
 
 

@@ -13,13 +13,19 @@ from domain.search import Searcher
 from domain.splendor import GAME
 from domain.splendor.bots import (
     RULES,
+    _candidates,
+    _gain,
+    _gems_of,
     _playout,
     _rollout_step,
     _shortfalls,
+    _take_gain,
+    _weighted,
     expert_policy,
     greedy_policy,
     greedy_rollout,
 )
+from domain.splendor.data import GOLD
 from domain.splendor.moves import COSTS
 from domain.splendor.searchplay import play as search_play
 from domain.splendor.state import PLAY
@@ -98,3 +104,24 @@ def test_packed_shortfalls_are_each_cards_sum_of_lacks():
         short = _shortfalls(*have)
         for card, cost in enumerate(COSTS):
             assert short[card] == sum(max(0, c - h) for c, h in zip(cost, have)), (have, card)
+
+
+def test_the_prunings_take_gain_is_greedys_gain():
+    """`_prune` ranks gem takes by `_take_gain` over `_weighted` targets (issue 56): the very
+    float `_gain` gives, for every take of every PLAY position, the targets any 1-3 candidates
+    (gold in hand, full supplies and thin ones, 2-4 seats)."""
+    checked = 0
+    for seed in range(12):
+        for state, seat in _positions(300 + seed, 2 + seed % 3):
+            if state.phase != PLAY:
+                continue
+            player = state.players[seat]
+            have = tuple(b + t for b, t in zip(player.bonuses, player.tokens))
+            cards = _candidates(state, seat)
+            targets = random.Random(checked).sample(cards, min(len(cards), 1 + checked % 3))
+            weighted = _weighted(targets, have, _shortfalls(*have), player.tokens[GOLD])
+            for move in GAME.legal_moves(state, seat):
+                if move["type"] in ("take_gems", "take_two"):
+                    assert _take_gain(weighted, move) == _gain(state, seat, _gems_of(move), targets), (state, move)
+                    checked += 1
+    assert checked > 2000
