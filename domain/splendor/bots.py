@@ -204,7 +204,8 @@ def _rollout_step(state: State, seat: int, rng: random.Random) -> State:
 def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict:
     """greedy_policy's choice. At a PLAY decision each candidate card's shortfall (the tokens
     its cost exceeds bonuses + tokens by) is computed once a step: a card is bought only when
-    gold covers it (only those cards' payments are listed), and a gem take's gain for a target
+    gold covers it (only those cards' payments are listed; a card gold covers exactly has one
+    payment, written out only if it wins), and a gem take's gain for a target
     is that shortfall less what the take covers, in integers, summed in greedy's order (the same
     floats). Reserves are not listed (greedy reserves only its first target). A return of tokens
     ranks the ways to return as `_return` does (`_rollout_return`). Elsewhere (and with a
@@ -225,9 +226,12 @@ def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict
     short = _shortfalls(h0, h1, h2, h3, h4)
     buys = []
     for card in cards:
-        if short[card] <= gold:
+        d = short[card]
+        if d == gold:  # one way to pay (gold fills the gaps exactly): listed once it wins
+            buys.append((card, d, None))
+        elif d < gold:
             for pay in _payments(card, bonuses, tokens):
-                buys.append((card, pay))
+                buys.append((card, pay[1][GOLD], pay))
     supply = state.supply
     gem_sets = _gem_sets(supply, state.strict)
     twos = [i for i in range(5) if supply[i] >= 4]
@@ -245,7 +249,9 @@ def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict
         return info.points + 0.6 + 0.3 * help_[info.bonus]
 
     if buys:
-        card, pay = max(buys, key=lambda b: (value(b[0]), -b[1][1][GOLD], rng.random()))
+        card, _gold, pay = max(buys, key=lambda b: (value(b[0]), -b[1], rng.random()))
+        if pay is None:
+            pay = _payments(card, bonuses, tokens)[0]
         return _BUY, (card, pay[0]), pay[1]
     return _rollout_no_buy(state, seat, rng, (market, cards, short, (h0, h1, h2, h3, h4)), value,
                            gem_sets, twos, can_reserve)
