@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -242,22 +241,17 @@ def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict
         count += len(market) + (1 if decks[0] else 0) + (1 if decks[1] else 0) + (1 if decks[2] else 0)
     if count <= 1:
         return greedy_policy(state, seat, rng)  # one move (or a pass): as greedy, no draw
-    help_ = _noble_help(state.nobles, bonuses)
-
-    def value(card: int) -> float:
-        info = CARDS[card]
-        return info.points + 0.6 + 0.3 * help_[info.bonus]
-
+    value = _card_values(state.nobles, bonuses)
     if buys:
-        card, _gold, pay = max(buys, key=lambda b: (value(b[0]), -b[1], rng.random()))
+        card, used, pay = max(buys, key=lambda b: (value[b[0]], -b[1], rng.random()))
         if pay is None:
-            pay = _payments(card, bonuses, tokens)[0]
+            pay = _exact_payment(card, bonuses, tokens, used)
         return _BUY, (card, pay[0]), pay[1]
     return _rollout_no_buy(state, seat, rng, (market, cards, short, (h0, h1, h2, h3, h4)), value,
                            gem_sets, twos, can_reserve)
 
 
-def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, value: Callable[[int], float],
+def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, value: tuple,
                     gem_sets: tuple, twos: list, can_reserve: bool) -> tuple | dict:
     """greedy's `_play` when nothing can be bought: the gem take that brings its targets closest
     (one draw per take, as `_play`), else reserving its first target, else a random take."""
@@ -267,7 +261,7 @@ def _rollout_no_buy(state: State, seat: int, rng: random.Random, seen: tuple, va
         lacking = {card: short[card] - gold if short[card] > gold else 0 for card in cards}
     else:
         lacking = short
-    rank = {c: -value(c) / (1 + lacking[c]) for c in cards}  # (a card listed twice: the same key)
+    rank = {c: -value[c] / (1 + lacking[c]) for c in cards}  # (a card listed twice: the same key)
     ranked = sorted(cards, key=rank.__getitem__)
     targets = ranked[:3]
     weighted = _weighted(targets, have, short, gold)
@@ -411,19 +405,38 @@ def _gem_sets(supply: tuple, strict: bool) -> tuple:
     return _GEM_SETS.get((mask, strict), ())
 
 
-_HELP: dict = {}
+_VALUES: dict = {}
 
 
-def _noble_help(nobles: tuple, bonuses: tuple) -> list:
-    """Per colour, how many nobles on the table still want more of it than these bonuses."""
+def _card_values(nobles: tuple, bonuses: tuple) -> tuple:
+    """`_card_value` of every card (indexed by card) for these nobles on the table and bonuses:
+    the same floats (points + 0.6 + 0.3 x the nobles that still want its colour)."""
     key = (nobles, bonuses)
-    got = _HELP.get(key)
+    got = _VALUES.get(key)
     if got is None:
-        if len(_HELP) > 1 << 14:
-            _HELP.clear()
+        if len(_VALUES) > 1 << 12:
+            _VALUES.clear()
         requires = [NOBLES[x].requires for x in nobles]
-        got = _HELP[key] = [sum(1 for r in requires if r[i] > bonuses[i]) for i in range(5)]
+        help_ = [sum(1 for r in requires if r[i] > bonuses[i]) for i in range(5)]
+        got = _VALUES[key] = tuple(info.points + 0.6 + 0.3 * help_[info.bonus] for info in CARDS)
     return got
+
+
+def _exact_payment(card: int, bonuses: tuple, tokens: tuple, gold: int) -> tuple:
+    """`_payments`' one pair for a card whose gaps `gold` fills exactly (moves.payments' first
+    branch: each colour's tokens up to its need after bonuses, the rest gold), unmemoized."""
+    cost = COSTS[card]
+    pay: dict = {}
+    counts = [0, 0, 0, 0, 0, gold]
+    for i in range(5):
+        n = cost[i] - bonuses[i]
+        if n > 0:
+            k = n if n < tokens[i] else tokens[i]
+            if k:
+                pay[COLORS[i]] = counts[i] = k
+    if gold:
+        pay["gold"] = gold
+    return pay, tuple(counts)
 
 
 @lru_cache(maxsize=1 << 15)

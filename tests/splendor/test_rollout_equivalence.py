@@ -14,8 +14,12 @@ from domain.splendor import GAME
 from domain.splendor.bots import (
     RULES,
     _candidates,
+    _card_value,
+    _card_values,
+    _exact_payment,
     _gain,
     _gems_of,
+    _payments,
     _playout,
     _rollout_step,
     _shortfalls,
@@ -125,3 +129,23 @@ def test_the_prunings_take_gain_is_greedys_gain():
                     assert _take_gain(weighted, move) == _gain(state, seat, _gems_of(move), targets), (state, move)
                     checked += 1
     assert checked > 2000
+
+
+def test_the_playouts_card_values_and_exact_payments_are_greedys():
+    """`_card_values` (every card's `_card_value` at once) and `_exact_payment` (the one payment
+    of a card gold covers exactly) against greedy's own (issue 56), for every card and seat of
+    every position of 12 games, 2-4 seats."""
+    exact = 0
+    for seed in range(12):
+        for state, _seat in _positions(400 + seed, 2 + seed % 3):
+            for seat, player in enumerate(state.players):
+                values = _card_values(state.nobles, player.bonuses)
+                have = tuple(b + t for b, t in zip(player.bonuses, player.tokens))
+                short = _shortfalls(*have)
+                for card in range(len(COSTS)):
+                    assert values[card] == _card_value(state, seat, card)
+                    if short[card] == player.tokens[GOLD]:
+                        got = _exact_payment(card, player.bonuses, player.tokens, short[card])
+                        assert (got,) == _payments(card, player.bonuses, player.tokens), (player, card)
+                        exact += 1
+    assert exact > 10000
