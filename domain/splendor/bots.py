@@ -360,7 +360,7 @@ def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
     ways = _returns(player.tokens)
     if len(ways) == 1:
         return ways[0][0]
-    target = _target(state, seat)
+    target = _rollout_target(state, seat)
     bonuses = player.bonuses
     best, best_key = None, None
     for way in ways:
@@ -368,6 +368,22 @@ def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
         if best_key is None or key < best_key:  # min(): the first of equals
             best, best_key = way, key
     return best[0]
+
+
+def _rollout_target(state: State, seat: int) -> int | None:
+    """`_target` from every card's shortfall and value at once: the same scores, the same card."""
+    player = state.players[seat]
+    bonuses, tokens = player.bonuses, player.tokens
+    short = _shortfalls(*(b + t for b, t in zip(bonuses, tokens)))
+    value = _card_values(state.nobles, bonuses)
+    gold = tokens[GOLD]
+    best, best_score = None, -1.0
+    for card in _candidates(state, seat):
+        d = short[card]
+        score = value[card] / (1 + (d - gold if d > gold else 0))
+        if score > best_score:
+            best, best_score = card, score
+    return best
 
 
 _RETURNS: dict = {}  # tokens -> per way to return the excess (in return_choices' order): (choice, tokens left)
@@ -539,6 +555,16 @@ def _evaluate(state: State, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE))
 
 
+def _evaluations(state: State) -> list:
+    """`_evaluate` of every seat, the worths computed once: the same floats."""
+    worths = [_worth(state, s) for s in range(state.n)]
+    values = []
+    for seat, mine in enumerate(worths):
+        rival = max(w for s, w in enumerate(worths) if s != seat)
+        values.append(1.0 / (1.0 + math.exp(-(mine - rival) / LEAD_SCALE)))
+    return values
+
+
 DEPTH = 12  # playout moves before `_evaluate`
 
 
@@ -557,7 +583,7 @@ def _playout(state: State, rng: random.Random) -> list:
         state = _rollout_step(state, state.seat, rng)
     if state.phase == OVER:
         return rewards(result(state), state.n)
-    return [_evaluate(state, s) for s in range(state.n)]
+    return _evaluations(state)
 
 
 expert_policy = Searcher(RULES, lambda state: state.n, SearchSpec(
