@@ -218,7 +218,8 @@ def _rollout_choice(state: State, seat: int, rng: random.Random) -> tuple | dict
     player = state.players[seat]
     bonuses, tokens = player.bonuses, player.tokens
     gold = tokens[GOLD]
-    h0, h1, h2, h3, h4 = (b + t for b, t in zip(bonuses, tokens))
+    b0, b1, b2, b3, b4 = bonuses
+    h0, h1, h2, h3, h4 = b0 + tokens[0], b1 + tokens[1], b2 + tokens[2], b3 + tokens[3], b4 + tokens[4]
     market = [c for row in state.market for c in row if c != EMPTY]
     reserved = player.reserved
     cards = market + list(reserved) if reserved else market

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .data import CARD_BY_ID, CARDS, COLOR_INDEX, NOBLE_BY_ID, NOBLE_POINTS, TOKEN_LIMIT, WINNING_POINTS
-from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, State, qualifying_nobles
+from .state import EMPTY, NOBLE, OVER, PLAY, RETURN, SCORE, Player, State, qualifying_nobles
 
 if TYPE_CHECKING:
     import random
@@ -29,7 +29,12 @@ def _counts(mapping: dict) -> list:
 
 
 def _with(items: tuple, index: int, value: object) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    """`items` with one entry replaced (a list copy: cheaper than slicing past two entries)."""
+    if len(items) == 2:
+        return (value, items[1]) if index == 0 else (items[0], value)
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
 
 
 _QUALIFYING: dict = {}  # (bonuses, nobles on the table) -> the nobles those bonuses meet
@@ -102,7 +107,8 @@ def take(state: State, seat: int, taken: tuple) -> State:
     t0, t1, t2, t3, t4, t5 = player.tokens
     k0, k1, k2, k3, k4, k5 = taken
     s0, s1, s2, s3, s4, s5 = state.supply
-    player = player._replace(tokens=(t0 + k0, t1 + k1, t2 + k2, t3 + k3, t4 + k4, t5 + k5))
+    player = Player((t0 + k0, t1 + k1, t2 + k2, t3 + k3, t4 + k4, t5 + k5), player.bonuses, player.points,
+                    player.bought, player.reserved, player.blind, player.nobles)
     return _close(state, seat, (s0 - k0, s1 - k1, s2 - k2, s3 - k3, s4 - k4, s5 - k5), state.decks, state.market,
                   _with(state.players, seat, player), 0, True)
 
@@ -122,9 +128,9 @@ def buy(state: State, seat: int, card: int, paid: tuple) -> State:
     t0, t1, t2, t3, t4, t5 = player.tokens
     p0, p1, p2, p3, p4, p5 = paid
     s0, s1, s2, s3, s4, s5 = state.supply
-    player = type(player)((t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - p5),
-                          _with(bonuses, colour, bonuses[colour] + 1), player.points + info.points,
-                          player.bought + (card,), reserved, blind, player.nobles)
+    player = Player((t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - p5),
+                    _with(bonuses, colour, bonuses[colour] + 1), player.points + info.points,
+                    player.bought + (card,), reserved, blind, player.nobles)
     return _close(state, seat, (s0 + p0, s1 + p1, s2 + p2, s3 + p3, s4 + p4, s5 + p5), decks, market,
                   _with(state.players, seat, player), 0, True)
 
@@ -142,7 +148,8 @@ def reserve(state: State, seat: int, card: int | None, level: int = 0) -> State:
     else:
         decks, market = _take_from_market(state, card)
     tokens = player.tokens[:5] + (player.tokens[5] + gold,)
-    player = player._replace(tokens=tokens, reserved=player.reserved + (card,), blind=blind)
+    player = Player(tokens, player.bonuses, player.points, player.bought, player.reserved + (card,), blind,
+                    player.nobles)
     return _close(state, seat, state.supply[:5] + (state.supply[5] - gold,), decks, market,
                   _with(state.players, seat, player), 0, True)
 
