@@ -144,9 +144,8 @@ class Searcher:
                     self._iterate(rules, root, rng)
                 for i, child in root.children.items():
                     totals[keys[i]] += child.visits
-                # The tree freed while the collector is off: left alive past the `with`, its
-                # objects were young ones the collector's first pass, once back on, walked
-                # (7% of a Splendor decision, issue 56)
+                # The tree freed while the collector is off (issue 56): left alive past the
+                # `with`, its objects would be young ones for the collector's first pass to walk
                 root = child = None
         return totals
 
