@@ -136,6 +136,8 @@ class Searcher:
         keys = [_key(m) for m in moves]
         worlds = max(1, min(self.spec.determinizations, budget))
         totals = dict.fromkeys(keys, 0)
+        root: _Node | None
+        child: _Node | None
         with collector_paused():
             for w in range(worlds):
                 world = rules.determinize(state, seat, rng) if rules.determinize else state
@@ -160,6 +162,7 @@ class Searcher:
             return _rewards(rules.result(state), self.n_seats(state))[seat]
         worlds = max(1, min(self.spec.determinizations, budget))
         reward = visits = 0.0
+        root: _Node | None
         with collector_paused():
             for w in range(worlds):
                 root = _Node(rules.determinize(state, seat, rng) if rules.determinize else state)

@@ -363,7 +363,7 @@ def _rollout_return(state: State, seat: int, rng: random.Random) -> tuple:
         return ways[0][0]
     target = _rollout_target(state, seat)
     bonuses = player.bonuses
-    best, best_key = None, None
+    best, best_key = ways[0], None
     for way in ways:
         key = (_lacking(target, bonuses, way[1]) if target is not None else 0, way[0][2][GOLD], rng.random())
         if best_key is None or key < best_key:  # min(): the first of equals
