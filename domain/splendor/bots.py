@@ -502,12 +502,14 @@ def _prune(state: State, seat: int, moves: list[Move]) -> list[Move]:
             gems.append(m)
         elif kind == "reserve":
             reserves.append(m)
-    ranked = sorted(_candidates(state, seat),
-                    key=lambda c: (-_card_value(state, seat, c) / (1 + _missing(state, seat, c)), c))
-    targets = ranked[:3]
     player = state.players[seat]
     have = tuple(b + t for b, t in zip(player.bonuses, player.tokens))
-    weighted = _weighted(targets, have, _shortfalls(*have), player.tokens[GOLD])
+    short, gold = _shortfalls(*have), player.tokens[GOLD]
+    value = _card_values(state.nobles, player.bonuses)  # _card_value; max(0, short - gold) is _missing
+    ranked = sorted(_candidates(state, seat),
+                    key=lambda c: (-value[c] / (1 + (short[c] - gold if short[c] > gold else 0)), c))
+    targets = ranked[:3]
+    weighted = _weighted(targets, have, short, gold)
     gems.sort(key=lambda m: -_take_gain(weighted, m))  # -_gain(state, seat, _gems_of(m), targets)
     wanted = [CARDS[c].id for c in ranked]
     reserves.sort(key=lambda m: wanted.index(m["card"]) if m["card"] in wanted else len(wanted))

@@ -19,6 +19,7 @@ from domain.splendor.bots import (
     _exact_payment,
     _gain,
     _gems_of,
+    _missing,
     _payments,
     _playout,
     _rollout_step,
@@ -134,7 +135,8 @@ def test_the_prunings_take_gain_is_greedys_gain():
 
 
 def test_the_playouts_card_values_and_exact_payments_are_greedys():
-    """`_card_values` (every card's `_card_value` at once) and `_exact_payment` (the one payment
+    """`_card_values` (every card's `_card_value` at once), the packed shortfall less gold (what
+    `_missing` gives, as the playout and the pruning read it) and `_exact_payment` (the one payment
     of a card gold covers exactly) against greedy's own (issue 56), for every card and seat of
     every position of 12 games, 2-4 seats."""
     exact = 0
@@ -146,6 +148,7 @@ def test_the_playouts_card_values_and_exact_payments_are_greedys():
                 short = _shortfalls(*have)
                 for card in range(len(COSTS)):
                     assert values[card] == _card_value(state, seat, card)
+                    assert max(0, short[card] - player.tokens[GOLD]) == _missing(state, seat, card)
                     if short[card] == player.tokens[GOLD]:
                         got = _exact_payment(card, player.bonuses, player.tokens, short[card])
                         assert (got,) == _payments(card, player.bonuses, player.tokens), (player, card)
