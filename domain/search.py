@@ -136,6 +136,8 @@ class Searcher:
         keys = [_key(m) for m in moves]
         worlds = max(1, min(self.spec.determinizations, budget))
         totals = dict.fromkeys(keys, 0)
+        root: _Node | None
+        child: _Node | None
         with collector_paused():
             for w in range(worlds):
                 world = rules.determinize(state, seat, rng) if rules.determinize else state
@@ -144,6 +146,9 @@ class Searcher:
                     self._iterate(rules, root, rng)
                 for i, child in root.children.items():
                     totals[keys[i]] += child.visits
+                # The tree freed while the collector is off (issue 56): left alive past the
+                # `with`, its objects would be young ones for the collector's first pass to walk
+                root = child = None
         return totals
 
     def appraise(self, state: State, seat: int, rng: random.Random, budget: int) -> float:
@@ -157,12 +162,14 @@ class Searcher:
             return _rewards(rules.result(state), self.n_seats(state))[seat]
         worlds = max(1, min(self.spec.determinizations, budget))
         reward = visits = 0.0
+        root: _Node | None
         with collector_paused():
             for w in range(worlds):
                 root = _Node(rules.determinize(state, seat, rng) if rules.determinize else state)
                 for _ in range(budget // worlds + (1 if w < budget % worlds else 0)):
                     self._iterate(rules, root, rng)
                 reward, visits = reward + root.value[seat], visits + root.visits
+                root = None  # freed while the collector is off (as in `_visits`)
         return reward / visits if visits else 0.5
 
     # ---- one iteration: select, expand, play out, back up --------------------------------------
