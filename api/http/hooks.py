@@ -7,7 +7,8 @@ parameter; security_headers: nosniff and the pages' headers). They ran as a Flas
 coroutine check per call), so one pair running the same steps in the same order costs less and
 answers the same (a step that raises stops the steps after it, as Flask stops its hooks).
 
-Before the route, in order: observe.start, languages.negotiate, request_limits' charge,
+Before the route, in order: observe.start, requests.known_args (the query string parsed once
+per process), languages.negotiate, request_limits' charge,
 requests.one_value_per_parameter, scopes' check (a personal access token without the
 operation's scopes). After it (Flask ran after-hooks in reverse order of
 registration; this is that order): request_limits' tell, languages.say_it, deprecation's mark
@@ -22,7 +23,7 @@ from api.http import deprecation, languages, observe, request_limits, requests, 
 
 
 def install(app: Flask, budgets: request_limits.Budgets) -> None:
-    before = (observe.start, languages.negotiate, request_limits.charger(app, budgets),
+    before = (observe.start, requests.known_args, languages.negotiate, request_limits.charger(app, budgets),
               requests.one_value_per_parameter, scopes.checker(scopes.spec_table()))
     mark_deprecated = deprecation.marker(deprecation.spec_notices())
     after = (request_limits.teller(app), languages.say_it, *([mark_deprecated] if mark_deprecated else ()),

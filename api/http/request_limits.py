@@ -33,6 +33,7 @@ Every limited answer says where its caller stands, in the IETF draft's fields
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -104,8 +105,13 @@ def _refuse(key: str, decision: Decision) -> RateLimited:
 
 
 def _headers(key: str, decision: Decision) -> dict[str, Any]:
-    return {"RateLimit-Policy": f'"{key}";q={decision.limit};w={decision.window_s}',
+    return {"RateLimit-Policy": _policy(key, decision.limit, decision.window_s),
             "RateLimit": f'"{key}";r={decision.remaining};t={decision.reset}'}
+
+
+@functools.cache  # a budget's policy never changes in a process: its few strings written once
+def _policy(key: str, limit: int, window_s: int) -> str:
+    return f'"{key}";q={limit};w={window_s}'
 
 
 def _charge(budgets: Budgets) -> None:
@@ -126,11 +132,27 @@ def _charge(budgets: Budgets) -> None:
         _admit_with_network(budgets, "create", address)
     token = parse_bearer(header) if header is not None else None
     if token is not None:
-        _admit(budgets.token, "token", "token:" + hash_token(token)[:32])
+        _admit(budgets.token, "token", _token_subject(token))
     elif path.endswith("/stream"):
         _admit_with_network(budgets, "stream", address or client_address())
     elif not creating:
         _admit_with_network(budgets, "address", address or client_address())
+
+
+# token -> its budget's subject: a client sends its token with every request, and its SHA-256 was
+# a tenth of the charge (issue 57). At most SUBJECTS_KEPT, cleared when full (no flood of made-up
+# tokens grows it).
+_subjects: dict[str, str] = {}
+SUBJECTS_KEPT = 4096
+
+
+def _token_subject(token: str) -> str:
+    subject = _subjects.get(token)
+    if subject is None:
+        if len(_subjects) >= SUBJECTS_KEPT:
+            _subjects.clear()
+        subject = _subjects[token] = "token:" + hash_token(token)[:32]
+    return subject
 
 
 # key -> (the address's limiter, its subject's prefix, the network's key, limiter, subject's prefix)
@@ -192,7 +214,7 @@ def teller(app: Flask) -> Callable[[Response], Response]:
         charged = current.glob().get("ratelimit")
         if charged is not None and "RateLimit" not in response.headers:
             key, decision = charged
-            response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
+            response.headers.add("RateLimit-Policy", _policy(key, decision.limit, decision.window_s))
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
         refused = response.status_code == 401 or (response.status_code == 403 and request.path == STEP_UP_PATH)
         if refused and presents_credential(request.environ):
