@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SYNC_EVERY = 1000
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):  # made by every request: a frozen dataclass's __init__ cost ~1 µs more
     allowed: bool
     limit: int
     remaining: int  # what is left of the budget, as this process knows it
