@@ -61,7 +61,7 @@ def say_it(response: Response) -> Response:
     """After the route: the language the answer's words are in, and that it depends on the header."""
     headers = response.headers
     headers["Content-Language"] = str(context.glob().get("spoken", DEFAULT))
-    if "Vary" in headers:
+    if context.has_header(headers, "vary"):
         response.vary.add("Accept-Language")
     else:  # most answers: no Vary to parse and write again
         headers.add("Vary", "Accept-Language")

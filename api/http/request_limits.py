@@ -212,7 +212,7 @@ def teller(app: Flask) -> Callable[[Response], Response]:
 
     def tell(response: Response) -> Response:
         charged = current.glob().get("ratelimit")
-        if charged is not None and "RateLimit" not in response.headers:
+        if charged is not None and not current.has_header(response.headers, "ratelimit"):
             key, decision = charged
             response.headers.add("RateLimit-Policy", _policy(key, decision.limit, decision.window_s))
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
