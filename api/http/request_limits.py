@@ -130,28 +130,31 @@ def _charge(budgets: Budgets) -> None:
     if creating:
         address = address or client_address()
         _admit_with_network(budgets, "create", address)
-    token = parse_bearer(header) if header is not None else None
-    if token is not None:
-        _admit(budgets.token, "token", _token_subject(token))
+    subject = _token_subject(header) if header is not None else None
+    if subject is not None:
+        _admit(budgets.token, "token", subject)
     elif path.endswith("/stream"):
         _admit_with_network(budgets, "stream", address or client_address())
     elif not creating:
         _admit_with_network(budgets, "address", address or client_address())
 
 
-# token -> its budget's subject: a client sends its token with every request, and its SHA-256 was
-# a tenth of the charge (issue 57). At most SUBJECTS_KEPT, cleared when full (no flood of made-up
-# tokens grows it).
-_subjects: dict[str, str] = {}
+# Authorization header -> its token's budget subject (None: no bearer token): a client sends the
+# same header with every request, and parsing it and its token's SHA-256 were a tenth of the
+# charge (issue 57). At most SUBJECTS_KEPT, cleared when full (no flood of made-up tokens grows it).
+_subjects: dict[str, str | None] = {}
 SUBJECTS_KEPT = 4096
 
 
-def _token_subject(token: str) -> str:
-    subject = _subjects.get(token)
-    if subject is None:
-        if len(_subjects) >= SUBJECTS_KEPT:
-            _subjects.clear()
-        subject = _subjects[token] = "token:" + hash_token(token)[:32]
+def _token_subject(header: str) -> str | None:
+    try:
+        return _subjects[header]
+    except KeyError:
+        pass
+    if len(_subjects) >= SUBJECTS_KEPT:
+        _subjects.clear()
+    token = parse_bearer(header)
+    subject = _subjects[header] = None if token is None else "token:" + hash_token(token)[:32]
     return subject
 
 
