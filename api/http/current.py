@@ -3,9 +3,7 @@ reads' helpers). Flask's proxies (`request`, `g`, `current_app`) answer `proxy.x
 catching an AttributeError inside werkzeug's LocalProxy: ~2 µs a read, against ~0.2 µs for taking
 the object once (`_get_current_object`, werkzeug's documented way) and reading it. A past read
 answered from kept bytes read them some thirty times (issue 57: a fifth of its CPU in-process).
-Elsewhere the proxies stay: a route's few reads cost nothing worth the noise.
-
-Also `has_header`, the after-steps' test of an answer's header."""
+Elsewhere the proxies stay: a route's few reads cost nothing worth the noise."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,7 +13,6 @@ from flask import current_app, g, request
 
 if TYPE_CHECKING:
     from flask import Flask, Request
-    from werkzeug.datastructures import Headers
 
 
 # Each is the proxy's own look-up function (werkzeug's `_get_current_object`: the context
@@ -25,12 +22,3 @@ req: Callable[[], Request] = request._get_current_object  # type: ignore[attr-de
 glob: Callable[[], Any] = g._get_current_object  # the request's `g` (Flask's _AppCtxGlobals)
 app: Callable[[], Flask] = current_app._get_current_object  # type: ignore[attr-defined]
 
-
-def has_header(headers: Headers, lowered: str) -> bool:
-    """Whether `headers` hold the header named `lowered` (lower case), any case. `name in headers`
-    answers the same by raising and catching a KeyError inside werkzeug when it is absent, which
-    on most answers it is (the after-steps ask twice a request)."""
-    for name, _ in headers:
-        if name.lower() == lowered:
-            return True
-    return False

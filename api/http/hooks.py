@@ -17,6 +17,8 @@ teardown: observe.forget.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, Response
 
 from api.http import deprecation, languages, observe, request_limits, requests, scopes, security_headers
@@ -26,8 +28,10 @@ def install(app: Flask, budgets: request_limits.Budgets) -> None:
     before = (observe.start, requests.known_args, languages.negotiate, request_limits.charger(app, budgets),
               requests.one_value_per_parameter, scopes.checker(scopes.spec_table()))
     mark_deprecated = deprecation.marker(deprecation.spec_notices())
-    after = (request_limits.teller(app), languages.say_it, *([mark_deprecated] if mark_deprecated else ()),
-             security_headers.secure, observe.finisher(app))
+    after: tuple[Callable[[Response, set[str]], Response], ...] = (
+        request_limits.teller(app), languages.say_it,
+        *([lambda response, _: mark_deprecated(response)] if mark_deprecated else ()),
+        security_headers.secure, observe.finisher(app))
 
     @app.before_request
     def _before() -> None:
@@ -36,8 +40,13 @@ def install(app: Flask, budgets: request_limits.Budgets) -> None:
 
     @app.after_request
     def _after(response: Response) -> Response:
+        # The names (lower case) of the headers the route answered with, found once: each step
+        # asks whether a header it writes is there, and werkzeug's `in` and `headers[name] = v`
+        # each scanned them all again (six scans an answer). No step asks for a header an
+        # earlier step writes, so the set stays true for what they ask.
+        names = {name.lower() for name, _ in response.headers}
         for step in after:
-            response = step(response)
+            response = step(response, names)
         return response
 
     app.teardown_request(observe.forget)

@@ -116,16 +116,19 @@ def start() -> None:
     environ[_KEY] = (time.perf_counter(), rid, token)
 
 
-def finisher(app: Flask) -> Callable[[Response], Response]:
+def finisher(app: Flask) -> Callable[[Response, set[str]], Response]:
     """After the route: the answer's X-Request-Id, the request's metrics (and its log line with
     ACCESS_LOG)."""
     log_each = app.config.get("ACCESS_LOG", False)
 
-    def finish(response: Response) -> Response:
+    def finish(response: Response, names: set[str]) -> Response:
         this = current.req()
         environ = this.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
-        response.headers["X-Request-Id"] = rid
+        if "x-request-id" in names:
+            response.headers["X-Request-Id"] = rid
+        else:  # appended, as setting it would, without looking for it again
+            response.headers.add("X-Request-Id", rid)
         rule = this.url_rule
         route = rule.rule if rule is not None else "unmatched"
         seconds = time.perf_counter() - started

@@ -209,13 +209,13 @@ def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:
 STEP_UP_PATH = "/players/me/step-up"  # its 403s are proofs refused (api/players/step_up.py)
 
 
-def teller(app: Flask) -> Callable[[Response], Response]:
+def teller(app: Flask) -> Callable[[Response, set[str]], Response]:
     """After the route: the answer's RateLimit headers; a 401 to a request presenting a
     credential counted as its address's failed authentication."""
 
-    def tell(response: Response) -> Response:
+    def tell(response: Response, names: set[str]) -> Response:
         charged = current.glob().get("ratelimit")
-        if charged is not None and not current.has_header(response.headers, "ratelimit"):
+        if charged is not None and "ratelimit" not in names:
             key, decision = charged
             response.headers.add("RateLimit-Policy", _policy(key, decision.limit, decision.window_s))
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
