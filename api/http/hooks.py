@@ -12,8 +12,9 @@ per process), languages.negotiate, request_limits' charge,
 requests.one_value_per_parameter, scopes' check (a personal access token without the
 operation's scopes). After it (Flask ran after-hooks in reverse order of
 registration; this is that order): request_limits' tell, languages.say_it, deprecation's mark
-(only when openapi.yaml retires an operation), security_headers.secure, observe's finish. At
-teardown: observe.forget.
+(only when openapi.yaml retires an operation), security_headers.secure, observe's finish; each
+is handed the answer and the names of the headers the route answered with. At teardown:
+observe.forget.
 """
 from __future__ import annotations
 
