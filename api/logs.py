@@ -32,7 +32,8 @@ def role() -> str:
 
 def bind(**fields: object) -> contextvars.Token[dict[str, object]]:
     """Adds fields (request_id, game_id, version) to every log line of the current context."""
-    return _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
+    held, added = _context.get(), {k: v for k, v in fields.items() if v is not None}
+    return _context.set({**held, **added} if held else added)  # a request's first: no copy to merge
 
 
 def unbind(token: contextvars.Token[dict[str, object]]) -> None:

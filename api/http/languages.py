@@ -57,11 +57,16 @@ def negotiate() -> None:
     context.glob().lang = _negotiated()  # a refused ?lang= leaves none: current() answers the default
 
 
-def say_it(response: Response) -> Response:
-    """After the route: the language the answer's words are in, and that it depends on the header."""
+def say_it(response: Response, names: set[str]) -> Response:
+    """After the route: the language the answer's words are in, and that it depends on the header
+    (`names`: the headers the route answered with, lower case)."""
     headers = response.headers
-    headers["Content-Language"] = str(context.glob().get("spoken", DEFAULT))
-    if "Vary" in headers:
+    spoken = str(context.glob().get("spoken", DEFAULT))
+    if "content-language" in names:
+        headers["Content-Language"] = spoken
+    else:  # most answers: appended, as setting it would, without looking for it again
+        headers.add("Content-Language", spoken)
+    if "vary" in names:
         response.vary.add("Accept-Language")
     else:  # most answers: no Vary to parse and write again
         headers.add("Vary", "Accept-Language")

@@ -39,19 +39,25 @@ REDACTED = "[redacted]"
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"  # a path's characters written as they are, the rest %-encoded
 
 # A made request id: 64 random bits per process, then a counter: unique without a system call
-# per request (uuid4 reads the OS's random source each time).
-_process_bits: tuple[str, int] = ("", 0)
+# per request (uuid4 reads the OS's random source each time; asking os.getpid() whether this is
+# a forked worker was two more a request).
+_process_bits = os.urandom(8).hex()
 _counter = itertools.count()
 
 
-def request_id(environ: dict[str, Any]) -> str:
+def _new_process_bits() -> None:
     global _process_bits
+    _process_bits = os.urandom(8).hex()  # anew in each forked worker
+
+
+os.register_at_fork(after_in_child=_new_process_bits)
+
+
+def request_id(environ: dict[str, Any]) -> str:
     given: str | None = environ.get("HTTP_X_REQUEST_ID")
     if given is not None and _SENSIBLE_ID.fullmatch(given):
         return given
-    if _process_bits[1] != os.getpid():
-        _process_bits = (os.urandom(8).hex(), os.getpid())  # anew in each forked worker
-    return f"{_process_bits[0]}{next(_counter):016x}"
+    return f"{_process_bits}{next(_counter):016x}"
 
 
 _counted: dict[tuple[str, str, int], Any] = {}  # (route, method, status) -> its metrics' children
@@ -110,16 +116,19 @@ def start() -> None:
     environ[_KEY] = (time.perf_counter(), rid, token)
 
 
-def finisher(app: Flask) -> Callable[[Response], Response]:
+def finisher(app: Flask) -> Callable[[Response, set[str]], Response]:
     """After the route: the answer's X-Request-Id, the request's metrics (and its log line with
     ACCESS_LOG)."""
     log_each = app.config.get("ACCESS_LOG", False)
 
-    def finish(response: Response) -> Response:
+    def finish(response: Response, names: set[str]) -> Response:
         this = current.req()
         environ = this.environ
         started, rid, _ = environ.get(_KEY) or (time.perf_counter(), request_id(environ), None)
-        response.headers["X-Request-Id"] = rid
+        if "x-request-id" in names:
+            response.headers["X-Request-Id"] = rid
+        else:  # appended, as setting it would, without looking for it again
+            response.headers.add("X-Request-Id", rid)
         rule = this.url_rule
         route = rule.rule if rule is not None else "unmatched"
         seconds = time.perf_counter() - started

@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SYNC_EVERY = 1000
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):  # made by every request: a frozen dataclass's __init__ cost ~1 µs more
     allowed: bool
     limit: int
     remaining: int  # what is left of the budget, as this process knows it
@@ -64,15 +62,18 @@ class RateLimiter:
         now = time.time()
         window = int(now // self.window_s)
         reset = max(1, math.ceil((window + 1) * self.window_s - now))
-        entry = self._entry(subject, window)
-        if entry.shared >= self.limit:
-            return Decision(False, self.limit, 0, reset, self.window_s)
-        left = self.limit - entry.estimate()
-        if left > max(1, (self.limit - entry.shared) // 10):  # far from the limit: admit, batch
+        entry = self._local.get(subject)
+        if entry is None or entry.window != window:
+            entry = self._entry(subject, window)
+        limit = self.limit
+        if entry.shared >= limit:
+            return Decision(False, limit, 0, reset, self.window_s)
+        tenth = max(1, (limit - entry.shared) // 10)  # a tenth of what is left of the shared budget
+        if limit - entry.estimate() > tenth:  # far from the limit: admit, batch
             entry.pending += 1
-            if entry.pending >= min(SYNC_EVERY, max(1, (self.limit - entry.shared) // 10)):
+            if entry.pending >= min(SYNC_EVERY, tenth):
                 self._send(subject, entry, entry.pending)
-            return Decision(True, self.limit, max(0, self.limit - entry.estimate()), reset, self.window_s)
+            return Decision(True, limit, max(0, limit - entry.estimate()), reset, self.window_s)
         total = self._send(subject, entry, entry.pending + 1, this_one=True)
         allowed = total <= self.limit
         return Decision(allowed, self.limit, max(0, self.limit - total), reset, self.window_s)

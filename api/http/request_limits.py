@@ -33,6 +33,7 @@ Every limited answer says where its caller stands, in the IETF draft's fields
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -104,8 +105,13 @@ def _refuse(key: str, decision: Decision) -> RateLimited:
 
 
 def _headers(key: str, decision: Decision) -> dict[str, Any]:
-    return {"RateLimit-Policy": f'"{key}";q={decision.limit};w={decision.window_s}',
+    return {"RateLimit-Policy": _policy(key, decision.limit, decision.window_s),
             "RateLimit": f'"{key}";r={decision.remaining};t={decision.reset}'}
+
+
+@functools.cache  # a budget's policy never changes in a process: its few strings written once
+def _policy(key: str, limit: int, window_s: int) -> str:
+    return f'"{key}";q={limit};w={window_s}'
 
 
 def _charge(budgets: Budgets) -> None:
@@ -124,13 +130,32 @@ def _charge(budgets: Budgets) -> None:
     if creating:
         address = address or client_address()
         _admit_with_network(budgets, "create", address)
-    token = parse_bearer(header) if header is not None else None
-    if token is not None:
-        _admit(budgets.token, "token", "token:" + hash_token(token)[:32])
+    subject = _token_subject(header) if header is not None else None
+    if subject is not None:
+        _admit(budgets.token, "token", subject)
     elif path.endswith("/stream"):
         _admit_with_network(budgets, "stream", address or client_address())
     elif not creating:
         _admit_with_network(budgets, "address", address or client_address())
+
+
+# Authorization header -> its token's budget subject (None: no bearer token): a client sends the
+# same header with every request, and parsing it and its token's SHA-256 were a tenth of the
+# charge (issue 57). At most SUBJECTS_KEPT, cleared when full (no flood of made-up tokens grows it).
+_subjects: dict[str, str | None] = {}
+SUBJECTS_KEPT = 4096
+
+
+def _token_subject(header: str) -> str | None:
+    try:
+        return _subjects[header]
+    except KeyError:
+        pass
+    if len(_subjects) >= SUBJECTS_KEPT:
+        _subjects.clear()
+    token = parse_bearer(header)
+    subject = _subjects[header] = None if token is None else "token:" + hash_token(token)[:32]
+    return subject
 
 
 # key -> (the address's limiter, its subject's prefix, the network's key, limiter, subject's prefix)
@@ -184,15 +209,15 @@ def charger(app: Flask, budgets: Budgets) -> Callable[[], None]:
 STEP_UP_PATH = "/players/me/step-up"  # its 403s are proofs refused (api/players/step_up.py)
 
 
-def teller(app: Flask) -> Callable[[Response], Response]:
+def teller(app: Flask) -> Callable[[Response, set[str]], Response]:
     """After the route: the answer's RateLimit headers; a 401 to a request presenting a
     credential counted as its address's failed authentication."""
 
-    def tell(response: Response) -> Response:
+    def tell(response: Response, names: set[str]) -> Response:
         charged = current.glob().get("ratelimit")
-        if charged is not None and "RateLimit" not in response.headers:
+        if charged is not None and "ratelimit" not in names:
             key, decision = charged
-            response.headers.add("RateLimit-Policy", f'"{key}";q={decision.limit};w={decision.window_s}')
+            response.headers.add("RateLimit-Policy", _policy(key, decision.limit, decision.window_s))
             response.headers.add("RateLimit", f'"{key}";r={decision.remaining};t={decision.reset}')
         refused = response.status_code == 401 or (response.status_code == 403 and request.path == STEP_UP_PATH)
         if refused and presents_credential(request.environ):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlencode
 
 from flask import current_app, request
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import ApiError, Code, ValidationFailed
@@ -66,6 +67,35 @@ def json_body() -> Any:
     return body
 
 
+# Query strings parsed before (werkzeug's ImmutableMultiDict of them, which nothing can change, so
+# one may serve every request sending the same string): a replayer or a poller sends the same few
+# again and again, and `request.args` parsed them anew each time, a few µs of every request with a
+# query (issue 57). Bounded as _loaded below: at most ARGS_KEPT strings of at most LOADED_LENGTH
+# characters, cleared when full.
+_args: dict[str, Any] = {}
+ARGS_KEPT = 1024
+
+
+def known_args() -> None:
+    """Before the route (the first step reading the query): `request.args` taken from the
+    strings parsed before, or parsed and kept (werkzeug's cached_property takes an assigned value
+    as the request's own)."""
+    this = current.req()
+    query_string = this.environ.get("QUERY_STRING")
+    if not query_string or len(query_string) > LOADED_LENGTH:
+        return
+    parsed = _args.get(query_string)
+    if parsed is None:
+        parsed = this.args
+        if type(parsed) is not ImmutableMultiDict:  # a subclass's request storing a mutable one: never shared
+            return
+        if len(_args) >= ARGS_KEPT:
+            _args.clear()
+        _args[query_string] = parsed
+    else:
+        this.args = parsed
+
+
 def one_value_per_parameter() -> None:
     """Before the route: every query parameter of this API holds one value. `?seat=1&seat=2` is
     refused, not read as its first value: a client (or a proxy that appends) must not have one of
@@ -85,7 +115,8 @@ _defaults: dict[int, tuple[Schema, dict[str, Any]]] = {}
 # marshmallow load was a tenth of a past read answered from kept bytes (issue 57). At most
 # LOADED_KEPT of at most LOADED_LENGTH characters (~0.5 MB: no flood of queries grows it),
 # cleared when full.
-_loaded: dict[tuple[Schema, tuple[tuple[str, str], ...]], dict[str, Any]] = {}  # the schema itself: no id reused
+# Each under its string as sent (looked up first: no dict of it made or sorted) and its sorted arguments.
+_loaded: dict[tuple[Schema, Any], dict[str, Any]] = {}  # the schema itself: no id reused
 LOADED_KEPT = 1024
 LOADED_LENGTH = 128
 _SCALARS = (int, str, bool, float, type(None))
@@ -96,6 +127,10 @@ def query(schema: Schema) -> dict[str, Any]:
     most reads send no query string, and a marshmallow load is the read's largest edge cost)."""
     this = current.req()
     query_string = this.environ.get("QUERY_STRING", "")
+    if query_string:  # kept by the string as sent: no dict of it made, sorted or looked up
+        kept = _loaded.get((schema, query_string))
+        if kept is not None:
+            return dict(kept)
     args = this.args.to_dict() if query_string else {}  # .args parses
     args.pop("seat", None)  # whose view: the caller's (auth.py), not the route's
     args.pop("lang", None)  # the answer's language: api/http/languages.py
@@ -104,19 +139,21 @@ def query(schema: Schema) -> dict[str, Any]:
         if cached is None:
             cached = _defaults[id(schema)] = (schema, schema.load({}))
         return dict(cached[1])
-    key = (schema, tuple(sorted(args.items())))
+    key = (schema, tuple(sorted(args.items())))  # the same arguments in another order: the same load
     kept = _loaded.get(key)
-    if kept is not None:
-        return dict(kept)
-    for name in INTEGER_ARGS.intersection(args):
-        digits(args[name], name)
-    loaded: dict[str, Any] = schema.load(args)
-    if len(query_string) <= LOADED_LENGTH and \
-            all(isinstance(v, _SCALARS) for v in loaded.values()):  # a copy handed out can change nothing kept
-        if len(_loaded) >= LOADED_KEPT:
+    if kept is None:
+        for name in INTEGER_ARGS.intersection(args):
+            digits(args[name], name)
+        loaded: dict[str, Any] = schema.load(args)
+        if len(query_string) > LOADED_LENGTH or \
+                not all(isinstance(v, _SCALARS) for v in loaded.values()):  # a copy handed out can change nothing kept
+            return loaded
+        kept = dict(loaded)
+    if len(query_string) <= LOADED_LENGTH:  # a long one is never kept, by either key
+        if len(_loaded) >= LOADED_KEPT - 1:
             _loaded.clear()
-        _loaded[key] = dict(loaded)
-    return loaded
+        _loaded[key] = _loaded[(schema, query_string)] = kept
+    return dict(kept)
 
 
 def seat_number(raw: str) -> int:

@@ -18,10 +18,14 @@ PAGE_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY",
                 "Referrer-Policy": "strict-origin-when-cross-origin"}
 
 
-def secure(response: Response) -> Response:
-    """After the route: nosniff on every answer, the pages' headers on text/html."""
+def secure(response: Response, names: set[str]) -> Response:
+    """After the route: nosniff on every answer, the pages' headers on text/html (`names`: the
+    headers the route answered with, lower case)."""
     headers = response.headers
-    headers["X-Content-Type-Options"] = "nosniff"
+    if "x-content-type-options" in names:
+        headers["X-Content-Type-Options"] = "nosniff"
+    else:  # appended, as setting it would, without looking for it again
+        headers.add("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         for name, value in PAGE_HEADERS.items():
             headers.setdefault(name, value)
