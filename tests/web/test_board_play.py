@@ -5,8 +5,6 @@ last move outlined; at 390 px no text on a board is under 12 CSS px. A screensho
 and size is kept under var/screenshots/ (board-<game>-<size>.png)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 import requests
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -130,7 +128,7 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
         if size == "phone":
             small = [t for t in driver.execute_script(TEXT_SIZES) if t[1] < 12]
             assert not small, f"text under 12 px: {small[:10]}"
-        time.sleep(0.7)  # the last move's outline drawn in
+        # the last move's outline is drawn at once: chromium runs with reduced motion (conftest.FLAGS)
         driver.save_screenshot(str(screenshots / f"board-{game_type}-{size}.png"))
         if size == "phone":  # the narrowest phone too: the board drawn again for its width
             drawn = driver.execute_script("return document.querySelector('#board svg').viewBox.baseVal.width")

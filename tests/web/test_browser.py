@@ -15,6 +15,7 @@ from domain import registry
 from tests.api.helpers import short_options
 from tests.web.conftest import page_errors
 from tests.web.helpers import (
+    SLOW_POLL_S,
     click_a_move,
     create_in_lobby,
     replay_at,
@@ -65,7 +66,7 @@ def splendor_game(web_server, browser, screenshots):
                 wait(driver, lambda: shown_version(driver) > before or text_of(driver, "#status").startswith(("Someone", "It is not")),
                      message=f"the move is answered (status: {text_of(driver, '#status')})")
             else:
-                time.sleep(0.05)
+                time.sleep(SLOW_POLL_S)  # the bot's turn: seconds on a loaded host (helpers.wait)
         assert clicks >= 10 and shown_version(driver) > first_version + 2 * 10
         assert re.search(r"Won by .+", text_of(driver, "#turn"))
         assert not driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
