@@ -90,7 +90,7 @@ function side(game, sx, width) {
     const { tile, side: face, hexes } = v.next_tile;
     out.push(text(sx, 44, t("Next tile:"), { "font-size": 13 }));
     hexes.forEach((h, i) => out.push(s("polygon", { points: hexPoints(sx + 30 + i * 66, 72, 20), fill: TERRAIN[h.terrain] || "#fff", stroke: "#555" })));
-    out.push(text(sx, 108, named(game, `${tile}:${face}`, hexes.map((h) => h.terrain).join("-")), { "font-size": 12 }));
+    out.push(text(sx, 108, named(game, `${tile}:${face}`, hexes.map((h) => t(h.terrain)).join("-")), { "font-size": 12 }));
   }
   const w = Math.min(230, width - 8);
   (v.seats || []).forEach((p, i) => {
@@ -103,7 +103,7 @@ function side(game, sx, width) {
   if (v.hand) {
     // its title and what it asks (the rules' effect, in the page's language; its story text
     // where the rules give none)
-    const y = bottom + 6, room = w - 16, called = named(game, v.hand.id, v.hand.title);
+    const y = bottom + 6, room = w - 16, called = named(game, v.hand.id, `#${v.hand.number}`); // its number until the titles in the page's language are read
     const title = wrap(t("Your card: {title}", { title: called }), room, 13), body = wrap(cardText(game, v.hand), room, 12);
     const name = [...title, ...body].join(" "); // its name and tooltip are its text (axe: label-content-name-mismatch); no effect tip: the text is the effect
     out.push(s("g", { "data-ref": "hand-card", "data-last": v.hand.id, "data-name": called, "aria-label": name },
@@ -185,7 +185,7 @@ export function describe(game) {
   const where = Object.entries(v.figures || {}).filter(([, at]) => at)
     .map(([k, at]) => t("{figure} on the {terrain}", { figure: named(game, k), terrain: t(terrainAt(game, at) || "plain") })).join(", ");
   const lines = [t("{n} hexes in the kingdom; {figures}.", { n: (v.kingdom || []).length, figures: where })];
-  if (v.hand) lines.push([t("Your card: {title}", { title: named(game, v.hand.id, v.hand.title) }), cardText(game, v.hand)].filter(Boolean).join(" — "));
+  if (v.hand) lines.push([t("Your card: {title}", { title: named(game, v.hand.id, `#${v.hand.number}`) }), cardText(game, v.hand)].filter(Boolean).join(" — "));
   (v.seats || []).forEach((p) => lines.push(t("{name}: book {n}, told {told}.", { name: game.seatNames[p.seat], n: p.book_size, told: p.told.length })));
   return lines;
 }
