@@ -139,22 +139,25 @@ def _charge(budgets: Budgets) -> None:
         _admit_with_network(budgets, "address", address or client_address())
 
 
-# Authorization header -> its token's budget subject (None: no bearer token): a client sends the
-# same header with every request, and parsing it and its token's SHA-256 were a tenth of the
-# charge (issue 57). At most SUBJECTS_KEPT, cleared when full (no flood of made-up tokens grows it).
-_subjects: dict[str, str | None] = {}
+# Authorization header's hash -> its token's budget subject (None: no bearer token): a client
+# sends the same header with every request, and parsing it and its token's SHA-256 were a tenth
+# of the charge (issue 57). Keyed by the string's own hash (computed once per string, and the
+# process's random SipHash key), so the table holds no secret: a memory dump finds no token in
+# it. At most SUBJECTS_KEPT, cleared when full (no flood of made-up tokens grows it).
+_subjects: dict[int, str | None] = {}
 SUBJECTS_KEPT = 4096
 
 
 def _token_subject(header: str) -> str | None:
+    key = hash(header)
     try:
-        return _subjects[header]
+        return _subjects[key]
     except KeyError:
         pass
     if len(_subjects) >= SUBJECTS_KEPT:
         _subjects.clear()
     token = parse_bearer(header)
-    subject = _subjects[header] = None if token is None else "token:" + hash_token(token)[:32]
+    subject = _subjects[key] = None if token is None else "token:" + hash_token(token)[:32]
     return subject
 
 

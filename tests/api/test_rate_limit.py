@@ -47,6 +47,19 @@ def test_a_token_over_its_budget_gets_429_with_retry_after(redis_url):
     assert client.get(f"/games/{gid}").status_code == 200
 
 
+def test_the_table_of_known_headers_keeps_no_token(redis_url):
+    """The per-process table that saves parsing a known Authorization header again holds the
+    headers' hashes, never the headers: a secret stays out of the process's lasting memory."""
+    from api.http import request_limits
+
+    client = _app(redis_url).test_client()
+    created = create(client, "high-card")
+    seat = tokens(created)[0]
+    assert client.get(f"/games/{created['id']}", headers=auth(seat)).status_code == 200
+    assert f"Bearer {seat}" not in request_limits._subjects
+    assert all(not isinstance(k, str) for k in request_limits._subjects) and hash(f"Bearer {seat}") in request_limits._subjects
+
+
 def test_every_limited_answer_says_what_is_left(redis_url):
     client = _app(redis_url, RATE_LIMIT=50, RATE_WINDOW_S=10, ADDRESS_READ_LIMIT=40, ADDRESS_WINDOW_S=60).test_client()
     created = create(client, "high-card")
