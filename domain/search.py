@@ -204,8 +204,8 @@ class Searcher:
                 node = child
                 path.append(node)
                 break
-            # one child: the one `_select` would pick
-            node = next(iter(children.values())) if len(children) == 1 else self._select(node, actor)
+            # every move tried (a node of one move was passed by `only` above): the best by UCB1
+            node = self._select(node, actor)
             path.append(node)
         rewards = self._playout(rules, node.state, rng)
         for visited in path:
