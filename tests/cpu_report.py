@@ -70,6 +70,10 @@ class CpuReport:
         self.at_start = (time.process_time(), _children())
         self.file: str | None = None  # the file whose tests run now
         self.live = live_descendants_cpu()  # the running processes' CPU at the last change of file
+        # when each file's tests ran, in seconds since this worker began: [first start, last end],
+        # so a run's tail (one worker busy, the other done) can be read from the report
+        self.when: dict[str, list[float]] = {}
+        self.began = time.monotonic()
 
     def _book_live(self, file: str | None) -> None:
         """What the running processes computed since the last reading, to `file`: a process
@@ -85,9 +89,11 @@ class CpuReport:
             self._book_live(self.file)
             self.file = file
         before = (time.process_time(), _children())
+        started = time.monotonic() - self.began
         yield
         self.own[file] += time.process_time() - before[0]
         self.children[file] += _children() - before[1]
+        self.when.setdefault(file, [started, started])[1] = time.monotonic() - self.began
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None):
@@ -115,9 +121,11 @@ class CpuReport:
             self.own["(session)"] += own - self.at_start[0] - sum(self.own.values())
             self.children["(session)"] += children - self.at_start[1] - sum(self.children.values())
             for file in sorted(set(self.own) | set(self.shared)):
+                start, end = self.when.get(file, (None, None))
                 out.write(json.dumps({"file": file, "own": round(self.own[file], 2),
                                       "children": round(self.children[file], 2),
-                                      "shared": round(self.shared[file], 2)}) + "\n")
+                                      "shared": round(self.shared[file], 2),
+                                      "start": start and round(start, 1), "end": end and round(end, 1)}) + "\n")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,7 +1,8 @@
 """Sums the files `pytest --cpu-report=PATH` wrote (PATH.<worker>): the costliest test files by
 CPU seconds, and the total. `python -m tools.cpu_report PATH [N]`. Columns: the whole, then its
 parts: the tests' own, the processes they started and reaped, the session's shared processes
-while they ran (tests/cpu_report.py)."""
+while they ran (tests/cpu_report.py). `python -m tools.cpu_report --tail PATH [N]`: each worker's
+last N files and when it finished, so how long one worker ran alone at the run's end."""
 from __future__ import annotations
 
 import glob
@@ -13,6 +14,8 @@ PARTS = ("own", "children", "shared")
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--tail":
+        return tail(argv[1], int(argv[2]) if len(argv) > 2 else 8)
     path, shown = argv[0], int(argv[1]) if len(argv) > 1 else 40
     total: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(PARTS, 0.0))
     for part in glob.glob(f"{path}.*"):
@@ -27,6 +30,24 @@ def main(argv: list[str]) -> int:
         print(_row(parts, file))
     sums = {name: sum(parts[name] for parts in total.values()) for name in PARTS}
     print(_row(sums, f"all ({len(total)} files)"))
+    return 0
+
+
+def tail(path: str, shown: int) -> int:
+    """Each worker's last files and when it finished: how long one worker ran alone at the end.
+    Seconds count from each worker's start (the workers start within a second of each other)."""
+    ends = {}
+    for part in sorted(glob.glob(f"{path}.*")):
+        worker = part.rsplit(".", 1)[1]
+        with open(part) as lines:
+            rows = [row for line in lines if (row := json.loads(line)).get("end") is not None]
+        rows.sort(key=lambda row: row["end"])
+        ends[worker] = rows[-1]["end"] if rows else 0.0
+        print(f"{worker}: done at {ends[worker]:.0f} s")
+        for row in rows[-shown:]:
+            print(f"  {row['start']:7.1f} {row['end']:7.1f}  {row['file']}")
+    if ends:
+        print(f"alone at the end: {max(ends.values()) - min(ends.values()):.0f} s")
     return 0
 
 
