@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import uuid
 from datetime import date, timedelta
+from functools import cache
 
 import pytest
 from openapi_spec_validator import validate
@@ -15,7 +16,6 @@ from api.http import deprecation
 from api.openapi import load_yaml
 from tests.conftest import ROOT
 
-SPEC = load_yaml((ROOT / "openapi.yaml").read_text())
 NOTICE = 180  # days: the least time from a deprecation to its sunset
 
 
@@ -25,7 +25,16 @@ def _retiring(spec: dict, path: str, method: str, **marks) -> dict:
     return marked
 
 
-MARKED = _retiring(SPEC, "/games/{id}", "get", **{"x-deprecated-at": date(2027, 1, 15), "x-sunset": date(2027, 7, 15)})
+# Read when a test asks, not at import: every xdist worker imports this module to collect it,
+# and the spec's parse and copy cost a second or two of CPU each time.
+@cache
+def spec() -> dict:
+    return load_yaml((ROOT / "openapi.yaml").read_text())
+
+
+@cache
+def marked() -> dict:
+    return _retiring(spec(), "/games/{id}", "get", **{"x-deprecated-at": date(2027, 1, 15), "x-sunset": date(2027, 7, 15)})
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +42,7 @@ def retiring_client(redis_url):
     from app import create_app
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(deprecation, "spec_notices", lambda: deprecation.notices(MARKED))
+    patch.setattr(deprecation, "spec_notices", lambda: deprecation.notices(marked()))
     try:
         app = create_app({"REDIS_URL": redis_url, "KEY_PREFIX": f"dep{uuid.uuid4().hex[:6]}:", "TESTING": True})
     finally:
@@ -59,21 +68,21 @@ def test_the_notices_read_from_the_specs_own_lines_are_the_whole_specs(tmp_path)
     import yaml
 
     written = tmp_path / "openapi.yaml"
-    written.write_text(yaml.dump(MARKED, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+    written.write_text(yaml.dump(marked(), Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
                                  allow_unicode=True, width=100))
     found = deprecation.spec_notices(written)
-    assert found == deprecation.notices(MARKED) and ("GET", "/games/{}") in found
+    assert found == deprecation.notices(marked()) and ("GET", "/games/{}") in found
 
 
 def test_a_routes_own_link_stays_beside_the_notice():
-    retired = _retiring(SPEC, "/games", "get", **{"x-deprecated-at": "2027-01-15"})
+    retired = _retiring(spec(), "/games", "get", **{"x-deprecated-at": "2027-01-15"})
     notice = deprecation.notices(retired)[("GET", "/games")]  # a path without variables
     assert notice.sunset is None and "Sunset" not in notice.headers()  # no sunset set yet
 
 
 def test_a_deprecation_without_its_date_is_refused_at_start():
     with pytest.raises(ValueError, match="x-deprecated-at"):
-        deprecation.notices(_retiring(SPEC, "/games/{id}", "get"))
+        deprecation.notices(_retiring(spec(), "/games/{id}", "get"))
 
 
 def test_flask_rules_read_as_the_specs_paths():
@@ -82,13 +91,13 @@ def test_flask_rules_read_as_the_specs_paths():
 
 
 def test_the_policys_extensions_are_valid_openapi():
-    validate(MARKED)
+    validate(marked())
 
 
 def test_the_spec_retires_only_as_the_policy_says():
     """Every deprecated operation of openapi.yaml names its date, and a sunset (once set) at least
     the notice period later. Today none is deprecated, so the app adds no step to any request."""
-    found = deprecation.notices(SPEC)
+    found = deprecation.notices(spec())
     for (method, path), notice in found.items():
         if notice.sunset is not None:
             assert notice.sunset - notice.deprecated_at >= timedelta(days=NOTICE), f"{method} {path}"
