@@ -19,8 +19,8 @@ TOOLS = ROOT / "var" / "clients"
 PINNED = ("package.json", "package-lock.json")
 
 
-def run(args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def run(args, cwd=ROOT, timeout=300, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="session")
