@@ -349,7 +349,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                       ratings=ledger, analyses=analyses),
                     pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
-                                                 settings.clock_warning_min_s),
+                                                 settings.clock_warning_min_s, settings.clock_warning_scan_s),
                     analysis_queue=analysis_queue,
                     analyses=analyses, peeking=peeking,
                     pauses=pauses, vacations=vacations, ledger=ledger,
