@@ -179,6 +179,7 @@ class Settings:
     android_cert_fingerprints: tuple[str, ...] = ()  # the SHA-256 fingerprints of their signing certificates
     # ---- the workers ----
     reconcile_interval: float = 2.0
+    turn_lost_after_s: float = 20.0  # a started turn job whose game has not moved this long: lost with its worker
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0

@@ -114,6 +114,7 @@ FROM_ENV = {
     "CLOCK_WARNING_MIN_S": ("0", 0.0),
     "CLOCK_WARNING_SCAN_S": ("0.5", 0.5),
     "RECONCILE_INTERVAL": ("0.5", 0.5),
+    "TURN_LOST_AFTER_S": ("5", 5.0),
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
@@ -191,6 +192,7 @@ def test_the_defaults_are_todays():
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    assert d.turn_lost_after_s == queueing.LOST_AFTER_S
     from api.players.vacations import DAYS_PER_YEAR
 
     assert d.vacation_days_per_year == DAYS_PER_YEAR
