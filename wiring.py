@@ -254,7 +254,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
         store = ArchivingStore(redis, open_archive(settings.archive_url, namespace=prefix), prefix,
                                retention_s=settings.archive_retention_s)
     if scheduler is None:
-        scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue)
+        scheduler = TurnScheduler(connections.queue, prefix, settings.turn_queue, settings.turn_lost_after_s)
     analysis_queue = AnalysisQueue(connections.queue, prefix, settings.analysis_queue,
                                    settings.analysis_heartbeat_s)
     # An archived game's rating record is the archive's (workers/archiver.py moves it there).
@@ -349,7 +349,7 @@ def bootstrap(settings: Settings, connections: Any | None = None, defer: Callabl
                                       ratings=ledger, analyses=analyses),
                     pushes=pushes,
                     clock_warnings=ClockWarnings(service, players, push_notify.players, settings.clock_warning_s,
-                                                 settings.clock_warning_min_s),
+                                                 settings.clock_warning_min_s, settings.clock_warning_scan_s),
                     analysis_queue=analysis_queue,
                     analyses=analyses, peeking=peeking,
                     pauses=pauses, vacations=vacations, ledger=ledger,

@@ -153,6 +153,7 @@ class Settings:
     apns_url: str = "https://api.push.apple.com"  # the sandbox: https://api.sandbox.push.apple.com
     clock_warning_s: float = 86400.0  # a timed decision is warned at most this long before its deadline
     clock_warning_min_s: float = 600.0  # decisions shorter than this are not warned (workers/clock_warnings.py)
+    clock_warning_scan_s: float = 2.0  # the reconciler's scans of the marks falling due, this far apart
     # ---- chat (api/chat/, issue 53) ----
     chat_max_length: int = 500  # characters of one message
     chat_rate: int = 8  # messages per player every 10 s (429 chat_too_fast beyond)
@@ -178,6 +179,7 @@ class Settings:
     android_cert_fingerprints: tuple[str, ...] = ()  # the SHA-256 fingerprints of their signing certificates
     # ---- the workers ----
     reconcile_interval: float = 2.0
+    turn_lost_after_s: float = 20.0  # a started turn job whose game has not moved this long: lost with its worker
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0
     abandon_after: float = 7 * 24 * 3600.0

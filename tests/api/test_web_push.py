@@ -34,6 +34,7 @@ DEADLINE_S = 30  # a push attempt's whole time here: a hang lasts this long
 RETRY_BASE_S = 0.4  # a failed push's first wait here (doubled at each failure in a row)
 MAX_ATTEMPTS = 4  # failures in a row before a subscription is removed, here
 BOUND_S = 5.0  # a healthy device's delay at most, far below a hang (generous for 2 loaded cores)
+WARN_SCAN_S = 0.5  # the clock warnings' scans here (2 s by default): a reconciler's pass apart
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,7 @@ def push_app(redis_url, key_file):
     prefix = f"wp{uuid.uuid4().hex[:6]}:"
     env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "PUSH_ALLOW_LOOPBACK": "1", "VAPID_KEY_FILE": key_file,
            "PUSH_DEADLINE_S": str(DEADLINE_S), "PUSH_MAX_PER_PLAYER": "3", "CLOCK_WARNING_MIN_S": "0",
+           "CLOCK_WARNING_SCAN_S": str(WARN_SCAN_S),
            "RECONCILE_INTERVAL": "0.5", "PUSH_RETRY_BASE_S": str(RETRY_BASE_S), "PUSH_MAX_ATTEMPTS": str(MAX_ATTEMPTS)}
     with running_workers(redis_url, prefix, ("webhooks", "reconciler"), env):
         yield create_app({"REDIS_URL": redis_url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
@@ -205,7 +207,7 @@ def test_a_decision_is_warned_once_though_another_seats_move_makes_a_new_version
     phone = service.device()
     subscribe(client, ann["key"], phone)
     gid = open_game(client, ann["key"], [{"me": True}, {"open": True}, {"open": True}], type_="witches",
-                    options={"rounds": 1}, clock={"per_move_s": 16})["id"]
+                    options={"rounds": 1}, clock={"per_move_s": 12})["id"]
     assert claim(client, gid, 1, bob["key"]).status_code == 201
     assert claim(client, gid, 2, cy["key"]).status_code == 201
     assert sorted(read(client, gid)["to_act"]) == [0, 1, 2]
@@ -217,7 +219,9 @@ def test_a_decision_is_warned_once_though_another_seats_move_makes_a_new_version
     assert r.status_code == 201, r.get_json()
     after = read(client, gid)
     assert after["version"] > before and 0 in after["to_act"], "Ann's decision goes on in a new version"
-    time.sleep(4.5)  # two scans of the new version's mark before Ann's deadline
+    # Three scans of the new version's mark before Ann's deadline (warned 3 s before it, at a
+    # quarter of 12 s): 4.5 s of 2 s scans before, past the deadline of a 16 s decision (issue 48).
+    time.sleep(3 * WARN_SCAN_S)
     assert len(phone.payloads("clock_warning", gid)) == 1
 
 

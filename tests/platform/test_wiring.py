@@ -112,7 +112,9 @@ FROM_ENV = {
     "ANDROID_CERT_FINGERPRINTS": ("AB:CD", ("AB:CD",)),
     "CLOCK_WARNING_S": ("3600", 3600.0),
     "CLOCK_WARNING_MIN_S": ("0", 0.0),
+    "CLOCK_WARNING_SCAN_S": ("0.5", 0.5),
     "RECONCILE_INTERVAL": ("0.5", 0.5),
+    "TURN_LOST_AFTER_S": ("5", 5.0),
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
@@ -183,13 +185,14 @@ def test_the_defaults_are_todays():
     assert d.webhook_max_per_owner == DEFAULT_MAX_PER_OWNER
     assert wiring.delivery_settings(d) == deliveries.Settings()
     assert wiring.push_settings(d) == PushSettings()
-    assert (d.clock_warning_s, d.clock_warning_min_s) == (clock_warnings.CLOCK_WARNING_S,
-                                                          clock_warnings.CLOCK_WARNING_MIN_S)
+    assert (d.clock_warning_s, d.clock_warning_min_s, d.clock_warning_scan_s) == (
+        clock_warnings.CLOCK_WARNING_S, clock_warnings.CLOCK_WARNING_MIN_S, clock_warnings.WARN_SCAN_S)
     assert (d.vapid_private_key, d.vapid_key_file, d.vapid_rotate, d.push_max_per_player) == (
         "", "", False, inspect.signature(PushSubscriptions).parameters["max_per_player"].default)
     assert (d.reconcile_interval, d.clock_poll_s, d.clock_rearm_s, d.abandon_after, d.log_level) == (
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
+    assert d.turn_lost_after_s == queueing.LOST_AFTER_S
     from api.players.vacations import DAYS_PER_YEAR
 
     assert d.vacation_days_per_year == DAYS_PER_YEAR

@@ -23,6 +23,18 @@ SEATS = {"witches": 3}
 OPPONENT = {"setup": "greedy"}
 MY_MOVES = 3
 
+
+@pytest.fixture(scope="module")
+def bots(web_server):
+    """The server's bots, playing for the whole module: a test's game is made once they run (or,
+    all bots, is played out once they do). Started per test, each start was a worker process's
+    boot (0.7 CPU-s, a second before the first bot's move) and each stop its end (issue 48)."""
+    web_server.start_bots()
+    try:
+        yield
+    finally:
+        web_server.stop_bots()
+
 # Every text the board shows, with the size it is drawn at on the screen: an SVG text's font size
 # times the SVG's scale (its screen CTM), an HTML text's computed font size.
 TEXT_SIZES = """
@@ -55,14 +67,21 @@ def _my_turn(driver) -> bool:
     return text_of(driver, "#turn") == "Your turn." and bool(driver.find_elements(By.CSS_SELECTOR, "#board .board-bar:not([hidden])"))
 
 
+# Whether the board outlines the last turn of the version the page shows, once the page has read
+# that turn (#board's data-last-read: a history page away, a moment); null until it has.
+OUTLINED = """
+const board = document.querySelector('#board'), version = document.querySelector('#version');
+if (!board || !version || board.dataset.lastRead === undefined || board.dataset.lastRead !== version.dataset.version) return null;
+return {outlined: board.querySelector('svg .last') !== null};
+"""
+
+
 def _outlined(driver) -> bool:
-    """Whether the last move is outlined: at once, or, when the bot answered before the page read
-    the move before it, once the page has read the bot's (a history page away: a moment)."""
-    try:
-        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg .last"), timeout=30)
-        return True
-    except WebDriverException:
-        return False
+    """Whether the last move is outlined, asked once the page has read the last turn of the
+    version it shows: a turn can outline nothing (a Witches trick taken off the table), and
+    waiting for an outline that never comes cost 30 s a game (issue 48). The wait ends at once on
+    a page that marks its last turns; it runs out only when the page never does."""
+    return wait(driver, lambda: driver.execute_script(OUTLINED), timeout=30, message="the last turn read")["outlined"]
 
 
 def _press(driver, node):
@@ -106,11 +125,10 @@ def _one_move_by_the_board(driver) -> int:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game_type", TYPES)
-def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type, size):
+def test_play_by_clicking_the_board(web_server, bots, browser, screenshots, game_type, size):
     driver = browser
     old = driver.get_window_size()
     driver.set_window_size(*SIZES[size])
-    web_server.start_bots()
     try:
         game_id, token = _game_for_me(web_server.base, game_type)
         driver.get(f"{web_server.base}/play/{game_id}#token={token}")
@@ -140,18 +158,16 @@ def test_play_by_clicking_the_board(web_server, browser, screenshots, game_type,
             assert driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
         assert page_errors(driver) == []
     finally:
-        web_server.stop_bots()
         driver.set_window_size(old["width"], old["height"])
 
 
-def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser, screenshots):
+def test_gems_picked_from_the_keyboard_then_confirmed(web_server, bots, browser, screenshots):
     """Tab+Enter plays as clicks do (on a phone's screen): three gems picked with Enter (each
     says it is pressed), the bar offers the move they make and Cancel; Cancel empties the pick,
     and the confirm plays."""
     driver = browser
     old = driver.get_window_size()
     driver.set_window_size(*SIZES["phone"])
-    web_server.start_bots()
     try:
         game_id, token = _game_for_me(web_server.base, "splendor")
         driver.get(f"{web_server.base}/play/{game_id}#token={token}")
@@ -183,21 +199,16 @@ def test_gems_picked_from_the_keyboard_then_confirmed(web_server, browser, scree
         assert {k: player["tokens"][k] for k in ("white", "blue", "green")} == {"white": 1, "blue": 1, "green": 1}
         assert page_errors(driver) == []
     finally:
-        web_server.stop_bots()
         driver.set_window_size(old["width"], old["height"])
 
 
-def test_a_finished_witches_replay_shows_the_hands(web_server, browser, screenshots):
+def test_a_finished_witches_replay_shows_the_hands(web_server, bots, browser, screenshots):
     """A finished game's history is open to all: its replay draws every seat's hand face up."""
     r = requests.post(f"{web_server.base}/games", json={"type": "witches", "seats": [{"bot": "random"}] * 3})
     assert r.status_code == 201, r.text
     game_id = r.json()["id"]
-    web_server.start_bots()
-    try:
-        wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json().get("status") == "finished", timeout=240,
-             message="the bots finish the game")
-    finally:
-        web_server.stop_bots()
+    wait(browser, lambda: requests.get(f"{web_server.base}/games/{game_id}").json().get("status") == "finished", timeout=240,
+         message="the bots finish the game")
     browser.get(f"{web_server.base}/replay/{game_id}#v=12")
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg"), message="the replay's board")
     wait(browser, lambda: text_of(browser, "#board svg").count("'s hand") == 3, message="three hands face up")

@@ -65,7 +65,7 @@ def moved(web_server, seated):
             mine = {"Authorization": f"Bearer {token}"}
             for n in range(3):
                 seen = wait_for(lambda: (g := requests.get(f"{base}/games/{made['id']}", headers=mine, timeout=5).json())
-                                ["status"] != "active" or 0 in g["to_act"] and g, timeout=120, interval=0.3)
+                                ["status"] != "active" or 0 in g["to_act"] and g, timeout=120, interval=0.05)
                 if seen is True or seen["status"] != "active":
                     break
                 moves = requests.get(f"{base}/games/{made['id']}/moves", headers=mine, timeout=5).json()["moves"]

@@ -33,10 +33,12 @@ def job_id(prefix: str, game_id: str, version: int, actor) -> str:
 class TurnScheduler:
     """The service's scheduler: hands the turns of bots and of the system to RQ."""
 
-    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE):
+    def __init__(self, connection, prefix: str = "", queue_name: str = DEFAULT_QUEUE,
+                 lost_after_s: float = LOST_AFTER_S):
         self.connection = connection
         self.prefix = prefix
         self.queue = Queue(queue_name, connection=connection)
+        self.lost_after_s = lost_after_s
 
     def __call__(self, game_id: str, version: int, actors: list) -> None:
         for actor in actors:
@@ -61,7 +63,7 @@ class TurnScheduler:
         )
 
     def _lost(self, jid: str) -> bool:
-        return lost_job(self.queue, jid, LOST_AFTER_S)
+        return lost_job(self.queue, jid, self.lost_after_s)
 
 
 def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
