@@ -22,13 +22,33 @@ WINDOW = (1280, 1100)  # every shared chromium's window, at its start and at eac
 SCREENSHOTS = ROOT / "var" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-# --force-prefers-reduced-motion: the boards' CSS animations (a picked piece, the last move's
-# outline drawn in over 0.6 s: web/boards.css) are off, as for a person who asks for less motion.
-# Every bot move a page follows ran 0.6 s of SVG repaints in software; watching five bot games
-# live, chromium's CPU went 15.7 to 14.0 s (issue 48). No test checks the animation itself.
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--force-prefers-reduced-motion", f"--window-size={WINDOW[0]},{WINDOW[1]}")
+# Why each flag (issue 48 measured chromium's CPU for each candidate: docs/testing.md, "chromium's
+# flags, again"). Measured and not taken, none cut chromium's CPU beyond the noise (chromium 156,
+# 2026-12-06): `--headless=old` (gone from this chromium: the same new headless), site isolation off
+# (`--disable-site-isolation-trials`, `--disable-features=IsolateOrigins,site-per-process`),
+# Puppeteer's `--disable-features=` list (Translate, OptimizationHints, MediaRouter, BackForwardCache,
+# PaintHolding...), `--renderer-process-limit=1`, `--process-per-site`, `--in-process-gpu` (more),
+# `--disable-gpu-compositing`, `--disable-software-rasterizer`, `--num-raster-threads=1`,
+# `--disable-extensions`, `--mute-audio`, renderer backgrounding and IPC flooding protection off,
+# chromium's own binary without Debian's wrapper script, and chromium's log (`--enable-logging=stderr
+# --log-level=0`, which Selenium's `--enable-chrome-logs` asks chromedriver for) dropped. Chromium's
+# CPU is its page loads and the WebDriver calls into the page, not what these flags switch off.
+FLAGS = (
+    "--headless",  # no display on a test host; chromium 156's only headless mode (the "new" one)
+    "--no-sandbox",  # the tests run as root in a container, where chromium's sandbox refuses to start
+    "--disable-gpu",  # no GPU: software compositing, without probing for one
+    # no network but the test server's 127.0.0.1: no QUIC probing, no first-run pages, no
+    # background fetches (safe browsing lists, variations), component or sync updates
+    "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",  # a container's /dev/shm is small: shared memory in /tmp, no crash
+    # --force-prefers-reduced-motion: the boards' CSS animations (a picked piece, the last move's
+    # outline drawn in over 0.6 s: web/boards.css) are off, as for a person who asks for less motion.
+    # Every bot move a page follows ran 0.6 s of SVG repaints in software; watching five bot games
+    # live, chromium's CPU went 15.7 to 14.0 s (issue 48). No test checks the animation itself.
+    "--force-prefers-reduced-motion",
+    f"--window-size={WINDOW[0]},{WINDOW[1]}",  # the layout the tests' screenshots and checks expect
+)
 
 
 def _browser_missing() -> str | None:
