@@ -42,35 +42,68 @@ def _validator(schema_json: str):
     return _Validator(schema)
 
 
-def _branch_const(branch: dict, prop: str):
-    """The const a oneOf branch demands of `prop` (in its own properties or its allOf's, through
-    component refs), or None when it demands none."""
+@cache
+def _branch_values(branch_json: str, prop: str) -> frozenset | None:
+    """Every value a branch lets `prop` take when it names them all (its const, its enum, or the
+    union of its own oneOf/anyOf branches' values: a game's Move union), else None."""
+    branch = json.loads(branch_json)
     if "$ref" in branch:
         branch = spec()["components"]["schemas"].get(branch["$ref"].rsplit("/", 1)[1], {})
     found = (branch.get("properties") or {}).get(prop) or {}
     if "const" in found:
-        return found["const"]
+        return frozenset([json.dumps(found["const"])])
+    if "enum" in found:
+        return frozenset(json.dumps(v) for v in found["enum"])
     for part in branch.get("allOf", ()):
-        const = _branch_const(part, prop)
-        if const is not None:
-            return const
+        values = _branch_values(json.dumps(part, sort_keys=True), prop)
+        if values is not None:
+            return values
+    union = branch.get("oneOf") or branch.get("anyOf")
+    if union:
+        parts = [_branch_values(json.dumps(b, sort_keys=True), prop) for b in union]
+        if all(p is not None for p in parts):
+            return frozenset().union(*parts)
     return None
 
 
-def _one_of(validator, one_of, instance, schema):
-    """oneOf as JSON Schema defines it, having first set aside the branches whose const `type`
-    (or discriminator property) differs from the instance's: they cannot match, so the result
-    is the same, and a game's body is not checked against all five games' schemas."""
+_VALUES_OF: dict = {}  # id(branch), prop -> (branch, its values): the spec's dicts, held for good
+
+
+def _may_match(branch: dict, prop: str, value) -> bool:
+    held = _VALUES_OF.get((id(branch), prop))
+    if held is None or held[0] is not branch:
+        held = _VALUES_OF[id(branch), prop] = (branch, _branch_values(json.dumps(branch, sort_keys=True), prop))
+    values = held[1]
+    return values is None or json.dumps(value) in values
+
+
+def _kept(branches, schema, instance):
+    """The branches that can match the instance: those whose `type` (or discriminator
+    property) may take the instance's value. The others cannot match (a const, an enum, or a
+    union of them all, differs), so oneOf's and anyOf's result is the same without them, and a
+    game's body or move is not checked against all five games' schemas."""
     prop = (schema.get("discriminator") or {}).get("propertyName", "type")
     if isinstance(instance, dict) and prop in instance:
-        kept = [b for b in one_of if _branch_const(b, prop) in (None, instance[prop])]
+        kept = [b for b in branches if _may_match(b, prop, instance[prop])]
         if kept:
-            one_of = kept
-    yield from _ONE_OF(validator, one_of, instance, schema)
+            return kept
+    return branches
+
+
+def _one_of(validator, one_of, instance, schema):
+    """oneOf as JSON Schema defines it, having first set aside the branches that cannot match
+    (_kept)."""
+    yield from _ONE_OF(validator, _kept(one_of, schema, instance), instance, schema)
+
+
+def _any_of(validator, any_of, instance, schema):
+    """anyOf likewise (GameMove, GameEventData: each game's union in one)."""
+    yield from _ANY_OF(validator, _kept(any_of, schema, instance), instance, schema)
 
 
 _ONE_OF = jsonschema.Draft202012Validator.VALIDATORS["oneOf"]
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": _one_of})
+_ANY_OF = jsonschema.Draft202012Validator.VALIDATORS["anyOf"]
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": _one_of, "anyOf": _any_of})
 
 
 def _sampled(value):
