@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import glob
 import json
+import re
 import sys
 from collections import defaultdict
 
 PARTS = ("own", "children", "shared")
+
+
+def _parts(path: str) -> list[str]:
+    """The report's files: PATH.main or PATH.gw<N>, not a PATH.log kept beside them."""
+    return sorted(part for part in glob.glob(f"{path}.*") if re.fullmatch(r"main|gw\d+", part.rsplit(".", 1)[1]))
 
 
 def main(argv: list[str]) -> int:
@@ -18,7 +24,7 @@ def main(argv: list[str]) -> int:
         return tail(argv[1], int(argv[2]) if len(argv) > 2 else 8)
     path, shown = argv[0], int(argv[1]) if len(argv) > 1 else 40
     total: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(PARTS, 0.0))
-    for part in glob.glob(f"{path}.*"):
+    for part in _parts(path):
         with open(part) as lines:
             for line in lines:
                 row = json.loads(line)
@@ -37,7 +43,7 @@ def tail(path: str, shown: int) -> int:
     """Each worker's last files and when it finished: how long one worker ran alone at the end.
     Seconds count from each worker's start (the workers start within a second of each other)."""
     ends = {}
-    for part in sorted(glob.glob(f"{path}.*")):
+    for part in sorted(_parts(path)):
         worker = part.rsplit(".", 1)[1]
         with open(part) as lines:
             rows = [row for line in lines if (row := json.loads(line)).get("end") is not None]
