@@ -10,6 +10,10 @@ per operation (default 60) are shared among them, the first seed fuzzing twice a
 other. A failure names its seed (`FUZZ_SEEDS=<seed>` replays it alone). It took 7 minutes on two
 cores at load 12; the suite keeps a short smoke of it (tests/robustness/test_schemathesis.py).
 
+The first seed's coverage phase sends every case the suite's smoke leaves out: all eight methods
+a path does not declare (the smoke: OPTIONS and DELETE) and each wrong JSON type of each field
+(the smoke: one per field).
+
 The hooks (tests/robustness/schemathesis_hooks.py) aim schema-valid cases at real games with real
 seat tokens, and add a check of our own: every error is application/problem+json with a code and
 a detail. The configuration (tests/robustness/schemathesis.toml) says what no schema can: a
@@ -66,11 +70,13 @@ def _ready(base: str) -> bool:
         return False
 
 
-def run(base: str, seed: str, phases: str, examples: int) -> subprocess.CompletedProcess:
+def run(base: str, seed: str, phases: str, examples: int, smoke: bool = False) -> subprocess.CompletedProcess:
     """One schemathesis run, every check, against the spec the server serves (it hosts High
-    Card, so its unions hold the extra games' variants)."""
+    Card, so its unions hold the extra games' variants). `smoke`: the suite's, whose coverage
+    phase sends two of the eight undeclared methods and one wrong JSON type per field
+    (tests/robustness/schemathesis_hooks.py); the campaign's sends them all."""
     env = {**os.environ, "GAME_SERVER_URL": base, "PYTHONPATH": str(ROOT), "FUZZ_SEED": seed,
-           "SCHEMATHESIS_HOOKS": "tests.robustness.schemathesis_hooks"}
+           "SCHEMATHESIS_HOOKS": "tests.robustness.schemathesis_hooks", "FUZZ_SCOPE": "smoke" if smoke else "campaign"}
     return subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "--config-file", str(ROOT / "tests/robustness/schemathesis.toml"),
          "run", f"{base}/openapi.yaml", "--url", base, "--checks", "all", "--phases", phases,
