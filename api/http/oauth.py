@@ -30,6 +30,7 @@ from urllib.parse import urlencode
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2 import OAuth2Error
+from authlib.oauth2.base import invalid_error_characters
 from authlib.oauth2.rfc6749 import grants
 from authlib.oauth2.rfc6749.errors import InvalidGrantError, InvalidRequestError, InvalidScopeError
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
@@ -81,6 +82,17 @@ class S256Only(CodeChallenge):
 
 class CodeGrant(grants.AuthorizationCodeGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
+
+    @staticmethod
+    def validate_authorization_redirect_uri(request: Any, client: AppClient) -> str:
+        """authlib words a refused redirect URI into its error's description, which RFC 6749
+        keeps to printable ASCII without `"` and `\\`: on any other character its own check raised
+        ValueError, a 500 (the fuzz campaign's case q7rPT6). No URI holds those (RFC 3986), so no
+        app registered one: such a URI is refused as any unregistered one is, without echoing it."""
+        uri = request.payload.redirect_uri
+        if uri and invalid_error_characters(uri):
+            raise InvalidRequestError("The redirect URI is not one the app registered.")
+        return cast(str, grants.AuthorizationCodeGrant.validate_authorization_redirect_uri(request, client))
 
     def validate_authorization_request(self) -> str:
         redirect_uri: str = super().validate_authorization_request()

@@ -420,3 +420,28 @@ def test_a_code_lives_a_minute_at_most(http, base, app):
     code = _code(http, base, key, client["client_id"], _pkce()[1])
     apps = app.extensions["players"].apps
     assert 0 < apps.redis.ttl(apps._code(hash_token(code))) <= 60
+
+
+# (field, value, the answer): 400 and no redirect where the app is unknown or its URI not its own;
+# a redirect to the app with the error otherwise; an empty state is no error.
+MALFORMED = [("redirect_uri", "Þ$", (400, "invalid_request")), ("client_id", "Þ\x00", (400, "invalid_client")),
+             ("code_challenge", "$<.ð\x1dK\x19\x0c\x7f\\\x0b", (302, "invalid_request")),
+             ("scope", "eõÔ", (302, "invalid_scope")), ("state", "", (200, None))]
+
+
+@pytest.mark.parametrize("field,value,answer", MALFORMED)
+def test_a_malformed_authorization_request_is_refused_not_failed(http, base, field, value, answer):
+    """What the fuzz campaign sent (schemathesis case q7rPT6: a 500, authlib refusing to word a
+    redirect URI of non-ASCII characters into its error): an OAuth error, never a server error."""
+    key = _player(http, base)
+    app = _app(http, base, key)
+    query = {**_query(app["client_id"], _pkce()[1]), field: value}
+    for r in (http.get(f"{base}/oauth/authorize", params=query, allow_redirects=False),
+              http.post(f"{base}/oauth/authorize", params=query, json={"approve": True}, headers=_auth(key),
+                        allow_redirects=False)):
+        status, error = answer
+        assert r.status_code == status, r.text
+        if status == 400:
+            assert r.json()["error"] == error and "Location" not in r.headers
+        elif status == 302:
+            assert parse_qs(urlsplit(r.headers["Location"]).query)["error"] == [error]
