@@ -43,7 +43,7 @@ def tail(path: str, shown: int) -> int:
     """Each worker's last files and when it finished: how long one worker ran alone at the end.
     Seconds count from each worker's start (the workers start within a second of each other)."""
     ends = {}
-    for part in sorted(_parts(path)):
+    for part in _parts(path):
         worker = part.rsplit(".", 1)[1]
         with open(part) as lines:
             rows = [row for line in lines if (row := json.loads(line)).get("end") is not None]
