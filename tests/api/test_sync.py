@@ -16,7 +16,14 @@ from tests.lobby.helpers import claim, open_game, player
 from tests.lobby.test_player_stream import Stream
 
 
+def settled(app):
+    """Every append's feed has run: it runs after the answer (api/games/deferred.py), so an inbox
+    read too soon may miss the newest entries."""
+    assert app.extensions["games"].defer.drain()
+
+
 def sync(client, key, since=None, **params):
+    settled(client.application)
     query = {**({"since": since} if since is not None else {}), **params}
     r = client.get("/players/me/sync", query_string=query, headers=auth(key))
     assert r.status_code == 200, r.get_json()
@@ -47,8 +54,15 @@ def read_until(stream, last_id, seen=None):
     return seen[start:]
 
 
+def newest(app, player_id):
+    """The id of the player's newest inbox entry once every append's feed has run. Read too soon,
+    it may be an older entry's, and the one written next a `your_turn` already stale (Ann moved
+    meanwhile) that the stream never frames: a wait for it would run out at SSE_MAX_SECONDS."""
+    settled(app)
+    return app.extensions["players"].inbox_last_id(player_id)
+
+
 def test_a_sync_after_a_gap_returns_what_the_player_stream_carried(client, app):
-    inbox = app.extensions["players"]
     ann, bob = player(client, "Ann"), player(client, "Bob")
     keys = {0: ann["key"], 1: bob["key"]}
     live = Stream(client, "/players/me/stream", auth(ann["key"]))  # her laptop's tab, open throughout
@@ -62,22 +76,22 @@ def test_a_sync_after_a_gap_returns_what_the_player_stream_carried(client, app):
         assert [n["type"] for n in online["notices"]][:2] == ["seat_claimed", "game_started"]
         cursor = online["cursor"]
         heard = []  # what the laptop's stream carried
-        read_until(live, inbox.inbox_last_id(ann["id"]), heard)
+        read_until(live, newest(app, ann["id"]), heard)
 
         # The phone goes offline. Ann plays on her laptop, Bob plays and opens a game for her.
         for _ in range(5):  # Bob, Ann, Bob, Ann, Bob: Ann to act at the end
             play_one(client, g1, keys)
-            read_until(live, inbox.inbox_last_id(ann["id"]), heard)
+            read_until(live, newest(app, ann["id"]), heard)
         g2 = open_game(client, bob["key"])["id"]
         assert claim(client, g2, 1, ann["key"]).status_code == 201
         g3 = open_game(client, bob["key"])["id"]  # waits for a second seat: not Ann's
         g4 = open_game(client, ann["key"])["id"]  # Ann's, waiting for a player
-        read_until(live, inbox.inbox_last_id(ann["id"]), heard)
+        read_until(live, newest(app, ann["id"]), heard)
         carried = [e for e in heard if key(e[1]) > key(cursor)]
 
         back = sync(client, ann["key"], cursor)
         assert back["reset"] is False and back["more"] is False
-        assert back["cursor"] == inbox.inbox_last_id(ann["id"])
+        assert back["cursor"] == newest(app, ann["id"])
         # Exactly what the laptop's stream carried while the phone was away, but the turns that
         # are no longer hers (her laptop moved in them since): the same ids, kinds and data.
         current = {g: read(client, g)["version"] for g in {e[2].get("game_id") for e in carried} if g}
