@@ -168,6 +168,10 @@ class GameDef:
     # `summary(state, actor)` condenses the legal moves (e.g. where each tile can go).
     preview: Callable[[State, Actor, Move], dict] | None = None
     summary: Callable[[State, Actor], dict] | None = None
+    # `legal_page(state, actor, limit)`: `legal_moves(state, actor)[:limit]` and how many legal
+    # moves there are, without building the rest (a compact answer lists 64 of hundreds). The
+    # contract suite checks it against legal_moves; without it the server slices the whole list.
+    legal_page: Callable[[State, Actor, int], tuple[list, int]] | None = None
     # `determinize(state, seat, rng)`: a state the seat cannot tell from this one (its view and
     # its legal moves the same) in which everything it cannot see (other hands, the decks'
     # order) is drawn anew with `rng`, from what it can see alone: the same for any two states

@@ -114,6 +114,18 @@ def legal_moves(game: Game, seat: int | None) -> list[Any]:
     return game.definition.legal_moves(game.state, seat)
 
 
+def legal_page(game: Game, seat: int | None, limit: int) -> tuple[list[Any], int]:
+    """legal_moves(game, seat)[:limit] and how many there are; a game with many moves makes only
+    the page's (its definition's legal_page)."""
+    if seat is None or game.finished or not game.dealt:
+        return [], 0
+    page = game.definition.legal_page
+    if page is not None:
+        return page(game.state, seat, limit)
+    every = game.definition.legal_moves(game.state, seat)
+    return every[:limit], len(every)
+
+
 def moves_summary(game: Game, seat: int | None) -> dict[str, Any] | None:
     if game.definition.summary is None or seat is None or game.finished or not game.dealt:
         return None

@@ -205,9 +205,8 @@ class GameService:
         seats = [s for s in people if s in held]
         if not seats:
             return None
-        every = presenting.legal_moves(game, seats[0])
-        moves = every[:NEXT_MOVES_LIMIT if labels else BARE_NEXT_MOVES_LIMIT]
-        answer = {"seat": seats[0], "version": game.version, "total": len(every), "moves": moves}
+        moves, total = presenting.legal_page(game, seats[0], NEXT_MOVES_LIMIT if labels else BARE_NEXT_MOVES_LIMIT)
+        answer = {"seat": seats[0], "version": game.version, "total": total, "moves": moves}
         said = words.labels(game, lang, seats[0], moves) if labels else None
         if said is not None:
             answer["labels"] = said
@@ -397,6 +396,7 @@ class GameService:
     present = staticmethod(presenting.present)
     describe = staticmethod(presenting.describe)
     legal_moves = staticmethod(presenting.legal_moves)
+    legal_page = staticmethod(presenting.legal_page)
     moves_summary = staticmethod(presenting.moves_summary)
 
     def history(self, game: Game, viewer: Viewer, after: int, limit: int) -> list[dict[str, Any]]:

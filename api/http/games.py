@@ -131,12 +131,12 @@ def legal_moves(game_id: str) -> ResponseReturnValue:
     if unchanged is not None:
         return unchanged
     game = service.load(game_id)
-    moves = service.legal_moves(game, seat)
     end = page["offset"] + page["limit"]
+    moves, total = service.legal_page(game, seat, end)
     shown = moves[page["offset"]:end]
-    answer = {"version": game.version, "seat": seat, "total": len(moves),
+    answer = {"version": game.version, "seat": seat, "total": total,
               "offset": page["offset"], "moves": shown,
-              "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < len(moves) else None}
+              "next": _next_page(game_id, "/moves", offset=end, limit=page["limit"]) if end < total else None}
     said = words.labels(game, languages.use(), seat, shown) if seat is not None and page["labels"] else None
     if said is not None:
         answer["labels"] = said

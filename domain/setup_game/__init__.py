@@ -43,7 +43,7 @@ from domain.contract import GameDef, Option
 from .determinize import determinize
 from .evolve import evolve
 from .levels import BOTS
-from .moves import legal_moves, summary
+from .moves import legal_moves, legal_page, summary
 from .rules import check_options, decide, preview, setup
 from .views import actors, as_stored, redact, result, secrets, view
 from .words import WORDS
@@ -60,6 +60,7 @@ GAME = GameDef(
     decide=decide,
     evolve=evolve,
     legal_moves=legal_moves,
+    legal_page=legal_page,
     actors=actors,
     view=view,
     redact=redact,

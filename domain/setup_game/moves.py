@@ -10,9 +10,10 @@ set) or a suit (a run): the enumerator works group by group.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
-from itertools import combinations, permutations
+from itertools import chain, combinations, islice, permutations
+from math import comb, perm
 
 from domain.contract import Actor, is_seat
 
@@ -25,6 +26,34 @@ def legal_moves(state: State, actor: Actor) -> list:
         return []
     moves = play_moves(state, actor) + swap_moves(state, actor)
     return moves or [{"type": "pass"}]
+
+
+def legal_page(state: State, actor: Actor, limit: int) -> tuple[list, int]:
+    """`legal_moves(state, actor)[:limit]` and how many legal moves there are, without building
+    the others: the plays are made lazily, in the same order, and counted apart (number sets by
+    arithmetic, runs by walking their chains without making them)."""
+    if state.over or not is_seat(actor) or actor != state.turn:
+        return [], 0
+    top, squares, avail, by_number, by_suit = _groups(state, actor)
+    singles = _singles(top, squares, avail)
+    plays = chain(singles,
+                  *(_number_sets_lazy(top, squares, n, g) for n, g in by_number.items() if len(g) >= 2),
+                  *(_runs_lazy(top, squares, s, g) for s, g in by_suit.items() if len(g) >= 2))
+    page = [play_move(pairs) for pairs in islice(plays, limit)]
+    n_plays = len(page) if len(page) < limit else (
+        len(singles) + sum(_number_sets_count(top, squares, n, g) for n, g in by_number.items() if len(g) >= 2)
+        + sum(_runs_count(top, squares, s, g) for s, g in by_suit.items() if len(g) >= 2))
+    n_swaps = _swap_count(state, actor)
+    if len(page) < limit:
+        page += swap_moves(state, actor)[:limit - len(page)]
+    if n_plays + n_swaps == 0:
+        return [{"type": "pass"}][:limit], 1
+    return page, n_plays + n_swaps
+
+
+def _swap_count(state: State, seat: int) -> int:
+    n = len(state.racks[seat])
+    return sum(comb(n, k) for k in range(1, min(MAX_SWAP, n) + 1))
 
 
 def play_moves(state: State, seat: int) -> list:
@@ -43,15 +72,8 @@ def swap_moves(state: State, seat: int) -> list:
 
 def placements(state: State, seat: int) -> list:
     """Every legal play as a tuple of (square, tile) pairs sorted by square."""
-    top = tops(state)
-    squares = playable_squares(state.n, seat)
-    avail = state.racks[seat] + state.market
+    top, squares, avail, by_number, by_suit = _groups(state, seat)
     out = _singles(top, squares, avail)
-    by_number: dict = {}
-    by_suit: dict = {}
-    for t in avail:
-        by_number.setdefault(NUMBER[t], []).append(t)
-        by_suit.setdefault(SUIT[t], []).append(t)
     for number, group in by_number.items():
         if len(group) >= 2:
             out += _number_sets(top, squares, number, group)
@@ -59,6 +81,20 @@ def placements(state: State, seat: int) -> list:
         if len(group) >= 2:
             out += _runs(top, squares, suit, group)
     return out
+
+
+def _groups(state: State, seat: int) -> tuple:
+    """What the enumerators read: the top tiles, the seat's playable squares, its tiles (rack
+    and market) and those tiles by number and by suit."""
+    top = tops(state)
+    squares = playable_squares(state.n, seat)
+    avail = state.racks[seat] + state.market
+    by_number: dict = {}
+    by_suit: dict = {}
+    for t in avail:
+        by_number.setdefault(NUMBER[t], []).append(t)
+        by_suit.setdefault(SUIT[t], []).append(t)
+    return top, squares, avail, by_number, by_suit
 
 
 def _singles(top: list, squares: Iterable[int], avail: Iterable[int]) -> list:
@@ -84,6 +120,23 @@ def _number_sets(top: list, squares: tuple[int, ...], number: int, group: list) 
                 for order in permutations(tiles):
                     out.append(tuple(zip(chosen, order)))
     return out
+
+
+def _number_sets_lazy(top: list, squares: tuple[int, ...], number: int, group: list) -> Iterator[tuple]:
+    """_number_sets, one at a time."""
+    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    for k in range(2, min(len(group), len(squares)) + 1):
+        for chosen in _joined_square_sets(squares, showing, k):
+            for tiles in combinations(group, k):
+                for order in permutations(tiles):
+                    yield tuple(zip(chosen, order))
+
+
+def _number_sets_count(top: list, squares: tuple[int, ...], number: int, group: list) -> int:
+    """len(_number_sets(...)): each good square set takes every ordered choice of k tiles."""
+    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    return sum(len(_joined_square_sets(squares, showing, k)) * perm(len(group), k)
+               for k in range(2, min(len(group), len(squares)) + 1))
 
 
 def _mask(squares: Iterable[int]) -> int:
@@ -137,6 +190,41 @@ def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
             free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
             _chain(low, high, played, showing, free, None, [], out)
     return out
+
+
+def _runs_lazy(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
+    """_runs, made only once the page reaches them."""
+    yield from _runs(top, squares, suit, group)
+
+
+def _runs_count(top: list, squares: Sequence[int], suit: int, group: list) -> int:
+    """len(_runs(...)): the chains walked as _runs walks them, none made (squares as bits)."""
+    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
+    count = 0
+    for k in range(2, min(len(group), len(squares)) + 1):
+        for tiles in combinations(group, k):
+            played = {NUMBER[t]: t for t in tiles}
+            low, high = min(played), max(played)
+            if any(x not in played and x not in showing for x in range(low, high + 1)):
+                continue
+            bridges = {showing[x] for x in range(low, high + 1) if x not in played}
+            free = [q for q in squares if q not in bridges]
+            count += _chain_count(low, high, played, showing, free, _mask(free), None, 0)
+    return count
+
+
+def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
+                 used: int) -> int:
+    """How many chains _chain would make from here (`used`: the chain's squares, as bits)."""
+    if x not in played:
+        assert prev is not None  # as in _chain
+        q = showing[x]
+        return _chain_count(x + 1, high, played, showing, free, free_mask, q, used) if q in NEIGHBOURS[prev] else 0
+    open_ = free_mask & ~used
+    candidates = [q for q in (free if prev is None else NEIGHBOURS[prev]) if open_ >> q & 1]
+    if x == high:
+        return len(candidates)
+    return sum(_chain_count(x + 1, high, played, showing, free, free_mask, q, used | 1 << q) for q in candidates)
 
 
 def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev: int | None, pairs: list,

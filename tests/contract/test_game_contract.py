@@ -6,7 +6,9 @@ For each configuration, a seeded playout by its bot levels (dealt round the tabl
   with a result, each game's invariants (tests/<game>/invariants.py) holding after every event;
 - views and redacted events are JSON and never show a viewer another seat's secret;
 - every event of a type the game declares `as_stored` for a viewer is redacted to exactly its
-  stored bytes for that viewer (the whole-history export passes those bytes through).
+  stored bytes for that viewer (the whole-history export passes those bytes through);
+- a game's `legal_page` (a page of its legal moves without the rest) gives the list's first
+  moves and its length, for every actor at every step.
 
 What random playouts checked here (listed moves and only they accepted, `decide` changing
 nothing, replay and JSON, no leak) the Hypothesis properties check on drawn playouts, over
@@ -98,6 +100,15 @@ def _evolve(game, state, events, check):
     return state
 
 
+def _page_broken(game, state, actor, moves) -> list[int]:
+    """The page sizes at which the game's legal_page differs from its whole list's slice and
+    length ([] for a game without legal_page)."""
+    if game.legal_page is None:
+        return []
+    limits = {0, 1, 2, 64, 500, len(moves) - 1, len(moves), len(moves) + 1} - {-1}
+    return sorted(k for k in limits if game.legal_page(state, actor, k) != (moves[:k], len(moves)))
+
+
 def playout(game, n, options, seed, bot_seats=None):
     """Plays one seeded game to its end (random moves for seats without a bot), checking the
     contract at every step."""
@@ -118,9 +129,11 @@ def playout(game, n, options, seed, bot_seats=None):
         for seat in range(n):
             if seat not in actors:
                 assert game.legal_moves(state, seat) == [], f"seat {seat} is not an actor but has moves"
+                assert _page_broken(game, state, seat, []) == []
         actor = rng.choice(actors)
         moves = game.legal_moves(state, actor)
         assert moves, f"actor {actor!r} has no legal move"
+        assert _page_broken(game, state, actor, moves) == []
         _json(moves)
         move = _choose(game, state, actor, rng, bot_seats)
         assert move in moves, f"bot move {move} is not among the legal moves"
@@ -206,3 +219,14 @@ def test_a_false_as_stored_promise_is_caught():
     events, _ = playout(splendor, 2, {}, seed=7)
     lying = replace(splendor, as_stored=lambda viewer: EVERY_TYPE)  # the deal's decks hidden from seats
     assert ("game_started" in {t for _, t in _as_stored_broken(lying, 2, events)})
+
+
+def test_a_wrong_legal_page_is_caught():
+    from dataclasses import replace
+
+    setup_game = registry.get("setup")
+    assert setup_game.legal_page is not None
+    short = replace(setup_game, legal_page=lambda state, actor, limit: (
+        setup_game.legal_moves(state, actor)[:limit], max(0, len(setup_game.legal_moves(state, actor)) - 1)))
+    with pytest.raises(AssertionError):
+        playout(short, 2, {}, seed=7)
