@@ -16,6 +16,7 @@ from typing import Any
 
 from game_server_client import AuthenticatedClient, Client
 from game_server_client import models as m
+from game_server_client.api.games import read_game
 from game_server_client.api.lobby import claim_seat, list_games
 from game_server_client.api.moves import legal_moves, send_move
 from game_server_client.api.players import create_player, my_games
@@ -48,14 +49,14 @@ def sign_up(server: str, name: str) -> str:
     return made.key
 
 
-def join_one(me: AuthenticatedClient, game_type: str) -> bool:
-    """Claims a free seat of a waiting game of the type; False when there is none."""
+def join_one(me: AuthenticatedClient, game_type: str) -> str | None:
+    """Claims a free seat of a waiting game of the type: the game's id, or None when there is none."""
     page = call(list_games, client=me, type_=game_type)
     for game in page.games if isinstance(page, m.GamePage) else []:
         free = [s.seat for s in game.seats if s.open_ is True]
         if free and isinstance(call(claim_seat, game.id, free[0], client=me), m.ClaimedSeat):
-            return True
-    return False
+            return game.id
+    return None
 
 
 def play_turns(me: AuthenticatedClient, rng: random.Random) -> int:
@@ -75,9 +76,15 @@ def play_turns(me: AuthenticatedClient, rng: random.Random) -> int:
     return sent
 
 
-def still_playing(me: AuthenticatedClient) -> bool:
-    page = call(my_games, client=me, status=m.MyGamesStatus.ACTIVE)
-    return not isinstance(page, m.GamePage) or bool(page.games)
+def still_playing(me: AuthenticatedClient, joined: list[str]) -> bool:
+    """Whether a game it joined is not over, asked of each game: the player's games list follows a
+    claim or a move a moment after its answer (the server writes it after answering), so a list
+    read straight after joining may not hold the game yet."""
+    for game_id in joined:
+        game = call(read_game, game_id, client=me)
+        if not hasattr(game, "status") or game.status in ("waiting", "active"):
+            return True  # a game not read (a Problem) counts as still on: ask again later
+    return False
 
 
 def main() -> None:
@@ -90,12 +97,12 @@ def main() -> None:
     args.add_argument("--seconds", type=float, default=600)
     opts = args.parse_args()
     me = AuthenticatedClient(base_url=opts.server, token=opts.key or sign_up(opts.server, opts.name))
-    rng, joined, deadline = random.Random(), 0, time.monotonic() + opts.seconds
+    rng, joined, deadline = random.Random(), [], time.monotonic() + opts.seconds
     while time.monotonic() < deadline:
-        if joined < opts.games and join_one(me, opts.type):
-            joined += 1
+        if len(joined) < opts.games and (game_id := join_one(me, opts.type)):
+            joined.append(game_id)
         if not play_turns(me, rng):
-            if joined >= opts.games and not still_playing(me):
+            if len(joined) >= opts.games and not still_playing(me, joined):
                 return  # every game it joined is over
             time.sleep(0.2)
 

@@ -198,6 +198,18 @@ def wait_for(predicate, timeout=60.0, interval=0.02):
     raise AssertionError("condition not reached in time")
 
 
+def settled(app):
+    """Waits until every after-append step the app's answers left behind has run: the players'
+    feed (inboxes, their games' listing, the lobby's index), snapshots, finished marks, the next
+    turn's enqueue, the webhooks' and pushes' jobs run on a thread of their own once the answer
+    is sent (api/games/deferred.py), so a read straight after an answer may miss them (and an
+    assertion that something is absent would hold for no reason). For an app in this process; a
+    test of a server in another polls what it reads with `wait_for`, as a client would."""
+    drain = getattr(app.extensions["games"].defer, "drain", None)  # None: the steps ran in the answer
+    # as long as wait_for's default: waited out only on a failure, on a host however loaded
+    assert drain is None or drain(timeout_s=60.0), "the after-append steps did not finish"
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

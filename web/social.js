@@ -216,7 +216,10 @@ async function privacySection() {
     el("h2", { id: "privacy-h" }, t("Privacy")),
     el("div", { id: "social-status", class: "status", role: "status", "aria-live": "polite" }),
     ...fields.map(([name, label]) => el("label", { class: "option privacy" }, label + " ",
-      el("select", { id: `privacy-${name}`, "data-field": name }, ...Object.entries(LEVELS()).map(([v, text]) => new Option(text, v))))),
+      // disabled until the settings are read and a change would be saved: a choice made sooner was
+      // lost (no listener yet) or undone by the read arriving after it
+      el("select", { id: `privacy-${name}`, "data-field": name, disabled: true },
+        ...Object.entries(LEVELS()).map(([v, text]) => new Option(text, v))))),
     el("p", {}, el("a", { href: "/web/friends.html" }, t("Friends")), " · ", el("a", { href: "/web/groups.html" }, t("Groups"))));
   ($("main") || document.body).append(section);
   try {
@@ -230,6 +233,7 @@ async function privacySection() {
         say(t("Saved."), "ok");
       } catch (err) { say(problemText(err), "error"); }
     });
+    select.disabled = false;
   }
 }
 

@@ -12,14 +12,9 @@ from __future__ import annotations
 import uuid
 
 from tests.api.helpers import auth, move, read
+from tests.conftest import settled
 from tests.lobby.helpers import claim, open_game, player
 from tests.lobby.test_player_stream import Stream
-
-
-def settled(app):
-    """Every append's feed has run: it runs after the answer (api/games/deferred.py), so an inbox
-    read too soon may miss the newest entries."""
-    assert app.extensions["games"].defer.drain()
 
 
 def sync(client, key, since=None, **params):

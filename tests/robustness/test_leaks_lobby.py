@@ -19,6 +19,7 @@ from domain import registry
 from domain.contract import SPECTATOR, SYSTEM
 from tests.api.helpers import auth, short_options
 from tests.api.spec import sampled_client
+from tests.conftest import settled
 from tests.robustness.test_leaks import Oracle
 from workers.jobs import play_turn
 
@@ -132,6 +133,8 @@ def test_nobody_sees_a_deal_before_it_exists_nor_a_claimed_seats_secrets(app, ga
             if e.type not in PLATFORM_EVENTS:
                 state = game.evolve(state, e.data)
             oracle.record(e.version, state)
-    lobby = json.dumps(client.get(f"/games?status=active&type={game.name}&limit=100").get_json()) + json.dumps(
-        client.get("/players/me/games", headers=auth(keys[1]["key"])).get_json())
+    settled(app)  # the listings are written after the answers (api/games/deferred.py): read them once written
+    mine = client.get("/players/me/games", headers=auth(keys[1]["key"])).get_json()
+    assert gid in [g["id"] for g in mine["games"]]  # read as written, not before
+    lobby = json.dumps(client.get(f"/games?status=active&type={game.name}&limit=100").get_json()) + json.dumps(mine)
     assert "token_sha256" not in lobby and not any(s in lobby for s in claimed_secrets)

@@ -17,6 +17,8 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
+from tests.conftest import settled
+
 REDIRECT = "http://127.0.0.1:8765/callback"
 
 
@@ -294,7 +296,7 @@ def test_metadata_names_the_endpoints(http, base):
     assert "account" not in meta["scopes_supported"] and "game:read" in meta["scopes_supported"]
 
 
-def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, monkeypatch):
+def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, app, monkeypatch):
     """examples/oauth_app.py against the served app: registered with its developer's key, it
     signs another player in (the consent given as the page's script gives it, and the browser
     sent back to the app's loopback listener), reads their games, refreshes and signs out."""
@@ -316,6 +318,7 @@ def test_the_example_app_signs_a_player_in_and_reads_their_games(http, base, mon
     r = http.post(f"{base}/games", json={"type": "splendor", "seats": [{"me": True}, {"open": True}]},
                   headers=_auth(person))
     assert r.status_code == 201, r.text
+    settled(app)  # the player's games are written after the answer (api/games/deferred.py)
 
     def browser(url):
         def consent():

@@ -7,6 +7,7 @@ import pytest
 from api.errors import ApiError
 from api.social import groups_decider as gd
 from tests.api.helpers import auth
+from tests.conftest import settled
 from tests.lobby.helpers import player
 
 
@@ -101,6 +102,7 @@ def test_a_groups_games_seat_its_members_only_and_fill_its_lobby(client):
     assert made["group"] == gid and made["status"] == "waiting"
     listed = client.get(f"/groups/{gid}/games", headers=auth(ann["key"])).get_json()["games"]
     assert [(g["id"], g["group"]) for g in listed] == [(made["id"], gid)]
+    settled(client.application)  # the lobby's index is written after the answer: read it once written
     assert made["id"] not in [g["id"] for g in client.get("/games").get_json()["games"]]  # not the server's lobby
     r = claim(client, made["id"], 1, ann["key"])
     assert (r.status_code, r.get_json()["code"]) == (403, "not_group_member")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.api.helpers import auth
-from tests.conftest import wait_for
+from tests.conftest import settled, wait_for
 from tests.lobby.helpers import claim, player
 
 
@@ -87,7 +87,8 @@ def test_a_challenge_keeps_the_friends_seat_and_tells_them(app, client):
     assert (r.status_code, r.get_json()["code"]) == (409, "seat_reserved")
     r = claim(client, made["id"], 1, bob["key"])
     assert r.status_code == 201 and r.get_json()["status"] == "active"
-    # not listed in the lobby (a private game)
+    # not listed in the lobby (a private game), once the start's feed has run (after the answer)
+    settled(app)
     assert made["id"] not in [g["id"] for g in client.get("/games?status=active").get_json()["games"]]
     r = client.post(f"/players/{bob['id']}/challenge", json={"type": "no-such-game"}, headers=auth(ann["key"]))
     assert (r.status_code, r.get_json()["code"]) == (422, "unknown_game_type")

@@ -17,7 +17,7 @@ from api.tournaments.state import fold
 from tests.api.helpers import auth
 from tests.api.spec import validate_named
 from tests.apps import redis_app, spec_client
-from tests.conftest import wait_for
+from tests.conftest import settled, wait_for
 from tests.lobby.helpers import claim, player
 
 SCHEMAS = {"tournament": "WebhookTournament", "challenge": "WebhookChallenge", "chat": "WebhookDirectMessage"}
@@ -195,6 +195,7 @@ def test_a_declined_challenge_is_answered_declined_once(app, client):
     answered = _delivered(app, sub, bob["id"])
     assert [(b["type"], b["data"]["answer"], b["data"]["player"]) for b in answered] == [("challenge.answered", "declined", ann["id"])]
     wait_for(lambda: client.get(f"/games/{game_id}").get_json()["status"] == "aborted")
+    settled(app)  # the abort's listeners have run (after the answer): what they would tell is told by now
     assert _delivered(app, sub, bob["id"]) == []  # the aborted game answers nothing more
 
 

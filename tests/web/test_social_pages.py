@@ -238,7 +238,10 @@ def test_privacy_on_the_account_page(web_server, browser, lang):
     (hal,) = _people(base, "Hal")
     _as(driver, base, hal, lang)
     driver.get(base + "/web/account.html")
+    # Usable once the settings are read (disabled until then, as a person sees it): the select's
+    # first option, shown before the read, is "everyone" too, and a choice made then was lost.
     wait(driver, lambda: driver.find_elements(By.ID, "privacy-challenge")
+         and driver.find_element(By.ID, "privacy-challenge").is_enabled()
          and Select(driver.find_element(By.ID, "privacy-challenge")).first_selected_option.get_attribute("value") == "everyone",
          message="the settings read")
     assert text_of(driver, "#privacy-h") == {"ko": "공개 범위", "en": "Privacy"}[lang]
