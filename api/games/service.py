@@ -143,7 +143,7 @@ class GameService:
         version = self.store.create(game_id, meta, credentials, events, owing=bool(automatic_actors(game)), at=at,
                                     due=clocks.next_deadline(game.platform), clocked=clock is not None,
                                     waiting=waiting, anonymous=anonymous)
-        self.defer(self._outbox, game, self.scheduler, events)
+        self._outbox(game, self.scheduler, events)  # before the answer: see append_platform
         answer = {"id": game_id, "version": version, "status": game.status,
                   "seats": [{"seat": i, "name": s.get("name", s.get("bot")), "bot": s.get("bot"),
                              "token": tokens.get(i)} for i, s in enumerate(seats)],
@@ -370,7 +370,11 @@ class GameService:
         self.store.append(game.id, game.version, events, at=at,
                           owing=bool(automatic_actors(updated)), due=clocks.next_deadline(updated.platform),
                           clocked=game.platform.clock is not None, held=game.version)
-        self._after_append(updated, self.scheduler, events)
+        # Before the answer, unlike a move's: a new game, a claim or a leave is in its players'
+        # games and the lobby when the answer arrives (a client that lists them right after, as
+        # examples/outside_bot.py did, finds it), and these appends are few.
+        self.games.remember(updated, snapshot=False)
+        self._outbox(updated, self.scheduler, events)
         return updated
 
     # ---- reading (the repository's and presenting's, for routes and workers) -------------
