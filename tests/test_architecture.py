@@ -268,7 +268,7 @@ def graph_classes(known: dict[str, Path]) -> dict[str, str]:
     it. Settings and the clients are what the graph is built from, not of it."""
     path = known[ROOT_MODULE]
     tree = _parse(path.read_text())
-    names = _names_imported(tree, ROOT_MODULE, path)
+    names = _names_imported(tree, ROOT_MODULE, _is_package(path))
     found = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.decorator_list:
@@ -296,9 +296,9 @@ def _defining(dotted: str, known: dict[str, Path]) -> str | None:
     return module if module in known and name[:1].isupper() else None
 
 
-def _names_imported(tree: ast.Module, name: str, path: Path) -> dict[str, str]:
+def _names_imported(tree: ast.Module, name: str, is_package: bool) -> dict[str, str]:
     """Local name -> dotted name, for every import of the module (in functions too)."""
-    package = name if _is_package(path) else name.rpartition(".")[0]
+    package = name if is_package else name.rpartition(".")[0]
     names = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -320,14 +320,22 @@ def graph_built_outside_the_root(root: Path) -> list[str]:
     for name, path in known.items():
         if name == ROOT_MODULE:
             continue
-        tree = _parse(path.read_text())
-        names = _names_imported(tree, name, path)
-        names.update({node.name: f"{name}.{node.name}" for node in tree.body if isinstance(node, ast.ClassDef)})
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and (built := _dotted(node.func, names)) in classes:
-                if classes[built] != name:
-                    found.append(f"{name}:{node.lineno} builds {built} (the root builds the graph: wiring.py)")
+        for lineno, built in _calls(name, _is_package(path), path.read_text()):
+            if built in classes and classes[built] != name:
+                found.append(f"{name}:{lineno} builds {built} (the root builds the graph: wiring.py)")
     return found
+
+
+@cache  # by the source's text, as _read_imports: the walk of every module was most of this file's
+# CPU (each broken copy of the tree walked all of them again, for every rule test)
+def _calls(name: str, is_package: bool, source: str) -> tuple[tuple[int, str], ...]:
+    """(line, dotted name) of each call in the module whose callee is named through its imports
+    or is one of its own classes."""
+    tree = _parse(source)
+    names = _names_imported(tree, name, is_package)
+    names.update({node.name: f"{name}.{node.name}" for node in tree.body if isinstance(node, ast.ClassDef)})
+    return tuple((node.lineno, built) for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and (built := _dotted(node.func, names)))
 
 
 def violations(root: Path) -> list[str]:
