@@ -112,19 +112,17 @@ def _singles(top: list, squares: Iterable[int], avail: Iterable[int]) -> list:
 
 
 def _number_sets(top: list, squares: tuple[int, ...], number: int, group: list) -> list:
-    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
-    out = []
-    for k in range(2, min(len(group), len(squares)) + 1):
-        for chosen in _joined_square_sets(squares, showing, k):
-            for tiles in combinations(group, k):
-                for order in permutations(tiles):
-                    out.append(tuple(zip(chosen, order)))
-    return out
+    return list(_number_sets_lazy(top, squares, number, group))
+
+
+def _showing_number(top: list, number: int) -> int:
+    """The squares whose top tile shows `number`, as a bit mask."""
+    return _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
 
 
 def _number_sets_lazy(top: list, squares: tuple[int, ...], number: int, group: list) -> Iterator[tuple]:
-    """_number_sets, one at a time."""
-    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    """The number sets of `group` on `squares`, one at a time."""
+    showing = _showing_number(top, number)
     for k in range(2, min(len(group), len(squares)) + 1):
         for chosen in _joined_square_sets(squares, showing, k):
             for tiles in combinations(group, k):
@@ -134,7 +132,7 @@ def _number_sets_lazy(top: list, squares: tuple[int, ...], number: int, group: l
 
 def _number_sets_count(top: list, squares: tuple[int, ...], number: int, group: list) -> int:
     """len(_number_sets(...)): each good square set takes every ordered choice of k tiles."""
-    showing = _mask(q for q in range(N_SQUARES) if top[q] >= 0 and NUMBER[top[q]] == number)
+    showing = _showing_number(top, number)
     return sum(len(_joined_square_sets(squares, showing, k)) * perm(len(group), k)
                for k in range(2, min(len(group), len(squares)) + 1))
 
@@ -178,8 +176,16 @@ def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
     # is a chain low, low+1, ..., high whose consecutive squares are linked. All played tiles
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
-    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
     out: list[tuple[tuple[int, int], ...]] = []
+    for low, high, played, showing, free in _run_spans(top, squares, suit, group):
+        _chain(low, high, played, showing, free, None, [], out)
+    return out
+
+
+def _run_spans(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
+    """(low, high, played, showing, free) for each choice of tiles that can make one run: the
+    numbers from low to high all played or showing; `free`, the squares it may cover."""
+    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
     for k in range(2, min(len(group), len(squares)) + 1):
         for tiles in combinations(group, k):
             played = {NUMBER[t]: t for t in tiles}
@@ -188,8 +194,7 @@ def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
                 continue
             bridges = {showing[x] for x in range(low, high + 1) if x not in played}
             free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
-            _chain(low, high, played, showing, free, None, [], out)
-    return out
+            yield low, high, played, showing, free
 
 
 def _runs_lazy(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
@@ -199,18 +204,8 @@ def _runs_lazy(top: list, squares: Sequence[int], suit: int, group: list) -> Ite
 
 def _runs_count(top: list, squares: Sequence[int], suit: int, group: list) -> int:
     """len(_runs(...)): the chains walked as _runs walks them, none made (squares as bits)."""
-    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
-    count = 0
-    for k in range(2, min(len(group), len(squares)) + 1):
-        for tiles in combinations(group, k):
-            played = {NUMBER[t]: t for t in tiles}
-            low, high = min(played), max(played)
-            if any(x not in played and x not in showing for x in range(low, high + 1)):
-                continue
-            bridges = {showing[x] for x in range(low, high + 1) if x not in played}
-            free = [q for q in squares if q not in bridges]
-            count += _chain_count(low, high, played, showing, free, _mask(free), None, 0)
-    return count
+    return sum(_chain_count(low, high, played, showing, free, _mask(free), None, 0)
+               for low, high, played, showing, free in _run_spans(top, squares, suit, group))
 
 
 def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
