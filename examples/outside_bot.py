@@ -78,8 +78,8 @@ def play_turns(me: AuthenticatedClient, rng: random.Random) -> int:
 
 def still_playing(me: AuthenticatedClient, joined: list[str]) -> bool:
     """Whether a game it joined is not over, asked of each game: the player's games list follows a
-    claim or a move a moment after its answer (the server writes it after answering), so a list
-    read straight after joining may not hold the game yet."""
+    move a moment after its answer (the server writes it after answering), so a list read straight
+    after the last move may not show the game ended yet."""
     for game_id in joined:
         game = call(read_game, game_id, client=me)
         if not hasattr(game, "status") or game.status in ("waiting", "active"):
