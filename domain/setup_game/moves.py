@@ -222,6 +222,28 @@ def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, fre
     return sum(_chain_count(x + 1, high, played, showing, free, free_mask, q, used | 1 << q) for q in candidates)
 
 
+def _chain_where(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
+                 used: int, where: dict) -> int:
+    """_chain_count, also marking in `where` (tile -> squares as bits) each tile's square in
+    every chain counted."""
+    if x not in played:
+        assert prev is not None  # as in _chain
+        q = showing[x]
+        if q not in NEIGHBOURS[prev]:
+            return 0
+        return _chain_where(x + 1, high, played, showing, free, free_mask, q, used, where)
+    open_ = free_mask & ~used
+    tile = played[x]
+    count = 0
+    for q in (free if prev is None else NEIGHBOURS[prev]):
+        if open_ >> q & 1:
+            n = 1 if x == high else _chain_where(x + 1, high, played, showing, free, free_mask, q, used | 1 << q, where)
+            if n:
+                where[tile] = where.get(tile, 0) | 1 << q
+                count += n
+    return count
+
+
 def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev: int | None, pairs: list,
            out: list) -> None:
     """Extends the chain with number x, linked to the square `prev` of number x-1."""
@@ -245,15 +267,37 @@ def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev: int
 def summary(state: State, seat: Actor) -> dict:
     """A compact alternative to the full list, for clients: how many plays and swaps there
     are, and for each rack or market tile the squares where some legal play puts it (a client
-    can offer those and check the whole play with `rules.preview` before sending it)."""
+    can offer those and check the whole play with `rules.preview` before sending it).
+
+    Read from the same counts as legal_page, no play made: a number set's good square sets of
+    size k take every ordered choice of k tiles of the number, so each of those tiles goes on
+    every square of each such set; a run's tile goes where some whole chain puts it."""
     # A str actor (the system) is never the turn: the isinstance test only tells mypy so.
     if state.over or not isinstance(seat, int) or seat != state.turn:
         return {"play_count": 0, "swap_count": 0, "tiles": {}}
+    top, squares, avail, by_number, by_suit = _groups(state, seat)
+    singles = _singles(top, squares, avail)
     where: dict = {}
-    count = 0
-    for pairs in placements(state, seat):
-        count += 1
-        for q, t in pairs:
-            where.setdefault(t, set()).add(q)
-    return {"play_count": count, "swap_count": len(swap_moves(state, seat)),
-            "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in sorted(qs)] for t, qs in sorted(where.items())}}
+    for ((q, t),) in singles:
+        where[t] = where.get(t, 0) | 1 << q
+    count = len(singles)
+    for number, group in by_number.items():
+        if len(group) >= 2:
+            showing = _showing_number(top, number)
+            on = 0  # the squares of every good square set
+            for k in range(2, min(len(group), len(squares)) + 1):
+                sets = _joined_square_sets(squares, showing, k)
+                count += len(sets) * perm(len(group), k)
+                for chosen in sets:
+                    on |= _mask(chosen)
+            if on:
+                for t in group:
+                    where[t] = where.get(t, 0) | on
+    for suit, group in by_suit.items():
+        if len(group) >= 2:
+            for low, high, played, showing, free in _run_spans(top, squares, suit, group):
+                count += _chain_where(low, high, played, showing, free, _mask(free), None, 0, where)
+    return {"play_count": count, "swap_count": _swap_count(state, seat),
+            "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in range(N_SQUARES) if m >> q & 1]
+                      for t, m in sorted(where.items())}}
+

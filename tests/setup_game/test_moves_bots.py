@@ -7,7 +7,8 @@ from domain.contract import MoveRejected
 from domain.play import fold
 from domain.setup_game import GAME
 from domain.setup_game.bots import greedy_policy
-from domain.setup_game.moves import placements
+from domain.setup_game.data import SQUARE_INDEX, TILE_INDEX
+from domain.setup_game.moves import placements, summary
 from domain.setup_game.plays import check_play
 from domain.setup_game.rules import preview
 from domain.setup_game.state import playable_squares
@@ -113,7 +114,6 @@ def test_greedy_swaps_when_no_set_can_be_made():
 
 
 def test_summary_counts_plays_and_shows_where_each_tile_can_go():
-    from domain.setup_game.moves import summary
     state = start(n=4, board={**QUIET, "N1": "d10"}, racks=[["st10", "h2"], [], [], []],
                   market=["c10"])
     got = summary(state, 0)
@@ -121,3 +121,42 @@ def test_summary_counts_plays_and_shows_where_each_tile_can_go():
     assert got["tiles"][tid("h2")] == ["C2", "C3"]  # heart 2 only next to the heart 1 on C1
     assert set(got["tiles"]) == {tid("st10"), tid("h2"), tid("c10")}
     assert summary(state, 1) == {"play_count": 0, "swap_count": 0, "tiles": {}}
+
+
+def _summary_from_moves(state, seat):
+    """What `summary` said when it was read from every play made: the counts of the listed
+    plays and swaps, and each tile's squares over the listed plays (in board order)."""
+    moves = GAME.legal_moves(state, seat)
+    if not moves:
+        return {"play_count": 0, "swap_count": 0, "tiles": {}}
+    plays = [m for m in moves if m["type"] == "play"]
+    where: dict = {}
+    for move in plays:
+        for square, tile in move["place"].items():
+            where.setdefault(tile, set()).add(square)
+    return {"play_count": len(plays), "swap_count": sum(m["type"] == "swap" for m in moves),
+            "tiles": {t: sorted(qs, key=SQUARE_INDEX.__getitem__)
+                      for t, qs in sorted(where.items(), key=lambda item: TILE_INDEX[item[0]])}}
+
+
+def test_summary_from_counts_equals_the_summary_of_every_listed_play():
+    """summary counts plays and marks squares without making the plays (as legal_page does):
+    the same answer, byte for byte, as read from the whole list, on playout positions of 2, 3
+    and 4 seats, teams too (every seat: the one to play and the others) and on the hand-made ones above."""
+    rng = random.Random(57)
+    checked = 0
+    for n, teams in ((2, False), (3, False), (4, False), (4, True)):
+        for _ in range(10):
+            state = fold(GAME, GAME.setup({"teams": teams}, n, rng))
+            while not state.over:
+                for seat in range(n):
+                    assert summary(state, seat) == _summary_from_moves(state, seat)
+                checked += 1
+                seat = state.turn
+                for event in GAME.decide(state, seat, rng.choice(GAME.legal_moves(state, seat)), rng):
+                    state = GAME.evolve(state, event)
+            assert summary(state, state.turn) == {"play_count": 0, "swap_count": 0, "tiles": {}}
+    assert checked > 600
+    long_runs = start(n=4, board={"C1": "h1", "C2": "s9", "C3": "c6", "C4": "d9"},
+                      racks=[["h2", "h3", "h4", "c9"], [], [], []], market=["h5", "h6", "st9", "h9"])
+    assert summary(long_runs, 0) == _summary_from_moves(long_runs, 0)
