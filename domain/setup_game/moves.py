@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
-from itertools import chain, combinations, islice, permutations
+from itertools import combinations, permutations
 from math import comb, perm
 
 from domain.contract import Actor, is_seat
 
-from .data import N_SQUARES, NEIGHBOURS, NUMBER, SQUARE_IDS, SUIT, TILE_IDS
+from .data import N_SQUARES, N_TILES, NEIGHBOURS, NUMBER, SQUARE_IDS, SUIT, TILE_IDS
 from .state import MAX_SWAP, State, playable_squares, tops
 
 
@@ -30,25 +30,55 @@ def legal_moves(state: State, actor: Actor) -> list:
 
 def legal_page(state: State, actor: Actor, limit: int) -> tuple[list, int]:
     """`legal_moves(state, actor)[:limit]` and how many legal moves there are, without building
-    the others: the plays are made lazily, in the same order, and counted apart (number sets by
-    arithmetic, runs by walking their chains without making them)."""
+    the others: the page's plays are made in the same order and the rest counted (number sets
+    by arithmetic, runs by walking their chains without making them, swaps as binomials)."""
     if state.over or not is_seat(actor) or actor != state.turn:
         return [], 0
     top, squares, avail, by_number, by_suit = _groups(state, actor)
     singles = _singles(top, squares, avail)
-    plays = chain(singles,
-                  *(_number_sets_lazy(top, squares, n, g) for n, g in by_number.items() if len(g) >= 2),
-                  *(_runs_lazy(top, squares, s, g) for s, g in by_suit.items() if len(g) >= 2))
-    page = [play_move(pairs) for pairs in islice(plays, limit)]
-    n_plays = len(page) if len(page) < limit else (
-        len(singles) + sum(_number_sets_count(top, squares, n, g) for n, g in by_number.items() if len(g) >= 2)
-        + sum(_runs_count(top, squares, s, g) for s, g in by_suit.items() if len(g) >= 2))
+    page = [{"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[t]}} for ((q, t),) in singles[:limit]]
+    n_plays = len(singles)
+    for number, group in by_number.items():
+        if len(group) >= 2:
+            showing = _showing_number(top, number)
+            for k in range(2, min(len(group), len(squares)) + 1):
+                sets = _joined_square_sets(squares, showing, k)
+                if len(page) >= limit:
+                    n_plays += len(sets) * perm(len(group), k)
+                    continue
+                orders = _tile_orders(tuple(group), k)
+                n_plays += len(sets) * len(orders)
+                for chosen in sets:
+                    need = limit - len(page)
+                    if need <= 0:
+                        break
+                    ids = _square_ids(chosen)
+                    page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:need]]
+    for suit, group in by_suit.items():
+        if len(group) >= 2:
+            if len(page) >= limit:
+                n_plays += _runs_count(top, squares, suit, group)
+                continue
+            runs = _runs(top, squares, suit, group)
+            n_plays += len(runs)
+            page += [play_move(pairs) for pairs in runs[:limit - len(page)]]
     n_swaps = _swap_count(state, actor)
     if len(page) < limit:
         page += swap_moves(state, actor)[:limit - len(page)]
     if n_plays + n_swaps == 0:
         return [{"type": "pass"}][:limit], 1
     return page, n_plays + n_swaps
+
+
+@lru_cache(maxsize=1 << 12)
+def _tile_orders(group: tuple, k: int) -> tuple:
+    """The tile ids of every ordered choice of k tiles of `group`, in _number_sets_lazy's order."""
+    return tuple(tuple(TILE_IDS[t] for t in order) for tiles in combinations(group, k) for order in permutations(tiles))
+
+
+@cache
+def _square_ids(squares: tuple) -> tuple:
+    return tuple(SQUARE_IDS[q] for q in squares)
 
 
 def _swap_count(state: State, seat: int) -> int:
@@ -102,12 +132,12 @@ def _singles(top: list, squares: Iterable[int], avail: Iterable[int]) -> list:
     (only the chosen square changes, so its neighbours are read as they are)."""
     out = []
     for q in squares:
-        near = {(SUIT[t], NUMBER[t]) for t in (top[r] for r in NEIGHBOURS[q]) if t >= 0}
-        numbers = {number for _, number in near}
-        for t in avail:
-            suit, number = SUIT[t], NUMBER[t]
-            if number in numbers or (suit, number - 1) in near or (suit, number + 1) in near:
-                out.append(((q, t),))
+        near = 0  # the linked top tiles, as bits
+        for r in NEIGHBOURS[q]:
+            if top[r] >= 0:
+                near |= 1 << top[r]
+        if near:
+            out += [((q, t),) for t in avail if _JOINS[t] & near]
     return out
 
 
@@ -130,18 +160,21 @@ def _number_sets_lazy(top: list, squares: tuple[int, ...], number: int, group: l
                     yield tuple(zip(chosen, order))
 
 
-def _number_sets_count(top: list, squares: tuple[int, ...], number: int, group: list) -> int:
-    """len(_number_sets(...)): each good square set takes every ordered choice of k tiles."""
-    showing = _showing_number(top, number)
-    return sum(len(_joined_square_sets(squares, showing, k)) * perm(len(group), k)
-               for k in range(2, min(len(group), len(squares)) + 1))
-
-
 def _mask(squares: Iterable[int]) -> int:
     m = 0
     for q in squares:
         m |= 1 << q
     return m
+
+
+# Per tile, as bits, the tiles that a linked tile of it joins in a set: the same number, or the
+# same suit one number away.
+_JOINS = tuple(_mask(u for u in range(N_TILES)
+                     if NUMBER[u] == NUMBER[t] or (SUIT[u] == SUIT[t] and abs(NUMBER[u] - NUMBER[t]) == 1))
+               for t in range(N_TILES))
+
+
+_LINKED = tuple(_mask(NEIGHBOURS[q]) for q in range(N_SQUARES))  # per square, its linked squares as bits
 
 
 @cache
@@ -177,35 +210,41 @@ def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
     out: list[tuple[tuple[int, int], ...]] = []
-    for low, high, played, showing, free in _run_spans(top, squares, suit, group):
-        _chain(low, high, played, showing, free, None, [], out)
+    for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group):
+        _chain(low, high, played, showing, free, free_mask, None, 0, [], out)
     return out
 
 
 def _run_spans(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
-    """(low, high, played, showing, free) for each choice of tiles that can make one run: the
-    numbers from low to high all played or showing; `free`, the squares it may cover."""
-    showing = {NUMBER[top[q]]: q for q in range(N_SQUARES) if top[q] >= 0 and SUIT[top[q]] == suit}
+    """(low, high, played, showing, free, free_mask) for each choice of tiles that can make one
+    run: the numbers from low to high all played or showing; `free`, the squares it may cover
+    (and as bits)."""
+    showing = {}
+    shown = 0  # the numbers showing, as bits
+    for q in range(N_SQUARES):
+        t = top[q]
+        if t >= 0 and SUIT[t] == suit:
+            showing[NUMBER[t]] = q
+            shown |= 1 << NUMBER[t]
+    all_free = _mask(squares)
     for k in range(2, min(len(group), len(squares)) + 1):
         for tiles in combinations(group, k):
             played = {NUMBER[t]: t for t in tiles}
             low, high = min(played), max(played)
-            if any(x not in played and x not in showing for x in range(low, high + 1)):
+            if high - low + 1 == k:  # no gap: no bridge
+                yield low, high, played, showing, squares, all_free
                 continue
+            if ((2 << high) - (1 << low)) & ~(shown | _mask(played)):
+                continue  # a number of the span neither played nor showing
             bridges = {showing[x] for x in range(low, high + 1) if x not in played}
             free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
-            yield low, high, played, showing, free
-
-
-def _runs_lazy(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
-    """_runs, made only once the page reaches them."""
-    yield from _runs(top, squares, suit, group)
+            yield low, high, played, showing, free, _mask(free)
 
 
 def _runs_count(top: list, squares: Sequence[int], suit: int, group: list) -> int:
     """len(_runs(...)): the chains walked as _runs walks them, none made (squares as bits)."""
-    return sum(_chain_count(low, high, played, showing, free, _mask(free), None, 0)
-               for low, high, played, showing, free in _run_spans(top, squares, suit, group))
+    return sum(_chain_count(low, high, played, showing, free, free_mask, None, 0)
+               for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group))
 
 
 def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
@@ -216,10 +255,13 @@ def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, fre
         q = showing[x]
         return _chain_count(x + 1, high, played, showing, free, free_mask, q, used) if q in NEIGHBOURS[prev] else 0
     open_ = free_mask & ~used
-    candidates = [q for q in (free if prev is None else NEIGHBOURS[prev]) if open_ >> q & 1]
-    if x == high:
-        return len(candidates)
-    return sum(_chain_count(x + 1, high, played, showing, free, free_mask, q, used | 1 << q) for q in candidates)
+    if x == high:  # a chain has 2 numbers or more: prev is known here
+        return (open_ & _LINKED[prev]).bit_count() if prev is not None else open_.bit_count()
+    n = 0
+    for q in (free if prev is None else NEIGHBOURS[prev]):
+        if open_ >> q & 1:
+            n += _chain_count(x + 1, high, played, showing, free, free_mask, q, used | 1 << q)
+    return n
 
 
 def _chain_where(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
@@ -244,23 +286,25 @@ def _chain_where(x: int, high: int, played: dict, showing: dict, free: list, fre
     return count
 
 
-def _chain(x: int, high: int, played: dict, showing: dict, free: list, prev: int | None, pairs: list,
-           out: list) -> None:
-    """Extends the chain with number x, linked to the square `prev` of number x-1."""
-    if x > high:
-        out.append(tuple(sorted(pairs)))
-        return
+def _chain(x: int, high: int, played: dict, showing: dict, free: Sequence[int], free_mask: int, prev: int | None,
+           used: int, pairs: list, out: list) -> None:
+    """Extends the chain with number x, linked to the square `prev` of number x-1 (`used`: the
+    chain's squares so far, as bits)."""
     if x not in played:
         assert prev is not None  # the chain starts at a played number: a bridge has one before it
         q = showing[x]
-        if q in NEIGHBOURS[prev]:
-            _chain(x + 1, high, played, showing, free, q, pairs, out)
+        if q in NEIGHBOURS[prev]:  # x < high: the highest number is a played one
+            _chain(x + 1, high, played, showing, free, free_mask, q, used, pairs, out)
         return
     tile = played[x]
+    open_ = free_mask & ~used
     for q in (free if prev is None else NEIGHBOURS[prev]):
-        if q in free and all(q != used for used, _ in pairs):
+        if open_ >> q & 1:
+            if x == high:
+                out.append(tuple(sorted([*pairs, (q, tile)])))
+                continue
             pairs.append((q, tile))
-            _chain(x + 1, high, played, showing, free, q, pairs, out)
+            _chain(x + 1, high, played, showing, free, free_mask, q, used | 1 << q, pairs, out)
             pairs.pop()
 
 
@@ -295,8 +339,8 @@ def summary(state: State, seat: Actor) -> dict:
                     where[t] = where.get(t, 0) | on
     for suit, group in by_suit.items():
         if len(group) >= 2:
-            for low, high, played, showing, free in _run_spans(top, squares, suit, group):
-                count += _chain_where(low, high, played, showing, free, _mask(free), None, 0, where)
+            for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group):
+                count += _chain_where(low, high, played, showing, free, free_mask, None, 0, where)
     return {"play_count": count, "swap_count": _swap_count(state, seat),
             "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in range(N_SQUARES) if m >> q & 1]
                       for t, m in sorted(where.items())}}

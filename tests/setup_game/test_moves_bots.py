@@ -123,10 +123,10 @@ def test_summary_counts_plays_and_shows_where_each_tile_can_go():
     assert summary(state, 1) == {"play_count": 0, "swap_count": 0, "tiles": {}}
 
 
-def _summary_from_moves(state, seat):
+def _summary_from_moves(state, seat, moves=None):
     """What `summary` said when it was read from every play made: the counts of the listed
     plays and swaps, and each tile's squares over the listed plays (in board order)."""
-    moves = GAME.legal_moves(state, seat)
+    moves = GAME.legal_moves(state, seat) if moves is None else moves
     if not moves:
         return {"play_count": 0, "swap_count": 0, "tiles": {}}
     plays = [m for m in moves if m["type"] == "play"]
@@ -139,24 +139,27 @@ def _summary_from_moves(state, seat):
                       for t, qs in sorted(where.items(), key=lambda item: TILE_INDEX[item[0]])}}
 
 
-def test_summary_from_counts_equals_the_summary_of_every_listed_play():
-    """summary counts plays and marks squares without making the plays (as legal_page does):
-    the same answer, byte for byte, as read from the whole list, on playout positions of 2, 3
-    and 4 seats, teams too (every seat: the one to play and the others) and on the hand-made ones above."""
+def test_summary_and_pages_from_counts_equal_what_the_whole_list_says():
+    """summary and legal_page count plays (and summary marks squares) without making them all:
+    the same answers as read from the whole list, on playout positions of 2, 3 and 4 seats,
+    teams too (every seat: the one to play and the others), and on the hand-made one above."""
     rng = random.Random(57)
     checked = 0
     for n, teams in ((2, False), (3, False), (4, False), (4, True)):
-        for _ in range(10):
+        for _ in range(7):
             state = fold(GAME, GAME.setup({"teams": teams}, n, rng))
             while not state.over:
                 for seat in range(n):
-                    assert summary(state, seat) == _summary_from_moves(state, seat)
+                    moves = GAME.legal_moves(state, seat)
+                    assert summary(state, seat) == _summary_from_moves(state, seat, moves)
+                    for limit in (1, 20, 64, max(len(moves) - 1, 0)):
+                        assert GAME.legal_page(state, seat, limit) == (moves[:limit], len(moves))
                 checked += 1
                 seat = state.turn
                 for event in GAME.decide(state, seat, rng.choice(GAME.legal_moves(state, seat)), rng):
                     state = GAME.evolve(state, event)
             assert summary(state, state.turn) == {"play_count": 0, "swap_count": 0, "tiles": {}}
-    assert checked > 600
+    assert checked > 500
     long_runs = start(n=4, board={"C1": "h1", "C2": "s9", "C3": "c6", "C4": "d9"},
                       racks=[["h2", "h3", "h4", "c9"], [], [], []], market=["h5", "h6", "st9", "h9"])
     assert summary(long_runs, 0) == _summary_from_moves(long_runs, 0)
