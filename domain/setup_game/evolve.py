@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from .data import N_SQUARES, N_TILES, SQUARE_INDEX, TILE_INDEX
 from .state import LastPlay, State, covered
 
 _EMPTY: frozenset[int] = frozenset()
+
+
+def replace(state: State, **changes: Any) -> State:
+    """dataclasses.replace for a State, without its __init__ (the fields copied, `changes` set):
+    the same state, in half the time, for the reducer's every event."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def _ints(ids: Iterable[str]) -> list:

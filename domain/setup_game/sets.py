@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .data import NEIGHBOURS, NUMBER, SUIT
+from .data import N_TILES, NEIGHBOURS, NUMBER, SUIT
 
 NUMBER_SET = 0
 RUN = 1
@@ -21,16 +21,23 @@ def joined(kind: int, a: int, b: int) -> bool:
     return SUIT[a] == SUIT[b] and (NUMBER[a] - NUMBER[b] in (1, -1))
 
 
+# Per kind, per tile: the tiles it joins in that graph, as bits (`joined`, tabled); then either.
+_JOINS = tuple(tuple(sum(1 << b for b in range(N_TILES) if joined(kind, a, b)) for a in range(N_TILES))
+               for kind in (NUMBER_SET, RUN))
+_JOINS_ANY = tuple(n | r for n, r in zip(*_JOINS, strict=True))
+
+
 def component(tops: list, start: int, kind: int) -> set:
     """The squares connected to `start` in the `kind` graph (including `start`)."""
+    joins = _JOINS[kind]
     seen = {start}
     todo = [start]
     while todo:
         q = todo.pop()
-        tile = tops[q]
+        row = joins[tops[q]]
         for r in NEIGHBOURS[q]:
             other = tops[r]
-            if other >= 0 and r not in seen and joined(kind, tile, other):
+            if other >= 0 and row >> other & 1 and r not in seen:
                 seen.add(r)
                 todo.append(r)
     return seen
@@ -38,9 +45,8 @@ def component(tops: list, start: int, kind: int) -> set:
 
 def in_a_set(tops: list, square: int) -> bool:
     """Whether the tile on `square` belongs to some set (has a joined neighbour)."""
-    tile = tops[square]
-    return any(tops[r] >= 0 and (joined(NUMBER_SET, tile, tops[r]) or joined(RUN, tile, tops[r]))
-               for r in NEIGHBOURS[square])
+    row = _JOINS_ANY[tops[square]]
+    return any(tops[r] >= 0 and row >> tops[r] & 1 for r in NEIGHBOURS[square])
 
 
 def one_set_holds(tops: list, squares: Iterable[int]) -> bool:
