@@ -48,12 +48,13 @@ def legal_page(state: State, actor: Actor, limit: int) -> tuple[list, int]:
                     continue
                 orders = _tile_orders(tuple(group), k)
                 n_plays += len(sets) * len(orders)
-                for chosen in sets:
-                    need = limit - len(page)
-                    if need <= 0:
-                        break
-                    ids = _square_ids(chosen)
-                    page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:need]]
+                need = limit - len(page)
+                whole, part = divmod(need, len(orders))  # square sets taken whole, then part of one
+                page += [{"type": "play", "place": dict(zip(_square_ids(chosen), order))}
+                         for chosen in sets[:whole] for order in orders]
+                if part and whole < len(sets):
+                    ids = _square_ids(sets[whole])
+                    page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:part]]
     for suit, group in by_suit.items():
         if len(group) >= 2:
             if len(page) >= limit:
