@@ -34,13 +34,12 @@ def main(argv: list[str]) -> None:
     search.set_iterations_scale(settings.bot_iterations)  # the search bots' budgets
     if mode not in ("worker", "webhooks", "analysis", "reconciler"):
         sys.exit(f"unknown mode {mode!r}: use 'worker', 'webhooks', 'analysis' or 'reconciler'")
-    from rq import SimpleWorker
-
     from wiring import bootstrap
 
     from .beating import BeatingWorker
     from .heartbeat import WORKER_TTL_S
     from .reconciler import run_forever
+    from .turn_worker import TurnWorker
 
     registry.all_games()  # loaded now, not in the first job (a bot's first reply)
     services = bootstrap(settings)
@@ -67,7 +66,9 @@ def main(argv: list[str]) -> None:
         # an old name too.
         # An analysis runs for minutes: its worker beats while it runs (BeatingWorker), so one
         # whose worker died is queued again within seconds of a read (AnalysisQueue).
-        worker_class = BeatingWorker if mode == "analysis" else SimpleWorker
+        # The turns' and the webhooks' jobs are many and short: TurnWorker is RQ's SimpleWorker
+        # with fewer round trips and log lines around each (workers/turn_worker.py).
+        worker_class = BeatingWorker if mode == "analysis" else TurnWorker
         worker = worker_class([queue], connection=services.connections.queue, worker_ttl=WORKER_TTL_S,
                               job_class="jobs.Job")
         if isinstance(worker, BeatingWorker):

@@ -294,7 +294,8 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     import rq
 
     import workers.__main__ as workers_main
-    import workers.beating  # noqa: F401 - its class made of the real SimpleWorker, before the patch below
+    import workers.beating  # its class made of the real SimpleWorker, before the patch below
+    import workers.turn_worker
     from api import logs
     from app import create_app
     from workers import reconciler
@@ -316,7 +317,9 @@ def test_the_web_process_and_every_worker_role_and_job_hear_the_same(tmp_path, m
     monkeypatch.setattr(wiring, "bootstrap", recording)
     monkeypatch.setattr(logs, "configure", lambda level=None: None)  # not the test session's logging
     monkeypatch.setattr(reconciler, "run_forever", lambda service, *a, **k: ran.update(service=service, kw=k))
-    monkeypatch.setattr(rq, "SimpleWorker", lambda queues, **k: type("W", (), {"work": lambda self, **kw: None})())
+    idle = lambda queues, **k: type("W", (), {"work": lambda self, **kw: None})()
+    monkeypatch.setattr(rq, "SimpleWorker", idle)
+    monkeypatch.setattr(workers.turn_worker, "TurnWorker", idle)
     monkeypatch.setenv("PROCESS_ROLE", "test")
     monkeypatch.setenv("REDIS_URL", url)
     monkeypatch.setenv("KEY_PREFIX", "w:")
