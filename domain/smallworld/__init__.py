@@ -57,7 +57,8 @@ Decisions where the rules are silent:
 - End of an active turn (decision 6): markers that move (Aegis, Heart of Azeroth; move
   `move_marker`, naming its region keeps it there), then the pieces placed one by one
   (Military Objectives, bombs; `place_piece` / `done_placing`); Forts, Watch Towers and
-  Harmony tokens are automatic, in the system's `score_turn`, before the scoring. Humans
+  Harmony tokens are automatic, in the turn's scoring, before it (the scoring comes with the
+  move that ends the turn; only the game's last turn is the system's `score_turn`). Humans
   first take their objectives back when they place one; placing none leaves them.
 - Payments other seats owe at the end of the turn (the Heart's 1 coin from each opponent whose
   active race is adjacent) are public, in the `turn_scored` event; a seat with no coin pays
@@ -160,7 +161,7 @@ GAME = GameDef(
         "buy_tokens": "Forsaken: buy `count` tokens at 1 coin each after the last conquest.",
         "place_piece": "Place a Military Objective or a bomb (`piece`) in `region` at the end of your turn.",
         "done_placing": "Place no more of `piece` this turn.",
-        "score_turn": "System: score the turn that just ended.",
+        "score_turn": "System: score the game's last turn (every other turn is scored by the move that ends it).",
     },
 )
 

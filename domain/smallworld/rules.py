@@ -343,6 +343,17 @@ HANDLERS: dict[str, Callable[[State, Any, Move, random.Random], list[Event]]] = 
 
 
 def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
+    """The game's `decide`: one step of the rules (`decide_step`), and when it ends the turn,
+    the turn's scoring with it (`_turn_scored`)."""
+    events = decide_step(state, actor, move, rng)
+    if move["type"] == "score_turn":
+        return events
+    return events + _turn_scored(state, events, rng)
+
+
+def decide_step(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
+    """One step of the rules: a move that ends the turn leaves it at SCORE (the rules' tests
+    play it this way, then the system's `score_turn`)."""
     if state.turn.step == OVER:
         _reject("game_over", "The game is over.")
     _check_shape(move)
@@ -352,6 +363,23 @@ def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[E
         _reject("wrong_step", "A {move} move is not possible now (step: {step}).", move=move["type"],
                 step=state.turn.step)
     return _refill(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
+
+
+def _turn_scored(state: State, events: list[Event], rng: random.Random) -> list[Event]:
+    """A turn's coins are counted by the move that ends it (issue 57), as the published game
+    counts them at once: a move that leaves the turn at SCORE carries the scoring's events, the
+    very ones the system's `score_turn` would append next (the same handler, the same refill).
+    The scoring that ends the game stays the system's turn, played by a worker as every game's
+    final scoring is. A history from before keeps its SCORE steps: the system still scores them."""
+    after = state
+    for e in events:
+        after = evolve(after, e)
+    if after.turn.step != SCORE:
+        return []
+    scored = _refill(after, _score(after, after.seat, {"type": "score_turn"}, rng), rng)
+    if any(e["type"] == "game_over" for e in scored):
+        return []
+    return scored
 
 
 def _refill(state: State, events: list[Event], rng: random.Random) -> list[Event]:

@@ -5,6 +5,7 @@ import random
 
 from domain.smallworld import GAME
 from domain.smallworld.islands import Map
+from domain.smallworld.rules import decide_step
 from domain.smallworld.setup import the_box
 from domain.smallworld.state import CONQUER, Player, Region, State, Turn
 
@@ -65,8 +66,10 @@ def murloc() -> Region:
 
 
 def play(state, actor, move, seed=0):
-    """decide + evolve; returns (new state, events)."""
-    events = GAME.decide(state, actor, move, random.Random(seed))
+    """One step of the rules (`decide_step`) + evolve; returns (new state, events). A move that
+    ends the turn leaves it at SCORE here, for the system's `score_turn` to score; the game's own
+    `decide` scores it in the same move (tests/smallworld/test_turn_scoring.py)."""
+    events = decide_step(state, actor, move, random.Random(seed))
     for e in events:
         state = GAME.evolve(state, e)
     return state, events
@@ -101,7 +104,8 @@ class FixedRng:
 
 
 def play_with(state, actor, move, rng):
-    events = GAME.decide(state, actor, move, rng)
+    """`play` with a given rng."""
+    events = decide_step(state, actor, move, rng)
     for e in events:
         state = GAME.evolve(state, e)
     return state, events
