@@ -345,15 +345,20 @@ HANDLERS: dict[str, Callable[[State, Any, Move, random.Random], list[Event]]] = 
 def decide(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     """The game's `decide`: one step of the rules (`decide_step`), and when it ends the turn,
     the turn's scoring with it (`_turn_scored`)."""
-    events = decide_step(state, actor, move, rng)
-    if move["type"] == "score_turn":
+    events, after = _step(state, actor, move, rng)
+    if move["type"] == "score_turn" or after.turn.step != SCORE:
         return events
-    return events + _turn_scored(state, events, rng)
+    return events + _turn_scored(after, rng)
 
 
 def decide_step(state: State, actor: Actor, move: Move, rng: random.Random) -> list[Event]:
     """One step of the rules: a move that ends the turn leaves it at SCORE (the rules' tests
     play it this way, then the system's `score_turn`)."""
+    return _step(state, actor, move, rng)[0]
+
+
+def _step(state: State, actor: Actor, move: Move, rng: random.Random) -> tuple[list[Event], State]:
+    """decide_step's events and the state after them (folded once, for `decide` to read)."""
     if state.turn.step == OVER:
         _reject("game_over", "The game is over.")
     _check_shape(move)
@@ -362,34 +367,36 @@ def decide_step(state: State, actor: Actor, move: Move, rng: random.Random) -> l
     if state.turn.step not in steps:
         _reject("wrong_step", "A {move} move is not possible now (step: {step}).", move=move["type"],
                 step=state.turn.step)
-    return _refill(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
+    return _refilled(state, HANDLERS[move["type"]](state, actor, move, rng), rng)
 
 
-def _turn_scored(state: State, events: list[Event], rng: random.Random) -> list[Event]:
+def _turn_scored(after: State, rng: random.Random) -> list[Event]:
     """A turn's coins are counted by the move that ends it (issue 57), as the published game
-    counts them at once: a move that leaves the turn at SCORE carries the scoring's events, the
-    very ones the system's `score_turn` would append next (the same handler, the same refill).
-    The scoring that ends the game stays the system's turn, played by a worker as every game's
-    final scoring is. A history from before keeps its SCORE steps: the system still scores them."""
-    after = state
-    for e in events:
-        after = evolve(after, e)
-    if after.turn.step != SCORE:
-        return []
-    scored = _refill(after, _score(after, after.seat, {"type": "score_turn"}, rng), rng)
+    counts them at once: a move that leaves the turn at SCORE (`after`) carries the scoring's
+    events, the very ones the system's `score_turn` would append next (the same handler, the same
+    refill). The scoring that ends the game stays the system's turn, played by a worker as every
+    game's final scoring is. A history from before keeps its SCORE steps: the system still
+    scores them."""
+    scored, _ = _refilled(after, _score(after, after.seat, {"type": "score_turn"}, rng), rng)
     if any(e["type"] == "game_over" for e in scored):
         return []
     return scored
 
 
-def _refill(state: State, events: list[Event], rng: random.Random) -> list[Event]:
-    """Whenever the display is short and the piles are not empty (after a pick, or when a
-    banner went back under the pile), new combos are drawn into an event of their own."""
+def _refilled(state: State, events: list[Event], rng: random.Random) -> tuple[list[Event], State]:
+    """`events`, then whenever the display is short and the piles are not empty (after a pick, or
+    when a banner went back under the pile) the new combos drawn, in an event of their own; and
+    the state after all of them."""
     after = state
     for e in events:
         after = evolve(after, e)
-    if after.team:
-        return events + team.refill(after, rng)
+    drawn = team.refill(after, rng) if after.team else _drawn(after, rng)
+    for e in drawn:
+        after = evolve(after, e)
+    return events + drawn, after
+
+
+def _drawn(after: State, rng: random.Random) -> list[Event]:
     races, back = list(after.race_pile), list(after.returned)
     powers, discards = list(after.power_pile), list(after.power_discards)
     combos: list[dict[str, str]] = []
@@ -399,4 +406,4 @@ def _refill(state: State, events: list[Event], rng: random.Random) -> list[Event
         power = rng.choice(powers or discards)  # the discards make a new stack once it is empty
         (powers or discards).remove(power)
         combos.append({"race": race, "power": power})
-    return events + [{"type": "display_refilled", "combos": combos}] if combos else events
+    return [{"type": "display_refilled", "combos": combos}] if combos else []
