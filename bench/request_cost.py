@@ -1,7 +1,10 @@
 """CPU per request, route by route, beside the floor's: the server's own cost without the HTTP
 server, the network or the load generator, so small changes show.
 
-    python -m bench.request_cost [--moves 2000] [--game splendor]
+    python -m bench.request_cost [--moves 2000] [--game splendor] [--labels false]
+
+`--labels false`: the compact answers (`labels=false` on every GET of the moves and every
+`include=next_moves`), as the HTTP bench's BENCH_LABELS=false.
 
 Both apps are called through their WSGI callable (as gunicorn calls them) with plain environ
 dicts, on one private Redis, playing what bench/wrk_moves.lua plays: real games, both seats
@@ -65,6 +68,9 @@ class Meter:
         return 1000 * self.cpu[label] / self.n[label]
 
 
+LABELS = ""  # "&labels=false" under --labels false (main)
+
+
 def play_api(app, meter: Meter, n_moves: int, game: str, seats: int, rng: random.Random) -> None:
     moves = key = 0
     while moves < n_moves:
@@ -76,7 +82,8 @@ def play_api(app, meter: Meter, n_moves: int, game: str, seats: int, rng: random
         misses = 0
         while moves < n_moves and misses < len(tokens):
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
-            status, out = meter("GET /games/{id}/moves", app, environ("GET", f"/games/{gid}/moves", headers=auth))
+            status, out = meter("GET /games/{id}/moves", app, environ("GET", f"/games/{gid}/moves", headers=auth,
+                                                                                 query=LABELS.lstrip("&")))
             page = json.loads(out)
             if not page["moves"]:
                 seat, misses = (seat + 1) % len(tokens), misses + 1
@@ -102,13 +109,13 @@ def play_table(app, meter: Meter, n_moves: int, game: str, seats: int, rng: rand
         body = json.dumps({"type": game, "seats": [{"name": f"p{i}"} for i in range(seats)]}).encode()
         created = json.loads(call(app, environ("POST", "/games", body))[1])
         gid, auth = created["id"], {"Authorization": f"Bearer {created['table_token']}"}
-        page = json.loads(call(app, environ("GET", f"/games/{gid}/moves", headers=auth))[1])
+        page = json.loads(call(app, environ("GET", f"/games/{gid}/moves", headers=auth, query=LABELS.lstrip("&")))[1])
         while page and moves < n_moves:
             key += 1
             move = json.dumps({"expected_version": page["version"], "move": rng.choice(page["moves"])}).encode()
             status, out = meter("POST ...?include=next_moves (table)", app, environ(
                 "POST", f"/games/{gid}/moves", move, {**auth, "Idempotency-Key": f"t{key}"},
-                query=f"include=next_moves&seat={page['seat']}"))
+                query=f"include=next_moves&seat={page['seat']}{LABELS}"))
             moves += status == 201
             page = json.loads(out)["next_moves"] if status == 201 else None
 
@@ -131,7 +138,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=2000)
     parser.add_argument("--game", default="splendor")
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--labels", choices=("true", "false"), default="true")
     args = parser.parse_args()
+    global LABELS
+    LABELS = "&labels=false" if args.labels == "false" else ""
     import os
 
     with private_redis() as url:
@@ -161,7 +171,7 @@ def main() -> None:
         rows.append(("API move / floor POST", "", f"{api_move / meter.ms('floor POST'):.2f}x"))
         table_move = meter.ms("POST ...?include=next_moves (table)")
         rows.append(("API one-request move / floor POST", "", f"{table_move / meter.ms('floor POST'):.2f}x"))
-        print(f"CPU per request in-process ({args.game}, {args.seats} seats, {args.moves} moves)")
+        print(f"CPU per request in-process ({args.game}, {args.seats} seats, {args.moves} moves, labels={args.labels})")
         print(table(rows, ("request", "n", "CPU ms")))
 
 
