@@ -11,6 +11,13 @@
 --   Both wait through turns no person plays (the system's, a bot's, scoring) as a person's
 --   client does: GET /games/{id} every BENCH_WAIT_MS (200) until a person seat is to act (its
 --   moves next) or the game is over (a new one); they used to abandon the game there.
+--   BENCH_MODE=steady     the table client's moves only, for the CPU of a move in a game's
+--                         middle: each client plays the games bench/http_moves.py made before
+--                         the run (BENCH_POOL/<client>.txt: a line per game, "id table_token"
+--                         then its first `GET /moves` answer), and where the answer has no
+--                         person to act (a system turn: a game's end, a round's scoring) it goes
+--                         on with its next game at once, waiting for nothing; a game is created
+--                         only when its list runs out (counted in n_games).
 --   BENCH_MODE=floor      the floor: POST /floor/{stream}/moves only (the bare Lua append)
 --   BENCH_MODE=floorloop  the floor of the read-then-move loop: GET then POST on the floor app
 -- POST-move and GET latencies are timed here (CLOCK_MONOTONIC through LuaJIT's ffi) and written
@@ -36,13 +43,19 @@ function setup(thread)
 end
 
 local mode, game_type, seats, run_id
-local phase, game_id, tokens, seat, misses, table_token
+local phase, game_id, tokens, seat, misses, table_token, pool
 local version, chosen, sent_at, sent_kind
 local counts, keyn
 -- wrk copies only strings, numbers and booleans between threads: each thread keeps its samples
 -- in one string (a few thousand per thread at most) and its counts in numbers.
 post_str, get_str = "", ""
 n_moves, n_games, n_conflicts, n_errors, n_empty, n_gets, n_waits, n_finished = 0, 0, 0, 0, 0, 0, 0, 0
+-- n_status: GET /games/{id} that are not waits; n_ends: answers with no person to act next (the
+-- game goes to the system: its end, a round's scoring); n_pooled: games taken from BENCH_POOL
+n_status, n_ends, n_pooled = 0, 0, 0
+-- n_waited_ms: the time from an answer with no person to act to the GET that saw one (or the end)
+n_waited_ms, n_waited = 0, 0
+local wait_from
 local wait_ms, labels_query
 
 local function keep_post(took)
@@ -61,10 +74,20 @@ function init(args)
   wait_ms = tonumber(os.getenv("BENCH_WAIT_MS") or "200")
   labels_query = (os.getenv("BENCH_LABELS") == "false") and "&labels=false" or ""
   math.randomseed(tid * 7919)
-  counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0, waits = 0, finished = 0}
+  counts = {moves = 0, games = 0, conflicts = 0, errors = 0, empty = 0, gets = 0, waits = 0, finished = 0,
+            status = 0, ends = 0, pooled = 0}
   keyn = 0
   version = 1
-  if mode == "game" or mode == "table" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
+  if mode == "steady" then
+    pool = {}
+    local f = io.open((os.getenv("BENCH_POOL") or ".") .. "/" .. tid .. ".txt", "r")
+    if f then
+      for line in f:lines() do pool[#pool + 1] = line end
+      f:close()
+    end
+  end
+  if mode == "game" or mode == "table" or mode == "steady" then phase = "create" elseif mode == "floor" then phase = "post" else phase = "moves" end
+  if mode == "steady" then mode = "table"; next_pooled() end
   if mode ~= "game" and mode ~= "table" then game_id = run_id .. "-" .. tid; chosen = '{"type":"take_gems","colors":["white","blue","green"]}' end
 end
 
@@ -92,6 +115,23 @@ local function moves_of(body)
     i = i + 1
   end
   return out
+end
+
+-- take the next game of this client's pool (steady mode): its first moves are in the line
+local steady = false
+function next_pooled()
+  steady = true
+  if #pool == 0 then phase = "create"; return end
+  local line = table.remove(pool, 1)
+  local id, token, body = string.match(line, "^(%S+) (%S+) (.*)$")
+  game_id, table_token, misses = id, token, 0
+  counts.pooled = counts.pooled + 1
+  n_pooled = counts.pooled
+  version = tonumber(string.match(body, '"version":%s*(%d+)'))
+  seat = tonumber(string.match(body, '"seat":%s*(%d+)')) + 1
+  local moves = moves_of(body)
+  chosen = moves[math.random(#moves)]
+  phase = "post"
 end
 
 local function auth()
@@ -157,7 +197,11 @@ function response(status, headers, body)
         -- the next move comes from the answer itself: next_moves is its last member
         local at = string.find(body, '"next_moves":%s*{')
         local moves = at and moves_of(string.sub(body, at)) or {}
-        if #moves == 0 then phase = "wait"; return end  -- no person to act: wait (or it is over)
+        if #moves == 0 then
+          counts.ends = counts.ends + 1; n_ends = counts.ends
+          if steady then next_pooled() else phase = "wait"; wait_from = now_us() end  -- no person to act: wait (or it is over)
+          return
+        end
         local rest = string.sub(body, at)
         seat = tonumber(string.match(rest, '"seat":%s*(%d+)')) + 1
         version = tonumber(string.match(rest, '"version":%s*(%d+)'))
@@ -187,7 +231,10 @@ function response(status, headers, body)
     keep_get(took)
     if status ~= 200 then
       -- a table token with no person seat to act (a system turn, or scoring): wait
-      if mode == "table" and status == 400 then phase = "wait"; return end
+      if mode == "table" and status == 400 then
+        if steady then counts.ends = counts.ends + 1; n_ends = counts.ends; next_pooled() else phase = "wait"; wait_from = wait_from or now_us() end
+        return
+      end
       counts.errors = counts.errors + 1; n_errors = counts.errors; return
     end
     version = tonumber(string.match(body, '"version":%s*(%d+)'))
@@ -203,21 +250,30 @@ function response(status, headers, body)
     end
     counts.empty = counts.empty + 1
     n_empty = counts.empty
-    seat = seat % #tokens + 1
-    misses = misses + 1
-    if misses >= #tokens or mode == "table" then phase = "status" end
+    if tokens then seat = seat % #tokens + 1 end
+    misses = (misses or 0) + 1
+    if mode == "table" or misses >= #tokens then phase = "status" end
     return
   end
   if sent_kind == "status" or sent_kind == "wait" then
     misses = 0
-    if sent_kind == "wait" then counts.waits = counts.waits + 1; n_waits = counts.waits end
+    if sent_kind == "wait" then counts.waits = counts.waits + 1; n_waits = counts.waits
+    else counts.status = counts.status + 1; n_status = counts.status end
+    local over = string.find(body, '"status":%s*"finished"')
+    if wait_from and (over or first_seat(body)) then
+      n_waited_ms = n_waited_ms + math.floor((now_us() - wait_from) / 1000)
+      n_waited = n_waited + 1
+      wait_from = nil
+    end
     if string.find(body, '"status":%s*"finished"') then
       counts.finished = counts.finished + 1; n_finished = counts.finished
       phase = "create"
       return
     end
     local s = first_seat(body)
-    if s then seat = s; phase = "moves" else phase = "wait" end
+    if s then seat = s; phase = "moves"
+    elseif steady then counts.ends = counts.ends + 1; n_ends = counts.ends; next_pooled()
+    else phase = "wait" end
     return
   end
   if sent_kind == "create" then
@@ -241,7 +297,8 @@ function done(summary, latency, requests)
   for _, t in ipairs(threads) do
     out:write("counts " .. t:get("n_moves") .. " " .. t:get("n_games") .. " " .. t:get("n_conflicts") .. " "
       .. t:get("n_errors") .. " " .. t:get("n_empty") .. " " .. t:get("n_gets") .. " " .. t:get("n_waits") .. " "
-      .. t:get("n_finished") .. "\n")
+      .. t:get("n_finished") .. " " .. t:get("n_status") .. " " .. t:get("n_ends") .. " " .. t:get("n_pooled") .. " "
+      .. t:get("n_waited_ms") .. " " .. t:get("n_waited") .. "\n")
     out:write("post" .. t:get("post_str") .. "\n")
     out:write("get" .. t:get("get_str") .. "\n")
   end

@@ -36,6 +36,10 @@ def test_every_part_of_the_bench_runs_and_gives_rows(tmp_path):
     # a bot (a seed posted with a person seat), and moves over HTTP in one request each.
     assert any(name.startswith("splendor/") and name != "splendor/replay" for name in results["bots"])
     assert results["http"]["game 1 req @2"]["moves_per_s"] > 0
+    # the steady run (moves only, on games made before it) and the per-game accounts beside it
+    assert results["http"]["steady @2"]["moves_per_s"] > 0 and results["http"]["steady @2"]["pooled"] > 0
+    accounts = results["http"]["accounts splendor @2"]
+    assert accounts["create_ms"] > 0 and accounts["steady_ms"] > 0 and "polls" in accounts["shares"], accounts
     assert any(name.startswith("bench-long/") for name in results["read"])
 
 
