@@ -2,11 +2,18 @@
 domain/witches/determinize.py `INFER`) against the same expert sampling uniformly.
 
     BOT_ITERATIONS=0.2 python bench/infer.py SEED0 ROUNDS [--minutes M]
+    python bench/infer.py --accuracy SEED0 ROUNDS [--worlds 20]
 
 One seat (rotating with the round number) decides with inference, the others uniformly (the
 flag is set before each decision); each game is one round of 3 seats, seeded SEED0 + i. A round
 is won by the fewest fire points (ties shared). Prints the inferring seat's wins with a 95%
 Wilson interval, its mean fire points against the uniform seats' mean, and CPU per decision.
+
+`--accuracy`: how right the worlds are, apart from play. Rounds of three `careful` seats; at
+every decision of the playing phase where another seat has shown a void, `--worlds` worlds are
+drawn from the deciding seat's view with inference and as many uniformly (the same rng seeds),
+and each counts the other seats' unseen cards it put in the hand that truly holds them. Prints
+the share placed right, each way.
 """
 from __future__ import annotations
 
@@ -69,8 +76,42 @@ def main(seed0: int, rounds: int, minutes: float, n: int = 3) -> None:
               f"{1000 * percentile(spent, 0.5):.1f} ms, p99 {1000 * percentile(spent, 0.99):.1f} ms")
 
 
+def accuracy(seed0: int, rounds: int, worlds: int = 20, n: int = 3) -> dict[bool, float]:
+    right = {True: 0, False: 0}
+    total = {True: 0, False: 0}
+    positions = 0
+    for i in range(rounds):
+        rng = random.Random(seed0 + i)
+        state = fold(GAME, GAME.setup(GAME.default_options(), n, random.Random(seed0 + i)))
+        while (actors := GAME.actors(state)) and state.round <= 1:
+            actor = actors[0]
+            if actor != SYSTEM and state.voids and any(state.voids[s] for s in range(n) if s != actor):
+                positions += 1
+                for flag in (True, False):
+                    det.INFER = flag
+                    for k in range(worlds):
+                        world = det.determinize(state, actor, random.Random(k))
+                        for other in range(n):
+                            if other != actor:
+                                right[flag] += len(set(state.hands[other]) & set(world.hands[other]))
+                                total[flag] += len(state.hands[other])
+                det.INFER = True
+            move = GAME.legal_moves(state, actor)[0] if actor == SYSTEM else bot_move(GAME, state, actor, "careful", rng)
+            for event in GAME.decide(state, actor, move, rng):
+                state = GAME.evolve(state, event)
+    shares = {flag: right[flag] / max(1, total[flag]) for flag in right}
+    print(f"witches, {n} seats, seeds {seed0}-{seed0 + rounds - 1}: {positions} decisions with a void shown, "
+          f"{worlds} worlds each way: unseen cards placed in the hand that holds them, inference "
+          f"{100 * shares[True]:.1f}%, uniform {100 * shares[False]:.1f}%")
+    return shares
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     minutes = float(args[args.index("--minutes") + 1]) if "--minutes" in args else 14.0
-    nums = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--minutes")]
-    main(int(nums[0]), int(nums[1]), minutes)
+    worlds = int(args[args.index("--worlds") + 1]) if "--worlds" in args else 20
+    nums = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in ("--minutes", "--worlds"))]
+    if "--accuracy" in args:
+        accuracy(int(nums[0]), int(nums[1]), worlds)
+    else:
+        main(int(nums[0]), int(nums[1]), minutes)
