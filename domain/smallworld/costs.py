@@ -66,43 +66,66 @@ def min_tokens(hooks: Sequence[tuple[Ability, Ctx]]) -> int:
     return max([h.min_tokens for h, _ in hooks] + [1])
 
 
-def offers(state: State, seat: int) -> list:
-    """Every (region, cost, use) the seat's active race may attempt now."""
+class _Attack(NamedTuple):
+    """What every region's offers read of the seat's active race, found once per call."""
+    hooks: Sequence[tuple[Ability, Ctx]]
+    mine: set[int]
+    floor: int
+    water_ok: bool
+    usable: list
+
+
+def _attack(state: State, seat: int) -> _Attack | None:
     hooks = hooks_for(state, seat)
     if not hooks:
-        return []
-    mine = set(hooks[0][1].regions)
-    floor = min_tokens(hooks)
-    water_ok = any(h.can_conquer_water(c) for h, c in hooks)
+        return None
     usable = [(h, c) for h, c in hooks if h.key not in state.turn.used
               and (h.use_reduction or type(h).use_cost is not Ability.use_cost)]
+    return _Attack(hooks, set(hooks[0][1].regions), min_tokens(hooks),
+                   any(h.can_conquer_water(c) for h, c in hooks), usable)
+
+
+def _offers_at(state: State, seat: int, i: int, a: _Attack) -> list:
+    """The ways to attack region i: a plain conquest first, then each usable hook's."""
+    region = state.regions[i]
+    if i in a.mine or region.tower or (state.map.water(i) and not a.water_ok):
+        return []
+    hooks, usable, floor = a.hooks, a.usable, a.floor
+    travel = _reach(state, seat, i, hooks, a.mine)
+    cost = None if travel is None else _reduced(state, i, travel, hooks)
+    if cost is None and not usable:
+        return []  # neither a plain conquest nor a use: the costs below would go unused
     out = []
-    for i in range(len(state.regions)):
-        region = state.regions[i]
-        if i in mine or region.tower or (state.map.water(i) and not water_ok):
+    owed = toll_rules.tolls(state, seat, i)
+    if cost is not None and toll_rules.affordable(state, seat, owed):
+        out.append(Offer(i, max(cost, floor), None, False, tuple(owed)))
+    if not usable:
+        return out
+    near = _reduced(state, i, 0, hooks)  # as though adjacent, for the uses that say so
+    for h, ctx in usable:
+        c = h.use_cost(ctx, i, cost, near)
+        if c is None or (cost is not None and c >= cost and not h.use_die and not h.use_piece):
             continue
-        travel = _reach(state, seat, i, hooks, mine)
-        cost = None if travel is None else _reduced(state, i, travel, hooks)
-        if cost is None and not usable:
-            continue  # neither a plain conquest nor a use: the costs below would go unused
-        owed = toll_rules.tolls(state, seat, i)
-        if cost is not None and toll_rules.affordable(state, seat, owed):
-            out.append(Offer(i, max(cost, floor), None, False, tuple(owed)))
-        if not usable:
-            continue
-        near = _reduced(state, i, 0, hooks)  # as though adjacent, for the uses that say so
-        for h, ctx in usable:
-            c = h.use_cost(ctx, i, cost, near)
-            if c is None or (cost is not None and c >= cost and not h.use_die and not h.use_piece):
-                continue
-            paid = toll_rules.tolls(state, seat, i, h.use_toll) if h.use_toll else owed
-            if toll_rules.affordable(state, seat, paid):
-                out.append(Offer(i, max(c, floor), h.key, h.use_die, tuple(paid)))
+        paid = toll_rules.tolls(state, seat, i, h.use_toll) if h.use_toll else owed
+        if toll_rules.affordable(state, seat, paid):
+            out.append(Offer(i, max(c, floor), h.key, h.use_die, tuple(paid)))
     return out
 
 
+def offers(state: State, seat: int) -> list:
+    """Every (region, cost, use) the seat's active race may attempt now."""
+    a = _attack(state, seat)
+    if a is None:
+        return []
+    return [offer for i in range(len(state.regions)) for offer in _offers_at(state, seat, i, a)]
+
+
 def offer_for(state: State, seat: int, i: int, use: str | None) -> Offer | None:
-    for offer in offers(state, seat):
-        if offer.region == i and offer.use == use:
+    """The offer of `offers` for region i and `use`, reading region i alone (a move's decide)."""
+    a = _attack(state, seat)
+    if a is None or not 0 <= i < len(state.regions):
+        return None
+    for offer in _offers_at(state, seat, i, a):
+        if offer.use == use:
             return offer
     return None
