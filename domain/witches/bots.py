@@ -206,12 +206,12 @@ MEMO_LIMIT = 1 << 16
 
 
 class _Hand:
-    __slots__ = ("cards", "steps", "less")
+    __slots__ = ("cards", "steps", "plays")
 
     def __init__(self, cards: tuple):
         self.cards = cards
-        self.steps: dict = {}  # situation -> (card, _Hand left, its colour code, value, price, summary)
-        self.less: dict = {}  # card -> the `_Hand` left without it
+        self.steps: dict = {}  # situation -> careful's play there (one of `plays`)
+        self.plays: dict = {}  # card -> (card, _Hand left, its colour code, value, price, summary)
 
 
 _HANDS: dict = {}  # cards -> _Hand
@@ -224,19 +224,19 @@ def _hand(cards: tuple) -> _Hand:
     return got
 
 
-def _without(hand: _Hand, card: str) -> _Hand:
-    """The `_Hand` of `hand`'s cards but `card` (one of them), in the same order."""
-    got = hand.less.get(card)
+def _play_of(hand: _Hand, card: str) -> tuple:
+    """`card` (one of `hand`'s) played: (card, the `_Hand` of the cards left in the same order,
+    the card's colour code, value, price, summary), one tuple per hand and card."""
+    got = hand.plays.get(card)
     if got is None:
         cards = hand.cards
         at = cards.index(card)
-        got = hand.less[card] = _hand(cards[:at] + cards[at + 1:])
+        got = hand.plays[card] = (card, _hand(cards[:at] + cards[at + 1:])) + _INFO[card] + (_SUMMARY[card],)
     return got
 
 
 def _careful_step(hand: _Hand, led: int, best: int, price: int, last: bool) -> tuple:
-    card = _careful_card(hand.cards, _LED_NAME[led], best, price, last)
-    return (card, _without(hand, card)) + _INFO[card] + (_SUMMARY[card],)
+    return _play_of(hand, _careful_card(hand.cards, _LED_NAME[led], best, price, last))
 
 
 def forget() -> None:
@@ -245,6 +245,7 @@ def forget() -> None:
     entries, nor the next search a larger table; a later search only recomputes."""
     _HANDS.clear()
     _RESTS.clear()
+    _ENDS.clear()
 
 
 def _finish_round(state: State) -> State:
@@ -374,6 +375,10 @@ def _seat_points(summary: int, options: Options) -> int:
 # tricks Witches' expert played out came after one met before): what the rest adds to each seat's
 # summary, per position. Its keys hold their `_Hand`s; emptied with `_HANDS`.
 _RESTS: dict = {}
+# A round's end, its seats' summaries packed, valued for every seat (`_values` of `_round_totals`),
+# per (totals, options) before the round (issue 56: nine playouts in ten of a search end as one
+# before did): one dict per round's start, which the tree's states hold (`_tracked`).
+_ENDS: dict = {}
 
 
 # The seats' summaries packed in one int (issue 56): `SUMMARY_BITS` bits a seat (a summary is at
@@ -392,14 +397,17 @@ def _unpacked(packed: int, n: int) -> list[int]:
 
 
 def _tracked(state: State) -> tuple:
-    """The state's hands as `_Hand`s and its seats' summaries packed, kept on the state (issue 56:
-    the tree's states hand them on to their children, `_card_played`, so a playout looks no hand
-    up); valid while the state's hands are the tuple they were taken from (`_replaced` copies
-    the entry to states it gives other hands)."""
+    """The state's hands as `_Hand`s, its seats' summaries packed and its round's `_ENDS`, kept on
+    the state (issue 56: the tree's states hand them on to their children, `_card_played`, so a
+    playout looks no hand up); valid while the state's hands are the tuple they were taken from
+    (`_replaced` copies the entry to states it gives other hands)."""
     memo = state.__dict__.get("_tracked")
     if memo is not None and memo[0] is state.hands:
         return memo
-    memo = (state.hands, tuple(_hand(h) for h in state.hands), _packed(_summaries(state.taken)))
+    ends = _ENDS.get((state.totals, state.options))
+    if ends is None:
+        ends = _ENDS[(state.totals, state.options)] = {}
+    memo = (state.hands, tuple(_hand(h) for h in state.hands), _packed(_summaries(state.taken)), ends)
     state.__dict__["_tracked"] = memo
     return memo
 
@@ -450,7 +458,7 @@ def _playout(state: State, rng: random.Random) -> list | None:
         return None
     if len(_HANDS) > MEMO_LIMIT or len(_RESTS) > MEMO_LIMIT:
         forget()
-    _, held, summary = _tracked(state)
+    _, held, summary, ends = _tracked(state)
     hands = list(held)
     leader = state.leader
     if state.trick:
@@ -471,8 +479,12 @@ def _playout(state: State, rng: random.Random) -> list | None:
     for between, gained in reversed(met):
         rest += gained
         rests[between] = rest
-    new = _round_totals(_unpacked(summary + rest, len(hands)), state.totals, state.options)
-    return _values(new)
+    end = summary + rest
+    values = ends.get(end)
+    if values is None:
+        totals = _round_totals(_unpacked(end, len(hands)), state.totals, state.options)
+        values = ends[end] = _values(totals)
+    return values[:]
 
 
 def _card_played(state: State, seat: int, card: str) -> State:
@@ -480,8 +492,8 @@ def _card_played(state: State, seat: int, card: str) -> State:
     trick), without validation, events or dataclasses.replace (issue 56: the tree's expansions):
     the same state (tests/witches/test_rollout_equivalence.py, every legal card of 1,000+
     positions)."""
-    _, held, summary = _tracked(state)
-    left = _without(held[seat], card)
+    _, held, summary, ends = _tracked(state)
+    left = _play_of(held[seat], card)[1]
     hands = list(state.hands)
     hands[seat] = left.cards
     new_hands = tuple(hands)
@@ -493,7 +505,7 @@ def _card_played(state: State, seat: int, card: str) -> State:
     trick = state.trick + ((seat, card),)
     if len(trick) < state.n:
         new = _replaced(state, hands=new_hands, trick=trick, voids=voids)
-        new.__dict__["_tracked"] = (new_hands, new_held, summary)
+        new.__dict__["_tracked"] = (new_hands, new_held, summary, ends)
         return new
     winner = trick_winner(trick)
     taken, won = list(state.taken), list(state.tricks_won)
@@ -505,7 +517,7 @@ def _card_played(state: State, seat: int, card: str) -> State:
     if any(hands):
         new = _replaced(state, **changes)
         gained = sum(_SUMMARY[c] for _, c in trick)
-        new.__dict__["_tracked"] = (new_hands, new_held, summary + (gained << (SUMMARY_BITS * winner)))
+        new.__dict__["_tracked"] = (new_hands, new_held, summary + (gained << (SUMMARY_BITS * winner)), ends)
         return new
     spell = find_spell(taken)
     phase = SPELL_CHOICE if spell_needs_choice(spell, state.totals, state.options) else SCORING
