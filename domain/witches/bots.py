@@ -400,7 +400,9 @@ def _tracked(state: State) -> tuple:
     """The state's hands as `_Hand`s, its seats' summaries packed and its round's `_ENDS`, kept on
     the state (issue 56: the tree's states hand them on to their children, `_card_played`, so a
     playout looks no hand up); valid while the state's hands are the tuple they were taken from
-    (`_replaced` copies the entry to states it gives other hands)."""
+    (`_replaced` copies the entry to states it gives other hands). Only the search's own states
+    meet it (its determinized worlds are copies: `determinize` replaces the hands of a playing
+    state), never a state the server keeps or pickles."""
     memo = state.__dict__.get("_tracked")
     if memo is not None and memo[0] is state.hands:
         return memo
