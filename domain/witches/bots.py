@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from domain.contract import is_seat
-from domain.search import Searcher, SearchRules, SearchSpec
+from domain.search import Searcher, SearchRules, SearchSpec, collector_paused
 
 from .cards import AIR_WITCH, COLOUR, COLOURS, DECK, EARTH_WITCH, FIRE_WITCH, PYGMY_QUEEN, VALUE, WATER_WITCH, WIZARD
 from .determinize import determinize
@@ -39,6 +39,7 @@ from .state import (
     Options,
     State,
     led_colour,
+    to_play,
     trick_winner,
 )
 from .views import result
@@ -205,11 +206,12 @@ MEMO_LIMIT = 1 << 16
 
 
 class _Hand:
-    __slots__ = ("cards", "steps")
+    __slots__ = ("cards", "steps", "plays")
 
     def __init__(self, cards: tuple):
         self.cards = cards
-        self.steps: dict = {}  # situation -> (card, _Hand left, its colour code, value, price)
+        self.steps: dict = {}  # situation -> careful's play there (one of `plays`)
+        self.plays: dict = {}  # card -> (card, _Hand left, its colour code, value, price, summary)
 
 
 _HANDS: dict = {}  # cards -> _Hand
@@ -222,10 +224,28 @@ def _hand(cards: tuple) -> _Hand:
     return got
 
 
-def _careful_step(cards: tuple, led: int, best: int, price: int, last: bool) -> tuple:
-    card = _careful_card(cards, _LED_NAME[led], best, price, last)
-    at = cards.index(card)
-    return (card, _hand(cards[:at] + cards[at + 1:])) + _INFO[card]
+def _play_of(hand: _Hand, card: str) -> tuple:
+    """`card` (one of `hand`'s) played: (card, the `_Hand` of the cards left in the same order,
+    the card's colour code, value, price, summary), one tuple per hand and card."""
+    got = hand.plays.get(card)
+    if got is None:
+        cards = hand.cards
+        at = cards.index(card)
+        got = hand.plays[card] = (card, _hand(cards[:at] + cards[at + 1:])) + _INFO[card] + (_SUMMARY[card],)
+    return got
+
+
+def _careful_step(hand: _Hand, led: int, best: int, price: int, last: bool) -> tuple:
+    return _play_of(hand, _careful_card(hand.cards, _LED_NAME[led], best, price, last))
+
+
+def forget() -> None:
+    """Empty the playouts' memos (`_HANDS`, `_RESTS`): an expert decision does once it is made,
+    while the collector is still paused (issue 56), so the collector never walks a search's memo
+    entries, nor the next search a larger table; a later search only recomputes."""
+    _HANDS.clear()
+    _RESTS.clear()
+    _ENDS.clear()
 
 
 def _finish_round(state: State) -> State:
@@ -283,8 +303,8 @@ def _trick(hands: list, leader: int, trick: tuple) -> tuple[list, int]:
         situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | last
         step = hand.steps.get(situation)
         if step is None:
-            step = hand.steps[situation] = _careful_step(hand.cards, led, best, price, last)
-        card, hands[seat], colour, value, penalty = step
+            step = hand.steps[situation] = _careful_step(hand, led, best, price, last)
+        card, hands[seat], colour, value, penalty, _ = step
         cards.append(card)
         if led == 0 and colour != 5:
             led = colour
@@ -355,46 +375,118 @@ def _seat_points(summary: int, options: Options) -> int:
 # tricks Witches' expert played out came after one met before): what the rest adds to each seat's
 # summary, per position. Its keys hold their `_Hand`s; emptied with `_HANDS`.
 _RESTS: dict = {}
+# A round's end, its seats' summaries packed, valued for every seat (`_values` of `_round_totals`),
+# per (totals, options) before the round (issue 56: nine playouts in ten of a search end as one
+# before did): one dict per round's start, which the tree's states hold (`_tracked`).
+_ENDS: dict = {}
+
+
+# The seats' summaries packed in one int (issue 56): `SUMMARY_BITS` bits a seat (a summary is at
+# most 14 red cards' 32 each plus 31), so a trick's gain is added at its winner's place and a
+# position's rest is one int (an int is nothing the collector tracks).
+SUMMARY_BITS = 10
+_SEAT_MASK = (1 << SUMMARY_BITS) - 1
+
+
+def _packed(summaries: Sequence[int]) -> int:
+    return sum(summary << (SUMMARY_BITS * seat) for seat, summary in enumerate(summaries))
+
+
+def _unpacked(packed: int, n: int) -> list[int]:
+    return [(packed >> (SUMMARY_BITS * seat)) & _SEAT_MASK for seat in range(n)]
+
+
+def _tracked(state: State) -> tuple:
+    """The state's hands as `_Hand`s, its seats' summaries packed and its round's `_ENDS`, kept on
+    the state (issue 56: the tree's states hand them on to their children, `_card_played`, so a
+    playout looks no hand up); valid while the state's hands are the tuple they were taken from
+    (`_replaced` copies the entry to states it gives other hands). Only the search's own states
+    meet it (its determinized worlds are copies: `determinize` replaces the hands of a playing
+    state), never a state the server keeps or pickles."""
+    memo = state.__dict__.get("_tracked")
+    if memo is not None and memo[0] is state.hands:
+        return memo
+    ends = _ENDS.get((state.totals, state.options))
+    if ends is None:
+        ends = _ENDS[(state.totals, state.options)] = {}
+    memo = (state.hands, tuple(_hand(h) for h in state.hands), _packed(_summaries(state.taken)), ends)
+    state.__dict__["_tracked"] = memo
+    return memo
+
+
+def _trick_gain(hands: list, leader: int, trick: tuple) -> tuple[int, int]:
+    """`_trick` for a playout: what the trick (begun with `trick`) adds to its winner's summary,
+    and the winner; `hands` (of `_Hand`s) are left without the cards played."""
+    n = len(hands)
+    info = _INFO
+    led, best, best_seat, price, gain = 0, -1, -1, 0, 0
+    for seat, card in trick:
+        colour, value, penalty = info[card]
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+        gain += _SUMMARY[card]
+    first = trick[0][0] if trick else leader
+    seat = (leader + len(trick)) % n
+    for k in range(len(trick), n):
+        hand = hands[seat]
+        situation = ((led * 16 + best + 1) << 2) | (2 if price > 0 else 0) | (k == n - 1)
+        step = hand.steps.get(situation)
+        if step is None:
+            step = hand.steps[situation] = _careful_step(hand, led, best, price, k == n - 1)
+        _, hands[seat], colour, value, penalty, worth = step
+        gain += worth
+        if led == 0 and colour != 5:
+            led = colour
+        if colour == led and value > best:
+            best, best_seat = value, seat
+        price += penalty
+        seat += 1
+        if seat == n:
+            seat = 0
+    return gain, (first if led == 0 else best_seat)
 
 
 def _playout(state: State, rng: random.Random) -> list | None:
     """The search's whole playout from a playing position (issue 56), what the generic one gives
     there: `_finish_round` (the rollout's one move), two no-op scorings, then `_evaluate` for
-    every seat. Here the round is played out by `_trick`, up to a position between tricks met
-    before (`_RESTS`), and scored from the seats' summaries without building the finished
+    every seat. Here the round is played out by `_trick_gain`, up to a position between tricks
+    met before (`_RESTS`), and scored from the seats' summaries without building the finished
     state: the same spell, choice, totals, so the same rewards
     (tests/witches/test_rollout_equivalence.py). Elsewhere (None) the generic playout runs."""
     if state.phase != PLAYING:
         return None
     if len(_HANDS) > MEMO_LIMIT or len(_RESTS) > MEMO_LIMIT:
-        _HANDS.clear()
-        _RESTS.clear()
-    hands = [_hand(h) for h in state.hands]
-    summaries = _summaries(state.taken)
+        forget()
+    _, held, summary, ends = _tracked(state)
+    hands = list(held)
     leader = state.leader
     if state.trick:
-        cards, leader = _trick(hands, leader, state.trick)
-        summaries[leader] += sum(map(_SUMMARY.__getitem__, cards))
+        gained, leader = _trick_gain(hands, leader, state.trick)
+        summary += gained << (SUMMARY_BITS * leader)
     rests = _RESTS
-    met = []  # (position between tricks, the trick's winner from it, what that trick gave him)
+    met = []  # (position between tricks, what the trick from it gave its winner, packed)
     while True:
         between = (leader, *hands)
         rest = rests.get(between)
         if rest is not None:
             break
         if not hands[leader].cards:
-            rest = (0,) * len(hands)
+            rest = 0
             break
-        cards, leader = _trick(hands, leader, ())
-        met.append((between, leader, sum(map(_SUMMARY.__getitem__, cards))))
-    if met:
-        rest = list(rest)
-        for between, winner, gained in reversed(met):
-            rest[winner] += gained
-            rests[between] = tuple(rest)
-    summaries = [a + b for a, b in zip(summaries, rest)]
-    new = _round_totals(summaries, state.totals, state.options)
-    return _values(new)
+        gained, leader = _trick_gain(hands, leader, ())
+        met.append((between, gained << (SUMMARY_BITS * leader)))
+    for between, gained in reversed(met):
+        rest += gained
+        rests[between] = rest
+    end = summary + rest
+    values = ends.get(end)
+    if values is None:
+        totals = _round_totals(_unpacked(end, len(hands)), state.totals, state.options)
+        values = ends[end] = _values(totals)
+    return values[:]
 
 
 def _card_played(state: State, seat: int, card: str) -> State:
@@ -402,24 +494,33 @@ def _card_played(state: State, seat: int, card: str) -> State:
     trick), without validation, events or dataclasses.replace (issue 56: the tree's expansions):
     the same state (tests/witches/test_rollout_equivalence.py, every legal card of 1,000+
     positions)."""
+    _, held, summary, ends = _tracked(state)
+    left = _play_of(held[seat], card)[1]
     hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    hands[seat] = left.cards
+    new_hands = tuple(hands)
+    new_held = held[:seat] + (left,) + held[seat + 1:]
     voids = state.voids
     colour = led_colour(state.trick)
     if colour is not None and COLOUR[card] not in (colour, WIZARD) and voids:
         voids = voids[:seat] + (voids[seat] | {colour},) + voids[seat + 1:]
     trick = state.trick + ((seat, card),)
     if len(trick) < state.n:
-        return _replaced(state, hands=tuple(hands), trick=trick, voids=voids)
+        new = _replaced(state, hands=new_hands, trick=trick, voids=voids)
+        new.__dict__["_tracked"] = (new_hands, new_held, summary, ends)
+        return new
     winner = trick_winner(trick)
     taken, won = list(state.taken), list(state.tricks_won)
     taken[winner] = taken[winner] + tuple(c for _, c in trick)
     won[winner] += 1
-    changes = {"hands": tuple(hands), "voids": voids, "leader": winner, "trick": (),
+    changes = {"hands": new_hands, "voids": voids, "leader": winner, "trick": (),
                "tricks_played": state.tricks_played + 1, "taken": tuple(taken), "tricks_won": tuple(won),
                "last_trick": trick, "last_winner": winner}
     if any(hands):
-        return _replaced(state, **changes)
+        new = _replaced(state, **changes)
+        gained = sum(_SUMMARY[c] for _, c in trick)
+        new.__dict__["_tracked"] = (new_hands, new_held, summary + (gained << (SUMMARY_BITS * winner)), ends)
+        return new
     spell = find_spell(taken)
     phase = SPELL_CHOICE if spell_needs_choice(spell, state.totals, state.options) else SCORING
     return _replaced(state, **changes, spell=spell, phase=phase)
@@ -466,7 +567,18 @@ def _round_play(state: State, actor: Actor, move: Move, rng: random.Random) -> S
     return state
 
 
-ROUND_RULES = SearchRules(legal_moves=legal_moves, decide=_round_decide, evolve=_round_evolve, actors=actors,
+_PLAY = {c: {"type": "play", "card": c} for c in DECK}  # one move dict per card, shared by the tree's nodes
+
+
+def _round_legal_moves(state: State, actor: Actor) -> list[Move]:
+    """legal_moves, a card play listed as its shared dict (`_PLAY`: issue 56, the tree lists a
+    node's moves at its first visit; nothing in the search changes a move): equal lists."""
+    if state.phase == PLAYING and is_seat(actor):
+        return [_PLAY[c] for c in playable(state, actor)] if actor == to_play(state) else []
+    return legal_moves(state, actor)
+
+
+ROUND_RULES = SearchRules(legal_moves=_round_legal_moves, decide=_round_decide, evolve=_round_evolve, actors=actors,
                           result=result, determinize=determinize, play=_round_play)
 
 
@@ -537,7 +649,12 @@ def expert_bot(state: State, seat: int, rng: random.Random) -> dict:
         return careful_bot(state, seat, rng)
     if len(playable(state, seat)) == 1:
         return {"type": "play", "card": playable(state, seat)[0]}
-    return _SEARCH(state, seat, rng)
+    with collector_paused():  # (the memos emptied before the collector is back on)
+        try:
+            move = _SEARCH(state, seat, rng)
+        finally:
+            forget()
+    return dict(move)  # not the search's shared dict (`_PLAY`)
 
 
 SEARCH = _SEARCH  # what a game's analysis values its positions with (domain/analysis.py)

@@ -14,19 +14,26 @@ from domain.play import fold
 from domain.search import Searcher
 from domain.witches import GAME
 from domain.witches.bots import (
+    _HANDS,
+    _PLAY,
+    _RESTS,
     EXPERT_SPEC,
     ROUND_RULES,
     _card_played,
     _finish_round,
+    _packed,
     _play_choice,
     _playout,
     _projected_totals,
     _round_totals,
     _spell_choice,
     _summaries,
+    _tracked,
+    _unpacked,
     _value,
     _values,
     careful_bot,
+    expert_bot,
 )
 from domain.witches.cards import DECK, RED_CARDS
 from domain.witches.scoring import find_spell, spell_needs_choice
@@ -133,3 +140,73 @@ def test_every_seats_value_at_once_is_each_seats_value():
     for i in range(5000):
         totals = [rng.randrange(0, 12 if i % 2 else 120) for _ in range(3 + i % 4)]  # ties often
         assert _values(totals) == [_value(totals, s) for s in range(len(totals))], totals
+
+
+def _fresh(state):
+    """What `_tracked` computes for a state met afresh (its hands looked up, its taken summed)."""
+    return state.hands, tuple(h.cards for h in _tracked(replace(state))[1]), _packed(_summaries(state.taken))
+
+
+def test_the_tree_hands_its_states_hands_and_summaries_on_and_the_playouts_from_them_are_the_generic_ones():
+    """A state `_card_played` gives carries its hands (as `_Hand`s) and packed summaries
+    (`_tracked`) from its parent's: the same as a fresh look-up gives, two cards deep from every
+    playing position of careful-played first rounds; the fused playout from it gives the generic
+    playout's rewards; the search lists the same moves as the rules (`_round_legal_moves`)."""
+    checked = 0
+    for seed in range(4):
+        n = 3 + seed % 3
+        rng = random.Random(seed)
+        state = fold(GAME, GAME.setup(GAME.default_options(), n, random.Random(seed)))
+        while (actors := GAME.actors(state)) and state.round <= 1:
+            actor = actors[0]
+            if actor == SYSTEM:
+                move = GAME.legal_moves(state, actor)[0]
+            else:
+                assert ROUND_RULES.legal_moves(state, actor) == GAME.legal_moves(state, actor)
+                for other in range(n):
+                    assert ROUND_RULES.legal_moves(state, other) == GAME.legal_moves(state, other)
+                if state.phase == PLAYING:
+                    world = GAME.determinize(state, actor, rng)
+                    for first in GAME.legal_moves(world, actor):
+                        child = _card_played(world, actor, first["card"])
+                        if child.phase != PLAYING:
+                            continue
+                        got = _tracked(child)
+                        assert (got[0], tuple(h.cards for h in got[1]), got[2]) == _fresh(child), (seed, first)
+                        draws = random.Random(seed)
+                        assert _playout(child, draws) == GENERIC._playout(ROUND_RULES, replace(child), draws)
+                        seat = GAME.actors(child)[0]
+                        for second in GAME.legal_moves(child, seat):
+                            grand = _card_played(child, seat, second["card"])
+                            if grand.phase == PLAYING:
+                                got = _tracked(grand)
+                                assert (got[0], tuple(h.cards for h in got[1]), got[2]) == _fresh(grand)
+                                assert _playout(grand, draws) == GENERIC._playout(ROUND_RULES, replace(grand), draws)
+                                checked += 1
+                move = careful_bot(state, actor, rng) if rng.random() < 0.8 else rng.choice(GAME.legal_moves(state, actor))
+            state = fold(GAME, GAME.decide(state, actor, move, rng), state)
+    assert checked > 4000
+
+
+def test_packed_summaries_unpack_to_the_seats_summaries():
+    rng = random.Random(5600)
+    for i in range(2000):
+        n = 3 + i % 4
+        taken = [[] for _ in range(n)]
+        for card in rng.sample(DECK, rng.randrange(0, len(DECK) + 1)):
+            taken[rng.randrange(n)].append(card)
+        summaries = _summaries(taken)
+        assert _unpacked(_packed(summaries), n) == summaries
+
+
+def test_the_expert_hands_out_a_move_of_its_own_and_leaves_no_memo():
+    state = fold(GAME, GAME.setup(GAME.default_options(), 3, random.Random(3)))
+    rng = random.Random(3)
+    while state.phase != PLAYING or len(GAME.legal_moves(state, GAME.actors(state)[0])) < 2:
+        actor = GAME.actors(state)[0]
+        move = GAME.legal_moves(state, actor)[0] if actor == SYSTEM else careful_bot(state, actor, rng)
+        state = fold(GAME, GAME.decide(state, actor, move, rng), state)
+    seat = GAME.actors(state)[0]
+    move = expert_bot(GAME.determinize(state, seat, rng), seat, rng)
+    assert move["type"] == "play" and all(move is not shared for shared in _PLAY.values())
+    assert not _HANDS and not _RESTS
