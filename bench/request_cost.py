@@ -110,6 +110,9 @@ def play_table(app, meter: Meter, n_moves: int, game: str, seats: int, rng: rand
         created = json.loads(call(app, environ("POST", "/games", body))[1])
         gid, auth = created["id"], {"Authorization": f"Bearer {created['table_token']}"}
         page = json.loads(call(app, environ("GET", f"/games/{gid}/moves", headers=auth, query=LABELS.lstrip("&")))[1])
+        if page.get("code") == "seat_required":  # several seats to act at once (Witches' passing): the first
+            page = json.loads(call(app, environ("GET", f"/games/{gid}/moves", headers=auth,
+                                                query=f"seat={page['details']['to_act'][0]}{LABELS}"))[1])
         while page and moves < n_moves:
             key += 1
             move = json.dumps({"expected_version": page["version"], "move": rng.choice(page["moves"])}).encode()

@@ -34,7 +34,7 @@ from domain.contract import GameDef, InvalidOptions, Option
 from .bots import BOTS
 from .determinize import determinize
 from .evolve import evolve
-from .moves import actors, legal_moves
+from .moves import actors, legal_moves, legal_page
 from .rules import decide, setup
 from .state import PASSING, State
 from .views import as_stored, redact, result, secrets, view
@@ -98,6 +98,7 @@ GAME = GameDef(
     decide=decide,
     evolve=evolve,
     legal_moves=legal_moves,
+    legal_page=legal_page,
     actors=actors,
     view=view,
     redact=redact,

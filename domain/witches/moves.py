@@ -1,7 +1,8 @@
 """Who may act now, and the complete moves each may send."""
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
+from math import comb
 from typing import TYPE_CHECKING
 
 from domain.contract import SYSTEM, is_seat
@@ -59,6 +60,20 @@ def legal_moves(state: State, actor: Actor) -> list[Move]:
     if phase == SCORING:
         return [{"type": "score_round"}]
     return []
+
+
+def legal_page(state: State, actor: Actor, limit: int) -> tuple[list[Move], int]:
+    """`legal_moves(state, actor)[:limit]` and how many legal moves there are. While passing,
+    a seat's moves are every choice of PASS_COUNT cards of its hand (4,845 of 20 with 3 seats):
+    only the page's are made, in the list's order (the same combinations, cut short), and the
+    rest counted as a binomial. Every other phase lists a hand at most: sliced."""
+    if state.phase == PASSING and is_seat(actor) and actor in actors(state):
+        hand, k = state.hands[actor], PASS_COUNT[state.n]
+        total = comb(len(hand), k)
+        size = limit if limit >= 0 else max(total + limit, 0)  # as a slice reads a negative end
+        return [{"type": "pass_cards", "cards": list(combo)} for combo in islice(combinations(hand, k), size)], total
+    every = legal_moves(state, actor)
+    return every[:limit], len(every)
 
 
 def is_over(state: State) -> bool:
