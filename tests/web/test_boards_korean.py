@@ -93,7 +93,7 @@ def _no_english(driver) -> list[str]:
 
 
 def _open(driver, base, game_id, token, lang):
-    driver.get(f"{base}/")
+    driver.get(f"{base}/health")  # the origin, to set its storage (no page to draw: it was the lobby, issue 48)
     driver.execute_script(f"localStorage.setItem('{LANG}', arguments[0])", lang)
     driver.get(f"{base}/play/{game_id}#token={token}")
     assert driver.execute_script("return document.documentElement.lang") == lang

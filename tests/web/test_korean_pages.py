@@ -134,7 +134,10 @@ def _faults(driver, screen) -> list[str]:
 
 
 def _open(driver, base, player, path, ready):
-    driver.get(base + "/web/account.html")
+    # the origin's storage set from /health (no page's script: it was the account page, loaded and
+    # drawn for each of the 42 pages only to hold the player, each load about half a CPU-second of
+    # chromium's: issue 48)
+    driver.get(base + "/health")
     driver.execute_script("localStorage.clear(); localStorage.setItem('gameserver.player', JSON.stringify(arguments[0]))",
                           {"id": player["id"], "name": player["name"], "key": player["key"]})
     driver.get(base + path)
