@@ -416,7 +416,9 @@ def _tracked(state: State) -> tuple:
 
 def _trick_gain(hands: list, leader: int, trick: tuple) -> tuple[int, int]:
     """`_trick` for a playout: what the trick (begun with `trick`) adds to its winner's summary,
-    and the winner; `hands` (of `_Hand`s) are left without the cards played."""
+    and the winner; `hands` (of `_Hand`s) are left without the cards played. `_trick`'s loop
+    written again on purpose: as `_trick` and a sum of its cards, an expert decision cost 5%
+    more (bench.expert_cpu witches 24, twice, 0.95x at the same 24 moves)."""
     n = len(hands)
     info = _INFO
     led, best, best_seat, price, gain = 0, -1, -1, 0, 0
