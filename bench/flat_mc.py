@@ -25,7 +25,10 @@ The match (`match`): level A in one seat, level B in the others (the game's fewe
 seat rotating with the game number, game i seeded SEED0 + i. A level is one of the game's own
 (`bot_move`), `flat-mc` or `lookahead` (the one-move lookahead of bench/lookahead*.py), each
 handed its seat's determinization. It prints A's wins (a shared win counts as a share), the 95%
-Wilson interval (bench/common.py), and decision CPU p50/p99 per level.
+Wilson interval (bench/common.py), and decision CPU p50/p99 per level. With three seats or more
+it also prints A's pairwise score (`pairwise`): the share of the other seats A finished ahead
+of, a tie half, by the result's scores (even is 50% whatever the seats: the 3-6 seat games'
+measure against the same bar as a 2-seat game's wins).
 """
 from __future__ import annotations
 
@@ -149,6 +152,27 @@ def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from
     return game.result(state)
 
 
+def pairwise(result: dict, seat: int, n: int) -> float | None:
+    """The share of the other n - 1 seats `seat` finished ahead of (a tie counts half), by the
+    result's `scores`; which way is better is read from the winners (Witches' fewest fire points,
+    the others' most). None when the result has no scores per seat."""
+    scores, winners = result.get("scores"), result.get("winners") or []
+    if not isinstance(scores, list) or len(scores) != n or not winners:
+        return None
+    lower_wins = scores[winners[0]] == min(scores) and scores[winners[0]] != max(scores)
+    ahead = 0.0
+    for other in range(n):
+        if other == seat:
+            continue
+        mine, theirs = scores[seat], scores[other]
+        if mine == theirs:
+            # equal scores: the game's own tie-break decided who is among the winners
+            ahead += 0.5 if (seat in winners) == (other in winners) else float(seat in winners)
+        else:
+            ahead += float((mine < theirs) == lower_wins)
+    return ahead / (n - 1)
+
+
 def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, cpu_ms: float = 400.0,
           verbose: bool = True, a: str = "expert", b: str = LEVEL, seats: int | None = None) -> dict:
     """`games` games of level `a` against level `b`: `a` in one seat, `b` in the others (the
@@ -164,7 +188,7 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
     n = seats or game.min_seats
     baseline = FlatMC(game, k=k, cpu_s=cpu_ms / 1000)
     budget_from = a if a == "expert" else b
-    wins, played, cpu = 0.0, 0, {}
+    wins, played, cpu, ahead = 0.0, 0, {}, []
     begun = time.perf_counter()
     for i in range(games):
         if time.perf_counter() - begun > 60 * minutes:
@@ -176,6 +200,9 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
         if seat in winners:
             wins += 1 / len(winners)
         played += 1
+        share = pairwise(result, seat, n) if n > 2 else None
+        if share is not None:
+            ahead.append(share)
         if verbose:
             print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {winners} "
                   f"({a} running {wins:g}/{played})", flush=True)
@@ -184,6 +211,11 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
           f"{played} games, {a} won {wins:g} ({100 * wins / max(1, played):.1f}%, 95% Wilson CI "
           f"{100 * low:.1f}-{100 * high:.1f}%, even is {100 / n:.0f}%), {time.perf_counter() - begun:.0f}s wall, "
           f"load {os.getloadavg()[0]:.1f}")
+    if ahead:
+        beaten, pairs = sum(ahead) * (n - 1), len(ahead) * (n - 1)
+        low, high = wilson(beaten, pairs)
+        print(f"  pairwise: {a} finished ahead of {beaten:g} of {pairs} opponents ({100 * beaten / pairs:.1f}%, "
+              f"95% Wilson {100 * low:.1f}-{100 * high:.1f}%, even is 50%; the pairs of one game are not independent)")
     for level in dict.fromkeys((a, b)):
         spent = cpu.get(level, [])
         if spent:
@@ -192,7 +224,7 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
     if baseline.iterations:
         its = baseline.iterations
         print(f"  {LEVEL}: iterations per searched decision p50 {percentile(its, 0.5):.0f}")
-    return {"wins": wins, "played": played, "cpu": cpu}
+    return {"wins": wins, "played": played, "cpu": cpu, "pairwise": ahead}
 
 
 def main(argv: list[str]) -> int:

@@ -67,3 +67,25 @@ def test_the_runner_alternates_seats_and_counts_a_levels_wins(monkeypatch, capsy
     assert "greedy won 2 (50.0%, 95% Wilson CI 15.0-85.0%" in capsys.readouterr().out
     with pytest.raises(AssertionError):
         flat_mc.match("splendor", 1, 1, a="careful", b="flat-mc")
+
+
+@pytest.mark.parametrize(("scores", "winners", "seat", "ahead"), [
+    ([5, 9, 12], [0], 0, 1.0),    # fewest points wins (Witches): ahead of both
+    ([5, 9, 12], [0], 1, 0.5),    # behind the winner, ahead of the last
+    ([12, 9, 5], [0], 1, 0.5),    # most points wins: the same place
+    ([12, 9, 5], [0], 2, 0.0),
+    ([7, 7, 3], [0, 1], 1, 0.75),  # a shared win: half against the other winner
+    ([7, 7, 3], [0], 1, 0.5),     # equal scores, the tie-break's winner ahead
+])
+def test_the_pairwise_score_reads_places_from_the_scores_and_the_winners(scores, winners, seat, ahead):
+    assert flat_mc.pairwise({"winners": winners, "scores": scores}, seat, 3) == ahead
+
+
+def test_a_three_seat_match_prints_the_pairwise_score(monkeypatch, capsys):
+    def fake_play(game, levels, seed, baseline, cpu, budget_from):
+        return {"winners": [0], "scores": [3, 8, 9]}  # seat 0 fewest fire points, always
+
+    monkeypatch.setattr(flat_mc, "play", fake_play)
+    out = flat_mc.match("witches", 1, 3, a="careful", b="random", verbose=False)
+    assert out["pairwise"] == [1.0, 0.5, 0.0]  # careful in seat 0 (first), then seat 1 (second), seat 2 (last)
+    assert "careful finished ahead of 3 of 6 opponents (50.0%" in capsys.readouterr().out
