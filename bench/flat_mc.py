@@ -204,7 +204,8 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
         if share is not None:
             ahead.append(share)
         if verbose:
-            print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {winners} "
+            places = f", ahead of {share * (n - 1):g} of {n - 1}, scores {result.get('scores')}" if share is not None else ""
+            print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {winners}{places} "
                   f"({a} running {wins:g}/{played})", flush=True)
     low, high = wilson(wins, played)
     print(f"{name}: {a} vs {b}{f' (k={k})' if LEVEL in (a, b) else ''}, {n} seats, seeds {seed0}-{seed0 + played - 1}: "
