@@ -28,9 +28,18 @@ globals().update({name: test for name, test in vars(lobby).items() if name.start
 
 # The cluster's promise is a game's keys in one slot and its jobs run by either node, whatever
 # the game: every game is played to its end here, the long ones shortened by their options
-# (one round of Witches, 20 of Fairy Tile: short_options). Their full length is played off the
-# cluster (tests/api/test_play_every_game.py) and in memory (the game-contract suite).
-@pytest.mark.parametrize("game", every_game.HOSTED, ids=lambda g: g.name)
+# (one round of Witches, 20 of Fairy Tile: short_options), by people through the API (the leak
+# suite below: every seat a person, every channel read) and by bots through both nodes' workers
+# (test_a_bot_game_plays_to_its_end_across_two_nodes); test_z_no_cross_slot.py checks every
+# command they sent. Their full length is played off the cluster (tests/api/test_play_every_game.py)
+# and in memory (the game-contract suite). A person's move handing the turn to the session's
+# workers and back is the same path whatever the game: Witches (a bot seat, the system's
+# scoring, the simultaneous pass) plays it here; the four other games did too (about 6 s of the
+# module's CPU, issue 48).
+HANDOVER = [g for g in every_game.HOSTED if g.name == "witches"]
+
+
+@pytest.mark.parametrize("game", HANDOVER, ids=lambda g: g.name)
 def test_a_game_plays_to_its_end_through_the_api(client, workers, game):
     every_game.plays_to_its_end(client, game, short_options(game))
 

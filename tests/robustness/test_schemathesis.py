@@ -16,7 +16,13 @@ all eight on every path are tests/robustness/test_strict_input.py's
 test_every_path_refuses_every_method_it_does_not_declare (in-process: 405, problem+json, an Allow
 of exactly the declared methods) and the campaign's first seed. Of the coverage phase's wrong
 JSON types it sends one per field (every field of every operation still gets one): each wrong
-type of each field is the campaign's first seed (bench/fuzz_api.py sends them all).
+type of each field is the campaign's first seed (bench/fuzz_api.py sends them all). A clocked game
+the smoke creates outside the stateful phase is resigned as soon as its answer is back
+(schemathesis_hooks.after_call): its clock (a `per_move_s` or `initial_s` of 1, the schema's
+boundary) would time every seat out within seconds and the takeover bots would play it to its
+end, about 9,000 moves no check reads (half the smoke's CPU); the answer and its checks are as
+before. Timeouts and takeovers are tests/api/test_clocks.py's, the bots' play the contract suite's
+(tests/contract) and tests/api/test_play_every_game.py's; the campaign lets the server play them.
 """
 from __future__ import annotations
 
