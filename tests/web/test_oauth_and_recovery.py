@@ -72,7 +72,11 @@ def test_a_person_consents_through_the_page_and_the_app_gets_a_code(web_server, 
     _fresh(browser, base)
     game_id = create_in_lobby(browser, base, "splendor", ["me", "open"])  # the browser holds a player now
     developer = requests.post(f"{base}/players", json={"name": "Dev"}, timeout=10).json()["key"]
-    listener = http.server.HTTPServer(("127.0.0.1", 0), _Callback)
+    # A thread per connection: chromium leaves a second connection to the app open and idle, and
+    # a one-thread server blocked reading it made `shutdown()` wait until chromium closed it
+    # (about 60 s in one run of two: issue 48).
+    listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Callback)
+    listener.daemon_threads = True
     threading.Thread(target=listener.serve_forever, daemon=True).start()
     redirect = f"http://127.0.0.1:{listener.server_port}/callback"
     try:
@@ -103,6 +107,7 @@ def test_a_person_consents_through_the_page_and_the_app_gets_a_code(web_server, 
         assert games.status_code == 200 and [g["id"] for g in games.json()["games"]] == [game_id], games.text
     finally:
         listener.shutdown()
+        listener.server_close()
 
 
 def test_the_example_app_signs_a_player_in_through_chromium(web_server, browser, monkeypatch):
