@@ -32,8 +32,9 @@ def test_no_actor_is_offered_a_move_naming_another_seats_secret(game, n, options
     rng = random.Random(n * 7 + len(game.name))
     state = fold(game, game.setup(_options(game, options), n, random.Random(rng.randrange(10**6))))
     while actors := game.actors(state):
+        listed = {}  # each actor's moves, listed once (a Witches pass lists 4,845)
         for actor in filter(is_seat, actors):
-            moves = game.legal_moves(state, actor)
+            moves = listed[actor] = game.legal_moves(state, actor)
             # orjson (test_game_contract's _json): a Witches pass lists up to 680 moves, each with
             # its label, at each of the three seats' turns; json.dumps of them was a third of
             # this test's CPU
@@ -43,4 +44,5 @@ def test_no_actor_is_offered_a_move_naming_another_seats_secret(game, n, options
             for needle in _hidden_from(game, state, actor):
                 assert needle not in shown, f"seat {actor} is offered a move naming {needle}"
         actor = rng.choice(actors)
-        state = fold(game, game.decide(state, actor, rng.choice(game.legal_moves(state, actor)), rng), state)
+        moves = listed[actor] if actor in listed else game.legal_moves(state, actor)
+        state = fold(game, game.decide(state, actor, rng.choice(moves), rng), state)

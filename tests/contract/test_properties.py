@@ -6,13 +6,15 @@ index into its legal moves, for up to MAX_STEPS decisions; the drawn options (a 
 rounds) let many playouts reach the end. Along it:
 
 - the game's own invariants (tests/<game>/invariants.py: every card, tile, token in one place)
-  hold after every event, and a game with no actor left has a result;
+  hold after every event, and a game with no actor left has a result (checked along every
+  property's playout: Playout.add and play);
 - `decide` accepts every listed move drawn, never changes the state it is given, refuses
   seats that are not actors, refuses with MoveRejected (never another error) a listed move
   with one field changed to any JSON, and accepts a move listed before only if it is listed now;
-- replaying the events from the setup's rebuilds the state reached step by step;
-- the events read back through the store's codec (events/redis_entries.py) and a snapshot
-  (pickled as api/games/repository.py pickles one) read back equal and go on to the same state;
+- replaying the events from the setup's rebuilds the state reached step by step; on the same
+  playout, the events read back through the store's codec (events/redis_entries.py) and a
+  snapshot (pickled as api/games/repository.py pickles one) read back equal and go on to the
+  same state;
 - no view or redacted event shows a viewer another seat's secret (GameDef.secrets).
 
 Deterministic for the suite (derandomized, no example database). For a long
@@ -139,10 +141,6 @@ def play(data: st.DataObject, game: GameDef, step: Step | None = None) -> Playou
 
 # ---- the properties: each a function of a game and drawn data, run by the tests below -------
 
-def keeps_invariants(game: GameDef, data: st.DataObject) -> None:
-    play(data, game)  # Playout.add checks them after every event; play checks the result at the end
-
-
 # What a client may put in a move's field instead: JSON of every kind, and the values other moves
 # hold (ids, colours, squares of moves listed at other times), the likeliest to be wrongly accepted.
 HOSTILE = [None, True, False, -1, 0, 1, 2, 3, 2.5, 10 ** 20, "", "x", [], [0], ["x"], {}, {"x": 1}]
@@ -190,8 +188,8 @@ def accepts_the_listed_moves_alone(game: GameDef, data: st.DataObject) -> None:
     play(data, game, check)
 
 
-def replays(game: GameDef, data: st.DataObject) -> None:
-    playout = play(data, game)
+def replays(game: GameDef, data: st.DataObject, playout: Playout | None = None) -> None:
+    playout = playout or play(data, game)
     assert fold(game, copy.deepcopy(playout.events)) == playout.state, "the replay differs from the live state"
     cut = data.draw(st.integers(1, len(playout.events)), label="cut")
     assert fold(game, copy.deepcopy(playout.events[:cut])) == playout.states[cut - 1]
@@ -206,8 +204,8 @@ def _through_the_store(events: list, actors: list) -> list:
     return [s.data for s in stored]
 
 
-def reads_back(game: GameDef, data: st.DataObject) -> None:
-    playout = play(data, game)
+def reads_back(game: GameDef, data: st.DataObject, playout: Playout | None = None) -> None:
+    playout = playout or play(data, game)
     assert fold(game, _through_the_store(playout.events, playout.actors)) == playout.state, \
         "the events read back from the store replay to another state"
     cut = data.draw(st.integers(1, len(playout.events)), label="snapshot after event")
@@ -249,29 +247,28 @@ def keeps_secrets(game: GameDef, data: st.DataObject) -> None:
 @GAMES
 @PROFILE
 @given(data=st.data())
-def test_invariants_hold_after_every_event(game, data):
-    keeps_invariants(game, data)
-
-
-@GAMES
-@PROFILE
-@given(data=st.data())
 def test_listed_moves_and_only_they_are_accepted_and_decide_changes_nothing(game, data):
     accepts_the_listed_moves_alone(game, data)
 
 
+def replays_and_reads_back(game: GameDef, data: st.DataObject) -> None:
+    """Both, on one drawn playout: each is a pure function of the events and states a playout
+    made, so two playouts drawn for them checked nothing a second one does not."""
+    playout = play(data, game)
+    replays(game, data, playout)
+    reads_back(game, data, playout)
+
+
+# The invariants have no test of their own: every property's playout checks them after every event
+# and the result at its end (Playout.add, play), on the three properties' playouts below.
+
 @GAMES
 @PROFILE
 @given(data=st.data())
-def test_replaying_the_events_rebuilds_every_state(game, data):
-    replays(game, data)
-
-
-@GAMES
-@PROFILE
-@given(data=st.data())
-def test_events_and_snapshots_read_back_equal_and_go_on_alike(game, data):
-    reads_back(game, data)
+def test_replaying_the_events_or_reading_them_back_rebuilds_every_state(game, data):
+    """The events replay to every state reached step by step, and the events and snapshots read
+    back from the store equal and go on alike."""
+    replays_and_reads_back(game, data)
 
 
 @GAMES
@@ -340,8 +337,9 @@ BROKEN = [  # High Card (tests/platform/high_card.py) broken, the property that 
                  id="a-move-accepted-unlisted"),
     pytest.param(accepts_the_listed_moves_alone, {"decide": _decide_spending_a_chip}, "changed the state",
                  id="a-decide-changing-its-state"),
-    pytest.param(replays, {"evolve": _evolve_taking_the_chips}, "chips", id="an-evolve-changing-its-event"),
-    pytest.param(reads_back, {"setup": _setup_dealing_a_tuple, "evolve": _evolve_keeping_the_cards_as_sent},
+    pytest.param(replays_and_reads_back, {"evolve": _evolve_taking_the_chips}, "chips",
+                 id="an-evolve-changing-its-event"),
+    pytest.param(replays_and_reads_back, {"setup": _setup_dealing_a_tuple, "evolve": _evolve_keeping_the_cards_as_sent},
                  "read back from the store",
                  id="a-state-unlike-after-json"),
     pytest.param(keeps_secrets, {"view": _view_every_hand}, "is shown a secret", id="a-view-showing-every-hand"),

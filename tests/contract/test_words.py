@@ -93,13 +93,14 @@ def _play_and_say(game, n, options, seed, bots):
     say(events, state, SYSTEM)
     while actors := game.actors(state):
         actor = rng.choice(actors)
+        moves = None  # listed once (a Witches pass lists 4,845): _choose takes them
         if is_seat(actor):
             moves = game.legal_moves(state, actor)
             for move in rng.sample(moves, min(LABELLED_PER_STATE, len(moves))):
                 declared = set(words.moves.get(move["type"], ()))
                 _check(game, words.move(state, actor, move), declared, speakers, f"move {move['type']}", (), spoken)
                 labelled.add(move["type"])
-        move = _choose(game, state, actor, rng, bots)
+        move = _choose(game, state, actor, rng, bots, moves)
         new = game.decide(state, actor, move, rng)
         state = fold(game, new, state)
         say(new, state, actor)

@@ -7,6 +7,7 @@ against legal_moves' slice and length for every actor of every position of seede
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from math import comb
 
 import pytest
@@ -73,3 +74,19 @@ def test_a_seat_that_passed_has_no_page():
     state = fold(GAME, GAME.decide(state, 2, first, random.Random(0)), state)
     assert GAME.legal_page(state, 2, 64) == ([], 0)
     assert GAME.legal_page(state, 0, 64) == (GAME.legal_moves(state, 0)[:64], comb(15, 3))
+
+
+@pytest.mark.parametrize("n", sorted(PASS_COUNT))
+def test_the_passes_are_every_choice_of_the_hand_in_its_order(n):
+    """moves.passes (each pass count's choices unpacked, for speed) lists what a pass of each
+    combination of the hand, in combinations' order, is; and its first `size` of them."""
+    k = PASS_COUNT[n]
+    for seed in range(3):
+        hand = fold(GAME, GAME.setup(options(), n, random.Random(seed))).hands[seed % n]
+        assert len(hand) == HAND_SIZE[n]
+        every = [{"type": "pass_cards", "cards": list(choice)} for choice in combinations(hand, k)]
+        assert moves.passes(hand, k) == every
+        for size in (0, 1, 64, len(every) - 1, len(every), len(every) + 1):
+            assert moves.passes(hand, k, size) == every[:size]
+    assert moves.passes(("a", "b", "c", "d", "e"), 5) == [{"type": "pass_cards", "cards": ["a", "b", "c", "d", "e"]}]
+    assert moves.passes(("a", "b"), 1, 1) == [{"type": "pass_cards", "cards": ["a"]}]
