@@ -12,7 +12,8 @@ cores at load 12; the suite keeps a short smoke of it (tests/robustness/test_sch
 
 The first seed's coverage phase sends every case the suite's smoke leaves out: all eight methods
 a path does not declare (the smoke: OPTIONS and DELETE) and each wrong JSON type of each field
-(the smoke: one per field).
+(the smoke: one per field); and the server plays to their end the clocked games the fuzz creates
+(the smoke resigns them once answered: their takeover bots' play is no check's).
 
 The hooks (tests/robustness/schemathesis_hooks.py) aim schema-valid cases at real games with real
 seat tokens, and add a check of our own: every error is application/problem+json with a code and

@@ -12,6 +12,10 @@ detail (a check of our own, run beside schemathesis's).
 The coverage phase's wrong-typed body fields are sent once per field and JSON type
 (`filter_case`): schemathesis repeats them under each branch of a `oneOf` (each game's options
 and moves), bodies that differ only in the other branch's valid fields.
+
+In the smoke (FUZZ_SCOPE=smoke), a clocked game a case created outside the stateful phase is
+resigned once its answer is back (`after_call`): its takeover bots would otherwise play it to
+its end, work no check reads.
 """
 from __future__ import annotations
 

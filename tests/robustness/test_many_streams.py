@@ -29,11 +29,14 @@ DROPPED = 100  # watchers whose connection is cut after 10 events, then after 30
 @pytest.fixture(scope="module")
 def server(redis_url, tmp_path_factory):
     """One `python app.py` for the crowd and the slow client (each on a game of its own, the
-    crowd's streams all closed when its test ends): a start is some 5 s of CPU here."""
+    crowd's streams all closed when its test ends): a start is some 5 s of CPU here. Its two web
+    workers are what the streams are about; of its other workers, one turn worker (the games
+    here have no bot and no system move) and no webhook or analysis worker (none is asked for)."""
     if raise_open_files_limit() < STREAMS + 500:
         pytest.skip("the open-files limit is too low for 1,000 streams")
     prefix = f"many{uuid.uuid4().hex[:6]}:"
-    api = ApiServer(redis_url, prefix, tmp_path_factory.mktemp("many-logs"), web_workers=2,
+    api = ApiServer(redis_url, prefix, tmp_path_factory.mktemp("many-logs"), web_workers=2, turn_workers=1,
+                    WEBHOOK_WORKERS=0, ANALYSIS_WORKERS=0,
                     SSE_KEEPALIVE_S=5, SSE_MAX_STREAMS_PER_ADDRESS=0, SSE_MAX_STREAMS=2000)
     api.start()
     yield api
