@@ -10,8 +10,8 @@ last would finish alone, minutes after the rest. The figures are seconds from a 
 this 2-core machine (2026-12-05, later: `--durations`); what they do not name counts 1 s a test.
 They only order the work: a stale figure makes the run longer, never wrong. The files' figures are
 their wall spans in the full run of 2026-12-06, 23:03 (`--cpu-report`'s start and end per file,
-`python -m tools.cpu_report --tail`), every file of 18 s or more (test_browser.py, test_accessibility.py and
-test_web_push.py scaled by what issue 48's `web48` took off them, measured alone), and the cold figures of the
+`python -m tools.cpu_report --tail`), every file of 18 s or more (test_browser.py, test_accessibility.py,
+test_boards_korean.py and test_web_push.py scaled by what issue 48's `web48` took off them, measured alone), and the cold figures of the
 four whose tools are kept in var/ (a clean clone builds them); the tests dealt one by one keep
 the figures of 2026-12-05.
 """
@@ -28,7 +28,7 @@ SECONDS = {
     "tests/robustness/test_schemathesis.py": 123,
     "tests/web/test_korean_pages.py": 56,
     "tests/api/test_web_push.py": 47,
-    "tests/web/test_boards_korean.py": 49,
+    "tests/web/test_boards_korean.py": 42,
     "tests/contract/test_properties.py": 46,
     "tests/web/test_accessibility.py": 40,
     "tests/web/test_page_shell.py": 43,
