@@ -10,7 +10,8 @@ last would finish alone, minutes after the rest. The figures are seconds from a 
 this 2-core machine (2026-12-05, later: `--durations`); what they do not name counts 1 s a test.
 They only order the work: a stale figure makes the run longer, never wrong. The files' figures are
 their wall spans in the full run of 2026-12-06, 23:03 (`--cpu-report`'s start and end per file,
-`python -m tools.cpu_report --tail`), every file of 18 s or more, and the cold figures of the
+`python -m tools.cpu_report --tail`), every file of 18 s or more (test_browser.py, test_accessibility.py,
+test_boards_korean.py and test_web_push.py scaled by what issue 48's `web48` took off them, measured alone), and the cold figures of the
 four whose tools are kept in var/ (a clean clone builds them); the tests dealt one by one keep
 the figures of 2026-12-05.
 """
@@ -23,13 +24,13 @@ TEST_BY_TEST = ("tests/robustness/test_leaks.py", "tests/contract/test_game_cont
                 "tests/contract/test_words.py", "tests/archive/test_archived_reads.py")
 SECONDS = {
     "tests/cluster/": 128,  # fuzz48: test_api_on_cluster.py alone 78/65 -> 65/59 s
-    "tests/web/test_browser.py": 141,
+    "tests/web/test_browser.py": 95,
     "tests/robustness/test_schemathesis.py": 75,  # fuzz48: 47-57 s alone at load 9 (82-92 before)
     "tests/web/test_korean_pages.py": 56,
-    "tests/api/test_web_push.py": 50,
-    "tests/web/test_boards_korean.py": 49,
+    "tests/api/test_web_push.py": 47,
+    "tests/web/test_boards_korean.py": 42,
     "tests/contract/test_properties.py": 46,
-    "tests/web/test_accessibility.py": 46,
+    "tests/web/test_accessibility.py": 40,
     "tests/web/test_page_shell.py": 43,
     "tests/web/test_board_play.py": 39,
     "tests/web/test_social_pages.py": 38,
