@@ -89,7 +89,15 @@ async function refresh() {
     await fetchMoves();
     connected();
     render();
-  } catch (err) { problem(err); }
+  } catch (err) {
+    problem(err);
+    // A read the server refused for now (429, or 503 with Retry-After) left the page as it was:
+    // read again when the server says, or it would wait for an event that has already come.
+    if (err instanceof ApiProblem && err.retryAfter) {
+      clearTimeout(page.refreshTimer);
+      page.refreshTimer = setTimeout(refresh, Math.max(1, Number(err.retryAfter) || 1) * 1000);
+    }
+  }
 }
 
 // Events come in bursts (bot turns): one refresh after the burst, not one per event.

@@ -1,5 +1,7 @@
 """A person told to wait: a server with a tiny per-token budget (RATE_LIMIT for a long window)
-answers a move `429 rate_limited` with `Retry-After`, and the page says how long to wait."""
+answers a move `429 rate_limited` with `Retry-After`, and the page says how long to wait; and a
+read refused so (a short window) is read again after `Retry-After`, so the page catches up with a
+move it was told of while refused."""
 from __future__ import annotations
 
 import re
@@ -47,3 +49,43 @@ def test_the_page_says_how_long_to_wait(limited_server, browser):
     assert "error" in driver.find_element(By.ID, "status").get_attribute("class")
     assert [e for e in page_errors(driver) if "429" not in e] == []
     driver.get("about:blank")  # the page leaves before its server stops (no stream cut under it)
+
+
+@pytest.fixture(scope="module")
+def short_window_server(redis_url, browser_available):
+    server = WebServer(redis_url, RATE_LIMIT="40", RATE_WINDOW_S="8")
+    try:
+        wait_for(server.up, timeout=60, interval=0.2)
+        yield server
+    finally:
+        server.close()
+
+
+def test_a_refused_read_is_read_again_after_retry_after(short_window_server, browser):
+    """The other seat moves while the page's token has spent its budget: the page's read after
+    the stream's event is refused (429, Retry-After), and the page reads again once the window
+    has passed, so it shows its turn (before, it waited for an event that had already come)."""
+    driver = browser
+    base = short_window_server.base
+    game_id = create_in_lobby(driver, base, "splendor", ["me", "open"])
+    wait(driver, lambda: text_of(driver, "#turn").startswith("Waiting for players"))
+    token = driver.execute_script(f"return JSON.parse(localStorage.getItem('gameserver.games'))['{game_id}'].token")
+    joined = requests.post(f"{base}/games/{game_id}/seats/1/claim", json={"name": "Bob"})
+    assert joined.status_code == 201
+    bob = {"Authorization": f"Bearer {joined.json()['token']}"}
+    wait(driver, lambda: text_of(driver, "#turn") == "Your turn." and driver.find_elements(By.CSS_SELECTOR, "#moves button.move"),
+         message="the game starts on the page")
+    assert click_a_move(driver)
+    wait(driver, lambda: text_of(driver, "#turn") == "Waiting for Bob.", message="the page's move is in")
+    for _ in range(60):  # the page's token spends what is left of its window
+        if requests.get(f"{base}/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).status_code == 429:
+            break
+    else:
+        pytest.fail("the page's token was never refused")
+    moves = requests.get(f"{base}/games/{game_id}/moves", headers=bob).json()
+    posted = requests.post(f"{base}/games/{game_id}/moves", headers=bob,
+                           json={"expected_version": moves["version"], "move": moves["moves"][0]})
+    assert posted.status_code == 201
+    wait(driver, lambda: text_of(driver, "#turn") == "Your turn.", timeout=45,
+         message="the page reads the game again after Retry-After")
+    driver.get("about:blank")
