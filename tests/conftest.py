@@ -6,6 +6,7 @@ their own, never flushing it; otherwise they start their own redis-server (the b
 """
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import subprocess
@@ -62,6 +63,19 @@ TEST_SETTINGS = {"ALLOW_CLIENT_SEEDS": "1", "ADDRESS_READ_LIMIT": "100000000", "
 os.environ.update(TEST_SETTINGS)
 # The session's archive, of its own (not ./var/redis's, which a `python app.py` here keeps).
 os.environ.setdefault("ARCHIVE_URL", f"sqlite:///{tempfile.mkdtemp(prefix='test-archive-')}/archive.sqlite3")
+
+
+def pytest_collection_finish(session):
+    """The garbage collector set for a test process: what the collection imported and built
+    (every module of the project and the suite, the parsed specs: most of the process's objects,
+    alive to its end) frozen out of the collector's reach, and the youngest generation collected
+    every 10,000 allocations, not 700. The games' playouts make millions of short-lived dicts,
+    lists and states, and each full collection walked the whole frozen heap again: the
+    properties and Witches' page tests cost 15-20% less CPU this way (measured -n 0, A B A B). A
+    cycle is still collected, later; a test that needs it collected now calls gc.collect()."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 @pytest.hookimpl(optionalhook=True)
