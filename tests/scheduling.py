@@ -51,6 +51,7 @@ SECONDS = {
     "tests/archive/test_archive_outage_processes.py": 21,
     "tests/web/test_ratings_pages.py": 21,
     "tests/web/test_tournament_pages.py": 20,
+    "tests/web/test_limits.py": 30,  # two servers of their own, a rate window waited out
     "tests/api/test_clocks.py": 19,
     "tests/robustness/test_many_streams.py": 19,
     # cached in var/ between runs here, built on CI's clean clone: their cold figures
