@@ -13,8 +13,7 @@ from api.openapi.merge import fragments
 from api.openapi.name_branches import camel
 from api.openapi.name_inline import needs_name, nullable_named, rewrite
 from domain import registry
-from tests.api.spec import spec
-from tests.api.test_spec_for_generators import spec as generators_spec
+from tests.api.spec import spec, written
 from tests.conftest import ROOT
 
 GAMES = [(name, prefix) for name, prefix, _, _ in fragments()]
@@ -53,10 +52,9 @@ def test_each_branch_is_named_and_mapped(name, prefix, part, suffix):
 
 
 def _file() -> dict:
-    """openapi.yaml itself: what generators read (tests.api.spec's is a server's hosting high-card).
-    Parsed once a process (test_spec_for_generators' cached parse, read only: four parses of
-    356 KB here were a quarter of a CPU-second each)."""
-    return generators_spec()
+    """openapi.yaml itself: what generators read (tests.api.spec's spec() is a server's hosting
+    high-card), parsed once a process (tests.api.spec.written, read only)."""
+    return written()
 
 
 def _variants(schemas: dict, union: str) -> list[str]:

@@ -22,11 +22,11 @@ tests/clients/test_native_clients.py generates the Kotlin and Swift clients and 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
 from api.openapi import load_yaml
 from api.openapi.extra import with_extra_games
+from tests.api.spec import written
 from tests.conftest import ROOT
 
 # Unions of objects that no property's fixed value tells apart (the variants differ by which keys
@@ -159,11 +159,10 @@ NOT_NULL = {
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
-@cache
 def spec() -> dict[str, Any]:
-    """openapi.yaml as written (the file generators read; tests/api/spec.py's is as the test
-    servers serve it, with the extra games' variants)."""
-    return load_yaml((ROOT / "openapi.yaml").read_text())
+    """openapi.yaml as written (the file generators read; tests/api/spec.py's spec() is as the
+    test servers serve it, with the extra games' variants)."""
+    return written()
 
 
 def _walk(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
