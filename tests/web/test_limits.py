@@ -15,14 +15,19 @@ from tests.web.conftest import WebServer, page_errors
 from tests.web.helpers import click_a_move, create_in_lobby, text_of, wait
 
 
-@pytest.fixture(scope="module")
-def limited_server(redis_url, browser_available):
-    server = WebServer(redis_url, RATE_LIMIT="40", RATE_WINDOW_S="3600")
+def _server_with_budget(redis_url, window_s: str):
+    """A web server whose tokens may send 40 requests a window of `window_s` seconds."""
+    server = WebServer(redis_url, RATE_LIMIT="40", RATE_WINDOW_S=window_s)
     try:
         wait_for(server.up, timeout=60, interval=0.2)
         yield server
     finally:
         server.close()
+
+
+@pytest.fixture(scope="module")
+def limited_server(redis_url, browser_available):
+    yield from _server_with_budget(redis_url, "3600")
 
 
 def test_the_page_says_how_long_to_wait(limited_server, browser):
@@ -53,12 +58,7 @@ def test_the_page_says_how_long_to_wait(limited_server, browser):
 
 @pytest.fixture(scope="module")
 def short_window_server(redis_url, browser_available):
-    server = WebServer(redis_url, RATE_LIMIT="40", RATE_WINDOW_S="8")
-    try:
-        wait_for(server.up, timeout=60, interval=0.2)
-        yield server
-    finally:
-        server.close()
+    yield from _server_with_budget(redis_url, "8")
 
 
 def test_a_refused_read_is_read_again_after_retry_after(short_window_server, browser):
