@@ -26,6 +26,7 @@ non-collapsible messages, past which all are discarded and one `deleted_messages
 (the app's cue to sync). `online()` hands them over."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -83,6 +84,13 @@ class Device:
         return found
 
 
+@functools.cache
+def _service_account_key() -> rsa.RSAPrivateKey:
+    """The service account's RSA key, made once a process (0.15-0.3 CPU-s each: each test's
+    FcmService made its own, issue 48). Each FcmService still gives its own access tokens."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
 class FcmService:
     def __init__(self, project_id: str = "demo-project"):
         self.project_id = project_id
@@ -92,7 +100,7 @@ class FcmService:
         self.grants = 0
         self.sends = 0
         self._lock = threading.Lock()
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.key = _service_account_key()
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -108,7 +116,8 @@ class FcmService:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # asked every 50 ms whether to stop (the default 0.5 s made each close() wait up to that)
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
 
     def credentials(self) -> dict:
         """A service account's JSON key, as the Firebase console downloads it (this service's token_uri)."""
