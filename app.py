@@ -197,10 +197,13 @@ def _children(env: dict) -> dict[str, list[str]]:
     # A gevent worker stops accepting at --worker-connections: room for its live streams and
     # as many requests besides, so that streams can never keep a move from being accepted.
     connections = int(env.get("SSE_MAX_STREAMS", DEFAULT_MAX_STREAMS)) + REQUEST_CONNECTIONS
+    # At a stop, how long a web worker lets its requests finish before it is killed. A live stream
+    # never finishes: with one open (a page left on a game), every stop waits this long.
+    graceful_s = env.get("GRACEFUL_TIMEOUT_S", "5")
     commands = {
         "web": [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", web_workers,
                 "--worker-connections", str(connections), "--bind", f"{host}:{port}", "--timeout", "60",
-                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:api.http.gunicorn_config",
+                "--graceful-timeout", graceful_s, "--no-control-socket", "--config", "python:api.http.gunicorn_config",
                 "app:create_app()"],
         "reconciler": [sys.executable, "-m", "workers", "reconciler"],
     }

@@ -369,3 +369,16 @@ def test_settings_and_wiring_stay_light():
             "assert not heavy, heavy; import wiring; "
             "edge = {'flask', 'werkzeug', 'marshmallow', 'gevent'} & set(sys.modules); assert not edge, edge")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_the_web_workers_stop_after_graceful_timeout_s():
+    """app.py's web command: gunicorn's graceful timeout is GRACEFUL_TIMEOUT_S, 5 s unless set
+    (a live stream never finishes: a server with one open takes that long to stop)."""
+    import app
+
+    def graceful(env: dict) -> str:
+        web = app._children(env)["web"]
+        return web[web.index("--graceful-timeout") + 1]
+
+    assert graceful({}) == "5"
+    assert graceful({"GRACEFUL_TIMEOUT_S": "1"}) == "1"

@@ -100,6 +100,9 @@ class ApiServer:
                     "EXTRA_GAME_MODULES": "tests.platform.high_card", "SSE_KEEPALIVE_S": "0.5",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING",
                     "RATE_LIMIT": "1000000",  # 32 clients share one seat's token here
+                    # its stop does not wait 5 s for the live streams left open (gunicorn's
+                    # graceful timeout: app.py's GRACEFUL_TIMEOUT_S; issue 48)
+                    "GRACEFUL_TIMEOUT_S": "1",
                     **{k: str(v) for k, v in env.items()}}
         self.proc: subprocess.Popen | None = None
 
@@ -107,7 +110,7 @@ class ApiServer:
         if self.api_only:
             cmd = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
                    self.env["WEB_WORKERS"], "--bind", f"127.0.0.1:{self.port}", "--timeout", "60",
-                   "--graceful-timeout", "5", "--config", "python:api.http.gunicorn_config", "app:create_app()"]
+                   "--graceful-timeout", self.env["GRACEFUL_TIMEOUT_S"], "--config", "python:api.http.gunicorn_config", "app:create_app()"]
         else:
             cmd = [sys.executable, "app.py"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)

@@ -95,6 +95,9 @@ class WebServer:
                     # Splendor game, clicked at two rounds a second, spent the default 100 per 10 s
                     # and was answered 429 (issue 48)
                     "RATE_LIMIT": "1000000",
+                    # its stop does not wait 5 s for the live streams of the pages left open
+                    # (gunicorn's graceful timeout: app.py's GRACEFUL_TIMEOUT_S; issue 48)
+                    "GRACEFUL_TIMEOUT_S": "1",
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO", "ALLOW_CLIENT_SEEDS": "0", **env}
         self.workers = Workers(redis_url, self.prefix, queue)
         # its log (INFO: its processes' starts, warnings, tracebacks) is kept; a failing web test's
