@@ -11,7 +11,8 @@ this 2-core machine (2026-12-05, later: `--durations`); what they do not name co
 They only order the work: a stale figure makes the run longer, never wrong. The files' figures are
 their wall spans in the full run of 2026-12-06, 23:03 (`--cpu-report`'s start and end per file,
 `python -m tools.cpu_report --tail`), every file of 18 s or more (test_browser.py, test_accessibility.py,
-test_boards_korean.py and test_web_push.py scaled by what issue 48's `web48` took off them, measured alone), and the cold figures of the
+test_boards_korean.py and test_web_push.py scaled by what issue 48's `web48` took off them, measured alone;
+the five files `suite48` changed scaled again so), and the cold figures of the
 four whose tools are kept in var/ (a clean clone builds them); the tests dealt one by one keep
 the figures of 2026-12-05.
 """
@@ -27,16 +28,16 @@ SECONDS = {
     "tests/web/test_browser.py": 95,
     "tests/robustness/test_schemathesis.py": 75,  # fuzz48: 47-57 s alone at load 9 (82-92 before)
     "tests/web/test_korean_pages.py": 56,
-    "tests/api/test_web_push.py": 47,
+    "tests/api/test_web_push.py": 33,  # suite48: alone 59/62 -> 45/38 s (clocks, back-offs, passes shorter)
     "tests/web/test_boards_korean.py": 42,
     "tests/contract/test_properties.py": 46,
     "tests/web/test_accessibility.py": 40,
-    "tests/web/test_page_shell.py": 43,
+    "tests/web/test_page_shell.py": 35,  # suite48: alone 52/52 -> 41/45 s (GRACEFUL_TIMEOUT_S=1)
     "tests/web/test_board_play.py": 39,
     "tests/web/test_social_pages.py": 38,
     "tests/test_bench_smoke.py": 38,
     "tests/web/test_korean_client.py": 35,
-    "tests/api/test_push_transports.py": 34,
+    "tests/api/test_push_transports.py": 16,  # suite48: alone 37 -> 17 s (the fakes stop at once)
     "tests/web/test_security_headers.py": 34,
     "tests/platform/test_supervisor_outages.py": 33,
     "tests/platform/test_supervisor.py": 30,
@@ -45,13 +46,13 @@ SECONDS = {
     "tests/robustness/test_races.py": 24,
     "tests/api/test_play_every_game.py": 23,
     "tests/web/test_chat_pages.py": 23,
-    "tests/api/test_webhooks.py": 23,
+    "tests/api/test_webhooks.py": 19,  # suite48: alone 23/22 -> 18/20 s (the receiver stops at once)
     "tests/robustness/test_push_faults.py": 21,
     "tests/clients/test_python_client.py": 21,
     "tests/archive/test_archive_outage_processes.py": 21,
     "tests/web/test_ratings_pages.py": 21,
     "tests/web/test_tournament_pages.py": 20,
-    "tests/web/test_limits.py": 30,  # two servers of their own, a rate window waited out
+    "tests/web/test_limits.py": 27,  # two servers of their own, a rate window waited out (suite48: 35/30 -> 29/29 s alone)
     "tests/api/test_clocks.py": 19,
     "tests/robustness/test_many_streams.py": 19,
     # cached in var/ between runs here, built on CI's clean clone: their cold figures
