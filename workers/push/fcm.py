@@ -90,9 +90,21 @@ class Fcm:
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/v1/projects/{self.project_id}/messages:send"
         self.ttl_s = ttl_s
-        self.client = httpx.Client(timeout=timeout_s)
+        self._timeout_s = timeout_s
+        self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
         self._lock = threading.Lock()
         self._renew = False
+
+    @property
+    def client(self) -> httpx.Client:
+        """Made at the first send, not with the transport: every process's graph builds the
+        transport (wiring.py), and only the push workers send; the client's TLS context loads the
+        CA bundle (30-70 ms of CPU)."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=self._timeout_s)
+            return self._client
 
     def destination(self, sub: PushSubscription) -> str:
         return self.url
