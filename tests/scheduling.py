@@ -28,7 +28,7 @@ SECONDS = {
     "tests/web/test_browser.py": 95,
     "tests/robustness/test_schemathesis.py": 75,  # fuzz48: 47-57 s alone at load 9 (82-92 before)
     "tests/web/test_korean_pages.py": 56,
-    "tests/api/test_web_push.py": 33,  # suite48: alone 59/62 -> 45/38 s (clocks, back-offs, passes shorter)
+    "tests/api/test_web_push.py": 34,  # suite48: alone 48/49 -> 35/35 s (clocks, back-offs, passes shorter)
     "tests/web/test_boards_korean.py": 42,
     "tests/contract/test_properties.py": 46,
     "tests/web/test_accessibility.py": 40,
