@@ -126,7 +126,7 @@ class _Subscription:
 
     def __init__(self, client: redis.Redis, channel: str):
         self.pool = client.connection_pool
-        self.connection: Any = self.pool.get_connection()  # connected (the handshake's replies all read)
+        self.connection = cast(Any, self.pool.get_connection())  # connected (the handshake's replies all read)
         self.socket: socket.socket = self.connection._sock
         self.reader = hiredis.Reader()
         self.buffer = bytearray(65536)
@@ -169,7 +169,7 @@ class _Subscription:
                 return None
             if n == 0:
                 raise redis.ConnectionError("the server closed the subscription's connection")
-            self.reader.feed(self.buffer, 0, n)
+            self.reader.feed(cast(bytes, self.buffer), 0, n)  # (any buffer: the stubs say bytes)
 
     def close(self) -> None:
         self.connection.disconnect()
