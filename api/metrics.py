@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -52,6 +53,20 @@ webhook_senders = Gauge("webhook_sender_threads", "Webhook sender threads runnin
                         "WEBHOOK_SENDERS per webhook worker).", multiprocess_mode="livesum" if MULTIPROCESS else "all")
 redis_errors = Counter("redis_errors_total", "Operations that failed because Redis could not be reached.",
                        ["where"])
+
+
+_children: dict[tuple[int, tuple[str, ...]], Any] = {}  # (the metric's id, its labels) -> the labelled child
+
+
+def child(metric: Any, *labels: str) -> Any:
+    """`metric.labels(*labels)`, looked up once a process: prometheus_client's `.labels()` (its
+    lock, its checks) costs more than the increment, and a move counted two (issue 57). For
+    the module's own metrics only (their ids stay theirs); their labels are few."""
+    key = (id(metric), labels)
+    found = _children.get(key)
+    if found is None:
+        found = _children[key] = metric.labels(*labels)
+    return found
 
 
 def actor_kind(actor: object, bot_level: Callable[[int], object]) -> str:

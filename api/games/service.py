@@ -259,13 +259,13 @@ class GameService:
         # The state this process already holds is decided on when it is the version the client
         # saw; were it stale, the append's version check sends us to reload.
         cached = self.games.cached(game_id)
-        decided = decide_and_append(self, game_id, decide, append, metrics.conflicts.labels("race"),
+        decided = decide_and_append(self, game_id, decide, append, metrics.child(metrics.conflicts, "race"),
                                     cached if cached is not None and cached.version == expected_version else None)
         game, (updated, result, at) = decided.game, decided.appended
         if result.duplicate:
             return self._replayed(game_id, actor, (fingerprint, result.response), fingerprint, idempotency_key)
         first, last = game.version + 1, updated.version
-        metrics.moves.labels(game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
+        metrics.child(metrics.moves, game.definition.name, metrics.actor_kind(actor, game.bot_level)).inc()
         logs.bind(game_id=game_id, version=last)  # the request's (or job's) later log lines
         self._after_append(updated, scheduler, decided.events)
         return {"version": last, "to_act": updated.actors(),

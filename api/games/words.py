@@ -49,11 +49,27 @@ RESIGNED_RESULT = "{left} left the game: {winners} won."
 
 
 def speaker(game: Game, lang: str) -> Speaker | None:
-    """The game's speaker in `lang`; None for a game that has no words."""
+    """The game's speaker in `lang`; None for a game that has no words. Made once per game type,
+    language and seats (a platform state's seats tuple, which a seat's change replaces): every
+    move's answer says its events with one, and making it (the seats' names) was a fifth of
+    that (issue 57). At most SPEAKERS_KEPT, cleared when full."""
     words = game.definition.words
     if words is None:
         return None
-    return Speaker(game.definition.name, words.names, lang, seat_names(game, lang))
+    seats = game.seats
+    key = (game.definition.name, lang, id(seats))
+    held = _speakers.get(key)
+    if held is not None and held[0] is seats and held[1].names is words.names:  # the tuple is held: its id not reused
+        return held[1]
+    said = Speaker(game.definition.name, words.names, lang, seat_names(game, lang))
+    if len(_speakers) >= SPEAKERS_KEPT:
+        _speakers.clear()
+    _speakers[key] = (seats, said)
+    return said
+
+
+_speakers: dict[tuple[str, str, int], tuple[tuple[Any, ...], Speaker]] = {}
+SPEAKERS_KEPT = 4096
 
 
 def seat_names(game: Game, lang: str) -> list[str | None]:

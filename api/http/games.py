@@ -14,7 +14,7 @@ from api.history import export
 from api.http import app_links, conditional, current, languages
 from api.http import request_limits as limits
 from api.http.auth import acting_caller, bearer_token, current_player, requested_seat, seat_of
-from api.http.requests import games, json_body, next_link, query
+from api.http.requests import games, json_body, next_link, peek_json, query
 from api.http.schemas import CreateGameSchema, HistoryQuerySchema, MovesQuerySchema, StateQuerySchema, load_move
 from api.platform.fairness import check_client_seed
 from api.players.accounts import UnknownPlayer
@@ -160,7 +160,7 @@ def send_move(game_id: str) -> ResponseReturnValue:
     if include not in (None, "next_moves"):
         raise ValidationFailed("include is next_moves (the caller's next legal moves in the answer).",
                                code=Code.VALIDATION_ERROR)
-    sent = request.get_json(silent=True)
+    sent = peek_json()
     named = sent.get("expected_version") if isinstance(sent, dict) else None
     labels = request.args.get("labels", "true")
     if labels not in ("true", "false", "1", "0"):

@@ -58,13 +58,40 @@ def json_body() -> Any:
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if request.content_length is None and limit is not None and len(data) >= limit:
         raise RequestEntityTooLarge()  # a chunked body, which the server cut at the limit
-    try:
-        body = codec.loads(data)
-    except (codec.JSONDecodeError, RecursionError):
+    body, failed = _parsed(data)
+    if failed:
         raise ValidationFailed("The request body is not valid JSON.", code=Code.MALFORMED_JSON) from None
     if not depth_within(body):
         raise ValidationFailed(f"The request body nests deeper than {MAX_DEPTH} levels.", code=Code.TOO_DEEPLY_NESTED)
     return body
+
+
+_PARSED = "game_server.json_body"  # (the body's bytes, its value, whether it failed to parse) in the environ
+
+
+def _parsed(data: bytes) -> tuple[Any, bool]:
+    """(the value, whether the bytes are not JSON) of the request's body `data`, parsed once a
+    request (peek_json's and json_body's one parse)."""
+    environ = request.environ
+    held = environ.get(_PARSED)
+    if held is not None and held[0] is data:
+        return held[1], held[2]
+    try:
+        value, failed = codec.loads(data), False
+    except (codec.JSONDecodeError, RecursionError):
+        value, failed = None, True
+    environ[_PARSED] = (data, value, failed)
+    return value, failed
+
+
+def peek_json() -> Any:
+    """What `request.get_json(silent=True)` answers (the body's JSON value when its media type
+    is JSON's, else None), from the parse json_body() then uses again: a move's route reads
+    its expected version before its checks of the body, and parsed the body twice (issue 57)."""
+    if not request.is_json:
+        return None
+    value, failed = _parsed(request.get_data(cache=True))
+    return None if failed else value
 
 
 # Query strings parsed before (werkzeug's ImmutableMultiDict of them, which nothing can change, so

@@ -91,6 +91,8 @@ def particle(word: str, pair: str) -> str:
 
 def particles(text: str) -> str:
     """`text` with every particle written in both forms chosen (never "을(를)" shown)."""
+    if "(" not in text:  # every form written both ways has one: most texts, none to look for
+        return text
     return _DUAL.sub(lambda m: m.group(1) + m.group(2) + particle(m.group(1), m.group(3)), text)
 
 

@@ -84,3 +84,28 @@ def test_a_dropped_repository_ends_its_listener(redis_client):
     gc.collect()
     listener._thread.join(30)
     assert not listener._thread.is_alive()
+
+
+
+def test_a_listener_whose_connection_is_killed_subscribes_again_and_hears_later_appends(redis_client):
+    """Its connection closed by the server (a restart, a CLIENT KILL): the listener reads the
+    close, subscribes on a new connection within RETRY_S, and later appends reach it."""
+    writer = _store(redis_client)
+    store = RedisEventStore(redis_client, writer.keys.prefix, finished_ttl=None)
+    store.announcing = True
+    game = _game(store)
+    got: list = []
+    listener = store.listen_appends(lambda g, first: True, lambda g, events: got.append(events), lambda: True)
+    try:
+        assert listener is not None and listener.subscribed.is_set()
+        first = listener._pubsub
+        killed = [c["id"] for c in redis_client.client_list() if c["name"].endswith("-appends")]
+        assert killed
+        for client_id in killed:
+            redis_client.client_kill_filter(_id=client_id)
+        wait_for(lambda: listener._pubsub not in (None, first) and listener.subscribed.is_set())
+        writer.append(game, 1, [NewEvent("move", {"n": 1}, 0)])
+        wait_for(lambda: got)
+        assert [e.type for e in got[0]] == ["move"]
+    finally:
+        listener.stop()
