@@ -8,6 +8,13 @@ and Whitehouse 2012, section 4), runs UCT in each, and plays the move with the m
 summed over them. Each node keeps a reward per seat, and the seat to act picks its child by
 its own reward (max^n UCT), so multi-seat games are searched as they are played.
 
+A game may opt into single-observer information-set MCTS instead (SearchSpec.information_sets,
+issue 56; Cowling, Powley and Whitehouse 2012, section 5): one tree over what the seat knows,
+its edges keyed by move, a fresh determinization drawn for every iteration and the path's moves
+replayed in it (so a chance outcome below the root is drawn afresh each time, not frozen in one
+world's tree, and no per-world tree plans for a world it could tell apart), a child picked by
+UCB1 among the moves legal in that world, its availability count in place of the parent's visits.
+
 A playout follows the game's `rollout` policy (a cheap heuristic bot) for at most `depth`
 moves, then asks the game's `evaluate(state, seat)` (a value in [0, 1]) unless the game ended
 (its result: 1 for a winner, shared by tied winners). `prune` may keep the best few of a
@@ -80,6 +87,14 @@ class SearchSpec:
     # below gives, with the same draws from the rng, or None where it gives no shortcut. A game
     # that gives one proves it equal to the generic playout over many positions.
     playout: Callable[[State, random.Random], list | None] | None = None
+    # Single-observer information-set MCTS (issue 56; Cowling, Powley & Whitehouse 2012, section
+    # 5) in place of the root-parallel trees: one tree over the seat's information set, its edges
+    # keyed by move (`key`), a fresh determinization of the root drawn for every iteration and
+    # every move replayed in it (so chance below the root is drawn afresh, not frozen per world),
+    # a child chosen by UCB1 among the moves legal in this iteration's world, with its
+    # availability count (the iterations it could have been chosen in) in place of its parent's
+    # visits. `determinizations` is not read in this mode.
+    information_sets: bool = False
 
 
 _UNKNOWN = object()  # a node's actor before it is first asked
@@ -103,6 +118,18 @@ class _Node:
         # A child of a node with one move: its reward is never read (only a choice among several
         # children reads theirs), so the back-up counts its visits alone.
         self.solo = False
+
+
+class _Edge:
+    """A node of the information-set tree, reached by one move key from its parent."""
+
+    __slots__ = ("children", "visits", "available", "value")
+
+    def __init__(self) -> None:
+        self.children: dict = {}  # move key -> _Edge
+        self.visits = 0
+        self.available = 1  # the iterations this move was legal in at its parent (counting its first)
+        self.value: list = []  # summed reward per seat
 
 
 class Searcher:
@@ -134,6 +161,10 @@ class Searcher:
         """The root's visits per move key, summed over the determinizations."""
         rules = self.rules
         keys = [_key(m) for m in moves]
+        if self.spec.information_sets:
+            with collector_paused():  # the tree, a local of `_grow`, freed before the collector is back
+                tree = self._grow(state, seat, moves, rng, budget)
+                return dict(zip(keys, tree))
         worlds = max(1, min(self.spec.determinizations, budget))
         totals = dict.fromkeys(keys, 0)
         root: _Node | None
@@ -160,6 +191,10 @@ class Searcher:
         rules = self.rules
         if _actor(rules, state) is None:
             return _rewards(rules.result(state), self.n_seats(state))[seat]
+        if self.spec.information_sets:
+            with collector_paused():
+                reward_visits = self._grow(state, seat, None, rng, budget)
+            return reward_visits[0] / reward_visits[1] if reward_visits[1] else 0.5
         worlds = max(1, min(self.spec.determinizations, budget))
         reward = visits = 0.0
         root: _Node | None
@@ -212,6 +247,78 @@ class Searcher:
             visited.visits += 1
             if visited.solo:
                 continue
+            value = visited.value
+            if value:
+                for s, r in enumerate(rewards):
+                    value[s] += r
+            else:
+                visited.value = list(rewards)
+
+    def _grow(self, state: State, seat: int, moves: list | None, rng: random.Random, budget: int) -> list:
+        """An information-set tree of `budget` iterations from `state` as `seat` sees it: the
+        visits of each of `moves` (the root's, in order), or with no moves given (an appraisal)
+        [the seat's summed reward, the root's visits]."""
+        tree = _Edge()
+        for _ in range(budget):
+            self._iterate_sets(self.rules, tree, state, seat, moves, rng)
+        if moves is None:
+            return [tree.value[seat] if tree.value else 0.0, tree.visits]
+        edges = [tree.children.get(_key_fast(m)) for m in moves]
+        return [edge.visits if edge is not None else 0 for edge in edges]
+
+    def _iterate_sets(self, rules: Rules, root: _Edge, state: State, seat: int, moves: list | None,
+                      rng: random.Random) -> None:
+        """One information-set iteration: a fresh world drawn from the seat's view of `state`,
+        the tree descended in it (the root's moves are `moves`, the seat's own, the same in
+        every world; below, each state's candidates), the first move of the path the tree has
+        not yet seen there expanded (drawn at random), a playout, the rewards backed up."""
+        world = rules.determinize(state, seat, rng) if rules.determinize else state
+        path, node, expanded = [root], root, False
+        exploration, sqrt, log = self.spec.exploration, math.sqrt, math.log
+        while not expanded:
+            actor = _actor(rules, world)
+            if actor is None:
+                break
+            if moves is None:
+                moves = self._candidates(rules, world, actor)
+            children = node.children
+            if len(moves) == 1:
+                chosen, key = moves[0], _key_fast(moves[0])
+                child = children.get(key)
+                if child is None:
+                    child = children[key] = _Edge()
+                    expanded = True
+                else:
+                    child.available += 1
+            else:
+                keys = [_key_fast(m) for m in moves]
+                untried = [i for i, k in enumerate(keys) if k not in children]
+                if untried:
+                    i = rng.choice(untried)
+                    for k in keys:
+                        present = children.get(k)
+                        if present is not None:
+                            present.available += 1
+                    child = children[keys[i]] = _Edge()
+                    expanded = True
+                else:
+                    who = actor if isinstance(actor, int) else 0
+                    child, best_score, i = None, 0.0, 0
+                    for j, k in enumerate(keys):
+                        edge = children[k]
+                        edge.available += 1
+                        visits = edge.visits
+                        score = edge.value[who] / visits + exploration * sqrt(log(edge.available) / visits)
+                        if child is None or score > best_score:
+                            child, best_score, i = edge, score, j
+                    assert child is not None
+                chosen = moves[i]
+            world = _play(rules, world, actor, chosen, rng)
+            node, moves = child, None
+            path.append(node)
+        rewards = self._playout(rules, world, rng)
+        for visited in path:
+            visited.visits += 1
             value = visited.value
             if value:
                 for s, r in enumerate(rewards):
@@ -299,6 +406,12 @@ def _play(rules: Rules, state: State, actor: Actor, move: Move, rng: random.Rand
 def _rewards(result: dict | None, n: int) -> list[float]:
     winners: Sequence[int] = (result or {}).get("winners") or []
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+
+
+def _key_fast(move: Move) -> str:
+    """A move's key inside one information-set search: its repr (a game builds a move's dict in
+    one order, so the same move has the same repr in every world; cheaper than `_key`)."""
+    return repr(move)
 
 
 def _key(move: Move) -> str:

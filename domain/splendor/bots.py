@@ -6,10 +6,13 @@ the gems that bring it closest; reserves a strong target only when gems cannot h
 the tokens it needs least. It reads only what its seat may see (the public state and its own
 reserve), never deck order.
 
-expert: determinized Monte Carlo tree search (domain/search.py) over the moves greedy rates
-best (`_prune`), with greedy as the playout policy and `_evaluate` (a smoothed lead in points,
-engine and noble progress) where a playout stops. Like every level it is handed a
-determinization of the state (domain/play.py), and draws more of them itself.
+expert: information-set Monte Carlo tree search (domain/search.py, SearchSpec.information_sets:
+one tree over what the seat knows, a fresh determinization per iteration, so the cards a buy
+reveals are drawn afresh each time) over the moves greedy rates best (`_prune`), with greedy as
+the playout policy and `_evaluate` (a smoothed lead in points, engine and noble progress) where
+a playout stops. Like every level it is handed a determinization of the state
+(domain/play.py), and draws more of them itself. It replaced root-parallel determinized UCT
+(400 iterations in 4 worlds) at the same CPU per decision (issue 56, bench/README.md).
 """
 from __future__ import annotations
 
@@ -590,8 +593,10 @@ def _playout(state: State, rng: random.Random) -> list:
 
 
 expert_policy = Searcher(RULES, lambda state: state.n, SearchSpec(
-    iterations=400, rollout=greedy_rollout, evaluate=_evaluate, depth=DEPTH, determinizations=4,
-    exploration=0.7, prune=_prune, playout=_playout))
+    iterations=240, rollout=greedy_rollout, evaluate=_evaluate, depth=DEPTH, determinizations=4,
+    exploration=0.7, prune=_prune, playout=_playout, information_sets=True))
+# 240 information-set iterations cost what 400 per-world ones did (each draws its own world and
+# replays its path): 4.79 s against 4.59 s of CPU over 40 positions, decided in turn.
 
 
 SEARCH = expert_policy  # what a game's analysis values its positions with (domain/analysis.py)

@@ -1,9 +1,11 @@
 """The expert decides as it did before its search was made cheaper (issue 56): the decisions of
 Splendor's and Witches' experts on fixed positions (bench/expert_cpu.py's `positions`: seeded
 games played by greedy / careful), each with its seeded rng at a fixed budget, recorded in
-expert_decisions.json from the code before the change (main at 335c384). The same decisions for
-the same seeds and budget: the same strength, by construction. Re-record it (the script in
-bench/README.md, "Cheaper expert search") only for a change meant to decide differently."""
+expert_decisions.json from the code before the change (main at 335c384; Splendor's re-recorded
+when its expert became an information-set search, issue 56, branch ismcts56: 4 of the 16 moves
+as before). The same decisions for the same seeds and budget: the same strength, by
+construction. Re-record it (the script in bench/README.md, "Cheaper expert search") only for a
+change meant to decide differently."""
 from __future__ import annotations
 
 import json

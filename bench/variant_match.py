@@ -1,0 +1,89 @@
+"""A variant of a game's expert against the equal-CPU flat Monte Carlo (issue 56): bench.flat_mc's
+match, with the game's `expert` replaced in this process by a variant named here, so the
+baseline's CPU budget follows the variant's decisions as it follows the expert's.
+
+    python -m bench.variant_match GAME VARIANT GAMES [--seed0 S] [--minutes M]
+    python -m bench.variant_match splendor ismcts 100 --seed0 930000 --minutes 900
+
+Variants (`VARIANTS`): `ismcts` (the game's expert search in domain/search.py's information-set
+mode, SearchSpec.information_sets, at ITERATIONS[game] iterations: about the expert's CPU per
+decision, measured with bench/expert_cpu.py's positions; Splendor's expert is this since
+issue 56), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
+the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.flat_mc import match  # (the bench package applies BOT_ITERATIONS)
+from domain import registry
+from domain.analysis import searcher_of
+from domain.search import Searcher
+
+ITERATIONS = {"splendor": 240}  # the information-set search's budget at about the expert's CPU
+
+
+def ismcts(game):
+    base = searcher_of(game)
+    spec = dataclasses.replace(base.spec, information_sets=True, iterations=ITERATIONS[game.name])
+    return Searcher(base.rules, base.n_seats, spec)
+
+
+def setup_sampled(game, worlds: int = 24, replies: int = 2):
+    """SetUp's expectimax (domain/setup_game/expert.py) with the other seats' answers and its
+    own follow-ups played by the search's fast greedy (`rollout_policy`: the best of 16 plays
+    drawn at random) in place of greedy over every play, and more worlds for the CPU saved."""
+    import random as _random
+
+    from domain.setup_game import expert
+    from domain.setup_game.bots import prune, rollout_policy
+    from domain.setup_game.determinize import determinize
+
+    def outcome(world, seat, move, rng):
+        state = expert._play(world, seat, move, rng)
+        for _ in range(replies * world.n - 1):
+            if state.over:
+                break
+            state = expert._play(state, state.turn, rollout_policy(state, state.turn, rng), rng)
+        return expert.value(state, seat)
+
+    def choose(state, seat, rng):
+        moves = prune(state, seat, None, keep=expert.CANDIDATES)
+        if len(moves) == 1:
+            return moves[0]
+        totals = [0.0] * len(moves)
+        for _ in range(worlds):
+            seed = rng.getrandbits(64)
+            world = determinize(state, seat, _random.Random(seed))
+            for i, move in enumerate(moves):
+                totals[i] += outcome(world, seat, move, _random.Random(seed + 1))
+        return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+
+    return choose
+
+
+VARIANTS = {"ismcts": ismcts, "sampled": setup_sampled}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.variant_match", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("variant", choices=sorted(VARIANTS))
+    parser.add_argument("games", type=int)
+    parser.add_argument("--seed0", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=14.0)
+    args = parser.parse_args(argv)
+    game = registry.get(args.game)
+    assert game is not None, f"unknown game {args.game}"
+    game.bots["expert"] = VARIANTS[args.variant](game)
+    match(args.game, args.seed0, args.games, minutes=args.minutes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
