@@ -4,11 +4,13 @@ baseline's CPU budget follows the variant's decisions as it follows the expert's
 
     python -m bench.variant_match GAME VARIANT GAMES [--seed0 S] [--minutes M]
     python -m bench.variant_match splendor ismcts 100 --seed0 930000 --minutes 900
+    python -m bench.variant_match splendor worlds 200 --seed0 640000 --against-expert   # new expert vs old
 
 Variants (`VARIANTS`): `ismcts` (the game's expert search in domain/search.py's information-set
 mode, SearchSpec.information_sets, at ITERATIONS[game] iterations: about the expert's CPU per
 decision, measured with bench/expert_cpu.py's positions; Splendor's expert is this since
-issue 56), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
+issue 56), `worlds` (the per-world search Splendor's expert was before issue 56; with
+--against-expert the shipped expert plays it), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
 the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn).
 """
 from __future__ import annotations
@@ -25,11 +27,20 @@ from domain.analysis import searcher_of
 from domain.search import Searcher
 
 ITERATIONS = {"splendor": 240}  # the information-set search's budget at about the expert's CPU
+WORLDS = {"splendor": 400}  # the per-world search's budget before issue 56's information sets
 
 
 def ismcts(game):
     base = searcher_of(game)
     spec = dataclasses.replace(base.spec, information_sets=True, iterations=ITERATIONS[game.name])
+    return Searcher(base.rules, base.n_seats, spec)
+
+
+def worlds(game):
+    """The game's expert search as it was before issue 56's information-set mode: root-parallel
+    per-world trees at WORLDS[game] iterations (Splendor's expert until then)."""
+    base = searcher_of(game)
+    spec = dataclasses.replace(base.spec, information_sets=False, iterations=WORLDS[game.name])
     return Searcher(base.rules, base.n_seats, spec)
 
 
@@ -66,7 +77,7 @@ def setup_sampled(game, worlds: int = 24, replies: int = 2):
     return choose
 
 
-VARIANTS = {"ismcts": ismcts, "sampled": setup_sampled}
+VARIANTS = {"ismcts": ismcts, "sampled": setup_sampled, "worlds": worlds}
 
 
 def main(argv: list[str]) -> int:
@@ -77,9 +88,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("games", type=int)
     parser.add_argument("--seed0", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=14.0)
+    parser.add_argument("--against-expert", action="store_true",
+                        help="the game's own expert in the other seats, not the flat MC (the variant is `a`)")
     args = parser.parse_args(argv)
     game = registry.get(args.game)
     assert game is not None, f"unknown game {args.game}"
+    if args.against_expert:  # e.g. the shipped expert against the search it replaced
+        game.bots[args.variant] = VARIANTS[args.variant](game)
+        match(args.game, args.seed0, args.games, minutes=args.minutes, a="expert", b=args.variant)
+        return 0
     game.bots["expert"] = VARIANTS[args.variant](game)
     match(args.game, args.seed0, args.games, minutes=args.minutes)
     return 0
