@@ -30,12 +30,21 @@ from api.push import messages
 from api.push.subscriptions import PushSubscription
 from api.webhooks.sender import retry_after_s
 
-from .transport import Answer
+from .transport import Answer, LazyClient
 
 TOKEN_FOR_S = 40 * 60
 NO_DELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 GONE = {"BadDeviceToken": "bad_token", "DeviceTokenNotForTopic": "bad_token"}
 RENEW = ("ExpiredProviderToken", "InvalidProviderToken")
+
+
+def _client(timeout_s: float) -> httpx.Client:
+    # HTTP/2 only (APNs speaks nothing else): over TLS by ALPN, over http:// (a local fake) by
+    # prior knowledge.
+    # TCP_NODELAY: a request is a HEADERS and a DATA frame written apart; without it the second
+    # waits for the first's (delayed) ACK (measured: 95 pushes/s without, bench/README.md).
+    transport = httpx.HTTPTransport(http1=False, http2=True, socket_options=NO_DELAY)
+    return httpx.Client(transport=transport, timeout=timeout_s)
 
 
 class Apns:
@@ -46,27 +55,14 @@ class Apns:
         self.key_pem, self.key_id, self.team_id, self.bundle_id = key_pem, key_id, team_id, bundle_id
         self.base_url = base_url.rstrip("/")
         self.ttl_s = ttl_s
-        self._timeout_s = timeout_s
-        self._client: httpx.Client | None = None
-        self._client_lock = threading.Lock()
+        self._client = LazyClient(lambda: _client(timeout_s))
         self._lock = threading.Lock()
         self._token: tuple[float, str] | None = None
         jwt.encode({"iss": team_id, "iat": 0}, key_pem, algorithm="ES256")  # a key that cannot sign: now
 
     @property
     def client(self) -> httpx.Client:
-        """Made at the first send, not with the transport: every process's graph builds the
-        transport (wiring.py), and only the push workers send; the client's TLS context loads the
-        CA bundle (30-70 ms of CPU)."""
-        with self._client_lock:
-            if self._client is None:
-                # HTTP/2 only (APNs speaks nothing else): over TLS by ALPN, over http:// (a local fake) by
-                # prior knowledge.
-                # TCP_NODELAY: a request is a HEADERS and a DATA frame written apart; without it the second
-                # waits for the first's (delayed) ACK (measured: 95 pushes/s without, bench/README.md).
-                transport = httpx.HTTPTransport(http1=False, http2=True, socket_options=NO_DELAY)
-                self._client = httpx.Client(transport=transport, timeout=self._timeout_s)
-            return self._client
+        return self._client.get()
 
     def destination(self, sub: PushSubscription) -> str:
         return self.base_url

@@ -33,7 +33,7 @@ from api.push import messages
 from api.push.subscriptions import PushSubscription
 from api.webhooks.sender import retry_after_s
 
-from .transport import Answer
+from .transport import Answer, LazyClient
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 GONE = {"UNREGISTERED": "gone", "INVALID_ARGUMENT": "bad_token"}
@@ -90,21 +90,13 @@ class Fcm:
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/v1/projects/{self.project_id}/messages:send"
         self.ttl_s = ttl_s
-        self._timeout_s = timeout_s
-        self._client: httpx.Client | None = None
-        self._client_lock = threading.Lock()
+        self._client = LazyClient(lambda: httpx.Client(timeout=timeout_s))
         self._lock = threading.Lock()
         self._renew = False
 
     @property
     def client(self) -> httpx.Client:
-        """Made at the first send, not with the transport: every process's graph builds the
-        transport (wiring.py), and only the push workers send; the client's TLS context loads the
-        CA bundle (30-70 ms of CPU)."""
-        with self._client_lock:
-            if self._client is None:
-                self._client = httpx.Client(timeout=self._timeout_s)
-            return self._client
+        return self._client.get()
 
     def destination(self, sub: PushSubscription) -> str:
         return self.url

@@ -12,10 +12,30 @@ inbox entry to one registration and saying what its service answered, in the sen
 """
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import httpx
+
 from api.push.subscriptions import PushSubscription
+
+
+class LazyClient:
+    """A transport's HTTP client, made at the first send (`get`), not with the transport: every
+    process's graph builds the transports (wiring.py) and only the push workers send; a client's
+    TLS context loads the CA bundle (30-70 ms of CPU)."""
+
+    def __init__(self, make: Callable[[], httpx.Client]):
+        self._make, self._lock = make, threading.Lock()
+        self._client: httpx.Client | None = None
+
+    def get(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None:
+                self._client = self._make()
+            return self._client
 
 
 @dataclass(frozen=True)
