@@ -218,6 +218,26 @@ def _children(env: dict) -> dict[str, list[str]]:
     return commands
 
 
+# The supervisor's own settings that are counts (name, default, least allowed): read here, before
+# any child starts, so a typo is refused with its name rather than a traceback or a gunicorn error.
+COUNTS = (("WEB_WORKERS", None, 1), ("TURN_WORKERS", "2", 0), ("WEBHOOK_WORKERS", "1", 0),
+          ("ANALYSIS_WORKERS", "1", 0), ("GRACEFUL_TIMEOUT_S", "5", 0))
+
+
+def check_counts(env: dict) -> None:
+    """Each of COUNTS a whole number at or above its least, or supervisor.Refused naming it."""
+    for name, default, least in COUNTS:
+        given = env.get(name, default)
+        if given is None:
+            continue
+        try:
+            number = int(given.strip())
+        except ValueError:
+            number = None
+        if number is None or number < least:
+            raise supervisor.Refused(f"{name}={given!r} is not a whole number of {least} or more.")
+
+
 def _loopback(host: str) -> bool:
     import ipaddress
 
@@ -274,6 +294,7 @@ def main() -> int:
     children = []
     try:
         check_relying_party(host, env)
+        check_counts(env)
         supervisor.check_port(host, port)
         if env.get("REDIS_URL") or env.get("REDIS_CLUSTER_NODES"):
             from events import connection
