@@ -68,8 +68,10 @@ def smoke(args, parts: list[str]) -> dict:
     apiece on a loaded machine), hosting what every part needs."""
     from bench.common import private_redis, running_server
 
+    # no webhook or analysis worker: no part delivers a webhook or reads an analysis, and each
+    # is one more process importing the whole project at the start (issue 48)
     with private_redis() as url, running_server(url, EXTRA_GAME_MODULES="bench.long_game", WEB_WORKERS="1",
-                                                TURN_WORKERS="1") as base:
+                                                TURN_WORKERS="1", WEBHOOK_WORKERS="0", ANALYSIS_WORKERS="0") as base:
         os.environ["BENCH_REDIS_URL"], os.environ["BENCH_SERVER_URL"] = url, base
         try:
             return run_parts(args, parts, True)

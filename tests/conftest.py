@@ -232,17 +232,20 @@ def _free_port():
 
 @pytest.fixture(scope="session")
 def app_server(redis_url, tmp_path_factory):
-    """`python app.py` (gunicorn + gevent, two RQ workers, the reconciler, the webhook and
-    analysis workers) on a free port and key prefix of its own: one per session (per xdist
+    """`python app.py` (gunicorn + gevent, two RQ workers, the reconciler; no webhook or
+    analysis worker) on a free port and key prefix of its own: one per session (per xdist
     worker), shared by the tests that talk HTTP to a whole server (`http_server`, its base URL,
     and the robustness suite's `api`). Its log (WARNING and up) is in the session's temporary
     directory (tests/robustness/servers.py's ApiServer)."""
     from tests.robustness.servers import ApiServer
 
     prefix = f"http{uuid.uuid4().hex[:6]}:"
-    # its queues of its own: another server's workers on the session's Redis must not take its jobs
+    # its queues of its own: another server's workers on the session's Redis must not take its jobs.
+    # No webhook or analysis worker: none of its files registers a webhook, a push or reads an
+    # analysis, and each is one more process importing the whole project at the start (issue 48)
     server = ApiServer(redis_url, prefix, tmp_path_factory.mktemp("app-server"),
-                       ANALYSIS_QUEUE=f"{prefix}analysis", WEBHOOK_QUEUE=f"{prefix}webhooks")
+                       ANALYSIS_QUEUE=f"{prefix}analysis", WEBHOOK_QUEUE=f"{prefix}webhooks",
+                       WEBHOOK_WORKERS=0, ANALYSIS_WORKERS=0)
     try:  # also when it never came up: leave nothing running
         server.start()
         yield server

@@ -35,15 +35,15 @@ SECONDS = {
     "tests/web/test_page_shell.py": 35,  # suite48: alone 52/52 -> 41/45 s (GRACEFUL_TIMEOUT_S=1)
     "tests/web/test_board_play.py": 39,
     "tests/web/test_social_pages.py": 38,
-    "tests/test_bench_smoke.py": 38,
+    "tests/test_bench_smoke.py": 33,  # procwait48: alone 47.8 -> 41.9 s (no webhook or analysis worker)
     "tests/web/test_korean_client.py": 35,
     "tests/api/test_push_transports.py": 16,  # suite48: alone 37 -> 17 s (the fakes stop at once)
     "tests/web/test_security_headers.py": 34,
     "tests/platform/test_supervisor_outages.py": 33,
-    "tests/platform/test_supervisor.py": 30,
+    "tests/platform/test_supervisor.py": 24,  # procwait48: alone 50.2 -> 39.8 s (only the roles it checks)
     "tests/web/test_lobby.py": 28,
     "tests/web/test_passkeys.py": 26,
-    "tests/robustness/test_races.py": 24,
+    "tests/robustness/test_races.py": 22,  # procwait48: alone 28.0 -> 25.1 s
     "tests/api/test_play_every_game.py": 23,
     "tests/web/test_chat_pages.py": 23,
     "tests/api/test_webhooks.py": 19,  # suite48: alone 23/22 -> 18/20 s (the receiver stops at once)

@@ -29,7 +29,13 @@ if TYPE_CHECKING:
     pass
 
 MAX_DOCUMENT = 1_000_000  # bytes: a key set is a few KB
-_tls = ssl.create_default_context()
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The TLS context (the CA bundle loaded: about 20 ms of CPU), made at the first HTTPS fetch,
+    not at the import of every process that never fetches a key set (issue 48)."""
+    return ssl.create_default_context()
 
 
 class Budget(bounded_sockets.Budget):
@@ -80,12 +86,12 @@ class _HTTPHandler(urllib.request.HTTPHandler):
 
 class _HTTPSHandler(urllib.request.HTTPSHandler):
     def __init__(self, budget: Budget) -> None:
-        super().__init__(context=_tls)
+        super().__init__(context=_tls())
         self.budget = budget
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         return self.do_open(functools.partial(_HTTPS, budget=self.budget), req,
-                            context=_tls)
+                            context=_tls())
 
 
 def fetch_json(url: str, deadline_s: float, idle_s: float = 5.0) -> Any:

@@ -8,6 +8,7 @@ TLS handshake per message), resolved and checked when opened, and used for at mo
 minute."""
 from __future__ import annotations
 
+import functools
 import http.client
 import socket
 import ssl
@@ -30,8 +31,14 @@ EXCERPT_BYTES = 256
 BODY_CAP = 64 * 1024  # an answer longer than this is not read to its end: the connection closes
 DEADLINE_S = 15.0  # an attempt's whole time, as the Standard Webhooks guidance suggests
 USER_AGENT = "game-server-webhooks/1"
-_tls = ssl.create_default_context()
 Lookup = Callable[..., list[Any]]  # socket.getaddrinfo's shape: (host, port, type=...) -> address infos
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The TLS context (the CA bundle loaded: about 20 ms of CPU), made at the first HTTPS
+    delivery, not at the import of every process, most of which never deliver (issue 48)."""
+    return ssl.create_default_context()
 
 
 @dataclass
@@ -104,14 +111,14 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a given address, the certificate checked against the URL's host name."""
 
     def __init__(self, host: str, port: int, address: str, budget: Budget) -> None:
-        super().__init__(host, port, context=_tls)
+        super().__init__(host, port, context=_tls())
         self._address = address
         self.budget = budget
 
     def connect(self) -> None:
         sock = _no_delay(socket.create_connection((self._address, self.port), self.budget.left()))
         sock.settimeout(self.budget.left())  # the handshake, all of it (ssl's do_handshake keeps a deadline)
-        self.sock = Bounded(_tls.wrap_socket(sock, server_hostname=self.host), self.budget)
+        self.sock = Bounded(_tls().wrap_socket(sock, server_hostname=self.host), self.budget)
 
 
 class _PinnedHTTP(http.client.HTTPConnection):

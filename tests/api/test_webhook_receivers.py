@@ -214,7 +214,8 @@ def tls(tmp_path, monkeypatch):
                    check=True, capture_output=True)
     server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     server.load_cert_chain(cert, key)
-    monkeypatch.setattr(sender, "_tls", ssl.create_default_context(cafile=str(cert)))
+    trusting = ssl.create_default_context(cafile=str(cert))
+    monkeypatch.setattr(sender, "_tls", lambda: trusting)  # the sender's context, made at its first use
     return server
 
 

@@ -82,7 +82,8 @@ def test_the_outside_bot_waits_out_a_429_for_its_retry_after(python_client):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # shutdown: 50 ms, not 0.5 s (serve_forever's poll)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         spec = importlib.util.spec_from_file_location("outside_bot", ROOT / "examples" / "outside_bot.py")
         bot = importlib.util.module_from_spec(spec)

@@ -63,7 +63,11 @@ class AppProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / f"app-{self.port}-{time.monotonic_ns()}.log"
         env.setdefault("DATA_DIR", tmp / f"data-{self.port}")
-        env = {"TURN_WORKERS": 1, "WEB_WORKERS": 1, **env}
+        # One web process and one turn worker, and no webhook or analysis worker unless the test
+        # asks for them (WEBHOOK_WORKERS=1, ANALYSIS_WORKERS=1): each is one more process that
+        # imports the whole project at every start (about 2 CPU-s each on this host), and only
+        # the tests that look at those roles need them (issue 48).
+        env = {"TURN_WORKERS": 1, "WEB_WORKERS": 1, "WEBHOOK_WORKERS": 0, "ANALYSIS_WORKERS": 0, **env}
         self.env = clean_env(PORT=self.port, HOST="127.0.0.1", **env)
         self.python = python
         self.proc: subprocess.Popen | None = None

@@ -47,7 +47,10 @@ def test_the_runtime_environment_has_no_dev_requirements(runtime_python):
 
 
 def test_requirements_alone_serve_and_sigint_leaves_nothing(runtime_python, tmp_path):
-    app = AppProcess(tmp_path, python=runtime_python, WEB_WORKERS=2, TURN_WORKERS=2).start()
+    # every role app.py starts, once each (a second web process or turn worker is the same
+    # command again, and its start, about 2 CPU-s, only slowed the health wait: issue 48)
+    app = AppProcess(tmp_path, python=runtime_python, WEB_WORKERS=1, TURN_WORKERS=1, WEBHOOK_WORKERS=1,
+                     ANALYSIS_WORKERS=1).start()
     try:
         # generous: waited out only on a failure (a first start in a fresh virtualenv compiles
         # every module it imports; under load CI's host took over 30 s)

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.process
 @pytest.fixture(scope="module")
 def short_lived(redis_url, tmp_path_factory):
     api = ApiServer(redis_url, f"aband{uuid.uuid4().hex[:6]}:", tmp_path_factory.mktemp("abandon"),
-                    ABANDON_AFTER=3, RECONCILE_INTERVAL=0.3).start()
+                    ABANDON_AFTER=3, RECONCILE_INTERVAL=0.3,
+                    WEBHOOK_WORKERS=0, ANALYSIS_WORKERS=0).start()  # neither is looked at here (issue 48)
     yield api
     api.stop()
 

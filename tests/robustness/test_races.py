@@ -41,7 +41,9 @@ ROUNDS = 10
 def apis(redis_url, tmp_path_factory):
     prefix = f"race{uuid.uuid4().hex[:6]}:"
     logs = tmp_path_factory.mktemp("race-logs")
-    servers = [ApiServer(redis_url, prefix, logs, web_workers=1, turn_workers=1)]
+    # no webhook or analysis worker: nothing here delivers or analyses (issue 48: two processes less)
+    servers = [ApiServer(redis_url, prefix, logs, web_workers=1, turn_workers=1, WEBHOOK_WORKERS=0,
+                         ANALYSIS_WORKERS=0)]
     servers += [ApiServer(redis_url, prefix, logs, api_only=True, web_workers=2) for _ in range(2)]
     try:
         for s in servers:

@@ -19,7 +19,9 @@ CLIENTS = 32
 def apis(redis_url, tmp_path_factory):
     prefix = f"seatrace{uuid.uuid4().hex[:6]}:"
     logs = tmp_path_factory.mktemp("seat-race-logs")
-    servers = [ApiServer(redis_url, prefix, logs, web_workers=1, turn_workers=1),
+    # no webhook or analysis worker: nothing here delivers or analyses (issue 48: two processes less)
+    servers = [ApiServer(redis_url, prefix, logs, web_workers=1, turn_workers=1, WEBHOOK_WORKERS=0,
+                         ANALYSIS_WORKERS=0),
                ApiServer(redis_url, prefix, logs, api_only=True, web_workers=2)]
     try:
         for s in servers:

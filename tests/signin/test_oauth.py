@@ -25,7 +25,8 @@ REDIRECT = "http://127.0.0.1:8765/callback"
 @pytest.fixture(scope="module")
 def base(app):
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # its shutdown: 50 ms, not 0.5 s (serve_forever's poll)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
