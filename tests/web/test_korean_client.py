@@ -220,6 +220,7 @@ def test_the_creators_seat_list_follows_an_invited_friend(web_server, korean):
     time.sleep(0.3)
     assert seated(), text_of(driver, "#players")
     assert page_errors(driver) == []
+    driver.execute_script("localStorage.removeItem('gameserver.presence-every-ms')")  # the module's other pages: 5 s
 
 
 def test_the_boards_use_the_servers_words(web_server, korean):
