@@ -12,7 +12,7 @@ They only order the work: a stale figure makes the run longer, never wrong. The 
 their wall spans in the full run of 2026-12-06, 23:03 (`--cpu-report`'s start and end per file,
 `python -m tools.cpu_report --tail`), every file of 18 s or more (test_browser.py, test_accessibility.py,
 test_boards_korean.py and test_web_push.py scaled by what issue 48's `web48` took off them, measured alone;
-the five files `suite48` changed scaled again so), and the cold figures of the
+the five files `suite48` changed scaled again so, and the four `web48b` changed), and the cold figures of the
 four whose tools are kept in var/ (a clean clone builds them); the tests dealt one by one keep
 the figures of 2026-12-05.
 """
@@ -32,11 +32,11 @@ SECONDS = {
     "tests/web/test_boards_korean.py": 42,
     "tests/contract/test_properties.py": 46,
     "tests/web/test_accessibility.py": 40,
-    "tests/web/test_page_shell.py": 35,  # suite48: alone 52/52 -> 41/45 s (GRACEFUL_TIMEOUT_S=1)
-    "tests/web/test_board_play.py": 39,
+    "tests/web/test_page_shell.py": 29,  # web48b: alone 56/54 -> 42/49 s (presence asked every second)
+    "tests/web/test_board_play.py": 36,  # web48b: the Witches replay's game one round (that test 6.1 -> 2.5 s)
     "tests/web/test_social_pages.py": 38,
     "tests/test_bench_smoke.py": 33,  # procwait48: alone 47.8 -> 41.9 s (no webhook or analysis worker)
-    "tests/web/test_korean_client.py": 35,
+    "tests/web/test_korean_client.py": 31,  # web48b: the presence test 8.0/7.3 -> 2.7/3.2 s
     "tests/api/test_push_transports.py": 16,  # suite48: alone 37 -> 17 s (the fakes stop at once)
     "tests/web/test_security_headers.py": 34,
     "tests/platform/test_supervisor_outages.py": 33,
@@ -52,7 +52,7 @@ SECONDS = {
     "tests/archive/test_archive_outage_processes.py": 21,
     "tests/web/test_ratings_pages.py": 21,
     "tests/web/test_tournament_pages.py": 20,
-    "tests/web/test_limits.py": 27,  # two servers of their own, a rate window waited out (suite48: 35/30 -> 29/29 s alone)
+    "tests/web/test_limits.py": 20,  # one server of its own (web48b: alone 26/40 -> 23/23 s), a rate window waited out
     "tests/api/test_clocks.py": 19,
     "tests/robustness/test_many_streams.py": 19,
     # cached in var/ between runs here, built on CI's clean clone: their cold figures

@@ -6,6 +6,15 @@ import { personMenu } from "./person.js";
 import { t } from "./i18n.js";
 
 const EVERY_MS = 5000;
+// How often, in ms: 5 s, unless this browser's localStorage says otherwise (PRESENCE_EVERY: the
+// browser tests ask every second, so that a seat's arrival or leaving is seen without waiting
+// out 5 s; issue 48). Read at each ask: set on an open page, it holds from the next one.
+const PRESENCE_EVERY = "gameserver.presence-every-ms";
+function everyMs() {
+  let set = NaN;
+  try { set = Number(localStorage.getItem(PRESENCE_EVERY)); } catch { /* no storage: the default */ }
+  return set >= 250 ? set : EVERY_MS;
+}
 let last = { at: 0, here: null, game: null };
 let timer = null;
 
@@ -16,7 +25,8 @@ export async function showPresence(box, game, token, now = false) {
   if (!box || !game) return;
   asked = [box, game, token];
   draw(box, game, last.game === game.id ? last.here : null);
-  if (!now && Date.now() - last.at < 2000 && last.game === game.id) return; // a burst of redraws: one request
+  // a burst of redraws: one request (within 2 s, or within the interval when it is shorter)
+  if (!now && Date.now() - last.at < Math.min(2000, everyMs()) && last.game === game.id) return;
   last.at = Date.now();
   try {
     const answer = await api(`/games/${encodeURIComponent(game.id)}/presence`, { token });
@@ -27,7 +37,7 @@ export async function showPresence(box, game, token, now = false) {
   if (game.status === "active" || game.status === "waiting") {
     // asked again with the latest game the page drew, never the one of this call: a seat taken
     // since is not drawn free again
-    timer = setTimeout(() => { if (document.visibilityState === "visible") showPresence(...asked); else timer = null; }, EVERY_MS);
+    timer = setTimeout(() => { if (document.visibilityState === "visible") showPresence(...asked); else timer = null; }, everyMs());
   }
 }
 

@@ -210,6 +210,11 @@ def _each_module_starts_with_a_clean_browser():
     from selenium.common.exceptions import WebDriverException
 
     for driver in list(_SHARED_DRIVERS):
+        if not _SERVERS:  # no session server on this worker yet: the page an earlier module left
+            try:  # open (its own server stopped) leaves, or its retries fill this module's log
+                driver.get("about:blank")
+            except WebDriverException:
+                pass
         for server in list(_SERVERS):
             try:
                 driver.get(f"{server.base}/health")

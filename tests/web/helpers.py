@@ -38,6 +38,14 @@ def wait(driver, condition, timeout=60, message=""):
         time.sleep(0.05 if waited < QUICK_S else SLOW_POLL_S)
 
 
+def ask_presence_often(driver, base: str, every_ms: int = 1000) -> None:
+    """This browser's play pages ask who is here every `every_ms` (web/presence.js's
+    localStorage knob; 5 s without it): a test sees a seat arrive or leave without waiting out
+    5 s (issue 48). Set on the server's origin (a JSON page: no page of the client's loaded)."""
+    driver.get(f"{base}/health")
+    driver.execute_script("localStorage.setItem('gameserver.presence-every-ms', arguments[0])", str(every_ms))
+
+
 def text_of(driver, css):
     try:
         return driver.find_element(By.CSS_SELECTOR, css).text

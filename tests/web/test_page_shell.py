@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.conftest import ROOT, wait_for
 from tests.web.conftest import WebServer, _running_driver, page_errors
-from tests.web.helpers import shown_version, text_of, wait
+from tests.web.helpers import ask_presence_often, shown_version, text_of, wait
 
 # The tier (tests/tiers.py): `two_people` drives two browsers.
 pytestmark = pytest.mark.browser
@@ -28,8 +28,10 @@ UNREACHABLE = "The server cannot be reached right now: retrying."
 @pytest.fixture(scope="module")
 def own_server(redis_url, browser_available):
     """A server this module may stop and start again on the same port (the others' is shared)."""
-    # a keep-alive every 2 s: a stream closed by its page is noticed (and its seat away) within it
-    server = WebServer(redis_url, SSE_KEEPALIVE_S="2")
+    # a keep-alive every 2 s: a stream closed by its page is noticed (and its seat away) within it;
+    # no webhook nor analysis workers (two processes fewer at each of its two starts: no test here
+    # sends a webhook, and the play page shows no analysis)
+    server = WebServer(redis_url, SSE_KEEPALIVE_S="2", WEBHOOK_WORKERS="0", ANALYSIS_WORKERS="0")
     try:
         wait_for(server.up, timeout=60, interval=0.2)
         yield server
@@ -55,6 +57,8 @@ def two_people(own_server, browser_available):
     drivers = [_running_driver(), _running_driver()]
     try:
         pages = [next(d) for d in drivers]
+        for page in pages:  # who is here asked every second, not 5 s
+            ask_presence_often(page, base)
         yield base, game["id"], pages, tokens
     finally:
         for d in drivers:

@@ -74,7 +74,8 @@ def _deliver_push(driver, scope: str, data: str) -> str:
 @pytest.fixture(scope="module")
 def push_server(redis_url, browser_available, tmp_path_factory):
     key_file = tmp_path_factory.mktemp("vapid") / "vapid_private.pem"
-    server = WebServer(redis_url, PUSH_ALLOW_LOOPBACK="1", VAPID_KEY_FILE=str(key_file))
+    # no analysis worker (no game here finishes); the webhook worker sends the pushes
+    server = WebServer(redis_url, PUSH_ALLOW_LOOPBACK="1", VAPID_KEY_FILE=str(key_file), ANALYSIS_WORKERS="0")
     try:
         wait_for(server.up, timeout=60, interval=0.2)
         yield server
