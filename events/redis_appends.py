@@ -189,7 +189,7 @@ class Appends(RedisBase):
             replies = pipe.execute()
             reply = replies[int(owing) + int(due is not None)]
         else:
-            reply = self._append(keys=[k.events(game_id), idem_key, k.watchers(game_id)], args=args)
+            reply = self._evalsha(self._append, [k.events(game_id), idem_key, k.watchers(game_id)], args)
         status = reply[0]
         if status == b"duplicate":
             if reply[1].decode() != fingerprint:

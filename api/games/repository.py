@@ -15,7 +15,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from api.errors import ApiError, Code, GameExpired, UnknownGame, ValidationFailed
@@ -59,6 +59,16 @@ class Game:
     snapshot_version: int = 0  # the version of the newest snapshot saved of this game
     last_at: int | None = None  # when the newest event was appended (ms), if this process read it
     platform: platform_events.Platform = platform_events.START  # what the platform events say
+
+    def with_(self, **changes: Any) -> Game:
+        """dataclasses.replace without __init__ (the fields copied, `changes` set): the same game
+        for half the cost; every move's fold makes one (issue 57)."""
+        if not _GAME_FIELDS.issuperset(changes):
+            raise TypeError(f"Game has no field {sorted(set(changes) - _GAME_FIELDS)}")
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
     @property
     def finished(self) -> bool:
@@ -119,6 +129,9 @@ class Game:
         s = self.seats[seat]
         level: str | None = s["bot"] or s.get("takeover")
         return level
+
+
+_GAME_FIELDS = frozenset(f.name for f in fields(Game))
 
 
 def _span(seconds: float | None) -> str:
@@ -484,5 +497,5 @@ def advanced(game: Game, events: list[Any], at: int | None = None) -> Game:
     state, platform = platform_events.fold_stored(
         game.definition, [_Stored(e.type, e.data, e.actor, getattr(e, "at", None) or at) for e in events],
         game.state, game.platform)
-    return replace(game, version=game.version + len(events), state=state, platform=platform,
-                   last_at=at if at is not None else game.last_at)
+    return game.with_(version=game.version + len(events), state=state, platform=platform,
+                      last_at=at if at is not None else game.last_at)

@@ -40,7 +40,7 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from api.platform import clocks
@@ -103,7 +103,18 @@ class Platform:
     pause_votes: tuple[int, ...] = ()
     agreed_pause: bool = False  # every seated person agreed: the game's clocks are stopped until one resumes
 
+    def with_(self, **changes: Any) -> Platform:
+        """dataclasses.replace without the frozen __init__ (the fields copied, `changes` set): the
+        same value for a fifth of the cost (0.6 against 3.0 us); a move's fold makes one (issue 57)."""
+        if not _PLATFORM_FIELDS.issuperset(changes):
+            raise TypeError(f"Platform has no field {sorted(set(changes) - _PLATFORM_FIELDS)}")
+        new = object.__new__(Platform)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
+
+_PLATFORM_FIELDS = frozenset(f.name for f in fields(Platform))
 START = Platform()
 
 
@@ -348,7 +359,7 @@ class _Decisions:
         if self.counts is None:
             return platform
         counts, self.counts = self.counts, None
-        return replace(platform, decisions=tuple(counts), last_decision=self.last)
+        return platform.with_(decisions=tuple(counts), last_decision=self.last)
 
 
 def status(platform: Platform, game_result: dict[str, Any] | None) -> str:
