@@ -2,7 +2,7 @@
 // turn the board is where the person plays (direct play, issue 35): each element a legal move
 // concerns is a button, a move of several choices is built by clicks and confirmed in the bar
 // above the board, and what the last player just did is outlined.
-import { api, el, learnBotNames, seatName, tokenFor } from "./api.js";
+import { api, ApiProblem, el, learnBotNames, seatName, tokenFor } from "./api.js";
 import { eventRefs, pickState, playsAtOnce, prepare } from "./moves.js";
 import { t } from "./i18n.js";
 import { scoreText } from "./events.js";
@@ -314,24 +314,41 @@ export function lastTurnRefs(events) {
 
 // The pieces' names (GET /game-types `pieces`) and one-line effects (GET /game-types/{type}/rules
 // `effects`), in the page's language (api.js asks in it): read once per game type; the boards
-// draw their pieces by these names (game.names, game.effects), the tooltips add the effects.
+// draw their pieces by these names (game.names, game.effects), the tooltips add the effects. A
+// page reads them before its first drawing (boardWords): a board drawn before them shows its
+// pieces' English ids. A read that failed (the network, the server away) is not kept: the next
+// drawing asks again, and the board is named once they come. An answer refusing them (a type
+// without rules) is kept as no words.
 const known = {}; // game type -> { names, effects }, once read
 const asked = {}; // game type -> its promise
 let allNames = null;
 
+const refused = (err) => (err instanceof ApiProblem && err.status < 500 && err.status !== 429 ? {} : Promise.reject(err));
+
+// The pieces' names from a page's own read of GET /game-types: not asked for again.
+export function learnPieces(gameTypes) {
+  if (!gameTypes?.length) return; // the read failed: the board asks itself
+  allNames ||= Promise.resolve(Object.fromEntries((gameTypes || []).map((g) => [g.type, g.pieces || {}])));
+}
+
 function wordsFor(type) {
-  allNames ||= api("/game-types").then((r) => { learnBotNames(r.game_types); return Object.fromEntries(r.game_types.map((g) => [g.type, g.pieces || {}])); }).catch(() => ({}));
+  allNames ||= api("/game-types").then((r) => { learnBotNames(r.game_types); return Object.fromEntries(r.game_types.map((g) => [g.type, g.pieces || {}])); })
+    .catch((err) => { allNames = null; return refused(err); });
   asked[type] ||= Promise.all([allNames.then((all) => all[type] || {}),
-    api(`/game-types/${type}/rules`).then((r) => r.effects || {}).catch(() => ({}))])
-    .then(([names, effects]) => { known[type] = { names, effects }; return known[type]; });
+    api(`/game-types/${type}/rules`).then((r) => r.effects || {}).catch(refused)])
+    .then(([names, effects]) => { known[type] = { names, effects }; return known[type]; })
+    .catch(() => { delete asked[type]; return null; });
   return asked[type];
 }
 
-// The words a board is drawn with; the first time a game type is drawn, it is drawn again once
-// they are read (a moment later, from the server).
+// The words of a game type's board read (or their read failed): a page awaits it before drawing.
+export const boardWords = (type) => wordsFor(type).then(() => undefined);
+
+// The words a board is drawn with; a board drawn before they were read (a failed read: never
+// before a page's first drawing, which awaits them) is drawn again once they are.
 function wordsNow(container, game, state) {
   if (known[game.type]) return known[game.type];
-  wordsFor(game.type).then(() => { if (state.args?.[0]?.type === game.type) relabel(container, state); });
+  wordsFor(game.type).then((words) => { if (words && state.args?.[0]?.type === game.type) relabel(container, state); });
   return { names: {}, effects: {} };
 }
 

@@ -2,7 +2,7 @@
 // click, the last events, who is here, the rules, kept live by the game's stream. One status
 // area says what is wrong now (web/status.js), the header's badge whether the page is live.
 import { api, ApiProblem, botLevel, el, ensurePlayer, friendlyName, gameIdFromPath, knownGames, learnBotNames, newKey, player, remember, seatName, setPlayer, tokenFor, withLang } from "./api.js";
-import { drawBoard } from "./board.js";
+import { boardWords, drawBoard, learnPieces } from "./board.js";
 import { chatPanel, followChatStream, followPlayer } from "./chat.js";
 import { eventLine, resultText } from "./events.js";
 import { duration, t } from "./i18n.js";
@@ -543,8 +543,12 @@ async function start() {
   }
   page.moveTypes = page.moveTypes?.[page.game.type] || {};
   if (token === player()?.key && mySeat() === null) token = null; // the player sits elsewhere: watch
+  // the board's words (its pieces' names) read before its first drawing, beside the last events:
+  // drawn before them, its pieces showed their English ids a moment (a Korean page, issue 55)
+  const words = boardWords(page.game.type);
   const hist = await api(`/games/${id}/events?after=${Math.max(0, page.game.version - 15)}&limit=15`, { token }).catch(() => ({ events: [] }));
   for (const e of hist.events) addEvent(e);
+  await words;
   page.lastEventId = page.game.version;
   await refresh();
   if (page.game.status !== "finished" && page.game.status !== "abandoned") openStream(); else { page.ended = true; badge("finished"); }
@@ -584,6 +588,7 @@ async function gameTitles() {
   try {
     const types = (await api("/game-types")).game_types;
     learnBotNames(types);
+    learnPieces(types); // the board's pieces' names: read once for the page
     page.moveTypes = Object.fromEntries(types.map((g) => [g.type, g.move_types])); // replaced below by this game's
     return Object.fromEntries(types.map((g) => [g.type, g.title]));
   } catch { return {}; }

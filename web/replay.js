@@ -4,7 +4,7 @@
 // version. Once the game is over, its two chats (the table's and the spectators') are read beside
 // it (GET /games/{id}/chat?channel=...: open to everyone then), read only.
 import { api, apiNdjson, ApiProblem, el, gameIdFromPath, learnBotNames, tokenFor } from "./api.js";
-import { drawBoard } from "./board.js";
+import { boardWords, drawBoard, learnPieces } from "./board.js";
 import { eventLine, resultText } from "./events.js";
 import { t } from "./i18n.js";
 import "./install.js";
@@ -124,6 +124,7 @@ async function start() {
   // the games' titles and the bots' names in the page's language, before anything is drawn
   const types = await api("/game-types").then((r) => r.game_types, () => []);
   learnBotNames(types);
+  learnPieces(types);
   try {
     page.game = await api(`/games/${id}`, { token }).catch((err) => {
       if (!(err instanceof ApiProblem) || !["invalid_player_key", "invalid_token"].includes(err.code)) throw err;
@@ -134,6 +135,7 @@ async function start() {
     page.last = Math.max(...page.events.keys(), 1);
     page.first = await firstVersion();
   } catch (err) { return failed(err); }
+  await boardWords(page.game.type); // the board drawn in its pieces' names from its first drawing
   // the game's title in the page's language (GET /game-types): its id and type are developers' words
   const title = types.find((g) => g.type === page.game.type)?.title;
   $("#title").textContent = t("Replay · {title}", { title: title || page.game.type });

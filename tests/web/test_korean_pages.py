@@ -201,3 +201,50 @@ def test_a_page_at_ko_on_a_phone_and_a_desktop(web_server, screen, seated, page,
         _open(driver, base, player, f"/play/{game_id}#token={token}",
               lambda: text_of(driver, "#turn") and driver.find_elements(By.CSS_SELECTOR, "#board svg, #board .board"))
     assert _faults(driver, size) == []
+
+
+# The English words a board holds (its texts, tooltips and aria-labels: what a person reads or hears).
+BOARD_ENGLISH = """(board) => {
+  const texts = [];
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n.textContent);
+  for (const node of board.querySelectorAll("[aria-label]")) texts.push(node.getAttribute("aria-label"));
+  return [...new Set(texts.join(" ").match(/[A-Za-z]{3,}/g) || [])];
+}"""
+# Every English word the board ever held while the page drew it, recorded in the page from before
+# its scripts run: a MutationObserver reads #board after each batch of changes, so a board drawn
+# first in its pieces' English ids and named in Korean a moment later (once the pieces' words are
+# read from the server) is caught, however short the moment. The rules' words (the last of them a
+# page reads) are asked a second late, as on a slow phone's network: a page that draws its board
+# before they come does so every time, not only on a loaded host.
+RECORD_BOARD_ENGLISH = f"""
+const fetched = window.fetch;
+window.fetch = (input, init) => /\\/game-types\\/[^/]+\\/rules/.test(String(input?.url ?? input))
+  ? new Promise((done) => setTimeout(done, 1000)).then(() => fetched(input, init)) : fetched(input, init);
+const english = {BOARD_ENGLISH};
+window.__boardEnglish = new Set();
+new MutationObserver(() => {{
+  const board = document.getElementById("board");
+  if (board) for (const word of english(board)) window.__boardEnglish.add(word);
+}}).observe(document, {{ subtree: true, childList: true, characterData: true, attributes: true }});
+"""
+
+
+@pytest.mark.parametrize("page", ["play", "replay"])
+def test_a_board_is_never_drawn_in_english_first(web_server, korean, seated, page):
+    """A Korean page draws each game's board in Korean from its first drawing: never in its pieces'
+    English ids first, named a moment later (on a slow phone's network, or a loaded host, the
+    moment was long enough to read: Small World's islands and races in English)."""
+    driver, base = korean, web_server.base
+    player, games = seated
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_BOARD_ENGLISH})
+    try:
+        for game_type, (game_id, token) in games.items():
+            path = f"/play/{game_id}#token={token}" if page == "play" else f"/replay/{game_id}"
+            _open(driver, base, player, path, lambda: driver.find_elements(By.CSS_SELECTOR, "#board svg"))
+            # settled: the board in Korean (a page that draws English first names it again a moment later)
+            wait(driver, lambda: not driver.execute_script(f"return ({BOARD_ENGLISH})(document.getElementById('board'))"),
+                 timeout=30, message=f"{game_type}: the board in Korean")
+            assert driver.execute_script("return [...window.__boardEnglish]") == [], game_type
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
