@@ -130,12 +130,14 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
         current = service.load(gid)
         version = current.version
         full = step % FULL_CHECK_EVERY == 0
+        listed_now = {}  # each viewer's legal moves at this version, as GET /moves gave them
         for viewer in viewers:
             check = oracle.check
             body = client.get(f"/games/{gid}", headers=auth(token[viewer])).get_data(as_text=True)
             if not current.finished:
                 check(body, viewer, version, where="GET /games/{id}")
-            moves = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[viewer])).get_data(as_text=True)
+            moves = listed_now[viewer] = client.get(f"/games/{gid}/moves?limit=5000",
+                                                    headers=auth(token[viewer])).get_data(as_text=True)
             check(moves, viewer, version, where="GET /moves")
             # The table token naming a seat sees what that seat's token sees, and naming none
             # what a spectator sees: not a byte more. Asked at the costlier steps and at the end:
@@ -170,8 +172,12 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
                     versions = (version,) if id_ is None or kind == "state" else (id_,)
                     check(data, viewer, *versions, where=f"SSE {kind} {id_}")
                 streamed[viewer] = version
-            # Error bodies: a stale version, an out-of-turn or garbage move, a dry run.
-            if viewer is not SPECTATOR:
+            # Error bodies: a stale version, an out-of-turn or garbage move, a dry run. Asked by
+            # one seat a step, in turn, and by every seat at the costlier steps: the answer is
+            # built the same way whoever asks, so each seat is still asked at every phase its
+            # turns come round in (every seat every step was 4 requests a seat a step, a third
+            # of the test's, issue 48).
+            if viewer is not SPECTATOR and (full or viewer == step % n):
                 own = json.loads(moves)["moves"]
                 for attempt in ([{"type": "nonsense"}] + own[:1]):
                     sent = json.dumps({"expected_version": version + 1, "move": attempt})  # a 409
@@ -190,7 +196,7 @@ def test_no_viewer_ever_receives_another_seats_secret(app, game, n):
         if actor == SYSTEM:
             assert play_turn(service, gid, version, SYSTEM) == "played"
         else:
-            listed = client.get(f"/games/{gid}/moves?limit=5000", headers=auth(token[actor])).get_json()["moves"]
+            listed = json.loads(listed_now[actor])["moves"]  # read above, at this version
             r = client.post(f"/games/{gid}/moves?include=next_moves",
                             json={"expected_version": version, "move": rng.choice(listed)},
                             headers={**auth(token[actor]), "Idempotency-Key": uuid.uuid4().hex})
