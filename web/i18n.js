@@ -201,6 +201,7 @@ const KO = {
   "You are offline: try again when the network is back.": "오프라인입니다: 네트워크가 돌아오면 다시 해 보세요.",
   "Sending…": "보내는 중…",
   "Played.": "두었습니다.",
+  "The game moved on: the moves were refreshed, choose again.": "게임이 이미 진행되었습니다: 수 목록을 새로 고쳤으니 다시 고르세요.",
   "Joining…": "참가하는 중…",
   "Creating…": "만드는 중…",
   "{label}: done.": "{label}: 완료.",

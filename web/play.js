@@ -16,8 +16,10 @@ const id = gameIdFromPath();
 let token = tokenFor(id); // a seat's token, the player's key, or null (watching)
 const $ = (sel) => document.querySelector(sel);
 const SHOWN = 60; // buttons per move type before asking to narrow
+// `drawn`: the version the shown move list is of (a move is sent against it, never another);
+// `heard`: the newest version this page has heard of (its stream's events, a move's answer).
 const page = { game: null, moves: [], labels: [], summary: null, total: 0, selected: new Set(), filter: "", kind: null, sending: false,
-  ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0 };
+  ended: false, source: null, lastEventId: null, refreshTimer: null, blockedUntil: 0, drawn: null, heard: 0 };
 
 const status = new StatusArea($("#status"));
 sayWith((text, tone) => status.set("chat", text, { tone, seconds: 6 })); // the seats' menus (mute, block, report)
@@ -64,31 +66,48 @@ const mySeat = () => page.game?.you ?? null;
 // person's turn, though the seat is to act.
 const botPlaysMe = () => mySeat() !== null && !!page.game.seats?.[mySeat()]?.played_by_bot;
 const myTurn = () => mySeat() !== null && (page.game.to_act || []).includes(mySeat()) && !botPlaysMe();
+const turnOf = (g) => g.you !== null && g.you !== undefined && (g.to_act || []).includes(g.you) && !g.seats?.[g.you]?.played_by_bot;
 
-async function fetchMoves() {
-  page.moves = []; page.labels = []; page.summary = null; page.total = 0;
-  if (!myTurn() || page.game.status !== "active") return;
+function heard(version) {
+  if (Number.isInteger(version) && version > page.heard) page.heard = version;
+}
+
+// The legal moves of `game` (this seat's, on its turn), or null when the server has moved on
+// meanwhile (the moves are of another version: the game is read again).
+async function fetchMoves(game) {
+  const read = { moves: [], labels: [], summary: null, total: 0 };
+  if (!turnOf(game) || game.status !== "active") return read;
   let offset = 0;
   for (;;) { // every page: SetUp may list thousands of plays, narrowed in the page by clicks
     const res = await api(`/games/${id}/moves?limit=5000&labels=true&offset=${offset}`, { token });
-    if (res.version !== page.game.version) return refresh();
-    page.moves.push(...res.moves);
-    page.labels.push(...(res.labels || []));
-    page.summary ||= res.summary || null;
-    page.total = res.total;
+    if (res.version !== game.version) { heard(res.version); return null; }
+    read.moves.push(...res.moves);
+    read.labels.push(...(res.labels || []));
+    read.summary ||= res.summary || null;
+    read.total = res.total;
     offset += res.moves.length;
     if (!res.moves.length || offset >= res.total) break;
   }
+  return read;
 }
 
+// The game and its moves are read together and only then become the page's (a refresh in
+// flight never leaves page.game newer than the move list shown); one read after another that
+// began later and came back first is dropped (it would draw an older board).
 async function refresh() {
   clearTimeout(page.refreshTimer);
   page.refreshTimer = null;
   try {
-    page.game = await api(`/games/${id}`, { token });
-    await fetchMoves();
+    const game = await api(`/games/${id}`, { token });
+    heard(game.version);
+    const read = await fetchMoves(game);
+    if (read === null) return refresh();
+    if (page.drawn !== null && game.version < page.drawn) return;
+    page.game = game;
+    Object.assign(page, read);
     connected();
     render();
+    if (game.version < page.heard) refreshSoon(); // a read behind what the stream told: read again
   } catch (err) {
     problem(err);
     // A read the server refused for now (429, or 503 with Retry-After) left the page as it was:
@@ -139,6 +158,7 @@ function titles(g) {
   document.title = g.status === "waiting" ? `${name} — ${t("Waiting")}` : name;
   $("#title").textContent = name;
   $("#version").dataset.version = g.version;
+  page.drawn = g.version;
 }
 
 // Each seated player's rating in this game's type (GET /players/{id}, once a page), and once a
@@ -413,14 +433,29 @@ function renderMovesOnly() {
   if (focusAt === "move-filter") { const f = $("#move-filter"); f.focus(); f.setSelectionRange(f.value.length, f.value.length); }
 }
 
+// A move of the list shown, sent against the version that list is of. One at a time: the
+// list's buttons are disabled at once (a second tap is not a second move) and stay so until the
+// next state's list is drawn. A list the page knows is of an earlier state (its stream or a
+// move's answer told of a newer version: the redraw is on its way) is not sent at all: on a
+// slow phone a tap may land between a move's answer and the redraw.
 async function send(move) {
+  if (page.sending) return;
   if (Date.now() < page.blockedUntil) { say(t("Too many requests: wait {s} s.", { s: Math.ceil((page.blockedUntil - Date.now()) / 1000) }), "error"); return; }
+  const expected = page.drawn;
+  if (expected === null || page.heard > expected || page.game.version !== expected) {
+    status.clear("action");
+    status.set("problem", t("The game moved on: the moves were refreshed, choose again."), { tone: "info", seconds: 6 });
+    refresh();
+    return;
+  }
   page.sending = true;
+  for (const button of document.querySelectorAll("#moves button.move")) button.disabled = true;
   status.clear("problem");
   say(t("Sending…"));
   try {
-    await api(`/games/${id}/moves`, { method: "POST", token, body: { expected_version: page.game.version, move },
+    const answer = await api(`/games/${id}/moves`, { method: "POST", token, body: { expected_version: expected, move },
       headers: { "Idempotency-Key": newKey() } });
+    heard(answer?.version);
     page.selected.clear();
     page.filter = "";
     page.kind = null;
@@ -471,9 +506,12 @@ async function openStream() {
     if (status.has("connection")) { connected(); refresh(); } // back after an outage: catch up
     showPresence($("#players"), page.game, token, true);
   });
-  source.addEventListener("state", (e) => { page.lastEventId = e.lastEventId; page.game = JSON.parse(e.data); refreshSoon(); });
+  // A state or an event tells of a version: the board and its moves are read again (refresh);
+  // until they are drawn, the list shown is known to be of an earlier state (send()).
+  source.addEventListener("state", (e) => { page.lastEventId = e.lastEventId; heard(Number(e.lastEventId)); refreshSoon(); });
   source.addEventListener("game_event", (e) => {
     page.lastEventId = e.lastEventId;
+    heard(Number(e.lastEventId));
     addEvent(JSON.parse(e.data));
     refreshSoon();
   });

@@ -63,7 +63,7 @@ def splendor_game(web_server, browser, screenshots):
             before = shown_version(driver)
             if text_of(driver, "#turn") == "Your turn." and click_a_move(driver):
                 clicks += 1
-                wait(driver, lambda: shown_version(driver) > before or text_of(driver, "#status").startswith(("Someone", "It is not")),
+                wait(driver, lambda: shown_version(driver) > before or text_of(driver, "#status").startswith(("Someone", "It is not", "The game moved on")),
                      message=f"the move is answered (status: {text_of(driver, '#status')})")
             else:
                 time.sleep(SLOW_POLL_S)  # the bot's turn: seconds on a loaded host (helpers.wait)
