@@ -2,6 +2,7 @@
 search at the same decisions).
 
     python -m bench.expert_cpu GAME [POSITIONS] [--record PATH] [--check PATH] [--base DIR]
+    python -m bench.expert_cpu GAME [POSITIONS] --variant ismcts:480   # the expert and a variant, paired
 
 The positions: seeded games of the game's fewest seats played by its cheapest non-random level
 (Splendor `greedy`, Witches `careful`, ...), every seat-to-act position with more than one legal
@@ -18,6 +19,8 @@ and by this tree's in turn, the same determinization and rng for both, so the tw
 are paired under the same load (a shared machine's drift falls on both alike; a full collection
 before each, outside the timing, so neither pays for the other's garbage); it prints both,
 their ratio (mean and median of the per-position ratios) and whether every move is the same.
+`--variant NAME[:ITERATIONS]` pairs the same way this tree's expert (`base`) with a variant of
+bench/variant_match.py (`this`, at ITERATIONS if given): a variant's budget at the expert's CPU.
 """
 from __future__ import annotations
 
@@ -107,22 +110,28 @@ def paired(game, found: list, base_dir: str) -> int:
     _own_imports(os.path.join(where, "basedomain"))
     sys.path.insert(0, where)
     try:
-        experts = {"base": _expert_of("basedomain", game.name), "this": _expert_of("domain", game.name)}
-        cpu: dict = {"base": [], "this": []}
-        same = 0
-        for i, (state, seat) in enumerate(found):
-            moves = {}
-            for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
-                rng = random.Random(i)
-                seen = game.determinize(state, seat, rng)
-                gc.collect()  # neither side inherits the other's pending garbage (the search pauses the collector)
-                start = time.process_time()
-                moves[label] = experts[label](seen, seat, rng)
-                cpu[label].append(time.process_time() - start)
-            same += moves["base"] == moves["this"]
+        return in_turn(game, found, _expert_of("basedomain", game.name), _expert_of("domain", game.name))
     finally:
         sys.path.remove(where)
         shutil.rmtree(where, ignore_errors=True)
+
+
+def in_turn(game, found: list, base, this) -> int:
+    """Each position decided by `base` and `this` (two policies) in turn, the same
+    determinization and rng for both, the order alternating with the position (see above)."""
+    experts = {"base": base, "this": this}
+    cpu: dict = {"base": [], "this": []}
+    same = 0
+    for i, (state, seat) in enumerate(found):
+        moves = {}
+        for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
+            rng = random.Random(i)
+            seen = game.determinize(state, seat, rng)
+            gc.collect()  # neither side inherits the other's pending garbage (the search pauses the collector)
+            start = time.process_time()
+            moves[label] = experts[label](seen, seat, rng)
+            cpu[label].append(time.process_time() - start)
+        same += moves["base"] == moves["this"]
     ratios = sorted(b / t for b, t in zip(cpu["base"], cpu["this"]) if t > 0)
     for label in ("base", "this"):
         spent = cpu[label]
@@ -134,7 +143,7 @@ def paired(game, found: list, base_dir: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    flags = ("--record", "--check", "--base")
+    flags = ("--record", "--check", "--base", "--variant")
     args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] not in flags)]
     name, count = args[0], int(args[1]) if len(args) > 1 else 40
     game = registry.get(name)
@@ -144,6 +153,14 @@ def main(argv: list[str]) -> int:
         print(f"{name}: expert, BOT_ITERATIONS={iterations_scale():g}, {len(found)} positions, paired with "
               f"{argv[argv.index('--base') + 1]}, load {os.getloadavg()[0]:.2f}")
         return paired(game, found, argv[argv.index("--base") + 1])
+    if "--variant" in argv:  # e.g. ismcts:300 — bench/variant_match's variant (at 300 iterations) as `this`
+        from bench.variant_match import VARIANTS
+        variant, _, iterations = argv[argv.index("--variant") + 1].partition(":")
+        this = VARIANTS[variant](game, int(iterations)) if iterations else VARIANTS[variant](game)
+        print(f"{name}: expert (base) and variant {variant}{':' + iterations if iterations else ''} (this), "
+              f"BOT_ITERATIONS={iterations_scale():g}, {len(found)} positions decided in turn, load {os.getloadavg()[0]:.2f}")
+        in_turn(game, found, game.bots["expert"], this)
+        return 0
     moves, cpu = decide_all(game, found)
     print(f"{name}: expert, BOT_ITERATIONS={iterations_scale():g}, {len(found)} positions, load {os.getloadavg()[0]:.2f}: "
           f"CPU per decision p50 {1000 * percentile(cpu, 0.5):.1f} ms, p99 {1000 * percentile(cpu, 0.99):.1f} ms, "

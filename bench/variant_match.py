@@ -8,8 +8,9 @@ baseline's CPU budget follows the variant's decisions as it follows the expert's
 
 Variants (`VARIANTS`): `ismcts` (the game's expert search in domain/search.py's information-set
 mode, SearchSpec.information_sets, at ITERATIONS[game] iterations: about the expert's CPU per
-decision, measured with bench/expert_cpu.py's positions; Splendor's expert is this since
-issue 56), `worlds` (the per-world search Splendor's expert was before issue 56; with
+decision, measured with bench/expert_cpu.py's positions paired, `--variant ismcts:N`; Splendor's
+expert is this since issue 56; Witches' and Small World's keep their experts' split: the search
+plays only the decisions their experts search), `worlds` (the per-world search Splendor's expert was before issue 56; with
 --against-expert the shipped expert plays it), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
 the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn).
 """
@@ -26,14 +27,57 @@ from domain import registry
 from domain.analysis import searcher_of
 from domain.search import Searcher
 
-ITERATIONS = {"splendor": 240}  # the information-set search's budget at about the expert's CPU
+ITERATIONS = {"splendor": 240, "witches": 480, "smallworld-of-warcraft": 85}  # about the expert's CPU (paired)
 WORLDS = {"splendor": 400}  # the per-world search's budget before issue 56's information sets
 
 
-def ismcts(game):
+def ismcts(game, iterations: int | None = None, **knobs):
+    """The game's expert with its search in the information-set mode at ITERATIONS[game] (or
+    `iterations`), other SearchSpec fields from `knobs` (e.g. exploration); a game whose expert
+    searches only some decisions (Witches' card plays, Small World's picks, declines and
+    conquests) keeps its own split (`_EXPERT_WITH`)."""
     base = searcher_of(game)
-    spec = dataclasses.replace(base.spec, information_sets=True, iterations=ITERATIONS[game.name])
-    return Searcher(base.rules, base.n_seats, spec)
+    spec = dataclasses.replace(base.spec, information_sets=True,
+                               iterations=iterations or ITERATIONS[game.name], **knobs)
+    search = Searcher(base.rules, base.n_seats, spec)
+    wrap = _EXPERT_WITH.get(game.name)
+    return wrap(search) if wrap else search
+
+
+def _witches_expert(search):
+    """domain/witches/bots.py's expert_bot with `search` in place of its _SEARCH."""
+    from domain.witches import bots
+    from domain.witches.moves import playable
+    from domain.witches.state import PLAYING
+
+    def expert(state, seat, rng):
+        if state.phase != PLAYING:
+            return bots.careful_bot(state, seat, rng)
+        if len(playable(state, seat)) == 1:
+            return {"type": "play", "card": playable(state, seat)[0]}
+        with bots.collector_paused():
+            try:
+                move = search(state, seat, rng)
+            finally:
+                bots.forget()
+        return dict(move)
+
+    return expert
+
+
+def _smallworld_expert(search):
+    """domain/smallworld/bots.py's expert_bot with `search` in place of its _search."""
+    from domain.smallworld import bots
+
+    def expert(state, seat, rng):
+        if state.turn.step in bots.SEARCHED:
+            return search(state, seat, rng)
+        return bots.greedy_bot(state, seat, rng)
+
+    return expert
+
+
+_EXPERT_WITH = {"witches": _witches_expert, "smallworld-of-warcraft": _smallworld_expert}
 
 
 def worlds(game):
