@@ -26,6 +26,8 @@ from bench.flat_mc import match  # (the bench package applies BOT_ITERATIONS)
 from domain import registry
 from domain.analysis import searcher_of
 from domain.search import Searcher
+from domain.smallworld import bots as smallworld_bots
+from domain.witches import bots as witches_bots
 
 ITERATIONS = {"splendor": 240, "witches": 480, "smallworld-of-warcraft": 85}  # about the expert's CPU (paired)
 WORLDS = {"splendor": 400}  # the per-world search's budget before issue 56's information sets
@@ -44,40 +46,8 @@ def ismcts(game, iterations: int | None = None, **knobs):
     return wrap(search) if wrap else search
 
 
-def _witches_expert(search):
-    """domain/witches/bots.py's expert_bot with `search` in place of its _SEARCH."""
-    from domain.witches import bots
-    from domain.witches.moves import playable
-    from domain.witches.state import PLAYING
-
-    def expert(state, seat, rng):
-        if state.phase != PLAYING:
-            return bots.careful_bot(state, seat, rng)
-        if len(playable(state, seat)) == 1:
-            return {"type": "play", "card": playable(state, seat)[0]}
-        with bots.collector_paused():
-            try:
-                move = search(state, seat, rng)
-            finally:
-                bots.forget()
-        return dict(move)
-
-    return expert
-
-
-def _smallworld_expert(search):
-    """domain/smallworld/bots.py's expert_bot with `search` in place of its _search."""
-    from domain.smallworld import bots
-
-    def expert(state, seat, rng):
-        if state.turn.step in bots.SEARCHED:
-            return search(state, seat, rng)
-        return bots.greedy_bot(state, seat, rng)
-
-    return expert
-
-
-_EXPERT_WITH = {"witches": _witches_expert, "smallworld-of-warcraft": _smallworld_expert}
+# the experts that search only some decisions, each around a given search (their own split kept)
+_EXPERT_WITH = {"witches": witches_bots.expert_with, "smallworld-of-warcraft": smallworld_bots.expert_with}
 
 
 def worlds(game):

@@ -20,6 +20,8 @@ from .state import CONQUER, DEFEND, MARKERS, PICK, REDEPLOY, REINFORCE, START
 from .views import result
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .contract_bits import Move
     from .state import Region, State
 
@@ -253,11 +255,19 @@ _search = Searcher(RULES, lambda state: state.n, EXPERT)
 SEARCHED = (PICK, START, CONQUER)  # redeployment, markers and purchases: the greedy bot's
 
 
-def expert_bot(state: State, seat: int, rng: random.Random) -> Move:
-    """The search where the game is decided (picks, declines, conquests), greedy elsewhere."""
-    if state.turn.step in SEARCHED:
-        return _search(state, seat, rng)
-    return greedy_bot(state, seat, rng)
+def expert_with(search: Searcher) -> Callable[[State, int, random.Random], Move]:
+    """The expert's policy around `search` (its own, or a variant's: bench/variant_match.py):
+    the search where the game is decided (picks, declines, conquests), greedy elsewhere."""
+
+    def expert(state: State, seat: int, rng: random.Random) -> Move:
+        if state.turn.step in SEARCHED:
+            return search(state, seat, rng)
+        return greedy_bot(state, seat, rng)
+
+    return expert
+
+
+expert_bot = expert_with(_search)
 
 
 SEARCH = _search  # what a game's analysis values its positions with (domain/analysis.py)

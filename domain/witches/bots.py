@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -645,18 +645,26 @@ EXPERT_SPEC = SearchSpec(
 _SEARCH = Searcher(ROUND_RULES, lambda state: state.n, EXPERT_SPEC)
 
 
-def expert_bot(state: State, seat: int, rng: random.Random) -> dict:
-    """Passes and spell choices as `careful` does; searches every card it plays."""
-    if state.phase != PLAYING:
-        return careful_bot(state, seat, rng)
-    if len(playable(state, seat)) == 1:
-        return {"type": "play", "card": playable(state, seat)[0]}
-    with collector_paused():  # (the memos emptied before the collector is back on)
-        try:
-            move = _SEARCH(state, seat, rng)
-        finally:
-            forget()
-    return dict(move)  # not the search's shared dict (`_PLAY`)
+def expert_with(search: Searcher) -> Callable[[State, int, random.Random], dict]:
+    """The expert's policy around `search` (its own, or a variant's: bench/variant_match.py):
+    passes and spell choices as `careful` does; `search` chooses every card it plays."""
+
+    def expert(state: State, seat: int, rng: random.Random) -> dict:
+        if state.phase != PLAYING:
+            return careful_bot(state, seat, rng)
+        if len(playable(state, seat)) == 1:
+            return {"type": "play", "card": playable(state, seat)[0]}
+        with collector_paused():  # (the memos emptied before the collector is back on)
+            try:
+                move = search(state, seat, rng)
+            finally:
+                forget()
+        return dict(move)  # not the search's shared dict (`_PLAY`)
+
+    return expert
+
+
+expert_bot = expert_with(_SEARCH)
 
 
 SEARCH = _SEARCH  # what a game's analysis values its positions with (domain/analysis.py)
