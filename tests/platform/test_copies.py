@@ -1,5 +1,6 @@
-"""Game.with_ and Platform.with_ (issue 57): dataclasses.replace without __init__, made on every
-move's fold; the same value as replace for every field, the original untouched, no unknown field."""
+"""Game.with_ and Platform.with_ (domain/copies.py Replaceable, issue 57): dataclasses.replace
+without __init__, made on every move's fold; the same value as replace for every field, the
+original untouched, no unknown field."""
 from __future__ import annotations
 
 from dataclasses import fields, replace
