@@ -14,19 +14,16 @@ one (an old expected version). The system's turns are played in-process
 (workers.jobs.play_chain); the game's `GET /games/{id}` is kept at the end. Every answer's status
 and body are kept with the game's id, tokens and times masked; the run prints how many answers
 and bytes, and their sha256. Run it in each tree (`cd <tree> && python -m bench.move_answers`,
-or with this file copied into an older tree): equal hashes mean equal answers.
+or with this file and bench/answers.py copied into an older tree): equal hashes mean equal answers.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import os
 import random
 
-from bench.common import private_redis
+from bench.answers import keeper, recording_app, report
 from bench.request_cost import call, environ
-from bench.witches_answers import MILLIS, TIMES
 
 GAMES = (("splendor", 2), ("setup", 2), ("smallworld-of-warcraft", 2), ("witches", 3), ("fairy-tile", 2))
 
@@ -42,12 +39,7 @@ def record(app, service, kind: str, seats: int, seed: int, n_moves: int, answers
     status, out = call(app, environ("POST", "/games", json.dumps(body).encode()))
     created = json.loads(out)
     gid, tokens, table = created["id"], [s["token"] for s in created["seats"]], created["table_token"]
-    secrets = [gid.encode(), table.encode(), *(t.encode() for t in tokens)]
-
-    def keep(status: int, out: bytes) -> None:
-        for i, secret in enumerate(secrets):
-            out = out.replace(secret, b"<secret%d>" % i)
-        answers.append(b"%d " % status + MILLIS.sub(b"<ms>", TIMES.sub(b'"<time>"', out)))
+    keep = keeper(created, answers)
 
     key = moves = 0
     for _ in range(4 * n_moves + 50):
@@ -104,24 +96,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=50, help="at most this many moves a game")
     parser.add_argument("--out", default=None, help="write the masked answers here, one a line")
     args = parser.parse_args()
-    with private_redis() as url:
-        os.environ["REDIS_URL"] = url
-        from app import create_app
-
-        app = create_app({"REDIS_URL": url, "RATE_LIMIT": 10 ** 9, "ALLOW_CLIENT_SEEDS": True,
-                          "DEFER_AFTER_APPEND": False})
-        service = app.extensions["games"]
-        answers: list[bytes] = []
-        moves = 0
+    answers: list[bytes] = []
+    moves = 0
+    with recording_app() as (app, service):
         for kind, seats in GAMES:
             for seed in range(args.games):
                 moves += record(app, service, kind, seats, seed, args.moves, answers)
-    digest = hashlib.sha256(b"\n".join(answers)).hexdigest()
-    print(f"{len(GAMES)} x {args.games} games, {moves} moves, {len(answers)} answers, "
-          f"{sum(map(len, answers)):,} bytes, sha256 {digest}")
-    if args.out:
-        with open(args.out, "wb") as f:
-            f.write(b"\n".join(answers) + b"\n")
+    report(answers, f"{len(GAMES)} x {args.games} games, {moves} moves", args.out)
 
 
 if __name__ == "__main__":

@@ -17,18 +17,13 @@ same seeds give the same games, so equal hashes mean equal answers.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import os
 import random
-import re
 from urllib.parse import urlsplit
 
-from bench.common import private_redis
+from bench.answers import keeper, recording_app, report
 from bench.request_cost import call, environ
 
-TIMES = re.compile(rb'"(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d)?)"')
-MILLIS = re.compile(rb"\b\d{13}\b")  # epoch milliseconds ("at")
 SEATS = (3, 3, 4, 5, 6, 3, 4, 3)
 
 
@@ -44,12 +39,7 @@ def record(app, service, seed: int, answers: list[bytes]) -> None:
     status, out = call(app, environ("POST", "/games", body))
     created = json.loads(out)
     gid, tokens, table = created["id"], [s["token"] for s in created["seats"]], created["table_token"]
-    secrets = [gid.encode(), table.encode(), *(t.encode() for t in tokens)]
-
-    def keep(status: int, out: bytes) -> None:
-        for i, secret in enumerate(secrets):
-            out = out.replace(secret, b"<secret%d>" % i)
-        answers.append(b"%d " % status + MILLIS.sub(b"<ms>", TIMES.sub(b'"<time>"', out)))
+    keep = keeper(created, answers)
 
     key = 0
     for _ in range(2000):
@@ -100,21 +90,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--out", default=None, help="write the masked answers here, one a line")
     args = parser.parse_args()
-    with private_redis() as url:
-        os.environ["REDIS_URL"] = url
-        from app import create_app
-
-        app = create_app({"REDIS_URL": url, "RATE_LIMIT": 10 ** 9, "ALLOW_CLIENT_SEEDS": True,
-                          "DEFER_AFTER_APPEND": False})
-        service = app.extensions["games"]
-        answers: list[bytes] = []
+    answers: list[bytes] = []
+    with recording_app() as (app, service):
         for seed in range(args.games):
             record(app, service, seed, answers)
-    digest = hashlib.sha256(b"\n".join(answers)).hexdigest()
-    print(f"{args.games} games, {len(answers)} answers, {sum(map(len, answers)):,} bytes, sha256 {digest}")
-    if args.out:
-        with open(args.out, "wb") as f:
-            f.write(b"\n".join(answers) + b"\n")
+    report(answers, f"{args.games} games", args.out)
 
 
 if __name__ == "__main__":
