@@ -177,7 +177,8 @@ def push_settings(settings: Settings) -> web_push.PushSettings:
     """Push endpoints are checked as webhook URLs are (the same allowed networks)."""
     networks = tuple(ipaddress.ip_network(n, strict=False) for n in settings.webhook_allowed_networks)
     return web_push.PushSettings(settings.vapid_subject, settings.push_ttl_s, settings.push_timeout_s,
-                                 settings.push_deadline_s, Policy(settings.push_allow_loopback, networks),
+                                 settings.push_deadline_s, settings.push_drain_s, settings.push_queued_grace_s,
+                                 Policy(settings.push_allow_loopback, networks),
                                  settings.push_retry_base_s, settings.push_retry_max_s, settings.push_max_attempts,
                                  settings.push_reminders_per_game, settings.push_reminders_per_day)
 

@@ -135,6 +135,8 @@ class Settings:
     push_ttl_s: int = 86400  # how long a push service may hold a message for an offline device
     push_timeout_s: float = 5.0  # the longest wait within a push attempt
     push_deadline_s: float = 10.0  # a push attempt's whole time
+    push_drain_s: float = 5.0  # a sender's time for starting pushes under one subscription's lease
+    push_queued_grace_s: float = 5.0  # a push job queued in name only this long is lost (workers/queueing/)
     push_max_per_player: int = 10
     push_allow_loopback: bool = False  # http endpoints on 127.0.0.1 (tests, local development)
     push_retry_base_s: float = 5.0  # a failed push's first wait; doubled at each failure in a row...
@@ -179,6 +181,7 @@ class Settings:
     android_cert_fingerprints: tuple[str, ...] = ()  # the SHA-256 fingerprints of their signing certificates
     # ---- the workers ----
     reconcile_interval: float = 2.0
+    reconciler_heartbeat_min_s: int = 10  # the reconciler's heartbeat lives 5 passes, at least this long
     turn_lost_after_s: float = 20.0  # a started turn job whose game has not moved this long: lost with its worker
     clock_poll_s: float = 0.2
     clock_rearm_s: float = 60.0

@@ -49,7 +49,8 @@ def main(argv: list[str]) -> None:
                             services.pair_seeks, services.archiver, services.clock_warnings,
                             services.advance_tournaments),
                     clock_tick=services.clock_tick,
-                    clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl)
+                    clock_poll_s=settings.clock_poll_s, waiting_ttl_s=settings.waiting_ttl,
+                    heartbeat_min_s=settings.reconciler_heartbeat_min_s)
     else:
         # SimpleWorker runs jobs in-process (no fork per job): a bot's reply lands within
         # milliseconds. A job that dies takes the worker with it; app.py restarts workers

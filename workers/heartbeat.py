@@ -18,7 +18,8 @@ from events.store import StoreUnavailable
 from .queueing import age_s
 
 WORKER_TTL_S = 30  # RQ heartbeats every WORKER_TTL_S - 15 s when idle
-RECONCILER_TTL_FACTOR = 5  # the reconciler's key outlives this many missed passes (at least 10 s)
+RECONCILER_TTL_FACTOR = 5  # the reconciler's key outlives this many missed passes...
+RECONCILER_TTL_MIN_S = 10  # ...and lives at least this long (RECONCILER_HEARTBEAT_MIN_S)
 
 
 def reconciler_key(prefix: str) -> str:
@@ -30,8 +31,9 @@ def degraded_key(prefix: str) -> str:
     return f"{prefix}reconciler:degraded"
 
 
-def beat_reconciler(connection, prefix: str, interval_s: float, failed: dict[str, str] | None = None) -> None:
-    ttl = max(10, int(interval_s * RECONCILER_TTL_FACTOR))
+def beat_reconciler(connection, prefix: str, interval_s: float, failed: dict[str, str] | None = None,
+                    min_ttl_s: int = RECONCILER_TTL_MIN_S) -> None:
+    ttl = max(min_ttl_s, int(interval_s * RECONCILER_TTL_FACTOR))
     pipe = connection.pipeline(transaction=False)
     pipe.set(reconciler_key(prefix), datetime.now(UTC).isoformat(), ex=ttl)
     pipe.delete(degraded_key(prefix))

@@ -99,9 +99,11 @@ def _reconcile_game(service: GameService, scheduler: TurnScheduler, game_id: str
 
 def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: float = 2.0,
                 abandon_after_s: float = ABANDON_AFTER_S, sweeps: tuple = (), clock_tick=None,
-                clock_poll_s: float = 0.2, waiting_ttl_s: float = WAITING_TTL_S) -> None:
+                clock_poll_s: float = 0.2, waiting_ttl_s: float = WAITING_TTL_S,
+                heartbeat_min_s: int = heartbeat.RECONCILER_TTL_MIN_S) -> None:
     """`sweeps`: more repairs run each pass (webhook deliveries: workers/deliveries/sweep.py).
-    `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes."""
+    `clock_tick`: the turn clocks' poll (workers/clocks.py), every clock_poll_s between passes.
+    `heartbeat_min_s`: the shortest life of the pass's heartbeat (workers/heartbeat.py)."""
     watch = Watch()
     log.info("reconciler started: a pass every %s s", interval_s)
     state = {"migrated": False}
@@ -111,7 +113,7 @@ def run_forever(service: GameService, scheduler: TurnScheduler, interval_s: floa
             _guarded(clock_tick, "clocks")
         if time.monotonic() >= next_pass:
             _guarded(lambda: _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state,
-                                   waiting_ttl_s), "pass")
+                                   waiting_ttl_s, heartbeat_min_s), "pass")
             next_pass = time.monotonic() + interval_s
         wait = max(0.0, next_pass - time.monotonic())
         time.sleep(min(wait, clock_poll_s) if clock_tick is not None else wait)
@@ -146,7 +148,8 @@ def _isolated(name: str, work: Callable[[], Any], failed: dict[str, str]) -> Non
         log.exception("reconciler: %s failed", name)
 
 
-def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state, waiting_ttl_s=None) -> dict[str, str]:
+def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state, waiting_ttl_s=None,
+          heartbeat_min_s: int = heartbeat.RECONCILER_TTL_MIN_S) -> dict[str, str]:
     """One pass: each part isolated (_isolated), then the heartbeat, which names the parts that
     failed (heartbeat.readiness reports them as degraded). Returns those parts."""
     failed: dict[str, str] = {}
@@ -171,5 +174,5 @@ def _pass(service, scheduler, watch, abandon_after_s, sweeps, interval_s, state,
         _isolated("waiting", lambda: expire_waiting(service, waiting_ttl_s), failed)
     for sweep in sweeps:
         _isolated(getattr(sweep, "__name__", None) or type(sweep).__name__, sweep, failed)
-    heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s, failed)
+    heartbeat.beat_reconciler(scheduler.connection, scheduler.prefix, interval_s, failed, heartbeat_min_s)
     return failed

@@ -18,6 +18,13 @@ from tests.platform.processes import AppProcess
 
 pytestmark = pytest.mark.process
 
+# The reconciler's heartbeat lives 5 passes, at least RECONCILER_HEARTBEAT_MIN_S (10 s by default):
+# 3 s here, so the outage outlasts it twice within the probes below.
+PASS_S, HEARTBEAT_S = 0.5, 3
+# Each web process reads the archive's state at most every ArchiveCheck.every_s (5 s): the probes
+# last that and more than twice the heartbeat's life.
+PROBES_S = 7.0
+
 
 def _ready(app: AppProcess) -> tuple[int, dict]:
     r = requests.get(f"{app.base}/health/ready", timeout=5)
@@ -38,15 +45,14 @@ def test_a_node_stays_ready_while_its_postgresql_archive_is_stopped(tmp_path, po
     direct = urlsplit(_postgres_schema(postgres_url))
     proxy = TcpProxy((direct.hostname or "127.0.0.1", direct.port or 5432)).up()
     url = urlunsplit(direct._replace(netloc=f"{direct.username}@127.0.0.1:{proxy.port}"))
-    app = AppProcess(tmp_path, ARCHIVE_URL=url, RECONCILE_INTERVAL=1)
+    app = AppProcess(tmp_path, ARCHIVE_URL=url, RECONCILE_INTERVAL=PASS_S, RECONCILER_HEARTBEAT_MIN_S=HEARTBEAT_S)
     try:
         app.start().wait_healthy(60)
         status, checks = _until(app, lambda s, c: s == 200, 60)
         assert (status, checks.get("archive")) == (200, "ok"), checks
         proxy.down()
-        # The heartbeat lives 10 s (RECONCILER_TTL_FACTOR passes, at least 10 s): 15 s of probes.
         seen = []
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + PROBES_S
         while time.monotonic() < deadline:
             seen.append(_ready(app))
             time.sleep(0.5)

@@ -90,6 +90,8 @@ FROM_ENV = {
     "PUSH_TTL_S": ("60", 60),
     "PUSH_TIMEOUT_S": ("1.5", 1.5),
     "PUSH_DEADLINE_S": ("4", 4.0),
+    "PUSH_DRAIN_S": ("1", 1.0),
+    "PUSH_QUEUED_GRACE_S": ("0.5", 0.5),
     "PUSH_MAX_PER_PLAYER": ("2", 2),
     "PUSH_ALLOW_LOOPBACK": ("1", True),
     "PUSH_RETRY_BASE_S": ("0.5", 0.5),
@@ -115,6 +117,7 @@ FROM_ENV = {
     "CLOCK_WARNING_SCAN_S": ("0.5", 0.5),
     "RECONCILE_INTERVAL": ("0.5", 0.5),
     "TURN_LOST_AFTER_S": ("5", 5.0),
+    "RECONCILER_HEARTBEAT_MIN_S": ("2", 2),
     "CLOCK_POLL_S": ("0.1", 0.1),
     "CLOCK_REARM_S": ("5", 5.0),
     "ABANDON_AFTER": ("2", 2.0),
@@ -193,6 +196,10 @@ def test_the_defaults_are_todays():
         2, clocks.CLOCK_POLL_S, clocks.CLOCK_REARM_S, ABANDON_AFTER_S, "INFO")
     assert d.waiting_ttl == WAITING_TTL_S
     assert d.turn_lost_after_s == queueing.LOST_AFTER_S
+    assert (d.push_drain_s, d.push_queued_grace_s) == (PushSettings().drain_s, queueing.QUEUED_GRACE_S)
+    from workers.heartbeat import RECONCILER_TTL_MIN_S
+
+    assert d.reconciler_heartbeat_min_s == RECONCILER_TTL_MIN_S
     from api.players.vacations import DAYS_PER_YEAR
 
     assert d.vacation_days_per_year == DAYS_PER_YEAR

@@ -26,13 +26,16 @@ from tests.api.test_web_push import play, started_game, subscribe
 from tests.conftest import wait_for
 from tests.lobby.helpers import player
 from tests.robustness.servers import RedisServer, WorkerProcess
+from workers.push import LOOK_AGAIN_MS
 
 # The tier (tests/tiers.py): a Redis of its own, worker processes killed.
 pytestmark = pytest.mark.process
 
-# A dead holder's sending lease (DRAIN_S 5 + the attempt's deadline 3 + 2 s: the worker may be
-# frozen mid-push), then the sweep's next look (5 s) past a queued job's grace (5 s), and margin.
-RECOVERED_S = 20.0
+# Shorter than production's 5 s each (docs/operators.md), so the recovery below takes seconds.
+DRAIN_S, QUEUED_GRACE_S, DEADLINE_S = 1.0, 1.0, 3.0
+# A dead holder's sending lease (PUSH_DRAIN_S + the attempt's deadline + 2 s: the worker may be
+# frozen mid-push), then the sweep's next look (LOOK_AGAIN_MS, 5 s) past a queued job's grace.
+RECOVERED_S = DRAIN_S + DEADLINE_S + 2 + LOOK_AGAIN_MS / 1000 + QUEUED_GRACE_S
 
 
 def _blocked_fresh(client: redis.Redis) -> bool:
@@ -47,7 +50,8 @@ def test_a_push_job_lost_with_a_killed_worker_is_sent_within_a_sweep_and_no_stal
     prefix = f"pf{uuid.uuid4().hex[:6]}:"
     key_file = str(tmp_path / "vapid_private.pem")
     env = {"WEBHOOK_QUEUE": f"{prefix}webhooks", "PUSH_ALLOW_LOOPBACK": "1", "VAPID_KEY_FILE": key_file,
-           "RECONCILE_INTERVAL": "0.5", "PUSH_DEADLINE_S": "3"}
+           "RECONCILE_INTERVAL": "0.5", "PUSH_DEADLINE_S": str(DEADLINE_S), "PUSH_DRAIN_S": str(DRAIN_S),
+           "PUSH_QUEUED_GRACE_S": str(QUEUED_GRACE_S)}
     procs: list[WorkerProcess] = []
     service = PushService()
     try:
@@ -55,7 +59,8 @@ def test_a_push_job_lost_with_a_killed_worker_is_sent_within_a_sweep_and_no_stal
 
         app = create_app({"REDIS_URL": server.url, "KEY_PREFIX": prefix, "TURN_QUEUE": f"{prefix}turns",
                           "WEBHOOK_QUEUE": f"{prefix}webhooks", "TESTING": True, "RATE_LIMIT": 1_000_000,
-                          "DEFER_AFTER_APPEND": False, "PUSH_ALLOW_LOOPBACK": True, "VAPID_KEY_FILE": key_file})
+                          "DEFER_AFTER_APPEND": False, "PUSH_ALLOW_LOOPBACK": True, "VAPID_KEY_FILE": key_file,
+                          "PUSH_QUEUED_GRACE_S": QUEUED_GRACE_S})
         client = app.test_client()
         service.server_key = client.get("/push/vapid-public-key").get_json()["public_key"]
         worker = WorkerProcess(server.url, prefix, "webhooks", tmp_path, **env)

@@ -94,7 +94,8 @@ class Pushes:
         self.subs.look_at(player_id, int(time.time() * 1000) + LOOK_AFTER_MS)
         return enqueue_with_follow_up(self.queue, push_job_id(self.prefix, player_id), "jobs.push_job",
                                       (self.prefix, player_id), JOB_TIMEOUT_S, f"push notices of {player_id}",
-                                      lost=lambda jid: lost_job(self.queue, jid, LOST_AFTER_S))
+                                      lost=lambda jid: lost_job(self.queue, jid, LOST_AFTER_S,
+                                                                   self.settings.queued_grace_s))
 
     def sweep(self) -> int:
         """The reconciler's pass (see the module): how many push jobs were queued again."""

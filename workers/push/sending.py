@@ -49,7 +49,6 @@ from .transport import Transport
 log = logging.getLogger(__name__)
 
 BATCH = 50  # inbox entries read at a time
-DRAIN_S = 5.0  # a lease's time for starting pushes: its last attempt may take the deadline more
 
 
 @dataclass(frozen=True)
@@ -58,6 +57,8 @@ class PushSettings:
     ttl_s: int = 86400
     timeout_s: float = 5.0  # the longest wait within an attempt
     deadline_s: float = 10.0  # an attempt's whole time
+    drain_s: float = 5.0  # a lease's time for starting pushes: its last attempt may take the deadline more
+    queued_grace_s: float = 5.0  # PUSH_QUEUED_GRACE_S: a push job queued in name only this long is lost
     policy: Policy = Policy()
     retry_base_s: float = 5.0
     retry_max_s: float = 3600.0
@@ -91,15 +92,15 @@ class Sender:
         failure = self.subs.failure(player_id, sub_id)
         if failure is not None and failure.get("next_at", 0) > time.time() * 1000:
             return "waiting"
-        # The lease: DRAIN_S of starting attempts, the last one's deadline, 2 s to save its cursor.
+        # The lease: drain_s of starting attempts, the last one's deadline, 2 s to save its cursor.
         # A holder that died (a webhook worker SIGKILLed) holds the subscription no longer.
         started = time.monotonic()
         self._release_stranded(player_id, sub_id)
-        token = self.subs.lock(player_id, sub_id, int((DRAIN_S + self.settings.deadline_s + 2) * 1000))
+        token = self.subs.lock(player_id, sub_id, int((self.settings.drain_s + self.settings.deadline_s + 2) * 1000))
         if token is None:
             return "busy"
         try:
-            return self._drain(sub, token, started + DRAIN_S)
+            return self._drain(sub, token, started + self.settings.drain_s)
         finally:
             try:
                 self.subs.unlock(player_id, sub_id, token)

@@ -88,10 +88,11 @@ def enqueue_unique(enqueue: Callable[[], object], jid: str, connection: Any,
         return False
 
 
-def lost_job(queue: Queue, jid: str, started_lost_after_s: float) -> bool:
+def lost_job(queue: Queue, jid: str, started_lost_after_s: float, queued_grace_s: float = QUEUED_GRACE_S) -> bool:
     """Whether the job `jid` exists no more in any useful way: gone, ended (failed, stopped,
-    finished), queued in name only (its queue entry gone, as when a worker popped it into RQ's
-    intermediate queue and was killed, or Redis lost the list), or started, its last heartbeat
+    finished), queued in name only for longer than `queued_grace_s` (its queue entry gone, as
+    when a worker popped it into RQ's intermediate queue and was killed, or Redis lost the
+    list), or started, its last heartbeat
     (its start, for a worker that beats only then) longer ago than `started_lost_after_s` (its
     worker died). The one rule of the turns, the webhook deliveries, the push jobs and the
     analyses (whose BeatingWorker beats while the job runs)."""
@@ -105,7 +106,7 @@ def lost_job(queue: Queue, jid: str, started_lost_after_s: float) -> bool:
     if status == JobStatus.QUEUED:
         # Queued in name only (its queue entry is gone) and for a while: a worker that has
         # just popped the job has not yet marked it started, and must not lose it to us.
-        return age_s(job.enqueued_at) > QUEUED_GRACE_S and jid not in queue.get_job_ids()
+        return age_s(job.enqueued_at) > queued_grace_s and jid not in queue.get_job_ids()
     if status == JobStatus.STARTED:
         return age_s(job.last_heartbeat or job.started_at) > started_lost_after_s
     return False
