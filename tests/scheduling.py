@@ -24,7 +24,7 @@ TOGETHER = ("tests/cluster/",)
 TEST_BY_TEST = ("tests/robustness/test_leaks.py", "tests/contract/test_game_contract.py",
                 "tests/contract/test_words.py", "tests/archive/test_archived_reads.py")
 SECONDS = {
-    "tests/cluster/": 128,  # fuzz48: test_api_on_cluster.py alone 78/65 -> 65/59 s
+    "tests/cluster/": 118,  # fuzz48: test_api_on_cluster.py alone 78/65 -> 65/59 s; suite48a: test_failover 24 -> 13 s
     "tests/web/test_browser.py": 95,
     "tests/robustness/test_schemathesis.py": 75,  # fuzz48: 47-57 s alone at load 9 (82-92 before)
     "tests/web/test_korean_pages.py": 56,
@@ -47,9 +47,9 @@ SECONDS = {
     "tests/api/test_play_every_game.py": 20,  # cpu48: alone 18 s quiet (it waits for the bots at the store)
     "tests/web/test_chat_pages.py": 23,
     "tests/api/test_webhooks.py": 19,  # suite48: alone 23/22 -> 18/20 s (the receiver stops at once)
-    "tests/robustness/test_push_faults.py": 21,
+    "tests/robustness/test_push_faults.py": 12,  # suite48a: the lost job's test 20 -> 10 s (PUSH_QUEUED_GRACE_S 1)
     "tests/clients/test_python_client.py": 21,
-    "tests/archive/test_archive_outage_processes.py": 21,
+    "tests/archive/test_archive_outage_processes.py": 13,  # suite48a: 7 s of probes, not 15
     "tests/web/test_ratings_pages.py": 21,
     "tests/web/test_tournament_pages.py": 20,
     "tests/web/test_limits.py": 20,  # one server of its own (web48b: alone 26/40 -> 23/23 s), a rate window waited out
