@@ -38,6 +38,48 @@ def wait(driver, condition, timeout=60, message=""):
         time.sleep(0.05 if waited < QUICK_S else SLOW_POLL_S)
 
 
+# Waits in the page for `condition` (a JS expression, the script's own text: the pages' CSP allows
+# no eval), asked at every change of the document (a MutationObserver) and each 250 ms besides;
+# true, or false once `timeout_ms` have passed.
+IN_PAGE = """
+const [timeoutMs, done] = arguments;
+const test = () => { try { return Boolean(%s); } catch { return false; } };
+if (test()) return done(true);
+const finish = (value) => { observer.disconnect(); clearInterval(timer); clearTimeout(limit); done(value); };
+const observer = new MutationObserver(() => { if (test()) finish(true); });
+observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+const timer = setInterval(() => { if (test()) finish(true); }, 250);
+const limit = setTimeout(() => finish(false), timeoutMs);
+"""
+
+
+def wait_in_page(driver, condition: str, timeout=60, message="") -> None:
+    """Until the page's `condition` (JS) holds: one WebDriver call for a wait of any length, where
+    `wait` asks through chromedriver five times a second (about 5 ms of CPU each, issue 48). For
+    the long waits on a page that changes by itself: a bot's turn, a game played live. A page
+    that reloads meanwhile ends the call early: the condition is then asked again."""
+    from selenium.common.exceptions import JavascriptException
+
+    started, kept = time.monotonic(), driver.timeouts.script
+    try:
+        while True:
+            left = timeout - (time.monotonic() - started)
+            if left <= 0:
+                raise TimeoutException(message)
+            driver.set_script_timeout(left + 10)
+            try:
+                if driver.execute_async_script(IN_PAGE % condition, int(left * 1000)):
+                    return
+            except (JavascriptException, TimeoutException):
+                time.sleep(SLOW_POLL_S)  # a navigation ended the script: ask again
+    finally:
+        driver.set_script_timeout(kept)
+
+
+# The play page's line of whose turn it is (#turn), as `text_of` reads it, in a page's condition.
+TURN_JS = "(document.querySelector('#turn')?.innerText || '').trim()"
+
+
 def ask_presence_often(driver, base: str, every_ms: int = 1000) -> None:
     """This browser's play pages ask who is here every `every_ms` (web/presence.js's
     localStorage knob; 5 s without it): a test sees a seat arrive or leave without waiting out
@@ -70,10 +112,13 @@ def replay_at(driver) -> tuple[int, int]:
         return -1, -1
 
 
-def create_in_lobby(driver, base, game_type, seats=None, options=None):
+def create_in_lobby(driver, base, game_type, seats=None, options=None, opened=False):
     """Fills the lobby's form: `seats` are the seat choices ("me", "bot:greedy"...), or the
-    form's defaults; `options` the integer options typed into their fields (name -> value)."""
-    driver.get(base + "/")
+    form's defaults; `options` the integer options typed into their fields (name -> value).
+    `opened`: the lobby is the page shown already (not loaded again: a load is about half a
+    CPU-second of chromium's, issue 48)."""
+    if not opened:
+        driver.get(base + "/")
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#type option"), message="game types listed")
     Select(driver.find_element(By.ID, "type")).select_by_value(game_type)
     if seats is not None:

@@ -14,7 +14,7 @@ import requests
 from selenium.common.exceptions import WebDriverException
 
 from tests.web.conftest import page_errors
-from tests.web.helpers import shown_version, text_of, wait
+from tests.web.helpers import TURN_JS, wait, wait_in_page
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -76,10 +76,6 @@ def wait_until(condition, timeout=120):  # waited out only on a failure (a bot's
     raise AssertionError("timed out")
 
 
-def _my_turn(driver) -> bool:
-    return text_of(driver, "#turn") == "내 차례입니다." and bool(driver.find_elements("css selector", "#board .board-bar:not([hidden])"))
-
-
 def _no_english(driver) -> list[str]:
     """The board's texts once drawn in the pieces' names (a moment after the first drawing),
     and those of them holding English."""
@@ -113,28 +109,52 @@ def bots(web_server):
         web_server.stop_bots()
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+def _sized(driver, size) -> None:
+    """The window at `size`, once the board is drawn again by itself for it (web/board.js: a
+    phone turned, a window resized), as narrow as that size draws it."""
+    driver.set_window_size(*SIZES[size])
+    wait(driver, lambda: driver.execute_script("const b = document.querySelector('#board svg');"
+                                               " return !!b && b.classList.contains('narrow') === arguments[0]", size == "phone"),
+         message=f"the board drawn again at the {size}'s size")
+
+
+def _korean_at_both_sizes(driver, screenshots, game_type, later: bool) -> None:
+    """No English on the board as it is at the size the window has, then at the other one."""
+    sizes = ("phone", "desktop") if later else ("desktop", "phone")
+    for i, size in enumerate(sizes):
+        if i:
+            _sized(driver, size)
+        assert _no_english(driver) == [], size
+        if later:
+            driver.execute_script("arguments[0].scrollIntoView()", driver.find_element("css selector", "#board"))
+            driver.save_screenshot(str(screenshots / f"board-ko-{game_type}-{size}.png"))
+
+
 @pytest.mark.parametrize("game_type", TYPES)
-def test_the_board_in_korean_then_english(web_server, bots, browser, screenshots, game_type, size):
+def test_the_board_in_korean_then_english(web_server, bots, browser, screenshots, game_type):
+    """At both sizes, on one page: opened at a desktop's, drawn again at a phone's, before and after
+    two moves of mine; then the page in English. (Until issue 48 each size was a test of its own,
+    with its own game: twice the games, moves and page loads for the same drawings.)"""
     driver, base = browser, web_server.base
     old = driver.get_window_size()
-    driver.set_window_size(*SIZES[size])
+    driver.set_window_size(*SIZES["desktop"])
     try:
         game_id, token = _game(base, game_type)
         _open(driver, base, game_id, token, "ko")
-        assert _no_english(driver) == []
+        _korean_at_both_sizes(driver, screenshots, game_type, later=False)
         # a later state too (two moves of mine, the bots' answers): a trick, races on the map...
         version = _my_moves(base, game_id, token)
-        wait(driver, lambda: shown_version(driver) == version and _my_turn(driver), timeout=30, message="my turn again")
-        assert _no_english(driver) == []
-        driver.execute_script("arguments[0].scrollIntoView()", driver.find_element("css selector", "#board"))
-        driver.save_screenshot(str(screenshots / f"board-ko-{game_type}-{size}.png"))
+        wait_in_page(driver, f"document.querySelector('#version')?.dataset.version === '{version}' && {TURN_JS} === '내 차례입니다.'"
+                     " && !!document.querySelector('#board .board-bar:not([hidden])')", timeout=30, message="my turn again")
+        _korean_at_both_sizes(driver, screenshots, game_type, later=True)
         assert page_errors(driver) == []
 
         _open(driver, base, game_id, token, "en")  # the switch back: the same board in English
-        wait(driver, lambda: len(_english_words(driver.execute_script(TEXTS))) >= 5, message="English on the board")
-        texts = driver.execute_script(TEXTS)
-        assert not [t for t in texts if HANGUL.search(t.replace("민지", ""))], [t for t in texts if HANGUL.search(t)][:12]
+        for size in ("desktop", "phone"):
+            _sized(driver, size)
+            wait(driver, lambda: len(_english_words(driver.execute_script(TEXTS))) >= 5, message=f"English on the board ({size})")
+            texts = driver.execute_script(TEXTS)
+            assert not [t for t in texts if HANGUL.search(t.replace("민지", ""))], [t for t in texts if HANGUL.search(t)][:12]
         assert page_errors(driver) == []
     finally:
         driver.execute_script(f"localStorage.removeItem('{LANG}')")

@@ -3,34 +3,105 @@ create a Splendor game against a bot in the lobby and play it to the end, replay
 a bot-only game of each hosted type update live. Each board is saved under var/screenshots/."""
 from __future__ import annotations
 
+import json
 import re
 import time
 
 import pytest
+import requests
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from domain import registry
 from tests.api.helpers import short_options
+from tests.conftest import wait_for
 from tests.web.conftest import page_errors
 from tests.web.helpers import (
-    SLOW_POLL_S,
+    TURN_JS,
     click_a_move,
     create_in_lobby,
     replay_at,
     shown_version,
     text_of,
     wait,
+    wait_in_page,
 )
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 
 
+# The late position the page takes over at, at the seat's turn: the leader has this many points.
+# Never later: a turn gains at most 8 (a 5-point card and a noble), so from 6 nobody reaches the
+# end's 15 and the game waits for the seat's next turn. (Clicked from the start, a Splendor game
+# was some 25 clicks, each drawn again; the most of the file's CPU: issue 48.)
+LATE_POINTS = 7
+# The moves the page clicks at the end, by kind: a buy, else gems, else whatever is left (a
+# return, a noble).
+LATE_KINDS = ("buy", "take_gems", "take_two")
+
+
+def _points(view: dict) -> dict[str, int]:
+    """The points of each card a seat may buy now (the market's, its reserved ones shown)."""
+    cards = [c for row in view["market"] for c in row if c] + [c for p in view["players"] for c in p["reserved"] if not c.get("hidden")]
+    return {c["id"]: c["points"] for c in cards}
+
+
+def _late_by_api(base: str, game_id: str, token: str, seat: int) -> int:
+    """The seat's moves sent through the API while the bot answers (the buy worth most, else
+    gems, else the first offered), until the leader has LATE_POINTS; the moves sent."""
+    key = {"Authorization": f"Bearer {token}"}
+    for sent in range(200):
+        game = wait_for(lambda: (g := requests.get(f"{base}/games/{game_id}", headers=key, timeout=5).json())
+                        ["status"] != "active" or seat in g["to_act"] and g, timeout=120, interval=0.05)
+        assert game["status"] == "active", f"the game ended after {sent} moves sent through the API"
+        if max(p["points"] for p in game["view"]["players"]) >= LATE_POINTS:
+            return sent
+        moves = requests.get(f"{base}/games/{game_id}/moves", headers=key, timeout=5).json()["moves"]
+        worth = _points(game["view"])
+        buys = sorted((m for m in moves if m["type"] == "buy"), key=lambda m: -worth.get(m["card"], 0))
+        move = (buys or [m for m in moves if m["type"] == "take_gems"] or moves)[0]
+        r = requests.post(f"{base}/games/{game_id}/moves", json={"expected_version": game["version"], "move": move},
+                          headers={**key, "Idempotency-Key": f"{game_id}-{game['version']}"}, timeout=5)
+        assert r.status_code == 201, r.text
+    raise AssertionError(f"not {LATE_POINTS} points after 200 moves")
+
+
+# The enabled move button of the first of the kinds given (data-move's type), else the first
+# enabled one; null when none is.
+MOVE_OF_KIND = """
+const buttons = [...document.querySelectorAll('#moves button.move')].filter((b) => !b.matches(':disabled'));
+for (const kind of arguments[0]) {
+  const chosen = buttons.find((b) => JSON.parse(b.dataset.move).type === kind);
+  if (chosen) return chosen;
+}
+return buttons[0] || null;
+"""
+
+
+def _click_a_kind(driver, kinds) -> str | None:
+    """Clicks a move of the first of `kinds` offered (else any); its kind, or None when none is."""
+    try:
+        button = driver.execute_script(MOVE_OF_KIND, list(kinds))
+        if button is None:
+            return None
+        kind = json.loads(button.get_attribute("data-move"))["type"]
+        if not button.is_displayed():  # its kind's group is closed (many moves): a person opens it
+            driver.execute_script("arguments[0].closest('details').querySelector('summary').scrollIntoView({block: 'center'})", button)
+            button.find_element(By.XPATH, "ancestor::details/summary").click()
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return kind
+    except (StaleElementReferenceException, ElementClickInterceptedException):
+        return None
+
+
 @pytest.fixture(scope="module")
 def splendor_game(web_server, browser, screenshots):
-    """A Splendor game created in the lobby (me against the greedy bot), played to its end by
-    clicking moves (the first one chosen on the board)."""
+    """A Splendor game created in the lobby (me against the greedy bot): its first move chosen
+    on the board and played from the keyboard, a reserve clicked, its middle played through the
+    API with the page away, its end by clicking moves (buys first) on the page reopened."""
     driver = browser
     web_server.start_bots()
     try:
@@ -56,18 +127,33 @@ def splendor_game(web_server, browser, screenshots):
         driver.execute_script("arguments[0].focus()", move)
         driver.switch_to.active_element.send_keys(Keys.ENTER)
         wait(driver, lambda: shown_version(driver) > first_version, message="the move sent from the keyboard")
+        # a reserve clicked (no other test clicks one): its kind's group may be closed, as a person finds it
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn.", message="my second turn")
+        before = shown_version(driver)
+        assert _click_a_kind(driver, ("reserve",)) == "reserve"
+        wait(driver, lambda: shown_version(driver) > before, message="the reserve played")
+        # the game's middle through the API, the page away (nothing drawn meanwhile); the seat's
+        # token is the one the lobby kept for this browser
+        seat, token = driver.execute_script(f"const g = JSON.parse(localStorage.getItem('gameserver.games'))['{game_id}'];"
+                                            " return [g.seat, g.token]")
+        driver.get(web_server.base + "/health")
+        sent = _late_by_api(web_server.base, game_id, token, seat)
+        driver.get(f"{web_server.base}/play/{game_id}")
+        wait(driver, lambda: text_of(driver, "#turn") == "Your turn.", message="the page reopened on the late game")
         # generous: only a failure waits it out, and a slow host's bot takes seconds a turn
-        clicks, deadline = 0, time.monotonic() + 600
+        clicked, deadline = [], time.monotonic() + 600
         while not text_of(driver, "#turn").startswith("Game over"):
-            assert time.monotonic() < deadline, f"not over after {clicks} moves: {text_of(driver, '#turn')}"
+            assert time.monotonic() < deadline, f"not over after {clicked}: {text_of(driver, '#turn')}"
             before = shown_version(driver)
-            if text_of(driver, "#turn") == "Your turn." and click_a_move(driver):
-                clicks += 1
+            if text_of(driver, "#turn") == "Your turn." and (kind := _click_a_kind(driver, LATE_KINDS)):
+                clicked.append(kind)
                 wait(driver, lambda: shown_version(driver) > before or text_of(driver, "#status").startswith(("Someone", "It is not", "The game moved on")),
                      message=f"the move is answered (status: {text_of(driver, '#status')})")
-            else:
-                time.sleep(SLOW_POLL_S)  # the bot's turn: seconds on a loaded host (helpers.wait)
-        assert clicks >= 10 and shown_version(driver) > first_version + 2 * 10
+            else:  # the bot's turn: seconds on a loaded host
+                wait_in_page(driver, f"{TURN_JS} === 'Your turn.' || {TURN_JS}.startsWith('Game over')", timeout=120,
+                             message="the bot's turn ends")
+        assert clicked, "the game's end reached by clicks"
+        assert sent >= 5 and shown_version(driver) > first_version + 2 * (sent + len(clicked))
         assert re.search(r"Won by .+", text_of(driver, "#turn"))
         assert not driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
         assert page_errors(driver) == []
@@ -137,7 +223,7 @@ def test_watch_a_bot_only_game_live(game_type, web_server, browser, screenshots)
     # The longer games shortened in the lobby's options (one round of Witches, 20 of Fairy Tile):
     # the page's live end is the same for a short game, and the form's options are typed.
     create_in_lobby(driver, web_server.base, game_type, [default_bots] * max(seats, 3 if game_type == "witches" else 2),
-                    options=short_options(registry.get(game_type)))
+                    options=short_options(registry.get(game_type)), opened=True)
     wait(driver, lambda: text_of(driver, "#who") == "You are watching.")
     wait(driver, lambda: text_of(driver, "#live") == "live", message="the stream is open")
     start = shown_version(driver)
@@ -148,7 +234,8 @@ def test_watch_a_bot_only_game_live(game_type, web_server, browser, screenshots)
         wait(driver, lambda: shown_version(driver) > start + 5, message="the bots' moves arrive")
         wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#events li")) > 3)
         driver.find_element(By.ID, "board").screenshot(str(screenshots / f"{game_type}-watch-live.png"))
-        wait(driver, lambda: text_of(driver, "#live") == "finished", timeout=300, message="the game ends live")
+        wait_in_page(driver, "document.querySelector('#live')?.innerText.trim() === 'finished'", timeout=300,
+                     message="the game ends live")
         wait(driver, lambda: text_of(driver, "#turn").startswith("Game over"))
     finally:
         web_server.stop_bots()
