@@ -45,10 +45,13 @@ class WatchedHints:
                 self._seen.popitem(last=False)
 
     def at(self, game_id: str, version: int) -> bool | None:
-        """Whether the game was watched when this process appended its version `version`
-        (None: this process did not, or not that version)."""
+        """Whether the game was watched when this process appended its version `version`, or a
+        later one (None: this process appended neither). The after-append step of a version
+        often runs once the game's next append is made (under gunicorn's gevent workers, while
+        the next move waits for its reply): what that later append learnt is what a command of
+        the step's own would find, both being asked after the version's append (issue 57)."""
         seen = self._seen.get(game_id)
-        return seen[1] if seen is not None and seen[0] == version else None
+        return seen[1] if seen is not None and seen[0] >= version else None
 
 
 _ORDINARY = object()  # _evalsha: this reply is to be asked for the ordinary way

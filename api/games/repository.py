@@ -344,7 +344,9 @@ class GameRepository:
         return self._listener is not None and self._listener.subscribed.is_set()
 
     def snapshot_if_due(self, game: Game) -> None:
-        if game.state is not None and game.version - game.snapshot_version >= self.snapshot_every and not game.finished:
+        held = self._cache.get(game.id)  # newer, maybe, and marked by a snapshot that ended after `game` was held
+        marked = max(game.snapshot_version, held.snapshot_version if held is not None else 0)
+        if game.state is not None and game.version - marked >= self.snapshot_every and not game.finished:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
