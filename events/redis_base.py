@@ -128,12 +128,12 @@ class RedisBase:
             lane = self._lane = _Lane()
         conn = lane.idle.pop() if lane.idle else pool.get_connection()
         try:
-            conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)  # type: ignore[no-untyped-call]
+            conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
             reply = conn.read_response()
         except NoScriptError:
             reply = _ORDINARY
         except (redis.ConnectionError, redis.TimeoutError):
-            conn.disconnect()  # type: ignore[no-untyped-call]
+            conn.disconnect()
             reply = _ORDINARY
         finally:
             if len(lane.idle) < lane.KEPT:
