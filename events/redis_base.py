@@ -65,13 +65,17 @@ class _Lane:
     connection here never holds an unread reply: `_evalsha` reads the reply it asked for, and a
     send or read that fails in between disconnects it (redis-py does, on any exception), so its
     next send connects again. A forked child makes its own lane (its parent's sockets are not
-    its own, as redis-py's pool resets in a child)."""
+    its own, as redis-py's pool resets in a child). Only from a plain pool of many connections
+    (redis-py's default: 100): from a small or blocking one, connections held here could starve
+    its other commands, so they go back after each append as before."""
 
     KEPT = 8
 
-    def __init__(self) -> None:
+    def __init__(self, pool: Any = None) -> None:
         self.pid = os.getpid()
         self.idle: list[Any] = []
+        roomy = type(pool) is redis.ConnectionPool and pool.max_connections >= 4 * self.KEPT
+        self.kept = self.KEPT if roomy else 0
 
 
 class RedisBase:
@@ -97,7 +101,7 @@ class RedisBase:
         self._cache = client.register_script(scripts.CACHE)
         self._mark_finished = client.register_script(scripts.MARK_FINISHED)
         self._raw_client: RawXrange | None = None
-        self._lane = _Lane()
+        self._lane = _Lane(client.connection_pool if type(client) is redis.Redis else None)
         self.watched_hints = WatchedHints()
         # Each written append PUBLISHes its events (WARM_GAMES, set by wiring.py; never on a
         # cluster, whose PUBLISH every node would carry): events/redis_announcements.py.
@@ -125,7 +129,7 @@ class RedisBase:
             return script(keys=keys, args=args)
         pool, lane = client.connection_pool, self._lane
         if lane.pid != os.getpid():
-            lane = self._lane = _Lane()
+            lane = self._lane = _Lane(pool)
         conn = lane.idle.pop() if lane.idle else pool.get_connection()
         try:
             conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
@@ -136,7 +140,7 @@ class RedisBase:
             conn.disconnect()
             reply = _ORDINARY
         finally:
-            if len(lane.idle) < lane.KEPT:
+            if len(lane.idle) < lane.kept:
                 lane.idle.append(conn)
             else:
                 pool.release(conn)

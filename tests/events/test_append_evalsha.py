@@ -114,3 +114,17 @@ def test_appends_keep_their_connection_out_of_the_pool_a_forked_child_its_own(re
     assert store.append(game_id, 7, [NewEvent("moved", {"a": 7}, 0)], "k7", "fp").version == 8
     assert taken == [1, 1] and ordinary == []
     assert [e.data["a"] for e in store.read(game_id)[1:]] == list(range(1, 8))
+
+
+def test_a_small_pools_connections_go_back_after_each_append(redis_url, monkeypatch):
+    """Held between appends, a small (or blocking) pool's connections could starve its other
+    commands: from such a pool each append takes one and gives it back, as redis-py's call does."""
+    store = RedisEventStore(redis.Redis.from_url(redis_url, max_connections=2), f"sha{uuid.uuid4().hex[:6]}:",
+                            finished_ttl=None)
+    game_id = uuid.uuid4().hex[:12]
+    store.create(game_id, {"type": "t"}, {}, [NewEvent("setup", {"n": 1}, None)])
+    for version in range(1, 4):
+        assert store.append(game_id, version, [NewEvent("moved", {"a": version}, 0)], f"k{version}", "fp").version \
+            == version + 1
+        assert store.redis.connection_pool._in_use_connections == set() and store._lane.idle == []
+    assert store.redis.ping()
