@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any, cast
 
 from .contract import GameDef, State
 
@@ -32,6 +33,26 @@ def rng_for(seed: object, version: int, salt: str = "") -> random.Random:
     created with a seed replays the same shuffles and bot choices every time. Its outcomes are
     written into events anyway; this only makes *new* decisions reproducible."""
     return random.Random(f"{seed}|{version}|{salt}")
+
+
+def rng_on_use(seed: object, version: int, salt: str = "") -> random.Random:
+    """rng_for's RNG, seeded only when first used: the same draws. Seeding hashes its string
+    (SHA-512), about 10 us, and most moves a person sends draw nothing (Splendor's and Fairy
+    Tile's decide never do), so the move's path pays it only for the moves that draw."""
+    return cast(random.Random, _SeededOnUse(f"{seed}|{version}|{salt}"))
+
+
+class _SeededOnUse:
+    """Every attribute is the random.Random's of the seed, made at the first one asked for."""
+
+    def __init__(self, seed: str):
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:  # only names not set above: the Random's
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return getattr(self._rng, name)
 
 
 def bot_move(game: GameDef, state: State, seat: int, level: str, rng: random.Random) -> dict:

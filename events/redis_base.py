@@ -45,13 +45,37 @@ class WatchedHints:
                 self._seen.popitem(last=False)
 
     def at(self, game_id: str, version: int) -> bool | None:
-        """Whether the game was watched when this process appended its version `version`
-        (None: this process did not, or not that version)."""
+        """Whether the game was watched when this process appended its version `version`, or a
+        later one (None: this process appended neither). The after-append step of a version
+        often runs once the game's next append is made (under gunicorn's gevent workers, while
+        the next move waits for its reply): what that later append learnt is what a command of
+        the step's own would find, both being asked after the version's append (issue 57)."""
         seen = self._seen.get(game_id)
-        return seen[1] if seen is not None and seen[0] == version else None
+        return seen[1] if seen is not None and seen[0] >= version else None
 
 
 _ORDINARY = object()  # _evalsha: this reply is to be asked for the ordinary way
+
+
+class _Lane:
+    """The connections `_evalsha` keeps between its calls (at most KEPT idle), taken from the pool
+    once. redis-py's `get_connection` checks that a pooled connection holds no unread reply
+    (a poll of its socket) and `release` counts it back: about 40 us a command under gunicorn's
+    gevent workers, whose poll() is gevent's, 8 us without (issue 57), on every append. A
+    connection here never holds an unread reply: `_evalsha` reads the reply it asked for, and a
+    send or read that fails in between disconnects it (redis-py does, on any exception), so its
+    next send connects again. A forked child makes its own lane (its parent's sockets are not
+    its own, as redis-py's pool resets in a child). Only from a plain pool of many connections
+    (redis-py's default: 100): from a small or blocking one, connections held here could starve
+    its other commands, so they go back after each append as before."""
+
+    KEPT = 8
+
+    def __init__(self, pool: Any = None) -> None:
+        self.pid = os.getpid()
+        self.idle: list[Any] = []
+        roomy = type(pool) is redis.ConnectionPool and pool.max_connections >= 4 * self.KEPT
+        self.kept = self.KEPT if roomy else 0
 
 
 class RedisBase:
@@ -77,6 +101,7 @@ class RedisBase:
         self._cache = client.register_script(scripts.CACHE)
         self._mark_finished = client.register_script(scripts.MARK_FINISHED)
         self._raw_client: RawXrange | None = None
+        self._lane = _Lane(client.connection_pool if type(client) is redis.Redis else None)
         self.watched_hints = WatchedHints()
         # Each written append PUBLISHes its events (WARM_GAMES, set by wiring.py; never on a
         # cluster, whose PUBLISH every node would carry): events/redis_announcements.py.
@@ -102,18 +127,23 @@ class RedisBase:
         client = self.redis
         if type(client) is not redis.Redis or client.connection is not None:
             return script(keys=keys, args=args)
-        pool = client.connection_pool
-        conn = pool.get_connection()
+        pool, lane = client.connection_pool, self._lane
+        if lane.pid != os.getpid():
+            lane = self._lane = _Lane(pool)
+        conn = lane.idle.pop() if lane.idle else pool.get_connection()
         try:
-            conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)  # type: ignore[no-untyped-call]
+            conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
             reply = conn.read_response()
         except NoScriptError:
             reply = _ORDINARY
         except (redis.ConnectionError, redis.TimeoutError):
-            conn.disconnect()  # type: ignore[no-untyped-call]
+            conn.disconnect()
             reply = _ORDINARY
         finally:
-            pool.release(conn)
+            if len(lane.idle) < lane.kept:
+                lane.idle.append(conn)
+            else:
+                pool.release(conn)
         return script(keys=keys, args=args) if reply is _ORDINARY else reply
 
     @property

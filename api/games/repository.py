@@ -289,6 +289,8 @@ class GameRepository:
             cached = self._cache.get(game.id)
             if cached is not None and cached.version > game.version:
                 return  # another request of this process already saw a newer version
+            if cached is not None and cached.snapshot_version > game.snapshot_version:
+                game.snapshot_version = cached.snapshot_version  # saved after `game` was folded from it
             self._cache[game.id] = game
             self._cache.move_to_end(game.id)
             while len(self._cache) > CACHE_SIZE:
@@ -342,7 +344,9 @@ class GameRepository:
         return self._listener is not None and self._listener.subscribed.is_set()
 
     def snapshot_if_due(self, game: Game) -> None:
-        if game.state is not None and game.version - game.snapshot_version >= self.snapshot_every and not game.finished:
+        held = self._cache.get(game.id)  # newer, maybe, and marked by a snapshot that ended after `game` was held
+        marked = max(game.snapshot_version, held.snapshot_version if held is not None else 0)
+        if game.state is not None and game.version - marked >= self.snapshot_every and not game.finished:
             self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
@@ -352,7 +356,20 @@ class GameRepository:
             return
         self.store.save_snapshot(game.id, game.version, snapshot_code(game.definition),
                                  pickle.dumps((game.state, game.platform), protocol=pickle.HIGHEST_PROTOCOL))
-        game.snapshot_version = game.version
+        self._saved(game)
+
+    def _saved(self, game: Game) -> None:
+        """Marks the snapshot of `game` on it and on the game held now, when that is newer. The
+        step runs after the move's answer (api/games/deferred.py), often while the next move of the
+        game is already folded from `game`: a mark on `game` alone came too late for that next
+        state, whose snapshot then fell due again at once, and a moving game was snapshotted at
+        every move past the first SNAPSHOT_EVERY (a pickle and a round trip each; issue 57).
+        `remember` carries the mark forward from the game it replaces."""
+        game.snapshot_version = max(game.snapshot_version, game.version)
+        with self._lock:
+            held = self._cache.get(game.id)
+            if held is not None and held.version >= game.version and held.snapshot_version < game.version:
+                held.snapshot_version = game.version
 
     def forget(self, game_id: str) -> None:
         """Drops the process cache of a game (tests and benchmarks of cold reads), its past folds

@@ -42,7 +42,7 @@ from api.words import DEFAULT as DEFAULT_LANGUAGE
 from api.words import Wording
 from domain import registry
 from domain.contract import SYSTEM, Actor, GameDef, MoveRejected, Viewer, is_seat
-from domain.play import rng_for
+from domain.play import rng_on_use
 from events import codec
 from events.store import DuplicateRequest, EventStore, NewEvent
 
@@ -319,7 +319,7 @@ class GameService:
             raise IllegalMove("The game has not started: it waits for people to take its open seats.",
                               code=Code.GAME_NOT_STARTED, status=409, version=game.version)
         try:
-            return game.definition.decide(game.state, actor, move, rng_for(game.seed, game.version, str(actor)))
+            return game.definition.decide(game.state, actor, move, rng_on_use(game.seed, game.version, str(actor)))
         except MoveRejected as e:
             raise IllegalMove(e.message, code=e.code, version=game.version, details=e.details,
                               wording=Wording.of(e, game.definition.name)) from e

@@ -1,6 +1,8 @@
 """The application service over the in-memory store: snapshots, replays, caching."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from api.errors import IllegalMove, VersionConflict
@@ -266,3 +268,46 @@ def test_a_finished_games_far_versions_replay_from_the_marks_a_read_passed(small
         assert service.at_version(gid, version, current).state == fold(current.definition, events[:version - 1])
         assert store.read_count <= 4, version  # from the multiple of 5 below it
     assert store._snapshots.get(gid) is None  # kept in the process, never saved
+
+
+
+@pytest.mark.parametrize("late", ["after the next move", "during the next append", "after two moves"])
+def test_a_snapshot_marked_after_the_next_move_is_not_taken_again(late):
+    """The after-append step (a snapshot when due) runs after the answer: under gunicorn's gevent
+    workers, often once the game's next move has been folded from the state it snapshots, while
+    that move's append waits for Redis, or after it, or after the move after it (a slow save).
+    The mark reaches those states every way: a moving game is snapshotted once every `snapshot_every` versions, not at every move
+    past the first (issue 57: Fairy Tile's and Small World's games were)."""
+    store = InMemoryEventStore()
+    saved, waiting = [], []
+    real_save, real_append = store.save_snapshot, store.append
+    store.save_snapshot = lambda gid, version, *rest: (saved.append(version), real_save(gid, version, *rest))[1]
+
+    def run_waiting():
+        while waiting:
+            task, args = waiting.pop(0)
+            task(*args)
+
+    def append(*args, **kwargs):
+        if late == "during the next append":
+            run_waiting()
+        return real_append(*args, **kwargs)
+
+    def defer(task, *args):
+        waiting.append((task, args))
+        lag = {"after the next move": 1, "after two moves": 2}.get(late, len(waiting))
+        while len(waiting) > lag:
+            task, args = waiting.pop(0)
+            task(*args)
+
+    store.append = append
+    service = fakes.service(store, defer=defer, snapshot_every=5)
+    gid = service.create("splendor", [{"name": "a"}, {"name": "b"}], {}, seed=3)["id"]
+    rng = random.Random(3)
+    for _ in range(40):
+        game = service.games.cached(gid)  # as a move's answer finds it (a load would snapshot it itself)
+        seat = game.actors()[0]
+        service.move(gid, seat, rng.choice(service.legal_moves(game, seat)), game.version)
+    version = service.games.cached(gid).version
+    assert version > 40 and len(saved) <= version // 5 + 1, saved
+    assert all(later - earlier >= 5 for earlier, later in zip(saved, saved[1:])), saved
