@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from itertools import combinations, permutations
 from math import comb, perm
+from operator import itemgetter
 from typing import NamedTuple
 
 from domain.contract import Actor, is_seat
@@ -95,7 +96,9 @@ def _board(state: State, seat: int) -> _Board:
             showing = _showing_number(top, number)
             numbers.append((tuple(group), [(k, _joined_square_sets(squares, showing, k))
                                            for k in range(2, min(len(group), len(squares)) + 1)]))
-    runs = [[(tiles, _chains(free, pattern)) for tiles, free, pattern in _run_spans(top, squares, suit, group)]
+    suits = _suit_tops(top)
+    runs = [[(tiles, _chains(free, pattern))
+             for tiles, free, pattern in _run_spans(squares, group, *suits.get(suit, _NONE_SHOWING))]
             for suit, group in by_suit.items() if len(group) >= 2]
     board = _Board(_singles(top, squares, avail), numbers, runs)
     _last_board = (state, seat, board)
@@ -242,47 +245,55 @@ def _runs(top: list, squares: tuple[int, ...], suit: int, group: list) -> list:
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
     out: list[tuple[tuple[int, int], ...]] = []
-    for tiles, free, pattern in _run_spans(top, squares, suit, group):
+    for tiles, free, pattern in _run_spans(squares, group, *_suit_tops(top).get(suit, _NONE_SHOWING)):
         out += [tuple([(q, tiles[i]) for q, i in pairs]) for pairs in _chains(free, pattern).plays]
     return out
 
 
-def _run_spans(top: list, squares: tuple[int, ...], suit: int, group: list) -> Iterator[tuple]:
-    """(tiles, free, pattern) for each choice of tiles that can make one run: its tiles from the
-    lowest number up; `free`, the squares it may cover; `pattern`, per number from the lowest
-    to the highest, -1 where a tile is played, else the square already showing it (a bridge)."""
-    showing = {}
-    shown = 0  # the numbers showing, as bits
-    for q in range(N_SQUARES):
-        t = top[q]
-        if t >= 0 and SUIT[t] == suit:
+_NONE_SHOWING: tuple[dict[int, int], int] = ({}, 0)
+
+
+def _suit_tops(top: list) -> dict:
+    """Per suit showing on the board: (its numbers' squares, its numbers as bits)."""
+    suits: dict[int, tuple[dict[int, int], int]] = {}
+    for q, t in enumerate(top):
+        if t >= 0:
+            showing, shown = suits.get(SUIT[t]) or ({}, 0)
             showing[NUMBER[t]] = q
-            shown |= 1 << NUMBER[t]
-    for ranks, k, low, high, gaps in _choices(tuple(NUMBER[t] for t in group), len(squares)):
-        tiles = tuple(group[i] for i in ranks)
+            suits[SUIT[t]] = (showing, shown | 1 << NUMBER[t])
+    return suits
+
+
+def _run_spans(squares: tuple[int, ...], group: list, showing: dict, shown: int) -> Iterator[tuple]:
+    """(tiles, free, pattern) for each choice of a suit's tiles (`group`) that can make one run:
+    its tiles from the lowest number up; `free`, the squares it may cover; `pattern`, per number
+    from the lowest to the highest, -1 where a tile is played, else the square already showing
+    it (a bridge). `showing`, `shown`: the suit's numbers on the board (_suit_tops)."""
+    for pick, k, low, high, gaps in _choices(tuple([NUMBER[t] for t in group]), len(squares)):
+        tiles = pick(group)
         if not gaps:  # no gap: no bridge
             yield tiles, squares, _NO_BRIDGE[k]
             continue
         if gaps & ~shown:
             continue  # a number of the span neither played nor showing
-        pattern = tuple(showing[x] if gaps >> x & 1 else -1 for x in range(low, high + 1))
-        free = tuple(q for q in squares if q not in pattern)  # a bridge must stay uncovered
+        pattern = tuple([showing[x] if gaps >> x & 1 else -1 for x in range(low, high + 1)])
+        free = tuple([q for q in squares if q not in pattern])  # a bridge must stay uncovered
         yield tiles, free, pattern
 
 
 @lru_cache(maxsize=1 << 12)
 def _choices(numbers: tuple[int, ...], n_squares: int) -> tuple:
     """Per choice of 2 or more of a suit's tiles (their `numbers`, in the group's order), in
-    combinations' order: (their places in the group from the lowest number up, how many, the
+    combinations' order: (what picks them from the group, lowest number first; how many; the
     lowest and highest numbers, the numbers between them not chosen as bits). A suit's tiles
     differ in number, so this depends on the numbers alone: kept per group shape."""
     out = []
     for k in range(2, min(len(numbers), n_squares) + 1):
         for chosen in combinations(range(len(numbers)), k):
-            ranks = tuple(sorted(chosen, key=numbers.__getitem__))
+            ranks = sorted(chosen, key=numbers.__getitem__)
             low, high = numbers[ranks[0]], numbers[ranks[-1]]
             gaps = ((2 << high) - (1 << low)) & ~_mask_bits(numbers[i] for i in chosen)
-            out.append((ranks, k, low, high, gaps))
+            out.append((itemgetter(*ranks), k, low, high, gaps))
     return tuple(out)
 
 
