@@ -91,7 +91,7 @@ def particle(word: str, pair: str) -> str:
 
 def particles(text: str) -> str:
     """`text` with every particle written in both forms chosen (never "을(를)" shown)."""
-    if "(" not in text:  # every form written both ways has one: most texts, none to look for
+    if "(" not in text or text.isascii():  # every form written both ways has a "(" and Hangul
         return text
     return _DUAL.sub(lambda m: m.group(1) + m.group(2) + particle(m.group(1), m.group(3)), text)
 
@@ -105,6 +105,8 @@ def translate(lang: str, context: str, text: str) -> str:
 
 def translate_plural(lang: str, context: str, singular: str, plural: str, n: int) -> str:
     """The form of `singular`/`plural` for the number `n` in `lang`, by its plural rules."""
+    if lang == DEFAULT:  # English has no catalogue: its NullTranslations' rule, without the look-up
+        return singular if n == 1 else plural
     return str(catalogue(lang).npgettext(context, singular, plural, n))
 
 

@@ -25,6 +25,7 @@ class Speaker:
                  context: str | None = None):
         self.game, self.names, self.lang, self.seat_names = game_type, names, lang, list(seat_names)
         self.context = context or game_type
+        self._said: dict[str, str] = {}  # piece and place ids as said in `lang` (a speaker is kept: words.speaker)
 
     def say(self, message: Message) -> tuple[str, dict[str, Any]]:
         """(the sentence, the message as shown)."""
@@ -71,6 +72,12 @@ class Speaker:
         return LIST_SEPARATOR.get(self.lang, ", ").join(said)
 
     def _name(self, id_: str) -> str:
+        said = self._said.get(id_)
+        if said is None:
+            said = self._said[id_] = self._named(id_)
+        return said
+
+    def _named(self, id_: str) -> str:
         english = self.names.get(id_)
         if english is not None:
             return translate(self.lang, self.game, english)

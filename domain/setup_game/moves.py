@@ -10,10 +10,12 @@ set) or a suit (a run): the enumerator works group by group.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from itertools import combinations, permutations
 from math import comb, perm
+from operator import itemgetter
+from typing import NamedTuple
 
 from domain.contract import Actor, is_seat
 
@@ -31,44 +33,76 @@ def legal_moves(state: State, actor: Actor) -> list:
 def legal_page(state: State, actor: Actor, limit: int) -> tuple[list, int]:
     """`legal_moves(state, actor)[:limit]` and how many legal moves there are, without building
     the others: the page's plays are made in the same order and the rest counted (number sets
-    by arithmetic, runs by walking their chains without making them, swaps as binomials)."""
+    by arithmetic, runs by their chains' counts, swaps as binomials)."""
     if state.over or not is_seat(actor) or actor != state.turn:
         return [], 0
-    top, squares, avail, by_number, by_suit = _groups(state, actor)
-    singles = _singles(top, squares, avail)
+    board = _board(state, actor)
+    singles = board.singles
     page = [{"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[t]}} for ((q, t),) in singles[:limit]]
     n_plays = len(singles)
-    for number, group in by_number.items():
-        if len(group) >= 2:
-            showing = _showing_number(top, number)
-            for k in range(2, min(len(group), len(squares)) + 1):
-                sets = _joined_square_sets(squares, showing, k)
-                if len(page) >= limit:
-                    n_plays += len(sets) * perm(len(group), k)
-                    continue
-                orders = _tile_orders(tuple(group), k)
-                n_plays += len(sets) * len(orders)
-                need = limit - len(page)
-                whole, part = divmod(need, len(orders))  # square sets taken whole, then part of one
-                page += [{"type": "play", "place": dict(zip(_square_ids(chosen), order))}
-                         for chosen in sets[:whole] for order in orders]
-                if part and whole < len(sets):
-                    ids = _square_ids(sets[whole])
-                    page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:part]]
-    for suit, group in by_suit.items():
-        if len(group) >= 2:
+    for group, sized in board.numbers:
+        for k, sets in sized:
             if len(page) >= limit:
-                n_plays += _runs_count(top, squares, suit, group)
+                n_plays += len(sets) * perm(len(group), k)
                 continue
-            runs = _runs(top, squares, suit, group)
-            n_plays += len(runs)
-            page += [play_move(pairs) for pairs in runs[:limit - len(page)]]
+            orders = _tile_orders(group, k)
+            n_plays += len(sets) * len(orders)
+            need = limit - len(page)
+            whole, part = divmod(need, len(orders))  # square sets taken whole, then part of one
+            page += [{"type": "play", "place": dict(zip(_square_ids(chosen), order))}
+                     for chosen in sets[:whole] for order in orders]
+            if part and whole < len(sets):
+                ids = _square_ids(sets[whole])
+                page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:part]]
+    for spans in board.runs:
+        for tiles, chains in spans:
+            n_plays += chains.n
+            need = limit - len(page)
+            if need > 0:
+                page += [{"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[tiles[i]] for q, i in pairs}}
+                         for pairs in chains.plays[:need]]
     n_swaps = _swap_count(state, actor)
     if len(page) < limit:
         page += swap_moves(state, actor)[:limit - len(page)]
     if n_plays + n_swaps == 0:
         return [{"type": "pass"}][:limit], 1
     return page, n_plays + n_swaps
+
+
+class _Board(NamedTuple):
+    """A seat's plays in one state, as groups that legal_page makes or counts and summary
+    reads, in legal_moves' order: the singles, then per number of 2+ tiles the square sets
+    of each size, then per suit of 2+ tiles each run's tiles with its chains."""
+    singles: list  # ((square, tile),) each
+    numbers: list  # (the number's tiles, ((k, its good k-sets of squares), ...)) per number
+    runs: list     # ((tiles from the lowest number up, _Chains), ...) per suit
+
+
+_last_board: tuple = (None, None, None)  # (state, seat, _Board): the newest one made
+
+
+def _board(state: State, seat: int) -> _Board:
+    """The seat's _Board, made once for a state: a GET of the moves makes the page and then
+    the summary of the same state (the last one made is kept, with its state, whose identity
+    tells it apart: states are immutable)."""
+    global _last_board
+    held = _last_board
+    if held[0] is state and held[1] == seat:
+        return held[2]
+    top, squares, avail, by_number, by_suit = _groups(state, seat)
+    numbers = []
+    for number, group in by_number.items():
+        if len(group) >= 2:
+            showing = _showing_number(top, number)
+            numbers.append((tuple(group), [(k, _joined_square_sets(squares, showing, k))
+                                           for k in range(2, min(len(group), len(squares)) + 1)]))
+    suits = _suit_tops(top)
+    runs = [[(tiles, _chains(free, pattern))
+             for tiles, free, pattern in _run_spans(squares, group, *suits.get(suit, _NONE_SHOWING))]
+            for suit, group in by_suit.items() if len(group) >= 2]
+    board = _Board(_singles(top, squares, avail), numbers, runs)
+    _last_board = (state, seat, board)
+    return board
 
 
 @lru_cache(maxsize=1 << 12)
@@ -205,108 +239,112 @@ def _joined_square_sets(squares: tuple, showing: int, k: int) -> tuple:
                  if not m & ~_reach(showing | m, chosen[0]))
 
 
-def _runs(top: list, squares: Sequence[int], suit: int, group: list) -> list:
+def _runs(top: list, squares: tuple[int, ...], suit: int, group: list) -> list:
     # Tiles of one suit are all different, and a run joins only numbers one apart: so a run
     # is a chain low, low+1, ..., high whose consecutive squares are linked. All played tiles
     # are in one run exactly when every number from their lowest to their highest is played or
     # already showing ("bridge"), and each number's square is linked to the next one's.
     out: list[tuple[tuple[int, int], ...]] = []
-    for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group):
-        _chain(low, high, played, showing, free, free_mask, None, 0, [], out)
+    for tiles, free, pattern in _run_spans(squares, group, *_suit_tops(top).get(suit, _NONE_SHOWING)):
+        out += [tuple([(q, tiles[i]) for q, i in pairs]) for pairs in _chains(free, pattern).plays]
     return out
 
 
-def _run_spans(top: list, squares: Sequence[int], suit: int, group: list) -> Iterator[tuple]:
-    """(low, high, played, showing, free, free_mask) for each choice of tiles that can make one
-    run: the numbers from low to high all played or showing; `free`, the squares it may cover
-    (and as bits)."""
-    showing = {}
-    shown = 0  # the numbers showing, as bits
-    for q in range(N_SQUARES):
-        t = top[q]
-        if t >= 0 and SUIT[t] == suit:
+_NONE_SHOWING: tuple[dict[int, int], int] = ({}, 0)
+
+
+def _suit_tops(top: list) -> dict:
+    """Per suit showing on the board: (its numbers' squares, its numbers as bits)."""
+    suits: dict[int, tuple[dict[int, int], int]] = {}
+    for q, t in enumerate(top):
+        if t >= 0:
+            showing, shown = suits.get(SUIT[t]) or ({}, 0)
             showing[NUMBER[t]] = q
-            shown |= 1 << NUMBER[t]
-    all_free = _mask(squares)
-    for k in range(2, min(len(group), len(squares)) + 1):
-        for tiles in combinations(group, k):
-            played = {NUMBER[t]: t for t in tiles}
-            low, high = min(played), max(played)
-            if high - low + 1 == k:  # no gap: no bridge
-                yield low, high, played, showing, squares, all_free
-                continue
-            if ((2 << high) - (1 << low)) & ~(shown | _mask(played)):
-                continue  # a number of the span neither played nor showing
-            bridges = {showing[x] for x in range(low, high + 1) if x not in played}
-            free = [q for q in squares if q not in bridges]  # a bridge must stay uncovered
-            yield low, high, played, showing, free, _mask(free)
+            suits[SUIT[t]] = (showing, shown | 1 << NUMBER[t])
+    return suits
 
 
-def _runs_count(top: list, squares: Sequence[int], suit: int, group: list) -> int:
-    """len(_runs(...)): the chains walked as _runs walks them, none made (squares as bits)."""
-    return sum(_chain_count(low, high, played, showing, free, free_mask, None, 0)
-               for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group))
+def _run_spans(squares: tuple[int, ...], group: list, showing: dict, shown: int) -> Iterator[tuple]:
+    """(tiles, free, pattern) for each choice of a suit's tiles (`group`) that can make one run:
+    its tiles from the lowest number up; `free`, the squares it may cover; `pattern`, per number
+    from the lowest to the highest, -1 where a tile is played, else the square already showing
+    it (a bridge). `showing`, `shown`: the suit's numbers on the board (_suit_tops)."""
+    for pick, k, low, high, gaps in _choices(tuple([NUMBER[t] for t in group]), len(squares)):
+        tiles = pick(group)
+        if not gaps:  # no gap: no bridge
+            yield tiles, squares, _NO_BRIDGE[k]
+            continue
+        if gaps & ~shown:
+            continue  # a number of the span neither played nor showing
+        pattern = tuple([showing[x] if gaps >> x & 1 else -1 for x in range(low, high + 1)])
+        free = tuple([q for q in squares if q not in pattern])  # a bridge must stay uncovered
+        yield tiles, free, pattern
 
 
-def _chain_count(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
-                 used: int) -> int:
-    """How many chains _chain would make from here (`used`: the chain's squares, as bits)."""
-    if x not in played:
-        assert prev is not None  # as in _chain
-        q = showing[x]
-        return _chain_count(x + 1, high, played, showing, free, free_mask, q, used) if q in NEIGHBOURS[prev] else 0
-    open_ = free_mask & ~used
-    if x == high:  # a chain has 2 numbers or more: prev is known here
-        return (open_ & _LINKED[prev]).bit_count() if prev is not None else open_.bit_count()
-    n = 0
-    for q in (free if prev is None else NEIGHBOURS[prev]):
-        if open_ >> q & 1:
-            n += _chain_count(x + 1, high, played, showing, free, free_mask, q, used | 1 << q)
-    return n
+@lru_cache(maxsize=1 << 12)
+def _choices(numbers: tuple[int, ...], n_squares: int) -> tuple:
+    """Per choice of 2 or more of a suit's tiles (their `numbers`, in the group's order), in
+    combinations' order: (what picks them from the group, lowest number first; how many; the
+    lowest and highest numbers, the numbers between them not chosen as bits). A suit's tiles
+    differ in number, so this depends on the numbers alone: kept per group shape."""
+    out = []
+    for k in range(2, min(len(numbers), n_squares) + 1):
+        for chosen in combinations(range(len(numbers)), k):
+            ranks = sorted(chosen, key=numbers.__getitem__)
+            low, high = numbers[ranks[0]], numbers[ranks[-1]]
+            gaps = ((2 << high) - (1 << low)) & ~_mask_bits(numbers[i] for i in chosen)
+            out.append((itemgetter(*ranks), k, low, high, gaps))
+    return tuple(out)
 
 
-def _chain_where(x: int, high: int, played: dict, showing: dict, free: list, free_mask: int, prev: int | None,
-                 used: int, where: dict) -> int:
-    """_chain_count, also marking in `where` (tile -> squares as bits) each tile's square in
-    every chain counted."""
-    if x not in played:
-        assert prev is not None  # as in _chain
-        q = showing[x]
-        if q not in NEIGHBOURS[prev]:
-            return 0
-        return _chain_where(x + 1, high, played, showing, free, free_mask, q, used, where)
-    open_ = free_mask & ~used
-    tile = played[x]
-    count = 0
-    for q in (free if prev is None else NEIGHBOURS[prev]):
-        if open_ >> q & 1:
-            n = 1 if x == high else _chain_where(x + 1, high, played, showing, free, free_mask, q, used | 1 << q, where)
-            if n:
-                where[tile] = where.get(tile, 0) | 1 << q
-                count += n
-    return count
+def _mask_bits(numbers: Iterable[int]) -> int:
+    m = 0
+    for x in numbers:
+        m |= 1 << x
+    return m
 
 
-def _chain(x: int, high: int, played: dict, showing: dict, free: Sequence[int], free_mask: int, prev: int | None,
-           used: int, pairs: list, out: list) -> None:
-    """Extends the chain with number x, linked to the square `prev` of number x-1 (`used`: the
-    chain's squares so far, as bits)."""
-    if x not in played:
-        assert prev is not None  # the chain starts at a played number: a bridge has one before it
-        q = showing[x]
-        if q in NEIGHBOURS[prev]:  # x < high: the highest number is a played one
-            _chain(x + 1, high, played, showing, free, free_mask, q, used, pairs, out)
-        return
-    tile = played[x]
-    open_ = free_mask & ~used
-    for q in (free if prev is None else NEIGHBOURS[prev]):
-        if open_ >> q & 1:
-            if x == high:
-                out.append(tuple(sorted([*pairs, (q, tile)])))
-                continue
-            pairs.append((q, tile))
-            _chain(x + 1, high, played, showing, free, free_mask, q, used | 1 << q, pairs, out)
-            pairs.pop()
+_NO_BRIDGE = tuple((-1,) * k for k in range(N_TILES + 1))
+
+
+class _Chains(NamedTuple):
+    plays: tuple   # per chain: ((square, i), ...) sorted by square, i the tile's place from the lowest
+    n: int         # len(plays)
+    covers: tuple  # per played tile (from the lowest): its squares in every chain, as bits
+
+
+@lru_cache(maxsize=1 << 14)
+def _chains(free: tuple[int, ...], pattern: tuple[int, ...]) -> _Chains:
+    """Every chain of a run: a square of `free` per played number (-1 in `pattern`), each linked
+    to the previous number's square (a bridge's, when the number is showing), no square twice;
+    walked in the order the plays are listed (free's order first, then each square's links).
+    It depends on the squares and the pattern only, never on which tiles: so it is walked once
+    per shape and kept (a process meets few shapes; the tiles are put in by the callers)."""
+    free_mask = _mask(free)
+    paths: list[tuple[int, ...]] = []
+
+    def walk(i: int, prev: int | None, used: int, path: tuple[int, ...]) -> None:
+        if i == len(pattern):
+            paths.append(path)
+            return
+        bridge = pattern[i]
+        if bridge >= 0:  # a showing number: the chain passes through its square (never first)
+            if prev is not None and bridge in NEIGHBOURS[prev]:
+                walk(i + 1, bridge, used, path)
+            return
+        open_ = free_mask & ~used
+        for q in (free if prev is None else NEIGHBOURS[prev]):
+            if open_ >> q & 1:
+                walk(i + 1, q, used | 1 << q, (*path, q))
+
+    walk(0, None, 0, ())
+    played = pattern.count(-1)
+    covers = [0] * played
+    for path in paths:
+        for i, q in enumerate(path):
+            covers[i] |= 1 << q
+    return _Chains(tuple(tuple(sorted((q, i) for i, q in enumerate(path))) for path in paths), len(paths),
+                   tuple(covers))
 
 
 def summary(state: State, seat: Actor) -> dict:
@@ -320,28 +358,26 @@ def summary(state: State, seat: Actor) -> dict:
     # A str actor (the system) is never the turn: the isinstance test only tells mypy so.
     if state.over or not isinstance(seat, int) or seat != state.turn:
         return {"play_count": 0, "swap_count": 0, "tiles": {}}
-    top, squares, avail, by_number, by_suit = _groups(state, seat)
-    singles = _singles(top, squares, avail)
+    board = _board(state, seat)
     where: dict = {}
-    for ((q, t),) in singles:
+    for ((q, t),) in board.singles:
         where[t] = where.get(t, 0) | 1 << q
-    count = len(singles)
-    for number, group in by_number.items():
-        if len(group) >= 2:
-            showing = _showing_number(top, number)
-            on = 0  # the squares of every good square set
-            for k in range(2, min(len(group), len(squares)) + 1):
-                sets = _joined_square_sets(squares, showing, k)
-                count += len(sets) * perm(len(group), k)
-                for chosen in sets:
-                    on |= _mask(chosen)
-            if on:
-                for t in group:
-                    where[t] = where.get(t, 0) | on
-    for suit, group in by_suit.items():
-        if len(group) >= 2:
-            for low, high, played, showing, free, free_mask in _run_spans(top, squares, suit, group):
-                count += _chain_where(low, high, played, showing, free, free_mask, None, 0, where)
+    count = len(board.singles)
+    for group, sized in board.numbers:
+        on = 0  # the squares of every good square set
+        for k, sets in sized:
+            count += len(sets) * perm(len(group), k)
+            for chosen in sets:
+                on |= _mask(chosen)
+        if on:
+            for t in group:
+                where[t] = where.get(t, 0) | on
+    for spans in board.runs:
+        for tiles, chains in spans:
+            count += chains.n
+            for tile, on in zip(tiles, chains.covers):
+                if on:
+                    where[tile] = where.get(tile, 0) | on
     return {"play_count": count, "swap_count": _swap_count(state, seat),
             "tiles": {TILE_IDS[t]: [SQUARE_IDS[q] for q in range(N_SQUARES) if m >> q & 1]
                       for t, m in sorted(where.items())}}
