@@ -25,15 +25,15 @@ TEST_BY_TEST = ("tests/robustness/test_leaks.py", "tests/contract/test_game_cont
                 "tests/contract/test_words.py", "tests/archive/test_archived_reads.py")
 SECONDS = {
     "tests/cluster/": 118,  # fuzz48: test_api_on_cluster.py alone 78/65 -> 65/59 s; suite48a: test_failover 24 -> 13 s
-    "tests/web/test_browser.py": 95,
+    "tests/web/test_browser.py": 83,  # web48: alone 122/136/103 -> 140/72/104 s (the Splendor game's middle by the API)
     "tests/robustness/test_schemathesis.py": 75,  # fuzz48: 47-57 s alone at load 9 (82-92 before)
     "tests/web/test_korean_pages.py": 56,
     "tests/api/test_web_push.py": 34,  # suite48: alone 48/49 -> 35/35 s (clocks, back-offs, passes shorter)
-    "tests/web/test_boards_korean.py": 42,
+    "tests/web/test_boards_korean.py": 34,  # web48: alone 72/43 -> 58/36 s (one game a type, resized)
     "tests/contract/test_properties.py": 46,
-    "tests/web/test_accessibility.py": 40,
+    "tests/web/test_accessibility.py": 34,  # web48: alone 87/58 -> 86/39 s (no second load for the names)
     "tests/web/test_page_shell.py": 29,  # web48b: alone 56/54 -> 42/49 s (presence asked every second)
-    "tests/web/test_board_play.py": 36,  # web48b: the Witches replay's game one round (that test 6.1 -> 2.5 s)
+    "tests/web/test_board_play.py": 32,  # web48: alone 65/51 -> 62/40 s (one game a type, resized)
     "tests/web/test_social_pages.py": 38,
     "tests/test_bench_smoke.py": 33,  # procwait48: alone 47.8 -> 41.9 s (no webhook or analysis worker)
     "tests/web/test_korean_client.py": 31,  # web48b: the presence test 8.0/7.3 -> 2.7/3.2 s

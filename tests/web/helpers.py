@@ -80,6 +80,16 @@ def wait_in_page(driver, condition: str, timeout=60, message="") -> None:
 TURN_JS = "(document.querySelector('#turn')?.innerText || '').trim()"
 
 
+def board_resized(driver, size: tuple[int, int], narrow: bool) -> None:
+    """The window at `size`, once the board has been drawn again by itself for it (web/board.js's
+    ResizeObserver: a phone turned, a window resized), narrow or not as asked: the same page
+    checked at a second size without a second load (issue 48)."""
+    driver.set_window_size(*size)
+    wait(driver, lambda: driver.execute_script("const b = document.querySelector('#board svg');"
+                                               " return !!b && b.classList.contains('narrow') === arguments[0]", narrow),
+         message=f"the board drawn again at {size[0]}x{size[1]}")
+
+
 def ask_presence_often(driver, base: str, every_ms: int = 1000) -> None:
     """This browser's play pages ask who is here every `every_ms` (web/presence.js's
     localStorage knob; 5 s without it): a test sees a seat arrive or leave without waiting out

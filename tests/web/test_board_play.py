@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.web.conftest import page_errors
-from tests.web.helpers import TURN_JS, shown_version, text_of, wait, wait_in_page
+from tests.web.helpers import TURN_JS, board_resized, shown_version, text_of, wait, wait_in_page
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -142,15 +142,6 @@ def _my_moves_by_the_board(driver) -> int:
     return marked
 
 
-def _sized(driver, size) -> None:
-    """The window at `size`, once the board is drawn again by itself for it (web/board.js: a
-    phone turned, a window resized), as narrow as that size draws it."""
-    driver.set_window_size(*SIZES[size])
-    wait(driver, lambda: driver.execute_script("const b = document.querySelector('#board svg');"
-                                               " return !!b && b.classList.contains('narrow') === arguments[0]", size == "phone"),
-         message=f"the board drawn again at the {size}'s size")
-
-
 @pytest.mark.parametrize("game_type", TYPES)
 def test_play_by_clicking_the_board(web_server, bots, browser, screenshots, game_type):
     """One game, opened at a desktop's size, then played on at a phone's (the window resized: the
@@ -164,7 +155,7 @@ def test_play_by_clicking_the_board(web_server, bots, browser, screenshots, game
         driver.get(f"{web_server.base}/play/{game_id}#token={token}")
         for size in SIZES:
             if size != "desktop":
-                _sized(driver, size)
+                board_resized(driver, SIZES[size], size == "phone")
             assert _my_moves_by_the_board(driver), f"the last move is outlined on the board ({size})"
             overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the page scrolls sideways by {overflow} px ({size})"

@@ -14,7 +14,7 @@ import requests
 from selenium.common.exceptions import WebDriverException
 
 from tests.web.conftest import page_errors
-from tests.web.helpers import TURN_JS, wait, wait_in_page
+from tests.web.helpers import TURN_JS, board_resized, wait, wait_in_page
 
 TYPES = ["splendor", "witches", "setup", "fairy-tile", "smallworld-of-warcraft"]
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -109,21 +109,12 @@ def bots(web_server):
         web_server.stop_bots()
 
 
-def _sized(driver, size) -> None:
-    """The window at `size`, once the board is drawn again by itself for it (web/board.js: a
-    phone turned, a window resized), as narrow as that size draws it."""
-    driver.set_window_size(*SIZES[size])
-    wait(driver, lambda: driver.execute_script("const b = document.querySelector('#board svg');"
-                                               " return !!b && b.classList.contains('narrow') === arguments[0]", size == "phone"),
-         message=f"the board drawn again at the {size}'s size")
-
-
 def _korean_at_both_sizes(driver, screenshots, game_type, later: bool) -> None:
     """No English on the board as it is at the size the window has, then at the other one."""
     sizes = ("phone", "desktop") if later else ("desktop", "phone")
     for i, size in enumerate(sizes):
         if i:
-            _sized(driver, size)
+            board_resized(driver, SIZES[size], size == "phone")
         assert _no_english(driver) == [], size
         if later:
             driver.execute_script("arguments[0].scrollIntoView()", driver.find_element("css selector", "#board"))
@@ -151,7 +142,7 @@ def test_the_board_in_korean_then_english(web_server, bots, browser, screenshots
 
         _open(driver, base, game_id, token, "en")  # the switch back: the same board in English
         for size in ("desktop", "phone"):
-            _sized(driver, size)
+            board_resized(driver, SIZES[size], size == "phone")
             wait(driver, lambda: len(_english_words(driver.execute_script(TEXTS))) >= 5, message=f"English on the board ({size})")
             texts = driver.execute_script(TEXTS)
             assert not [t for t in texts if HANGUL.search(t.replace("민지", ""))], [t for t in texts if HANGUL.search(t)][:12]
