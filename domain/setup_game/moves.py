@@ -49,18 +49,24 @@ def legal_page(state: State, actor: Actor, limit: int) -> tuple[list, int]:
             n_plays += len(sets) * len(orders)
             need = limit - len(page)
             whole, part = divmod(need, len(orders))  # square sets taken whole, then part of one
-            page += [{"type": "play", "place": dict(zip(_square_ids(chosen), order))}
-                     for chosen in sets[:whole] for order in orders]
+            chosen_ids = [_square_ids(chosen) for chosen in sets[:whole + 1]]
+            if k == 2:  # the most made (two tiles of a number): a literal, twice dict(zip())'s speed
+                page += [{"type": "play", "place": {a: order[0], b: order[1]}}
+                         for a, b in chosen_ids[:whole] for order in orders]
+                if part and whole < len(sets):
+                    a, b = chosen_ids[whole]
+                    page += [{"type": "play", "place": {a: order[0], b: order[1]}} for order in orders[:part]]
+                continue
+            page += [{"type": "play", "place": dict(zip(ids, order))} for ids in chosen_ids[:whole] for order in orders]
             if part and whole < len(sets):
-                ids = _square_ids(sets[whole])
-                page += [{"type": "play", "place": dict(zip(ids, order))} for order in orders[:part]]
+                page += [{"type": "play", "place": dict(zip(chosen_ids[whole], order))} for order in orders[:part]]
     for spans in board.runs:
         for tiles, chains in spans:
             n_plays += chains.n
             need = limit - len(page)
             if need > 0:
-                page += [{"type": "play", "place": {SQUARE_IDS[q]: TILE_IDS[tiles[i]] for q, i in pairs}}
-                         for pairs in chains.plays[:need]]
+                page += [{"type": "play", "place": {SQUARE_IDS[v >> 4]: TILE_IDS[tiles[v & 15]] for v in play}}
+                         for play in chains.plays[:need]]
     n_swaps = _swap_count(state, actor)
     if len(page) < limit:
         page += swap_moves(state, actor)[:limit - len(page)]
@@ -246,7 +252,7 @@ def _runs(top: list, squares: tuple[int, ...], suit: int, group: list) -> list:
     # already showing ("bridge"), and each number's square is linked to the next one's.
     out: list[tuple[tuple[int, int], ...]] = []
     for tiles, free, pattern in _run_spans(squares, group, *_suit_tops(top).get(suit, _NONE_SHOWING)):
-        out += [tuple([(q, tiles[i]) for q, i in pairs]) for pairs in _chains(free, pattern).plays]
+        out += [tuple([(v >> 4, tiles[v & 15]) for v in play]) for play in _chains(free, pattern).plays]
     return out
 
 
@@ -308,12 +314,12 @@ _NO_BRIDGE = tuple((-1,) * k for k in range(N_TILES + 1))
 
 
 class _Chains(NamedTuple):
-    plays: tuple   # per chain: ((square, i), ...) sorted by square, i the tile's place from the lowest
+    plays: tuple   # per chain: its (square, i) as square << 4 | i, by square (i: the tile's place from the lowest)
     n: int         # len(plays)
     covers: tuple  # per played tile (from the lowest): its squares in every chain, as bits
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _chains(free: tuple[int, ...], pattern: tuple[int, ...]) -> _Chains:
     """Every chain of a run: a square of `free` per played number (-1 in `pattern`), each linked
     to the previous number's square (a bridge's, when the number is showing), no square twice;
@@ -343,7 +349,9 @@ def _chains(free: tuple[int, ...], pattern: tuple[int, ...]) -> _Chains:
     for path in paths:
         for i, q in enumerate(path):
             covers[i] |= 1 << q
-    return _Chains(tuple(tuple(sorted((q, i) for i, q in enumerate(path))) for path in paths), len(paths),
+    # Small ints (Python keeps one of each): a kept chain is one short tuple, not a tuple of pairs;
+    # i < 16: a run has at most 8 tiles (a rack and the market).
+    return _Chains(tuple(tuple(sorted(q << 4 | i for i, q in enumerate(path))) for path in paths), len(paths),
                    tuple(covers))
 
 

@@ -163,3 +163,16 @@ def test_summary_and_pages_from_counts_equal_what_the_whole_list_says():
     long_runs = start(n=4, board={"C1": "h1", "C2": "s9", "C3": "c6", "C4": "d9"},
                       racks=[["h2", "h3", "h4", "c9"], [], [], []], market=["h5", "h6", "st9", "h9"])
     assert summary(long_runs, 0) == _summary_from_moves(long_runs, 0)
+
+
+def test_pages_and_summaries_answer_the_state_asked_whatever_was_asked_before():
+    """legal_page and summary share one grouping of the seat's plays per state (the last one
+    made is kept, for GET /moves' page then summary): asked in turn about different states,
+    each answer is its own state's, as read from its whole list."""
+    states = list(_random_states(6, 11))
+    expected = [(GAME.legal_moves(s, s.turn), _summary_from_moves(s, s.turn)) for s in states]
+    for i in range(len(states)):
+        for j in (i, (i + 1) % len(states), (i + 2) % len(states)):
+            state, (moves, said) = states[j], expected[j]
+            assert GAME.legal_page(state, state.turn, 64) == (moves[:64], len(moves))
+            assert summary(state, state.turn) == said
