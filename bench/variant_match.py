@@ -12,7 +12,8 @@ decision, measured with bench/expert_cpu.py's positions paired, `--variant ismct
 expert is this since issue 56; Witches' and Small World's keep their experts' split: the search
 plays only the decisions their experts search), `worlds` (the per-world search Splendor's expert was before issue 56; with
 --against-expert the shipped expert plays it), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
-the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn).
+the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn), `infer` (SetUp: the expert with
+its worlds from domain/setup_game/infer.py's posterior of the last setter's kept tiles).
 """
 from __future__ import annotations
 
@@ -91,7 +92,20 @@ def setup_sampled(game, worlds: int = 24, replies: int = 2):
     return choose
 
 
-VARIANTS = {"ismcts": ismcts, "sampled": setup_sampled, "worlds": worlds}
+def setup_infer(game):
+    """SetUp's expert (domain/setup_game/expert.py) with its worlds drawn from the inferred
+    posterior of the last setter's kept tiles (domain/setup_game/infer.py) in place of uniform
+    dealing: the same candidates, worlds and answers otherwise."""
+    from domain.setup_game import expert
+    from domain.setup_game.infer import Posterior
+
+    def choose(state, seat, rng):
+        return expert.choose(state, seat, rng, dealer=Posterior)
+
+    return choose
+
+
+VARIANTS = {"infer": setup_infer, "ismcts": ismcts, "sampled": setup_sampled, "worlds": worlds}
 
 
 def main(argv: list[str]) -> int:

@@ -51,7 +51,9 @@ def _set_made(state: State, e: dict) -> State:
     bonus = tuple(e["bonus"])
     scores = tuple(s + bonus[i] + (e["points"] if i == seat else 0) for i, s in enumerate(state.scores))
     last = LastPlay(seat=seat, place=tuple(sorted(place)), set_tiles=tuple(_ints(e["set_tiles"])),
-                    points=e["points"], bonus=bonus)
+                    points=e["points"], bonus=bonus, from_rack=tuple(_ints(e["from_rack"])),
+                    rack_size=len(state.racks[seat]), stacks_before=state.stacks,
+                    market_before=state.market, turns=state.turns)
     return replace(state, stacks=tuple(stacks), racks=tuple(racks),
                    market=tuple(t for t in state.market if t not in used), scores=scores, last=last)
 

@@ -15,6 +15,8 @@ Deterministic: the worlds and draws come from the rng it is given, and the budge
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 
 from domain.search import iterations_scale
 
@@ -32,19 +34,24 @@ CANDIDATES = 8      # the greedy bot's best plays weighed
 REPLIES = 2         # rounds after the play: every other seat answers, then the expert again
 
 
-def choose(state: State, seat: int, rng: random.Random) -> dict:
+Dealer = Callable[[State, int, random.Random], Callable[[random.Random], State]]
+
+
+def choose(state: State, seat: int, rng: random.Random, dealer: Dealer | None = None) -> dict:
     """The candidate with the best mean outcome over shared worlds (ties: the greedy's order).
     Worlds stop early once the answers have scored WORK_CAP plays (turns with thousands of
-    legal sets), so a decision's cost stays bounded."""
+    legal sets), so a decision's cost stays bounded. The worlds are determinize's unless a
+    `dealer` is given (state, seat, rng -> a world from an rng; bench/variant_match's `infer`)."""
     moves = prune(state, seat, None, keep=CANDIDATES)
     if len(moves) == 1:
         return moves[0]
+    deal = dealer(state, seat, rng) if dealer is not None else partial(determinize, state, seat)
     scale = iterations_scale()
     worlds, cap = max(1, round(WORLDS * scale)), WORK_CAP * scale
     totals, work = [0.0] * len(moves), [0]
     for w in range(worlds):
         seed = rng.getrandbits(64)
-        world = determinize(state, seat, random.Random(seed))
+        world = deal(random.Random(seed))
         for i, move in enumerate(moves):
             totals[i] += outcome(world, seat, move, random.Random(seed + 1), work)
         if work[0] > cap and w + 1 >= MIN_WORLDS:

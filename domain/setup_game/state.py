@@ -16,13 +16,19 @@ TEAM_ORDER = (0, 2, 1, 3)     # team game: the turns alternate between the teams
 
 @dataclass(frozen=True)
 class LastPlay:
-    """The latest set made, for views (ints: squares and tiles)."""
+    """The latest set made, for views (ints: squares and tiles), and the public position it was
+    made from, which the bots' inference reads (infer.py: the sets the setter skipped)."""
 
     seat: int
     place: tuple          # ((square, tile), ...) sorted by square
     set_tiles: tuple      # every tile that scored, sorted
     points: int
     bonus: tuple          # per seat
+    from_rack: tuple = ()       # the placed tiles that came from the setter's rack (public)
+    rack_size: int = 0          # the setter's rack size before the set (public)
+    stacks_before: tuple = ()   # the board before the set
+    market_before: tuple = ()   # the market before the set
+    turns: int = 0              # State.turns when it was made
 
 
 @dataclass(frozen=True)
