@@ -408,7 +408,12 @@ def test_a_players_mine_subscription_hears_its_games_as_its_seat(wh_client, wh_a
     def done(path):
         return any(p["type"] == "game.finished" and p["data"]["game_id"] == gid for _, p in receiver.received[path])
 
-    wait_for(lambda: done("/ann") and done("/bob"), timeout=30)
+    def told_before_started():
+        return any(p["data"]["game_id"] == before["id"] for _, p in receiver.received["/ann"])
+
+    # Ann's earlier game has had no append since she subscribed: its `game.started` comes with the
+    # reconciler's webhook sweep, which a quick Witches game can finish ahead of.
+    wait_for(lambda: done("/ann") and done("/bob") and told_before_started(), timeout=30)
     assert receiver.bad_signatures == []
     definition = registry.get("witches")
     stored = wh_app.extensions["games"].store.read(gid)
