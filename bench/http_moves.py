@@ -266,13 +266,36 @@ def run_python(base: str, mode: str, conns: int, seconds: float, game: str = "sp
     return res
 
 
+def redis_activity(pid: int) -> dict[str, int]:
+    """The Redis server's counters that say how its work arrived: `wakeups` (voluntary context
+    switches: its event loop found nothing to do and slept, so each is one pass that began with
+    an epoll_wait's wake), `reads` and `writes` (read/write system calls: one read per client
+    with input in a pass, one write per reply flushed). Commands per pass follow from them: the
+    same commands spread over more passes cost Redis more CPU (issue 57's kept connections)."""
+    out = {"wakeups": 0, "reads": 0, "writes": 0}
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    out["wakeups"] = int(line.split()[1])
+        with open(f"/proc/{pid}/io") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("syscr", "syscw"):
+                    out["reads" if key == "syscr" else "writes"] = int(value)
+    except (OSError, ValueError):
+        pass
+    return out
+
+
 def load(base, mode, conns, seconds, server_pid, redis_pid, **kw) -> dict:
     generator = run_wrk if shutil.which("wrk") else run_python
     pids = _tree(server_pid)
-    before = cpu_by_role(pids), cpu_seconds([redis_pid])
+    before = cpu_by_role(pids), cpu_seconds([redis_pid]), redis_activity(redis_pid)
     res = generator(base, mode, conns, seconds, **kw)
-    after = cpu_by_role(pids), cpu_seconds([redis_pid])
+    after = cpu_by_role(pids), cpu_seconds([redis_pid]), redis_activity(redis_pid)
     moves = max(1, res["moves"])
+    res.update({f"redis_{k}": (after[2][k] - before[2][k]) / moves for k in after[2]})
     spent = {r: after[0][r] - before[0][r] for r in after[0]}
     res.update(rate=res["moves"] / res["duration"], p50=percentile(res["post"], 0.5),
                p99=percentile(res["post"], 0.99), get_p50=percentile(res["get"], 0.5),
@@ -554,6 +577,7 @@ def report(rows_by_name, conns, seconds, rounds, game, seats, games=None) -> dic
             extra.append("python load generator")
         if f_name != "floor":
             extra.append(f"CPU x {f_name}")
+        extra.append("Redis a move: " + ", ".join(f"{med(runs, f'redis_{k}'):.2f} {k}" for k in ("wakeups", "reads", "writes")))
         if name.startswith("game"):
             waits = sum(r.get("waits", 0) for r in runs)
             extra.append(f"{sum(r['games'] for r in runs)} games ({sum(r.get('finished', 0) for r in runs)} played to "
@@ -571,6 +595,7 @@ def report(rows_by_name, conns, seconds, rounds, game, seats, games=None) -> dic
                          "rate_ratio": rate / f_rate if f_rate else None,
                          "p99_ratio": p99 / f_p99 if f_p99 else None,
                          "cpu_server_ms": cpu * 1000, "cpu_redis_ms": med(runs, "cpu_redis") * 1000,
+                         **{f"redis_{k}": med(runs, f"redis_{k}") for k in ("wakeups", "reads", "writes")},
                          "cpu_ratio": cpu / f_cpu if f_cpu else None,
                          "cpu_web_ms": med(runs, "cpu_web") * 1000, "cpu_turn_ms": med(runs, "cpu_turn") * 1000,
                          "cpu_other_ms": med(runs, "cpu_other") * 1000,
