@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
@@ -130,6 +131,14 @@ class RedisBase:
         pool, lane = client.connection_pool, self._lane
         if lane.pid != os.getpid():
             lane = self._lane = _Lane(pool)
+        # Under gunicorn's gevent workers `time.sleep` is gevent's: the other requests ready to
+        # run go first, and the moves among them send their appends in the same pass of the
+        # loop. Redis then reads them in one pass of its own and one AOF write and fsync serves
+        # them all (appendfsync always: one per pass). Sent at once each (redis-py's
+        # get_connection used to yield in its socket poll), they took about twice Redis's
+        # passes and writes, and 30-40% more of its CPU a move (bench/README.md, issue 57). In
+        # a plain thread it is a GIL release.
+        time.sleep(0)
         conn = lane.idle.pop() if lane.idle else pool.get_connection()
         try:
             conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)

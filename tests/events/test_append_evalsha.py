@@ -128,3 +128,23 @@ def test_a_small_pools_connections_go_back_after_each_append(redis_url, monkeypa
             == version + 1
         assert store.redis.connection_pool._in_use_connections == set() and store._lane.idle == []
     assert store.redis.ping()
+
+
+def test_an_append_lets_the_requests_ready_to_run_go_first(redis_url, monkeypatch):
+    """Under gunicorn's gevent workers (`time.sleep` is gevent's there, as patched here), an append
+    yields once before it sends, so the moves ready at the same moment send theirs in the same
+    pass of the loop and Redis serves them in one pass, one AOF write and fsync for all: sent at
+    once each, they cost Redis about twice the passes and writes a move (bench/README.md)."""
+    gevent = pytest.importorskip("gevent")
+    monkeypatch.setattr("events.redis_base.time.sleep", gevent.sleep)
+    store, game_id = _game(redis_url)
+    order: list[str] = []
+    connection = store.redis.connection_pool.connection_class
+    send = connection.send_command
+    monkeypatch.setattr(connection, "send_command",
+                        lambda self, *a, **k: (a[0] == "EVALSHA" and order.append("append sent")) or send(self, *a, **k))
+    move = gevent.spawn(store.append, game_id, 1, [NewEvent("moved", {"a": 1}, 0)], "k1", "fp")
+    other = gevent.spawn(order.append, "another request ran")
+    gevent.joinall([move, other], raise_error=True)
+    assert order == ["another request ran", "append sent"]
+    assert move.value.version == 2
