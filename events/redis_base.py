@@ -4,6 +4,7 @@ the parts)."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import uuid
@@ -77,6 +78,22 @@ class _Lane:
         self.idle: list[Any] = []
         roomy = type(pool) is redis.ConnectionPool and pool.max_connections >= 4 * self.KEPT
         self.kept = self.KEPT if roomy else 0
+        self.pause = _greenlets_yield()
+
+
+def _greenlets_yield() -> Callable[[float], None] | None:
+    """gevent's sleep where gevent has patched this process (gunicorn's gevent workers), else
+    None. An append yields once with it before it sends: the other requests ready to run go
+    first, and the moves among them send their appends in the same pass of the loop. Redis then
+    reads them in one pass of its own, and one AOF write and fsync serves them all
+    (`appendfsync always`: one per pass). Sent at once each (redis-py's get_connection used to
+    yield in its socket poll), they took about twice Redis's passes and writes a move and 30-40%
+    more of its CPU (bench/README.md, issue 57). In plain threads a sleep(0) would only hand the
+    GIL to whichever thread wants it (0.1 ms of waiting a move in-process), so it is not done."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("time"):
+        return cast(Callable[[float], None], time.sleep)  # gevent's, as patched
+    return None
 
 
 class RedisBase:
@@ -131,14 +148,8 @@ class RedisBase:
         pool, lane = client.connection_pool, self._lane
         if lane.pid != os.getpid():
             lane = self._lane = _Lane(pool)
-        # Under gunicorn's gevent workers `time.sleep` is gevent's: the other requests ready to
-        # run go first, and the moves among them send their appends in the same pass of the
-        # loop. Redis then reads them in one pass of its own and one AOF write and fsync serves
-        # them all (appendfsync always: one per pass). Sent at once each (redis-py's
-        # get_connection used to yield in its socket poll), they took about twice Redis's
-        # passes and writes, and 30-40% more of its CPU a move (bench/README.md, issue 57). In
-        # a plain thread it is a GIL release.
-        time.sleep(0)
+        if lane.pause is not None:
+            lane.pause(0)
         conn = lane.idle.pop() if lane.idle else pool.get_connection()
         try:
             conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)

@@ -3,6 +3,8 @@
 reply is not plain: the script gone from Redis (NOSCRIPT), the pooled connection dead."""
 from __future__ import annotations
 
+import sys
+import types
 import uuid
 
 import pytest
@@ -131,13 +133,18 @@ def test_a_small_pools_connections_go_back_after_each_append(redis_url, monkeypa
 
 
 def test_an_append_lets_the_requests_ready_to_run_go_first(redis_url, monkeypatch):
-    """Under gunicorn's gevent workers (`time.sleep` is gevent's there, as patched here), an append
-    yields once before it sends, so the moves ready at the same moment send theirs in the same
-    pass of the loop and Redis serves them in one pass, one AOF write and fsync for all: sent at
-    once each, they cost Redis about twice the passes and writes a move (bench/README.md)."""
+    """Where gevent has patched the process (gunicorn's gevent workers: `time.sleep` is gevent's,
+    as faked here), an append yields once before it sends, so the moves ready at the same moment
+    send theirs in the same pass of the loop and Redis serves them in one pass, one AOF write and
+    fsync for all: sent at once each, they cost Redis about twice the passes and writes a move
+    (bench/README.md). Unpatched (this process, an RQ worker) it does not yield."""
     gevent = pytest.importorskip("gevent")
-    monkeypatch.setattr("events.redis_base.time.sleep", gevent.sleep)
     store, game_id = _game(redis_url)
+    assert store._lane.pause is None
+    patched = types.SimpleNamespace(is_module_patched=lambda name: name == "time")
+    monkeypatch.setitem(sys.modules, "gevent.monkey", patched)
+    monkeypatch.setattr("events.redis_base.time.sleep", gevent.sleep)
+    monkeypatch.setattr("events.redis_base.os.getpid", lambda: -1)  # a new worker process: a new lane
     order: list[str] = []
     connection = store.redis.connection_pool.connection_class
     send = connection.send_command
