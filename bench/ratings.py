@@ -1,4 +1,4 @@
-"""The bots' ladder and the cost of ratings: `python -m bench.ratings [games-per-type]`.
+"""The bots' ladder and the cost of ratings: `python -m bench.ratings [games-per-type [seconds-a-type]]`.
 
 Plays rated bot-only games in-process into a private Redis (every level of a game's bots at
 each table, seats rotated), counts them with the ratings' ledger as the reconciler does, and
@@ -76,4 +76,4 @@ def main(games_per_type: int = 30, budget_s: float = 60.0) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30, float(sys.argv[2]) if len(sys.argv) > 2 else 60.0)
