@@ -2,7 +2,7 @@
 from play.
 
     python -m bench.splendor_infer SEED0 GAMES [--holder flat-mc|random] [--cpu-ms 40]
-                                   [--not-bought F ...] [--toward T ...]
+                                   [--not-bought F ...] [--toward T ...] [--floor L ...]
 
 2-seat games, seeded SEED0 + i: an observer (`greedy`, the seat rotating with the game; neither
 greedy nor the expert ever reserves blind) and a holder (the flat Monte Carlo baseline at
@@ -20,6 +20,7 @@ games: the factors change the weights, not the positions).
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import sys
@@ -65,10 +66,10 @@ def slots(seed: int, observer: int, holder: str, cpu_ms: float):
             yield list(kept), post.pools[row], true
 
 
-def chances(found: list, not_bought: float, toward: float) -> list:
+def chances(found: list, not_bought: float, toward: float, floor: float) -> list:
     """(chance inferred, chance uniform, turns of evidence) per slot-position with these factors:
     the true card's weight's share of its level's (Posterior.chance)."""
-    infer.NOT_BOUGHT, infer.TOWARD = not_bought, toward
+    infer.NOT_BOUGHT, infer.TOWARD, infer.FLOOR = not_bought, toward, floor
     rows = []
     for turns, pool, true in found:
         weights = [infer.likelihood(c, turns) for c in pool]
@@ -99,6 +100,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cpu-ms", type=float, default=40.0)
     parser.add_argument("--not-bought", type=float, nargs="+", default=[infer.NOT_BOUGHT])
     parser.add_argument("--toward", type=float, nargs="+", default=[infer.TOWARD])
+    parser.add_argument("--floor", type=float, nargs="+", default=[infer.FLOOR])
     args = parser.parse_args(argv)
     found, games_with = [], 0
     for i in range(args.games):
@@ -108,12 +110,11 @@ def main(argv: list[str]) -> int:
     print(f"splendor blind-reserve inference, holder {args.holder}"
           f"{f' {args.cpu_ms:g} ms' if args.holder == 'flat-mc' else ''}, seeds {args.seed0}-"
           f"{args.seed0 + args.games - 1}: {games_with} of {args.games} games with a blind reserve held")
-    for not_bought in args.not_bought:
-        for toward in args.toward:
-            rows = chances(found, not_bought, toward)
-            print(f" not-bought {not_bought:g}, toward {toward:g}:")
-            print(summary(rows, "all"))
-            print(summary([r for r in rows if r[2]], "with evidence"))
+    for not_bought, toward, floor in itertools.product(args.not_bought, args.toward, args.floor):
+        rows = chances(found, not_bought, toward, floor)
+        print(f" not-bought {not_bought:g}, toward {toward:g}, floor {floor:g}:")
+        print(summary(rows, "all"))
+        print(summary([r for r in rows if r[2]], "with evidence"))
     return 0
 
 

@@ -6,7 +6,9 @@ But the holder knows its card, and what it did since reserving it is public:
 - a turn it began able to pay for the card (its tokens, gold and bonuses, all public) and ended
   still holding it: a card it could afford and did not buy is less likely (NOT_BOUGHT a turn);
 - the gems it took: each gem it took that the card still lacked makes it more likely (TOWARD,
-  a factor of exp(TOWARD) a gem), as a holder works toward the card it keeps.
+  a factor of exp(TOWARD) a gem), as a holder works toward the card it keeps;
+- every card keeps FLOOR of its weight whatever the turns say (a holder that does not buy what
+  it can, or takes gems for other cards, still holds some card).
 A hypothesis (a card of the slot's level the seat cannot see) weighs the product of its factors
 (importance weights over the uniform deal); a world draws each hidden slot's card by weight
 from what is left of its level's unseen cards, then deals the rest into the deck as
@@ -33,6 +35,7 @@ from .state import Player, State
 
 NOT_BOUGHT = 0.3  # the likelihood factor of a turn the holder could pay for the card and kept it
 TOWARD = 0.3      # per gem taken that the card lacked: a factor of exp(TOWARD)
+FLOOR = 0.05      # the weight every card keeps (a holder that does not play as assumed is not ruled out)
 
 _LEVEL = tuple(card.level - 1 for card in CARDS)  # card index -> deck row
 
@@ -106,7 +109,8 @@ def _held(slots: list, before: tuple, now: tuple) -> list:
 
 
 def likelihood(card: int, turns: list) -> float:
-    """The weight of `card` in a slot kept through `turns` (1 with no evidence)."""
+    """The weight of `card` in a slot kept through `turns` (1 with no evidence): FLOOR, plus the
+    rest times the product of the turns' factors."""
     log = 0.0
     for tokens, bonuses, taken in turns:
         lacking = _lacking(card, bonuses, tokens)
@@ -115,7 +119,7 @@ def likelihood(card: int, turns: list) -> float:
         elif any(taken):
             after = _lacking(card, bonuses, tuple(t + k for t, k in zip(tokens, taken)))
             log += TOWARD * (lacking - after)
-    return math.exp(log)
+    return FLOOR + (1 - FLOOR) * math.exp(log)
 
 
 class Posterior:
