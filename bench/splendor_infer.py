@@ -14,7 +14,9 @@ unseen cards of its level): exact over the weights for a slot alone in its level
 hidden ones, its weight's share otherwise (the sequential draw's first slot). Printed: the
 mean chance each way (and the relative gain), the geometric mean ratio, the share of slots
 where inference gives the true card more (and less) than uniform, over all slot-positions and
-over those with evidence (a turn kept through); for each pair of factors given (one set of
+over those with evidence (a turn kept through); and what decides a search's playouts, whether
+the holder can pay for its blind card now: the truth's share of slot-positions against a
+world's chance each way (and the Brier score of each); for each set of factors given (one set of
 games: the factors change the weights, not the positions).
 """
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bench.flat_mc import FlatMC  # (the bench package applies BOT_ITERATIONS)
 from domain import registry
 from domain.play import bot_move, fold
 from domain.splendor import infer
+from domain.splendor.bots import _lacking
 
 GAME = registry.get("splendor")
 
@@ -56,24 +59,31 @@ def positions(seed: int, observer: int, holder_level: str, cpu_ms: float):
 
 
 def slots(seed: int, observer: int, holder: str, cpu_ms: float):
-    """(the turns the slot was kept through, its level's unseen cards, its true card) per hidden
-    slot per observer decision (the posterior's slots: infer.Posterior)."""
+    """(the turns the slot was kept through, its level's unseen cards, its true card, which of
+    them the holder could pay for now) per hidden slot per observer decision (the posterior's
+    slots: infer.Posterior)."""
     for state, view, record in positions(seed, observer, holder, cpu_ms):
         post = infer.Posterior(view, observer, record)
         for s, k, row, _weights in post.slots:
             true = state.players[s].blind[k]  # (the bench reads the truth)
             kept = record.slots[s][k].turns if k < len(record.slots[s]) and record.slots[s][k].row == row else []
-            yield list(kept), post.pools[row], true
+            holder = state.players[s]
+            affordable = [_lacking(c, holder.bonuses, holder.tokens) == 0 for c in post.pools[row]]
+            yield list(kept), post.pools[row], true, affordable
 
 
 def chances(found: list, not_bought: float, toward: float, floor: float) -> list:
-    """(chance inferred, chance uniform, turns of evidence) per slot-position with these factors:
-    the true card's weight's share of its level's (Posterior.chance)."""
+    """(chance inferred, chance uniform, turns of evidence, (the chance the holder can pay for
+    the slot's card now: inferred, uniform, the truth)) per slot-position with these factors: the
+    true card's weight's share of its level's (Posterior.chance)."""
     infer.NOT_BOUGHT, infer.TOWARD, infer.FLOOR = not_bought, toward, floor
     rows = []
-    for turns, pool, true in found:
+    for turns, pool, true, affordable in found:
         weights = [infer.likelihood(c, turns) for c in pool]
-        rows.append((weights[pool.index(true)] / sum(weights), 1 / len(pool), len(turns)))
+        total = sum(weights)
+        can = (sum(w for w, a in zip(weights, affordable) if a) / total, sum(affordable) / len(pool),
+               float(affordable[pool.index(true)]))
+        rows.append((weights[pool.index(true)] / total, 1 / len(pool), len(turns), can))
     return rows
 
 
@@ -88,7 +98,15 @@ def summary(rows: list, label: str) -> str:
     return (f"  {label}: {n} slot-positions; the true card's chance in a world: inferred {inferred:.4f}, "
             f"uniform {uniform:.4f} ({100 * (inferred / uniform - 1):+.1f}%); geometric mean ratio "
             f"x{math.exp(log_ratio):.3f}; inference gives it more at {more} ({100 * more / n:.1f}%), less at "
-            f"{fewer} ({100 * fewer / n:.1f}%); turns of evidence mean {sum(r[2] for r in rows) / n:.1f}")
+            f"{fewer} ({100 * fewer / n:.1f}%); turns of evidence mean {sum(r[2] for r in rows) / n:.1f}\n"
+            f"    the holder can pay for the card now: truly {_mean(r[3][2] for r in rows):.3f}, in a world inferred "
+            f"{_mean(r[3][0] for r in rows):.3f}, uniform {_mean(r[3][1] for r in rows):.3f} (Brier: inferred "
+            f"{_mean((r[3][0] - r[3][2]) ** 2 for r in rows):.4f}, uniform {_mean((r[3][1] - r[3][2]) ** 2 for r in rows):.4f})")
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values)
 
 
 def main(argv: list[str]) -> int:
