@@ -147,6 +147,8 @@ def main(argv: list[str]) -> int:
           f"{f' {args.cpu_ms:g} ms' if args.holder == 'flat-mc' else ''}"
           f"{f', reserving blind at {args.blind:g} of its decisions with nothing to buy' if args.blind else ''}, seeds {args.seed0}-"
           f"{args.seed0 + args.games - 1}: {games_with} of {args.games} games with a blind reserve held")
+    if not found:
+        return 0
     for not_bought, toward, floor in itertools.product(args.not_bought, args.toward, args.floor):
         rows = chances(found, not_bought, toward, floor)
         print(f" not-bought {not_bought:g}, toward {toward:g}, floor {floor:g}:")
