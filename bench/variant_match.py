@@ -13,7 +13,8 @@ expert is this since issue 56; Witches' and Small World's keep their experts' sp
 plays only the decisions their experts search), `worlds` (the per-world search Splendor's expert was before issue 56; with
 --against-expert the shipped expert plays it), `sampled` (SetUp: the expectimax with the fast greedy's answers and 24 worlds, about
 the expert's CPU: 16 worlds cost 0.64x over 24 positions, decided in turn), `infer` (SetUp: the expert with
-its worlds from domain/setup_game/infer.py's posterior of the last setter's kept tiles).
+its worlds from domain/setup_game/infer.py's posterior of the last setter's kept tiles; Splendor:
+the expert with its worlds from domain/splendor/infer.py's weights of the other seats' blind reserves).
 """
 from __future__ import annotations
 
@@ -105,7 +106,33 @@ def setup_infer(game):
     return choose
 
 
-VARIANTS = {"infer": setup_infer, "ismcts": ismcts, "sampled": setup_sampled, "worlds": worlds}
+def splendor_infer(game):
+    """Splendor's expert with every iteration's world drawn by domain/splendor/infer.py's
+    weights of the other seats' blind reserves (what they did since reserving them, watched
+    at each of the seat's decisions) in place of uniform dealing: the same search otherwise
+    (with no evidence, the same worlds draw for draw)."""
+    from domain.splendor.bots import expert_policy
+    from domain.splendor.infer import Posterior, Record
+
+    records: dict = {}  # seat -> what it has watched in this game
+
+    def choose(state, seat, rng):
+        record = records.get(seat)
+        if record is None or state.turns < record.turns:  # a new game
+            record = records[seat] = Record(seat)
+        record.watch(state)
+        rules = dataclasses.replace(expert_policy.rules, determinize=Posterior(state, seat, record).world)
+        return Searcher(rules, expert_policy.n_seats, expert_policy.spec)(state, seat, rng)
+
+    return choose
+
+
+def infer(game):
+    """The game's expert with inferred worlds (SetUp's or Splendor's)."""
+    return {"setup": setup_infer, "splendor": splendor_infer}[game.name](game)
+
+
+VARIANTS = {"infer": infer, "ismcts": ismcts, "sampled": setup_sampled, "worlds": worlds}
 
 
 def main(argv: list[str]) -> int:

@@ -10,10 +10,12 @@ import random
 import pytest
 
 from bench.expert_cpu import positions
-from bench.variant_match import ITERATIONS, ismcts
-from domain import registry
+from bench.variant_match import ITERATIONS, infer, ismcts
+from domain import registry, search
 from domain.analysis import searcher_of
+from domain.play import fold
 from domain.search import Searcher
+from domain.splendor.bots import expert_policy
 
 pytestmark = pytest.mark.unit
 
@@ -53,3 +55,33 @@ def test_the_ismcts_variant_searches_what_the_expert_searches_and_no_more(name, 
         assert len(grown) - before == int(grows), (i, name)
     assert searched, "no searched decision among the positions"
     assert ITERATIONS[name] > 8  # (the shipped budget is the calibrated one, not the test's)
+
+
+def test_splendors_infer_variant_plays_the_experts_moves_where_no_blind_reserve_is_held():
+    """Neither greedy nor the expert reserves blind: along a greedy game the variant's worlds are
+    determinize.py's, draw for draw, so its moves are the expert's for the same rng (24
+    iterations a decision: enough for a world drawn otherwise to change some moves)."""
+    scale = search.iterations_scale()
+    search.set_iterations_scale(0.1)
+    try:
+        _same_moves()
+    finally:
+        search.set_iterations_scale(scale)
+
+
+def _same_moves() -> None:
+    game = registry.get("splendor")
+    assert game is not None
+    variant = infer(game)
+    rng = random.Random(3)
+    state = fold(game, game.setup(game.default_options(), 2, rng))
+    compared = 0
+    while (actors := game.actors(state)) and compared < 8:
+        seat = actors[0]
+        move = game.bots["greedy"](state, seat, rng)
+        if seat == 0 and state.turns % 4 == 0:
+            move = variant(state, seat, random.Random(state.turns))
+            assert move == expert_policy(state, seat, random.Random(state.turns)), state.turns
+            compared += 1
+        state = fold(game, game.decide(state, seat, move, rng), state)
+    assert compared == 8
