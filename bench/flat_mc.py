@@ -22,7 +22,8 @@ match (`--cpu-ms` before the first one), so both spend the same per decision wha
 Witches' passes and spell choices are played by `careful`, as the expert plays them.
 
 The match (`match`): level A in one seat, level B in the others (the game's fewest seats), A's
-seat rotating with the game number, game i seeded SEED0 + i. A level is one of the game's own
+seat rotating with the game number, game i seeded SEED0 + i (each game `one_game`, which
+bench/ladder.py plays too). A level is one of the game's own
 (`bot_move`), `flat-mc` or `lookahead` (the one-move lookahead of bench/lookahead*.py), each
 handed its seat's determinization. It prints A's wins (a shared win counts as a share), the 95%
 Wilson interval (bench/common.py), and decision CPU p50/p99 per level. With three seats or more
@@ -122,10 +123,11 @@ def levels_of(game) -> list[str]:
     return [*game.bots, LEVEL] + ([LOOKAHEAD] if lookahead_policy(game) else [])
 
 
-def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from: str = "expert") -> dict:
+def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from: str | None = "expert") -> dict:
     """One game; levels maps seat -> a level of `levels_of(game)`; every seat decides from its
     own determinization (bot_move's); CPU per decision appended to cpu[level] (seconds). The
-    baseline's budget follows the mean CPU of `budget_from`'s searched decisions (over 2 ms)."""
+    baseline's budget follows the mean CPU of `budget_from`'s searched decisions (over 2 ms);
+    None: it stays as it is (bench.ladder's fixed budget)."""
     rng = random.Random(seed)
     state = fold(game, game.setup(game.default_options(), len(levels), random.Random(seed)))
     policies = {LEVEL: baseline, LOOKAHEAD: lookahead_policy(game)}
@@ -150,6 +152,22 @@ def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from
         for event in game.decide(state, actor, move, rng):
             state = game.evolve(state, event)
     return game.result(state)
+
+
+def one_game(game, a: str, b: str, n: int, seat: int, seed: int, baseline: FlatMC, cpu: dict,
+             budget_from: str | None = "expert") -> dict:
+    """One game of level `a` in `seat` against level `b` in the other n - 1 seats, seeded `seed`
+    (`play`'s): its winners and scores, `a`'s win (a shared win as a share), its pairwise score
+    (3 seats or more, else None) and the decision CPU of this game alone per level (ms; the
+    match's `cpu` keeps every game's, which the baseline's budget follows)."""
+    before = {level: len(spent) for level, spent in cpu.items()}
+    result = play(game, {s: (a if s == seat else b) for s in range(n)}, seed, baseline, cpu, budget_from)
+    winners = result.get("winners") or []
+    return {"seat": seat, "seed": seed, "winners": winners, "scores": result.get("scores"),
+            "won": 1 / len(winners) if seat in winners else 0.0,
+            "pairwise": pairwise(result, seat, n) if n > 2 else None,
+            "cpu_ms": {level: [round(1000 * t, 2) for t in cpu[level][before.get(level, 0):]]
+                       for level in dict.fromkeys((a, b)) if level in cpu}}
 
 
 def pairwise(result: dict, seat: int, n: int) -> float | None:
@@ -194,18 +212,15 @@ def match(name: str, seed0: int, games: int, minutes: float = 14.0, k: int = 8, 
         if time.perf_counter() - begun > 60 * minutes:
             break
         seat = i % n
-        levels = {s: (a if s == seat else b) for s in range(n)}
-        result = play(game, levels, seed0 + i, baseline, cpu, budget_from)
-        winners = result.get("winners") or []
-        if seat in winners:
-            wins += 1 / len(winners)
+        one = one_game(game, a, b, n, seat, seed0 + i, baseline, cpu, budget_from)
+        wins += one["won"]
         played += 1
-        share = pairwise(result, seat, n) if n > 2 else None
+        share = one["pairwise"]
         if share is not None:
             ahead.append(share)
         if verbose:
-            places = f", ahead of {share * (n - 1):g} of {n - 1}, scores {result.get('scores')}" if share is not None else ""
-            print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {winners}{places} "
+            places = f", ahead of {share * (n - 1):g} of {n - 1}, scores {one['scores']}" if share is not None else ""
+            print(f"  game {played} (seed {seed0 + i}, {a} seat {seat}): winners {one['winners']}{places} "
                   f"({a} running {wins:g}/{played})", flush=True)
     low, high = wilson(wins, played)
     print(f"{name}: {a} vs {b}{f' (k={k})' if LEVEL in (a, b) else ''}, {n} seats, seeds {seed0}-{seed0 + played - 1}: "
