@@ -123,13 +123,17 @@ def levels_of(game) -> list[str]:
     return [*game.bots, LEVEL] + ([LOOKAHEAD] if lookahead_policy(game) else [])
 
 
-def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from: str | None = "expert") -> dict:
+def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from: str | None = "expert",
+         history: list | None = None) -> dict:
     """One game; levels maps seat -> a level of `levels_of(game)`; every seat decides from its
     own determinization (bot_move's); CPU per decision appended to cpu[level] (seconds). The
     baseline's budget follows the mean CPU of `budget_from`'s searched decisions (over 2 ms);
-    None: it stays as it is (bench.ladder's fixed budget)."""
+    None: it stays as it is (bench.ladder's fixed budget). `history`, if given, gets the game's
+    events (bench.fold_cost folds them)."""
     rng = random.Random(seed)
-    state = fold(game, game.setup(game.default_options(), len(levels), random.Random(seed)))
+    history = [] if history is None else history
+    history += game.setup(game.default_options(), len(levels), random.Random(seed))
+    state = fold(game, history)
     policies = {LEVEL: baseline, LOOKAHEAD: lookahead_policy(game)}
     while actors := game.actors(state):
         actor = actors[0]
@@ -151,6 +155,7 @@ def play(game, levels: dict, seed: int, baseline: FlatMC, cpu: dict, budget_from
                 baseline.cpu_s = sum(searched) / len(searched)
         for event in game.decide(state, actor, move, rng):
             state = game.evolve(state, event)
+            history.append(event)
     return game.result(state)
 
 

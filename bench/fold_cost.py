@@ -4,43 +4,22 @@ Tile's trail).
 
     python -m bench.fold_cost GAME [SEED0] [GAMES] [--levels expert,storyteller]
 
-Game i is seeded SEED0 + i and played to its end by the levels given (one a seat); each expert
-decision's CPU (time.process_time) is summed; then every game's events are folded 20 times.
+Game i is seeded SEED0 + i and played to its end by the levels given (one a seat; bench.flat_mc's
+`play`, which keeps the events); each expert decision's CPU (time.process_time) is summed; then every game's events are folded 20 times.
 Run it in two trees in turn (A B A B) to compare a change: the same seeds play the same games
 when the decisions are the same.
 """
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from domain import registry  # (the bench package applies BOT_ITERATIONS)
-from domain.contract import SYSTEM
-from domain.play import bot_move, fold
-
-
-def play(game, seed: int, levels: list[str]) -> tuple[float, int, list[dict]]:
-    """One seeded game: the expert's CPU seconds, its decisions, and the game's events."""
-    rng = random.Random(seed)
-    events = list(game.setup(game.default_options(), len(levels), random.Random(seed)))
-    state, cpu, decisions = fold(game, events), 0.0, 0
-    while actors := game.actors(state):
-        actor = actors[0]
-        if actor == SYSTEM:
-            move = game.legal_moves(state, actor)[0]
-        else:
-            start = time.process_time()
-            move = bot_move(game, state, actor, levels[actor], rng)
-            if levels[actor] == "expert":
-                cpu, decisions = cpu + time.process_time() - start, decisions + 1
-        for event in game.decide(state, actor, move, rng):
-            state = game.evolve(state, event)
-            events.append(event)
-    return cpu, decisions, events
+from bench.flat_mc import FlatMC, play  # (the bench package applies BOT_ITERATIONS)
+from domain import registry
+from domain.play import fold
 
 
 def main(argv: list[str]) -> None:
@@ -53,18 +32,19 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     game = registry.get(args.game)
     levels = args.levels.split(",")
-    cpu = decisions = 0.0
-    histories = []
+    cpu: dict[str, list[float]] = {}
+    histories: list[list[dict]] = []
+    unused = FlatMC(game)  # play's baseline: no seat here plays flat-mc
     for seed in range(args.seed0, args.seed0 + args.games):
-        spent, made, events = play(game, seed, levels)
-        cpu, decisions = cpu + spent, decisions + made
-        histories.append(events)
+        histories.append([])
+        play(game, dict(enumerate(levels)), seed, unused, cpu, budget_from=None, history=histories[-1])
+    expert = cpu.get("expert", [])
     start = time.process_time()
     for _ in range(20):
         for events in histories:
             fold(game, events)
     folded = time.process_time() - start
-    print(f"expert {1000 * cpu / max(1, decisions):.2f} ms a decision over {decisions:.0f}; "
+    print(f"expert {1000 * sum(expert) / max(1, len(expert)):.2f} ms a decision over {len(expert)}; "
           f"fold {1e6 * folded / 20 / sum(map(len, histories)):.2f} us an event")
 
 
