@@ -58,9 +58,10 @@ class Ledger:
         assert state is not None, "a scoring before the game started"
         scorer = shown["seat"]
         gained = sum(scoring.turn_breakdown(state).values())
-        if scoring.payments(state) != shown.get("payments", []):
+        paid = scoring.payments(state)
+        if paid != shown.get("payments", []):
             # the count of a payer was wrong: the public payments stand, the gain is unsure
-            counted = sum(p["coins"] for p in scoring.payments(state))
+            counted = sum(p["coins"] for p in paid)
             gained += sum(p["coins"] for p in shown.get("payments", [])) - counted
             self.unsure[scorer] = self.unsure.get(scorer, 0.0) + UNSURE_SPREAD ** 2
         self.rebuilt += 1
