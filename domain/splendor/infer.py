@@ -29,15 +29,12 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .bots import _lacking
-from .data import CARDS
-from .determinize import determinize
+from .determinize import _LEVEL, determinize
 from .state import Player, State
 
 NOT_BOUGHT = 0.3  # the likelihood factor of a turn the holder could pay for the card and kept it
 TOWARD = 0.3      # per gem taken that the card lacked: a factor of exp(TOWARD)
 FLOOR = 0.05      # the weight every card keeps (a holder that does not play as assumed is not ruled out)
-
-_LEVEL = tuple(card.level - 1 for card in CARDS)  # card index -> deck row
 
 
 class Turn(NamedTuple):
